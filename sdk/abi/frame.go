@@ -1,0 +1,42 @@
+package abi
+
+import (
+	"encoding/binary"
+	"errors"
+)
+
+// A frame is the payload of every host function call, in both directions:
+//
+//	u32 little-endian  length of the header
+//	header             JSON (a request or a result struct)
+//	body               raw bytes (file content, …), possibly empty
+//
+// Keeping bulk bytes out of the JSON avoids base64 and a second copy.
+
+// MaxHeader bounds the JSON header of a frame.
+const MaxHeader = 16 << 20
+
+// ErrFrame reports a frame that cannot be decoded.
+var ErrFrame = errors.New("abi: malformed frame")
+
+// EncodeFrame joins a JSON header and a body into one frame.
+func EncodeFrame(header, body []byte) []byte {
+	out := make([]byte, 4+len(header)+len(body))
+	binary.LittleEndian.PutUint32(out, uint32(len(header)))
+	copy(out[4:], header)
+	copy(out[4+len(header):], body)
+	return out
+}
+
+// DecodeFrame splits a frame into its header and body. The returned slices
+// alias b.
+func DecodeFrame(b []byte) (header, body []byte, err error) {
+	if len(b) < 4 {
+		return nil, nil, ErrFrame
+	}
+	n := binary.LittleEndian.Uint32(b)
+	if n > MaxHeader || uint64(n) > uint64(len(b)-4) {
+		return nil, nil, ErrFrame
+	}
+	return b[4 : 4+n], b[4+n:], nil
+}

@@ -1,0 +1,43 @@
+package abi
+
+import "encoding/json"
+
+// Tiers of tools (SPEC §4): the policy gate decides by tier and trust mode.
+const (
+	TierRead = "R" // reads the workspace
+	TierEdit = "E" // changes files
+	TierExec = "X" // runs commands or reaches the network
+)
+
+// ToolSpec describes one tool. Manifests hold these; plugins built with the
+// SDK generate them from Go types through ExportDescribe.
+type ToolSpec struct {
+	Name         string          `json:"name"` // ^[a-z0-9_]{1,64}$
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description"`
+	Tier         string          `json:"tier"` // TierRead, TierEdit, TierExec
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Annotations  Annotations     `json:"annotations"`
+}
+
+// Annotations are the MCP tool hints.
+type Annotations struct {
+	ReadOnly    bool `json:"readOnlyHint"`
+	Destructive bool `json:"destructiveHint"`
+	Idempotent  bool `json:"idempotentHint"`
+	OpenWorld   bool `json:"openWorldHint"`
+}
+
+// DiscovererSpec describes a task discoverer: its name and the file globs
+// that wake it.
+type DiscovererSpec struct {
+	Name  string   `json:"name"`
+	Files []string `json:"files"`
+}
+
+// Description is the output of ExportDescribe.
+type Description struct {
+	Tools       []ToolSpec       `json:"tools"`
+	Discoverers []DiscovererSpec `json:"discoverers,omitempty"`
+}

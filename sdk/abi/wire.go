@@ -1,0 +1,166 @@
+package abi
+
+import "encoding/json"
+
+// Exports a plugin provides.
+const (
+	// ExportCall runs one tool. Input: a CallRequest as JSON (Extism input).
+	// Output: a CallResult as JSON (Extism output). Return code 0.
+	ExportCall = "juju_call"
+	// ExportDescribe returns the plugin's tools and discoverers as a
+	// Description (JSON, Extism output). It runs at build time only: the
+	// host serves tools/list from manifests and never calls it at run time.
+	ExportDescribe = "juju_describe"
+)
+
+// HostNamespace is the wasm import module of juju's host functions.
+const HostNamespace = "extism:host/user"
+
+// Host function names. Each takes one i64 (the offset of an Extism memory
+// block holding a request frame) and returns one i64 (the offset of a block
+// holding a response frame). The response header always embeds Status.
+const (
+	FnLog    = "juju_log"     // LogRequest → Status; needs no capability
+	FnFSRead = "juju_fs_read" // ReadRequest → ReadResult + file bytes; fs.read
+	FnFSList = "juju_fs_list" // ListRequest → ListResult; fs.read
+	FnFSStat = "juju_fs_stat" // StatRequest → StatResult; fs.read
+	FnFSGlob = "juju_fs_glob" // GlobRequest → GlobResult; fs.read (also the walk)
+)
+
+// CallRequest is the input of ExportCall.
+type CallRequest struct {
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+}
+
+// CallResult is the output of ExportCall: either content (and optionally
+// structured content) or an error.
+type CallResult struct {
+	Content    []Content       `json:"content,omitempty"`
+	Structured json.RawMessage `json:"structured,omitempty"`
+	Error      *Error          `json:"error,omitempty"`
+}
+
+// Content is one MCP content item.
+type Content struct {
+	Type     string `json:"type"`               // "text" or "image"
+	Text     string `json:"text,omitempty"`     // for "text"
+	Data     []byte `json:"data,omitempty"`     // for "image" (base64 in JSON)
+	MimeType string `json:"mimeType,omitempty"` // for "image"
+}
+
+// Status is embedded in every host function response header.
+type Status struct {
+	Error *Error `json:"error,omitempty"`
+}
+
+// Err returns the error the host reported, or nil.
+func (s Status) Err() *Error { return s.Error }
+
+// LogRequest asks the host to log a line on juju's log, tagged with the plugin.
+type LogRequest struct {
+	Level   string `json:"level"` // debug, info, warn, error
+	Message string `json:"message"`
+}
+
+// Entry types.
+const (
+	TypeFile    = "file"
+	TypeDir     = "dir"
+	TypeSymlink = "symlink"
+	TypeOther   = "other"
+)
+
+// ReadRequest reads a file, by bytes or by lines. Paths are relative to the
+// first root, or absolute inside a root.
+type ReadRequest struct {
+	Path string `json:"path"`
+	// Byte mode (Line == 0): Offset and Length in bytes; Length 0 means to the end.
+	Offset int64 `json:"offset,omitempty"`
+	Length int64 `json:"length,omitempty"`
+	// Line mode: Line is the 1-based first line, Lines how many (0: all).
+	Line  int `json:"line,omitempty"`
+	Lines int `json:"lines,omitempty"`
+	// MaxBytes caps the body; the host also applies its own cap.
+	MaxBytes int64 `json:"maxBytes,omitempty"`
+	// Binary asks for the bytes even when the file looks binary.
+	Binary bool `json:"binary,omitempty"`
+}
+
+// ReadResult describes what was read; the bytes are the frame's body.
+type ReadResult struct {
+	Status
+	Path       string `json:"path"`                 // display path (first root relative, else absolute)
+	Size       int64  `json:"size"`                 // whole file size in bytes
+	ModTime    string `json:"modTime"`              // RFC 3339
+	Binary     bool   `json:"binary,omitempty"`     // looks binary; body empty unless asked
+	Truncated  bool   `json:"truncated,omitempty"`  // the body was cut at MaxBytes
+	FirstLine  int    `json:"firstLine,omitempty"`  // line mode: number of the first line returned
+	LineCount  int    `json:"lineCount,omitempty"`  // line mode: lines in the body
+	TotalLines int    `json:"totalLines,omitempty"` // line mode: lines in the file
+}
+
+// Entry is one item of a listing or a glob.
+type Entry struct {
+	Name    string `json:"name"`
+	Path    string `json:"path"` // display path
+	Type    string `json:"type"` // TypeFile, TypeDir, TypeSymlink, TypeOther
+	Size    int64  `json:"size"`
+	ModTime string `json:"modTime"`
+	Target  string `json:"target,omitempty"` // symlinks: the display path of an in-root target
+}
+
+// ListRequest lists one folder.
+type ListRequest struct {
+	Path           string `json:"path"`
+	IncludeIgnored bool   `json:"includeIgnored,omitempty"` // also list .gitignored entries
+}
+
+// ListResult is a folder's entries, sorted by name. Hidden counts entries the
+// policy withholds (secrets, denied paths); Ignored counts .gitignored ones.
+type ListResult struct {
+	Status
+	Path    string  `json:"path"`
+	Entries []Entry `json:"entries"`
+	Hidden  int     `json:"hidden,omitempty"`
+	Ignored int     `json:"ignored,omitempty"`
+}
+
+// StatRequest describes one path. Hash asks for the sha256 of a file.
+type StatRequest struct {
+	Path string `json:"path"`
+	Hash bool   `json:"hash,omitempty"`
+}
+
+// StatResult describes one path. For a symlink, Type is that of its target
+// and Link holds the link's own display target.
+type StatResult struct {
+	Status
+	Path    string `json:"path"`
+	Type    string `json:"type"`
+	Size    int64  `json:"size"`
+	ModTime string `json:"modTime"`
+	Mode    string `json:"mode"`             // e.g. "-rw-r--r--"
+	SHA256  string `json:"sha256,omitempty"` // files, when asked; never for a secret
+	Link    string `json:"link,omitempty"`   // the path was a symlink to this display path
+}
+
+// GlobRequest walks a folder and keeps what matches a doublestar pattern.
+// An empty pattern matches every file (the walk).
+type GlobRequest struct {
+	Pattern        string `json:"pattern"`
+	Path           string `json:"path,omitempty"` // base folder; default the first root
+	IncludeIgnored bool   `json:"includeIgnored,omitempty"`
+	IncludeDirs    bool   `json:"includeDirs,omitempty"`
+	SortBy         string `json:"sortBy,omitempty"` // "name" (default) or "mtime" (newest first)
+	Limit          int    `json:"limit,omitempty"`  // 0: the host's cap
+}
+
+// GlobResult holds the matches. Total counts every match, Truncated says
+// Entries stopped at Limit.
+type GlobResult struct {
+	Status
+	Entries   []Entry `json:"entries"`
+	Total     int     `json:"total"`
+	Truncated bool    `json:"truncated,omitempty"`
+}
