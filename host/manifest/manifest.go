@@ -1,0 +1,204 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// FileName is the name of a plugin's manifest inside its folder.
+const FileName = "manifest.json"
+
+// MaxSize bounds a manifest file.
+const MaxSize = 1 << 20
+
+// Manifest describes one plugin.
+type Manifest struct {
+	ABI          int                  `json:"abi"`
+	Name         string               `json:"name"`
+	Version      string               `json:"version"`
+	Description  string               `json:"description"`
+	Wasm         Wasm                 `json:"wasm"`
+	Capabilities []abi.Capability     `json:"capabilities"`
+	Limits       *Limits              `json:"limits,omitempty"`
+	Tools        []abi.ToolSpec       `json:"tools"`
+	Discoverers  []abi.DiscovererSpec `json:"discoverers,omitempty"`
+}
+
+// Wasm names the plugin's module and pins its content.
+type Wasm struct {
+	File   string `json:"file"`   // file name inside the plugin folder
+	SHA256 string `json:"sha256"` // lowercase hex; empty only in a source manifest (see DecodeSource)
+}
+
+// Limits lets a plugin ask for other per-call limits than the defaults; the
+// host clamps them to its own ceilings.
+type Limits struct {
+	MemoryMiB int `json:"memoryMiB,omitempty"`
+	TimeoutMs int `json:"timeoutMs,omitempty"`
+	Instances int `json:"instances,omitempty"`
+}
+
+var (
+	nameRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
+	toolNameRE = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
+	fileRE     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\.wasm$`)
+)
+
+// ErrInvalid wraps every validation failure.
+var ErrInvalid = errors.New("invalid manifest")
+
+// Decode parses and validates a complete manifest, whose wasm hash must be set.
+func Decode(data []byte) (*Manifest, error) {
+	m, err := decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// DecodeSource parses a manifest as kept beside a plugin's source, where the
+// wasm hash is not known yet; everything else is validated.
+func DecodeSource(data []byte) (*Manifest, error) {
+	m, err := decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.validate(false); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func decode(data []byte) (*Manifest, error) {
+	if len(data) > MaxSize {
+		return nil, fmt.Errorf("%w: larger than %d bytes", ErrInvalid, MaxSize)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var m Manifest
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%w: trailing data after the JSON object", ErrInvalid)
+	}
+	return &m, nil
+}
+
+// Validate checks every rule of a complete manifest.
+func (m *Manifest) Validate() error { return m.validate(true) }
+
+func (m *Manifest) validate(needHash bool) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+	}
+	if m.ABI != abi.Version {
+		return bad("abi %d is not supported (this juju speaks abi %d)", m.ABI, abi.Version)
+	}
+	if !nameRE.MatchString(m.Name) {
+		return bad("name %q must match %s", m.Name, nameRE)
+	}
+	if strings.TrimSpace(m.Version) == "" {
+		return bad("version is empty")
+	}
+	if !fileRE.MatchString(m.Wasm.File) {
+		return bad("wasm.file %q must be a plain file name ending in .wasm", m.Wasm.File)
+	}
+	if needHash || m.Wasm.SHA256 != "" {
+		if len(m.Wasm.SHA256) != 64 || strings.ToLower(m.Wasm.SHA256) != m.Wasm.SHA256 {
+			return bad("wasm.sha256 must be 64 lowercase hex digits")
+		}
+		if _, err := hex.DecodeString(m.Wasm.SHA256); err != nil {
+			return bad("wasm.sha256 must be 64 lowercase hex digits")
+		}
+	}
+	seenCap := map[abi.Capability]bool{}
+	for _, c := range m.Capabilities {
+		if !c.Known() {
+			return bad("unknown capability %q", c)
+		}
+		if seenCap[c] {
+			return bad("capability %q listed twice", c)
+		}
+		seenCap[c] = true
+	}
+	if l := m.Limits; l != nil && (l.MemoryMiB < 0 || l.TimeoutMs < 0 || l.Instances < 0) {
+		return bad("limits must not be negative")
+	}
+	if len(m.Tools) == 0 && len(m.Discoverers) == 0 {
+		return bad("a plugin must export at least one tool or discoverer")
+	}
+	seenTool := map[string]bool{}
+	for i := range m.Tools {
+		t := &m.Tools[i]
+		if err := validateTool(t); err != nil {
+			return bad("tool %q: %v", t.Name, err)
+		}
+		if seenTool[t.Name] {
+			return bad("tool %q listed twice", t.Name)
+		}
+		seenTool[t.Name] = true
+	}
+	seenDisc := map[string]bool{}
+	for _, d := range m.Discoverers {
+		if !nameRE.MatchString(d.Name) {
+			return bad("discoverer name %q must match %s", d.Name, nameRE)
+		}
+		if seenDisc[d.Name] {
+			return bad("discoverer %q listed twice", d.Name)
+		}
+		seenDisc[d.Name] = true
+		if len(d.Files) == 0 {
+			return bad("discoverer %q names no files", d.Name)
+		}
+	}
+	return nil
+}
+
+func validateTool(t *abi.ToolSpec) error {
+	if !toolNameRE.MatchString(t.Name) {
+		return fmt.Errorf("name must match %s", toolNameRE)
+	}
+	if strings.TrimSpace(t.Description) == "" {
+		return errors.New("description is empty")
+	}
+	switch t.Tier {
+	case abi.TierRead, abi.TierEdit, abi.TierExec:
+	default:
+		return fmt.Errorf("tier %q must be R, E or X", t.Tier)
+	}
+	if t.Tier == abi.TierRead && !t.Annotations.ReadOnly {
+		return errors.New("a read-tier tool must set readOnlyHint")
+	}
+	if t.Tier != abi.TierRead && t.Annotations.ReadOnly {
+		return errors.New("only read-tier tools may set readOnlyHint")
+	}
+	if err := checkSchema(t.InputSchema, true); err != nil {
+		return fmt.Errorf("inputSchema: %w", err)
+	}
+	if len(t.OutputSchema) > 0 {
+		if err := checkSchema(t.OutputSchema, false); err != nil {
+			return fmt.Errorf("outputSchema: %w", err)
+		}
+	}
+	return nil
+}
+
+// Capabilities returns the manifest's capabilities as a set.
+func (m *Manifest) CapabilitySet() map[abi.Capability]bool {
+	s := make(map[abi.Capability]bool, len(m.Capabilities))
+	for _, c := range m.Capabilities {
+		s[c] = true
+	}
+	return s
+}
