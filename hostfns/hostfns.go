@@ -1,0 +1,79 @@
+// Package hostfns defines the shape every juju host function shares. Each
+// capability has its own subpackage (fs, and later journal, exec, fetch,
+// lsp …) that returns a list of Func values; the plugin runtime in host/plugin
+// turns them into wasm imports, checks the calling plugin's grants before any
+// handler runs, and never lets a handler's failure reach the plugin as
+// anything but an abi.Error.
+package hostfns
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// Func is one host function as plugins import it.
+type Func struct {
+	// Name is the export name in abi.HostNamespace, e.g. abi.FnFSRead.
+	Name string
+	// Capability is the grant a caller needs; empty means none.
+	Capability abi.Capability
+	// Handle serves one call. It gets the request frame's header and body and
+	// returns the response frame's header and body. It never panics on bad
+	// input: a header it cannot decode is an abi.InvalidArgument error.
+	Handle func(ctx context.Context, header, body []byte) (respHeader, respBody []byte)
+}
+
+// Caller identifies who is calling a host function. The runtime puts it in
+// the context of every plugin call.
+type Caller struct {
+	Plugin string // plugin name from its manifest
+	Tool   string // the tool being served
+	Client string // the MCP client's name, when known
+}
+
+type callerKey struct{}
+
+// WithCaller returns a context carrying c.
+func WithCaller(ctx context.Context, c Caller) context.Context {
+	return context.WithValue(ctx, callerKey{}, c)
+}
+
+// CallerFrom returns the Caller in ctx, if any.
+func CallerFrom(ctx context.Context) (Caller, bool) {
+	c, ok := ctx.Value(callerKey{}).(Caller)
+	return c, ok
+}
+
+// Typed adapts a handler over typed requests and results into Func.Handle.
+// The request header is decoded strictly (unknown fields are an error); the
+// result is the header of the response. A non-nil *abi.Error replaces the
+// result with {"error": …}.
+func Typed[Req any, Res any](h func(ctx context.Context, req *Req, body []byte) (*Res, []byte, *abi.Error)) func(context.Context, []byte, []byte) ([]byte, []byte) {
+	return func(ctx context.Context, header, body []byte) ([]byte, []byte) {
+		var req Req
+		if err := decodeStrict(header, &req); err != nil {
+			return ErrorHeader(abi.Errorf(abi.InvalidArgument, "the host function request could not be decoded: %v", err)), nil
+		}
+		res, out, aerr := h(ctx, &req, body)
+		if aerr != nil {
+			return ErrorHeader(aerr), nil
+		}
+		b, err := json.Marshal(res)
+		if err != nil {
+			return ErrorHeader(abi.Errorf(abi.Internal, "the host could not encode its answer")), nil
+		}
+		return b, out
+	}
+}
+
+// ErrorHeader encodes the response header of a failed call.
+func ErrorHeader(e *abi.Error) []byte {
+	b, err := json.Marshal(abi.Status{Error: e})
+	if err != nil { // cannot happen for two strings
+		return []byte(fmt.Sprintf(`{"error":{"code":%q,"message":"error"}}`, abi.Internal))
+	}
+	return b
+}
