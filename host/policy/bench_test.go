@@ -1,0 +1,54 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestMessages(t *testing.T) {
+	f := newFixture(t)
+	for path, words := range map[string][]string{
+		"link-out":        {"symbolic link", "outside"},
+		"link-out-dir/x":  {"symbolic link", "outside"},
+		"dangling":        {"symbolic link", "missing.txt", "does not exist"},
+		"../x":            {"outside the workspace", f.wslink},
+		".env":            {"secret"},
+		"to-state":        {"juju's own state"},
+		"loop1":           {"loop"},
+		"a.txt/x":         {"is a file, not a folder"},
+		"build/secret-da": {"does not exist"},
+	} {
+		_, e := f.p.Resolve(path)
+		if e == nil {
+			t.Fatalf("Resolve(%q) succeeded", path)
+		}
+		for _, w := range words {
+			if !strings.Contains(e.Message, w) {
+				t.Errorf("Resolve(%q): %q lacks %q", path, e.Message, w)
+			}
+		}
+	}
+}
+
+// BenchmarkResolveOpen is the policy's share of a tiny read_file.
+func BenchmarkResolveOpen(b *testing.B) {
+	dir := b.TempDir()
+	mustDo(b, os.MkdirAll(filepath.Join(dir, "a/b/c"), 0o755))
+	mustDo(b, os.WriteFile(filepath.Join(dir, "a/b/c/file.go"), []byte("package c\n"), 0o644))
+	p, err := New(Config{Roots: []string{dir}})
+	mustDo(b, err)
+	defer p.Close()
+	for b.Loop() {
+		r, e := p.Resolve("a/b/c/file.go")
+		if e != nil {
+			b.Fatal(e)
+		}
+		f, e := p.Open(r)
+		if e != nil {
+			b.Fatal(e)
+		}
+		f.Close()
+	}
+}

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package policy
+
+import "testing"
+
+func withoutOpenat2(testing.TB) {}

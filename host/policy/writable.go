@@ -1,0 +1,30 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// Writable says whether file tools may change the resolved path r: never
+// the root itself, nothing named .git or inside it (hooks and config are
+// code execution), no secret, denied path or juju's own state. It returns
+// nil when the write is allowed.
+//
+// A writer replaces a file (write a temporary file, then rename): it never
+// writes into a file in place, so a hard link to a file elsewhere is broken,
+// not written through.
+func (p *Policy) Writable(r *Resolved) *abi.Error {
+	if r == nil || r.Root == nil {
+		return abi.Errorf(abi.Internal, "the host checked a path it had not resolved; report this to the owner")
+	}
+	if r.Rel == "." {
+		return abi.Errorf(abi.PathDenied, "%s is a workspace root, which file tools never replace or delete; name a path inside it", quote(r.Display))
+	}
+	for name := range strings.SplitSeq(r.Rel, "/") {
+		if strings.EqualFold(name, ".git") {
+			return abi.Errorf(abi.PathDenied, "%s is inside .git, whose hooks and config are never writable through file tools; use git commands (git_commit) instead", quote(r.Display))
+		}
+	}
+	return p.Check(r.Root, r.Rel)
+}
