@@ -1,0 +1,87 @@
+package fs
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxReadBytes   = 10 << 20
+	DefaultMaxGlobEntries = 100_000
+)
+
+// Options bounds what the host functions do.
+type Options struct {
+	// MaxReadBytes caps the body of one read (DefaultMaxReadBytes when 0).
+	MaxReadBytes int64
+	// MaxGlobEntries caps the entries of one glob (DefaultMaxGlobEntries
+	// when 0); a request may ask for fewer.
+	MaxGlobEntries int
+	// Logger receives unexpected failures; nil discards them.
+	Logger *slog.Logger
+}
+
+// server holds what every handler needs.
+type server struct {
+	pol  *policy.Policy
+	opts Options
+	log  *slog.Logger
+}
+
+// New returns the fs.read host functions over the policy p.
+func New(p *policy.Policy, opts Options) []hostfns.Func {
+	if opts.MaxReadBytes <= 0 {
+		opts.MaxReadBytes = DefaultMaxReadBytes
+	}
+	if opts.MaxGlobEntries <= 0 {
+		opts.MaxGlobEntries = DefaultMaxGlobEntries
+	}
+	s := &server{pol: p, opts: opts, log: opts.Logger}
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return []hostfns.Func{
+		{Name: abi.FnFSRead, Capability: abi.CapFSRead, Handle: hostfns.Typed(s.read)},
+		{Name: abi.FnFSList, Capability: abi.CapFSRead, Handle: hostfns.Typed(s.list)},
+		{Name: abi.FnFSStat, Capability: abi.CapFSRead, Handle: hostfns.Typed(s.stat)},
+		{Name: abi.FnFSGlob, Capability: abi.CapFSRead, Handle: hostfns.Typed(s.glob)},
+	}
+}
+
+// modTime formats a modification time for the wire: RFC 3339 in UTC, with
+// the nanoseconds the file system keeps.
+func modTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// canceled turns a done context into a tool error.
+func canceled(ctx context.Context) *abi.Error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	return abi.Errorf(abi.Timeout, "the call ran out of time before the file system work was done; narrow the request (a smaller folder or a more precise pattern) and try again")
+}
+
+// internal logs an unexpected failure and returns the error the plugin sees,
+// which names only the display path and the operation.
+func (s *server) internal(op, display string, err error) *abi.Error {
+	s.log.Error("fs host function failed", "op", op, "path", display, "err", err)
+	return abi.Errorf(abi.Internal, "%q could not be %s because of an unexpected file system error; try again, or choose another path", display, pastTense(op))
+}
+
+func pastTense(op string) string {
+	switch op {
+	case "read":
+		return "read"
+	case "list":
+		return "listed"
+	case "hash":
+		return "hashed"
+	}
+	return "examined"
+}

@@ -1,0 +1,9 @@
+//go:build linux && (arm64 || riscv64 || loong64)
+
+package fs
+
+import "syscall"
+
+func fstatat(dirfd int, name string, st *syscall.Stat_t, flags int) error {
+	return syscall.Fstatat(dirfd, name, st, flags)
+}

@@ -1,0 +1,104 @@
+package fs
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// FuzzGitignore feeds any .gitignore and any path to the matcher: it must
+// not panic and must answer quickly.
+func FuzzGitignore(f *testing.F) {
+	for _, c := range ignoreCases {
+		for name, body := range c.files {
+			f.Add([]byte(body), c.paths[0], strings.Contains(name, "/"))
+		}
+	}
+	f.Add([]byte("**/**/**/**/**/**/a*b*c*d*e*f*g\n"), strings.Repeat("a/", 40)+"x", false)
+	f.Add([]byte("[[:alpha:]\n\\\n!\n/\n"), "x", true)
+	f.Fuzz(func(t *testing.T, data []byte, rel string, isDir bool) {
+		start := time.Now()
+		s := ignoreStack{}.push(parseIgnore("", data)).push(parseIgnore("sub", data))
+		s.ignored(rel, isDir)
+		s.ignored("sub/"+rel, isDir)
+		if d := time.Since(start); d > 100*time.Millisecond {
+			t.Fatalf("took %v", d)
+		}
+	})
+}
+
+// FuzzWildmatch checks that any pattern and text match without panic, in
+// bounded time, and that a pattern without wildcards matches only itself.
+func FuzzWildmatch(f *testing.F) {
+	f.Add("foo/**/bar", "foo/a/b/bar", true)
+	f.Add("*[!a-z]?\\*", "xY1*", false)
+	f.Add("[[:digit:]-]", "-", true)
+	f.Add(strings.Repeat("*a", 20)+"b", strings.Repeat("a", 60), false)
+	f.Fuzz(func(t *testing.T, pattern, text string, pathname bool) {
+		if strings.IndexByte(pattern, 0) >= 0 || strings.IndexByte(text, 0) >= 0 {
+			return // C strings in git; file names never hold a NUL
+		}
+		start := time.Now()
+		got := wildmatch(pattern, text, pathname)
+		if d := time.Since(start); d > 100*time.Millisecond {
+			t.Fatalf("wildmatch(%q, %q) took %v", pattern, text, d)
+		}
+		if !strings.ContainsAny(pattern, `*?[\`) && got != (pattern == text) {
+			t.Fatalf("wildmatch(%q, %q) = %v for a literal pattern", pattern, text, got)
+		}
+	})
+}
+
+// FuzzDecodeFrame checks the frame codec: decoding never panics, and what
+// decodes re-encodes to the same bytes.
+func FuzzDecodeFrame(f *testing.F) {
+	f.Add(abi.EncodeFrame([]byte(`{"path":"a"}`), []byte("body")))
+	f.Add([]byte{1, 0, 0})
+	f.Add([]byte{255, 255, 255, 255, 1})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		h, body, err := abi.DecodeFrame(b)
+		if err != nil {
+			return
+		}
+		if !bytes.Equal(abi.EncodeFrame(h, body), b) {
+			t.Fatalf("round trip of %q differs", b)
+		}
+	})
+}
+
+// FuzzHandlers sends any header to every fs host function: each answers a
+// JSON header, with either a known error code or a result, and never a
+// host path outside the root.
+func FuzzHandlers(f *testing.F) {
+	fx := newFixture(f, Options{})
+	for _, s := range []string{
+		`{"path":"a.txt"}`, `{"path":"link-a","line":2,"lines":1}`, `{"path":"..","hash":true}`,
+		`{"pattern":"**/*.go","sortBy":"mtime","limit":1}`, `{"path":"sub","includeIgnored":true}`,
+		`{"path":"a.txt","offset":9223372036854775807,"length":9223372036854775807}`,
+		`{"path":"lines.txt","line":9223372036854775807,"lines":9223372036854775807}`,
+		`{"pattern":"/`, `{"path":"\u0000"}`, `null`, `[]`, `{"pattern":"{a,{b,c}"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	names := []string{abi.FnFSRead, abi.FnFSList, abi.FnFSStat, abi.FnFSGlob}
+	f.Fuzz(func(t *testing.T, hdr []byte) {
+		for _, name := range names {
+			out, _ := fx.fns[name](context.Background(), hdr, nil)
+			var st abi.Status
+			if err := json.Unmarshal(out, &st); err != nil {
+				t.Fatalf("%s(%q): header %q is not JSON: %v", name, hdr, out, err)
+			}
+			if st.Error != nil && !st.Error.Code.Valid() {
+				t.Fatalf("%s(%q): unknown code %q", name, hdr, st.Error.Code)
+			}
+			if bytes.Contains(out, []byte(fx.outside)) {
+				t.Fatalf("%s(%q): answer names a host path outside the root: %s", name, hdr, out)
+			}
+		}
+	})
+}

@@ -1,0 +1,119 @@
+package fs
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// paths renders entries as "path[:type][->target]" (type when not a file).
+func paths(ents []abi.Entry) string {
+	var out []string
+	for _, e := range ents {
+		s := e.Path
+		if e.Type != abi.TypeFile {
+			s += ":" + e.Type
+		}
+		if e.Target != "" {
+			s += "->" + e.Target
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestGlob(t *testing.T) {
+	f := newFixture(t, Options{})
+	all := ".gitignore a.txt bin.dat crlf.txt data/key-copy.txt data/key.bin empty.txt keep.log keys/README lines.txt link-a:symlink->a.txt node_modules/m/i.js nonl.txt sub/.gitignore sub/b.go sub/c_test.go sub/deep/d_test.go"
+	for _, c := range []struct {
+		name      string
+		req       abi.GlobRequest
+		want      string
+		total     int
+		truncated bool
+	}{
+		{name: "tests", req: abi.GlobRequest{Pattern: "**/*_test.go"}, want: "sub/c_test.go sub/deep/d_test.go"},
+		{name: "every file", req: abi.GlobRequest{}, want: all},
+		{name: "every file ignored too", req: abi.GlobRequest{IncludeIgnored: true},
+			want: ".gitignore a.txt bin.dat build/out.o crlf.txt data/key-copy.txt data/key.bin empty.txt excluded.txt keep.log keys/README lines.txt link-a:symlink->a.txt node_modules/m/i.js nonl.txt sub/.gitignore sub/b.go sub/c_test.go sub/deep/d_test.go sub/gen/z.go x.log"},
+		{name: "top level only", req: abi.GlobRequest{Pattern: "*.txt"}, want: "a.txt crlf.txt empty.txt lines.txt nonl.txt"},
+		{name: "literal folder", req: abi.GlobRequest{Pattern: "sub/*.go"}, want: "sub/b.go sub/c_test.go"},
+		{name: "base folder", req: abi.GlobRequest{Pattern: "**/*.go", Path: "sub"}, want: "sub/b.go sub/c_test.go sub/deep/d_test.go"},
+		{name: "base through link", req: abi.GlobRequest{Pattern: "*.go", Path: "link-sub"}, want: "sub/b.go sub/c_test.go"},
+		{name: "ignored base is walked", req: abi.GlobRequest{Pattern: "*", Path: "sub/gen"}, want: "sub/gen/z.go"},
+		{name: "absolute pattern", req: abi.GlobRequest{Pattern: f.ws + "/sub/**/*_test.go"}, want: "sub/c_test.go sub/deep/d_test.go"},
+		{name: "dirs", req: abi.GlobRequest{Pattern: "**/d*", IncludeDirs: true}, want: "data:dir sub/deep:dir sub/deep/d_test.go"}, // dangling links are left out
+		{name: "dir links with dirs", req: abi.GlobRequest{Pattern: "link-*", IncludeDirs: true}, want: "link-a:symlink->a.txt link-sub:symlink->sub"},
+		{name: "dir links never entered", req: abi.GlobRequest{Pattern: "link-sub/**"}, want: ""},
+		{name: "braces", req: abi.GlobRequest{Pattern: "{sub/b,a}.{go,txt}"}, want: "a.txt sub/b.go"},
+		{name: "secrets never match", req: abi.GlobRequest{Pattern: "**/*.pem"}, want: ""},
+		{name: "git never walked", req: abi.GlobRequest{Pattern: "**/HEAD", IncludeIgnored: true}, want: ""},
+		{name: "mtime", req: abi.GlobRequest{Pattern: "sub/**/*.go", SortBy: "mtime"}, want: "sub/deep/d_test.go sub/c_test.go sub/b.go"},
+		{name: "limit", req: abi.GlobRequest{Pattern: "**/*.go", Limit: 2}, want: "sub/b.go sub/c_test.go", total: 3, truncated: true},
+		{name: "limit mtime", req: abi.GlobRequest{Pattern: "**/*.go", SortBy: "mtime", Limit: 1}, want: "sub/deep/d_test.go", total: 3, truncated: true},
+		{name: "missing base in pattern", req: abi.GlobRequest{Pattern: "nope/**"}, want: ""},
+		{name: "trailing slash", req: abi.GlobRequest{Pattern: "sub/", IncludeDirs: true}, want: "sub:dir"},
+		{name: "absolute literal", req: abi.GlobRequest{Pattern: f.ws + "/a.txt"}, want: "a.txt"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var res abi.GlobResult
+			f.call(t, abi.FnFSGlob, c.req, &res)
+			noErr(t, "glob", res.Status)
+			if c.total == 0 {
+				c.total = len(res.Entries)
+			}
+			if got := paths(res.Entries); got != c.want || res.Total != c.total || res.Truncated != c.truncated {
+				t.Errorf("glob %+v:\n got  %s (total %d, truncated %v)\n want %s (total %d, truncated %v)", c.req, got, res.Total, res.Truncated, c.want, c.total, c.truncated)
+			}
+		})
+	}
+}
+
+func TestGlobLimitCaps(t *testing.T) {
+	f := newFixture(t, Options{MaxGlobEntries: 2})
+	var res abi.GlobResult
+	f.call(t, abi.FnFSGlob, abi.GlobRequest{Pattern: "**/*.go", Limit: 50}, &res)
+	noErr(t, "glob", res.Status)
+	if got := paths(res.Entries); got != "sub/b.go sub/c_test.go" || res.Total != 3 || !res.Truncated {
+		t.Fatalf("got %s (total %d, truncated %v)", got, res.Total, res.Truncated)
+	}
+}
+
+func TestGlobErrors(t *testing.T) {
+	f := newFixture(t, Options{})
+	for _, c := range []struct {
+		req  any
+		code abi.Code
+	}{
+		{abi.GlobRequest{Pattern: "[a"}, abi.InvalidArgument},
+		{abi.GlobRequest{Pattern: "*", SortBy: "size"}, abi.InvalidArgument},
+		{abi.GlobRequest{Pattern: "*", Limit: -1}, abi.InvalidArgument},
+		{abi.GlobRequest{Pattern: "*", Path: "a.txt"}, abi.InvalidArgument},
+		{abi.GlobRequest{Pattern: "/etc/*"}, abi.PathDenied},
+		{abi.GlobRequest{Pattern: "/"}, abi.PathDenied},
+		{abi.GlobRequest{Pattern: "../outside/*"}, abi.PathDenied},
+		{abi.GlobRequest{Pattern: "*/../*"}, abi.InvalidArgument},
+		{abi.GlobRequest{Pattern: "/x/*", Path: "sub"}, abi.InvalidArgument},
+		{abi.GlobRequest{Pattern: "*", Path: ".ssh"}, abi.SecretDenied},
+		{abi.GlobRequest{Pattern: "*", Path: "nope"}, abi.NotFound},
+		{`{"pattern":"*","limit":"10"}`, abi.InvalidArgument},
+		{`{"pattern":"*","maxDepth":3}`, abi.InvalidArgument},
+	} {
+		var res abi.GlobResult
+		f.call(t, abi.FnFSGlob, c.req, &res)
+		f.wantErr(t, "glob "+toString(c.req), res.Status, c.code)
+	}
+}
+
+func TestGlobCanceled(t *testing.T) {
+	f := newFixture(t, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, _ := f.fns[abi.FnFSGlob](ctx, []byte(`{"pattern":"**"}`), nil)
+	var res abi.GlobResult
+	must(t, json.Unmarshal(out, &res))
+	f.wantErr(t, "glob", res.Status, abi.Timeout)
+}

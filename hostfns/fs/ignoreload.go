@@ -1,0 +1,57 @@
+package fs
+
+import (
+	"io"
+	"os"
+	"strings"
+
+	"github.com/jujutools/juju/host/policy"
+)
+
+// maxIgnoreFile bounds how much of one .gitignore is read.
+const maxIgnoreFile = 1 << 20
+
+// loadIgnores returns the rules that apply to the entries of the folder dir
+// (root-relative), except those of dir's own .gitignore: the root's
+// .git/info/exclude and the .gitignore of every folder above dir.
+func loadIgnores(root *policy.Root, dir string) ignoreStack {
+	var s ignoreStack
+	s = s.push(readIgnoreFile(root.OS, ".git/info/exclude", ""))
+	if dir == "." || dir == "" {
+		return s
+	}
+	names := strings.Split(dir, "/")
+	for i := range names {
+		base := strings.Join(names[:i], "/")
+		s = s.push(readIgnore(root, base))
+	}
+	return s
+}
+
+// readIgnore reads the .gitignore of the root-relative folder base.
+func readIgnore(root *policy.Root, base string) *ignoreFile {
+	if base == "." {
+		base = ""
+	}
+	return readIgnoreFile(root.OS, joinRel(base, ".gitignore"), base)
+}
+
+// readIgnoreFile reads the rules in name (relative to dir), a regular file,
+// whose patterns are relative to the root-relative folder base. A missing
+// or unreadable file has no rules.
+func readIgnoreFile(dir *os.Root, name, base string) *ignoreFile {
+	fi, err := dir.Lstat(name)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	f, err := dir.Open(name)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxIgnoreFile))
+	if err != nil {
+		return nil
+	}
+	return parseIgnore(base, data)
+}

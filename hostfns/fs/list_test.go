@@ -1,0 +1,99 @@
+package fs
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// names renders entries as "name:type[->target]".
+func names(ents []abi.Entry) string {
+	var out []string
+	for _, e := range ents {
+		s := e.Name + ":" + e.Type
+		if e.Target != "" {
+			s += "->" + e.Target
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestList(t *testing.T) {
+	f := newFixture(t, Options{})
+	for _, c := range []struct {
+		req             abi.ListRequest
+		want            string
+		hidden, ignored int
+	}{
+		{
+			req: abi.ListRequest{Path: "."},
+			// .env, .ssh, denied, link-out, link-secret are withheld;
+			// build, x.log, excluded.txt are ignored.
+			want:   ".git:dir .gitignore:file a.txt:file bin.dat:file crlf.txt:file dangling:symlink data:dir empty.txt:file keep.log:file keys:dir lines.txt:file link-a:symlink->a.txt link-sub:symlink->sub node_modules:dir nonl.txt:file sub:dir",
+			hidden: 5, ignored: 3,
+		},
+		{
+			req:    abi.ListRequest{Path: "", IncludeIgnored: true},
+			want:   ".git:dir .gitignore:file a.txt:file bin.dat:file build:dir crlf.txt:file dangling:symlink data:dir empty.txt:file excluded.txt:file keep.log:file keys:dir lines.txt:file link-a:symlink->a.txt link-sub:symlink->sub node_modules:dir nonl.txt:file sub:dir x.log:file",
+			hidden: 5,
+		},
+		{req: abi.ListRequest{Path: "sub"}, want: ".gitignore:file b.go:file c_test.go:file deep:dir", ignored: 1},
+		{req: abi.ListRequest{Path: "link-sub"}, want: ".gitignore:file b.go:file c_test.go:file deep:dir", ignored: 1},
+		{req: abi.ListRequest{Path: "keys"}, want: "README:file", hidden: 1},
+		{req: abi.ListRequest{Path: "data"}, want: "key-copy.txt:file key.bin:file"},
+		// A folder named explicitly is listed even when it is ignored.
+		{req: abi.ListRequest{Path: "build"}, want: "out.o:file"},
+		{req: abi.ListRequest{Path: "sub/gen"}, want: "z.go:file"},
+		{req: abi.ListRequest{Path: f.ws + "/sub/deep"}, want: "d_test.go:file"},
+	} {
+		var res abi.ListResult
+		f.call(t, abi.FnFSList, c.req, &res)
+		noErr(t, "list "+c.req.Path, res.Status)
+		if got := names(res.Entries); got != c.want || res.Hidden != c.hidden || res.Ignored != c.ignored {
+			t.Errorf("list %+v:\n got  %s (hidden %d, ignored %d)\n want %s (hidden %d, ignored %d)", c.req, got, res.Hidden, res.Ignored, c.want, c.hidden, c.ignored)
+		}
+	}
+}
+
+func TestListEntryFields(t *testing.T) {
+	f := newFixture(t, Options{})
+	var res abi.ListResult
+	f.call(t, abi.FnFSList, abi.ListRequest{Path: "."}, &res)
+	for _, e := range res.Entries {
+		switch e.Name {
+		case "a.txt":
+			if e.Path != "a.txt" || e.Size != 12 || e.ModTime != "2024-01-01T03:00:00Z" {
+				t.Errorf("a.txt: %+v", e)
+			}
+		case "link-a": // size and time of the target
+			if e.Size != 12 || e.ModTime != "2024-01-01T03:00:00Z" || e.Target != "a.txt" {
+				t.Errorf("link-a: %+v", e)
+			}
+		}
+	}
+}
+
+func TestListErrors(t *testing.T) {
+	f := newFixture(t, Options{})
+	for _, c := range []struct {
+		req  any
+		code abi.Code
+	}{
+		{abi.ListRequest{Path: "a.txt"}, abi.InvalidArgument},
+		{abi.ListRequest{Path: "nope"}, abi.NotFound},
+		{abi.ListRequest{Path: ".ssh"}, abi.SecretDenied},
+		{abi.ListRequest{Path: "denied"}, abi.PathDenied},
+		{abi.ListRequest{Path: ".."}, abi.PathDenied},
+		{abi.ListRequest{Path: "/"}, abi.PathDenied},
+		{abi.ListRequest{Path: "a\x00"}, abi.InvalidArgument},
+		{`{"path":".","recursive":true}`, abi.InvalidArgument},
+		{`{"includeIgnored":"yes"}`, abi.InvalidArgument},
+		{`}{`, abi.InvalidArgument},
+	} {
+		var res abi.ListResult
+		f.call(t, abi.FnFSList, c.req, &res)
+		f.wantErr(t, "list "+toString(c.req), res.Status, c.code)
+	}
+}

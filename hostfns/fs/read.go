@@ -1,0 +1,199 @@
+package fs
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"math"
+	"os"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// sniffLen is how much of a file is searched for a NUL byte.
+const sniffLen = 8 << 10
+
+func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi.ReadResult, []byte, *abi.Error) {
+	if e := checkRead(req); e != nil {
+		return nil, nil, e
+	}
+	r, e := s.pol.Resolve(req.Path)
+	if e != nil {
+		return nil, nil, e
+	}
+	if r.Info.IsDir() {
+		return nil, nil, abi.Errorf(abi.InvalidArgument, "%q is a folder; use list_directory to see what it holds", r.Display)
+	}
+	f, e := s.pol.Open(r)
+	if e != nil {
+		return nil, nil, e
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, s.internal("stat", r.Display, err)
+	}
+	res := &abi.ReadResult{Path: r.Display, Size: fi.Size(), ModTime: modTime(fi.ModTime())}
+
+	head := make([]byte, sniffLen)
+	n, err := f.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, nil, s.internal("read", r.Display, err)
+	}
+	if bytes.IndexByte(head[:n], 0) >= 0 {
+		res.Binary = true
+		if !req.Binary {
+			return res, nil, nil
+		}
+	}
+	limit := s.opts.MaxReadBytes
+	if req.MaxBytes > 0 && req.MaxBytes < limit {
+		limit = req.MaxBytes
+	}
+	var body []byte
+	if req.Line > 0 || req.Lines > 0 {
+		body, err = readLines(ctx, f, req, limit, res)
+	} else {
+		body, err = readBytes(f, req, fi.Size(), limit, res)
+	}
+	if err != nil {
+		if e := canceled(ctx); e != nil {
+			return nil, nil, e
+		}
+		return nil, nil, s.internal("read", r.Display, err)
+	}
+	return res, body, nil
+}
+
+func checkRead(req *abi.ReadRequest) *abi.Error {
+	switch {
+	case req.Offset < 0 || req.Length < 0:
+		return abi.Errorf(abi.InvalidArgument, "offset and length must not be negative")
+	case req.Line < 0 || req.Lines < 0:
+		return abi.Errorf(abi.InvalidArgument, "line and lines must not be negative (lines count from 1)")
+	case req.MaxBytes < 0:
+		return abi.Errorf(abi.InvalidArgument, "maxBytes must not be negative")
+	case (req.Line > 0 || req.Lines > 0) && (req.Offset > 0 || req.Length > 0):
+		return abi.Errorf(abi.InvalidArgument, "ask for a byte range (offset, length) or a line range (line, lines), not both")
+	}
+	return nil
+}
+
+// readBytes reads the byte range of req, at most limit bytes.
+func readBytes(f *os.File, req *abi.ReadRequest, size, limit int64, res *abi.ReadResult) ([]byte, error) {
+	if req.Offset >= size {
+		return nil, nil
+	}
+	want := size - req.Offset
+	if req.Length > 0 && req.Length < want {
+		want = req.Length
+	}
+	if want > limit {
+		want, res.Truncated = limit, true
+	}
+	body := make([]byte, want)
+	n, err := f.ReadAt(body, req.Offset)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return body[:n], nil
+}
+
+// readLines returns lines [Line, Line+Lines) of f (all from Line when Lines
+// is 0): whole lines only, unless the first line alone exceeds limit. It
+// counts every line of the file; a last line without a newline counts.
+func readLines(ctx context.Context, f *os.File, req *abi.ReadRequest, limit int64, res *abi.ReadResult) ([]byte, error) {
+	first := max(req.Line, 1)
+	end := math.MaxInt // the first line not wanted
+	if req.Lines > 0 && first <= math.MaxInt-req.Lines {
+		end = first + req.Lines
+	}
+	res.FirstLine = first
+	br := bufio.NewReaderSize(io.NewSectionReader(f, 0, math.MaxInt64), 64<<10)
+	var body []byte
+	line := 1        // the line the next byte belongs to
+	lineStart := 0   // where that line starts in body
+	midLine := false // the bytes read so far end inside a line
+	for n := 0; line < end; n++ {
+		if n%1024 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		chunk, err := br.ReadSlice('\n')
+		if len(chunk) > 0 {
+			midLine = chunk[len(chunk)-1] != '\n'
+			if line >= first {
+				if int64(len(body)+len(chunk)) > limit {
+					res.Truncated = true
+					if lineStart == 0 { // the first line alone is over the cap: cut it
+						body = append(body, chunk[:limit-int64(len(body))]...)
+						res.LineCount = 1
+					} else {
+						body = body[:lineStart]
+					}
+					if !midLine {
+						line++
+					}
+					break
+				}
+				body = append(body, chunk...)
+			}
+			if !midLine {
+				if line >= first {
+					res.LineCount++
+				}
+				line++
+				lineStart = len(body)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if errors.Is(err, io.EOF) {
+			if midLine && line >= first && line < end {
+				res.LineCount++
+			}
+			res.TotalLines = line - 1
+			if midLine {
+				res.TotalLines++
+			}
+			return body, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	newlines, endsMid, err := countRest(ctx, br, midLine)
+	if err != nil {
+		return nil, err
+	}
+	res.TotalLines = line - 1 + newlines
+	if endsMid {
+		res.TotalLines++
+	}
+	return body, nil
+}
+
+// countRest counts the newlines left in br and says whether the data ends
+// inside a line (midLine when nothing is left).
+func countRest(ctx context.Context, br *bufio.Reader, midLine bool) (int, bool, error) {
+	buf := make([]byte, 64<<10)
+	newlines := 0
+	for n := 0; ; n++ {
+		if n%64 == 0 && ctx.Err() != nil {
+			return 0, false, ctx.Err()
+		}
+		k, err := br.Read(buf)
+		if k > 0 {
+			newlines += bytes.Count(buf[:k], []byte{'\n'})
+			midLine = buf[k-1] != '\n'
+		}
+		if errors.Is(err, io.EOF) {
+			return newlines, midLine, nil
+		}
+		if err != nil {
+			return 0, false, err
+		}
+	}
+}

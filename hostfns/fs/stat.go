@@ -1,0 +1,61 @@
+package fs
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+func (s *server) stat(ctx context.Context, req *abi.StatRequest, _ []byte) (*abi.StatResult, []byte, *abi.Error) {
+	r, e := s.pol.Resolve(req.Path)
+	if e != nil {
+		return nil, nil, e
+	}
+	info := r.Info
+	res := &abi.StatResult{Path: r.Name, Link: r.Link}
+	if info.Mode().IsRegular() {
+		// Open even without Hash: it checks the file's identity and the
+		// hard-link rule, and its Stat is the freshest.
+		f, e := s.pol.Open(r)
+		if e != nil {
+			return nil, nil, e
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err == nil {
+			info = fi
+		}
+		if req.Hash {
+			h := sha256.New()
+			if _, err := io.CopyBuffer(h, ctxReader{ctx, f}, make([]byte, 256<<10)); err != nil {
+				if e := canceled(ctx); e != nil {
+					return nil, nil, e
+				}
+				return nil, nil, s.internal("hash", r.Display, err)
+			}
+			res.SHA256 = hex.EncodeToString(h.Sum(nil))
+		}
+	}
+	res.Type = typeOf(info.Mode())
+	if !info.IsDir() {
+		res.Size = info.Size() // a folder's size is block bookkeeping: 0
+	}
+	res.ModTime = modTime(info.ModTime())
+	res.Mode = info.Mode().String()
+	return res, nil, nil
+}
+
+// ctxReader stops reading once ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(b)
+}

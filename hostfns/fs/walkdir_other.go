@@ -1,0 +1,13 @@
+//go:build !(linux && (amd64 || arm64 || riscv64 || loong64))
+
+package fs
+
+import (
+	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// openFastWalk has no fast path on this platform: the walk uses os.Root.
+func openFastWalk(*policy.Policy, *policy.Resolved) (walkDir, *abi.Error, bool) {
+	return nil, nil, false
+}
