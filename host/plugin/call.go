@@ -1,0 +1,167 @@
+package plugin
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	extism "github.com/extism/go-sdk"
+	"github.com/tetratelabs/wazero"
+
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// Call runs one tool in a pooled instance and returns its result. It never
+// returns a Go error: every failure, the plugin's or the host's, is an
+// abi.Error inside the result.
+func (p *Plugin) Call(ctx context.Context, caller hostfns.Caller, tool string, args json.RawMessage) *abi.CallResult {
+	in, err := json.Marshal(abi.CallRequest{Tool: tool, Arguments: args})
+	if err != nil {
+		return failure(abi.Errorf(abi.InvalidArgument, "the arguments are not valid JSON"))
+	}
+	out, aerr := p.Invoke(ctx, caller, abi.ExportCall, in)
+	if aerr != nil {
+		return failure(aerr)
+	}
+	var res abi.CallResult
+	if err := json.Unmarshal(out, &res); err != nil {
+		p.rt.log.Warn("plugin returned a malformed result", "plugin", p.Name(), "tool", tool, "err", err)
+		return failure(abi.Errorf(abi.PluginFailed, "the plugin %s returned a malformed result; report it to the plugin's author", p.Name()))
+	}
+	if res.Error != nil && !res.Error.Code.Valid() {
+		res.Error = abi.Errorf(abi.PluginFailed, "the plugin %s failed: %s", p.Name(), res.Error.Message)
+	}
+	return &res
+}
+
+func failure(e *abi.Error) *abi.CallResult { return &abi.CallResult{Error: e} }
+
+// Invoke calls an export of the plugin with raw input and returns its raw
+// output. Failures are abi errors: TIMEOUT when the call ran out of time,
+// PLUGIN_FAILED for a trap, a memory blow-up or a compile failure.
+func (p *Plugin) Invoke(ctx context.Context, caller hostfns.Caller, export string, input []byte) ([]byte, *abi.Error) {
+	if err := p.Warm(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil, abi.Errorf(abi.Timeout, "the call was cancelled while the plugin %s was compiling", p.Name())
+		}
+		return nil, abi.Errorf(abi.PluginFailed, "the plugin %s could not be loaded; run `juju doctor` and tell the owner", p.Name())
+	}
+	select {
+	case p.tokens <- struct{}{}:
+	case <-ctx.Done():
+		return nil, abi.Errorf(abi.Timeout, "the call was cancelled while waiting for a free instance of %s", p.Name())
+	}
+	defer func() { <-p.tokens }()
+
+	inst, err := p.acquire(ctx)
+	if err != nil {
+		p.rt.log.Error("plugin instance failed to start", "plugin", p.Name(), "err", err)
+		return nil, abi.Errorf(abi.PluginFailed, "the plugin %s could not start an instance; try again, and tell the owner if it persists", p.Name())
+	}
+
+	// The deadline is enforced by closing the instance from a timer, not by
+	// handing wazero a cancellable context: with one, wazero starts a
+	// watcher goroutine for every nested call into the Extism kernel.
+	// Host functions get the real, cancellable context (callContext).
+	callCtx, cancel := context.WithTimeout(hostfns.WithCaller(ctx, caller), p.timeout)
+	defer cancel()
+	stop := context.AfterFunc(callCtx, func() { inst.Close(context.Background()) })
+	wasmCtx := context.WithValue(context.WithoutCancel(callCtx), callCtxKey{}, callCtx)
+	rc, out, err := inst.CallWithContext(wasmCtx, export, input)
+	interrupted := !stop()
+	if err != nil || rc != 0 || interrupted {
+		// The instance may be half-way through anything: never reuse it.
+		inst.Close(context.Background())
+		if err == nil && rc == 0 && callCtx.Err() == nil {
+			err = errors.New("interrupted")
+		}
+		return nil, p.callError(ctx, callCtx, export, rc, err)
+	}
+	p.release(inst)
+	return out, nil
+}
+
+func (p *Plugin) callError(parent, callCtx context.Context, export string, rc uint32, err error) *abi.Error {
+	switch {
+	case parent.Err() != nil:
+		return abi.Errorf(abi.Timeout, "the call was cancelled before the plugin %s finished", p.Name())
+	case errors.Is(callCtx.Err(), context.DeadlineExceeded):
+		p.rt.log.Warn("plugin call timed out", "plugin", p.Name(), "export", export, "limit", p.timeout)
+		return abi.Errorf(abi.PluginFailed, "the plugin %s did not finish within %s and was stopped; narrow the request or tell the owner", p.Name(), p.timeout)
+	}
+	p.rt.log.Warn("plugin call failed", "plugin", p.Name(), "export", export, "rc", rc, "err", err)
+	return abi.Errorf(abi.PluginFailed, "the plugin %s failed (%s); the host replaced the instance, and other tools keep working", p.Name(), shortCause(err))
+}
+
+// shortCause names the kind of failure without host paths or stack traces.
+func shortCause(err error) string {
+	if err == nil {
+		return "non-zero return code"
+	}
+	msg := err.Error()
+	switch {
+	case contains(msg, "out of memory") || contains(msg, "memory"):
+		return "it ran out of memory"
+	case contains(msg, "unreachable") || contains(msg, "panic"):
+		return "it trapped"
+	}
+	return "it trapped"
+}
+
+func contains(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Plugin) acquire(ctx context.Context) (*extism.Plugin, error) {
+	p.mu.Lock()
+	if n := len(p.idle); n > 0 {
+		inst := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		return inst, nil
+	}
+	p.mu.Unlock()
+	inst, err := p.compiled.Instance(ctx, extism.PluginInstanceConfig{
+		ModuleConfig: wazero.NewModuleConfig().WithSysWalltime().WithSysNanotime().WithRandSource(randReader{}),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("instance: %w", err)
+	}
+	return inst, nil
+}
+
+func (p *Plugin) release(inst *extism.Plugin) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.idle) < cap(p.tokens) {
+		p.idle = append(p.idle, inst)
+		return
+	}
+	go inst.Close(context.Background())
+}
+
+// Idle reports how many instances wait in the pool.
+func (p *Plugin) Idle() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.idle)
+}
+
+// callCtxKey carries a call's cancellable context through wazero, which
+// sees only an uncancellable one.
+type callCtxKey struct{}
+
+// callContext returns the cancellable context of the call ctx belongs to.
+func callContext(ctx context.Context) context.Context {
+	if c, ok := ctx.Value(callCtxKey{}).(context.Context); ok {
+		return c
+	}
+	return ctx
+}

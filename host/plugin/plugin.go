@@ -1,0 +1,193 @@
+package plugin
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	extism "github.com/extism/go-sdk"
+
+	"github.com/jujutools/juju/host/manifest"
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// WasmSource yields a plugin's wasm bytes when it is compiled.
+type WasmSource func() ([]byte, error)
+
+// State is where a plugin is in its compilation.
+type State int32
+
+// Compilation states.
+const (
+	NotCompiled State = iota
+	Compiling
+	Ready
+	Failed
+)
+
+func (s State) String() string {
+	return [...]string{"not compiled", "compiling", "ready", "failed"}[s]
+}
+
+// Plugin is one loaded plugin. It is safe for concurrent use.
+type Plugin struct {
+	Manifest *manifest.Manifest
+
+	rt      *Runtime
+	source  WasmSource
+	grants  map[abi.Capability]bool
+	fns     []hostfns.Func
+	memMiB  int
+	timeout time.Duration
+
+	state    atomic.Int32
+	started  atomic.Bool // compile was started (Warm called)
+	once     sync.Once
+	compiled *extism.CompiledPlugin
+	err      error
+	done     chan struct{}
+	compTime time.Duration
+
+	tokens chan struct{} // one per live instance allowed
+	mu     sync.Mutex
+	idle   []*extism.Plugin
+}
+
+// Load prepares a plugin without compiling it. grants are the capabilities
+// the owner granted (for core plugins, those the manifest asks for); fns are
+// every host function juju offers: a call to one whose capability is not
+// granted is answered CAPABILITY_DENIED at call time.
+func (r *Runtime) Load(m *manifest.Manifest, src WasmSource, grants []abi.Capability, fns []hostfns.Func) *Plugin {
+	p := &Plugin{
+		Manifest: m,
+		rt:       r,
+		source:   src,
+		grants:   make(map[abi.Capability]bool, len(grants)),
+		fns:      fns,
+		memMiB:   r.opts.MemoryMiB,
+		timeout:  r.opts.Timeout,
+		done:     make(chan struct{}),
+	}
+	for _, g := range grants {
+		p.grants[g] = true
+	}
+	inst := r.opts.Instances
+	if l := m.Limits; l != nil {
+		if l.MemoryMiB > 0 {
+			p.memMiB = min(l.MemoryMiB, MaxMemoryMiB)
+		}
+		if l.TimeoutMs > 0 {
+			p.timeout = min(time.Duration(l.TimeoutMs)*time.Millisecond, MaxTimeout)
+		}
+		if l.Instances > 0 {
+			inst = min(l.Instances, MaxInstances)
+		}
+	}
+	p.tokens = make(chan struct{}, inst)
+	return p
+}
+
+// Name is the plugin's manifest name.
+func (p *Plugin) Name() string { return p.Manifest.Name }
+
+// State reports the compilation state.
+func (p *Plugin) State() State { return State(p.state.Load()) }
+
+// CompileTime is how long the last compilation took (zero before).
+func (p *Plugin) CompileTime() time.Duration {
+	if p.State() != Ready && p.State() != Failed {
+		return 0
+	}
+	return p.compTime
+}
+
+// Granted reports whether the plugin holds capability c.
+func (p *Plugin) Granted(c abi.Capability) bool { return p.grants[c] }
+
+// Warm compiles the plugin now; concurrent callers share one compilation.
+// ctx bounds only this caller's wait.
+func (p *Plugin) Warm(ctx context.Context) error {
+	p.once.Do(func() {
+		p.started.Store(true)
+		go p.compile()
+	})
+	select {
+	case <-p.done:
+		return p.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (p *Plugin) compile() {
+	defer close(p.done)
+	p.state.Store(int32(Compiling))
+	start := time.Now()
+	p.compiled, p.err = p.compileNow()
+	p.compTime = time.Since(start)
+	if p.err != nil {
+		p.state.Store(int32(Failed))
+		p.rt.log.Error("plugin failed to compile", "plugin", p.Name(), "err", p.err)
+		return
+	}
+	p.state.Store(int32(Ready))
+	p.rt.log.Debug("plugin compiled", "plugin", p.Name(), "took", p.compTime)
+}
+
+// ErrHashMismatch reports wasm bytes that do not match the manifest's sha256.
+var ErrHashMismatch = errors.New("plugin: wasm sha256 does not match the manifest")
+
+func (p *Plugin) compileNow() (*extism.CompiledPlugin, error) {
+	wasm, err := p.source()
+	if err != nil {
+		return nil, fmt.Errorf("plugin %s: reading wasm: %w", p.Name(), err)
+	}
+	sum := sha256.Sum256(wasm)
+	if hex.EncodeToString(sum[:]) != p.Manifest.Wasm.SHA256 {
+		return nil, fmt.Errorf("%w (%s)", ErrHashMismatch, p.Name())
+	}
+	m := extism.Manifest{
+		Wasm: []extism.Wasm{extism.WasmData{Data: wasm, Name: "main"}},
+		// No AllowedHosts: Extism's own HTTP is denied. No AllowedPaths: no preopens.
+		Memory: &extism.ManifestMemory{MaxPages: uint32(p.memMiB) * 16, MaxHttpResponseBytes: 0, MaxVarBytes: 1 << 20},
+	}
+	cfg := extism.PluginConfig{
+		RuntimeConfig: p.rt.runtimeConfig(p.memMiB),
+		EnableWasi:    true, // the Go wasip1 runtime needs clocks and random; no preopens are given
+	}
+	return extism.NewCompiledPlugin(context.Background(), m, cfg, p.hostFunctions())
+}
+
+// ErrStillCompiling reports a Close that gave up waiting for a compilation.
+var ErrStillCompiling = errors.New("plugin: still compiling")
+
+// Close drops every idle instance and the compiled module. A compilation in
+// progress cannot be interrupted (closing under it would crash wazero), so
+// Close waits for it until ctx ends and then leaves the plugin open.
+func (p *Plugin) Close(ctx context.Context) error {
+	p.mu.Lock()
+	idle := p.idle
+	p.idle = nil
+	p.mu.Unlock()
+	for _, in := range idle {
+		in.Close(ctx)
+	}
+	if !p.started.Load() {
+		return nil
+	}
+	select {
+	case <-p.done:
+	case <-ctx.Done():
+		return fmt.Errorf("%w: %s", ErrStillCompiling, p.Name())
+	}
+	if p.compiled != nil {
+		return p.compiled.Close(ctx)
+	}
+	return nil
+}
