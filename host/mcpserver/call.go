@@ -1,0 +1,113 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// handle serves one tools/call.
+func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	name := req.Params.Name
+	args := req.Params.Arguments
+	if args == nil {
+		args = map[string]any{}
+	}
+	if sch := s.schemas[name]; sch != nil {
+		if err := sch.Validate(args); err != nil {
+			return nil, invalidParams(name, err)
+		}
+	}
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil, invalidParams(name, err)
+	}
+	res, err := s.host.Call(ctx, clientName(ctx), name, raw)
+	if err != nil {
+		return nil, invalidParams(name, err)
+	}
+	return toMCP(res), nil
+}
+
+// clientName is the MCP client's declared name, for logs and the audit.
+func clientName(ctx context.Context) string {
+	if sess, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
+		return sess.GetClientInfo().Name
+	}
+	return ""
+}
+
+// toMCP converts a plugin's result into an MCP tool result.
+func toMCP(res *abi.CallResult) *mcp.CallToolResult {
+	if e := res.Error; e != nil {
+		sc, _ := json.Marshal(e)
+		return &mcp.CallToolResult{
+			Content:              []mcp.Content{mcp.NewTextContent(string(e.Code) + ": " + e.Message)},
+			RawStructuredContent: sc,
+			IsError:              true,
+		}
+	}
+	out := &mcp.CallToolResult{Content: make([]mcp.Content, 0, len(res.Content))}
+	for _, c := range res.Content {
+		switch c.Type {
+		case "image":
+			out.Content = append(out.Content, mcp.NewImageContent(base64(c.Data), c.MimeType))
+		default:
+			out.Content = append(out.Content, mcp.NewTextContent(c.Text))
+		}
+	}
+	if len(res.Structured) > 0 {
+		out.RawStructuredContent = res.Structured
+	}
+	return out
+}
+
+// invalidParamsPrefix marks handler errors that the stdio writer turns into
+// JSON-RPC "invalid params" errors (mcp-go reports every handler error as an
+// internal error).
+const invalidParamsPrefix = "invalid params: "
+
+type paramsError struct{ msg string }
+
+func (e *paramsError) Error() string { return invalidParamsPrefix + e.msg }
+
+func invalidParams(tool string, err error) error {
+	msg := err.Error()
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		msg = validationMessage(ve)
+	}
+	return &paramsError{msg: "arguments of " + tool + " do not match its input schema: " + msg}
+}
+
+var english = message.NewPrinter(language.English)
+
+// validationMessage flattens a schema validation error into one line.
+func validationMessage(ve *jsonschema.ValidationError) string {
+	var parts []string
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			loc := "/" + strings.Join(e.InstanceLocation, "/")
+			parts = append(parts, loc+": "+e.ErrorKind.LocalizedString(english))
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	if len(parts) > 5 {
+		parts = append(parts[:5], "…")
+	}
+	return strings.Join(parts, "; ")
+}

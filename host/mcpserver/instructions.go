@@ -1,0 +1,34 @@
+package mcpserver
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/jujutools/juju/host"
+)
+
+// instructions tell the model what this server is and how to use it.
+func instructions(h *host.Host) string {
+	cfg := h.Config()
+	var b strings.Builder
+	roots := h.Policy().Roots()
+	fmt.Fprintf(&b, "juju gives you the tools of a coding agent on the owner's workspace")
+	if len(roots) > 0 {
+		fmt.Fprintf(&b, " at %s", roots[0].Path)
+		for _, r := range roots[1:] {
+			fmt.Fprintf(&b, " (also %s)", r.Path)
+		}
+	}
+	fmt.Fprintf(&b, ", in %q trust mode.\n", cfg.Mode)
+	b.WriteString("Paths are relative to the first root; absolute paths are accepted inside a root. ")
+	b.WriteString("Secrets (.env files, private keys, credentials) are never readable, and paths outside the roots are refused. ")
+	b.WriteString("Read before you change: list_directory, glob_files, read_file and read_files show the workspace. ")
+	b.WriteString("A failed call returns a code such as NOT_FOUND or PATH_DENIED and a sentence saying what to do next.")
+	switch cfg.Mode {
+	case "inspect":
+		b.WriteString(" In inspect mode every edit and command waits for the owner's approval.")
+	case "edit":
+		b.WriteString(" In edit mode edits apply directly and commands wait for the owner's approval.")
+	}
+	return b.String()
+}

@@ -1,0 +1,63 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log"
+	"strings"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/jujutools/juju/host"
+)
+
+// ServeStdio serves MCP over in and out until in ends or ctx is done.
+// out carries only JSON-RPC; logs go to the host's logger.
+func ServeStdio(ctx context.Context, h *host.Host, in io.Reader, out io.Writer, errLog *log.Logger) error {
+	s, err := New(h)
+	if err != nil {
+		return err
+	}
+	std := server.NewStdioServer(s.mcp)
+	std.SetErrorLogger(errLog)
+	server.WithWorkerPoolSize(32)(std)
+	server.WithQueueSize(256)(std)
+	return std.Listen(ctx, in, &paramsWriter{w: out})
+}
+
+// paramsWriter rewrites the internal errors that carry invalidParamsPrefix
+// into JSON-RPC invalid-params errors. mcp-go writes each message with one
+// Write call, a JSON object and a newline.
+type paramsWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+var marker = []byte(`"message":"` + invalidParamsPrefix)
+
+func (p *paramsWriter) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !bytes.Contains(b, marker) {
+		return p.w.Write(b)
+	}
+	var msg mcp.JSONRPCError
+	if err := json.Unmarshal(b, &msg); err != nil || msg.Error.Code != mcp.INTERNAL_ERROR ||
+		!strings.HasPrefix(msg.Error.Message, invalidParamsPrefix) {
+		return p.w.Write(b)
+	}
+	msg.Error.Code = mcp.INVALID_PARAMS
+	msg.Error.Message = strings.TrimPrefix(msg.Error.Message, invalidParamsPrefix)
+	fixed, err := json.Marshal(msg)
+	if err != nil {
+		return p.w.Write(b)
+	}
+	if _, err := p.w.Write(append(fixed, '\n')); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
