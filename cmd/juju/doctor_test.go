@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jujutools/juju/host"
+	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/host/core"
+	"github.com/jujutools/juju/sandbox"
+)
+
+func notBuilt() (*host.Host, error) { return nil, core.ErrNotBuilt }
+
+func doctorJSON(t *testing.T, o *doctorOptions, env doctorEnv) (*doctorReport, error) {
+	t.Helper()
+	o.json = true
+	var out bytes.Buffer
+	err := runDoctor(t.Context(), &out, o, env)
+	var r doctorReport
+	if jerr := json.Unmarshal(out.Bytes(), &r); jerr != nil {
+		t.Fatalf("not JSON: %v\n%s", jerr, out.String())
+	}
+	return &r, err
+}
+
+func TestDoctorReport(t *testing.T) {
+	dirs := jujuHome(t)
+	if err := os.MkdirAll(dirs.Cache, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dirs.Cache, "blob"), make([]byte, 1500), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := doctorJSON(t, &doctorOptions{}, doctorEnv{dirs: dirs, open: notBuilt})
+
+	// The directories, under JUJU_HOME.
+	if r.HomeEnv == "" || len(r.Directories) != 4 {
+		t.Fatalf("report %+v", r)
+	}
+	for _, d := range r.Directories {
+		if !strings.HasPrefix(d.Path, r.HomeEnv) || !d.Writable || d.Problem != "" {
+			t.Errorf("directory %+v", d)
+		}
+		if d.Exists != (d.Name == "cache") {
+			t.Errorf("%s exists = %v", d.Name, d.Exists)
+		}
+	}
+	if r.CacheBytes != 1500 {
+		t.Errorf("cache size = %d, want 1500", r.CacheBytes)
+	}
+	if r.ConfigFile.Path != dirs.ConfigFile() || r.ConfigFile.Exists || r.ConfigFile.Error != "" {
+		t.Errorf("config file %+v", r.ConfigFile)
+	}
+
+	// Plugins not built: a problem, and exit status 1.
+	if !strings.Contains(r.PluginsError, "not built") || len(r.Problems) != 1 || !errors.Is(err, errProblems) {
+		t.Errorf("pluginsError %q, problems %q, err %v", r.PluginsError, r.Problems, err)
+	}
+
+	// Detection agrees with the sandbox package.
+	if len(r.Sandbox) != 2 || r.Sandbox[0] != sandbox.DetectBubblewrap(t.Context()) || r.Sandbox[1] != sandbox.DetectLandlock() {
+		t.Errorf("sandbox %+v", r.Sandbox)
+	}
+	if len(r.Programs) != 2 || r.Programs[0].Name != "git" || r.Programs[1].Name != "ripgrep" {
+		t.Errorf("programs %+v", r.Programs)
+	}
+	for _, a := range append(r.Programs, r.Sandbox...) {
+		if a.Available == (a.Reason != "") {
+			t.Errorf("%s: available %v with reason %q", a.Name, a.Available, a.Reason)
+		}
+	}
+	if r.System.OS == "" || r.System.Go == "" || r.Version != version {
+		t.Errorf("system %+v", r.System)
+	}
+}
+
+func TestDoctorConfigProblems(t *testing.T) {
+	dirs := jujuHome(t)
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	if err := os.WriteFile(bad, []byte("mode = \"edit\"\nsandbox = \"always\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := doctorJSON(t, &doctorOptions{configFile: bad}, doctorEnv{dirs: dirs, open: notBuilt})
+	if !errors.Is(err, errProblems) || !r.ConfigFile.Exists || !strings.Contains(r.ConfigFile.Error, bad+`:2: sandbox: "always"`) {
+		t.Errorf("config file %+v, err %v", r.ConfigFile, err)
+	}
+	if !strings.Contains(strings.Join(r.Problems, "\n"), "config file: ") {
+		t.Errorf("problems %q", r.Problems)
+	}
+
+	r, _ = doctorJSON(t, &doctorOptions{configFile: bad + ".missing"}, doctorEnv{dirs: dirs, open: notBuilt})
+	if r.ConfigFile.Exists || !strings.Contains(r.ConfigFile.Error, "no such file") {
+		t.Errorf("missing --config: %+v", r.ConfigFile)
+	}
+}
+
+func TestDoctorSandboxRequire(t *testing.T) {
+	dirs := jujuHome(t)
+	if err := os.MkdirAll(dirs.Config, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dirs.ConfigFile(), []byte("sandbox = \"require\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := doctorJSON(t, &doctorOptions{}, doctorEnv{dirs: dirs, open: notBuilt})
+	none := !r.Sandbox[0].Available && !r.Sandbox[1].Available
+	flagged := strings.Contains(strings.Join(r.Problems, "\n"), "SANDBOX_UNAVAILABLE")
+	if flagged != (none && r.System.OS == "linux") {
+		t.Errorf("no sandbox %v, flagged %v: %q", none, flagged, r.Problems)
+	}
+}
+
+func TestCheckDir(t *testing.T) {
+	base := t.TempDir()
+	file := filepath.Join(base, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		path    string
+		want    dirCheck
+		problem string
+	}{
+		{"existing", base, dirCheck{Exists: true, Writable: true}, ""},
+		{"missing, creatable", filepath.Join(base, "a", "b"), dirCheck{Writable: true}, ""},
+		{"a file", file, dirCheck{Exists: true}, "is not a folder"},
+		{"under a file", filepath.Join(file, "x"), dirCheck{}, "cannot be used: stat " + filepath.Join(file, "x") + ": not a directory"},
+	}
+	if os.Geteuid() != 0 { // root writes anywhere
+		ro := filepath.Join(base, "ro")
+		if err := os.Mkdir(ro, 0o500); err != nil {
+			t.Fatal(err)
+		}
+		tests = append(tests,
+			struct {
+				name    string
+				path    string
+				want    dirCheck
+				problem string
+			}{"read-only", ro, dirCheck{Exists: true}, "cannot be written"})
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := checkDir("x", tt.path)
+			problem := got.Problem
+			got.Problem = ""
+			tt.want.Name, tt.want.Path = "x", tt.path
+			if got != tt.want {
+				t.Errorf("got  %+v\nwant %+v", got, tt.want)
+			}
+			if tt.problem == "" && problem != "" || !strings.Contains(problem, tt.problem) {
+				t.Errorf("problem %q, want %q", problem, tt.problem)
+			}
+		})
+	}
+	if entries, _ := os.ReadDir(base); len(entries) > 2 {
+		t.Errorf("doctor left files behind: %v", entries)
+	}
+}
+
+func TestDoctorText(t *testing.T) {
+	dirs := jujuHome(t)
+	var out bytes.Buffer
+	err := runDoctor(t.Context(), &out, &doctorOptions{}, doctorEnv{dirs: dirs, open: notBuilt})
+	if !errors.Is(err, errProblems) || err.Error() != "doctor found 1 problem: see the report" {
+		t.Errorf("err = %v", err)
+	}
+	for _, want := range []string{
+		"Directories (under JUJU_HOME=", "  config file ", "none (the defaults apply)",
+		"compiled-plugin cache: 0 B", "Plugins\n  cannot load the catalog: core plugins are not built",
+		"Programs\n  git ", "Command sandbox\n  bubblewrap ", "  landlock ", "Problems\n  - plugins: ",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output does not contain %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// TestDoctorWarm compiles every real plugin, once the core ones are built.
+func TestDoctorWarm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles every plugin")
+	}
+	catalog(t) // skips while the plugins are not built
+	dirs, _ := config.DefaultDirs()
+	env := doctorEnv{dirs: dirs, open: func() (*host.Host, error) {
+		return openCatalog(quietLogger())
+	}}
+	var out bytes.Buffer
+	if err := runDoctor(t.Context(), &out, &doctorOptions{warm: true}, env); err != nil && !errors.Is(err, errProblems) {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if !strings.Contains(text, "compiling core-") || strings.Contains(text, "failed after") {
+		t.Errorf("progress lines:\n%s", text)
+	}
+	r, _ := doctorJSON(t, &doctorOptions{warm: true}, env)
+	for _, p := range r.Plugins {
+		if p.State != "ready" || p.CompileMs <= 0 {
+			t.Errorf("plugin %+v", p)
+		}
+	}
+	if r.CacheBytes == 0 {
+		t.Error("the compilation cache is empty after --warm")
+	}
+}
+
+func TestHumanBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1536: "1.5 KiB", 5 << 20: "5.0 MiB", 3 << 30: "3.0 GiB"} {
+		if got := humanBytes(n); got != want {
+			t.Errorf("humanBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

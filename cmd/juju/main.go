@@ -1,0 +1,31 @@
+// Command juju is a local MCP tool host: it gives an MCP client (Claude
+// Code, Codex CLI, Cursor, Claude Desktop …) the tools of a coding agent on
+// the owner's workspace, run as sandboxed WebAssembly plugins behind a path
+// policy, secret denial and capability grants.
+//
+// This package parses flags and the config file, turns them into the
+// host's immutable configuration, and nothing else: the work happens in
+// host/, hostfns/ and sandbox/. docs/CLI.md is the reference of every
+// command and flag.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is set at link time: go build -ldflags "-X main.version=1.2.3".
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop() // a second signal ends the process at once
+	}()
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}

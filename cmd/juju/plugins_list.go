@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/jujutools/juju/host"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// pluginsListOptions are the flags of juju plugins list.
+type pluginsListOptions struct {
+	json bool
+}
+
+func newPluginsListCommand() *cobra.Command {
+	o := &pluginsListOptions{}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the core and installed plugins",
+		Long: `List every plugin: its name, version and source (core or installed), how many
+tools it provides, whether it is compiled, and the capabilities it asks for,
+with those it was not granted marked. A plugin juju refused to load (a broken
+manifest, a tool name another plugin already has) is listed with the reason.
+
+Plugins compile when first called, or in the background when juju stdio
+starts; 'juju doctor --warm' compiles them all now.`,
+		Example: `  juju plugins list
+  juju plugins list --json`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			h, err := openCatalog(quietLogger())
+			if err != nil {
+				return err
+			}
+			defer closeHost(h, quietLogger(), shutdownGrace)
+			return runPluginsList(cmd.OutOrStdout(), h.Plugins(), o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	return cmd
+}
+
+// pluginJSON is one plugin in juju plugins list --json.
+type pluginJSON struct {
+	Name         string           `json:"name"`
+	Version      string           `json:"version"`
+	Source       host.Source      `json:"source"`
+	Dir          string           `json:"dir,omitempty"`
+	Capabilities []abi.Capability `json:"capabilities"` // asked for by the manifest
+	Granted      []abi.Capability `json:"granted"`
+	State        string           `json:"state"` // not compiled, compiling, ready, failed, refused
+	Tools        int              `json:"tools"`
+	Error        string           `json:"error,omitempty"`
+}
+
+func describePlugin(l *host.Loaded) pluginJSON {
+	p := pluginJSON{
+		Name:         l.Name(),
+		Version:      l.Manifest.Version,
+		Source:       l.Source,
+		Dir:          l.Dir,
+		Capabilities: nonNil(l.Manifest.Capabilities),
+		Granted:      nonNil(l.Granted),
+		State:        l.State().String(),
+		Tools:        len(l.Manifest.Tools),
+	}
+	if l.Err != nil {
+		p.State = "refused"
+		p.Error = l.Err.Error()
+	}
+	return p
+}
+
+func nonNil(c []abi.Capability) []abi.Capability {
+	if c == nil {
+		return []abi.Capability{}
+	}
+	return c
+}
+
+// runPluginsList prints the plugins, core first, as the host gives them.
+func runPluginsList(w io.Writer, plugins []*host.Loaded, o *pluginsListOptions) error {
+	out := make([]pluginJSON, len(plugins))
+	for i, l := range plugins {
+		out[i] = describePlugin(l)
+	}
+	if o.json {
+		return writeJSON(w, out)
+	}
+	tw := newTable(w)
+	fmt.Fprintln(tw, "NAME\tVERSION\tSOURCE\tTOOLS\tSTATE\tCAPABILITIES")
+	for _, p := range out {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", p.Name, dash(p.Version), p.Source, p.Tools, p.State, capabilities(p))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, p := range out {
+		if p.Error != "" {
+			fmt.Fprintf(w, "\n%s was refused: %s\n", p.Name, p.Error)
+		}
+	}
+	return nil
+}
+
+// capabilities lists what a plugin asks for, marking what it was not granted.
+func capabilities(p pluginJSON) string {
+	if len(p.Capabilities) == 0 {
+		return "none"
+	}
+	granted := map[abi.Capability]bool{}
+	for _, g := range p.Granted {
+		granted[g] = true
+	}
+	parts := make([]string, len(p.Capabilities))
+	for i, c := range p.Capabilities {
+		parts[i] = string(c)
+		if !granted[c] {
+			parts[i] += " (not granted)"
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRunExitCodes(t *testing.T) {
+	tests := []struct {
+		args    []string
+		code    int
+		stdout  string // must contain
+		stderr  string // must contain
+		noInOut bool   // nothing on stdout
+	}{
+		{args: nil, code: 0, stdout: "Available Commands"},
+		{args: []string{"--help"}, code: 0, stdout: "juju stdio"},
+		{args: []string{"stdio", "--help"}, code: 0, stdout: "--allow-web-fetch"},
+		{args: []string{"plugins"}, code: 0, stdout: "list"},
+		{args: []string{"version"}, code: 0, stdout: "plugin abi"},
+		{args: []string{"tols"}, code: 2, stderr: `unknown command "tols" for "juju"; did you mean tools?`, noInOut: true},
+		{args: []string{"plugins", "lst"}, code: 2, stderr: "did you mean list?", noInOut: true},
+		{args: []string{"plugins", "install"}, code: 2, stderr: `unknown command "install"`, noInOut: true},
+		{args: []string{"version", "--jsn"}, code: 2, stderr: "unknown flag: --jsn\nRun 'juju version --help' for usage.", noInOut: true},
+		{args: []string{"version", "extra"}, code: 2, stderr: `juju version takes no arguments, got "extra"`, noInOut: true},
+		{args: []string{"stdio", "--log-level", "loud"}, code: 2, stderr: `--log-level "loud"`, noInOut: true},
+		{args: []string{"stdio", "--config", "/nonexistent/juju.toml"}, code: 1, stderr: "juju: config file: open /nonexistent/juju.toml", noInOut: true},
+		{args: []string{"stdio", "--mode", "yolo"}, code: 1, stderr: `--mode "yolo" must be one of inspect, edit, trusted`, noInOut: true},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			jujuHome(t)
+			var out, errw strings.Builder
+			code := run(t.Context(), tt.args, strings.NewReader(""), &out, &errw)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr: %s", code, tt.code, errw.String())
+			}
+			if !strings.Contains(out.String(), tt.stdout) {
+				t.Errorf("stdout %q does not contain %q", out.String(), tt.stdout)
+			}
+			if !strings.Contains(errw.String(), tt.stderr) {
+				t.Errorf("stderr %q does not contain %q", errw.String(), tt.stderr)
+			}
+			if tt.noInOut && out.Len() > 0 {
+				t.Errorf("stdout holds %q, want nothing", out.String())
+			}
+		})
+	}
+}

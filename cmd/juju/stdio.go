@@ -1,0 +1,206 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/jujutools/juju/host"
+	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/host/mcpserver"
+)
+
+// stdioOptions are the flags of juju stdio.
+type stdioOptions struct {
+	roots         []string
+	mode          string
+	sandbox       string
+	allowWebFetch bool
+	configFile    string
+	logFile       string
+	logLevel      string
+
+	// given reports whether the owner gave a flag; a flag not given leaves
+	// the config file's value, or the default.
+	given func(name string) bool
+}
+
+// shutdownGrace is how long juju waits, after SIGINT or SIGTERM, for the
+// calls in flight to end, and then for the plugins to close.
+const shutdownGrace = 3 * time.Second
+
+func newStdioCommand() *cobra.Command {
+	o := &stdioOptions{}
+	cmd := &cobra.Command{
+		Use:   "stdio",
+		Short: "Serve MCP over stdin and stdout (what an MCP client runs)",
+		Long: `Serve the tools over MCP on stdin and stdout. This is the command an MCP
+client starts: stdout carries only JSON-RPC messages, and logs go to stderr
+(or to --log-file). juju stops when the client closes stdin, or on SIGINT or
+SIGTERM.
+
+Settings come from the flags, then the config file (config.toml in the
+config directory, or --config FILE), then the defaults: the current folder
+as the only root, mode edit, sandbox prefer, web fetch off.
+
+Trust modes:
+  inspect   every edit and every command waits for your approval
+  edit      edits apply at once (journaled, reversible); commands wait
+  trusted   nothing waits on juju's side (for clients that confirm every
+            call themselves); the path policy and secret denial still hold`,
+		Example: `  # Claude Code, on the current project
+  claude mcp add juju -- juju stdio
+
+  # Two workspace folders, the client confirms every call itself
+  juju stdio --root ~/src/app --root ~/src/lib --mode trusted
+
+  # Codex CLI (~/.codex/config.toml)
+  [mcp_servers.juju]
+  command = "juju"
+  args = ["stdio", "--root", "/home/me/src/app"]`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.given = cmd.Flags().Changed
+			return runStdio(cmd.Context(), o, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	o.bind(cmd.Flags())
+	return cmd
+}
+
+// bind defines the flags on f.
+func (o *stdioOptions) bind(f *pflag.FlagSet) {
+	f.StringArrayVar(&o.roots, "root", nil, "add `DIR` as a workspace root the tools may reach; repeat for more (default: the current folder)")
+	f.StringVar(&o.mode, "mode", "", "set the trust `MODE`: inspect, edit or trusted (default: the config file's, else edit)")
+	f.StringVar(&o.sandbox, "sandbox", "", "set the command sandbox `MODE`: off, prefer or require (default: the config file's, else prefer)")
+	f.BoolVar(&o.allowWebFetch, "allow-web-fetch", false, "let fetch_url reach the internet (default: the config file's, else off)")
+	addConfigFlag(f, &o.configFile)
+	f.StringVar(&o.logFile, "log-file", "", "append logs to `FILE` instead of stderr")
+	f.StringVar(&o.logLevel, "log-level", "info", "log `LEVEL`: debug, info, warn or error")
+}
+
+// addConfigFlag adds --config, shared by the commands that read the file.
+func addConfigFlag(f *pflag.FlagSet, dst *string) {
+	f.StringVar(dst, "config", "", "read settings from `FILE` (default: config.toml in the config directory; see juju doctor)")
+}
+
+// settings resolves the flags over the config file over the defaults.
+func (o *stdioOptions) settings(dirs config.Dirs, cwd string) (config.Settings, error) {
+	file, err := loadConfig(o.configFile, dirs)
+	if err != nil {
+		return config.Settings{}, err
+	}
+	var flags config.Flags
+	given := o.given
+	if given == nil {
+		given = func(string) bool { return false }
+	}
+	if given("root") {
+		flags.Roots = o.roots
+	}
+	if given("mode") {
+		m := config.Mode(o.mode)
+		flags.Mode = &m
+	}
+	if given("sandbox") {
+		s := config.Sandbox(o.sandbox)
+		flags.Sandbox = &s
+	}
+	if given("allow-web-fetch") {
+		flags.AllowWebFetch = &o.allowWebFetch
+	}
+	return config.Resolve(flags, file, cwd)
+}
+
+// loadConfig reads the file named by --config (which must exist), or the
+// default one (which may not).
+func loadConfig(path string, dirs config.Dirs) (*config.File, error) {
+	if path != "" {
+		return config.Load(path)
+	}
+	return config.LoadDefault(dirs)
+}
+
+// runStdio builds the host and serves MCP on in and out until in ends or
+// ctx is done.
+func runStdio(ctx context.Context, o *stdioOptions, in io.Reader, out, errw io.Writer) error {
+	log, closeLog, err := newLogger(errw, o.logFile, o.logLevel)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	dirs, err := config.DefaultDirs()
+	if err != nil {
+		return err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	s, err := o.settings(dirs, cwd)
+	if err != nil {
+		return err
+	}
+	h, err := host.New(hostConfig(s, dirs, log))
+	if err != nil {
+		return err
+	}
+	defer closeHost(h, log, shutdownGrace)
+	log.Info("juju serving over stdio", "version", version, "roots", s.Roots, "mode", s.Mode,
+		"sandbox", s.Sandbox, "config", s.ConfigFile, "tools", len(h.Tools()))
+	h.Warm(ctx)
+	return serve(ctx, log, shutdownGrace, func(ctx context.Context) error {
+		return mcpserver.ServeStdio(ctx, h, in, out, slog.NewLogLogger(log.Handler(), slog.LevelError))
+	})
+}
+
+// serve runs the server until it returns, or until ctx is done and the
+// calls in flight had grace to end. The end of input and a signal are clean
+// exits.
+func serve(ctx context.Context, log *slog.Logger, grace time.Duration, fn func(context.Context) error) error {
+	done := make(chan error, 1)
+	go func() { done <- fn(ctx) }()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		select {
+		case err = <-done:
+		case <-time.After(grace):
+			log.Warn("calls still running at shutdown; exiting anyway")
+		}
+	}
+	if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		log.Info("juju stopped")
+		return nil
+	}
+	return err
+}
+
+var logLevels = map[string]slog.Level{
+	"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError,
+}
+
+// newLogger logs to errw, or appends to file when one is named.
+func newLogger(errw io.Writer, file, level string) (*slog.Logger, func(), error) {
+	lv, ok := logLevels[level]
+	if !ok {
+		return nil, nil, usageError{fmt.Errorf("--log-level %q must be debug, info, warn or error", level)}
+	}
+	w, closeFn := errw, func() {}
+	if file != "" {
+		f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			return nil, nil, fmt.Errorf("log file: %w", err)
+		}
+		w, closeFn = f, func() { f.Close() }
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv})), closeFn, nil
+}
