@@ -48,7 +48,7 @@ func Plugins() ([]Plugin, error) {
 		if err != nil {
 			return nil, fmt.Errorf("core plugin %s: %w", e.Name(), err)
 		}
-		m, err := manifest.Decode(data)
+		m, err := manifest.DecodeEmbedded(data)
 		if err != nil {
 			return nil, fmt.Errorf("core plugin %s: %w", e.Name(), err)
 		}

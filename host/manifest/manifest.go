@@ -66,6 +66,20 @@ func Decode(data []byte) (*Manifest, error) {
 	return m, nil
 }
 
+// DecodeEmbedded parses a manifest that was validated in full when it was
+// built into the binary (core plugins): everything is checked again except
+// that the JSON Schemas are not compiled, which keeps start-up fast.
+func DecodeEmbedded(data []byte) (*Manifest, error) {
+	m, err := decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.check(true, false); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
 // DecodeSource parses a manifest as kept beside a plugin's source, where the
 // wasm hash is not known yet; everything else is validated.
 func DecodeSource(data []byte) (*Manifest, error) {
@@ -73,7 +87,7 @@ func DecodeSource(data []byte) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := m.validate(false); err != nil {
+	if err := m.check(false, true); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -96,9 +110,11 @@ func decode(data []byte) (*Manifest, error) {
 }
 
 // Validate checks every rule of a complete manifest.
-func (m *Manifest) Validate() error { return m.validate(true) }
+func (m *Manifest) Validate() error { return m.check(true, true) }
 
-func (m *Manifest) validate(needHash bool) error {
+// check validates m; needHash requires wasm.sha256, compile compiles the
+// tools' JSON Schemas.
+func (m *Manifest) check(needHash, compile bool) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
 	}
@@ -141,7 +157,7 @@ func (m *Manifest) validate(needHash bool) error {
 	seenTool := map[string]bool{}
 	for i := range m.Tools {
 		t := &m.Tools[i]
-		if err := validateTool(t); err != nil {
+		if err := validateTool(t, compile); err != nil {
 			return bad("tool %q: %v", t.Name, err)
 		}
 		if seenTool[t.Name] {
@@ -165,7 +181,7 @@ func (m *Manifest) validate(needHash bool) error {
 	return nil
 }
 
-func validateTool(t *abi.ToolSpec) error {
+func validateTool(t *abi.ToolSpec, compile bool) error {
 	if !toolNameRE.MatchString(t.Name) {
 		return fmt.Errorf("name must match %s", toolNameRE)
 	}
@@ -183,11 +199,11 @@ func validateTool(t *abi.ToolSpec) error {
 	if t.Tier != abi.TierRead && t.Annotations.ReadOnly {
 		return errors.New("only read-tier tools may set readOnlyHint")
 	}
-	if err := checkSchema(t.InputSchema, true); err != nil {
+	if err := checkSchema(t.InputSchema, true, compile); err != nil {
 		return fmt.Errorf("inputSchema: %w", err)
 	}
 	if len(t.OutputSchema) > 0 {
-		if err := checkSchema(t.OutputSchema, false); err != nil {
+		if err := checkSchema(t.OutputSchema, false, compile); err != nil {
 			return fmt.Errorf("outputSchema: %w", err)
 		}
 	}

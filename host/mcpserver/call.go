@@ -22,7 +22,11 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	if args == nil {
 		args = map[string]any{}
 	}
-	if sch := s.schemas[name]; sch != nil {
+	if in := s.schemas[name]; in != nil {
+		sch, err := in.get(name)
+		if err != nil {
+			return nil, invalidParams(name, err)
+		}
 		if err := sch.Validate(args); err != nil {
 			return nil, invalidParams(name, err)
 		}

@@ -1,7 +1,7 @@
 package mcpserver
 
 import (
-	"fmt"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -14,12 +14,27 @@ import (
 type Server struct {
 	host    *host.Host
 	mcp     *server.MCPServer
-	schemas map[string]*jsonschema.Schema // input schemas by tool name
+	schemas map[string]*inputSchema // by tool name
+}
+
+// inputSchema is a tool's input schema, compiled on the tool's first call.
+type inputSchema struct {
+	raw      []byte
+	once     sync.Once
+	compiled *jsonschema.Schema
+	err      error
+}
+
+func (s *inputSchema) get(name string) (*jsonschema.Schema, error) {
+	s.once.Do(func() {
+		s.compiled, s.err = manifest.CompileSchema(name+".input.json", s.raw)
+	})
+	return s.compiled, s.err
 }
 
 // New builds the MCP server from the host's catalog.
 func New(h *host.Host) (*Server, error) {
-	s := &Server{host: h, schemas: map[string]*jsonschema.Schema{}}
+	s := &Server{host: h, schemas: map[string]*inputSchema{}}
 	cfg := h.Config()
 	s.mcp = server.NewMCPServer("juju", cfg.Version,
 		server.WithToolCapabilities(false),
@@ -27,11 +42,7 @@ func New(h *host.Host) (*Server, error) {
 		server.WithRecovery(),
 	)
 	for _, t := range h.Tools() {
-		sch, err := manifest.CompileSchema(t.Spec.Name+".input.json", t.Spec.InputSchema)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: input schema: %w", t.Spec.Name, err)
-		}
-		s.schemas[t.Spec.Name] = sch
+		s.schemas[t.Spec.Name] = &inputSchema{raw: t.Spec.InputSchema}
 		tool, err := mcpTool(t.Spec)
 		if err != nil {
 			return nil, err
