@@ -1,0 +1,3 @@
+module github.com/jujutools/juju/sdk
+
+go 1.26

@@ -1,0 +1,88 @@
+package juju
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+func TestDecodeArgs(t *testing.T) {
+	tests := []struct {
+		name string
+		raw  string
+		want allArgs // compared when err is empty
+		err  string  // a substring of the INVALID_ARGUMENT message
+	}{
+		{name: "defaults", raw: `{"path":"a"}`, want: allArgs{Path: "a", Mode: "fast", Count: 3}},
+		{name: "given", raw: `{"path":"a","mode":"slow","count":10,"tags":["x","y"]}`, want: allArgs{Path: "a", Mode: "slow", Count: 10, Tags: []string{"x", "y"}}},
+		{name: "null is absent", raw: `{"path":"a","count":null}`, want: allArgs{Path: "a", Mode: "fast", Count: 3}},
+		{name: "nested", raw: `{"path":"a","nested":{"depth":2}}`, want: allArgs{Path: "a", Mode: "fast", Count: 3, Nested: inner{Depth: 2}}},
+		{name: "unknown", raw: `{"path":"a","bogus":1}`, err: `unknown argument "bogus"; t takes only: path, mode, count`},
+		{name: "case hint", raw: `{"Path":"a"}`, err: `unknown argument "Path" (did you mean "path"?)`},
+		{name: "missing required", raw: `{}`, err: `the argument "path" is required by t; it is: A path.`},
+		{name: "empty object is missing", raw: ``, err: `the argument "path" is required`},
+		{name: "not an object", raw: `[1]`, err: `must be a JSON object`},
+		{name: "enum", raw: `{"path":"a","mode":"warp"}`, err: `the argument "mode" must be one of "fast", "slow", not "warp"`},
+		{name: "minimum", raw: `{"path":"a","count":0}`, err: `the argument "count" must be at least 1 (got 0)`},
+		{name: "maximum", raw: `{"path":"a","count":11}`, err: `the argument "count" must be at most 10 (got 11)`},
+		{name: "minLength", raw: `{"path":""}`, err: `the argument "path" must be at least 1 characters long (got 0)`},
+		{name: "maxItems", raw: `{"path":"a","tags":["1","2","3"]}`, err: `the argument "tags" must have at most 2 items (got 3)`},
+		{name: "type", raw: `{"path":"a","count":"many"}`, err: `the argument "count" must be an integer, not string`},
+		{name: "fraction", raw: `{"path":"a","count":1.5}`, err: `the argument "count" must be an integer, not number 1.5`},
+		{name: "nested unknown", raw: `{"path":"a","nested":{"depth":1,"x":2}}`, err: `unknown argument "nested.x"; "nested" takes only: depth, note`},
+		{name: "nested required", raw: `{"path":"a","nested":{}}`, err: `the argument "nested.depth" is required`},
+		{name: "nested range in slice", raw: `{"path":"a","deep":{"k":[{"depth":1},{"depth":12}]}}`, err: `the argument "deep.k[1].depth" must be at most 9 (got 12)`},
+		{name: "syntax", raw: `{"path":`, err: `not valid JSON`},
+		{name: "nested type", raw: `{"path":"a","nested":{"depth":"deep"}}`, err: `the argument "nested.depth" must be an integer, not string`},
+		{name: "null required", raw: `{"path":null}`, err: `the argument "path" is required`},
+		{name: "extra brace", raw: `{"path":"a"}}`, err: `not valid JSON`},
+		{name: "trailing", raw: `{"path":"a"} {}`, err: `not valid JSON`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got allArgs
+			err := decodeArgs("t", json.RawMessage(tt.raw), &got)
+			if tt.err == "" {
+				if err != nil {
+					t.Fatalf("error: %v", err)
+				}
+				if !reflect.DeepEqual(got, tt.want) {
+					t.Fatalf("got %+v, want %+v", got, tt.want)
+				}
+				return
+			}
+			e, ok := AsError(err)
+			if !ok || e.Code != abi.InvalidArgument {
+				t.Fatalf("want INVALID_ARGUMENT, got %v", err)
+			}
+			if !strings.Contains(e.Message, tt.err) {
+				t.Fatalf("message %q lacks %q", e.Message, tt.err)
+			}
+		})
+	}
+}
+
+type flatArgs struct {
+	Path  string `json:"path" jsonschema:"required"`
+	Count int    `json:"count" jsonschema:"required"`
+}
+
+func TestDecodeArgsFlat(t *testing.T) {
+	var got flatArgs
+	if err := decodeArgs("t", json.RawMessage(`{"path":"a","count":0}`), &got); err != nil {
+		t.Fatalf("a required argument given as zero is given: %v", err)
+	}
+	for raw, want := range map[string]string{
+		`{"Path":"a","count":1}`:    `unknown argument "Path" (did you mean "path"?)`,
+		`{"path":"a"}`:              `the argument "count" is required`,
+		`{"path":"a","count":null}`: `the argument "count" is required`,
+	} {
+		err := decodeArgs("t", json.RawMessage(raw), &flatArgs{})
+		if e, ok := AsError(err); !ok || !strings.Contains(e.Message, want) {
+			t.Errorf("%s: got %v, want %q", raw, err, want)
+		}
+	}
+}

@@ -1,0 +1,77 @@
+package juju
+
+import (
+	"encoding/json"
+	"reflect"
+	"runtime/debug"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// serveCall answers one juju_call: a CallRequest in, a CallResult out. It
+// never fails: every problem is an error inside the result.
+func serveCall(input []byte) []byte {
+	res := dispatch(input)
+	// The structured content is already JSON: spliced in rather than
+	// scanned again by encoding/json.
+	structured := res.Structured
+	res.Structured = nil
+	return encodeResult(res, structured)
+}
+
+func dispatch(input []byte) *abi.CallResult {
+	var req abi.CallRequest
+	if err := json.Unmarshal(input, &req); err != nil {
+		return &abi.CallResult{Error: Errorf(abi.InvalidArgument, "the call request is not valid JSON")}
+	}
+	t := toolByName[req.Tool]
+	if t == nil {
+		return &abi.CallResult{Error: Errorf(abi.InvalidArgument, "this plugin has no tool %q", req.Tool)}
+	}
+	res, err := t.invoke(req.Arguments)
+	if err != nil {
+		return &abi.CallResult{Error: t.publicError(err)}
+	}
+	return t.encode(res)
+}
+
+// invoke runs the handler, turning a panic into an INTERNAL error.
+func (t *tool) invoke(args json.RawMessage) (res *Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			Logf(LevelError, "tool %s panicked: %v\n%s", t.name, p, debug.Stack())
+			res, err = nil, Errorf(abi.Internal, "the tool %s failed unexpectedly (a bug in the plugin); try different arguments or another tool, and tell the owner", t.name)
+		}
+	}()
+	return t.run(&Call{tool: t.name}, args)
+}
+
+// publicError keeps the code of an *Error and hides anything else.
+func (t *tool) publicError(err error) *abi.Error {
+	if e, ok := AsError(err); ok {
+		return &abi.Error{Code: e.Code, Message: e.Message}
+	}
+	Logf(LevelError, "tool %s failed: %v", t.name, err)
+	return Errorf(abi.Internal, "the tool %s failed unexpectedly; try again, and tell the owner if it persists", t.name)
+}
+
+func (t *tool) encode(r *Result) *abi.CallResult {
+	if r == nil {
+		return &abi.CallResult{Content: []abi.Content{}}
+	}
+	out := &abi.CallResult{Content: r.content}
+	if r.structured == nil {
+		return out
+	}
+	if t.out != nil && deref(reflect.TypeOf(r.structured)) != t.out {
+		Logf(LevelError, "tool %s returned structured content of type %T, not its Output type %s", t.name, r.structured, t.out)
+		return &abi.CallResult{Error: Errorf(abi.Internal, "the tool %s returned a malformed result (a bug in the plugin); tell the owner", t.name)}
+	}
+	b, err := json.Marshal(r.structured)
+	if err != nil {
+		Logf(LevelError, "tool %s: encoding structured content: %v", t.name, err)
+		return &abi.CallResult{Error: Errorf(abi.Internal, "the tool %s could not encode its result (a bug in the plugin); tell the owner", t.name)}
+	}
+	out.Structured = b
+	return out
+}

@@ -1,0 +1,186 @@
+//go:build !wasip1
+
+package juju
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+type echoArgs struct {
+	Text string `json:"text" jsonschema:"required"`
+	How  string `json:"how,omitempty" enum:"ok,coded,wrapped,plain,panic,badtype,nil,image" default:"ok"`
+}
+
+type echoOut struct {
+	Text string `json:"text"`
+}
+
+// logged collects what the SDK logs through the juju_log host function.
+var logged struct {
+	sync.Mutex
+	lines []string
+}
+
+func init() {
+	testHost = func(fn string, frame []byte) []byte {
+		if fn != abi.FnLog {
+			return abi.EncodeFrame([]byte(`{"error":{"code":"CAPABILITY_DENIED","message":"no"}}`), nil)
+		}
+		h, _, _ := abi.DecodeFrame(frame)
+		var req abi.LogRequest
+		json.Unmarshal(h, &req)
+		logged.Lock()
+		logged.lines = append(logged.lines, req.Level+": "+req.Message)
+		logged.Unlock()
+		return abi.EncodeFrame([]byte(`{}`), nil)
+	}
+	Tool("test_echo", ToolOptions{
+		Title:       "Echo",
+		Description: "Echoes.",
+		Tier:        abi.TierRead,
+		Annotations: ReadOnly(),
+		Output:      echoOut{},
+	}, func(c *Call, in echoArgs) (*Result, error) {
+		switch in.How {
+		case "coded":
+			return nil, Errorf(abi.NotFound, "no %s here; list the folder first", in.Text)
+		case "wrapped":
+			return nil, fmt.Errorf("reading: %w", Errorf(abi.SecretDenied, "that file is a secret"))
+		case "plain":
+			return nil, errors.New("/home/owner/private/path exploded")
+		case "panic":
+			var m map[string]int
+			m["boom"]++
+		case "badtype":
+			return Text("x").WithStructured(struct{ X int }{1}), nil
+		case "nil":
+			return nil, nil
+		case "image":
+			return Image([]byte{1, 2}, "image/png").AddText(in.Text), nil
+		}
+		return Text(c.Tool() + ": " + in.Text).WithStructured(&echoOut{Text: in.Text}), nil
+	})
+}
+
+func call(t *testing.T, tool, args string) abi.CallResult {
+	t.Helper()
+	req, _ := json.Marshal(abi.CallRequest{Tool: tool, Arguments: json.RawMessage(args)})
+	var res abi.CallResult
+	if err := json.Unmarshal(serveCall(req), &res); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestServeCall(t *testing.T) {
+	tests := []struct {
+		name, tool, args string
+		code             abi.Code
+		msg              string // substring of the error message, or of the first text
+	}{
+		{"success", "test_echo", `{"text":"hi"}`, "", "test_echo: hi"},
+		{"coded error keeps its code", "test_echo", `{"text":"a.txt","how":"coded"}`, abi.NotFound, "no a.txt here; list the folder first"},
+		{"wrapped error keeps its code", "test_echo", `{"text":"x","how":"wrapped"}`, abi.SecretDenied, "that file is a secret"},
+		{"plain error is internal", "test_echo", `{"text":"x","how":"plain"}`, abi.Internal, "failed unexpectedly"},
+		{"panic is internal", "test_echo", `{"text":"x","how":"panic"}`, abi.Internal, "a bug in the plugin"},
+		{"wrong structured type", "test_echo", `{"text":"x","how":"badtype"}`, abi.Internal, "malformed result"},
+		{"bad arguments", "test_echo", `{"txt":"x"}`, abi.InvalidArgument, `unknown argument "txt"`},
+		{"unknown tool", "nope", `{}`, abi.InvalidArgument, `no tool "nope"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := call(t, tt.tool, tt.args)
+			if tt.code == "" {
+				if res.Error != nil {
+					t.Fatalf("error %v", res.Error)
+				}
+				if len(res.Content) != 1 || !strings.Contains(res.Content[0].Text, tt.msg) {
+					t.Fatalf("content %+v", res.Content)
+				}
+				return
+			}
+			if res.Error == nil || res.Error.Code != tt.code || !strings.Contains(res.Error.Message, tt.msg) {
+				t.Fatalf("want %s %q, got %+v", tt.code, tt.msg, res.Error)
+			}
+			if strings.Contains(res.Error.Message, "/home/owner") {
+				t.Fatalf("internal detail leaked: %q", res.Error.Message)
+			}
+		})
+	}
+}
+
+func TestServeCallStructuredAndImages(t *testing.T) {
+	res := call(t, "test_echo", `{"text":"hi"}`)
+	if string(res.Structured) != `{"text":"hi"}` {
+		t.Fatalf("structured %s", res.Structured)
+	}
+	res = call(t, "test_echo", `{"text":"cap","how":"image"}`)
+	if len(res.Content) != 2 || res.Content[0].Type != "image" || res.Content[0].MimeType != "image/png" || res.Content[1].Text != "cap" {
+		t.Fatalf("content %+v", res.Content)
+	}
+	res = call(t, "test_echo", `{"text":"x","how":"nil"}`)
+	if res.Error != nil || len(res.Content) != 0 {
+		t.Fatalf("nil result: %+v", res)
+	}
+}
+
+func TestInternalErrorsAreLogged(t *testing.T) {
+	call(t, "test_echo", `{"text":"x","how":"plain"}`)
+	call(t, "test_echo", `{"text":"x","how":"panic"}`)
+	logged.Lock()
+	defer logged.Unlock()
+	all := strings.Join(logged.lines, "\n")
+	if !strings.Contains(all, "error: tool test_echo failed: /home/owner/private/path exploded") {
+		t.Errorf("plain error not logged: %s", all)
+	}
+	if !strings.Contains(all, "tool test_echo panicked: assignment to entry in nil map") {
+		t.Errorf("panic not logged: %s", all)
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	d, err := Describe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spec *abi.ToolSpec
+	for i := range d.Tools {
+		if d.Tools[i].Name == "test_echo" {
+			spec = &d.Tools[i]
+		}
+	}
+	if spec == nil {
+		t.Fatalf("test_echo not described: %+v", d)
+	}
+	if spec.Title != "Echo" || spec.Tier != abi.TierRead || !spec.Annotations.ReadOnly || !spec.Annotations.Idempotent {
+		t.Errorf("spec %+v", spec)
+	}
+	if !strings.Contains(string(spec.InputSchema), `"required":["text"]`) || !strings.Contains(string(spec.OutputSchema), `"text"`) {
+		t.Errorf("schemas %s %s", spec.InputSchema, spec.OutputSchema)
+	}
+}
+
+func TestToolRegistrationPanics(t *testing.T) {
+	h := func(*Call, echoArgs) (*Result, error) { return nil, nil }
+	for name, f := range map[string]func(){
+		"bad name":   func() { Tool("Bad-Name", ToolOptions{}, h) },
+		"duplicate":  func() { Tool("test_echo", ToolOptions{}, h) },
+		"not struct": func() { Tool("test_str", ToolOptions{}, func(*Call, string) (*Result, error) { return nil, nil }) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}

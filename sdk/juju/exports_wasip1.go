@@ -1,0 +1,33 @@
+//go:build wasip1
+
+package juju
+
+import "encoding/json"
+
+// exportCall is the plugin's juju_call export: one tool call, a CallRequest
+// in, a CallResult out. Failures are inside the result; it returns 0.
+//
+//go:wasmexport juju_call
+func exportCall() int32 {
+	output(serveCall(input()))
+	return 0
+}
+
+// exportDescribe is the plugin's juju_describe export: the Description of
+// every registered tool.
+//
+//go:wasmexport juju_describe
+func exportDescribe() int32 {
+	d, err := Describe()
+	if err != nil {
+		setError(err.Error())
+		return 1
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		setError(err.Error())
+		return 1
+	}
+	output(b)
+	return 0
+}

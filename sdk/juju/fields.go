@@ -1,0 +1,214 @@
+package juju
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// fieldInfo is one JSON property of a struct, with the constraints its tags
+// declare. Schema generation and argument checking both read it, so the two
+// never disagree.
+type fieldInfo struct {
+	name      string
+	index     []int
+	typ       reflect.Type
+	omitEmpty bool
+	required  bool
+	desc      string
+	enum      []json.RawMessage
+	def       json.RawMessage
+	min, max  json.Number
+
+	// Decoded once, for checking decoded values without JSON.
+	enumVals []any         // string or float64, as json.Unmarshal into any gives
+	defVal   reflect.Value // the default as a value of typ; invalid when none
+	lo, hi   *float64      // min and max
+}
+
+var fieldCache sync.Map // reflect.Type → []fieldInfo or error
+
+// fieldsOf lists the JSON properties of struct type t in declaration order,
+// inlining embedded structs as encoding/json does.
+func fieldsOf(t reflect.Type) ([]fieldInfo, error) {
+	if v, ok := fieldCache.Load(t); ok {
+		if err, bad := v.(error); bad {
+			return nil, err
+		}
+		return v.([]fieldInfo), nil
+	}
+	fs, err := collectFields(t, nil)
+	if err != nil {
+		fieldCache.Store(t, err)
+		return nil, err
+	}
+	fieldCache.Store(t, fs)
+	return fs, nil
+}
+
+func collectFields(t reflect.Type, prefix []int) ([]fieldInfo, error) {
+	var out []fieldInfo
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		tag := sf.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		index := append(append([]int(nil), prefix...), i)
+		if sf.Anonymous && name == "" {
+			et := sf.Type
+			if et.Kind() == reflect.Pointer {
+				return nil, fmt.Errorf("%s: embedded pointer %s is not supported; embed the struct itself", t, sf.Name)
+			}
+			if et.Kind() == reflect.Struct {
+				inner, err := collectFields(et, index)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, inner...)
+				continue
+			}
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		f := fieldInfo{
+			name:      name,
+			index:     index,
+			typ:       sf.Type,
+			omitEmpty: hasOpt(opts, "omitempty") || hasOpt(opts, "omitzero"),
+			desc:      sf.Tag.Get("desc"),
+		}
+		if err := f.parseTags(sf.Tag); err != nil {
+			return nil, fmt.Errorf("%s.%s: %w", t, sf.Name, err)
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func hasOpt(opts, want string) bool {
+	for _, o := range strings.Split(opts, ",") {
+		if o == want {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *fieldInfo) parseTags(tag reflect.StructTag) error {
+	for _, flag := range strings.Split(tag.Get("jsonschema"), ",") {
+		switch flag {
+		case "":
+		case "required":
+			f.required = true
+		default:
+			return fmt.Errorf("unknown jsonschema tag option %q", flag)
+		}
+	}
+	base := deref(f.typ)
+	if s, ok := tag.Lookup("enum"); ok {
+		if base.Kind() != reflect.String && !isNumber(base.Kind()) {
+			return fmt.Errorf("enum needs a string or number field, not %s", base)
+		}
+		for _, v := range strings.Split(s, ",") {
+			raw, err := literal(base, v)
+			if err != nil {
+				return fmt.Errorf("enum value %q: %w", v, err)
+			}
+			var v any
+			json.Unmarshal(raw, &v)
+			f.enum = append(f.enum, raw)
+			f.enumVals = append(f.enumVals, v)
+		}
+	}
+	if s, ok := tag.Lookup("default"); ok {
+		raw, err := literal(f.typ, s)
+		if err != nil {
+			return fmt.Errorf("default %q: %w", s, err)
+		}
+		f.def = raw
+		f.defVal = reflect.New(f.typ).Elem()
+		json.Unmarshal(raw, f.defVal.Addr().Interface())
+	}
+	for _, b := range []struct {
+		key string
+		dst *json.Number
+		num **float64
+	}{{"min", &f.min, &f.lo}, {"max", &f.max, &f.hi}} {
+		s, ok := tag.Lookup(b.key)
+		if !ok {
+			continue
+		}
+		switch {
+		case isNumber(base.Kind()):
+			if _, err := strconv.ParseFloat(s, 64); err != nil {
+				return fmt.Errorf("%s %q is not a number", b.key, s)
+			}
+		case base.Kind() == reflect.String, base.Kind() == reflect.Slice:
+			if n, err := strconv.Atoi(s); err != nil || n < 0 {
+				return fmt.Errorf("%s %q must be a non-negative integer for a %s", b.key, s, base.Kind())
+			}
+		default:
+			return fmt.Errorf("%s does not apply to %s", b.key, base)
+		}
+		n, _ := strconv.ParseFloat(s, 64)
+		*b.dst, *b.num = json.Number(s), &n
+	}
+	return nil
+}
+
+// literal turns a tag's text into the JSON value of type t: strings are
+// taken as they are, anything else must be JSON that decodes into t.
+func literal(t reflect.Type, s string) (json.RawMessage, error) {
+	if deref(t).Kind() == reflect.String {
+		return json.Marshal(s)
+	}
+	raw := json.RawMessage(s)
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(reflect.New(t).Interface()); err != nil {
+		return nil, fmt.Errorf("not a valid %s: %v", t, err)
+	}
+	return raw, nil
+}
+
+func deref(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
+}
+
+func isNumber(k reflect.Kind) bool {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+var (
+	rawMessageType    = reflect.TypeFor[json.RawMessage]()
+	timeType          = reflect.TypeFor[time.Time]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// isObject reports whether t (dereferenced) is a struct described property
+// by property.
+func isObject(t reflect.Type) bool {
+	t = deref(t)
+	return t.Kind() == reflect.Struct && t != timeType && !reflect.PointerTo(t).Implements(textMarshalerType)
+}

@@ -1,0 +1,36 @@
+package juju
+
+import "github.com/jujutools/juju/sdk/abi"
+
+// Result is what a tool returns on success: content for the model (text,
+// images) and, optionally, structured content described by the tool's
+// output schema.
+type Result struct {
+	content    []abi.Content
+	structured any
+}
+
+// Text returns a result holding one text item.
+func Text(s string) *Result { return new(Result).AddText(s) }
+
+// Image returns a result holding one image item; mimeType is e.g. "image/png".
+func Image(data []byte, mimeType string) *Result { return new(Result).AddImage(data, mimeType) }
+
+// AddText appends a text item and returns r.
+func (r *Result) AddText(s string) *Result {
+	r.content = append(r.content, abi.Content{Type: "text", Text: s})
+	return r
+}
+
+// AddImage appends an image item and returns r.
+func (r *Result) AddImage(data []byte, mimeType string) *Result {
+	r.content = append(r.content, abi.Content{Type: "image", Data: data, MimeType: mimeType})
+	return r
+}
+
+// WithStructured sets the structured content and returns r. v must be of the
+// tool's Output type (or a pointer to it) when the tool declares one.
+func (r *Result) WithStructured(v any) *Result {
+	r.structured = v
+	return r
+}

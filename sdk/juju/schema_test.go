@@ -1,0 +1,140 @@
+package juju
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+type inner struct {
+	Depth int    `json:"depth" jsonschema:"required" min:"0" max:"9"`
+	Note  string `json:"note,omitempty"`
+}
+
+type allArgs struct {
+	Path    string             `json:"path" jsonschema:"required" min:"1" desc:"A path."`
+	Mode    string             `json:"mode,omitempty" enum:"fast,slow" default:"fast"`
+	Count   int                `json:"count,omitempty" default:"3" min:"1" max:"10"`
+	Ratio   float64            `json:"ratio,omitempty"`
+	Size    uint32             `json:"size,omitempty"`
+	On      bool               `json:"on,omitempty"`
+	Tags    []string           `json:"tags,omitempty" max:"2"`
+	Nested  inner              `json:"nested,omitempty"`
+	Ptr     *inner             `json:"ptr,omitempty"`
+	Labels  map[string]int     `json:"labels,omitempty"`
+	Raw     json.RawMessage    `json:"raw,omitempty"`
+	When    time.Time          `json:"when,omitempty"`
+	Blob    []byte             `json:"blob,omitempty"`
+	Any     any                `json:"any,omitempty"`
+	Skipped string             `json:"-"`
+	hidden  string             //nolint:unused // unexported fields are not properties
+	Nums    [2]int             `json:"nums,omitempty"`
+	Deep    map[string][]inner `json:"deep,omitempty"`
+}
+
+func TestInputSchema(t *testing.T) {
+	got, err := InputSchema(reflect.TypeFor[allArgs]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"object","properties":{` +
+		`"path":{"type":"string","description":"A path.","minLength":1},` +
+		`"mode":{"type":"string","enum":["fast","slow"],"default":"fast"},` +
+		`"count":{"type":"integer","default":3,"minimum":1,"maximum":10},` +
+		`"ratio":{"type":"number"},` +
+		`"size":{"type":"integer","minimum":0},` +
+		`"on":{"type":"boolean"},` +
+		`"tags":{"type":"array","maxItems":2,"items":{"type":"string"}},` +
+		`"nested":{"type":"object","properties":{"depth":{"type":"integer","minimum":0,"maximum":9},"note":{"type":"string"}},"required":["depth"],"additionalProperties":false},` +
+		`"ptr":{"type":"object","properties":{"depth":{"type":"integer","minimum":0,"maximum":9},"note":{"type":"string"}},"required":["depth"],"additionalProperties":false},` +
+		`"labels":{"type":"object","additionalProperties":{"type":"integer"}},` +
+		`"raw":{},` +
+		`"when":{"type":"string","format":"date-time"},` +
+		`"blob":{"type":"string","contentEncoding":"base64"},` +
+		`"any":{},` +
+		`"nums":{"type":"array","minItems":2,"maxItems":2,"items":{"type":"integer"}},` +
+		`"deep":{"type":"object","additionalProperties":{"type":"array","items":{"type":"object","properties":{"depth":{"type":"integer","minimum":0,"maximum":9},"note":{"type":"string"}},"required":["depth"],"additionalProperties":false}}}` +
+		`},"required":["path"],"additionalProperties":false}`
+	if string(got) != want {
+		t.Errorf("schema:\n got %s\nwant %s", got, want)
+	}
+}
+
+type outEntry struct {
+	Name string `json:"name"`
+	Size int64  `json:"size,omitempty"`
+}
+
+type outResult struct {
+	Path    string     `json:"path"`
+	Entries []outEntry `json:"entries" jsonschema:"required"`
+	Maybe   []outEntry `json:"maybe"`
+	Extra   *outEntry  `json:"extra,omitempty"`
+}
+
+func TestOutputSchemaRequiresNothingAtTop(t *testing.T) {
+	got, err := OutputSchema(reflect.TypeFor[outResult]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"object","properties":{` +
+		`"path":{"type":"string"},` +
+		`"entries":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"size":{"type":"integer"}},"required":["name"]}},` +
+		`"maybe":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string"},"size":{"type":"integer"}},"required":["name"]}},` +
+		`"extra":{"type":"object","properties":{"name":{"type":"string"},"size":{"type":"integer"}},"required":["name"]}` +
+		`}}`
+	if string(got) != want {
+		t.Errorf("schema:\n got %s\nwant %s", got, want)
+	}
+}
+
+type embedded struct {
+	A string `json:"a"`
+}
+
+type withEmbedded struct {
+	embedded
+	B string `json:"b"`
+}
+
+func TestEmbeddedStructsAreInlined(t *testing.T) {
+	got, err := InputSchema(reflect.TypeFor[withEmbedded]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got), `"properties":{"a":{"type":"string"},"b":{"type":"string"}}`) {
+		t.Errorf("embedded fields not inlined: %s", got)
+	}
+}
+
+type recursive struct {
+	Next *recursive `json:"next"`
+}
+
+func TestSchemaErrors(t *testing.T) {
+	for name, typ := range map[string]reflect.Type{
+		"recursive":    reflect.TypeFor[recursive](),
+		"not a struct": reflect.TypeFor[string](),
+		"bad enum": reflect.TypeFor[struct {
+			X bool `json:"x" enum:"a"`
+		}](),
+		"bad default": reflect.TypeFor[struct {
+			X int `json:"x" default:"many"`
+		}](),
+		"bad min": reflect.TypeFor[struct {
+			X bool `json:"x" min:"1"`
+		}](),
+		"bad flag": reflect.TypeFor[struct {
+			X int `json:"x" jsonschema:"requird"`
+		}](),
+		"chan": reflect.TypeFor[struct {
+			X chan int `json:"x"`
+		}](),
+	} {
+		if s, err := InputSchema(typ); err == nil {
+			t.Errorf("%s: no error, schema %s", name, s)
+		}
+	}
+}

@@ -1,0 +1,136 @@
+package juju
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// ToolOptions describe a tool beyond its name and argument type.
+type ToolOptions struct {
+	// Title is a short human-readable name ("Read file").
+	Title string
+	// Description tells the model what the tool does and when to use it.
+	Description string
+	// Tier is abi.TierRead, abi.TierEdit or abi.TierExec.
+	Tier string
+	// Annotations are the MCP hints; a read-tier tool must set ReadOnly.
+	Annotations abi.Annotations
+	// Output, when set, is a value of the type of the tool's structured
+	// content (e.g. MyResult{}); its schema becomes the tool's outputSchema
+	// and results must carry that type.
+	Output any
+}
+
+// ReadOnly returns the annotations of a tool that only reads the workspace:
+// read-only, idempotent, not destructive, closed world.
+func ReadOnly() abi.Annotations {
+	return abi.Annotations{ReadOnly: true, Idempotent: true}
+}
+
+// Call is the context of one tool call.
+type Call struct {
+	tool string
+}
+
+// Tool is the name of the tool being called.
+func (c *Call) Tool() string { return c.tool }
+
+// tool is one registered tool.
+type tool struct {
+	name string
+	opts ToolOptions
+	in   reflect.Type
+	out  reflect.Type // nil without Output
+	run  func(c *Call, args json.RawMessage) (*Result, error)
+}
+
+var (
+	tools      []*tool
+	toolByName = map[string]*tool{}
+)
+
+// validName reports whether name matches ^[a-z0-9_]{1,64}$ (SPEC §4).
+func validName(name string) bool {
+	if len(name) == 0 || len(name) > 64 {
+		return false
+	}
+	for _, r := range name {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// Tool registers a tool whose arguments decode into In, a struct type whose
+// fields and tags are the tool's input schema. Call it from init or main;
+// it panics on a bad name, a duplicate or an In that is not a struct, as
+// those are mistakes in the plugin's code.
+func Tool[In any](name string, opts ToolOptions, h func(c *Call, in In) (*Result, error)) {
+	in := reflect.TypeFor[In]()
+	if !validName(name) {
+		panic(fmt.Sprintf("juju: tool name %q must match ^[a-z0-9_]{1,64}$", name))
+	}
+	if toolByName[name] != nil {
+		panic(fmt.Sprintf("juju: tool %q registered twice", name))
+	}
+	if in.Kind() != reflect.Struct {
+		panic(fmt.Sprintf("juju: the arguments of tool %q must be a struct, not %s", name, in))
+	}
+	t := &tool{
+		name: name,
+		opts: opts,
+		in:   in,
+		run: func(c *Call, raw json.RawMessage) (*Result, error) {
+			var args In
+			if err := decodeArgs(c.tool, raw, &args); err != nil {
+				return nil, err
+			}
+			return h(c, args)
+		},
+	}
+	if opts.Output != nil {
+		t.out = deref(reflect.TypeOf(opts.Output))
+	}
+	tools = append(tools, t)
+	toolByName[name] = t
+}
+
+// spec describes t for the manifest.
+func (t *tool) spec() (abi.ToolSpec, error) {
+	in, err := InputSchema(t.in)
+	if err != nil {
+		return abi.ToolSpec{}, fmt.Errorf("tool %s: %w", t.name, err)
+	}
+	s := abi.ToolSpec{
+		Name:        t.name,
+		Title:       t.opts.Title,
+		Description: t.opts.Description,
+		Tier:        t.opts.Tier,
+		InputSchema: in,
+		Annotations: t.opts.Annotations,
+	}
+	if t.out != nil {
+		if s.OutputSchema, err = OutputSchema(t.out); err != nil {
+			return abi.ToolSpec{}, fmt.Errorf("tool %s: %w", t.name, err)
+		}
+	}
+	return s, nil
+}
+
+// Describe returns every registered tool, as the juju_describe export
+// reports them.
+func Describe() (*abi.Description, error) {
+	d := &abi.Description{Tools: make([]abi.ToolSpec, 0, len(tools))}
+	for _, t := range tools {
+		s, err := t.spec()
+		if err != nil {
+			return nil, err
+		}
+		d.Tools = append(d.Tools, s)
+	}
+	return d, nil
+}
