@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
+
+// maxPaths bounds one read_files call; minShare is the least byte budget a
+// file gets when many share the cap.
+const (
+	maxPaths = 50
+	minShare = 2 << 10
+)
+
+// ReadFilesArgs are the arguments of read_files.
+type ReadFilesArgs struct {
+	Paths    []string `json:"paths" jsonschema:"required" min:"1" max:"50" desc:"The files to read (1 to 50), relative to the first workspace root or absolute inside a root."`
+	Numbered bool     `json:"numbered,omitempty" desc:"Prefix each line with its number and a tab, like cat -n."`
+}
+
+// ReadFilesResult is the structured content of read_files.
+type ReadFilesResult struct {
+	Files  []FileRead `json:"files" jsonschema:"required" desc:"One entry per path, in the order given."`
+	Read   int        `json:"read" desc:"How many paths were read."`
+	Failed int        `json:"failed" desc:"How many paths could not be read; each has an error."`
+}
+
+// FileRead is one path of read_files: its read, or why it failed.
+type FileRead struct {
+	FileText
+	Error *abi.Error `json:"error,omitempty" desc:"Why this path could not be read: a code such as NOT_FOUND or SECRET_DENIED and what to do."`
+}
+
+func init() {
+	juju.Tool("read_files", readTool("Read several files",
+		"Reads up to 50 text files in one call, each shown under a ==> path <== header. "+
+			"Prefer it to several read_file calls. A path that cannot be read (missing, secret, outside the roots) gets its own "+
+			"error section with its code and the others are still returned; the call fails only when no path could be read. "+
+			"The 100 KB cap is shared between the files; a file that is cut says how to read the rest with read_file.",
+		ReadFilesResult{}), readFiles)
+}
+
+func readFiles(_ *juju.Call, in ReadFilesArgs) (*juju.Result, error) {
+	share := max(int64(maxBytes/len(in.Paths)), minShare)
+	out := ReadFilesResult{Files: make([]FileRead, 0, len(in.Paths))}
+	var b strings.Builder
+	for _, p := range in.Paths {
+		fr := FileRead{FileText: FileText{Path: p}}
+		ft, err := readSpan(p, 1, 0, share)
+		if err != nil {
+			e, ok := juju.AsError(err)
+			if !ok {
+				return nil, err
+			}
+			fr.Error = e
+			out.Failed++
+			fmt.Fprintf(&b, "==> %s <==\n%s: %s\n\n", p, e.Code, e.Message)
+		} else {
+			fr.FileText = *ft
+			out.Read++
+			fmt.Fprintf(&b, "==> %s <==\n%s\n", ft.Path, render(ft, in.Numbered))
+		}
+		out.Files = append(out.Files, fr)
+	}
+	if out.Read == 0 {
+		return nil, allFailed(out.Files)
+	}
+	return juju.Text(strings.TrimRight(b.String(), "\n") + "\n").WithStructured(out), nil
+}
+
+// allFailed is the error of a read_files call where no path could be read:
+// the first path's code, and every path's reason.
+func allFailed(files []FileRead) error {
+	var reasons []string
+	for i, f := range files {
+		if i == 5 {
+			reasons = append(reasons, fmt.Sprintf("and %d more", len(files)-i))
+			break
+		}
+		reasons = append(reasons, fmt.Sprintf("%s: %s (%s)", f.Path, f.Error.Code, f.Error.Message))
+	}
+	return juju.Errorf(files[0].Error.Code, "none of the %d paths could be read: %s", len(files), strings.Join(reasons, "; "))
+}

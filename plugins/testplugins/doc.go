@@ -1,0 +1,7 @@
+// Package testplugins holds deliberately bad juju plugins, and one good one,
+// that tests build to prove the host survives them: trap (crashes), loop
+// (never returns), oom (allocates without bound), nogrant (calls a host
+// function it was not granted), garbage (sends malformed requests to a host
+// function) and echo (behaves). They are built only by tests, never shipped;
+// their tool names start with test_ so they never collide with core tools.
+package testplugins
