@@ -1,0 +1,68 @@
+package pluginbuild
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// The cost of one tool call at the plugin level: the wasm call and its host
+// functions, without MCP.
+func BenchmarkReadPlugin(b *testing.B) {
+	root := b.TempDir()
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	write("tiny.txt", "hello\nworld\n")
+	write("big.txt", strings.Repeat("this is a line of some source code, 50 bytes long\n", 2000))
+	var paths []string
+	for i := range 10 {
+		name := fmt.Sprintf("f%d.go", i)
+		write(name, strings.Repeat("package x // some code\n", 40))
+		paths = append(paths, `"`+name+`"`)
+	}
+	p := load(b, "plugins/read", root, []abi.Capability{abi.CapFSRead}, nil)
+	if err := p.Warm(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct{ name, tool, args string }{
+		{"read_file_tiny", "read_file", `{"path":"tiny.txt"}`},
+		{"read_file_100KB", "read_file", `{"path":"big.txt"}`},
+		{"read_files_10", "read_files", `{"paths":[` + strings.Join(paths, ",") + `]}`},
+		{"file_info", "file_info", `{"path":"tiny.txt"}`},
+		{"glob", "glob_files", `{"pattern":"**/*.go"}`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			ctx := context.Background()
+			caller := hostfns.Caller{Plugin: "core-read", Tool: bc.tool}
+			for b.Loop() {
+				if res := p.Call(ctx, caller, bc.tool, json.RawMessage(bc.args)); res.Error != nil {
+					b.Fatal(res.Error)
+				}
+			}
+		})
+	}
+}
+
+// The floor of a tool call through the SDK: no host function, no file.
+func BenchmarkEcho(b *testing.B) {
+	p := load(b, "plugins/testplugins/echo", b.TempDir(), nil, nil)
+	if err := p.Warm(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	caller := hostfns.Caller{Plugin: "test-echo", Tool: "test_echo"}
+	for b.Loop() {
+		if res := p.Call(context.Background(), caller, "test_echo", json.RawMessage(`{"text":"pong"}`)); res.Error != nil {
+			b.Fatal(res.Error)
+		}
+	}
+}
