@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
@@ -98,25 +99,12 @@ func (p *Plugin) callError(parent, callCtx context.Context, export string, rc ui
 // shortCause names the kind of failure without host paths or stack traces.
 func shortCause(err error) string {
 	if err == nil {
-		return "non-zero return code"
+		return "it returned a failure code"
 	}
-	msg := err.Error()
-	switch {
-	case contains(msg, "out of memory") || contains(msg, "memory"):
+	if strings.Contains(err.Error(), "out of memory") {
 		return "it ran out of memory"
-	case contains(msg, "unreachable") || contains(msg, "panic"):
-		return "it trapped"
 	}
 	return "it trapped"
-}
-
-func contains(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return true
-		}
-	}
-	return false
 }
 
 func (p *Plugin) acquire(ctx context.Context) (*extism.Plugin, error) {

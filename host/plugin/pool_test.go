@@ -1,0 +1,168 @@
+package plugin_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jujutools/juju/host/manifest"
+	"github.com/jujutools/juju/host/plugin"
+	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/hostfns/fs"
+	"github.com/jujutools/juju/internal/pluginbuild"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// hostFuncs are the host functions a plugin links against: the fs ones
+// over an empty workspace and a log that drops everything.
+func hostFuncs(t *testing.T) []hostfns.Func {
+	pol, err := policy.New(policy.Config{Roots: []string{t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := hostfns.Func{Name: abi.FnLog, Handle: func(context.Context, []byte, []byte) ([]byte, []byte) { return []byte(`{}`), nil }}
+	return append(fs.New(pol, fs.Options{}), log)
+}
+
+// load builds a test plugin and loads it into rt.
+func load(t *testing.T, rt *plugin.Runtime, name string, fns []hostfns.Func) *plugin.Plugin {
+	t.Helper()
+	if fns == nil {
+		fns = hostFuncs(t)
+	}
+	dir := pluginbuild.ForTest(t, filepath.Join("..", "..", "plugins", "testplugins", name))
+	data, err := os.ReadFile(filepath.Join(dir, manifest.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wasm := filepath.Join(dir, m.Wasm.File)
+	return rt.Load(m, func() ([]byte, error) { return os.ReadFile(wasm) }, m.Capabilities, fns)
+}
+
+// The pool under a hammer: many goroutines, calls that succeed and calls
+// that trap mixed, under -race. Every call gets its own answer, no instance
+// is shared by two calls, and the pool never holds more than its bound.
+func TestPoolHammer(t *testing.T) {
+	rt, err := plugin.NewRuntime(plugin.Options{CacheDir: t.TempDir(), Instances: 4, Timeout: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	echo := load(t, rt, "echo", nil)
+	trap := load(t, rt, "trap", nil)
+	defer echo.Close(context.Background())
+	defer trap.Close(context.Background())
+	ctx := context.Background()
+	if err := echo.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := trap.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	const workers, calls = 16, 12
+	var wg sync.WaitGroup
+	errs := make(chan error, workers*calls)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < calls; i++ {
+				if w%4 == 3 && i%3 == 0 {
+					res := trap.Call(ctx, hostfns.Caller{}, "test_trap", json.RawMessage(`{}`))
+					if res.Error == nil || res.Error.Code != abi.PluginFailed {
+						errs <- fmt.Errorf("trap: %+v", res.Error)
+					}
+					continue
+				}
+				want := fmt.Sprintf("w%d-i%d", w, i)
+				args, _ := json.Marshal(map[string]string{"text": want})
+				res := echo.Call(ctx, hostfns.Caller{}, "test_echo", args)
+				if res.Error != nil {
+					errs <- fmt.Errorf("echo: %v", res.Error)
+					continue
+				}
+				if len(res.Content) != 1 || res.Content[0].Text != want {
+					errs <- fmt.Errorf("echo answered %+v, want %q", res.Content, want)
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if n := echo.Idle(); n > 4 {
+		t.Errorf("pool holds %d idle instances, bound is 4", n)
+	}
+	if n := trap.Idle(); n != 0 {
+		t.Errorf("a trapped instance went back to the pool (%d idle)", n)
+	}
+}
+
+// A looping plugin is stopped at its time limit, and a cancelled caller is
+// answered at once; the plugin serves again afterwards.
+func TestTimeoutAndCancel(t *testing.T) {
+	rt, err := plugin.NewRuntime(plugin.Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loop := load(t, rt, "loop", nil) // manifest asks for a 1 s limit
+	defer loop.Close(context.Background())
+	ctx := context.Background()
+	if err := loop.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res := loop.Call(ctx, hostfns.Caller{}, "test_loop", json.RawMessage(`{}`))
+	if res.Error == nil || res.Error.Code != abi.PluginFailed || !strings.Contains(res.Error.Message, "did not finish") {
+		t.Fatalf("loop: %+v", res.Error)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("the loop ran %v past its 1 s limit", d)
+	}
+	cctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	res = loop.Call(cctx, hostfns.Caller{}, "test_loop", json.RawMessage(`{}`))
+	if res.Error == nil || res.Error.Code != abi.Timeout {
+		t.Fatalf("cancelled call: %+v", res.Error)
+	}
+}
+
+// A wasm whose bytes do not match the manifest is never compiled.
+func TestHashMismatchRefused(t *testing.T) {
+	rt, err := plugin.NewRuntime(plugin.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := pluginbuild.ForTest(t, filepath.Join("..", "..", "plugins", "testplugins", "echo"))
+	data, _ := os.ReadFile(filepath.Join(dir, manifest.FileName))
+	m, err := manifest.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wasm, _ := os.ReadFile(filepath.Join(dir, m.Wasm.File))
+	wasm = append(wasm[:len(wasm):len(wasm)], 0) // one byte more
+	p := rt.Load(m, func() ([]byte, error) { return wasm, nil }, nil, nil)
+	if err := p.Warm(context.Background()); err == nil || !strings.Contains(err.Error(), "sha256") {
+		t.Fatalf("tampered wasm: %v", err)
+	}
+	res := p.Call(context.Background(), hostfns.Caller{}, "test_echo", json.RawMessage(`{"text":"x"}`))
+	if res.Error == nil || res.Error.Code != abi.PluginFailed {
+		t.Fatalf("call into a refused plugin: %+v", res)
+	}
+	if p.State() != plugin.Failed {
+		t.Fatalf("state %v", p.State())
+	}
+}
