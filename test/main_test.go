@@ -1,0 +1,58 @@
+package test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// jujuBin is the juju binary under test, built once by TestMain.
+var jujuBin string
+
+// sharedCache is the compilation cache every session links to.
+var sharedCache string
+
+// repoRoot is the repository's top folder.
+var repoRoot string
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	_, file, _, _ := runtime.Caller(0)
+	repoRoot = filepath.Dir(filepath.Dir(file))
+	tmp, err := os.MkdirTemp("", "juju-e2e-*")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+	sharedCache = filepath.Join(tmp, "cache")
+	os.MkdirAll(sharedCache, 0o700)
+	if err := buildJuju(tmp); err != nil {
+		fmt.Fprintln(os.Stderr, "building juju:", err)
+		return 1
+	}
+	return m.Run()
+}
+
+// buildJuju builds the core plugins (when missing) and the binary.
+func buildJuju(tmp string) error {
+	if _, err := os.Stat(filepath.Join(repoRoot, "host/core/wasm/core-read/plugin.wasm")); err != nil {
+		cmd := exec.Command("go", "run", "./internal/cmd/buildplugins", "-out", "host/core/wasm", "plugins/read")
+		cmd.Dir = repoRoot
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("building core plugins: %w", err)
+		}
+	}
+	jujuBin = filepath.Join(tmp, "juju")
+	cmd := exec.Command("go", "build", "-o", jujuBin, "./cmd/juju")
+	cmd.Dir = repoRoot
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	return cmd.Run()
+}

@@ -1,0 +1,209 @@
+package test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReadFile(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 30; i++ {
+		lines = append(lines, fmt.Sprintf("line %d", i))
+	}
+	root := workspace(t, map[string]string{
+		"notes.txt": strings.Join(lines, "\n") + "\n",
+		"crlf.txt":  "a\r\nb\r\n",
+	})
+	if err := os.WriteFile(filepath.Join(root, "blob.bin"), []byte{0x89, 'P', 'N', 'G', 0, 1, 2, 3, 0, 0}, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, root)
+
+	t.Run("whole", func(t *testing.T) {
+		s := s.with(t)
+		got := s.ok("read_file", map[string]any{"path": "notes.txt"})
+		if !strings.Contains(got, "line 1\n") || !strings.Contains(got, "line 30") {
+			t.Fatalf("whole file not returned: %q", got)
+		}
+	})
+	t.Run("range", func(t *testing.T) {
+		s := s.with(t)
+		res := s.call("read_file", map[string]any{"path": "notes.txt", "offset": 10, "limit": 3})
+		got := text(res)
+		if !strings.Contains(got, "line 10") || !strings.Contains(got, "line 12") || strings.Contains(got, "line 13\n") || strings.Contains(got, "line 9\n") {
+			t.Fatalf("range 10..12 wrong: %q", got)
+		}
+		sc := structured(t, res)
+		if sc["firstLine"] != float64(10) || sc["lineCount"] != float64(3) || sc["totalLines"] != float64(30) {
+			t.Fatalf("structured range wrong: %v", sc)
+		}
+	})
+	t.Run("numbered", func(t *testing.T) {
+		s := s.with(t)
+		got := s.ok("read_file", map[string]any{"path": "notes.txt", "offset": 5, "limit": 2, "numbered": true})
+		if !strings.Contains(got, "5\tline 5") || !strings.Contains(got, "6\tline 6") {
+			t.Fatalf("numbered lines wrong: %q", got)
+		}
+	})
+	t.Run("binary described not dumped", func(t *testing.T) {
+		s := s.with(t)
+		got := s.ok("read_file", map[string]any{"path": "blob.bin"})
+		if strings.Contains(got, "\x00") || !strings.Contains(strings.ToLower(got), "binary") {
+			t.Fatalf("binary file should be described: %q", got)
+		}
+	})
+	t.Run("offset past end", func(t *testing.T) {
+		s := s.with(t)
+		res := s.call("read_file", map[string]any{"path": "notes.txt", "offset": 500})
+		if !res.IsError && !strings.Contains(text(res), "30") {
+			t.Fatalf("offset past the end should say how long the file is: %q", text(res))
+		}
+	})
+	t.Run("missing", func(t *testing.T) {
+		s := s.with(t)
+		s.fail("read_file", map[string]any{"path": "nope.txt"}, "NOT_FOUND")
+	})
+	t.Run("directory", func(t *testing.T) {
+		s := s.with(t)
+		s.fail("read_file", map[string]any{"path": "."}, "INVALID_ARGUMENT")
+	})
+}
+
+func TestReadFileTruncatesLongFiles(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 5000; i++ {
+		fmt.Fprintf(&b, "this is line number %d of a long file\n", i)
+	}
+	s := start(t, workspace(t, map[string]string{"big.txt": b.String()}))
+	res := s.call("read_file", map[string]any{"path": "big.txt"})
+	got := text(res)
+	if len(got) > 120_000 {
+		t.Fatalf("result not cut: %d bytes", len(got))
+	}
+	if sc := structured(t, res); sc["truncated"] != true {
+		t.Fatalf("truncated not reported: %v", sc["truncated"])
+	}
+	if !strings.Contains(got, "offset") {
+		t.Fatalf("the notice must say how to read the rest (offset): %q", got[len(got)-300:])
+	}
+}
+
+func TestReadFiles(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "alpha\n", "b.txt": "beta\n", ".env": "TOKEN=hunter2\n"})
+	s := start(t, root)
+	res := s.call("read_files", map[string]any{"paths": []any{"a.txt", "missing.txt", ".env", "b.txt"}, "numbered": true})
+	if res.IsError {
+		t.Fatalf("partial failure must not fail the call: %s", text(res))
+	}
+	got := text(res)
+	for _, want := range []string{"alpha", "beta", "NOT_FOUND", "SECRET_DENIED"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("read_files result lacks %q: %s", want, got)
+		}
+	}
+	if strings.Contains(got, "hunter2") {
+		t.Fatal("secret content leaked through read_files")
+	}
+	// Every path bad: the call is an error.
+	res = s.call("read_files", map[string]any{"paths": []any{"x", "y"}})
+	if !res.IsError {
+		t.Fatalf("all paths failing must be an error: %s", text(res))
+	}
+}
+
+func TestFileInfo(t *testing.T) {
+	content := "hash me\n"
+	root := workspace(t, map[string]string{"f.txt": content, "link.txt": "->f.txt"})
+	s := start(t, root)
+	res := s.call("file_info", map[string]any{"path": "f.txt"})
+	sc := structured(t, res)
+	sum := sha256.Sum256([]byte(content))
+	if sc["sha256"] != hex.EncodeToString(sum[:]) {
+		t.Fatalf("sha256 %v, want %x", sc["sha256"], sum)
+	}
+	if sc["type"] != "file" || sc["size"] != float64(len(content)) {
+		t.Fatalf("file_info: %v", sc)
+	}
+	res = s.call("file_info", map[string]any{"path": "link.txt"})
+	if sc := structured(t, res); !strings.Contains(fmt.Sprint(sc), "f.txt") {
+		t.Fatalf("a link's info should name its target: %v", sc)
+	}
+	dir := structured(t, s.call("file_info", map[string]any{"path": "."}))
+	if dir["type"] != "dir" {
+		t.Fatalf("root type %v", dir["type"])
+	}
+}
+
+func TestListDirectory(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"src/main.go":     "package main\n",
+		"README.md":       "# hi\n",
+		".env":            "SECRET=1\n",
+		".gitignore":      "build/\n",
+		"build/out.bin":   "x",
+		"id_rsa":          "-----BEGIN OPENSSH PRIVATE KEY-----\n",
+		"docs/guide.md":   "guide\n",
+		"docs/.env.local": "X=1\n",
+	})
+	s := start(t, root)
+	got := s.ok("list_directory", map[string]any{"path": "."})
+	for _, want := range []string{"src", "README.md", "docs"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("listing lacks %s: %s", want, got)
+		}
+	}
+	for _, hidden := range []string{".env", "id_rsa", "build"} {
+		if strings.Contains(got, hidden+"\n") || strings.Contains(got, hidden+"/") || strings.Contains(got, "\""+hidden+"\"") {
+			t.Errorf("listing shows %s: %s", hidden, got)
+		}
+	}
+	all := s.ok("list_directory", map[string]any{"path": ".", "includeIgnored": true})
+	if !strings.Contains(all, "build") {
+		t.Errorf("includeIgnored should list build/: %s", all)
+	}
+	if strings.Contains(all, ".env") {
+		t.Errorf("includeIgnored must still hide secrets: %s", all)
+	}
+	s.fail("list_directory", map[string]any{"path": "README.md/x"}, "NOT_FOUND")
+}
+
+func TestGlobFiles(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"a/x_test.go":   "package a\n",
+		"a/x.go":        "package a\n",
+		"b/c/y_test.go": "package c\n",
+		"vendor/.env":   "K=V\n",
+		".gitignore":    "gen/\n",
+		"gen/z_test.go": "package gen\n",
+		"notes/key.pem": "-----BEGIN PRIVATE KEY-----\n",
+	})
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(root, "a/x_test.go"), old, old)
+	s := start(t, root)
+	res := s.call("glob_files", map[string]any{"pattern": "**/*_test.go"})
+	got := text(res)
+	if !strings.Contains(got, "a/x_test.go") || !strings.Contains(got, "b/c/y_test.go") {
+		t.Fatalf("glob missed files: %s", got)
+	}
+	if strings.Contains(got, "gen/z_test.go") || strings.Contains(got, "a/x.go") {
+		t.Fatalf("glob returned ignored or unmatched files: %s", got)
+	}
+	bymtime := text(s.call("glob_files", map[string]any{"pattern": "**/*_test.go", "sortBy": "mtime"}))
+	if strings.Index(bymtime, "b/c/y_test.go") > strings.Index(bymtime, "a/x_test.go") {
+		t.Fatalf("sortBy mtime must put the newest first: %s", bymtime)
+	}
+	limited := structured(t, s.call("glob_files", map[string]any{"pattern": "**/*.go", "limit": 1}))
+	if limited["truncated"] != true {
+		t.Fatalf("limit 1 of 3 must be truncated: %v", limited)
+	}
+	secrets := text(s.call("glob_files", map[string]any{"pattern": "**/*"}))
+	if strings.Contains(secrets, ".env") || strings.Contains(secrets, "key.pem") {
+		t.Fatalf("glob leaks secrets: %s", secrets)
+	}
+}
