@@ -1,0 +1,63 @@
+# juju — build, run, test, bench.
+#
+#   make run     build juju and serve the current folder over stdio
+#   make test    install what the tests need, build everything, run every test
+#   make bench   the performance report (figures and ratios, SPEC §11)
+
+GO        ?= go
+BIN       := bin/juju
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -X main.version=$(VERSION)
+CORE      := plugins/read
+ROOT      ?= $(CURDIR)
+APT_PKGS  := git
+
+.PHONY: all build plugins run test test-go vet deps bench fuzz clean
+
+all: build
+
+## plugins: build the core plugins (wasm) into host/core/wasm for embedding
+plugins:
+	$(GO) run ./internal/cmd/buildplugins -check -out host/core/wasm $(CORE)
+
+## build: plugins → wasm → embedded → bin/juju
+build: plugins
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/juju
+
+## run: build, explain how to connect a client, and serve ROOT (default: here)
+run: build
+	@./scripts/connect-help.sh "$(CURDIR)/$(BIN)" "$(ROOT)"
+	@./$(BIN) doctor --warm >&2 || true
+	@echo "juju is now serving MCP on this terminal (stdin/stdout) for $(ROOT). Press Ctrl-D to stop." >&2
+	@./$(BIN) stdio --root "$(ROOT)"
+
+## deps: system packages the tests use (installed only when missing)
+deps:
+	@missing=""; for p in $(APT_PKGS); do command -v $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		(apt-get update -qq && apt-get install -y -qq $$missing) >/dev/null; \
+	fi
+
+vet: plugins
+	$(GO) vet ./...
+	cd sdk && GOOS=wasip1 GOARCH=wasm $(GO) vet ./...
+	cd plugins && GOOS=wasip1 GOARCH=wasm $(GO) vet ./...
+	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt: files above need formatting" && exit 1)
+
+## test: everything a fresh machine needs, then the whole suite
+test: deps vet
+	cd sdk && $(GO) test ./...
+	$(GO) test -race -timeout 30m ./...
+
+## bench: the SPEC §11 report; BENCHTIME=… to change the sample size
+bench: build
+	$(GO) run ./test/bench/report -bin $(BIN)
+
+## fuzz: a short run of every fuzzer (seeds alone run in `make test`)
+fuzz: plugins
+	$(GO) test -run=^$$ -fuzz=FuzzDecode -fuzztime=20s ./host/manifest
+	$(GO) test -run=^$$ -fuzz=FuzzResolve -fuzztime=20s ./host/policy
+
+clean:
+	rm -rf bin host/core/wasm/*/
