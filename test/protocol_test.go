@@ -138,3 +138,27 @@ func TestBurstOfConcurrentCalls(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Piped input: the answers come even though the input ends at once.
+func TestPipedInputIsAnswered(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "piped hello\n"})
+	cmd := exec.Command(jujuBin, "stdio", "--root", root)
+	cmd.Env = append(os.Environ(), "JUJU_HOME="+t.TempDir())
+	cmd.Stdin = strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a.txt"}}}`,
+	}, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("juju stdio: %v", err)
+	}
+	if !strings.Contains(string(out), "piped hello") {
+		t.Fatalf("the call was not answered before exit: %s", out)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if !json.Valid([]byte(line)) {
+			t.Fatalf("stdout carried a non-JSON line: %q", line)
+		}
+	}
+}

@@ -26,7 +26,8 @@ func ServeStdio(ctx context.Context, h *host.Host, in io.Reader, out io.Writer, 
 	std.SetErrorLogger(errLog)
 	server.WithWorkerPoolSize(32)(std)
 	server.WithQueueSize(256)(std)
-	return std.Listen(ctx, in, &paramsWriter{w: out})
+	f := newInflight()
+	return std.Listen(ctx, &drainReader{ctx: ctx, r: in, f: f}, &paramsWriter{w: out, f: f})
 }
 
 // paramsWriter rewrites the internal errors that carry invalidParamsPrefix
@@ -35,6 +36,7 @@ func ServeStdio(ctx context.Context, h *host.Host, in io.Reader, out io.Writer, 
 type paramsWriter struct {
 	mu sync.Mutex
 	w  io.Writer
+	f  *inflight // strikes off answered requests; may be nil
 }
 
 var marker = []byte(`"message":"` + invalidParamsPrefix)
@@ -42,6 +44,11 @@ var marker = []byte(`"message":"` + invalidParamsPrefix)
 func (p *paramsWriter) Write(b []byte) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.f != nil {
+		if id, ok := responseID(b); ok {
+			defer p.f.done(id)
+		}
+	}
 	if !bytes.Contains(b, marker) {
 		return p.w.Write(b)
 	}

@@ -1,0 +1,122 @@
+package manifest
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+const good = `{
+  "abi": 1,
+  "name": "demo",
+  "version": "1.0.0",
+  "description": "a demo",
+  "wasm": {"file": "plugin.wasm", "sha256": "0000000000000000000000000000000000000000000000000000000000000000"},
+  "capabilities": ["fs.read"],
+  "tools": [{
+    "name": "demo_tool",
+    "description": "does a thing",
+    "tier": "R",
+    "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}},
+    "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
+    "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}
+  }]
+}`
+
+func TestDecodeGood(t *testing.T) {
+	m, err := Decode([]byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Name != "demo" || len(m.Tools) != 1 || !m.CapabilitySet()["fs.read"] {
+		t.Fatalf("decoded %+v", m)
+	}
+	if _, err := DecodeEmbedded([]byte(good)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDecodeRejects(t *testing.T) {
+	cases := []struct {
+		name, from, to, want string
+	}{
+		{"unknown field", `"abi": 1,`, `"abi": 1, "extra": true,`, "unknown field"},
+		{"wrong abi", `"abi": 1,`, `"abi": 2,`, "abi 2"},
+		{"bad name", `"name": "demo"`, `"name": "Demo!"`, "name"},
+		{"empty version", `"version": "1.0.0"`, `"version": " "`, "version"},
+		{"path in wasm file", `"file": "plugin.wasm"`, `"file": "../x.wasm"`, "wasm.file"},
+		{"short hash", `"sha256": "0000000000000000000000000000000000000000000000000000000000000000"`, `"sha256": "00"`, "sha256"},
+		{"upper hash", `"sha256": "0000000000000000000000000000000000000000000000000000000000000000"`, `"sha256": "000000000000000000000000000000000000000000000000000000000000000A"`, "sha256"},
+		{"unknown capability", `["fs.read"]`, `["fs.everything"]`, "unknown capability"},
+		{"duplicate capability", `["fs.read"]`, `["fs.read","fs.read"]`, "twice"},
+		{"bad tool name", `"name": "demo_tool"`, `"name": "Demo-Tool"`, "name must match"},
+		{"bad tier", `"tier": "R"`, `"tier": "Z"`, "tier"},
+		{"read tier without readOnly", `"readOnlyHint": true`, `"readOnlyHint": false`, "readOnlyHint"},
+		{"input not object", `"inputSchema": {"type": "object",`, `"inputSchema": {"type": "array",`, "inputSchema"},
+		{"input schema broken", `{"path": {"type": "string"}}`, `{"path": {"type": 7}}`, "inputSchema"},
+		{"no description", `"description": "does a thing"`, `"description": ""`, "description"},
+		{"negative limits", `"capabilities"`, `"limits": {"memoryMiB": -1}, "capabilities"`, "negative"},
+		{"trailing data", `}]
+}`, `}]
+} {}`, "trailing"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if !strings.Contains(good, tc.from) {
+				t.Fatalf("fixture lacks %q", tc.from)
+			}
+			_, err := Decode([]byte(strings.Replace(good, tc.from, tc.to, 1)))
+			if err == nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("want an ErrInvalid mentioning %q, got %v", tc.want, err)
+			}
+		})
+	}
+}
+
+func TestDuplicateToolRejected(t *testing.T) {
+	i := strings.Index(good, `{
+    "name": "demo_tool"`)
+	j := strings.LastIndex(good, "}]")
+	tool := good[i : j+1]
+	dup := good[:j+1] + "," + tool + good[j+1:]
+	if _, err := Decode([]byte(dup)); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Fatalf("duplicate tool: %v", err)
+	}
+}
+
+func TestSourceManifestNeedsNoHash(t *testing.T) {
+	src := strings.Replace(good, `"0000000000000000000000000000000000000000000000000000000000000000"`, `""`, 1)
+	if _, err := DecodeSource([]byte(src)); err != nil {
+		t.Fatalf("source manifest: %v", err)
+	}
+	if _, err := Decode([]byte(src)); err == nil {
+		t.Fatal("a complete manifest must carry the hash")
+	}
+}
+
+// FuzzDecode: any input is either a manifest that passes every rule or an
+// ErrInvalid; never a panic, never a half-valid manifest.
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(good))
+	f.Add([]byte(`{}`))
+	f.Add([]byte(`{"abi":1,"name":"x","version":"1","wasm":{"file":"a.wasm","sha256":""},"capabilities":[],"tools":[]}`))
+	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"abi":1e400}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := Decode(data)
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error not wrapping ErrInvalid: %v", err)
+			}
+			return
+		}
+		if err := m.Validate(); err != nil {
+			t.Fatalf("decoded manifest fails validation: %v", err)
+		}
+		for _, tool := range m.Tools {
+			if _, err := CompileSchema("in", tool.InputSchema); err != nil {
+				t.Fatalf("accepted an input schema that does not compile: %v", err)
+			}
+		}
+	})
+}

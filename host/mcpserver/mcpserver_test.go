@@ -1,0 +1,153 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jujutools/juju/host/manifest"
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+func TestParamsWriterRewritesOnlyMarkedErrors(t *testing.T) {
+	cases := []struct {
+		name, in   string
+		code       int
+		rewritten  bool
+		wantSubstr string
+	}{
+		{"marked internal error", `{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"invalid params: arguments of read_file do not match"}}`, mcp.INVALID_PARAMS, true, "arguments of read_file"},
+		{"other internal error", `{"jsonrpc":"2.0","id":8,"error":{"code":-32603,"message":"boom"}}`, mcp.INTERNAL_ERROR, false, "boom"},
+		{"a result quoting the marker", `{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":"\"message\":\"invalid params: x"}]}}`, 0, false, "invalid params"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			w := &paramsWriter{w: &out}
+			n, err := w.Write([]byte(tc.in + "\n"))
+			if err != nil || n != len(tc.in)+1 {
+				t.Fatalf("Write = %d, %v", n, err)
+			}
+			if !tc.rewritten {
+				if out.String() != tc.in+"\n" {
+					t.Fatalf("changed a message it must not touch: %s", out.String())
+				}
+				return
+			}
+			var msg mcp.JSONRPCError
+			if err := json.Unmarshal(out.Bytes(), &msg); err != nil {
+				t.Fatal(err)
+			}
+			if msg.Error.Code != tc.code || !strings.Contains(msg.Error.Message, tc.wantSubstr) || strings.HasPrefix(msg.Error.Message, invalidParamsPrefix) {
+				t.Fatalf("rewritten to %+v", msg.Error)
+			}
+			if !strings.HasSuffix(out.String(), "\n") {
+				t.Fatal("the line ending was lost")
+			}
+		})
+	}
+}
+
+func TestWidenedOutputSchemaAdmitsBothShapes(t *testing.T) {
+	declared := json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"additionalProperties":false}`)
+	wide, err := WidenOutputSchema(declared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch, err := manifest.CompileSchema("out", wide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ok := range []string{`{"path":"a.txt"}`, `{"code":"NOT_FOUND","message":"no such file"}`} {
+		v, _ := jsonschema.UnmarshalJSON(strings.NewReader(ok))
+		if err := sch.Validate(v); err != nil {
+			t.Errorf("%s rejected: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{`{"code":"NOPE","message":"x"}`, `{"path":7}`} {
+		v, _ := jsonschema.UnmarshalJSON(strings.NewReader(bad))
+		if err := sch.Validate(v); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}
+
+func TestToMCP(t *testing.T) {
+	res := toMCP(&abi.CallResult{Error: abi.Errorf(abi.SecretDenied, ".env is a secret; read another file")})
+	if !res.IsError || text(res) != "SECRET_DENIED: .env is a secret; read another file" {
+		t.Fatalf("error result: %+v", res)
+	}
+	var sc abi.Error
+	if err := json.Unmarshal(res.RawStructuredContent, &sc); err != nil || sc.Code != abi.SecretDenied {
+		t.Fatalf("structured error: %s", res.RawStructuredContent)
+	}
+	ok := toMCP(&abi.CallResult{
+		Content:    []abi.Content{{Type: "text", Text: "hi"}, {Type: "image", Data: []byte{1, 2}, MimeType: "image/png"}},
+		Structured: json.RawMessage(`{"a":1}`),
+	})
+	if ok.IsError || len(ok.Content) != 2 || string(ok.RawStructuredContent) != `{"a":1}` {
+		t.Fatalf("success result: %+v", ok)
+	}
+	if img, isImg := ok.Content[1].(mcp.ImageContent); !isImg || img.Data != "AQI=" || img.MIMEType != "image/png" {
+		t.Fatalf("image content: %+v", ok.Content[1])
+	}
+}
+
+func text(r *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func TestResponseID(t *testing.T) {
+	cases := map[string]string{
+		`{"jsonrpc":"2.0","id":12,"result":{}}`:                         "12",
+		`{"jsonrpc":"2.0","id":"a,b","error":{"code":1}}`:               `"a,b"`,
+		`{"jsonrpc":"2.0","id":3,"method":"elicitation/create"}`:        "",
+		`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`: "",
+		`garbage`: "",
+	}
+	for in, want := range cases {
+		got, ok := responseID([]byte(in))
+		if got != want || ok != (want != "") {
+			t.Errorf("responseID(%s) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}
+
+func TestInflightWaitsForAnswers(t *testing.T) {
+	f := newInflight()
+	d := &drainReader{ctx: context.Background(), r: strings.NewReader(
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call"}` + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"), f: f}
+	buf := make([]byte, 4096)
+	if _, err := d.Read(buf); err != nil {
+		t.Fatal(err)
+	}
+	eof := make(chan struct{})
+	go func() {
+		d.Read(buf) // EOF: held until id 1 is answered
+		close(eof)
+	}()
+	select {
+	case <-eof:
+		t.Fatal("end of input passed while a request was unanswered")
+	case <-time.After(50 * time.Millisecond):
+	}
+	w := &paramsWriter{w: io.Discard, f: f}
+	w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n"))
+	select {
+	case <-eof:
+	case <-time.After(5 * time.Second):
+		t.Fatal("end of input held after the answer")
+	}
+}
