@@ -2,6 +2,8 @@ package test
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,6 +88,40 @@ func TestBadPluginsFailAlone(t *testing.T) {
 	// A trapped plugin's next call gets a fresh instance, and fails the same way.
 	if res := s.call("test_trap", map[string]any{}); !res.IsError {
 		t.Fatal("trap must keep failing")
+	}
+	s.ok("read_file", map[string]any{"path": "a.txt"})
+}
+
+// A plugin cannot reach the world around juju's host functions: no WASI
+// file system, no Extism HTTP, no environment.
+func TestPluginCannotEscape(t *testing.T) {
+	home := t.TempDir()
+	installForTest(t, home, "plugins/testplugins/escape", nil)
+	root := workspace(t, map[string]string{"a.txt": "inside\n"})
+	t.Setenv("JUJU_ESCAPE_CANARY", "canary-value-1234")
+	s := startHome(t, home, root)
+
+	got := s.ok("test_escape", map[string]any{"via": "fs", "target": "/etc/passwd"})
+	if strings.Contains(got, "root:") || strings.Contains(got, "listed") {
+		t.Fatalf("the plugin reached the file system: %s", got)
+	}
+	if !strings.Contains(got, "read failed") {
+		t.Fatalf("unexpected answer: %s", got)
+	}
+	got = s.ok("test_escape", map[string]any{"via": "fs", "target": filepath.Join(root, "a.txt")})
+	if strings.Contains(got, "inside") {
+		t.Fatalf("the plugin read the workspace without a host function: %s", got)
+	}
+	if got := s.ok("test_escape", map[string]any{"via": "env"}); strings.Contains(got, "canary-value") || strings.Contains(got, "PATH=") {
+		t.Fatalf("the plugin sees juju's environment: %s", got)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("the plugin reached the network: %s", r.URL)
+	}))
+	defer srv.Close()
+	res := s.call("test_escape", map[string]any{"via": "http", "target": srv.URL})
+	if !res.IsError || !strings.HasPrefix(text(res), "PLUGIN_FAILED") {
+		t.Fatalf("Extism HTTP must be refused: %s", text(res))
 	}
 	s.ok("read_file", map[string]any{"path": "a.txt"})
 }
