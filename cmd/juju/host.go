@@ -46,6 +46,16 @@ func openCatalog(log *slog.Logger) (*host.Host, error) {
 	return host.New(hostConfig(s, dirs, log))
 }
 
+// withCatalog opens the catalog, runs fn on it and closes it again.
+func withCatalog(fn func(*host.Host) error) error {
+	h, err := openCatalog(quietLogger())
+	if err != nil {
+		return err
+	}
+	defer closeHost(h, quietLogger(), shutdownGrace)
+	return fn(h)
+}
+
 // quietLogger drops everything: the catalog commands print their own output.
 func quietLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 

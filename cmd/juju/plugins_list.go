@@ -32,12 +32,9 @@ starts; 'juju doctor --warm' compiles them all now.`,
   juju plugins list --json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			h, err := openCatalog(quietLogger())
-			if err != nil {
-				return err
-			}
-			defer closeHost(h, quietLogger(), shutdownGrace)
-			return runPluginsList(cmd.OutOrStdout(), h.Plugins(), o)
+			return withCatalog(func(h *host.Host) error {
+				return runPluginsList(cmd.OutOrStdout(), h.Plugins(), o)
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")

@@ -34,12 +34,9 @@ installed, as an MCP client sees them in tools/list. Each has a tier:
   juju tools --json | jq '.[] | select(.tier == "X") | .name'`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			h, err := openCatalog(quietLogger())
-			if err != nil {
-				return err
-			}
-			defer closeHost(h, quietLogger(), shutdownGrace)
-			return runTools(cmd.OutOrStdout(), h.Tools(), o)
+			return withCatalog(func(h *host.Host) error {
+				return runTools(cmd.OutOrStdout(), h.Tools(), o)
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON: name, title, tier, plugin, description, annotations, schemas")
