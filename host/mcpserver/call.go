@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -61,18 +63,42 @@ func toMCP(res *abi.CallResult) *mcp.CallToolResult {
 		}
 	}
 	out := &mcp.CallToolResult{Content: make([]mcp.Content, 0, len(res.Content))}
+	budget := maxResultText
 	for _, c := range res.Content {
 		switch c.Type {
 		case "image":
 			out.Content = append(out.Content, mcp.NewImageContent(base64(c.Data), c.MimeType))
 		default:
-			out.Content = append(out.Content, mcp.NewTextContent(c.Text))
+			text := c.Text
+			if len(text) > budget {
+				text = cutText(text, budget)
+			}
+			budget = max(0, budget-len(text))
+			out.Content = append(out.Content, mcp.NewTextContent(text))
 		}
 	}
 	if len(res.Structured) > 0 {
 		out.RawStructuredContent = res.Structured
 	}
 	return out
+}
+
+// maxResultText bounds the text of one result, whatever a plugin returns:
+// clients reject or truncate results past roughly 25,000 tokens, and the
+// core tools cut their own output well below this. It is a safety net for
+// installed plugins.
+const maxResultText = 256 << 10
+
+// cutText cuts s to at most n bytes at a line or rune boundary and says so.
+func cutText(s string, n int) string {
+	cut := s[:n]
+	if i := strings.LastIndexByte(cut, '\n'); i > n/2 {
+		cut = cut[:i+1]
+	}
+	for len(cut) > 0 && !utf8.ValidString(cut) {
+		cut = cut[:len(cut)-1]
+	}
+	return cut + fmt.Sprintf("\n[juju cut this result at %d of %d bytes; ask the tool for less (a range, a narrower pattern)]\n", len(cut), len(s))
 }
 
 // invalidParamsPrefix marks handler errors that the stdio writer turns into

@@ -151,3 +151,22 @@ func TestInflightWaitsForAnswers(t *testing.T) {
 		t.Fatal("end of input held after the answer")
 	}
 }
+
+func TestOversizedTextIsCut(t *testing.T) {
+	big := strings.Repeat("0123456789abcdef\n", maxResultText/8)
+	res := toMCP(&abi.CallResult{Content: []abi.Content{{Type: "text", Text: big}, {Type: "text", Text: "more"}}})
+	total := 0
+	for _, c := range res.Content {
+		total += len(c.(mcp.TextContent).Text)
+	}
+	if total > maxResultText+200 {
+		t.Fatalf("result text %d bytes, cap %d", total, maxResultText)
+	}
+	if !strings.Contains(text(res), "juju cut this result") {
+		t.Fatal("the cut is not said")
+	}
+	small := toMCP(&abi.CallResult{Content: []abi.Content{{Type: "text", Text: "héllo"}}})
+	if text(small) != "héllo" {
+		t.Fatalf("small text changed: %q", text(small))
+	}
+}
