@@ -85,6 +85,10 @@ func TestBadPluginsFailAlone(t *testing.T) {
 	if got := s.ok("test_echo", map[string]any{"text": "pong"}); !strings.Contains(got, "pong") {
 		t.Fatalf("echo after bad calls: %q", got)
 	}
+	// The denial is on the owner's log, naming the plugin and the capability.
+	if log := s.stderr(); !strings.Contains(log, "capability denied") || !strings.Contains(log, "test-nogrant") {
+		t.Errorf("CAPABILITY_DENIED not logged; stderr:\n%s", log)
+	}
 	// A trapped plugin's next call gets a fresh instance, and fails the same way.
 	if res := s.call("test_trap", map[string]any{}); !res.IsError {
 		t.Fatal("trap must keep failing")
