@@ -58,6 +58,10 @@ func NewRuntime(opts Options) (*Runtime, error) {
 		return nil, errors.New("plugin: limits out of range")
 	}
 	opts.Instances = min(opts.Instances, MaxInstances)
+	// Extism wires a guest's WASI stdout and stderr to the process's own when
+	// this variable is set; over stdio that would put plugin output into the
+	// MCP stream. Plugins log through juju_log instead.
+	os.Unsetenv("EXTISM_ENABLE_WASI_OUTPUT")
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
