@@ -159,7 +159,7 @@ func (r *doctorReport) render(w io.Writer) error {
 // programNotes say what juju loses without a program.
 var programNotes = map[string]string{
 	"git":     "the git tools (git_status, git_diff, git_log, git_commit) will fail",
-	"ripgrep": "search_code uses its slower built-in search",
+	"ripgrep": "code search will fall back to a slower built-in search",
 }
 
 func availability(a sandbox.Availability, without string) string {
