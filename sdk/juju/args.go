@@ -36,9 +36,11 @@ func decodeArgs(tool string, raw json.RawMessage, v any) error {
 	if err := applyDefaults(rv); err != nil {
 		return Errorf(abi.Internal, "the tool %s has a bad arguments type; tell the plugin's author", tool)
 	}
-	seen, err := c.decodeTop(raw, rv, fields)
-	if err != nil {
-		return err
+	seen, ok := decodeTopFast(raw, rv)
+	if !ok {
+		if seen, err = c.decodeTop(raw, rv, fields); err != nil {
+			return err
+		}
 	}
 	for i := range fields {
 		f := &fields[i]
@@ -89,6 +91,25 @@ func (c checker) decodeTop(raw json.RawMessage, rv reflect.Value, fields []field
 		return nil, invalid
 	}
 	return seen, nil
+}
+
+// decodeTopFast is decodeTop for arguments the fast decoder accepts. It
+// decodes into a copy of rv and sets rv only on success, so that a decline
+// leaves decodeTop a clean start.
+func decodeTopFast(raw json.RawMessage, rv reflect.Value) ([]bool, bool) {
+	k := codecOf(rv.Type())
+	if !k.decode {
+		return nil, false
+	}
+	tmp := reflect.New(rv.Type()).Elem()
+	tmp.Set(rv)
+	seen := make([]bool, len(k.fields))
+	d := fastDecoder{data: raw, strict: true}
+	if d.next() != '{' || !d.object(tmp, k, seen) || !d.end() {
+		return nil, false
+	}
+	rv.Set(tmp)
+	return seen, true
 }
 
 func fieldIndex(fields []fieldInfo, name string) int {

@@ -21,8 +21,11 @@ func serveCall(input []byte) []byte {
 
 func dispatch(input []byte) *abi.CallResult {
 	var req abi.CallRequest
-	if err := json.Unmarshal(input, &req); err != nil {
-		return &abi.CallResult{Error: Errorf(abi.InvalidArgument, "the call request is not valid JSON")}
+	if !unmarshalFast(input, &req) {
+		req = abi.CallRequest{}
+		if err := json.Unmarshal(input, &req); err != nil {
+			return &abi.CallResult{Error: Errorf(abi.InvalidArgument, "the call request is not valid JSON")}
+		}
 	}
 	t := toolByName[req.Tool]
 	if t == nil {
@@ -67,7 +70,11 @@ func (t *tool) encode(r *Result) *abi.CallResult {
 		Logf(LevelError, "tool %s returned structured content of type %T, not its Output type %s", t.name, r.structured, t.out)
 		return &abi.CallResult{Error: Errorf(abi.Internal, "the tool %s returned a malformed result (a bug in the plugin); tell the owner", t.name)}
 	}
-	b, err := json.Marshal(r.structured)
+	b, ok := marshalFast(r.structured)
+	var err error
+	if !ok {
+		b, err = json.Marshal(r.structured)
+	}
 	if err != nil {
 		Logf(LevelError, "tool %s: encoding structured content: %v", t.name, err)
 		return &abi.CallResult{Error: Errorf(abi.Internal, "the tool %s could not encode its result (a bug in the plugin); tell the owner", t.name)}

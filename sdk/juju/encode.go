@@ -72,22 +72,29 @@ const (
 )
 
 // plain reports whether none of the eight bytes of x needs escaping in a
-// JSON string: all ASCII, none a control character, a quote or a backslash.
-func plain(x uint64) bool {
+// JSON string: all ASCII, none a control character, a quote or a backslash,
+// and, when html is set, none of <, > and &.
+func plain(x uint64, html bool) bool {
 	has := func(v uint64) bool { return (v-ones)&^v&highs != 0 } // a zero byte
 	return x&highs == 0 &&
 		(x-0x20*ones)&^x&highs == 0 && // no byte below 0x20
-		!has(x^('"'*ones)) && !has(x^('\\'*ones))
+		!has(x^('"'*ones)) && !has(x^('\\'*ones)) &&
+		(!html || !has(x^('<'*ones)) && !has(x^('>'*ones)) && !has(x^('&'*ones)))
 }
 
-// appendString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD,
-// and U+2028 and U+2029 are escaped, as encoding/json does.
-func appendString(b []byte, s string) []byte {
+// appendString appends s as a JSON string, without HTML escaping.
+func appendString(b []byte, s string) []byte { return appendJSONString(b, s, false) }
+
+// appendJSONString appends s as a JSON string, byte for byte as
+// encoding/json writes it (with html, as json.Marshal does; without, as an
+// Encoder with SetEscapeHTML(false) does). Invalid UTF-8 becomes U+FFFD,
+// and U+2028 and U+2029 are escaped.
+func appendJSONString(b []byte, s string, html bool) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start, i := 0, 0
 	for i < len(s) {
-		for i+8 <= len(s) && plain(binary.LittleEndian.Uint64([]byte(s[i:i+8]))) {
+		for i+8 <= len(s) && plain(binary.LittleEndian.Uint64([]byte(s[i:i+8])), html) {
 			i += 8
 		}
 		if i >= len(s) {
@@ -95,7 +102,7 @@ func appendString(b []byte, s string) []byte {
 		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+			if c >= 0x20 && c != '"' && c != '\\' && (!html || c != '<' && c != '>' && c != '&') {
 				i++
 				continue
 			}
@@ -103,6 +110,10 @@ func appendString(b []byte, s string) []byte {
 			switch c {
 			case '"', '\\':
 				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
 			case '\n':
 				b = append(b, '\\', 'n')
 			case '\r':

@@ -18,9 +18,12 @@ type result interface{ Err() *abi.Error }
 // response header into Res. A failure reported by the host comes back as
 // its *abi.Error, ready to be returned by a handler.
 func roundTrip[Res result](fn string, req any, body []byte) (*Res, []byte, error) {
-	header, err := json.Marshal(req)
-	if err != nil {
-		return nil, nil, Errorf(abi.Internal, "the plugin could not encode a request to %s", fn)
+	header, ok := marshalFast(req)
+	if !ok {
+		var err error
+		if header, err = json.Marshal(req); err != nil {
+			return nil, nil, Errorf(abi.Internal, "the plugin could not encode a request to %s", fn)
+		}
 	}
 	resp, err := exchange(fn, abi.EncodeFrame(header, body))
 	if err != nil {
@@ -31,8 +34,11 @@ func roundTrip[Res result](fn string, req any, body []byte) (*Res, []byte, error
 		return nil, nil, Errorf(abi.Internal, "the host answered %s with a malformed frame", fn)
 	}
 	res := new(Res)
-	if err := json.Unmarshal(rh, res); err != nil {
-		return nil, nil, Errorf(abi.Internal, "the host answered %s with a malformed header", fn)
+	if !unmarshalFast(rh, res) {
+		res = new(Res)
+		if err := json.Unmarshal(rh, res); err != nil {
+			return nil, nil, Errorf(abi.Internal, "the host answered %s with a malformed header", fn)
+		}
 	}
 	if e := (*res).Err(); e != nil {
 		return nil, nil, e

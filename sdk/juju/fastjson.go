@@ -1,0 +1,670 @@
+package juju
+
+import (
+	"encoding"
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// A JSON decoder and encoder for the shapes that cross the SDK on every
+// call: structs of strings, integers, booleans, slices and pointers. Inside
+// wasm, encoding/json costs about a microsecond a byte (its scanner calls a
+// function for every byte, and Unmarshal scans twice); these loops look at
+// the bytes themselves. What they do not know (a float, a map, a type with
+// its own (Un)MarshalJSON, a surrogate escape, a name that only matches
+// case-insensitively) they decline, and the caller falls back on
+// encoding/json, so a result never differs from what encoding/json gives.
+
+// maxFastDepth bounds nesting; deeper input is left to encoding/json.
+const maxFastDepth = 64
+
+var (
+	jsonMarshalerType   = reflect.TypeFor[json.Marshaler]()
+	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// fastDecoder reads one JSON document. Every method returns false to
+// decline: the input is not valid JSON, or it needs what the decoder does
+// not do.
+type fastDecoder struct {
+	data   []byte
+	i      int
+	strict bool // an unknown key declines (arguments); else it is skipped
+	depth  int
+}
+
+// unmarshalFast decodes data into v, a pointer, as json.Unmarshal would
+// (unknown keys ignored). When it returns false, v may hold part of the
+// data: decode into a fresh value, or fall back on a fresh one.
+func unmarshalFast(data []byte, v any) bool {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return false
+	}
+	d := fastDecoder{data: data}
+	return d.value(rv.Elem(), codecOf(rv.Elem().Type())) && d.end()
+}
+
+// end reports whether only white space is left.
+func (d *fastDecoder) end() bool {
+	d.ws()
+	return d.i == len(d.data)
+}
+
+func (d *fastDecoder) ws() {
+	for d.i < len(d.data) {
+		switch d.data[d.i] {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+// next skips white space and returns the next byte (0 at the end).
+func (d *fastDecoder) next() byte {
+	d.ws()
+	if d.i < len(d.data) {
+		return d.data[d.i]
+	}
+	return 0
+}
+
+func (d *fastDecoder) literal(word string) bool {
+	if !strings.HasPrefix(string(d.data[d.i:]), word) {
+		return false
+	}
+	d.i += len(word)
+	return true
+}
+
+// value decodes the next value into v, whose codec is k.
+func (d *fastDecoder) value(v reflect.Value, k *codec) bool {
+	c := d.next()
+	t := v.Type()
+	if t == rawMessageType {
+		start := d.i
+		if !d.skip() {
+			return false
+		}
+		v.SetBytes(append([]byte(nil), d.data[start:d.i]...))
+		return true
+	}
+	if !k.decode {
+		return false
+	}
+	if c == 'n' {
+		if !d.literal("null") {
+			return false
+		}
+		switch v.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+			v.SetZero()
+		}
+		return true
+	}
+	switch v.Kind() {
+	case reflect.String:
+		if c != '"' {
+			return false
+		}
+		s, ok := d.str()
+		v.SetString(s)
+		return ok
+	case reflect.Bool:
+		switch {
+		case d.literal("true"):
+			v.SetBool(true)
+		case d.literal("false"):
+			v.SetBool(false)
+		default:
+			return false
+		}
+		return true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		lit, integer := d.number()
+		if !integer {
+			return false
+		}
+		n, err := strconv.ParseInt(lit, 10, 64)
+		if err != nil || v.OverflowInt(n) {
+			return false
+		}
+		v.SetInt(n)
+		return true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		lit, integer := d.number()
+		if !integer {
+			return false
+		}
+		n, err := strconv.ParseUint(lit, 10, 64)
+		if err != nil || v.OverflowUint(n) {
+			return false
+		}
+		v.SetUint(n)
+		return true
+	case reflect.Pointer:
+		if v.IsNil() {
+			v.Set(reflect.New(t.Elem()))
+		}
+		return d.nested(func() bool { return d.value(v.Elem(), k.elem) })
+	case reflect.Slice:
+		if c != '[' {
+			return false
+		}
+		return d.nested(func() bool { return d.slice(v, k.elem) })
+	case reflect.Struct:
+		if c != '{' {
+			return false
+		}
+		return d.nested(func() bool { return d.object(v, k, nil) })
+	}
+	return false
+}
+
+func (d *fastDecoder) nested(f func() bool) bool {
+	if d.depth >= maxFastDepth {
+		return false
+	}
+	d.depth++
+	ok := f()
+	d.depth--
+	return ok
+}
+
+// codec is what the fast paths know of a type, worked out once per type so
+// that decoding and encoding a value look nothing up.
+type codec struct {
+	decode bool        // values may be decoded here
+	encode bool        // values may be encoded here
+	fields []fastField // structs
+	elem   *codec      // pointers, slices
+}
+
+var codecs sync.Map // reflect.Type → *codec
+
+func codecOf(t reflect.Type) *codec {
+	if c, ok := codecs.Load(t); ok {
+		return c.(*codec)
+	}
+	c := buildCodec(t, map[reflect.Type]*codec{})
+	codecs.Store(t, c)
+	return c
+}
+
+// buildCodec works out t's codec; building holds the codecs being built,
+// for recursive types.
+func buildCodec(t reflect.Type, building map[reflect.Type]*codec) *codec {
+	if c := building[t]; c != nil {
+		return c
+	}
+	if c, ok := codecs.Load(t); ok {
+		return c.(*codec)
+	}
+	c := &codec{}
+	building[t] = c
+	pt := reflect.PointerTo(t)
+	c.decode = !pt.Implements(jsonUnmarshalerType) && !pt.Implements(textUnmarshalerType)
+	c.encode = !t.Implements(jsonMarshalerType) && !pt.Implements(jsonMarshalerType) &&
+		!t.Implements(textMarshalerType) && !pt.Implements(textMarshalerType)
+	switch t.Kind() {
+	case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+	case reflect.Interface:
+		c.decode = false // encoded by its dynamic value
+	case reflect.Pointer:
+		c.elem = buildCodec(t.Elem(), building)
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			c.decode, c.encode = false, false // base64
+		} else {
+			c.elem = buildCodec(t.Elem(), building)
+		}
+	case reflect.Struct:
+		fs, ok := structFields(t)
+		if !ok {
+			c.decode, c.encode = false, false
+		}
+		c.fields = append([]fastField(nil), fs...)
+		for i := range c.fields {
+			c.fields[i].codec = buildCodec(t.FieldByIndex(c.fields[i].index).Type, building)
+		}
+	default:
+		c.decode, c.encode = false, false
+	}
+	return c
+}
+
+func (d *fastDecoder) slice(v reflect.Value, k *codec) bool {
+	d.i++ // [
+	s := reflect.MakeSlice(v.Type(), 0, 0)
+	if d.next() == ']' {
+		d.i++
+		v.Set(s)
+		return true
+	}
+	zero := reflect.Zero(v.Type().Elem())
+	for {
+		s = reflect.Append(s, zero)
+		if !d.value(s.Index(s.Len()-1), k) {
+			return false
+		}
+		switch d.next() {
+		case ',':
+			d.i++
+		case ']':
+			d.i++
+			v.Set(s)
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// object decodes an object into struct v, whose codec is k. seen, when not
+// nil, has one entry per field and is set for each field given a value
+// other than null.
+func (d *fastDecoder) object(v reflect.Value, k *codec, seen []bool) bool {
+	fields := k.fields
+	d.i++ // {
+	if d.next() == '}' {
+		d.i++
+		return true
+	}
+	for {
+		if d.next() != '"' {
+			return false
+		}
+		key, ok := d.str()
+		if !ok || d.next() != ':' {
+			return false
+		}
+		d.i++
+		f := -1
+		for j := range fields {
+			if fields[j].name == key {
+				f = j
+				break
+			}
+		}
+		switch {
+		case f >= 0:
+			if seen != nil {
+				seen[f] = d.next() != 'n'
+			}
+			if !d.value(v.FieldByIndex(fields[f].index), fields[f].codec) {
+				return false
+			}
+		case d.strict:
+			return false
+		default:
+			for j := range fields {
+				if strings.EqualFold(fields[j].name, key) {
+					return false // encoding/json would match it
+				}
+			}
+			if !d.nested(d.skip) {
+				return false
+			}
+		}
+		switch d.next() {
+		case ',':
+			d.i++
+		case '}':
+			d.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// str reads a string; d.data[d.i] is its opening quote.
+func (d *fastDecoder) str() (string, bool) {
+	d.i++
+	start := d.i
+	ascii := true
+	for d.i < len(d.data) {
+		c := d.data[d.i]
+		switch {
+		case c == '"':
+			s := d.data[start:d.i]
+			d.i++
+			if !ascii && !utf8.Valid(s) {
+				return "", false // encoding/json would replace the bad bytes
+			}
+			return string(s), true
+		case c == '\\':
+			return d.escaped(start)
+		case c < 0x20:
+			return "", false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+		d.i++
+	}
+	return "", false
+}
+
+// escaped finishes a string holding escapes, from its first backslash.
+func (d *fastDecoder) escaped(start int) (string, bool) {
+	b := append([]byte(nil), d.data[start:d.i]...)
+	for d.i < len(d.data) {
+		c := d.data[d.i]
+		switch {
+		case c == '"':
+			d.i++
+			if !utf8.Valid(b) {
+				return "", false
+			}
+			return string(b), true
+		case c < 0x20:
+			return "", false
+		case c != '\\':
+			b = append(b, c)
+			d.i++
+			continue
+		}
+		if d.i+1 >= len(d.data) {
+			return "", false
+		}
+		e := d.data[d.i+1]
+		d.i += 2
+		switch e {
+		case '"', '\\', '/':
+			b = append(b, e)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			if d.i+4 > len(d.data) {
+				return "", false
+			}
+			r, err := strconv.ParseUint(string(d.data[d.i:d.i+4]), 16, 32)
+			if err != nil || strings.ContainsAny(string(d.data[d.i:d.i+4]), "+-") || (r >= 0xd800 && r < 0xe000) {
+				return "", false // surrogates are left to encoding/json
+			}
+			b = utf8.AppendRune(b, rune(r))
+			d.i += 4
+		default:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// number reads a number and reports whether it is an integer literal.
+func (d *fastDecoder) number() (lit string, integer bool) {
+	start := d.i
+	if d.i < len(d.data) && d.data[d.i] == '-' {
+		d.i++
+	}
+	if !d.digits() {
+		return "", false
+	}
+	if d.data[start] == '0' || (d.data[start] == '-' && d.data[start+1] == '0') {
+		if d.i-start > 1 && !(d.data[start] == '-' && d.i-start == 2) {
+			return "", false // a leading zero
+		}
+	}
+	integer = true
+	if d.i < len(d.data) && d.data[d.i] == '.' {
+		d.i++
+		if !d.digits() {
+			return "", false
+		}
+		integer = false
+	}
+	if d.i < len(d.data) && (d.data[d.i] == 'e' || d.data[d.i] == 'E') {
+		d.i++
+		if d.i < len(d.data) && (d.data[d.i] == '+' || d.data[d.i] == '-') {
+			d.i++
+		}
+		if !d.digits() {
+			return "", false
+		}
+		integer = false
+	}
+	return string(d.data[start:d.i]), integer
+}
+
+func (d *fastDecoder) digits() bool {
+	start := d.i
+	for d.i < len(d.data) && d.data[d.i] >= '0' && d.data[d.i] <= '9' {
+		d.i++
+	}
+	return d.i > start
+}
+
+// skip reads one value of any kind, checking its syntax.
+func (d *fastDecoder) skip() bool {
+	switch c := d.next(); {
+	case c == '"':
+		_, ok := d.str()
+		return ok
+	case c == 't':
+		return d.literal("true")
+	case c == 'f':
+		return d.literal("false")
+	case c == 'n':
+		return d.literal("null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		lit, _ := d.number()
+		return lit != ""
+	case c == '[':
+		d.i++
+		if d.next() == ']' {
+			d.i++
+			return true
+		}
+		for {
+			if !d.nested(d.skip) {
+				return false
+			}
+			switch d.next() {
+			case ',':
+				d.i++
+			case ']':
+				d.i++
+				return true
+			default:
+				return false
+			}
+		}
+	case c == '{':
+		d.i++
+		if d.next() == '}' {
+			d.i++
+			return true
+		}
+		for {
+			if d.next() != '"' {
+				return false
+			}
+			if _, ok := d.str(); !ok || d.next() != ':' {
+				return false
+			}
+			d.i++
+			if !d.nested(d.skip) {
+				return false
+			}
+			switch d.next() {
+			case ',':
+				d.i++
+			case '}':
+				d.i++
+				return true
+			default:
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// fastField is one property of a struct as encoding/json sees it.
+type fastField struct {
+	name      string
+	key       []byte // "name": as encoding/json writes it
+	index     []int
+	omitEmpty bool
+	codec     *codec
+}
+
+var structCache sync.Map // reflect.Type → []fastField, or nil when declined
+
+// structFields lists t's properties when both directions can handle them:
+// names unique, no ",string" or ",omitzero" option, no embedded pointer.
+func structFields(t reflect.Type) ([]fastField, bool) {
+	if v, ok := structCache.Load(t); ok {
+		fs := v.([]fastField)
+		return fs, fs != nil
+	}
+	fs := collectFastFields(t)
+	structCache.Store(t, fs)
+	return fs, fs != nil
+}
+
+func collectFastFields(t reflect.Type) []fastField {
+	if t == timeType {
+		return nil
+	}
+	infos, err := fieldsOf(t)
+	if err != nil {
+		return nil
+	}
+	out := make([]fastField, 0, len(infos))
+	names := map[string]bool{}
+	for _, f := range infos {
+		_, opts, _ := strings.Cut(t.FieldByIndex(f.index).Tag.Get("json"), ",")
+		if hasOpt(opts, "string") || hasOpt(opts, "omitzero") || names[f.name] || !validKey(f.name) {
+			return nil
+		}
+		names[f.name] = true
+		key := append(appendJSONString(nil, f.name, true), ':')
+		out = append(out, fastField{name: f.name, key: key, index: f.index, omitEmpty: hasOpt(opts, "omitempty")})
+	}
+	return out
+}
+
+// validKey mirrors encoding/json's test of a tag name; a name it rejects
+// makes encoding/json use the Go field name instead.
+func validKey(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'):
+			return false
+		}
+	}
+	return true
+}
+
+// marshalFast encodes v as json.Marshal would, or reports false.
+func marshalFast(v any) ([]byte, bool) {
+	if v == nil {
+		return []byte("null"), true
+	}
+	rv := reflect.ValueOf(v)
+	return appendValue(make([]byte, 0, 256), rv, codecOf(rv.Type()), 0)
+}
+
+func appendValue(b []byte, v reflect.Value, k *codec, depth int) ([]byte, bool) {
+	if depth > maxFastDepth || !k.encode {
+		return b, false
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return appendJSONString(b, v.String(), true), true
+	case reflect.Bool:
+		return strconv.AppendBool(b, v.Bool()), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.AppendInt(b, v.Int(), 10), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return strconv.AppendUint(b, v.Uint(), 10), true
+	case reflect.Pointer:
+		if v.IsNil() {
+			return append(b, "null"...), true
+		}
+		return appendValue(b, v.Elem(), k.elem, depth+1)
+	case reflect.Interface:
+		if v.IsNil() {
+			return append(b, "null"...), true
+		}
+		e := v.Elem()
+		return appendValue(b, e, codecOf(e.Type()), depth+1)
+	case reflect.Slice:
+		if v.IsNil() {
+			return append(b, "null"...), true
+		}
+		b = append(b, '[')
+		for i := range v.Len() {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = appendValue(b, v.Index(i), k.elem, depth+1); !ok {
+				return b, false
+			}
+		}
+		return append(b, ']'), true
+	case reflect.Struct:
+		fields := k.fields
+		b = append(b, '{')
+		first := true
+		for i := range fields {
+			f := &fields[i]
+			fv := v.FieldByIndex(f.index)
+			if f.omitEmpty && emptyValue(fv) {
+				continue
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = append(b, f.key...)
+			var ok bool
+			if b, ok = appendValue(b, fv, f.codec, depth+1); !ok {
+				return b, false
+			}
+		}
+		return append(b, '}'), true
+	}
+	return b, false
+}
+
+// emptyValue is encoding/json's test for omitempty.
+func emptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool:
+		return !v.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int() == 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v.Uint() == 0
+	case reflect.Float32, reflect.Float64:
+		return v.Float() == 0
+	case reflect.Interface, reflect.Pointer:
+		return v.IsNil()
+	}
+	return false
+}
