@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -68,11 +69,25 @@ Trust modes:
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.given = cmd.Flags().Changed
+			softMemoryLimit()
 			return runStdio(cmd.Context(), o, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	o.bind(cmd.Flags())
 	return cmd
+}
+
+// stdioMemoryLimit is the Go heap size past which the server collects
+// harder. Plugin instances, compiled code and buffers come and go with each
+// call, and with GOGC alone the heap doubles before a collection runs.
+const stdioMemoryLimit = 40 << 20
+
+// softMemoryLimit sets stdioMemoryLimit unless the owner set GOMEMLIMIT. It
+// is a soft limit: past it the collector runs more often, nothing fails.
+func softMemoryLimit() {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		debug.SetMemoryLimit(stdioMemoryLimit)
+	}
 }
 
 // bind defines the flags on f.
