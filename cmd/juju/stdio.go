@@ -170,7 +170,6 @@ func runStdio(ctx context.Context, o *stdioOptions, in io.Reader, out, errw io.W
 	defer closeHost(h, log, shutdownGrace)
 	log.Info("juju serving over stdio", "version", version, "roots", s.Roots, "mode", s.Mode,
 		"sandbox", s.Sandbox, "config", s.ConfigFile, "tools", len(h.Tools()))
-	h.Warm(ctx)
 	return serve(ctx, log, shutdownGrace, func(ctx context.Context) error {
 		return mcpserver.ServeStdio(ctx, h, in, out, slog.NewLogLogger(log.Handler(), slog.LevelError))
 	})

@@ -8,6 +8,7 @@ import (
 	"log"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -22,6 +23,7 @@ func ServeStdio(ctx context.Context, h *host.Host, in io.Reader, out io.Writer, 
 	if err != nil {
 		return err
 	}
+	s.warmAfterHandshake(ctx)
 	std := server.NewStdioServer(s.mcp)
 	std.SetErrorLogger(errLog)
 	server.WithWorkerPoolSize(32)(std)
@@ -67,4 +69,20 @@ func (p *paramsWriter) Write(b []byte) (int, error) {
 		return 0, err
 	}
 	return len(b), nil
+}
+
+// warmDelay is how long juju waits for the client's handshake before it
+// compiles its plugins anyway (clients of the stateless protocol send none).
+const warmDelay = 100 * time.Millisecond
+
+// warmAfterHandshake compiles the plugins in the background once the
+// client has its initialize answer (on notifications/initialized), or after
+// warmDelay, whichever comes first, so that compiling never competes with
+// the answer to initialize. A call that comes earlier compiles its plugin
+// itself.
+func (s *Server) warmAfterHandshake(ctx context.Context) {
+	var once sync.Once
+	warm := func() { once.Do(func() { s.host.Warm(ctx) }) }
+	s.mcp.AddNotificationHandler(string(mcp.MethodNotificationInitialized), func(context.Context, mcp.JSONRPCNotification) { warm() })
+	time.AfterFunc(warmDelay, warm)
 }

@@ -56,6 +56,11 @@ func (p *Plugin) Invoke(ctx context.Context, caller hostfns.Caller, export strin
 	}
 	defer func() { <-p.tokens }()
 
+	return p.run(ctx, caller, export, input)
+}
+
+// run calls export in a pooled (or new) instance; the caller holds a token.
+func (p *Plugin) run(ctx context.Context, caller hostfns.Caller, export string, input []byte) ([]byte, *abi.Error) {
 	inst, err := p.acquire(ctx)
 	if err != nil {
 		p.rt.log.Error("plugin instance failed to start", "plugin", p.Name(), "err", err)
@@ -94,6 +99,25 @@ func (p *Plugin) callError(parent, callCtx context.Context, export string, rc ui
 	}
 	p.rt.log.Warn("plugin call failed", "plugin", p.Name(), "export", export, "rc", rc, "err", err)
 	return abi.Errorf(abi.PluginFailed, "the plugin %s failed (%s); the host replaced the instance, and other tools keep working", p.Name(), shortCause(err))
+}
+
+// warmInput is the empty call prewarm makes: no tool, answered with an
+// error, which starts the guest's runtime (and its init functions).
+var warmInput = []byte(`{"tool":""}`)
+
+// prewarm readies one instance for the first real call: it instantiates the
+// module and makes one empty call. It does nothing when calls already hold
+// every token: they warm instances themselves.
+func (p *Plugin) prewarm() {
+	select {
+	case p.tokens <- struct{}{}:
+	default:
+		return
+	}
+	defer func() { <-p.tokens }()
+	if _, err := p.run(context.Background(), hostfns.Caller{Plugin: p.Name()}, abi.ExportCall, warmInput); err != nil {
+		p.rt.log.Debug("plugin warm-up call failed", "plugin", p.Name(), "err", err)
+	}
 }
 
 // shortCause names the kind of failure without host paths or stack traces.

@@ -51,7 +51,8 @@ type Plugin struct {
 	once     sync.Once
 	compiled *extism.CompiledPlugin
 	err      error
-	done     chan struct{}
+	done     chan struct{} // closed when compilation ended
+	warmed   chan struct{} // closed when the warm-up call ended too
 	compTime time.Duration
 
 	tokens chan struct{} // one per live instance allowed
@@ -73,6 +74,7 @@ func (r *Runtime) Load(m *manifest.Manifest, src WasmSource, grants []abi.Capabi
 		memMiB:   r.opts.MemoryMiB,
 		timeout:  r.opts.Timeout,
 		done:     make(chan struct{}),
+		warmed:   make(chan struct{}),
 	}
 	for _, g := range grants {
 		p.grants[g] = true
@@ -126,6 +128,14 @@ func (p *Plugin) Warm(ctx context.Context) error {
 }
 
 func (p *Plugin) compile() {
+	defer close(p.warmed)
+	p.compileOnce()
+	if p.err == nil {
+		p.prewarm()
+	}
+}
+
+func (p *Plugin) compileOnce() {
 	defer close(p.done)
 	p.state.Store(int32(Compiling))
 	start := time.Now()
@@ -171,20 +181,19 @@ var ErrStillCompiling = errors.New("plugin: still compiling")
 // progress cannot be interrupted (closing under it would crash wazero), so
 // Close waits for it until ctx ends and then leaves the plugin open.
 func (p *Plugin) Close(ctx context.Context) error {
+	if p.started.Load() {
+		select {
+		case <-p.warmed:
+		case <-ctx.Done():
+			return fmt.Errorf("%w: %s", ErrStillCompiling, p.Name())
+		}
+	}
 	p.mu.Lock()
 	idle := p.idle
 	p.idle = nil
 	p.mu.Unlock()
 	for _, in := range idle {
 		in.Close(ctx)
-	}
-	if !p.started.Load() {
-		return nil
-	}
-	select {
-	case <-p.done:
-	case <-ctx.Done():
-		return fmt.Errorf("%w: %s", ErrStillCompiling, p.Name())
 	}
 	if p.compiled != nil {
 		return p.compiled.Close(ctx)
