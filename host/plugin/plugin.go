@@ -137,6 +137,7 @@ func (p *Plugin) compile() {
 
 func (p *Plugin) compileOnce() {
 	defer close(p.done)
+	defer liftMemoryLimit()()
 	p.state.Store(int32(Compiling))
 	start := time.Now()
 	p.compiled, p.err = p.compileNow()
