@@ -11,6 +11,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/jujutools/juju/internal/testfs"
 )
 
 // session is one running `juju stdio` with a connected client.
@@ -23,27 +25,10 @@ type session struct {
 	stderr func() string
 }
 
-// workspace makes a root folder with the given files (path → content).
-// A content starting with "->" makes a symlink to the rest.
+// workspace makes a root folder with the given files (path → content); a
+// content starting with "->" makes a symlink to the rest.
 func workspace(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for p, content := range files {
-		full := filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if target, ok := strings.CutPrefix(content, "->"); ok {
-			if err := os.Symlink(target, full); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
+	return testfs.Workspace(t, files)
 }
 
 // start runs `juju stdio --root root` with a private JUJU_HOME and
