@@ -8,7 +8,8 @@ GO        ?= go
 BIN       := bin/juju
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
-CORE      := plugins/read
+# Every folder under plugins/ with a main.go is a core plugin (testplugins are built by the tests).
+CORE      := $(sort $(patsubst %/main.go,%,$(wildcard plugins/*/main.go)))
 ROOT      ?= $(CURDIR)
 APT_PKGS  := git
 

@@ -115,12 +115,19 @@ func New(cfg Config) (*Host, error) {
 	return h, nil
 }
 
+// hostFunctions returns every host function; the runtime links all of them
+// into every plugin and checks grants per call. One line per capability
+// package.
 func (h *Host) hostFunctions() []hostfns.Func {
 	var fns []hostfns.Func
 	fns = append(fns, logFunc(h.log))
 	fns = append(fns, fs.New(h.policy, fs.Options{})...)
 	return fns
 }
+
+// StateDir is the folder holding this workspace's state (journal, audit,
+// todos, approvals), outside the workspace.
+func (h *Host) StateDir() string { return h.cfg.Dirs.Workspace(h.cfg.Roots) }
 
 // add puts a plugin's tools into the catalog, refusing the whole plugin when
 // one of its tools is already served by another.
@@ -187,7 +194,7 @@ func (h *Host) Call(ctx context.Context, client, name string, args json.RawMessa
 	if !ok {
 		return nil, fmt.Errorf("%w: %s", ErrUnknownTool, name)
 	}
-	caller := hostfns.Caller{Plugin: t.Plugin.Name(), Tool: name, Client: client}
+	caller := hostfns.Caller{Plugin: t.Plugin.Name(), Tool: name, Tier: t.Spec.Tier, Client: client}
 	return t.Plugin.Call(ctx, caller, name, args), nil
 }
 

@@ -31,7 +31,9 @@ type Func struct {
 type Caller struct {
 	Plugin string // plugin name from its manifest
 	Tool   string // the tool being served
+	Tier   string // the tool's tier (abi.TierRead, TierEdit, TierExec)
 	Client string // the MCP client's name, when known
+	CallID string // the audit id of the tool call; the journal records it with every change
 }
 
 type callerKey struct{}

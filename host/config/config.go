@@ -1,6 +1,8 @@
 package config
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -87,3 +89,44 @@ func (d Dirs) All() []string { return []string{d.Config, d.State, d.Cache, d.Dat
 
 // ConfigFile is the default config file's path inside d.Config.
 func (d Dirs) ConfigFile() string { return filepath.Join(d.Config, FileName) }
+
+// Workspace returns the folder under the state directory that holds one
+// workspace's state (journal, audit, todos, approvals). It is keyed by the
+// workspace's roots, each made absolute and resolved through symlinks, so
+// every spelling of the same folder shares one state, and it is named after
+// the first root to be recognisable. Nothing is created.
+func (d Dirs) Workspace(roots []string) string {
+	h := sha256.New()
+	name := "workspace"
+	for i, r := range roots {
+		if abs, err := filepath.Abs(r); err == nil {
+			r = abs
+		}
+		if real, err := filepath.EvalSymlinks(r); err == nil {
+			r = real
+		}
+		if i == 0 {
+			name = filepath.Base(r)
+		}
+		h.Write([]byte(r))
+		h.Write([]byte{0})
+	}
+	return filepath.Join(d.State, "workspaces", safeName(name)+"-"+hex.EncodeToString(h.Sum(nil))[:12])
+}
+
+// safeName keeps a folder name readable and harmless as a path element.
+func safeName(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			b[i] = '_'
+		}
+	}
+	if len(b) == 0 || b[0] == '.' {
+		b = append([]byte("w"), b...)
+	}
+	if len(b) > 40 {
+		b = b[:40]
+	}
+	return string(b)
+}
