@@ -40,18 +40,29 @@ func run(m *testing.M) int {
 	return m.Run()
 }
 
-// buildJuju builds the core plugins (when missing) and the binary.
+// buildJuju builds the core plugins (every plugins/* folder with a
+// main.go; unchanged ones come from Go's build cache) and the binary.
 func buildJuju(tmp string) error {
-	if _, err := os.Stat(filepath.Join(repoRoot, "host/core/wasm/core-read/plugin.wasm")); err != nil {
-		cmd := exec.Command("go", "run", "./internal/cmd/buildplugins", "-out", "host/core/wasm", "plugins/read")
-		cmd.Dir = repoRoot
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("building core plugins: %w", err)
+	mains, err := filepath.Glob(filepath.Join(repoRoot, "plugins", "*", "main.go"))
+	if err != nil {
+		return err
+	}
+	args := []string{"run", "./internal/cmd/buildplugins", "-out", "host/core/wasm"}
+	for _, m := range mains {
+		rel, err := filepath.Rel(repoRoot, filepath.Dir(m))
+		if err != nil {
+			return err
 		}
+		args = append(args, rel)
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Dir = repoRoot
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("building core plugins: %w", err)
 	}
 	jujuBin = filepath.Join(tmp, "juju")
-	cmd := exec.Command("go", "build", "-o", jujuBin, "./cmd/juju")
+	cmd = exec.Command("go", "build", "-o", jujuBin, "./cmd/juju")
 	cmd.Dir = repoRoot
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	return cmd.Run()
