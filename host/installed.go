@@ -1,11 +1,16 @@
 package host
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/jujutools/juju/host/manifest"
 	"github.com/jujutools/juju/hostfns"
@@ -13,20 +18,39 @@ import (
 )
 
 // GrantsFile holds, beside an installed plugin's manifest, the capabilities
-// the owner granted it. Only the owner writes it (juju plugins install/grant).
+// the owner granted it and the pin taken at install: the sha256 of the wasm
+// and of the manifest. Only the owner writes it (juju plugins
+// install/grant/revoke); no tool can.
 const GrantsFile = "grants.json"
 
 // Grants is the content of GrantsFile.
 type Grants struct {
 	Granted []abi.Capability `json:"granted"`
+	// SHA256 pins the wasm: the manifest's wasm.sha256 when it was installed.
+	SHA256 string `json:"sha256"`
+	// ManifestSHA256 pins the manifest file itself, so that a manifest
+	// edited after install (another tool, more capabilities) is refused.
+	ManifestSHA256 string `json:"manifestSha256"`
 }
 
 // PluginsDir is where installed plugins live inside the data directory.
 func PluginsDir(data string) string { return filepath.Join(data, "plugins") }
 
-// loadInstalled reads every installed plugin's manifest and grants. A broken
-// plugin is kept with its error so `juju plugins list` can show it; it
-// serves nothing. The wasm is read and its sha256 checked when it compiles.
+// Errors an installed plugin is refused with; `juju plugins list` and
+// `juju plugins verify` show them.
+var (
+	ErrNotPinned      = errors.New("the plugin has no pin (grants.json with its sha256): reinstall it with juju plugins install")
+	ErrManifestPin    = errors.New("manifest.json changed since the plugin was installed: reinstall it with juju plugins install")
+	ErrWasmPin        = errors.New("the manifest's wasm.sha256 is not the one pinned at install: reinstall it with juju plugins install")
+	ErrWasmMismatch   = errors.New("the wasm file does not match its pinned sha256 (it was replaced or damaged): reinstall the plugin with juju plugins install")
+	errFolderMismatch = errors.New("folder name and plugin name differ")
+)
+
+// loadInstalled reads every installed plugin's manifest, pin and grants, and
+// hashes its wasm against the pin. A broken plugin is kept with its error so
+// `juju plugins list` can show it; it serves nothing. The wasm is hashed
+// again when it compiles, so swapping it later is caught too. Folders whose
+// name starts with a dot are never plugins.
 func (h *Host) loadInstalled(fns []hostfns.Func) []*Loaded {
 	root := PluginsDir(h.cfg.Dirs.Data)
 	entries, err := os.ReadDir(root)
@@ -36,51 +60,110 @@ func (h *Host) loadInstalled(fns []hostfns.Func) []*Loaded {
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	var out []*Loaded
 	for _, e := range entries {
-		if !e.IsDir() {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		dir := filepath.Join(root, e.Name())
 		l := &Loaded{Source: SourceInstalled, Dir: dir}
-		m, grants, err := readInstalled(dir)
+		inst, err := ReadInstalled(dir)
+		if err == nil {
+			err = inst.CheckWasm()
+		}
 		if err != nil {
 			l.Err = err
-			l.Plugin = h.runtime.Load(&manifest.Manifest{Name: e.Name()}, nil, nil, nil)
+			m := &manifest.Manifest{Name: e.Name()}
+			if inst != nil {
+				m = inst.Manifest
+			}
+			l.Plugin = h.runtime.Load(m, nil, nil, nil)
 			h.log.Warn("installed plugin refused", "dir", dir, "err", err)
 			out = append(out, l)
 			continue
 		}
-		l.Granted = grants
-		wasmPath := filepath.Join(dir, m.Wasm.File)
-		l.Plugin = h.runtime.Load(m, func() ([]byte, error) { return os.ReadFile(wasmPath) }, grants, fns)
+		l.Granted = inst.Granted
+		wasmPath := inst.WasmPath()
+		l.Plugin = h.runtime.Load(inst.Manifest, func() ([]byte, error) { return os.ReadFile(wasmPath) }, inst.Granted, fns)
 		out = append(out, l)
 	}
 	return out
 }
 
-func readInstalled(dir string) (*manifest.Manifest, []abi.Capability, error) {
+// Installed is one installed plugin as read from its folder.
+type Installed struct {
+	Dir      string
+	Manifest *manifest.Manifest
+	Pin      Grants           // the grants file as written
+	Granted  []abi.Capability // the grants the manifest asks for; others are ignored
+}
+
+// WasmPath is the plugin's wasm file.
+func (in *Installed) WasmPath() string { return filepath.Join(in.Dir, in.Manifest.Wasm.File) }
+
+// ReadInstalled reads and checks an installed plugin's folder: the manifest
+// must be valid, named like its folder and byte for byte the one pinned at
+// install, and its wasm.sha256 the pinned one. The wasm itself is checked by
+// CheckWasm. When only the pin is wrong the result is returned with the error,
+// so the plugin can still be shown by name and version.
+func ReadInstalled(dir string) (*Installed, error) {
 	data, err := os.ReadFile(filepath.Join(dir, manifest.FileName))
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading manifest: %w", err)
+		return nil, fmt.Errorf("reading manifest: %w", err)
 	}
 	m, err := manifest.Decode(data)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
+	in := &Installed{Dir: dir, Manifest: m}
 	if filepath.Base(dir) != m.Name {
-		return nil, nil, fmt.Errorf("folder %s holds plugin %q", filepath.Base(dir), m.Name)
+		return in, fmt.Errorf("%w: folder %s holds plugin %q", errFolderMismatch, filepath.Base(dir), m.Name)
 	}
-	var g Grants
-	if data, err := os.ReadFile(filepath.Join(dir, GrantsFile)); err == nil {
-		if err := json.Unmarshal(data, &g); err != nil {
-			return nil, nil, fmt.Errorf("reading grants: %w", err)
-		}
+	g, err := os.ReadFile(filepath.Join(dir, GrantsFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return in, ErrNotPinned
+	}
+	if err != nil {
+		return in, fmt.Errorf("reading grants: %w", err)
+	}
+	if err := json.Unmarshal(g, &in.Pin); err != nil {
+		return in, fmt.Errorf("reading grants: %w", err)
+	}
+	if in.Pin.SHA256 == "" || in.Pin.ManifestSHA256 == "" {
+		return in, ErrNotPinned
+	}
+	if Hash(data) != in.Pin.ManifestSHA256 {
+		return in, ErrManifestPin
+	}
+	if m.Wasm.SHA256 != in.Pin.SHA256 {
+		return in, ErrWasmPin
 	}
 	asked := m.CapabilitySet()
-	var granted []abi.Capability
-	for _, c := range g.Granted {
+	for _, c := range in.Pin.Granted {
 		if asked[c] { // a grant the manifest does not ask for is ignored
-			granted = append(granted, c)
+			in.Granted = append(in.Granted, c)
 		}
 	}
-	return m, granted, nil
+	return in, nil
+}
+
+// CheckWasm hashes the plugin's wasm file and compares it with the pin.
+func (in *Installed) CheckWasm() error {
+	f, err := os.Open(in.WasmPath())
+	if err != nil {
+		return fmt.Errorf("reading wasm: %w", err)
+	}
+	defer f.Close()
+	sum := sha256.New()
+	if _, err := io.Copy(sum, f); err != nil {
+		return fmt.Errorf("reading wasm: %w", err)
+	}
+	if hex.EncodeToString(sum.Sum(nil)) != in.Pin.SHA256 {
+		return ErrWasmMismatch
+	}
+	return nil
+}
+
+// Hash is the lowercase hex sha256 of data, as pins and manifests hold it.
+func Hash(data []byte) string {
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:])
 }

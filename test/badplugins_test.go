@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jujutools/juju/host"
 	"github.com/jujutools/juju/internal/pluginbuild"
 )
 
@@ -37,7 +38,13 @@ func installForTest(t *testing.T, home, src string, grants []string) {
 			t.Fatal(err)
 		}
 	}
-	g, _ := json.Marshal(map[string]any{"granted": grants})
+	mdata, err := os.ReadFile(filepath.Join(dst, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pin struct{ Wasm struct{ SHA256 string } }
+	json.Unmarshal(mdata, &pin)
+	g, _ := json.Marshal(map[string]any{"granted": grants, "sha256": pin.Wasm.SHA256, "manifestSha256": host.Hash(mdata)})
 	if err := os.WriteFile(filepath.Join(dst, "grants.json"), g, 0o600); err != nil {
 		t.Fatal(err)
 	}

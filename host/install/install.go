@@ -1,0 +1,334 @@
+package install
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jujutools/juju/host"
+	"github.com/jujutools/juju/host/core"
+	"github.com/jujutools/juju/host/manifest"
+	"github.com/jujutools/juju/host/plugin"
+	"github.com/jujutools/juju/internal/pluginbuild"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// Options configure one install. Data and Cache are required.
+type Options struct {
+	Data  string // the data directory (plugins/ is inside)
+	Cache string // the compilation cache directory
+	// SHA256 is the owner's expected sha256 of the wasm (hex); required
+	// for URLs, checked when given for paths.
+	SHA256 string
+	// Grants are the capabilities the owner grants up front (--grant);
+	// "all" stands for everything the manifest asks for.
+	Grants []string
+	// Confirm, when set, is asked about each capability the plugin asks for
+	// that is neither in Grants nor kept from a previous version; it
+	// returns the owner's answer. Nil grants nothing more.
+	Confirm func(c abi.Capability, words string) (bool, error)
+	// Progress receives the download and compile progress lines (nil: quiet).
+	Progress   io.Writer
+	HTTPClient *http.Client
+	Timeout    time.Duration // the download's time cap (DownloadTimeout if 0)
+}
+
+func (o *Options) downloadTimeout() time.Duration {
+	if o.Timeout > 0 {
+		return o.Timeout
+	}
+	return DownloadTimeout
+}
+
+// Result is what an install did.
+type Result struct {
+	Name         string           `json:"name"`
+	Version      string           `json:"version"`
+	Dir          string           `json:"dir"`
+	SHA256       string           `json:"sha256"`
+	Tools        []string         `json:"tools"`
+	Capabilities []abi.Capability `json:"capabilities"` // asked for
+	Granted      []abi.Capability `json:"granted"`
+	NotGranted   []abi.Capability `json:"notGranted"`
+	// Update is set when the install replaced an installed version.
+	Update *Update `json:"update,omitempty"`
+}
+
+// Update describes the version an install replaced.
+type Update struct {
+	PreviousVersion string           `json:"previousVersion"`
+	Kept            []abi.Capability `json:"kept"`    // grants carried over
+	NewAsks         []abi.Capability `json:"newAsks"` // asked for now, not by the previous version
+	Dropped         []abi.Capability `json:"dropped"` // asked for before, no longer
+}
+
+// Install stages, checks, compiles and installs the plugin at src: a plugin
+// folder, a .tar.gz of one, or an https URL of such an archive. Nothing in
+// the installed set changes unless every check passes.
+func Install(ctx context.Context, src string, o Options) (*Result, error) {
+	if isURL(src) && o.SHA256 == "" {
+		return nil, errors.New("--sha256 is required when installing from a URL: ask the plugin's author for the sha256 of its wasm")
+	}
+	want := strings.ToLower(strings.TrimSpace(o.SHA256))
+	if want != "" && (len(want) != 64 || strings.Trim(want, "0123456789abcdef") != "") {
+		return nil, fmt.Errorf("--sha256 %q is not 64 hex digits", o.SHA256)
+	}
+	plugins := host.PluginsDir(o.Data)
+	if err := os.MkdirAll(plugins, 0o700); err != nil {
+		return nil, err
+	}
+	staging, err := os.MkdirTemp(o.Data, ".install-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(staging)
+
+	if err := stage(ctx, src, staging, &o); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrRefused, err)
+	}
+	m, mdata, wasm, err := check(staging, want)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrRefused, err)
+	}
+	if err := collisions(o.Data, m); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrRefused, err)
+	}
+	if err := compile(ctx, m, wasm, &o); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrRefused, err)
+	}
+
+	dest := filepath.Join(plugins, m.Name)
+	res := &Result{
+		Name: m.Name, Version: m.Version, Dir: dest, SHA256: m.Wasm.SHA256,
+		Capabilities: ordered(m.Capabilities, m), Tools: []string{},
+	}
+	for _, t := range m.Tools {
+		res.Tools = append(res.Tools, t.Name)
+	}
+	kept := previousGrants(dest, m, res)
+	granted, err := decide(m, kept, &o)
+	if err != nil {
+		return nil, err
+	}
+	res.Granted = granted
+	res.NotGranted = ordered(slices.DeleteFunc(slices.Clone(m.Capabilities), func(c abi.Capability) bool {
+		return slices.Contains(granted, c)
+	}), m)
+	pin := host.Grants{Granted: granted, SHA256: m.Wasm.SHA256, ManifestSHA256: host.Hash(mdata)}
+	if err := writePin(staging, pin); err != nil {
+		return nil, err
+	}
+	if err := swapIn(o.Data, staging, dest); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// check validates the staged plugin: a complete, valid manifest; its wasm
+// present, within the size cap, and matching both the manifest's sha256
+// and the owner's, when given.
+func check(dir, want string) (*manifest.Manifest, []byte, []byte, error) {
+	mdata, err := readCapped(filepath.Join(dir, manifest.FileName), manifest.MaxSize)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	m, err := manifest.Decode(mdata)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	wasm, err := readCapped(filepath.Join(dir, m.Wasm.File), MaxWasmSize)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("the manifest names %s: %w", m.Wasm.File, err)
+	}
+	got := host.Hash(wasm)
+	if got != m.Wasm.SHA256 {
+		return nil, nil, nil, fmt.Errorf("sha256 mismatch: %s hashes to %s, the manifest says %s", m.Wasm.File, got, m.Wasm.SHA256)
+	}
+	if want != "" && got != want {
+		return nil, nil, nil, fmt.Errorf("sha256 mismatch: %s hashes to %s, --sha256 says %s", m.Wasm.File, got, want)
+	}
+	return m, mdata, wasm, nil
+}
+
+// collisions refuses a core plugin's name, and a tool or discoverer name
+// that a core plugin or another installed plugin already has. The installed
+// version of the same plugin is not counted: an update replaces it.
+func collisions(data string, m *manifest.Manifest) error {
+	cores, err := core.Plugins()
+	if err != nil && !errors.Is(err, core.ErrNotBuilt) {
+		return err
+	}
+	var others []*manifest.Manifest
+	for _, c := range cores {
+		if c.Manifest.Name == m.Name {
+			return fmt.Errorf("%s is the name of a core plugin; choose another name", m.Name)
+		}
+		others = append(others, c.Manifest)
+	}
+	entries, _ := os.ReadDir(host.PluginsDir(data))
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") || e.Name() == m.Name {
+			continue
+		}
+		in, err := host.ReadInstalled(filepath.Join(host.PluginsDir(data), e.Name()))
+		if in != nil && in.Manifest != nil && (err == nil || in.Manifest.Name == e.Name()) {
+			others = append(others, in.Manifest)
+		}
+	}
+	for _, o := range others {
+		for _, t := range m.Tools {
+			if slices.ContainsFunc(o.Tools, func(x abi.ToolSpec) bool { return x.Name == t.Name }) {
+				return fmt.Errorf("%w: tool %q is already provided by plugin %s; rename the tool (or remove %s first)", ErrCollision, t.Name, o.Name, o.Name)
+			}
+		}
+		for _, d := range m.Discoverers {
+			if slices.ContainsFunc(o.Discoverers, func(x abi.DiscovererSpec) bool { return x.Name == d.Name }) {
+				return fmt.Errorf("%w: discoverer %q is already provided by plugin %s", ErrCollision, d.Name, o.Name)
+			}
+		}
+	}
+	return nil
+}
+
+// compile compiles the wasm once into the cache, so the first call after
+// install is fast, and checks that the tools the manifest lists are those
+// the plugin describes.
+func compile(ctx context.Context, m *manifest.Manifest, wasm []byte, o *Options) error {
+	if o.Progress != nil {
+		fmt.Fprintf(o.Progress, "compiling %s (%s)…", m.Name, size(int64(len(wasm))))
+	}
+	start := time.Now()
+	rt, err := plugin.NewRuntime(plugin.Options{Instances: 1, CacheDir: o.Cache})
+	if err != nil {
+		return err
+	}
+	defer rt.Close(context.Background())
+	d, err := pluginbuild.DescribeIn(ctx, rt, wasm)
+	if o.Progress != nil {
+		if err != nil {
+			fmt.Fprintln(o.Progress, " failed")
+		} else {
+			fmt.Fprintf(o.Progress, " done in %s\n", time.Since(start).Round(time.Millisecond))
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("the plugin does not run: %v", err)
+	}
+	return sameTools(m, d)
+}
+
+// sameTools checks the manifest against the plugin's own description: the
+// same tool names with the same tiers, the same discoverers.
+func sameTools(m *manifest.Manifest, d *abi.Description) error {
+	tier := map[string]string{}
+	for _, t := range d.Tools {
+		tier[t.Name] = t.Tier
+	}
+	for _, t := range m.Tools {
+		got, ok := tier[t.Name]
+		if !ok {
+			return fmt.Errorf("the manifest lists tool %q, which the plugin does not export", t.Name)
+		}
+		if got != t.Tier {
+			return fmt.Errorf("the manifest gives tool %q tier %s, the plugin says %s", t.Name, t.Tier, got)
+		}
+		delete(tier, t.Name)
+	}
+	for name := range tier {
+		return fmt.Errorf("the plugin exports tool %q, which its manifest does not list", name)
+	}
+	disc := map[string]bool{}
+	for _, x := range d.Discoverers {
+		disc[x.Name] = true
+	}
+	for _, x := range m.Discoverers {
+		if !disc[x.Name] {
+			return fmt.Errorf("the manifest lists discoverer %q, which the plugin does not export", x.Name)
+		}
+	}
+	return nil
+}
+
+// previousGrants returns the grants of the installed version at dest that
+// the new manifest still asks for, and fills res.Update. A previous version
+// that fails its own checks passes nothing on.
+func previousGrants(dest string, m *manifest.Manifest, res *Result) []abi.Capability {
+	if _, err := os.Stat(dest); err != nil {
+		return nil
+	}
+	up := &Update{Kept: []abi.Capability{}, NewAsks: []abi.Capability{}, Dropped: []abi.Capability{}}
+	res.Update = up
+	prev, err := host.ReadInstalled(dest)
+	if err != nil {
+		if prev != nil && prev.Manifest != nil {
+			up.PreviousVersion = prev.Manifest.Version
+		}
+		up.NewAsks = ordered(m.Capabilities, m)
+		return nil
+	}
+	up.PreviousVersion = prev.Manifest.Version
+	old := prev.Manifest.CapabilitySet()
+	for _, c := range m.Capabilities {
+		if !old[c] {
+			up.NewAsks = append(up.NewAsks, c)
+		}
+	}
+	for _, c := range prev.Manifest.Capabilities {
+		if !m.CapabilitySet()[c] {
+			up.Dropped = append(up.Dropped, c)
+		}
+	}
+	up.Kept = ordered(prev.Granted, m)
+	return up.Kept
+}
+
+// decide returns the grants of the new install: those kept from a previous
+// version, those named in o.Grants, and those the owner confirms.
+func decide(m *manifest.Manifest, kept []abi.Capability, o *Options) ([]abi.Capability, error) {
+	flagged, err := ParseCapabilities(o.Grants, m)
+	if err != nil {
+		return nil, err
+	}
+	granted := append(slices.Clone(kept), flagged...)
+	for _, c := range m.Capabilities {
+		if slices.Contains(granted, c) || o.Confirm == nil {
+			continue
+		}
+		yes, err := o.Confirm(c, Words(c))
+		if err != nil {
+			return nil, err
+		}
+		if yes {
+			granted = append(granted, c)
+		}
+	}
+	return ordered(granted, m), nil
+}
+
+// swapIn moves the staged folder to dest. An installed version is first
+// moved aside and put back if the new one cannot take its place.
+func swapIn(data, staging, dest string) error {
+	if _, err := os.Stat(dest); err != nil {
+		return os.Rename(staging, dest)
+	}
+	aside, err := os.MkdirTemp(data, ".old-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(aside)
+	old := filepath.Join(aside, filepath.Base(dest))
+	if err := os.Rename(dest, old); err != nil {
+		return err
+	}
+	if err := os.Rename(staging, dest); err != nil {
+		return errors.Join(err, os.Rename(old, dest))
+	}
+	return nil
+}

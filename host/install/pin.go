@@ -1,0 +1,226 @@
+package install
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/jujutools/juju/host"
+	"github.com/jujutools/juju/host/core"
+	"github.com/jujutools/juju/host/manifest"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// Errors of the lifecycle commands.
+var (
+	ErrNotInstalled = errors.New("no installed plugin has that name")
+	ErrCorePlugin   = errors.New("core plugins are part of juju: they cannot be installed over, removed, granted or revoked")
+	ErrNotAsked     = errors.New("the plugin's manifest does not ask for that capability")
+	ErrCollision    = errors.New("tool name collision")
+	ErrRefused      = errors.New("plugin refused")
+)
+
+// writePin writes dir/grants.json atomically.
+func writePin(dir string, g host.Grants) error {
+	if g.Granted == nil {
+		g.Granted = []abi.Capability{}
+	}
+	data, err := json.MarshalIndent(g, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(dir, host.GrantsFile), append(data, '\n'))
+}
+
+// writeFile replaces path atomically, so a reader never sees half a file.
+func writeFile(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
+
+// isCore reports whether name is a core plugin's.
+func isCore(name string) bool {
+	cores, err := core.Plugins()
+	if err != nil {
+		return false
+	}
+	for _, c := range cores {
+		if c.Manifest.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// installedDir returns the folder of the installed plugin name, refusing
+// core plugins and names that are not installed.
+func installedDir(data, name string) (string, error) {
+	if isCore(name) {
+		return "", fmt.Errorf("%s: %w", name, ErrCorePlugin)
+	}
+	if name == "" || strings.ContainsAny(name, `/\`) || strings.HasPrefix(name, ".") {
+		return "", fmt.Errorf("%q: %w", name, ErrNotInstalled)
+	}
+	dir := filepath.Join(host.PluginsDir(data), name)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("%s: %w (juju plugins list shows them)", name, ErrNotInstalled)
+	}
+	return dir, nil
+}
+
+// Change is what a grant or revoke did.
+type Change struct {
+	Name    string           `json:"name"`
+	Granted []abi.Capability `json:"granted"` // every capability held now
+	Changed []abi.Capability `json:"changed"` // those this command added or took away
+}
+
+// Grant gives the installed plugin name the capabilities caps, which its
+// manifest must ask for ("all" grants everything it asks for). The plugin
+// must pass its pin check; the next juju start (or the next call of a
+// running one, see docs/SECURITY.md) sees the new grants.
+func Grant(data, name string, caps []string) (*Change, error) {
+	return regrant(data, name, caps, true)
+}
+
+// Revoke takes the capabilities caps away from the installed plugin name
+// ("all" takes every one).
+func Revoke(data, name string, caps []string) (*Change, error) {
+	return regrant(data, name, caps, false)
+}
+
+func regrant(data, name string, caps []string, add bool) (*Change, error) {
+	dir, err := installedDir(data, name)
+	if err != nil {
+		return nil, err
+	}
+	in, err := host.ReadInstalled(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	want, err := ParseCapabilities(caps, in.Manifest)
+	if err != nil {
+		return nil, err
+	}
+	ch := &Change{Name: name, Changed: []abi.Capability{}}
+	held := slices.Clone(in.Granted)
+	for _, c := range want {
+		has := slices.Contains(held, c)
+		switch {
+		case add && !has:
+			held = append(held, c)
+			ch.Changed = append(ch.Changed, c)
+		case !add && has:
+			held = slices.DeleteFunc(held, func(x abi.Capability) bool { return x == c })
+			ch.Changed = append(ch.Changed, c)
+		}
+	}
+	ch.Granted = ordered(held, in.Manifest)
+	pin := in.Pin
+	pin.Granted = ch.Granted
+	if err := writePin(dir, pin); err != nil {
+		return nil, err
+	}
+	return ch, nil
+}
+
+// ParseCapabilities turns capability names into capabilities the manifest
+// asks for; "all" stands for every one of them.
+func ParseCapabilities(names []string, m *manifest.Manifest) ([]abi.Capability, error) {
+	asked := m.CapabilitySet()
+	var out []abi.Capability
+	for _, n := range names {
+		for _, part := range strings.Split(n, ",") {
+			part = strings.TrimSpace(part)
+			if part == "" {
+				continue
+			}
+			if part == "all" {
+				out = append(out, m.Capabilities...)
+				continue
+			}
+			c := abi.Capability(part)
+			if !c.Known() {
+				return nil, fmt.Errorf("unknown capability %q (juju knows %s)", part, knownList())
+			}
+			if !asked[c] {
+				return nil, fmt.Errorf("%s: %w %s (it asks for %s)", m.Name, ErrNotAsked, c, capList(m.Capabilities))
+			}
+			out = append(out, c)
+		}
+	}
+	return ordered(out, m), nil
+}
+
+// ordered returns the distinct capabilities of cs in the manifest's order.
+func ordered(cs []abi.Capability, m *manifest.Manifest) []abi.Capability {
+	out := []abi.Capability{}
+	for _, c := range m.Capabilities {
+		if slices.Contains(cs, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func knownList() string {
+	var names []string
+	for _, c := range abi.Capabilities {
+		names = append(names, string(c.Name))
+	}
+	return strings.Join(names, ", ")
+}
+
+func capList(cs []abi.Capability) string {
+	if len(cs) == 0 {
+		return "nothing"
+	}
+	var names []string
+	for _, c := range cs {
+		names = append(names, string(c))
+	}
+	return strings.Join(names, ", ")
+}
+
+// Words returns the owner's words for capability c.
+func Words(c abi.Capability) string {
+	for _, k := range abi.Capabilities {
+		if k.Name == c {
+			return k.Words
+		}
+	}
+	return string(c)
+}
+
+// Remove deletes the installed plugin name. The folder is first renamed
+// out of the plugins folder, so a juju starting meanwhile never loads half
+// a plugin.
+func Remove(data, name string) error {
+	dir, err := installedDir(data, name)
+	if err != nil {
+		return err
+	}
+	trash, err := os.MkdirTemp(data, ".remove-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(trash)
+	return os.Rename(dir, filepath.Join(trash, name))
+}

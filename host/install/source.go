@@ -1,0 +1,278 @@
+package install
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jujutools/juju/host/manifest"
+)
+
+// Limits on what an install reads.
+const (
+	MaxWasmSize     = 64 << 20 // one plugin's wasm
+	MaxDownloadSize = 64 << 20 // an archive fetched from a URL
+	DownloadTimeout = 2 * time.Minute
+)
+
+// isURL reports whether src names a URL rather than a path.
+func isURL(src string) bool {
+	return strings.Contains(src, "://")
+}
+
+// isArchive reports whether src names a .tar.gz (or .tgz) of a plugin folder.
+func isArchive(src string) bool {
+	return strings.HasSuffix(src, ".tar.gz") || strings.HasSuffix(src, ".tgz")
+}
+
+// stage copies the plugin at src (folder, archive or URL) into the empty
+// folder dst: manifest.json and the wasm it names, nothing else.
+func stage(ctx context.Context, src, dst string, o *Options) error {
+	switch {
+	case isURL(src):
+		return stageURL(ctx, src, dst, o)
+	case isArchive(src):
+		f, err := os.Open(src)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		return untar(f, dst)
+	default:
+		return stageFolder(src, dst)
+	}
+}
+
+// stageFolder copies manifest.json and the wasm it names from a folder.
+func stageFolder(src, dst string) error {
+	fi, err := os.Stat(src)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is neither a plugin folder nor a .tar.gz of one", src)
+	}
+	mdata, err := readCapped(filepath.Join(src, manifest.FileName), manifest.MaxSize)
+	if err != nil {
+		return err
+	}
+	file, err := wasmFile(mdata)
+	if err != nil {
+		return err
+	}
+	wasm, err := readCapped(filepath.Join(src, file), MaxWasmSize)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dst, manifest.FileName), mdata, 0o600); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dst, file), wasm, 0o600)
+}
+
+// wasmFile returns the wasm file name a manifest gives, checked as a plain
+// name, before the manifest is validated in full.
+func wasmFile(mdata []byte) (string, error) {
+	m, err := manifest.DecodeSource(mdata)
+	if err != nil {
+		return "", err
+	}
+	return m.Wasm.File, nil
+}
+
+// readCapped reads a regular file of at most max bytes; a symlink is not
+// followed out of a plugin folder.
+func readCapped(p string, max int64) ([]byte, error) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", filepath.Base(p))
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%s is larger than %d MiB", filepath.Base(p), max>>20)
+	}
+	return os.ReadFile(p)
+}
+
+// untar extracts a plugin archive: regular files at its top or inside one
+// folder, of which only manifest.json and .wasm files are kept. Links,
+// devices, deeper paths and oversized files are refused.
+func untar(r io.Reader, dst string) error {
+	gz, err := gzip.NewReader(r)
+	if err != nil {
+		return fmt.Errorf("reading the archive: %w", err)
+	}
+	tr := tar.NewReader(gz)
+	found := map[string]bool{}
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("reading the archive: %w", err)
+		}
+		name := path.Clean(strings.TrimPrefix(h.Name, "./"))
+		switch h.Typeflag {
+		case tar.TypeDir:
+			continue
+		case tar.TypeReg:
+		default:
+			return fmt.Errorf("the archive holds %s, which is not a regular file", h.Name)
+		}
+		parts := strings.Split(name, "/")
+		if len(parts) > 2 || strings.HasPrefix(name, "/") || slicesContains(parts, "..") {
+			return fmt.Errorf("the archive holds %s: a plugin archive holds its files at its top or in one folder", h.Name)
+		}
+		base := parts[len(parts)-1]
+		if base != manifest.FileName && !strings.HasSuffix(base, ".wasm") {
+			continue
+		}
+		if found[base] {
+			return fmt.Errorf("the archive holds %s twice", base)
+		}
+		found[base] = true
+		if h.Size > MaxWasmSize {
+			return fmt.Errorf("%s in the archive is larger than %d MiB", base, MaxWasmSize>>20)
+		}
+		data, err := io.ReadAll(io.LimitReader(tr, MaxWasmSize+1))
+		if err != nil {
+			return fmt.Errorf("reading the archive: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, base), data, 0o600); err != nil {
+			return err
+		}
+	}
+	if !found[manifest.FileName] {
+		return fmt.Errorf("the archive holds no %s", manifest.FileName)
+	}
+	return nil
+}
+
+func slicesContains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// stageURL downloads a plugin archive over https, under a size and a time
+// cap, with a progress line, and extracts it.
+func stageURL(ctx context.Context, src, dst string, o *Options) error {
+	u, err := url.Parse(src)
+	if err != nil {
+		return fmt.Errorf("bad URL: %w", err)
+	}
+	if u.Scheme != "https" {
+		return fmt.Errorf("only https URLs are installed from, not %s://", u.Scheme)
+	}
+	if u.User != nil {
+		return errors.New("a URL with credentials is not accepted")
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.downloadTimeout())
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return err
+	}
+	client := o.HTTPClient
+	if client == nil {
+		client = &http.Client{}
+	}
+	c := *client
+	c.CheckRedirect = func(r *http.Request, via []*http.Request) error {
+		if r.URL.Scheme != "https" {
+			return fmt.Errorf("redirected to %s://, only https is followed", r.URL.Scheme)
+		}
+		if len(via) >= 5 {
+			return errors.New("too many redirects")
+		}
+		return nil
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return fmt.Errorf("downloading: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("downloading: the server answered %s", resp.Status)
+	}
+	if resp.ContentLength > MaxDownloadSize {
+		return fmt.Errorf("downloading: the archive is %d bytes, more than the %d MiB limit", resp.ContentLength, MaxDownloadSize>>20)
+	}
+	tmp, err := os.CreateTemp(dst, ".download-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	pw := &progress{w: o.Progress, total: resp.ContentLength, label: "downloading " + path.Base(u.Path)}
+	n, err := io.Copy(io.MultiWriter(tmp, pw), io.LimitReader(resp.Body, MaxDownloadSize+1))
+	pw.done()
+	if err != nil {
+		return fmt.Errorf("downloading: %w", err)
+	}
+	if n > MaxDownloadSize {
+		return fmt.Errorf("downloading: the archive is larger than the %d MiB limit", MaxDownloadSize>>20)
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	return untar(tmp, dst)
+}
+
+// progress writes "label: 1.2 MiB / 3.4 MiB" on one line, redrawn at most
+// every 100 ms, and a final line at done.
+type progress struct {
+	w     io.Writer
+	total int64
+	n     int64
+	label string
+	last  time.Time
+}
+
+func (p *progress) Write(b []byte) (int, error) {
+	p.n += int64(len(b))
+	if p.w != nil && time.Since(p.last) > 100*time.Millisecond {
+		p.last = time.Now()
+		fmt.Fprintf(p.w, "\r%s: %s", p.label, p.amount())
+	}
+	return len(b), nil
+}
+
+func (p *progress) amount() string {
+	if p.total > 0 {
+		return fmt.Sprintf("%s / %s", size(p.n), size(p.total))
+	}
+	return size(p.n)
+}
+
+func (p *progress) done() {
+	if p.w != nil {
+		fmt.Fprintf(p.w, "\r%s: %s, done\n", p.label, p.amount())
+	}
+}
+
+func size(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
