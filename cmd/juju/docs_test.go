@@ -94,7 +94,7 @@ func TestCLIDocCoversCommands(t *testing.T) {
 			t.Errorf("docs/CLI.md documents %q, which is no command", path)
 		}
 	}
-	for _, flag := range regexp.MustCompile("`(--[a-z-]+)").FindAllStringSubmatch(doc, -1) {
+	for _, flag := range regexp.MustCompile("`(--[a-z0-9-]+)").FindAllStringSubmatch(doc, -1) {
 		found := false
 		for _, c := range commands(root) {
 			if c.Flags().Lookup(strings.TrimPrefix(flag[1], "--")) != nil {

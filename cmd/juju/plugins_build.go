@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/internal/pluginbuild"
+)
+
+// pluginsBuildOptions are the flags of juju plugins build.
+type pluginsBuildOptions struct {
+	out  string
+	json bool
+}
+
+func newPluginsBuildCommand() *cobra.Command {
+	o := &pluginsBuildOptions{}
+	cmd := &cobra.Command{
+		Use:   "build DIR",
+		Short: "Build a plugin from Go source, ready to install",
+		Long: `Build the plugin whose Go main package and manifest.json are in DIR: run
+'go build' in DIR's module for GOOS=wasip1 GOARCH=wasm -buildmode=c-shared,
+run the plugin's describe export in juju's runtime to learn its tools and
+discoverers, and write manifest.json (with the tools and the wasm's sha256)
+and the wasm beside it, or into -o OUT. The folder is then ready for
+'juju plugins install'. In manifest.json you write only the plugin's abi,
+name, version, description, wasm.file and capabilities; the build fills in
+the rest. The go command must be installed.`,
+		Example: `  juju plugins build .
+  juju plugins install . --grant fs.read`,
+		Args: argsBetween(1, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dirs, err := config.DefaultDirs()
+			if err != nil {
+				return err
+			}
+			return runPluginsBuild(cmd, args[0], dirs, o)
+		},
+	}
+	cmd.Flags().StringVarP(&o.out, "out", "o", "", "write the built plugin folder to OUT instead of DIR")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the result as JSON")
+	return cmd
+}
+
+// buildJSON is juju plugins build --json.
+type buildJSON struct {
+	Name    string   `json:"name"`
+	Version string   `json:"version"`
+	Dir     string   `json:"dir"`
+	SHA256  string   `json:"sha256"`
+	Tools   []string `json:"tools"`
+}
+
+func runPluginsBuild(cmd *cobra.Command, dir string, dirs config.Dirs, o *pluginsBuildOptions) error {
+	out := o.out
+	if out == "" {
+		out = dir
+	}
+	var progress io.Writer = io.Discard
+	if !o.json {
+		progress = cmd.ErrOrStderr()
+	}
+	fmt.Fprintf(progress, "building %s…\n", dir)
+	start := time.Now()
+	m, err := pluginbuild.BuildFolder(cmd.Context(), dir, out, dirs.Cache)
+	if err != nil {
+		return err
+	}
+	res := buildJSON{Name: m.Name, Version: m.Version, Dir: out, SHA256: m.Wasm.SHA256, Tools: []string{}}
+	for _, t := range m.Tools {
+		res.Tools = append(res.Tools, t.Name)
+	}
+	if o.json {
+		return writeJSON(cmd.OutOrStdout(), res)
+	}
+	fmt.Fprintf(progress, "built in %.1f s\n", time.Since(start).Seconds())
+	w := cmd.OutOrStdout()
+	fmt.Fprintf(w, "%s %s: %d tools, %d discoverers\n", m.Name, m.Version, len(m.Tools), len(m.Discoverers))
+	fmt.Fprintf(w, "  wasm   %s\n  sha256 %s\n", m.Wasm.File, m.Wasm.SHA256)
+	_, err = fmt.Fprintf(w, "Install it with: juju plugins install %s\n", out)
+	return err
+}

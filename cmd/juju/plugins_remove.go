@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/host/install"
+)
+
+// pluginsRemoveOptions are the flags of juju plugins remove.
+type pluginsRemoveOptions struct {
+	json bool
+}
+
+func newPluginsRemoveCommand() *cobra.Command {
+	o := &pluginsRemoveOptions{}
+	cmd := &cobra.Command{
+		Use:   "remove NAME",
+		Short: "Remove an installed plugin",
+		Long: `Remove an installed plugin: its folder, manifest, wasm and grants. Core plugins
+cannot be removed. A juju already running keeps serving the plugin until it
+restarts.`,
+		Example: `  juju plugins remove rake`,
+		Args:    argsBetween(1, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dirs, err := config.DefaultDirs()
+			if err != nil {
+				return err
+			}
+			return runPluginsRemove(cmd.OutOrStdout(), dirs, args[0], o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the result as JSON")
+	return cmd
+}
+
+func runPluginsRemove(w io.Writer, dirs config.Dirs, name string, o *pluginsRemoveOptions) error {
+	if err := install.Remove(dirs.Data, name); err != nil {
+		return err
+	}
+	if o.json {
+		return writeJSON(w, map[string]any{"name": name, "removed": true})
+	}
+	_, err := fmt.Fprintf(w, "removed %s\n", name)
+	return err
+}

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/host/install"
+)
+
+func newPluginsRevokeCommand() *cobra.Command {
+	o := &pluginsGrantOptions{}
+	cmd := &cobra.Command{
+		Use:   "revoke NAME CAPABILITY...",
+		Short: "Take capabilities away from an installed plugin",
+		Long: `Take one or more capabilities ("all" for every one) away from an installed
+plugin. Its calls that need them then fail with CAPABILITY_DENIED. A running
+juju picks the change up when it restarts. Core plugins cannot be revoked.`,
+		Example: `  juju plugins revoke rake fs.read`,
+		Args:    argsBetween(2, -1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dirs, err := config.DefaultDirs()
+			if err != nil {
+				return err
+			}
+			ch, err := install.Revoke(dirs.Data, args[0], args[1:])
+			if err != nil {
+				return err
+			}
+			return printChange(cmd.OutOrStdout(), ch, "revoked", o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the result as JSON")
+	return cmd
+}
