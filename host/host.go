@@ -63,7 +63,8 @@ type Loaded struct {
 	Source  Source
 	Dir     string // installed plugins: their folder
 	Granted []abi.Capability
-	Err     error // why the plugin is not serving
+	Err     error     // why the plugin is not serving
+	pin     *pinWatch // installed plugins: follows grants.json (installed.go)
 }
 
 // Tool is one catalog entry.
@@ -194,6 +195,7 @@ func (h *Host) Call(ctx context.Context, client, name string, args json.RawMessa
 	if !ok {
 		return nil, fmt.Errorf("%w: %s", ErrUnknownTool, name)
 	}
+	t.Plugin.refreshGrants(h.log)
 	caller := hostfns.Caller{Plugin: t.Plugin.Name(), Tool: name, Tier: t.Spec.Tier, Client: client}
 	return t.Plugin.Call(ctx, caller, name, args), nil
 }

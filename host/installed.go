@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/jujutools/juju/host/manifest"
 	"github.com/jujutools/juju/hostfns"
@@ -81,6 +83,7 @@ func (h *Host) loadInstalled(fns []hostfns.Func) []*Loaded {
 			continue
 		}
 		l.Granted = inst.Granted
+		l.pin = newPinWatch(dir)
 		wasmPath := inst.WasmPath()
 		l.Plugin = h.runtime.Load(inst.Manifest, func() ([]byte, error) { return os.ReadFile(wasmPath) }, inst.Granted, fns)
 		out = append(out, l)
@@ -166,4 +169,52 @@ func (in *Installed) CheckWasm() error {
 func Hash(data []byte) string {
 	s := sha256.Sum256(data)
 	return hex.EncodeToString(s[:])
+}
+
+// pinWatch follows an installed plugin's grants.json while juju runs, so
+// that `juju plugins grant` and `revoke` apply to the next call. Every write
+// of the file replaces it (a new inode), so comparing the file's identity
+// and modification time finds every change for the price of one stat.
+type pinWatch struct {
+	dir  string
+	mu   sync.Mutex
+	last os.FileInfo
+}
+
+func newPinWatch(dir string) *pinWatch {
+	fi, _ := os.Stat(filepath.Join(dir, GrantsFile))
+	return &pinWatch{dir: dir, last: fi}
+}
+
+// refreshGrants re-reads the plugin's grants when grants.json changed since
+// the last look. A plugin whose folder no longer passes its checks (removed,
+// or its manifest edited) keeps its tools until juju restarts but holds no
+// capability any more.
+func (l *Loaded) refreshGrants(log *slog.Logger) {
+	w := l.pin
+	if w == nil {
+		return
+	}
+	fi, _ := os.Stat(filepath.Join(w.dir, GrantsFile))
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if sameFile(fi, w.last) {
+		return
+	}
+	w.last = fi
+	in, err := ReadInstalled(w.dir)
+	if err != nil {
+		l.SetGrants(nil)
+		log.Warn("installed plugin changed; it holds no capability until juju restarts", "plugin", l.Name(), "err", err)
+		return
+	}
+	l.SetGrants(in.Granted)
+	log.Info("plugin grants changed", "plugin", l.Name(), "granted", in.Granted)
+}
+
+func sameFile(a, b os.FileInfo) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return os.SameFile(a, b) && a.ModTime().Equal(b.ModTime()) && a.Size() == b.Size()
 }

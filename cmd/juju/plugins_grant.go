@@ -25,7 +25,7 @@ func newPluginsGrantCommand() *cobra.Command {
 		Long: `Grant an installed plugin one or more of the capabilities its manifest asks
 for ("all" for every one). A capability the manifest does not ask for cannot
 be granted. Only you grant: no tool an MCP client can call changes grants.
-A running juju picks the change up when it restarts.`,
+A running juju applies the change to the plugin's next call.`,
 		Example: `  juju plugins grant rake fs.read
   juju plugins grant rake all`,
 		Args: argsBetween(2, -1),
@@ -55,7 +55,7 @@ func printChange(w io.Writer, ch *install.Change, verb string, o *pluginsGrantOp
 	} else {
 		fmt.Fprintf(w, "%s: %s %s\n", ch.Name, verb, joinCaps(ch.Changed))
 	}
-	_, err := fmt.Fprintf(w, "%s now holds: %s\nRestart juju (or your MCP client) for the change to apply.\n", ch.Name, joinCaps(ch.Granted))
+	_, err := fmt.Fprintf(w, "%s now holds: %s (from its next call, also in a running juju)\n", ch.Name, joinCaps(ch.Granted))
 	return err
 }
 

@@ -13,8 +13,8 @@ func newPluginsRevokeCommand() *cobra.Command {
 		Use:   "revoke NAME CAPABILITY...",
 		Short: "Take capabilities away from an installed plugin",
 		Long: `Take one or more capabilities ("all" for every one) away from an installed
-plugin. Its calls that need them then fail with CAPABILITY_DENIED. A running
-juju picks the change up when it restarts. Core plugins cannot be revoked.`,
+plugin. From its next call, also in a running juju, the calls that need
+them fail with CAPABILITY_DENIED. Core plugins cannot be revoked.`,
 		Example: `  juju plugins revoke rake fs.read`,
 		Args:    argsBetween(2, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {

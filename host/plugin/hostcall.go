@@ -40,7 +40,7 @@ func (p *Plugin) serve(ctx context.Context, cp *extism.CurrentPlugin, f hostfns.
 
 func (p *Plugin) handle(ctx context.Context, cp *extism.CurrentPlugin, f hostfns.Func, offset uint64) (header, body []byte) {
 	caller, _ := hostfns.CallerFrom(ctx)
-	if f.Capability != "" && !p.grants[f.Capability] {
+	if f.Capability != "" && !p.Granted(f.Capability) {
 		p.rt.log.Warn("capability denied", "plugin", p.Name(), "tool", caller.Tool, "hostfn", f.Name, "capability", f.Capability)
 		return hostfns.ErrorHeader(abi.Errorf(abi.CapabilityDenied,
 			"the plugin %s was not granted %q; the owner can grant it with `juju plugins grant %s %s`", p.Name(), f.Capability, p.Name(), f.Capability)), nil

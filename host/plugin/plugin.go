@@ -41,7 +41,7 @@ type Plugin struct {
 
 	rt      *Runtime
 	source  WasmSource
-	grants  map[abi.Capability]bool
+	grants  atomic.Pointer[map[abi.Capability]bool] // swapped whole by SetGrants
 	fns     []hostfns.Func
 	memMiB  int
 	timeout time.Duration
@@ -69,16 +69,13 @@ func (r *Runtime) Load(m *manifest.Manifest, src WasmSource, grants []abi.Capabi
 		Manifest: m,
 		rt:       r,
 		source:   src,
-		grants:   make(map[abi.Capability]bool, len(grants)),
 		fns:      fns,
 		memMiB:   r.opts.MemoryMiB,
 		timeout:  r.opts.Timeout,
 		done:     make(chan struct{}),
 		warmed:   make(chan struct{}),
 	}
-	for _, g := range grants {
-		p.grants[g] = true
-	}
+	p.SetGrants(grants)
 	inst := r.opts.Instances
 	if l := m.Limits; l != nil {
 		if l.MemoryMiB > 0 {
@@ -110,7 +107,18 @@ func (p *Plugin) CompileTime() time.Duration {
 }
 
 // Granted reports whether the plugin holds capability c.
-func (p *Plugin) Granted(c abi.Capability) bool { return p.grants[c] }
+func (p *Plugin) Granted(c abi.Capability) bool { return (*p.grants.Load())[c] }
+
+// SetGrants replaces the plugin's grants; host calls made after it returns
+// are checked against the new set (the owner's grant or revoke applies to
+// the next call without a restart).
+func (p *Plugin) SetGrants(grants []abi.Capability) {
+	m := make(map[abi.Capability]bool, len(grants))
+	for _, g := range grants {
+		m[g] = true
+	}
+	p.grants.Store(&m)
+}
 
 // Warm compiles the plugin now; concurrent callers share one compilation.
 // ctx bounds only this caller's wait.
