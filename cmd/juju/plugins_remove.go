@@ -21,8 +21,8 @@ func newPluginsRemoveCommand() *cobra.Command {
 		Use:   "remove NAME",
 		Short: "Remove an installed plugin",
 		Long: `Remove an installed plugin: its folder, manifest, wasm and grants. Core plugins
-cannot be removed. A juju already running keeps serving the plugin until it
-restarts.`,
+cannot be removed. A juju already running keeps listing its tools until it
+restarts, but from the next call the plugin holds no capability.`,
 		Example: `  juju plugins remove rake`,
 		Args:    argsBetween(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
