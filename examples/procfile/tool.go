@@ -42,21 +42,40 @@ func procfileTasks(_ *juju.Call, in TasksArgs) (*juju.Result, error) {
 		if len(files) == 0 {
 			return nil, juju.Errorf(abi.NotFound, "no Procfile in the workspace; pass path to read one under another name")
 		}
+	} else if _, _, err := juju.ReadFile(abi.ReadRequest{Path: in.Path, Length: 1}); err != nil {
+		return nil, err // the one file asked for: its error is the answer
 	}
-	out := Tasks{Tasks: []abi.Task{}}
-	for _, f := range files {
-		tasks, warnings, err := readOne(f)
-		if err != nil {
-			if in.Path != "" {
-				return nil, err // the one file asked for: its error is the answer
-			}
-			out.Warnings = append(out.Warnings, abi.Warning{File: f, Message: err.Error()})
-			continue
-		}
-		out.Tasks = append(out.Tasks, tasks...)
-		out.Warnings = append(out.Warnings, warnings...)
+	res, err := discover(abi.DiscoverRequest{Discoverer: "procfile", Files: files})
+	if err != nil {
+		return nil, err
+	}
+	out := Tasks{Tasks: res.Tasks, Warnings: res.Warnings}
+	if out.Tasks == nil {
+		out.Tasks = []abi.Task{}
 	}
 	return juju.Text(summary(out)).WithStructured(out), nil
+}
+
+// discover reads the Procfiles named in req and returns their tasks; a file
+// it cannot read is a warning, never a failure. It has the shape of an SDK
+// task discoverer, so project_overview can call it as one:
+//
+//	juju.Discoverer("procfile", []string{"Procfile", "Procfile.*"}, discover)
+func discover(req abi.DiscoverRequest) (*abi.DiscoverResult, error) {
+	res := &abi.DiscoverResult{Tasks: []abi.Task{}}
+	for _, f := range req.Files {
+		tasks, warnings, err := readOne(f)
+		if err != nil {
+			if juju.IsCode(err, abi.CapabilityDenied) {
+				return nil, err // nothing can be read: say so once
+			}
+			res.Warnings = append(res.Warnings, abi.Warning{File: f, Message: err.Error()})
+			continue
+		}
+		res.Tasks = append(res.Tasks, tasks...)
+		res.Warnings = append(res.Warnings, warnings...)
+	}
+	return res, nil
 }
 
 // findProcfiles globs the workspace for Procfile and Procfile.* files.
