@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jujutools/juju/host"
@@ -92,6 +93,9 @@ func snapshot(t *testing.T, data string) map[string]string {
 			return err
 		}
 		rel, _ := filepath.Rel(data, p)
+		if rel == lockFile {
+			return nil // the lifecycle lock is no part of the installed set
+		}
 		if d.IsDir() {
 			out[rel+"/"] = "dir"
 			return nil
@@ -120,6 +124,22 @@ func TestMain(m *testing.M) {
 	os.RemoveAll(dir)
 	pluginbuild.CleanupForTest()
 	os.Exit(code)
+}
+
+// dataEntries lists the data directory but for the lifecycle lock.
+func dataEntries(t *testing.T, data string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.Name() != lockFile {
+			names = append(names, e.Name())
+		}
+	}
+	return names
 }
 
 // env is one data directory.
@@ -181,8 +201,7 @@ func TestInstallFolder(t *testing.T) {
 	if !slices.Equal(names, []string{"grants.json", "manifest.json", "plugin.wasm"}) {
 		t.Errorf("installed files: %v", names)
 	}
-	top, _ := os.ReadDir(e.data)
-	if len(top) != 1 || top[0].Name() != "plugins" {
+	if top := dataEntries(t, e.data); !slices.Equal(top, []string{"plugins"}) {
 		t.Errorf("data dir holds %v", top)
 	}
 	// The compile went into the cache.
@@ -467,7 +486,7 @@ func TestGrantRevokeRemove(t *testing.T) {
 	if entries, _ := os.ReadDir(filepath.Join(e.data, "plugins")); len(entries) != 0 {
 		t.Errorf("left after remove: %v", entries)
 	}
-	if top, _ := os.ReadDir(e.data); len(top) != 1 {
+	if top := dataEntries(t, e.data); !slices.Equal(top, []string{"plugins"}) {
 		t.Errorf("data dir after remove: %v", top)
 	}
 	if err := Remove(e.data, "test-reader"); !errors.Is(err, ErrNotInstalled) {
@@ -508,5 +527,31 @@ func TestVerify(t *testing.T) {
 	// Granting to a tampered plugin is refused too: the pin is checked first.
 	if _, err := Grant(e.data, "test-reader", []string{"exec"}); !errors.Is(err, host.ErrManifestPin) {
 		t.Errorf("grant to a tampered plugin: %v", err)
+	}
+}
+
+// Concurrent grants never lose one another: the lifecycle lock serialises them.
+func TestConcurrentGrants(t *testing.T) {
+	e := newEnv(t)
+	src := testPlugin(t, "reader")
+	editManifest(t, src, func(m map[string]any) {
+		m["capabilities"] = []string{"fs.read", "state", "git", "lsp", "net.fetch", "exec"}
+	})
+	e.install(t, src, e.opts())
+	caps := []string{"fs.read", "state", "git", "lsp", "net.fetch", "exec"}
+	var wg sync.WaitGroup
+	for _, c := range caps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := Grant(e.data, "test-reader", []string{c}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	in, err := host.ReadInstalled(filepath.Join(e.data, "plugins", "test-reader"))
+	if err != nil || len(in.Granted) != len(caps) {
+		t.Errorf("granted %v, %v; want all of %v", in.Granted, err, caps)
 	}
 }

@@ -15,6 +15,9 @@ import (
 	"github.com/jujutools/juju/sdk/abi"
 )
 
+// lockFile, in the data directory, serialises the lifecycle commands.
+const lockFile = ".plugins.lock"
+
 // Errors of the lifecycle commands.
 var (
 	ErrNotInstalled = errors.New("no installed plugin has that name")
@@ -107,6 +110,11 @@ func Revoke(data, name string, caps []string) (*Change, error) {
 }
 
 func regrant(data, name string, caps []string, add bool) (*Change, error) {
+	unlock, err := lock(data)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	dir, err := installedDir(data, name)
 	if err != nil {
 		return nil, err
@@ -213,6 +221,11 @@ func Words(c abi.Capability) string {
 // out of the plugins folder, so a juju starting meanwhile never loads half
 // a plugin.
 func Remove(data, name string) error {
+	unlock, err := lock(data)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	dir, err := installedDir(data, name)
 	if err != nil {
 		return err
