@@ -60,6 +60,7 @@ bench: build
 ## fuzz: a short run of every fuzzer (seeds alone run in `make test`)
 fuzz: plugins
 	$(GO) test -run=^$$ -fuzz=FuzzDecode -fuzztime=20s ./host/manifest
+	$(GO) test -run=^$$ -fuzz=FuzzUntar -fuzztime=20s ./host/install
 	$(GO) test -run=^$$ -fuzz=FuzzResolve -fuzztime=20s ./host/policy
 
 clean:

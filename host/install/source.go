@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -133,7 +134,7 @@ func untar(r io.Reader, dst string) error {
 			return fmt.Errorf("the archive holds %s, which is not a regular file", h.Name)
 		}
 		parts := strings.Split(name, "/")
-		if len(parts) > 2 || strings.HasPrefix(name, "/") || slicesContains(parts, "..") {
+		if len(parts) > 2 || strings.HasPrefix(name, "/") || slices.Contains(parts, "..") {
 			return fmt.Errorf("the archive holds %s: a plugin archive holds its files at its top or in one folder", h.Name)
 		}
 		base := parts[len(parts)-1]
@@ -159,15 +160,6 @@ func untar(r io.Reader, dst string) error {
 		return fmt.Errorf("the archive holds no %s", manifest.FileName)
 	}
 	return nil
-}
-
-func slicesContains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // stageURL downloads a plugin archive over https, under a size and a time
