@@ -107,7 +107,10 @@ func (p *Plugin) CompileTime() time.Duration {
 }
 
 // Granted reports whether the plugin holds capability c.
-func (p *Plugin) Granted(c abi.Capability) bool { return (*p.grants.Load())[c] }
+func (p *Plugin) Granted(c abi.Capability) bool {
+	g := p.grants.Load()
+	return g != nil && (*g)[c]
+}
 
 // SetGrants replaces the plugin's grants; host calls made after it returns
 // are checked against the new set (the owner's grant or revoke applies to
