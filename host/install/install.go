@@ -85,6 +85,7 @@ func Install(ctx context.Context, src string, o Options) (*Result, error) {
 		return nil, err
 	}
 	defer unlock()
+	sweep(o.Data)
 	plugins := host.PluginsDir(o.Data)
 	if err := os.MkdirAll(plugins, 0o700); err != nil {
 		return nil, err
@@ -336,4 +337,17 @@ func swapIn(data, staging, dest string) error {
 		return errors.Join(err, os.Rename(old, dest))
 	}
 	return nil
+}
+
+// sweep removes what an interrupted lifecycle command left in the data
+// directory (a staging, set-aside or removed folder). It runs under the
+// lock, so none of them belongs to a command still running.
+func sweep(data string) {
+	entries, _ := os.ReadDir(data)
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() && (strings.HasPrefix(n, ".install-") || strings.HasPrefix(n, ".old-") || strings.HasPrefix(n, ".remove-")) {
+			os.RemoveAll(filepath.Join(data, n))
+		}
+	}
 }

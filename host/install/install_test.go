@@ -210,6 +210,18 @@ func TestInstallFolder(t *testing.T) {
 	}
 }
 
+// What an interrupted install left behind is swept by the next one.
+func TestInstallSweepsLeftovers(t *testing.T) {
+	e := newEnv(t)
+	for _, n := range []string{".install-123", ".old-4", ".remove-5"} {
+		os.MkdirAll(filepath.Join(e.data, n, "x"), 0o700)
+	}
+	e.install(t, testPlugin(t, "echo"), e.opts())
+	if top := dataEntries(t, e.data); !slices.Equal(top, []string{"plugins"}) {
+		t.Errorf("data dir holds %v", top)
+	}
+}
+
 func TestInstallGrantsOnlyWhatIsConfirmed(t *testing.T) {
 	e := newEnv(t)
 	src := testPlugin(t, "reader")
