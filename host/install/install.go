@@ -147,6 +147,9 @@ func check(dir, want string) (*manifest.Manifest, []byte, []byte, error) {
 	}
 	m, err := manifest.Decode(mdata)
 	if err != nil {
+		if src, serr := manifest.DecodeSource(mdata); serr == nil && src.Wasm.SHA256 == "" {
+			return nil, nil, nil, fmt.Errorf("%w: it has no wasm.sha256; build the plugin first with juju plugins build", err)
+		}
 		return nil, nil, nil, err
 	}
 	wasm, err := readCapped(filepath.Join(dir, m.Wasm.File), MaxWasmSize)

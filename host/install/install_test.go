@@ -430,6 +430,9 @@ func TestRefusedInstallChangesNothing(t *testing.T) {
 		{"unknown field", func(dir string) {
 			editManifest(t, dir, func(m map[string]any) { m["grants"] = []string{"exec"} })
 		}, "unknown field"},
+		{"an unbuilt source manifest", func(dir string) {
+			editManifest(t, dir, func(m map[string]any) { m["wasm"].(map[string]any)["sha256"] = "" })
+		}, "build the plugin first with juju plugins build"},
 		{"unknown capability", func(dir string) {
 			editManifest(t, dir, func(m map[string]any) { m["capabilities"] = []string{"root"} })
 		}, "unknown capability"},
