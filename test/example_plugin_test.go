@@ -3,6 +3,7 @@ package test
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,6 +32,26 @@ func TestExamplePluginFromSourceToCall(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(src, "plugin.wasm")); !os.IsNotExist(err) {
 		t.Errorf("build -o wrote into the source folder")
 	}
+
+	// An author's own folder, outside juju's tree: build in place, then
+	// install the folder itself, as the guide says.
+	author := filepath.Join(t.TempDir(), "procfile")
+	copyExample(t, src, author)
+	cmd := exec.Command(jujuBin, "plugins", "build", ".")
+	cmd.Dir = author
+	cmd.Env = append(os.Environ(), "JUJU_HOME="+home)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("juju plugins build . in %s: %v\n%s", author, err, b)
+	}
+	var m struct {
+		Wasm  struct{ SHA256 string } `json:"wasm"`
+		Tools []struct{ Name string } `json:"tools"`
+	}
+	b, _ := os.ReadFile(filepath.Join(author, "manifest.json"))
+	if err := json.Unmarshal(b, &m); err != nil || len(m.Wasm.SHA256) != 64 || len(m.Tools) != 1 {
+		t.Fatalf("the author's manifest after build: %v\n%s", err, b)
+	}
+	out = author
 
 	installed := cliOK(t, home, "plugins", "install", out, "--grant", "fs.read")
 	if !strings.Contains(installed, "procfile 0.1.0 installed") || !strings.Contains(installed, "fs.read: granted") {
@@ -97,4 +118,21 @@ func TestExamplePluginFromSourceToCall(t *testing.T) {
 	// Without the grant, the same call is denied.
 	cliOK(t, home, "plugins", "revoke", "procfile", "fs.read")
 	s.fail("procfile_tasks", map[string]any{}, "CAPABILITY_DENIED")
+}
+
+// copyExample copies the example's sources to dst and points its go.mod at
+// juju's sdk by absolute path, as an author outside juju's tree would.
+func copyExample(t *testing.T, src, dst string) {
+	t.Helper()
+	os.MkdirAll(dst, 0o700)
+	for _, f := range []string{"go.mod", "go.sum", "main.go", "procfile.go", "tool.go", "manifest.json"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "go.mod" {
+			b = []byte(strings.Replace(string(b), "=> ../../sdk", "=> "+filepath.Join(repoRoot, "sdk"), 1))
+		}
+		os.WriteFile(filepath.Join(dst, f), b, 0o600)
+	}
 }
