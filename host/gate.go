@@ -15,7 +15,7 @@ import (
 // DefaultApprovalTimeout is how long a call held for the owner's approval
 // waits before it answers APPROVAL_PENDING: well under the minute MCP
 // clients give a tool call.
-const DefaultApprovalTimeout = 45 * time.Second
+const DefaultApprovalTimeout = config.DefaultApprovalTimeout
 
 // NeedsApproval reports whether a call to a tool of the given tier waits for
 // the owner in the given trust mode (SPEC §5): in inspect every E and X
