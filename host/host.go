@@ -16,6 +16,7 @@ import (
 	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/hostfns/approvals"
 	"github.com/jujutools/juju/hostfns/fs"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -132,6 +133,7 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	var fns []hostfns.Func
 	fns = append(fns, logFunc(h.log))
 	fns = append(fns, fs.New(h.policy, fs.Options{})...)
+	fns = append(fns, approvals.New(h.approvals))
 	return fns
 }
 

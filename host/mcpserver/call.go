@@ -37,7 +37,7 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	if err != nil {
 		return nil, invalidParams(name, err)
 	}
-	res, err := s.host.Call(ctx, clientName(ctx), name, raw)
+	res, err := s.host.Call(s.withAsker(ctx), clientName(ctx), name, raw)
 	if err != nil {
 		return nil, invalidParams(name, err)
 	}
