@@ -59,7 +59,11 @@ func ShortArgs(args []byte) string {
 	short(&b, v)
 	s := b.String()
 	if len(s) > maxArgs {
-		s = cutString(s, maxArgs)
+		cut := maxArgs - len("…")
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
 	}
 	return s
 }
