@@ -36,12 +36,13 @@ func NeedsApproval(mode config.Mode, tier string) bool {
 
 // Question is what the owner is asked about a call.
 type Question struct {
-	CallID string
-	Client string
-	Plugin string
-	Tool   string
-	Tier   string
-	Args   string // the arguments in short
+	CallID   string
+	Client   string
+	Plugin   string
+	Tool     string
+	Tier     string
+	Args     string // the arguments in short
+	ArgsHash string // identifies the full arguments (approval.HashArgs)
 }
 
 // Asker asks the owner, through the MCP client (elicitation), whether a
@@ -51,9 +52,18 @@ type Asker interface {
 	// Ask returns true when the owner accepts, false when they decline or
 	// cancel. An error means the owner could not be asked (the client
 	// failed or did not answer in time); the host then falls back to
-	// `juju approvals`.
+	// `juju approvals`. ErrAskClient means the question was handed to the
+	// client, which answers it by retrying the call (MCP multi round-trip
+	// requests): the call stops here, unrun.
 	Ask(ctx context.Context, q Question) (bool, error)
 }
+
+// ErrAskClient is returned by Call, and by an Asker, when the owner's
+// answer comes back with the client's retry of the call.
+var ErrAskClient = errors.New("the client is asked for the owner's approval")
+
+// askedClient is approve's answer when the question went to the client.
+var askedClient = &abi.Error{Code: abi.ApprovalPending, Message: "the client is asked"}
 
 type askerKey struct{}
 
@@ -75,7 +85,7 @@ func (h *Host) Approvals() *approval.Store { return h.approvals }
 // run (APPROVAL_DENIED or APPROVAL_PENDING).
 func (h *Host) approve(ctx context.Context, c hostfns.Caller, args []byte) (*audit.Approval, *abi.Error) {
 	hash := approval.HashArgs(args)
-	q := Question{CallID: c.CallID, Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier, Args: audit.ShortArgs(args)}
+	q := Question{CallID: c.CallID, Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier, Args: audit.ShortArgs(args), ArgsHash: hash}
 
 	// A retry of a call the owner already decided on, or is deciding on.
 	if r, ok := h.approvals.Match(c.Client, c.Tool, hash); ok {
@@ -97,6 +107,8 @@ func (h *Host) approve(ctx context.Context, c hostfns.Caller, args []byte) (*aud
 		ok, err := a.Ask(actx, q)
 		cancel()
 		switch {
+		case errors.Is(err, ErrAskClient):
+			return nil, askedClient
 		case err == nil && ok:
 			return &audit.Approval{Via: "elicitation", Decision: "approved"}, nil
 		case err == nil:

@@ -214,7 +214,11 @@ func (h *Host) Call(ctx context.Context, client, name string, args json.RawMessa
 	var appr *audit.Approval
 	if NeedsApproval(h.cfg.Mode, t.Spec.Tier) {
 		var refused *abi.Error
-		if appr, refused = h.approve(ctx, caller, args); refused != nil {
+		appr, refused = h.approve(ctx, caller, args)
+		if refused == askedClient {
+			return nil, ErrAskClient
+		}
+		if refused != nil {
 			res = &abi.CallResult{Error: refused}
 		}
 	}
