@@ -216,6 +216,10 @@ func (h *Host) Call(ctx context.Context, client, name string, args json.RawMessa
 		var refused *abi.Error
 		appr, refused = h.approve(ctx, caller, args)
 		if refused == askedClient {
+			// The answer comes with the client's retry, audited then; this
+			// round is recorded as held.
+			h.record(start, caller, args, &abi.CallResult{Error: &abi.Error{Code: abi.ApprovalPending}},
+				&audit.Approval{Via: "elicitation", Decision: "asked"})
 			return nil, ErrAskClient
 		}
 		if refused != nil {

@@ -230,6 +230,22 @@ func testElicitation(t *testing.T, version string) {
 	if n := len(e.questions()); n != 3 {
 		t.Errorf("asked %d times, want 3", n)
 	}
+	// The audit shows how each call was decided.
+	decided := map[string]int{}
+	for _, r := range auditJSON(t, home, root) {
+		if r.Approval != nil {
+			if r.Approval.Via != "elicitation" {
+				t.Errorf("approval via %q, want elicitation", r.Approval.Via)
+			}
+			decided[r.Approval.Decision]++
+		}
+	}
+	if decided["approved"] != 1 || decided["denied"] != 2 {
+		t.Errorf("audited decisions %v, want 1 approved and 2 denied", decided)
+	}
+	if version == mcp.LATEST_PROTOCOL_VERSION && decided["asked"] != 3 {
+		t.Errorf("audited decisions %v, want the 3 questions handed to the client", decided)
+	}
 }
 
 // pendingID waits until juju approvals lists a pending approval of tool
