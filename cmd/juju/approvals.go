@@ -128,7 +128,7 @@ func runApprovalsList(w io.Writer, o *approvalsOptions, now time.Time) error {
 		if client == "" {
 			client = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, age(now.Sub(r.Created)), r.State, client, r.Tool, oneLine(r.Args, 60), r.Workspace)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, age(now.Sub(r.Created)), r.State, client, r.Tool, clip(r.Args, 60), r.Workspace)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -166,9 +166,9 @@ func runApprovalDecide(w io.Writer, id string, approve bool) error {
 			return err
 		}
 		if approve {
-			_, err = fmt.Fprintf(w, "Approved %s: %s %s. The waiting call runs now; if it already gave up, the client's retry of the same call runs once.\n", id, got.Tool, oneLine(got.Args, 60))
+			_, err = fmt.Fprintf(w, "Approved %s: %s %s. The waiting call runs now; if it already gave up, the client's retry of the same call runs once.\n", id, got.Tool, clip(got.Args, 60))
 		} else {
-			_, err = fmt.Fprintf(w, "Denied %s: %s %s. Nothing was done; the client is told APPROVAL_DENIED.\n", id, got.Tool, oneLine(got.Args, 60))
+			_, err = fmt.Fprintf(w, "Denied %s: %s %s. Nothing was done; the client is told APPROVAL_DENIED.\n", id, got.Tool, clip(got.Args, 60))
 		}
 		return err
 	}
@@ -186,4 +186,14 @@ func age(d time.Duration) string {
 		return fmt.Sprintf("%dh", int(d.Hours()))
 	}
 	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// clip keeps at most n runes of s, marking the cut; unlike oneLine it never
+// stops at a sentence, since arguments are not prose.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }

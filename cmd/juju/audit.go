@@ -140,13 +140,13 @@ func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
 			client = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s\n", e.Time.Local().Format("2006-01-02 15:04:05"), e.CallID, client,
-			e.Tool, e.Outcome, e.DurationMs, approvalWords(e.Approval), oneLine(e.Args, 60))
+			e.Tool, e.Outcome, e.DurationMs, approvalWords(e.Approval), clip(e.Args, 60))
 		for _, c := range e.Changes {
 			rb := ""
 			if c.RolledBack {
 				rb = " (rolled back)"
 			}
-			fmt.Fprintf(tw, "\t\t\t  change %s%s\t\t\t\t%s\n", c.ID, rb, oneLine(strings.Join(c.Paths, ", "), 60))
+			fmt.Fprintf(tw, "\t\t\t  change %s%s\t\t\t\t%s\n", c.ID, rb, clip(strings.Join(c.Paths, ", "), 60))
 		}
 	}
 	return tw.Flush()

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 	"time"
 )
@@ -78,7 +79,7 @@ type Query struct {
 }
 
 // Read returns the records of the log at path (and its rotated
-// predecessor) that match q, oldest first. A missing log has no records;
+// predecessor) that match q, in the order the calls began. A missing log has no records;
 // a line that does not decode (a torn write) is skipped.
 func Read(path string, q Query) ([]Record, error) {
 	var out []Record
@@ -103,6 +104,8 @@ func Read(path string, q Query) ([]Record, error) {
 			out = append(out, r)
 		}
 	}
+	// Records are appended as calls end; show them in the order they began.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
 	if q.Limit > 0 && len(out) > q.Limit {
 		out = out[len(out)-q.Limit:]
 	}
