@@ -124,7 +124,14 @@ func TestGateModes(t *testing.T) {
 	for _, mode := range []string{"inspect", "edit", "trusted"} {
 		t.Run(mode, func(t *testing.T) {
 			home := gateHome(t, 300*time.Millisecond)
-			s := startGate(t, home, root, mode, "gate-e2e", nil)
+			// In trusted mode a client that could be asked is asked nothing.
+			var e *elicitor
+			var handler client.ElicitationHandler
+			if mode == "trusted" {
+				e = &elicitor{action: mcp.ElicitationResponseActionDecline}
+				handler = e
+			}
+			s := startGate(t, home, root, mode, "gate-e2e", handler)
 			if got := s.with(t).ok("read_file", map[string]any{"path": "a.txt"}); !strings.Contains(got, "hello") {
 				t.Fatalf("read_file in %s: %q", mode, got)
 			}
@@ -146,6 +153,9 @@ func TestGateModes(t *testing.T) {
 				if s.ran(text) {
 					t.Errorf("%s in %s ran without approval", tool, mode)
 				}
+			}
+			if e != nil && len(e.questions()) != 0 {
+				t.Errorf("trusted mode asked the owner: %q", e.questions())
 			}
 		})
 	}
