@@ -77,9 +77,6 @@ func askerFrom(ctx context.Context) Asker {
 	return a
 }
 
-// Approvals is the store of this workspace's approvals.
-func (h *Host) Approvals() *approval.Store { return h.approvals }
-
 // approve holds a call until the owner decides. It returns how the call
 // was decided for the audit, and a non-nil error when the call must not
 // run (APPROVAL_DENIED or APPROVAL_PENDING).

@@ -1,8 +1,10 @@
-// Command approvals is juju's core approvals plugin (core-approvals):
-// approval_status, which tells the client what became of its calls held for
-// the owner's approval. It asks for no capability: its one host function
-// shows only the calling client's approvals.
 package main
+
+// approval_status tells the client what became of its calls held for the
+// owner's approval. Its host function needs no capability and shows only
+// the calling client's approvals. It lives in core-read, with the other
+// tier R tools, rather than in a plugin of its own: every Go plugin costs a
+// compilation and several MB of memory (see docs/RATIONALE.md).
 
 import (
 	"fmt"
@@ -73,5 +75,3 @@ func status(_ *juju.Call, in StatusArgs) (*juju.Result, error) {
 	}
 	return juju.Text(b.String()).WithStructured(out), nil
 }
-
-func main() {}
