@@ -9,11 +9,14 @@ import (
 	"sort"
 	"time"
 
+	"github.com/jujutools/juju/host/approval"
+	"github.com/jujutools/juju/host/audit"
 	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/host/core"
 	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/hostfns/approvals"
 	"github.com/jujutools/juju/hostfns/fs"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -32,6 +35,9 @@ type Config struct {
 	BackgroundAfter time.Duration // a command still running after this becomes a background job
 	Version         string
 	Logger          *slog.Logger
+	// ApprovalTimeout bounds how long a call waits for the owner's approval
+	// before it answers APPROVAL_PENDING (DefaultApprovalTimeout when 0).
+	ApprovalTimeout time.Duration
 	// PluginTimeout and PluginMemoryMiB override the runtime defaults (tests).
 	PluginTimeout   time.Duration
 	PluginMemoryMiB int
@@ -46,6 +52,9 @@ type Host struct {
 	plugins []*Loaded
 	tools   map[string]*Tool
 	order   []string
+
+	audit     *audit.Log      // every call, in the state folder
+	approvals *approval.Store // calls waiting for the owner
 }
 
 // Source says where a plugin comes from.
@@ -99,6 +108,8 @@ func New(cfg Config) (*Host, error) {
 		return nil, err
 	}
 	h := &Host{cfg: cfg, log: log, policy: pol, runtime: rt, tools: map[string]*Tool{}}
+	h.audit = audit.Open(audit.Path(h.StateDir()))
+	h.approvals = approval.Open(approval.Dir(h.StateDir()), approval.Options{})
 	fns := h.hostFunctions()
 
 	cores, err := core.Plugins()
@@ -123,6 +134,7 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	var fns []hostfns.Func
 	fns = append(fns, logFunc(h.log))
 	fns = append(fns, fs.New(h.policy, fs.Options{})...)
+	fns = append(fns, approvals.New(h.approvals))
 	return fns
 }
 
@@ -189,15 +201,54 @@ func (h *Host) Warm(ctx context.Context) {
 var ErrUnknownTool = errors.New("unknown tool")
 
 // Call runs one tool. Arguments have been validated against the tool's input
-// schema by the caller (the MCP layer).
+// schema by the caller (the MCP layer). The policy gate comes first: when
+// the tool's tier needs the owner's approval in this trust mode, the call
+// waits for it (see approve). Every call, run or refused, is audited.
 func (h *Host) Call(ctx context.Context, client, name string, args json.RawMessage) (*abi.CallResult, error) {
 	t, ok := h.tools[name]
 	if !ok {
 		return nil, fmt.Errorf("%w: %s", ErrUnknownTool, name)
 	}
-	t.Plugin.refreshGrants(h.log)
-	caller := hostfns.Caller{Plugin: t.Plugin.Name(), Tool: name, Tier: t.Spec.Tier, Client: client}
-	return t.Plugin.Call(ctx, caller, name, args), nil
+	start := time.Now()
+	caller := hostfns.Caller{Plugin: t.Plugin.Name(), Tool: name, Tier: t.Spec.Tier, Client: client, CallID: newCallID()}
+	var res *abi.CallResult
+	var appr *audit.Approval
+	if NeedsApproval(h.cfg.Mode, t.Spec.Tier) {
+		var refused *abi.Error
+		appr, refused = h.approve(ctx, caller, args)
+		if refused == askedClient {
+			// The answer comes with the client's retry, audited then; this
+			// round is recorded as held.
+			h.record(start, caller, args, &abi.CallResult{Error: &abi.Error{Code: abi.ApprovalPending}},
+				&audit.Approval{Via: "elicitation", Decision: "asked"})
+			return nil, ErrAskClient
+		}
+		if refused != nil {
+			res = &abi.CallResult{Error: refused}
+		}
+	}
+	if res == nil {
+		t.Plugin.refreshGrants(h.log)
+		res = t.Plugin.Call(ctx, caller, name, args)
+	}
+	h.record(start, caller, args, res, appr)
+	return res, nil
+}
+
+// record appends the call to the audit log. A failure to write it is
+// logged, never the call's failure.
+func (h *Host) record(start time.Time, c hostfns.Caller, args []byte, res *abi.CallResult, appr *audit.Approval) {
+	r := audit.Record{
+		Time: start.UTC(), CallID: c.CallID, Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier,
+		Args: audit.ShortArgs(args), Outcome: audit.OutcomeOK, Approval: appr,
+		DurationMs: float64(time.Since(start).Microseconds()) / 1000,
+	}
+	if res.Error != nil {
+		r.Outcome = string(res.Error.Code)
+	}
+	if err := h.audit.Append(&r); err != nil {
+		h.log.Warn("writing the audit log", "err", err)
+	}
 }
 
 // Close stops every plugin and then the runtime. It waits, until ctx ends,
@@ -212,6 +263,7 @@ func (h *Host) Close(ctx context.Context) error {
 			}
 		}
 	}
+	h.audit.Close()
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}

@@ -21,6 +21,7 @@ func hostConfig(s config.Settings, dirs config.Dirs, log *slog.Logger) host.Conf
 		Secrets:         s.Secrets,
 		FetchAllow:      s.FetchAllow,
 		BackgroundAfter: s.BackgroundAfter,
+		ApprovalTimeout: s.ApprovalTimeout,
 		Dirs:            dirs,
 		Version:         version,
 		Logger:          log,

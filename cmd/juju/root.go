@@ -74,6 +74,8 @@ see the tools, then add 'juju stdio' to your MCP client.`,
 		newPluginsCommand(),
 		newDoctorCommand(),
 		newVersionCommand(),
+		newApprovalsCommand(),
+		newAuditCommand(),
 	)
 	return root
 }

@@ -25,12 +25,13 @@ var ErrInvalid = errors.New("invalid configuration")
 // key the file does not set. The TOML keys are those of SPEC §8b; they are
 // the only ones accepted.
 type File struct {
-	Mode          *Mode       `toml:"mode"`
-	Sandbox       *Sandbox    `toml:"sandbox"`
-	AllowWebFetch *bool       `toml:"allowWebFetch"`
-	Policy        PolicyTable `toml:"policy"`
-	Fetch         FetchTable  `toml:"fetch"`
-	Exec          ExecTable   `toml:"exec"`
+	Mode          *Mode          `toml:"mode"`
+	Sandbox       *Sandbox       `toml:"sandbox"`
+	AllowWebFetch *bool          `toml:"allowWebFetch"`
+	Policy        PolicyTable    `toml:"policy"`
+	Fetch         FetchTable     `toml:"fetch"`
+	Exec          ExecTable      `toml:"exec"`
+	Approvals     ApprovalsTable `toml:"approvals"`
 
 	// Path is where the file was read from; "" when there was none.
 	Path string `toml:"-"`
@@ -55,6 +56,13 @@ type ExecTable struct {
 	// BackgroundAfterMs is how long a command runs before the call hands
 	// back a job id and the command goes on in the background.
 	BackgroundAfterMs *int64 `toml:"backgroundAfterMs"`
+}
+
+// ApprovalsTable is the [approvals] table.
+type ApprovalsTable struct {
+	// TimeoutMs is how long a call held for the owner's approval waits
+	// before it answers APPROVAL_PENDING.
+	TimeoutMs *int64 `toml:"timeoutMs"`
 }
 
 // FileError is one problem in a config file, at a key and a line when they

@@ -248,7 +248,7 @@ func TestKnownKeys(t *testing.T) {
 		got = append(got, k)
 	}
 	want := []string{
-		"allowWebFetch", "exec", "exec.backgroundAfterMs", "fetch", "fetch.allow",
+		"allowWebFetch", "approvals", "approvals.timeoutMs", "exec", "exec.backgroundAfterMs", "fetch", "fetch.allow",
 		"mode", "policy", "policy.deny", "policy.secrets", "sandbox",
 	}
 	slices.Sort(got)
@@ -319,6 +319,9 @@ func FuzzDecode(f *testing.F) {
 		}
 		if ms := file.Exec.BackgroundAfterMs; ms != nil && *ms <= 0 {
 			t.Fatalf("accepted backgroundAfterMs %d", *ms)
+		}
+		if ms := file.Approvals.TimeoutMs; ms != nil && *ms <= 0 {
+			t.Fatalf("accepted approvals.timeoutMs %d", *ms)
 		}
 	})
 }

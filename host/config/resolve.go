@@ -13,6 +13,7 @@ const (
 	DefaultSandbox         = SandboxPrefer
 	DefaultAllowWebFetch   = false
 	DefaultBackgroundAfter = 50 * time.Second
+	DefaultApprovalTimeout = 45 * time.Second
 )
 
 // Flags are the settings given on the command line. A nil pointer is a flag
@@ -37,6 +38,7 @@ type Settings struct {
 	Secrets         []string      // extra secret globs
 	FetchAllow      []string      // exact host:port pairs exempt from the private-address block
 	BackgroundAfter time.Duration // when a running command becomes a background job
+	ApprovalTimeout time.Duration // how long a call waits for the owner's approval
 	ConfigFile      string        // the config file that was read; "" when none
 }
 
@@ -67,6 +69,10 @@ func Resolve(flags Flags, file *File, cwd string) (Settings, error) {
 	if ms := file.Exec.BackgroundAfterMs; ms != nil {
 		s.BackgroundAfter = time.Duration(*ms) * time.Millisecond
 	}
+	s.ApprovalTimeout = DefaultApprovalTimeout
+	if ms := file.Approvals.TimeoutMs; ms != nil {
+		s.ApprovalTimeout = time.Duration(*ms) * time.Millisecond
+	}
 	if !s.Mode.Valid() {
 		return Settings{}, fmt.Errorf("%w: mode %q must be one of %s", ErrInvalid, s.Mode, list(Modes))
 	}
@@ -75,6 +81,9 @@ func Resolve(flags Flags, file *File, cwd string) (Settings, error) {
 	}
 	if s.BackgroundAfter <= 0 {
 		return Settings{}, fmt.Errorf("%w: exec.backgroundAfterMs must be positive", ErrInvalid)
+	}
+	if s.ApprovalTimeout <= 0 {
+		return Settings{}, fmt.Errorf("%w: approvals.timeoutMs must be positive", ErrInvalid)
 	}
 	if !filepath.IsAbs(cwd) {
 		return Settings{}, fmt.Errorf("the working folder %q is not absolute", cwd)

@@ -13,19 +13,20 @@ func TestResolve(t *testing.T) {
 	cwd := filepath.FromSlash("/work/repo")
 	file := &File{
 		Mode: ptr(ModeInspect), Sandbox: ptr(SandboxRequire), AllowWebFetch: ptr(true),
-		Policy: PolicyTable{Deny: []string{"build/**"}, Secrets: []string{"*.vault"}},
-		Fetch:  FetchTable{Allow: []string{"127.0.0.1:8443"}},
-		Exec:   ExecTable{BackgroundAfterMs: ptr(int64(1500))},
-		Path:   "/cfg/config.toml",
+		Policy:    PolicyTable{Deny: []string{"build/**"}, Secrets: []string{"*.vault"}},
+		Fetch:     FetchTable{Allow: []string{"127.0.0.1:8443"}},
+		Exec:      ExecTable{BackgroundAfterMs: ptr(int64(1500))},
+		Approvals: ApprovalsTable{TimeoutMs: ptr(int64(2500))},
+		Path:      "/cfg/config.toml",
 	}
 	defaults := Settings{
 		Roots: []string{cwd}, Mode: ModeEdit, Sandbox: SandboxPrefer,
-		AllowWebFetch: false, BackgroundAfter: 50 * time.Second,
+		AllowWebFetch: false, BackgroundAfter: 50 * time.Second, ApprovalTimeout: 45 * time.Second,
 	}
 	fromFile := Settings{
 		Roots: []string{cwd}, Mode: ModeInspect, Sandbox: SandboxRequire, AllowWebFetch: true,
 		Deny: []string{"build/**"}, Secrets: []string{"*.vault"}, FetchAllow: []string{"127.0.0.1:8443"},
-		BackgroundAfter: 1500 * time.Millisecond, ConfigFile: "/cfg/config.toml",
+		BackgroundAfter: 1500 * time.Millisecond, ApprovalTimeout: 2500 * time.Millisecond, ConfigFile: "/cfg/config.toml",
 	}
 	with := func(s Settings, f func(*Settings)) Settings {
 		f(&s)

@@ -42,6 +42,9 @@ func (f *File) validate(path string, lines map[string]int) error {
 	if ms := f.Exec.BackgroundAfterMs; ms != nil && *ms <= 0 {
 		bad("exec.backgroundAfterMs", "%d must be a positive number of milliseconds", *ms)
 	}
+	if ms := f.Approvals.TimeoutMs; ms != nil && *ms <= 0 {
+		bad("approvals.timeoutMs", "%d must be a positive number of milliseconds", *ms)
+	}
 	return errors.Join(errs...)
 }
 

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
+	"github.com/jujutools/juju/host"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -37,7 +38,11 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	if err != nil {
 		return nil, invalidParams(name, err)
 	}
+	ctx, rt := s.withAsker(ctx, req)
 	res, err := s.host.Call(ctx, clientName(ctx), name, raw)
+	if errors.Is(err, host.ErrAskClient) && rt != nil && rt.question() != nil {
+		return rt.question(), nil
+	}
 	if err != nil {
 		return nil, invalidParams(name, err)
 	}
@@ -46,6 +51,9 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 
 // clientName is the MCP client's declared name, for logs and the audit.
 func clientName(ctx context.Context) string {
+	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientInfo != nil && info.ClientInfo.Name != "" {
+		return info.ClientInfo.Name
+	}
 	if sess, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
 		return sess.GetClientInfo().Name
 	}

@@ -30,5 +30,15 @@ func instructions(h *host.Host) string {
 	case "edit":
 		b.WriteString(" In edit mode edits apply directly and commands wait for the owner's approval.")
 	}
+	if cfg.Mode != "trusted" {
+		b.WriteString(approvalHelp)
+	}
 	return b.String()
 }
+
+// approvalHelp tells the model how a call held for approval behaves.
+const approvalHelp = " When a call needs approval, the owner is asked in this client if it supports elicitation, " +
+	"else in their terminal (`juju approvals`). APPROVAL_DENIED means the owner refused and nothing was done: do not retry the call as it is. " +
+	"APPROVAL_PENDING means the owner has not answered yet: tell them the approval id from the message, " +
+	"then retry the same call with the same arguments once they approved it (it then runs once, without asking again), " +
+	"or check it with approval_status."

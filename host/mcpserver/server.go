@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"crypto/rand"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -15,6 +16,8 @@ type Server struct {
 	host    *host.Host
 	mcp     *server.MCPServer
 	schemas map[string]*inputSchema // by tool name
+	// stateKey signs the state of approval questions handed to clients.
+	stateKey []byte
 }
 
 // inputSchema is a tool's input schema, compiled on the tool's first call.
@@ -34,7 +37,8 @@ func (s *inputSchema) get(name string) (*jsonschema.Schema, error) {
 
 // New builds the MCP server from the host's catalog.
 func New(h *host.Host) (*Server, error) {
-	s := &Server{host: h, schemas: map[string]*inputSchema{}}
+	s := &Server{host: h, schemas: map[string]*inputSchema{}, stateKey: make([]byte, 32)}
+	rand.Read(s.stateKey)
 	cfg := h.Config()
 	s.mcp = server.NewMCPServer("juju", cfg.Version,
 		server.WithToolCapabilities(false),

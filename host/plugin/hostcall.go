@@ -45,6 +45,10 @@ func (p *Plugin) handle(ctx context.Context, cp *extism.CurrentPlugin, f hostfns
 		return hostfns.ErrorHeader(abi.Errorf(abi.CapabilityDenied,
 			"the plugin %s was not granted %q; the owner can grant it with `juju plugins grant %s %s`", p.Name(), f.Capability, p.Name(), f.Capability)), nil
 	}
+	if e := tierAllows(caller, f); e != nil {
+		p.rt.log.Warn("capability denied by tier", "plugin", p.Name(), "tool", caller.Tool, "tier", caller.Tier, "hostfn", f.Name, "capability", f.Capability)
+		return hostfns.ErrorHeader(e), nil
+	}
 	in, err := cp.ReadBytes(offset)
 	if err != nil {
 		return hostfns.ErrorHeader(abi.Errorf(abi.InvalidArgument, "the request to %s is not a valid memory block", f.Name)), nil
@@ -60,4 +64,46 @@ func (p *Plugin) handle(ctx context.Context, cp *extism.CurrentPlugin, f hostfns
 		}
 	}()
 	return f.Handle(callContext(ctx), h, b)
+}
+
+// minTier is the least tier a tool must declare to use a capability: the
+// trust mode gate decides by a tool's declared tier, so a tool declared R
+// must not write, and one not declared X must not run commands or reach the
+// network. (git is checked by its host function, per subcommand.)
+var minTier = map[abi.Capability]string{
+	abi.CapFSWrite:   abi.TierEdit,
+	abi.CapExec:      abi.TierExec,
+	abi.CapExecShell: abi.TierExec,
+	abi.CapNetFetch:  abi.TierExec,
+}
+
+// tierRank orders the tiers; an unknown tier ranks as R.
+func tierRank(tier string) int {
+	switch tier {
+	case abi.TierEdit:
+		return 1
+	case abi.TierExec:
+		return 2
+	}
+	return 0
+}
+
+// tierAllows refuses a host function whose capability is above the calling
+// tool's declared tier.
+func tierAllows(c hostfns.Caller, f hostfns.Func) *abi.Error {
+	need, ok := minTier[f.Capability]
+	if !ok || tierRank(c.Tier) >= tierRank(need) {
+		return nil
+	}
+	what := "change files"
+	if need == abi.TierExec {
+		what = "run commands or reach the network"
+	}
+	tier := c.Tier
+	if tier == "" {
+		tier = "unknown"
+	}
+	return abi.Errorf(abi.CapabilityDenied,
+		"the tool %s is declared tier %s, and a tool of that tier may not %s (%s needs tier %s); the plugin's author must declare the tool's real tier so the trust mode can hold it for approval",
+		c.Tool, tier, what, f.Capability, need)
 }

@@ -1,8 +1,8 @@
 // Command read is juju's core read plugin (core-read): list_directory,
-// read_file, read_files, file_info and glob_files. It reads the workspace
-// only through juju's fs host functions, so the host's path policy and
-// secret denial apply to every byte it sees; it asks for the fs.read
-// capability and nothing else.
+// read_file, read_files, file_info and glob_files, and approval_status. It
+// reads the workspace only through juju's fs host functions, so the host's
+// path policy and secret denial apply to every byte it sees; it asks for the
+// fs.read capability and nothing else (approval_status needs none).
 //
 // Each tool lives in its own file beside its arguments and result types,
 // from which the SDK generates the schemas in manifest.json

@@ -41,6 +41,13 @@ func exchange(fn string, frame []byte) ([]byte, error) {
 	default:
 		return nil, errNoHost
 	}
+	return exchangeVia(imp, fn, frame)
+}
+
+// exchangeVia sends a request frame through the import imp. Host functions
+// outside the switch above pass their import here themselves, so that a
+// plugin imports only the host functions it calls.
+func exchangeVia(imp func(uint64) uint64, fn string, frame []byte) ([]byte, error) {
 	req := store(frame)
 	off := imp(req)
 	release(req, len(frame))

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/jujutools/juju/host/audit"
+	"github.com/jujutools/juju/host/config"
+)
+
+// auditOptions are the flags of juju audit.
+type auditOptions struct {
+	roots []string
+	since string
+	json  bool
+	limit int
+}
+
+// openChanges opens the workspace's journal for `juju audit`, to show the
+// changes each call made. It is nil until the journal is wired in: the
+// journal-join seam (see audit.ChangeLister).
+var openChanges func(stateDir string) (audit.ChangeLister, error)
+
+func newAuditCommand() *cobra.Command {
+	o := &auditOptions{}
+	cmd := &cobra.Command{
+		Use:   "audit",
+		Short: "Show every tool call made on a workspace",
+		Long: `Show the audit log of a workspace: every tool call an MCP client made, in
+the order made — allowed, refused or held for approval — with the time, the
+call id, the client, the plugin and tool, the arguments in short, the
+outcome ('ok' or the error code), the duration, and, for calls that needed
+your approval, how it was decided (elicitation in the client, or
+'juju approvals').
+
+The workspace is the current folder, or the --root folders given to
+'juju stdio'. The log lives in juju's state directory, never in the
+workspace; arguments are cut short and results are never recorded.`,
+		Example: `  juju audit
+  juju audit --since 1h
+  juju audit --since 2026-01-02T15:04:05Z --json
+  juju audit --root ~/src/app --limit 20`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runAudit(cmd.OutOrStdout(), o, time.Now())
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&o.roots, "root", nil, "the workspace `DIR`, as given to juju stdio; repeat for more (default: the current folder)")
+	f.StringVar(&o.since, "since", "", "show calls since `WHEN`: a duration back from now (90m, 2h, 3d) or a time (RFC 3339)")
+	f.BoolVar(&o.json, "json", false, "print JSON, one object per call")
+	f.IntVar(&o.limit, "limit", 0, "show only the last `N` calls (0: all)")
+	return cmd
+}
+
+// parseSince reads --since: a duration back from now, with d for days, or
+// an RFC 3339 time.
+func parseSince(s string, now time.Time) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		if n, err := strconv.Atoi(days); err == nil && n >= 0 {
+			return now.Add(-time.Duration(n) * 24 * time.Hour), nil
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, usageError{fmt.Errorf("--since %q is neither a duration (90m, 2h, 3d) nor a time (2026-01-02T15:04:05Z)", s)}
+}
+
+// stateDirFor is the state folder of the workspace made of roots (the
+// current folder when none), as juju stdio names it.
+func stateDirFor(roots []string) (string, error) {
+	dirs, err := config.DefaultDirs()
+	if err != nil {
+		return "", err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	s, err := config.Resolve(config.Flags{Roots: roots}, nil, cwd)
+	if err != nil {
+		return "", err
+	}
+	return dirs.Workspace(s.Roots), nil
+}
+
+func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
+	if o.limit < 0 {
+		return usageError{fmt.Errorf("--limit %d must not be negative", o.limit)}
+	}
+	since, err := parseSince(o.since, now)
+	if err != nil {
+		return err
+	}
+	state, err := stateDirFor(o.roots)
+	if err != nil {
+		return err
+	}
+	recs, err := audit.Read(audit.Path(state), audit.Query{Since: since, Limit: o.limit})
+	if err != nil {
+		return err
+	}
+	var changes audit.ChangeLister
+	if openChanges != nil {
+		if changes, err = openChanges(state); err != nil {
+			return err
+		}
+	}
+	entries, err := audit.Join(recs, changes, since)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return writeJSON(w, entries)
+	}
+	if len(entries) == 0 {
+		_, err := fmt.Fprintln(w, "No tool calls recorded for this workspace"+sinceWords(o.since)+".")
+		return err
+	}
+	tw := newTable(w)
+	fmt.Fprintln(tw, "TIME\tCALL\tCLIENT\tTOOL\tOUTCOME\tMS\tAPPROVAL\tARGUMENTS")
+	for _, e := range entries {
+		client := e.Client
+		if client == "" {
+			client = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s\n", e.Time.Local().Format("2006-01-02 15:04:05"), e.CallID, client,
+			e.Tool, e.Outcome, e.DurationMs, approvalWords(e.Approval), clip(e.Args, 60))
+		for _, c := range e.Changes {
+			rb := ""
+			if c.RolledBack {
+				rb = " (rolled back)"
+			}
+			fmt.Fprintf(tw, "\t\t\t  change %s%s\t\t\t\t%s\n", c.ID, rb, clip(strings.Join(c.Paths, ", "), 60))
+		}
+	}
+	return tw.Flush()
+}
+
+func sinceWords(since string) string {
+	if since == "" {
+		return ""
+	}
+	return " since " + since
+}
+
+// approvalWords says how a call was approved: "-" when none was needed.
+func approvalWords(a *audit.Approval) string {
+	if a == nil {
+		return "-"
+	}
+	s := a.Decision + " (" + a.Via
+	if a.ID != "" {
+		s += " " + a.ID
+	}
+	return s + ")"
+}

@@ -1,0 +1,55 @@
+package approval
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+)
+
+// State is where an approval stands.
+type State string
+
+// The states of an approval.
+const (
+	Pending  State = "pending"  // waiting for the owner
+	Approved State = "approved" // the owner said yes; the call runs once
+	Denied   State = "denied"   // the owner said no
+	Used     State = "used"     // the decision was acted on (the call ran, or was refused)
+	Expired  State = "expired"  // nobody decided in time, or an approval was never used
+)
+
+// Request is what the owner is asked about: one tool call.
+type Request struct {
+	ID       string    `json:"id"`
+	Created  time.Time `json:"created"`
+	Client   string    `json:"client"`
+	Plugin   string    `json:"plugin"`
+	Tool     string    `json:"tool"`
+	Tier     string    `json:"tier"`
+	Args     string    `json:"args"`     // the arguments in short (audit.ShortArgs)
+	ArgsHash string    `json:"argsHash"` // sha256 of the full arguments, to match a retried call
+	CallID   string    `json:"callId"`   // the call that asked
+}
+
+// Decision is the owner's answer.
+type Decision struct {
+	Approve bool      `json:"approve"`
+	Time    time.Time `json:"time"`
+	By      string    `json:"by"` // how: "cli"
+}
+
+// Record is an approval as the store shows it.
+type Record struct {
+	Request
+	State    State     `json:"state"`
+	Decided  time.Time `json:"decided,omitzero"`
+	By       string    `json:"by,omitempty"`
+	UsedTime time.Time `json:"used,omitzero"`
+}
+
+// HashArgs returns the hash that identifies a call's arguments: a retry of
+// the same call has the same hash.
+func HashArgs(args []byte) string {
+	sum := sha256.Sum256(args)
+	return hex.EncodeToString(sum[:16])
+}

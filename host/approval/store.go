@@ -1,0 +1,320 @@
+package approval
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Defaults of Options.
+const (
+	// DefaultTTL is how long a pending approval, or an approval not yet
+	// used, stays valid: the owner has this long to decide, and the client
+	// this long to retry an approved call.
+	DefaultTTL = time.Hour
+	// DefaultKeep is how long records are kept, for `juju approvals`,
+	// before they are removed.
+	DefaultKeep = 24 * time.Hour
+	// DefaultPoll is how often a waiting call looks for the owner's decision.
+	DefaultPoll = 100 * time.Millisecond
+)
+
+// Errors of the store.
+var (
+	ErrNotFound = errors.New("no such approval")
+	ErrDecided  = errors.New("the approval was already decided")
+	ErrExpired  = errors.New("the approval has expired")
+	ErrUsed     = errors.New("the approval was already used")
+)
+
+// Options tune a Store; zero values take the defaults.
+type Options struct {
+	TTL  time.Duration
+	Keep time.Duration
+	Poll time.Duration
+	Now  func() time.Time // tests
+}
+
+// Store is the approvals folder of one workspace. It holds no file open and
+// no lock; any number of processes may use the same folder.
+type Store struct {
+	dir  string
+	opts Options
+}
+
+// Dir is the approvals folder inside a workspace's state folder.
+func Dir(stateDir string) string { return filepath.Join(stateDir, "approvals") }
+
+// Open returns the store in dir (see Dir). The folder is created on the
+// first write.
+func Open(dir string, opts Options) *Store {
+	if opts.TTL <= 0 {
+		opts.TTL = DefaultTTL
+	}
+	if opts.Keep <= 0 {
+		opts.Keep = DefaultKeep
+	}
+	if opts.Keep < opts.TTL {
+		opts.Keep = opts.TTL
+	}
+	if opts.Poll <= 0 {
+		opts.Poll = DefaultPoll
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Store{dir: dir, opts: opts}
+}
+
+// The files of one approval.
+const (
+	requestFile  = "request.json"
+	decisionFile = "decision.json"
+	usedFile     = "used.json"
+)
+
+// NewID returns a fresh approval id: eight letters and digits, easy to type.
+func NewID() string {
+	var b [5]byte
+	rand.Read(b[:])
+	return strings.ToLower(base32.StdEncoding.EncodeToString(b[:]))
+}
+
+// Create records a pending approval; it fills in ID and Created when they
+// are empty. Records past Keep are swept away on the way.
+func (s *Store) Create(r Request) (Request, error) {
+	if r.ID == "" {
+		r.ID = NewID()
+	}
+	if !validID(r.ID) {
+		return r, fmt.Errorf("approval id %q: %w", r.ID, ErrNotFound)
+	}
+	if r.Created.IsZero() {
+		r.Created = s.opts.Now().UTC()
+	}
+	s.sweep()
+	dir := filepath.Join(s.dir, r.ID)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return r, err
+	}
+	return r, writeOnce(filepath.Join(dir, requestFile), r)
+}
+
+// Get returns one approval.
+func (s *Store) Get(id string) (Record, error) {
+	if !validID(id) {
+		return Record{}, fmt.Errorf("%q: %w", id, ErrNotFound)
+	}
+	dir := filepath.Join(s.dir, id)
+	var rec Record
+	if err := readJSON(filepath.Join(dir, requestFile), &rec.Request); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return Record{}, fmt.Errorf("%q: %w", id, ErrNotFound)
+		}
+		return Record{}, err
+	}
+	rec.State = Pending
+	var d Decision
+	if err := readJSON(filepath.Join(dir, decisionFile), &d); err == nil {
+		rec.Decided, rec.By = d.Time, d.By
+		rec.State = Denied
+		if d.Approve {
+			rec.State = Approved
+		}
+	}
+	var u struct {
+		Time time.Time `json:"time"`
+	}
+	if err := readJSON(filepath.Join(dir, usedFile), &u); err == nil {
+		rec.State, rec.UsedTime = Used, u.Time
+	}
+	if (rec.State == Pending || rec.State == Approved) && s.opts.Now().Sub(rec.Created) > s.opts.TTL {
+		rec.State = Expired
+	}
+	return rec, nil
+}
+
+// List returns every approval kept, newest first.
+func (s *Store) List() ([]Record, error) {
+	ents, err := os.ReadDir(s.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Record
+	for _, e := range ents {
+		if !e.IsDir() || !validID(e.Name()) {
+			continue
+		}
+		r, err := s.Get(e.Name())
+		if err != nil {
+			continue // half-created or swept meanwhile
+		}
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
+	return out, nil
+}
+
+// Decide records the owner's answer to a pending approval. The first
+// decision wins: a second one is ErrDecided.
+func (s *Store) Decide(id string, approve bool, by string) (Record, error) {
+	r, err := s.Get(id)
+	if err != nil {
+		return r, err
+	}
+	switch r.State {
+	case Expired:
+		return r, fmt.Errorf("%s: %w", id, ErrExpired)
+	case Approved, Denied, Used:
+		return r, fmt.Errorf("%s (%s): %w", id, r.State, ErrDecided)
+	}
+	d := Decision{Approve: approve, Time: s.opts.Now().UTC(), By: by}
+	if err := writeOnce(filepath.Join(s.dir, id, decisionFile), d); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			r, _ = s.Get(id)
+			return r, fmt.Errorf("%s (%s): %w", id, r.State, ErrDecided)
+		}
+		return r, err
+	}
+	return s.Get(id)
+}
+
+// Use marks a decided approval as acted on. Only one caller succeeds; the
+// others get ErrUsed. It is how an approval runs its call at most once.
+func (s *Store) Use(id string) error {
+	if !validID(id) {
+		return fmt.Errorf("%q: %w", id, ErrNotFound)
+	}
+	err := writeOnce(filepath.Join(s.dir, id, usedFile), struct {
+		Time time.Time `json:"time"`
+	}{s.opts.Now().UTC()})
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s: %w", id, ErrUsed)
+	}
+	return err
+}
+
+// Match finds the newest approval of the same call (client, tool and
+// arguments) that is still pending, or decided and not used yet.
+func (s *Store) Match(client, tool, argsHash string) (Record, bool) {
+	recs, err := s.List()
+	if err != nil {
+		return Record{}, false
+	}
+	for _, r := range recs {
+		if r.Client != client || r.Tool != tool || r.ArgsHash != argsHash {
+			continue
+		}
+		switch r.State {
+		case Pending, Approved, Denied:
+			return r, true
+		}
+	}
+	return Record{}, false
+}
+
+// Wait polls the approval until it is decided, expires, or ctx ends
+// (ctx.Err() then).
+func (s *Store) Wait(ctx context.Context, id string) (Record, error) {
+	t := time.NewTicker(s.opts.Poll)
+	defer t.Stop()
+	for {
+		r, err := s.Get(id)
+		if err != nil {
+			return r, err
+		}
+		if r.State != Pending {
+			return r, nil
+		}
+		select {
+		case <-ctx.Done():
+			return r, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// sweep removes the approvals created longer than Keep ago.
+func (s *Store) sweep() {
+	ents, err := os.ReadDir(s.dir)
+	if err != nil {
+		return
+	}
+	cutoff := s.opts.Now().Add(-s.opts.Keep)
+	for _, e := range ents {
+		if !e.IsDir() || !validID(e.Name()) {
+			continue
+		}
+		var r Request
+		if err := readJSON(filepath.Join(s.dir, e.Name(), requestFile), &r); err != nil {
+			if info, err := e.Info(); err != nil || info.ModTime().After(cutoff) {
+				continue // being created right now
+			}
+		} else if r.Created.After(cutoff) {
+			continue
+		}
+		os.RemoveAll(filepath.Join(s.dir, e.Name()))
+	}
+}
+
+// validID accepts the ids NewID makes (and nothing that could be a path).
+func validID(id string) bool {
+	if len(id) == 0 || len(id) > 32 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// writeOnce writes v as JSON to path, atomically and only if path does not
+// exist yet (fs.ErrExist then): the content goes to a temporary file that
+// is then hard-linked to path.
+func writeOnce(path string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fs.ErrExist
+		}
+		return err
+	}
+	return nil
+}
+
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}

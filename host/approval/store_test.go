@@ -1,0 +1,172 @@
+package approval
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// clock is a settable time for the store.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+func newStore(t *testing.T) (*Store, *clock) {
+	c := &clock{t: time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)}
+	return Open(filepath.Join(t.TempDir(), "approvals"), Options{Now: c.now, Poll: time.Millisecond}), c
+}
+
+func request() Request {
+	return Request{Client: "cli-a", Plugin: "p", Tool: "edit_file", Tier: "E", Args: `{path: "a"}`, ArgsHash: HashArgs([]byte(`{"path":"a"}`))}
+}
+
+func TestLifecycle(t *testing.T) {
+	s, _ := newStore(t)
+	r, err := s.Create(request())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.ID) != 8 || !validID(r.ID) {
+		t.Fatalf("id %q", r.ID)
+	}
+	if got, _ := s.Get(r.ID); got.State != Pending {
+		t.Fatalf("state %s, want pending", got.State)
+	}
+	got, err := s.Decide(r.ID, true, "cli")
+	if err != nil || got.State != Approved || got.By != "cli" {
+		t.Fatalf("decide: %+v %v", got, err)
+	}
+	if _, err := s.Decide(r.ID, false, "cli"); !errors.Is(err, ErrDecided) {
+		t.Fatalf("second decision: %v, want ErrDecided", err)
+	}
+	if err := s.Use(r.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Use(r.ID); !errors.Is(err, ErrUsed) {
+		t.Fatalf("second use: %v, want ErrUsed", err)
+	}
+	if got, _ := s.Get(r.ID); got.State != Used {
+		t.Fatalf("state %s, want used", got.State)
+	}
+	if _, ok := s.Match(r.Client, r.Tool, r.ArgsHash); ok {
+		t.Fatal("a used approval must not match a retry")
+	}
+}
+
+func TestMatch(t *testing.T) {
+	s, _ := newStore(t)
+	r, _ := s.Create(request())
+	for _, tc := range []struct {
+		client, tool, hash string
+		want               bool
+	}{
+		{r.Client, r.Tool, r.ArgsHash, true},
+		{"other-client", r.Tool, r.ArgsHash, false},
+		{r.Client, "write_file", r.ArgsHash, false},
+		{r.Client, r.Tool, HashArgs([]byte(`{"path":"b"}`)), false},
+	} {
+		if _, ok := s.Match(tc.client, tc.tool, tc.hash); ok != tc.want {
+			t.Errorf("Match(%s, %s, %s) = %v, want %v", tc.client, tc.tool, tc.hash, ok, tc.want)
+		}
+	}
+}
+
+func TestExpiry(t *testing.T) {
+	s, c := newStore(t)
+	r, _ := s.Create(request())
+	c.add(DefaultTTL + time.Second)
+	if got, _ := s.Get(r.ID); got.State != Expired {
+		t.Fatalf("state %s, want expired", got.State)
+	}
+	if _, err := s.Decide(r.ID, true, "cli"); !errors.Is(err, ErrExpired) {
+		t.Fatalf("deciding an expired approval: %v", err)
+	}
+	if _, ok := s.Match(r.Client, r.Tool, r.ArgsHash); ok {
+		t.Fatal("an expired approval must not match")
+	}
+	// Past Keep, the next Create sweeps it away.
+	c.add(DefaultKeep)
+	if _, err := s.Create(request()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(r.ID); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("old approval still there: %v", err)
+	}
+	if recs, _ := s.List(); len(recs) != 1 {
+		t.Fatalf("%d approvals kept, want 1", len(recs))
+	}
+}
+
+func TestWait(t *testing.T) {
+	s, _ := newStore(t)
+	r, _ := s.Create(request())
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		// Another process: a second store over the same folder.
+		Open(s.dir, Options{Now: s.opts.Now}).Decide(r.ID, false, "cli")
+	}()
+	got, err := s.Wait(context.Background(), r.ID)
+	if err != nil || got.State != Denied {
+		t.Fatalf("wait: %+v %v", got, err)
+	}
+	r2, _ := s.Create(request())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	if _, err := s.Wait(ctx, r2.ID); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("wait without decision: %v", err)
+	}
+}
+
+// Racing deciders and users: exactly one decision and one use win.
+func TestRaces(t *testing.T) {
+	s, _ := newStore(t)
+	r, _ := s.Create(request())
+	var wins, uses atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := s.Decide(r.ID, i%2 == 0, "cli"); err == nil {
+				wins.Add(1)
+			}
+			if s.Use(r.ID) == nil {
+				uses.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if wins.Load() != 1 || uses.Load() != 1 {
+		t.Fatalf("%d decisions and %d uses won, want 1 and 1", wins.Load(), uses.Load())
+	}
+	// No temporary file is left behind.
+	ents, _ := os.ReadDir(filepath.Join(s.dir, r.ID))
+	if len(ents) != 3 {
+		t.Fatalf("files: %v", ents)
+	}
+}
+
+func TestBadIDs(t *testing.T) {
+	s, _ := newStore(t)
+	for _, id := range []string{"", "../x", "A", "a/b", ".", "abc def"} {
+		if _, err := s.Get(id); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Get(%q) = %v, want ErrNotFound", id, err)
+		}
+		if _, err := s.Decide(id, true, "cli"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Decide(%q) = %v, want ErrNotFound", id, err)
+		}
+	}
+}

@@ -1,0 +1,113 @@
+package audit
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+)
+
+// FileName is the audit log's name inside a workspace's state folder; the
+// previous log, once rotated, is FileName + ".1".
+const FileName = "audit.jsonl"
+
+// MaxSize is the size past which the log is rotated when it is opened: the
+// current log becomes FileName.1 (replacing the older one).
+const MaxSize = 32 << 20
+
+// Path is the audit log of the workspace whose state folder is stateDir.
+func Path(stateDir string) string { return filepath.Join(stateDir, FileName) }
+
+// Log appends records to one workspace's audit log. It opens the file on
+// the first record and keeps it open; it is safe for concurrent use.
+type Log struct {
+	path string
+	once sync.Once
+	f    *os.File
+	err  error
+}
+
+// Open returns the log at path (see Path). Nothing is touched until the
+// first Append.
+func Open(path string) *Log { return &Log{path: path} }
+
+func (l *Log) open() {
+	if err := os.MkdirAll(filepath.Dir(l.path), 0o700); err != nil {
+		l.err = err
+		return
+	}
+	if info, err := os.Stat(l.path); err == nil && info.Size() > MaxSize {
+		os.Rename(l.path, l.path+".1")
+	}
+	l.f, l.err = os.OpenFile(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+}
+
+// Append writes one record as one line. A record is small (arguments are
+// cut), so the single write is atomic with respect to other writers.
+func (l *Log) Append(r *Record) error {
+	l.once.Do(l.open)
+	if l.err != nil {
+		return l.err
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	_, err = l.f.Write(append(b, '\n'))
+	return err
+}
+
+// Close closes the file.
+func (l *Log) Close() error {
+	l.once.Do(func() { l.err = errors.New("closed") })
+	if l.f != nil {
+		return l.f.Close()
+	}
+	return nil
+}
+
+// Query selects records from a log.
+type Query struct {
+	Since time.Time // records at or after this time; zero: all
+	Limit int       // the most recent Limit records; 0: all
+}
+
+// Read returns the records of the log at path (and its rotated
+// predecessor) that match q, in the order the calls began. A missing log has no records;
+// a line that does not decode (a torn write) is skipped.
+func Read(path string, q Query) ([]Record, error) {
+	var out []Record
+	for _, p := range []string{path + ".1", path} {
+		data, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+		for sc.Scan() {
+			var r Record
+			if json.Unmarshal(sc.Bytes(), &r) != nil {
+				continue
+			}
+			if !q.Since.IsZero() && r.Time.Before(q.Since) {
+				continue
+			}
+			out = append(out, r)
+		}
+	}
+	// Records are appended as calls end; show them in the order they began.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
+	if q.Limit > 0 && len(out) > q.Limit {
+		out = out[len(out)-q.Limit:]
+	}
+	return out, nil
+}

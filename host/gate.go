@@ -1,0 +1,201 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jujutools/juju/host/approval"
+	"github.com/jujutools/juju/host/audit"
+	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// DefaultApprovalTimeout is how long a call held for the owner's approval
+// waits before it answers APPROVAL_PENDING: well under the minute MCP
+// clients give a tool call.
+const DefaultApprovalTimeout = config.DefaultApprovalTimeout
+
+// NeedsApproval reports whether a call to a tool of the given tier waits for
+// the owner in the given trust mode (SPEC §5): in inspect every E and X
+// call, in edit every X call, in trusted none. R never waits. A tier juju
+// does not know is treated as X.
+func NeedsApproval(mode config.Mode, tier string) bool {
+	if tier == abi.TierRead {
+		return false
+	}
+	switch mode {
+	case config.ModeTrusted:
+		return false
+	case config.ModeEdit:
+		return tier != abi.TierEdit
+	}
+	return true // inspect, or a mode juju does not know: the strictest
+}
+
+// Question is what the owner is asked about a call.
+type Question struct {
+	CallID   string
+	Client   string
+	Plugin   string
+	Tool     string
+	Tier     string
+	Args     string // the arguments in short
+	ArgsHash string // identifies the full arguments (approval.HashArgs)
+}
+
+// Asker asks the owner, through the MCP client (elicitation), whether a
+// call may run. The MCP layer puts one in the call's context when the
+// client declared it can be asked.
+type Asker interface {
+	// Ask returns true when the owner accepts, false when they decline or
+	// cancel. An error means the owner could not be asked (the client
+	// failed or did not answer in time); the host then falls back to
+	// `juju approvals`. ErrAskClient means the question was handed to the
+	// client, which answers it by retrying the call (MCP multi round-trip
+	// requests): the call stops here, unrun.
+	Ask(ctx context.Context, q Question) (bool, error)
+}
+
+// ErrAskClient is returned by Call, and by an Asker, when the owner's
+// answer comes back with the client's retry of the call.
+var ErrAskClient = errors.New("the client is asked for the owner's approval")
+
+// askedClient is approve's answer when the question went to the client.
+var askedClient = &abi.Error{Code: abi.ApprovalPending, Message: "the client is asked"}
+
+type askerKey struct{}
+
+// WithAsker returns a context carrying a.
+func WithAsker(ctx context.Context, a Asker) context.Context {
+	return context.WithValue(ctx, askerKey{}, a)
+}
+
+func askerFrom(ctx context.Context) Asker {
+	a, _ := ctx.Value(askerKey{}).(Asker)
+	return a
+}
+
+// approve holds a call until the owner decides. It returns how the call
+// was decided for the audit, and a non-nil error when the call must not
+// run (APPROVAL_DENIED or APPROVAL_PENDING).
+func (h *Host) approve(ctx context.Context, c hostfns.Caller, args []byte) (*audit.Approval, *abi.Error) {
+	hash := approval.HashArgs(args)
+	q := Question{CallID: c.CallID, Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier, Args: audit.ShortArgs(args), ArgsHash: hash}
+
+	// A retry of a call the owner already decided on, or is deciding on.
+	if r, ok := h.approvals.Match(c.Client, c.Tool, hash); ok {
+		switch r.State {
+		case approval.Approved:
+			if h.approvals.Use(r.ID) == nil {
+				return &audit.Approval{Via: "cli", Decision: "approved", ID: r.ID}, nil
+			}
+		case approval.Denied:
+			h.approvals.Use(r.ID)
+			return &audit.Approval{Via: "cli", Decision: "denied", ID: r.ID}, denied(c.Tool)
+		case approval.Pending:
+			return h.wait(ctx, r.Request)
+		}
+	}
+
+	if a := askerFrom(ctx); a != nil {
+		actx, cancel := context.WithTimeout(ctx, h.approvalTimeout())
+		ok, err := a.Ask(actx, q)
+		cancel()
+		switch {
+		case errors.Is(err, ErrAskClient):
+			return nil, askedClient
+		case err == nil && ok:
+			return &audit.Approval{Via: "elicitation", Decision: "approved"}, nil
+		case err == nil:
+			return &audit.Approval{Via: "elicitation", Decision: "denied"}, denied(c.Tool)
+		case ctx.Err() != nil:
+			return &audit.Approval{Via: "elicitation", Decision: "cancelled"}, cancelled(c.Tool)
+		}
+		h.log.Warn("the client could not ask the owner; waiting for juju approvals instead", "tool", c.Tool, "err", err)
+		if errors.Is(err, context.DeadlineExceeded) {
+			// The owner had their time already: record the call for the
+			// terminal and answer at once.
+			req, cerr := h.newApproval(q, hash)
+			if cerr != nil {
+				return &audit.Approval{Via: "cli", Decision: "unavailable"}, cerr
+			}
+			return &audit.Approval{Via: "cli", Decision: "pending", ID: req.ID}, pending(req)
+		}
+	}
+
+	req, err := h.newApproval(q, hash)
+	if err != nil {
+		return &audit.Approval{Via: "cli", Decision: "unavailable"}, err
+	}
+	return h.wait(ctx, req)
+}
+
+// newApproval records a pending approval and tells the owner's log.
+func (h *Host) newApproval(q Question, hash string) (approval.Request, *abi.Error) {
+	req, err := h.approvals.Create(approval.Request{
+		Client: q.Client, Plugin: q.Plugin, Tool: q.Tool, Tier: q.Tier,
+		Args: q.Args, ArgsHash: hash, CallID: q.CallID,
+	})
+	if err != nil {
+		h.log.Error("recording an approval", "err", err)
+		return req, abi.Errorf(abi.Internal, "juju could not record the approval this call needs; tell the owner (see juju's log)")
+	}
+	h.log.Warn("a call waits for your approval: run `juju approvals` to see it, `juju approvals approve "+req.ID+"` to let it run",
+		"id", req.ID, "tool", q.Tool, "client", q.Client, "args", q.Args)
+	return req, nil
+}
+
+// wait polls a pending approval until the owner decides or the approval
+// timeout passes.
+func (h *Host) wait(ctx context.Context, req approval.Request) (*audit.Approval, *abi.Error) {
+	wctx, cancel := context.WithTimeout(ctx, h.approvalTimeout())
+	defer cancel()
+	r, err := h.approvals.Wait(wctx, req.ID)
+	a := &audit.Approval{Via: "cli", ID: req.ID}
+	switch {
+	case err == nil && r.State == approval.Approved:
+		if h.approvals.Use(req.ID) == nil {
+			a.Decision = "approved"
+			return a, nil
+		}
+		// Another call with the same arguments took this approval.
+		a.Decision = "pending"
+		return a, pending(req)
+	case err == nil && r.State == approval.Denied:
+		h.approvals.Use(req.ID)
+		a.Decision = "denied"
+		return a, denied(req.Tool)
+	case ctx.Err() != nil:
+		a.Decision = "cancelled"
+		return a, cancelled(req.Tool)
+	case err == nil && r.State == approval.Expired:
+		a.Decision = "expired"
+		return a, abi.Errorf(abi.ApprovalDenied, "the approval %s for %s expired before the owner decided; call the tool again to ask anew", req.ID, req.Tool)
+	}
+	a.Decision = "pending"
+	return a, pending(req)
+}
+
+func (h *Host) approvalTimeout() time.Duration {
+	if h.cfg.ApprovalTimeout > 0 {
+		return h.cfg.ApprovalTimeout
+	}
+	return DefaultApprovalTimeout
+}
+
+func denied(tool string) *abi.Error {
+	return abi.Errorf(abi.ApprovalDenied,
+		"the owner denied this call to %s, and nothing was done; do not retry it as it is: ask the owner what they want instead", tool)
+}
+
+func cancelled(tool string) *abi.Error {
+	return abi.Errorf(abi.ApprovalDenied, "the call to %s was cancelled before the owner approved it, and nothing was done", tool)
+}
+
+func pending(req approval.Request) *abi.Error {
+	return abi.Errorf(abi.ApprovalPending,
+		"the call to %s is waiting for the owner's approval (id %s) and has not run. Ask the owner to run `juju approvals approve %s` in a terminal, then retry this same call with the same arguments, or check it with approval_status",
+		req.Tool, req.ID, req.ID)
+}

@@ -1,0 +1,64 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/jujutools/juju/host"
+)
+
+func TestAccepted(t *testing.T) {
+	tests := []struct {
+		action  mcp.ElicitationResponseAction
+		content any
+		want    bool
+	}{
+		{mcp.ElicitationResponseActionAccept, map[string]any{"approve": true}, true},
+		{mcp.ElicitationResponseActionAccept, nil, true},
+		{mcp.ElicitationResponseActionAccept, map[string]any{"approve": false}, false},
+		{mcp.ElicitationResponseActionDecline, map[string]any{"approve": true}, false},
+		{mcp.ElicitationResponseActionCancel, nil, false},
+	}
+	for _, tt := range tests {
+		res := &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: tt.action, Content: tt.content}}
+		if got := accepted(res); got != tt.want {
+			t.Errorf("accepted(%s, %v) = %v, want %v", tt.action, tt.content, got, tt.want)
+		}
+	}
+}
+
+// The round trip: the first ask hands out the question; the retry with an
+// answer under the signed state is read; an answer whose state belongs to
+// another call is not.
+func TestRoundTripAsker(t *testing.T) {
+	key := []byte("0123456789abcdef0123456789abcdef")
+	q := host.Question{Client: "c", Plugin: "p", Tool: "edit_file", Tier: "E", Args: `{path: "a"}`, ArgsHash: "h1"}
+	first := &roundTripAsker{key: key}
+	if _, err := first.Ask(context.Background(), q); !errors.Is(err, host.ErrAskClient) {
+		t.Fatalf("first ask: %v, want ErrAskClient", err)
+	}
+	res := first.question()
+	if res == nil || res.ResultType != mcp.ResultTypeInputRequired || res.RequestState == "" {
+		t.Fatalf("question: %+v", res)
+	}
+	if msg := res.InputRequests[approvalInput].Elicitation.Message; !strings.Contains(msg, "edit_file") || !strings.Contains(msg, `{path: "a"}`) {
+		t.Errorf("question text: %s", msg)
+	}
+	answer := mcp.InputResponses{approvalInput: mcp.NewElicitationInputResponse(mcp.ElicitationResult{
+		ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"approve": true}},
+	})}
+	retry := &roundTripAsker{key: key, params: mcp.MultiRoundTripParams{InputResponses: answer, RequestState: res.RequestState}}
+	if ok, err := retry.Ask(context.Background(), q); !ok || err != nil {
+		t.Fatalf("retry: %v %v", ok, err)
+	}
+	other := q
+	other.ArgsHash = "h2"
+	replay := &roundTripAsker{key: key, params: mcp.MultiRoundTripParams{InputResponses: answer, RequestState: res.RequestState}}
+	if _, err := replay.Ask(context.Background(), other); !errors.Is(err, host.ErrAskClient) {
+		t.Fatalf("an answer replayed onto other arguments was taken: %v", err)
+	}
+}

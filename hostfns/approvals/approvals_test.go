@@ -1,0 +1,58 @@
+package approvals
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/jujutools/juju/host/approval"
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// call runs the host function as client and decodes its answer.
+func call(t *testing.T, f hostfns.Func, client, header string) abi.ApprovalStatusResult {
+	t.Helper()
+	ctx := hostfns.WithCaller(context.Background(), hostfns.Caller{Client: client, Tool: "approval_status", Tier: abi.TierRead})
+	h, _ := f.Handle(ctx, []byte(header), nil)
+	var res abi.ApprovalStatusResult
+	if err := json.Unmarshal(h, &res); err != nil {
+		t.Fatalf("%s: %v", h, err)
+	}
+	return res
+}
+
+// A client sees its own approvals, never another's.
+func TestOwnApprovalsOnly(t *testing.T) {
+	store := approval.Open(filepath.Join(t.TempDir(), "approvals"), approval.Options{})
+	mine, err := store.Create(approval.Request{Client: "me", Tool: "edit_file", Args: `{path: "a"}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, _ := store.Create(approval.Request{Client: "them", Tool: "run_command"})
+	store.Decide(mine.ID, true, "cli")
+	f := New(store)
+	if f.Capability != "" {
+		t.Fatalf("approval status needs capability %q, want none", f.Capability)
+	}
+
+	res := call(t, f, "me", `{}`)
+	if res.Error != nil || len(res.Approvals) != 1 || res.Approvals[0].ID != mine.ID || res.Approvals[0].State != "approved" || res.Approvals[0].Decided == "" {
+		t.Fatalf("my list: %+v", res)
+	}
+	if res := call(t, f, "me", `{"id":"`+mine.ID+`"}`); res.Error != nil || res.Approvals[0].Tool != "edit_file" {
+		t.Fatalf("mine by id: %+v", res)
+	}
+	for _, id := range []string{theirs.ID, "nosuchid", "../x"} {
+		if res := call(t, f, "me", `{"id":"`+id+`"}`); res.Error == nil || res.Error.Code != abi.NotFound {
+			t.Errorf("id %q: %+v, want NOT_FOUND", id, res)
+		}
+	}
+	if res := call(t, f, "nobody", `{}`); res.Error != nil || len(res.Approvals) != 0 {
+		t.Errorf("a client with none: %+v", res)
+	}
+	if res := call(t, f, "me", `{"bogus":1}`); res.Error == nil || res.Error.Code != abi.InvalidArgument {
+		t.Errorf("unknown field: %+v", res)
+	}
+}

@@ -1,0 +1,119 @@
+package test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// auditEntry is one call in juju audit --json.
+type auditEntry struct {
+	Time       time.Time `json:"time"`
+	CallID     string    `json:"callId"`
+	Client     string    `json:"client"`
+	Plugin     string    `json:"plugin"`
+	Tool       string    `json:"tool"`
+	Tier       string    `json:"tier"`
+	Args       string    `json:"args"`
+	Outcome    string    `json:"outcome"`
+	DurationMs float64   `json:"durationMs"`
+	Approval   *struct {
+		Via, Decision, ID string
+	} `json:"approval"`
+}
+
+func auditJSON(t *testing.T, home, root string, args ...string) []auditEntry {
+	t.Helper()
+	out := juju(t, home, root, append([]string{"audit", "--json"}, args...)...)
+	var got []auditEntry
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("juju audit --json: %v\n%s", err, out)
+	}
+	return got
+}
+
+// Every call lands in the audit log — run, refused, or held — with its
+// outcome and duration; a secret's path is recorded, never its content,
+// and a long argument is cut.
+func TestAudit(t *testing.T) {
+	secret := "API_KEY=sk-audit-canary-0123456789"
+	root := workspace(t, map[string]string{"a.txt": "hello\n", ".env": secret + "\n"})
+	home := gateHome(t, 200*time.Millisecond)
+	s := startGate(t, home, root, "edit", "audit-e2e", nil)
+
+	s.ok("read_file", map[string]any{"path": "a.txt"})
+	s.fail("read_file", map[string]any{"path": ".env"}, "SECRET_DENIED")
+	s.fail("read_file", map[string]any{"path": "missing.txt"}, "NOT_FOUND")
+	long := strings.Repeat("z", 3000)
+	s.ok("test_gated_edit", map[string]any{"text": long})
+	s.fail("test_gated_exec", map[string]any{"text": "held"}, "APPROVAL_PENDING")
+
+	// From another folder, naming the workspace with --root.
+	got := auditJSON(t, home, t.TempDir(), "--root", root)
+	want := []struct{ tool, outcome, decision string }{
+		{"read_file", "ok", ""},
+		{"read_file", "SECRET_DENIED", ""},
+		{"read_file", "NOT_FOUND", ""},
+		{"test_gated_edit", "ok", ""},
+		{"test_gated_exec", "APPROVAL_PENDING", "pending"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d audit records, want %d: %+v", len(got), len(want), got)
+	}
+	ids := map[string]bool{}
+	for i, w := range want {
+		g := got[i]
+		if g.Tool != w.tool || g.Outcome != w.outcome || g.Client != "audit-e2e" || g.CallID == "" || g.DurationMs <= 0 {
+			t.Errorf("record %d: %+v, want %s %s", i, g, w.tool, w.outcome)
+		}
+		if ids[g.CallID] {
+			t.Errorf("call id %s repeated", g.CallID)
+		}
+		ids[g.CallID] = true
+		switch {
+		case w.decision == "" && g.Approval != nil:
+			t.Errorf("record %d: approval %+v, want none", i, g.Approval)
+		case w.decision != "" && (g.Approval == nil || g.Approval.Decision != w.decision || g.Approval.Via != "cli" || g.Approval.ID == ""):
+			t.Errorf("record %d: approval %+v, want %s", i, g.Approval, w.decision)
+		}
+	}
+	if got[1].Args != `{path: ".env"}` {
+		t.Errorf("secret read recorded as %q", got[1].Args)
+	}
+	if len(got[3].Args) > 200 || !strings.Contains(got[3].Args, "(3000 bytes)") {
+		t.Errorf("long argument recorded as %q", got[3].Args)
+	}
+	// The secret never reaches the state folder.
+	filepath.Walk(filepath.Join(home, "state"), func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			if b, _ := os.ReadFile(p); strings.Contains(string(b), "sk-audit-canary") {
+				t.Errorf("%s holds the secret", p)
+			}
+		}
+		return nil
+	})
+
+	// --limit and --since.
+	if last := auditJSON(t, home, root, "--limit", "2"); len(last) != 2 || last[1].Tool != "test_gated_exec" {
+		t.Errorf("--limit 2: %+v", last)
+	}
+	if none := auditJSON(t, home, root, "--since", time.Now().Add(time.Hour).UTC().Format(time.RFC3339)); len(none) != 0 {
+		t.Errorf("--since the future: %+v", none)
+	}
+	if recent := auditJSON(t, home, root, "--since", "1h"); len(recent) != 5 {
+		t.Errorf("--since 1h: %d records", len(recent))
+	}
+	// The table, run in the workspace itself.
+	out := juju(t, home, root, "audit")
+	for _, w := range []string{"SECRET_DENIED", "APPROVAL_PENDING", "pending (cli ", "audit-e2e", "test_gated_edit"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("juju audit does not show %q:\n%s", w, out)
+		}
+	}
+	if out, err := jujuErr(home, root, "audit", "--since", "yesterday-ish"); err == nil || !strings.Contains(out, "--since") {
+		t.Errorf("a bad --since: %v %s", err, out)
+	}
+}
