@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/jujutools/juju/host/config"
@@ -14,7 +17,10 @@ import (
 	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
+	jexec "github.com/jujutools/juju/hostfns/exec"
 	"github.com/jujutools/juju/hostfns/fs"
+	"github.com/jujutools/juju/hostfns/git"
+	"github.com/jujutools/juju/sandbox"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -46,6 +52,7 @@ type Host struct {
 	plugins []*Loaded
 	tools   map[string]*Tool
 	order   []string
+	exec    *jexec.Manager // the command jobs, killed by Close
 }
 
 // Source says where a plugin comes from.
@@ -122,7 +129,22 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	var fns []hostfns.Func
 	fns = append(fns, logFunc(h.log))
 	fns = append(fns, fs.New(h.policy, fs.Options{})...)
+	fns = append(fns, h.execManager().Funcs()...)
+	fns = append(fns, git.New(h.policy, git.Options{Secrets: h.cfg.Secrets, Deny: h.cfg.Deny, Logger: h.log})...)
 	return fns
+}
+
+// execManager makes the command job manager: logs under the state folder,
+// one folder per server process.
+func (h *Host) execManager() *jexec.Manager {
+	h.exec = jexec.New(h.policy, jexec.Options{
+		JobsDir:         filepath.Join(h.StateDir(), "jobs", strconv.Itoa(os.Getpid())),
+		BackgroundAfter: h.cfg.BackgroundAfter,
+		Sandbox:         h.cfg.Sandbox,
+		Sandboxer:       sandbox.New(sandbox.DefaultHelper()),
+		Logger:          h.log,
+	})
+	return h.exec
 }
 
 // StateDir is the folder holding this workspace's state (journal, audit,
@@ -203,6 +225,11 @@ func (h *Host) Call(ctx context.Context, client, name string, args json.RawMessa
 // process is about to exit.
 func (h *Host) Close(ctx context.Context) error {
 	var errs []error
+	if h.exec != nil {
+		if err := h.exec.Close(ctx); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	for _, l := range h.plugins {
 		if l.Plugin != nil {
 			if err := l.Close(ctx); err != nil {
