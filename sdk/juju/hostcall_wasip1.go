@@ -23,6 +23,18 @@ func hostFSStat(uint64) uint64
 //go:wasmimport extism:host/user juju_fs_glob
 func hostFSGlob(uint64) uint64
 
+//go:wasmimport extism:host/user juju_exec
+func hostExec(uint64) uint64
+
+//go:wasmimport extism:host/user juju_exec_shell
+func hostExecShell(uint64) uint64
+
+//go:wasmimport extism:host/user juju_job
+func hostJob(uint64) uint64
+
+//go:wasmimport extism:host/user juju_git
+func hostGit(uint64) uint64
+
 // exchange sends a request frame to host function fn and returns its
 // response frame.
 func exchange(fn string, frame []byte) ([]byte, error) {
@@ -38,6 +50,14 @@ func exchange(fn string, frame []byte) ([]byte, error) {
 		imp = hostFSStat
 	case abi.FnFSGlob:
 		imp = hostFSGlob
+	case abi.FnExec:
+		imp = hostExec
+	case abi.FnExecShell:
+		imp = hostExecShell
+	case abi.FnJob:
+		imp = hostJob
+	case abi.FnGit:
+		imp = hostGit
 	default:
 		return nil, errNoHost
 	}
