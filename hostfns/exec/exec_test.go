@@ -17,7 +17,11 @@ import (
 	"github.com/jujutools/juju/sdk/abi"
 )
 
-func newManager(t *testing.T, opts Options) (*Manager, string) {
+func newManagerB(b *testing.B) (*Manager, string) {
+	return newManager(b, Options{})
+}
+
+func newManager(t testing.TB, opts Options) (*Manager, string) {
 	t.Helper()
 	root := testfs.Workspace(t, map[string]string{"sub/a.txt": "a", ".env": "S=1"})
 	p, err := policy.New(policy.Config{Roots: []string{root}})
