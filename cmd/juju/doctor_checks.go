@@ -30,8 +30,8 @@ type doctorReport struct {
 	Sandbox      []sandbox.Availability `json:"sandbox"`  // bubblewrap, landlock
 	// SandboxUse is what a sandboxed command runs under here
 	// ("bubblewrap+landlock", "bubblewrap"), or "none: " and why.
-	SandboxUse string `json:"sandboxUse"`
-	Problems     []string               `json:"problems"`
+	SandboxUse string   `json:"sandboxUse"`
+	Problems   []string `json:"problems"`
 }
 
 type systemInfo struct {
