@@ -53,13 +53,12 @@ func (b *bench) commands() []row {
 		if len(js) == commandRuns {
 			*r = r.with(js, native, nil)
 		}
-		if res, err := s.call(echo); err == nil {
+		if raw, err := s.request("tools/call", echo); err == nil {
 			var sc struct {
 				Structured struct {
 					Sandbox string `json:"sandbox"`
 				} `json:"structuredContent"`
 			}
-			raw, _ := json.Marshal(res)
 			json.Unmarshal(raw, &sc)
 			r.Note = "sandbox: " + sc.Structured.Sandbox
 		}
