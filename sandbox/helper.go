@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"syscall"
 )
@@ -80,6 +81,9 @@ const HelperExitCode = 126
 // never in the server. On failure it writes why to stderr and returns
 // HelperExitCode; on success it does not return.
 func HelperMain(args []string, stderr io.Writer) int {
+	// Landlock goes on this thread and the exec follows from it: the
+	// goroutine must not move to another thread in between.
+	runtime.LockOSThread()
 	spec, err := parseHelperArgs(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "juju %s: %v\n", HelperCommand, err)

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"fmt"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/landlock-lsm/go-landlock/landlock"
 )
 
@@ -11,7 +13,8 @@ import (
 // error, never a silent no-op.
 var landlockConfigs = []landlock.Config{landlock.V1, landlock.V1, landlock.V2, landlock.V3, landlock.V4, landlock.V5, landlock.V6, landlock.V7}
 
-// restrictSelf applies the Landlock ruleset of p to the whole process.
+// restrictSelf applies the Landlock ruleset of p to the calling thread,
+// which the caller has locked (runtime.LockOSThread) and execs from.
 // want is the ABI the server saw; a kernel offering less fails.
 func restrictSelf(want int, p Policy) error {
 	have, err := LandlockABI()
@@ -40,8 +43,23 @@ func restrictSelf(want int, p Policy) error {
 		}
 		rules = append(rules, rw)
 	}
-	if err := cfg.Restrict(rules...); err != nil {
+	// Only this thread is restricted, not the whole process: the helper
+	// execs the command from this very thread next (HelperMain locks it),
+	// and execve keeps the calling thread's Landlock domain. This avoids
+	// stopping every thread of the Go runtime to restrict them all.
+	fd, flags, err := cfg.NewRulesetFD(rules...)
+	if err != nil {
 		return fmt.Errorf("landlock (ABI %d): %w", v, err)
+	}
+	if fd < 0 {
+		return fmt.Errorf("%w: the ruleset restricts nothing", ErrLandlockUnavailable)
+	}
+	defer unix.Close(fd)
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+	}
+	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(fd), uintptr(flags), 0); errno != 0 {
+		return fmt.Errorf("landlock_restrict_self (ABI %d): %w", v, errno)
 	}
 	return nil
 }
