@@ -97,8 +97,7 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	s.env = append(jexec.Scrub(opts.Env),
-		"GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "PAGER=cat", "GIT_EDITOR=:", "GIT_SEQUENCE_EDITOR=:",
-		"GIT_CONFIG_NOSYSTEM=0")
+		"GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "PAGER=cat", "GIT_EDITOR=:", "GIT_SEQUENCE_EDITOR=:")
 	globs := append(append(append([]string(nil), policy.DefaultSecrets...), opts.Secrets...), opts.Deny...)
 	s.excludes = Excludes(globs)
 	return []hostfns.Func{{Name: abi.FnGit, Capability: abi.CapGit, Handle: hostfns.Typed(s.git)}}

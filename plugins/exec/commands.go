@@ -16,7 +16,7 @@ type RunOptions struct {
 	TimeoutMs  int64  `json:"timeoutMs,omitempty" min:"0" max:"7200000" desc:"Kill the command's whole process group after this long. Default: 10 minutes."`
 	Background bool   `json:"background,omitempty" desc:"Return the jobId at once and let the command run in the background."`
 	Sandbox    bool   `json:"sandbox,omitempty" desc:"Run under the OS sandbox: writes only inside the workspace roots, the package caches and a private /tmp; .git/hooks read-only; network denied unless network is true. Fails with SANDBOX_UNAVAILABLE when this machine has no working sandbox."`
-	Network    bool   `json:"network,omitempty" desc:"With a sandbox: allow the network (denied by default)."`
+	Network    bool   `json:"network,omitempty" desc:"With a sandbox: allow the network (denied by default). Pass it for commands that download (npm install, go mod download, pip install)."`
 }
 
 func (o RunOptions) request() abi.ExecRequest {
@@ -75,7 +75,8 @@ func init() {
 		"Runs a shell command line with bash -c in the workspace (pipes, &&, redirections, globs work), e.g. `go test ./...` or "+
 			"`npm install`. Waits up to waitMs, then returns the exit code and bounded stdout/stderr; a command still running is "+
 			"left in the background and its jobId returned (job_wait, job_output, cancel_job). background: true returns the jobId at once; "+
-			"sandbox: true confines its writes to the workspace and denies the network unless network: true.",
+			"sandbox: true confines its writes to the workspace and denies the network unless network: true. The owner's setting may "+
+			"sandbox every command (the result's sandbox field says how it ran): pass network: true for commands that download.",
 		CommandResult{}, runs), runCommand)
 }
 
