@@ -263,3 +263,26 @@ func TestExecRefusals(t *testing.T) {
 		t.Errorf("cwd: %v", m)
 	}
 }
+
+// TestExecJobsEndWithTheServer: when the client goes away and juju exits,
+// the jobs still running are killed, and their logs removed.
+func TestExecJobsEndWithTheServer(t *testing.T) {
+	marker := strconv.Itoa(4000 + int(time.Now().UnixNano()%1000))
+	s := startExec(t, workspace(t, nil))
+	s.ok("run_command", map[string]any{"command": "sleep " + marker, "background": true})
+	for deadline := time.Now().Add(5 * time.Second); len(sleepers(marker)) == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the job never started")
+		}
+	}
+	s.c.Close()
+	for deadline := time.Now().Add(10 * time.Second); len(sleepers(marker)) > 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("a job outlived the server: %v", sleepers(marker))
+		}
+	}
+	logs, _ := filepath.Glob(filepath.Join(s.home, "state", "*", "jobs", "*", "job-*"))
+	if len(logs) > 0 {
+		t.Errorf("job logs left: %v", logs)
+	}
+}

@@ -159,3 +159,48 @@ func TestSandboxPreferSaysUnconfined(t *testing.T) {
 		t.Error("ran unconfined although the call asked for the sandbox")
 	}
 }
+
+// sleepers lists the live processes running `sleep <marker>`.
+func sleepers(marker string) []string {
+	var found []string
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+		if err != nil || string(b) != "sleep\x00"+marker+"\x00" {
+			continue
+		}
+		if alive(atoi(d.Name())) {
+			found = append(found, d.Name())
+		}
+	}
+	return found
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// TestSandboxCancelKillsEverything: cancelling a sandboxed job ends every
+// process it started, inside bubblewrap's own session and PID namespace.
+func TestSandboxCancelKillsEverything(t *testing.T) {
+	needSandbox(t)
+	marker := strconv.Itoa(3000 + int(time.Now().UnixNano()%1000))
+	s := start(t, workspace(t, nil), "--mode", "trusted", "--sandbox", "require")
+	m := structured(t, s.call("run_command", map[string]any{"command": "sleep " + marker + " & sleep " + marker + " & wait", "background": true}))
+	var found []string
+	for deadline := time.Now().Add(5 * time.Second); len(found) < 2 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		found = sleepers(marker)
+	}
+	if len(found) != 2 {
+		t.Fatalf("sleepers before the cancel: %v (%v)", found, m)
+	}
+	if m = structured(t, s.call("cancel_job", map[string]any{"jobId": m["jobId"]})); m["state"] != "killed" {
+		t.Errorf("cancel: %v", m)
+	}
+	for deadline := time.Now().Add(3 * time.Second); len(sleepers(marker)) > 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("sandboxed processes outlived the cancel: %v", sleepers(marker))
+		}
+	}
+}

@@ -96,7 +96,7 @@ func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout 
 		Stdout: stdout, // *os.File: the child writes the log itself
 		Stderr: stderr,
 		// Stdin nil: the child reads /dev/null.
-		SysProcAttr: &syscall.SysProcAttr{Setsid: true}, // its own session and process group
+		SysProcAttr: procAttr(), // its own session and process group
 	}
 	j.start = time.Now()
 	if err := cmd.Start(); err != nil {
@@ -120,7 +120,7 @@ func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout 
 // records how it ended.
 func (j *job) reap(cmd *osexec.Cmd) {
 	err := cmd.Wait()
-	syscall.Kill(-j.pgid, syscall.SIGKILL) // the group's stragglers
+	killGroup(j.pgid, syscall.SIGKILL) // the group's stragglers
 	j.timer.Stop()
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -160,11 +160,11 @@ func (j *job) kill(reason string) {
 		j.reason = reason
 	}
 	j.mu.Unlock()
-	syscall.Kill(-j.pgid, syscall.SIGTERM)
+	killGroup(j.pgid, syscall.SIGTERM)
 	select {
 	case <-j.done:
 	case <-time.After(killGrace):
-		syscall.Kill(-j.pgid, syscall.SIGKILL)
+		killGroup(j.pgid, syscall.SIGKILL)
 	}
 }
 
@@ -246,7 +246,7 @@ func (m *Manager) Close(ctx context.Context) error {
 				j.reason = abi.JobKilled
 			}
 			j.mu.Unlock()
-			syscall.Kill(-j.pgid, syscall.SIGKILL)
+			killGroup(j.pgid, syscall.SIGKILL)
 		}
 	}
 	for _, j := range jobs {

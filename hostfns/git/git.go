@@ -43,7 +43,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/jujutools/juju/host/policy"
@@ -343,8 +342,7 @@ func (s *server) run(ctx context.Context, dir, name string, args []string) (int,
 	cmd := osexec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
 	cmd.Env = s.env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	isolate(cmd)
 	cmd.WaitDelay = time.Second
 	var stdout capped
 	stdout.max = s.opts.MaxOutput
