@@ -18,6 +18,12 @@ type result interface{ Err() *abi.Error }
 // response header into Res. A failure reported by the host comes back as
 // its *abi.Error, ready to be returned by a handler.
 func roundTrip[Res result](fn string, req any, body []byte) (*Res, []byte, error) {
+	return roundTripVia[Res](fn, func(frame []byte) ([]byte, error) { return exchange(fn, frame) }, req, body)
+}
+
+// roundTripVia is roundTrip through send, which delivers a request frame to
+// the host function and returns its response frame.
+func roundTripVia[Res result](fn string, send func([]byte) ([]byte, error), req any, body []byte) (*Res, []byte, error) {
 	header, ok := marshalFast(req)
 	if !ok {
 		var err error
@@ -25,7 +31,7 @@ func roundTrip[Res result](fn string, req any, body []byte) (*Res, []byte, error
 			return nil, nil, Errorf(abi.Internal, "the plugin could not encode a request to %s", fn)
 		}
 	}
-	resp, err := exchange(fn, abi.EncodeFrame(header, body))
+	resp, err := send(abi.EncodeFrame(header, body))
 	if err != nil {
 		return nil, nil, err
 	}

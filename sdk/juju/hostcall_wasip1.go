@@ -23,18 +23,6 @@ func hostFSStat(uint64) uint64
 //go:wasmimport extism:host/user juju_fs_glob
 func hostFSGlob(uint64) uint64
 
-//go:wasmimport extism:host/user juju_exec
-func hostExec(uint64) uint64
-
-//go:wasmimport extism:host/user juju_exec_shell
-func hostExecShell(uint64) uint64
-
-//go:wasmimport extism:host/user juju_job
-func hostJob(uint64) uint64
-
-//go:wasmimport extism:host/user juju_git
-func hostGit(uint64) uint64
-
 // exchange sends a request frame to host function fn and returns its
 // response frame.
 func exchange(fn string, frame []byte) ([]byte, error) {
@@ -50,17 +38,17 @@ func exchange(fn string, frame []byte) ([]byte, error) {
 		imp = hostFSStat
 	case abi.FnFSGlob:
 		imp = hostFSGlob
-	case abi.FnExec:
-		imp = hostExec
-	case abi.FnExecShell:
-		imp = hostExecShell
-	case abi.FnJob:
-		imp = hostJob
-	case abi.FnGit:
-		imp = hostGit
 	default:
 		return nil, errNoHost
 	}
+	return callImport(fn, imp, frame)
+}
+
+// callImport sends a request frame through the wasm import imp (host
+// function fn) and returns the response frame. A wrapper that calls its
+// import through here, rather than through exchange's switch, keeps the
+// import out of plugins that never call the wrapper.
+func callImport(fn string, imp func(uint64) uint64, frame []byte) ([]byte, error) {
 	req := store(frame)
 	off := imp(req)
 	release(req, len(frame))
