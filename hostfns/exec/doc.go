@@ -10,7 +10,9 @@
 //     variables and juju's own JUJU_* settings are dropped;
 //   - leads its own session and process group; on timeout, on cancel, when
 //     it exits and when the host closes, the whole group is killed, so a
-//     child's own children do not outlive it;
+//     child's own children do not outlive it. Should juju itself be
+//     killed (SIGKILL, no Close), Linux kills the leader of each group
+//     (Pdeathsig); what it started in the background may then survive;
 //   - writes stdout and stderr straight into two log files in the jobs
 //     folder (under the workspace's state folder, outside the roots).
 //     Replies carry a head and a tail of each stream with the cut marked
