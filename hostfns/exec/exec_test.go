@@ -245,3 +245,36 @@ func TestDisplayArgv(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// TestConcurrentJobs runs commands, status, output and list calls from
+// many goroutines at once (run it with -race).
+func TestConcurrentJobs(t *testing.T) {
+	m, _ := newManager(t, Options{MaxJobs: 8})
+	fns := m.Funcs()
+	done := make(chan error, 16)
+	for i := range 16 {
+		go func() {
+			r, _, err := call[abi.ExecResult](t, fns[1].Handle, abi.ExecRequest{Command: "echo " + strings.Repeat("x", i)})
+			if err != nil {
+				done <- err
+				return
+			}
+			if r.State != abi.JobExited || r.Stdout != strings.Repeat("x", i)+"\n" {
+				done <- abi.Errorf(abi.Internal, "job %d: %+v", i, r)
+				return
+			}
+			call[abi.JobResult](t, fns[2].Handle, abi.JobRequest{Op: abi.JobList})
+			call[abi.JobResult](t, fns[2].Handle, abi.JobRequest{Op: abi.JobOutput, JobID: r.JobID})
+			done <- nil
+		}()
+	}
+	for range 16 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+	l, _, _ := call[abi.JobResult](t, fns[2].Handle, abi.JobRequest{Op: abi.JobList})
+	if len(l.Jobs) > 8 {
+		t.Errorf("%d jobs kept, want at most 8", len(l.Jobs))
+	}
+}
