@@ -2,11 +2,8 @@
 
 package juju
 
-import "github.com/jujutools/juju/sdk/abi"
-
 // The exec and git host functions are imported only by plugins that call
-// their wrappers: each wrapper reaches its import directly, so a plugin
-// that never runs a command does not import them.
+// their wrappers (see exchangeVia).
 
 //go:wasmimport extism:host/user juju_exec
 func hostExec(uint64) uint64
@@ -20,9 +17,10 @@ func hostJob(uint64) uint64
 //go:wasmimport extism:host/user juju_git
 func hostGit(uint64) uint64
 
-func viaExec(frame []byte) ([]byte, error) { return callImport(abi.FnExec, hostExec, frame) }
-func viaExecShell(frame []byte) ([]byte, error) {
-	return callImport(abi.FnExecShell, hostExecShell, frame)
-}
-func viaJob(frame []byte) ([]byte, error) { return callImport(abi.FnJob, hostJob, frame) }
-func viaGit(frame []byte) ([]byte, error) { return callImport(abi.FnGit, hostGit, frame) }
+// The imports the wrappers of exec.go call through.
+var (
+	execImport      = hostExec
+	execShellImport = hostExecShell
+	jobImport       = hostJob
+	gitImport       = hostGit
+)

@@ -41,14 +41,13 @@ func exchange(fn string, frame []byte) ([]byte, error) {
 	default:
 		return nil, errNoHost
 	}
-	return callImport(fn, imp, frame)
+	return exchangeVia(imp, fn, frame)
 }
 
-// callImport sends a request frame through the wasm import imp (host
-// function fn) and returns the response frame. A wrapper that calls its
-// import through here, rather than through exchange's switch, keeps the
-// import out of plugins that never call the wrapper.
-func callImport(fn string, imp func(uint64) uint64, frame []byte) ([]byte, error) {
+// exchangeVia sends a request frame through the import imp. Host functions
+// outside the switch above pass their import here themselves, so that a
+// plugin imports only the host functions it calls.
+func exchangeVia(imp func(uint64) uint64, fn string, frame []byte) ([]byte, error) {
 	req := store(frame)
 	off := imp(req)
 	release(req, len(frame))
