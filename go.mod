@@ -1,15 +1,18 @@
 module github.com/jujutools/juju
 
-go 1.26
+go 1.26.0
 
 replace github.com/jujutools/juju/sdk => ./sdk
 
 require (
 	github.com/extism/go-sdk v1.7.1
 	github.com/jujutools/juju/sdk v0.0.0
+	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/tetratelabs/wazero v1.12.0
 )
+
+require kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
 
 require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4
@@ -27,7 +30,7 @@ require (
 	github.com/tetratelabs/wabin v0.0.0-20230304001439-f6f874872834 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.opentelemetry.io/proto/otlp v1.3.1 // indirect
-	golang.org/x/sys v0.44.0
+	golang.org/x/sys v0.49.0
 	golang.org/x/text v0.17.0
 	google.golang.org/protobuf v1.34.2 // indirect
 )

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/jujutools/juju/host/approval"
@@ -17,7 +20,10 @@ import (
 	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/hostfns/approvals"
+	jexec "github.com/jujutools/juju/hostfns/exec"
 	"github.com/jujutools/juju/hostfns/fs"
+	"github.com/jujutools/juju/hostfns/git"
+	"github.com/jujutools/juju/sandbox"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -55,6 +61,7 @@ type Host struct {
 
 	audit     *audit.Log      // every call, in the state folder
 	approvals *approval.Store // calls waiting for the owner
+	exec    *jexec.Manager // the command jobs, killed by Close
 }
 
 // Source says where a plugin comes from.
@@ -135,7 +142,22 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	fns = append(fns, logFunc(h.log))
 	fns = append(fns, fs.New(h.policy, fs.Options{})...)
 	fns = append(fns, approvals.New(h.approvals))
+	fns = append(fns, h.execManager().Funcs()...)
+	fns = append(fns, git.New(h.policy, git.Options{Secrets: h.cfg.Secrets, Deny: h.cfg.Deny, Logger: h.log})...)
 	return fns
+}
+
+// execManager makes the command job manager: logs under the state folder,
+// one folder per server process.
+func (h *Host) execManager() *jexec.Manager {
+	h.exec = jexec.New(h.policy, jexec.Options{
+		JobsDir:         filepath.Join(h.StateDir(), "jobs", strconv.Itoa(os.Getpid())),
+		BackgroundAfter: h.cfg.BackgroundAfter,
+		Sandbox:         h.cfg.Sandbox,
+		Sandboxer:       sandbox.New(sandbox.DefaultHelper()),
+		Logger:          h.log,
+	})
+	return h.exec
 }
 
 // StateDir is the folder holding this workspace's state (journal, audit,
@@ -256,6 +278,11 @@ func (h *Host) record(start time.Time, c hostfns.Caller, args []byte, res *abi.C
 // process is about to exit.
 func (h *Host) Close(ctx context.Context) error {
 	var errs []error
+	if h.exec != nil {
+		if err := h.exec.Close(ctx); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	for _, l := range h.plugins {
 		if l.Plugin != nil {
 			if err := l.Close(ctx); err != nil {

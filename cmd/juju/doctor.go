@@ -143,6 +143,7 @@ func (r *doctorReport) render(w io.Writer) error {
 	for _, a := range r.Sandbox {
 		fmt.Fprintf(tw, "  %s\t%s\n", a.Name, availability(a, ""))
 	}
+	fmt.Fprintf(tw, "  in use\t%s\n", r.SandboxUse)
 	tw.Flush()
 
 	if len(r.Problems) == 0 {

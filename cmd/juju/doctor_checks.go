@@ -28,7 +28,10 @@ type doctorReport struct {
 	PluginsError string                 `json:"pluginsError,omitempty"`
 	Programs     []sandbox.Availability `json:"programs"` // git, ripgrep
 	Sandbox      []sandbox.Availability `json:"sandbox"`  // bubblewrap, landlock
-	Problems     []string               `json:"problems"`
+	// SandboxUse is what a sandboxed command runs under here
+	// ("bubblewrap+landlock", "bubblewrap"), or "none: " and why.
+	SandboxUse string   `json:"sandboxUse"`
+	Problems   []string `json:"problems"`
 }
 
 type systemInfo struct {
@@ -148,10 +151,14 @@ func collect(ctx context.Context, o *doctorOptions, env doctorEnv, progress io.W
 	}
 	r.Programs[1].Name = "ripgrep"
 	r.Sandbox = []sandbox.Availability{sandbox.DetectBubblewrap(ctx), sandbox.DetectLandlock()}
-	if runtime.GOOS == "linux" && file != nil && file.Sandbox != nil && *file.Sandbox == config.SandboxRequire &&
-		!r.Sandbox[0].Available && !r.Sandbox[1].Available {
-		problem("the config file sets sandbox = %q, but neither bubblewrap nor Landlock works here: "+
-			"sandboxed commands will fail with SANDBOX_UNAVAILABLE", config.SandboxRequire)
+	mech, err := sandbox.New(sandbox.DefaultHelper()).Available()
+	r.SandboxUse = mech
+	if err != nil {
+		r.SandboxUse = "none: " + err.Error()
+		if file != nil && file.Sandbox != nil && *file.Sandbox == config.SandboxRequire {
+			problem("the config file sets sandbox = %q, but no command sandbox works here (%v): "+
+				"every command will fail with SANDBOX_UNAVAILABLE", config.SandboxRequire, err)
+		}
 	}
 	return r
 }

@@ -67,6 +67,10 @@ func TestDoctorReport(t *testing.T) {
 	if len(r.Sandbox) != 2 || r.Sandbox[0] != sandbox.DetectBubblewrap(t.Context()) || r.Sandbox[1] != sandbox.DetectLandlock() {
 		t.Errorf("sandbox %+v", r.Sandbox)
 	}
+	if mech, err := sandbox.New(sandbox.DefaultHelper()).Available(); err == nil && r.SandboxUse != mech ||
+		err != nil && r.SandboxUse != "none: "+err.Error() {
+		t.Errorf("sandboxUse %q, want %q (%v)", r.SandboxUse, mech, err)
+	}
 	if len(r.Programs) != 2 || r.Programs[0].Name != "git" || r.Programs[1].Name != "ripgrep" {
 		t.Errorf("programs %+v", r.Programs)
 	}

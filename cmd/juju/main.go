@@ -20,6 +20,10 @@ import (
 var version = "dev"
 
 func main() {
+	// A client that closes juju's stderr must not kill it on the next log
+	// line (Go dies of SIGPIPE on fds 1 and 2): juju would exit without
+	// closing the host, and its command jobs would outlive it.
+	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
 		<-ctx.Done()

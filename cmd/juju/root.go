@@ -76,6 +76,7 @@ see the tools, then add 'juju stdio' to your MCP client.`,
 		newVersionCommand(),
 		newApprovalsCommand(),
 		newAuditCommand(),
+		newSandboxHelperCommand(),
 	)
 	return root
 }

@@ -1,16 +1,20 @@
 package abi
 
-// Exec host functions (capabilities exec and exec.shell). FnExec runs one
-// command to completion, or until it is handed to the background as a job;
-// the job functions follow it.
+// Exec host functions. FnExec (capability exec) runs a program with argv,
+// never through a shell; FnExecShell (capability exec.shell) runs a shell
+// string with bash -c. Both take an ExecRequest and run the command as a
+// job: to completion, or until it is handed to the background. FnJob
+// (capability exec) looks after the jobs.
 const (
-	FnExec = "juju_exec" // ExecRequest → ExecResult + raw output (see ExecResult); exec, or exec.shell for Command
+	FnExec      = "juju_exec"       // ExecRequest{Program, Args} → ExecResult; exec
+	FnExecShell = "juju_exec_shell" // ExecRequest{Command} → ExecResult; exec.shell
+	FnJob       = "juju_job"        // JobRequest → JobResult (+ output bytes for JobOutput); exec
 )
 
 // ExecRequest runs one command. Exactly one of Program (argv, never a
-// shell; capability exec) and Command (a shell string run by bash -c;
-// capability exec.shell) is set. The child's stdin is empty and its
-// environment is scrubbed of secrets.
+// shell; FnExec) and Command (a shell string run by bash -c; FnExecShell)
+// is set. The child's stdin is empty, its environment is scrubbed of
+// secrets, and it runs in its own session and process group.
 type ExecRequest struct {
 	Program string   `json:"program,omitempty"`
 	Args    []string `json:"args,omitempty"`
@@ -18,39 +22,93 @@ type ExecRequest struct {
 	// Cwd is relative to the first root, or absolute inside a root; empty
 	// means the first root.
 	Cwd       string `json:"cwd,omitempty"`
-	TimeoutMs int64  `json:"timeoutMs,omitempty"` // 0: the host's default
+	TimeoutMs int64  `json:"timeoutMs,omitempty"` // 0: the host's default; the whole process group is killed when it runs out
 	// WaitMs bounds how long the call waits before it returns the job id of
-	// a command still running (0: the host's background-after limit).
+	// a command still running (0, or more than the host's background-after
+	// limit: that limit).
 	WaitMs     int64 `json:"waitMs,omitempty"`
 	Background bool  `json:"background,omitempty"` // return the job id at once
-	Sandbox    bool  `json:"sandbox,omitempty"`    // run under the OS sandbox
-	Network    bool  `json:"network,omitempty"`    // with Sandbox: allow the network
-	// RawOutput asks for the command's whole stdout, uncut, as the response
-	// body (up to the host's cap), for plugins that parse it (rg --json).
-	RawOutput bool `json:"rawOutput,omitempty"`
+	Sandbox    bool  `json:"sandbox,omitempty"`    // run under the OS sandbox, or fail with SANDBOX_UNAVAILABLE
+	Network    bool  `json:"network,omitempty"`    // when sandboxed: allow the network (denied by default)
+	// MaxOutput is how many bytes of each stream the reply keeps, head and
+	// tail together (0: the host's default, 16 KiB).
+	MaxOutput int64 `json:"maxOutput,omitempty"`
 }
 
-// ExecResult describes a finished or backgrounded command. Without
-// RawOutput the body is empty and Stdout/Stderr hold head-and-tail cuts;
-// with it, the body is the whole stdout.
+// Job states.
+const (
+	JobRunning = "running"
+	JobExited  = "exited"  // the command exited by itself (ExitCode set)
+	JobKilled  = "killed"  // cancelled, or killed by a signal
+	JobTimeout = "timeout" // killed when its timeout ran out
+)
+
+// ExecResult describes a job: finished, or still running in the
+// background. Stdout and Stderr hold head-and-tail cuts of the output; when
+// one was cut, the cut is marked inside the text and the whole stream stays
+// readable with JobOutput by offset (StdoutBytes and StderrBytes are the
+// full sizes).
 type ExecResult struct {
 	Status
-	JobID    string `json:"jobId"`
-	State    string `json:"state"`              // running, exited, killed, timeout
-	ExitCode *int   `json:"exitCode,omitempty"` // when it exited
-	Stdout   string `json:"stdout,omitempty"`
-	Stderr   string `json:"stderr,omitempty"`
-	// Cut says the output was cut (head and tail kept); the whole is
-	// readable from the job's log by offset.
-	Cut        bool   `json:"cut,omitempty"`
-	DurationMs int64  `json:"durationMs"`
-	Sandbox    string `json:"sandbox,omitempty"` // how it was confined: "bubblewrap", "landlock", "none"
+	JobID       string `json:"jobId"`
+	Command     string `json:"command"`            // what runs, as the model wrote it (argv joined with spaces)
+	Cwd         string `json:"cwd"`                // display path of the working folder
+	State       string `json:"state"`              // JobRunning, JobExited, JobKilled, JobTimeout
+	ExitCode    *int   `json:"exitCode,omitempty"` // when it exited by itself
+	Signal      string `json:"signal,omitempty"`   // when a signal ended it
+	Stdout      string `json:"stdout,omitempty"`
+	Stderr      string `json:"stderr,omitempty"`
+	StdoutBytes int64  `json:"stdoutBytes"`
+	StderrBytes int64  `json:"stderrBytes"`
+	Cut         bool   `json:"cut,omitempty"` // a stream was cut (head and tail kept)
+	DurationMs  int64  `json:"durationMs"`    // so far, while running
+	// Sandbox says how the command was confined: "bubblewrap+landlock",
+	// "bubblewrap", or "none".
+	Sandbox string `json:"sandbox"`
+	// Note is a sentence for the model: why the command ran unconfined under
+	// the prefer setting, or that it went to the background.
+	Note string `json:"note,omitempty"`
+}
+
+// Job operations.
+const (
+	JobStatus = "status" // the job's ExecResult, without waiting
+	JobWait   = "wait"   // wait up to WaitMs (bounded by the host) for the job to end
+	JobCancel = "cancel" // kill the job's whole process group
+	JobOutput = "output" // bytes of one stream from Offset; the body holds them
+	JobList   = "list"   // every job, newest first
+)
+
+// JobRequest is one operation on the jobs of this workspace.
+type JobRequest struct {
+	Op     string `json:"op"`
+	JobID  string `json:"jobId,omitempty"`
+	WaitMs int64  `json:"waitMs,omitempty"` // JobWait
+	Stream string `json:"stream,omitempty"` // JobOutput: "stdout" (default) or "stderr"
+	Offset int64  `json:"offset,omitempty"` // JobOutput: the first byte
+	Limit  int64  `json:"limit,omitempty"`  // JobOutput: at most this many bytes (0: the host's default)
+	// MaxOutput is ExecRequest.MaxOutput for the job in the reply.
+	MaxOutput int64 `json:"maxOutput,omitempty"`
+}
+
+// JobResult answers a JobRequest. Job is set for every operation but list,
+// Jobs for list only. For JobOutput the body holds the bytes from Offset;
+// Next is the offset after them and EOF says the stream has nothing more
+// yet (the job may still be writing).
+type JobResult struct {
+	Status
+	Job  *ExecResult  `json:"job,omitempty"`
+	Jobs []ExecResult `json:"jobs,omitempty"`
+	Next int64        `json:"next,omitempty"`
+	EOF  bool         `json:"eof,omitempty"`
 }
 
 // Git host function (capability git): runs the git CLI on the workspace
 // with a fixed, host-checked argument list — a subcommand from the host's
 // allow-list, and never an option that runs other programs or points git
-// elsewhere (-c, --exec-path, --git-dir, --upload-pack …).
+// elsewhere (-c, --exec-path, --git-dir, --upload-pack …). Everything after
+// a "--" is a path, checked against the path policy. The mutating
+// subcommands (add, commit) are served only to exec-tier tools.
 const FnGit = "juju_git" // GitRequest → GitResult + stdout as the body
 
 // GitRequest runs `git ARGS…` in Cwd (default: the first root).
@@ -60,8 +118,11 @@ type GitRequest struct {
 }
 
 // GitResult is git's exit code and stderr; stdout is the response body.
+// Skipped lists the paths given to `add` that the host left out because
+// the path policy withholds them (secrets, denied paths).
 type GitResult struct {
 	Status
-	ExitCode int    `json:"exitCode"`
-	Stderr   string `json:"stderr,omitempty"`
+	ExitCode int      `json:"exitCode"`
+	Stderr   string   `json:"stderr,omitempty"`
+	Skipped  []string `json:"skipped,omitempty"`
 }

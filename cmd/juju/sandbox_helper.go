@@ -1,0 +1,28 @@
+package main
+
+import (
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/jujutools/juju/sandbox"
+)
+
+// newSandboxHelperCommand is the hidden helper the command sandbox
+// re-executes inside bubblewrap: it applies Landlock to its own process and
+// execs the command (sandbox.HelperMain). It is not for people; its command
+// line is sandbox.HelperArgs.
+func newSandboxHelperCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:                sandbox.HelperCommand + " --abi N [--write DIR]... [--net] -- PROGRAM ARGS...",
+		Short:              "Run a command under Landlock (used by the command sandbox)",
+		Hidden:             true,
+		DisableFlagParsing: true,
+		Args:               cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			// HelperMain only returns on failure: the command was not run.
+			os.Exit(sandbox.HelperMain(args, cmd.ErrOrStderr()))
+			return nil
+		},
+	}
+}

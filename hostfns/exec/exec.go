@@ -1,0 +1,264 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/sandbox"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// Defaults of Options.
+const (
+	DefaultBackgroundAfter = 50 * time.Second
+	DefaultTimeout         = 10 * time.Minute
+	MaxTimeout             = 2 * time.Hour
+	DefaultMaxOutput       = 16 << 10  // bytes of each stream in a reply, head and tail
+	MaxMaxOutput           = 64 << 10  // the most a request may ask for
+	DefaultReadLimit       = 32 << 10  // JobOutput's default
+	MaxReadLimit           = 256 << 10 // JobOutput's most
+	DefaultMaxJobs         = 64        // finished jobs kept, with their logs
+	MaxRunning             = 32        // jobs running at once
+	MaxWait                = 10 * time.Minute
+	// deadlineMargin is left between a wait and the plugin call's deadline,
+	// for the plugin to answer.
+	deadlineMargin = 750 * time.Millisecond
+)
+
+// Options configure the command host functions.
+type Options struct {
+	// JobsDir holds the job logs; it is created (0700) on the first job
+	// and removed by Close. It must be outside the roots.
+	JobsDir string
+	// BackgroundAfter is how long a call waits before it hands a command
+	// still running to the background (DefaultBackgroundAfter when 0).
+	BackgroundAfter time.Duration
+	// Sandbox is the owner's setting: off, prefer or require ("" is off).
+	Sandbox config.Sandbox
+	// Sandboxer confines commands; nil means no sandbox on this machine.
+	Sandboxer *sandbox.Sandbox
+	// Caches are the folders a sandboxed command may write besides the
+	// roots (sandbox.Caches by default when nil).
+	Caches []string
+	// Env is the environment children start from, before Scrub
+	// (os.Environ() when nil).
+	Env []string
+	// MaxJobs bounds the finished jobs kept (DefaultMaxJobs when 0).
+	MaxJobs int
+	Logger  *slog.Logger
+}
+
+// Manager runs the commands and keeps their jobs. It is safe for
+// concurrent use.
+type Manager struct {
+	pol  *policy.Policy
+	opts Options
+	log  *slog.Logger
+	env  []string
+
+	mu     sync.Mutex
+	jobs   map[string]*job
+	order  []*job // oldest first
+	seq    int
+	closed bool
+}
+
+// New returns a Manager over the path policy p.
+func New(p *policy.Policy, opts Options) *Manager {
+	if opts.BackgroundAfter <= 0 {
+		opts.BackgroundAfter = DefaultBackgroundAfter
+	}
+	if opts.MaxJobs <= 0 {
+		opts.MaxJobs = DefaultMaxJobs
+	}
+	if opts.Env == nil {
+		opts.Env = os.Environ()
+	}
+	if opts.Caches == nil {
+		opts.Caches = sandbox.Caches(os.Getenv)
+	}
+	m := &Manager{pol: p, opts: opts, log: opts.Logger, env: Scrub(opts.Env), jobs: map[string]*job{}}
+	if m.log == nil {
+		m.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return m
+}
+
+// Funcs returns the host functions.
+func (m *Manager) Funcs() []hostfns.Func {
+	return []hostfns.Func{
+		{Name: abi.FnExec, Capability: abi.CapExec, Handle: hostfns.Typed(m.execArgv)},
+		{Name: abi.FnExecShell, Capability: abi.CapExecShell, Handle: hostfns.Typed(m.execShell)},
+		{Name: abi.FnJob, Capability: abi.CapExec, Handle: hostfns.Typed(m.jobOp)},
+	}
+}
+
+func (m *Manager) execArgv(ctx context.Context, req *abi.ExecRequest, _ []byte) (*abi.ExecResult, []byte, *abi.Error) {
+	if req.Program == "" || req.Command != "" {
+		return nil, nil, abi.Errorf(abi.InvalidArgument, "give the program to run and its arguments (program, args); a shell string needs run_command")
+	}
+	argv := append([]string{req.Program}, req.Args...)
+	return m.run(ctx, req, argv, displayArgv(argv))
+}
+
+func (m *Manager) execShell(ctx context.Context, req *abi.ExecRequest, _ []byte) (*abi.ExecResult, []byte, *abi.Error) {
+	if strings.TrimSpace(req.Command) == "" || req.Program != "" || len(req.Args) > 0 {
+		return nil, nil, abi.Errorf(abi.InvalidArgument, "give the shell command line to run (command); it runs with bash -c")
+	}
+	return m.run(ctx, req, []string{"bash", "-c", req.Command}, req.Command)
+}
+
+// run starts one command and waits for it as the request says.
+func (m *Manager) run(ctx context.Context, req *abi.ExecRequest, argv []string, display string) (*abi.ExecResult, []byte, *abi.Error) {
+	for _, a := range argv {
+		if strings.IndexByte(a, 0) >= 0 {
+			return nil, nil, abi.Errorf(abi.InvalidArgument, "an argument contains a NUL byte, which no program can receive; remove it")
+		}
+	}
+	timeout := DefaultTimeout
+	switch {
+	case req.TimeoutMs < 0 || req.WaitMs < 0 || req.MaxOutput < 0:
+		return nil, nil, abi.Errorf(abi.InvalidArgument, "timeoutMs, waitMs and maxOutput cannot be negative")
+	case req.TimeoutMs > 0:
+		timeout = min(time.Duration(req.TimeoutMs)*time.Millisecond, MaxTimeout)
+	}
+	cwd, display2, aerr := m.cwd(req.Cwd)
+	if aerr != nil {
+		return nil, nil, aerr
+	}
+	j, aerr := m.start(argv, display, cwd, display2, timeout, req.Sandbox, req.Network)
+	if aerr != nil {
+		return nil, nil, aerr
+	}
+	if !req.Background {
+		wait := m.opts.BackgroundAfter
+		if req.WaitMs > 0 {
+			wait = min(wait, time.Duration(req.WaitMs)*time.Millisecond)
+		}
+		j.await(ctx, capWait(ctx, wait))
+	}
+	res := j.result(maxOutput(req.MaxOutput))
+	if res.State == abi.JobRunning {
+		note := fmt.Sprintf("still running: it continues in the background as %s; use job_wait, job_status, job_output or cancel_job with this jobId", j.id)
+		res.Note = joinNote(res.Note, note)
+	}
+	return &res, nil, nil
+}
+
+// cwd resolves the working folder through the path policy.
+func (m *Manager) cwd(req string) (string, string, *abi.Error) {
+	if req == "" {
+		req = "."
+	}
+	r, aerr := m.pol.Resolve(req)
+	if aerr != nil {
+		return "", "", aerr
+	}
+	if !r.Info.IsDir() {
+		return "", "", abi.Errorf(abi.InvalidArgument, "cwd %q is not a folder; give a folder inside a root", r.Display)
+	}
+	return filepath.Join(r.Root.Real, filepath.FromSlash(r.Rel)), r.Display, nil
+}
+
+// sandboxPolicy is what a confined command may write: the roots and the
+// caches, never the roots' .git/hooks and .git/config.
+func (m *Manager) sandboxPolicy(network bool) sandbox.Policy {
+	var p sandbox.Policy
+	for _, r := range m.pol.Roots() {
+		p.Write = append(p.Write, r.Real)
+		p.ReadOnly = append(p.ReadOnly, filepath.Join(r.Real, ".git", "hooks"), filepath.Join(r.Real, ".git", "config"))
+	}
+	p.Write = append(p.Write, m.opts.Caches...)
+	p.Network = network
+	return p
+}
+
+// confine decides whether and how argv runs confined.
+func (m *Manager) confine(argv []string, cwd string, asked, network bool) ([]string, string, string, *abi.Error) {
+	mode := m.opts.Sandbox
+	if !asked && (mode == "" || mode == config.SandboxOff) {
+		return argv, sandbox.MechNone, "", nil
+	}
+	var err error = fmt.Errorf("%w: juju was started without one", sandbox.ErrUnavailable)
+	if m.opts.Sandboxer != nil {
+		var wrapped []string
+		var mech string
+		wrapped, mech, err = m.opts.Sandboxer.Wrap(m.sandboxPolicy(network), cwd, argv)
+		if err == nil {
+			return wrapped, mech, "", nil
+		}
+	}
+	if asked || mode == config.SandboxRequire {
+		why := "the call asked for sandbox: true"
+		if !asked {
+			why = "the owner's setting is sandbox = require"
+		}
+		return nil, "", "", abi.Errorf(abi.SandboxUnavailable, "the command was not run: %s and this machine has no working command sandbox (%v); run `juju doctor` to see why, or ask the owner", why, err)
+	}
+	return argv, sandbox.MechNone, fmt.Sprintf("ran unconfined: the sandbox setting is prefer and no sandbox works here (%v)", err), nil
+}
+
+func capWait(ctx context.Context, d time.Duration) time.Duration {
+	if dl, ok := ctx.Deadline(); ok {
+		d = min(d, time.Until(dl)-deadlineMargin)
+	}
+	return max(d, 0)
+}
+
+func maxOutput(n int64) int64 {
+	if n <= 0 {
+		return DefaultMaxOutput
+	}
+	return min(n, MaxMaxOutput)
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// displayArgv joins argv for the model to read, quoting what needs it.
+func displayArgv(argv []string) string {
+	var b strings.Builder
+	for i, a := range argv {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if a != "" && !strings.ContainsAny(a, " \t\n'\"\\$`|&;<>()*?[]{}~#!") {
+			b.WriteString(a)
+			continue
+		}
+		b.WriteString("'" + strings.ReplaceAll(a, "'", `'\''`) + "'")
+	}
+	return b.String()
+}
+
+// lookPath finds a program the way the child will: a name with a slash is
+// a path relative to cwd.
+func lookPath(name, cwd string) (string, error) {
+	if strings.Contains(name, "/") {
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(cwd, name)
+		}
+		return name, nil
+	}
+	p, err := osexec.LookPath(name)
+	if errors.Is(err, osexec.ErrDot) {
+		err = nil
+	}
+	return p, err
+}

@@ -1,0 +1,280 @@
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/internal/testfs"
+	"github.com/jujutools/juju/sandbox"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+func newManagerB(b *testing.B) (*Manager, string) {
+	return newManager(b, Options{})
+}
+
+func newManager(t testing.TB, opts Options) (*Manager, string) {
+	t.Helper()
+	root := testfs.Workspace(t, map[string]string{"sub/a.txt": "a", ".env": "S=1"})
+	p, err := policy.New(policy.Config{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	if opts.JobsDir == "" {
+		opts.JobsDir = filepath.Join(t.TempDir(), "jobs")
+	}
+	if opts.Env == nil {
+		opts.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=/nowhere", "GITHUB_TOKEN=x"}
+	}
+	m := New(p, opts)
+	t.Cleanup(func() { m.Close(context.Background()) })
+	return m, root
+}
+
+func TestSecret(t *testing.T) {
+	for name, want := range map[string]bool{
+		"GITHUB_TOKEN": true, "gh_token": true, "NPM_TOKEN": true, "AWS_ACCESS_KEY_ID": true, "AWS_REGION": true,
+		"MY_SECRET": true, "DB_PASSWORD": true, "PGPASSWORD": true, "MYSQL_PWD": true, "OPENAI_API_KEY": true,
+		"SIGNING_KEY": true, "JUJU_HOME": true, "JUJU_APPROVAL_TOKEN": true, "SSH_AUTH_SOCK": true,
+		"GOOGLE_APPLICATION_CREDENTIALS": true, "DATABASE_URL": true, "VAULT_ADDR": true, "HTTP_AUTH": true,
+		"PATH": false, "HOME": false, "PWD": false, "GOPATH": false, "LANG": false, "TERM": false,
+		"KEYBOARD": false, "GOFLAGS": false, "CI": false, "MONKEY": false,
+	} {
+		if got := Secret(name); got != want {
+			t.Errorf("Secret(%q) = %v, want %v", name, got, want)
+		}
+	}
+	got := Scrub([]string{"PATH=/bin", "GITHUB_TOKEN=x", "A=1=2", "JUJU_HOME=/h"})
+	if strings.Join(got, " ") != "PATH=/bin A=1=2" {
+		t.Errorf("Scrub = %q", got)
+	}
+}
+
+func TestHeadTail(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "log")
+	os.WriteFile(p, []byte("short"), 0o600)
+	if s, n, cut := headTail(p, 100, "job-1", "stdout"); s != "short" || n != 5 || cut {
+		t.Errorf("short: %q %d %v", s, n, cut)
+	}
+	// Multi-byte runes across both cut points.
+	content := strings.Repeat("é", 50) + strings.Repeat("x", 1000) + strings.Repeat("€", 50)
+	os.WriteFile(p, []byte(content), 0o600)
+	s, n, cut := headTail(p, 101, "job-1", "stderr")
+	if !cut || n != int64(len(content)) || !utf8.ValidString(s) {
+		t.Fatalf("cut=%v n=%d valid=%v", cut, n, utf8.ValidString(s))
+	}
+	head, rest, _ := strings.Cut(s, "\n[… juju cut bytes ")
+	if head != strings.Repeat("é", 25) || !strings.HasSuffix(rest, ") …]\n"+strings.Repeat("€", 16)) {
+		t.Errorf("head %q rest %q", head, rest)
+	}
+	if !strings.Contains(s, `stream "stderr", offset 50)`) {
+		t.Errorf("marker: %q", s)
+	}
+	if _, n, _ := headTail(p, 0, "job-1", "stdout"); n != int64(len(content)) {
+		t.Errorf("size only: %d", n)
+	}
+}
+
+func call[Res any](t *testing.T, h func(context.Context, []byte, []byte) ([]byte, []byte), req any) (*Res, []byte, *abi.Error) {
+	t.Helper()
+	b, _ := json.Marshal(req)
+	rh, body := h(context.Background(), b, nil)
+	var st abi.Status
+	json.Unmarshal(rh, &st)
+	if st.Error != nil {
+		return nil, nil, st.Error
+	}
+	res := new(Res)
+	if err := json.Unmarshal(rh, res); err != nil {
+		t.Fatal(err)
+	}
+	return res, body, nil
+}
+
+func TestRunAndJobs(t *testing.T) {
+	m, root := newManager(t, Options{BackgroundAfter: 5 * time.Second})
+	fns := m.Funcs()
+	argv, shell, job := fns[0].Handle, fns[1].Handle, fns[2].Handle
+
+	r, _, err := call[abi.ExecResult](t, argv, abi.ExecRequest{Program: "sh", Args: []string{"-c", "env; pwd"}, Cwd: "sub"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.State != abi.JobExited || *r.ExitCode != 0 || strings.Contains(r.Stdout, "GITHUB_TOKEN") ||
+		!strings.Contains(r.Stdout, "HOME=/nowhere") || !strings.HasSuffix(strings.TrimSpace(r.Stdout), "/sub") || r.Cwd != "sub" {
+		t.Errorf("%+v", r)
+	}
+	// Argv only: a Command is refused by FnExec, a Program by FnExecShell.
+	if _, _, err := call[abi.ExecResult](t, argv, abi.ExecRequest{Command: "ls"}); err == nil || err.Code != abi.InvalidArgument {
+		t.Errorf("argv with a command: %v", err)
+	}
+	if _, _, err := call[abi.ExecResult](t, shell, abi.ExecRequest{Program: "ls"}); err == nil || err.Code != abi.InvalidArgument {
+		t.Errorf("shell with a program: %v", err)
+	}
+	if _, _, err := call[abi.ExecResult](t, argv, abi.ExecRequest{Program: "echo", Args: []string{"a\x00b"}}); err == nil || err.Code != abi.InvalidArgument {
+		t.Errorf("NUL: %v", err)
+	}
+	if _, _, err := call[abi.ExecResult](t, argv, abi.ExecRequest{Program: "ls", Cwd: ".env"}); err == nil || err.Code != abi.SecretDenied {
+		t.Errorf("secret cwd: %v", err)
+	}
+	if _, _, err := call[abi.ExecResult](t, argv, abi.ExecRequest{Program: "ls", TimeoutMs: -1}); err == nil || err.Code != abi.InvalidArgument {
+		t.Errorf("negative timeout: %v", err)
+	}
+
+	// The wait is bounded by the call's deadline as well as waitMs.
+	ctx, cancel := context.WithTimeout(context.Background(), deadlineMargin+200*time.Millisecond)
+	defer cancel()
+	b, _ := json.Marshal(abi.ExecRequest{Command: "sleep 5"})
+	begin := time.Now()
+	rh, _ := shell(ctx, b, nil)
+	var bg abi.ExecResult
+	json.Unmarshal(rh, &bg)
+	if bg.State != abi.JobRunning || time.Since(begin) > 2*time.Second {
+		t.Errorf("deadline: %+v after %v", bg, time.Since(begin))
+	}
+	jr, _, err := call[abi.JobResult](t, job, abi.JobRequest{Op: abi.JobCancel, JobID: bg.JobID})
+	if err != nil || jr.Job.State != abi.JobKilled || jr.Job.Signal == "" {
+		t.Errorf("cancel: %+v %v", jr, err)
+	}
+	if _, _, err := call[abi.JobResult](t, job, abi.JobRequest{Op: "explode", JobID: bg.JobID}); err == nil || err.Code != abi.InvalidArgument {
+		t.Errorf("bad op: %v", err)
+	}
+	if _, _, err := call[abi.JobResult](t, job, abi.JobRequest{Op: abi.JobOutput, JobID: bg.JobID, Stream: "stdin"}); err == nil {
+		t.Error("stream stdin accepted")
+	}
+
+	// Logs live in JobsDir, outside the root, and go with Close.
+	if _, err := os.Stat(filepath.Join(m.opts.JobsDir, bg.JobID+".out")); err != nil {
+		t.Error(err)
+	}
+	entries, _ := os.ReadDir(root)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "job-") {
+			t.Errorf("a log in the root: %s", e.Name())
+		}
+	}
+	m.Close(context.Background())
+	if _, err := os.Stat(m.opts.JobsDir); !os.IsNotExist(err) {
+		t.Errorf("jobs folder left: %v", err)
+	}
+	if _, _, err := call[abi.ExecResult](t, argv, abi.ExecRequest{Program: "true"}); err == nil {
+		t.Error("a command started after Close")
+	}
+}
+
+func TestCloseKillsRunningJobs(t *testing.T) {
+	m, _ := newManager(t, Options{})
+	fns := m.Funcs()
+	r, _, err := call[abi.ExecResult](t, fns[1].Handle, abi.ExecRequest{Command: "sleep 60", Background: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.mu.Lock()
+	j := m.jobs[r.JobID]
+	m.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := m.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if j.State() != abi.JobKilled {
+		t.Errorf("state %s", j.State())
+	}
+}
+
+func TestPruneKeepsMaxJobs(t *testing.T) {
+	m, _ := newManager(t, Options{MaxJobs: 3})
+	fns := m.Funcs()
+	var ids []string
+	for range 5 {
+		r, _, err := call[abi.ExecResult](t, fns[0].Handle, abi.ExecRequest{Program: "true"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.JobID)
+	}
+	l, _, _ := call[abi.JobResult](t, fns[2].Handle, abi.JobRequest{Op: abi.JobList})
+	if len(l.Jobs) != 3 || l.Jobs[0].JobID != ids[4] {
+		t.Errorf("list: %+v", l.Jobs)
+	}
+	if _, _, err := call[abi.JobResult](t, fns[2].Handle, abi.JobRequest{Op: abi.JobStatus, JobID: ids[0]}); err == nil || err.Code != abi.NotFound {
+		t.Errorf("pruned job: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(m.opts.JobsDir, ids[0]+".out")); !os.IsNotExist(err) {
+		t.Errorf("pruned log left: %v", err)
+	}
+}
+
+func TestConfine(t *testing.T) {
+	m, _ := newManager(t, Options{Sandbox: config.SandboxRequire})
+	// No Sandboxer: require fails closed.
+	if _, _, err := call[abi.ExecResult](t, m.Funcs()[0].Handle, abi.ExecRequest{Program: "true"}); err == nil || err.Code != abi.SandboxUnavailable {
+		t.Errorf("require: %v", err)
+	}
+	m.opts.Sandbox = config.SandboxPrefer
+	r, _, err := call[abi.ExecResult](t, m.Funcs()[0].Handle, abi.ExecRequest{Program: "true"})
+	if err != nil || r.Sandbox != sandbox.MechNone || !strings.Contains(r.Note, "ran unconfined") {
+		t.Errorf("prefer: %+v %v", r, err)
+	}
+	m.opts.Sandbox = config.SandboxOff
+	r, _, err = call[abi.ExecResult](t, m.Funcs()[0].Handle, abi.ExecRequest{Program: "true"})
+	if err != nil || r.Note != "" {
+		t.Errorf("off: %+v %v", r, err)
+	}
+	if _, _, err := call[abi.ExecResult](t, m.Funcs()[0].Handle, abi.ExecRequest{Program: "true", Sandbox: true}); err == nil || err.Code != abi.SandboxUnavailable {
+		t.Errorf("off, asked: %v", err)
+	}
+	p := m.sandboxPolicy(false)
+	if len(p.Write) < 1 || !strings.HasSuffix(p.ReadOnly[0], ".git/hooks") || p.Network {
+		t.Errorf("policy %+v", p)
+	}
+}
+
+func TestDisplayArgv(t *testing.T) {
+	if got := displayArgv([]string{"printf", "%s\n", "a b", "it's", ""}); got != `printf '%s`+"\n"+`' 'a b' 'it'\''s' ''` {
+		t.Errorf("got %s", got)
+	}
+}
+
+// TestConcurrentJobs runs commands, status, output and list calls from
+// many goroutines at once (run it with -race).
+func TestConcurrentJobs(t *testing.T) {
+	m, _ := newManager(t, Options{MaxJobs: 8})
+	fns := m.Funcs()
+	done := make(chan error, 16)
+	for i := range 16 {
+		go func() {
+			r, _, err := call[abi.ExecResult](t, fns[1].Handle, abi.ExecRequest{Command: "echo " + strings.Repeat("x", i)})
+			if err != nil {
+				done <- err
+				return
+			}
+			if r.State != abi.JobExited || r.Stdout != strings.Repeat("x", i)+"\n" {
+				done <- abi.Errorf(abi.Internal, "job %d: %+v", i, r)
+				return
+			}
+			call[abi.JobResult](t, fns[2].Handle, abi.JobRequest{Op: abi.JobList})
+			call[abi.JobResult](t, fns[2].Handle, abi.JobRequest{Op: abi.JobOutput, JobID: r.JobID})
+			done <- nil
+		}()
+	}
+	for range 16 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+	l, _, _ := call[abi.JobResult](t, fns[2].Handle, abi.JobRequest{Op: abi.JobList})
+	if len(l.Jobs) > 8 {
+		t.Errorf("%d jobs kept, want at most 8", len(l.Jobs))
+	}
+}

@@ -1,0 +1,268 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// killGrace is how long a group has between SIGTERM and SIGKILL.
+const killGrace = time.Second
+
+// job is one command and its logs.
+type job struct {
+	id      string
+	command string
+	cwd     string // display path
+	sandbox string
+	note    string
+	start   time.Time
+	outPath string
+	errPath string
+	pgid    int
+	done    chan struct{}
+	timer   *time.Timer
+
+	mu     sync.Mutex
+	state  string
+	exit   *int
+	signal string
+	end    time.Time
+	reason string // JobKilled or JobTimeout once a kill was asked
+}
+
+// start launches argv as a new job.
+func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout time.Duration, askSandbox, network bool) (*job, *abi.Error) {
+	if _, err := lookPath(argv[0], cwd); err != nil {
+		return nil, abi.Errorf(abi.NotFound, "the program %q was not found on PATH; check its name, or give its path", argv[0])
+	}
+	wrapped, mech, note, aerr := m.confine(argv, cwd, askSandbox, network)
+	if aerr != nil {
+		return nil, aerr
+	}
+	path, err := lookPath(wrapped[0], cwd)
+	if err != nil {
+		return nil, abi.Errorf(abi.NotFound, "the program %q was not found on PATH; check its name, or give its path", wrapped[0])
+	}
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, abi.Errorf(abi.Internal, "juju is shutting down; no command can start")
+	}
+	running := 0
+	for _, j := range m.order {
+		if j.State() == abi.JobRunning {
+			running++
+		}
+	}
+	if running >= MaxRunning {
+		return nil, abi.Errorf(abi.TooLarge, "%d jobs are already running, the most juju allows; wait for some (job_wait) or cancel them (cancel_job), then try again", running)
+	}
+	if err := os.MkdirAll(m.opts.JobsDir, 0o700); err != nil {
+		return nil, m.internal("creating the jobs folder", err)
+	}
+	m.seq++
+	j := &job{
+		id: fmt.Sprintf("job-%d", m.seq), command: display, cwd: cwdDisplay, sandbox: mech, note: note,
+		done: make(chan struct{}), state: abi.JobRunning,
+	}
+	j.outPath = filepath.Join(m.opts.JobsDir, j.id+".out")
+	j.errPath = filepath.Join(m.opts.JobsDir, j.id+".err")
+	stdout, err := os.OpenFile(j.outPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, m.internal("creating a job log", err)
+	}
+	defer stdout.Close()
+	stderr, err := os.OpenFile(j.errPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, m.internal("creating a job log", err)
+	}
+	defer stderr.Close()
+
+	cmd := &osexec.Cmd{
+		Path:   path,
+		Args:   wrapped,
+		Dir:    cwd,
+		Env:    m.env,
+		Stdout: stdout, // *os.File: the child writes the log itself
+		Stderr: stderr,
+		// Stdin nil: the child reads /dev/null.
+		SysProcAttr: procAttr(), // its own session and process group
+	}
+	j.start = time.Now()
+	if err := cmd.Start(); err != nil {
+		os.Remove(j.outPath)
+		os.Remove(j.errPath)
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) || errors.Is(err, syscall.ENOEXEC) {
+			return nil, abi.Errorf(abi.NotFound, "%q could not be started (%v); check the program's path and that it is executable", argv[0], err)
+		}
+		return nil, m.internal("starting a command", err)
+	}
+	j.pgid = cmd.Process.Pid
+	j.timer = time.AfterFunc(timeout, func() { j.kill(abi.JobTimeout) })
+	m.jobs[j.id] = j
+	m.order = append(m.order, j)
+	m.prune()
+	go j.reap(cmd)
+	return j, nil
+}
+
+// reap waits for the command, kills what is left of its group, and
+// records how it ended.
+func (j *job) reap(cmd *osexec.Cmd) {
+	err := cmd.Wait()
+	killGroup(j.pgid, syscall.SIGKILL) // the group's stragglers
+	j.timer.Stop()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.end = time.Now()
+	ps := cmd.ProcessState
+	switch {
+	case ps == nil:
+		j.state = abi.JobKilled
+		j.signal = fmt.Sprint(err)
+	case j.reason != "":
+		j.state = j.reason
+		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			j.signal = ws.Signal().String()
+		}
+	default:
+		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			j.state = abi.JobKilled
+			j.signal = ws.Signal().String()
+		} else {
+			j.state = abi.JobExited
+			code := ps.ExitCode()
+			j.exit = &code
+		}
+	}
+	close(j.done)
+}
+
+// kill ends the job's whole process group: SIGTERM, then SIGKILL after
+// killGrace. reason is the state it ends in.
+func (j *job) kill(reason string) {
+	j.mu.Lock()
+	if j.state != abi.JobRunning {
+		j.mu.Unlock()
+		return
+	}
+	if j.reason == "" {
+		j.reason = reason
+	}
+	j.mu.Unlock()
+	killGroup(j.pgid, syscall.SIGTERM)
+	select {
+	case <-j.done:
+	case <-time.After(killGrace):
+		killGroup(j.pgid, syscall.SIGKILL)
+	}
+}
+
+// await waits up to d for the job to end, or until ctx ends.
+func (j *job) await(ctx context.Context, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-j.done:
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// State is the job's state now.
+func (j *job) State() string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.state
+}
+
+// result describes the job, with each stream cut to maxOut bytes (0: the
+// sizes only).
+func (j *job) result(maxOut int64) abi.ExecResult {
+	j.mu.Lock()
+	r := abi.ExecResult{
+		JobID: j.id, Command: j.command, Cwd: j.cwd, State: j.state, ExitCode: j.exit, Signal: j.signal,
+		Sandbox: j.sandbox, Note: j.note,
+	}
+	end := j.end
+	j.mu.Unlock()
+	if end.IsZero() {
+		end = time.Now()
+	}
+	r.DurationMs = end.Sub(j.start).Milliseconds()
+	var cut1, cut2 bool
+	r.Stdout, r.StdoutBytes, cut1 = headTail(j.outPath, maxOut, j.id, "stdout")
+	r.Stderr, r.StderrBytes, cut2 = headTail(j.errPath, maxOut, j.id, "stderr")
+	r.Cut = cut1 || cut2
+	return r
+}
+
+// prune drops the oldest finished jobs and their logs beyond MaxJobs.
+// m.mu is held.
+func (m *Manager) prune() {
+	for len(m.order) > m.opts.MaxJobs {
+		i := -1
+		for k, j := range m.order {
+			if j.State() != abi.JobRunning {
+				i = k
+				break
+			}
+		}
+		if i < 0 {
+			return
+		}
+		j := m.order[i]
+		m.order = append(m.order[:i], m.order[i+1:]...)
+		delete(m.jobs, j.id)
+		os.Remove(j.outPath)
+		os.Remove(j.errPath)
+	}
+}
+
+// Close kills every running job's process group, waits for them (up to
+// ctx), and removes the jobs folder.
+func (m *Manager) Close(ctx context.Context) error {
+	m.mu.Lock()
+	m.closed = true
+	jobs := append([]*job(nil), m.order...)
+	m.mu.Unlock()
+	for _, j := range jobs {
+		if j.State() == abi.JobRunning {
+			j.mu.Lock()
+			if j.reason == "" {
+				j.reason = abi.JobKilled
+			}
+			j.mu.Unlock()
+			killGroup(j.pgid, syscall.SIGKILL)
+		}
+	}
+	for _, j := range jobs {
+		select {
+		case <-j.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	if m.opts.JobsDir != "" {
+		return os.RemoveAll(m.opts.JobsDir)
+	}
+	return nil
+}
+
+func (m *Manager) internal(what string, err error) *abi.Error {
+	m.log.Error("exec host function failed", "op", what, "err", err)
+	return abi.Errorf(abi.Internal, "juju hit an unexpected error %s; try again, and tell the owner if it persists", what)
+}

@@ -1,0 +1,396 @@
+// Package git provides juju's git host function, FnGit (capability git):
+// the real git CLI on the workspace, with an argument list the host checks
+// first.
+//
+// What it enforces:
+//
+//   - The first argument is a subcommand from an allow-list (status, diff,
+//     log, show, rev-parse, ls-files, branch --show-current, add, commit);
+//     no global option can be given, so nothing can point git at another
+//     repository or program. juju adds its own: no pager, no fsmonitor, no
+//     colour, and --no-ext-diff where git would run a diff program.
+//   - No option that runs programs, redirects git or reads files named by
+//     the caller: -c, --exec-path, --git-dir, --work-tree, --upload-pack,
+//     --receive-pack, --exec, --output, --ext-diff, --no-index, --file,
+//     --pathspec-from-file, --template, interactive and editor options, and
+//     no argument mentioning ext:: URLs. Revisions cannot name a blob by
+//     path (HEAD:.env): an argument with a colon is refused.
+//   - Everything after "--" is a path, resolved against the path policy:
+//     outside the roots is PATH_DENIED; a secret or denied path is
+//     SECRET_DENIED or PATH_DENIED for the reading subcommands and is
+//     left out, and reported in Skipped, for add. add takes files only, and
+//     never -A, -u or a folder, so nothing is staged by a sweep.
+//   - The reading subcommands get exclusion pathspecs for every secret and
+//     deny glob, and stay inside the roots, so status, diff, log -p and
+//     ls-files never show a secret's name or content.
+//   - add and commit change the repository and are served only to
+//     exec-tier tools (hostfns.Caller.Tier). commit runs the repository's
+//     hooks with the owner's identity, as git does on the terminal.
+//   - The child's environment is scrubbed as for commands (package
+//     hostfns/exec), its stdin is empty, and it is killed with its process
+//     group when the call's time runs out.
+package git
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/hostfns"
+	jexec "github.com/jujutools/juju/hostfns/exec"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// Defaults of Options.
+const (
+	DefaultTimeout   = 2 * time.Minute
+	DefaultMaxOutput = 8 << 20
+)
+
+// Options configure the git host function.
+type Options struct {
+	// Secrets and Deny are the owner's extra secret and deny globs, added to
+	// policy.DefaultSecrets for the exclusion pathspecs.
+	Secrets, Deny []string
+	// Env is the environment git starts from, before scrubbing
+	// (os.Environ() when nil).
+	Env []string
+	// Timeout bounds one git run (DefaultTimeout when 0).
+	Timeout time.Duration
+	// MaxOutput caps the stdout returned (DefaultMaxOutput when 0).
+	MaxOutput int
+	Logger    *slog.Logger
+}
+
+type server struct {
+	pol      *policy.Policy
+	opts     Options
+	env      []string
+	excludes []string
+	log      *slog.Logger
+}
+
+// New returns the git host function over the policy p.
+func New(p *policy.Policy, opts Options) []hostfns.Func {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.MaxOutput <= 0 {
+		opts.MaxOutput = DefaultMaxOutput
+	}
+	if opts.Env == nil {
+		opts.Env = os.Environ()
+	}
+	s := &server{pol: p, opts: opts, log: opts.Logger}
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s.env = append(jexec.Scrub(opts.Env),
+		"GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "PAGER=cat", "GIT_EDITOR=:", "GIT_SEQUENCE_EDITOR=:")
+	globs := append(append(append([]string(nil), policy.DefaultSecrets...), opts.Secrets...), opts.Deny...)
+	s.excludes = Excludes(globs)
+	return []hostfns.Func{{Name: abi.FnGit, Capability: abi.CapGit, Handle: hostfns.Typed(s.git)}}
+}
+
+// Excludes turns secret and deny globs (matched like the path policy
+// matches them: a glob without a slash names a file or folder at any
+// depth) into git exclusion pathspecs, from the repository's top.
+func Excludes(globs []string) []string {
+	var out []string
+	for _, g := range globs {
+		g = strings.TrimSuffix(strings.TrimPrefix(g, "/"), "/")
+		if g == "" {
+			continue
+		}
+		if !strings.Contains(g, "/") {
+			g = "**/" + g
+		}
+		out = append(out, ":(top,exclude,glob,icase)"+g, ":(top,exclude,glob,icase)"+g+"/**")
+	}
+	return out
+}
+
+// subcommand says how one allowed subcommand is served.
+type subcommand struct {
+	mutates bool // add, commit: exec tier only
+	reads   bool // gets the exclusion pathspecs and stays inside the roots
+	extDiff bool // gets --no-ext-diff
+	only    []string
+}
+
+var subcommands = map[string]subcommand{
+	"status":    {reads: true},
+	"diff":      {reads: true, extDiff: true},
+	"log":       {reads: true, extDiff: true},
+	"show":      {reads: true, extDiff: true},
+	"ls-files":  {reads: true},
+	"rev-parse": {},
+	"branch":    {only: []string{"--show-current"}},
+	"add":       {mutates: true},
+	"commit":    {mutates: true},
+}
+
+// forbidden are option names refused before "--" (also as --name=value).
+var forbidden = []string{
+	"-c", "-C", "--config-env", "--exec-path", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
+	"--upload-pack", "--receive-pack", "--exec", "-x", "--output", "--output-directory", "-o",
+	"--ext-diff", "--no-index", "--open-files-in-pager", "-O",
+	"-F", "--file", "--pathspec-from-file", "--pathspec-file-nul", "--template", "-t",
+	"-i", "--interactive", "-p", "--patch", "-e", "--edit", "--reuse-message", "--reedit-message",
+	"-a", "-A", "--all", "-u", "--update", "--no-ignore-removal", "-f", "--force", "--chmod", "--sparse",
+	"--no-verify", "-n", "--dry-run", "--amend", "--fixup", "--squash", "--allow-empty",
+}
+
+// allowedPerSub lifts a forbidden name for one subcommand where it is a
+// harmless read option.
+var allowedPerSub = map[string][]string{
+	"log":  {"-p", "--patch", "-n", "--all", "-i", "-u", "-c", "-t", "-a", "-C"},
+	"show": {"-p", "--patch", "-c", "-t", "-a", "-C"},
+	"diff": {"-p", "--patch", "-u", "-c", "-t", "-a", "-C"},
+}
+
+func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.GitResult, []byte, *abi.Error) {
+	if len(req.Args) == 0 {
+		return nil, nil, abi.Errorf(abi.InvalidArgument, "give a git subcommand and its arguments")
+	}
+	name := req.Args[0]
+	sub, ok := subcommands[name]
+	if !ok {
+		return nil, nil, abi.Errorf(abi.InvalidArgument, "git %s is not served; the subcommands are status, diff, log, show, ls-files, rev-parse, branch --show-current, add and commit", quoteArg(name))
+	}
+	if sub.mutates {
+		if c, _ := hostfns.CallerFrom(ctx); c.Tier != abi.TierExec {
+			return nil, nil, abi.Errorf(abi.CapabilityDenied, "git %s changes the repository and is served only to exec-tier tools (git_commit)", name)
+		}
+	}
+	cwd, root, aerr := s.cwd(req.Cwd)
+	if aerr != nil {
+		return nil, nil, aerr
+	}
+	opts, paths, dashdash := split(req.Args[1:])
+	for _, a := range opts {
+		if err := s.checkOption(name, sub, a); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, a := range append(append([]string(nil), opts...), paths...) {
+		if strings.Contains(strings.ToLower(a), "ext::") {
+			return nil, nil, abi.Errorf(abi.InvalidArgument, "git arguments cannot mention ext:: transports")
+		}
+	}
+	var skipped []string
+	if len(paths) > 0 || dashdash {
+		var err *abi.Error
+		paths, skipped, err = s.checkPaths(name, cwd, root, paths)
+		if err != nil {
+			return nil, nil, err
+		}
+		if name == "add" && len(paths) == 0 {
+			return &abi.GitResult{Skipped: skipped}, nil, nil
+		}
+	} else if name == "add" {
+		return nil, nil, abi.Errorf(abi.InvalidArgument, "git add needs the files to stage, after \"--\"")
+	}
+
+	args := []string{"--no-pager", "-c", "core.fsmonitor=false", "-c", "color.ui=false", "-c", "core.quotePath=false", name}
+	if sub.extDiff {
+		args = append(args, "--no-ext-diff")
+	}
+	args = append(args, opts...)
+	if sub.reads {
+		if len(paths) == 0 {
+			rel, _ := filepath.Rel(cwd, root.Real)
+			paths = []string{filepath.ToSlash(rel)}
+		}
+		args = append(args, "--")
+		args = append(args, paths...)
+		args = append(args, s.excludes...)
+	} else if len(paths) > 0 {
+		args = append(append(args, "--"), paths...)
+	}
+	code, stdout, stderr, aerr := s.run(ctx, cwd, name, args)
+	if aerr != nil {
+		return nil, nil, aerr
+	}
+	return &abi.GitResult{ExitCode: code, Stderr: stderr, Skipped: skipped}, stdout, nil
+}
+
+// split cuts args at the first "--": options and revisions before, paths
+// after.
+func split(args []string) (opts, paths []string, dashdash bool) {
+	for i, a := range args {
+		if a == "--" {
+			return args[:i], args[i+1:], true
+		}
+	}
+	return args, nil, false
+}
+
+func (s *server) checkOption(name string, sub subcommand, a string) *abi.Error {
+	if sub.only != nil {
+		for _, o := range sub.only {
+			if a == o {
+				return nil
+			}
+		}
+		return abi.Errorf(abi.InvalidArgument, "git %s takes only %s here", name, strings.Join(sub.only, ", "))
+	}
+	if !strings.HasPrefix(a, "-") {
+		// A revision (or, for commit, a message after -m). A colon would
+		// name a blob by path, or a remote.
+		if strings.Contains(a, ":") && name != "commit" {
+			return abi.Errorf(abi.InvalidArgument, "%s: a revision cannot name a path with a colon; give paths after \"--\"", quoteArg(a))
+		}
+		return nil
+	}
+	var names []string
+	if strings.HasPrefix(a, "--") {
+		opt, _, _ := strings.Cut(a, "=")
+		names = []string{opt}
+	} else {
+		// A cluster of short options (-pn5): every letter counts.
+		for _, c := range a[1:] {
+			if c >= '0' && c <= '9' {
+				continue
+			}
+			names = append(names, "-"+string(c))
+		}
+	}
+	for _, opt := range names {
+		if slices.Contains(forbidden, opt) && !slices.Contains(allowedPerSub[name], opt) {
+			return abi.Errorf(abi.InvalidArgument, "git %s %s is not allowed: juju refuses options that run programs, point git elsewhere, read files or stage by sweep; for a commit message use --message=TEXT", name, quoteArg(opt))
+		}
+	}
+	return nil
+}
+
+// cwd resolves the working folder.
+func (s *server) cwd(req string) (string, *policy.Root, *abi.Error) {
+	if req == "" {
+		req = "."
+	}
+	r, aerr := s.pol.Resolve(req)
+	if aerr != nil {
+		return "", nil, aerr
+	}
+	if !r.Info.IsDir() {
+		return "", nil, abi.Errorf(abi.InvalidArgument, "cwd %q is not a folder", r.Display)
+	}
+	return filepath.Join(r.Root.Real, filepath.FromSlash(r.Rel)), r.Root, nil
+}
+
+// checkPaths checks the paths after "--" (relative to cwd, or absolute
+// inside a root). For add, withheld paths are dropped into skipped and
+// folders refused; for the others a withheld path is an error.
+func (s *server) checkPaths(name, cwd string, root *policy.Root, paths []string) (kept, skipped []string, _ *abi.Error) {
+	for _, p := range paths {
+		if p == "" || strings.HasPrefix(p, ":") {
+			return nil, nil, abi.Errorf(abi.InvalidArgument, "%s is not a plain path; pathspec magic is not accepted", quoteArg(p))
+		}
+		abs := p
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(cwd, p)
+		}
+		abs = filepath.Clean(abs)
+		var hit *policy.Root
+		for _, r := range s.pol.Roots() {
+			if rel, err := filepath.Rel(r.Real, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+				hit = r
+				break
+			}
+		}
+		if hit == nil {
+			return nil, nil, abi.Errorf(abi.PathDenied, "%s is outside the workspace roots; git works on paths inside them", quoteArg(p))
+		}
+		rel, _ := filepath.Rel(hit.Real, abs)
+		rel = filepath.ToSlash(rel)
+		withheld := s.pol.Check(hit, rel)
+		if withheld == nil {
+			// A path through a symlink is checked where it lands.
+			if r, aerr := s.pol.Resolve(abs); aerr != nil && aerr.Code != abi.NotFound {
+				withheld = aerr
+			} else if aerr == nil && name == "add" && r.Info.IsDir() {
+				return nil, nil, abi.Errorf(abi.InvalidArgument, "%s is a folder; git add takes files here, so nothing is staged by a sweep (git_commit with all: true stages every visible change)", quoteArg(p))
+			}
+		}
+		if withheld != nil {
+			if name == "add" && (withheld.Code == abi.SecretDenied || withheld.Code == abi.PathDenied) {
+				skipped = append(skipped, p)
+				continue
+			}
+			return nil, nil, withheld
+		}
+		kept = append(kept, p)
+	}
+	return kept, skipped, nil
+}
+
+// run runs git with args in dir.
+func (s *server) run(ctx context.Context, dir, name string, args []string) (int, []byte, string, *abi.Error) {
+	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+	defer cancel()
+	cmd := osexec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = s.env
+	isolate(cmd)
+	cmd.WaitDelay = time.Second
+	var stdout capped
+	stdout.max = s.opts.MaxOutput
+	var stderr capped
+	stderr.max = 64 << 10
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return 0, nil, "", abi.Errorf(abi.Timeout, "git %s did not finish in time and was stopped; narrow it (paths, a limit) and try again", name)
+	}
+	var ee *osexec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+	case errors.Is(err, osexec.ErrNotFound):
+		return 0, nil, "", abi.Errorf(abi.NotFound, "git is not installed on this machine; ask the owner to install it")
+	default:
+		s.log.Error("git failed to run", "err", err)
+		return 0, nil, "", abi.Errorf(abi.Internal, "git could not be run; try again, and tell the owner if it persists")
+	}
+	errText := stderr.String()
+	if stdout.cut {
+		errText += fmt.Sprintf("\n[juju: git's output was cut at %d bytes; narrow the request]", s.opts.MaxOutput)
+	}
+	return cmd.ProcessState.ExitCode(), stdout.Bytes(), errText, nil
+}
+
+// capped is a buffer that keeps the first max bytes.
+type capped struct {
+	bytes.Buffer
+	max int
+	cut bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.max - c.Len(); room < len(p) {
+		c.cut = true
+		if room > 0 {
+			c.Buffer.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	return c.Buffer.Write(p)
+}
+
+func quoteArg(a string) string {
+	if len(a) > 80 {
+		a = a[:80] + "…"
+	}
+	return fmt.Sprintf("%q", a)
+}

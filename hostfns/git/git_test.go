@@ -1,0 +1,142 @@
+package git
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/testfs"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+func fixture(t *testing.T) (func(tier string, args ...string) (*abi.GitResult, string, *abi.Error), string) {
+	t.Helper()
+	root := testfs.Workspace(t, map[string]string{"a.txt": "a\n", ".env": "S=1\n", "sub/b.txt": "b\n", "denied/x": "x", "link": "->/etc/passwd"})
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "a.txt", "sub"}, {"-c", "user.name=T", "-c", "user.email=t@t", "commit", "-qm", "one"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	p, err := policy.New(policy.Config{Roots: []string{root}, Deny: []string{"denied"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	h := New(p, Options{Deny: []string{"denied"}})[0].Handle
+	return func(tier string, args ...string) (*abi.GitResult, string, *abi.Error) {
+		ctx := hostfns.WithCaller(context.Background(), hostfns.Caller{Tier: tier})
+		b, _ := json.Marshal(abi.GitRequest{Args: args})
+		rh, body := h(ctx, b, nil)
+		var r abi.GitResult
+		json.Unmarshal(rh, &r)
+		if r.Error != nil {
+			return nil, "", r.Error
+		}
+		return &r, string(body), nil
+	}, root
+}
+
+func TestRefusedArguments(t *testing.T) {
+	git, _ := fixture(t)
+	for _, args := range [][]string{
+		{},
+		{"-c", "core.pager=sh", "status"},
+		{"--git-dir=/tmp", "status"},
+		{"push"}, {"fetch"}, {"clone", "ext::sh -c touch% /tmp/x"}, {"config", "core.hooksPath", "/tmp"}, {"rebase", "--exec", "sh"},
+		{"log", "--output=/tmp/x"},
+		{"diff", "--ext-diff"},
+		{"diff", "--no-index", "/etc/passwd", "a.txt"},
+		{"show", "HEAD:.env"},
+		{"diff", "HEAD", ":.env"},
+		{"log", "--exec-path=/tmp"},
+		{"status", "--", ":(top)"},
+		{"status", "--", ":!a.txt"},
+		{"log", "ext::foo"},
+		{"commit", "-F", "/etc/passwd"},
+		{"commit", "--file=/etc/passwd"},
+		{"commit", "-am", "x"},
+		{"commit", "--all", "--message=x"},
+		{"commit", "--amend", "--message=x"},
+		{"commit", "--no-verify", "--message=x"},
+		{"commit", "--template=/etc/passwd"},
+		{"add", "-A"}, {"add", "."}, {"add", "--", "sub"}, {"add", "-u"}, {"add", "-f", "--", ".env"}, {"add", "--pathspec-from-file=/etc/x"},
+		{"add"},
+		{"branch", "evil"}, {"branch", "-D", "main"},
+	} {
+		if _, _, err := git(abi.TierExec, args...); err == nil {
+			t.Errorf("git %q accepted", args)
+		}
+	}
+}
+
+func TestPathsAndSecrets(t *testing.T) {
+	git, root := fixture(t)
+	for args, code := range map[string]abi.Code{
+		"diff -- .env":               abi.SecretDenied,
+		"diff -- ../x":               abi.PathDenied,
+		"diff -- /etc/passwd":        abi.PathDenied,
+		"diff -- denied/x":           abi.PathDenied,
+		"log -- link":                abi.PathDenied,
+		"status -- sub/../../etc":    abi.PathDenied,
+		"commit --message=x -- .env": abi.SecretDenied,
+	} {
+		if _, _, err := git(abi.TierExec, strings.Fields(args)...); err == nil || err.Code != code {
+			t.Errorf("git %s: %v, want %s", args, err, code)
+		}
+	}
+	// Status never names a secret or a denied path; git itself does.
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("changed\n"), 0o644)
+	r, out, err := git(abi.TierRead, "status", "--porcelain")
+	if err != nil || r.ExitCode != 0 {
+		t.Fatal(err, r)
+	}
+	if strings.Contains(out, ".env") || strings.Contains(out, "denied") || !strings.Contains(out, " M a.txt") {
+		t.Errorf("status: %q", out)
+	}
+	// add leaves withheld paths out and says so.
+	r, _, err = git(abi.TierExec, "add", "--", "a.txt", ".env", "denied/x")
+	if err != nil || strings.Join(r.Skipped, ",") != ".env,denied/x" {
+		t.Fatalf("add: %+v %v", r, err)
+	}
+	cmd := exec.Command("git", "diff", "--cached", "--name-only")
+	cmd.Dir = root
+	if staged, _ := cmd.Output(); string(staged) != "a.txt\n" {
+		t.Errorf("staged: %q", staged)
+	}
+}
+
+func TestMutatingNeedsExecTier(t *testing.T) {
+	git, _ := fixture(t)
+	for _, tier := range []string{abi.TierRead, abi.TierEdit, ""} {
+		if _, _, err := git(tier, "add", "--", "a.txt"); err == nil || err.Code != abi.CapabilityDenied {
+			t.Errorf("add at tier %q: %v", tier, err)
+		}
+		if _, _, err := git(tier, "commit", "--message=x"); err == nil || err.Code != abi.CapabilityDenied {
+			t.Errorf("commit at tier %q: %v", tier, err)
+		}
+	}
+	if r, out, err := git(abi.TierRead, "log", "-n", "1", "--format=%s"); err != nil || out != "one\n" || r.ExitCode != 0 {
+		t.Errorf("log: %q %v", out, err)
+	}
+	if _, out, err := git(abi.TierRead, "branch", "--show-current"); err != nil || out != "main\n" {
+		t.Errorf("branch: %q %v", out, err)
+	}
+}
+
+func TestExcludes(t *testing.T) {
+	got := strings.Join(Excludes([]string{".env", "**/.aws/credentials", "/top/"}), " ")
+	want := ":(top,exclude,glob,icase)**/.env :(top,exclude,glob,icase)**/.env/** " +
+		":(top,exclude,glob,icase)**/.aws/credentials :(top,exclude,glob,icase)**/.aws/credentials/** " +
+		":(top,exclude,glob,icase)**/top :(top,exclude,glob,icase)**/top/**"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
+
+// RunOptions are the arguments every command tool shares.
+type RunOptions struct {
+	Cwd        string `json:"cwd,omitempty" desc:"The folder to run in: relative to the first workspace root, or absolute inside a root. Default: the first root."`
+	WaitMs     int64  `json:"waitMs,omitempty" min:"0" max:"600000" desc:"How long to wait for the command before returning its jobId while it keeps running in the background. Default and ceiling: juju's background-after limit (50 s unless the owner changed it)."`
+	TimeoutMs  int64  `json:"timeoutMs,omitempty" min:"0" max:"7200000" desc:"Kill the command's whole process group after this long. Default: 10 minutes."`
+	Background bool   `json:"background,omitempty" desc:"Return the jobId at once and let the command run in the background."`
+	Sandbox    bool   `json:"sandbox,omitempty" desc:"Run under the OS sandbox: writes only inside the workspace roots, the package caches and a private /tmp; .git/hooks read-only; network denied unless network is true. Fails with SANDBOX_UNAVAILABLE when this machine has no working sandbox."`
+	Network    bool   `json:"network,omitempty" desc:"With a sandbox: allow the network (denied by default). Pass it for commands that download (npm install, go mod download, pip install)."`
+}
+
+func (o RunOptions) request() abi.ExecRequest {
+	return abi.ExecRequest{Cwd: o.Cwd, WaitMs: o.WaitMs, TimeoutMs: o.TimeoutMs, Background: o.Background, Sandbox: o.Sandbox, Network: o.Network}
+}
+
+// ExecCommandArgs are the arguments of exec_command.
+type ExecCommandArgs struct {
+	Program string   `json:"program" jsonschema:"required" min:"1" desc:"The program to run: a name looked up on PATH, or a path. No shell is involved."`
+	Args    []string `json:"args,omitempty" desc:"Its arguments, each passed as is: quotes, globs, pipes and $ are not interpreted."`
+	RunOptions
+}
+
+// RunCommandArgs are the arguments of run_command.
+type RunCommandArgs struct {
+	Command string `json:"command" jsonschema:"required" min:"1" desc:"The shell command line, run with bash -c."`
+	RunOptions
+}
+
+// CommandResult is the structured content of exec_command and run_command,
+// and of the job tools.
+type CommandResult struct {
+	JobID       string     `json:"jobId" desc:"The job's id, for job_status, job_wait, job_output and cancel_job."`
+	Command     string     `json:"command" desc:"What runs."`
+	Cwd         string     `json:"cwd,omitempty" desc:"Where it runs."`
+	State       string     `json:"state" enum:"running,exited,killed,timeout" desc:"running (in the background), exited (by itself), killed (cancelled or by a signal), timeout (killed when timeoutMs ran out)."`
+	ExitCode    *int       `json:"exitCode,omitempty" desc:"The exit code, when it exited by itself."`
+	Signal      string     `json:"signal,omitempty" desc:"The signal that ended it, if one did."`
+	Stdout      string     `json:"stdout,omitempty" desc:"Standard output; when long, its head and tail with the cut marked in the text."`
+	Stderr      string     `json:"stderr,omitempty" desc:"Standard error, cut like stdout."`
+	StdoutBytes int64      `json:"stdoutBytes" desc:"The whole size of stdout so far; job_output reads any part of it by offset."`
+	StderrBytes int64      `json:"stderrBytes" desc:"The whole size of stderr so far."`
+	Cut         bool       `json:"cut,omitempty" desc:"Some output was cut from stdout or stderr."`
+	DurationMs  int64      `json:"durationMs" desc:"How long it ran (so far, while running)."`
+	Sandbox     string     `json:"sandbox,omitempty" desc:"How it was confined: bubblewrap+landlock, bubblewrap, sandbox-exec, or none."`
+	Note        string     `json:"note,omitempty" desc:"What to know: it went to the background, or it ran unconfined."`
+	Error       *abi.Error `json:"error,omitempty" desc:"run_commands only: why this command did not start."`
+}
+
+func fromExec(r *abi.ExecResult) CommandResult {
+	return CommandResult{
+		JobID: r.JobID, Command: r.Command, Cwd: r.Cwd, State: r.State, ExitCode: r.ExitCode, Signal: r.Signal,
+		Stdout: r.Stdout, Stderr: r.Stderr, StdoutBytes: r.StdoutBytes, StderrBytes: r.StderrBytes, Cut: r.Cut,
+		DurationMs: r.DurationMs, Sandbox: r.Sandbox, Note: r.Note,
+	}
+}
+
+func init() {
+	juju.Tool("exec_command", execTool("Execute a program",
+		"Runs one program with an argument list, never through a shell: each argument reaches the program exactly as given. "+
+			"Returns the exit code and stdout/stderr (long output cut to head and tail, the whole readable with job_output). "+
+			"stdin is empty and secrets are removed from the environment. A command still running after waitMs is left running "+
+			"in the background and its jobId returned. Prefer it to run_command when no shell feature is needed.",
+		CommandResult{}, runs), execCommand)
+	juju.Tool("run_command", execTool("Run a shell command",
+		"Runs a shell command line with bash -c in the workspace (pipes, &&, redirections, globs work), e.g. `go test ./...` or "+
+			"`npm install`. Waits up to waitMs, then returns the exit code and bounded stdout/stderr; a command still running is "+
+			"left in the background and its jobId returned (job_wait, job_output, cancel_job). background: true returns the jobId at once; "+
+			"sandbox: true confines its writes to the workspace and denies the network unless network: true. The owner's setting may "+
+			"sandbox every command (the result's sandbox field says how it ran): pass network: true for commands that download.",
+		CommandResult{}, runs), runCommand)
+}
+
+func execCommand(_ *juju.Call, in ExecCommandArgs) (*juju.Result, error) {
+	req := in.RunOptions.request()
+	req.Program, req.Args = in.Program, in.Args
+	r, err := juju.Exec(req)
+	if err != nil {
+		return nil, err
+	}
+	return commandResult(fromExec(r)), nil
+}
+
+func runCommand(_ *juju.Call, in RunCommandArgs) (*juju.Result, error) {
+	req := in.RunOptions.request()
+	req.Command = in.Command
+	r, err := juju.ExecShell(req)
+	if err != nil {
+		return nil, err
+	}
+	return commandResult(fromExec(r)), nil
+}
+
+func commandResult(c CommandResult) *juju.Result {
+	var b strings.Builder
+	writeCommand(&b, c)
+	return juju.Text(b.String()).WithStructured(c)
+}
+
+// writeCommand renders one command's result for the model.
+func writeCommand(b *strings.Builder, c CommandResult) {
+	fmt.Fprintf(b, "$ %s\n", c.Command)
+	if c.Error != nil {
+		fmt.Fprintf(b, "%s: %s\n", c.Error.Code, c.Error.Message)
+		return
+	}
+	switch c.State {
+	case abi.JobRunning:
+		fmt.Fprintf(b, "running as %s for %s", c.JobID, ms(c.DurationMs))
+	case abi.JobExited:
+		fmt.Fprintf(b, "exit %d in %s", *c.ExitCode, ms(c.DurationMs))
+	default:
+		fmt.Fprintf(b, "%s", c.State)
+		if c.Signal != "" {
+			fmt.Fprintf(b, " (%s)", c.Signal)
+		}
+		fmt.Fprintf(b, " after %s", ms(c.DurationMs))
+	}
+	fmt.Fprintf(b, " · job %s · sandbox: %s\n", c.JobID, c.Sandbox)
+	if c.Note != "" {
+		fmt.Fprintf(b, "note: %s\n", c.Note)
+	}
+	if c.Stdout != "" {
+		fmt.Fprintf(b, "--- stdout (%d bytes) ---\n%s", c.StdoutBytes, c.Stdout)
+		if !strings.HasSuffix(c.Stdout, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	if c.Stderr != "" {
+		fmt.Fprintf(b, "--- stderr (%d bytes) ---\n%s", c.StderrBytes, c.Stderr)
+		if !strings.HasSuffix(c.Stderr, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+}
+
+func ms(n int64) string { return (time.Duration(n) * time.Millisecond).String() }

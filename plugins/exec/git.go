@@ -1,0 +1,254 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
+
+// maxDiff is the most diff text a reply carries.
+const maxDiff = 60 << 10
+
+// GitStatusArgs are the arguments of git_status.
+type GitStatusArgs struct {
+	Cwd string `json:"cwd,omitempty" desc:"A folder inside the repository (default: the first root)."`
+}
+
+// GitStatus is the structured content of git_status.
+type GitStatus struct {
+	Branch   string        `json:"branch" desc:"The current branch, or (detached)."`
+	Upstream string        `json:"upstream,omitempty" desc:"Its upstream branch, if any."`
+	Ahead    int           `json:"ahead,omitempty" desc:"Commits ahead of the upstream."`
+	Behind   int           `json:"behind,omitempty" desc:"Commits behind the upstream."`
+	Clean    bool          `json:"clean" desc:"Nothing changed, staged or untracked."`
+	Files    []GitFileInfo `json:"files" desc:"Each changed path (secrets and denied paths are never listed)."`
+}
+
+// GitFileInfo is one path of git_status.
+type GitFileInfo struct {
+	Path     string `json:"path" desc:"The path, relative to the repository's top."`
+	From     string `json:"from,omitempty" desc:"For a rename or copy: the old path."`
+	Staged   string `json:"staged" desc:"The staged change, as git's porcelain letter: M modified, A added, D deleted, R renamed, C copied, ? untracked, space for none."`
+	Unstaged string `json:"unstaged" desc:"The unstaged change, same letters."`
+}
+
+// GitDiffArgs are the arguments of git_diff.
+type GitDiffArgs struct {
+	Staged       bool     `json:"staged,omitempty" desc:"Show the staged changes (git diff --cached) instead of the unstaged ones."`
+	Paths        []string `json:"paths,omitempty" desc:"Limit the diff to these files or folders."`
+	Revision     string   `json:"revision,omitempty" desc:"Compare with this commit or range instead (e.g. HEAD~1, main...HEAD)."`
+	ContextLines int      `json:"contextLines,omitempty" min:"0" max:"100" default:"3" desc:"Lines of context around each change."`
+	Cwd          string   `json:"cwd,omitempty" desc:"A folder inside the repository (default: the first root)."`
+}
+
+// GitDiff is the structured content of git_diff.
+type GitDiff struct {
+	Diff  string `json:"diff" desc:"The unified diff."`
+	Bytes int    `json:"bytes" desc:"Its whole size."`
+	Cut   bool   `json:"cut,omitempty" desc:"The diff was longer than the reply allows; narrow it with paths."`
+}
+
+// GitLogArgs are the arguments of git_log.
+type GitLogArgs struct {
+	Limit    int    `json:"limit,omitempty" min:"1" max:"500" default:"20" desc:"How many commits, newest first."`
+	Path     string `json:"path,omitempty" desc:"Only the commits that touched this file or folder."`
+	Revision string `json:"revision,omitempty" desc:"Start from this commit or range instead of HEAD."`
+	Cwd      string `json:"cwd,omitempty" desc:"A folder inside the repository (default: the first root)."`
+}
+
+// GitLog is the structured content of git_log.
+type GitLog struct {
+	Commits []GitCommitInfo `json:"commits" desc:"The commits, newest first."`
+}
+
+// GitCommitInfo is one commit of git_log.
+type GitCommitInfo struct {
+	Hash    string `json:"hash" desc:"The full commit hash."`
+	Author  string `json:"author" desc:"The author's name."`
+	Email   string `json:"email" desc:"The author's email."`
+	Date    string `json:"date" desc:"The author date (ISO 8601)."`
+	Subject string `json:"subject" desc:"The first line of the message."`
+}
+
+func gitRead(title, description string, output any) juju.ToolOptions {
+	return juju.ToolOptions{Title: title, Description: description, Tier: abi.TierRead, Annotations: juju.ReadOnly(), Output: output}
+}
+
+func init() {
+	juju.Tool("git_status", gitRead("Git status",
+		"Shows the repository's branch, its upstream and the changed, staged and untracked files, from the real git. Secrets are never listed.",
+		GitStatus{}), gitStatus)
+	juju.Tool("git_diff", gitRead("Git diff",
+		"Shows the unstaged changes as a unified diff (staged: true for the staged ones, revision to compare with a commit), optionally for some paths only.",
+		GitDiff{}), gitDiff)
+	juju.Tool("git_log", gitRead("Git log",
+		"Lists recent commits, newest first: hash, author, date and subject; optionally only those touching a path.",
+		GitLog{}), gitLog)
+}
+
+// git runs the git host function and fails on a non-zero exit.
+func git(cwd string, args ...string) ([]byte, *abi.GitResult, error) {
+	r, out, err := juju.Git(abi.GitRequest{Args: args, Cwd: cwd})
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.ExitCode != 0 {
+		msg := strings.TrimSpace(r.Stderr)
+		if strings.Contains(msg, "not a git repository") {
+			return nil, nil, juju.Errorf(abi.NotFound, "this folder is not inside a git repository")
+		}
+		return nil, r, juju.Errorf(abi.InvalidArgument, "git %s failed (exit %d): %s", args[0], r.ExitCode, clip(msg, 2000))
+	}
+	return out, r, nil
+}
+
+func gitStatus(_ *juju.Call, in GitStatusArgs) (*juju.Result, error) {
+	out, _, err := git(in.Cwd, "status", "--porcelain=v1", "-z", "--branch", "--untracked-files=all")
+	if err != nil {
+		return nil, err
+	}
+	st := parseStatus(out)
+	var b strings.Builder
+	fmt.Fprintf(&b, "branch %s", st.Branch)
+	if st.Upstream != "" {
+		fmt.Fprintf(&b, " → %s (ahead %d, behind %d)", st.Upstream, st.Ahead, st.Behind)
+	}
+	b.WriteString("\n")
+	if st.Clean {
+		b.WriteString("clean: nothing to commit\n")
+	}
+	for _, f := range st.Files {
+		fmt.Fprintf(&b, "%s%s %s", f.Staged, f.Unstaged, f.Path)
+		if f.From != "" {
+			fmt.Fprintf(&b, " (from %s)", f.From)
+		}
+		b.WriteString("\n")
+	}
+	return juju.Text(b.String()).WithStructured(st), nil
+}
+
+// parseStatus reads `git status --porcelain=v1 -z --branch`.
+func parseStatus(out []byte) GitStatus {
+	st := GitStatus{Files: []GitFileInfo{}}
+	recs := strings.Split(string(out), "\x00")
+	for i := 0; i < len(recs); i++ {
+		r := recs[i]
+		if len(r) < 3 {
+			continue
+		}
+		if strings.HasPrefix(r, "## ") {
+			parseBranch(r[3:], &st)
+			continue
+		}
+		f := GitFileInfo{Staged: r[:1], Unstaged: r[1:2], Path: r[3:]}
+		if (f.Staged == "R" || f.Staged == "C") && i+1 < len(recs) {
+			i++
+			f.From = recs[i]
+		}
+		st.Files = append(st.Files, f)
+	}
+	st.Clean = len(st.Files) == 0
+	return st
+}
+
+// parseBranch reads "main...origin/main [ahead 1, behind 2]" or
+// "No commits yet on main" or "HEAD (no branch)".
+func parseBranch(s string, st *GitStatus) {
+	if rest, ok := strings.CutPrefix(s, "No commits yet on "); ok {
+		st.Branch = rest
+		return
+	}
+	if strings.HasPrefix(s, "HEAD (no branch)") {
+		st.Branch = "(detached)"
+		return
+	}
+	head, track, _ := strings.Cut(s, " [")
+	st.Branch, st.Upstream, _ = strings.Cut(head, "...")
+	for _, part := range strings.Split(strings.TrimSuffix(track, "]"), ", ") {
+		if n, ok := strings.CutPrefix(part, "ahead "); ok {
+			st.Ahead, _ = strconv.Atoi(n)
+		}
+		if n, ok := strings.CutPrefix(part, "behind "); ok {
+			st.Behind, _ = strconv.Atoi(n)
+		}
+	}
+}
+
+func gitDiff(_ *juju.Call, in GitDiffArgs) (*juju.Result, error) {
+	args := []string{"diff", "--unified=" + strconv.Itoa(in.ContextLines)}
+	if in.Staged {
+		args = append(args, "--cached")
+	}
+	if in.Revision != "" {
+		if strings.HasPrefix(in.Revision, "-") {
+			return nil, juju.Errorf(abi.InvalidArgument, "revision %q must name a commit, not an option", in.Revision)
+		}
+		args = append(args, in.Revision)
+	}
+	args = append(append(args, "--"), in.Paths...)
+	out, _, err := git(in.Cwd, args...)
+	if err != nil {
+		return nil, err
+	}
+	d := GitDiff{Diff: string(out), Bytes: len(out)}
+	if len(out) > maxDiff {
+		d.Diff, d.Cut = clip(string(out), maxDiff), true
+	}
+	text := d.Diff
+	switch {
+	case d.Bytes == 0:
+		text = "no differences\n"
+	case d.Cut:
+		text += fmt.Sprintf("\n[… juju cut the diff at %d of %d bytes; ask for fewer paths to see the rest]\n", maxDiff, d.Bytes)
+	}
+	return juju.Text(text).WithStructured(d), nil
+}
+
+func gitLog(_ *juju.Call, in GitLogArgs) (*juju.Result, error) {
+	args := []string{"log", "--max-count=" + strconv.Itoa(in.Limit), "--format=%H%x1f%an%x1f%ae%x1f%aI%x1f%s%x1e"}
+	if in.Revision != "" {
+		if strings.HasPrefix(in.Revision, "-") {
+			return nil, juju.Errorf(abi.InvalidArgument, "revision %q must name a commit, not an option", in.Revision)
+		}
+		args = append(args, in.Revision)
+	}
+	args = append(args, "--")
+	if in.Path != "" {
+		args = append(args, in.Path)
+	}
+	out, _, err := git(in.Cwd, args...)
+	if err != nil {
+		if strings.Contains(err.Error(), "does not have any commits") {
+			return juju.Text("no commits yet\n").WithStructured(GitLog{Commits: []GitCommitInfo{}}), nil
+		}
+		return nil, err
+	}
+	l := GitLog{Commits: []GitCommitInfo{}}
+	var b strings.Builder
+	for _, rec := range strings.Split(string(out), "\x1e") {
+		f := strings.Split(strings.TrimLeft(rec, "\n"), "\x1f")
+		if len(f) != 5 {
+			continue
+		}
+		c := GitCommitInfo{Hash: f[0], Author: f[1], Email: f[2], Date: f[3], Subject: f[4]}
+		l.Commits = append(l.Commits, c)
+		fmt.Fprintf(&b, "%s %s %s  %s\n", c.Hash[:min(12, len(c.Hash))], c.Date, c.Author, c.Subject)
+	}
+	if len(l.Commits) == 0 {
+		b.WriteString("no commits\n")
+	}
+	return juju.Text(b.String()).WithStructured(l), nil
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
+
+// GitCommitArgs are the arguments of git_commit.
+type GitCommitArgs struct {
+	Message string   `json:"message" jsonschema:"required" min:"1" desc:"The commit message."`
+	Paths   []string `json:"paths,omitempty" desc:"Stage and commit exactly these files (other staged changes stay staged, uncommitted)."`
+	All     bool     `json:"all,omitempty" desc:"Stage and commit every changed file juju lets you see (secrets and denied paths are never staged; never git add -A)."`
+	Cwd     string   `json:"cwd,omitempty" desc:"A folder inside the repository (default: the first root)."`
+}
+
+// GitCommitResult is the structured content of git_commit.
+type GitCommitResult struct {
+	Commit  string   `json:"commit" desc:"The new commit's hash."`
+	Branch  string   `json:"branch" desc:"The branch it was made on."`
+	Summary string   `json:"summary" desc:"git's summary line."`
+	Staged  []string `json:"staged" desc:"The paths this call staged."`
+	Skipped []string `json:"skipped,omitempty" desc:"Paths left out because the path policy withholds them (secrets, denied paths)."`
+	Hooks   string   `json:"hooks,omitempty" desc:"What the repository's hooks and git printed on stderr."`
+}
+
+func init() {
+	juju.Tool("git_commit", execTool("Git commit",
+		"Commits with the owner's git identity, running the repository's hooks (a failing pre-commit hook refuses the commit: fix what it says and retry). "+
+			"Give paths to stage and commit those files, or all: true to stage every visible change (secrets are never staged), "+
+			"or neither to commit what is already staged.",
+		GitCommitResult{}, abi.Annotations{Destructive: false}), gitCommit)
+}
+
+func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
+	if in.All && len(in.Paths) > 0 {
+		return nil, juju.Errorf(abi.InvalidArgument, "give paths or all: true, not both")
+	}
+	res := GitCommitResult{Staged: []string{}}
+	paths := in.Paths
+	if in.All {
+		out, _, err := git(in.Cwd, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+		if err != nil {
+			return nil, err
+		}
+		prefix, _, err := git(in.Cwd, "rev-parse", "--show-prefix")
+		if err != nil {
+			return nil, err
+		}
+		p := strings.TrimSpace(string(prefix))
+		for _, f := range parseStatus(out).Files {
+			for _, name := range []string{f.Path, f.From} {
+				if name == "" {
+					continue
+				}
+				// Status paths are from the repository's top; add takes
+				// them from cwd, which the prefix names.
+				rel, ok := strings.CutPrefix(name, p)
+				if !ok {
+					continue
+				}
+				paths = append(paths, rel)
+			}
+		}
+		if len(paths) == 0 {
+			return nil, juju.Errorf(abi.InvalidArgument, "there is nothing to commit: git_status shows no visible change")
+		}
+	}
+	if len(paths) > 0 {
+		_, r, err := git(in.Cwd, append([]string{"add", "--"}, paths...)...)
+		if err != nil {
+			return nil, err
+		}
+		res.Skipped = r.Skipped
+		for _, p := range paths {
+			if !contains(r.Skipped, p) {
+				res.Staged = append(res.Staged, p)
+			}
+		}
+		if len(res.Staged) == 0 {
+			return nil, juju.Errorf(abi.SecretDenied, "every path given is withheld by the path policy (%s); nothing was staged or committed", strings.Join(r.Skipped, ", "))
+		}
+	}
+	args := []string{"commit", "--message=" + in.Message}
+	if len(in.Paths) > 0 {
+		args = append(append(args, "--"), res.Staged...)
+	}
+	r, out, err := juju.Git(abi.GitRequest{Args: args, Cwd: in.Cwd})
+	if err != nil {
+		return nil, err
+	}
+	if r.ExitCode != 0 {
+		why := strings.TrimSpace(r.Stderr + "\n" + string(out))
+		return nil, juju.Errorf(abi.Conflict, "git commit was refused (exit %d), nothing was committed: %s", r.ExitCode, clip(why, 3000))
+	}
+	res.Hooks = strings.TrimSpace(r.Stderr)
+	res.Summary = firstLine(string(out))
+	if h, _, err := git(in.Cwd, "rev-parse", "HEAD"); err == nil {
+		res.Commit = strings.TrimSpace(string(h))
+	}
+	if b, _, err := git(in.Cwd, "branch", "--show-current"); err == nil {
+		res.Branch = strings.TrimSpace(string(b))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "committed %s on %s\n%s\n", res.Commit, res.Branch, res.Summary)
+	if len(res.Staged) > 0 {
+		fmt.Fprintf(&b, "staged: %s\n", strings.Join(res.Staged, ", "))
+	}
+	if len(res.Skipped) > 0 {
+		fmt.Fprintf(&b, "left out (withheld by the path policy): %s\n", strings.Join(res.Skipped, ", "))
+	}
+	if res.Hooks != "" {
+		fmt.Fprintf(&b, "hooks and git said:\n%s\n", res.Hooks)
+	}
+	return juju.Text(b.String()).WithStructured(res), nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return l
+}

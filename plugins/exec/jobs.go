@@ -1,0 +1,125 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
+
+// JobArgs name one job.
+type JobArgs struct {
+	JobID string `json:"jobId" jsonschema:"required" min:"1" desc:"The job's id, as a command tool or list_jobs returned it."`
+}
+
+// JobWaitArgs are the arguments of job_wait.
+type JobWaitArgs struct {
+	JobID  string `json:"jobId" jsonschema:"required" min:"1" desc:"The job's id."`
+	WaitMs int64  `json:"waitMs,omitempty" min:"0" max:"600000" desc:"Wait at most this long. Default and ceiling: the background-after limit (50 s)."`
+}
+
+// JobOutputArgs are the arguments of job_output.
+type JobOutputArgs struct {
+	JobID  string `json:"jobId" jsonschema:"required" min:"1" desc:"The job's id."`
+	Stream string `json:"stream,omitempty" enum:"stdout,stderr" default:"stdout" desc:"Which output to read."`
+	Offset int64  `json:"offset,omitempty" min:"0" desc:"The first byte to read (a cut result names the offset where the cut starts)."`
+	Limit  int64  `json:"limit,omitempty" min:"1" max:"262144" desc:"Read at most this many bytes (default 32768)."`
+}
+
+// JobOutput is the structured content of job_output.
+type JobOutput struct {
+	JobID  string `json:"jobId" desc:"The job's id."`
+	State  string `json:"state" desc:"The job's state now."`
+	Stream string `json:"stream" desc:"stdout or stderr."`
+	Offset int64  `json:"offset" desc:"The first byte read."`
+	Next   int64  `json:"next" desc:"The offset after the bytes read: pass it as offset to read on."`
+	Size   int64  `json:"size" desc:"The stream's size so far."`
+	EOF    bool   `json:"eof" desc:"Nothing more to read yet (a running job may still write)."`
+	Text   string `json:"text" desc:"The bytes read, as text."`
+}
+
+// JobList is the structured content of list_jobs.
+type JobList struct {
+	Jobs []CommandResult `json:"jobs" desc:"Every job juju keeps, newest first, without their output."`
+}
+
+func init() {
+	juju.Tool("job_status", execTool("Job status",
+		"Reports a job's state (running, exited, killed, timeout), exit code, duration and the head and tail of its output, without waiting.",
+		CommandResult{}, abi.Annotations{Idempotent: true}), jobStatus)
+	juju.Tool("job_wait", execTool("Wait for a job",
+		"Waits up to waitMs for a background job to finish and returns its result, or its state so far if it is still running.",
+		CommandResult{}, abi.Annotations{Idempotent: true}), jobWait)
+	juju.Tool("job_output", execTool("Read a job's output",
+		"Reads a job's stdout or stderr from a byte offset, to see output a result cut, or to follow a running job (pass next as the new offset).",
+		JobOutput{}, abi.Annotations{Idempotent: true}), jobOutput)
+	juju.Tool("cancel_job", execTool("Cancel a job",
+		"Stops a running job: its whole process group gets SIGTERM, then SIGKILL a second later. Returns its final state.",
+		CommandResult{}, abi.Annotations{Destructive: true, Idempotent: true}), cancelJob)
+	juju.Tool("list_jobs", execTool("List jobs",
+		"Lists the command jobs of this session, newest first: id, command, state, exit code, duration and output sizes.",
+		JobList{}, abi.Annotations{Idempotent: true}), listJobs)
+}
+
+func jobOp(req abi.JobRequest) (*juju.Result, error) {
+	r, _, err := juju.Job(req)
+	if err != nil {
+		return nil, err
+	}
+	return commandResult(fromExec(r.Job)), nil
+}
+
+func jobStatus(_ *juju.Call, in JobArgs) (*juju.Result, error) {
+	return jobOp(abi.JobRequest{Op: abi.JobStatus, JobID: in.JobID})
+}
+
+func jobWait(_ *juju.Call, in JobWaitArgs) (*juju.Result, error) {
+	return jobOp(abi.JobRequest{Op: abi.JobWait, JobID: in.JobID, WaitMs: in.WaitMs})
+}
+
+func cancelJob(_ *juju.Call, in JobArgs) (*juju.Result, error) {
+	return jobOp(abi.JobRequest{Op: abi.JobCancel, JobID: in.JobID})
+}
+
+func jobOutput(_ *juju.Call, in JobOutputArgs) (*juju.Result, error) {
+	r, body, err := juju.Job(abi.JobRequest{Op: abi.JobOutput, JobID: in.JobID, Stream: in.Stream, Offset: in.Offset, Limit: in.Limit})
+	if err != nil {
+		return nil, err
+	}
+	size := r.Job.StdoutBytes
+	if in.Stream == "stderr" {
+		size = r.Job.StderrBytes
+	}
+	o := JobOutput{JobID: in.JobID, State: r.Job.State, Stream: in.Stream, Offset: in.Offset, Next: r.Next, Size: size, EOF: r.EOF, Text: string(body)}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s bytes %d–%d of %d (%s)", o.JobID, o.Stream, o.Offset, o.Next, o.Size, o.State)
+	if !o.EOF {
+		fmt.Fprintf(&b, "; more from offset %d", o.Next)
+	}
+	b.WriteString("\n")
+	b.WriteString(o.Text)
+	return juju.Text(b.String()).WithStructured(o), nil
+}
+
+func listJobs(_ *juju.Call, _ struct{}) (*juju.Result, error) {
+	r, _, err := juju.Job(abi.JobRequest{Op: abi.JobList})
+	if err != nil {
+		return nil, err
+	}
+	l := JobList{Jobs: make([]CommandResult, 0, len(r.Jobs))}
+	var b strings.Builder
+	for i := range r.Jobs {
+		c := fromExec(&r.Jobs[i])
+		l.Jobs = append(l.Jobs, c)
+		status := c.State
+		if c.ExitCode != nil {
+			status = fmt.Sprintf("exit %d", *c.ExitCode)
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", c.JobID, status, ms(c.DurationMs), c.Command)
+	}
+	if len(l.Jobs) == 0 {
+		b.WriteString("no jobs\n")
+	}
+	return juju.Text(b.String()).WithStructured(l), nil
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
+
+// maxParallel is the most commands run_commands takes.
+const maxParallel = 8
+
+// parallelOutput is the output kept per stream per command in run_commands.
+const parallelOutput = 6 << 10
+
+// defaultWait stands for the host's background-after limit, which caps
+// every wait anyway.
+const defaultWait = 50 * time.Second
+
+// RunCommandsArgs are the arguments of run_commands.
+type RunCommandsArgs struct {
+	Commands  []string `json:"commands" jsonschema:"required" min:"1" max:"8" desc:"Up to 8 shell command lines, each run with bash -c, all at once."`
+	Cwd       string   `json:"cwd,omitempty" desc:"The folder they run in (default: the first root)."`
+	WaitMs    int64    `json:"waitMs,omitempty" min:"0" max:"600000" desc:"How long to wait for all of them together; those still running are left in the background with their jobIds. Default and ceiling: the background-after limit (50 s)."`
+	TimeoutMs int64    `json:"timeoutMs,omitempty" min:"0" max:"7200000" desc:"Kill each one's process group after this long. Default: 10 minutes."`
+	Sandbox   bool     `json:"sandbox,omitempty" desc:"Run them under the OS sandbox (see run_command)."`
+	Network   bool     `json:"network,omitempty" desc:"With a sandbox: allow the network."`
+}
+
+// RunCommandsResult is the structured content of run_commands.
+type RunCommandsResult struct {
+	Results []CommandResult `json:"results" desc:"One result per command, in the order given."`
+	WallMs  int64           `json:"wallMs" desc:"How long the whole call took."`
+}
+
+func init() {
+	juju.Tool("run_commands", execTool("Run several commands at once",
+		"Runs up to 8 shell command lines concurrently (each with bash -c) and returns one result per command, in order: "+
+			"use it for independent checks such as tests, lint and build, which then take as long as the slowest one. "+
+			"Each result is like run_command's; a command that could not start carries its error, and one still running "+
+			"after waitMs is left in the background with its jobId.",
+		RunCommandsResult{}, runs), runCommands)
+}
+
+func runCommands(_ *juju.Call, in RunCommandsArgs) (*juju.Result, error) {
+	if len(in.Commands) > maxParallel {
+		return nil, juju.Errorf(abi.InvalidArgument, "run_commands takes at most %d commands; split them over several calls", maxParallel)
+	}
+	start := time.Now()
+	wait := defaultWait
+	if in.WaitMs > 0 {
+		wait = time.Duration(in.WaitMs) * time.Millisecond
+	}
+	out := RunCommandsResult{Results: make([]CommandResult, len(in.Commands))}
+	// Start every command in the background first: the host runs them
+	// concurrently while this single-threaded plugin waits for each in turn.
+	for i, c := range in.Commands {
+		r, err := juju.ExecShell(abi.ExecRequest{
+			Command: c, Cwd: in.Cwd, TimeoutMs: in.TimeoutMs, Background: true,
+			Sandbox: in.Sandbox, Network: in.Network, MaxOutput: parallelOutput,
+		})
+		if err != nil {
+			out.Results[i] = CommandResult{Command: c, State: abi.JobKilled, Error: asError(err)}
+			continue
+		}
+		out.Results[i] = fromExec(r)
+	}
+	for i := range out.Results {
+		res := &out.Results[i]
+		if res.Error != nil {
+			continue
+		}
+		left := wait - time.Since(start)
+		op := abi.JobWait
+		if left < time.Millisecond {
+			op = abi.JobStatus
+		}
+		r, _, err := juju.Job(abi.JobRequest{Op: op, JobID: res.JobID, WaitMs: left.Milliseconds(), MaxOutput: parallelOutput})
+		if err != nil {
+			res.Error = asError(err)
+			continue
+		}
+		*res = fromExec(r.Job)
+		if res.State == abi.JobRunning {
+			res.Note = fmt.Sprintf("still running: it continues in the background as %s; use job_wait or job_output", res.JobID)
+		}
+	}
+	out.WallMs = time.Since(start).Milliseconds()
+	var b strings.Builder
+	for i, r := range out.Results {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "[%d/%d] ", i+1, len(out.Results))
+		writeCommand(&b, r)
+	}
+	fmt.Fprintf(&b, "\n%d commands in %s\n", len(out.Results), ms(out.WallMs))
+	return juju.Text(b.String()).WithStructured(out), nil
+}
+
+// asError turns a host function failure into the abi.Error a result holds.
+func asError(err error) *abi.Error {
+	if e, ok := juju.AsError(err); ok {
+		return &abi.Error{Code: e.Code, Message: e.Message}
+	}
+	return &abi.Error{Code: abi.Internal, Message: err.Error()}
+}

@@ -1,0 +1,104 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"syscall"
+)
+
+// HelperArgs are the helper's flags for p under Landlock ABI abi: the
+// command line after HelperCommand and before "--" and the command.
+//
+//	juju __sandbox --abi N [--write DIR]… [--net] -- PROGRAM ARGS…
+func HelperArgs(p Policy, abi int) []string {
+	a := []string{"--abi", strconv.Itoa(abi)}
+	for _, d := range p.Write {
+		a = append(a, "--write", d)
+	}
+	if p.Network {
+		a = append(a, "--net")
+	}
+	return a
+}
+
+// helperSpec is a parsed helper command line.
+type helperSpec struct {
+	abi     int
+	policy  Policy
+	command []string
+}
+
+func parseHelperArgs(args []string) (helperSpec, error) {
+	var s helperSpec
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; a {
+		case "--":
+			s.command = args[i+1:]
+			if len(s.command) == 0 {
+				return s, errors.New("no command after --")
+			}
+			if s.abi < 1 {
+				return s, errors.New("--abi N (N ≥ 1) is required")
+			}
+			return s, nil
+		case "--net":
+			s.policy.Network = true
+		case "--abi", "--write":
+			if i+1 >= len(args) {
+				return s, fmt.Errorf("%s needs a value", a)
+			}
+			i++
+			if a == "--write" {
+				s.policy.Write = append(s.policy.Write, args[i])
+				continue
+			}
+			n, err := strconv.Atoi(args[i])
+			if err != nil {
+				return s, fmt.Errorf("--abi %q: %v", args[i], err)
+			}
+			s.abi = n
+		default:
+			return s, fmt.Errorf("unknown flag %q", a)
+		}
+	}
+	return s, errors.New("no -- before the command")
+}
+
+// HelperExitCode is the helper's exit code when it cannot confine or start
+// the command (as a shell's "cannot execute").
+const HelperExitCode = 126
+
+// HelperMain is juju's hidden helper command: it restricts its own process
+// with Landlock (writes only in the --write folders and the devices, no TCP
+// unless --net), checking that the kernel offers at least the Landlock ABI
+// the server saw, and then execs the command, which inherits the
+// restriction for good. It runs in a fresh process started for one command,
+// never in the server. On failure it writes why to stderr and returns
+// HelperExitCode; on success it does not return.
+func HelperMain(args []string, stderr io.Writer) int {
+	// Landlock goes on this thread and the exec follows from it: the
+	// goroutine must not move to another thread in between.
+	runtime.LockOSThread()
+	spec, err := parseHelperArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "juju %s: %v\n", HelperCommand, err)
+		return HelperExitCode
+	}
+	if err := restrictSelf(spec.abi, spec.policy); err != nil {
+		fmt.Fprintf(stderr, "juju %s: the command was not run: %v\n", HelperCommand, err)
+		return HelperExitCode
+	}
+	path, err := exec.LookPath(spec.command[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "juju %s: %v\n", HelperCommand, err)
+		return 127
+	}
+	err = syscall.Exec(path, spec.command, os.Environ())
+	fmt.Fprintf(stderr, "juju %s: exec %s: %v\n", HelperCommand, path, err)
+	return HelperExitCode
+}

@@ -1,0 +1,210 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Mechanisms, as ExecResult.Sandbox reports them.
+const (
+	MechBubblewrapLandlock = "bubblewrap+landlock"
+	MechBubblewrap         = "bubblewrap"
+	MechSeatbelt           = "sandbox-exec"
+	MechNone               = "none"
+)
+
+// Policy is what a confined command may do. Reads are not confined.
+type Policy struct {
+	// Write lists the folders the command may write: the workspace roots
+	// and the declared caches. Everything else is read-only, and /tmp is a
+	// private, empty tmpfs.
+	Write []string
+	// ReadOnly lists folders inside Write that stay read-only (each root's
+	// .git/hooks: a writable hook is code execution).
+	ReadOnly []string
+	// Network allows the network; it is denied otherwise.
+	Network bool
+}
+
+// ErrUnavailable wraps every reason a command cannot be confined here.
+var ErrUnavailable = errors.New("no working command sandbox on this machine")
+
+// Sandbox confines commands with what this machine proved to have. It
+// detects once, on first use, and is safe for concurrent use.
+type Sandbox struct {
+	helper []string // argv prefix of the re-executed juju helper
+
+	once     sync.Once
+	bwrap    Availability
+	landlock Availability
+	seatbelt Availability
+}
+
+// New returns a Sandbox whose Landlock layer runs in helper, the argv
+// prefix that re-executes juju's hidden helper command (normally
+// [juju-executable, "__sandbox"]). A nil helper leaves Landlock out.
+func New(helper []string) *Sandbox {
+	return &Sandbox{helper: helper}
+}
+
+// DefaultHelper is the helper of the running juju executable.
+func DefaultHelper() []string {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	return []string{exe, HelperCommand}
+}
+
+// HelperCommand is the hidden juju subcommand that applies Landlock and
+// then execs the command (see HelperMain).
+const HelperCommand = "__sandbox"
+
+func (s *Sandbox) detect() {
+	s.once.Do(func() {
+		ctx := context.Background()
+		switch runtime.GOOS {
+		case "linux":
+			s.bwrap = DetectBubblewrap(ctx)
+			s.landlock = DetectLandlock()
+		case "darwin":
+			s.seatbelt = DetectSeatbelt(ctx)
+		}
+	})
+}
+
+// Available reports what the sandbox would use, or why it cannot confine
+// anything: the mechanism name, or "" and the reason.
+func (s *Sandbox) Available() (string, error) {
+	s.detect()
+	switch runtime.GOOS {
+	case "linux":
+		if !s.bwrap.Available {
+			return "", fmt.Errorf("%w: %s", ErrUnavailable, s.bwrap.Reason)
+		}
+		if s.landlock.Available && s.helper != nil {
+			return MechBubblewrapLandlock, nil
+		}
+		return MechBubblewrap, nil
+	case "darwin":
+		if !s.seatbelt.Available {
+			return "", fmt.Errorf("%w: %s", ErrUnavailable, s.seatbelt.Reason)
+		}
+		return MechSeatbelt, nil
+	}
+	return "", fmt.Errorf("%w: juju has no command sandbox for %s", ErrUnavailable, runtime.GOOS)
+}
+
+// Wrap returns the argv that runs argv (in cwd) confined by p, and the
+// mechanism used, or an error wrapping ErrUnavailable.
+func (s *Sandbox) Wrap(p Policy, cwd string, argv []string) ([]string, string, error) {
+	mech, err := s.Available()
+	if err != nil {
+		return nil, "", err
+	}
+	p = p.clean()
+	switch mech {
+	case MechSeatbelt:
+		return append([]string{s.seatbelt.Path, "-p", SeatbeltProfile(p)}, argv...), mech, nil
+	case MechBubblewrapLandlock:
+		inner := append(append([]string(nil), s.helper...), HelperArgs(p, s.landlockABI())...)
+		inner = append(append(inner, "--"), argv...)
+		return BubblewrapArgs(s.bwrap.Path, p, cwd, s.helper[0], inner), mech, nil
+	default:
+		return BubblewrapArgs(s.bwrap.Path, p, cwd, "", argv), mech, nil
+	}
+}
+
+func (s *Sandbox) landlockABI() int {
+	var n int
+	fmt.Sscan(s.landlock.Version, &n)
+	return n
+}
+
+// Report returns what detection found, for juju doctor.
+func (s *Sandbox) Report() []Availability {
+	s.detect()
+	switch runtime.GOOS {
+	case "linux":
+		return []Availability{s.bwrap, s.landlock}
+	case "darwin":
+		return []Availability{s.seatbelt}
+	}
+	return nil
+}
+
+// clean makes every path absolute and clean, drops duplicates and sorts
+// them (shorter first, so a folder's bind comes before those inside it).
+func (p Policy) clean() Policy {
+	return Policy{Write: cleanPaths(p.Write), ReadOnly: cleanPaths(p.ReadOnly), Network: p.Network}
+}
+
+func cleanPaths(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, d := range in {
+		if d == "" {
+			continue
+		}
+		d, err := filepath.Abs(d)
+		if err != nil || seen[d] {
+			continue
+		}
+		seen[d] = true
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if ci, cj := strings.Count(out[i], "/"), strings.Count(out[j], "/"); ci != cj {
+			return ci < cj
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// Caches returns the package-manager caches a confined command may write,
+// those that exist: Go's build and module caches, npm's, cargo's registry
+// and git checkouts, pip's. getenv is os.Getenv outside tests.
+func Caches(getenv func(string) string) []string {
+	home := getenv("HOME")
+	var c []string
+	add := func(env string, def ...string) {
+		if v := getenv(env); v != "" {
+			c = append(c, filepath.SplitList(v)...)
+			return
+		}
+		if home != "" && len(def) > 0 {
+			c = append(c, filepath.Join(append([]string{home}, def...)...))
+		}
+	}
+	add("GOCACHE", ".cache", "go-build")
+	switch gopath := getenv("GOPATH"); {
+	case getenv("GOMODCACHE") != "":
+		c = append(c, getenv("GOMODCACHE"))
+	case gopath != "":
+		c = append(c, filepath.Join(filepath.SplitList(gopath)[0], "pkg", "mod"))
+	case home != "":
+		c = append(c, filepath.Join(home, "go", "pkg", "mod"))
+	}
+	add("npm_config_cache", ".npm")
+	if v := getenv("CARGO_HOME"); v != "" {
+		c = append(c, filepath.Join(v, "registry"), filepath.Join(v, "git"))
+	} else if home != "" {
+		c = append(c, filepath.Join(home, ".cargo", "registry"), filepath.Join(home, ".cargo", "git"))
+	}
+	add("PIP_CACHE_DIR", ".cache", "pip")
+	var out []string
+	for _, d := range c {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -1,0 +1,316 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain makes the test binary its own juju helper: re-executed with
+// HelperCommand first, it is what `juju __sandbox` is.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == HelperCommand {
+		os.Exit(HelperMain(os.Args[2:], os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// testHelper is the helper argv of this test binary.
+func testHelper(t *testing.T) []string {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{exe, HelperCommand}
+}
+
+func needLandlock(t *testing.T, min int) int {
+	t.Helper()
+	abi, err := LandlockABI()
+	if err != nil {
+		t.Skipf("no Landlock here: %v", err)
+	}
+	if abi < min {
+		t.Skipf("Landlock ABI %d < %d", abi, min)
+	}
+	return abi
+}
+
+func needBubblewrap(t *testing.T) {
+	t.Helper()
+	if a := DetectBubblewrap(context.Background()); !a.Available {
+		t.Skipf("no working bubblewrap: %s", a.Reason)
+	}
+}
+
+// outsideDir is a folder outside the roots and outside /tmp (which is a
+// private tmpfs inside bubblewrap, so a write there would vanish rather
+// than fail).
+func outsideDir(t *testing.T) string {
+	d, err := os.MkdirTemp("/var/tmp", "juju-sandbox-test-")
+	if err != nil {
+		t.Skipf("no /var/tmp: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
+}
+
+// listener accepts on loopback and counts connections.
+func listener(t *testing.T) (port int, accepted chan struct{}) {
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	accepted = make(chan struct{}, 8)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- struct{}{}
+			c.Close()
+		}
+	}()
+	return ln.Addr().(*net.TCPAddr).Port, accepted
+}
+
+func runArgv(t *testing.T, argv []string, dir string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%v: %v", argv, err)
+	}
+	return string(out), code
+}
+
+// TestHelperLandlock runs the re-exec path alone: the helper restricts
+// itself and execs bash, whose writes are confined.
+func TestHelperLandlock(t *testing.T) {
+	abi := needLandlock(t, 1)
+	root, out := t.TempDir(), outsideDir(t)
+	argv := append(testHelper(t), HelperArgs(Policy{Write: []string{root}}, abi)...)
+	script := `echo in > "$1/inside" && echo ok-inside; echo out > "$2/outside" || echo refused-outside`
+	argv = append(argv, "--", "bash", "-c", script, "bash", root, out)
+	got, code := runArgv(t, argv, root)
+	if code != 0 || !strings.Contains(got, "ok-inside") || !strings.Contains(got, "refused-outside") {
+		t.Fatalf("exit %d, output:\n%s", code, got)
+	}
+	if _, err := os.Stat(filepath.Join(out, "outside")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the write outside left a file: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "inside")); string(b) != "in\n" {
+		t.Errorf("inside = %q", b)
+	}
+}
+
+// TestHelperLandlockNetwork: TCP connect to a loopback listener is refused
+// without --net (Landlock ABI 4+) and allowed with it.
+func TestHelperLandlockNetwork(t *testing.T) {
+	abi := needLandlock(t, 4)
+	port, accepted := listener(t)
+	script := `exec 3<>/dev/tcp/127.0.0.1/` + strconv.Itoa(port) + ` && echo connected || echo refused`
+	for _, network := range []bool{false, true} {
+		argv := append(testHelper(t), HelperArgs(Policy{Network: network}, abi)...)
+		got, _ := runArgv(t, append(argv, "--", "bash", "-c", script), t.TempDir())
+		want := map[bool]string{false: "refused", true: "connected"}[network]
+		if !strings.Contains(got, want) {
+			t.Errorf("network=%v: got %q, want %q", network, got, want)
+		}
+	}
+	select {
+	case <-accepted:
+	case <-time.After(2 * time.Second):
+		t.Error("the allowed connection never arrived")
+	}
+	select {
+	case <-accepted:
+		t.Error("the denied connection arrived")
+	default:
+	}
+}
+
+// TestHelperFailsClosed: a helper that cannot confine does not run the
+// command.
+func TestHelperFailsClosed(t *testing.T) {
+	root := t.TempDir()
+	marker := filepath.Join(root, "ran")
+	for name, flags := range map[string][]string{
+		"abi beyond the kernel": {"--abi", "999"},
+		"no abi":                {"--write", root},
+		"unknown flag":          {"--abi", "1", "--bogus"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			argv := append(append(testHelper(t), flags...), "--", "touch", marker)
+			got, code := runArgv(t, argv, root)
+			if code != HelperExitCode || !strings.Contains(got, "juju "+HelperCommand) {
+				t.Errorf("exit %d, output %q", code, got)
+			}
+			if _, err := os.Stat(marker); err == nil {
+				t.Error("the command ran")
+			}
+		})
+	}
+}
+
+func TestParseHelperArgs(t *testing.T) {
+	s, err := parseHelperArgs([]string{"--abi", "4", "--write", "/a", "--net", "--write", "/b", "--", "ls", "--", "-l"})
+	if err != nil || s.abi != 4 || !s.policy.Network || strings.Join(s.policy.Write, ",") != "/a,/b" || strings.Join(s.command, " ") != "ls -- -l" {
+		t.Fatalf("got %+v, %v", s, err)
+	}
+	for _, bad := range [][]string{{"--abi", "4"}, {"--abi", "4", "--"}, {"--abi"}, {"--abi", "x", "--", "ls"}, {"--write"}} {
+		if _, err := parseHelperArgs(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// TestWrapBubblewrap runs commands through Wrap with the real bubblewrap
+// (and Landlock inside it when the kernel has it).
+func TestWrapBubblewrap(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("Linux")
+	}
+	needBubblewrap(t)
+	root, out := t.TempDir(), outsideDir(t)
+	hooks := filepath.Join(root, ".git", "hooks")
+	if err := os.MkdirAll(hooks, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sb := New(testHelper(t))
+	p := Policy{Write: []string{root}, ReadOnly: []string{hooks}}
+	wrap := func(p Policy, script string, args ...string) (string, int, string) {
+		t.Helper()
+		argv, mech, err := sb.Wrap(p, root, append([]string{"bash", "-c", script, "bash"}, args...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, code := runArgv(t, argv, root)
+		return got, code, mech
+	}
+
+	got, code, mech := wrap(p, `echo in > inside && echo ok; echo out > "$1/outside" || echo refused-outside; echo hook > .git/hooks/pre-commit || echo refused-hook; echo tmp > /tmp/scratch && echo tmp-ok`, out)
+	t.Logf("mechanism %s, output:\n%s", mech, got)
+	if _, err := LandlockABI(); err == nil && mech != MechBubblewrapLandlock {
+		t.Errorf("mechanism %q with Landlock available", mech)
+	}
+	for _, want := range []string{"ok", "refused-outside", "refused-hook", "tmp-ok"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("exit %d, output lacks %q:\n%s", code, want, got)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "inside")); string(b) != "in\n" {
+		t.Errorf("inside = %q", b)
+	}
+	for _, f := range []string{filepath.Join(out, "outside"), filepath.Join(hooks, "pre-commit"), "/tmp/scratch"} {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("%s exists on the host", f)
+		}
+	}
+
+	port, accepted := listener(t)
+	script := `exec 3<>/dev/tcp/127.0.0.1/` + strconv.Itoa(port) + ` && echo connected || echo refused`
+	if got, _, _ := wrap(p, script); !strings.Contains(got, "refused") {
+		t.Errorf("network denied: %q", got)
+	}
+	select {
+	case <-accepted:
+		t.Error("a connection arrived from a sandbox without network")
+	case <-time.After(200 * time.Millisecond):
+	}
+	p.Network = true
+	if got, _, _ := wrap(p, script); !strings.Contains(got, "connected") {
+		t.Errorf("network allowed: %q", got)
+	}
+}
+
+func TestWrapUnavailable(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, _, err := New(nil).Wrap(Policy{}, "/", []string{"true"})
+	if runtime.GOOS == "linux" && (!errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "bwrap is not on PATH")) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestBubblewrapArgs(t *testing.T) {
+	p := Policy{Write: []string{"/w/b", "/w"}, ReadOnly: []string{"/w/.git/hooks"}}.clean()
+	got := strings.Join(BubblewrapArgs("bwrap", p, "/w/sub", "/tmp/x/juju", []string{"bash", "-c", "x"}), " ")
+	want := "bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --ro-bind /tmp/x/juju /tmp/x/juju " +
+		"--bind-try /w /w --bind-try /w/b /w/b --ro-bind-try /w/.git/hooks /w/.git/hooks --unshare-net " +
+		"--unshare-pid --unshare-ipc --new-session --die-with-parent --setenv TMPDIR /tmp --chdir /w/sub -- bash -c x"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	p.Network = true
+	if got := BubblewrapArgs("bwrap", p, "/w", "/usr/bin/juju", nil); strings.Contains(strings.Join(got, " "), "--unshare-net") || strings.Contains(strings.Join(got, " "), "/usr/bin/juju") {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestSeatbeltProfile(t *testing.T) {
+	p := Policy{Write: []string{"/Users/o/src", `/Users/o/we"ird`}, ReadOnly: []string{"/Users/o/src/.git/hooks"}}
+	got := SeatbeltProfile(p)
+	want := `(version 1)
+(allow default)
+(deny file-write*)
+(allow file-write*
+    (subpath "/Users/o/src")
+    (subpath "/Users/o/we\"ird")
+    (subpath "/private/tmp")
+    (subpath "/private/var/folders")
+    (literal "/dev/null")
+    (literal "/dev/zero")
+    (literal "/dev/dtracehelper")
+    (regex #"^/dev/tty"))
+(deny file-write*
+    (subpath "/Users/o/src/.git/hooks")
+)
+(deny network*)
+(allow network* (remote unix-socket))
+`
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	p.Network = true
+	if strings.Contains(SeatbeltProfile(p), "network") {
+		t.Error("network denied although allowed")
+	}
+}
+
+func TestCaches(t *testing.T) {
+	home := t.TempDir()
+	for _, d := range []string{".cache/go-build", "go/pkg/mod", ".npm", ".cargo/registry", ".cache/pip"} {
+		os.MkdirAll(filepath.Join(home, d), 0o755)
+	}
+	env := map[string]string{"HOME": home}
+	got := Caches(func(k string) string { return env[k] })
+	want := []string{".cache/go-build", "go/pkg/mod", ".npm", ".cargo/registry", ".cache/pip"}
+	if len(got) != len(want) {
+		t.Fatalf("got %q", got)
+	}
+	for i := range want {
+		if got[i] != filepath.Join(home, want[i]) {
+			t.Errorf("got[%d] = %s", i, got[i])
+		}
+	}
+	gm := t.TempDir()
+	env["GOMODCACHE"] = gm
+	if got := Caches(func(k string) string { return env[k] }); got[1] != gm {
+		t.Errorf("GOMODCACHE ignored: %q", got)
+	}
+}

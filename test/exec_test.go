@@ -1,0 +1,288 @@
+package test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// startExec starts juju for the command tests: trusted mode (the trust
+// gate is not what they test) and no sandbox unless args say otherwise.
+func startExec(t *testing.T, root string, args ...string) *session {
+	t.Helper()
+	return start(t, root, append([]string{"--mode", "trusted", "--sandbox", "off"}, args...)...)
+}
+
+// num reads a JSON number from structured content.
+func num(t *testing.T, m map[string]any, key string) int64 {
+	t.Helper()
+	f, ok := m[key].(float64)
+	if !ok {
+		t.Fatalf("%s is %T %v in %v", key, m[key], m[key], m)
+	}
+	return int64(f)
+}
+
+func TestExecArgvIsNotAShell(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "x"})
+	s := startExec(t, root)
+	args := []any{"a;echo pwned", "$(id)", "`id`", "*", "| cat", "$HOME", "'q'", "> out.txt"}
+	res := s.call("exec_command", map[string]any{"program": "printf", "args": append([]any{`%s\n`}, args...)})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	m := structured(t, res)
+	var want strings.Builder
+	for _, a := range args {
+		want.WriteString(a.(string) + "\n")
+	}
+	if m["stdout"] != want.String() || m["state"] != "exited" || num(t, m, "exitCode") != 0 || m["sandbox"] != "none" {
+		t.Errorf("got %v\nwant stdout %q", m, want.String())
+	}
+	if _, err := os.Stat(filepath.Join(root, "out.txt")); err == nil {
+		t.Error("a redirection in an argument was interpreted")
+	}
+
+	// The shell tool is a shell.
+	m = structured(t, s.call("run_command", map[string]any{"command": "echo one; echo two | tr a-z A-Z"}))
+	if m["stdout"] != "one\nTWO\n" {
+		t.Errorf("run_command stdout %q", m["stdout"])
+	}
+	// A non-zero exit is a result, not a tool error.
+	m = structured(t, s.call("run_command", map[string]any{"command": "echo oops >&2; exit 3"}))
+	if num(t, m, "exitCode") != 3 || m["stderr"] != "oops\n" {
+		t.Errorf("exit 3: %v", m)
+	}
+}
+
+func TestExecStdinIsClosed(t *testing.T) {
+	s := startExec(t, workspace(t, nil))
+	start := time.Now()
+	// cat with no arguments reads stdin: it must see EOF at once, never the
+	// MCP stream.
+	m := structured(t, s.call("exec_command", map[string]any{"program": "cat", "waitMs": 20000}))
+	if m["state"] != "exited" || num(t, m, "exitCode") != 0 || m["stdout"] != nil && m["stdout"] != "" {
+		t.Errorf("cat: %v", m)
+	}
+	m = structured(t, s.call("run_command", map[string]any{"command": "read line; echo rc=$? line=$line; ls -l /proc/self/fd/0"}))
+	if !strings.HasPrefix(m["stdout"].(string), "rc=1 line=\n") || !strings.Contains(m["stdout"].(string), "/dev/null") {
+		t.Errorf("read: %v", m["stdout"])
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("took %v", d)
+	}
+	// The session still works: nothing was read from its stream.
+	s.ok("list_jobs", map[string]any{})
+}
+
+func TestExecLargeOutputIsCut(t *testing.T) {
+	s := startExec(t, workspace(t, nil))
+	const size = 10 << 20
+	res := s.call("run_command", map[string]any{"command": fmt.Sprintf("head -c %d /dev/zero | tr '\\0' a; printf END", size-3)})
+	m := structured(t, res)
+	out := m["stdout"].(string)
+	if m["cut"] != true || num(t, m, "stdoutBytes") != size || len(out) > 20<<10 {
+		t.Fatalf("cut=%v bytes=%v len(stdout)=%d", m["cut"], m["stdoutBytes"], len(out))
+	}
+	if !strings.HasSuffix(out, "aaaEND") || !strings.HasPrefix(out, "aaaa") {
+		t.Errorf("head or tail lost: %q … %q", out[:20], out[len(out)-20:])
+	}
+	id := m["jobId"].(string)
+	marker := fmt.Sprintf("juju cut bytes 8192 to %d of %d here; read them with job_output (jobId %q, stream \"stdout\", offset 8192)", size-8192, size, id)
+	if !strings.Contains(out, marker) || !strings.Contains(text(res), marker) {
+		t.Errorf("the cut is not said: %q", out[8180:8500])
+	}
+	// The rest is readable by offset.
+	o := structured(t, s.call("job_output", map[string]any{"jobId": id, "offset": 8192, "limit": 100}))
+	if o["text"] != strings.Repeat("a", 100) || num(t, o, "next") != 8292 || o["eof"] != false || num(t, o, "size") != size {
+		t.Errorf("middle: %v", o)
+	}
+	o = structured(t, s.call("job_output", map[string]any{"jobId": id, "offset": size - 5}))
+	if o["text"] != "aaEND" || o["eof"] != true || num(t, o, "next") != size {
+		t.Errorf("end: %v", o)
+	}
+	s.fail("job_output", map[string]any{"jobId": id, "offset": size + 1}, "INVALID_ARGUMENT")
+}
+
+// alive reports whether pid is a live (not zombie) process.
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+func TestExecBackgroundJobs(t *testing.T) {
+	root := workspace(t, nil)
+	s := startExec(t, root)
+
+	// A command still running after waitMs goes to the background.
+	m := structured(t, s.call("run_command", map[string]any{"command": "sleep 1; echo done", "waitMs": 100}))
+	if m["state"] != "running" || !strings.Contains(m["note"].(string), "background") {
+		t.Fatalf("not backgrounded: %v", m)
+	}
+	m = structured(t, s.call("job_wait", map[string]any{"jobId": m["jobId"], "waitMs": 10000}))
+	if m["state"] != "exited" || m["stdout"] != "done\n" || num(t, m, "durationMs") < 900 {
+		t.Errorf("job_wait: %v", m)
+	}
+
+	// background: true returns at once; cancel kills the whole group,
+	// the child's own children included.
+	begin := time.Now()
+	m = structured(t, s.call("run_command", map[string]any{
+		"command": "sleep 300 & echo $! > pids; sh -c 'sleep 300' & echo $! >> pids; echo $$ >> pids; wait", "background": true,
+	}))
+	if m["state"] != "running" || time.Since(begin) > 5*time.Second {
+		t.Fatalf("background: %v after %v", m, time.Since(begin))
+	}
+	id := m["jobId"].(string)
+	var pids []int
+	for deadline := time.Now().Add(5 * time.Second); len(pids) < 3 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		b, _ := os.ReadFile(filepath.Join(root, "pids"))
+		pids = pids[:0]
+		for _, f := range strings.Fields(string(b)) {
+			n, _ := strconv.Atoi(f)
+			pids = append(pids, n)
+		}
+	}
+	if len(pids) != 3 {
+		t.Fatalf("pids: %v", pids)
+	}
+	for _, p := range pids {
+		if !alive(p) {
+			t.Fatalf("pid %d is not running before the cancel", p)
+		}
+	}
+	if m = structured(t, s.call("job_status", map[string]any{"jobId": id})); m["state"] != "running" {
+		t.Errorf("status: %v", m)
+	}
+	list := structured(t, s.call("list_jobs", map[string]any{}))
+	if jobs := list["jobs"].([]any); len(jobs) != 2 || jobs[0].(map[string]any)["jobId"] != id {
+		t.Errorf("list_jobs: %v", list)
+	}
+	m = structured(t, s.call("cancel_job", map[string]any{"jobId": id}))
+	if m["state"] != "killed" {
+		t.Errorf("cancel: %v", m)
+	}
+	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		var left []int
+		for _, p := range pids {
+			if alive(p) {
+				left = append(left, p)
+			}
+		}
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processes of the cancelled group still alive: %v", left)
+		}
+	}
+
+	// A timeout kills the group too.
+	m = structured(t, s.call("run_command", map[string]any{"command": "sleep 30", "timeoutMs": 300, "waitMs": 10000}))
+	if m["state"] != "timeout" || num(t, m, "durationMs") > 5000 {
+		t.Errorf("timeout: %v", m)
+	}
+	s.fail("job_status", map[string]any{"jobId": "job-999"}, "NOT_FOUND")
+}
+
+func TestExecEnvironmentIsScrubbed(t *testing.T) {
+	t.Setenv("DEPLOY_API_TOKEN", "tok-e2e-1")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "aws-e2e-2")
+	t.Setenv("DB_PASSWORD", "pw-e2e-3")
+	t.Setenv("GITHUB_TOKEN", "gh-e2e-4")
+	t.Setenv("SIGNING_KEY", "key-e2e-5")
+	t.Setenv("PLAIN_SETTING", "visible-e2e")
+	s := startExec(t, workspace(t, nil))
+	out := structured(t, s.call("exec_command", map[string]any{"program": "env"}))["stdout"].(string)
+	for _, secret := range []string{"tok-e2e-1", "aws-e2e-2", "pw-e2e-3", "gh-e2e-4", "key-e2e-5", "JUJU_HOME="} {
+		if strings.Contains(out, secret) {
+			t.Errorf("the child sees %q", secret)
+		}
+	}
+	if !strings.Contains(out, "PLAIN_SETTING=visible-e2e") || !strings.Contains(out, "PATH=") {
+		t.Errorf("ordinary variables lost:\n%s", out)
+	}
+}
+
+func TestRunCommandsConcurrently(t *testing.T) {
+	s := startExec(t, workspace(t, nil))
+	var cmds []any
+	for i := range 8 {
+		cmds = append(cmds, fmt.Sprintf("sleep 1; echo %d", i))
+	}
+	begin := time.Now()
+	res := s.call("run_commands", map[string]any{"commands": cmds})
+	wall := time.Since(begin)
+	m := structured(t, res)
+	results := m["results"].([]any)
+	if len(results) != 8 {
+		t.Fatalf("%d results", len(results))
+	}
+	for i, r := range results {
+		r := r.(map[string]any)
+		if r["stdout"] != fmt.Sprintf("%d\n", i) || r["state"] != "exited" {
+			t.Errorf("result %d: %v", i, r)
+		}
+	}
+	t.Logf("8 × sleep 1 took %v (plugin says %v ms)", wall, m["wallMs"])
+	if wall > 4*time.Second {
+		t.Errorf("8 × sleep 1 took %v: not concurrent", wall)
+	}
+	// One command that cannot start does not sink the others.
+	m = structured(t, s.call("run_commands", map[string]any{"commands": []any{"echo a", "echo b"}, "cwd": "missing"}))
+	for _, r := range m["results"].([]any) {
+		if e, _ := r.(map[string]any)["error"].(map[string]any); e["code"] != "NOT_FOUND" {
+			t.Errorf("bad cwd: %v", r)
+		}
+	}
+	if _, err := s.callErr("run_commands", map[string]any{"commands": []any{"1", "2", "3", "4", "5", "6", "7", "8", "9"}}); err == nil || !strings.Contains(err.Error(), "maxItems") {
+		t.Errorf("9 commands: %v", err)
+	}
+}
+
+func TestExecRefusals(t *testing.T) {
+	root := workspace(t, map[string]string{".env": "S=1", "sub/a": "x", "link": "->/etc"})
+	s := startExec(t, root)
+	s.fail("exec_command", map[string]any{"program": "no-such-program-juju"}, "NOT_FOUND")
+	s.fail("exec_command", map[string]any{"program": "ls", "cwd": ".."}, "PATH_DENIED")
+	s.fail("exec_command", map[string]any{"program": "ls", "cwd": "/etc"}, "PATH_DENIED")
+	s.fail("exec_command", map[string]any{"program": "ls", "cwd": "link"}, "PATH_DENIED")
+	s.fail("exec_command", map[string]any{"program": "ls", "cwd": "sub/a"}, "INVALID_ARGUMENT")
+	s.fail("run_command", map[string]any{"command": "true", "cwd": ".env"}, "SECRET_DENIED")
+	m := structured(t, s.call("exec_command", map[string]any{"program": "pwd", "cwd": "sub"}))
+	if !strings.HasSuffix(strings.TrimSpace(m["stdout"].(string)), "/sub") || m["cwd"] != "sub" {
+		t.Errorf("cwd: %v", m)
+	}
+}
+
+// TestExecJobsEndWithTheServer: when the client goes away and juju exits,
+// the jobs still running are killed, and their logs removed.
+func TestExecJobsEndWithTheServer(t *testing.T) {
+	marker := strconv.Itoa(4000 + int(time.Now().UnixNano()%1000))
+	s := startExec(t, workspace(t, nil))
+	s.ok("run_command", map[string]any{"command": "sleep " + marker, "background": true})
+	for deadline := time.Now().Add(5 * time.Second); len(sleepers(marker)) == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the job never started")
+		}
+	}
+	s.c.Close()
+	for deadline := time.Now().Add(10 * time.Second); len(sleepers(marker)) > 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("a job outlived the server: %v", sleepers(marker))
+		}
+	}
+	logs, _ := filepath.Glob(filepath.Join(s.home, "state", "*", "jobs", "*", "job-*"))
+	if len(logs) > 0 {
+		t.Errorf("job logs left: %v", logs)
+	}
+}
