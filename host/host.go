@@ -15,6 +15,8 @@ import (
 	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/hostfns/fs"
+	"github.com/jujutools/juju/hostfns/journal"
+	"github.com/jujutools/juju/hostfns/state"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -46,6 +48,7 @@ type Host struct {
 	plugins []*Loaded
 	tools   map[string]*Tool
 	order   []string
+	journal *journal.Lazy // opened on the first write
 }
 
 // Source says where a plugin comes from.
@@ -98,6 +101,7 @@ func New(cfg Config) (*Host, error) {
 		return nil, err
 	}
 	h := &Host{cfg: cfg, log: log, policy: pol, runtime: rt, tools: map[string]*Tool{}}
+	h.journal = journal.NewLazy(h.StateDir(), pol, journal.WithLogger(log))
 	fns := h.hostFunctions()
 
 	cores, err := core.Plugins()
@@ -122,12 +126,18 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	var fns []hostfns.Func
 	fns = append(fns, logFunc(h.log))
 	fns = append(fns, fs.New(h.policy, fs.Options{})...)
+	fns = append(fns, journal.New(h.journal)...)
+	fns = append(fns, state.New(h.StateDir())...)
 	return fns
 }
 
 // StateDir is the folder holding this workspace's state (journal, audit,
 // todos, approvals), outside the workspace.
 func (h *Host) StateDir() string { return h.cfg.Dirs.Workspace(h.cfg.Roots) }
+
+// Journal returns the workspace's change journal, opening it (and settling
+// a change a crashed writer left pending) on first use.
+func (h *Host) Journal() (*journal.Journal, error) { return h.journal.Get() }
 
 // add puts a plugin's tools into the catalog, refusing the whole plugin when
 // one of its tools is already served by another.
@@ -177,6 +187,7 @@ func (h *Host) Plugins() []*Loaded { return h.plugins }
 
 // Warm compiles every serving plugin in the background and returns at once.
 func (h *Host) Warm(ctx context.Context) {
+	go h.journal.Get() // settles a change a crashed writer left pending
 	for _, l := range h.plugins {
 		if l.Err == nil {
 			go l.Warm(ctx)
@@ -209,6 +220,9 @@ func (h *Host) Close(ctx context.Context) error {
 				errs = append(errs, err)
 			}
 		}
+	}
+	if err := h.journal.Close(); err != nil {
+		errs = append(errs, err)
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)

@@ -39,7 +39,9 @@ func exchange(fn string, frame []byte) ([]byte, error) {
 	case abi.FnFSGlob:
 		imp = hostFSGlob
 	default:
-		return nil, errNoHost
+		if imp = journalImport(fn); imp == nil {
+			return nil, errNoHost
+		}
 	}
 	req := store(frame)
 	off := imp(req)
