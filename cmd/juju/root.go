@@ -74,6 +74,7 @@ see the tools, then add 'juju stdio' to your MCP client.`,
 		newPluginsCommand(),
 		newDoctorCommand(),
 		newVersionCommand(),
+		newRollbackCommand(),
 	)
 	return root
 }

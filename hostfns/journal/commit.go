@@ -92,7 +92,7 @@ func (j *Journal) commit(db *bolt.DB, caller hostfns.Caller, p *prepared, rollba
 		}
 		if e == nil {
 			j.fault(fmt.Sprintf("write:%d", i))
-			if err := place(s.r.OS, s.rel, rec.Files[i].Temp, s.after, s.post); err != nil {
+			if err := place(s.r.OS, s.rel, rec.Files[i].Temp, s.after, s.post, func() { j.fault(fmt.Sprintf("temp:%d", i)) }); err != nil {
 				e = j.fsError(s.display, err)
 			}
 		}
@@ -130,7 +130,7 @@ func (j *Journal) undo(p *prepared, rec *record, last int) {
 		if err != nil || !cur.equal(s.after) || cur.equal(s.before) {
 			continue
 		}
-		if err := place(s.r.OS, s.rel, tempName(s.rel, rec.ID, i), s.before, s.pre); err != nil {
+		if err := place(s.r.OS, s.rel, tempName(s.rel, rec.ID, i), s.before, s.pre, nil); err != nil {
 			j.log.Error("journal: undoing a failed change", "path", s.display, "err", err)
 		}
 	}
@@ -236,7 +236,7 @@ func (j *Journal) recover(db *bolt.DB, id string) error {
 			j.log.Error("journal: a pre-image is missing; the path is left as it is", "id", id, "path", f.Path)
 			continue
 		}
-		if err := place(roots[f.Root].OS, f.Rel, tempName(f.Rel, id, i), f.Before, content); err != nil {
+		if err := place(roots[f.Root].OS, f.Rel, tempName(f.Rel, id, i), f.Before, content, nil); err != nil {
 			return fmt.Errorf("journal: recovering %s: %s: %w", id, f.Path, err)
 		}
 	}

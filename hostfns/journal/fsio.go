@@ -70,7 +70,9 @@ var errSpecial = errors.New("not a regular file, folder or symlink")
 // place makes rel inside root hold the state img (content for a file),
 // atomically for files and symlinks: a temporary name in the same folder,
 // synced, then renamed over rel, then the folder synced.
-func place(root *os.Root, rel, temp string, img image, content []byte) error {
+// mid, when not nil, runs after the temporary file is made and before the
+// rename (the crash tests stop there).
+func place(root *os.Root, rel, temp string, img image, content []byte, mid func()) error {
 	dir := path.Dir(rel)
 	switch img.Kind {
 	case kindAbsent:
@@ -80,6 +82,9 @@ func place(root *os.Root, rel, temp string, img image, content []byte) error {
 	case kindFile:
 		if err := writeTemp(root, temp, content, img.Mode); err != nil {
 			return err
+		}
+		if mid != nil {
+			mid()
 		}
 		if err := replaceWith(root, temp, rel); err != nil {
 			return err
