@@ -82,6 +82,7 @@ func (j *Journal) commit(db *bolt.DB, caller hostfns.Caller, p *prepared, rollba
 
 	// 2. The files, one atomic replacement each.
 	for i, s := range p.steps {
+		j.fault(fmt.Sprintf("write:%d", i))
 		cur, _, err := readState(s.r.OS, s.rel, j.opts.maxFileSize)
 		var e *abi.Error
 		switch {
@@ -91,7 +92,6 @@ func (j *Journal) commit(db *bolt.DB, caller hostfns.Caller, p *prepared, rollba
 			e = abi.Errorf(abi.FileChanged, "%s changed on disk while the change was being written; nothing was changed. Read it again and redo the change", quote(s.display))
 		}
 		if e == nil {
-			j.fault(fmt.Sprintf("write:%d", i))
 			if err := place(s.r.OS, s.rel, rec.Files[i].Temp, s.after, s.post, func() { j.fault(fmt.Sprintf("temp:%d", i)) }); err != nil {
 				e = j.fsError(s.display, err)
 			}
