@@ -2,6 +2,7 @@ package journal
 
 import (
 	"fmt"
+	"os"
 	"path"
 
 	bolt "go.etcd.io/bbolt"
@@ -80,8 +81,19 @@ func (j *Journal) commit(db *bolt.DB, caller hostfns.Caller, p *prepared, rollba
 	}
 	j.fault("intent")
 
-	// 2. The files, one atomic replacement each.
+	// 2. The files, one atomic replacement each, then each folder synced
+	// once.
+	type dirKey struct {
+		r   *os.Root
+		dir string
+	}
+	var dirs []dirKey
+	seen := map[dirKey]bool{}
 	for i, s := range p.steps {
+		if k := (dirKey{s.r.OS, path.Dir(s.rel)}); !seen[k] {
+			seen[k] = true
+			dirs = append(dirs, k)
+		}
 		j.fault(fmt.Sprintf("write:%d", i))
 		cur, _, err := readState(s.r.OS, s.rel, j.opts.maxFileSize)
 		var e *abi.Error
@@ -104,6 +116,11 @@ func (j *Journal) commit(db *bolt.DB, caller hostfns.Caller, p *prepared, rollba
 			return nil, e
 		}
 		j.fault(fmt.Sprintf("rename:%d", i))
+	}
+	for _, d := range dirs {
+		if err := syncDir(d.r, d.dir); err != nil {
+			j.log.Warn("journal: syncing a folder", "folder", d.dir, "err", err)
+		}
 	}
 	j.fault("commit")
 
@@ -130,7 +147,7 @@ func (j *Journal) undo(p *prepared, rec *record, last int) {
 		if err != nil || !cur.equal(s.after) || cur.equal(s.before) {
 			continue
 		}
-		if err := place(s.r.OS, s.rel, tempName(s.rel, rec.ID, i), s.before, s.pre, nil); err != nil {
+		if err := placeSynced(s.r.OS, s.rel, tempName(s.rel, rec.ID, i), s.before, s.pre); err != nil {
 			j.log.Error("journal: undoing a failed change", "path", s.display, "err", err)
 		}
 	}
@@ -226,9 +243,12 @@ func (j *Journal) recover(db *bolt.DB, id string) error {
 		j.log.Info("journal: kept a change interrupted after its last write", "id", id)
 		return db.Update(func(tx *bolt.Tx) error { return finish(tx, rec) })
 	}
+	// Every path not in its old state goes back to it: after a crash it
+	// holds the new state, or (after a power loss) a file whose data did
+	// not reach the disk.
 	for i := len(rec.Files) - 1; i >= 0; i-- {
 		f := rec.Files[i]
-		if !cur[i].equal(f.After) || cur[i].equal(f.Before) {
+		if cur[i].equal(f.Before) {
 			continue
 		}
 		content, ok := blobs[f.Before.SHA256]
@@ -236,7 +256,7 @@ func (j *Journal) recover(db *bolt.DB, id string) error {
 			j.log.Error("journal: a pre-image is missing; the path is left as it is", "id", id, "path", f.Path)
 			continue
 		}
-		if err := place(roots[f.Root].OS, f.Rel, tempName(f.Rel, id, i), f.Before, content, nil); err != nil {
+		if err := placeSynced(roots[f.Root].OS, f.Rel, tempName(f.Rel, id, i), f.Before, content); err != nil {
 			return fmt.Errorf("journal: recovering %s: %s: %w", id, f.Path, err)
 		}
 	}

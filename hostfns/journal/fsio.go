@@ -69,11 +69,11 @@ var errSpecial = errors.New("not a regular file, folder or symlink")
 
 // place makes rel inside root hold the state img (content for a file),
 // atomically for files and symlinks: a temporary name in the same folder,
-// synced, then renamed over rel, then the folder synced.
+// synced, then renamed over rel. The caller syncs the folder (syncDir),
+// once for all the names it placed there.
 // mid, when not nil, runs after the temporary file is made and before the
 // rename (the crash tests stop there).
 func place(root *os.Root, rel, temp string, img image, content []byte, mid func()) error {
-	dir := path.Dir(rel)
 	switch img.Kind {
 	case kindAbsent:
 		if err := root.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -120,7 +120,7 @@ func place(root *os.Root, rel, temp string, img image, content []byte, mid func(
 			return err
 		}
 	}
-	return syncDir(root, dir)
+	return nil
 }
 
 // replaceWith renames temp over rel; a folder at rel is removed first
@@ -156,7 +156,7 @@ func writeTemp(root *os.Root, temp string, content []byte, mode fs.FileMode) err
 		err = f.Chmod(mode) // the umask may have narrowed it
 	}
 	if err == nil {
-		err = f.Sync()
+		err = datasync(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -165,6 +165,14 @@ func writeTemp(root *os.Root, temp string, content []byte, mode fs.FileMode) err
 		root.Remove(temp)
 	}
 	return err
+}
+
+// placeSynced is place followed by a sync of rel's folder.
+func placeSynced(root *os.Root, rel, temp string, img image, content []byte) error {
+	if err := place(root, rel, temp, img, content, nil); err != nil {
+		return err
+	}
+	return syncDir(root, path.Dir(rel))
 }
 
 // syncDir makes a folder's entries durable.
