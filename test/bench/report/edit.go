@@ -25,7 +25,9 @@ func (b *bench) edits() []row {
 		Via: via, Against: "in-process os.WriteFile, no journal, no fsync"}
 	r9p := row{ID: "9p", Work: fmt.Sprintf("apply_patch of %d files, per call over stdio", patchFiles), Unit: "ms", Target: target{Limit: 3 * patchFiles},
 		Via: via, Against: fmt.Sprintf("in-process read + replace + os.WriteFile of the %d files", patchFiles)}
-	fail := func(err error) []row { return []row{r9.with(nil, nil, err), r9w.with(nil, nil, err), r9p.with(nil, nil, err)} }
+	fail := func(err error) []row {
+		return []row{r9.with(nil, nil, err), r9w.with(nil, nil, err), r9p.with(nil, nil, err)}
+	}
 	ws := filepath.Join(b.tmp, "edit-workspace")
 	if err := os.MkdirAll(ws, 0o755); err != nil {
 		return fail(err)
