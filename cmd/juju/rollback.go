@@ -116,10 +116,11 @@ func runRollback(ctx context.Context, o *rollbackOptions, rootsGiven bool, args 
 		return listChanges(w, j, o)
 	}
 	var res *abi.ChangeResult
+	ctx = hostfns.WithCaller(ctx, rollbackCaller)
 	if o.after {
-		res, err = j.RollbackAfter(ctx, rollbackCaller, args[0], o.force)
+		res, err = j.RollbackAfter(ctx, args[0], o.force)
 	} else {
-		res, err = j.Rollback(ctx, rollbackCaller, args[0], o.force)
+		res, err = j.Rollback(ctx, args[0], o.force)
 	}
 	if err != nil {
 		var ae *abi.Error

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -190,7 +191,7 @@ func TestCrashAtEveryStep(t *testing.T) {
 					t.Fatalf("the disk holds the new state but the journal records %d change(s)", len(changes))
 				}
 				// And it can be undone.
-				if _, err := f.j.Rollback(context.Background(), who, changes[0].ID, false); err != nil {
+				if _, err := f.j.Rollback(hostfns.WithCaller(context.Background(), who), changes[0].ID, false); err != nil {
 					t.Fatal(err)
 				}
 				if !equalTrees(tree(t, root), oldTree) {

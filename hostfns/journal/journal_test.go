@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -29,12 +30,12 @@ func TestWriteEditRollback(t *testing.T) {
 		t.Fatalf("want 2 folders and a file, got %+v", r2.Files)
 	}
 	// Roll back the write: the file and its new folders go.
-	if _, err := f.j.Rollback(context.Background(), who, r2.ChangeID, false); err != nil {
+	if _, err := f.j.Rollback(hostfns.WithCaller(context.Background(), who), r2.ChangeID, false); err != nil {
 		t.Fatal(err)
 	}
 	f.missing("new")
 	// Roll back the edit.
-	rb, err := f.j.Rollback(context.Background(), who, r1.ChangeID, false)
+	rb, err := f.j.Rollback(hostfns.WithCaller(context.Background(), who), r1.ChangeID, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func TestWriteEditRollback(t *testing.T) {
 		t.Fatalf("rolled back: %v", rb.RolledBack)
 	}
 	// A second rollback of the same change is refused.
-	_, err = f.j.Rollback(context.Background(), who, r1.ChangeID, false)
+	_, err = f.j.Rollback(hostfns.WithCaller(context.Background(), who), r1.ChangeID, false)
 	wantCode(t, err.(*abi.Error), abi.Conflict)
 	changes, err := f.j.Changes(time.Time{})
 	if err != nil || len(changes) != 4 {

@@ -13,11 +13,12 @@ import (
 	"github.com/jujutools/juju/sdk/abi"
 )
 
-// Rollback undoes the change id, as one new change recorded as made by
-// caller. A path changed since (it no longer holds what the change left) is
-// a CONFLICT unless force.
-func (j *Journal) Rollback(ctx context.Context, caller hostfns.Caller, id string, force bool) (*abi.ChangeResult, error) {
-	res, e := j.RollbackRequest(ctx, caller, &abi.RollbackRequest{ChangeID: id, Force: force})
+// Rollback undoes the change id (typed c000042, c42 or 42) as one new
+// change, recorded as made by the hostfns.Caller in ctx (the CLI puts its
+// own there). A path changed since (it no longer holds what the change
+// left) is a CONFLICT unless force. The error is an *abi.Error.
+func (j *Journal) Rollback(ctx context.Context, id string, force bool) (*abi.ChangeResult, error) {
+	res, e := j.RollbackRequest(ctx, callerOf(ctx), &abi.RollbackRequest{ChangeID: id, Force: force})
 	if e != nil {
 		return nil, e
 	}
@@ -27,12 +28,20 @@ func (j *Journal) Rollback(ctx context.Context, caller hostfns.Caller, id string
 // RollbackAfter undoes every change recorded after id (id itself stays),
 // as one new change: each path gets back the state it had before the first
 // of them. A path changed since the last of them is a CONFLICT unless force.
-func (j *Journal) RollbackAfter(ctx context.Context, caller hostfns.Caller, id string, force bool) (*abi.ChangeResult, error) {
-	res, e := j.RollbackRequest(ctx, caller, &abi.RollbackRequest{ChangeID: id, After: true, Force: force})
+func (j *Journal) RollbackAfter(ctx context.Context, id string, force bool) (*abi.ChangeResult, error) {
+	res, e := j.RollbackRequest(ctx, callerOf(ctx), &abi.RollbackRequest{ChangeID: id, After: true, Force: force})
 	if e != nil {
 		return nil, e
 	}
 	return res, nil
+}
+
+// callerOf is the caller in ctx, or the owner's juju when there is none.
+func callerOf(ctx context.Context) hostfns.Caller {
+	if c, ok := hostfns.CallerFrom(ctx); ok {
+		return c
+	}
+	return hostfns.Caller{Client: "juju"}
 }
 
 // target is what a rollback wants of one path.
