@@ -88,3 +88,34 @@ func TestTwoServersShareTheJournal(t *testing.T) {
 	}
 	noTempFiles(t, root)
 }
+
+// A third-party plugin granted fs.write gets journaled, reversible writes;
+// without the grant its writes are CAPABILITY_DENIED.
+func TestThirdPartyWrites(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "old\n"})
+	home := t.TempDir()
+	installForTest(t, home, "plugins/testplugins/writer", []string{"fs.write"})
+	s := startHome(t, home, root, "--mode", "trusted")
+	s.ok("test_write", map[string]any{"path": "a.txt", "content": "new\n"})
+	if disk(t, root, "a.txt") != "new\n" {
+		t.Fatal("not written")
+	}
+	s.fail("test_write", map[string]any{"path": ".git/hooks/pre-push", "content": "x"}, "PATH_DENIED")
+	h := structured(t, s.call("change_history", map[string]any{}))
+	c := h["changes"].([]any)[0].(map[string]any)
+	if c["plugin"] != "test-writer" || c["tool"] != "test_write" {
+		t.Fatalf("recorded as %v", c)
+	}
+	s.ok("rollback_changes", map[string]any{"changeId": c["id"]})
+	if disk(t, root, "a.txt") != "old\n" {
+		t.Fatal("not rolled back")
+	}
+
+	home2 := t.TempDir()
+	installForTest(t, home2, "plugins/testplugins/writer", nil)
+	s2 := startHome(t, home2, root, "--mode", "trusted")
+	s2.fail("test_write", map[string]any{"path": "a.txt", "content": "x"}, "CAPABILITY_DENIED")
+	if disk(t, root, "a.txt") != "old\n" {
+		t.Fatal("written without the grant")
+	}
+}

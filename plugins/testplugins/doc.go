@@ -2,6 +2,7 @@
 // that tests build to prove the host survives them: trap (crashes), loop
 // (never returns), oom (allocates without bound), nogrant (calls a host
 // function it was not granted), garbage (sends malformed requests to a host
-// function) and echo (behaves). They are built only by tests, never shipped;
+// function), echo (behaves) and writer (writes through the journal with
+// fs.write, as a third-party plugin would). They are built only by tests, never shipped;
 // their tool names start with test_ so they never collide with core tools.
 package testplugins
