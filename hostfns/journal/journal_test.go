@@ -57,3 +57,20 @@ func TestWriteEditRollback(t *testing.T) {
 	}
 	noTemps(t, f.root)
 }
+
+func TestRollbackSinceTheFirstChange(t *testing.T) {
+	f := newFixture(t, map[string]string{"a.txt": "a\n"})
+	f.mustApply(write("a.txt", "b\n"))
+	f.mustApply(write("c.txt", "c\n"))
+	res, err := f.j.RollbackAfter(context.Background(), "c0", false)
+	if err != nil || len(res.RolledBack) != 2 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if f.read("a.txt") != "a\n" {
+		t.Fatal("a.txt")
+	}
+	f.missing("c.txt")
+	if _, err := f.j.RollbackAfter(context.Background(), "c999", false); err == nil {
+		t.Fatal("nothing after c999, yet it succeeded")
+	}
+}

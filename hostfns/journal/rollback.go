@@ -55,6 +55,9 @@ type target struct {
 // RollbackRequest serves the rollback host function.
 func (j *Journal) RollbackRequest(ctx context.Context, caller hostfns.Caller, req *abi.RollbackRequest) (*abi.ChangeResult, *abi.Error) {
 	id, ok := normalizeID(req.ChangeID)
+	if !ok && req.After && strings.Trim(strings.ToLower(strings.TrimSpace(req.ChangeID)), "c0") == "" {
+		id, ok = changeID(0), true // after the start: every change
+	}
 	if !ok {
 		return nil, abi.Errorf(abi.InvalidArgument, "%q is not a change id; ids look like c000042 (see change_history)", req.ChangeID)
 	}
@@ -140,7 +143,7 @@ func (j *Journal) targets(db *bolt.DB, id string, after bool) ([]*record, []*tar
 		if err != nil {
 			return err
 		}
-		if first == nil || first.State != stateDone {
+		if !after && (first == nil || first.State != stateDone) {
 			e = abi.Errorf(abi.NotFound, "there is no change %s in this workspace's journal; list the changes with change_history", id)
 			return nil
 		}
