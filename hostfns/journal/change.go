@@ -181,4 +181,3 @@ func (d *draft) steps() []*slot {
 	// that turns into a file needs its folder gone first.
 	return append(append(mk, files...), rm...)
 }
-
