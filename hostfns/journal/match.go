@@ -117,21 +117,26 @@ func noMatch(display, text, old string) *abi.Error {
 	if end > len(fl) {
 		end = len(fl)
 	}
+	where := fmt.Sprintf("line %d", start+1)
+	if end-start > 1 {
+		where = fmt.Sprintf("lines %d-%d", start+1, end)
+	}
 	why := ""
 	for i := start; i < end; i++ {
 		if d := lineDiff(fl[i], ol[i-start]); d != "" {
-			why = fmt.Sprintf("; at line %d %s (the file has %s)", i+1, d, clip(fl[i]))
+			if end-start > 1 {
+				why = fmt.Sprintf("; at line %d %s", i+1, d)
+			} else {
+				why = ", where " + d
+			}
+			why += fmt.Sprintf(" (the file has %s)", clip(fl[i]))
 			break
 		}
 	}
 	if why == "" && strings.HasSuffix(old, "\n") != (end < len(fl)) {
 		why = "; they differ only in the line end after the last line"
 	}
-	where := fmt.Sprintf("line %d", start+1)
-	if end-start > 1 {
-		where = fmt.Sprintf("lines %d-%d", start+1, end)
-	}
-	return abi.Errorf(abi.NoMatch, "oldString was not found exactly in %s; the closest text is at %s%s. Edits are exact: copy the text as read_file shows it (without line numbers) and retry", quote(display), where, why)
+	return abi.Errorf(abi.NoMatch, "oldString was not found exactly in %s. The closest text is at %s%s. Edits are exact: copy the text as read_file shows it (without line numbers) and retry", quote(display), where, why)
 }
 
 // closest finds the window of len(ol) lines of fl most like ol, comparing
