@@ -125,7 +125,7 @@ func New(cfg Config) (*Host, error) {
 func (h *Host) hostFunctions() []hostfns.Func {
 	var fns []hostfns.Func
 	fns = append(fns, logFunc(h.log))
-	fns = append(fns, fs.New(h.policy, fs.Options{})...)
+	fns = append(fns, fs.New(h.policy, fs.Options{Observe: h.journal.Saw})...)
 	fns = append(fns, journal.New(h.journal)...)
 	fns = append(fns, state.New(h.StateDir())...)
 	return fns

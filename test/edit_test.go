@@ -151,6 +151,21 @@ func TestEditTools(t *testing.T) {
 			t.Fatal("written despite FILE_CHANGED")
 		}
 	})
+	t.Run("FILE_CHANGED when the file changed since read_file", func(t *testing.T) {
+		s := s.with(t)
+		s.ok("write_file", map[string]any{"path": "seen.txt", "content": "v1\n"})
+		s.ok("read_file", map[string]any{"path": "seen.txt"})
+		s.ok("edit_file", map[string]any{"path": "seen.txt", "oldString": "v1", "newString": "v2"})
+		s.ok("edit_file", map[string]any{"path": "seen.txt", "oldString": "v2", "newString": "v3"}) // its own edits keep the read fresh
+		os.WriteFile(filepath.Join(root, "seen.txt"), []byte("v3 and more\n"), 0o644)
+		s.fail("edit_file", map[string]any{"path": "seen.txt", "oldString": "v3", "newString": "v4"}, "FILE_CHANGED")
+		s.fail("write_file", map[string]any{"path": "seen.txt", "content": "over"}, "FILE_CHANGED")
+		s.ok("read_file", map[string]any{"path": "seen.txt"})
+		s.ok("edit_file", map[string]any{"path": "seen.txt", "oldString": "v3", "newString": "v4"})
+		if disk(t, root, "seen.txt") != "v4 and more\n" {
+			t.Fatalf("bytes: %q", disk(t, root, "seen.txt"))
+		}
+	})
 	t.Run("refusals", func(t *testing.T) {
 		s := s.with(t)
 		for _, c := range []struct{ path, code string }{

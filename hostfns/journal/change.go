@@ -124,8 +124,13 @@ func (d *draft) name(p string) (*slot, *abi.Error) {
 	return d.slot(r.Root, rel, r.Display)
 }
 
-func (d *draft) checkExpected(s *slot, want string) *abi.Error {
+// checkExpected applies an operation's expected sha256; without one, and
+// when reads, a file read earlier must not have changed on disk since.
+func (d *draft) checkExpected(s *slot, want string, reads bool) *abi.Error {
 	if want == "" {
+		if reads && s.after.Kind == kindFile && s.before.equal(s.after) && d.j.opts.reads.stale(s.r, s.rel) {
+			return abi.Errorf(abi.FileChanged, "%s changed on disk since it was last read (another program, or another juju, wrote it); read it again and redo the change on its current content", quote(s.display))
+		}
 		return nil
 	}
 	want = strings.ToLower(want)

@@ -122,6 +122,9 @@ func (j *Journal) commit(db *bolt.DB, caller hostfns.Caller, p *prepared, rollba
 			j.log.Warn("journal: syncing a folder", "folder", d.dir, "err", err)
 		}
 	}
+	for _, s := range p.steps {
+		j.opts.reads.wrote(s.r, s.rel)
+	}
 	j.fault("commit")
 
 	// 3. Done. Not synced: a crash that loses this leaves a pending record

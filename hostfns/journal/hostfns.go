@@ -2,6 +2,7 @@ package journal
 
 import (
 	"context"
+	"os"
 	"sync"
 
 	"github.com/jujutools/juju/host/policy"
@@ -18,12 +19,19 @@ type Lazy struct {
 	opts     []Option
 	j        *Journal
 	err      error
+	reads    *ReadLog
 }
 
 // NewLazy returns a Lazy over Open(stateDir, pol, opts...).
+// Files read through Saw are checked for changes before an edit (see
+// ReadLog).
 func NewLazy(stateDir string, pol *policy.Policy, opts ...Option) *Lazy {
-	return &Lazy{stateDir: stateDir, pol: pol, opts: opts}
+	reads := NewReadLog()
+	return &Lazy{stateDir: stateDir, pol: pol, opts: append(opts, WithReadLog(reads)), reads: reads}
 }
+
+// Saw records a read of a file (wire it to fs.Options.Observe).
+func (l *Lazy) Saw(r *policy.Resolved, fi os.FileInfo) { l.reads.Saw(r, fi) }
 
 // Get opens the journal the first time and returns it.
 func (l *Lazy) Get() (*Journal, error) {

@@ -53,6 +53,7 @@ type options struct {
 	logger      *slog.Logger
 	now         func() time.Time
 	fault       func(point string) // tests: called at each step of an apply
+	reads       *ReadLog
 }
 
 // Option changes a default of Open.
@@ -67,6 +68,10 @@ func WithLockTimeout(d time.Duration) Option { return func(o *options) { o.lockT
 
 // WithMaxFileSize bounds the size of a file a change reads or writes.
 func WithMaxFileSize(n int64) Option { return func(o *options) { o.maxFileSize = n } }
+
+// WithReadLog makes edits and writes without an expected sha256 refuse a
+// file read earlier (as l recorded) and changed on disk since.
+func WithReadLog(l *ReadLog) Option { return func(o *options) { o.reads = l } }
 
 // WithFault installs a hook called at each step of an apply, with the
 // step's name ("intent", "write:N", "rename:N", "commit"). Tests use it to

@@ -197,7 +197,7 @@ func (d *draft) add(op abi.ChangeOp, body []byte) *abi.Error {
 		if e != nil {
 			return e
 		}
-		if e := d.checkExpected(s, op.ExpectedSHA256); e != nil {
+		if e := d.checkExpected(s, op.ExpectedSHA256, true); e != nil {
 			return e
 		}
 		content := body
@@ -213,7 +213,7 @@ func (d *draft) add(op abi.ChangeOp, body []byte) *abi.Error {
 		if s.after.Kind != kindFile {
 			return notAFile(s)
 		}
-		if e := d.checkExpected(s, op.ExpectedSHA256); e != nil {
+		if e := d.checkExpected(s, op.ExpectedSHA256, true); e != nil {
 			return e
 		}
 		out, n, e := editText(s.display, s.post, op.OldString, op.NewString, op.ReplaceAll)
@@ -230,7 +230,7 @@ func (d *draft) add(op abi.ChangeOp, body []byte) *abi.Error {
 		if e != nil {
 			return e
 		}
-		if e := d.checkExpected(s, op.ExpectedSHA256); e != nil {
+		if e := d.checkExpected(s, op.ExpectedSHA256, false); e != nil {
 			return e
 		}
 		return d.remove(s, op.Recursive)
@@ -242,7 +242,7 @@ func (d *draft) add(op abi.ChangeOp, body []byte) *abi.Error {
 		if e != nil {
 			return e
 		}
-		if e := d.checkExpected(from, op.ExpectedSHA256); e != nil {
+		if e := d.checkExpected(from, op.ExpectedSHA256, false); e != nil {
 			return e
 		}
 		to, e := d.name(op.To)

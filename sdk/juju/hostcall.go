@@ -18,6 +18,12 @@ type result interface{ Err() *abi.Error }
 // response header into Res. A failure reported by the host comes back as
 // its *abi.Error, ready to be returned by a handler.
 func roundTrip[Res result](fn string, req any, body []byte) (*Res, []byte, error) {
+	return roundTripVia[Res](func(frame []byte) ([]byte, error) { return exchange(fn, frame) }, fn, req, body)
+}
+
+// roundTripVia is roundTrip over send, which delivers a request frame and
+// returns the response frame.
+func roundTripVia[Res result](send func([]byte) ([]byte, error), fn string, req any, body []byte) (*Res, []byte, error) {
 	header, ok := marshalFast(req)
 	if !ok {
 		var err error
@@ -25,7 +31,7 @@ func roundTrip[Res result](fn string, req any, body []byte) (*Res, []byte, error
 			return nil, nil, Errorf(abi.Internal, "the plugin could not encode a request to %s", fn)
 		}
 	}
-	resp, err := exchange(fn, abi.EncodeFrame(header, body))
+	resp, err := send(abi.EncodeFrame(header, body))
 	if err != nil {
 		return nil, nil, err
 	}

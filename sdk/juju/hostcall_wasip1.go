@@ -39,9 +39,7 @@ func exchange(fn string, frame []byte) ([]byte, error) {
 	case abi.FnFSGlob:
 		imp = hostFSGlob
 	default:
-		if imp = journalImport(fn); imp == nil {
-			return nil, errNoHost
-		}
+		return nil, errNoHost
 	}
 	req := store(frame)
 	off := imp(req)

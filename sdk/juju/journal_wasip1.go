@@ -4,6 +4,11 @@ package juju
 
 import "github.com/jujutools/juju/sdk/abi"
 
+// The journal and state host functions, as wasm imports. Each wrapper
+// reaches its import through a function of its own (send…), so a plugin
+// imports only the host functions it calls and still runs on a juju that
+// predates the others.
+
 //go:wasmimport extism:host/user juju_fs_apply
 func hostFSApply(uint64) uint64
 
@@ -28,26 +33,27 @@ func hostStateGet(uint64) uint64
 //go:wasmimport extism:host/user juju_state_put
 func hostStatePut(uint64) uint64
 
-// journalImport returns the import of a journal or state host function,
-// or nil.
-func journalImport(fn string) func(uint64) uint64 {
-	switch fn {
-	case abi.FnFSApply:
-		return hostFSApply
-	case abi.FnFSPlan:
-		return hostFSPlan
-	case abi.FnFSPlanApply:
-		return hostFSPlanApply
-	case abi.FnFSPlanDiscard:
-		return hostFSPlanDiscard
-	case abi.FnFSHistory:
-		return hostFSHistory
-	case abi.FnFSRollback:
-		return hostFSRollback
-	case abi.FnStateGet:
-		return hostStateGet
-	case abi.FnStatePut:
-		return hostStatePut
+func sendFSApply(f []byte) ([]byte, error)     { return sendVia(hostFSApply, abi.FnFSApply, f) }
+func sendFSPlan(f []byte) ([]byte, error)      { return sendVia(hostFSPlan, abi.FnFSPlan, f) }
+func sendFSPlanApply(f []byte) ([]byte, error) { return sendVia(hostFSPlanApply, abi.FnFSPlanApply, f) }
+func sendFSPlanDiscard(f []byte) ([]byte, error) {
+	return sendVia(hostFSPlanDiscard, abi.FnFSPlanDiscard, f)
+}
+func sendFSHistory(f []byte) ([]byte, error)  { return sendVia(hostFSHistory, abi.FnFSHistory, f) }
+func sendFSRollback(f []byte) ([]byte, error) { return sendVia(hostFSRollback, abi.FnFSRollback, f) }
+func sendStateGet(f []byte) ([]byte, error)   { return sendVia(hostStateGet, abi.FnStateGet, f) }
+func sendStatePut(f []byte) ([]byte, error)   { return sendVia(hostStatePut, abi.FnStatePut, f) }
+
+// sendVia sends a request frame through the import imp and returns the
+// response frame, as exchange does for the fs functions.
+func sendVia(imp func(uint64) uint64, fn string, frame []byte) ([]byte, error) {
+	req := store(frame)
+	off := imp(req)
+	release(req, len(frame))
+	if off == 0 {
+		return nil, Errorf(abi.Internal, "the host gave no answer to %s", fn)
 	}
-	return nil
+	b := readBlock(off)
+	release(off, len(b))
+	return b, nil
 }
