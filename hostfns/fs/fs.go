@@ -3,8 +3,8 @@ package fs
 import (
 	"context"
 	"io"
-	"os"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/jujutools/juju/host/policy"
