@@ -2,6 +2,7 @@ package journal
 
 import (
 	"context"
+	"errors"
 	"os"
 	"sync"
 
@@ -39,8 +40,10 @@ func (l *Lazy) Get() (*Journal, error) {
 	return l.j, l.err
 }
 
-// Close closes the journal if it was opened.
+// Close closes the journal if it was opened, waiting for an opening in
+// progress; after Close, Get fails.
 func (l *Lazy) Close() error {
+	l.once.Do(func() { l.err = errors.New("journal: closed") })
 	if l.j != nil {
 		return l.j.Close()
 	}
