@@ -3,6 +3,7 @@ package journal
 import (
 	"context"
 	"strings"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -72,5 +73,23 @@ func TestRollbackSinceTheFirstChange(t *testing.T) {
 	f.missing("c.txt")
 	if _, err := f.j.RollbackAfter(context.Background(), "c999", false); err == nil {
 		t.Fatal("nothing after c999, yet it succeeded")
+	}
+}
+
+func TestLazy(t *testing.T) {
+	f := newFixture(t, nil)
+	l := NewLazy(filepath.Join(t.TempDir(), "state"), f.pol)
+	j1, err := l.Get()
+	j2, _ := l.Get()
+	if err != nil || j1 != j2 {
+		t.Fatalf("%v %v %v", j1, j2, err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	never := NewLazy(filepath.Join(t.TempDir(), "state"), f.pol)
+	never.Close()
+	if j, err := never.Get(); j != nil || err == nil {
+		t.Fatal("a closed Lazy opened a journal")
 	}
 }
