@@ -2,8 +2,8 @@ package journal
 
 import (
 	"context"
-	"strings"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
