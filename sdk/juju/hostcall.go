@@ -18,11 +18,11 @@ type result interface{ Err() *abi.Error }
 // response header into Res. A failure reported by the host comes back as
 // its *abi.Error, ready to be returned by a handler.
 func roundTrip[Res result](fn string, req any, body []byte) (*Res, []byte, error) {
-	return roundTripVia[Res](func(frame []byte) ([]byte, error) { return exchange(fn, frame) }, fn, req, body)
+	return roundTripVia[Res](nil, fn, req, body)
 }
 
 // roundTripVia is roundTrip over send, which delivers a request frame and
-// returns the response frame.
+// returns the response frame; nil sends through exchange.
 func roundTripVia[Res result](send func([]byte) ([]byte, error), fn string, req any, body []byte) (*Res, []byte, error) {
 	header, ok := marshalFast(req)
 	if !ok {
@@ -31,7 +31,13 @@ func roundTripVia[Res result](send func([]byte) ([]byte, error), fn string, req 
 			return nil, nil, Errorf(abi.Internal, "the plugin could not encode a request to %s", fn)
 		}
 	}
-	resp, err := send(abi.EncodeFrame(header, body))
+	var resp []byte
+	var err error
+	if send == nil {
+		resp, err = exchange(fn, abi.EncodeFrame(header, body))
+	} else {
+		resp, err = send(abi.EncodeFrame(header, body))
+	}
 	if err != nil {
 		return nil, nil, err
 	}
