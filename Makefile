@@ -63,6 +63,8 @@ fuzz: plugins
 	$(GO) test -run=^$$ -fuzz=FuzzDecode -fuzztime=20s ./host/manifest
 	$(GO) test -run=^$$ -fuzz=FuzzUntar -fuzztime=20s ./host/install
 	$(GO) test -run=^$$ -fuzz=FuzzResolve -fuzztime=20s ./host/policy
+	$(GO) test -run=^$$ -fuzz=FuzzParsePatch -fuzztime=20s ./hostfns/journal
+	$(GO) test -run=^$$ -fuzz=FuzzEditText -fuzztime=20s ./hostfns/journal
 
 clean:
 	rm -rf bin host/core/wasm/*/

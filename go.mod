@@ -5,11 +5,13 @@ go 1.26.0
 replace github.com/jujutools/juju/sdk => ./sdk
 
 require (
+	github.com/aymanbagabas/go-udiff v0.4.2
 	github.com/extism/go-sdk v1.7.1
 	github.com/jujutools/juju/sdk v0.0.0
 	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/tetratelabs/wazero v1.12.0
+	go.etcd.io/bbolt v1.5.0
 )
 
 require kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
@@ -26,7 +28,7 @@ require (
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/spf13/cast v1.7.1 // indirect
 	github.com/spf13/cobra v1.10.2
-	github.com/spf13/pflag v1.0.9
+	github.com/spf13/pflag v1.0.10
 	github.com/tetratelabs/wabin v0.0.0-20230304001439-f6f874872834 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.opentelemetry.io/proto/otlp v1.3.1 // indirect

@@ -23,6 +23,8 @@ import (
 	jexec "github.com/jujutools/juju/hostfns/exec"
 	"github.com/jujutools/juju/hostfns/fs"
 	"github.com/jujutools/juju/hostfns/git"
+	"github.com/jujutools/juju/hostfns/journal"
+	"github.com/jujutools/juju/hostfns/state"
 	"github.com/jujutools/juju/sandbox"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -61,7 +63,8 @@ type Host struct {
 
 	audit     *audit.Log      // every call, in the state folder
 	approvals *approval.Store // calls waiting for the owner
-	exec    *jexec.Manager // the command jobs, killed by Close
+	exec      *jexec.Manager  // the command jobs, killed by Close
+	journal   *journal.Lazy   // opened on the first write
 }
 
 // Source says where a plugin comes from.
@@ -117,6 +120,7 @@ func New(cfg Config) (*Host, error) {
 	h := &Host{cfg: cfg, log: log, policy: pol, runtime: rt, tools: map[string]*Tool{}}
 	h.audit = audit.Open(audit.Path(h.StateDir()))
 	h.approvals = approval.Open(approval.Dir(h.StateDir()), approval.Options{})
+	h.journal = journal.NewLazy(h.StateDir(), pol, journal.WithLogger(log))
 	fns := h.hostFunctions()
 
 	cores, err := core.Plugins()
@@ -140,10 +144,12 @@ func New(cfg Config) (*Host, error) {
 func (h *Host) hostFunctions() []hostfns.Func {
 	var fns []hostfns.Func
 	fns = append(fns, logFunc(h.log))
-	fns = append(fns, fs.New(h.policy, fs.Options{})...)
 	fns = append(fns, approvals.New(h.approvals))
 	fns = append(fns, h.execManager().Funcs()...)
 	fns = append(fns, git.New(h.policy, git.Options{Secrets: h.cfg.Secrets, Deny: h.cfg.Deny, Logger: h.log})...)
+	fns = append(fns, fs.New(h.policy, fs.Options{Observe: h.journal.Saw})...)
+	fns = append(fns, journal.New(h.journal)...)
+	fns = append(fns, state.New(h.StateDir())...)
 	return fns
 }
 
@@ -163,6 +169,10 @@ func (h *Host) execManager() *jexec.Manager {
 // StateDir is the folder holding this workspace's state (journal, audit,
 // todos, approvals), outside the workspace.
 func (h *Host) StateDir() string { return h.cfg.Dirs.Workspace(h.cfg.Roots) }
+
+// Journal returns the workspace's change journal, opening it (and settling
+// a change a crashed writer left pending) on first use.
+func (h *Host) Journal() (*journal.Journal, error) { return h.journal.Get() }
 
 // add puts a plugin's tools into the catalog, refusing the whole plugin when
 // one of its tools is already served by another.
@@ -212,6 +222,7 @@ func (h *Host) Plugins() []*Loaded { return h.plugins }
 
 // Warm compiles every serving plugin in the background and returns at once.
 func (h *Host) Warm(ctx context.Context) {
+	go h.journal.Get() // settles a change a crashed writer left pending
 	for _, l := range h.plugins {
 		if l.Err == nil {
 			go l.Warm(ctx)
@@ -291,6 +302,9 @@ func (h *Host) Close(ctx context.Context) error {
 		}
 	}
 	h.audit.Close()
+	if err := h.journal.Close(); err != nil {
+		errs = append(errs, err)
+	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}

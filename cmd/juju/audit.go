@@ -22,10 +22,6 @@ type auditOptions struct {
 	limit int
 }
 
-// openChanges opens the workspace's journal for `juju audit`, to show the
-// changes each call made. It is nil until the journal is wired in: the
-// journal-join seam (see audit.ChangeLister).
-var openChanges func(stateDir string) (audit.ChangeLister, error)
 
 func newAuditCommand() *cobra.Command {
 	o := &auditOptions{}
@@ -81,22 +77,21 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 	return time.Time{}, usageError{fmt.Errorf("--since %q is neither a duration (90m, 2h, 3d) nor a time (2026-01-02T15:04:05Z)", s)}
 }
 
-// stateDirFor is the state folder of the workspace made of roots (the
-// current folder when none), as juju stdio names it.
-func stateDirFor(roots []string) (string, error) {
-	dirs, err := config.DefaultDirs()
-	if err != nil {
-		return "", err
+// workspaceFor resolves the workspace made of roots (the current folder
+// when none) as juju stdio does: its roots and its state folder.
+func workspaceFor(roots []string) (resolved []string, stateDir string, dirs config.Dirs, err error) {
+	if dirs, err = config.DefaultDirs(); err != nil {
+		return nil, "", dirs, err
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		return "", err
+		return nil, "", dirs, err
 	}
 	s, err := config.Resolve(config.Flags{Roots: roots}, nil, cwd)
 	if err != nil {
-		return "", err
+		return nil, "", dirs, err
 	}
-	return dirs.Workspace(s.Roots), nil
+	return s.Roots, dirs.Workspace(s.Roots), dirs, nil
 }
 
 func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
@@ -107,7 +102,7 @@ func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	state, err := stateDirFor(o.roots)
+	roots, state, dirs, err := workspaceFor(o.roots)
 	if err != nil {
 		return err
 	}
@@ -115,11 +110,9 @@ func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	var changes audit.ChangeLister
-	if openChanges != nil {
-		if changes, err = openChanges(state); err != nil {
-			return err
-		}
+	changes, err := openChanges(state, roots, dirs)
+	if err != nil {
+		return err
 	}
 	entries, err := audit.Join(recs, changes, since)
 	if err != nil {

@@ -77,6 +77,7 @@ see the tools, then add 'juju stdio' to your MCP client.`,
 		newApprovalsCommand(),
 		newAuditCommand(),
 		newSandboxHelperCommand(),
+		newRollbackCommand(),
 	)
 	return root
 }

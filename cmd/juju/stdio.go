@@ -80,7 +80,7 @@ Trust modes:
 // stdioMemoryLimit is the Go heap size past which the server collects
 // harder. Plugin instances, compiled code and buffers come and go with each
 // call, and with GOGC alone the heap doubles before a collection runs.
-const stdioMemoryLimit = 40 << 20
+const stdioMemoryLimit = 64 << 20
 
 // softMemoryLimit sets stdioMemoryLimit unless the owner set GOMEMLIMIT. It
 // is a soft limit: past it the collector runs more often, nothing fails.

@@ -28,3 +28,11 @@ func (p *Policy) Writable(r *Resolved) *abi.Error {
 	}
 	return p.Check(r.Root, r.Rel)
 }
+
+// ResolveMissing is Resolve where the last names of the path may be
+// missing (Info is then nil), without the Writable check: for the folder
+// above a name that a change creates, moves or deletes (the caller checks
+// Writable on that name).
+func (p *Policy) ResolveMissing(path string) (*Resolved, *abi.Error) {
+	return p.resolve(path, true)
+}

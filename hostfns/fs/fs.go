@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/jujutools/juju/host/policy"
@@ -26,6 +27,10 @@ type Options struct {
 	MaxGlobEntries int
 	// Logger receives unexpected failures; nil discards them.
 	Logger *slog.Logger
+	// Observe, when set, is told of every file read (the resolved path
+	// and the file's stat at the read); the journal uses it to refuse an
+	// edit of a file changed since it was read.
+	Observe func(r *policy.Resolved, fi os.FileInfo)
 }
 
 // server holds what every handler needs.

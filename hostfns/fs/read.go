@@ -36,6 +36,9 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 		return nil, nil, s.internal("stat", r.Display, err)
 	}
 	res := &abi.ReadResult{Path: r.Display, Size: fi.Size(), ModTime: modTime(fi.ModTime())}
+	if s.opts.Observe != nil {
+		s.opts.Observe(r, fi)
+	}
 
 	head := make([]byte, sniffLen)
 	n, err := f.ReadAt(head, 0)

@@ -2,7 +2,9 @@
 // that tests build to prove the host survives them: trap (crashes), loop
 // (never returns), oom (allocates without bound), nogrant (calls a host
 // function it was not granted), garbage (sends malformed requests to a host
-// function), echo (behaves) and reader (asks for fs.read, for the
-// grant and revoke tests). They are built only by tests, never shipped;
+// function), echo (behaves), reader (asks for fs.read, for the grant and
+// revoke tests), writer (writes through the journal with fs.write, as a
+// third-party plugin would), tiers and gated (tools of every tier, for the
+// trust-mode gate). They are built only by tests, never shipped;
 // their tool names start with test_ so they never collide with core tools.
 package testplugins

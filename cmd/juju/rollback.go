@@ -1,0 +1,204 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/hostfns/journal"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// rollbackOptions are the flags of juju rollback.
+type rollbackOptions struct {
+	roots      []string
+	configFile string
+	after      bool
+	force      bool
+	json       bool
+	limit      int
+}
+
+func newRollbackCommand() *cobra.Command {
+	o := &rollbackOptions{}
+	cmd := &cobra.Command{
+		Use:   "rollback [CHANGE]",
+		Short: "Undo a change juju made to the workspace",
+		Long: `Undo a change recorded in the workspace's journal: every file it touched
+gets back its old bytes, mode and existence, as one new change (which can
+itself be rolled back). Without CHANGE, list the recent changes and do
+nothing: pick the one to undo from the list.
+
+A file changed since the change (by hand, or by a later change) no longer
+holds what the change left; rolling back would lose that work, so juju
+refuses and names the file, unless --force. With --after, every change
+recorded after CHANGE is undone (CHANGE itself stays).
+
+The workspace is found as juju stdio finds it: --root (default the current
+folder) and the config file. This works while a server runs on the same
+workspace.`,
+		Example: `  juju rollback                 # list the recent changes
+  juju rollback c000042         # undo one change (c42 or 42 work too)
+  juju rollback --after 40      # undo everything after change 40
+  juju rollback 42 --force      # overwrite files changed since`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usageError{fmt.Errorf("juju rollback takes at most one change id, got %d", len(args))}
+			}
+			if o.after && len(args) == 0 {
+				return usageError{errors.New("--after needs a change id")}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dirs, err := config.DefaultDirs()
+			if err != nil {
+				return err
+			}
+			cwd, err := os.Getwd()
+			if err != nil {
+				return err
+			}
+			return runRollback(cmd.Context(), o, cmd.Flags().Changed("root"), args, cmd.OutOrStdout(), dirs, cwd)
+		},
+	}
+	o.bind(cmd.Flags())
+	return cmd
+}
+
+func (o *rollbackOptions) bind(f *pflag.FlagSet) {
+	f.StringArrayVar(&o.roots, "root", nil, "the workspace `DIR`, as given to juju stdio; repeat for more (default: the current folder)")
+	addConfigFlag(f, &o.configFile)
+	f.BoolVar(&o.after, "after", false, "undo every change recorded after CHANGE, keeping CHANGE")
+	f.BoolVar(&o.force, "force", false, "overwrite files that changed since the change instead of refusing")
+	f.BoolVar(&o.json, "json", false, "print JSON: the list of changes, or what the rollback did")
+	f.IntVar(&o.limit, "limit", 20, "list at most `N` changes when no CHANGE is given")
+}
+
+// rollbackCaller is who the journal records for a rollback from the CLI.
+var rollbackCaller = hostfns.Caller{Client: "juju rollback", Tool: "juju rollback"}
+
+// runRollback lists the changes (no args) or rolls one back.
+func runRollback(ctx context.Context, o *rollbackOptions, rootsGiven bool, args []string, w io.Writer, dirs config.Dirs, cwd string) error {
+	file, err := loadConfig(o.configFile, dirs)
+	if err != nil {
+		return err
+	}
+	var flags config.Flags
+	if rootsGiven {
+		flags.Roots = o.roots
+	}
+	s, err := config.Resolve(flags, file, cwd)
+	if err != nil {
+		return err
+	}
+	pol, err := policy.New(policy.Config{Roots: s.Roots, Deny: s.Deny, Secrets: s.Secrets, Private: dirs.All()})
+	if err != nil {
+		return err
+	}
+	defer pol.Close()
+	j, err := journal.Open(dirs.Workspace(s.Roots), pol)
+	if err != nil {
+		return err
+	}
+	defer j.Close()
+	if len(args) == 0 {
+		return listChanges(w, j, o)
+	}
+	var res *abi.ChangeResult
+	ctx = hostfns.WithCaller(ctx, rollbackCaller)
+	if o.after {
+		res, err = j.RollbackAfter(ctx, args[0], o.force)
+	} else {
+		res, err = j.Rollback(ctx, args[0], o.force)
+	}
+	if err != nil {
+		var ae *abi.Error
+		if errors.As(err, &ae) && ae.Code == abi.Conflict && !o.force {
+			return fmt.Errorf("%s (%s)", ae.Message, "add --force to overwrite")
+		}
+		if errors.As(err, &ae) {
+			return errors.New(ae.Message)
+		}
+		return err
+	}
+	if o.json {
+		return writeJSON(w, res)
+	}
+	fmt.Fprintf(w, "Rolled back %s as change %s:\n", strings.Join(res.RolledBack, ", "), res.ChangeID)
+	for _, f := range res.Files {
+		fmt.Fprintf(w, "  %-11s %s\n", f.Action, f.Path)
+	}
+	return nil
+}
+
+// changeJSON is one change in juju rollback --json.
+type changeJSON struct {
+	ID           string    `json:"id"`
+	Time         time.Time `json:"time"`
+	Client       string    `json:"client,omitempty"`
+	Plugin       string    `json:"plugin,omitempty"`
+	Tool         string    `json:"tool,omitempty"`
+	CallID       string    `json:"callId,omitempty"`
+	Paths        []string  `json:"paths"`
+	RolledBackBy string    `json:"rolledBackBy,omitempty"`
+	RollbackOf   []string  `json:"rollbackOf,omitempty"`
+}
+
+// listChanges prints the most recent changes, newest first.
+func listChanges(w io.Writer, j *journal.Journal, o *rollbackOptions) error {
+	all, err := j.Changes(time.Time{})
+	if err != nil {
+		return err
+	}
+	var recent []journal.ChangeSummary
+	for i := len(all) - 1; i >= 0 && len(recent) < o.limit; i-- {
+		recent = append(recent, all[i])
+	}
+	if o.json {
+		out := make([]changeJSON, len(recent))
+		for i, c := range recent {
+			out[i] = changeJSON{ID: c.ID, Time: c.Time, Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, CallID: c.CallID,
+				Paths: c.Paths, RolledBackBy: c.RolledBackBy, RollbackOf: c.RollbackOf}
+		}
+		return writeJSON(w, out)
+	}
+	if len(recent) == 0 {
+		fmt.Fprintln(w, "No change has been recorded in this workspace.")
+		return nil
+	}
+	tw := newTable(w)
+	fmt.Fprintln(tw, "CHANGE\tTIME\tTOOL\tCLIENT\tPATHS\tSTATE")
+	for _, c := range recent {
+		state := ""
+		switch {
+		case c.RolledBack:
+			state = "rolled back by " + c.RolledBackBy
+		case len(c.RollbackOf) > 0:
+			state = "undid " + strings.Join(c.RollbackOf, ", ")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.ID, c.Time.Local().Format("2006-01-02 15:04:05"), c.Tool, c.Client, paths(c.Paths, 3), state)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nUndo one with: juju rollback CHANGE")
+	return nil
+}
+
+func paths(p []string, max int) string {
+	if len(p) <= max {
+		return strings.Join(p, ", ")
+	}
+	return strings.Join(p[:max], ", ") + fmt.Sprintf(" (+%d more)", len(p)-max)
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/hostfns/journal"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// writeThroughJournal writes a file of root as a server would.
+func writeThroughJournal(t *testing.T, dirs config.Dirs, root, path, content string) string {
+	t.Helper()
+	s, err := config.Resolve(config.Flags{Roots: []string{root}}, nil, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := policy.New(policy.Config{Roots: s.Roots, Private: dirs.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pol.Close()
+	j, err := journal.Open(dirs.Workspace(s.Roots), pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &abi.ChangeRequest{Ops: []abi.ChangeOp{{Op: abi.OpWrite, Path: path, Length: int64(len(content))}}}
+	res, e := j.Apply(context.Background(), hostfns.Caller{Client: "cli-test", Plugin: "core-edit", Tool: "write_file"}, req, []byte(content))
+	if e != nil {
+		t.Fatal(e)
+	}
+	return res.ChangeID
+}
+
+func TestRollbackCommand(t *testing.T) {
+	dirs := jujuHome(t)
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("old\n"), 0o644)
+	first := writeThroughJournal(t, dirs, root, "a.txt", "new\n")
+	second := writeThroughJournal(t, dirs, root, "b.txt", "b\n")
+
+	juju := func(args ...string) (int, string, string) {
+		var out, errw bytes.Buffer
+		code := run(context.Background(), append([]string{"rollback", "--root", root}, args...), strings.NewReader(""), &out, &errw)
+		return code, out.String(), errw.String()
+	}
+
+	code, out, _ := juju()
+	if code != 0 || !strings.Contains(out, first) || !strings.Contains(out, second) || !strings.Contains(out, "write_file") {
+		t.Fatalf("list: %d %q", code, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "new\n" {
+		t.Fatal("listing changed a file")
+	}
+	code, out, _ = juju("--json")
+	var list []changeJSON
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || len(list) != 2 || list[0].ID != second || list[0].Client != "cli-test" {
+		t.Fatalf("json list: %d %q", code, out)
+	}
+
+	// A file changed by hand since: refused, then forced.
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("by hand\n"), 0o644)
+	code, _, errs := juju(first)
+	if code != exitError || !strings.Contains(errs, "a.txt") || !strings.Contains(errs, "--force") {
+		t.Fatalf("conflict: %d %q", code, errs)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "by hand\n" {
+		t.Fatal("changed despite the conflict")
+	}
+	code, out, errs = juju(strings.TrimPrefix(first, "c0000"), "--force")
+	if code != 0 || !strings.Contains(out, first) {
+		t.Fatalf("forced: %d %q %q", code, out, errs)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "old\n" {
+		t.Fatalf("not restored: %q", b)
+	}
+	// --after undoes the later change.
+	code, _, errs = juju("--after", first, "--json")
+	if code != 0 {
+		t.Fatalf("after: %d %q", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(root, "b.txt")); !os.IsNotExist(err) {
+		t.Fatal("b.txt not removed")
+	}
+	if code, _, _ := juju("a", "b"); code != exitUsage {
+		t.Fatalf("two ids: %d", code)
+	}
+	if code, _, _ := juju("--after"); code != exitUsage {
+		t.Fatalf("--after alone: %d", code)
+	}
+	if code, _, errs := juju("c999"); code != exitError || !strings.Contains(errs, "no change") {
+		t.Fatalf("unknown: %d %q", code, errs)
+	}
+}

@@ -1,0 +1,32 @@
+// Package journal is juju's write path: the fs.write host functions and the
+// journal that makes every write reversible.
+//
+// One bbolt database per workspace (journal.db in the workspace's state
+// folder, never inside a root) records every change: who made it (client,
+// plugin, tool, the audit id of the call), when, each path with its
+// sha256 and mode before and after, a bounded unified diff, and whether it
+// was rolled back. Pre-images are stored content-addressed (sha256), so a
+// change can always be undone.
+//
+// A change is all-or-nothing, also across a crash. The order is:
+//
+//  1. under the database's exclusive lock, compute every path's new state
+//     and check each path's current hash against what the caller expects;
+//  2. commit an intent record (state pending) with the pre-images, synced;
+//  3. write each file atomically — a temporary file in the same folder,
+//     fsync, rename over the name, fsync the folder — checking just before
+//     each rename that the file is still what step 1 read;
+//  4. mark the record done.
+//
+// Whoever opens the database next (the same server, another server on the
+// same workspace, or `juju rollback`) finds a pending record left by a
+// crashed writer and settles it: if every path already holds its new state
+// the change is kept, otherwise every path is put back to its old state
+// from the stored pre-images and the record is dropped. Temporary files
+// named in the record are removed either way.
+//
+// The database is opened per operation, with a lock timeout, and closed
+// again: its file lock is the workspace's write lock across processes,
+// held only for the few milliseconds of one change, so a CLI in another
+// terminal gets in while a server runs.
+package journal

@@ -1,0 +1,189 @@
+package journal
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// Kinds of a path's state.
+const (
+	kindAbsent  = "absent"
+	kindFile    = "file"
+	kindDir     = "dir"
+	kindSymlink = "symlink"
+)
+
+// image is the state of one path at one time.
+type image struct {
+	Kind   string      `json:"kind"`
+	SHA256 string      `json:"sha256,omitempty"` // file
+	Mode   fs.FileMode `json:"mode,omitempty"`   // file, dir
+	Target string      `json:"target,omitempty"` // symlink
+}
+
+func (a image) equal(b image) bool {
+	switch {
+	case a.Kind != b.Kind:
+		return false
+	case a.Kind == kindFile:
+		return a.SHA256 == b.SHA256
+	case a.Kind == kindSymlink:
+		return a.Target == b.Target
+	}
+	return true
+}
+
+// fileRec is one path of a change.
+type fileRec struct {
+	Root    int    `json:"root"` // index in the policy's roots
+	Rel     string `json:"rel"`  // slash path inside the root
+	Path    string `json:"path"` // display path
+	Before  image  `json:"before"`
+	After   image  `json:"after"`
+	Temp    string `json:"temp,omitempty"` // the temporary name used while writing (rel)
+	Added   int    `json:"added,omitempty"`
+	Removed int    `json:"removed,omitempty"`
+	Count   int    `json:"count,omitempty"` // replacements made by an edit
+}
+
+// Record states.
+const (
+	statePending = "pending"
+	stateDone    = "done"
+)
+
+// record is one change as stored.
+type record struct {
+	ID           string    `json:"id"`
+	Time         time.Time `json:"time"`
+	Client       string    `json:"client,omitempty"`
+	Plugin       string    `json:"plugin,omitempty"`
+	Tool         string    `json:"tool,omitempty"`
+	CallID       string    `json:"callId,omitempty"`
+	State        string    `json:"state"`
+	Files        []fileRec `json:"files"`
+	Diff         string    `json:"diff,omitempty"`
+	DiffCut      bool      `json:"diffCut,omitempty"`
+	RolledBackBy string    `json:"rolledBackBy,omitempty"`
+	RollbackOf   []string  `json:"rollbackOf,omitempty"`
+}
+
+// ChangeSummary is one recorded change without its diff.
+type ChangeSummary struct {
+	ID     string
+	CallID string // the audit id of the tool call that made it
+	Time   time.Time
+	Client string
+	Plugin string
+	Tool   string
+	Paths  []string // display paths, in the order written
+	// RolledBack says a later change undid this one: RolledBackBy.
+	RolledBack   bool
+	RolledBackBy string
+	RollbackOf   []string // the changes this one undid, when it is a rollback
+}
+
+// Change is one recorded change in full.
+type Change struct {
+	ChangeSummary
+	Files   []abi.FileChange
+	Diff    string
+	DiffCut bool
+}
+
+func (r *record) summary() ChangeSummary {
+	s := ChangeSummary{
+		ID: r.ID, CallID: r.CallID, Time: r.Time, Client: r.Client, Plugin: r.Plugin, Tool: r.Tool,
+		RolledBack: r.RolledBackBy != "", RolledBackBy: r.RolledBackBy, RollbackOf: r.RollbackOf,
+	}
+	for _, f := range r.Files {
+		s.Paths = append(s.Paths, f.Path)
+	}
+	return s
+}
+
+func (r *record) change() *Change {
+	return &Change{ChangeSummary: r.summary(), Files: fileChanges(r.Files), Diff: r.Diff, DiffCut: r.DiffCut}
+}
+
+func (r *record) info(withDiff bool) abi.ChangeInfo {
+	ci := abi.ChangeInfo{
+		ID: r.ID, Time: r.Time.UTC().Format(time.RFC3339), Client: r.Client, Plugin: r.Plugin, Tool: r.Tool,
+		CallID: r.CallID, Files: fileChanges(r.Files), RolledBack: r.RolledBackBy != "",
+		RolledBackBy: r.RolledBackBy, RollbackOf: r.RollbackOf,
+	}
+	if withDiff {
+		ci.Diff, ci.DiffCut = r.Diff, r.DiffCut
+	}
+	return ci
+}
+
+// fileChanges describes the paths of a change on the wire.
+func fileChanges(files []fileRec) []abi.FileChange {
+	out := make([]abi.FileChange, 0, len(files))
+	for _, f := range files {
+		fc := abi.FileChange{Path: f.Path, SHA256Before: f.Before.SHA256, SHA256After: f.After.SHA256,
+			Added: f.Added, Removed: f.Removed, Replacements: f.Count}
+		switch {
+		case f.After.Kind == kindDir && f.Before.Kind != kindDir:
+			fc.Action = abi.ActionDirCreated
+		case f.Before.Kind == kindDir && f.After.Kind != kindDir:
+			fc.Action = abi.ActionDirDeleted
+		case f.Before.Kind == kindAbsent:
+			fc.Action = abi.ActionCreated
+		case f.After.Kind == kindAbsent:
+			fc.Action = abi.ActionDeleted
+		default:
+			fc.Action = abi.ActionModified
+		}
+		if f.After.Kind == kindFile {
+			fc.Mode = f.After.Mode.String()
+		} else if f.Before.Kind == kindFile {
+			fc.Mode = f.Before.Mode.String()
+		}
+		out = append(out, fc)
+	}
+	return out
+}
+
+// Change ids are "c" and a sequence number, zero-padded so that they sort
+// by time: c000042. Anyone may type 42 or c42.
+func changeID(seq uint64) string { return fmt.Sprintf("c%06d", seq) }
+
+// normalizeID turns what a user typed into a stored id.
+func normalizeID(s string) (string, bool) {
+	s = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(s)), "c")
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || n == 0 {
+		return "", false
+	}
+	return changeID(n), true
+}
+
+func getRecord(tx *bolt.Tx, id string) (*record, error) {
+	v := tx.Bucket(bucketChanges).Get([]byte(id))
+	if v == nil {
+		return nil, nil
+	}
+	r := new(record)
+	if err := json.Unmarshal(v, r); err != nil {
+		return nil, fmt.Errorf("journal: record %s: %w", id, err)
+	}
+	return r, nil
+}
+
+func putRecord(tx *bolt.Tx, r *record) error {
+	v, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	return tx.Bucket(bucketChanges).Put([]byte(r.ID), v)
+}

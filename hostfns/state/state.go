@@ -1,0 +1,108 @@
+// Package state is the state capability: each plugin's own small
+// key-value space, per workspace, kept as files in the workspace's state
+// folder (state/<plugin>/<key>), outside every root. core-edit keeps its
+// todo list there. Values are written atomically (a temporary file, fsync,
+// rename), so a reader sees the old value or the new one.
+package state
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// MaxValue bounds one value.
+const MaxValue = 1 << 20
+
+var keyRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// New returns the state host functions over the workspace's state folder.
+func New(stateDir string) []hostfns.Func {
+	s := &server{dir: filepath.Join(stateDir, "state")}
+	return []hostfns.Func{
+		{Name: abi.FnStateGet, Capability: abi.CapState, Handle: hostfns.Typed(s.get)},
+		{Name: abi.FnStatePut, Capability: abi.CapState, Handle: hostfns.Typed(s.put)},
+	}
+}
+
+type server struct{ dir string }
+
+// file returns the file of key for the calling plugin.
+func (s *server) file(ctx context.Context, key string) (string, *abi.Error) {
+	if !keyRE.MatchString(key) || key == "." || key == ".." {
+		return "", abi.Errorf(abi.InvalidArgument, "the state key %q is not valid; use 1 to 64 letters, digits, dots, dashes or underscores", key)
+	}
+	c, _ := hostfns.CallerFrom(ctx)
+	if c.Plugin == "" {
+		return "", abi.Errorf(abi.Internal, "the host does not know which plugin is calling; report this to the owner")
+	}
+	return filepath.Join(s.dir, c.Plugin, key), nil
+}
+
+func (s *server) get(ctx context.Context, req *abi.StateRequest, _ []byte) (*abi.StateResult, []byte, *abi.Error) {
+	name, e := s.file(ctx, req.Key)
+	if e != nil {
+		return nil, nil, e
+	}
+	b, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &abi.StateResult{}, nil, nil
+	}
+	if err != nil {
+		return nil, nil, abi.Errorf(abi.Internal, "juju could not read its state; try again, and tell the owner if it persists")
+	}
+	return &abi.StateResult{Found: true}, b, nil
+}
+
+func (s *server) put(ctx context.Context, req *abi.StateRequest, body []byte) (*abi.Status, []byte, *abi.Error) {
+	name, e := s.file(ctx, req.Key)
+	if e != nil {
+		return nil, nil, e
+	}
+	if req.Delete {
+		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, abi.Errorf(abi.Internal, "juju could not change its state; try again")
+		}
+		return &abi.Status{}, nil, nil
+	}
+	if len(body) > MaxValue {
+		return nil, nil, abi.Errorf(abi.TooLarge, "the value is larger than %d KiB; keep less", MaxValue>>10)
+	}
+	if err := writeAtomic(name, body); err != nil {
+		return nil, nil, abi.Errorf(abi.Internal, "juju could not save its state; try again, and tell the owner if it persists")
+	}
+	return &abi.Status{}, nil, nil
+}
+
+// writeAtomic replaces name with data: a temporary file in the same
+// folder, synced, renamed over name.
+func writeAtomic(name string, data []byte) error {
+	dir := filepath.Dir(name)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}

@@ -1,0 +1,75 @@
+package state
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+func call(t *testing.T, fns []hostfns.Func, name, plugin string, req abi.StateRequest, body []byte) (map[string]any, []byte) {
+	t.Helper()
+	ctx := hostfns.WithCaller(context.Background(), hostfns.Caller{Plugin: plugin})
+	h, _ := json.Marshal(req)
+	for _, f := range fns {
+		if f.Name == name {
+			if f.Capability != abi.CapState {
+				t.Fatalf("%s needs %s", name, f.Capability)
+			}
+			rh, rb := f.Handle(ctx, h, body)
+			var m map[string]any
+			if err := json.Unmarshal(rh, &m); err != nil {
+				t.Fatal(err)
+			}
+			return m, rb
+		}
+	}
+	t.Fatalf("no %s", name)
+	return nil, nil
+}
+
+func TestState(t *testing.T) {
+	dir := t.TempDir()
+	fns := New(dir)
+	m, _ := call(t, fns, abi.FnStateGet, "p1", abi.StateRequest{Key: "todos"}, nil)
+	if m["found"] != false {
+		t.Fatalf("fresh: %v", m)
+	}
+	call(t, fns, abi.FnStatePut, "p1", abi.StateRequest{Key: "todos"}, []byte("[1]"))
+	m, b := call(t, fns, abi.FnStateGet, "p1", abi.StateRequest{Key: "todos"}, nil)
+	if m["found"] != true || string(b) != "[1]" {
+		t.Fatalf("get: %v %q", m, b)
+	}
+	// Each plugin has its own space.
+	if m, _ := call(t, fns, abi.FnStateGet, "p2", abi.StateRequest{Key: "todos"}, nil); m["found"] != false {
+		t.Fatal("p2 sees p1's value")
+	}
+	call(t, fns, abi.FnStatePut, "p1", abi.StateRequest{Key: "todos", Delete: true}, nil)
+	if m, _ := call(t, fns, abi.FnStateGet, "p1", abi.StateRequest{Key: "todos"}, nil); m["found"] != false {
+		t.Fatal("not deleted")
+	}
+	for _, k := range []string{"", "..", "../x", "a/b", "x y"} {
+		m, _ := call(t, fns, abi.FnStatePut, "p1", abi.StateRequest{Key: k}, []byte("v"))
+		if e, _ := m["error"].(map[string]any); e == nil || e["code"] != string(abi.InvalidArgument) {
+			t.Errorf("key %q: %v", k, m)
+		}
+	}
+	m, _ = call(t, fns, abi.FnStatePut, "p1", abi.StateRequest{Key: "big"}, make([]byte, MaxValue+1))
+	if e, _ := m["error"].(map[string]any); e == nil || e["code"] != string(abi.TooLarge) {
+		t.Errorf("big: %v", m)
+	}
+	var left []string
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			left = append(left, p)
+		}
+		return nil
+	})
+	if len(left) != 0 {
+		t.Fatalf("files left (temporaries or deleted keys): %v", left)
+	}
+}

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
+
+// EditFileArgs are the arguments of edit_file.
+type EditFileArgs struct {
+	Path           string `json:"path" jsonschema:"required" min:"1" desc:"The file to edit: relative to the first workspace root, or absolute inside a root."`
+	OldString      string `json:"oldString" jsonschema:"required" min:"1" desc:"The exact text to replace, as read_file shows it (without line numbers), with enough surrounding lines to occur only once."`
+	NewString      string `json:"newString" jsonschema:"required" desc:"The text to put in its place (may be empty to delete oldString)."`
+	ReplaceAll     bool   `json:"replaceAll,omitempty" desc:"Replace every occurrence of oldString instead of requiring exactly one."`
+	ExpectedSha256 string `json:"expectedSha256,omitempty" desc:"The SHA-256 the file had when you read it; the edit fails with FILE_CHANGED if it changed since."`
+}
+
+func init() {
+	juju.Tool("edit_file", editTool("Edit file",
+		"Replaces oldString by newString in a file, exactly: no fuzzy matching. oldString must occur exactly once unless replaceAll is set; "+
+			"otherwise AMBIGUOUS_EDIT gives the line of each occurrence. If it does not occur, NO_MATCH names the closest lines and what differs "+
+			"(tabs against spaces, trailing blanks, letter case, line ends). The file's CRLF line ends, BOM and permissions are kept "+
+			"(match with plain \\n line ends). The edit is atomic, journaled and can be undone with rollback_changes; the result holds the diff.",
+		ChangeOutput{}, true, false), editFile)
+}
+
+func editFile(_ *juju.Call, in EditFileArgs) (*juju.Result, error) {
+	res, err := new(juju.Change).Edit(abi.ChangeOp{
+		Path: in.Path, OldString: in.OldString, NewString: in.NewString, ReplaceAll: in.ReplaceAll, ExpectedSHA256: in.ExpectedSha256,
+	}).Apply()
+	if err != nil {
+		return nil, err
+	}
+	return juju.Text(summary("Edited "+in.Path, res)).WithStructured(changeOutput(res)), nil
+}

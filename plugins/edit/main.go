@@ -1,0 +1,44 @@
+// Command edit is juju's core edit plugin (core-edit): write_file,
+// edit_file, delete_path, move_path, make_directory, apply_patch,
+// replace_in_files, the review workflow (preview_changes, apply_changes,
+// discard_changes), change_history, rollback_changes, and the
+// per-workspace todo list (todo_write, todo_read).
+//
+// It changes the workspace only through juju's journal host functions
+// (capability fs.write): every write is checked against the path policy,
+// hash-verified, written atomically, recorded and reversible. It reads
+// through fs.read, and keeps the todo list in its own key-value space
+// (capability state), outside the repository.
+//
+// Each tool lives in its own file beside its arguments type.
+package main
+
+import (
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
+
+// editTool returns the options of a tool that changes files: tier E,
+// closed world.
+func editTool(title, description string, output any, destructive, idempotent bool) juju.ToolOptions {
+	return juju.ToolOptions{
+		Title:       title,
+		Description: description,
+		Tier:        abi.TierEdit,
+		Annotations: abi.Annotations{Destructive: destructive, Idempotent: idempotent},
+		Output:      output,
+	}
+}
+
+// readTool returns the options of a tool that only reads: tier R.
+func readTool(title, description string, output any) juju.ToolOptions {
+	return juju.ToolOptions{
+		Title:       title,
+		Description: description,
+		Tier:        abi.TierRead,
+		Annotations: juju.ReadOnly(),
+		Output:      output,
+	}
+}
+
+func main() {}

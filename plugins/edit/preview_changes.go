@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
+
+// Operation is one operation of a planned change.
+type Operation struct {
+	Op             string `json:"op" jsonschema:"required" enum:"write,edit,delete,move,mkdir" desc:"write: create or replace a file with content; edit: replace oldString by newString; delete; move to destination; mkdir."`
+	Path           string `json:"path" jsonschema:"required" min:"1" desc:"The path the operation acts on."`
+	Content        string `json:"content,omitempty" desc:"write: the whole new content."`
+	OldString      string `json:"oldString,omitempty" desc:"edit: the exact text to replace."`
+	NewString      string `json:"newString,omitempty" desc:"edit: the text to put in its place."`
+	ReplaceAll     bool   `json:"replaceAll,omitempty" desc:"edit: replace every occurrence."`
+	ExpectedSha256 string `json:"expectedSha256,omitempty" desc:"The SHA-256 the file must have now."`
+	Destination    string `json:"destination,omitempty" desc:"move: the new path."`
+	Recursive      bool   `json:"recursive,omitempty" desc:"delete: a folder with everything inside."`
+}
+
+// PreviewChangesArgs are the arguments of preview_changes.
+type PreviewChangesArgs struct {
+	Operations []Operation `json:"operations,omitempty" max:"500" desc:"The operations, applied in order (a later one sees the earlier ones)."`
+	Patch      string      `json:"patch,omitempty" desc:"A unified diff to apply after the operations."`
+}
+
+// PlanOutput is the structured content of preview_changes.
+type PlanOutput struct {
+	PlanID  string       `json:"planId" desc:"Pass it to apply_changes (or discard_changes)."`
+	Files   []FileChange `json:"files" desc:"Each path the plan touches."`
+	Diff    string       `json:"diff" desc:"Unified diff of the plan."`
+	DiffCut bool         `json:"diffCut,omitempty" desc:"The diff was cut at the host's bound."`
+	Expires string       `json:"expires" desc:"When the plan is forgotten (RFC 3339)."`
+}
+
+func init() {
+	juju.Tool("preview_changes", editTool("Preview changes",
+		"Plans a change of several operations (write, edit, delete, move, mkdir, and optionally a unified diff) without writing anything, "+
+			"and returns a plan id with the unified diff for review. apply_changes applies the plan all-or-nothing, and refuses with FILE_CHANGED "+
+			"if any file changed since the preview; discard_changes drops it. Plans expire after an hour.",
+		PlanOutput{}, false, false), previewChanges)
+}
+
+// buildChange turns operations into a journal change.
+func buildChange(ops []Operation, patch string) (*juju.Change, error) {
+	c := new(juju.Change)
+	for i, o := range ops {
+		op := abi.ChangeOp{Op: o.Op, Path: o.Path, ExpectedSHA256: o.ExpectedSha256}
+		switch o.Op {
+		case abi.OpWrite:
+			op.KeepStyle = true
+			c.Add(op, []byte(o.Content))
+			continue
+		case abi.OpEdit:
+			op.OldString, op.NewString, op.ReplaceAll = o.OldString, o.NewString, o.ReplaceAll
+		case abi.OpMove:
+			if o.Destination == "" {
+				return nil, juju.Errorf(abi.InvalidArgument, "operation %d moves %s but has no destination", i+1, o.Path)
+			}
+			op.To = o.Destination
+		case abi.OpDelete:
+			op.Recursive = o.Recursive
+		}
+		c.Add(op, nil)
+	}
+	if patch != "" {
+		c.Add(abi.ChangeOp{Op: abi.OpPatch, Patch: patch}, nil)
+	}
+	if c.Len() == 0 {
+		return nil, juju.Errorf(abi.InvalidArgument, "pass at least one operation or a patch")
+	}
+	return c, nil
+}
+
+func previewChanges(_ *juju.Call, in PreviewChangesArgs) (*juju.Result, error) {
+	c, err := buildChange(in.Operations, in.Patch)
+	if err != nil {
+		return nil, err
+	}
+	p, err := c.Plan()
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Plan %s (nothing written yet), %d path(s):\n", p.PlanID, len(p.Files))
+	writeFiles(&b, p.Files)
+	fmt.Fprintf(&b, "Apply it with apply_changes planId=%s, or drop it with discard_changes. It expires at %s.\n", p.PlanID, p.Expires)
+	writeDiff(&b, p.Diff, p.DiffCut)
+	return juju.Text(b.String()).WithStructured(PlanOutput{PlanID: p.PlanID, Files: files(p.Files), Diff: p.Diff, DiffCut: p.DiffCut, Expires: p.Expires}), nil
+}

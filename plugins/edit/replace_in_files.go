@@ -1,0 +1,98 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
+
+// maxReplaceFiles bounds the files replace_in_files reads.
+const maxReplaceFiles = 5000
+
+// ReplaceInFilesArgs are the arguments of replace_in_files.
+type ReplaceInFilesArgs struct {
+	OldString     string `json:"oldString" jsonschema:"required" min:"1" desc:"The literal text to replace (not a regular expression; case-sensitive)."`
+	NewString     string `json:"newString" jsonschema:"required" desc:"The text to put in its place."`
+	FileGlob      string `json:"fileGlob" jsonschema:"required" min:"1" desc:"Which files: a doublestar glob relative to path, e.g. **/*.go or src/**/*.{ts,tsx}. .gitignored files are skipped."`
+	Path          string `json:"path,omitempty" desc:"The folder the glob starts from (default: the first root)."`
+	DryRun        bool   `json:"dryRun" default:"true" desc:"Only show the counts and the diff (the default). Set false to write."`
+	ExpectedCount int    `json:"expectedCount,omitempty" min:"0" desc:"When writing: the total number of replacements the dry run showed; the call fails with CONFLICT if it differs."`
+}
+
+// ReplaceOutput is the structured content of replace_in_files.
+type ReplaceOutput struct {
+	ChangeOutput
+	Replacements int `json:"replacements" desc:"Total replacements, over every file."`
+	FilesMatched int `json:"filesMatched" desc:"Files holding oldString."`
+	FilesScanned int `json:"filesScanned" desc:"Files the glob matched and that were read."`
+}
+
+func init() {
+	juju.Tool("replace_in_files", editTool("Replace in files",
+		"Replaces a literal string in every file matching fileGlob. Dry run by default: returns the count per file and the diff without writing; "+
+			"then call again with dryRun false and expectedCount set to the total shown, so nothing else gets replaced. "+
+			"All files change at once or none; journaled, one rollback_changes undoes it. Binary files, secrets and .git are skipped.",
+		ReplaceOutput{}, true, false), replaceInFiles)
+}
+
+func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
+	g, err := juju.Glob(abi.GlobRequest{Pattern: in.FileGlob, Path: in.Path, Limit: maxReplaceFiles})
+	if err != nil {
+		return nil, err
+	}
+	if g.Truncated {
+		return nil, juju.Errorf(abi.TooLarge, "fileGlob matches more than %d files; narrow it", maxReplaceFiles)
+	}
+	out := ReplaceOutput{}
+	c := new(juju.Change)
+	for _, e := range g.Entries {
+		if e.Type != abi.TypeFile {
+			continue
+		}
+		rr, body, err := juju.ReadFile(abi.ReadRequest{Path: e.Path})
+		if err != nil {
+			if juju.IsCode(err, abi.SecretDenied) || juju.IsCode(err, abi.PathDenied) || juju.IsCode(err, abi.NotFound) {
+				continue
+			}
+			return nil, err
+		}
+		out.FilesScanned++
+		if rr.Binary || rr.Truncated {
+			continue
+		}
+		n := strings.Count(string(body), in.OldString)
+		if n == 0 {
+			continue
+		}
+		out.FilesMatched++
+		out.Replacements += n
+		h := sha256.Sum256(body)
+		c.Write(abi.ChangeOp{Path: e.Path, ExpectedSHA256: hex.EncodeToString(h[:])}, []byte(strings.ReplaceAll(string(body), in.OldString, in.NewString)))
+	}
+	if c.Len() == 0 {
+		return nil, juju.Errorf(abi.NoMatch, "oldString occurs in none of the %d files matching %q; check the text (the match is literal and case-sensitive) or widen fileGlob", out.FilesScanned, in.FileGlob)
+	}
+	if !in.DryRun && in.ExpectedCount > 0 && in.ExpectedCount != out.Replacements {
+		return nil, juju.Errorf(abi.Conflict, "there are %d replacements to make now, not the %d expected; nothing was written. Run again with dryRun to see them", out.Replacements, in.ExpectedCount)
+	}
+	var res *abi.ChangeResult
+	if in.DryRun {
+		res, err = c.DryRun()
+	} else {
+		res, err = c.Apply()
+	}
+	if err != nil {
+		return nil, err
+	}
+	out.ChangeOutput = changeOutput(res)
+	verb := fmt.Sprintf("Replaced %d occurrence(s) in %d file(s)", out.Replacements, out.FilesMatched)
+	if in.DryRun {
+		verb = fmt.Sprintf("%d occurrence(s) in %d file(s) of %d scanned; to write them call again with dryRun false and expectedCount %d.",
+			out.Replacements, out.FilesMatched, out.FilesScanned, out.Replacements)
+	}
+	return juju.Text(summary(verb, res)).WithStructured(out), nil
+}

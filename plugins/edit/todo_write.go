@@ -1,0 +1,79 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
+
+// todoKey is the state key of the list.
+const todoKey = "todos"
+
+// Todo is one item of the list.
+type Todo struct {
+	ID       string `json:"id,omitempty" desc:"A short id of your choosing (default: its position)."`
+	Content  string `json:"content" jsonschema:"required" min:"1" desc:"What to do, in one line."`
+	Status   string `json:"status" jsonschema:"required" enum:"pending,in_progress,completed" desc:"Where it stands."`
+	Priority string `json:"priority,omitempty" enum:"high,medium,low" desc:"How much it matters."`
+}
+
+// TodoWriteArgs are the arguments of todo_write.
+type TodoWriteArgs struct {
+	Todos []Todo `json:"todos" jsonschema:"required" max:"200" desc:"The whole list, replacing the one kept before."`
+}
+
+// TodoOutput is the structured content of todo_write and todo_read.
+type TodoOutput struct {
+	Todos []Todo `json:"todos" desc:"The list."`
+}
+
+func init() {
+	juju.Tool("todo_write", editTool("Write todo list",
+		"Replaces this workspace's todo list with todos, to plan and track a multi-step task: mark one item in_progress at a time and "+
+			"completed when done. The list is kept by juju outside the repository and survives restarts; todo_read reads it back.",
+		TodoOutput{}, false, true), todoWrite)
+}
+
+func todoWrite(_ *juju.Call, in TodoWriteArgs) (*juju.Result, error) {
+	for i := range in.Todos {
+		if in.Todos[i].ID == "" {
+			in.Todos[i].ID = fmt.Sprint(i + 1)
+		}
+	}
+	b, err := json.Marshal(in.Todos)
+	if err != nil {
+		return nil, juju.Errorf(abi.Internal, "the list could not be encoded")
+	}
+	if err := juju.StatePut(todoKey, b); err != nil {
+		return nil, err
+	}
+	return juju.Text(renderTodos(in.Todos)).WithStructured(TodoOutput{Todos: in.Todos}), nil
+}
+
+func renderTodos(todos []Todo) string {
+	if len(todos) == 0 {
+		return "The todo list is empty.\n"
+	}
+	var b strings.Builder
+	done := 0
+	for _, t := range todos {
+		mark := "[ ]"
+		switch t.Status {
+		case "in_progress":
+			mark = "[~]"
+		case "completed":
+			mark = "[x]"
+			done++
+		}
+		fmt.Fprintf(&b, "%s %s. %s", mark, t.ID, t.Content)
+		if t.Priority != "" {
+			fmt.Fprintf(&b, " (%s)", t.Priority)
+		}
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "%d of %d done.\n", done, len(todos))
+	return b.String()
+}

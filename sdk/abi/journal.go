@@ -1,0 +1,176 @@
+package abi
+
+// Journal host functions (capability fs.write, except FnFSHistory which
+// needs fs.read). Every write a plugin makes goes through them: each path's
+// pre-image is stored, the files are written atomically, and the change is
+// recorded and reversible. A change of several operations is all-or-nothing.
+const (
+	FnFSApply       = "juju_fs_apply"        // ChangeRequest + contents → ChangeResult; fs.write
+	FnFSPlan        = "juju_fs_plan"         // ChangeRequest + contents → PlanResult; fs.write
+	FnFSPlanApply   = "juju_fs_plan_apply"   // PlanRequest → ChangeResult; fs.write
+	FnFSPlanDiscard = "juju_fs_plan_discard" // PlanRequest → Status; fs.write
+	FnFSHistory     = "juju_fs_history"      // HistoryRequest → HistoryResult; fs.read
+	FnFSRollback    = "juju_fs_rollback"     // RollbackRequest → ChangeResult; fs.write
+)
+
+// Operation kinds of a ChangeOp.
+const (
+	OpWrite  = "write"  // create or replace a file with the content (Length bytes of the body)
+	OpEdit   = "edit"   // replace OldString by NewString in a file, exactly
+	OpDelete = "delete" // remove a file, a symlink or an empty folder (Recursive: a folder and all it holds)
+	OpMove   = "move"   // rename Path to To (Overwrite: replace an existing To)
+	OpMkdir  = "mkdir"  // make a folder and its missing parents
+	OpPatch  = "patch"  // apply Patch, a unified diff over one or more files, without fuzz
+)
+
+// ChangeOp is one operation of a change. Paths are relative to the first
+// root, or absolute inside a root; a symlink is written through (its
+// in-root target changes, the link stays).
+type ChangeOp struct {
+	Op   string `json:"op"`
+	Path string `json:"path,omitempty"`
+	To   string `json:"to,omitempty"` // move: the new path
+	// Length is, for write, how many bytes of the request body hold this
+	// operation's content; the contents of the write operations follow
+	// each other in the body, in order.
+	Length int64 `json:"length,omitempty"`
+	// ExpectedSHA256, when set, is the hex sha256 the file must have now;
+	// otherwise the change fails with FILE_CHANGED.
+	ExpectedSHA256 string `json:"expectedSha256,omitempty"`
+	// Edit: the exact text to find and its replacement. OldString must occur
+	// once, unless ReplaceAll; the match ignores the file's CRLF line ends
+	// and BOM, which the written file keeps.
+	OldString  string `json:"oldString,omitempty"`
+	NewString  string `json:"newString,omitempty"`
+	ReplaceAll bool   `json:"replaceAll,omitempty"`
+	// ExpectedCount, when positive, is how many replacements an edit must
+	// make (CONFLICT otherwise).
+	ExpectedCount int `json:"expectedCount,omitempty"`
+	// KeepStyle, for write over an existing file: keep its BOM and CRLF
+	// line ends when the new content has neither.
+	KeepStyle bool   `json:"keepStyle,omitempty"`
+	Overwrite bool   `json:"overwrite,omitempty"` // move: replace an existing destination file
+	Recursive bool   `json:"recursive,omitempty"` // delete: a folder with everything in it
+	Patch     string `json:"patch,omitempty"`     // patch: the unified diff
+}
+
+// ChangeRequest is a list of operations applied all-or-nothing. DryRun
+// computes the result and the diff without writing or recording anything.
+type ChangeRequest struct {
+	Ops    []ChangeOp `json:"ops"`
+	DryRun bool       `json:"dryRun,omitempty"`
+}
+
+// File change actions.
+const (
+	ActionCreated    = "created"
+	ActionModified   = "modified"
+	ActionDeleted    = "deleted"
+	ActionDirCreated = "dir-created"
+	ActionDirDeleted = "dir-deleted"
+)
+
+// FileChange is what a change did, or would do, to one path.
+type FileChange struct {
+	Path         string `json:"path"`
+	Action       string `json:"action"`
+	SHA256Before string `json:"sha256Before,omitempty"`
+	SHA256After  string `json:"sha256After,omitempty"`
+	Mode         string `json:"mode,omitempty"` // e.g. -rw-r--r--
+	Added        int    `json:"added"`          // lines added
+	Removed      int    `json:"removed"`        // lines removed
+	Replacements int    `json:"replacements,omitempty"`
+}
+
+// ChangeResult describes an applied (or dry-run) change.
+type ChangeResult struct {
+	Status
+	ChangeID string       `json:"changeId,omitempty"` // empty for a dry run
+	DryRun   bool         `json:"dryRun,omitempty"`
+	Files    []FileChange `json:"files"`
+	// Diff is the unified diff of the change, cut at the host's bound
+	// (DiffCut then says so).
+	Diff    string `json:"diff"`
+	DiffCut bool   `json:"diffCut,omitempty"`
+	// RolledBack lists the changes a rollback undid, newest first.
+	RolledBack []string `json:"rolledBack,omitempty"`
+}
+
+// PlanRequest names a plan made by FnFSPlan.
+type PlanRequest struct {
+	PlanID string `json:"planId"`
+}
+
+// PlanResult is a stored, not yet applied change: applying it checks that
+// no file changed since the plan was made (FILE_CHANGED otherwise).
+type PlanResult struct {
+	Status
+	PlanID  string       `json:"planId"`
+	Files   []FileChange `json:"files"`
+	Diff    string       `json:"diff"`
+	DiffCut bool         `json:"diffCut,omitempty"`
+	Expires string       `json:"expires"` // RFC 3339
+}
+
+// HistoryRequest lists recorded changes, newest first. With ChangeID, only
+// that change, with its diff.
+type HistoryRequest struct {
+	ChangeID string `json:"changeId,omitempty"`
+	Since    string `json:"since,omitempty"` // RFC 3339
+	Limit    int    `json:"limit,omitempty"` // 0: the host's default
+	Path     string `json:"path,omitempty"`  // only changes touching this path
+}
+
+// ChangeInfo is one recorded change.
+type ChangeInfo struct {
+	ID         string       `json:"id"`
+	Time       string       `json:"time"` // RFC 3339
+	Client     string       `json:"client,omitempty"`
+	Plugin     string       `json:"plugin,omitempty"`
+	Tool       string       `json:"tool,omitempty"`
+	CallID     string       `json:"callId,omitempty"`
+	Files      []FileChange `json:"files"`
+	RolledBack bool         `json:"rolledBack,omitempty"`
+	// RolledBackBy is the change that undid this one; RollbackOf lists
+	// the changes this one undid.
+	RolledBackBy string   `json:"rolledBackBy,omitempty"`
+	RollbackOf   []string `json:"rollbackOf,omitempty"`
+	Diff         string   `json:"diff,omitempty"`
+	DiffCut      bool     `json:"diffCut,omitempty"`
+}
+
+// HistoryResult holds changes, newest first.
+type HistoryResult struct {
+	Status
+	Changes []ChangeInfo `json:"changes"`
+	More    bool         `json:"more,omitempty"` // older changes were left out by Limit
+}
+
+// RollbackRequest undoes ChangeID, or with After every change recorded
+// after it (ChangeID itself stays). A path changed since the change is a
+// CONFLICT unless Force.
+type RollbackRequest struct {
+	ChangeID string `json:"changeId"`
+	After    bool   `json:"after,omitempty"`
+	Force    bool   `json:"force,omitempty"`
+}
+
+// State host functions (capability state): a plugin's own small key-value
+// space, per workspace, kept in juju's state folder outside the roots.
+const (
+	FnStateGet = "juju_state_get" // StateRequest → StateResult + the value as body
+	FnStatePut = "juju_state_put" // StateRequest + the value as body → Status
+)
+
+// StateRequest names a key (^[A-Za-z0-9._-]{1,64}$). For put, Delete
+// removes the key; otherwise the body is the new value.
+type StateRequest struct {
+	Key    string `json:"key"`
+	Delete bool   `json:"delete,omitempty"`
+}
+
+// StateResult says whether the key holds a value (the body).
+type StateResult struct {
+	Status
+	Found bool `json:"found"`
+}
