@@ -119,3 +119,43 @@ func TestThirdPartyWrites(t *testing.T) {
 		t.Fatal("written without the grant")
 	}
 }
+
+// juju audit shows, under each call, the journaled changes it made, and
+// marks one the owner rolled back.
+func TestAuditShowsChanges(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "one\n"})
+	home := t.TempDir()
+	s := startHome(t, home, root, "--mode", "trusted")
+	s.ok("read_file", map[string]any{"path": "a.txt"})
+	id := changeID(t, s, "edit_file", map[string]any{"path": "a.txt", "oldString": "one", "newString": "two"})
+	if code, out, errs := jujuCLI(t, home, "rollback", "--root", root, id); code != 0 {
+		t.Fatalf("rollback: %d %q %q", code, out, errs)
+	}
+
+	code, out, errs := jujuCLI(t, home, "audit", "--root", root, "--json")
+	if code != 0 {
+		t.Fatalf("audit: %d %q", code, errs)
+	}
+	var got []struct {
+		Tool    string `json:"tool"`
+		Changes []struct {
+			ID         string   `json:"id"`
+			Paths      []string `json:"paths"`
+			RolledBack bool     `json:"rolledBack"`
+		} `json:"changes"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got) != 2 {
+		t.Fatalf("audit --json: %v\n%s", err, out)
+	}
+	if got[0].Tool != "read_file" || len(got[0].Changes) != 0 {
+		t.Errorf("a read shows changes: %+v", got[0])
+	}
+	c := got[1].Changes
+	if got[1].Tool != "edit_file" || len(c) != 1 || c[0].ID != id || len(c[0].Paths) != 1 || c[0].Paths[0] != "a.txt" || !c[0].RolledBack {
+		t.Errorf("the edit's change is not shown as made and rolled back: %+v", got[1])
+	}
+	code, out, _ = jujuCLI(t, home, "audit", "--root", root)
+	if code != 0 || !strings.Contains(out, "change "+id+" (rolled back)") {
+		t.Errorf("audit table does not show the change:\n%s", out)
+	}
+}
