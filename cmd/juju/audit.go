@@ -22,7 +22,6 @@ type auditOptions struct {
 	limit int
 }
 
-
 func newAuditCommand() *cobra.Command {
 	o := &auditOptions{}
 	cmd := &cobra.Command{
