@@ -15,6 +15,8 @@ import (
 	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/hostfns/fs"
+	"github.com/jujutools/juju/hostfns/search"
+	"github.com/jujutools/juju/hostfns/sysinfo"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -122,6 +124,8 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	var fns []hostfns.Func
 	fns = append(fns, logFunc(h.log))
 	fns = append(fns, fs.New(h.policy, fs.Options{})...)
+	fns = append(fns, search.New(h.policy, search.Options{Secrets: h.cfg.Secrets, Deny: h.cfg.Deny, Logger: h.log})...)
+	fns = append(fns, sysinfo.New(h.environmentSetup())...)
 	return fns
 }
 

@@ -23,6 +23,12 @@ func hostFSStat(uint64) uint64
 //go:wasmimport extism:host/user juju_fs_glob
 func hostFSGlob(uint64) uint64
 
+//go:wasmimport extism:host/user juju_search
+func hostSearch(uint64) uint64
+
+//go:wasmimport extism:host/user juju_environment
+func hostEnvironment(uint64) uint64
+
 // exchange sends a request frame to host function fn and returns its
 // response frame.
 func exchange(fn string, frame []byte) ([]byte, error) {
@@ -38,6 +44,10 @@ func exchange(fn string, frame []byte) ([]byte, error) {
 		imp = hostFSStat
 	case abi.FnFSGlob:
 		imp = hostFSGlob
+	case abi.FnSearch:
+		imp = hostSearch
+	case abi.FnEnvironment:
+		imp = hostEnvironment
 	default:
 		return nil, errNoHost
 	}
