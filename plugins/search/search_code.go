@@ -54,18 +54,14 @@ type Match struct {
 }
 
 func init() {
-	juju.Tool("search_code", juju.ToolOptions{
-		Title: "Search code",
-		Description: "Searches the content of the workspace's files, line by line, for a regular expression (Go RE2 syntax) or, with literal: true, an exact text. " +
-			"Case: smart by default (ignored unless the pattern holds a capital letter); caseSensitive: true or false forces it. " +
-			"outputMode content (default) returns file:line:column and the line, with contextLines around it; files returns only the matching files; count the matching lines per file. " +
-			"Narrow with path (a folder) and fileGlob (*.go, src/**/*.ts). Skips what .gitignore excludes and binary files; never searches secrets or denied paths. " +
-			"Returns at most maxResults (default 100) and says when more exist. Runs ripgrep on the host when installed, otherwise its own search, which stops at timeoutMs and marks the result partial. " +
+	juju.Tool("search_code", readTool("Search code",
+		"Searches the content of the workspace's files, line by line, for a regular expression (Go RE2 syntax) or, with literal: true, an exact text. "+
+			"Case: smart by default (ignored unless the pattern holds a capital letter); caseSensitive: true or false forces it. "+
+			"outputMode content (default) returns file:line:column and the line, with contextLines around it; files returns only the matching files; count the matching lines per file. "+
+			"Narrow with path (a folder) and fileGlob (*.go, src/**/*.ts). Skips what .gitignore excludes and binary files; never searches secrets or denied paths. "+
+			"Returns at most maxResults (default 100) and says when more exist. Runs ripgrep on the host when installed, otherwise its own search, which stops at timeoutMs and marks the result partial. "+
 			"Use glob_files to find files by name.",
-		Tier:        abi.TierRead,
-		Annotations: juju.ReadOnly(),
-		Output:      SearchCodeResult{},
-	}, searchCode)
+		SearchCodeResult{}), searchCode)
 }
 
 func searchCode(_ *juju.Call, in SearchCodeArgs) (*juju.Result, error) {

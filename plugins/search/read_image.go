@@ -23,7 +23,7 @@ const (
 	maxSide       = 1568
 	maxImageBytes = 1 << 20
 	maxFileBytes  = 32 << 20
-	maxPixels     = 50_000_000
+	maxPixels     = 24_000_000 // 96 MB decoded, within the plugin's memory cap
 )
 
 // ReadImageArgs are the arguments of read_image.
