@@ -61,7 +61,7 @@ func lookPath(name string) (string, error) { return exec.LookPath(name) }
 
 // probeAll probes every program in parallel and returns those found, in
 // the order of progs.
-func probeAll(ctx context.Context, progs []Program) []abi.ToolVersion {
+func probeAll(ctx context.Context, progs []Program, timeout time.Duration) []abi.ToolVersion {
 	env := []string{"GOTOOLCHAIN=local", "NO_COLOR=1"}
 	for _, k := range passEnv {
 		if v, ok := os.LookupEnv(k); ok {
@@ -78,7 +78,7 @@ func probeAll(ctx context.Context, progs []Program) []abi.ToolVersion {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i] = &abi.ToolVersion{Name: p.Name, Version: probe(ctx, path, p.Args, env)}
+			out[i] = &abi.ToolVersion{Name: p.Name, Version: probe(ctx, path, p.Args, env, timeout)}
 		}()
 	}
 	wg.Wait()
@@ -94,8 +94,8 @@ func probeAll(ctx context.Context, progs []Program) []abi.ToolVersion {
 // probe runs one program with its version arguments and returns the first
 // non-empty line it printed (stdout, else stderr), or "" when it gave none
 // in time.
-func probe(ctx context.Context, path string, args, env []string) string {
-	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
+func probe(ctx context.Context, path string, args, env []string, timeout time.Duration) string {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Env = env

@@ -67,7 +67,7 @@ func (s *server) gather(ctx context.Context) *abi.EnvironmentResult {
 			states = append(states, abi.SandboxState{Name: a.Name, Available: a.Available, Version: a.Version, Reason: a.Reason})
 		}
 	}()
-	res.Tools = probeAll(ctx, Programs)
+	res.Tools = probeAll(ctx, Programs, ProbeTimeout)
 	wg.Wait()
 	res.Juju = abi.JujuSetup{
 		Version:       s.setup.Version,
