@@ -213,3 +213,18 @@ func BenchmarkSearchGoTreeRG(b *testing.B) {
 		}
 	}
 }
+
+// TestTimeCap: rg is stopped at the request's time cap and the answer says
+// it is partial.
+func TestTimeCap(t *testing.T) {
+	needRG(t)
+	src := filepath.Join(runtime.GOROOT(), "src")
+	if _, err := os.Stat(src); err != nil {
+		t.Skip("no Go source tree")
+	}
+	p := newPolicy(t, src)
+	res := call(t, p, Options{}, abi.SearchRequest{Pattern: `\w+\s*\(\w*\)\s*\{`, TimeoutMs: 1, MaxResults: 1_000_000})
+	if res.Error != nil || !res.Partial || res.Truncated {
+		t.Fatalf("want partial: error %v, partial %v, truncated %v", res.Error, res.Partial, res.Truncated)
+	}
+}
