@@ -86,17 +86,30 @@ func (b *bench) searches() []row {
 		got, engine := searchCount(raw)
 		var js, rs sample
 		want := 0
-		for range runs {
-			d, err := timedCall(s, params)
-			if err != nil {
+		for i := range runs {
+			viaJuju := func() error {
+				d, err := timedCall(s, params)
+				js = append(js, d)
+				return err
+			}
+			viaRG := func() error {
+				d, n, err := direct(path)
+				if err != nil {
+					return fmt.Errorf("rg: %w", err)
+				}
+				rs, want = append(rs, d), n
+				return nil
+			}
+			first, second := viaJuju, viaRG
+			if i%2 == 1 { // alternate the order, so that neither always runs second on a warmer cache
+				first, second = viaRG, viaJuju
+			}
+			if err := first(); err != nil {
 				return r.with(nil, nil, err)
 			}
-			js = append(js, d)
-			d, n, err := direct(path)
-			if err != nil {
-				return r.with(nil, nil, fmt.Errorf("rg: %w", err))
+			if err := second(); err != nil {
+				return r.with(nil, nil, err)
 			}
-			rs, want = append(rs, d), n
 		}
 		r = r.with(js, rs, nil)
 		r.Note = fmt.Sprintf("matching lines: juju %d (engine %s), rg %d", got, engine, want)
