@@ -18,6 +18,11 @@ type result interface{ Err() *abi.Error }
 // response header into Res. A failure reported by the host comes back as
 // its *abi.Error, ready to be returned by a handler.
 func roundTrip[Res result](fn string, req any, body []byte) (*Res, []byte, error) {
+	return roundTripVia[Res](fn, exchange, req, body)
+}
+
+// roundTripVia is roundTrip through a given exchange function.
+func roundTripVia[Res result](fn string, exchange func(string, []byte) ([]byte, error), req any, body []byte) (*Res, []byte, error) {
 	header, ok := marshalFast(req)
 	if !ok {
 		var err error

@@ -23,12 +23,6 @@ func hostFSStat(uint64) uint64
 //go:wasmimport extism:host/user juju_fs_glob
 func hostFSGlob(uint64) uint64
 
-//go:wasmimport extism:host/user juju_search
-func hostSearch(uint64) uint64
-
-//go:wasmimport extism:host/user juju_environment
-func hostEnvironment(uint64) uint64
-
 // exchange sends a request frame to host function fn and returns its
 // response frame.
 func exchange(fn string, frame []byte) ([]byte, error) {
@@ -44,13 +38,17 @@ func exchange(fn string, frame []byte) ([]byte, error) {
 		imp = hostFSStat
 	case abi.FnFSGlob:
 		imp = hostFSGlob
-	case abi.FnSearch:
-		imp = hostSearch
-	case abi.FnEnvironment:
-		imp = hostEnvironment
 	default:
 		return nil, errNoHost
 	}
+	return callImport(fn, imp, frame)
+}
+
+// callImport sends a request frame to the wasm import imp (host function
+// fn) and returns its response frame. Wrappers whose import only some
+// plugins use call it directly (see search_wasip1.go), so that a plugin
+// imports only the host functions it calls.
+func callImport(fn string, imp func(uint64) uint64, frame []byte) ([]byte, error) {
 	req := store(frame)
 	off := imp(req)
 	release(req, len(frame))

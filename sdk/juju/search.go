@@ -6,13 +6,13 @@ import "github.com/jujutools/juju/sdk/abi"
 // abi.SearchRequest). When no search program is installed the result says
 // Unavailable and the plugin must search by itself.
 func Search(req abi.SearchRequest) (*abi.SearchResult, error) {
-	res, _, err := roundTrip[abi.SearchResult](abi.FnSearch, req, nil)
+	res, _, err := roundTripVia[abi.SearchResult](abi.FnSearch, exchangeSearch, req, nil)
 	return res, err
 }
 
 // Environment describes the machine juju runs on and juju's setup; the
 // host probes the programs, so the plugin needs no exec grant.
 func Environment() (*abi.EnvironmentResult, error) {
-	res, _, err := roundTrip[abi.EnvironmentResult](abi.FnEnvironment, abi.EnvironmentRequest{}, nil)
+	res, _, err := roundTripVia[abi.EnvironmentResult](abi.FnEnvironment, exchangeEnvironment, abi.EnvironmentRequest{}, nil)
 	return res, err
 }
