@@ -44,7 +44,7 @@ func nameGlob(glob string) bool {
 // element is built here: nothing from the request becomes a flag.
 func (s *server) argv(req *abi.SearchRequest, rel string) []string {
 	a := []string{
-		"--no-config", "--no-follow", "--hidden", "--no-require-git", "--no-ignore-global",
+		"--no-config", "--no-follow", "--hidden", "--no-require-git", "--no-ignore-global", "--no-ignore-dot",
 		"--no-messages", "--iglob=!.git",
 	}
 	for _, g := range s.excludes {

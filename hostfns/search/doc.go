@@ -7,7 +7,7 @@
 // list from it:
 //
 //	rg --no-config --no-follow --hidden --no-require-git --no-ignore-global
-//	   --iglob=!.git --iglob=!SECRET… --iglob=!DENY… [--json | -l | -c --null]
+//	   --no-ignore-dot --no-messages --iglob=!.git --iglob=!SECRET… --iglob=!DENY… [--json | -l | -c --null]
 //	   [-F] [-i | -s] [--context=N] [--type-add=juju:GLOB --type=juju]
 //	   --regexp=PATTERN -- PATH
 //
@@ -15,6 +15,11 @@
 // a time cap and a bound on the output read. The pattern is one argument
 // (--regexp=…), so no pattern can be read as a flag; the path has been
 // resolved by the path policy and comes after "--".
+//
+// .gitignore files (the root's, nested ones, .git/info/exclude) are
+// honoured as the fs functions honour them, whether or not the root is a
+// git repository; git's global excludes file and rg's own .ignore files
+// are not, so both engines of search_code see the same files.
 //
 // The exclusions keep rg away from secrets and denied paths, but they are
 // not the last word: every file rg reports is checked again by the path

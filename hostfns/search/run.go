@@ -48,7 +48,7 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 	}
 	c := &collector{s: s, root: r.Root, req: req, max: max, base: r.Rel, isDir: r.Info.IsDir(),
 		res: &abi.SearchResult{Engine: "ripgrep", Files: []abi.SearchFile{}}}
-	readErr := c.read(io.LimitReader(out, s.opts.MaxOutput))
+	readErr := c.read(out)
 	if c.stopped || readErr != nil {
 		_ = cmd.Process.Kill()
 	}

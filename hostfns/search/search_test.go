@@ -63,7 +63,7 @@ func TestArgv(t *testing.T) {
 	s := &server{excludes: []string{".env", "*.pem", "vendor/private/"}}
 	got := s.argv(&abi.SearchRequest{Pattern: "--pre=sh", Literal: true, IgnoreCase: true, Glob: "*.go", ContextLines: 2}, "src")
 	want := []string{
-		"--no-config", "--no-follow", "--hidden", "--no-require-git", "--no-ignore-global", "--no-messages", "--iglob=!.git",
+		"--no-config", "--no-follow", "--hidden", "--no-require-git", "--no-ignore-global", "--no-ignore-dot", "--no-messages", "--iglob=!.git",
 		"--iglob=!.env", "--iglob=!*.pem", "--iglob=!vendor/private",
 		"--json", "--context=2", "--fixed-strings", "--ignore-case", "--type-add=juju:*.go", "--type=juju",
 		"--regexp=--pre=sh", "--", "src",
