@@ -18,11 +18,12 @@ type result interface{ Err() *abi.Error }
 // response header into Res. A failure reported by the host comes back as
 // its *abi.Error, ready to be returned by a handler.
 func roundTrip[Res result](fn string, req any, body []byte) (*Res, []byte, error) {
-	return roundTripVia[Res](fn, exchange, req, body)
+	return roundTripVia[Res](nil, fn, req, body)
 }
 
-// roundTripVia is roundTrip through a given exchange function.
-func roundTripVia[Res result](fn string, exchange func(string, []byte) ([]byte, error), req any, body []byte) (*Res, []byte, error) {
+// roundTripVia is roundTrip through the wasm import imp (nil: the one
+// exchange knows for fn).
+func roundTripVia[Res result](imp func(uint64) uint64, fn string, req any, body []byte) (*Res, []byte, error) {
 	header, ok := marshalFast(req)
 	if !ok {
 		var err error
@@ -30,7 +31,13 @@ func roundTripVia[Res result](fn string, exchange func(string, []byte) ([]byte, 
 			return nil, nil, Errorf(abi.Internal, "the plugin could not encode a request to %s", fn)
 		}
 	}
-	resp, err := exchange(fn, abi.EncodeFrame(header, body))
+	var resp []byte
+	var err error
+	if imp != nil {
+		resp, err = exchangeVia(imp, fn, abi.EncodeFrame(header, body))
+	} else {
+		resp, err = exchange(fn, abi.EncodeFrame(header, body))
+	}
 	if err != nil {
 		return nil, nil, err
 	}

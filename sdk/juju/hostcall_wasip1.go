@@ -41,14 +41,13 @@ func exchange(fn string, frame []byte) ([]byte, error) {
 	default:
 		return nil, errNoHost
 	}
-	return callImport(fn, imp, frame)
+	return exchangeVia(imp, fn, frame)
 }
 
-// callImport sends a request frame to the wasm import imp (host function
-// fn) and returns its response frame. Wrappers whose import only some
-// plugins use call it directly (see search_wasip1.go), so that a plugin
-// imports only the host functions it calls.
-func callImport(fn string, imp func(uint64) uint64, frame []byte) ([]byte, error) {
+// exchangeVia sends a request frame through the import imp. Host functions
+// outside the switch above pass their import here themselves, so that a
+// plugin imports only the host functions it calls.
+func exchangeVia(imp func(uint64) uint64, fn string, frame []byte) ([]byte, error) {
 	req := store(frame)
 	off := imp(req)
 	release(req, len(frame))

@@ -3,16 +3,16 @@ package juju
 import "github.com/jujutools/juju/sdk/abi"
 
 // Search runs a content search on the host with ripgrep (see
-// abi.SearchRequest). When no search program is installed the result says
-// Unavailable and the plugin must search by itself.
+// abi.SearchRequest; needs fs.read). When no search program is installed
+// the result says Unavailable and the plugin must search by itself.
 func Search(req abi.SearchRequest) (*abi.SearchResult, error) {
-	res, _, err := roundTripVia[abi.SearchResult](abi.FnSearch, exchangeSearch, req, nil)
+	res, _, err := roundTripVia[abi.SearchResult](searchImport, abi.FnSearch, req, nil)
 	return res, err
 }
 
 // Environment describes the machine juju runs on and juju's setup; the
 // host probes the programs, so the plugin needs no exec grant.
 func Environment() (*abi.EnvironmentResult, error) {
-	res, _, err := roundTripVia[abi.EnvironmentResult](abi.FnEnvironment, exchangeEnvironment, abi.EnvironmentRequest{}, nil)
+	res, _, err := roundTripVia[abi.EnvironmentResult](environmentImport, abi.FnEnvironment, abi.EnvironmentRequest{}, nil)
 	return res, err
 }

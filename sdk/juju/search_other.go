@@ -2,9 +2,6 @@
 
 package juju
 
-// Natively, the search and environment host functions go through the
-// test host like every other.
-var (
-	exchangeSearch      = exchange
-	exchangeEnvironment = exchange
-)
+// The search and environment imports are nil natively: calls go to the
+// test host.
+var searchImport, environmentImport func(uint64) uint64
