@@ -11,8 +11,8 @@ LDFLAGS   := -X main.version=$(VERSION)
 # Every folder under plugins/ with a main.go is a core plugin (testplugins are built by the tests).
 CORE      := $(sort $(patsubst %/main.go,%,$(wildcard plugins/*/main.go)))
 ROOT      ?= $(CURDIR)
-# Each entry is PROGRAM or PROGRAM:PACKAGE (when the apt package is named otherwise).
-APT_PKGS  := git rg:ripgrep
+# Each entry is PACKAGE or PACKAGE:BINARY (the binary whose absence triggers the install).
+APT_PKGS  := git ripgrep:rg
 
 .PHONY: all build plugins run test test-go vet deps bench fuzz clean
 
@@ -35,7 +35,7 @@ run: build
 
 ## deps: system packages the tests use (installed only when missing)
 deps:
-	@missing=""; for e in $(APT_PKGS); do command -v $${e%%:*} >/dev/null 2>&1 || missing="$$missing $${e#*:}"; done; \
+	@missing=""; for p in $(APT_PKGS); do command -v $${p##*:} >/dev/null 2>&1 || missing="$$missing $${p%%:*}"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		(apt-get update -qq && apt-get install -y -qq $$missing) >/dev/null; \
