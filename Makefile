@@ -12,7 +12,7 @@ LDFLAGS   := -X main.version=$(VERSION)
 CORE      := $(sort $(patsubst %/main.go,%,$(wildcard plugins/*/main.go)))
 ROOT      ?= $(CURDIR)
 # Each entry is PACKAGE or PACKAGE:BINARY (the binary whose absence triggers the install).
-APT_PKGS  := git bubblewrap:bwrap
+APT_PKGS  := git bubblewrap:bwrap ripgrep:rg
 
 .PHONY: all build plugins run test test-go vet deps bench fuzz clean
 

@@ -24,7 +24,9 @@ import (
 	"github.com/jujutools/juju/hostfns/fs"
 	"github.com/jujutools/juju/hostfns/git"
 	"github.com/jujutools/juju/hostfns/journal"
+	"github.com/jujutools/juju/hostfns/search"
 	"github.com/jujutools/juju/hostfns/state"
+	"github.com/jujutools/juju/hostfns/sysinfo"
 	"github.com/jujutools/juju/sandbox"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -150,6 +152,8 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	fns = append(fns, fs.New(h.policy, fs.Options{Observe: h.journal.Saw})...)
 	fns = append(fns, journal.New(h.journal)...)
 	fns = append(fns, state.New(h.StateDir())...)
+	fns = append(fns, search.New(h.policy, search.Options{Secrets: h.cfg.Secrets, Deny: h.cfg.Deny, Logger: h.log})...)
+	fns = append(fns, sysinfo.New(h.environmentSetup())...)
 	return fns
 }
 

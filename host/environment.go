@@ -1,0 +1,23 @@
+package host
+
+import (
+	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/hostfns/sysinfo"
+)
+
+// environmentSetup is what environment_info reports of juju itself.
+func (h *Host) environmentSetup() sysinfo.Setup {
+	var roots []string
+	for _, r := range h.policy.Roots() {
+		roots = append(roots, r.Path)
+	}
+	return sysinfo.Setup{
+		Version:  h.cfg.Version,
+		Mode:     string(h.cfg.Mode),
+		Roots:    roots,
+		Sandbox:  string(h.cfg.Sandbox),
+		Deny:     h.cfg.Deny,
+		Secrets:  append(append([]string(nil), policy.DefaultSecrets...), h.cfg.Secrets...),
+		WebFetch: h.cfg.AllowWebFetch,
+	}
+}

@@ -1,0 +1,77 @@
+package search
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// validate checks what the host relies on before building rg's arguments.
+func validate(req *abi.SearchRequest) *abi.Error {
+	switch {
+	case req.Pattern == "":
+		return abi.Errorf(abi.InvalidArgument, "the pattern is empty; give a regular expression or, with literal: true, the text to find")
+	case strings.ContainsAny(req.Pattern, "\n\r"):
+		return abi.Errorf(abi.InvalidArgument, "the pattern holds a line break, but matches are found line by line; search for one line at a time")
+	case strings.ContainsRune(req.Pattern, 0):
+		return abi.Errorf(abi.InvalidArgument, "the pattern holds a NUL character; remove it")
+	case req.ContextLines < 0 || req.ContextLines > 100:
+		return abi.Errorf(abi.InvalidArgument, "contextLines must be between 0 and 100")
+	case req.MaxResults < 0:
+		return abi.Errorf(abi.InvalidArgument, "maxResults must not be negative")
+	case req.Glob != "" && !doublestar.ValidatePattern(req.Glob):
+		return abi.Errorf(abi.InvalidArgument, "the file glob %q is not a valid glob; use e.g. *.go or src/**/*.ts", req.Glob)
+	}
+	switch req.Mode {
+	case "", abi.SearchContent, abi.SearchFiles, abi.SearchCount:
+	default:
+		return abi.Errorf(abi.InvalidArgument, "the output mode %q is unknown; use content, files or count", req.Mode)
+	}
+	return nil
+}
+
+// nameGlob reports whether glob is matched against file names (no slash)
+// and can be given to rg as a file type: it must not start a type
+// directive ("include:") nor hold a colon.
+func nameGlob(glob string) bool {
+	return glob != "" && !strings.ContainsAny(glob, "/:")
+}
+
+// argv builds rg's arguments for req over the root-relative path rel. Every
+// element is built here: nothing from the request becomes a flag.
+func (s *server) argv(req *abi.SearchRequest, rel string) []string {
+	a := []string{
+		"--no-config", "--no-follow", "--hidden", "--no-require-git", "--no-ignore-global", "--no-ignore-dot",
+		"--no-messages", "--iglob=!.git",
+	}
+	for _, g := range s.excludes {
+		a = append(a, "--iglob=!"+strings.TrimSuffix(g, "/"))
+	}
+	switch req.Mode {
+	case abi.SearchFiles:
+		a = append(a, "--files-with-matches", "--null")
+	case abi.SearchCount:
+		a = append(a, "--count", "--null")
+	default:
+		a = append(a, "--json")
+		if req.ContextLines > 0 {
+			a = append(a, "--context="+strconv.Itoa(req.ContextLines))
+		}
+	}
+	if req.Literal {
+		a = append(a, "--fixed-strings")
+	}
+	if req.IgnoreCase {
+		a = append(a, "--ignore-case")
+	} else {
+		a = append(a, "--case-sensitive")
+	}
+	if nameGlob(req.Glob) {
+		a = append(a, "--type-add=juju:"+req.Glob, "--type=juju")
+	}
+	a = append(a, "--regexp="+req.Pattern, "--", rel)
+	return a
+}

@@ -1,0 +1,139 @@
+package search
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// maxEventBytes bounds one line of rg's output; a longer one (a match in a
+// multi-megabyte line) is skipped.
+const maxEventBytes = 4 << 20
+
+// run runs rg for req over the resolved path r and collects what it reports.
+func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Resolved) (*abi.SearchResult, []byte, *abi.Error) {
+	timeout := s.opts.Timeout
+	if req.TimeoutMs > 0 {
+		timeout = min(timeout, time.Duration(req.TimeoutMs)*time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	cmd := exec.CommandContext(ctx, s.rg, s.argv(req, r.Rel)...)
+	cmd.Dir = r.Root.Real
+	cmd.Env = []string{} // no environment at all: nothing of the owner's reaches rg
+	cmd.WaitDelay = time.Second
+	var stderr capped
+	stderr.max = 4 << 10
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, s.internal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, nil, s.internal(err)
+	}
+
+	max := s.opts.MaxResults
+	if req.MaxResults > 0 {
+		max = min(max, req.MaxResults)
+	}
+	c := &collector{s: s, root: r.Root, req: req, max: max, base: r.Rel, isDir: r.Info.IsDir(),
+		res: &abi.SearchResult{Engine: "ripgrep", Files: []abi.SearchFile{}}}
+	readErr := c.read(out)
+	if c.stopped || readErr != nil {
+		_ = cmd.Process.Kill()
+	}
+	_, _ = io.Copy(io.Discard, out)
+	waitErr := cmd.Wait()
+	c.flush()
+
+	switch {
+	case ctx.Err() != nil && !c.stopped:
+		c.res.Partial = true
+	case readErr != nil:
+		c.res.Truncated = true
+	}
+	var exit *exec.ExitError
+	if errors.As(waitErr, &exit) && exit.ExitCode() == 2 && !c.stopped && !c.res.Partial {
+		if msg := stderr.String(); strings.Contains(msg, "regex") {
+			return nil, nil, abi.Errorf(abi.InvalidArgument, "the pattern is not a valid regular expression (%s); fix it, or pass literal: true to search for the text as it is", firstLines(msg, 3))
+		}
+	}
+	return c.res, nil, nil
+}
+
+// internal logs an unexpected failure and returns the error the plugin sees.
+func (s *server) internal(err error) *abi.Error {
+	s.log.Error("search host function failed", "err", err)
+	return abi.Errorf(abi.Internal, "the search could not be run because of an unexpected error on the host; try again, or search with glob_files and read_file")
+}
+
+// capped is a writer that keeps the first max bytes written to it.
+type capped struct {
+	bytes.Buffer
+	max int
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.max - c.Len(); room > 0 {
+		c.Buffer.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
+}
+
+// firstLines returns the first n non-empty lines of s, joined by "; ".
+func firstLines(s string, n int) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" && len(out) < n {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// readLines calls f with every line of r (without its newline); a line
+// longer than maxEventBytes is skipped. f returns false to stop.
+func readLines(r io.Reader, f func(line []byte) bool) error {
+	br := bufio.NewReaderSize(r, 256<<10)
+	var long []byte
+	skipping := false
+	for {
+		chunk, err := br.ReadSlice('\n')
+		switch {
+		case err == bufio.ErrBufferFull:
+			if !skipping {
+				long = append(long, chunk...)
+				if len(long) > maxEventBytes {
+					long, skipping = long[:0], true
+				}
+			}
+			continue
+		case err != nil && err != io.EOF:
+			return err
+		}
+		line := chunk
+		if len(long) > 0 {
+			line = append(long, chunk...)
+			long = long[:0]
+		}
+		if !skipping && len(bytes.TrimSpace(line)) > 0 {
+			if !f(bytes.TrimSuffix(line, []byte("\n"))) {
+				return nil
+			}
+		}
+		skipping = false
+		if err == io.EOF {
+			return nil
+		}
+	}
+}

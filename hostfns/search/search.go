@@ -1,0 +1,101 @@
+package search
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os/exec"
+	"time"
+
+	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// Defaults of Options.
+const (
+	DefaultTimeout    = 20 * time.Second
+	DefaultMaxResults = 10_000
+	DefaultMaxOutput  = 64 << 20
+	// MaxLineBytes cuts the text of one line in results.
+	MaxLineBytes = 1000
+)
+
+// Options configures the search host function.
+type Options struct {
+	// RG is the ripgrep program. Empty means "rg" looked up on PATH when
+	// New runs; a program that cannot be found makes every search answer
+	// Unavailable.
+	RG string
+	// Secrets and Deny are the globs rg is told to skip, beyond
+	// policy.DefaultSecrets. The policy checks every result anyway.
+	Secrets, Deny []string
+	// Timeout caps one search (DefaultTimeout when 0); a request may ask for less.
+	Timeout time.Duration
+	// MaxResults caps the results of one search (DefaultMaxResults when 0).
+	MaxResults int
+	// MaxOutput caps the bytes read from rg (DefaultMaxOutput when 0).
+	MaxOutput int64
+	// Logger receives unexpected failures; nil discards them.
+	Logger *slog.Logger
+}
+
+type server struct {
+	pol      *policy.Policy
+	opts     Options
+	rg       string // "" when unavailable
+	excludes []string
+	log      *slog.Logger
+}
+
+// New returns the search host function over the policy p.
+func New(p *policy.Policy, opts Options) []hostfns.Func {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.MaxResults <= 0 {
+		opts.MaxResults = DefaultMaxResults
+	}
+	if opts.MaxOutput <= 0 {
+		opts.MaxOutput = DefaultMaxOutput
+	}
+	s := &server{pol: p, opts: opts, log: opts.Logger}
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	name := opts.RG
+	if name == "" {
+		name = "rg"
+	}
+	if path, err := exec.LookPath(name); err == nil {
+		s.rg = path
+	}
+	for _, set := range [][]string{policy.DefaultSecrets, opts.Secrets, opts.Deny} {
+		s.excludes = append(s.excludes, set...)
+	}
+	return []hostfns.Func{
+		{Name: abi.FnSearch, Capability: abi.CapFSRead, Handle: hostfns.Typed(s.search)},
+	}
+}
+
+// search serves one request.
+func (s *server) search(ctx context.Context, req *abi.SearchRequest, _ []byte) (*abi.SearchResult, []byte, *abi.Error) {
+	if aerr := validate(req); aerr != nil {
+		return nil, nil, aerr
+	}
+	if s.rg == "" {
+		return &abi.SearchResult{Unavailable: true, Files: []abi.SearchFile{}}, nil, nil
+	}
+	path := req.Path
+	if path == "" {
+		path = "."
+	}
+	r, aerr := s.pol.Resolve(path)
+	if aerr != nil {
+		return nil, nil, aerr
+	}
+	if !r.Info.IsDir() && !r.Info.Mode().IsRegular() {
+		return nil, nil, abi.Errorf(abi.InvalidArgument, "%q is neither a folder nor a file; search a folder or a file", r.Display)
+	}
+	return s.run(ctx, req, r)
+}

@@ -1,0 +1,230 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/internal/testfs"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+func needRG(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("rg"); err != nil {
+		t.Skip("rg is not installed (make deps)")
+	}
+}
+
+// call runs the host function with req and decodes its answer.
+func call(t testing.TB, p *policy.Policy, opts Options, req abi.SearchRequest) abi.SearchResult {
+	t.Helper()
+	fns := New(p, opts)
+	hdr, err := json.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := fns[0].Handle(context.Background(), hdr, nil)
+	var res abi.SearchResult
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("answer %s: %v", out, err)
+	}
+	return res
+}
+
+func newPolicy(t testing.TB, root string, secrets ...string) *policy.Policy {
+	t.Helper()
+	p, err := policy.New(policy.Config{Roots: []string{root}, Secrets: secrets, Deny: []string{"vendor/private"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+func TestFuncs(t *testing.T) {
+	p := newPolicy(t, t.TempDir())
+	fns := New(p, Options{})
+	if len(fns) != 1 || fns[0].Name != abi.FnSearch || fns[0].Capability != abi.CapFSRead {
+		t.Fatalf("functions: %+v", fns)
+	}
+}
+
+// TestArgv pins the argument list: fixed flags, every exclusion, the
+// pattern as one --regexp= argument, the path after "--".
+func TestArgv(t *testing.T) {
+	s := &server{excludes: []string{".env", "*.pem", "vendor/private/"}}
+	got := s.argv(&abi.SearchRequest{Pattern: "--pre=sh", Literal: true, IgnoreCase: true, Glob: "*.go", ContextLines: 2}, "src")
+	want := []string{
+		"--no-config", "--no-follow", "--hidden", "--no-require-git", "--no-ignore-global", "--no-ignore-dot", "--no-messages", "--iglob=!.git",
+		"--iglob=!.env", "--iglob=!*.pem", "--iglob=!vendor/private",
+		"--json", "--context=2", "--fixed-strings", "--ignore-case", "--type-add=juju:*.go", "--type=juju",
+		"--regexp=--pre=sh", "--", "src",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("argv:\n got  %q\n want %q", got, want)
+	}
+	got = s.argv(&abi.SearchRequest{Pattern: "x", Mode: abi.SearchCount, Glob: "src/**/*.go"}, ".")
+	if !slices.Contains(got, "--count") || !slices.Contains(got, "--case-sensitive") || slices.ContainsFunc(got, func(a string) bool { return strings.HasPrefix(a, "--type") }) {
+		t.Fatalf("count argv: %q", got)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	for _, req := range []abi.SearchRequest{
+		{},
+		{Pattern: "a\nb"},
+		{Pattern: "a\x00"},
+		{Pattern: "a", ContextLines: -1},
+		{Pattern: "a", Mode: "lines"},
+		{Pattern: "a", Glob: "["},
+		{Pattern: "a", MaxResults: -1},
+	} {
+		if e := validate(&req); e == nil || e.Code != abi.InvalidArgument {
+			t.Errorf("%+v: %v, want INVALID_ARGUMENT", req, e)
+		}
+	}
+}
+
+func TestUnavailable(t *testing.T) {
+	p := newPolicy(t, t.TempDir())
+	res := call(t, p, Options{RG: "no-such-program-juju"}, abi.SearchRequest{Pattern: "x"})
+	if !res.Unavailable || res.Error != nil {
+		t.Fatalf("want Unavailable: %+v", res)
+	}
+}
+
+// TestPolicyLastWord: files rg would report are dropped by the host when
+// the policy refuses them, even when rg's exclusions miss them (here the
+// host is given no exclusions at all beyond the built-in list, and the
+// secrets are added to the policy only).
+func TestPolicyLastWord(t *testing.T) {
+	needRG(t)
+	outside := t.TempDir()
+	key := filepath.Join(outside, "key")
+	if err := os.WriteFile(key, []byte("-----BEGIN OPENSSH PRIVATE KEY-----\nneedle\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	root := testfs.Workspace(t, map[string]string{
+		"a.txt":                "needle\n",
+		"conf/db.local":        "needle SECRET\n",
+		"vendor/private/x.txt": "needle DENIED\n",
+		"link.txt":             "->" + filepath.Join(outside, "key"),
+	})
+	if err := os.Link(key, filepath.Join(root, "hard.txt")); err != nil {
+		t.Fatal(err)
+	}
+	p := newPolicy(t, root, "*.local")
+	for _, mode := range []string{abi.SearchContent, abi.SearchFiles, abi.SearchCount} {
+		res := call(t, p, Options{}, abi.SearchRequest{Pattern: "needle", Mode: mode, ContextLines: 2})
+		if res.Error != nil {
+			t.Fatal(res.Error)
+		}
+		var got []string
+		for _, f := range res.Files {
+			got = append(got, f.Path)
+		}
+		if !slices.Equal(got, []string{"a.txt"}) {
+			t.Errorf("%s: files %v, want [a.txt]", mode, got)
+		}
+		// conf/db.local and vendor/private are excluded by rg's own globs
+		// only when the host is told about them; the policy catches them
+		// and the multiply-linked key anyway.
+		if res.Hidden < 3 {
+			t.Errorf("%s: hidden %d, want the secret, the denied file and the key", mode, res.Hidden)
+		}
+	}
+}
+
+func TestContextAndColumns(t *testing.T) {
+	needRG(t)
+	root := testfs.Workspace(t, map[string]string{
+		"f.txt": "1\n2\nxx needle\n4\nneedle\n6\n7\n8\n9\nné needle\n",
+	})
+	p := newPolicy(t, root)
+	res := call(t, p, Options{}, abi.SearchRequest{Pattern: "needle", ContextLines: 2})
+	if len(res.Files) != 1 || len(res.Files[0].Matches) != 3 {
+		t.Fatalf("%+v", res)
+	}
+	m := res.Files[0].Matches
+	check := func(i, line, col int, before, after string) {
+		t.Helper()
+		if m[i].Line != line || m[i].Column != col || strings.Join(m[i].Before, "|") != before || strings.Join(m[i].After, "|") != after {
+			t.Errorf("match %d: %+v", i, m[i])
+		}
+	}
+	check(0, 3, 4, "1|2", "4|needle")
+	check(1, 5, 1, "xx needle|4", "6|7")
+	check(2, 10, 4, "8|9", "")
+	res = call(t, p, Options{}, abi.SearchRequest{Pattern: "needle", MaxResults: 2})
+	if res.Matches != 2 || !res.Truncated {
+		t.Fatalf("cap: %+v", res)
+	}
+}
+
+func TestBadRegex(t *testing.T) {
+	needRG(t)
+	p := newPolicy(t, testfs.Workspace(t, map[string]string{"a": "x\n"}))
+	res := call(t, p, Options{}, abi.SearchRequest{Pattern: `\Qa`})
+	if res.Error == nil || res.Error.Code != abi.InvalidArgument {
+		t.Fatalf("want INVALID_ARGUMENT: %+v", res)
+	}
+}
+
+// BenchmarkSearchGoTree is search_code's host half over Go's source tree:
+// rg with the host's argument list, its JSON parsed, every file checked.
+func BenchmarkSearchGoTree(b *testing.B) {
+	needRG(b)
+	src := filepath.Join(runtime.GOROOT(), "src")
+	p, err := policy.New(policy.Config{Roots: []string{src}})
+	if err != nil {
+		b.Skip("no Go source tree:", err)
+	}
+	defer p.Close()
+	fn := New(p, Options{})[0]
+	hdr, _ := json.Marshal(abi.SearchRequest{Pattern: `func \w+Context\(`, MaxResults: 2000})
+	var res abi.SearchResult
+	for b.Loop() {
+		out, _ := fn.Handle(context.Background(), hdr, nil)
+		res = abi.SearchResult{}
+		if err := json.Unmarshal(out, &res); err != nil || res.Error != nil {
+			b.Fatal(err, res.Error)
+		}
+	}
+	b.ReportMetric(float64(res.Matches), "matches")
+}
+
+// BenchmarkSearchGoTreeRG is its baseline: `rg -n PATTERN .` run directly.
+func BenchmarkSearchGoTreeRG(b *testing.B) {
+	needRG(b)
+	src := filepath.Join(runtime.GOROOT(), "src")
+	for b.Loop() {
+		cmd := exec.Command("rg", "-n", `func \w+Context\(`, ".")
+		cmd.Dir = src
+		if _, err := cmd.Output(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestTimeCap: rg is stopped at the request's time cap and the answer says
+// it is partial.
+func TestTimeCap(t *testing.T) {
+	needRG(t)
+	src := filepath.Join(runtime.GOROOT(), "src")
+	if _, err := os.Stat(src); err != nil {
+		t.Skip("no Go source tree")
+	}
+	p := newPolicy(t, src)
+	res := call(t, p, Options{}, abi.SearchRequest{Pattern: `\w+\s*\(\w*\)\s*\{`, TimeoutMs: 1, MaxResults: 1_000_000})
+	if res.Error != nil || !res.Partial || res.Truncated {
+		t.Fatalf("want partial: error %v, partial %v, truncated %v", res.Error, res.Partial, res.Truncated)
+	}
+}

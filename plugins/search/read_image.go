@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
+	"strings"
+
+	"golang.org/x/image/draw"
+	"golang.org/x/image/webp"
+
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
+
+// Image caps: an image above either is downscaled (keeping its aspect) and
+// re-encoded; one whose file or pixel count is past the hard limits is
+// refused.
+const (
+	maxSide       = 1568
+	maxImageBytes = 1 << 20
+	maxFileBytes  = 32 << 20
+	maxPixels     = 24_000_000 // 96 MB decoded, within the plugin's memory cap
+)
+
+// ReadImageArgs are the arguments of read_image.
+type ReadImageArgs struct {
+	Path string `json:"path" jsonschema:"required" min:"1" desc:"The image file (PNG, JPEG, GIF or WebP): relative to the first workspace root, or absolute inside a root."`
+}
+
+// ReadImageResult is the structured content of read_image.
+type ReadImageResult struct {
+	Path           string `json:"path" desc:"The image, relative to the first root."`
+	Format         string `json:"format" desc:"png, jpeg, gif or webp: the format of the file."`
+	MimeType       string `json:"mimeType" desc:"The MIME type of the image returned."`
+	Width          int    `json:"width" desc:"Width of the image returned, in pixels."`
+	Height         int    `json:"height" desc:"Height of the image returned, in pixels."`
+	OriginalWidth  int    `json:"originalWidth" desc:"Width of the file's image."`
+	OriginalHeight int    `json:"originalHeight" desc:"Height of the file's image."`
+	FileBytes      int64  `json:"fileBytes" desc:"Size of the file."`
+	Bytes          int    `json:"bytes" desc:"Size of the image returned."`
+	Downscaled     bool   `json:"downscaled" desc:"True when the image was scaled down (longest side at most 1568 px, about 1 MB at most) and re-encoded."`
+}
+
+func init() {
+	juju.Tool("read_image", readTool("Read image",
+		"Returns an image file (PNG, JPEG, GIF, WebP) as image content the model can see, with its format and size. "+
+			"An image whose longest side is over 1568 px or whose file is over 1 MB is scaled down, keeping its aspect, and re-encoded (PNG when it has transparency, else JPEG). "+
+			"A GIF's first frame is used when it must be scaled. SVG and other formats are refused: read them as text with read_file.",
+		ReadImageResult{}), readImage)
+}
+
+// format detects an image format from the first bytes of a file.
+func format(b []byte) string {
+	switch {
+	case bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")):
+		return "png"
+	case bytes.HasPrefix(b, []byte{0xff, 0xd8, 0xff}):
+		return "jpeg"
+	case bytes.HasPrefix(b, []byte("GIF87a")), bytes.HasPrefix(b, []byte("GIF89a")):
+		return "gif"
+	case len(b) >= 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP":
+		return "webp"
+	}
+	return ""
+}
+
+func readImage(_ *juju.Call, in ReadImageArgs) (*juju.Result, error) {
+	rr, data, err := juju.ReadFile(abi.ReadRequest{Path: in.Path, MaxBytes: maxFileBytes, Binary: true})
+	if err != nil {
+		return nil, err
+	}
+	if rr.Size > maxFileBytes || rr.Truncated {
+		return nil, juju.Errorf(abi.TooLarge, "%q is %d bytes, over the %d MiB read_image accepts; make a smaller copy of the image first", rr.Path, rr.Size, maxFileBytes>>20)
+	}
+	f := format(data)
+	if f == "" {
+		what := "not a PNG, JPEG, GIF or WebP image"
+		if looksSVG(data) {
+			what = "an SVG image, which is text"
+		}
+		return nil, juju.Errorf(abi.InvalidArgument, "%q is %s; read_image takes PNG, JPEG, GIF and WebP files: read this one with read_file", rr.Path, what)
+	}
+	cfg, err := decodeConfig(f, data)
+	if err != nil {
+		return nil, juju.Errorf(abi.InvalidArgument, "%q could not be decoded as %s (%v); the file may be corrupt or truncated", rr.Path, strings.ToUpper(f), err)
+	}
+	if cfg.Width*cfg.Height > maxPixels || cfg.Width <= 0 || cfg.Height <= 0 {
+		return nil, juju.Errorf(abi.TooLarge, "%q is %d×%d pixels, more than read_image decodes (%d million pixels); make a smaller copy first", rr.Path, cfg.Width, cfg.Height, maxPixels/1_000_000)
+	}
+	img, err := decode(f, data)
+	if err != nil {
+		return nil, juju.Errorf(abi.InvalidArgument, "%q could not be decoded as %s (%v); the file may be corrupt or truncated", rr.Path, strings.ToUpper(f), err)
+	}
+	out := ReadImageResult{
+		Path: rr.Path, Format: f, MimeType: "image/" + f,
+		Width: cfg.Width, Height: cfg.Height, OriginalWidth: cfg.Width, OriginalHeight: cfg.Height,
+		FileBytes: rr.Size,
+	}
+	if max(cfg.Width, cfg.Height) > maxSide || len(data) > maxImageBytes {
+		if data, out.MimeType, err = shrink(img, &out); err != nil {
+			return nil, err
+		}
+		out.Downscaled = true
+	}
+	out.Bytes = len(data)
+	note := fmt.Sprintf("%s: %s image, %d×%d px, %d bytes", out.Path, strings.ToUpper(f), out.OriginalWidth, out.OriginalHeight, out.FileBytes)
+	if out.Downscaled {
+		note += fmt.Sprintf("; returned scaled down to %d×%d px as %s (%d bytes)", out.Width, out.Height, out.MimeType, out.Bytes)
+	}
+	return juju.Text(note+".").AddImage(data, out.MimeType).WithStructured(out), nil
+}
+
+func looksSVG(b []byte) bool {
+	head := strings.ToLower(string(b[:min(len(b), 1024)]))
+	return strings.Contains(head, "<svg")
+}
+
+func decodeConfig(f string, b []byte) (image.Config, error) {
+	r := bytes.NewReader(b)
+	switch f {
+	case "png":
+		return png.DecodeConfig(r)
+	case "jpeg":
+		return jpeg.DecodeConfig(r)
+	case "gif":
+		return gif.DecodeConfig(r)
+	}
+	return webp.DecodeConfig(r)
+}
+
+func decode(f string, b []byte) (image.Image, error) {
+	r := bytes.NewReader(b)
+	switch f {
+	case "png":
+		return png.Decode(r)
+	case "jpeg":
+		return jpeg.Decode(r)
+	case "gif":
+		return gif.Decode(r)
+	}
+	return webp.Decode(r)
+}
+
+// shrink scales img to fit maxSide (and, by steps, under maxImageBytes) and
+// encodes it: PNG when it has transparency, else JPEG.
+func shrink(img image.Image, out *ReadImageResult) ([]byte, string, error) {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	scale := min(1, float64(maxSide)/float64(max(w, h)))
+	alpha := !opaque(img)
+	for range 6 {
+		nw, nh := max(1, int(float64(w)*scale+0.5)), max(1, int(float64(h)*scale+0.5))
+		dst := image.NewRGBA(image.Rect(0, 0, nw, nh))
+		draw.ApproxBiLinear.Scale(dst, dst.Bounds(), img, b, draw.Src, nil)
+		var buf bytes.Buffer
+		mime := "image/jpeg"
+		var err error
+		if alpha {
+			mime = "image/png"
+			err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, dst)
+		} else {
+			err = jpeg.Encode(&buf, dst, &jpeg.Options{Quality: 85})
+		}
+		if err != nil {
+			return nil, "", juju.Errorf(abi.Internal, "the scaled image could not be encoded (%v); try another image", err)
+		}
+		out.Width, out.Height = nw, nh
+		if buf.Len() <= maxImageBytes {
+			return buf.Bytes(), mime, nil
+		}
+		scale *= 0.7
+	}
+	return nil, "", juju.Errorf(abi.TooLarge, "%q stays over 1 MB even scaled down; make a smaller copy first", out.Path)
+}
+
+// opaque reports whether every pixel of img is opaque.
+func opaque(img image.Image) bool {
+	if o, ok := img.(interface{ Opaque() bool }); ok {
+		return o.Opaque()
+	}
+	return false
+}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
+
+// SearchCodeArgs are the arguments of search_code.
+type SearchCodeArgs struct {
+	Pattern       string `json:"pattern" jsonschema:"required" min:"1" desc:"What to find in each line: a regular expression in Go (RE2) syntax, e.g. func\\s+\\w+Handler, or the exact text with literal: true."`
+	Literal       bool   `json:"literal,omitempty" desc:"Treat pattern as plain text: . ( [ * and the other regular expression characters match themselves."`
+	CaseSensitive *bool  `json:"caseSensitive,omitempty" desc:"true: letter case must match; false: ignore case. Left out: smart case, i.e. case is ignored unless the pattern holds a capital letter."`
+	Path          string `json:"path,omitempty" default:"." desc:"The folder (or one file) to search: relative to the first workspace root, or absolute inside a root."`
+	FileGlob      string `json:"fileGlob,omitempty" desc:"Search only files matching this glob. Without a slash it matches file names at any depth (*.go, *.{ts,tsx}); with one it matches the path relative to path (src/**/*_test.go)."`
+	OutputMode    string `json:"outputMode,omitempty" enum:"content,files,count" default:"content" desc:"content: the matching lines with their file, line and column; files: only the files that match; count: matching lines per file."`
+	ContextLines  int    `json:"contextLines,omitempty" min:"0" max:"10" desc:"Lines shown before and after each matching line (content mode)."`
+	MaxResults    int    `json:"maxResults,omitempty" default:"100" min:"1" max:"2000" desc:"The most matching lines (content) or files (files, count) to return; the result says when more exist."`
+	TimeoutMs     int    `json:"timeoutMs,omitempty" default:"15000" min:"1" max:"25000" desc:"Stop searching after this many milliseconds and return what was found, marked partial."`
+}
+
+// SearchCodeResult is the structured content of search_code.
+type SearchCodeResult struct {
+	Pattern   string       `json:"pattern" desc:"The pattern searched for."`
+	Path      string       `json:"path" desc:"The folder or file searched."`
+	Mode      string       `json:"outputMode" desc:"The output mode."`
+	Engine    string       `json:"engine" desc:"ripgrep (on the host), or juju (the plugin's own search, used when ripgrep is not installed)."`
+	Files     []SearchFile `json:"files" jsonschema:"required" desc:"The files with matches, with their matching lines (content) or counts (count)."`
+	Matches   int          `json:"matches" desc:"Matching lines returned (content) or counted in the files returned (count)."`
+	Truncated bool         `json:"truncated" desc:"True when the search stopped at maxResults (or at the output size cap): more matches exist; narrow the pattern, path or fileGlob."`
+	Partial   bool         `json:"partial" desc:"True when the search ran out of time before it covered every file: results are incomplete."`
+	Hidden    int          `json:"hidden,omitempty" desc:"Files withheld because they are secrets or denied paths."`
+}
+
+// SearchFile is one file with matches.
+type SearchFile struct {
+	Path    string  `json:"path" desc:"The file, relative to the first root."`
+	Count   int     `json:"count,omitempty" desc:"Matching lines in the file (count mode)."`
+	Matches []Match `json:"matches,omitempty" desc:"The matching lines (content mode)."`
+}
+
+// Match is one matching line.
+type Match struct {
+	Line   int      `json:"line" desc:"1-based line number."`
+	Column int      `json:"column" desc:"1-based column of the first match on the line, in Unicode code points."`
+	Text   string   `json:"text" desc:"The line, without its line break (cut past 1000 bytes)."`
+	Before []string `json:"before,omitempty" desc:"Context lines just before it."`
+	After  []string `json:"after,omitempty" desc:"Context lines just after it."`
+}
+
+func init() {
+	juju.Tool("search_code", readTool("Search code",
+		"Searches the content of the workspace's files, line by line, for a regular expression (Go RE2 syntax) or, with literal: true, an exact text. "+
+			"Case: smart by default (ignored unless the pattern holds a capital letter); caseSensitive: true or false forces it. "+
+			"outputMode content (default) returns file:line:column and the line, with contextLines around it; files returns only the matching files; count the matching lines per file. "+
+			"Narrow with path (a folder) and fileGlob (*.go, src/**/*.ts). Skips what .gitignore excludes and binary files; never searches secrets or denied paths. "+
+			"Returns at most maxResults (default 100) and says when more exist. Runs ripgrep on the host when installed, otherwise its own search, which stops at timeoutMs and marks the result partial. "+
+			"Use glob_files to find files by name.",
+		SearchCodeResult{}), searchCode)
+}
+
+func searchCode(_ *juju.Call, in SearchCodeArgs) (*juju.Result, error) {
+	start := time.Now()
+	if strings.ContainsAny(in.Pattern, "\r\n") {
+		return nil, juju.Errorf(abi.InvalidArgument, "the pattern holds a line break, but matches are found line by line; search for one line at a time")
+	}
+	ignoreCase := !smartSensitive(in.Pattern, in.Literal)
+	if in.CaseSensitive != nil {
+		ignoreCase = !*in.CaseSensitive
+	}
+	re, err := compile(in.Pattern, in.Literal, ignoreCase)
+	if err != nil {
+		return nil, err
+	}
+	req := abi.SearchRequest{
+		Pattern: in.Pattern, Literal: in.Literal, IgnoreCase: ignoreCase, Path: in.Path,
+		Glob: in.FileGlob, Mode: in.OutputMode, ContextLines: in.ContextLines,
+		MaxResults: in.MaxResults, TimeoutMs: int64(in.TimeoutMs),
+	}
+	res, err := juju.Search(req)
+	switch {
+	case err == nil && !res.Unavailable:
+	case err == nil, juju.IsCode(err, abi.InvalidArgument) && strings.Contains(err.Error(), "regular expression"):
+		// No ripgrep on the host, or a pattern RE2 accepts and ripgrep
+		// does not: search here.
+		deadline := start.Add(time.Duration(in.TimeoutMs) * time.Millisecond)
+		if res, err = fallback(req, re, deadline); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, err
+	}
+	return render(in, res), nil
+}
+
+// compile builds the regular expression the plugin's own search uses; it
+// also checks the pattern for both engines, so that a bad pattern gets the
+// same answer either way.
+func compile(pattern string, literal, ignoreCase bool) (*regexp.Regexp, error) {
+	expr := pattern
+	if literal {
+		expr = regexp.QuoteMeta(pattern)
+	}
+	if ignoreCase {
+		expr = "(?i)" + expr
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, juju.Errorf(abi.InvalidArgument, "the pattern is not a valid regular expression (%v); fix it, or pass literal: true to search for the text as it is", err)
+	}
+	return re, nil
+}
+
+// smartSensitive reports whether smart case makes the search case
+// sensitive: the pattern holds a capital letter as text to match (an
+// escape such as \W or \S is not one).
+func smartSensitive(pattern string, literal bool) bool {
+	if literal {
+		return strings.IndexFunc(pattern, unicode.IsUpper) >= 0
+	}
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return strings.IndexFunc(pattern, unicode.IsUpper) >= 0
+	}
+	return hasUpperLiteral(re)
+}
+
+func hasUpperLiteral(re *syntax.Regexp) bool {
+	if re.Op == syntax.OpLiteral {
+		for _, r := range re.Rune {
+			if unicode.IsUpper(r) {
+				return true
+			}
+		}
+	}
+	for _, sub := range re.Sub {
+		if hasUpperLiteral(sub) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,73 @@
+package abi
+
+// Search host function (capability fs.read): a content search of the
+// workspace run by ripgrep on the host, with an argument list the host
+// builds from this structured request. The plugin never chooses flags.
+const FnSearch = "juju_search" // SearchRequest → SearchResult; fs.read
+
+// Search output modes.
+const (
+	SearchContent = "content" // matching lines, with context
+	SearchFiles   = "files"   // the files that match
+	SearchCount   = "count"   // matching lines per file
+)
+
+// SearchRequest asks for one search. Pattern is a regular expression (RE2
+// syntax), or a literal string when Literal is set; it never holds a line
+// break.
+type SearchRequest struct {
+	Pattern    string `json:"pattern"`
+	Literal    bool   `json:"literal,omitempty"`
+	IgnoreCase bool   `json:"ignoreCase,omitempty"`
+	// Path is the folder (or file) to search: relative to the first root,
+	// or absolute inside a root. Empty means the first root.
+	Path string `json:"path,omitempty"`
+	// Glob keeps only files whose path matches: a glob without a slash is
+	// matched against file names at any depth, one with a slash against the
+	// path relative to Path.
+	Glob         string `json:"glob,omitempty"`
+	Mode         string `json:"mode,omitempty"` // SearchContent (default), SearchFiles, SearchCount
+	ContextLines int    `json:"contextLines,omitempty"`
+	// MaxResults bounds the matching lines (content) or the files (files,
+	// count) returned; 0 means the host's cap.
+	MaxResults int   `json:"maxResults,omitempty"`
+	TimeoutMs  int64 `json:"timeoutMs,omitempty"` // 0: the host's default
+}
+
+// SearchResult is what a search found. Unavailable says no search program
+// is installed on the host: the plugin searches by itself instead.
+type SearchResult struct {
+	Status
+	Unavailable bool         `json:"unavailable,omitempty"`
+	Engine      string       `json:"engine,omitempty"` // "ripgrep"
+	Files       []SearchFile `json:"files"`
+	// Matches counts the matching lines returned (content) or found in the
+	// files returned (count).
+	Matches int `json:"matches"`
+	// Truncated says the search stopped at MaxResults: more matches exist.
+	Truncated bool `json:"truncated,omitempty"`
+	// Partial says the search ran out of time: what is here is what was
+	// found until then.
+	Partial bool `json:"partial,omitempty"`
+	// Hidden counts files the policy withheld (secrets, denied paths).
+	Hidden int `json:"hidden,omitempty"`
+}
+
+// SearchFile is one file with matches. Matches is empty in files mode;
+// Count is set in count mode.
+type SearchFile struct {
+	Path    string        `json:"path"` // display path
+	Count   int           `json:"count,omitempty"`
+	Matches []SearchMatch `json:"matches,omitempty"`
+}
+
+// SearchMatch is one matching line. Column is the 1-based position of the
+// first match on the line, counted in Unicode code points. Before and After
+// are the context lines around it (lines that match too included).
+type SearchMatch struct {
+	Line   int      `json:"line"`
+	Column int      `json:"column"`
+	Text   string   `json:"text"`
+	Before []string `json:"before,omitempty"`
+	After  []string `json:"after,omitempty"`
+}
