@@ -12,3 +12,5 @@ func exchange(fn string, frame []byte) ([]byte, error) {
 	}
 	return testHost(fn, frame), nil
 }
+
+func exchangeGit(fn string, frame []byte) ([]byte, error) { return exchange(fn, frame) }

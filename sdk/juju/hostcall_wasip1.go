@@ -23,6 +23,9 @@ func hostFSStat(uint64) uint64
 //go:wasmimport extism:host/user juju_fs_glob
 func hostFSGlob(uint64) uint64
 
+//go:wasmimport extism:host/user juju_discover_tasks
+func hostDiscoverTasks(uint64) uint64
+
 // exchange sends a request frame to host function fn and returns its
 // response frame.
 func exchange(fn string, frame []byte) ([]byte, error) {
@@ -38,9 +41,16 @@ func exchange(fn string, frame []byte) ([]byte, error) {
 		imp = hostFSStat
 	case abi.FnFSGlob:
 		imp = hostFSGlob
+	case abi.FnDiscoverTasks:
+		imp = hostDiscoverTasks
 	default:
 		return nil, errNoHost
 	}
+	return exchangeWith(imp, fn, frame)
+}
+
+// exchangeWith sends a request frame to the import imp of host function fn.
+func exchangeWith(imp func(uint64) uint64, fn string, frame []byte) ([]byte, error) {
 	req := store(frame)
 	off := imp(req)
 	release(req, len(frame))
