@@ -122,7 +122,8 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	var fns []hostfns.Func
 	fns = append(fns, logFunc(h.log))
 	fns = append(fns, fs.New(h.policy, fs.Options{})...)
-	return fns
+	fns = append(fns, h.discoverFuncs()...)
+	return withUnavailable(fns, abi.FnGit)
 }
 
 // StateDir is the folder holding this workspace's state (journal, audit,

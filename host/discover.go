@@ -1,0 +1,56 @@
+package host
+
+import (
+	"context"
+
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/hostfns/discover"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// discoverFuncs returns the juju_discover_tasks host function over the
+// catalog's serving plugins, core and installed, read at each call.
+func (h *Host) discoverFuncs() []hostfns.Func {
+	timeout := discover.DefaultTimeout
+	if t := h.cfg.PluginTimeout; t > 0 && t < timeout {
+		timeout = t
+	}
+	return discover.New(h.policy, discover.Options{Sources: h.discoverSources, Timeout: timeout})
+}
+
+// discoverSources lists the serving plugins that export discoverers.
+func (h *Host) discoverSources() []discover.Source {
+	var out []discover.Source
+	for _, l := range h.plugins {
+		if l.Err == nil && len(l.Manifest.Discoverers) > 0 {
+			out = append(out, discoverSource{l})
+		}
+	}
+	return out
+}
+
+// discoverSource is a loaded plugin seen by the discover host function.
+type discoverSource struct{ *Loaded }
+
+func (s discoverSource) Discoverers() []abi.DiscovererSpec { return s.Manifest.Discoverers }
+
+var _ discover.Source = discoverSource{}
+
+// withUnavailable adds, for each host function in names that no capability
+// package provides in this build, one that answers NOT_FOUND, so that a
+// plugin importing it still loads and can degrade (project_overview
+// without git).
+func withUnavailable(fns []hostfns.Func, names ...string) []hostfns.Func {
+	have := map[string]bool{}
+	for _, f := range fns {
+		have[f.Name] = true
+	}
+	for _, name := range names {
+		if have[name] {
+			continue
+		}
+		e := abi.Errorf(abi.NotFound, "this juju has no %s host function; go on without what it would give", name)
+		fns = append(fns, hostfns.Func{Name: name, Handle: func(context.Context, []byte, []byte) ([]byte, []byte) { return hostfns.ErrorHeader(e), nil }})
+	}
+	return fns
+}
