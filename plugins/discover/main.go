@@ -1,0 +1,54 @@
+// Command discover is juju's core discover plugin (core-discover): the task
+// discoverers of the common build tools — make, npm/pnpm/yarn/bun, Python
+// (pyproject, pytest, tox, nox), cargo, go, composer, gradle, maven, just,
+// task, deno and mise. Each reads the files its globs matched through the
+// fs host functions and parses them statically; none runs project code.
+// project_overview (core-overview) calls them through juju_discover_tasks.
+//
+// The parsers live in one package per tool, beside tests that run with the
+// host's toolchain over the fixture projects in test/testdata/projects.
+package main
+
+import (
+	"github.com/jujutools/juju/plugins/discover/makefile"
+	"github.com/jujutools/juju/plugins/discover/task"
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
+
+// maxFile is the largest file a discoverer reads.
+const maxFile = 4 << 20
+
+// hostFS is the workspace through juju's fs host functions.
+type hostFS struct{}
+
+func (hostFS) ReadFile(name string) ([]byte, error) {
+	res, b, err := juju.ReadFile(abi.ReadRequest{Path: name, MaxBytes: maxFile})
+	switch {
+	case err != nil:
+		return nil, err
+	case res.Truncated:
+		return nil, juju.Errorf(abi.TooLarge, "it is larger than %d MiB", maxFile>>20)
+	case res.Binary:
+		return nil, juju.Errorf(abi.InvalidArgument, "it is not a text file")
+	}
+	return b, nil
+}
+
+func (hostFS) Exists(name string) bool {
+	_, err := juju.Stat(abi.StatRequest{Path: name})
+	return err == nil
+}
+
+// register adds a discoverer backed by a parser package.
+func register(name string, files []string, discover func(task.FS, []string) *task.Result) {
+	juju.Discoverer(name, files, func(req abi.DiscoverRequest) (*abi.DiscoverResult, error) {
+		return &discover(hostFS{}, req.Files).DiscoverResult, nil
+	})
+}
+
+func init() {
+	register("make", makefile.Files, makefile.Discover)
+}
+
+func main() {}
