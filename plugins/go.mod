@@ -6,4 +6,9 @@ require github.com/jujutools/juju/sdk v0.0.0
 
 require github.com/extism/go-pdk v1.1.3
 
+require (
+	github.com/pelletier/go-toml/v2 v2.4.3 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
+)
+
 replace github.com/jujutools/juju/sdk => ../sdk

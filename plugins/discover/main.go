@@ -11,6 +11,8 @@ package main
 
 import (
 	"github.com/jujutools/juju/plugins/discover/makefile"
+	"github.com/jujutools/juju/plugins/discover/node"
+	"github.com/jujutools/juju/plugins/discover/python"
 	"github.com/jujutools/juju/plugins/discover/task"
 	"github.com/jujutools/juju/sdk/abi"
 	"github.com/jujutools/juju/sdk/juju"
@@ -40,6 +42,18 @@ func (hostFS) Exists(name string) bool {
 	return err == nil
 }
 
+func (hostFS) Find(dir, pattern string, limit int) []string {
+	res, err := juju.Glob(abi.GlobRequest{Path: dir, Pattern: "**/" + pattern, Limit: limit})
+	if err != nil {
+		return nil
+	}
+	out := make([]string, len(res.Entries))
+	for i, e := range res.Entries {
+		out[i] = e.Path
+	}
+	return out
+}
+
 // register adds a discoverer backed by a parser package.
 func register(name string, files []string, discover func(task.FS, []string) *task.Result) {
 	juju.Discoverer(name, files, func(req abi.DiscoverRequest) (*abi.DiscoverResult, error) {
@@ -49,6 +63,8 @@ func register(name string, files []string, discover func(task.FS, []string) *tas
 
 func init() {
 	register("make", makefile.Files, makefile.Discover)
+	register("node", node.Files, node.Discover)
+	register("python", python.Files, python.Discover)
 }
 
 func main() {}

@@ -24,6 +24,9 @@ type FS interface {
 	ReadFile(name string) ([]byte, error)
 	// Exists reports whether a file or folder exists.
 	Exists(name string) bool
+	// Find returns up to limit files below dir (at any depth, ignored
+	// files left out) whose name matches the path.Match pattern.
+	Find(dir, pattern string, limit int) []string
 }
 
 // DirFS is an FS over a folder of the host, for tests.
@@ -44,6 +47,23 @@ func (d DirFS) Exists(name string) bool {
 	}
 	_, err := os.Lstat(filepath.Join(string(d), filepath.FromSlash(name)))
 	return err == nil
+}
+
+// Find walks the folder for files named like pattern.
+func (d DirFS) Find(dir, pattern string, limit int) []string {
+	var out []string
+	base := filepath.Join(string(d), filepath.FromSlash(dir))
+	filepath.WalkDir(base, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || len(out) >= limit {
+			return filepath.SkipDir
+		}
+		if ok, _ := path.Match(pattern, e.Name()); ok && e.Type().IsRegular() {
+			rel, _ := filepath.Rel(string(d), p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	return out
 }
 
 // Result collects the tasks and warnings of one discoverer run.
@@ -102,7 +122,7 @@ func Kind(name string) string {
 		return false
 	}
 	switch {
-	case has("test", "spec", "e2e", "pytest", "coverage", "bench"):
+	case has("test", "spec", "e2e", "pytest", "cov", "bench"):
 		return abi.KindTest
 	case has("lint", "fmt", "format", "vet", "clippy", "check", "typecheck", "tsc", "prettier", "eslint", "ruff", "mypy", "style"):
 		return abi.KindLint

@@ -1,0 +1,203 @@
+// Package node finds the scripts of package.json files and the package
+// manager that runs them: the packageManager field, else the lock file
+// (pnpm-lock.yaml, yarn.lock, bun.lock(b), package-lock.json), looked for
+// from the package's folder up to the root, so a workspace member is run
+// by its workspace's manager (pnpm-workspace.yaml is checked). Pre and post scripts are hooks where the
+// manager runs them on its own (npm, yarn 1) and tasks of their own where
+// it does not (pnpm, yarn 2+, bun).
+package node
+
+import (
+	"encoding/json"
+	"path"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/jujutools/juju/plugins/discover/task"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// Files are the files this discoverer reads.
+var Files = []string{"package.json"}
+
+// lifecycle scripts run by install and publish, not by hand.
+var lifecycle = map[string]bool{
+	"preinstall": true, "install": true, "postinstall": true, "prepublish": true, "preprepare": true,
+	"prepare": true, "postprepare": true, "prepublishOnly": true, "prepack": true, "postpack": true,
+	"publish": true, "postpublish": true, "preversion": true, "version": true, "postversion": true,
+	"dependencies": true,
+}
+
+// manager is a package manager and whether it runs pre/post scripts.
+type manager struct {
+	name  string
+	hooks bool
+}
+
+type discoverer struct {
+	fsys  task.FS
+	res   *task.Result
+	pkgs  map[string]*pkg // by folder
+	files map[string]bool
+}
+
+// pkg is what matters of one package.json.
+type pkg struct {
+	packageManager string
+}
+
+// Discover lists the scripts of the package.json files in files.
+func Discover(fsys task.FS, files []string) *task.Result {
+	d := &discoverer{fsys: fsys, res: task.NewResult(), pkgs: map[string]*pkg{}, files: map[string]bool{}}
+	for _, f := range files {
+		d.files[f] = true
+	}
+	for _, f := range files {
+		d.scripts(f)
+	}
+	return d.res
+}
+
+// scripts adds the tasks of one package.json.
+func (d *discoverer) scripts(file string) {
+	data, err := d.fsys.ReadFile(file)
+	if err != nil {
+		d.res.Warn(file, "could not be read: %v", err)
+		return
+	}
+	data = task.StripBOM(data)
+	var v struct {
+		Scripts map[string]string `json:"scripts"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		d.res.Warn(file, "%s; its scripts are not listed", task.JSONError(data, err))
+		return
+	}
+	top, err := task.Members(data, 0)
+	if err != nil {
+		d.res.Warn(file, "%s", task.JSONError(data, err))
+		return
+	}
+	sm, ok := task.Find(top, "scripts")
+	if !ok || string(sm.Value) == "null" {
+		return
+	}
+	scripts, err := task.Members(data, sm.Start)
+	if err != nil {
+		d.res.Warn(file, "line %d: scripts is not an object", sm.Line)
+		return
+	}
+	dir := task.Dir(file)
+	if err := checkPNPMWorkspace(d.fsys, dir); err != nil {
+		d.res.Warn(path.Join(dir, "pnpm-workspace.yaml"), "is not valid YAML (%v); workspace members are still listed from their own package.json", err)
+	}
+	m := d.manager(dir)
+	for _, s := range scripts {
+		name := s.Key
+		body := v.Scripts[name]
+		if lifecycle[name] {
+			continue
+		}
+		if m.hooks && isHook(name, v.Scripts) {
+			continue
+		}
+		desc := strings.TrimSpace(body)
+		if m.hooks {
+			if _, ok := v.Scripts["pre"+name]; ok {
+				desc += " (runs pre" + name + " first)"
+			}
+			if _, ok := v.Scripts["post"+name]; ok {
+				desc += " (then post" + name + ")"
+			}
+		}
+		d.res.Add(abi.Task{
+			Name: name, Runner: m.name, Command: m.name + " run " + task.Shell(name),
+			Cwd: dir, File: file, Line: s.Line, Description: desc,
+		})
+	}
+}
+
+// isHook says name is the pre or post script of another script.
+func isHook(name string, scripts map[string]string) bool {
+	for _, p := range []string{"pre", "post"} {
+		if base, ok := strings.CutPrefix(name, p); ok && base != "" {
+			if _, ok := scripts[base]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// manager finds the package manager of the package in dir.
+func (d *discoverer) manager(dir string) manager {
+	for cur := dir; ; cur = path.Dir(cur) {
+		if p := d.pkg(cur); p != nil && p.packageManager != "" {
+			return fromField(p.packageManager, d.fsys.Exists(path.Join(cur, ".yarnrc.yml")))
+		}
+		switch {
+		case d.fsys.Exists(path.Join(cur, "pnpm-lock.yaml")) || d.fsys.Exists(path.Join(cur, "pnpm-workspace.yaml")):
+			return manager{"pnpm", false}
+		case d.fsys.Exists(path.Join(cur, "yarn.lock")):
+			berry := d.fsys.Exists(path.Join(cur, ".yarnrc.yml"))
+			return manager{"yarn", !berry}
+		case d.fsys.Exists(path.Join(cur, "bun.lockb")) || d.fsys.Exists(path.Join(cur, "bun.lock")):
+			return manager{"bun", false}
+		case d.fsys.Exists(path.Join(cur, "package-lock.json")) || d.fsys.Exists(path.Join(cur, "npm-shrinkwrap.json")):
+			return manager{"npm", true}
+		}
+		if cur == "." || cur == "/" {
+			return manager{"npm", true}
+		}
+	}
+}
+
+// fromField reads "pnpm@9.1.0", "yarn@4.0.2" or "npm@10".
+func fromField(field string, yarnrc bool) manager {
+	name, version, _ := strings.Cut(field, "@")
+	switch name {
+	case "pnpm", "bun":
+		return manager{name, false}
+	case "yarn":
+		major := strings.SplitN(version, ".", 2)[0]
+		return manager{"yarn", major == "1" || (major == "" && !yarnrc)}
+	}
+	return manager{"npm", true}
+}
+
+// pkg reads the package.json of dir, when the walk found one there.
+func (d *discoverer) pkg(dir string) *pkg {
+	if p, ok := d.pkgs[dir]; ok {
+		return p
+	}
+	p := &pkg{}
+	d.pkgs[dir] = p
+	file := path.Join(dir, "package.json")
+	if !d.files[file] {
+		return p
+	}
+	data, err := d.fsys.ReadFile(file)
+	if err != nil {
+		return p
+	}
+	var v struct {
+		PackageManager string `json:"packageManager"`
+	}
+	if json.Unmarshal(task.StripBOM(data), &v) == nil {
+		p.packageManager = v.PackageManager
+	}
+	return p
+}
+
+// checkPNPMWorkspace parses the pnpm-workspace.yaml of dir, if any.
+func checkPNPMWorkspace(fsys task.FS, dir string) error {
+	data, err := fsys.ReadFile(path.Join(dir, "pnpm-workspace.yaml"))
+	if err != nil {
+		return nil
+	}
+	var v struct {
+		Packages []string `yaml:"packages"`
+	}
+	return yaml.Unmarshal(data, &v)
+}
