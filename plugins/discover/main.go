@@ -10,10 +10,19 @@
 package main
 
 import (
+	"github.com/jujutools/juju/plugins/discover/cargo"
+	"github.com/jujutools/juju/plugins/discover/composer"
+	"github.com/jujutools/juju/plugins/discover/deno"
+	"github.com/jujutools/juju/plugins/discover/gomod"
+	"github.com/jujutools/juju/plugins/discover/gradle"
+	"github.com/jujutools/juju/plugins/discover/just"
 	"github.com/jujutools/juju/plugins/discover/makefile"
+	"github.com/jujutools/juju/plugins/discover/maven"
+	"github.com/jujutools/juju/plugins/discover/mise"
 	"github.com/jujutools/juju/plugins/discover/node"
 	"github.com/jujutools/juju/plugins/discover/python"
 	"github.com/jujutools/juju/plugins/discover/task"
+	"github.com/jujutools/juju/plugins/discover/taskfile"
 	"github.com/jujutools/juju/sdk/abi"
 	"github.com/jujutools/juju/sdk/juju"
 )
@@ -65,6 +74,15 @@ func init() {
 	register("make", makefile.Files, makefile.Discover)
 	register("node", node.Files, node.Discover)
 	register("python", python.Files, python.Discover)
+	register("cargo", cargo.Files, cargo.Discover)
+	register("go", gomod.Files, gomod.Discover)
+	register("composer", composer.Files, composer.Discover)
+	register("gradle", gradle.Files, gradle.Discover)
+	register("maven", maven.Files, maven.Discover)
+	register("just", just.Files, just.Discover)
+	register("task", taskfile.Files, taskfile.Discover)
+	register("deno", deno.Files, deno.Discover)
+	register("mise", mise.Files, mise.Discover)
 }
 
 func main() {}
