@@ -99,7 +99,7 @@ func (o overviewResult) taskLines() string {
 	var b strings.Builder
 	for _, t := range o.Tasks {
 		l := fmt.Sprintf("%s | %s | %s | %s | %s:%d | %s | %s", t.Name, t.Runner, t.Command, t.Cwd, t.File, t.Line, t.Kind, t.Description)
-		b.WriteString(strings.TrimSpace(l) + "\n")
+		b.WriteString(strings.TrimSuffix(strings.TrimSpace(l), " |") + "\n")
 	}
 	return b.String()
 }
@@ -138,7 +138,7 @@ func TestOverviewMakefile(t *testing.T) {
 all | make | make all | . | Makefile:9 | other | build everything
 build | make | make build | . | Makefile:12 | build | compile the binary
 test | make | make test | . | Makefile:15 | test | run the tests
-lint | make | make lint | . | Makefile:19 | lint |
+lint | make | make lint | . | Makefile:19 | lint
 docs | make | make docs | . | common.mk:3 | other | build the documentation
 run | make | make run | sub | sub/Makefile:1 | run | start the service
 `)
@@ -171,4 +171,41 @@ func gitRepo(t *testing.T, root string) {
 		}
 	}
 	os.WriteFile(filepath.Join(root, "new.txt"), []byte("x\n"), 0o644)
+}
+
+// TestOverviewFixtures runs project_overview on every fixture project and
+// compares its tasks and warnings, exactly, with the project's golden file
+// (test/testdata/projects/NAME.golden; -update rewrites them). The
+// discoverer unit tests in plugins/discover check the same projects
+// parser by parser.
+func TestOverviewFixtures(t *testing.T) {
+	dirs, err := os.ReadDir(filepath.Join(repoRoot, "test", "testdata", "projects"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		if !d.IsDir() {
+			continue
+		}
+		t.Run(d.Name(), func(t *testing.T) {
+			root := project(t, d.Name())
+			s := start(t, root, "--mode", "trusted")
+			o, _ := s.overview(nil)
+			got := "-- tasks --\n" + o.taskLines() + "-- warnings --\n" + o.warningLines()
+			golden := filepath.Join(repoRoot, "test", "testdata", "projects", d.Name()+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("project_overview of %s:\n%s\nwant (%s):\n%s", d.Name(), got, golden, want)
+			}
+		})
+	}
 }
