@@ -49,7 +49,7 @@ func withUnavailable(fns []hostfns.Func, names ...string) []hostfns.Func {
 		if have[name] {
 			continue
 		}
-		e := abi.Errorf(abi.NotFound, "this juju has no %s host function; go on without what it would give", name)
+		e := abi.Errorf(abi.NotFound, "this juju build has no %s host function", name)
 		fns = append(fns, hostfns.Func{Name: name, Handle: func(context.Context, []byte, []byte) ([]byte, []byte) { return hostfns.ErrorHeader(e), nil }})
 	}
 	return fns

@@ -209,3 +209,107 @@ func TestOverviewFixtures(t *testing.T) {
 		})
 	}
 }
+
+// A discoverer that crashes its plugin or never returns costs the overview
+// a warning naming it; the other discoverers' tasks, core and installed,
+// still come back, and the next overview works again.
+func TestOverviewSurvivesBrokenDiscoverers(t *testing.T) {
+	home := t.TempDir()
+	installForTest(t, home, "plugins/testplugins/baddiscover", nil)
+	root := workspace(t, map[string]string{
+		"crash.txt": "x",
+		"spin.txt":  "x",
+		"a.fine":    "x",
+		"Makefile":  ".PHONY: build\nbuild:\n\ttrue\n",
+	})
+	s := startHome(t, home, root, "--mode", "trusted")
+	for round := range 2 {
+		o, txt := s.overview(nil)
+		checkTasks(t, o, `
+fine | fine | fine a.fine | . | a.fine:1 | other
+build | make | make build | . | Makefile:2 | build
+`)
+		w := o.warningLines()
+		if len(o.Warnings) != 2 || !strings.Contains(w, "crash.txt: the crash discoverer (plugin test-baddiscover) failed") ||
+			!strings.Contains(w, "spin.txt: the spin discoverer (plugin test-baddiscover) failed: the plugin test-baddiscover did not finish within") {
+			t.Fatalf("round %d: warnings:\n%s", round, w)
+		}
+		if !strings.Contains(txt, "Warnings:\n  crash.txt: ") {
+			t.Errorf("round %d: the text does not list the warnings:\n%s", round, txt)
+		}
+	}
+}
+
+// The git section: the branch, the last commit and the state of the work
+// tree come from the juju_git host function. Until a capability package
+// provides juju_git in this build, the section says git is unavailable and
+// the test stops there.
+func TestOverviewGit(t *testing.T) {
+	root := project(t, "make")
+	gitRepo(t, root)
+	os.WriteFile(filepath.Join(root, "Makefile"), []byte(".PHONY: x\nx:\n\ttrue\n"), 0o644)
+	s := start(t, root, "--mode", "trusted")
+	o, txt := s.overview(nil)
+	if len(o.Tasks) == 0 {
+		t.Errorf("no tasks beside git:\n%s", txt)
+	}
+	g := o.Git
+	if !g.Available {
+		if strings.Contains(g.Note, "has no juju_git host function") && strings.Contains(txt, "Git: git is not available") {
+			t.Skipf("juju_git is not in this build: %s", g.Note)
+		}
+		t.Fatalf("git unavailable for another reason: %+v", g)
+	}
+	if !g.Repository || g.Branch != "trunk" || !strings.HasSuffix(g.Head, " first commit") ||
+		g.Modified != 1 || g.Untracked != 1 || g.Staged != 0 || g.Clean {
+		t.Errorf("git section %+v, want branch trunk, head … first commit, 1 modified, 1 untracked", g)
+	}
+	if !strings.Contains(txt, "Git: branch trunk, 0 staged, 1 modified, 1 untracked, 0 conflicted; last commit ") {
+		t.Errorf("text git line:\n%s", txt)
+	}
+
+	// Outside a repository the section says so.
+	plain := project(t, "just")
+	o, _ = start(t, plain, "--mode", "trusted").overview(nil)
+	if !o.Git.Available || o.Git.Repository || o.Git.Note == "" {
+		t.Errorf("git section outside a repository: %+v", o.Git)
+	}
+}
+
+// Languages, sizes and instruction files; ignored files and dependency
+// folders are not counted, and secrets are never named.
+func TestOverviewLanguagesAndInstructions(t *testing.T) {
+	root := workspace(t, map[string]string{
+		".gitignore":                      "out/\n",
+		"main.go":                         strings.Repeat("x", 3000),
+		"util.go":                         strings.Repeat("x", 1000),
+		"web/app.ts":                      strings.Repeat("x", 1000),
+		"README.md":                       "readme",
+		"out/big.go":                      strings.Repeat("x", 50000),
+		"node_modules/dep/index.js":       strings.Repeat("x", 50000),
+		"AGENTS.md":                       "conventions",
+		".cursor/rules/style.mdc":         "rules",
+		".github/copilot-instructions.md": "x",
+		".env":                            "SECRET=1",
+	})
+	s := start(t, root, "--mode", "trusted")
+	o, txt := s.overview(map[string]any{"languages": 5})
+	if len(o.Languages) != 2 || o.Languages[0].Name != "Go" || o.Languages[0].Bytes != 4000 || o.Languages[0].Files != 2 ||
+		o.Languages[0].Percent != 80 || o.Languages[1].Name != "TypeScript" {
+		t.Errorf("languages %+v", o.Languages)
+	}
+	want := []string{".cursor/rules/style.mdc", ".github/copilot-instructions.md", "AGENTS.md"}
+	if strings.Join(o.Instructions, ",") != strings.Join(want, ",") {
+		t.Errorf("instructions %v, want %v", o.Instructions, want)
+	}
+	if o.Files != 8 || strings.Contains(txt, ".env") || strings.Contains(txt, "big.go") {
+		t.Errorf("files %d (want 8: out/ and node_modules/ left out, .env hidden):\n%s", o.Files, txt)
+	}
+}
+
+func TestOverviewRefusesPathsOutside(t *testing.T) {
+	root := workspace(t, map[string]string{"a.go": "package a", "link": "->/etc"})
+	s := start(t, root, "--mode", "trusted")
+	s.fail("project_overview", map[string]any{"path": "../"}, "PATH_DENIED")
+	s.fail("project_overview", map[string]any{"path": "link"}, "PATH_DENIED")
+}

@@ -33,6 +33,8 @@ var SkipDirs = []string{"node_modules", "vendor", "target", ".venv", "venv", "__
 type Source interface {
 	Name() string
 	Discoverers() []abi.DiscovererSpec
+	// Warm compiles the plugin if it is not yet (host/plugin.Plugin.Warm).
+	Warm(ctx context.Context) error
 	// Invoke calls an export of the plugin (host/plugin.Plugin.Invoke).
 	Invoke(ctx context.Context, caller hostfns.Caller, export string, input []byte) ([]byte, *abi.Error)
 }
@@ -183,13 +185,18 @@ func (s *server) run(ctx context.Context, jobs []*job, res *abi.DiscoverTasksRes
 // call runs one discoverer. Its failure is a warning naming the discoverer
 // and the first file it was offered.
 func (s *server) call(ctx context.Context, caller hostfns.Caller, j *job) ([]abi.Task, []abi.Warning) {
-	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
-	defer cancel()
-	in, _ := json.Marshal(abi.DiscoverRequest{Discoverer: j.spec.Name, Files: j.files})
 	who := fmt.Sprintf("the %s discoverer (plugin %s)", j.spec.Name, j.src.Name())
 	fail := func(msg string) []abi.Warning {
 		return []abi.Warning{{File: j.files[0], Message: who + " " + msg}}
 	}
+	// Compiling the plugin (once, at most) does not count against the
+	// discoverer's time.
+	if err := j.src.Warm(ctx); err != nil {
+		return nil, fail("could not be loaded; its tasks are missing")
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+	defer cancel()
+	in, _ := json.Marshal(abi.DiscoverRequest{Discoverer: j.spec.Name, Files: j.files})
 	caller.Plugin = j.src.Name()
 	out, aerr := j.src.Invoke(ctx, caller, abi.ExportDiscover, in)
 	switch {

@@ -34,7 +34,7 @@ func gitState(dir string) Git {
 		if e, ok := juju.AsError(err); ok {
 			msg = e.Message
 		}
-		return Git{Note: "git is not available to this overview: " + msg}
+		return Git{Note: "git is not available: " + msg}
 	}
 	if res.ExitCode != 0 {
 		if strings.Contains(res.Stderr, "not a git repository") {
