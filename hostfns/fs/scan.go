@@ -3,6 +3,7 @@ package fs
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/sdk/abi"
@@ -57,6 +58,9 @@ func Scan(ctx context.Context, pol *policy.Policy, path string, opts ScanOptions
 	}
 	if !r.Info.IsDir() {
 		return false, abi.Errorf(abi.InvalidArgument, "%q is a file, not a folder; pass a folder", r.Display)
+	}
+	if slices.Contains(strings.Split(r.Rel, "/"), ".git") {
+		return false, abi.Errorf(abi.PathDenied, "%q is inside .git, which is never walked; pass a folder of the work tree", r.Display)
 	}
 	d, e := openWalk(pol, r)
 	if e != nil {
