@@ -6,6 +6,6 @@ import "github.com/jujutools/juju/sdk/abi"
 // (host function juju_discover_tasks, capability fs.read) and returns
 // their merged tasks and warnings with the walk's file counts.
 func DiscoverTasks(req abi.DiscoverTasksRequest) (*abi.DiscoverTasksResult, error) {
-	res, _, err := roundTrip[abi.DiscoverTasksResult](abi.FnDiscoverTasks, req, nil)
+	res, _, err := roundTripVia[abi.DiscoverTasksResult](exchangeDiscoverTasks, abi.FnDiscoverTasks, req, nil)
 	return res, err
 }

@@ -14,3 +14,5 @@ func exchange(fn string, frame []byte) ([]byte, error) {
 }
 
 func exchangeGit(fn string, frame []byte) ([]byte, error) { return exchange(fn, frame) }
+
+func exchangeDiscoverTasks(fn string, frame []byte) ([]byte, error) { return exchange(fn, frame) }

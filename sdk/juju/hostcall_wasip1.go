@@ -23,9 +23,6 @@ func hostFSStat(uint64) uint64
 //go:wasmimport extism:host/user juju_fs_glob
 func hostFSGlob(uint64) uint64
 
-//go:wasmimport extism:host/user juju_discover_tasks
-func hostDiscoverTasks(uint64) uint64
-
 // exchange sends a request frame to host function fn and returns its
 // response frame.
 func exchange(fn string, frame []byte) ([]byte, error) {
@@ -41,8 +38,6 @@ func exchange(fn string, frame []byte) ([]byte, error) {
 		imp = hostFSStat
 	case abi.FnFSGlob:
 		imp = hostFSGlob
-	case abi.FnDiscoverTasks:
-		imp = hostDiscoverTasks
 	default:
 		return nil, errNoHost
 	}
