@@ -100,6 +100,9 @@ func (s *server) discover(ctx context.Context, req *abi.DiscoverTasksRequest, _ 
 			st.Bytes += f.Size
 			res.Extensions[ext] = st
 		}
+		if inTestdata(f.Dir) {
+			return // fixtures of tests, not the project's own build files
+		}
 		for _, j := range jobs {
 			if j.matches(f.Path, f.Name) {
 				if len(j.files) < s.opts.MaxFiles {
@@ -296,6 +299,13 @@ func extensionOf(name string) string {
 		return ""
 	}
 	return strings.ToLower(ext)
+}
+
+// inTestdata says the folder dir is, or is inside, a folder named
+// testdata: Go's convention for test fixtures, which often hold build
+// files of other projects.
+func inTestdata(dir string) bool {
+	return dir == "testdata" || strings.HasPrefix(dir, "testdata/") || strings.Contains(dir, "/testdata/") || strings.HasSuffix(dir, "/testdata")
 }
 
 func hasKey(m map[string]abi.ExtensionStat, k string) bool {

@@ -52,3 +52,14 @@ func TestNestedRefused(t *testing.T) {
 		t.Errorf("nested discover = %v, want INVALID_ARGUMENT", e)
 	}
 }
+
+func TestInTestdata(t *testing.T) {
+	for dir, want := range map[string]bool{
+		"testdata": true, "testdata/x": true, "a/testdata": true, "a/testdata/b": true,
+		".": false, "mytestdata": false, "a/testdatas": false, "/abs/root/testdata/x": true,
+	} {
+		if got := inTestdata(dir); got != want {
+			t.Errorf("inTestdata(%q) = %v, want %v", dir, got, want)
+		}
+	}
+}

@@ -51,14 +51,17 @@ func (hostFS) Exists(name string) bool {
 	return err == nil
 }
 
-func (hostFS) Find(dir, pattern string, limit int) []string {
-	res, err := juju.Glob(abi.GlobRequest{Path: dir, Pattern: "**/" + pattern, Limit: limit})
+func (hostFS) List(dir string) []string {
+	res, err := juju.ListDir(abi.ListRequest{Path: dir})
 	if err != nil {
 		return nil
 	}
 	out := make([]string, len(res.Entries))
 	for i, e := range res.Entries {
-		out[i] = e.Path
+		out[i] = e.Name
+		if e.Type == abi.TypeDir {
+			out[i] += "/"
+		}
 	}
 	return out
 }

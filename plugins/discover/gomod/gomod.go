@@ -16,8 +16,12 @@ import (
 // Files are the files this discoverer reads.
 var Files = []string{"go.mod", "go.work"}
 
-// maxGoFiles bounds the .go files read to look for //go:generate.
-const maxGoFiles = 200
+// Bounds of the look for //go:generate: the .go files of the module's
+// folder and of the folders right below it, so many at most.
+const (
+	maxGoFiles = 50
+	maxGoDirs  = 25
+)
 
 type discoverer struct {
 	fsys task.FS
@@ -73,14 +77,32 @@ func (d *discoverer) module(file string) {
 	}
 }
 
-// generates says whether a .go file of the module holds //go:generate.
+// generates says whether a .go file of the module's folder, or of a
+// folder right below it, holds //go:generate. Deeper packages are not
+// looked at: the look stays cheap on large trees.
 func (d *discoverer) generates(dir string) bool {
-	for _, f := range d.fsys.Find(dir, "*.go", maxGoFiles) {
-		if data, err := d.fsys.ReadFile(f); err == nil && bytes.Contains(data, []byte("//go:generate ")) {
-			return true
+	files, dirs := 0, 0
+	var scan func(dir string, depth int) bool
+	scan = func(dir string, depth int) bool {
+		for _, name := range d.fsys.List(dir) {
+			switch {
+			case strings.HasSuffix(name, "/"):
+				if depth == 0 && dirs < maxGoDirs && name != "testdata/" && !strings.HasPrefix(name, "_") && !strings.HasPrefix(name, ".") {
+					dirs++
+					if scan(path.Join(dir, name), 1) {
+						return true
+					}
+				}
+			case strings.HasSuffix(name, ".go") && files < maxGoFiles:
+				files++
+				if data, err := d.fsys.ReadFile(path.Join(dir, name)); err == nil && bytes.Contains(data, []byte("//go:generate ")) {
+					return true
+				}
+			}
 		}
+		return false
 	}
-	return false
+	return scan(dir, 0)
 }
 
 // work adds the modules a go.work uses that the walk did not offer.

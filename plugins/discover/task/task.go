@@ -24,9 +24,9 @@ type FS interface {
 	ReadFile(name string) ([]byte, error)
 	// Exists reports whether a file or folder exists.
 	Exists(name string) bool
-	// Find returns up to limit files below dir (at any depth, ignored
-	// files left out) whose name matches the path.Match pattern.
-	Find(dir, pattern string, limit int) []string
+	// List returns the names of the entries of the folder dir, folders
+	// with a trailing slash; nil when it cannot be listed.
+	List(dir string) []string
 }
 
 // DirFS is an FS over a folder of the host, for tests.
@@ -49,20 +49,19 @@ func (d DirFS) Exists(name string) bool {
 	return err == nil
 }
 
-// Find walks the folder for files named like pattern.
-func (d DirFS) Find(dir, pattern string, limit int) []string {
-	var out []string
-	base := filepath.Join(string(d), filepath.FromSlash(dir))
-	filepath.WalkDir(base, func(p string, e fs.DirEntry, err error) error {
-		if err != nil || len(out) >= limit {
-			return filepath.SkipDir
-		}
-		if ok, _ := path.Match(pattern, e.Name()); ok && e.Type().IsRegular() {
-			rel, _ := filepath.Rel(string(d), p)
-			out = append(out, filepath.ToSlash(rel))
-		}
+// List lists the folder dir.
+func (d DirFS) List(dir string) []string {
+	ents, err := os.ReadDir(filepath.Join(string(d), filepath.FromSlash(dir)))
+	if err != nil {
 		return nil
-	})
+	}
+	out := make([]string, len(ents))
+	for i, e := range ents {
+		out[i] = e.Name()
+		if e.IsDir() {
+			out[i] += "/"
+		}
+	}
 	return out
 }
 

@@ -188,9 +188,10 @@ func (b *bench) measure() []row {
 	add(b.steadyReads()...)
 	add(b.globs()...)
 	add(b.inProcess())
+	add(b.overview())
 	add(b.memory())
 	var rows []row
-	for _, id := range []string{"1", "2c", "2w", "3", "4", "5", "5b", "6", "7c", "7w", "8"} {
+	for _, id := range []string{"1", "2c", "2w", "3", "4", "5", "5b", "6", "7c", "7w", "ov", "8"} {
 		rows = append(rows, byID[id])
 	}
 	return rows
