@@ -197,12 +197,15 @@ func (s *server) call(ctx context.Context, caller hostfns.Caller, j *job) ([]abi
 	if err := j.src.Warm(ctx); err != nil {
 		return nil, fail("could not be loaded; its tasks are missing")
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
 	in, _ := json.Marshal(abi.DiscoverRequest{Discoverer: j.spec.Name, Files: j.files})
 	caller.Plugin = j.src.Name()
 	out, aerr := j.src.Invoke(ctx, caller, abi.ExportDiscover, in)
 	switch {
+	case aerr != nil && parent.Err() != nil:
+		return nil, fail("was cancelled with the call; its tasks are missing")
 	case aerr != nil && ctx.Err() != nil:
 		return nil, fail(fmt.Sprintf("did not finish within %s and was stopped; its tasks are missing", s.opts.Timeout))
 	case aerr != nil:

@@ -1,10 +1,12 @@
 // Package node finds the scripts of package.json files and the package
 // manager that runs them: the packageManager field, else the lock file
 // (pnpm-lock.yaml, yarn.lock, bun.lock(b), package-lock.json), looked for
-// from the package's folder up to the root, so a workspace member is run
-// by its workspace's manager (pnpm-workspace.yaml is checked). Pre and post scripts are hooks where the
-// manager runs them on its own (npm, yarn 1) and tasks of their own where
-// it does not (pnpm, yarn 2+, bun).
+// from the package's folder up to the root, so that a workspace member is
+// run by its workspace's manager (a broken pnpm-workspace.yaml is a
+// warning). Pre and post scripts are hooks where the manager runs them on
+// its own (npm, yarn 1) and tasks of their own where it does not (pnpm
+// unless its .npmrc enables them, yarn 2+, bun). Lifecycle scripts run by
+// install and publish are left out.
 package node
 
 import (
@@ -134,11 +136,11 @@ func isHook(name string, scripts map[string]string) bool {
 func (d *discoverer) manager(dir string) manager {
 	for cur := dir; ; cur = path.Dir(cur) {
 		if p := d.pkg(cur); p != nil && p.packageManager != "" {
-			return fromField(p.packageManager, d.fsys.Exists(path.Join(cur, ".yarnrc.yml")))
+			return fromField(p.packageManager, d.fsys.Exists(path.Join(cur, ".yarnrc.yml")), d.pnpmHooks(cur))
 		}
 		switch {
 		case d.fsys.Exists(path.Join(cur, "pnpm-lock.yaml")) || d.fsys.Exists(path.Join(cur, "pnpm-workspace.yaml")):
-			return manager{"pnpm", false}
+			return manager{"pnpm", d.pnpmHooks(cur)}
 		case d.fsys.Exists(path.Join(cur, "yarn.lock")):
 			berry := d.fsys.Exists(path.Join(cur, ".yarnrc.yml"))
 			return manager{"yarn", !berry}
@@ -154,16 +156,34 @@ func (d *discoverer) manager(dir string) manager {
 }
 
 // fromField reads "pnpm@9.1.0", "yarn@4.0.2" or "npm@10".
-func fromField(field string, yarnrc bool) manager {
+func fromField(field string, yarnrc, pnpmHooks bool) manager {
 	name, version, _ := strings.Cut(field, "@")
 	switch name {
-	case "pnpm", "bun":
+	case "bun":
 		return manager{name, false}
+	case "pnpm":
+		return manager{name, pnpmHooks}
 	case "yarn":
 		major := strings.SplitN(version, ".", 2)[0]
 		return manager{"yarn", major == "1" || (major == "" && !yarnrc)}
 	}
 	return manager{"npm", true}
+}
+
+// pnpmHooks says the .npmrc of dir turns on pnpm's pre/post scripts
+// (enable-pre-post-scripts=true; off by default since pnpm 7).
+func (d *discoverer) pnpmHooks(dir string) bool {
+	data, err := d.fsys.ReadFile(path.Join(dir, ".npmrc"))
+	if err != nil {
+		return false
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		k, v, ok := strings.Cut(l, "=")
+		if ok && strings.TrimSpace(k) == "enable-pre-post-scripts" && strings.TrimSpace(v) == "true" {
+			return true
+		}
+	}
+	return false
 }
 
 // pkg reads the package.json of dir, when the walk found one there.

@@ -50,3 +50,12 @@ func TestBrokenPNPMWorkspace(t *testing.T) {
 	res := Discover(fsys, []string{"package.json"})
 	tasktest.Check(t, res, `x | pnpm | pnpm run x | . | package.json:1 | other | y`, `pnpm-workspace.yaml: is not valid YAML`)
 }
+
+func TestPNPMHooksEnabledByNpmrc(t *testing.T) {
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{
+		".npmrc":       "auto-install-peers=true\nenable-pre-post-scripts = true\n",
+		"package.json": `{"packageManager":"pnpm@9.0.0","scripts":{"prebuild":"a","build":"b"}}`,
+	}))
+	res := Discover(fsys, []string{"package.json"})
+	tasktest.Check(t, res, `build | pnpm | pnpm run build | . | package.json:1 | build | b (runs prebuild first)`, "")
+}
