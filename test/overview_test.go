@@ -313,3 +313,19 @@ func TestOverviewRefusesPathsOutside(t *testing.T) {
 	s.fail("project_overview", map[string]any{"path": "../"}, "PATH_DENIED")
 	s.fail("project_overview", map[string]any{"path": "link"}, "PATH_DENIED")
 }
+
+// path narrows the overview to a folder; tasks keep root-relative folders.
+func TestOverviewOfASubfolder(t *testing.T) {
+	root := project(t, "node-npm")
+	s := start(t, root, "--mode", "trusted")
+	o, txt := s.overview(map[string]any{"path": "packages/app"})
+	checkTasks(t, o, `
+start | npm | npm run start | packages/app | packages/app/package.json:4 | run | node index.js
+test | npm | npm run test | packages/app | packages/app/package.json:6 | test | node --test (runs pretest first) (then posttest)
+`)
+	if len(o.Warnings) != 0 || o.Files != 1 || !strings.HasPrefix(txt, "Project packages/app: 1 file, ") {
+		t.Errorf("files %d, warnings %s, text:\n%s", o.Files, o.warningLines(), txt)
+	}
+	s.fail("project_overview", map[string]any{"path": "package.json"}, "INVALID_ARGUMENT")
+	s.fail("project_overview", map[string]any{"path": "nope"}, "NOT_FOUND")
+}

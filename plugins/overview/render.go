@@ -9,7 +9,11 @@ import (
 // the tasks grouped by folder and runner, then the warnings.
 func render(o *Overview) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Project %s: %d files, %s", o.Path, o.Files, size(o.Bytes))
+	files := fmt.Sprintf("%d files", o.Files)
+	if o.Files == 1 {
+		files = "1 file"
+	}
+	fmt.Fprintf(&b, "Project %s: %s, %s", o.Path, files, size(o.Bytes))
 	if o.Truncated {
 		b.WriteString(" (walk stopped at its bound; more files exist)")
 	}
