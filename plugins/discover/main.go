@@ -46,6 +46,11 @@ func (hostFS) ReadFile(name string) ([]byte, error) {
 	return b, nil
 }
 
+func (hostFS) ReadHead(name string, n int64) ([]byte, error) {
+	_, b, err := juju.ReadFile(abi.ReadRequest{Path: name, Length: n})
+	return b, err
+}
+
 func (hostFS) Exists(name string) bool {
 	_, err := juju.Stat(abi.StatRequest{Path: name})
 	return err == nil

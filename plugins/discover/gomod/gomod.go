@@ -16,11 +16,12 @@ import (
 // Files are the files this discoverer reads.
 var Files = []string{"go.mod", "go.work"}
 
-// Bounds of the look for //go:generate: the .go files of the module's
-// folder and of the folders right below it, so many at most.
+// Bounds of the look for //go:generate: the heads of the .go files of the
+// module's folder and of the folders right below it, so many at most.
 const (
-	maxGoFiles = 50
-	maxGoDirs  = 25
+	maxGoFiles = 30
+	maxGoDirs  = 10
+	headBytes  = 8 << 10
 )
 
 type discoverer struct {
@@ -78,8 +79,10 @@ func (d *discoverer) module(file string) {
 }
 
 // generates says whether a .go file of the module's folder, or of a
-// folder right below it, holds //go:generate. Deeper packages are not
-// looked at: the look stays cheap on large trees.
+// folder right below it, holds //go:generate in its first 8 KiB (where
+// the directives usually sit, by the package clause). Deeper packages and
+// the rest of each file are not looked at: the look stays cheap on large
+// trees.
 func (d *discoverer) generates(dir string) bool {
 	files, dirs := 0, 0
 	var scan func(dir string, depth int) bool
@@ -95,7 +98,7 @@ func (d *discoverer) generates(dir string) bool {
 				}
 			case strings.HasSuffix(name, ".go") && files < maxGoFiles:
 				files++
-				if data, err := d.fsys.ReadFile(path.Join(dir, name)); err == nil && bytes.Contains(data, []byte("//go:generate ")) {
+				if data, err := d.fsys.ReadHead(path.Join(dir, name), headBytes); err == nil && bytes.Contains(data, []byte("//go:generate ")) {
 					return true
 				}
 			}

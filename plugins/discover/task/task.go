@@ -22,6 +22,8 @@ import (
 type FS interface {
 	// ReadFile returns a file's bytes.
 	ReadFile(name string) ([]byte, error)
+	// ReadHead returns up to the first n bytes of a file.
+	ReadHead(name string, n int64) ([]byte, error)
 	// Exists reports whether a file or folder exists.
 	Exists(name string) bool
 	// List returns the names of the entries of the folder dir, folders
@@ -38,6 +40,15 @@ func (d DirFS) ReadFile(name string) ([]byte, error) {
 		return nil, errors.New("invalid path")
 	}
 	return os.ReadFile(filepath.Join(string(d), filepath.FromSlash(name)))
+}
+
+// ReadHead reads the first n bytes of name below the folder.
+func (d DirFS) ReadHead(name string, n int64) ([]byte, error) {
+	b, err := d.ReadFile(name)
+	if int64(len(b)) > n {
+		b = b[:n]
+	}
+	return b, err
 }
 
 // Exists reports whether name exists below the folder.
