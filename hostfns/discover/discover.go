@@ -80,7 +80,8 @@ type nestedKey struct{}
 type job struct {
 	src   Source
 	spec  abi.DiscovererSpec
-	globs []string
+	names map[string]bool // globs that are plain names ("Makefile")
+	globs []string        // the others
 	files []string
 	extra int // matches past MaxFiles
 }
@@ -130,21 +131,33 @@ func (s *server) jobs() []*job {
 	}
 	for _, src := range s.opts.Sources() {
 		for _, d := range src.Discoverers() {
-			j := &job{src: src, spec: d}
-			for _, g := range d.Files {
-				if doublestar.ValidatePattern(g) {
-					j.globs = append(j.globs, g)
-				}
-			}
-			jobs = append(jobs, j)
+			jobs = append(jobs, newJob(src, d))
 		}
 	}
 	return jobs
 }
 
+// newJob sorts the globs of d into plain names and patterns (invalid
+// ones dropped).
+func newJob(src Source, d abi.DiscovererSpec) *job {
+	j := &job{src: src, spec: d, names: map[string]bool{}}
+	for _, g := range d.Files {
+		switch {
+		case !strings.ContainsAny(g, `/*?[]{}\`):
+			j.names[g] = true
+		case doublestar.ValidatePattern(g):
+			j.globs = append(j.globs, g)
+		}
+	}
+	return j
+}
+
 // matches applies the glob rule of abi.DiscovererSpec: a glob without a
 // slash matches the name in any folder, one with a slash the whole path.
 func (j *job) matches(display, name string) bool {
+	if j.names[name] {
+		return true
+	}
 	for _, g := range j.globs {
 		target := name
 		if strings.Contains(g, "/") {

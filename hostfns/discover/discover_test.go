@@ -9,7 +9,10 @@ import (
 )
 
 func TestGlobRule(t *testing.T) {
-	j := &job{globs: []string{"Makefile", "*.mk", "**/.cargo/config.toml", "build/*.gradle"}}
+	j := newJob(nil, abi.DiscovererSpec{Files: []string{"Makefile", "*.mk", "**/.cargo/config.toml", "build/*.gradle", "[bad"}})
+	if len(j.names) != 1 || len(j.globs) != 3 {
+		t.Errorf("names %v, globs %v", j.names, j.globs)
+	}
 	for path, want := range map[string]bool{
 		"Makefile": true, "a/b/Makefile": true, "x.mk": true, "a/x.mk": true,
 		".cargo/config.toml": true, "a/.cargo/config.toml": true, "config.toml": false,
