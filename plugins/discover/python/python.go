@@ -222,12 +222,18 @@ func (d *discoverer) toxEnvs(file string, ss []task.Section, line int) {
 	}
 }
 
-// toxKind: tox environments named after Python versions run the tests.
-var pyVersionRE = regexp.MustCompile(`^py\d*`)
+// pyVersionRE matches environment names that are Python versions (py312,
+// 3.13, pypy3, py311-django).
+var pyVersionRE = regexp.MustCompile(`^(py\d*|pypy\d*|\d+(\.\d+)*)($|-)`)
 
+// toxKind: environments named after Python versions run the tests; "type"
+// checks types.
 func toxKind(name string) string {
-	if pyVersionRE.MatchString(name) && !strings.Contains(name, "lint") {
+	switch {
+	case pyVersionRE.MatchString(name) && !strings.Contains(name, "lint"):
 		return abi.KindTest
+	case name == "type" || name == "types":
+		return abi.KindLint
 	}
 	return task.Kind(name)
 }

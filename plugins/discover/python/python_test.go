@@ -27,3 +27,19 @@ serve | python | poetry run serve | poetry-app | poetry-app/pyproject.toml:5 | r
 pytest | pytest | pytest | poetry-app | poetry-app/setup.cfg:4 | test | run the tests
 `, `broken/pyproject.toml: is not valid TOML (line 1`)
 }
+
+func TestToxInPyproject(t *testing.T) {
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{
+		"legacy/pyproject.toml": "[tool.tox]\nlegacy_tox_ini = \"\"\"\n[tox]\nenvlist = py312\n[testenv:lint]\ncommands = ruff check\n\"\"\"\n",
+		"native/pyproject.toml": "[tool.tox]\nenv_list = [\"3.13\", \"type\"]\n\n[tool.tox.env.type]\ncommands = [[\"mypy\", \"src\"]]\n\n[tool.tox.env.docs]\ncommands = [[\"sphinx-build\"]]\n",
+		"native/poetry.lock":    "",
+	}))
+	res := Discover(fsys, []string{"legacy/pyproject.toml", "native/pyproject.toml"})
+	tasktest.Check(t, res, `
+py312 | tox | tox -e py312 | legacy | legacy/pyproject.toml:2 | test | tox environment
+lint | tox | tox -e lint | legacy | legacy/pyproject.toml:2 | lint | tox environment
+3.13 | tox | tox -e 3.13 | native | native/pyproject.toml:2 | test | tox environment
+type | tox | tox -e type | native | native/pyproject.toml:4 | lint | tox environment
+docs | tox | tox -e docs | native | native/pyproject.toml:7 | other | tox environment
+`, "")
+}
