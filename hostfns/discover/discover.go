@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -23,7 +24,6 @@ const (
 	DefaultTimeout  = 10 * time.Second
 	DefaultMaxFiles = 1000 // files offered to one discoverer
 	DefaultMaxTasks = 5000 // tasks kept from one discoverer
-	parallel        = 4    // discoverers run at once
 )
 
 // SkipDirs are the dependency and build folders the walk never enters.
@@ -178,7 +178,9 @@ func (s *server) run(ctx context.Context, jobs []*job, res *abi.DiscoverTasksRes
 	var (
 		mu   sync.Mutex
 		wg   sync.WaitGroup
-		sema = make(chan struct{}, parallel)
+		// As many discoverers at once as there are cores (2 to 4): each
+		// may hold a plugin instance, and instances cost memory.
+		sema = make(chan struct{}, min(max(runtime.GOMAXPROCS(0), 2), 4))
 	)
 	for _, j := range jobs {
 		if len(j.files) == 0 {
