@@ -1,9 +1,9 @@
 // Package node finds the scripts of package.json files and the package
 // manager that runs them: the packageManager field, else the lock file
 // (pnpm-lock.yaml, yarn.lock, bun.lock(b), package-lock.json), looked for
-// from the package's folder up to the root, so that a workspace member is
-// run by its workspace's manager (a broken pnpm-workspace.yaml is a
-// warning). Pre and post scripts are hooks where the manager runs them on
+// from the workspace's folder for a workspace member (the workspaces field,
+// or pnpm-workspace.yaml, takes it in), else from the package's folder up
+// to the root (a broken pnpm-workspace.yaml is a warning). Pre and post scripts are hooks where the manager runs them on
 // its own (npm, yarn 1) and tasks of their own where it does not (pnpm
 // unless its .npmrc enables them, yarn 2+, bun). Lifecycle scripts run by
 // install and publish are left out.
@@ -42,6 +42,7 @@ type discoverer struct {
 	res   *task.Result
 	pkgs  map[string]*pkg // by folder
 	files map[string]bool
+	globs map[string][]string // workspace member globs, by folder
 }
 
 // pkg is what matters of one package.json.
@@ -51,7 +52,7 @@ type pkg struct {
 
 // Discover lists the scripts of the package.json files in files.
 func Discover(fsys task.FS, files []string) *task.Result {
-	d := &discoverer{fsys: fsys, res: task.NewResult(), pkgs: map[string]*pkg{}, files: map[string]bool{}}
+	d := &discoverer{fsys: fsys, res: task.NewResult(), pkgs: map[string]*pkg{}, files: map[string]bool{}, globs: map[string][]string{}}
 	for _, f := range files {
 		d.files[f] = true
 	}
@@ -94,7 +95,7 @@ func (d *discoverer) scripts(file string) {
 	if err := checkPNPMWorkspace(d.fsys, dir); err != nil {
 		d.res.Warn(path.Join(dir, "pnpm-workspace.yaml"), "is not valid YAML (%v); workspace members are still listed from their own package.json", err)
 	}
-	m := d.manager(dir)
+	m := d.manager(d.workspaceOf(dir))
 	for _, s := range scripts {
 		name := s.Key
 		body := v.Scripts[name]
@@ -208,6 +209,92 @@ func (d *discoverer) pkg(dir string) *pkg {
 		p.packageManager = v.PackageManager
 	}
 	return p
+}
+
+// workspaceOf returns the folder of the workspace whose member globs take
+// in the package folder dir — its manager runs the member's scripts, even
+// when the member holds a stray lock file — or dir itself.
+func (d *discoverer) workspaceOf(dir string) string {
+	for cur := dir; cur != "." && cur != "/"; {
+		cur = path.Dir(cur)
+		rel := strings.TrimPrefix(dir, cur+"/")
+		if cur == "." {
+			rel = dir
+		}
+		if member(d.workspaceGlobs(cur), rel) {
+			return cur
+		}
+	}
+	return dir
+}
+
+// workspaceGlobs returns the member globs of the workspace rooted at dir:
+// pnpm-workspace.yaml's packages, else the workspaces field of its
+// package.json (a list, or {packages: […]}); nil when dir is no root.
+func (d *discoverer) workspaceGlobs(dir string) []string {
+	if g, ok := d.globs[dir]; ok {
+		return g
+	}
+	var globs []string
+	if data, err := d.fsys.ReadFile(path.Join(dir, "pnpm-workspace.yaml")); err == nil {
+		var v struct {
+			Packages []string `yaml:"packages"`
+		}
+		if yaml.Unmarshal(data, &v) == nil {
+			globs = v.Packages
+		}
+	} else if d.files[path.Join(dir, "package.json")] {
+		if data, err := d.fsys.ReadFile(path.Join(dir, "package.json")); err == nil {
+			var v struct {
+				Workspaces json.RawMessage `json:"workspaces"`
+			}
+			if json.Unmarshal(task.StripBOM(data), &v) == nil && len(v.Workspaces) > 0 {
+				if json.Unmarshal(v.Workspaces, &globs) != nil {
+					var obj struct {
+						Packages []string `json:"packages"`
+					}
+					json.Unmarshal(v.Workspaces, &obj)
+					globs = obj.Packages
+				}
+			}
+		}
+	}
+	d.globs[dir] = globs
+	return globs
+}
+
+// member says the folder rel (relative to the workspace root) is taken in
+// by the globs: one of them matches and no later "!" glob excludes it. A
+// glob matches folder by folder; "**" matches any number of folders.
+func member(globs []string, rel string) bool {
+	in := false
+	for _, g := range globs {
+		neg := strings.HasPrefix(g, "!")
+		g = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(g, "!"), "./"), "/")
+		if matchDirs(strings.Split(strings.TrimSuffix(g, "/"), "/"), strings.Split(rel, "/")) {
+			in = !neg
+		}
+	}
+	return in
+}
+
+func matchDirs(pat, segs []string) bool {
+	if len(pat) == 0 {
+		return len(segs) == 0
+	}
+	if pat[0] == "**" {
+		for i := 0; i <= len(segs); i++ {
+			if matchDirs(pat[1:], segs[i:]) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(segs) == 0 {
+		return false
+	}
+	ok, _ := path.Match(pat[0], segs[0])
+	return ok && matchDirs(pat[1:], segs[1:])
 }
 
 // checkPNPMWorkspace parses the pnpm-workspace.yaml of dir, if any.

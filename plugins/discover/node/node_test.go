@@ -59,3 +59,47 @@ func TestPNPMHooksEnabledByNpmrc(t *testing.T) {
 	res := Discover(fsys, []string{"package.json"})
 	tasktest.Check(t, res, `build | pnpm | pnpm run build | . | package.json:1 | build | b (runs prebuild first)`, "")
 }
+
+// A workspace member is run by its workspace's manager, even with a stray
+// lock file of its own; a package the globs leave out is not a member.
+func TestWorkspaceMembers(t *testing.T) {
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{
+		"package.json":                  `{"workspaces":{"packages":["apps/*","libs/**","!apps/legacy"]}}`,
+		"yarn.lock":                     "",
+		".yarnrc.yml":                   "",
+		"apps/web/package.json":         `{"scripts":{"dev":"next"}}`,
+		"apps/web/package-lock.json":    "{}",
+		"apps/legacy/package.json":      `{"scripts":{"dev":"old"}}`,
+		"apps/legacy/package-lock.json": "{}",
+		"libs/ui/button/package.json":   `{"scripts":{"build":"tsc"}}`,
+		"tools/package.json":            `{"scripts":{"gen":"x"}}`,
+		"tools/pnpm-lock.yaml":          "",
+	}))
+	res := Discover(fsys, []string{"package.json", "apps/legacy/package.json", "apps/web/package.json", "libs/ui/button/package.json", "tools/package.json"})
+	tasktest.Check(t, res, `
+dev | npm | npm run dev | apps/legacy | apps/legacy/package.json:1 | run | old
+dev | yarn | yarn run dev | apps/web | apps/web/package.json:1 | run | next
+build | yarn | yarn run build | libs/ui/button | libs/ui/button/package.json:1 | build | tsc
+gen | pnpm | pnpm run gen | tools | tools/package.json:1 | build | x
+`, "")
+}
+
+func TestMember(t *testing.T) {
+	for _, c := range []struct {
+		globs []string
+		rel   string
+		want  bool
+	}{
+		{[]string{"packages/*"}, "packages/a", true},
+		{[]string{"packages/*"}, "packages/a/b", false},
+		{[]string{"packages/**"}, "packages/a/b", true},
+		{[]string{"./packages/*/"}, "packages/a", true},
+		{[]string{"**"}, "x/y", true},
+		{[]string{"packages/*", "!packages/skip"}, "packages/skip", false},
+		{nil, "a", false},
+	} {
+		if got := member(c.globs, c.rel); got != c.want {
+			t.Errorf("member(%q, %q) = %v", c.globs, c.rel, got)
+		}
+	}
+}
