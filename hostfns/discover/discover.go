@@ -176,8 +176,8 @@ func (s *server) run(ctx context.Context, jobs []*job, res *abi.DiscoverTasksRes
 	caller, _ := hostfns.CallerFrom(ctx)
 	ctx = context.WithValue(ctx, nestedKey{}, true)
 	var (
-		mu   sync.Mutex
-		wg   sync.WaitGroup
+		mu sync.Mutex
+		wg sync.WaitGroup
 		// As many discoverers at once as there are cores (2 to 4): each
 		// may hold a plugin instance, and instances cost memory.
 		sema = make(chan struct{}, min(max(runtime.GOMAXPROCS(0), 2), 4))
