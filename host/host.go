@@ -176,10 +176,12 @@ func (h *Host) Tool(name string) (*Tool, bool) {
 // Plugins returns every plugin, serving or refused, core first.
 func (h *Host) Plugins() []*Loaded { return h.plugins }
 
-// Warm compiles every serving plugin in the background and returns at once.
+// Warm compiles every serving plugin that has tools in the background and
+// returns at once. Plugins with discoverers only are compiled by the first
+// project_overview, so that they do not compete with the first tool call.
 func (h *Host) Warm(ctx context.Context) {
 	for _, l := range h.plugins {
-		if l.Err == nil {
+		if l.Err == nil && len(l.Manifest.Tools) > 0 {
 			go l.Warm(ctx)
 		}
 	}
