@@ -176,15 +176,25 @@ func (h *Host) Tool(name string) (*Tool, bool) {
 // Plugins returns every plugin, serving or refused, core first.
 func (h *Host) Plugins() []*Loaded { return h.plugins }
 
-// Warm compiles every serving plugin that has tools in the background and
-// returns at once. Plugins with discoverers only are compiled by the first
-// project_overview, so that they do not compete with the first tool call.
+// Warm compiles the serving plugins that have tools in the background, one
+// at a time, those with the most tools first (the likeliest to serve the
+// first call), and returns at once: on a machine of few cores, parallel
+// compilations would all finish late. A call to a plugin not yet compiled
+// compiles it itself. Plugins with discoverers only are left to the first
+// project_overview.
 func (h *Host) Warm(ctx context.Context) {
+	var todo []*Loaded
 	for _, l := range h.plugins {
 		if l.Err == nil && len(l.Manifest.Tools) > 0 {
-			go l.Warm(ctx)
+			todo = append(todo, l)
 		}
 	}
+	sort.SliceStable(todo, func(i, j int) bool { return len(todo[i].Manifest.Tools) > len(todo[j].Manifest.Tools) })
+	go func() {
+		for _, l := range todo {
+			l.Warm(ctx)
+		}
+	}()
 }
 
 // ErrUnknownTool reports a tool the catalog does not have.
