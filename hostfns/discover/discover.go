@@ -170,31 +170,42 @@ func (j *job) matches(display, name string) bool {
 	return false
 }
 
-// run calls the discoverers that have files, a few at a time, and merges
-// what they found into res.
+// run calls the discoverers that have files and merges what they found
+// into res. The discoverers of one plugin run one after the other, in one
+// instance (an instance costs memory; most discoverers take milliseconds);
+// plugins run side by side, as many as there are cores (2 to 4), so a slow
+// plugin does not hold the others up.
 func (s *server) run(ctx context.Context, jobs []*job, res *abi.DiscoverTasksResult) {
 	caller, _ := hostfns.CallerFrom(ctx)
 	ctx = context.WithValue(ctx, nestedKey{}, true)
 	var (
-		mu sync.Mutex
-		wg sync.WaitGroup
-		// As many discoverers at once as there are cores (2 to 4): each
-		// may hold a plugin instance, and instances cost memory.
-		sema = make(chan struct{}, min(max(runtime.GOMAXPROCS(0), 2), 4))
+		order []Source
+		bySrc = map[Source][]*job{}
+		mu    sync.Mutex
+		wg    sync.WaitGroup
+		sema  = make(chan struct{}, min(max(runtime.GOMAXPROCS(0), 2), 4))
 	)
 	for _, j := range jobs {
 		if len(j.files) == 0 {
 			continue
 		}
+		if bySrc[j.src] == nil {
+			order = append(order, j.src)
+		}
+		bySrc[j.src] = append(bySrc[j.src], j)
+	}
+	for _, src := range order {
 		wg.Add(1)
 		sema <- struct{}{}
 		go func() {
 			defer func() { <-sema; wg.Done() }()
-			tasks, warns := s.call(ctx, caller, j)
-			mu.Lock()
-			res.Tasks = append(res.Tasks, tasks...)
-			res.Warnings = append(res.Warnings, warns...)
-			mu.Unlock()
+			for _, j := range bySrc[src] {
+				tasks, warns := s.call(ctx, caller, j)
+				mu.Lock()
+				res.Tasks = append(res.Tasks, tasks...)
+				res.Warnings = append(res.Warnings, warns...)
+				mu.Unlock()
+			}
 		}()
 	}
 	wg.Wait()
