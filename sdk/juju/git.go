@@ -6,5 +6,5 @@ import "github.com/jujutools/juju/sdk/abi"
 // capability git) and returns its exit code and stderr, and its stdout as
 // the body. Only plugins that call Git import juju_git.
 func Git(req abi.GitRequest) (*abi.GitResult, []byte, error) {
-	return roundTripVia[abi.GitResult](exchangeGit, abi.FnGit, req, nil)
+	return roundTripVia[abi.GitResult](gitImport(), abi.FnGit, req, nil)
 }

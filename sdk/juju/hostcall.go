@@ -18,13 +18,12 @@ type result interface{ Err() *abi.Error }
 // response header into Res. A failure reported by the host comes back as
 // its *abi.Error, ready to be returned by a handler.
 func roundTrip[Res result](fn string, req any, body []byte) (*Res, []byte, error) {
-	return roundTripVia[Res](exchange, fn, req, body)
+	return roundTripVia[Res](nil, fn, req, body)
 }
 
-// roundTripVia is roundTrip through ex: host functions only some plugins
-// use have their own exchange, so that their wasm import is linked into
-// those plugins alone.
-func roundTripVia[Res result](ex func(string, []byte) ([]byte, error), fn string, req any, body []byte) (*Res, []byte, error) {
+// roundTripVia is roundTrip through the wasm import imp (nil: the one
+// exchange knows for fn).
+func roundTripVia[Res result](imp func(uint64) uint64, fn string, req any, body []byte) (*Res, []byte, error) {
 	header, ok := marshalFast(req)
 	if !ok {
 		var err error
@@ -32,7 +31,13 @@ func roundTripVia[Res result](ex func(string, []byte) ([]byte, error), fn string
 			return nil, nil, Errorf(abi.Internal, "the plugin could not encode a request to %s", fn)
 		}
 	}
-	resp, err := ex(fn, abi.EncodeFrame(header, body))
+	var resp []byte
+	var err error
+	if imp != nil {
+		resp, err = exchangeVia(imp, fn, abi.EncodeFrame(header, body))
+	} else {
+		resp, err = exchange(fn, abi.EncodeFrame(header, body))
+	}
 	if err != nil {
 		return nil, nil, err
 	}

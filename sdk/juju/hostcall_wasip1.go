@@ -41,11 +41,13 @@ func exchange(fn string, frame []byte) ([]byte, error) {
 	default:
 		return nil, errNoHost
 	}
-	return exchangeWith(imp, fn, frame)
+	return exchangeVia(imp, fn, frame)
 }
 
-// exchangeWith sends a request frame to the import imp of host function fn.
-func exchangeWith(imp func(uint64) uint64, fn string, frame []byte) ([]byte, error) {
+// exchangeVia sends a request frame through the import imp. Host functions
+// outside the switch above pass their import here themselves, so that a
+// plugin imports only the host functions it calls.
+func exchangeVia(imp func(uint64) uint64, fn string, frame []byte) ([]byte, error) {
 	req := store(frame)
 	off := imp(req)
 	release(req, len(frame))
