@@ -63,7 +63,7 @@ func projectOverview(_ *juju.Call, in OverviewArgs) (*juju.Result, error) {
 	if o.Warnings == nil {
 		o.Warnings = []abi.Warning{}
 	}
-	return juju.Text(render(o)).WithStructured(o), nil
+	return juju.Text(renderOverview(o)).WithStructured(o), nil
 }
 
 // languages sums the extensions by language and keeps the top n.

@@ -5,15 +5,15 @@ import (
 	"strings"
 )
 
-// render writes the overview for the model: a few lines of summary, then
+// renderOverview writes the overview for the model: a few lines of summary, then
 // the tasks grouped by folder and runner, then the warnings.
-func render(o *Overview) string {
+func renderOverview(o *Overview) string {
 	var b strings.Builder
 	files := fmt.Sprintf("%d files", o.Files)
 	if o.Files == 1 {
 		files = "1 file"
 	}
-	fmt.Fprintf(&b, "Project %s: %s, %s", o.Path, files, size(o.Bytes))
+	fmt.Fprintf(&b, "Project %s: %s, %s", o.Path, files, byteSize(o.Bytes))
 	if o.Truncated {
 		b.WriteString(" (walk stopped at its bound; more files exist)")
 	}
@@ -80,7 +80,7 @@ func gitLine(g Git) string {
 	return s.String()
 }
 
-func size(n int64) string {
+func byteSize(n int64) string {
 	switch {
 	case n >= 1<<30:
 		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
