@@ -154,6 +154,7 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	fns = append(fns, state.New(h.StateDir())...)
 	fns = append(fns, search.New(h.policy, search.Options{Secrets: h.cfg.Secrets, Deny: h.cfg.Deny, Logger: h.log})...)
 	fns = append(fns, sysinfo.New(h.environmentSetup())...)
+	fns = append(fns, h.discoverFuncs()...)
 	return fns
 }
 
@@ -224,14 +225,26 @@ func (h *Host) Tool(name string) (*Tool, bool) {
 // Plugins returns every plugin, serving or refused, core first.
 func (h *Host) Plugins() []*Loaded { return h.plugins }
 
-// Warm compiles every serving plugin in the background and returns at once.
+// Warm compiles the serving plugins that have tools in the background, one
+// at a time, those with the most tools first (the likeliest to serve the
+// first call), and returns at once: on a machine of few cores, parallel
+// compilations would all finish late. A call to a plugin not yet compiled
+// compiles it itself. Plugins with discoverers only are left to the first
+// project_overview.
 func (h *Host) Warm(ctx context.Context) {
 	go h.journal.Get() // settles a change a crashed writer left pending
+	var todo []*Loaded
 	for _, l := range h.plugins {
-		if l.Err == nil {
-			go l.Warm(ctx)
+		if l.Err == nil && len(l.Manifest.Tools) > 0 {
+			todo = append(todo, l)
 		}
 	}
+	sort.SliceStable(todo, func(i, j int) bool { return len(todo[i].Manifest.Tools) > len(todo[j].Manifest.Tools) })
+	go func() {
+		for _, l := range todo {
+			l.Warm(ctx)
+		}
+	}()
 }
 
 // ErrUnknownTool reports a tool the catalog does not have.

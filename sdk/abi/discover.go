@@ -49,3 +49,43 @@ type Warning struct {
 	File    string `json:"file"`
 	Message string `json:"message"`
 }
+
+// FnDiscoverTasks runs every task discoverer juju has loaded (core and
+// installed plugins) over the workspace: one walk finds the files their
+// globs match, each discoverer is called with its files under a time cap,
+// and their tasks and warnings are merged. The walk also sums the files it
+// saw by extension, so a caller needs no second walk for sizes. Capability
+// fs.read.
+const FnDiscoverTasks = "juju_discover_tasks" // DiscoverTasksRequest → DiscoverTasksResult
+
+// DiscoverTasksRequest asks for the tasks under Path (a folder; default
+// the first root).
+type DiscoverTasksRequest struct {
+	Path string `json:"path,omitempty"`
+}
+
+// DiscoverTasksResult is every discoverer's tasks and warnings, sorted by
+// cwd, runner and file, and what the walk saw. A discoverer that failed,
+// trapped or ran out of time is a Warning naming it; the others' tasks are
+// still there.
+type DiscoverTasksResult struct {
+	Status
+	Tasks    []Task    `json:"tasks"`
+	Warnings []Warning `json:"warnings,omitempty"`
+	// Files and Bytes count the regular files the walk saw (ignored and
+	// hidden files, and dependency folders, left out).
+	Files int   `json:"files"`
+	Bytes int64 `json:"bytes"`
+	// Extensions sums Files and Bytes by lower-case extension (".go"), or
+	// by name for files without one that tools know by name ("Makefile").
+	Extensions map[string]ExtensionStat `json:"extensions,omitempty"`
+	// Truncated says the walk stopped at its file or depth bound: the
+	// counts are a lower bound and deep files were not offered.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// ExtensionStat counts the files of one extension.
+type ExtensionStat struct {
+	Files int   `json:"files"`
+	Bytes int64 `json:"bytes"`
+}

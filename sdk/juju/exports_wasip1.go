@@ -13,6 +13,16 @@ func exportCall() int32 {
 	return 0
 }
 
+// exportDiscover is the plugin's juju_discover export: one discoverer run,
+// a DiscoverRequest in, a DiscoverResult out. Failures are inside the
+// result; it returns 0.
+//
+//go:wasmexport juju_discover
+func exportDiscover() int32 {
+	output(serveDiscover(input()))
+	return 0
+}
+
 // exportDescribe is the plugin's juju_describe export: the Description of
 // every registered tool.
 //

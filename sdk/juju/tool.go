@@ -121,10 +121,10 @@ func (t *tool) spec() (abi.ToolSpec, error) {
 	return s, nil
 }
 
-// Describe returns every registered tool, as the juju_describe export
-// reports them.
+// Describe returns every registered tool and discoverer, as the
+// juju_describe export reports them.
 func Describe() (*abi.Description, error) {
-	d := &abi.Description{Tools: make([]abi.ToolSpec, 0, len(tools))}
+	d := &abi.Description{Tools: make([]abi.ToolSpec, 0, len(tools)), Discoverers: discovererSpecs()}
 	for _, t := range tools {
 		s, err := t.spec()
 		if err != nil {

@@ -1,0 +1,343 @@
+package discover
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/hostfns/fs"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// Defaults of Options.
+const (
+	DefaultTimeout  = 10 * time.Second
+	DefaultMaxFiles = 1000 // files offered to one discoverer
+	DefaultMaxTasks = 5000 // tasks kept from one discoverer
+)
+
+// SkipDirs are the dependency and build folders the walk never enters.
+var SkipDirs = []string{"node_modules", "vendor", "target", ".venv", "venv", "__pycache__", ".tox", ".nox", ".gradle"}
+
+// Source is a loaded plugin that may have discoverers.
+type Source interface {
+	Name() string
+	Discoverers() []abi.DiscovererSpec
+	// Warm compiles the plugin if it is not yet (host/plugin.Plugin.Warm).
+	Warm(ctx context.Context) error
+	// Invoke calls an export of the plugin (host/plugin.Plugin.Invoke).
+	Invoke(ctx context.Context, caller hostfns.Caller, export string, input []byte) ([]byte, *abi.Error)
+}
+
+// Options configure the host function.
+type Options struct {
+	// Sources returns the serving plugins; it is called on every request,
+	// after the catalog is built.
+	Sources func() []Source
+	// Timeout caps each discoverer call (DefaultTimeout when 0).
+	Timeout time.Duration
+	// MaxFiles caps the files offered to one discoverer (DefaultMaxFiles).
+	MaxFiles int
+	// Scan bounds the walk; its Skip defaults to SkipDirs.
+	Scan fs.ScanOptions
+}
+
+// New returns the juju_discover_tasks host function over the policy p.
+func New(p *policy.Policy, opts Options) []hostfns.Func {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.MaxFiles <= 0 {
+		opts.MaxFiles = DefaultMaxFiles
+	}
+	if opts.Scan.Skip == nil {
+		opts.Scan.Skip = SkipDirs
+	}
+	s := &server{pol: p, opts: opts}
+	return []hostfns.Func{{Name: abi.FnDiscoverTasks, Capability: abi.CapFSRead, Handle: hostfns.Typed(s.discover)}}
+}
+
+type server struct {
+	pol  *policy.Policy
+	opts Options
+}
+
+// nestedKey marks the context of a discoverer call, so that a discoverer
+// cannot start discovery again.
+type nestedKey struct{}
+
+// job is one discoverer of one plugin and the files it was offered.
+type job struct {
+	src   Source
+	spec  abi.DiscovererSpec
+	names map[string]bool // globs that are plain names ("Makefile")
+	globs []string        // the others
+	files []string
+	extra int // matches past MaxFiles
+}
+
+func (s *server) discover(ctx context.Context, req *abi.DiscoverTasksRequest, _ []byte) (*abi.DiscoverTasksResult, []byte, *abi.Error) {
+	if ctx.Value(nestedKey{}) != nil {
+		return nil, nil, abi.Errorf(abi.InvalidArgument, "a discoverer cannot run the discoverers; read the files it was given instead")
+	}
+	jobs := s.jobs()
+	res := &abi.DiscoverTasksResult{Tasks: []abi.Task{}, Extensions: map[string]abi.ExtensionStat{}}
+	truncated, e := fs.Scan(ctx, s.pol, req.Path, s.opts.Scan, func(f fs.ScanFile) {
+		res.Files++
+		res.Bytes += f.Size
+		if ext := extensionOf(f.Name); ext != "" && (len(res.Extensions) < maxExtensions || hasKey(res.Extensions, ext)) {
+			st := res.Extensions[ext]
+			st.Files++
+			st.Bytes += f.Size
+			res.Extensions[ext] = st
+		}
+		if inTestdata(f.Dir) {
+			return // fixtures of tests, not the project's own build files
+		}
+		for _, j := range jobs {
+			if j.matches(f.Path, f.Name) {
+				if len(j.files) < s.opts.MaxFiles {
+					j.files = append(j.files, f.Path)
+				} else {
+					j.extra++
+				}
+			}
+		}
+	})
+	if e != nil {
+		return nil, nil, e
+	}
+	res.Truncated = truncated
+	s.run(ctx, jobs, res)
+	sortTasks(res.Tasks)
+	return res, nil, nil
+}
+
+// jobs lists every discoverer of every source, with its valid globs.
+func (s *server) jobs() []*job {
+	var jobs []*job
+	if s.opts.Sources == nil {
+		return nil
+	}
+	for _, src := range s.opts.Sources() {
+		for _, d := range src.Discoverers() {
+			jobs = append(jobs, newJob(src, d))
+		}
+	}
+	return jobs
+}
+
+// newJob sorts the globs of d into plain names and patterns (invalid
+// ones dropped).
+func newJob(src Source, d abi.DiscovererSpec) *job {
+	j := &job{src: src, spec: d, names: map[string]bool{}}
+	for _, g := range d.Files {
+		switch {
+		case !strings.ContainsAny(g, `/*?[]{}\`):
+			j.names[g] = true
+		case doublestar.ValidatePattern(g):
+			j.globs = append(j.globs, g)
+		}
+	}
+	return j
+}
+
+// matches applies the glob rule of abi.DiscovererSpec: a glob without a
+// slash matches the name in any folder, one with a slash the whole path.
+func (j *job) matches(display, name string) bool {
+	if j.names[name] {
+		return true
+	}
+	for _, g := range j.globs {
+		target := name
+		if strings.Contains(g, "/") {
+			target = display
+		}
+		if doublestar.MatchUnvalidated(g, target) {
+			return true
+		}
+	}
+	return false
+}
+
+// run calls the discoverers that have files and merges what they found
+// into res. The discoverers of one plugin run one after the other, in one
+// instance (an instance costs memory; most discoverers take milliseconds);
+// plugins run side by side, as many as there are cores (2 to 4), so a slow
+// plugin does not hold the others up.
+func (s *server) run(ctx context.Context, jobs []*job, res *abi.DiscoverTasksResult) {
+	caller, _ := hostfns.CallerFrom(ctx)
+	ctx = context.WithValue(ctx, nestedKey{}, true)
+	var (
+		order []Source
+		bySrc = map[Source][]*job{}
+		mu    sync.Mutex
+		wg    sync.WaitGroup
+		sema  = make(chan struct{}, min(max(runtime.GOMAXPROCS(0), 2), 4))
+	)
+	for _, j := range jobs {
+		if len(j.files) == 0 {
+			continue
+		}
+		if bySrc[j.src] == nil {
+			order = append(order, j.src)
+		}
+		bySrc[j.src] = append(bySrc[j.src], j)
+	}
+	for _, src := range order {
+		wg.Add(1)
+		sema <- struct{}{}
+		go func() {
+			defer func() { <-sema; wg.Done() }()
+			for _, j := range bySrc[src] {
+				tasks, warns := s.call(ctx, caller, j)
+				mu.Lock()
+				res.Tasks = append(res.Tasks, tasks...)
+				res.Warnings = append(res.Warnings, warns...)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// call runs one discoverer. Its failure is a warning naming the discoverer
+// and the first file it was offered.
+func (s *server) call(ctx context.Context, caller hostfns.Caller, j *job) ([]abi.Task, []abi.Warning) {
+	who := fmt.Sprintf("the %s discoverer (plugin %s)", j.spec.Name, j.src.Name())
+	fail := func(msg string) []abi.Warning {
+		return []abi.Warning{{File: j.files[0], Message: who + " " + msg}}
+	}
+	// Compiling the plugin (once, at most) does not count against the
+	// discoverer's time.
+	if err := j.src.Warm(ctx); err != nil {
+		return nil, fail("could not be loaded; its tasks are missing")
+	}
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+	defer cancel()
+	in, _ := json.Marshal(abi.DiscoverRequest{Discoverer: j.spec.Name, Files: j.files})
+	caller.Plugin = j.src.Name()
+	out, aerr := j.src.Invoke(ctx, caller, abi.ExportDiscover, in)
+	switch {
+	case aerr != nil && parent.Err() != nil:
+		return nil, fail("was cancelled with the call; its tasks are missing")
+	case aerr != nil && ctx.Err() != nil:
+		return nil, fail(fmt.Sprintf("did not finish within %s and was stopped; its tasks are missing", s.opts.Timeout))
+	case aerr != nil:
+		return nil, fail("failed: " + aerr.Message)
+	}
+	var r abi.DiscoverResult
+	if err := json.Unmarshal(out, &r); err != nil {
+		return nil, fail("returned a malformed result; its tasks are missing")
+	}
+	if r.Error != nil {
+		return nil, fail("failed: " + r.Error.Message)
+	}
+	warns := r.Warnings
+	if j.extra > 0 {
+		warns = append(warns, abi.Warning{File: j.files[len(j.files)-1], Message: fmt.Sprintf("%s was offered its first %d files; %d more were left out", who, len(j.files), j.extra)})
+	}
+	if len(r.Tasks) > DefaultMaxTasks {
+		warns = append(warns, abi.Warning{File: j.files[0], Message: fmt.Sprintf("%s found %d tasks; the first %d are kept", who, len(r.Tasks), DefaultMaxTasks)})
+		r.Tasks = r.Tasks[:DefaultMaxTasks]
+	}
+	tasks := r.Tasks[:0]
+	for _, t := range r.Tasks {
+		if t, ok := clean(t); ok {
+			tasks = append(tasks, t)
+		}
+	}
+	return tasks, warns
+}
+
+// clean checks a task from a plugin: a name and a command are required, an
+// unknown kind becomes other, and over-long fields are cut.
+func clean(t abi.Task) (abi.Task, bool) {
+	if t.Name == "" || t.Command == "" || t.Runner == "" {
+		return t, false
+	}
+	switch t.Kind {
+	case abi.KindBuild, abi.KindTest, abi.KindLint, abi.KindRun, abi.KindOther:
+	default:
+		t.Kind = abi.KindOther
+	}
+	if t.Cwd == "" {
+		t.Cwd = "."
+	}
+	if t.Line < 0 {
+		t.Line = 0
+	}
+	t.Name = cut(t.Name, 200)
+	t.Command = cut(t.Command, 1000)
+	t.Description = cut(t.Description, 500)
+	return t, true
+}
+
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}
+
+func sortTasks(ts []abi.Task) {
+	sort.SliceStable(ts, func(a, b int) bool {
+		x, y := &ts[a], &ts[b]
+		if x.Cwd != y.Cwd {
+			return x.Cwd < y.Cwd
+		}
+		if x.Runner != y.Runner {
+			return x.Runner < y.Runner
+		}
+		if x.File != y.File {
+			return x.File < y.File
+		}
+		if x.Line != y.Line {
+			return x.Line < y.Line
+		}
+		return x.Name < y.Name
+	})
+}
+
+// maxExtensions bounds the extension table (names come from the workspace).
+const maxExtensions = 512
+
+// byName are the files without an extension that are counted by name.
+var byName = map[string]bool{"Makefile": true, "GNUmakefile": true, "makefile": true, "Dockerfile": true, "Containerfile": true, "Jenkinsfile": true, "Rakefile": true, "Gemfile": true, "justfile": true, "Justfile": true, "Vagrantfile": true}
+
+// extensionOf is the key a file is counted under: its lower-case extension,
+// its name for the few tools know by name, or "" (counted in the totals
+// only).
+func extensionOf(name string) string {
+	if byName[name] {
+		return name
+	}
+	ext := path.Ext(name)
+	if ext == "" || ext == name || len(ext) > 16 {
+		return ""
+	}
+	return strings.ToLower(ext)
+}
+
+// inTestdata says the folder dir is, or is inside, a folder named
+// testdata: Go's convention for test fixtures, which often hold build
+// files of other projects.
+func inTestdata(dir string) bool {
+	return dir == "testdata" || strings.HasPrefix(dir, "testdata/") || strings.Contains(dir, "/testdata/") || strings.HasSuffix(dir, "/testdata")
+}
+
+func hasKey(m map[string]abi.ExtensionStat, k string) bool {
+	_, ok := m[k]
+	return ok
+}

@@ -1,0 +1,139 @@
+package fs
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// Defaults of ScanOptions.
+const (
+	DefaultScanDepth = 16
+	DefaultScanFiles = 200_000
+)
+
+// ScanOptions bound a Scan.
+type ScanOptions struct {
+	// MaxDepth is how many folders deep below the base the walk goes
+	// (DefaultScanDepth when 0).
+	MaxDepth int
+	// MaxFiles stops the walk after this many files (DefaultScanFiles when 0).
+	MaxFiles int
+	// Skip names folders never entered, wherever they are (dependency and
+	// build folders: node_modules, vendor, target …). .git is always skipped.
+	Skip []string
+}
+
+// ScanFile is one regular file a Scan met.
+type ScanFile struct {
+	Path string // display path (relative to the first root)
+	Name string // base name
+	Dir  string // display path of its folder ("." for the base)
+	Size int64
+}
+
+// Scan walks the folder path through the policy like the glob host
+// function does — folders opened from their parent, never through a
+// symlink, .gitignore respected, hidden and secret names withheld — and
+// calls visit for every regular file, in one goroutine, in no promised
+// order. Symlinks are neither followed nor reported. It returns whether
+// the walk stopped at a bound. Callers are host functions that hold the
+// capability their plugin was granted (fs.read at least).
+func Scan(ctx context.Context, pol *policy.Policy, path string, opts ScanOptions, visit func(ScanFile)) (truncated bool, e *abi.Error) {
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = DefaultScanDepth
+	}
+	if opts.MaxFiles <= 0 {
+		opts.MaxFiles = DefaultScanFiles
+	}
+	if path == "" {
+		path = "."
+	}
+	r, e := pol.Resolve(path)
+	if e != nil {
+		return false, e
+	}
+	if !r.Info.IsDir() {
+		return false, abi.Errorf(abi.InvalidArgument, "%q is a file, not a folder; pass a folder", r.Display)
+	}
+	if slices.Contains(strings.Split(r.Rel, "/"), ".git") {
+		return false, abi.Errorf(abi.PathDenied, "%q is inside .git, which is never walked; pass a folder of the work tree", r.Display)
+	}
+	d, e := openWalk(pol, r)
+	if e != nil {
+		return false, e
+	}
+	s := &scan{ctx: ctx, pol: pol, root: r.Root, opts: opts, visit: visit}
+	s.walk(d, r.Rel, loadIgnores(r.Root, r.Rel), 0)
+	return s.truncated, s.err
+}
+
+type scan struct {
+	ctx       context.Context
+	pol       *policy.Policy
+	root      *policy.Root
+	opts      ScanOptions
+	visit     func(ScanFile)
+	files     int
+	truncated bool
+	err       *abi.Error
+}
+
+// walk visits the folder d, root-relative rel, and closes it.
+func (s *scan) walk(d walkDir, rel string, ign ignoreStack, depth int) {
+	defer d.Close()
+	if s.err != nil || s.truncated {
+		return
+	}
+	if e := canceled(s.ctx); e != nil {
+		s.err = e
+		return
+	}
+	ents, err := d.ReadDir()
+	if err != nil && len(ents) == 0 {
+		return
+	}
+	if slices.ContainsFunc(ents, isGitignore) {
+		if data, err := d.ReadFile(".gitignore", maxIgnoreFile); err == nil {
+			ign = ign.push(parseIgnore(relBase(rel), data))
+		}
+	}
+	display := s.pol.Display(s.root, rel)
+	var dirs []string
+	for _, de := range ents {
+		name, typ := de.name, de.typ
+		erel := joinRel(rel, name)
+		if name == ".git" || s.pol.Hidden(s.root, erel) || ign.ignored(erel, typ.IsDir()) {
+			continue
+		}
+		switch {
+		case typ.IsDir():
+			if !slices.Contains(s.opts.Skip, name) {
+				dirs = append(dirs, name)
+			}
+		case typ.IsRegular():
+			if s.files >= s.opts.MaxFiles {
+				s.truncated = true
+				return
+			}
+			info, err := d.Lstat(name)
+			if err != nil || !info.Mode().IsRegular() {
+				continue
+			}
+			s.files++
+			s.visit(ScanFile{Path: s.pol.Display(s.root, erel), Name: name, Dir: display, Size: info.Size()})
+		}
+	}
+	if len(dirs) > 0 && depth >= s.opts.MaxDepth {
+		s.truncated = true
+		return
+	}
+	for _, name := range dirs {
+		if child, err := d.Child(name); err == nil {
+			s.walk(child, joinRel(rel, name), ign, depth+1)
+		}
+	}
+}

@@ -1,0 +1,63 @@
+package fs
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func scanAll(t *testing.T, f *fixture, path string, opts ScanOptions) (string, bool) {
+	t.Helper()
+	var got []string
+	truncated, e := Scan(context.Background(), f.p, path, opts, func(sf ScanFile) {
+		if sf.Dir != strings.TrimSuffix(sf.Path[:len(sf.Path)-len(sf.Name)], "/") && sf.Dir != "." {
+			t.Errorf("%s: dir %q", sf.Path, sf.Dir)
+		}
+		got = append(got, sf.Path)
+	})
+	if e != nil {
+		t.Fatalf("Scan: %v", e)
+	}
+	slices.Sort(got)
+	return strings.Join(got, " "), truncated
+}
+
+// Scan sees what glob sees — .gitignore and .git/info/exclude respected,
+// secrets, denied paths and .git withheld, symlinks neither followed nor
+// reported — and skips the folders it is told to.
+func TestScan(t *testing.T) {
+	f := newFixture(t, Options{})
+	got, truncated := scanAll(t, f, "", ScanOptions{Skip: []string{"node_modules"}})
+	want := ".gitignore a.txt bin.dat crlf.txt data/key-copy.txt data/key.bin empty.txt keep.log keys/README lines.txt nonl.txt sub/.gitignore sub/b.go sub/c_test.go sub/deep/d_test.go"
+	if got != want || truncated {
+		t.Errorf("Scan:\n got %s\nwant %s (truncated %v)", got, want, truncated)
+	}
+	if got, _ := scanAll(t, f, "sub", ScanOptions{}); got != "sub/.gitignore sub/b.go sub/c_test.go sub/deep/d_test.go" {
+		t.Errorf("Scan of sub: %s", got)
+	}
+	if got, truncated := scanAll(t, f, "sub", ScanOptions{MaxDepth: 1}); got != "sub/.gitignore sub/b.go sub/c_test.go sub/deep/d_test.go" || truncated {
+		t.Errorf("Scan of sub, depth 1: %s (truncated %v)", got, truncated)
+	}
+	if got, truncated := scanAll(t, f, "", ScanOptions{MaxDepth: 1, Skip: []string{"node_modules"}}); strings.Contains(got, "d_test.go") || !strings.Contains(got, "sub/b.go") || !truncated {
+		t.Errorf("Scan, depth 1: %s (truncated %v)", got, truncated)
+	}
+	if got, truncated := scanAll(t, f, "", ScanOptions{MaxFiles: 3}); len(strings.Fields(got)) != 3 || !truncated {
+		t.Errorf("Scan, 3 files: %s (truncated %v)", got, truncated)
+	}
+}
+
+func TestScanRefuses(t *testing.T) {
+	f := newFixture(t, Options{})
+	for path, code := range map[string]string{"../outside": "PATH_DENIED", "a.txt": "INVALID_ARGUMENT", "nope": "NOT_FOUND", ".git": "PATH_DENIED"} {
+		_, e := Scan(context.Background(), f.p, path, ScanOptions{}, func(ScanFile) { t.Errorf("%s: visited", path) })
+		if e == nil || string(e.Code) != code {
+			t.Errorf("Scan(%q) = %v, want %s", path, e, code)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, e := Scan(ctx, f.p, "", ScanOptions{}, func(ScanFile) {}); e == nil || e.Code != "TIMEOUT" {
+		t.Errorf("Scan with a done context = %v, want TIMEOUT", e)
+	}
+}

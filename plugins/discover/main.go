@@ -1,0 +1,96 @@
+// Command discover is juju's core discover plugin (core-discover): the task
+// discoverers of the common build tools — make, npm/pnpm/yarn/bun, Python
+// (pyproject, pytest, tox, nox), cargo, go, composer, gradle, maven, just,
+// task, deno and mise. Each reads the files its globs matched through the
+// fs host functions and parses them statically; none runs project code.
+// project_overview (core-overview) calls them through juju_discover_tasks.
+//
+// The parsers live in one package per tool, beside tests that run with the
+// host's toolchain over the fixture projects in test/testdata/projects.
+package main
+
+import (
+	"github.com/jujutools/juju/plugins/discover/cargo"
+	"github.com/jujutools/juju/plugins/discover/composer"
+	"github.com/jujutools/juju/plugins/discover/deno"
+	"github.com/jujutools/juju/plugins/discover/gomod"
+	"github.com/jujutools/juju/plugins/discover/gradle"
+	"github.com/jujutools/juju/plugins/discover/just"
+	"github.com/jujutools/juju/plugins/discover/makefile"
+	"github.com/jujutools/juju/plugins/discover/maven"
+	"github.com/jujutools/juju/plugins/discover/mise"
+	"github.com/jujutools/juju/plugins/discover/node"
+	"github.com/jujutools/juju/plugins/discover/python"
+	"github.com/jujutools/juju/plugins/discover/task"
+	"github.com/jujutools/juju/plugins/discover/taskfile"
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
+
+// maxFile is the largest file a discoverer reads.
+const maxFile = 4 << 20
+
+// hostFS is the workspace through juju's fs host functions.
+type hostFS struct{}
+
+func (hostFS) ReadFile(name string) ([]byte, error) {
+	res, b, err := juju.ReadFile(abi.ReadRequest{Path: name, MaxBytes: maxFile})
+	switch {
+	case err != nil:
+		return nil, err
+	case res.Truncated:
+		return nil, juju.Errorf(abi.TooLarge, "it is larger than %d MiB", maxFile>>20)
+	case res.Binary:
+		return nil, juju.Errorf(abi.InvalidArgument, "it is not a text file")
+	}
+	return b, nil
+}
+
+func (hostFS) ReadHead(name string, n int64) ([]byte, error) {
+	_, b, err := juju.ReadFile(abi.ReadRequest{Path: name, Length: n})
+	return b, err
+}
+
+func (hostFS) Exists(name string) bool {
+	_, err := juju.Stat(abi.StatRequest{Path: name})
+	return err == nil
+}
+
+func (hostFS) List(dir string) []string {
+	res, err := juju.ListDir(abi.ListRequest{Path: dir})
+	if err != nil {
+		return nil
+	}
+	out := make([]string, len(res.Entries))
+	for i, e := range res.Entries {
+		out[i] = e.Name
+		if e.Type == abi.TypeDir {
+			out[i] += "/"
+		}
+	}
+	return out
+}
+
+// register adds a discoverer backed by a parser package.
+func register(name string, files []string, discover func(task.FS, []string) *task.Result) {
+	juju.Discoverer(name, files, func(req abi.DiscoverRequest) (*abi.DiscoverResult, error) {
+		return &discover(hostFS{}, req.Files).DiscoverResult, nil
+	})
+}
+
+func init() {
+	register("make", makefile.Files, makefile.Discover)
+	register("node", node.Files, node.Discover)
+	register("python", python.Files, python.Discover)
+	register("cargo", cargo.Files, cargo.Discover)
+	register("go", gomod.Files, gomod.Discover)
+	register("composer", composer.Files, composer.Discover)
+	register("gradle", gradle.Files, gradle.Discover)
+	register("maven", maven.Files, maven.Discover)
+	register("just", just.Files, just.Discover)
+	register("task", taskfile.Files, taskfile.Discover)
+	register("deno", deno.Files, deno.Discover)
+	register("mise", mise.Files, mise.Discover)
+}
+
+func main() {}

@@ -1,0 +1,285 @@
+// Package python finds the tasks of Python projects: the console scripts
+// of pyproject.toml ([project.scripts], [tool.poetry.scripts]), pytest
+// when it is configured (pytest.ini, [tool.pytest.ini_options],
+// tox.ini or setup.cfg), tox environments (tox.ini, or tox's pyproject
+// configuration), nox sessions (a static scan of noxfile.py), poe tasks
+// and hatch scripts. Commands go through uv or poetry when the project
+// uses them.
+package python
+
+import (
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/jujutools/juju/plugins/discover/task"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// Files are the files this discoverer reads.
+var Files = []string{"pyproject.toml", "pytest.ini", "setup.cfg", "tox.ini", "noxfile.py"}
+
+type discoverer struct {
+	fsys   task.FS
+	res    *task.Result
+	pytest map[string]bool // folders whose pytest task was added
+}
+
+// Discover lists the tasks of the Python project files in files.
+func Discover(fsys task.FS, files []string) *task.Result {
+	d := &discoverer{fsys: fsys, res: task.NewResult(), pytest: map[string]bool{}}
+	// pytest reads its configuration from the first of these that has it.
+	rank := map[string]int{"pytest.ini": 0, "pyproject.toml": 1, "tox.ini": 2, "setup.cfg": 3, "noxfile.py": 4}
+	files = append([]string(nil), files...)
+	sort.SliceStable(files, func(i, j int) bool {
+		di, dj := path.Dir(files[i]), path.Dir(files[j])
+		if di != dj {
+			return di < dj
+		}
+		return rank[path.Base(files[i])] < rank[path.Base(files[j])]
+	})
+	for _, f := range files {
+		data, err := fsys.ReadFile(f)
+		if err != nil {
+			d.res.Warn(f, "could not be read: %v", err)
+			continue
+		}
+		data = task.StripBOM(data)
+		switch path.Base(f) {
+		case "pyproject.toml":
+			d.pyproject(f, data)
+		case "pytest.ini":
+			d.ini(f, data, "pytest")
+		case "setup.cfg":
+			d.ini(f, data, "tool:pytest")
+		case "tox.ini":
+			d.ini(f, data, "pytest")
+			d.toxINI(f, data)
+		case "noxfile.py":
+			d.nox(f, data)
+		}
+	}
+	return d.res
+}
+
+// env is how commands are run in the project's environment: "uv run ",
+// "poetry run " or nothing.
+func (d *discoverer) env(dir string, poetry bool) string {
+	switch {
+	case d.fsys.Exists(path.Join(dir, "uv.lock")):
+		return "uv run "
+	case poetry || d.fsys.Exists(path.Join(dir, "poetry.lock")):
+		return "poetry run "
+	}
+	return ""
+}
+
+func (d *discoverer) addPytest(file string, line int, poetry bool) {
+	dir := task.Dir(file)
+	if d.pytest[dir] {
+		return
+	}
+	d.pytest[dir] = true
+	d.res.Add(abi.Task{Name: "pytest", Runner: "pytest", Command: d.env(dir, poetry) + "pytest", Cwd: dir, File: file, Line: line, Kind: abi.KindTest, Description: "run the tests"})
+}
+
+// pyproject is the subset of pyproject.toml read here.
+type pyproject struct {
+	Project struct {
+		Scripts map[string]any `toml:"scripts"`
+	} `toml:"project"`
+	Tool struct {
+		Poetry *struct {
+			Scripts map[string]any `toml:"scripts"`
+		} `toml:"poetry"`
+		Pytest *struct {
+			IniOptions map[string]any `toml:"ini_options"`
+		} `toml:"pytest"`
+		Tox *struct {
+			LegacyTox string         `toml:"legacy_tox_ini"`
+			EnvList   []string       `toml:"env_list"`
+			Env       map[string]any `toml:"env"`
+		} `toml:"tox"`
+		Poe *struct {
+			Tasks map[string]any `toml:"tasks"`
+		} `toml:"poe"`
+		Hatch *struct {
+			Envs map[string]struct {
+				Scripts map[string]any `toml:"scripts"`
+			} `toml:"envs"`
+		} `toml:"hatch"`
+	} `toml:"tool"`
+}
+
+func (d *discoverer) pyproject(file string, data []byte) {
+	var p pyproject
+	if err := toml.Unmarshal(data, &p); err != nil {
+		d.res.Warn(file, "is not valid TOML (%v); its tasks are not listed", tomlError(err))
+		return
+	}
+	ss := task.Sections(data)
+	dir := task.Dir(file)
+	poetry := p.Tool.Poetry != nil
+	env := d.env(dir, poetry)
+	scripts := func(section string, m map[string]any) {
+		for _, name := range sortedKeys(m) {
+			target, _ := m[name].(string)
+			d.res.Add(abi.Task{Name: name, Runner: "python", Command: env + name, Cwd: dir, File: file,
+				Line: task.KeyLineOf(ss, section, name), Kind: abi.KindRun, Description: "console script " + target})
+		}
+	}
+	scripts("project.scripts", p.Project.Scripts)
+	if poetry {
+		scripts("tool.poetry.scripts", p.Tool.Poetry.Scripts)
+	}
+	if p.Tool.Pytest != nil && p.Tool.Pytest.IniOptions != nil {
+		d.addPytest(file, task.KeyLineOf(ss, "tool.pytest.ini_options", ""), poetry)
+	}
+	if t := p.Tool.Tox; t != nil {
+		if t.LegacyTox != "" {
+			d.toxEnvs(file, task.Sections([]byte(t.LegacyTox)), task.KeyLineOf(ss, "tool.tox", "legacy_tox_ini"))
+		}
+		envs := append([]string(nil), t.EnvList...)
+		for _, name := range sortedKeys(t.Env) {
+			if !contains(envs, name) {
+				envs = append(envs, name)
+			}
+		}
+		for _, e := range envs {
+			d.res.Add(abi.Task{Name: e, Runner: "tox", Command: "tox -e " + task.Shell(e), Cwd: dir, File: file,
+				Line: lineOr(task.KeyLineOf(ss, "tool.tox.env."+e, ""), task.KeyLineOf(ss, "tool.tox", "env_list")), Kind: toxKind(e), Description: "tox environment"})
+		}
+	}
+	if p.Tool.Poe != nil {
+		for _, name := range sortedKeys(p.Tool.Poe.Tasks) {
+			if strings.HasPrefix(name, "_") {
+				continue
+			}
+			line := task.KeyLineOf(ss, "tool.poe.tasks", name)
+			if l := task.KeyLineOf(ss, "tool.poe.tasks."+name, ""); l > 0 {
+				line = l
+			}
+			d.res.Add(abi.Task{Name: name, Runner: "poe", Command: env + "poe " + task.Shell(name), Cwd: dir, File: file, Line: line, Description: poeHelp(p.Tool.Poe.Tasks[name])})
+		}
+	}
+	if p.Tool.Hatch != nil {
+		for _, envName := range sortedKeys(p.Tool.Hatch.Envs) {
+			section := "tool.hatch.envs." + envName + ".scripts"
+			for _, name := range sortedKeys(p.Tool.Hatch.Envs[envName].Scripts) {
+				ref := name
+				if envName != "default" {
+					ref = envName + ":" + name
+				}
+				d.res.Add(abi.Task{Name: ref, Runner: "hatch", Command: "hatch run " + task.Shell(ref), Cwd: dir, File: file, Line: task.KeyLineOf(ss, section, name), Kind: task.Kind(name)})
+			}
+		}
+	}
+}
+
+// ini adds pytest when the INI file has its section.
+func (d *discoverer) ini(file string, data []byte, section string) {
+	if s, ok := task.SectionNamed(task.Sections(data), section); ok {
+		d.addPytest(file, s.Line, false)
+	}
+}
+
+func (d *discoverer) toxINI(file string, data []byte) {
+	d.toxEnvs(file, task.Sections(data), 0)
+}
+
+// toxEnvs adds the environments of a tox INI: envlist and [testenv:NAME]
+// sections. line, when set, is where the INI sits in its file.
+func (d *discoverer) toxEnvs(file string, ss []task.Section, line int) {
+	dir := task.Dir(file)
+	seen := map[string]bool{}
+	add := func(name string, l int) {
+		if name == "" || seen[name] || strings.ContainsAny(name, "{}") {
+			return
+		}
+		seen[name] = true
+		if line > 0 {
+			l = line
+		}
+		d.res.Add(abi.Task{Name: name, Runner: "tox", Command: "tox -e " + task.Shell(name), Cwd: dir, File: file, Line: l, Kind: toxKind(name), Description: "tox environment"})
+	}
+	if s, ok := task.SectionNamed(ss, "tox"); ok {
+		for _, k := range s.Keys {
+			if k.Key == "envlist" || k.Key == "env_list" {
+				for _, e := range strings.FieldsFunc(k.Value, func(r rune) bool { return r == ',' || r == '\n' || r == ' ' }) {
+					add(strings.TrimSpace(e), k.Line)
+				}
+			}
+		}
+	}
+	for _, s := range ss {
+		if name, ok := strings.CutPrefix(s.Name, "testenv:"); ok {
+			add(name, s.Line)
+		}
+	}
+}
+
+// pyVersionRE matches environment names that are Python versions (py312,
+// 3.13, pypy3, py311-django).
+var pyVersionRE = regexp.MustCompile(`^(py\d*|pypy\d*|\d+(\.\d+)*)($|-)`)
+
+// toxKind: environments named after Python versions run the tests; "type"
+// checks types.
+func toxKind(name string) string {
+	switch {
+	case pyVersionRE.MatchString(name) && !strings.Contains(name, "lint"):
+		return abi.KindTest
+	case name == "type" || name == "types":
+		return abi.KindLint
+	}
+	return task.Kind(name)
+}
+
+// sessionRE finds @nox.session decorators and the function after them.
+var (
+	sessionRE = regexp.MustCompile(`(?m)^@(?:nox\.)?session(\((?s:[^)]*)\))?\s*\n(?:@[^\n]*\n)*\s*def\s+([A-Za-z_]\w*)\s*\(`)
+	nameArgRE = regexp.MustCompile(`name\s*=\s*["']([^"']+)["']`)
+)
+
+// nox scans noxfile.py for sessions; the file is never run.
+func (d *discoverer) nox(file string, data []byte) {
+	dir := task.Dir(file)
+	for _, m := range sessionRE.FindAllSubmatchIndex(data, -1) {
+		name := string(data[m[4]:m[5]])
+		if m[2] >= 0 {
+			if n := nameArgRE.FindSubmatch(data[m[2]:m[3]]); n != nil {
+				name = string(n[1])
+			}
+		}
+		d.res.Add(abi.Task{Name: name, Runner: "nox", Command: "nox -s " + task.Shell(name), Cwd: dir, File: file,
+			Line: task.LineAt(data, m[0]), Kind: toxKind(name), Description: "nox session"})
+	}
+}
+
+func poeHelp(v any) string {
+	if m, ok := v.(map[string]any); ok {
+		if h, ok := m["help"].(string); ok {
+			return h
+		}
+	}
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return ""
+}
+
+func tomlError(err error) string { return task.TOMLError(err) }
+
+func sortedKeys[V any](m map[string]V) []string { return task.SortedKeys(m) }
+
+func contains(ss []string, s string) bool { return slices.Contains(ss, s) }
+
+func lineOr(a, b int) int {
+	if a > 0 {
+		return a
+	}
+	return b
+}

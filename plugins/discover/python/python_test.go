@@ -1,0 +1,45 @@
+package python
+
+import (
+	"testing"
+
+	"github.com/jujutools/juju/plugins/discover/task"
+	"github.com/jujutools/juju/plugins/discover/tasktest"
+)
+
+func TestDiscover(t *testing.T) {
+	fsys := task.DirFS(tasktest.Project(t, "python"))
+	res := Discover(fsys, []string{"noxfile.py", "pyproject.toml", "tox.ini", "poetry-app/pyproject.toml", "poetry-app/setup.cfg", "broken/pyproject.toml"})
+	tasktest.Check(t, res, `
+pkg-admin | python | uv run pkg-admin | . | pyproject.toml:7 | run | console script pkg.admin:run
+pkg-cli | python | uv run pkg-cli | . | pyproject.toml:6 | run | console script pkg.cli:main
+pytest | pytest | uv run pytest | . | pyproject.toml:9 | test | run the tests
+docs | poe | uv run poe docs | . | pyproject.toml:16 | other | build the docs
+fmt | poe | uv run poe fmt | . | pyproject.toml:13 | lint | ruff format .
+cov | hatch | hatch run cov | . | pyproject.toml:21 | test |
+lint:check | hatch | hatch run lint:check | . | pyproject.toml:24 | lint |
+py311 | tox | tox -e py311 | . | tox.ini:2 | test | tox environment
+lint | tox | tox -e lint | . | tox.ini:2 | lint | tox environment
+docs | tox | tox -e docs | . | tox.ini:7 | other | tox environment
+tests | nox | nox -s tests | . | noxfile.py:4 | test | nox session
+typecheck | nox | nox -s typecheck | . | noxfile.py:9 | lint | nox session
+serve | python | poetry run serve | poetry-app | poetry-app/pyproject.toml:5 | run | console script app:serve
+pytest | pytest | pytest | poetry-app | poetry-app/setup.cfg:4 | test | run the tests
+`, `broken/pyproject.toml: is not valid TOML (line 1`)
+}
+
+func TestToxInPyproject(t *testing.T) {
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{
+		"legacy/pyproject.toml": "[tool.tox]\nlegacy_tox_ini = \"\"\"\n[tox]\nenvlist = py312\n[testenv:lint]\ncommands = ruff check\n\"\"\"\n",
+		"native/pyproject.toml": "[tool.tox]\nenv_list = [\"3.13\", \"type\"]\n\n[tool.tox.env.type]\ncommands = [[\"mypy\", \"src\"]]\n\n[tool.tox.env.docs]\ncommands = [[\"sphinx-build\"]]\n",
+		"native/poetry.lock":    "",
+	}))
+	res := Discover(fsys, []string{"legacy/pyproject.toml", "native/pyproject.toml"})
+	tasktest.Check(t, res, `
+py312 | tox | tox -e py312 | legacy | legacy/pyproject.toml:2 | test | tox environment
+lint | tox | tox -e lint | legacy | legacy/pyproject.toml:2 | lint | tox environment
+3.13 | tox | tox -e 3.13 | native | native/pyproject.toml:2 | test | tox environment
+type | tox | tox -e type | native | native/pyproject.toml:4 | lint | tox environment
+docs | tox | tox -e docs | native | native/pyproject.toml:7 | other | tox environment
+`, "")
+}

@@ -1,0 +1,178 @@
+// Package task holds what every discoverer of the core-discover plugin
+// shares: the read-only view of the workspace they parse through, task
+// kinds by name, and line numbers of keys. It runs natively in tests and
+// inside the plugin alike.
+package task
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// FS is the workspace as a discoverer sees it: paths relative to the
+// first root, with forward slashes.
+type FS interface {
+	// ReadFile returns a file's bytes.
+	ReadFile(name string) ([]byte, error)
+	// ReadHead returns up to the first n bytes of a file.
+	ReadHead(name string, n int64) ([]byte, error)
+	// Exists reports whether a file or folder exists.
+	Exists(name string) bool
+	// List returns the names of the entries of the folder dir, folders
+	// with a trailing slash; nil when it cannot be listed.
+	List(dir string) []string
+}
+
+// DirFS is an FS over a folder of the host, for tests.
+type DirFS string
+
+// ReadFile reads name below the folder.
+func (d DirFS) ReadFile(name string) ([]byte, error) {
+	if !fs.ValidPath(name) {
+		return nil, errors.New("invalid path")
+	}
+	return os.ReadFile(filepath.Join(string(d), filepath.FromSlash(name)))
+}
+
+// ReadHead reads the first n bytes of name below the folder.
+func (d DirFS) ReadHead(name string, n int64) ([]byte, error) {
+	b, err := d.ReadFile(name)
+	if int64(len(b)) > n {
+		b = b[:n]
+	}
+	return b, err
+}
+
+// Exists reports whether name exists below the folder.
+func (d DirFS) Exists(name string) bool {
+	if !fs.ValidPath(name) {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(string(d), filepath.FromSlash(name)))
+	return err == nil
+}
+
+// List lists the folder dir.
+func (d DirFS) List(dir string) []string {
+	ents, err := os.ReadDir(filepath.Join(string(d), filepath.FromSlash(dir)))
+	if err != nil {
+		return nil
+	}
+	out := make([]string, len(ents))
+	for i, e := range ents {
+		out[i] = e.Name()
+		if e.IsDir() {
+			out[i] += "/"
+		}
+	}
+	return out
+}
+
+// Result collects the tasks and warnings of one discoverer run.
+type Result struct{ abi.DiscoverResult }
+
+// NewResult returns an empty result (tasks an empty list, not null).
+func NewResult() *Result {
+	return &Result{abi.DiscoverResult{Tasks: []abi.Task{}}}
+}
+
+// Add appends a task; an empty Kind is guessed from the name.
+func (r *Result) Add(t abi.Task) {
+	if t.Kind == "" {
+		t.Kind = Kind(t.Name)
+	}
+	if t.Cwd == "" {
+		t.Cwd = "."
+	}
+	r.Tasks = append(r.Tasks, t)
+}
+
+// Warn records a file that could not be read or parsed.
+func (r *Result) Warn(file, format string, args ...any) {
+	msg := format
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	r.Warnings = append(r.Warnings, abi.Warning{File: file, Message: msg})
+}
+
+// Dir is the folder of a root-relative file, "." at the root.
+func Dir(file string) string { return path.Dir(file) }
+
+// Join joins a root-relative folder and a relative path, cleaned; it
+// reports false when the result climbs out of the root.
+func Join(dir, rel string) (string, bool) {
+	p := path.Clean(path.Join(dir, rel))
+	if p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(rel) {
+		return "", false
+	}
+	return p, true
+}
+
+// StripBOM drops a UTF-8 byte order mark.
+func StripBOM(b []byte) []byte { return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) }
+
+// Kind guesses a task's kind from its name.
+func Kind(name string) string {
+	n := strings.ToLower(name)
+	has := func(words ...string) bool {
+		for _, w := range words {
+			if strings.Contains(n, w) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has("test", "spec", "e2e", "pytest", "cov", "bench"):
+		return abi.KindTest
+	case has("lint", "fmt", "format", "vet", "clippy", "check", "typecheck", "tsc", "prettier", "eslint", "ruff", "mypy", "style"):
+		return abi.KindLint
+	case has("build", "compile", "bundle", "dist", "package", "release", "install", "generate", "gen"):
+		return abi.KindBuild
+	case has("run", "start", "serve", "dev", "watch", "exec", "preview"):
+		return abi.KindRun
+	}
+	return abi.KindOther
+}
+
+// LineAt is the 1-based line of the byte offset off in data.
+func LineAt(data []byte, off int) int {
+	if off < 0 {
+		return 0
+	}
+	if off > len(data) {
+		off = len(data)
+	}
+	return bytes.Count(data[:off], []byte("\n")) + 1
+}
+
+// FindLine returns the 1-based line of the first occurrence of needle at or
+// after the byte offset from, and the offset just past it; 0 and from when
+// there is none.
+func FindLine(data []byte, from int, needle string) (line, next int) {
+	if from < 0 || from > len(data) {
+		return 0, from
+	}
+	i := bytes.Index(data[from:], []byte(needle))
+	if i < 0 {
+		return 0, from
+	}
+	return LineAt(data, from+i), from + i + len(needle)
+}
+
+// Shell quotes an argument for a command line when it needs it.
+func Shell(arg string) string {
+	if arg != "" && !strings.ContainsAny(arg, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
+		return arg
+	}
+	return "'" + strings.ReplaceAll(arg, "'", `'\''`) + "'"
+}

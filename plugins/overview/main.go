@@ -1,0 +1,28 @@
+// Command overview is juju's core overview plugin (core-overview):
+// project_overview, a first look at a workspace — its languages by size,
+// git branch and state, the instruction files it holds, and the tasks
+// every loaded discoverer finds (juju_discover_tasks). It asks for fs.read
+// and git; without git (or outside a repository) the git section says so
+// and the rest of the overview still comes back.
+package main
+
+import (
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
+
+func init() {
+	juju.Tool("project_overview", juju.ToolOptions{
+		Title: "Project overview",
+		Description: "Gives a first look at the workspace in one call: the languages by size, the number and size of files, " +
+			"the git branch and state (changes, ahead/behind), the instruction files present (AGENTS.md, CLAUDE.md, .cursor/rules …: paths only), " +
+			"and the tasks found by every task discoverer (make, npm/pnpm/yarn/bun, pytest, tox, nox, cargo, go, composer, gradle, maven, just, task, deno, mise), " +
+			"each with the command to run it, its folder and the file and line it comes from. Build files are read, never run. " +
+			"A file that could not be parsed is listed under warnings and the rest still comes back. Use it before building, testing or exploring a project.",
+		Tier:        abi.TierRead,
+		Annotations: juju.ReadOnly(),
+		Output:      Overview{},
+	}, projectOverview)
+}
+
+func main() {}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+// renderOverview writes the overview for the model: a few lines of summary, then
+// the tasks grouped by folder and runner, then the warnings.
+func renderOverview(o *Overview) string {
+	var b strings.Builder
+	files := fmt.Sprintf("%d files", o.Files)
+	if o.Files == 1 {
+		files = "1 file"
+	}
+	fmt.Fprintf(&b, "Project %s: %s, %s", o.Path, files, byteSize(o.Bytes))
+	if o.Truncated {
+		b.WriteString(" (walk stopped at its bound; more files exist)")
+	}
+	b.WriteString("\n")
+	if len(o.Languages) > 0 {
+		parts := make([]string, len(o.Languages))
+		for i, l := range o.Languages {
+			parts[i] = fmt.Sprintf("%s %.1f%%", l.Name, l.Percent)
+		}
+		fmt.Fprintf(&b, "Languages: %s\n", strings.Join(parts, ", "))
+	}
+	fmt.Fprintf(&b, "Git: %s\n", gitLine(o.Git))
+	if len(o.Instructions) > 0 {
+		fmt.Fprintf(&b, "Instruction files (the project's conventions; read them before changing code): %s\n", strings.Join(o.Instructions, ", "))
+	}
+	if len(o.Tasks) == 0 {
+		b.WriteString("Tasks: none found.\n")
+	} else {
+		fmt.Fprintf(&b, "Tasks (%d; run from the folder shown):\n", len(o.Tasks))
+		group := ""
+		for _, t := range o.Tasks {
+			if g := t.Runner + " in " + t.Cwd; g != group {
+				group = g
+				fmt.Fprintf(&b, "  %s:\n", g)
+			}
+			fmt.Fprintf(&b, "    %s", t.Command)
+			if t.Description != "" {
+				fmt.Fprintf(&b, " — %s", t.Description)
+			}
+			fmt.Fprintf(&b, " [%s, %s:%d]\n", t.Kind, t.File, t.Line)
+		}
+	}
+	if len(o.Warnings) > 0 {
+		b.WriteString("Warnings:\n")
+		for _, w := range o.Warnings {
+			fmt.Fprintf(&b, "  %s: %s\n", w.File, w.Message)
+		}
+	}
+	return b.String()
+}
+
+func gitLine(g Git) string {
+	switch {
+	case !g.Available || !g.Repository:
+		return g.Note
+	}
+	var s strings.Builder
+	if g.Branch == "" {
+		s.WriteString("detached HEAD")
+	} else {
+		s.WriteString("branch " + g.Branch)
+	}
+	if g.Upstream != "" {
+		fmt.Fprintf(&s, " (tracking %s, ahead %d, behind %d)", g.Upstream, g.Ahead, g.Behind)
+	}
+	if g.Clean {
+		s.WriteString(", clean")
+	} else {
+		fmt.Fprintf(&s, ", %d staged, %d modified, %d untracked, %d conflicted", g.Staged, g.Modified, g.Untracked, g.Conflicted)
+	}
+	if g.Head != "" {
+		s.WriteString("; last commit " + g.Head)
+	}
+	return s.String()
+}
+
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// overviewParams asks for the overview of the whole root.
+var overviewParams = callParams("project_overview", map[string]any{})
+
+// skipped are the folders the overview's walk never enters.
+var skipped = []string{".git", "node_modules", "vendor", "target", ".venv", "venv", "__pycache__", ".tox", ".nox", ".gradle"}
+
+// overview is line ov: project_overview over Go's tree (one walk, sizes by
+// extension, every discoverer woken by what it finds) against the bare
+// walk done natively in-process, in the same run.
+func (b *bench) overview() row {
+	r := row{ID: "ov", Work: "project_overview of Go's tree", Unit: "ms", Target: target{Limit: 4, OnRatio: true},
+		Via:     "one warm process rooted at the Go tree, raw JSON-RPC over stdio",
+		Against: "in-process filepath.WalkDir + Lstat of every file, bytes summed by extension (no .gitignore, no parsing)"}
+	if b.opts.gotree == "" {
+		r.Err = "no Go tree: pass -gotree"
+		return r
+	}
+	j, err := b.live(b.juju(b.warmHome, b.opts.gotree))
+	if err != nil {
+		return r.with(nil, nil, err)
+	}
+	b.progress("project_overview of %s, n=%d (juju, in-process walk)", b.opts.gotree, b.opts.globRuns)
+	raw, err := j.request("tools/call", overviewParams) // warms the page cache and the plugins
+	if err != nil {
+		return r.with(nil, nil, j.fail(err))
+	}
+	jf, tasks, warnings := overviewCounts(raw)
+	nf, err := nativeWalk(b.opts.gotree)
+	if err != nil {
+		return r.with(nil, nil, err)
+	}
+	var js, ns sample
+	for range b.opts.globRuns {
+		d, err := timedCall(j, overviewParams)
+		if err != nil {
+			return r.with(nil, nil, err)
+		}
+		js = append(js, d)
+		t := time.Now()
+		if _, err := nativeWalk(b.opts.gotree); err != nil {
+			return r.with(nil, nil, err)
+		}
+		ns = append(ns, time.Since(t))
+	}
+	r = r.with(js, ns, nil)
+	r.Note = fmt.Sprintf("files: juju %d, native %d; juju found %d tasks and %d warnings (juju skips .gitignored files and secrets)", jf, nf, tasks, warnings)
+	return r
+}
+
+// overviewCounts reads the file, task and warning counts of an answer.
+func overviewCounts(raw json.RawMessage) (files, tasks, warnings int) {
+	var res struct {
+		Structured struct {
+			Files    int               `json:"files"`
+			Tasks    []json.RawMessage `json:"tasks"`
+			Warnings []json.RawMessage `json:"warnings"`
+		} `json:"structuredContent"`
+	}
+	json.Unmarshal(raw, &res)
+	return res.Structured.Files, len(res.Structured.Tasks), len(res.Structured.Warnings)
+}
+
+// nativeWalk is the work the overview's walk does, in plain Go: every
+// regular file's size summed by extension, dependency folders skipped.
+func nativeWalk(root string) (int, error) {
+	sizes := map[string]int64{}
+	files := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if p != root && slices.Contains(skipped, d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		files++
+		sizes[strings.ToLower(filepath.Ext(d.Name()))] += info.Size()
+		return nil
+	})
+	return files, err
+}

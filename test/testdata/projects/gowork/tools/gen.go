@@ -1,0 +1,3 @@
+package tools
+
+//go:generate stringer -type=Kind

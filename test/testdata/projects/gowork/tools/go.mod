@@ -1,0 +1,4 @@
+// The tools module.
+module example.com/tools
+
+go 1.22

@@ -1,0 +1,4 @@
+.PHONY: docs
+## docs: build the documentation
+docs:
+	mkdocs build
