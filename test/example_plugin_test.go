@@ -112,6 +112,21 @@ func TestExamplePluginFromSourceToCall(t *testing.T) {
 	if len(got.Warnings) != 1 || got.Warnings[0].File != "api/Procfile.dev" || !strings.Contains(got.Warnings[0].Message, "line 3") {
 		t.Errorf("warnings = %+v", got.Warnings)
 	}
+	// The same plugin is a task discoverer: project_overview lists its
+	// tasks beside the core discoverers' (the pyproject's).
+	ov := structured(t, s.call("project_overview", map[string]any{}))
+	runners := map[string]bool{}
+	for _, task := range ov["tasks"].([]any) {
+		tk := task.(map[string]any)
+		runners[tk["runner"].(string)] = true
+		if tk["name"] == "web" && tk["command"] != "foreman start web" {
+			t.Errorf("project_overview web task = %v", tk)
+		}
+	}
+	if !runners["foreman"] || !runners["honcho"] {
+		t.Errorf("project_overview has no Procfile tasks: runners %v\n%v", runners, ov["tasks"])
+	}
+
 	// One file asked for, outside the roots: the policy answers, not the plugin.
 	s.fail("procfile_tasks", map[string]any{"path": "../Procfile"}, "PATH_DENIED")
 

@@ -155,9 +155,9 @@ run | make | make run | sub | sub/Makefile:1 | run | start the service
 	}
 }
 
-// gitRepo makes root a git repository with one commit and one untracked
+// initGitRepo makes root a git repository with one commit and one untracked
 // file.
-func gitRepo(t *testing.T, root string) {
+func initGitRepo(t *testing.T, root string) {
 	t.Helper()
 	for _, args := range [][]string{
 		{"init", "-q", "-b", "trunk"},
@@ -241,12 +241,10 @@ build | make | make build | . | Makefile:2 | build
 }
 
 // The git section: the branch, the last commit and the state of the work
-// tree come from the juju_git host function. Until a capability package
-// provides juju_git in this build, the section says git is unavailable and
-// the test stops there.
+// tree come from the juju_git host function.
 func TestOverviewGit(t *testing.T) {
 	root := project(t, "make")
-	gitRepo(t, root)
+	initGitRepo(t, root)
 	os.WriteFile(filepath.Join(root, "Makefile"), []byte(".PHONY: x\nx:\n\ttrue\n"), 0o644)
 	s := start(t, root, "--mode", "trusted")
 	o, txt := s.overview(nil)
@@ -255,10 +253,7 @@ func TestOverviewGit(t *testing.T) {
 	}
 	g := o.Git
 	if !g.Available {
-		if strings.Contains(g.Note, "has no juju_git host function") && strings.Contains(txt, "Git: git is not available") {
-			t.Skipf("juju_git is not in this build: %s", g.Note)
-		}
-		t.Fatalf("git unavailable for another reason: %+v", g)
+		t.Fatalf("git unavailable: %+v", g)
 	}
 	if !g.Repository || g.Branch != "trunk" || !strings.HasSuffix(g.Head, " first commit") ||
 		g.Modified != 1 || g.Untracked != 1 || g.Staged != 0 || g.Clean {

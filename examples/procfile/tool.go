@@ -30,6 +30,8 @@ func init() {
 		Annotations: juju.ReadOnly(),
 		Output:      Tasks{},
 	}, procfileTasks)
+	// The same reader serves project_overview as a task discoverer.
+	juju.Discoverer("procfile", []string{"Procfile", "Procfile.*"}, discover)
 }
 
 func procfileTasks(_ *juju.Call, in TasksArgs) (*juju.Result, error) {
@@ -57,10 +59,8 @@ func procfileTasks(_ *juju.Call, in TasksArgs) (*juju.Result, error) {
 }
 
 // discover reads the Procfiles named in req and returns their tasks; a file
-// it cannot read is a warning, never a failure. It has the shape of an SDK
-// task discoverer, so project_overview can call it as one:
-//
-//	juju.Discoverer("procfile", []string{"Procfile", "Procfile.*"}, discover)
+// it cannot read is a warning, never a failure. It is registered as a task
+// discoverer, so project_overview lists these tasks beside the core ones.
 func discover(req abi.DiscoverRequest) (*abi.DiscoverResult, error) {
 	res := &abi.DiscoverResult{Tasks: []abi.Task{}}
 	for _, f := range req.Files {
