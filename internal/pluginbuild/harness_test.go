@@ -12,10 +12,12 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/jujutools/juju/host/approval"
 	"github.com/jujutools/juju/host/manifest"
 	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/hostfns/approvals"
 	"github.com/jujutools/juju/hostfns/fs"
 	"github.com/jujutools/juju/internal/testfs"
 	"github.com/jujutools/juju/sdk/abi"
@@ -55,6 +57,8 @@ func load(t testing.TB, src, root string, grants []abi.Capability, edit func(*ma
 	}
 	logs := &logSink{}
 	fns := append([]hostfns.Func{logs.fn()}, fs.New(pol, fs.Options{})...)
+	// core-read also serves approval_status, so it imports that function.
+	fns = append(fns, approvals.New(approval.Open(t.TempDir(), approval.Options{})))
 	p := testRuntime(t).Load(m, func() ([]byte, error) { return wasm, nil }, grants, fns)
 	t.Cleanup(func() { p.Close(context.Background()) })
 	return &loaded{Plugin: p, logs: logs}
