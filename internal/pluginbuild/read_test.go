@@ -348,7 +348,7 @@ func TestGlobFiles(t *testing.T) {
 	p.fail(t, "glob_files", `{"pattern":"*.go","sortBy":"size"}`, abi.InvalidArgument)
 }
 
-// Without the fs.read grant, the read plugin gets CAPABILITY_DENIED from
+// Without the fs.read grant, the core plugin gets CAPABILITY_DENIED from
 // the host and passes it on.
 func TestReadWithoutGrant(t *testing.T) {
 	root, _ := readWorkspace(t)
