@@ -30,7 +30,7 @@ func BenchmarkGateAndAudit(b *testing.B) {
 		if NeedsApproval(h.cfg.Mode, abi.TierRead) {
 			b.Fatal("an R call needs no approval")
 		}
-		c := hostfns.Caller{Plugin: "core-read", Tool: "read_file", Tier: abi.TierRead, Client: "bench", CallID: newCallID()}
+		c := hostfns.Caller{Plugin: "core", Tool: "read_file", Tier: abi.TierRead, Client: "bench", CallID: newCallID()}
 		h.record(start, c, args, res, nil)
 	}
 }

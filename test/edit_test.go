@@ -254,7 +254,7 @@ func TestEditTools(t *testing.T) {
 			t.Fatalf("history: %s", text(res))
 		}
 		first := ch[0].(map[string]any)
-		if first["client"] != "juju-e2e" || first["plugin"] != "core-edit" || first["tool"] != "rollback_changes" {
+		if first["client"] != "juju-e2e" || first["plugin"] != "core" || first["tool"] != "rollback_changes" {
 			t.Fatalf("who: %v", first)
 		}
 		one := structured(t, s.call("change_history", map[string]any{"changeId": first["id"]}))

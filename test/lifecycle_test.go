@@ -243,7 +243,7 @@ func TestPluginLifecycle(t *testing.T) {
 	if _, err := os.Stat(installed); !os.IsNotExist(err) {
 		t.Errorf("still installed: %v", err)
 	}
-	for _, args := range [][]string{{"remove", "core-read"}, {"revoke", "core-read", "fs.read"}, {"grant", "core-read", "fs.read"}} {
+	for _, args := range [][]string{{"remove", "core"}, {"revoke", "core", "fs.read"}, {"grant", "core", "fs.read"}} {
 		_, errs, code := cli(t, home, nil, append([]string{"plugins"}, args...)...)
 		if code != 1 || !strings.Contains(errs, "core plugins are part of juju") {
 			t.Errorf("plugins %v: exit %d, %q", args, code, errs)
@@ -280,11 +280,11 @@ func TestInstallRefusalsLeaveInstalledSetAlone(t *testing.T) {
 		{"a core tool's name", func(dir string) {
 			edit(dir, `"name": "test-echo"`, `"name": "test-echo-two"`)
 			edit(dir, `"name": "test_echo"`, `"name": "read_file"`)
-		}, `tool "read_file" is already provided by plugin core-read`},
+		}, `tool "read_file" is already provided by plugin core`},
 		{"another plugin's tool", func(dir string) { edit(dir, `"name": "test-echo"`, `"name": "test-echo-two"`) },
 			`tool "test_echo" is already provided by plugin test-echo`},
-		{"a core plugin's name", func(dir string) { edit(dir, `"name": "test-echo"`, `"name": "core-read"`) },
-			"core-read is the name of a core plugin"},
+		{"a core plugin's name", func(dir string) { edit(dir, `"name": "test-echo"`, `"name": "core"`) },
+			"core is the name of a core plugin"},
 		{"sha256 mismatch", func(dir string) {
 			os.WriteFile(filepath.Join(dir, "plugin.wasm"), append([]byte("\x00asm\x01\x00\x00\x00"), 0), 0o600)
 		}, "sha256 mismatch"},

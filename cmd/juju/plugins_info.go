@@ -25,7 +25,7 @@ func newPluginsInfoCommand() *cobra.Command {
 sha256 of its wasm, each capability it asks for in words and whether it holds
 it, its tools with their tiers, and its task discoverers. A plugin juju
 refused to load is shown with the reason.`,
-		Example: `  juju plugins info core-read
+		Example: `  juju plugins info core
   juju plugins info rake --json`,
 		Args: argsBetween(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {

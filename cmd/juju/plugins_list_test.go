@@ -12,10 +12,10 @@ import (
 
 func fakePlugins() []*host.Loaded {
 	core := fakeLoaded(&manifest.Manifest{
-		Name: "core-read", Version: "0.1.0",
-		Capabilities: []abi.Capability{abi.CapFSRead},
-		Tools:        make([]abi.ToolSpec, 12),
-	}, host.SourceCore, []abi.Capability{abi.CapFSRead}, nil)
+		Name: "core", Version: "0.1.0",
+		Capabilities: []abi.Capability{abi.CapFSRead, abi.CapFSWrite},
+		Tools:        make([]abi.ToolSpec, 25),
+	}, host.SourceCore, []abi.Capability{abi.CapFSRead, abi.CapFSWrite}, nil)
 	installed := fakeLoaded(&manifest.Manifest{
 		Name: "lint", Version: "2.0.0",
 		Capabilities: []abi.Capability{abi.CapFSRead, abi.CapExec},
@@ -35,13 +35,13 @@ func TestPluginsListText(t *testing.T) {
 	if err := runPluginsList(&out, fakePlugins(), &pluginsListOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	want := `NAME       VERSION  SOURCE     TOOLS  STATE         CAPABILITIES
-core-read  0.1.0    core       12     not compiled  fs.read
-lint       2.0.0    installed  1      not compiled  fs.read, exec (not granted)
-dup        1.0.0    installed  1      refused       none
-broken     -        installed  0      refused       none
+	want := `NAME    VERSION  SOURCE     TOOLS  STATE         CAPABILITIES
+core    0.1.0    core       25     not compiled  fs.read, fs.write
+lint    2.0.0    installed  1      not compiled  fs.read, exec (not granted)
+dup     1.0.0    installed  1      refused       none
+broken  -        installed  0      refused       none
 
-dup was refused: tool "read_file" is already provided by plugin core-read
+dup was refused: tool "read_file" is already provided by plugin core
 
 broken was refused: invalid manifest
 `

@@ -33,7 +33,7 @@ func writeThroughJournal(t *testing.T, dirs config.Dirs, root, path, content str
 		t.Fatal(err)
 	}
 	req := &abi.ChangeRequest{Ops: []abi.ChangeOp{{Op: abi.OpWrite, Path: path, Length: int64(len(content))}}}
-	res, e := j.Apply(context.Background(), hostfns.Caller{Client: "cli-test", Plugin: "core-edit", Tool: "write_file"}, req, []byte(content))
+	res, e := j.Apply(context.Background(), hostfns.Caller{Client: "cli-test", Plugin: "core", Tool: "write_file"}, req, []byte(content))
 	if e != nil {
 		t.Fatal(e)
 	}

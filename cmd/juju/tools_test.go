@@ -21,8 +21,8 @@ func fakeLoaded(m *manifest.Manifest, src host.Source, granted []abi.Capability,
 }
 
 func fakeCatalog() []*host.Tool {
-	read := fakeLoaded(&manifest.Manifest{Name: "core-read", Version: "0.1.0"}, host.SourceCore, nil, nil)
-	edit := fakeLoaded(&manifest.Manifest{Name: "core-edit", Version: "0.1.0"}, host.SourceCore, nil, nil)
+	read := fakeLoaded(&manifest.Manifest{Name: "core", Version: "0.1.0"}, host.SourceCore, nil, nil)
+	edit := fakeLoaded(&manifest.Manifest{Name: "lint", Version: "2.0.0"}, host.SourceInstalled, nil, nil)
 	return []*host.Tool{
 		{Plugin: edit, Spec: abi.ToolSpec{
 			Name: "edit_file", Tier: abi.TierEdit, Title: "Edit a file",
@@ -45,9 +45,9 @@ func TestToolsText(t *testing.T) {
 	if err := runTools(&out, fakeCatalog(), &toolsOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	want := `NAME       TIER  PLUGIN     DESCRIPTION
-edit_file  E     core-edit  Replace an exact string in a file.
-read_file  R     core-read  Read a text file by lines.
+	want := `NAME       TIER  PLUGIN  DESCRIPTION
+edit_file  E     lint    Replace an exact string in a file.
+read_file  R     core    Read a text file by lines.
 
 2 tools. Tiers: R read, E edit, X exec (juju tools --help).
 `
@@ -66,7 +66,7 @@ func TestToolsJSON(t *testing.T) {
     "name": "edit_file",
     "title": "Edit a file",
     "tier": "E",
-    "plugin": "core-edit",
+    "plugin": "lint",
     "description": "Replace an exact string in a file. The old text must occur exactly once.",
     "annotations": {
       "readOnlyHint": false,
@@ -82,7 +82,7 @@ func TestToolsJSON(t *testing.T) {
     "name": "read_file",
     "title": "",
     "tier": "R",
-    "plugin": "core-read",
+    "plugin": "core",
     "description": "Read a text file by lines.\nLong details follow.",
     "annotations": {
       "readOnlyHint": true,
@@ -156,4 +156,4 @@ func TestOneLine(t *testing.T) {
 	}
 }
 
-var errFake = errors.New("tool \"read_file\" is already provided by plugin core-read")
+var errFake = errors.New("tool \"read_file\" is already provided by plugin core")

@@ -23,7 +23,7 @@ type fixture struct {
 	j     *Journal
 }
 
-var who = hostfns.Caller{Client: "test-client", Plugin: "core-edit", Tool: "edit_file", CallID: "a1"}
+var who = hostfns.Caller{Client: "test-client", Plugin: "core", Tool: "edit_file", CallID: "a1"}
 
 func newFixture(t testing.TB, files map[string]string, opts ...Option) *fixture {
 	t.Helper()

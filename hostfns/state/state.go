@@ -1,6 +1,6 @@
 // Package state is the state capability: each plugin's own small
 // key-value space, per workspace, kept as files in the workspace's state
-// folder (state/<plugin>/<key>), outside every root. core-edit keeps its
+// folder (state/<plugin>/<key>), outside every root. the core plugin keeps its
 // todo list there. Values are written atomically (a temporary file, fsync,
 // rename), so a reader sees the old value or the new one.
 package state

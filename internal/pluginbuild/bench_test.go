@@ -30,7 +30,7 @@ func BenchmarkReadPlugin(b *testing.B) {
 		write(name, strings.Repeat("package x // some code\n", 40))
 		paths = append(paths, `"`+name+`"`)
 	}
-	p := load(b, "plugins/read", root, []abi.Capability{abi.CapFSRead}, nil)
+	p := load(b, "plugins/core", root, []abi.Capability{abi.CapFSRead}, nil)
 	if err := p.Warm(context.Background()); err != nil {
 		b.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func BenchmarkReadPlugin(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			ctx := context.Background()
-			caller := hostfns.Caller{Plugin: "core-read", Tool: bc.tool}
+			caller := hostfns.Caller{Plugin: "core", Tool: bc.tool}
 			for b.Loop() {
 				if res := p.Call(ctx, caller, bc.tool, json.RawMessage(bc.args)); res.Error != nil {
 					b.Fatal(res.Error)

@@ -18,13 +18,20 @@ import (
 	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/hostfns/approvals"
+	"github.com/jujutools/juju/hostfns/discover"
 	"github.com/jujutools/juju/hostfns/fs"
+	"github.com/jujutools/juju/hostfns/git"
+	"github.com/jujutools/juju/hostfns/journal"
+	"github.com/jujutools/juju/hostfns/search"
+	"github.com/jujutools/juju/hostfns/state"
+	"github.com/jujutools/juju/hostfns/sysinfo"
 	"github.com/jujutools/juju/internal/testfs"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
-// loaded is a built plugin loaded in the shared runtime with juju's real fs
-// host functions over a policy of one root, and a log host function that
+// loaded is a built plugin loaded in the shared runtime with juju's real
+// host functions over a policy of one root (every function the core plugin
+// imports, as host.hostFunctions builds them), and a log host function that
 // keeps what the plugin logs.
 type loaded struct {
 	*plugin.Plugin
@@ -56,12 +63,39 @@ func load(t testing.TB, src, root string, grants []abi.Capability, edit func(*ma
 		t.Fatal(err)
 	}
 	logs := &logSink{}
-	fns := append([]hostfns.Func{logs.fn()}, fs.New(pol, fs.Options{})...)
-	// core-read also serves approval_status, so it imports that function.
-	fns = append(fns, approvals.New(approval.Open(t.TempDir(), approval.Options{})))
+	fns := append([]hostfns.Func{logs.fn()}, coreFunctions(t, pol)...)
 	p := testRuntime(t).Load(m, func() ([]byte, error) { return wasm, nil }, grants, fns)
 	t.Cleanup(func() { p.Close(context.Background()) })
 	return &loaded{Plugin: p, logs: logs}
+}
+
+// coreFunctions returns the real host functions the core plugin imports,
+// built as host.hostFunctions builds them, with their state in a temporary
+// folder: a wasm module does not instantiate while one of its imports is
+// missing. The exec functions are left out: only core-exec imports them.
+func coreFunctions(t testing.TB, pol *policy.Policy) []hostfns.Func {
+	stateDir := t.TempDir()
+	j := journal.NewLazy(stateDir, pol)
+	t.Cleanup(func() { j.Close() })
+	var fns []hostfns.Func
+	fns = append(fns, approvals.New(approval.Open(approval.Dir(stateDir), approval.Options{})))
+	fns = append(fns, git.New(pol, git.Options{})...)
+	fns = append(fns, fs.New(pol, fs.Options{Observe: j.Saw})...)
+	fns = append(fns, journal.New(j)...)
+	fns = append(fns, state.New(stateDir)...)
+	fns = append(fns, search.New(pol, search.Options{})...)
+	fns = append(fns, sysinfo.New(sysinfo.Setup{Version: "test", Roots: rootPaths(pol)})...)
+	fns = append(fns, discover.New(pol, discover.Options{Sources: func() []discover.Source { return nil }})...)
+	return fns
+}
+
+// rootPaths lists the policy's roots.
+func rootPaths(pol *policy.Policy) []string {
+	var out []string
+	for _, r := range pol.Roots() {
+		out = append(out, r.Path)
+	}
+	return out
 }
 
 // call runs one tool with JSON arguments.

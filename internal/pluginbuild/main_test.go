@@ -53,7 +53,7 @@ func testRuntime(t testing.TB) *plugin.Runtime {
 	return shared.rt
 }
 
-// pluginSources lists every plugin source folder: the core read plugin and
+// pluginSources lists every plugin source folder: the core plugin and
 // the test plugins.
 func pluginSources(t testing.TB) []string {
 	t.Helper()
@@ -61,7 +61,7 @@ func pluginSources(t testing.TB) []string {
 	if err != nil || len(tests) == 0 {
 		t.Fatalf("no test plugins found: %v", err)
 	}
-	out := []string{"plugins/read"}
+	out := []string{"plugins/core"}
 	for _, m := range tests {
 		rel, _ := filepath.Rel(repoRoot, filepath.Dir(m))
 		out = append(out, filepath.ToSlash(rel))

@@ -65,7 +65,7 @@ func readWorkspace(t *testing.T) (string, map[string]string) {
 
 func TestReadFile(t *testing.T) {
 	root, files := readWorkspace(t)
-	p := load(t, "plugins/read", root, []abi.Capability{abi.CapFSRead}, nil)
+	p := load(t, "plugins/core", root, []abi.Capability{abi.CapFSRead}, nil)
 
 	t.Run("whole", func(t *testing.T) {
 		got, res := p.ok(t, "read_file", `{"path":"notes.txt"}`)
@@ -201,7 +201,7 @@ type readFiles struct {
 
 func TestReadFiles(t *testing.T) {
 	root, _ := readWorkspace(t)
-	p := load(t, "plugins/read", root, []abi.Capability{abi.CapFSRead}, nil)
+	p := load(t, "plugins/core", root, []abi.Capability{abi.CapFSRead}, nil)
 
 	got, res := p.ok(t, "read_files", `{"paths":["notes.txt","missing.txt",".env","sub/inner.go"],"numbered":true}`)
 	for _, want := range []string{
@@ -248,7 +248,7 @@ func TestReadFiles(t *testing.T) {
 
 func TestFileInfo(t *testing.T) {
 	root, files := readWorkspace(t)
-	p := load(t, "plugins/read", root, []abi.Capability{abi.CapFSRead}, nil)
+	p := load(t, "plugins/core", root, []abi.Capability{abi.CapFSRead}, nil)
 	type info struct {
 		Path, Type, ModTime, Mode, SHA256, Link string
 		Size                                    int64
@@ -287,7 +287,7 @@ func TestListDirectory(t *testing.T) {
 	root, _ := readWorkspace(t)
 	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("build/\n"), 0o644)
 	os.MkdirAll(filepath.Join(root, "build"), 0o755)
-	p := load(t, "plugins/read", root, []abi.Capability{abi.CapFSRead}, nil)
+	p := load(t, "plugins/core", root, []abi.Capability{abi.CapFSRead}, nil)
 
 	got, res := p.ok(t, "list_directory", `{}`)
 	for _, want := range []string{"sub/\n", "notes.txt  (", "link.txt -> notes.txt\n", "excluded by .gitignore", "withheld by the workspace policy"} {
@@ -320,7 +320,7 @@ func TestGlobFiles(t *testing.T) {
 	root, _ := readWorkspace(t)
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(filepath.Join(root, "src/a_test.go"), old, old)
-	p := load(t, "plugins/read", root, []abi.Capability{abi.CapFSRead}, nil)
+	p := load(t, "plugins/core", root, []abi.Capability{abi.CapFSRead}, nil)
 
 	byName, _ := p.ok(t, "glob_files", `{"pattern":"**/*_test.go"}`)
 	if byName != "src/a_test.go\nsrc/b_test.go\n[2 matches.]\n" {
@@ -348,10 +348,10 @@ func TestGlobFiles(t *testing.T) {
 	p.fail(t, "glob_files", `{"pattern":"*.go","sortBy":"size"}`, abi.InvalidArgument)
 }
 
-// Without the fs.read grant, the read plugin gets CAPABILITY_DENIED from
+// Without the fs.read grant, the core plugin gets CAPABILITY_DENIED from
 // the host and passes it on.
 func TestReadWithoutGrant(t *testing.T) {
 	root, _ := readWorkspace(t)
-	p := load(t, "plugins/read", root, nil, nil)
+	p := load(t, "plugins/core", root, nil, nil)
 	p.fail(t, "read_file", `{"path":"notes.txt"}`, abi.CapabilityDenied)
 }

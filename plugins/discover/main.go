@@ -3,7 +3,7 @@
 // (pyproject, pytest, tox, nox), cargo, go, composer, gradle, maven, just,
 // task, deno and mise. Each reads the files its globs matched through the
 // fs host functions and parses them statically; none runs project code.
-// project_overview (core-overview) calls them through juju_discover_tasks.
+// project_overview (in the core plugin) calls them through juju_discover_tasks.
 //
 // The parsers live in one package per tool, beside tests that run with the
 // host's toolchain over the fixture projects in test/testdata/projects.

@@ -1,4 +1,4 @@
-package main
+package edit
 
 import "github.com/jujutools/juju/sdk/juju"
 

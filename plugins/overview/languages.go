@@ -1,4 +1,4 @@
-package main
+package overview
 
 // languageOf names the language of a file by the key the walk counts it
 // under (lower-case extension, or a name such as Makefile). Data and prose

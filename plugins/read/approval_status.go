@@ -1,8 +1,8 @@
-package main
+package read
 
 // approval_status tells the client what became of its calls held for the
 // owner's approval. Its host function needs no capability and shows only
-// the calling client's approvals. It lives in core-read, with the other
+// the calling client's approvals. It lives in the core plugin, with the other
 // tier R tools, rather than in a plugin of its own: every Go plugin costs a
 // compilation and several MB of memory (see docs/RATIONALE.md).
 

@@ -1,4 +1,4 @@
-package main
+package read
 
 import "github.com/jujutools/juju/sdk/juju"
 

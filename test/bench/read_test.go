@@ -49,7 +49,7 @@ func sameAnswer(tb testing.TB, h *host.Host, f *native.FS, tool string, args jso
 	}
 }
 
-// BenchmarkPluginReadFile is a tiny read_file through the core read plugin,
+// BenchmarkPluginReadFile is a tiny read_file through the core plugin,
 // in-process: host.Host.Call, a pooled wasm instance, the fs host function
 // and the path policy.
 func BenchmarkPluginReadFile(b *testing.B) {

@@ -16,9 +16,9 @@ func TestParse(t *testing.T) {
 	for _, args := range [][]string{
 		{},
 		{"-out", "x"},
-		{"plugins/read"},
-		{"-update", "-check", "plugins/read"},
-		{"-bogus", "plugins/read"},
+		{"plugins/core"},
+		{"-update", "-check", "plugins/core"},
+		{"-bogus", "plugins/core"},
 	} {
 		if _, err := parse(args, &bytes.Buffer{}); err == nil {
 			t.Errorf("%q: no error", args)

@@ -171,12 +171,12 @@ func (b *bench) globs() []row {
 // processes, after every core plugin has served calls in them.
 func (b *bench) memory() row {
 	r := row{ID: "8", Work: "peak RSS, every core plugin warm", Unit: "MB", Target: target{Limit: 80},
-		Via: "VmHWM from /proc of the steady-state processes, every plugin warmed at start and every read tool called (the larger of the workspace one and the Go-tree one)", Against: "native server processes, same calls"}
+		Via: "VmHWM from /proc of the steady-state processes, every plugin warmed at start and every read tool called (the largest of every steady-state juju process of the report: workspace, Go tree, search, commands, edit, overview)", Against: "native server processes, same calls"}
 	if b.jujuRead == nil {
 		r.Err = "no steady-state juju process to measure"
 		return r
 	}
-	// Every tool of the read plugin once more, so that each has run here.
+	// Every read tool once more, so that each has run here.
 	for _, s := range []*server{b.jujuRead, b.baseRead} {
 		for _, p := range everyTool {
 			if _, err := s.call(p); err != nil {

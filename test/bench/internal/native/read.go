@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Caps of one read, as the core read plugin has them.
+// Caps of one read, as the core read tools have them.
 const (
 	defaultLines = 2000
 	maxBytes     = 100 << 10

@@ -1,10 +1,11 @@
-// Command overview is juju's core overview plugin (core-overview):
-// project_overview, a first look at a workspace — its languages by size,
-// git branch and state, the instruction files it holds, and the tasks
-// every loaded discoverer finds (juju_discover_tasks). It asks for fs.read
-// and git; without git (or outside a repository) the git section says so
-// and the rest of the overview still comes back.
-package main
+// Package overview holds juju's project_overview tool: a first look at a
+// workspace — its languages by size, git branch and state, the instruction
+// files it holds, and the tasks every loaded discoverer finds
+// (juju_discover_tasks). It needs fs.read and git; without git (or outside
+// a repository) the git section says so and the rest of the overview still
+// comes back. The package is a library linked into juju's core plugin
+// (plugins/core).
+package overview
 
 import (
 	"github.com/jujutools/juju/sdk/abi"
@@ -24,5 +25,3 @@ func init() {
 		Output:      Overview{},
 	}, projectOverview)
 }
-
-func main() {}
