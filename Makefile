@@ -20,7 +20,7 @@ all: build
 
 ## plugins: build the core plugins (wasm) into host/core/wasm for embedding
 plugins:
-	$(GO) run ./internal/cmd/buildplugins -check -out host/core/wasm $(CORE)
+	$(GO) run ./internal/cmd/buildplugins -check -prune -out host/core/wasm $(CORE)
 
 ## build: plugins → wasm → embedded → bin/juju
 build: plugins

@@ -52,7 +52,7 @@ func buildJuju(tmp string) error {
 	if err != nil {
 		return err
 	}
-	args := []string{"run", "./internal/cmd/buildplugins", "-out", "host/core/wasm"}
+	args := []string{"run", "./internal/cmd/buildplugins", "-prune", "-out", "host/core/wasm"}
 	for _, m := range mains {
 		rel, err := filepath.Rel(repoRoot, filepath.Dir(m))
 		if err != nil {

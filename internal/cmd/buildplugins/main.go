@@ -1,7 +1,7 @@
 // Command buildplugins builds juju plugins from source for the Makefile and
 // keeps their manifests in step with their code.
 //
-//	buildplugins [-update] [-check] -out DIR SRC...
+//	buildplugins [-update] [-check] [-prune] -out DIR SRC...
 //
 // Each SRC is a plugin's source folder (a main package and manifest.json).
 // The plugin is compiled for wasip1 and written to DIR/<name>/ as
@@ -33,6 +33,7 @@ type options struct {
 	update  bool
 	check   bool
 	cache   string
+	prune   bool
 	sources []string
 }
 
@@ -56,9 +57,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.out, "out", "", "write each built plugin to `DIR`/<name>/")
 	fs.BoolVar(&o.update, "update", false, "rewrite each source manifest's tools from the plugin's describe export")
 	fs.BoolVar(&o.check, "check", false, "fail when a source manifest's tools differ from the plugin's describe export")
+	fs.BoolVar(&o.prune, "prune", false, "after a clean build, remove plugins in the -out folder that no source built (renamed or removed plugins)")
 	fs.StringVar(&o.cache, "cache", "", "keep wazero's compilation cache for -update and -check in `DIR` (default: in memory)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: buildplugins [-update] [-check] -out DIR SRC...")
+		fmt.Fprintln(stderr, "usage: buildplugins [-update] [-check] [-prune] -out DIR SRC...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -86,46 +88,80 @@ func parse(args []string, stderr io.Writer) (options, error) {
 // run builds every source, continuing past failures, and returns them joined.
 func run(ctx context.Context, o options, stderr io.Writer) error {
 	var errs []error
+	built := map[string]bool{}
 	for _, src := range o.sources {
-		if err := buildOne(ctx, o, src, stderr); err != nil {
+		name, err := buildOne(ctx, o, src, stderr)
+		if err != nil {
 			fmt.Fprintf(stderr, "%s: FAILED: %v\n", src, err)
 			errs = append(errs, fmt.Errorf("%s: %w", src, err))
+			continue
+		}
+		built[name] = true
+	}
+	if len(errs) == 0 && o.prune && o.out != "" {
+		if err := prune(o.out, built, stderr); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
 }
 
-func buildOne(ctx context.Context, o options, src string, stderr io.Writer) error {
-	srcManifest, err := pluginbuild.ReadSource(src)
+// prune removes the plugin folders of out (those holding a manifest) that
+// this run did not build: left there by a plugin since renamed or removed,
+// they would be embedded beside their successors.
+func prune(out string, built map[string]bool, stderr io.Writer) error {
+	entries, err := os.ReadDir(out)
 	if err != nil {
 		return err
+	}
+	for _, e := range entries {
+		dir := filepath.Join(out, e.Name())
+		if !e.IsDir() || built[e.Name()] {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, manifest.FileName)); err != nil {
+			continue
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "%s: removed, no source builds it any more\n", dir)
+	}
+	return nil
+}
+
+// buildOne builds one plugin source and returns the plugin's name.
+func buildOne(ctx context.Context, o options, src string, stderr io.Writer) (string, error) {
+	srcManifest, err := pluginbuild.ReadSource(src)
+	if err != nil {
+		return "", err
 	}
 	fmt.Fprintf(stderr, "%s: building…\n", src)
 	start := time.Now()
 	wasm, err := pluginbuild.Compile(ctx, src)
 	if err != nil {
-		return err
+		return "", err
 	}
 	took := time.Since(start)
 	if o.update || o.check {
 		if srcManifest, err = reconcile(ctx, o, src, srcManifest, wasm, stderr); err != nil {
-			return err
+			return "", err
 		}
 	}
 	m, err := manifest.DecodeSource(srcManifest)
 	if err != nil {
-		return fmt.Errorf("%s: %w", manifest.FileName, err)
+		return "", fmt.Errorf("%s: %w", manifest.FileName, err)
 	}
 	where := ""
 	if o.out != "" {
 		if m, err = pluginbuild.Stamp(o.out, m, wasm); err != nil {
-			return err
+			return "", err
 		}
 		where = " → " + filepath.Join(o.out, m.Name)
 	}
 	fmt.Fprintf(stderr, "%s: %s compiled in %.1f s (%.1f MB), %s%s\n",
 		src, m.Name, took.Seconds(), float64(len(wasm))/(1<<20), count(len(m.Tools), "tool"), where)
-	return nil
+	return m.Name, nil
 }
 
 // reconcile compares the source manifest with the plugin's description and

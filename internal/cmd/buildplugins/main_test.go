@@ -55,3 +55,30 @@ func TestBuildAndCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// -prune removes the plugin folders no source built, and nothing else.
+func TestPrune(t *testing.T) {
+	out := t.TempDir()
+	for _, d := range []string{"kept", "stale", "notaplugin"} {
+		if err := os.MkdirAll(filepath.Join(out, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{"kept", "stale"} {
+		if err := os.WriteFile(filepath.Join(out, d, manifest.FileName), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var log bytes.Buffer
+	if err := prune(out, map[string]bool{"kept": true}, &log); err != nil {
+		t.Fatal(err)
+	}
+	for d, want := range map[string]bool{"kept": true, "stale": false, "notaplugin": true} {
+		if _, err := os.Stat(filepath.Join(out, d)); (err == nil) != want {
+			t.Errorf("%s: exists = %v, want %v", d, err == nil, want)
+		}
+	}
+	if !strings.Contains(log.String(), "stale: removed") {
+		t.Errorf("prune said %q", log.String())
+	}
+}
