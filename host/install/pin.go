@@ -12,6 +12,7 @@ import (
 	"github.com/jujutools/juju/host"
 	"github.com/jujutools/juju/host/core"
 	"github.com/jujutools/juju/host/manifest"
+	"github.com/jujutools/juju/internal/atomicfile"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -36,26 +37,7 @@ func writePin(dir string, g host.Grants) error {
 	if err != nil {
 		return err
 	}
-	return writeFile(filepath.Join(dir, host.GrantsFile), append(data, '\n'))
-}
-
-// writeFile replaces path atomically, so a reader never sees half a file.
-func writeFile(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
+	return atomicfile.Write(filepath.Join(dir, host.GrantsFile), append(data, '\n'), 0o600, atomicfile.Options{})
 }
 
 // isCore reports whether name is a core plugin's.

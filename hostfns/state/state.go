@@ -14,6 +14,7 @@ import (
 	"regexp"
 
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/atomicfile"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -80,29 +81,10 @@ func (s *server) put(ctx context.Context, req *abi.StateRequest, body []byte) (*
 	return &abi.Status{}, nil, nil
 }
 
-// writeAtomic replaces name with data: a temporary file in the same
-// folder, synced, renamed over name.
+// writeAtomic replaces name with data, synced, creating its folder.
 func writeAtomic(name string, data []byte) error {
-	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), name)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return atomicfile.Write(name, data, 0o600, atomicfile.Options{Sync: true})
 }

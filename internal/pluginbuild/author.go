@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/jujutools/juju/host/manifest"
+	"github.com/jujutools/juju/internal/atomicfile"
 )
 
 // BuildFolder builds a plugin the way an author does with `juju plugins
@@ -54,10 +55,10 @@ func BuildFolder(ctx context.Context, srcDir, outDir, cacheDir string) (*manifes
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, err
 	}
-	if err := writeFile(filepath.Join(outDir, m.Wasm.File), wasm); err != nil {
+	if err := atomicfile.Write(filepath.Join(outDir, m.Wasm.File), wasm, 0o644, atomicfile.Options{}); err != nil {
 		return nil, err
 	}
-	if err := writeFile(filepath.Join(outDir, manifest.FileName), data); err != nil {
+	if err := atomicfile.Write(filepath.Join(outDir, manifest.FileName), data, 0o644, atomicfile.Options{}); err != nil {
 		return nil, err
 	}
 	return stamped, nil

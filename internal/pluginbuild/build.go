@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/jujutools/juju/host/manifest"
+	"github.com/jujutools/juju/internal/atomicfile"
 )
 
 // WasmFile is the name of a built plugin's module in its folder.
@@ -114,34 +114,11 @@ func Stamp(outDir string, src *manifest.Manifest, wasm []byte) (*manifest.Manife
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	if err := writeFile(filepath.Join(dir, m.Wasm.File), wasm); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, m.Wasm.File), wasm, 0o644, atomicfile.Options{}); err != nil {
 		return nil, err
 	}
-	if err := writeFile(filepath.Join(dir, manifest.FileName), data); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, manifest.FileName), data, 0o644, atomicfile.Options{}); err != nil {
 		return nil, err
 	}
 	return stamped, nil
-}
-
-// writeFile replaces path atomically, so a reader never sees half a file.
-func writeFile(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
 }
