@@ -41,15 +41,14 @@ type discoverer struct {
 func Discover(fsys task.FS, files []string) *task.Result {
 	d := &discoverer{fsys: fsys, res: task.NewResult(), roots: map[string]string{}}
 	for _, f := range files {
-		data, err := fsys.ReadFile(f)
-		if err != nil {
-			d.res.Warn(f, "could not be read: %v", err)
+		data, ok := d.res.Read(d.fsys, f)
+		if !ok {
 			continue
 		}
 		if path.Base(f) == "Cargo.toml" {
-			d.manifest(f, task.StripBOM(data))
+			d.manifest(f, data)
 		} else {
-			d.aliases(f, task.StripBOM(data))
+			d.aliases(f, data)
 		}
 	}
 	return d.res

@@ -18,12 +18,10 @@ var Files = []string{"composer.json"}
 func Discover(fsys task.FS, files []string) *task.Result {
 	res := task.NewResult()
 	for _, f := range files {
-		data, err := fsys.ReadFile(f)
-		if err != nil {
-			res.Warn(f, "could not be read: %v", err)
+		data, ok := res.Read(fsys, f)
+		if !ok {
 			continue
 		}
-		data = task.StripBOM(data)
 		var v struct {
 			Scripts      map[string]json.RawMessage `json:"scripts"`
 			Descriptions map[string]string          `json:"scripts-descriptions"`

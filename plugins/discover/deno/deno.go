@@ -17,12 +17,11 @@ var Files = []string{"deno.json", "deno.jsonc"}
 func Discover(fsys task.FS, files []string) *task.Result {
 	res := task.NewResult()
 	for _, f := range files {
-		raw, err := fsys.ReadFile(f)
-		if err != nil {
-			res.Warn(f, "could not be read: %v", err)
+		raw, ok := res.Read(fsys, f)
+		if !ok {
 			continue
 		}
-		data := task.StripJSONC(task.StripBOM(raw))
+		data := task.StripJSONC(raw)
 		var v map[string]json.RawMessage
 		if err := json.Unmarshal(data, &v); err != nil {
 			res.Warn(f, "%s; its tasks are not listed", task.JSONError(data, err))

@@ -53,9 +53,8 @@ func (d *discoverer) module(file string) {
 		return
 	}
 	d.done[file] = true
-	data, err := d.fsys.ReadFile(file)
-	if err != nil {
-		d.res.Warn(file, "could not be read: %v", err)
+	data, ok := d.res.Read(d.fsys, file)
+	if !ok {
 		return
 	}
 	name, line := "", 0
@@ -110,9 +109,8 @@ func (d *discoverer) generates(dir string) bool {
 
 // work adds the modules a go.work uses that the walk did not offer.
 func (d *discoverer) work(file string) {
-	data, err := d.fsys.ReadFile(file)
-	if err != nil {
-		d.res.Warn(file, "could not be read: %v", err)
+	data, ok := d.res.Read(d.fsys, file)
+	if !ok {
 		return
 	}
 	dir := task.Dir(file)

@@ -49,9 +49,8 @@ func Discover(fsys task.FS, files []string) *task.Result {
 			continue
 		}
 		done[dir] = true
-		data, err := fsys.ReadFile(f)
-		if err != nil {
-			res.Warn(f, "could not be read: %v", err)
+		data, ok := res.Read(fsys, f)
+		if !ok {
 			continue
 		}
 		cmd := "gradle"

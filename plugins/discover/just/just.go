@@ -24,14 +24,13 @@ var (
 func Discover(fsys task.FS, files []string) *task.Result {
 	res := task.NewResult()
 	for _, f := range files {
-		data, err := fsys.ReadFile(f)
-		if err != nil {
-			res.Warn(f, "could not be read: %v", err)
+		data, ok := res.Read(fsys, f)
+		if !ok {
 			continue
 		}
 		var comment []string
 		private, doc := false, ""
-		for i, line := range strings.Split(string(task.StripBOM(data)), "\n") {
+		for i, line := range strings.Split(string(data), "\n") {
 			line = strings.TrimRight(line, "\r")
 			switch {
 			case line == "" || line[0] == ' ' || line[0] == '\t':

@@ -43,9 +43,8 @@ func Discover(fsys task.FS, files []string) *task.Result {
 	res := task.NewResult()
 	for _, f := range files {
 		p := &parser{fsys: fsys, res: res, root: task.Dir(f), seen: map[string]bool{}, byName: map[string]int{}, phony: map[string]bool{}}
-		data, err := fsys.ReadFile(f)
-		if err != nil {
-			res.Warn(f, "could not be read: %v", err)
+		data, ok := res.Read(fsys, f)
+		if !ok {
 			continue
 		}
 		p.parse(f, data, 0)

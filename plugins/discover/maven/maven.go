@@ -36,12 +36,11 @@ func Discover(fsys task.FS, files []string) *task.Result {
 	var poms []*pom
 	members := map[string]bool{}
 	for _, f := range files {
-		data, err := fsys.ReadFile(f)
-		if err != nil {
-			res.Warn(f, "could not be read: %v", err)
+		data, ok := res.Read(fsys, f)
+		if !ok {
 			continue
 		}
-		mods, err := modules(task.StripBOM(data))
+		mods, err := modules(data)
 		if err != nil {
 			res.Warn(f, "is not valid XML (%v); its tasks are not listed", err)
 			continue

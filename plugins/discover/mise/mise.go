@@ -17,12 +17,10 @@ var Files = []string{"mise.toml", ".mise.toml"}
 func Discover(fsys task.FS, files []string) *task.Result {
 	res := task.NewResult()
 	for _, f := range files {
-		data, err := fsys.ReadFile(f)
-		if err != nil {
-			res.Warn(f, "could not be read: %v", err)
+		data, ok := res.Read(fsys, f)
+		if !ok {
 			continue
 		}
-		data = task.StripBOM(data)
 		var v struct {
 			Tasks map[string]any `toml:"tasks"`
 		}

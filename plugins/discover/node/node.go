@@ -64,12 +64,10 @@ func Discover(fsys task.FS, files []string) *task.Result {
 
 // scripts adds the tasks of one package.json.
 func (d *discoverer) scripts(file string) {
-	data, err := d.fsys.ReadFile(file)
-	if err != nil {
-		d.res.Warn(file, "could not be read: %v", err)
+	data, ok := d.res.Read(d.fsys, file)
+	if !ok {
 		return
 	}
-	data = task.StripBOM(data)
 	var v struct {
 		Scripts map[string]string `json:"scripts"`
 	}

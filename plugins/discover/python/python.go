@@ -43,12 +43,10 @@ func Discover(fsys task.FS, files []string) *task.Result {
 		return rank[path.Base(files[i])] < rank[path.Base(files[j])]
 	})
 	for _, f := range files {
-		data, err := fsys.ReadFile(f)
-		if err != nil {
-			d.res.Warn(f, "could not be read: %v", err)
+		data, ok := d.res.Read(d.fsys, f)
+		if !ok {
 			continue
 		}
-		data = task.StripBOM(data)
 		switch path.Base(f) {
 		case "pyproject.toml":
 			d.pyproject(f, data)

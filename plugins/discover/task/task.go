@@ -104,6 +104,17 @@ func (r *Result) Warn(file, format string, args ...any) {
 	r.Warnings = append(r.Warnings, abi.Warning{File: file, Message: msg})
 }
 
+// Read reads file for a discoverer: its bytes without a byte-order mark,
+// or false after a warning naming the file when it cannot be read.
+func (r *Result) Read(fsys FS, file string) ([]byte, bool) {
+	data, err := fsys.ReadFile(file)
+	if err != nil {
+		r.Warn(file, "could not be read: %v", err)
+		return nil, false
+	}
+	return StripBOM(data), true
+}
+
 // Dir is the folder of a root-relative file, "." at the root.
 func Dir(file string) string { return path.Dir(file) }
 

@@ -2,6 +2,9 @@ package task
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -46,5 +49,22 @@ func TestJoin(t *testing.T) {
 		if got != tc.want || ok != (tc.want != "") {
 			t.Errorf("Join(%q, %q) = %q, %v", tc.dir, tc.rel, got, ok)
 		}
+	}
+}
+
+func TestRead(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.json"), []byte("\xef\xbb\xbf{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := NewResult()
+	if data, ok := res.Read(DirFS(dir), "a.json"); !ok || string(data) != "{}" {
+		t.Errorf("Read(a.json) = %q, %v; want {} without its BOM", data, ok)
+	}
+	if _, ok := res.Read(DirFS(dir), "missing.json"); ok {
+		t.Error("Read(missing.json) succeeded")
+	}
+	if len(res.Warnings) != 1 || res.Warnings[0].File != "missing.json" || !strings.Contains(res.Warnings[0].Message, "could not be read") {
+		t.Errorf("warnings = %+v", res.Warnings)
 	}
 }

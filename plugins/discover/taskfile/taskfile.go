@@ -17,13 +17,12 @@ var Files = []string{"Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.
 func Discover(fsys task.FS, files []string) *task.Result {
 	res := task.NewResult()
 	for _, f := range files {
-		data, err := fsys.ReadFile(f)
-		if err != nil {
-			res.Warn(f, "could not be read: %v", err)
+		data, ok := res.Read(fsys, f)
+		if !ok {
 			continue
 		}
 		var doc yaml.Node
-		if err := yaml.Unmarshal(task.StripBOM(data), &doc); err != nil {
+		if err := yaml.Unmarshal(data, &doc); err != nil {
 			res.Warn(f, "is not valid YAML (%v); its tasks are not listed", err)
 			continue
 		}
