@@ -36,7 +36,7 @@ type HistoryOutput struct {
 }
 
 func init() {
-	juju.Tool("change_history", readTool("Change history",
+	juju.Tool("change_history", juju.ReadTool("Change history",
 		"Lists the changes juju made to this workspace, newest first: id, time, which client, plugin and tool, the paths with lines added "+
 			"and removed, and whether a change was rolled back. With changeId, one change with its unified diff. Use the ids with rollback_changes.",
 		HistoryOutput{}), changeHistory)

@@ -30,14 +30,3 @@ func editTool(title, description string, output any, destructive, idempotent boo
 		Output:      output,
 	}
 }
-
-// readTool returns the options of a tool that only reads: tier R.
-func readTool(title, description string, output any) juju.ToolOptions {
-	return juju.ToolOptions{
-		Title:       title,
-		Description: description,
-		Tier:        abi.TierRead,
-		Annotations: juju.ReadOnly(),
-		Output:      output,
-	}
-}

@@ -11,7 +11,7 @@ import (
 type TodoReadArgs struct{}
 
 func init() {
-	juju.Tool("todo_read", readTool("Read todo list",
+	juju.Tool("todo_read", juju.ReadTool("Read todo list",
 		"Returns this workspace's todo list as todo_write left it (empty when none was written).",
 		TodoOutput{}), todoRead)
 }

@@ -73,18 +73,14 @@ type GitCommitInfo struct {
 	Subject string `json:"subject" desc:"The first line of the message."`
 }
 
-func gitRead(title, description string, output any) juju.ToolOptions {
-	return juju.ToolOptions{Title: title, Description: description, Tier: abi.TierRead, Annotations: juju.ReadOnly(), Output: output}
-}
-
 func init() {
-	juju.Tool("git_status", gitRead("Git status",
+	juju.Tool("git_status", juju.ReadTool("Git status",
 		"Shows the repository's branch, its upstream and the changed, staged and untracked files, from the real git. Secrets are never listed.",
 		GitStatus{}), gitStatus)
-	juju.Tool("git_diff", gitRead("Git diff",
+	juju.Tool("git_diff", juju.ReadTool("Git diff",
 		"Shows the unstaged changes as a unified diff (staged: true for the staged ones, revision to compare with a commit), optionally for some paths only.",
 		GitDiff{}), gitDiff)
-	juju.Tool("git_log", gitRead("Git log",
+	juju.Tool("git_log", juju.ReadTool("Git log",
 		"Lists recent commits, newest first: hash, author, date and subject; optionally only those touching a path.",
 		GitLog{}), gitLog)
 }

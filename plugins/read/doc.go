@@ -10,20 +10,3 @@
 // the schemas in plugins/core/manifest.json
 // (go run ./internal/cmd/buildplugins -update plugins/core rewrites them).
 package read
-
-import (
-	"github.com/jujutools/juju/sdk/abi"
-	"github.com/jujutools/juju/sdk/juju"
-)
-
-// readTool returns the options shared by every tool of this package: tier R,
-// read-only, idempotent, not destructive, closed world.
-func readTool(title, description string, output any) juju.ToolOptions {
-	return juju.ToolOptions{
-		Title:       title,
-		Description: description,
-		Tier:        abi.TierRead,
-		Annotations: juju.ReadOnly(),
-		Output:      output,
-	}
-}

@@ -25,7 +25,7 @@ type FileInfo struct {
 }
 
 func init() {
-	juju.Tool("file_info", readTool("File info",
+	juju.Tool("file_info", juju.ReadTool("File info",
 		"Describes one path without reading it: type (file, dir, symlink, other), size, modification time, permissions, "+
 			"the SHA-256 of a file's content, and a symlink's target. Use it to check that a path exists, "+
 			"or to get the hash an edit can be made conditional on.",

@@ -27,7 +27,7 @@ type GlobResult struct {
 }
 
 func init() {
-	juju.Tool("glob_files", readTool("Find files by pattern",
+	juju.Tool("glob_files", juju.ReadTool("Find files by pattern",
 		"Finds files whose path matches a glob (doublestar: ** crosses folders, {a,b} alternatives), "+
 			"sorted by name or by modification time (newest first). Skips what .gitignore excludes unless includeIgnored, "+
 			"and never returns secrets. Returns at most limit paths (default 1000) and says how many match in all. "+

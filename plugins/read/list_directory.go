@@ -33,7 +33,7 @@ type Entry struct {
 }
 
 func init() {
-	juju.Tool("list_directory", readTool("List directory",
+	juju.Tool("list_directory", juju.ReadTool("List directory",
 		"Lists one folder of the workspace: its files (with sizes), subfolders (ending in /) and symlinks (-> target), "+
 			"sorted by name. Entries that .gitignore excludes are counted but not listed unless includeIgnored is true; "+
 			"secrets are never listed. Use glob_files to find files in a whole tree.",

@@ -11,7 +11,7 @@ type ReadFileArgs struct {
 }
 
 func init() {
-	juju.Tool("read_file", readTool("Read file",
+	juju.Tool("read_file", juju.ReadTool("Read file",
 		"Reads a text file of the workspace and returns its lines. Reads up to 2000 lines or about 100 KB at a time; "+
 			"a longer file is cut with a notice that gives the offset to read the rest. "+
 			"Use offset and limit to read a part of a large file, numbered for line numbers. "+

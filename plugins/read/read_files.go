@@ -35,7 +35,7 @@ type FileRead struct {
 }
 
 func init() {
-	juju.Tool("read_files", readTool("Read several files",
+	juju.Tool("read_files", juju.ReadTool("Read several files",
 		"Reads up to 50 text files in one call, each shown under a ==> path <== header. "+
 			"Prefer it to several read_file calls. A path that cannot be read (missing, secret, outside the roots) gets its own "+
 			"error section with its code and the others are still returned; the call fails only when no path could be read. "+

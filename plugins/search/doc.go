@@ -14,20 +14,3 @@
 // The package is a library linked into juju's core plugin (plugins/core):
 // each wasm module costs its own compiled code and warm instance.
 package search
-
-import (
-	"github.com/jujutools/juju/sdk/abi"
-	"github.com/jujutools/juju/sdk/juju"
-)
-
-// readTool returns the options shared by every tool of this package: tier R,
-// read-only, idempotent, not destructive, closed world.
-func readTool(title, description string, output any) juju.ToolOptions {
-	return juju.ToolOptions{
-		Title:       title,
-		Description: description,
-		Tier:        abi.TierRead,
-		Annotations: juju.ReadOnly(),
-		Output:      output,
-	}
-}

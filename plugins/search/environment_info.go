@@ -50,7 +50,7 @@ type SandboxState struct {
 }
 
 func init() {
-	juju.Tool("environment_info", readTool("Environment info",
+	juju.Tool("environment_info", juju.ReadTool("Environment info",
 		"Describes the machine and juju's setup: OS, architecture, kernel, distribution, shells, the toolchains and tools on PATH with their versions "+
 			"(go, node, npm, pnpm, yarn, bun, deno, python3, pip3, uv, cargo, rustc, java, mvn, gradle, php, composer, ruby, gcc, clang, make, just, task, git, rg, gopls, docker …), "+
 			"and juju's version, trust mode, workspace roots, sandbox setting and availability, deny and secret globs. "+

@@ -46,7 +46,7 @@ type ReadImageResult struct {
 }
 
 func init() {
-	juju.Tool("read_image", readTool("Read image",
+	juju.Tool("read_image", juju.ReadTool("Read image",
 		"Returns an image file (PNG, JPEG, GIF, WebP) as image content the model can see, with its format and size. "+
 			"An image whose longest side is over 1568 px or whose file is over 1 MB is scaled down, keeping its aspect, and re-encoded (PNG when it has transparency, else JPEG). "+
 			"A GIF's first frame is used when it must be scaled. SVG and other formats are refused: read them as text with read_file.",

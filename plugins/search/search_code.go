@@ -54,7 +54,7 @@ type Match struct {
 }
 
 func init() {
-	juju.Tool("search_code", readTool("Search code",
+	juju.Tool("search_code", juju.ReadTool("Search code",
 		"Searches the content of the workspace's files, line by line, for a regular expression (Go RE2 syntax) or, with literal: true, an exact text. "+
 			"Case: smart by default (ignored unless the pattern holds a capital letter); caseSensitive: true or false forces it. "+
 			"outputMode content (default) returns file:line:column and the line, with contextLines around it; files returns only the matching files; count the matching lines per file. "+

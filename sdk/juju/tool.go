@@ -30,6 +30,13 @@ func ReadOnly() abi.Annotations {
 	return abi.Annotations{ReadOnly: true, Idempotent: true}
 }
 
+// ReadTool returns the options of a tool that only reads: tier R, the
+// ReadOnly annotations, and output (a value of its structured content's
+// type, or nil) for the output schema.
+func ReadTool(title, description string, output any) ToolOptions {
+	return ToolOptions{Title: title, Description: description, Tier: abi.TierRead, Annotations: ReadOnly(), Output: output}
+}
+
 // Call is the context of one tool call.
 type Call struct {
 	tool string
