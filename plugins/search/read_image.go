@@ -7,6 +7,7 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"io"
 	"strings"
 
 	"golang.org/x/image/draw"
@@ -119,30 +120,26 @@ func looksSVG(b []byte) bool {
 	return strings.Contains(head, "<svg")
 }
 
+// codec decodes one image format, whole or its header only.
+type codec struct {
+	decode func(io.Reader) (image.Image, error)
+	config func(io.Reader) (image.Config, error)
+}
+
+// codecs by the format names sniff returns.
+var codecs = map[string]codec{
+	"png":  {png.Decode, png.DecodeConfig},
+	"jpeg": {jpeg.Decode, jpeg.DecodeConfig},
+	"gif":  {gif.Decode, gif.DecodeConfig},
+	"webp": {webp.Decode, webp.DecodeConfig},
+}
+
 func decodeConfig(f string, b []byte) (image.Config, error) {
-	r := bytes.NewReader(b)
-	switch f {
-	case "png":
-		return png.DecodeConfig(r)
-	case "jpeg":
-		return jpeg.DecodeConfig(r)
-	case "gif":
-		return gif.DecodeConfig(r)
-	}
-	return webp.DecodeConfig(r)
+	return codecs[f].config(bytes.NewReader(b))
 }
 
 func decode(f string, b []byte) (image.Image, error) {
-	r := bytes.NewReader(b)
-	switch f {
-	case "png":
-		return png.Decode(r)
-	case "jpeg":
-		return jpeg.Decode(r)
-	case "gif":
-		return gif.Decode(r)
-	}
-	return webp.Decode(r)
+	return codecs[f].decode(bytes.NewReader(b))
 }
 
 // shrink scales img to fit maxSide (and, by steps, under maxImageBytes) and
