@@ -148,7 +148,8 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	fns = append(fns, logFunc(h.log))
 	fns = append(fns, approvals.New(h.approvals))
 	fns = append(fns, h.execManager().Funcs()...)
-	fns = append(fns, git.New(h.policy, git.Options{Secrets: h.cfg.Secrets, Deny: h.cfg.Deny, Logger: h.log})...)
+	fns = append(fns, git.New(h.policy, git.Options{Secrets: h.cfg.Secrets, Deny: h.cfg.Deny, Logger: h.log,
+		ConfineRead: h.exec.ConfineRead, ConfineWrite: h.exec.ConfineWrite})...)
 	fns = append(fns, fs.New(h.policy, fs.Options{Observe: h.journal.Saw})...)
 	fns = append(fns, journal.New(h.journal)...)
 	fns = append(fns, state.New(h.StateDir())...)

@@ -1,20 +1,36 @@
 // Package git provides juju's git host function, FnGit (capability git):
 // the real git CLI on the workspace, with an argument list the host checks
-// first.
+// first, made inert against what the repository's content names.
 //
 // What it enforces:
 //
+//   - git runs only on the root's own repository, found at start (the
+//     nearest .git at or above the root) and named to git explicitly
+//     (GIT_DIR, GIT_COMMON_DIR, GIT_WORK_TREE): never a repository
+//     discovered in a subfolder (an embedded bare repository, a git init by
+//     a command), never a commondir or .git file written after start.
+//   - Every setting that names a program is overridden in git's
+//     command-line scope (inert.go): fsmonitor, hooks path, pagers, editors,
+//     ssh, credential helpers, gpg, external diff; the --no-ext-diff,
+//     --no-textconv and --ignore-submodules options; and the filter, diff and
+//     merge driver programs that the repository's own configuration (and
+//     anything it includes) defines are emptied for the reading
+//     subcommands. The owner's system and global settings stay.
+//   - The reading subcommands run confined, where the owner's sandbox
+//     setting allows it and a sandbox works: no writable path, no network.
+//     add and commit, which run the repository's hooks and filters, run
+//     confined like a command (sandbox = require refuses them without a
+//     sandbox).
 //   - The first argument is a subcommand from an allow-list (status, diff,
 //     log, show, rev-parse, ls-files, branch --show-current, add, commit);
-//     no global option can be given, so nothing can point git at another
-//     repository or program. juju adds its own: no pager, no fsmonitor, no
-//     colour, and --no-ext-diff where git would run a diff program.
+//     no global option can be given.
 //   - No option that runs programs, redirects git or reads files named by
 //     the caller: -c, --exec-path, --git-dir, --work-tree, --upload-pack,
-//     --receive-pack, --exec, --output, --ext-diff, --no-index, --file,
-//     --pathspec-from-file, --template, interactive and editor options, and
-//     no argument mentioning ext:: URLs. Revisions cannot name a blob by
-//     path (HEAD:.env): an argument with a colon is refused.
+//     --receive-pack, --exec, --output, --ext-diff, --textconv, --no-index,
+//     --file, --pathspec-from-file, --template, submodule recursion,
+//     interactive and editor options, and no argument mentioning ext:: URLs.
+//     Revisions cannot name a blob by path (HEAD:.env): an argument with a
+//     colon is refused.
 //   - Everything after "--" is a path, resolved against the path policy:
 //     outside the roots is PATH_DENIED; a secret or denied path is
 //     SECRET_DENIED or PATH_DENIED for the reading subcommands and is
@@ -24,11 +40,11 @@
 //     deny glob, and stay inside the roots, so status, diff, log -p and
 //     ls-files never show a secret's name or content.
 //   - add and commit change the repository and are served only to
-//     exec-tier tools (hostfns.Caller.Tier). commit runs the repository's
-//     hooks with the owner's identity, as git does on the terminal.
+//     exec-tier tools (hostfns.Caller.Tier).
 //   - The child's environment is scrubbed as for commands (package
-//     hostfns/exec), its stdin is empty, and it is killed with its process
-//     group when the call's time runs out.
+//     hostfns/exec) and every inherited GIT_* variable dropped, its stdin is
+//     empty, and it is killed with its process group when the call's time
+//     runs out.
 package git
 
 import (
@@ -69,7 +85,18 @@ type Options struct {
 	Timeout time.Duration
 	// MaxOutput caps the stdout returned (DefaultMaxOutput when 0).
 	MaxOutput int
-	Logger    *slog.Logger
+	// ConfineRead wraps the argv of a reading git run (status, diff, log,
+	// show, ls-files, rev-parse, branch) so that it runs with no writable
+	// path and no network: nil, or an error, runs it unconfined, its
+	// program-naming settings neutralised all the same.
+	// visible are the folders the run must see (the repository's).
+	ConfineRead func(cwd string, visible, argv []string) ([]string, error)
+	// ConfineWrite wraps the argv of add and commit, whose hooks and
+	// filters run, as a command is confined (package sandbox): nil runs
+	// them unconfined; an error refuses them (sandbox = require and no
+	// sandbox here).
+	ConfineWrite func(cwd string, argv []string) ([]string, *abi.Error)
+	Logger       *slog.Logger
 }
 
 type server struct {
@@ -77,6 +104,7 @@ type server struct {
 	opts     Options
 	env      []string
 	excludes []string
+	repos    map[string]*repo // by root (real path): the repository pinned at start
 	log      *slog.Logger
 }
 
@@ -95,8 +123,15 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s.env = append(jexec.Scrub(opts.Env),
-		"GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "PAGER=cat", "GIT_EDITOR=:", "GIT_SEQUENCE_EDITOR=:")
+	s.env = append(cleanEnv(jexec.Scrub(opts.Env)), baseEnv...)
+	s.repos = map[string]*repo{}
+	for _, r := range p.Roots() {
+		if rp, err := pinRepo(r.Real); err == nil {
+			s.repos[r.Real] = rp
+		} else if !errors.Is(err, errNoRepo) {
+			s.log.Warn("git: the root's repository is not used", "root", r.Real, "err", err)
+		}
+	}
 	globs := append(append(append([]string(nil), policy.DefaultSecrets...), opts.Secrets...), opts.Deny...)
 	s.excludes = Excludes(globs)
 	return []hostfns.Func{{Name: abi.FnGit, Capability: abi.CapGit, Handle: hostfns.Typed(s.git)}}
@@ -149,6 +184,7 @@ var forbidden = []string{
 	"-i", "--interactive", "-p", "--patch", "-e", "--edit", "--reuse-message", "--reedit-message",
 	"-a", "-A", "--all", "-u", "--update", "--no-ignore-removal", "-f", "--force", "--chmod", "--sparse",
 	"--no-verify", "-n", "--dry-run", "--amend", "--fixup", "--squash", "--allow-empty",
+	"--textconv", "--ignore-submodules", "--submodule", "--recurse-submodules",
 }
 
 // allowedPerSub lifts a forbidden name for one subcommand where it is a
@@ -202,9 +238,17 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 		return nil, nil, abi.Errorf(abi.InvalidArgument, "git add needs the files to stage, after \"--\"")
 	}
 
-	args := []string{"--no-pager", "-c", "core.fsmonitor=false", "-c", "color.ui=false", "-c", "core.quotePath=false", name}
+	rp, err := s.rootRepo(root.Real)
+	if err != nil {
+		// As git would say it, so callers that test for it still do.
+		return &abi.GitResult{ExitCode: 128, Stderr: "fatal: not a git repository: juju's git tools use the repository of the workspace root, and this root has none"}, nil, nil
+	}
+	args := []string{"--no-pager", name}
 	if sub.extDiff {
-		args = append(args, "--no-ext-diff")
+		args = append(args, "--no-ext-diff", "--no-textconv", "--ignore-submodules=all")
+	}
+	if name == "status" {
+		args = append(args, "--ignore-submodules=all")
 	}
 	args = append(args, opts...)
 	if sub.reads {
@@ -218,7 +262,7 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 	} else if len(paths) > 0 {
 		args = append(append(args, "--"), paths...)
 	}
-	code, stdout, stderr, aerr := s.run(ctx, cwd, name, args)
+	code, stdout, stderr, aerr := s.run(ctx, rp, cwd, name, sub.mutates, args)
 	if aerr != nil {
 		return nil, nil, aerr
 	}
@@ -335,13 +379,39 @@ func (s *server) checkPaths(name, cwd string, root *policy.Root, paths []string)
 	return kept, skipped, nil
 }
 
-// run runs git with args in dir.
-func (s *server) run(ctx context.Context, dir, name string, args []string) (int, []byte, string, *abi.Error) {
+// run runs git with args in dir, on the repository rp, made inert
+// (inert.go) and confined where the host can confine it.
+func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bool, args []string) (int, []byte, string, *abi.Error) {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
-	cmd := osexec.CommandContext(ctx, "git", args...)
+	env := append(append([]string(nil), s.env...), rp.env()...)
+	var drivers []string
+	if !mutates {
+		out, err := listConfig(ctx, dir, env)
+		if err != nil {
+			s.log.Error("git config --list failed", "err", err)
+			return 0, nil, "", abi.Errorf(abi.Internal, "git could not read the repository's configuration; check it with git on the terminal, and tell the owner if it persists")
+		}
+		drivers = repoDrivers(out)
+		env = append(env, readEnv...)
+	}
+	env = append(env, configEnv(mutates, drivers)...)
+	argv := append([]string{"git"}, args...)
+	if mutates && s.opts.ConfineWrite != nil {
+		var aerr *abi.Error
+		if argv, aerr = s.opts.ConfineWrite(dir, argv); aerr != nil {
+			return 0, nil, "", aerr
+		}
+	} else if !mutates && s.opts.ConfineRead != nil {
+		if wrapped, err := s.opts.ConfineRead(dir, []string{rp.top, rp.gitDir, rp.common}, argv); err == nil {
+			argv = wrapped
+		} else {
+			s.log.Debug("git read runs unconfined", "err", err)
+		}
+	}
+	cmd := osexec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = s.env
+	cmd.Env = env
 	isolate(cmd)
 	cmd.WaitDelay = time.Second
 	var stdout capped

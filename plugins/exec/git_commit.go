@@ -58,7 +58,8 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 				// Status paths are from the repository's top; add takes
 				// them from cwd, which the prefix names.
 				rel, ok := strings.CutPrefix(name, p)
-				if !ok {
+				if !ok || rel == "" {
+					// Outside cwd, or cwd itself (a nested repository).
 					continue
 				}
 				paths = append(paths, rel)

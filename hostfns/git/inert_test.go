@@ -1,0 +1,81 @@
+package git
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestRepoDrivers(t *testing.T) {
+	out := strings.Join([]string{
+		"system", "filter.lfs.clean\ngit-lfs clean -- %f",
+		"global", "diff.word.textconv\ndocx2txt",
+		"local", "filter.X.clean\nsh -c evil",
+		"local", "filter.x.process\nevil",
+		"local", "diff.a.b.command\nevil",
+		"local", "merge.m.driver\nevil",
+		"local", "core.editor\nvim",
+		"worktree", "diff.w.textconv\nevil",
+		"command", "filter.c.smudge\nevil",
+		"local", "filter.X.clean\nagain",
+		"local", "filterx.y.clean\nnot a driver",
+	}, "\x00") + "\x00"
+	got := repoDrivers([]byte(out))
+	want := []string{"filter.X.clean", "filter.x.process", "diff.a.b.command", "merge.m.driver", "diff.w.textconv", "filter.c.smudge"}
+	if !slices.Equal(got, want) {
+		t.Errorf("repoDrivers = %q, want %q", got, want)
+	}
+}
+
+func TestConfigEnv(t *testing.T) {
+	env := configEnv(false, []string{"filter.a=b.clean"})
+	if !slices.Contains(env, "GIT_CONFIG_VALUE_0=false") && !slices.Contains(env, "GIT_CONFIG_KEY_0=core.fsmonitor") {
+		t.Errorf("fsmonitor not first: %q", env[:3])
+	}
+	last := len(always) + len(readOnly)
+	if !slices.Contains(env, "GIT_CONFIG_KEY_"+strconv.Itoa(last)+"=filter.a=b.clean") || !slices.Contains(env, "GIT_CONFIG_VALUE_"+strconv.Itoa(last)+"=") {
+		t.Errorf("a driver name with = is not emptied: %q", env)
+	}
+	if env[0] != "GIT_CONFIG_COUNT="+strconv.Itoa(last+1) {
+		t.Errorf("count %q", env[0])
+	}
+	if w := configEnv(true, []string{"filter.a.clean"}); slices.ContainsFunc(w, func(s string) bool { return strings.Contains(s, "hooksPath") || strings.Contains(s, "filter.a") }) {
+		t.Errorf("commit keeps the root's hooks and filters: %q", w)
+	}
+}
+
+func TestPinRepo(t *testing.T) {
+	top := t.TempDir()
+	mk := func(p, content string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(top, p)), 0o755)
+		os.WriteFile(filepath.Join(top, p), []byte(content), 0o644)
+	}
+	// A repository folder with a planted commondir: not honoured.
+	mk("a/.git/HEAD", "ref: refs/heads/main\n")
+	mk("a/.git/commondir", "../../evil\n")
+	mk("a/sub/x", "")
+	// A linked worktree's .git file, with its commondir.
+	mk("main/.git/HEAD", "ref: refs/heads/main\n")
+	mk("main/.git/worktrees/w/HEAD", "ref: refs/heads/w\n")
+	mk("main/.git/worktrees/w/commondir", "../..\n")
+	mk("w/.git", "gitdir: ../main/.git/worktrees/w\n")
+	// A .git link: not used.
+	mk("real/.git/HEAD", "ref: refs/heads/main\n")
+	os.MkdirAll(filepath.Join(top, "l"), 0o755)
+	os.Symlink(filepath.Join(top, "real", ".git"), filepath.Join(top, "l", ".git"))
+
+	r, err := pinRepo(filepath.Join(top, "a", "sub"))
+	if err != nil || r.top != filepath.Join(top, "a") || r.gitDir != filepath.Join(top, "a", ".git") || r.common != r.gitDir {
+		t.Errorf("a/sub: %+v %v", r, err)
+	}
+	r, err = pinRepo(filepath.Join(top, "w"))
+	if err != nil || r.gitDir != filepath.Join(top, "main", ".git", "worktrees", "w") || r.common != filepath.Join(top, "main", ".git") {
+		t.Errorf("worktree: %+v %v", r, err)
+	}
+	if r, err := pinRepo(filepath.Join(top, "l")); err == nil && r.top == filepath.Join(top, "l") {
+		t.Errorf("a .git link was used: %+v", r)
+	}
+}

@@ -1,0 +1,125 @@
+package git
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// repo is the repository juju's git runs use for one root: always the
+// root's own, named explicitly to git (GIT_DIR, GIT_COMMON_DIR,
+// GIT_WORK_TREE), so that git never discovers another one — an embedded
+// bare repository, a `git init` in a subfolder, a `.git/commondir` written
+// later — on its own.
+type repo struct {
+	top    string // the work tree's top folder
+	gitDir string // the repository folder of this work tree
+	common string // the repository folder holding config, objects and refs
+}
+
+// errNoRepo says a root is in no git repository juju will use.
+var errNoRepo = errors.New("not a git repository")
+
+// pinRepo finds the repository of the root real (a real, absolute path)
+// the way git would from that folder — the nearest `.git` at or above it —
+// and pins its folders. A `.git` folder is its own common folder: a
+// `commondir` file inside one is not honoured (only linked worktrees have
+// one, and those are reached through a `.git` file). A `.git` file (a
+// linked worktree or a submodule) is read now, at start, and pinned: what
+// a command writes into it later changes nothing. A `.git` that is a
+// symbolic link is not used.
+func pinRepo(real string) (*repo, error) {
+	for dir := real; ; {
+		r, err := repoAt(dir)
+		if err == nil {
+			return r, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return nil, errNoRepo
+		}
+		dir = parent
+	}
+}
+
+// repoAt reads dir/.git; fs.ErrNotExist when there is none.
+func repoAt(dir string) (*repo, error) {
+	dotgit := filepath.Join(dir, ".git")
+	fi, err := os.Lstat(dotgit)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case fi.IsDir():
+		if !isRepoDir(dotgit) {
+			return nil, fmt.Errorf("%w: %s has no HEAD", errNoRepo, dotgit)
+		}
+		return &repo{top: dir, gitDir: dotgit, common: dotgit}, nil
+	case fi.Mode().IsRegular():
+		gitDir, err := readGitFile(dotgit)
+		if err != nil {
+			return nil, err
+		}
+		common := gitDir
+		if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+			c := strings.TrimSpace(string(b))
+			if !filepath.IsAbs(c) {
+				c = filepath.Join(gitDir, c)
+			}
+			common = filepath.Clean(c)
+		}
+		if !isRepoDir(gitDir) {
+			return nil, fmt.Errorf("%w: %s points to %s, which has no HEAD", errNoRepo, dotgit, gitDir)
+		}
+		return &repo{top: dir, gitDir: gitDir, common: common}, nil
+	default:
+		return nil, fmt.Errorf("%w: %s is neither a folder nor a file", errNoRepo, dotgit)
+	}
+}
+
+// readGitFile reads a `.git` file's "gitdir: PATH" line.
+func readGitFile(name string) (string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	line, _ := bufio.NewReader(f).ReadString('\n')
+	p, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if !ok {
+		return "", fmt.Errorf("%w: %s is not a gitdir file", errNoRepo, name)
+	}
+	p = strings.TrimSpace(p)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(filepath.Dir(name), p)
+	}
+	return filepath.Clean(p), nil
+}
+
+func isRepoDir(d string) bool {
+	fi, err := os.Stat(filepath.Join(d, "HEAD"))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// rootRepo returns the repository pinned for the root real at start or,
+// when there was none, a `.git` folder made at the root since (git init);
+// never a `.git` file or link made since, which a confined command could
+// point anywhere.
+func (s *server) rootRepo(real string) (*repo, error) {
+	if r, ok := s.repos[real]; ok {
+		return r, nil
+	}
+	dotgit := filepath.Join(real, ".git")
+	fi, err := os.Lstat(dotgit)
+	if err != nil || !fi.IsDir() || !isRepoDir(dotgit) {
+		return nil, errNoRepo
+	}
+	return &repo{top: real, gitDir: dotgit, common: dotgit}, nil
+}
