@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
@@ -146,7 +147,33 @@ func (p *Plugin) acquire(ctx context.Context) (*extism.Plugin, error) {
 	if err != nil {
 		return nil, fmt.Errorf("instance: %w", err)
 	}
+	if err := p.initialize(inst); err != nil {
+		return nil, err
+	}
 	return inst, nil
+}
+
+// initAllowance bounds a fresh instance's start (the guest runtime's
+// initialisation, run by Extism on the first call), apart from the call's
+// own limit.
+const initAllowance = 10 * time.Second
+
+// initialize runs the guest runtime's start on a fresh instance with an
+// empty call, under its own limit, so that a call's deadline never closes
+// the module during the start, whose WASI calls wazero's close would race.
+func (p *Plugin) initialize(inst *extism.Plugin) error {
+	ctx, cancel := context.WithTimeout(context.Background(), max(initAllowance, p.timeout))
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() { inst.Close(context.Background()) })
+	_, _, err := inst.CallWithContext(context.WithoutCancel(ctx), abi.ExportCall, warmInput)
+	if !stop() {
+		return fmt.Errorf("the instance did not start within %s", max(initAllowance, p.timeout))
+	}
+	if err != nil {
+		inst.Close(context.Background())
+		return fmt.Errorf("start: %w", err)
+	}
+	return nil
 }
 
 func (p *Plugin) release(inst *extism.Plugin) {
