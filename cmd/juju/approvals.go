@@ -242,13 +242,3 @@ func age(d time.Duration) string {
 	}
 	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }
-
-// clip keeps at most n runes of s, marking the cut; unlike oneLine it never
-// stops at a sentence, since arguments are not prose.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}

@@ -119,3 +119,19 @@ func hex(b *strings.Builder, prefix string, r rune, digits int) {
 	b.WriteString(strings.Repeat("0", digits-len(h)))
 	b.WriteString(h)
 }
+
+// Shows reports whether every character of s shows as itself, as in a
+// rendering: no control, invisible or invalid character, no run of spaces.
+// Text already rendered (an audit record) is printed as it is when it
+// shows, and rendered again (its backslashes doubled) when it does not.
+func Shows(s string) bool {
+	if !utf8.ValidString(s) || strings.Contains(s, "   ") {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || hidden(r) {
+			return false
+		}
+	}
+	return true
+}

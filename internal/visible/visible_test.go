@@ -91,3 +91,22 @@ func TestJoin(t *testing.T) {
 		t.Errorf("Join = %q", got)
 	}
 }
+
+func TestShows(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want bool
+	}{
+		{`{path: "a\x1b"}`, true},
+		{"⟨200 spaces⟩ a  b", true},
+		{"a\x1bb", false},
+		{"a\u009bb", false},
+		{"a\u202eb", false},
+		{"a   b", false},
+		{"a\xffb", false},
+	} {
+		if got := Shows(tt.in); got != tt.want {
+			t.Errorf("Shows(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
