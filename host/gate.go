@@ -41,8 +41,8 @@ type Question struct {
 	Plugin   string
 	Tool     string
 	Tier     string
-	Args     string // the arguments in short
-	ArgsHash string // identifies the full arguments (approval.HashArgs)
+	Args     []byte // the call's JSON arguments, whole: the owner reads them all (visible.Args)
+	ArgsHash string // identifies the arguments (approval.HashArgs)
 }
 
 // Asker asks the owner, through the MCP client (elicitation), whether a
@@ -82,7 +82,7 @@ func askerFrom(ctx context.Context) Asker {
 // run (APPROVAL_DENIED or APPROVAL_PENDING).
 func (h *Host) approve(ctx context.Context, c hostfns.Caller, args []byte) (*audit.Approval, *abi.Error) {
 	hash := approval.HashArgs(args)
-	q := Question{CallID: c.CallID, Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier, Args: audit.ShortArgs(args), ArgsHash: hash}
+	q := Question{CallID: c.CallID, Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier, Args: args, ArgsHash: hash}
 
 	// A retry of a call the owner already decided on, or is deciding on.
 	if r, ok := h.approvals.Match(c.Client, c.Tool, hash); ok {
@@ -132,18 +132,20 @@ func (h *Host) approve(ctx context.Context, c hostfns.Caller, args []byte) (*aud
 	return h.wait(ctx, req)
 }
 
-// newApproval records a pending approval and tells the owner's log.
+// newApproval records a pending approval, with the whole arguments for
+// `juju approvals`, and tells the owner's log.
 func (h *Host) newApproval(q Question, hash string) (approval.Request, *abi.Error) {
+	short := audit.ShortArgs(q.Args)
 	req, err := h.approvals.Create(approval.Request{
 		Client: q.Client, Plugin: q.Plugin, Tool: q.Tool, Tier: q.Tier,
-		Args: q.Args, ArgsHash: hash, CallID: q.CallID,
-	})
+		Args: short, ArgsHash: hash, CallID: q.CallID,
+	}, q.Args)
 	if err != nil {
 		h.log.Error("recording an approval", "err", err)
 		return req, abi.Errorf(abi.Internal, "juju could not record the approval this call needs; tell the owner (see juju's log)")
 	}
 	h.log.Warn("a call waits for your approval: run `juju approvals` to see it, `juju approvals approve "+req.ID+"` to let it run",
-		"id", req.ID, "tool", q.Tool, "client", q.Client, "args", q.Args)
+		"id", req.ID, "tool", q.Tool, "client", q.Client, "args", short)
 	return req, nil
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/jujutools/juju/host/approval"
 	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/internal/visible"
 )
 
 // approvalsOptions are the flags of juju approvals.
@@ -23,19 +25,26 @@ type approvalsOptions struct {
 func newApprovalsCommand() *cobra.Command {
 	o := &approvalsOptions{}
 	cmd := &cobra.Command{
-		Use:   "approvals [approve ID | deny ID]",
+		Use:   "approvals [show ID | approve ID | deny ID]",
 		Short: "See and decide the calls waiting for your approval",
 		Long: `In inspect mode every edit and every command waits for your approval; in
 edit mode every command does. When the MCP client cannot ask you itself,
 the call waits here: 'juju approvals' lists what waits (in every workspace),
-'juju approvals approve ID' lets it run once, 'juju approvals deny ID'
-refuses it, and nothing is done.
+'juju approvals show ID' shows one call's arguments in full, 'juju approvals
+approve ID' lets it run once, 'juju approvals deny ID' refuses it, and
+nothing is done.
+
+Arguments are shown exactly: a run of three or more spaces as ⟨N spaces⟩,
+control and invisible characters as \x1b or \u202e escapes, a backslash as
+\\. The list shows up to 600 characters of each call's arguments and says
+when there is more; 'juju approvals show ID' shows all of them.
 
 A call waits up to approvals.timeoutMs (45 s by default), then answers the
 client APPROVAL_PENDING with the id. Approve it afterwards and the same call,
 retried by the client with the same arguments, runs once without asking
 again. Undecided approvals expire after an hour.`,
 		Example: `  juju approvals
+  juju approvals show k3xq7mza
   juju approvals approve k3xq7mza
   juju approvals deny k3xq7mza
   juju approvals --all --json`,
@@ -47,7 +56,7 @@ again. Undecided approvals expire after an hour.`,
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON: every approval kept, with its workspace")
 	cmd.Flags().BoolVar(&o.all, "all", false, "list the decided and expired approvals too (kept for a day)")
-	cmd.AddCommand(newApprovalDecideCommand(true), newApprovalDecideCommand(false))
+	cmd.AddCommand(newApprovalShowCommand(), newApprovalDecideCommand(true), newApprovalDecideCommand(false))
 	return cmd
 }
 
@@ -71,11 +80,45 @@ func newApprovalDecideCommand(approve bool) *cobra.Command {
 	}
 }
 
-// workspaceApproval is an approval with the workspace it belongs to.
+// workspaceApproval is an approval with the workspace it belongs to and
+// its arguments whole.
 type workspaceApproval struct {
 	approval.Record
-	Workspace string `json:"workspace"` // the workspace's state folder name
+	ArgsFull  json.RawMessage `json:"argsFull,omitempty"` // the JSON arguments, exactly as the plugin would get them
+	ArgsShown string          `json:"argsShown"`          // what the owner reads: ArgsFull rendered by visible.Args
+	Workspace string          `json:"workspace"`          // the workspace's state folder name
 	store     *approval.Store
+}
+
+// listArgs is how many characters of a call's arguments the list shows.
+const listArgs = 600
+
+// newWorkspaceApproval reads the whole arguments of r and renders them.
+// An approval recorded by an earlier juju has them in short only, and
+// says so.
+func newWorkspaceApproval(r approval.Record, ws string, st *approval.Store) workspaceApproval {
+	a := workspaceApproval{Record: r, Workspace: ws, store: st}
+	full, err := st.Args(r.ID)
+	switch {
+	case err != nil:
+		a.ArgsShown = "(in short, recorded by an earlier juju) " + visible.String(r.Args)
+	case json.Valid(full):
+		a.ArgsFull = full
+		a.ArgsShown = visible.Args(full, visible.Limits{})
+	default:
+		a.ArgsShown = visible.Args(full, visible.Limits{})
+	}
+	return a
+}
+
+// listed is the arguments as the list shows them: at most listArgs
+// characters, and a plain note when there is more.
+func (a workspaceApproval) listed() string {
+	shown, left := visible.Clip(a.ArgsShown, listArgs)
+	if left > 0 {
+		shown += fmt.Sprintf(" (%d more characters not shown: juju approvals show %s)", left, a.ID)
+	}
+	return shown
 }
 
 // allApprovals lists the approvals of every workspace, newest first.
@@ -96,7 +139,7 @@ func allApprovals() ([]workspaceApproval, error) {
 			return nil, err
 		}
 		for _, r := range recs {
-			out = append(out, workspaceApproval{Record: r, Workspace: filepath.Base(ws), store: st})
+			out = append(out, newWorkspaceApproval(r, filepath.Base(ws), st))
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
@@ -121,14 +164,10 @@ func runApprovalsList(w io.Writer, o *approvalsOptions, now time.Time) error {
 			continue
 		}
 		if shown == 0 {
-			fmt.Fprintln(tw, "ID\tAGE\tSTATE\tCLIENT\tTOOL\tARGUMENTS\tWORKSPACE")
+			fmt.Fprintln(tw, "ID\tAGE\tSTATE\tCLIENT\tTOOL\tWORKSPACE\tARGUMENTS")
 		}
 		shown++
-		client := r.Client
-		if client == "" {
-			client = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, age(now.Sub(r.Created)), r.State, client, r.Tool, clip(r.Args, 60), r.Workspace)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, age(now.Sub(r.Created)), r.State, clientName(r.Client), r.Tool, r.Workspace, r.listed())
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -142,37 +181,53 @@ func runApprovalsList(w io.Writer, o *approvalsOptions, now time.Time) error {
 		return err
 	}
 	if !o.all {
-		_, err = fmt.Fprintln(w, "\nApprove one with 'juju approvals approve ID', refuse it with 'juju approvals deny ID'.")
+		_, err = fmt.Fprintln(w, "\nSee one in full with 'juju approvals show ID'; approve it with 'juju approvals approve ID', refuse it with 'juju approvals deny ID'.")
 	}
 	return err
 }
 
-func runApprovalDecide(w io.Writer, id string, approve bool) error {
+// findApproval finds the approval id in any workspace.
+func findApproval(id string) (workspaceApproval, error) {
 	recs, err := allApprovals()
+	if err != nil {
+		return workspaceApproval{}, err
+	}
+	for _, r := range recs {
+		if r.ID == id {
+			return r, nil
+		}
+	}
+	return workspaceApproval{}, fmt.Errorf("no approval %s (see juju approvals --all)", visible.Quote(id))
+}
+
+func runApprovalDecide(w io.Writer, id string, approve bool) error {
+	a, err := findApproval(id)
 	if err != nil {
 		return err
 	}
-	for _, r := range recs {
-		if r.ID != id {
-			continue
-		}
-		got, err := r.store.Decide(id, approve, "cli")
-		switch {
-		case errors.Is(err, approval.ErrExpired):
-			return fmt.Errorf("approval %s has expired; the client must call the tool again", id)
-		case errors.Is(err, approval.ErrDecided):
-			return fmt.Errorf("approval %s was already decided (%s)", id, got.State)
-		case err != nil:
-			return err
-		}
-		if approve {
-			_, err = fmt.Fprintf(w, "Approved %s: %s %s. The waiting call runs now; if it already gave up, the client's retry of the same call runs once.\n", id, got.Tool, clip(got.Args, 60))
-		} else {
-			_, err = fmt.Fprintf(w, "Denied %s: %s %s. Nothing was done; the client is told APPROVAL_DENIED.\n", id, got.Tool, clip(got.Args, 60))
-		}
+	got, err := a.store.Decide(id, approve, "cli")
+	switch {
+	case errors.Is(err, approval.ErrExpired):
+		return fmt.Errorf("approval %s has expired; the client must call the tool again", id)
+	case errors.Is(err, approval.ErrDecided):
+		return fmt.Errorf("approval %s was already decided (%s)", id, got.State)
+	case err != nil:
 		return err
 	}
-	return fmt.Errorf("no approval %q (see juju approvals --all)", id)
+	if approve {
+		_, err = fmt.Fprintf(w, "Approved %s: %s %s. The waiting call runs now; if it already gave up, the client's retry of the same call runs once.\n", id, got.Tool, a.listed())
+	} else {
+		_, err = fmt.Fprintf(w, "Denied %s: %s %s. Nothing was done; the client is told APPROVAL_DENIED.\n", id, got.Tool, a.listed())
+	}
+	return err
+}
+
+// clientName is the client's name as the owner reads it: "-" for none.
+func clientName(c string) string {
+	if c == "" {
+		return "-"
+	}
+	return visible.String(c)
 }
 
 // age says how long ago, roughly.
@@ -186,14 +241,4 @@ func age(d time.Duration) string {
 		return fmt.Sprintf("%dh", int(d.Hours()))
 	}
 	return fmt.Sprintf("%dd", int(d.Hours()/24))
-}
-
-// clip keeps at most n runes of s, marking the cut; unlike oneLine it never
-// stops at a sentence, since arguments are not prose.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jujutools/juju/host/audit"
 	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/internal/visible"
 )
 
 // auditOptions are the flags of juju audit.
@@ -127,18 +128,22 @@ func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
 	tw := newTable(w)
 	fmt.Fprintln(tw, "TIME\tCALL\tCLIENT\tTOOL\tOUTCOME\tMS\tAPPROVAL\tARGUMENTS")
 	for _, e := range entries {
-		client := e.Client
-		if client == "" {
-			client = "-"
+		// Args is ShortArgs, rendered already: shown as it is, unless an
+		// earlier juju recorded it with characters that do not show.
+		args := e.Args
+		if !visible.Shows(args) {
+			args = visible.String(args)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s\n", e.Time.Local().Format("2006-01-02 15:04:05"), e.CallID, client,
-			e.Tool, e.Outcome, e.DurationMs, approvalWords(e.Approval), clip(e.Args, 60))
+		args, _ = visible.Clip(args, 60)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s\n", e.Time.Local().Format("2006-01-02 15:04:05"), e.CallID, clientName(e.Client),
+			e.Tool, e.Outcome, e.DurationMs, approvalWords(e.Approval), args)
 		for _, c := range e.Changes {
 			rb := ""
 			if c.RolledBack {
 				rb = " (rolled back)"
 			}
-			fmt.Fprintf(tw, "\t\t\t  change %s%s\t\t\t\t%s\n", c.ID, rb, clip(strings.Join(c.Paths, ", "), 60))
+			paths, _ := visible.Clip(visible.Join(c.Paths, ", "), 60)
+			fmt.Fprintf(tw, "\t\t\t  change %s%s\t\t\t\t%s\n", c.ID, rb, paths)
 		}
 	}
 	return tw.Flush()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jujutools/juju/host"
 	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/internal/visible"
 	"github.com/jujutools/juju/sandbox"
 )
 
@@ -110,20 +111,20 @@ func (r *doctorReport) render(w io.Writer) error {
 	p("\n")
 	tw := newTable(w)
 	for _, d := range r.Directories {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", d.Name, d.Path, d.status())
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", d.Name, visible.String(d.Path), visible.String(d.status()))
 	}
-	fmt.Fprintf(tw, "  config file\t%s\t%s\n", r.ConfigFile.Path, r.ConfigFile.status())
+	fmt.Fprintf(tw, "  config file\t%s\t%s\n", visible.String(r.ConfigFile.Path), visible.String(r.ConfigFile.status()))
 	tw.Flush()
 	p("  compiled-plugin cache: %s\n", humanBytes(r.CacheBytes))
 
 	p("\nPlugins\n")
 	if r.PluginsError != "" {
-		p("  cannot load the catalog: %s\n", r.PluginsError)
+		p("  cannot load the catalog: %s\n", visible.String(r.PluginsError))
 	}
 	tw = newTable(w)
 	warm := false
 	for _, pl := range r.Plugins {
-		fmt.Fprintf(tw, "  %s\t%s\t%d tools\t%s\n", pl.Name, pl.Source, pl.Tools, pl.status())
+		fmt.Fprintf(tw, "  %s\t%s\t%d tools\t%s\n", visible.String(pl.Name), pl.Source, pl.Tools, visible.String(pl.status()))
 		warm = warm || pl.CompileMs > 0
 	}
 	tw.Flush()
@@ -152,7 +153,7 @@ func (r *doctorReport) render(w io.Writer) error {
 	}
 	p("\nProblems\n")
 	for _, pr := range r.Problems {
-		p("  - %s\n", pr)
+		p("  - %s\n", visible.String(pr))
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/internal/pluginbuild"
+	"github.com/jujutools/juju/internal/visible"
 )
 
 // pluginsBuildOptions are the flags of juju plugins build.
@@ -79,7 +80,7 @@ func runPluginsBuild(cmd *cobra.Command, dir string, dirs config.Dirs, o *plugin
 	}
 	fmt.Fprintf(progress, "built in %.1f s\n", time.Since(start).Seconds())
 	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "%s %s: %d tools, %d discoverers\n", m.Name, m.Version, len(m.Tools), len(m.Discoverers))
+	fmt.Fprintf(w, "%s %s: %d tools, %d discoverers\n", m.Name, visible.String(m.Version), len(m.Tools), len(m.Discoverers))
 	fmt.Fprintf(w, "  wasm   %s\n  sha256 %s\n", m.Wasm.File, m.Wasm.SHA256)
 	_, err = fmt.Fprintf(w, "Install it with: juju plugins install %s\n", out)
 	return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jujutools/juju/host"
 	"github.com/jujutools/juju/host/install"
+	"github.com/jujutools/juju/internal/visible"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -100,19 +101,19 @@ func runPluginsInfo(w io.Writer, plugins []*host.Loaded, name string, o *plugins
 	if o.json {
 		return writeJSON(w, info)
 	}
-	fmt.Fprintf(w, "%s %s (%s)\n", info.Name, dash(info.Version), info.Source)
+	fmt.Fprintf(w, "%s %s (%s)\n", visible.String(info.Name), visible.String(dash(info.Version)), info.Source)
 	if info.Description != "" {
-		fmt.Fprintf(w, "  %s\n", info.Description)
+		fmt.Fprintf(w, "  %s\n", visible.String(info.Description))
 	}
 	if info.Dir != "" {
-		fmt.Fprintf(w, "folder:  %s\n", info.Dir)
+		fmt.Fprintf(w, "folder:  %s\n", visible.String(info.Dir))
 	}
 	if info.SHA256 != "" {
 		fmt.Fprintf(w, "sha256:  %s\n", info.SHA256)
 	}
 	fmt.Fprintf(w, "state:   %s\n", info.State)
 	if info.Error != "" {
-		fmt.Fprintf(w, "refused: %s\n", info.Error)
+		fmt.Fprintf(w, "refused: %s\n", visible.String(info.Error))
 	}
 	if len(info.Asks) == 0 {
 		fmt.Fprintln(w, "capabilities: none")
@@ -130,12 +131,12 @@ func runPluginsInfo(w io.Writer, plugins []*host.Loaded, name string, o *plugins
 		fmt.Fprintln(w, "tools:")
 		tw := newTable(w)
 		for _, t := range info.ToolList {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", t.Name, t.Tier, oneLine(t.Description, 70))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", t.Name, t.Tier, visible.String(oneLine(t.Description, 70)))
 		}
 		tw.Flush()
 	}
 	for _, d := range info.Discoverers {
-		fmt.Fprintf(w, "discoverer %s: %v\n", d.Name, d.Files)
+		fmt.Fprintf(w, "discoverer %s: [%s]\n", d.Name, visible.Join(d.Files, " "))
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/host/install"
+	"github.com/jujutools/juju/internal/visible"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -121,9 +122,9 @@ func runPluginsInstall(cmd *cobra.Command, src string, dirs config.Dirs, in io.R
 func printInstall(w io.Writer, r *install.Result) {
 	verb := "installed"
 	if r.Update != nil {
-		verb = fmt.Sprintf("updated (from %s)", dash(r.Update.PreviousVersion))
+		verb = fmt.Sprintf("updated (from %s)", visible.String(dash(r.Update.PreviousVersion)))
 	}
-	fmt.Fprintf(w, "%s %s %s\n", r.Name, r.Version, verb)
+	fmt.Fprintf(w, "%s %s %s\n", r.Name, visible.String(r.Version), verb)
 	fmt.Fprintf(w, "  sha256 %s (pinned)\n", r.SHA256)
 	fmt.Fprintf(w, "  tools  %s\n", strings.Join(r.Tools, ", "))
 	if len(r.Capabilities) == 0 {

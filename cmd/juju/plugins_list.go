@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jujutools/juju/host"
+	"github.com/jujutools/juju/internal/visible"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -91,14 +92,14 @@ func runPluginsList(w io.Writer, plugins []*host.Loaded, o *pluginsListOptions) 
 	tw := newTable(w)
 	fmt.Fprintln(tw, "NAME\tVERSION\tSOURCE\tTOOLS\tSTATE\tCAPABILITIES")
 	for _, p := range out {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", p.Name, dash(p.Version), p.Source, p.Tools, p.State, capabilities(p))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", visible.String(p.Name), visible.String(dash(p.Version)), p.Source, p.Tools, p.State, capabilities(p))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, p := range out {
 		if p.Error != "" {
-			fmt.Fprintf(w, "\n%s was refused: %s\n", p.Name, p.Error)
+			fmt.Fprintf(w, "\n%s was refused: %s\n", visible.String(p.Name), visible.String(p.Error))
 		}
 	}
 	return nil

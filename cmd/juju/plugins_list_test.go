@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/jujutools/juju/host"
@@ -99,5 +101,25 @@ func TestPluginsListCatalog(t *testing.T) {
 	}
 	if tools != len(h.Tools()) {
 		t.Errorf("plugins provide %d tools, the catalog has %d", tools, len(h.Tools()))
+	}
+}
+
+// A plugin's name, version and refusal are its author's text: a folder
+// dropped into the plugins directory, a manifest's version, a decoder
+// error quoting a field. The list shows them escaped.
+func TestPluginsListEscapes(t *testing.T) {
+	hostile := fakeLoaded(&manifest.Manifest{Name: "evil\x1b[2J", Version: "1.0\nFAKE ROW"}, host.SourceInstalled, nil,
+		errors.New("json: unknown field \"\x1b]0;owned\a\""))
+	var out bytes.Buffer
+	if err := runPluginsList(&out, []*host.Loaded{hostile}, &pluginsListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(out.String(), "\x1b\a") || strings.Contains(out.String(), "\nFAKE ROW") {
+		t.Errorf("raw control characters in\n%q", out.String())
+	}
+	for _, want := range []string{`evil\x1b[2J`, `1.0\nFAKE ROW`, `"\x1b]0;owned\x07"`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the list does not show %s:\n%s", want, out.String())
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/host/install"
+	"github.com/jujutools/juju/internal/visible"
 )
 
 // pluginsVerifyOptions are the flags of juju plugins verify.
@@ -67,9 +68,9 @@ func runPluginsVerify(w io.Writer, dirs config.Dirs, name string, o *pluginsVeri
 		}
 		for _, r := range reports {
 			if r.OK {
-				fmt.Fprintf(w, "ok      %s %s (sha256 %s)\n", r.Name, r.Version, r.SHA256)
+				fmt.Fprintf(w, "ok      %s %s (sha256 %s)\n", visible.String(r.Name), visible.String(r.Version), r.SHA256)
 			} else {
-				fmt.Fprintf(w, "FAILED  %s: %s\n", r.Name, r.Error)
+				fmt.Fprintf(w, "FAILED  %s: %s\n", visible.String(r.Name), visible.String(r.Error))
 			}
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/hostfns/journal"
+	"github.com/jujutools/juju/internal/visible"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -137,7 +138,7 @@ func runRollback(ctx context.Context, o *rollbackOptions, rootsGiven bool, args 
 	}
 	fmt.Fprintf(w, "Rolled back %s as change %s:\n", strings.Join(res.RolledBack, ", "), res.ChangeID)
 	for _, f := range res.Files {
-		fmt.Fprintf(w, "  %-11s %s\n", f.Action, f.Path)
+		fmt.Fprintf(w, "  %-11s %s\n", f.Action, visible.String(f.Path))
 	}
 	return nil
 }
@@ -187,7 +188,7 @@ func listChanges(w io.Writer, j *journal.Journal, o *rollbackOptions) error {
 		case len(c.RollbackOf) > 0:
 			state = "undid " + strings.Join(c.RollbackOf, ", ")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.ID, c.Time.Local().Format("2006-01-02 15:04:05"), c.Tool, c.Client, paths(c.Paths, 3), state)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.ID, c.Time.Local().Format("2006-01-02 15:04:05"), c.Tool, clientName(c.Client), paths(c.Paths, 3), state)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -196,9 +197,11 @@ func listChanges(w io.Writer, j *journal.Journal, o *rollbackOptions) error {
 	return nil
 }
 
+// paths shows at most max paths, each rendered visible: a file name is the
+// model's text.
 func paths(p []string, max int) string {
 	if len(p) <= max {
-		return strings.Join(p, ", ")
+		return visible.Join(p, ", ")
 	}
-	return strings.Join(p[:max], ", ") + fmt.Sprintf(" (+%d more)", len(p)-max)
+	return visible.Join(p[:max], ", ") + fmt.Sprintf(" (+%d more)", len(p)-max)
 }

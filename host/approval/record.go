@@ -26,7 +26,7 @@ type Request struct {
 	Plugin   string    `json:"plugin"`
 	Tool     string    `json:"tool"`
 	Tier     string    `json:"tier"`
-	Args     string    `json:"args"`     // the arguments in short (audit.ShortArgs)
+	Args     string    `json:"args"`     // the arguments in short (audit.ShortArgs); Store.Args has them whole
 	ArgsHash string    `json:"argsHash"` // sha256 of the full arguments, to match a retried call
 	CallID   string    `json:"callId"`   // the call that asked
 }

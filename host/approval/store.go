@@ -77,6 +77,7 @@ func Open(dir string, opts Options) *Store {
 
 // The files of one approval.
 const (
+	argsFile     = "args.json"
 	requestFile  = "request.json"
 	decisionFile = "decision.json"
 	usedFile     = "used.json"
@@ -89,9 +90,10 @@ func NewID() string {
 	return strings.ToLower(base32.StdEncoding.EncodeToString(b[:]))
 }
 
-// Create records a pending approval; it fills in ID and Created when they
-// are empty. Records past Keep are swept away on the way.
-func (s *Store) Create(r Request) (Request, error) {
+// Create records a pending approval of a call with the given JSON
+// arguments; it fills in ID and Created when they are empty. Records past
+// Keep are swept away on the way.
+func (s *Store) Create(r Request, args []byte) (Request, error) {
 	if r.ID == "" {
 		r.ID = NewID()
 	}
@@ -106,7 +108,25 @@ func (s *Store) Create(r Request) (Request, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return r, err
 	}
+	// The arguments first: a request that can be seen has them.
+	if err := writeOnceBytes(filepath.Join(dir, argsFile), args); err != nil {
+		return r, err
+	}
 	return r, writeOnce(filepath.Join(dir, requestFile), r)
+}
+
+// Args returns the whole JSON arguments of an approval's call. An
+// approval recorded by an earlier juju has none: ErrNotFound then, and
+// only Request.Args, in short, is known.
+func (s *Store) Args(id string) ([]byte, error) {
+	if !validID(id) {
+		return nil, fmt.Errorf("%q: %w", id, ErrNotFound)
+	}
+	b, err := os.ReadFile(filepath.Join(s.dir, id, argsFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("the arguments of %s: %w", id, ErrNotFound)
+	}
+	return b, err
 }
 
 // Get returns one approval.
@@ -283,13 +303,19 @@ func validID(id string) bool {
 }
 
 // writeOnce writes v as JSON to path, atomically and only if path does not
-// exist yet (fs.ErrExist then): the content goes to a temporary file that
-// is then hard-linked to path.
+// exist yet (fs.ErrExist then).
 func writeOnce(path string, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
+	return writeOnceBytes(path, b)
+}
+
+// writeOnceBytes writes b to path, atomically and only if path does not
+// exist yet (fs.ErrExist then): the content goes to a temporary file that
+// is then hard-linked to path.
+func writeOnceBytes(path string, b []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
 		return err

@@ -1,10 +1,12 @@
 package approval
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -29,13 +31,16 @@ func newStore(t *testing.T) (*Store, *clock) {
 	return Open(filepath.Join(t.TempDir(), "approvals"), Options{Now: c.now, Poll: time.Millisecond}), c
 }
 
+// requestArgs are the JSON arguments of request's call.
+var requestArgs = []byte(`{"path":"a"}`)
+
 func request() Request {
-	return Request{Client: "cli-a", Plugin: "p", Tool: "edit_file", Tier: "E", Args: `{path: "a"}`, ArgsHash: HashArgs([]byte(`{"path":"a"}`))}
+	return Request{Client: "cli-a", Plugin: "p", Tool: "edit_file", Tier: "E", Args: `{path: "a"}`, ArgsHash: HashArgs(requestArgs)}
 }
 
 func TestLifecycle(t *testing.T) {
 	s, _ := newStore(t)
-	r, err := s.Create(request())
+	r, err := s.Create(request(), requestArgs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +73,7 @@ func TestLifecycle(t *testing.T) {
 
 func TestMatch(t *testing.T) {
 	s, _ := newStore(t)
-	r, _ := s.Create(request())
+	r, _ := s.Create(request(), requestArgs)
 	for _, tc := range []struct {
 		client, tool, hash string
 		want               bool
@@ -86,7 +91,7 @@ func TestMatch(t *testing.T) {
 
 func TestExpiry(t *testing.T) {
 	s, c := newStore(t)
-	r, _ := s.Create(request())
+	r, _ := s.Create(request(), requestArgs)
 	c.add(DefaultTTL + time.Second)
 	if got, _ := s.Get(r.ID); got.State != Expired {
 		t.Fatalf("state %s, want expired", got.State)
@@ -99,7 +104,7 @@ func TestExpiry(t *testing.T) {
 	}
 	// Past Keep, the next Create sweeps it away.
 	c.add(DefaultKeep)
-	if _, err := s.Create(request()); err != nil {
+	if _, err := s.Create(request(), requestArgs); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Get(r.ID); !errors.Is(err, ErrNotFound) {
@@ -112,7 +117,7 @@ func TestExpiry(t *testing.T) {
 
 func TestWait(t *testing.T) {
 	s, _ := newStore(t)
-	r, _ := s.Create(request())
+	r, _ := s.Create(request(), requestArgs)
 	go func() {
 		time.Sleep(20 * time.Millisecond)
 		// Another process: a second store over the same folder.
@@ -122,7 +127,7 @@ func TestWait(t *testing.T) {
 	if err != nil || got.State != Denied {
 		t.Fatalf("wait: %+v %v", got, err)
 	}
-	r2, _ := s.Create(request())
+	r2, _ := s.Create(request(), requestArgs)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
 	if _, err := s.Wait(ctx, r2.ID); !errors.Is(err, context.DeadlineExceeded) {
@@ -133,7 +138,7 @@ func TestWait(t *testing.T) {
 // Racing deciders and users: exactly one decision and one use win.
 func TestRaces(t *testing.T) {
 	s, _ := newStore(t)
-	r, _ := s.Create(request())
+	r, _ := s.Create(request(), requestArgs)
 	var wins, uses atomic.Int32
 	var wg sync.WaitGroup
 	for i := range 16 {
@@ -152,9 +157,9 @@ func TestRaces(t *testing.T) {
 	if wins.Load() != 1 || uses.Load() != 1 {
 		t.Fatalf("%d decisions and %d uses won, want 1 and 1", wins.Load(), uses.Load())
 	}
-	// No temporary file is left behind.
+	// No temporary file is left behind: args, request, decision, use.
 	ents, _ := os.ReadDir(filepath.Join(s.dir, r.ID))
-	if len(ents) != 3 {
+	if len(ents) != 4 {
 		t.Fatalf("files: %v", ents)
 	}
 }
@@ -168,5 +173,34 @@ func TestBadIDs(t *testing.T) {
 		if _, err := s.Decide(id, true, "cli"); !errors.Is(err, ErrNotFound) {
 			t.Errorf("Decide(%q) = %v, want ErrNotFound", id, err)
 		}
+	}
+}
+
+// The whole arguments are kept beside the request, byte for byte, in a
+// file only the owner can read; a request without them (recorded by an
+// earlier juju) says so.
+func TestArgsKeptWhole(t *testing.T) {
+	s, _ := newStore(t)
+	args := []byte(`{"command":"echo hi` + strings.Repeat(" ", 200) + `; touch PAYLOAD \u001b","content":"` + strings.Repeat("x", 1<<20) + `"}`)
+	r, err := s.Create(request(), args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Args(r.ID)
+	if err != nil || !bytes.Equal(got, args) {
+		t.Fatalf("Args = %d bytes (%v), want the %d bytes given", len(got), err, len(args))
+	}
+	info, err := os.Stat(filepath.Join(s.dir, r.ID, argsFile))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("args file: %v %v, want mode 0600", info.Mode(), err)
+	}
+	if os.Remove(filepath.Join(s.dir, r.ID, argsFile)) != nil {
+		t.Fatal("remove")
+	}
+	if _, err := s.Args(r.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Args of a request without them: %v, want ErrNotFound", err)
+	}
+	if _, err := s.Args("../x"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Args of a bad id: %v, want ErrNotFound", err)
 	}
 }

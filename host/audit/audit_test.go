@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestShortArgs(t *testing.T) {
@@ -21,7 +22,9 @@ func TestShortArgs(t *testing.T) {
 		{"nested", `{"edits":[{"old":"a","new":"b"}]}`, `{edits: [{new: "b", old: "a"}]}`},
 		{"long string cut", `{"content":"` + long + `"}`, `{content: "` + strings.Repeat("x", 79) + `…" (5000 bytes)}`},
 		{"long list", `{"paths":[1,2,3,4,5,6,7,8,9,10]}`, `{paths: [1, 2, 3, 4, 5, 6, 7, 8, … 2 more]}`},
-		{"not JSON", `{`, `(arguments that are not JSON)`},
+		{"not JSON", `{`, `(arguments that are not JSON) "{"`},
+		{"controls escaped", `{"path":"ctl\u0001\u001b[31m.txt\u202e"}`, `{path: "ctl\x01\x1b[31m.txt\u202e"}`},
+		{"space run shown", `{"command":"a` + strings.Repeat(" ", 50) + `b"}`, `{command: "a⟨50 spaces⟩b"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -37,8 +40,8 @@ func TestShortArgs(t *testing.T) {
 		fmt.Fprintf(&b, `"k%03d":"%s",`, i, strings.Repeat("y", 100))
 	}
 	b.WriteString(`"z":1}`)
-	if got := ShortArgs([]byte(b.String())); len(got) > maxArgs {
-		t.Errorf("summary of %d bytes, want at most about %d", len(got), maxArgs)
+	if got := ShortArgs([]byte(b.String())); utf8.RuneCountInString(got) > maxArgs {
+		t.Errorf("summary of %d characters, want at most %d", utf8.RuneCountInString(got), maxArgs)
 	}
 }
 

@@ -1,12 +1,9 @@
 package audit
 
 import (
-	"encoding/json"
-	"sort"
-	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/jujutools/juju/internal/visible"
 )
 
 // Record is one tool call in the audit log.
@@ -39,85 +36,17 @@ const OutcomeOK = "ok"
 
 // Bounds of ShortArgs.
 const (
-	maxString = 80  // runes of one string value
-	maxArgs   = 400 // bytes of the whole summary
+	maxString = 80  // characters of one string value
+	maxList   = 8   // elements of one array
+	maxArgs   = 400 // characters of the whole summary
 )
 
-// ShortArgs renders a call's JSON arguments on one line for the audit and
-// the approval prompts: keys sorted, each string cut to 80 characters, the
-// whole to about 400 bytes. Content arguments (a file's new text) are thus
-// never written out in full.
+// ShortArgs renders a call's JSON arguments on one line for the audit:
+// the owner's rendering (visible.Args: keys sorted, strings quoted with
+// space runs and control characters made visible), each string cut to 80
+// characters, each array to 8 elements, the whole to about 400 characters.
+// Content arguments (a file's new text) are thus never written out in
+// full. The approval prompts show the arguments in full instead.
 func ShortArgs(args []byte) string {
-	var v any
-	if len(args) == 0 {
-		return "{}"
-	}
-	if err := json.Unmarshal(args, &v); err != nil {
-		return "(arguments that are not JSON)"
-	}
-	var b strings.Builder
-	short(&b, v)
-	s := b.String()
-	if len(s) > maxArgs {
-		cut := maxArgs - len("…")
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
-}
-
-func short(b *strings.Builder, v any) {
-	if b.Len() > maxArgs {
-		return
-	}
-	switch x := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		b.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(cutString(k, maxString))
-			b.WriteString(": ")
-			short(b, x[k])
-		}
-		b.WriteByte('}')
-	case []any:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if i == 8 {
-				b.WriteString("… " + strconv.Itoa(len(x)-8) + " more")
-				break
-			}
-			short(b, e)
-		}
-		b.WriteByte(']')
-	case string:
-		q, _ := json.Marshal(cutString(x, maxString))
-		b.Write(q)
-		if utf8.RuneCountInString(x) > maxString {
-			b.WriteString(" (" + strconv.Itoa(len(x)) + " bytes)")
-		}
-	default:
-		q, _ := json.Marshal(x)
-		b.Write(q)
-	}
-}
-
-// cutString keeps at most n runes of s, marking the cut with "…".
-func cutString(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
+	return visible.Args(args, visible.Limits{String: maxString, List: maxList, Total: maxArgs})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/jujutools/juju/host"
+	"github.com/jujutools/juju/internal/visible"
 )
 
 // The owner is asked through the client's elicitation, a form with one
@@ -61,7 +62,9 @@ func accepted(res *mcp.ElicitationResult) bool {
 	return true
 }
 
-// question is what the owner reads.
+// question is what the owner reads: the arguments whole, with space runs,
+// control and invisible characters made visible (visible.Args), however
+// long they are: a prompt never hides text.
 func question(q host.Question) string {
 	tier := map[string]string{"E": "changes files", "X": "runs commands or reaches the network"}[q.Tier]
 	if tier == "" {
@@ -72,7 +75,7 @@ func question(q host.Question) string {
 		who = "the client"
 	}
 	return fmt.Sprintf("juju: %s wants to call %s (tier %s: %s, plugin %s) with %s. Allow this call once?",
-		who, q.Tool, q.Tier, tier, q.Plugin, q.Args)
+		visible.String(who), q.Tool, q.Tier, tier, q.Plugin, visible.Args(q.Args, visible.Limits{}))
 }
 
 // legacyAsker sends elicitation/create and waits for the answer.

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -36,7 +37,7 @@ func TestAccepted(t *testing.T) {
 // another call is not.
 func TestRoundTripAsker(t *testing.T) {
 	key := []byte("0123456789abcdef0123456789abcdef")
-	q := host.Question{Client: "c", Plugin: "p", Tool: "edit_file", Tier: "E", Args: `{path: "a"}`, ArgsHash: "h1"}
+	q := host.Question{Client: "c", Plugin: "p", Tool: "edit_file", Tier: "E", Args: []byte(`{"path":"a"}`), ArgsHash: "h1"}
 	first := &roundTripAsker{key: key}
 	if _, err := first.Ask(context.Background(), q); !errors.Is(err, host.ErrAskClient) {
 		t.Fatalf("first ask: %v, want ErrAskClient", err)
@@ -60,5 +61,22 @@ func TestRoundTripAsker(t *testing.T) {
 	replay := &roundTripAsker{key: key, params: mcp.MultiRoundTripParams{InputResponses: answer, RequestState: res.RequestState}}
 	if _, err := replay.Ask(context.Background(), other); !errors.Is(err, host.ErrAskClient) {
 		t.Fatalf("an answer replayed onto other arguments was taken: %v", err)
+	}
+}
+
+// The question shows the arguments whole, with the run of spaces and the
+// control characters visible, however long they are.
+func TestQuestionShowsAll(t *testing.T) {
+	cmd := `echo "running the unit tests"` + strings.Repeat(" ", 200) + "; touch HIDDEN_PAYLOAD_RAN \x1b[8m"
+	content := strings.Repeat("filler ", 20_000) + "END_OF_CONTENT"
+	args, _ := json.Marshal(map[string]string{"command": cmd, "content": content})
+	got := question(host.Question{Client: "evil\x1b]0;x\a", Plugin: "core-exec", Tool: "run_command", Tier: "X", Args: args})
+	for _, want := range []string{`touch HIDDEN_PAYLOAD_RAN \x1b[8m`, `tests\"⟨200 spaces⟩;`, "END_OF_CONTENT", `evil\x1b]0;x\x07`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the question does not show %q", want)
+		}
+	}
+	if strings.ContainsAny(got, "\x1b\a") {
+		t.Errorf("the question carries raw control characters")
 	}
 }

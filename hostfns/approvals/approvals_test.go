@@ -26,11 +26,11 @@ func call(t *testing.T, f hostfns.Func, client, header string) abi.ApprovalStatu
 // A client sees its own approvals, never another's.
 func TestOwnApprovalsOnly(t *testing.T) {
 	store := approval.Open(filepath.Join(t.TempDir(), "approvals"), approval.Options{})
-	mine, err := store.Create(approval.Request{Client: "me", Tool: "edit_file", Args: `{path: "a"}`})
+	mine, err := store.Create(approval.Request{Client: "me", Tool: "edit_file", Args: `{path: "a"}`}, []byte(`{"path":"a"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	theirs, _ := store.Create(approval.Request{Client: "them", Tool: "run_command"})
+	theirs, _ := store.Create(approval.Request{Client: "them", Tool: "run_command"}, []byte(`{}`))
 	store.Decide(mine.ID, true, "cli")
 	f := New(store)
 	if f.Capability != "" {

@@ -1,0 +1,23 @@
+// Package visible renders text that a model, an MCP client or a plugin
+// chose, for the owner to read in a prompt or a terminal: every character
+// shows, none acts on the terminal, and nothing is cut unless the caller
+// asks (Clip, Limits).
+//
+// The rendering:
+//
+//   - a run of three or more spaces becomes a marker: ⟨200 spaces⟩;
+//   - tab, newline and carriage return become \t, \n and \r; any other C0
+//     control character and DEL become \xNN (\x1b, \x00, \x7f);
+//   - C1 controls, format characters (zero-width, bidi embeddings,
+//     overrides and isolates, the BOM, tags), spaces other than the ASCII
+//     space, line and paragraph separators, private-use, unassigned and
+//     other invisible characters become \uNNNN or \UNNNNNNNN;
+//   - a byte that is not part of valid UTF-8 becomes \xNN (always \x80 or
+//     above, so never mistaken for a control character);
+//   - a backslash becomes \\ and a literal ⟨ becomes \u27e8, so the text
+//     can forge neither an escape nor a marker; between quotes (Quote) a "
+//     becomes \".
+//
+// The rendering is one to one: two different texts never render the same,
+// so what the owner reads is exactly what was sent.
+package visible

@@ -1,0 +1,137 @@
+package visible
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// minRun is the shortest run of spaces shown as a marker.
+const minRun = 3
+
+// markOpen and markClose enclose a marker; a literal markOpen is escaped.
+const (
+	markOpen  = '⟨'
+	markClose = '⟩'
+)
+
+// String renders s for the owner (see the package comment).
+func String(s string) string {
+	var b strings.Builder
+	write(&b, s, false)
+	return b.String()
+}
+
+// Quote renders s between double quotes, a " inside becoming \".
+func Quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	write(&b, s, true)
+	b.WriteByte('"')
+	return b.String()
+}
+
+// Join renders each of elems and joins them with sep.
+func Join(elems []string, sep string) string {
+	out := make([]string, len(elems))
+	for i, e := range elems {
+		out[i] = String(e)
+	}
+	return strings.Join(out, sep)
+}
+
+// write renders s into b; quoted escapes " too.
+func write(b *strings.Builder, s string, quoted bool) {
+	for i := 0; i < len(s); {
+		if s[i] == ' ' {
+			n := 1
+			for i+n < len(s) && s[i+n] == ' ' {
+				n++
+			}
+			if n >= minRun {
+				b.WriteRune(markOpen)
+				b.WriteString(strconv.Itoa(n) + " spaces")
+				b.WriteRune(markClose)
+			} else {
+				b.WriteString(s[i : i+n])
+			}
+			i += n
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			hex(b, `\x`, rune(s[i]), 2)
+		} else {
+			writeRune(b, r, quoted)
+		}
+		i += size
+	}
+}
+
+// writeRune renders one valid rune other than a space.
+func writeRune(b *strings.Builder, r rune, quoted bool) {
+	switch {
+	case r == '\\':
+		b.WriteString(`\\`)
+	case r == '"' && quoted:
+		b.WriteString(`\"`)
+	case r == '\t':
+		b.WriteString(`\t`)
+	case r == '\n':
+		b.WriteString(`\n`)
+	case r == '\r':
+		b.WriteString(`\r`)
+	case r < 0x20 || r == 0x7f:
+		hex(b, `\x`, r, 2)
+	case r == markOpen || hidden(r):
+		if r > 0xffff {
+			hex(b, `\U`, r, 8)
+		} else {
+			hex(b, `\u`, r, 4)
+		}
+	default:
+		b.WriteRune(r)
+	}
+}
+
+// hidden reports whether r does not show as itself: controls, format
+// characters, unassigned and private-use code points (none of them
+// graphic), spaces other than ' ', and the graphic characters that draw
+// nothing (the default-ignorable ones, variation selectors, the braille
+// blank).
+func hidden(r rune) bool {
+	switch {
+	case !unicode.IsGraphic(r):
+		return true
+	case r != ' ' && unicode.Is(unicode.Zs, r):
+		return true
+	case r == 0x2800:
+		return true
+	}
+	return unicode.In(r, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
+}
+
+// hex writes prefix and r as digits lowercase hex digits.
+func hex(b *strings.Builder, prefix string, r rune, digits int) {
+	h := strconv.FormatInt(int64(r), 16)
+	b.WriteString(prefix)
+	b.WriteString(strings.Repeat("0", digits-len(h)))
+	b.WriteString(h)
+}
+
+// Shows reports whether every character of s shows as itself, as in a
+// rendering: no control, invisible or invalid character, no run of spaces.
+// Text already rendered (an audit record) is printed as it is when it
+// shows, and rendered again (its backslashes doubled) when it does not.
+func Shows(s string) bool {
+	if !utf8.ValidString(s) || strings.Contains(s, "   ") {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || hidden(r) {
+			return false
+		}
+	}
+	return true
+}
