@@ -1,7 +1,6 @@
 package search
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -50,16 +49,12 @@ func (s *server) argv(req *abi.SearchRequest, rel string) []string {
 	for _, g := range s.excludes {
 		a = append(a, "--iglob=!"+strings.TrimSuffix(g, "/"))
 	}
-	switch req.Mode {
-	case abi.SearchFiles:
-		a = append(a, "--files-with-matches", "--null")
-	case abi.SearchCount:
-		a = append(a, "--count", "--null")
-	default:
-		a = append(a, "--json")
-		if req.ContextLines > 0 {
-			a = append(a, "--context="+strconv.Itoa(req.ContextLines))
-		}
+	// Every mode reads rg's matching lines, PATH\0LINE:COLUMN:TEXT, which
+	// the host checks against its own read; rg prints no context (the host
+	// reads it), and in files mode one line per file is evidence enough.
+	a = append(a, "--null", "--with-filename", "--no-heading", "--line-number", "--column", "--color=never")
+	if req.Mode == abi.SearchFiles {
+		a = append(a, "--max-count=1")
 	}
 	if req.Literal {
 		a = append(a, "--fixed-strings")

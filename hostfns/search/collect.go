@@ -2,10 +2,12 @@ package search
 
 import (
 	"bytes"
-	"encoding/base64"
-	"encoding/json"
+	"context"
+	"hash/maphash"
 	"io"
+	"os"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -16,74 +18,40 @@ import (
 	"github.com/jujutools/juju/sdk/abi"
 )
 
-// collector turns rg's output into a SearchResult, keeping only what the
-// policy allows and stopping at the result cap.
+// collector turns rg's output into a SearchResult. rg only nominates: it
+// names files, and the numbers and columns of their matching lines. The
+// host opens each named file through the policy, reads it, and builds every
+// line it returns from its own read, keeping only the lines it read the
+// same as rg. It stops at the result cap.
 type collector struct {
+	ctx   context.Context
 	s     *server
 	root  *policy.Root
 	req   *abi.SearchRequest
 	max   int
 	base  string // the searched path, root-relative
 	isDir bool
+	seed  maphash.Seed // for the hashes of candidate lines
+	lines *lineReader  // reads the files, with seed
 	res   *abi.SearchResult
 
-	cur     *file // the file whose lines are arriving (content mode)
+	cur     *file // the file whose candidates are arriving
 	stopped bool  // the cap was reached; rg is killed
 }
 
-// file is one file of rg's JSON stream while its lines arrive.
+// file is one file of rg's output while its candidates arrive.
 type file struct {
-	display string
-	keep    bool
-	lines   []line
+	name    string   // as rg printed it
+	display string   // as the model sees it
+	f       *os.File // opened through the policy; nil when the file is not shown
+	cands   []candidate
 }
 
-type line struct {
-	n      int
-	text   string
-	column int // 0 for a context line
-}
-
-// rgText is rg's representation of a path or a line: UTF-8 text, or
-// base64 bytes when it is not valid UTF-8.
-type rgText struct {
-	Text  *string `json:"text"`
-	Bytes string  `json:"bytes"`
-}
-
-func (t rgText) String() string {
-	if t.Text != nil {
-		return *t.Text
-	}
-	b, _ := base64.StdEncoding.DecodeString(t.Bytes)
-	return strings.ToValidUTF8(string(b), "\uFFFD")
-}
-
-type rgEvent struct {
-	Type string `json:"type"`
-	Data struct {
-		Path       rgText `json:"path"`
-		Lines      rgText `json:"lines"`
-		LineNumber int    `json:"line_number"`
-		Submatches []struct {
-			Start int `json:"start"`
-		} `json:"submatches"`
-	} `json:"data"`
-}
-
-// read consumes rg's output in the request's mode. It stops early, with
-// c.stopped set, when the cap is reached.
+// read consumes rg's output. It stops early, with c.stopped set, when the
+// cap is reached, and without it when time runs out.
 func (c *collector) read(r io.Reader) error {
 	lr := &io.LimitedReader{R: r, N: c.s.opts.MaxOutput}
-	var err error
-	switch c.req.Mode {
-	case abi.SearchFiles:
-		err = splitOn(lr, 0, c.fileLine)
-	case abi.SearchCount:
-		err = splitOn(lr, '\n', c.countLine)
-	default:
-		err = readLines(lr, c.event)
-	}
+	err := readLines(lr, c.line)
 	if err == nil && lr.N <= 0 {
 		c.res.Truncated = true
 		c.stopped = true
@@ -91,122 +59,170 @@ func (c *collector) read(r io.Reader) error {
 	return err
 }
 
-// event handles one line of --json output.
-func (c *collector) event(b []byte) bool {
-	var ev rgEvent
-	if json.Unmarshal(b, &ev) != nil {
+// line handles one line of rg's output. rg prints each file's lines
+// together, so a new name starts a new file.
+func (c *collector) line(b []byte) bool {
+	name, n, col, text, ok := record(b)
+	if !ok {
 		return true
 	}
-	switch ev.Type {
-	case "begin":
+	if c.cur == nil || c.cur.name != string(name) {
 		c.flush()
-		display, keep := c.admit(ev.Data.Path.String())
-		c.cur = &file{display: display, keep: keep}
-	case "match":
-		if c.cur == nil || !c.cur.keep {
-			return true
-		}
-		if c.res.Matches >= c.max {
+		c.cur = c.admit(string(name))
+		if c.cur.f != nil && !c.content() && len(c.res.Files) >= c.max {
 			c.res.Truncated, c.stopped = true, true
 			return false
 		}
-		text := ev.Data.Lines.String()
-		col := 1
-		if len(ev.Data.Submatches) > 0 {
-			if st := ev.Data.Submatches[0].Start; st >= 0 && st <= len(text) {
-				col = utf8.RuneCountInString(text[:st]) + 1
-			}
-		}
-		c.cur.lines = append(c.cur.lines, line{n: ev.Data.LineNumber, text: clip(text), column: col})
-		c.res.Matches++
-	case "context":
-		if c.cur != nil && c.cur.keep {
-			c.cur.lines = append(c.cur.lines, line{n: ev.Data.LineNumber, text: clip(ev.Data.Lines.String())})
-		}
-	case "end":
-		c.flush()
 	}
-	return true
+	if c.cur.f == nil {
+		return true
+	}
+	if c.content() && c.res.Matches+len(c.cur.cands) >= c.max {
+		c.res.Truncated, c.stopped = true, true
+		return false
+	}
+	c.cur.cands = append(c.cur.cands, nominate(n, text, col-1, c.content(), c.seed))
+	return c.ctx.Err() == nil
 }
 
-// flush turns the current file's lines into a SearchFile.
+// record parses one line of rg's output, "PATH\0LINE:COLUMN:TEXT": the
+// file, the line's number, the 1-based byte column of its first match and
+// the line as rg read it, without its line break. ok is false for anything
+// else (such as rg's note that a binary file matches).
+func record(b []byte) (name []byte, n, col int, text []byte, ok bool) {
+	i := bytes.IndexByte(b, 0)
+	if i <= 0 {
+		return nil, 0, 0, nil, false
+	}
+	name, rest := b[:i], b[i+1:]
+	if n, rest, ok = number(rest); !ok {
+		return nil, 0, 0, nil, false
+	}
+	if col, rest, ok = number(rest); !ok {
+		return nil, 0, 0, nil, false
+	}
+	return name, n, col, rest, true
+}
+
+// number parses "DIGITS:" at the start of b.
+func number(b []byte) (int, []byte, bool) {
+	i := bytes.IndexByte(b, ':')
+	if i <= 0 {
+		return 0, nil, false
+	}
+	n, err := strconv.Atoi(string(b[:i]))
+	if err != nil || n < 1 {
+		return 0, nil, false
+	}
+	return n, b[i+1:], true
+}
+
+// content reports whether the request shows lines (content mode).
+func (c *collector) content() bool {
+	return c.req.Mode == abi.SearchContent || c.req.Mode == ""
+}
+
+// nominate makes a candidate of a line rg reports as matching from byte
+// start. With column, it counts the code points shown before the match,
+// where a run of invalid bytes is one U+FFFD.
+func nominate(n int, line []byte, start int, column bool, seed maphash.Seed) candidate {
+	c := candidate{n: n, size: len(line), sum: maphash.Bytes(seed, line), column: 1}
+	if column && start >= 0 && start <= len(line) {
+		if before := line[:start]; utf8.Valid(before) {
+			c.column += utf8.RuneCount(before)
+		} else {
+			c.column += utf8.RuneCountInString(strings.ToValidUTF8(string(before), "\uFFFD"))
+		}
+	}
+	return c
+}
+
+// flush reads the current file through the policy's handle, keeps the
+// candidates whose line the host read the same, and adds the file to the
+// result with the host's lines.
 func (c *collector) flush() {
 	f := c.cur
 	c.cur = nil
-	if f == nil || !f.keep {
+	if f == nil || f.f == nil {
 		return
 	}
-	n := c.req.ContextLines
-	out := abi.SearchFile{Path: f.display}
-	for i, l := range f.lines {
-		if l.column == 0 {
-			continue
-		}
-		m := abi.SearchMatch{Line: l.n, Column: l.column, Text: l.text}
-		for j := i - 1; j >= 0 && f.lines[j].n >= l.n-n && f.lines[j].n == l.n-(i-j); j-- {
-			m.Before = append([]string{f.lines[j].text}, m.Before...)
-		}
-		for j := i + 1; j < len(f.lines) && f.lines[j].n <= l.n+n && f.lines[j].n == l.n+(j-i); j++ {
-			m.After = append(m.After, f.lines[j].text)
-		}
-		out.Matches = append(out.Matches, m)
-	}
-	if len(out.Matches) > 0 {
-		c.res.Files = append(c.res.Files, out)
-	}
-}
-
-// fileLine handles one path of --files-with-matches output.
-func (c *collector) fileLine(b []byte) bool {
-	display, keep := c.admit(string(b))
-	if !keep {
-		return true
-	}
-	if len(c.res.Files) >= c.max {
-		c.res.Truncated, c.stopped = true, true
-		return false
-	}
-	c.res.Files = append(c.res.Files, abi.SearchFile{Path: display})
-	return true
-}
-
-// countLine handles one "path\0count" line of --count output.
-func (c *collector) countLine(b []byte) bool {
-	i := bytes.LastIndexByte(b, 0)
-	if i < 0 {
-		return true
-	}
-	n, err := strconv.Atoi(string(b[i+1:]))
+	defer f.f.Close()
+	slices.SortFunc(f.cands, func(a, b candidate) int { return a.n - b.n })
+	f.cands = slices.CompactFunc(f.cands, func(a, b candidate) bool { return a.n == b.n })
+	hf, err := verify(c.ctx, c.lines, f.f, f.cands, c.req.ContextLines, c.content())
 	if err != nil {
-		return true
+		if c.ctx.Err() == nil {
+			c.s.log.Warn("search: reading a file rg reported failed", "path", f.display, "err", err)
+			c.res.Changed = true
+		}
+		return
 	}
-	display, keep := c.admit(string(b[:i]))
-	if !keep {
-		return true
+	if hf.dropped {
+		c.res.Changed = true
 	}
-	if len(c.res.Files) >= c.max {
-		c.res.Truncated, c.stopped = true, true
-		return false
+	if len(hf.matches) == 0 {
+		return
 	}
-	c.res.Files = append(c.res.Files, abi.SearchFile{Path: display, Count: n})
-	c.res.Matches += n
-	return true
+	out := abi.SearchFile{Path: f.display}
+	switch c.req.Mode {
+	case abi.SearchFiles:
+	case abi.SearchCount:
+		out.Count = len(hf.matches)
+		c.res.Matches += out.Count
+	default:
+		out.Matches = hf.show(c.req.ContextLines)
+		c.res.Matches += len(out.Matches)
+	}
+	c.res.Files = append(c.res.Files, out)
 }
 
-// admit decides whether a file rg reports may be shown: the file glob (a
+// admit decides whether a file rg names may be shown: the file glob (a
 // glob with a slash, matched here), then the policy, which has the last
-// word. It returns the file's display path.
-func (c *collector) admit(p string) (string, bool) {
-	rel := path.Clean(strings.TrimPrefix(p, "./"))
+// word and opens the file the host will read. A file the policy refuses by
+// its name, or as a multiply-linked private key, is counted hidden; one
+// that no longer resolves to itself (removed, or a folder above it swapped
+// for a link) marks the result changed. The file returned has no handle
+// when it is not to be shown.
+func (c *collector) admit(name string) *file {
+	skip := &file{name: name}
+	if !utf8.ValidString(name) {
+		return skip // no tool can name it
+	}
+	rel := path.Clean(strings.TrimPrefix(name, "./"))
 	if g := c.req.Glob; g != "" && !nameGlob(g) && !c.globMatch(g, rel) {
-		return "", false
+		return skip
 	}
 	display := c.s.pol.Display(c.root, rel)
-	if !c.s.allow(c.root, rel, display) {
-		c.res.Hidden++
-		return "", false
+	if c.s.pol.Check(c.root, rel) != nil {
+		if c.inRoot(rel) {
+			c.res.Hidden++
+		}
+		return skip
 	}
-	return display, true
+	r, aerr := c.s.pol.Resolve(display)
+	if aerr != nil || r.Root != c.root || r.Rel != rel || !r.Info.Mode().IsRegular() {
+		c.res.Changed = true
+		return skip
+	}
+	f, aerr := c.s.pol.Open(r)
+	switch {
+	case aerr != nil && aerr.Code == abi.SecretDenied:
+		c.res.Hidden++
+		return skip
+	case aerr != nil:
+		c.res.Changed = true
+		return skip
+	}
+	return &file{name: name, display: display, f: f}
+}
+
+// inRoot reports whether the root holds a file at rel now. Only such files
+// are counted hidden: a name rg saw in an outside folder swapped in for a
+// moment is not the root's to count. The lookup goes through the root's
+// os.Root, which never leaves it, and reads nothing.
+func (c *collector) inRoot(rel string) bool {
+	_, err := c.root.OS.Lstat(rel)
+	return err == nil
 }
 
 // globMatch matches a glob with a slash against rel taken relative to the
@@ -221,60 +237,4 @@ func (c *collector) globMatch(g, rel string) bool {
 	}
 	ok, _ := doublestar.Match(strings.TrimPrefix(g, "./"), sub)
 	return ok
-}
-
-// allow is the policy's last word on a file rg reports: the name rules on
-// it and every folder above it, then Resolve and Open (which refuse a
-// multiply-linked private key). The file must resolve to itself.
-func (s *server) allow(root *policy.Root, rel, display string) bool {
-	if s.pol.Check(root, rel) != nil {
-		return false
-	}
-	r, aerr := s.pol.Resolve(display)
-	if aerr != nil || r.Root != root || r.Rel != rel || !r.Info.Mode().IsRegular() {
-		return false
-	}
-	f, aerr := s.pol.Open(r)
-	if aerr != nil {
-		return false
-	}
-	f.Close()
-	return true
-}
-
-// clip drops a line's end of line and cuts it at MaxLineBytes.
-func clip(s string) string {
-	s = strings.TrimRight(s, "\r\n")
-	if len(s) <= MaxLineBytes {
-		return s
-	}
-	cut := MaxLineBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + " …[line cut]"
-}
-
-// splitOn calls f with every sep-terminated record of r.
-func splitOn(r io.Reader, sep byte, f func([]byte) bool) error {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, sep)
-		rec := b
-		if i >= 0 {
-			rec, b = b[:i], b[i+1:]
-		} else {
-			b = nil
-		}
-		if sep == 0 {
-			rec = bytes.TrimLeft(rec, "\n")
-		}
-		if len(rec) > 0 && !f(rec) {
-			return nil
-		}
-	}
-	return nil
 }

@@ -7,8 +7,9 @@
 // list from it:
 //
 //	rg --no-config --no-follow --hidden --no-require-git --no-ignore-global
-//	   --no-ignore-dot --no-messages --iglob=!.git --iglob=!SECRET… --iglob=!DENY… [--json | -l | -c --null]
-//	   [-F] [-i | -s] [--context=N] [--type-add=juju:GLOB --type=juju]
+//	   --no-ignore-dot --no-messages --iglob=!.git --iglob=!SECRET… --iglob=!DENY…
+//	   --null --with-filename --no-heading --line-number --column --color=never
+//	   [--max-count=1] [-F] [-i | -s] [--type-add=juju:GLOB --type=juju]
 //	   --regexp=PATTERN -- PATH
 //
 // run in the root's real folder, with an empty stdin, an empty environment,
@@ -21,12 +22,26 @@
 // git repository; git's global excludes file and rg's own .ignore files
 // are not, so both engines of search_code see the same files.
 //
-// The exclusions keep rg away from secrets and denied paths, but they are
-// not the last word: every file rg reports is checked again by the path
-// policy (name rules on the path and every folder above it, then Resolve
-// and Open, which refuse a multiply-linked private key), and a file that
-// fails is dropped with all its lines before anything is kept. A secret's
-// content therefore never leaves the host, whatever the pattern.
+// rg only nominates: every byte the search returns was read by the host
+// through the policy. rg reads by path, so a folder swapped for a link
+// out of the root while it runs can make it read outside files; its output
+// (PATH\0LINE:COLUMN:TEXT, one matching line each, in every mode) is
+// therefore taken as candidates, never as content. Each file rg names is
+// checked by the path policy (name rules on the path and every folder
+// above it, then Resolve and Open, which reach the file again without
+// following links and refuse a multiply-linked private key) and read
+// through the handle Open returns, once, up to the last line needed. A
+// candidate is kept only when the host read the same line at its number;
+// the line and its context lines returned are the host's, and files and
+// counts are derived from the kept lines alone. A candidate the host did
+// not confirm is dropped and the result says Changed. Hidden counts only
+// files the root holds. A secret's or an outside file's content, name or
+// count therefore never leaves the host, whatever the pattern or the race;
+// what rg read can only make some of the root's own matches missing.
+//
+// The host reads lines as rg does with its default encoding (a UTF-8 or
+// UTF-16 byte-order mark makes the file decoded), so that both number and
+// spell lines alike.
 //
 // A file glob without a slash becomes an rg file type, which, unlike
 // --glob, cannot bring back files .gitignore excludes; a glob with a slash

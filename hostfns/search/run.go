@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"hash/maphash"
 	"io"
 	"os/exec"
 	"strings"
@@ -46,8 +47,9 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 	if req.MaxResults > 0 {
 		max = min(max, req.MaxResults)
 	}
-	c := &collector{s: s, root: r.Root, req: req, max: max, base: r.Rel, isDir: r.Info.IsDir(),
-		res: &abi.SearchResult{Engine: "ripgrep", Files: []abi.SearchFile{}}}
+	seed := maphash.MakeSeed()
+	c := &collector{ctx: ctx, s: s, root: r.Root, req: req, max: max, base: r.Rel, isDir: r.Info.IsDir(),
+		seed: seed, lines: newLineReader(seed), res: &abi.SearchResult{Engine: "ripgrep", Files: []abi.SearchFile{}}}
 	readErr := c.read(out)
 	if c.stopped || readErr != nil {
 		_ = cmd.Process.Kill()

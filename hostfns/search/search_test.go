@@ -65,15 +65,22 @@ func TestArgv(t *testing.T) {
 	want := []string{
 		"--no-config", "--no-follow", "--hidden", "--no-require-git", "--no-ignore-global", "--no-ignore-dot", "--no-messages", "--iglob=!.git",
 		"--iglob=!.env", "--iglob=!*.pem", "--iglob=!vendor/private",
-		"--json", "--context=2", "--fixed-strings", "--ignore-case", "--type-add=juju:*.go", "--type=juju",
+		"--null", "--with-filename", "--no-heading", "--line-number", "--column", "--color=never",
+		"--fixed-strings", "--ignore-case", "--type-add=juju:*.go", "--type=juju",
 		"--regexp=--pre=sh", "--", "src",
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("argv:\n got  %q\n want %q", got, want)
 	}
+	// count and files modes read rg's matching lines too, for the host to
+	// check; files mode needs one per file.
 	got = s.argv(&abi.SearchRequest{Pattern: "x", Mode: abi.SearchCount, Glob: "src/**/*.go"}, ".")
-	if !slices.Contains(got, "--count") || !slices.Contains(got, "--case-sensitive") || slices.ContainsFunc(got, func(a string) bool { return strings.HasPrefix(a, "--type") }) {
+	if !slices.Contains(got, "--column") || slices.Contains(got, "--max-count=1") || !slices.Contains(got, "--case-sensitive") || slices.ContainsFunc(got, func(a string) bool { return strings.HasPrefix(a, "--type") }) {
 		t.Fatalf("count argv: %q", got)
+	}
+	got = s.argv(&abi.SearchRequest{Pattern: "x", Mode: abi.SearchFiles}, ".")
+	if !slices.Contains(got, "--column") || !slices.Contains(got, "--max-count=1") {
+		t.Fatalf("files argv: %q", got)
 	}
 }
 
@@ -199,6 +206,42 @@ func BenchmarkSearchGoTree(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(res.Matches), "matches")
+}
+
+// BenchmarkSearchGoTreeMany is the host's reading of matched files at
+// scale: 10,000 matching lines with two context lines, and every matching
+// line of the tree counted.
+func BenchmarkSearchGoTreeMany(b *testing.B) {
+	needRG(b)
+	src := filepath.Join(runtime.GOROOT(), "src")
+	p, err := policy.New(policy.Config{Roots: []string{src}})
+	if err != nil {
+		b.Skip("no Go source tree:", err)
+	}
+	defer p.Close()
+	fn := New(p, Options{})[0]
+	for _, bc := range []struct {
+		name string
+		req  abi.SearchRequest
+	}{
+		{"content", abi.SearchRequest{Pattern: `\berr\b`, ContextLines: 2}},
+		{"count", abi.SearchRequest{Pattern: `\berr\b`, Mode: abi.SearchCount}},
+		{"files", abi.SearchRequest{Pattern: `\berr\b`, Mode: abi.SearchFiles}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			hdr, _ := json.Marshal(bc.req)
+			var res abi.SearchResult
+			for b.Loop() {
+				out, _ := fn.Handle(context.Background(), hdr, nil)
+				res = abi.SearchResult{}
+				if err := json.Unmarshal(out, &res); err != nil || res.Error != nil {
+					b.Fatal(err, res.Error)
+				}
+			}
+			b.ReportMetric(float64(res.Matches), "matches")
+			b.ReportMetric(float64(len(res.Files)), "files")
+		})
+	}
 }
 
 // BenchmarkSearchGoTreeRG is its baseline: `rg -n PATTERN .` run directly.

@@ -17,7 +17,7 @@ const maxTextBytes = 80 << 10
 func render(in SearchCodeArgs, res *abi.SearchResult) *juju.Result {
 	out := SearchCodeResult{
 		Pattern: in.Pattern, Path: in.Path, Mode: in.OutputMode, Engine: res.Engine,
-		Files: []SearchFile{}, Truncated: res.Truncated, Partial: res.Partial, Hidden: res.Hidden,
+		Files: []SearchFile{}, Truncated: res.Truncated, Partial: res.Partial || res.Changed, Hidden: res.Hidden,
 	}
 	var b strings.Builder
 	for _, f := range res.Files {
@@ -41,7 +41,7 @@ func render(in SearchCodeArgs, res *abi.SearchResult) *juju.Result {
 		}
 		out.Files = append(out.Files, sf)
 	}
-	b.WriteString(summary(in, &out))
+	b.WriteString(summary(in, &out, res))
 	return juju.Text(b.String()).WithStructured(out)
 }
 
@@ -77,7 +77,7 @@ func writeMatches(b *strings.Builder, f abi.SearchFile, context int) {
 }
 
 // summary is the closing line: what was found, and what is missing.
-func summary(in SearchCodeArgs, out *SearchCodeResult) string {
+func summary(in SearchCodeArgs, out *SearchCodeResult, res *abi.SearchResult) string {
 	var notes []string
 	switch in.OutputMode {
 	case abi.SearchFiles:
@@ -88,8 +88,11 @@ func summary(in SearchCodeArgs, out *SearchCodeResult) string {
 	if out.Truncated {
 		notes = append(notes, fmt.Sprintf("stopped at maxResults (%d) or the size cap: more matches exist; narrow path, fileGlob or the pattern, or raise maxResults", in.MaxResults))
 	}
-	if out.Partial {
+	if res.Partial {
 		notes = append(notes, fmt.Sprintf("PARTIAL: the search ran out of time (%d ms) before covering every file; narrow path or fileGlob, or raise timeoutMs", in.TimeoutMs))
+	}
+	if res.Changed {
+		notes = append(notes, "PARTIAL: files changed while they were searched (rewritten, removed, or a folder swapped for a link); their lines juju could not confirm are left out; search again")
 	}
 	if out.Hidden > 0 {
 		notes = append(notes, plural(out.Hidden, "secret or denied file", "secret or denied files")+" not searched")

@@ -33,7 +33,7 @@ type SearchCodeResult struct {
 	Files     []SearchFile `json:"files" jsonschema:"required" desc:"The files with matches, with their matching lines (content) or counts (count)."`
 	Matches   int          `json:"matches" desc:"Matching lines returned (content) or counted in the files returned (count)."`
 	Truncated bool         `json:"truncated" desc:"True when the search stopped at maxResults (or at the output size cap): more matches exist; narrow the pattern, path or fileGlob."`
-	Partial   bool         `json:"partial" desc:"True when the search ran out of time before it covered every file: results are incomplete."`
+	Partial   bool         `json:"partial" desc:"True when results are incomplete: the search ran out of time before it covered every file, or files changed while they were searched."`
 	Hidden    int          `json:"hidden,omitempty" desc:"Files withheld because they are secrets or denied paths."`
 }
 

@@ -49,6 +49,10 @@ type SearchResult struct {
 	// Partial says the search ran out of time: what is here is what was
 	// found until then.
 	Partial bool `json:"partial,omitempty"`
+	// Changed says files changed while they were searched (rewritten,
+	// removed, or a folder on their path swapped): the lines the host could
+	// not confirm were left out, so matches may be missing.
+	Changed bool `json:"changed,omitempty"`
 	// Hidden counts files the policy withheld (secrets, denied paths).
 	Hidden int `json:"hidden,omitempty"`
 }
