@@ -1,8 +1,8 @@
 package host
 
 import (
-	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns/sysinfo"
+	"github.com/jujutools/juju/internal/policy"
 )
 
 // environmentSetup is what environment_info reports of juju itself.

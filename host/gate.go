@@ -5,10 +5,10 @@ import (
 	"errors"
 	"time"
 
-	"github.com/jujutools/juju/host/approval"
-	"github.com/jujutools/juju/host/audit"
-	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/approval"
+	"github.com/jujutools/juju/internal/audit"
+	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

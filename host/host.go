@@ -12,12 +12,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/jujutools/juju/host/approval"
-	"github.com/jujutools/juju/host/audit"
-	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/host/core"
 	"github.com/jujutools/juju/host/plugin"
-	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/hostfns/approvals"
 	jexec "github.com/jujutools/juju/hostfns/exec"
@@ -27,6 +23,10 @@ import (
 	"github.com/jujutools/juju/hostfns/search"
 	"github.com/jujutools/juju/hostfns/state"
 	"github.com/jujutools/juju/hostfns/sysinfo"
+	"github.com/jujutools/juju/internal/approval"
+	"github.com/jujutools/juju/internal/audit"
+	"github.com/jujutools/juju/internal/config"
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sandbox"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -36,7 +36,7 @@ import (
 type Config struct {
 	Roots           []string
 	Mode            config.Mode
-	Sandbox         config.Sandbox
+	Sandbox         sandbox.Mode
 	AllowWebFetch   bool
 	Deny            []string // extra deny globs
 	Secrets         []string // extra secret globs

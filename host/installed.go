@@ -14,8 +14,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/jujutools/juju/host/manifest"
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/jujutools/juju/host/manifest"
 	"github.com/jujutools/juju/host/plugin"
+	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jujutools/juju/host/audit"
-	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/internal/audit"
+	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/internal/visible"
 )
 

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/jujutools/juju/host/audit"
-	"github.com/jujutools/juju/host/config"
-	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns/journal"
+	"github.com/jujutools/juju/internal/audit"
+	"github.com/jujutools/juju/internal/config"
+	"github.com/jujutools/juju/internal/policy"
 )
 
 // openChanges opens the workspace's journal for `juju audit`, so each call

@@ -11,8 +11,8 @@ import (
 
 	"github.com/jujutools/juju/host"
 	"github.com/jujutools/juju/host/core"
-	"github.com/jujutools/juju/host/manifest"
 	"github.com/jujutools/juju/internal/atomicfile"
+	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

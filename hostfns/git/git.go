@@ -61,9 +61,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
-	jexec "github.com/jujutools/juju/hostfns/exec"
+	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/sandbox"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -123,7 +123,7 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s.env = append(cleanEnv(jexec.Scrub(opts.Env)), baseEnv...)
+	s.env = append(cleanEnv(sandbox.Scrub(opts.Env)), baseEnv...)
 	s.repos = map[string]*repo{}
 	for _, r := range p.Roots() {
 		if rp, err := pinRepo(r.Real); err == nil {

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/internal/policy"
 )
 
 // maxReads bounds the files a ReadLog remembers; past it, it forgets them

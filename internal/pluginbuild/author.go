@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/jujutools/juju/host/manifest"
 	"github.com/jujutools/juju/internal/atomicfile"
+	"github.com/jujutools/juju/internal/manifest"
 )
 
 // BuildFolder builds a plugin the way an author does with `juju plugins

@@ -11,8 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/jujutools/juju/host/manifest"
 	"github.com/jujutools/juju/internal/atomicfile"
+	"github.com/jujutools/juju/internal/manifest"
 )
 
 // WasmFile is the name of a built plugin's module in its folder.

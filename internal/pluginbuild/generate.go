@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/jujutools/juju/host/manifest"
+	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

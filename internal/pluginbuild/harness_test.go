@@ -12,10 +12,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/jujutools/juju/host/approval"
-	"github.com/jujutools/juju/host/manifest"
 	"github.com/jujutools/juju/host/plugin"
-	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/hostfns/approvals"
 	"github.com/jujutools/juju/hostfns/discover"
@@ -25,6 +22,9 @@ import (
 	"github.com/jujutools/juju/hostfns/search"
 	"github.com/jujutools/juju/hostfns/state"
 	"github.com/jujutools/juju/hostfns/sysinfo"
+	"github.com/jujutools/juju/internal/approval"
+	"github.com/jujutools/juju/internal/manifest"
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/internal/testfs"
 	"github.com/jujutools/juju/sdk/abi"
 )

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jujutools/juju/host/manifest"
+	"github.com/jujutools/juju/internal/manifest"
 )
 
 func TestParse(t *testing.T) {

@@ -15,8 +15,8 @@ import (
 	"strings"
 
 	"github.com/jujutools/juju/host"
-	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/host/core"
+	"github.com/jujutools/juju/internal/config"
 )
 
 // ErrNotBuilt reports that the core plugins are not embedded: benchmarks of

@@ -7,12 +7,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jujutools/juju/sandbox"
 )
 
 func TestResolve(t *testing.T) {
 	cwd := filepath.FromSlash("/work/repo")
 	file := &File{
-		Mode: ptr(ModeInspect), Sandbox: ptr(SandboxRequire), AllowWebFetch: ptr(true),
+		Mode: ptr(ModeInspect), Sandbox: ptr(sandbox.Require), AllowWebFetch: ptr(true),
 		Policy:    PolicyTable{Deny: []string{"build/**"}, Secrets: []string{"*.vault"}},
 		Fetch:     FetchTable{Allow: []string{"127.0.0.1:8443"}},
 		Exec:      ExecTable{BackgroundAfterMs: ptr(int64(1500))},
@@ -20,11 +22,11 @@ func TestResolve(t *testing.T) {
 		Path:      "/cfg/config.toml",
 	}
 	defaults := Settings{
-		Roots: []string{cwd}, Mode: ModeEdit, Sandbox: SandboxPrefer,
+		Roots: []string{cwd}, Mode: ModeEdit, Sandbox: sandbox.Prefer,
 		AllowWebFetch: false, BackgroundAfter: 50 * time.Second, ApprovalTimeout: 45 * time.Second,
 	}
 	fromFile := Settings{
-		Roots: []string{cwd}, Mode: ModeInspect, Sandbox: SandboxRequire, AllowWebFetch: true,
+		Roots: []string{cwd}, Mode: ModeInspect, Sandbox: sandbox.Require, AllowWebFetch: true,
 		Deny: []string{"build/**"}, Secrets: []string{"*.vault"}, FetchAllow: []string{"127.0.0.1:8443"},
 		BackgroundAfter: 1500 * time.Millisecond, ApprovalTimeout: 2500 * time.Millisecond, ConfigFile: "/cfg/config.toml",
 	}
@@ -43,17 +45,17 @@ func TestResolve(t *testing.T) {
 		{name: "file over defaults", file: file, want: fromFile},
 		{
 			name:  "flags over defaults",
-			flags: Flags{Mode: ptr(ModeTrusted), Sandbox: ptr(SandboxOff), AllowWebFetch: ptr(true)},
+			flags: Flags{Mode: ptr(ModeTrusted), Sandbox: ptr(sandbox.Off), AllowWebFetch: ptr(true)},
 			want: with(defaults, func(s *Settings) {
-				s.Mode, s.Sandbox, s.AllowWebFetch = ModeTrusted, SandboxOff, true
+				s.Mode, s.Sandbox, s.AllowWebFetch = ModeTrusted, sandbox.Off, true
 			}),
 		},
 		{
 			name:  "flags over file",
-			flags: Flags{Mode: ptr(ModeTrusted), Sandbox: ptr(SandboxOff), AllowWebFetch: ptr(false)},
+			flags: Flags{Mode: ptr(ModeTrusted), Sandbox: ptr(sandbox.Off), AllowWebFetch: ptr(false)},
 			file:  file,
 			want: with(fromFile, func(s *Settings) {
-				s.Mode, s.Sandbox, s.AllowWebFetch = ModeTrusted, SandboxOff, false
+				s.Mode, s.Sandbox, s.AllowWebFetch = ModeTrusted, sandbox.Off, false
 			}),
 		},
 		{
@@ -64,9 +66,9 @@ func TestResolve(t *testing.T) {
 		},
 		{
 			name:  "one flag given, the rest from the file",
-			flags: Flags{Sandbox: ptr(SandboxPrefer)},
+			flags: Flags{Sandbox: ptr(sandbox.Prefer)},
 			file:  file,
-			want:  with(fromFile, func(s *Settings) { s.Sandbox = SandboxPrefer }),
+			want:  with(fromFile, func(s *Settings) { s.Sandbox = sandbox.Prefer }),
 		},
 		{
 			name:  "roots: relative taken from cwd, cleaned, deduplicated",
@@ -99,7 +101,7 @@ func TestResolveErrors(t *testing.T) {
 		want  string
 	}{
 		{name: "bad --mode", flags: Flags{Mode: ptr(Mode("fast"))}, want: `invalid configuration: --mode "fast" must be one of inspect, edit, trusted`},
-		{name: "bad --sandbox", flags: Flags{Sandbox: ptr(Sandbox("on"))}, want: `invalid configuration: --sandbox "on" must be one of off, prefer, require`},
+		{name: "bad --sandbox", flags: Flags{Sandbox: ptr(sandbox.Mode("on"))}, want: `invalid configuration: --sandbox "on" must be one of off, prefer, require`},
 		{name: "bad --mode beats a good file", flags: Flags{Mode: ptr(Mode(""))}, file: &File{Mode: ptr(ModeEdit)}, want: `--mode ""`},
 		{name: "bad mode in a File not decoded", file: &File{Mode: ptr(Mode("x"))}, want: `mode "x"`},
 		{name: "empty --root", flags: Flags{Roots: []string{""}}, want: "--root is empty"},
@@ -139,15 +141,15 @@ func TestParse(t *testing.T) {
 			t.Errorf("ParseMode(%q) = %q, %v", m, got, err)
 		}
 	}
-	for _, s := range Sandboxes {
-		if got, err := ParseSandbox(string(s)); err != nil || got != s {
-			t.Errorf("ParseSandbox(%q) = %q, %v", s, got, err)
+	for _, s := range sandbox.Modes {
+		if got, err := sandbox.ParseMode(string(s)); err != nil || got != s {
+			t.Errorf("sandbox.ParseMode(%q) = %q, %v", s, got, err)
 		}
 	}
 	if _, err := ParseMode("Edit"); !errors.Is(err, ErrInvalid) {
 		t.Errorf("ParseMode(Edit) = %v, want ErrInvalid", err)
 	}
-	if _, err := ParseSandbox(""); !errors.Is(err, ErrInvalid) {
-		t.Errorf("ParseSandbox(\"\") = %v, want ErrInvalid", err)
+	if _, err := sandbox.ParseMode(""); !errors.Is(err, ErrInvalid) {
+		t.Errorf("sandbox.ParseMode(\"\") = %v, want ErrInvalid", err)
 	}
 }

@@ -5,12 +5,14 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/jujutools/juju/sandbox"
 )
 
 // The defaults, used when neither a flag nor the config file sets a value.
 const (
 	DefaultMode            = ModeEdit
-	DefaultSandbox         = SandboxPrefer
+	DefaultSandbox         = sandbox.Prefer
 	DefaultAllowWebFetch   = false
 	DefaultBackgroundAfter = 50 * time.Second
 	DefaultApprovalTimeout = 45 * time.Second
@@ -22,7 +24,7 @@ const (
 type Flags struct {
 	Roots         []string
 	Mode          *Mode
-	Sandbox       *Sandbox
+	Sandbox       *sandbox.Mode
 	AllowWebFetch *bool
 }
 
@@ -32,7 +34,7 @@ type Flags struct {
 type Settings struct {
 	Roots           []string // absolute and clean, in the order given, no duplicates
 	Mode            Mode
-	Sandbox         Sandbox
+	Sandbox         sandbox.Mode
 	AllowWebFetch   bool
 	Deny            []string      // extra deny globs
 	Secrets         []string      // extra secret globs
@@ -54,7 +56,7 @@ func Resolve(flags Flags, file *File, cwd string) (Settings, error) {
 		return Settings{}, fmt.Errorf("%w: --mode %q must be one of %s", ErrInvalid, *flags.Mode, list(Modes))
 	}
 	if flags.Sandbox != nil && !flags.Sandbox.Valid() {
-		return Settings{}, fmt.Errorf("%w: --sandbox %q must be one of %s", ErrInvalid, *flags.Sandbox, list(Sandboxes))
+		return Settings{}, fmt.Errorf("%w: --sandbox %q must be one of %s", ErrInvalid, *flags.Sandbox, sandbox.ModeList())
 	}
 	s := Settings{
 		Mode:            pick(flags.Mode, file.Mode, DefaultMode),
@@ -77,7 +79,7 @@ func Resolve(flags Flags, file *File, cwd string) (Settings, error) {
 		return Settings{}, fmt.Errorf("%w: mode %q must be one of %s", ErrInvalid, s.Mode, list(Modes))
 	}
 	if !s.Sandbox.Valid() {
-		return Settings{}, fmt.Errorf("%w: sandbox %q must be one of %s", ErrInvalid, s.Sandbox, list(Sandboxes))
+		return Settings{}, fmt.Errorf("%w: sandbox %q must be one of %s", ErrInvalid, s.Sandbox, sandbox.ModeList())
 	}
 	if s.BackgroundAfter <= 0 {
 		return Settings{}, fmt.Errorf("%w: exec.backgroundAfterMs must be positive", ErrInvalid)

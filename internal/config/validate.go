@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/jujutools/juju/sandbox"
+
 	"github.com/bmatcuk/doublestar/v4"
 )
 
@@ -22,7 +24,7 @@ func (f *File) validate(path string, lines map[string]int) error {
 		bad("mode", "%q must be one of %s", *f.Mode, list(Modes))
 	}
 	if f.Sandbox != nil && !f.Sandbox.Valid() {
-		bad("sandbox", "%q must be one of %s", *f.Sandbox, list(Sandboxes))
+		bad("sandbox", "%q must be one of %s", *f.Sandbox, sandbox.ModeList())
 	}
 	for _, g := range f.Policy.Deny {
 		if err := checkGlob(g); err != nil {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/jujutools/juju/sandbox"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -38,7 +40,7 @@ func TestDecode(t *testing.T) {
 			name: "spec example",
 			doc:  specExample,
 			want: File{
-				Mode: ptr(ModeEdit), Sandbox: ptr(SandboxPrefer), AllowWebFetch: ptr(false),
+				Mode: ptr(ModeEdit), Sandbox: ptr(sandbox.Prefer), AllowWebFetch: ptr(false),
 				Policy: PolicyTable{Deny: []string{"build/secret-data/**"}, Secrets: []string{"*.vault"}},
 				Fetch:  FetchTable{Allow: []string{"127.0.0.1:8443"}},
 				Exec:   ExecTable{BackgroundAfterMs: ptr(int64(50000))},

@@ -33,31 +33,6 @@ func ParseMode(s string) (Mode, error) {
 	return m, nil
 }
 
-// Sandbox is the command sandbox setting (SPEC §7).
-type Sandbox string
-
-// The sandbox settings.
-const (
-	SandboxOff     Sandbox = "off"
-	SandboxPrefer  Sandbox = "prefer"
-	SandboxRequire Sandbox = "require"
-)
-
-// Sandboxes lists the sandbox settings.
-var Sandboxes = []Sandbox{SandboxOff, SandboxPrefer, SandboxRequire}
-
-// Valid reports whether s is one of Sandboxes.
-func (s Sandbox) Valid() bool { return oneOf(s, Sandboxes) }
-
-// ParseSandbox checks a sandbox setting given as text.
-func ParseSandbox(s string) (Sandbox, error) {
-	v := Sandbox(s)
-	if !v.Valid() {
-		return "", fmt.Errorf("%w: sandbox %q must be one of %s", ErrInvalid, s, list(Sandboxes))
-	}
-	return v, nil
-}
-
 func oneOf[T comparable](v T, set []T) bool {
 	for _, s := range set {
 		if v == s {

@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/jujutools/juju/sandbox"
+
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -26,7 +28,7 @@ var ErrInvalid = errors.New("invalid configuration")
 // the only ones accepted.
 type File struct {
 	Mode          *Mode          `toml:"mode"`
-	Sandbox       *Sandbox       `toml:"sandbox"`
+	Sandbox       *sandbox.Mode  `toml:"sandbox"`
 	AllowWebFetch *bool          `toml:"allowWebFetch"`
 	Policy        PolicyTable    `toml:"policy"`
 	Fetch         FetchTable     `toml:"fetch"`
