@@ -75,9 +75,6 @@ const (
 
 // Options configure the git host function.
 type Options struct {
-	// Secrets and Deny are the owner's extra secret and deny globs, added to
-	// policy.DefaultSecrets for the exclusion pathspecs.
-	Secrets, Deny []string
 	// Env is the environment git starts from, before scrubbing
 	// (os.Environ() when nil).
 	Env []string
@@ -132,8 +129,7 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 			s.log.Warn("git: the root's repository is not used", "root", r.Real, "err", err)
 		}
 	}
-	globs := append(append(append([]string(nil), policy.DefaultSecrets...), opts.Secrets...), opts.Deny...)
-	s.excludes = Excludes(globs)
+	s.excludes = Excludes(append(p.Secrets(), p.Deny()...))
 	return []hostfns.Func{{Name: abi.FnGit, Capability: abi.CapGit, Handle: hostfns.Typed(s.git)}}
 }
 

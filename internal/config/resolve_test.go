@@ -149,7 +149,7 @@ func TestParse(t *testing.T) {
 	if _, err := ParseMode("Edit"); !errors.Is(err, ErrInvalid) {
 		t.Errorf("ParseMode(Edit) = %v, want ErrInvalid", err)
 	}
-	if _, err := sandbox.ParseMode(""); !errors.Is(err, ErrInvalid) {
-		t.Errorf("sandbox.ParseMode(\"\") = %v, want ErrInvalid", err)
+	if _, err := sandbox.ParseMode(""); !errors.Is(err, sandbox.ErrMode) {
+		t.Errorf("sandbox.ParseMode(\"\") = %v, want sandbox.ErrMode", err)
 	}
 }

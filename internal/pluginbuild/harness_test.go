@@ -23,6 +23,7 @@ import (
 	"github.com/jujutools/juju/hostfns/state"
 	"github.com/jujutools/juju/hostfns/sysinfo"
 	"github.com/jujutools/juju/internal/approval"
+	store "github.com/jujutools/juju/internal/journal"
 	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/internal/testfs"
@@ -75,12 +76,15 @@ func load(t testing.TB, src, root string, grants []abi.Capability, edit func(*ma
 // missing. The exec functions are left out: only core-exec imports them.
 func coreFunctions(t testing.TB, pol *policy.Policy) []hostfns.Func {
 	stateDir := t.TempDir()
-	j := journal.NewLazy(stateDir, pol)
-	t.Cleanup(func() { j.Close() })
+	reads := store.NewReadLog()
+	j, err := store.Open(stateDir, pol, store.WithReadLog(reads))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var fns []hostfns.Func
 	fns = append(fns, approvals.New(approval.Open(approval.Dir(stateDir), approval.Options{})))
 	fns = append(fns, git.New(pol, git.Options{})...)
-	fns = append(fns, fs.New(pol, fs.Options{Observe: j.Saw})...)
+	fns = append(fns, fs.New(pol, fs.Options{Observe: reads.Saw})...)
 	fns = append(fns, journal.New(j)...)
 	fns = append(fns, state.New(stateDir)...)
 	fns = append(fns, search.New(pol, search.Options{})...)

@@ -7,9 +7,11 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 )
 
-// DefaultSecrets is the built-in secret list. Config.Secrets extends it; it
-// can never be shrunk.
-var DefaultSecrets = []string{
+// DefaultSecrets returns the built-in secret list. Config.Secrets extends
+// it; it can never be shrunk.
+func DefaultSecrets() []string { return append([]string(nil), defaultSecrets...) }
+
+var defaultSecrets = []string{
 	".env", ".env.*", ".envrc",
 	"id_rsa*", "id_ed25519*", "id_ecdsa*",
 	".ssh",

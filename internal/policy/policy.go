@@ -55,6 +55,9 @@ type Policy struct {
 	private []string // every spelling of juju's own folders, absolute
 	secrets globSet
 	deny    globSet
+	// The globs as given: the defaults and the owner's secrets, the deny
+	// globs (Secrets, Deny).
+	secretGlobs, denyGlobs []string
 }
 
 // New validates cfg and opens the roots. The caller closes the Policy when
@@ -63,8 +66,11 @@ func New(cfg Config) (*Policy, error) {
 	if len(cfg.Roots) == 0 {
 		return nil, errors.New("policy: at least one workspace root is needed")
 	}
-	p := &Policy{}
-	for _, s := range DefaultSecrets {
+	p := &Policy{
+		secretGlobs: append(DefaultSecrets(), cfg.Secrets...),
+		denyGlobs:   append([]string(nil), cfg.Deny...),
+	}
+	for _, s := range defaultSecrets {
 		if err := p.secrets.add(s); err != nil {
 			return nil, fmt.Errorf("policy: default secrets: %w", err)
 		}
@@ -300,3 +306,10 @@ func cleanRel(rel string) string {
 	rel = path.Clean(strings.TrimPrefix(filepath.ToSlash(rel), "/"))
 	return rel
 }
+
+// Secrets returns every secret glob: the defaults, then the owner's. Tools
+// that filter by glob (git's exclusions, ripgrep's) take them from here.
+func (p *Policy) Secrets() []string { return append([]string(nil), p.secretGlobs...) }
+
+// Deny returns the owner's deny globs.
+func (p *Policy) Deny() []string { return append([]string(nil), p.denyGlobs...) }

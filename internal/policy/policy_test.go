@@ -386,7 +386,7 @@ func testWritable(t *testing.T) {
 
 func TestSecretList(t *testing.T) {
 	p := &Policy{}
-	for _, s := range DefaultSecrets {
+	for _, s := range DefaultSecrets() {
 		mustDo(t, p.secrets.add(s))
 	}
 	for _, c := range []struct {

@@ -10,7 +10,6 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -30,7 +29,7 @@ type planFile struct {
 
 // Plan computes the change req describes and keeps it, unapplied, under a
 // plan id; nothing is written to the workspace.
-func (j *Journal) Plan(ctx context.Context, caller hostfns.Caller, req *abi.ChangeRequest, body []byte) (*abi.PlanResult, *abi.Error) {
+func (j *Journal) Plan(ctx context.Context, by Author, req *abi.ChangeRequest, body []byte) (*abi.PlanResult, *abi.Error) {
 	var res *abi.PlanResult
 	err := j.withDB(func(db *bolt.DB) error {
 		d, e := j.build(ctx, req, body)
@@ -42,7 +41,7 @@ func (j *Journal) Plan(ctx context.Context, caller hostfns.Caller, req *abi.Chan
 			return abi.Errorf(abi.InvalidArgument, "the operations change nothing (every file already holds that content), so there is no plan to make")
 		}
 		now := j.opts.now().UTC()
-		sp := storedPlan{Expires: now.Add(j.opts.planTTL), Plugin: caller.Plugin}
+		sp := storedPlan{Expires: now.Add(j.opts.planTTL), Plugin: by.Plugin}
 		for i, s := range p.steps {
 			sp.Files = append(sp.Files, planFile{fileRec: p.recs[i], Post: s.post})
 		}
@@ -107,7 +106,7 @@ func (j *Journal) loadPlan(tx *bolt.Tx, id string) (*storedPlan, *abi.Error) {
 
 // ApplyPlan applies a plan made by Plan, if no file it touches changed
 // since (FILE_CHANGED otherwise), and forgets it.
-func (j *Journal) ApplyPlan(ctx context.Context, caller hostfns.Caller, planID string) (*abi.ChangeResult, *abi.Error) {
+func (j *Journal) ApplyPlan(ctx context.Context, by Author, planID string) (*abi.ChangeResult, *abi.Error) {
 	var res *abi.ChangeResult
 	err := j.withDB(func(db *bolt.DB) error {
 		var sp *storedPlan
@@ -134,7 +133,7 @@ func (j *Journal) ApplyPlan(ctx context.Context, caller hostfns.Caller, planID s
 			s.after, s.post, s.count = f.After, f.Post, f.Count
 		}
 		p := d.prepare()
-		rec, e := j.commit(db, caller, p, nil)
+		rec, e := j.commit(db, by, p, nil)
 		if e != nil {
 			return e
 		}

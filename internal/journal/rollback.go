@@ -8,17 +8,16 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
 // Rollback undoes the change id (typed c000042, c42 or 42) as one new
-// change, recorded as made by the hostfns.Caller in ctx (the CLI puts its
-// own there). A path changed since (it no longer holds what the change
-// left) is a CONFLICT unless force. The error is an *abi.Error.
-func (j *Journal) Rollback(ctx context.Context, id string, force bool) (*abi.ChangeResult, error) {
-	res, e := j.RollbackRequest(ctx, callerOf(ctx), &abi.RollbackRequest{ChangeID: id, Force: force})
+// change, recorded as made by by. A path changed since (it no longer holds
+// what the change left) is a CONFLICT unless force. The error is an
+// *abi.Error.
+func (j *Journal) Rollback(ctx context.Context, by Author, id string, force bool) (*abi.ChangeResult, error) {
+	res, e := j.RollbackRequest(ctx, by, &abi.RollbackRequest{ChangeID: id, Force: force})
 	if e != nil {
 		return nil, e
 	}
@@ -28,20 +27,12 @@ func (j *Journal) Rollback(ctx context.Context, id string, force bool) (*abi.Cha
 // RollbackAfter undoes every change recorded after id (id itself stays),
 // as one new change: each path gets back the state it had before the first
 // of them. A path changed since the last of them is a CONFLICT unless force.
-func (j *Journal) RollbackAfter(ctx context.Context, id string, force bool) (*abi.ChangeResult, error) {
-	res, e := j.RollbackRequest(ctx, callerOf(ctx), &abi.RollbackRequest{ChangeID: id, After: true, Force: force})
+func (j *Journal) RollbackAfter(ctx context.Context, by Author, id string, force bool) (*abi.ChangeResult, error) {
+	res, e := j.RollbackRequest(ctx, by, &abi.RollbackRequest{ChangeID: id, After: true, Force: force})
 	if e != nil {
 		return nil, e
 	}
 	return res, nil
-}
-
-// callerOf is the caller in ctx, or the owner's juju when there is none.
-func callerOf(ctx context.Context) hostfns.Caller {
-	if c, ok := hostfns.CallerFrom(ctx); ok {
-		return c
-	}
-	return hostfns.Caller{Client: "juju"}
 }
 
 // target is what a rollback wants of one path.
@@ -53,7 +44,7 @@ type target struct {
 }
 
 // RollbackRequest serves the rollback host function.
-func (j *Journal) RollbackRequest(ctx context.Context, caller hostfns.Caller, req *abi.RollbackRequest) (*abi.ChangeResult, *abi.Error) {
+func (j *Journal) RollbackRequest(ctx context.Context, by Author, req *abi.RollbackRequest) (*abi.ChangeResult, *abi.Error) {
 	id, ok := normalizeID(req.ChangeID)
 	if !ok && req.After && strings.Trim(strings.ToLower(strings.TrimSpace(req.ChangeID)), "c0") == "" {
 		id, ok = changeID(0), true // after the start: every change
@@ -98,7 +89,7 @@ func (j *Journal) RollbackRequest(ctx context.Context, caller hostfns.Caller, re
 			}
 		}
 		p := d.prepare()
-		rec, e := j.commit(db, caller, p, undone)
+		rec, e := j.commit(db, by, p, undone)
 		if e != nil {
 			return e
 		}

@@ -9,7 +9,6 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -50,7 +49,7 @@ func (j *Journal) build(ctx context.Context, req *abi.ChangeRequest, body []byte
 
 // Apply makes the change req describes, all-or-nothing, and records it as
 // made by caller. body holds the contents of the write operations.
-func (j *Journal) Apply(ctx context.Context, caller hostfns.Caller, req *abi.ChangeRequest, body []byte) (*abi.ChangeResult, *abi.Error) {
+func (j *Journal) Apply(ctx context.Context, by Author, req *abi.ChangeRequest, body []byte) (*abi.ChangeResult, *abi.Error) {
 	var res *abi.ChangeResult
 	err := j.withDB(func(db *bolt.DB) error {
 		d, e := j.build(ctx, req, body)
@@ -63,7 +62,7 @@ func (j *Journal) Apply(ctx context.Context, caller hostfns.Caller, req *abi.Cha
 			res.DryRun = req.DryRun
 			return nil
 		}
-		rec, e := j.commit(db, caller, p, nil)
+		rec, e := j.commit(db, by, p, nil)
 		if e != nil {
 			return e
 		}

@@ -1,4 +1,4 @@
-package journal
+package text
 
 import (
 	"strings"
@@ -33,7 +33,7 @@ func TestEditText(t *testing.T) {
 		{name: "nothing alike", content: "abc\n", old: "zzz", new: "x", code: abi.NoMatch, msg: []string{"no line"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			out, _, e := editText("f.txt", []byte(c.content), c.old, c.new, c.all)
+			out, _, e := Edit("f.txt", []byte(c.content), c.old, c.new, c.all)
 			if c.code != "" {
 				msg := wantCode(t, e, c.code)
 				for _, m := range c.msg {
@@ -63,7 +63,7 @@ func FuzzEditText(f *testing.F) {
 	f.Add("\tfoo\n", "  foo", "bar", false)
 	f.Add("", "a", "b", false)
 	f.Fuzz(func(t *testing.T, content, old, new string, all bool) {
-		out, n, e := editText("f", []byte(content), old, new, all)
+		out, n, e := Edit("f", []byte(content), old, new, all)
 		if e != nil {
 			if !e.Code.Valid() || e.Message == "" {
 				t.Fatalf("bad error %+v", e)
@@ -73,12 +73,23 @@ func FuzzEditText(f *testing.F) {
 		if n < 1 {
 			t.Fatalf("success with %d replacements", n)
 		}
-		_, st := splitStyle([]byte(content))
-		if st.bom && !strings.HasPrefix(string(out), bom) {
+		_, st := SplitStyle([]byte(content))
+		if st.BOM && !strings.HasPrefix(string(out), bom) {
 			t.Fatal("BOM lost")
 		}
-		if st.crlf && strings.Count(string(out), "\n") != strings.Count(string(out), "\r\n") {
+		if st.CRLF && strings.Count(string(out), "\n") != strings.Count(string(out), "\r\n") {
 			t.Fatalf("CRLF file got a bare LF: %q", out)
 		}
 	})
+}
+
+func wantCode(t testing.TB, e *abi.Error, code abi.Code) string {
+	t.Helper()
+	if e == nil {
+		t.Fatalf("succeeded, want %s", code)
+	}
+	if e.Code != code {
+		t.Fatalf("code %s, want %s: %s", e.Code, code, e.Message)
+	}
+	return e.Message
 }

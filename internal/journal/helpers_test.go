@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/internal/testfs"
 	"github.com/jujutools/juju/sdk/abi"
@@ -23,7 +22,7 @@ type fixture struct {
 	j     *Journal
 }
 
-var who = hostfns.Caller{Client: "test-client", Plugin: "core", Tool: "edit_file", CallID: "a1"}
+var who = Author{Client: "test-client", Plugin: "core", Tool: "edit_file", CallID: "a1"}
 
 func newFixture(t testing.TB, files map[string]string, opts ...Option) *fixture {
 	t.Helper()

@@ -7,7 +7,6 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -48,9 +47,9 @@ func tempName(rel, id string, i int) string {
 // commit writes p to disk as one all-or-nothing change and records it.
 // rollbackOf names the changes p undoes (a rollback). The caller holds the
 // database open for writing.
-func (j *Journal) commit(db *bolt.DB, caller hostfns.Caller, p *prepared, rollbackOf []string) (*record, *abi.Error) {
+func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []string) (*record, *abi.Error) {
 	rec := &record{
-		Time: j.opts.now().UTC(), Client: caller.Client, Plugin: caller.Plugin, Tool: caller.Tool, CallID: caller.CallID,
+		Time: j.opts.now().UTC(), Client: by.Client, Plugin: by.Plugin, Tool: by.Tool, CallID: by.CallID,
 		State: statePending, Files: p.recs, Diff: p.diff, DiffCut: p.cut, RollbackOf: rollbackOf,
 	}
 	// 1. The intent, with every pre-image, durable before any file changes.

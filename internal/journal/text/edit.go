@@ -1,4 +1,4 @@
-package journal
+package text
 
 import (
 	"bytes"
@@ -11,49 +11,49 @@ import (
 // bom is the UTF-8 byte order mark.
 const bom = "\xef\xbb\xbf"
 
-// textStyle is how a file spells what its text does not show: a BOM and
+// Style is how a file spells what its text does not show: a BOM and
 // CRLF line ends. Edits match against the text without them and write the
 // result back with them.
-type textStyle struct {
-	bom  bool
-	crlf bool // every line end is CRLF
+type Style struct {
+	BOM  bool // the content starts with a UTF-8 byte order mark
+	CRLF bool // every line end is CRLF
 }
 
-// splitStyle returns content's text (LF line ends, no BOM) and its style.
+// SplitStyle returns content's text (LF line ends, no BOM) and its style.
 // A file with mixed line ends is left as it is (crlf false).
-func splitStyle(content []byte) (string, textStyle) {
-	var st textStyle
+func SplitStyle(content []byte) (string, Style) {
+	var st Style
 	if bytes.HasPrefix(content, []byte(bom)) {
-		st.bom = true
+		st.BOM = true
 		content = content[len(bom):]
 	}
 	s := string(content)
 	if crlf := strings.Count(s, "\r\n"); crlf > 0 && crlf == strings.Count(s, "\n") {
-		st.crlf = true
+		st.CRLF = true
 		s = strings.ReplaceAll(s, "\r\n", "\n")
 	}
 	return s, st
 }
 
-// join turns text back into content in style st.
-func (st textStyle) join(s string) []byte {
-	if st.crlf {
+// Join turns text back into content in style st.
+func (st Style) Join(s string) []byte {
+	if st.CRLF {
 		s = strings.ReplaceAll(s, "\n", "\r\n")
 	}
-	if st.bom {
+	if st.BOM {
 		s = bom + s
 	}
 	return []byte(s)
 }
 
-// editText replaces old by new in content, exactly, and returns the new
+// Edit replaces old by new in content, exactly, and returns the new
 // content and the number of replacements. old must occur once, unless all.
-func editText(display string, content []byte, old, new string, all bool) ([]byte, int, *abi.Error) {
+func Edit(display string, content []byte, old, new string, all bool) ([]byte, int, *abi.Error) {
 	if old == "" {
 		return nil, 0, abi.Errorf(abi.InvalidArgument, "oldString is empty; to replace the whole of %s use write_file, otherwise pass the exact text to replace", quote(display))
 	}
-	text, st := splitStyle(content)
-	if st.crlf || strings.Contains(old, "\r\n") && !strings.Contains(text, "\r\n") {
+	text, st := SplitStyle(content)
+	if st.CRLF || strings.Contains(old, "\r\n") && !strings.Contains(text, "\r\n") {
 		old = strings.ReplaceAll(old, "\r\n", "\n")
 		new = strings.ReplaceAll(new, "\r\n", "\n")
 	}
@@ -73,7 +73,7 @@ func editText(display string, content []byte, old, new string, all bool) ([]byte
 	} else {
 		text = strings.Replace(text, old, new, 1)
 	}
-	return st.join(text), n, nil
+	return st.Join(text), n, nil
 }
 
 // occurrenceLines lists the 1-based lines where old starts in text.

@@ -1,4 +1,4 @@
-package journal
+package text
 
 import (
 	"fmt"
@@ -8,16 +8,16 @@ import (
 	"github.com/jujutools/juju/sdk/abi"
 )
 
-// filePatch is the part of a unified diff about one file. Old or New is
+// FilePatch is the part of a unified diff about one file. Old or New is
 // empty for /dev/null (a file created or deleted).
-type filePatch struct {
+type FilePatch struct {
 	Old, New string
-	Hunks    []hunk
+	Hunks    []Hunk
 }
 
-// hunk is one @@ section. Lines keep their "\n", except a last line marked
+// Hunk is one @@ section. Lines keep their "\n", except a last line marked
 // "\ No newline at end of file".
-type hunk struct {
+type Hunk struct {
 	Header   string
 	OldStart int // 1-based; 0 for an empty old side
 	OldLines []string
@@ -27,29 +27,29 @@ type hunk struct {
 // maxPatchFiles bounds the files of one patch.
 const maxPatchFiles = 1000
 
-// parsePatch reads a unified diff (git's or diff -u's) into file patches.
+// ParsePatch reads a unified diff (git's or diff -u's) into file patches.
 // Anything before the first "---" line of a file (diff --git, index, mode
 // lines, prose) is skipped.
-func parsePatch(text string) ([]filePatch, *abi.Error) {
+func ParsePatch(text string) ([]FilePatch, *abi.Error) {
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	lines := strings.SplitAfter(text, "\n")
-	var out []filePatch
+	var out []FilePatch
 	for i := 0; i < len(lines); {
 		l := lines[i]
 		if !strings.HasPrefix(l, "--- ") || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "+++ ") {
 			if strings.HasPrefix(l, "@@") {
-				return nil, patchError("a hunk (%s) comes before any --- / +++ file header", strings.TrimSpace(l))
+				return nil, patchError("a Hunk (%s) comes before any --- / +++ file header", strings.TrimSpace(l))
 			}
 			i++
 			continue
 		}
-		fp := filePatch{Old: patchPath(l[4:]), New: patchPath(lines[i+1][4:])}
+		fp := FilePatch{Old: patchPath(l[4:]), New: patchPath(lines[i+1][4:])}
 		if fp.Old == "" && fp.New == "" {
 			return nil, patchError("a file goes from /dev/null to /dev/null")
 		}
 		i += 2
 		for i < len(lines) && strings.HasPrefix(lines[i], "@@") {
-			h, next, e := parseHunk(lines, i, fileName(fp))
+			h, next, e := parseHunk(lines, i, FileName(fp))
 			if e != nil {
 				return nil, e
 			}
@@ -57,7 +57,7 @@ func parsePatch(text string) ([]filePatch, *abi.Error) {
 			i = next
 		}
 		if len(fp.Hunks) == 0 && !(fp.Old != "" && fp.New != "" && fp.Old != fp.New) {
-			return nil, patchError("the file %s has a header but no @@ hunk", fileName(fp))
+			return nil, patchError("the file %s has a header but no @@ Hunk", FileName(fp))
 		}
 		out = append(out, fp)
 		if len(out) > maxPatchFiles {
@@ -74,7 +74,7 @@ func patchError(format string, args ...any) *abi.Error {
 	return abi.Errorf(abi.InvalidArgument, "the patch is not a unified diff juju can read: "+format+"; send a unified diff (as git diff or diff -u print it)", args...)
 }
 
-func fileName(fp filePatch) string {
+func FileName(fp FilePatch) string {
 	if fp.New != "" {
 		return fp.New
 	}
@@ -98,15 +98,15 @@ func patchPath(s string) string {
 	return s
 }
 
-// parseHunk reads the hunk starting at lines[i] and returns the index of
+// parseHunk reads the Hunk starting at lines[i] and returns the index of
 // the line after it.
-func parseHunk(lines []string, i int, file string) (hunk, int, *abi.Error) {
+func parseHunk(lines []string, i int, file string) (Hunk, int, *abi.Error) {
 	header := strings.TrimRight(lines[i], "\n")
 	oldStart, oldLen, newLen, ok := hunkRange(header)
 	if !ok {
-		return hunk{}, 0, patchError("the hunk header %q of %s is malformed (want @@ -l,n +l,n @@)", header, file)
+		return Hunk{}, 0, patchError("the Hunk header %q of %s is malformed (want @@ -l,n +l,n @@)", header, file)
 	}
-	h := hunk{Header: header, OldStart: oldStart}
+	h := Hunk{Header: header, OldStart: oldStart}
 	i++
 	gotOld, gotNew := 0, 0
 	last := byte(0) // kind of the previous line, for "\ No newline"
@@ -141,16 +141,16 @@ func parseHunk(lines []string, i int, file string) (hunk, int, *abi.Error) {
 				trimLast(h.OldLines)
 				trimLast(h.NewLines)
 			default:
-				return hunk{}, 0, patchError("a \"\\ No newline\" marker in %s follows no line", file)
+				return Hunk{}, 0, patchError("a \"\\ No newline\" marker in %s follows no line", file)
 			}
 		default:
-			return hunk{}, 0, patchError("line %q in hunk %s of %s starts with neither ' ', '-' nor '+'", strings.TrimRight(l, "\n"), header, file)
+			return Hunk{}, 0, patchError("line %q in Hunk %s of %s starts with neither ' ', '-' nor '+'", strings.TrimRight(l, "\n"), header, file)
 		}
 		last = kind
 		i++
 	}
 	if gotOld != oldLen || gotNew != newLen {
-		return hunk{}, 0, patchError("hunk %s of %s announces %d old and %d new lines but holds %d and %d", header, file, oldLen, newLen, gotOld, gotNew)
+		return Hunk{}, 0, patchError("hunk %s of %s announces %d old and %d new lines but holds %d and %d", header, file, oldLen, newLen, gotOld, gotNew)
 	}
 	return h, i, nil
 }
@@ -196,10 +196,10 @@ func span(s string) (int, int, bool) {
 	return start, n, true
 }
 
-// applyHunks applies the hunks to text (LF line ends), exactly: each hunk's
-// old lines must be found as they are, at the line the hunk names or, when
-// the lines above moved, at the nearest place after the previous hunk.
-func applyHunks(display, text string, hunks []hunk) (string, *abi.Error) {
+// ApplyHunks applies the hunks to text (LF line ends), exactly: each Hunk's
+// old lines must be found as they are, at the line the Hunk names or, when
+// the lines above moved, at the nearest place after the previous Hunk.
+func ApplyHunks(display, text string, hunks []Hunk) (string, *abi.Error) {
 	lines := strings.SplitAfter(text, "\n")
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
@@ -251,16 +251,16 @@ func findBlock(lines, block []string, from, want int) int {
 	return -1
 }
 
-func hunkConflict(display string, n int, h hunk, lines []string, want int) *abi.Error {
+func hunkConflict(display string, n int, h Hunk, lines []string, want int) *abi.Error {
 	detail := ""
 	for i, b := range h.OldLines {
 		p := want + i
 		if p >= len(lines) {
-			detail = fmt.Sprintf("; the file ends before line %d, which the hunk expects to be %s", p+1, clip(strings.TrimSuffix(b, "\n")))
+			detail = fmt.Sprintf("; the file ends before line %d, which the Hunk expects to be %s", p+1, clip(strings.TrimSuffix(b, "\n")))
 			break
 		}
 		if lines[p] != b {
-			detail = fmt.Sprintf("; line %d of the file is %s where the hunk expects %s", p+1, clip(strings.TrimSuffix(lines[p], "\n")), clip(strings.TrimSuffix(b, "\n")))
+			detail = fmt.Sprintf("; line %d of the file is %s where the Hunk expects %s", p+1, clip(strings.TrimSuffix(lines[p], "\n")), clip(strings.TrimSuffix(b, "\n")))
 			break
 		}
 	}

@@ -2,12 +2,12 @@ package journal
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -31,12 +31,12 @@ func TestWriteEditRollback(t *testing.T) {
 		t.Fatalf("want 2 folders and a file, got %+v", r2.Files)
 	}
 	// Roll back the write: the file and its new folders go.
-	if _, err := f.j.Rollback(hostfns.WithCaller(context.Background(), who), r2.ChangeID, false); err != nil {
+	if _, err := f.j.Rollback(context.Background(), who, r2.ChangeID, false); err != nil {
 		t.Fatal(err)
 	}
 	f.missing("new")
 	// Roll back the edit.
-	rb, err := f.j.Rollback(hostfns.WithCaller(context.Background(), who), r1.ChangeID, false)
+	rb, err := f.j.Rollback(context.Background(), who, r1.ChangeID, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestWriteEditRollback(t *testing.T) {
 		t.Fatalf("rolled back: %v", rb.RolledBack)
 	}
 	// A second rollback of the same change is refused.
-	_, err = f.j.Rollback(hostfns.WithCaller(context.Background(), who), r1.ChangeID, false)
+	_, err = f.j.Rollback(context.Background(), who, r1.ChangeID, false)
 	wantCode(t, err.(*abi.Error), abi.Conflict)
 	changes, err := f.j.Changes(time.Time{})
 	if err != nil || len(changes) != 4 {
@@ -63,7 +63,7 @@ func TestRollbackSinceTheFirstChange(t *testing.T) {
 	f := newFixture(t, map[string]string{"a.txt": "a\n"})
 	f.mustApply(write("a.txt", "b\n"))
 	f.mustApply(write("c.txt", "c\n"))
-	res, err := f.j.RollbackAfter(context.Background(), "c0", false)
+	res, err := f.j.RollbackAfter(context.Background(), who, "c0", false)
 	if err != nil || len(res.RolledBack) != 2 {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -71,25 +71,27 @@ func TestRollbackSinceTheFirstChange(t *testing.T) {
 		t.Fatal("a.txt")
 	}
 	f.missing("c.txt")
-	if _, err := f.j.RollbackAfter(context.Background(), "c999", false); err == nil {
+	if _, err := f.j.RollbackAfter(context.Background(), who, "c999", false); err == nil {
 		t.Fatal("nothing after c999, yet it succeeded")
 	}
 }
 
-func TestLazy(t *testing.T) {
+// Open touches nothing: the folder and the database come with the first
+// change.
+func TestOpenTouchesNothing(t *testing.T) {
 	f := newFixture(t, nil)
-	l := NewLazy(filepath.Join(t.TempDir(), "state"), f.pol)
-	j1, err := l.Get()
-	j2, _ := l.Get()
-	if err != nil || j1 != j2 {
-		t.Fatalf("%v %v %v", j1, j2, err)
-	}
-	if err := l.Close(); err != nil {
+	state := filepath.Join(t.TempDir(), "state")
+	j, err := Open(state, f.pol)
+	if err != nil {
 		t.Fatal(err)
 	}
-	never := NewLazy(filepath.Join(t.TempDir(), "state"), f.pol)
-	never.Close()
-	if j, err := never.Get(); j != nil || err == nil {
-		t.Fatal("a closed Lazy opened a journal")
+	if _, err := os.Stat(state); !os.IsNotExist(err) {
+		t.Fatalf("Open made the state folder: %v", err)
+	}
+	if err := j.Recover(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(j.Path()); err != nil {
+		t.Fatalf("Recover did not make the database: %v", err)
 	}
 }

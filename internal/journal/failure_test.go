@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -98,7 +97,7 @@ func TestSymlinksAndModes(t *testing.T) {
 	if f.read("real/t.sh") != "echo 2\n" {
 		t.Fatal("target deleted")
 	}
-	if _, err := f.j.Rollback(hostfns.WithCaller(context.Background(), who), r.ChangeID, false); err != nil {
+	if _, err := f.j.Rollback(context.Background(), who, r.ChangeID, false); err != nil {
 		t.Fatal(err)
 	}
 	if tgt, err := os.Readlink(filepath.Join(f.root, "ln")); err != nil || tgt != "real/t.sh" {

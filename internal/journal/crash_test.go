@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -191,7 +190,7 @@ func TestCrashAtEveryStep(t *testing.T) {
 					t.Fatalf("the disk holds the new state but the journal records %d change(s)", len(changes))
 				}
 				// And it can be undone.
-				if _, err := f.j.Rollback(hostfns.WithCaller(context.Background(), who), changes[0].ID, false); err != nil {
+				if _, err := f.j.Rollback(context.Background(), who, changes[0].ID, false); err != nil {
 					t.Fatal(err)
 				}
 				if !equalTrees(tree(t, root), oldTree) {
@@ -275,6 +274,10 @@ func reopen(t *testing.T, root, state string) *fixture {
 	t.Cleanup(func() { pol.Close() })
 	j, err := Open(state, pol)
 	if err != nil {
+		t.Fatal(err)
+	}
+	// What juju stdio does at start: settle what the killed writer left.
+	if err := j.Recover(); err != nil {
 		t.Fatal(err)
 	}
 	return &fixture{t: t, root: root, state: state, pol: pol, j: j}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jujutools/juju/internal/journal/text"
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -216,7 +217,7 @@ func (d *draft) add(op abi.ChangeOp, body []byte) *abi.Error {
 		if e := d.checkExpected(s, op.ExpectedSHA256, true); e != nil {
 			return e
 		}
-		out, n, e := editText(s.display, s.post, op.OldString, op.NewString, op.ReplaceAll)
+		out, n, e := text.Edit(s.display, s.post, op.OldString, op.NewString, op.ReplaceAll)
 		if e != nil {
 			return e
 		}
@@ -272,17 +273,17 @@ func notAFile(s *slot) *abi.Error {
 // keepStyle gives new content the BOM and CRLF line ends of old when new
 // has neither.
 func keepStyle(old, new []byte) []byte {
-	_, st := splitStyle(old)
-	text, nst := splitStyle(new)
-	if nst.bom || strings.Contains(string(new), "\r\n") {
+	_, st := text.SplitStyle(old)
+	body, nst := text.SplitStyle(new)
+	if nst.BOM || strings.Contains(string(new), "\r\n") {
 		return new
 	}
-	return st.join(text)
+	return st.Join(body)
 }
 
 // patch applies a unified diff to the draft.
-func (d *draft) patch(text string) *abi.Error {
-	fps, e := parsePatch(text)
+func (d *draft) patch(diff string) *abi.Error {
+	fps, e := text.ParsePatch(diff)
 	if e != nil {
 		return e
 	}
@@ -294,9 +295,9 @@ func (d *draft) patch(text string) *abi.Error {
 	return nil
 }
 
-func (d *draft) patchFile(fp filePatch) *abi.Error {
+func (d *draft) patchFile(fp text.FilePatch) *abi.Error {
 	var src []byte
-	var st textStyle
+	var st text.Style
 	var from *slot
 	if fp.Old != "" {
 		s, e := d.target(fp.Old)
@@ -308,8 +309,8 @@ func (d *draft) patchFile(fp filePatch) *abi.Error {
 		}
 		from, src = s, s.post
 	}
-	text, st := splitStyle(src)
-	out, e := applyHunks(fileName(fp), text, fp.Hunks)
+	body, st := text.SplitStyle(src)
+	out, e := text.ApplyHunks(text.FileName(fp), body, fp.Hunks)
 	if e != nil {
 		return e
 	}
@@ -335,5 +336,5 @@ func (d *draft) patchFile(fp filePatch) *abi.Error {
 			}
 		}
 	}
-	return d.setFile(to, st.join(out))
+	return d.setFile(to, st.Join(out))
 }
