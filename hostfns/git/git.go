@@ -48,7 +48,6 @@
 package git
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -63,6 +62,7 @@ import (
 
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/internal/proc"
 	"github.com/jujutools/juju/sandbox"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -405,16 +405,9 @@ func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bo
 			s.log.Debug("git read runs unconfined", "err", err)
 		}
 	}
-	cmd := osexec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = env
-	isolate(cmd)
-	cmd.WaitDelay = time.Second
-	var stdout capped
-	stdout.max = s.opts.MaxOutput
-	var stderr capped
-	stderr.max = 64 << 10
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd := proc.Command(ctx, dir, env, argv...)
+	stdout, stderr := proc.NewCapped(s.opts.MaxOutput), proc.NewCapped(64<<10)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	err := cmd.Run()
 	if ctx.Err() != nil {
 		return 0, nil, "", abi.Errorf(abi.Timeout, "git %s did not finish in time and was stopped; narrow it (paths, a limit) and try again", name)
@@ -430,28 +423,10 @@ func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bo
 		return 0, nil, "", abi.Errorf(abi.Internal, "git could not be run; try again, and tell the owner if it persists")
 	}
 	errText := stderr.String()
-	if stdout.cut {
+	if stdout.Cut {
 		errText += fmt.Sprintf("\n[juju: git's output was cut at %d bytes; narrow the request]", s.opts.MaxOutput)
 	}
 	return cmd.ProcessState.ExitCode(), stdout.Bytes(), errText, nil
-}
-
-// capped is a buffer that keeps the first max bytes.
-type capped struct {
-	bytes.Buffer
-	max int
-	cut bool
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	if room := c.max - c.Len(); room < len(p) {
-		c.cut = true
-		if room > 0 {
-			c.Buffer.Write(p[:room])
-		}
-		return len(p), nil
-	}
-	return c.Buffer.Write(p)
 }
 
 func quoteArg(a string) string {
