@@ -2,16 +2,21 @@ package test
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -52,8 +57,10 @@ type rawSession struct {
 
 func startRaw(t *testing.T, root string) *rawSession {
 	t.Helper()
+	home := t.TempDir()
+	os.Symlink(sharedCache, filepath.Join(home, "cache"))
 	cmd := exec.Command(jujuBin, "stdio", "--root", root)
-	cmd.Env = append(os.Environ(), "JUJU_HOME="+t.TempDir())
+	cmd.Env = append(os.Environ(), "JUJU_HOME="+home)
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	cmd.Stderr = io.Discard
@@ -71,12 +78,20 @@ func (r *rawSession) send(t *testing.T, line string) map[string]any {
 	if _, err := io.WriteString(r.in, line+"\n"); err != nil {
 		t.Fatal(err)
 	}
+	return r.recv(t, line, 15*time.Second)
+}
+
+// recv reads the next answer, waiting up to d; what names what it answers,
+// for failures.
+func (r *rawSession) recv(t *testing.T, what string, d time.Duration) map[string]any {
+	t.Helper()
+	line := what
 	done := make(chan bool, 1)
 	var ok bool
 	go func() { ok = r.out.Scan(); done <- true }()
 	select {
 	case <-done:
-	case <-time.After(15 * time.Second):
+	case <-time.After(d):
 		t.Fatalf("no answer to %q", line)
 	}
 	if !ok {
@@ -160,5 +175,150 @@ func TestPipedInputIsAnswered(t *testing.T) {
 		if !json.Valid([]byte(line)) {
 			t.Fatalf("stdout carried a non-JSON line: %q", line)
 		}
+	}
+}
+
+const initializeLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+
+// rpcError returns the error object of a JSON-RPC answer, or fails.
+func rpcError(t *testing.T, m map[string]any) map[string]any {
+	t.Helper()
+	e, _ := m["error"].(map[string]any)
+	if e == nil {
+		t.Fatalf("want a JSON-RPC error, got %s", mustJSON(m))
+	}
+	return e
+}
+
+// A request sent before initialize is refused and runs nothing; a
+// notification is ignored; ping is answered; after initialize the same call
+// runs.
+func TestRequestsBeforeInitializeAreRefused(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "a\n"})
+	r := startRaw(t, root)
+	write := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"made.txt","content":"made\n"}}}`
+	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	for i, line := range []string{
+		fmt.Sprintf(write, 7),
+		`{"jsonrpc":"2.0","id":8,"method":"tools/list"}`,
+	} {
+		got := r.send(t, line)
+		e := rpcError(t, got)
+		if e["code"] != float64(mcp.INVALID_REQUEST) || !strings.Contains(e["message"].(string), "initialize") {
+			t.Fatalf("request %d before initialize: want invalid request naming initialize, got %s", i, mustJSON(got))
+		}
+		if got["id"] != float64(7+i) {
+			t.Fatalf("the refusal must carry the request's id: %s", mustJSON(got))
+		}
+	}
+	if pong := r.send(t, `{"jsonrpc":"2.0","id":9,"method":"ping"}`); pong["result"] == nil {
+		t.Fatalf("ping before initialize: %s", mustJSON(pong))
+	}
+	if _, err := os.Stat(filepath.Join(root, "made.txt")); !os.IsNotExist(err) {
+		t.Fatalf("write_file ran before initialize (stat: %v)", err)
+	}
+	if init := r.send(t, initializeLine); init["result"] == nil {
+		t.Fatalf("initialize failed: %s", mustJSON(init))
+	}
+	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	if got := r.send(t, fmt.Sprintf(write, 10)); got["result"] == nil || strings.Contains(string(mustJSON(got)), `"isError":true`) {
+		t.Fatalf("write_file after initialize: %s", mustJSON(got))
+	}
+	if b, err := os.ReadFile(filepath.Join(root, "made.txt")); err != nil || string(b) != "made\n" {
+		t.Fatalf("write_file after initialize did not write: %q, %v", b, err)
+	}
+}
+
+// The same through mcp-go's client, told to skip the handshake.
+func TestClientCallBeforeInitializeIsRefused(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "a\n"})
+	home := t.TempDir()
+	os.Symlink(sharedCache, filepath.Join(home, "cache"))
+	tr := transport.NewStdio(jujuBin, append(os.Environ(), "JUJU_HOME="+home), "stdio", "--root", root)
+	c := client.NewClient(tr, client.WithSession())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "write_file"
+	req.Params.Arguments = map[string]any{"path": "made.txt", "content": "made\n"}
+	if _, err := c.CallTool(ctx, req); !errors.Is(err, mcp.ErrInvalidRequest) || !strings.Contains(err.Error(), "initialize") {
+		t.Fatalf("tools/call before initialize: want invalid request naming initialize, got %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "made.txt")); !os.IsNotExist(err) {
+		t.Fatalf("write_file ran before initialize (stat: %v)", err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "juju-e2e", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := c.CallTool(ctx, req); err != nil || res.IsError {
+		t.Fatalf("write_file after initialize: %v %v", err, res)
+	}
+	if _, err := os.Stat(filepath.Join(root, "made.txt")); err != nil {
+		t.Fatal("write_file after initialize did not write")
+	}
+}
+
+// hwm is the peak resident size of a process, in bytes (Linux).
+func hwm(t *testing.T, pid int) int64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Skipf("no /proc: %v", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kb int64
+			fmt.Sscanf(strings.TrimSpace(rest), "%d kB", &kb)
+			return kb << 10
+		}
+	}
+	t.Skip("no VmHWM in /proc/PID/status")
+	return 0
+}
+
+// A 100 MB line is discarded as it streams: an error with id null, the
+// memory of the process barely moves, and the next call is served.
+func TestOversizedMessageIsDiscarded(t *testing.T) {
+	r := startRaw(t, workspace(t, map[string]string{"a.txt": "hello\n"}))
+	if init := r.send(t, initializeLine); init["result"] == nil {
+		t.Fatalf("initialize failed: %s", mustJSON(init))
+	}
+	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	read := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a.txt"}}}`
+	r.send(t, fmt.Sprintf(read, 2))
+	time.Sleep(2 * time.Second) // let the background compilation settle
+	before := hwm(t, r.cmd.Process.Pid)
+
+	const size = 100 << 20
+	head := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"big.txt","content":"`
+	go func() {
+		io.WriteString(r.in, head)
+		chunk := strings.Repeat("x", 1<<20)
+		for i := 0; i < size>>20; i++ {
+			if _, err := io.WriteString(r.in, chunk); err != nil {
+				return
+			}
+		}
+		io.WriteString(r.in, `"}}}`+"\n")
+	}()
+	got := r.recv(t, "a 100 MB line", 2*time.Minute)
+	after := hwm(t, r.cmd.Process.Pid)
+	t.Logf("peak resident size: %d MiB before, %d MiB after the 100 MB line", before>>20, after>>20)
+	if after-before > 40<<20 {
+		t.Errorf("a 100 MB line raised the peak resident size by %d MiB", (after-before)>>20)
+	}
+	e := rpcError(t, got)
+	if got["id"] != nil || e["code"] != float64(mcp.INVALID_REQUEST) || !strings.Contains(e["message"].(string), "MiB") {
+		t.Fatalf("100 MB message: want invalid request with id null naming the cap, got %s", mustJSON(got))
+	}
+	if resp := r.send(t, fmt.Sprintf(read, 4)); !strings.Contains(string(mustJSON(resp)), "hello") {
+		t.Fatalf("not served after the oversized message: %s", mustJSON(resp))
 	}
 }

@@ -3,6 +3,7 @@ package test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -171,6 +172,50 @@ func TestListDirectory(t *testing.T) {
 		t.Errorf("includeIgnored must still hide secrets: %s", all)
 	}
 	s.fail("list_directory", map[string]any{"path": "README.md/x"}, "NOT_FOUND")
+}
+
+// A folder of 200,000 entries is listed cut, the cut said, each of the
+// text and the structured content under 100,000 bytes, and the rest
+// readable by offset.
+func TestListHugeDirectory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("makes 200,000 files")
+	}
+	root := workspace(t, map[string]string{"README.md": "hi\n"})
+	dir := filepath.Join(root, "huge")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const n = 200_000
+	for i := 0; i < n; i++ {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("file-%06d.txt", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := start(t, root)
+	res := s.call("list_directory", map[string]any{"path": "huge"})
+	body := text(res)
+	if res.IsError {
+		t.Fatalf("listing 200,000 entries failed: %.300s", body)
+	}
+	sc := structured(t, res)
+	raw, _ := json.Marshal(sc)
+	t.Logf("text %d bytes, structured content %d bytes", len(body), len(raw))
+	if len(body) >= 100_000 || len(raw) >= 100_000 {
+		t.Fatalf("text %d bytes, structured content %d bytes; each must stay under 100,000", len(body), len(raw))
+	}
+	entries, _ := sc["entries"].([]any)
+	if len(entries) == 0 || len(entries) >= n || sc["truncated"] != true || sc["total"] != float64(n) {
+		t.Fatalf("want a cut listing (truncated, total %d): %d entries, truncated %v, total %v", n, len(entries), sc["truncated"], sc["total"])
+	}
+	if !strings.Contains(body, "offset") || !strings.Contains(body, "200000") {
+		t.Fatalf("the cut is not said with how to read on: %s", body[max(0, len(body)-400):])
+	}
+	next := structured(t, s.call("list_directory", map[string]any{"path": "huge", "offset": len(entries)}))
+	more, _ := next["entries"].([]any)
+	if len(more) == 0 || more[0].(map[string]any)["name"] != fmt.Sprintf("file-%06d.txt", len(entries)) {
+		t.Fatalf("offset %d does not read on where the listing stopped: %v", len(entries), more[:min(1, len(more))])
+	}
 }
 
 func TestGlobFiles(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"sync"
 )
 
@@ -13,16 +12,19 @@ import (
 // running call when its input ends, which would make `juju stdio < calls`
 // answer nothing. The reader records requests as they are read; the writer
 // strikes them off as their responses are written.
+//
+// Ids are kept in one canonical form (see idKey), as mcp-go writes them.
 type inflight struct {
-	mu      sync.Mutex
-	pending map[string]int
-	zero    chan struct{} // closed while nothing is pending
+	mu       sync.Mutex
+	pending  map[string]int
+	zero     chan struct{}            // closed while nothing is pending
+	answered map[string]chan struct{} // closed when that id is answered
 }
 
 func newInflight() *inflight {
 	z := make(chan struct{})
 	close(z)
-	return &inflight{pending: map[string]int{}, zero: z}
+	return &inflight{pending: map[string]int{}, zero: z, answered: map[string]chan struct{}{}}
 }
 
 func (f *inflight) add(id string) {
@@ -46,9 +48,30 @@ func (f *inflight) done(id string) {
 		return
 	}
 	delete(f.pending, id)
+	if c, ok := f.answered[id]; ok {
+		close(c)
+		delete(f.answered, id)
+	}
 	if len(f.pending) == 0 {
 		close(f.zero)
 	}
+}
+
+// answer returns a channel closed once every request with id has been
+// answered (at once if none is pending).
+func (f *inflight) answer(id string) <-chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if c, ok := f.answered[id]; ok {
+		return c
+	}
+	c := make(chan struct{})
+	if f.pending[id] == 0 {
+		close(c)
+		return c
+	}
+	f.answered[id] = c
+	return c
 }
 
 // wait returns when nothing is pending or ctx ends.
@@ -59,47 +82,6 @@ func (f *inflight) wait(ctx context.Context) {
 	select {
 	case <-z:
 	case <-ctx.Done():
-	}
-}
-
-// drainReader reads the client's messages, recording each request, and
-// holds back the end of input until every request has been answered.
-type drainReader struct {
-	ctx  context.Context
-	r    io.Reader
-	f    *inflight
-	line []byte // a message not yet ended by a newline
-}
-
-func (d *drainReader) Read(p []byte) (int, error) {
-	n, err := d.r.Read(p)
-	d.scan(p[:n])
-	if err == io.EOF {
-		d.f.wait(d.ctx)
-	}
-	return n, err
-}
-
-func (d *drainReader) scan(b []byte) {
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			d.line = append(d.line, b...)
-			return
-		}
-		msg := b[:i]
-		if len(d.line) > 0 {
-			msg = append(d.line, msg...)
-			d.line = nil
-		}
-		b = b[i+1:]
-		var head struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if json.Unmarshal(msg, &head) == nil && len(head.ID) > 0 && head.Method != "" {
-			d.f.add(string(head.ID))
-		}
 	}
 }
 
@@ -128,5 +110,20 @@ func responseID(b []byte) (string, bool) {
 	if !bytes.HasPrefix(after, []byte(`,"result"`)) && !bytes.HasPrefix(after, []byte(`,"error"`)) {
 		return "", false
 	}
-	return string(rest[:end]), true
+	return idKey(rest[:end]), true
+}
+
+// idKey is the canonical form of a JSON-RPC id: as mcp-go writes it back,
+// having decoded it into an any (so 1.0 and 1 are one id, as are "\u0061"
+// and "a").
+func idKey(raw []byte) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return string(raw)
+	}
+	return string(b)
 }

@@ -2,12 +2,9 @@ package mcpserver
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/sdk/abi"
@@ -122,33 +119,6 @@ func TestResponseID(t *testing.T) {
 		if got != want || ok != (want != "") {
 			t.Errorf("responseID(%s) = %q, %v; want %q", in, got, ok, want)
 		}
-	}
-}
-
-func TestInflightWaitsForAnswers(t *testing.T) {
-	f := newInflight()
-	d := &drainReader{ctx: context.Background(), r: strings.NewReader(
-		`{"jsonrpc":"2.0","id":1,"method":"tools/call"}` + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"), f: f}
-	buf := make([]byte, 4096)
-	if _, err := d.Read(buf); err != nil {
-		t.Fatal(err)
-	}
-	eof := make(chan struct{})
-	go func() {
-		d.Read(buf) // EOF: held until id 1 is answered
-		close(eof)
-	}()
-	select {
-	case <-eof:
-		t.Fatal("end of input passed while a request was unanswered")
-	case <-time.After(50 * time.Millisecond):
-	}
-	w := &paramsWriter{w: io.Discard, f: f}
-	w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n"))
-	select {
-	case <-eof:
-	case <-time.After(5 * time.Second):
-		t.Fatal("end of input held after the answer")
 	}
 }
 

@@ -16,6 +16,8 @@ type Server struct {
 	host    *host.Host
 	mcp     *server.MCPServer
 	schemas map[string]*inputSchema // by tool name
+	// hs refuses requests before a session's initialize is answered.
+	hs *handshakes
 	// stateKey signs the state of approval questions handed to clients.
 	stateKey []byte
 }
@@ -37,13 +39,14 @@ func (s *inputSchema) get(name string) (*jsonschema.Schema, error) {
 
 // New builds the MCP server from the host's catalog.
 func New(h *host.Host) (*Server, error) {
-	s := &Server{host: h, schemas: map[string]*inputSchema{}, stateKey: make([]byte, 32)}
+	s := &Server{host: h, schemas: map[string]*inputSchema{}, hs: newHandshakes(), stateKey: make([]byte, 32)}
 	rand.Read(s.stateKey)
 	cfg := h.Config()
 	s.mcp = server.NewMCPServer("juju", cfg.Version,
 		server.WithToolCapabilities(false),
 		server.WithInstructions(instructions(h)),
 		server.WithRecovery(),
+		server.WithHooks(s.hs.hooks()),
 	)
 	for _, t := range h.Tools() {
 		s.schemas[t.Spec.Name] = &inputSchema{raw: t.Spec.InputSchema}

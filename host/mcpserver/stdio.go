@@ -29,7 +29,14 @@ func ServeStdio(ctx context.Context, h *host.Host, in io.Reader, out io.Writer, 
 	server.WithWorkerPoolSize(32)(std)
 	server.WithQueueSize(256)(std)
 	f := newInflight()
-	return std.Listen(ctx, &drainReader{ctx: ctx, r: in, f: f}, &paramsWriter{w: out, f: f})
+	w := &paramsWriter{w: out, f: f}
+	tooLarge := tooLargeAnswer(MaxMessage)
+	r := newLineReader(ctx, in, f, func() {
+		if _, err := w.Write(tooLarge); err != nil {
+			errLog.Printf("answering a message over %d bytes: %v", MaxMessage, err)
+		}
+	})
+	return std.Listen(ctx, r, w)
 }
 
 // paramsWriter rewrites the internal errors that carry invalidParamsPrefix
@@ -79,10 +86,15 @@ const warmDelay = 100 * time.Millisecond
 // client has its initialize answer (on notifications/initialized), or after
 // warmDelay, whichever comes first, so that compiling never competes with
 // the answer to initialize. A call that comes earlier compiles its plugin
-// itself.
+// itself. A notifications/initialized sent before initialize is ignored,
+// as every notification is then.
 func (s *Server) warmAfterHandshake(ctx context.Context) {
 	var once sync.Once
 	warm := func() { once.Do(func() { s.host.Warm(ctx) }) }
-	s.mcp.AddNotificationHandler(string(mcp.MethodNotificationInitialized), func(context.Context, mcp.JSONRPCNotification) { warm() })
+	s.mcp.AddNotificationHandler(string(mcp.MethodNotificationInitialized), func(ctx context.Context, _ mcp.JSONRPCNotification) {
+		if s.hs.initialized(ctx) {
+			warm()
+		}
+	})
 	time.AfterFunc(warmDelay, warm)
 }

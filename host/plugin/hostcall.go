@@ -28,6 +28,13 @@ func (p *Plugin) hostFunctions() []extism.HostFunction {
 
 func (p *Plugin) serve(ctx context.Context, cp *extism.CurrentPlugin, f hostfns.Func, offset uint64) uint64 {
 	header, body := p.handle(ctx, cp, f, offset)
+	if len(header) > abi.MaxHeader {
+		// The guest could not decode it (abi.ErrFrame): say what happened.
+		p.rt.log.Warn("host function answer too large", "plugin", p.Name(), "hostfn", f.Name, "bytes", len(header))
+		header, body = hostfns.ErrorHeader(abi.Errorf(abi.TooLarge,
+			"the answer of %s is larger than the %d MiB a host function may return; ask for less at once (a narrower path or pattern, a limit or an offset)",
+			f.Name, abi.MaxHeader>>20)), nil
+	}
 	resp := abi.EncodeFrame(header, body)
 	off, err := cp.WriteBytes(resp)
 	if err != nil {

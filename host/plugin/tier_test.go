@@ -82,3 +82,25 @@ func TestTierBoundsCapabilities(t *testing.T) {
 		t.Errorf("refusals not logged:\n%s", logs.String())
 	}
 }
+
+// A host function answer whose header is over abi.MaxHeader reaches the
+// plugin as TOO_LARGE, not as a frame it cannot decode.
+func TestOversizedAnswerIsTooLarge(t *testing.T) {
+	rt, err := plugin.NewRuntime(plugin.Options{CacheDir: t.TempDir(), Timeout: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := hostfns.Func{Name: "juju_test_write", Capability: abi.CapFSWrite, Handle: func(context.Context, []byte, []byte) ([]byte, []byte) {
+		return []byte(`{"x":"` + strings.Repeat("a", abi.MaxHeader) + `"}`), nil
+	}}
+	small := func(name string, c abi.Capability) hostfns.Func {
+		return hostfns.Func{Name: name, Capability: c, Handle: func(context.Context, []byte, []byte) ([]byte, []byte) { return []byte(`{}`), nil }}
+	}
+	p := load(t, rt, "tiers", append(hostFuncs(t), big,
+		small("juju_test_exec", abi.CapExec), small("juju_test_shell", abi.CapExecShell), small("juju_test_fetch", abi.CapNetFetch)))
+	defer p.Close(context.Background())
+	res := p.Call(context.Background(), hostfns.Caller{Plugin: p.Name(), Tool: "test_tier_e", Tier: abi.TierEdit}, "test_tier_e", json.RawMessage(`{"fn":"write"}`))
+	if res.Error == nil || res.Error.Code != abi.TooLarge || !strings.Contains(res.Error.Message, "juju_test_write") {
+		t.Fatalf("want TOO_LARGE naming the host function, got %+v", res.Error)
+	}
+}

@@ -16,6 +16,7 @@ import (
 const (
 	DefaultMaxReadBytes   = 10 << 20
 	DefaultMaxGlobEntries = 100_000
+	DefaultMaxListEntries = 10_000
 )
 
 // Options bounds what the host functions do.
@@ -25,6 +26,9 @@ type Options struct {
 	// MaxGlobEntries caps the entries of one glob (DefaultMaxGlobEntries
 	// when 0); a request may ask for fewer.
 	MaxGlobEntries int
+	// MaxListEntries caps the entries of one listing (DefaultMaxListEntries
+	// when 0); a request may ask for fewer, and read on by offset.
+	MaxListEntries int
 	// Logger receives unexpected failures; nil discards them.
 	Logger *slog.Logger
 	// Observe, when set, is told of every file read (the resolved path
@@ -47,6 +51,9 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 	}
 	if opts.MaxGlobEntries <= 0 {
 		opts.MaxGlobEntries = DefaultMaxGlobEntries
+	}
+	if opts.MaxListEntries <= 0 {
+		opts.MaxListEntries = DefaultMaxListEntries
 	}
 	s := &server{pol: p, opts: opts, log: opts.Logger}
 	if s.log == nil {

@@ -10,7 +10,27 @@ import (
 	"github.com/jujutools/juju/sdk/abi"
 )
 
+// listed is an entry of a folder that a listing shows: by name, not yet
+// described.
+type listed struct {
+	de     dirent
+	rel    string
+	target *policy.Resolved // a visible symlink's target
+}
+
+// list answers a window of a folder's entries in name order: every entry
+// is filtered by name (policy, .gitignore, a link's target) to count them
+// all, and only those of the window are described, so a folder of 200,000
+// entries costs one read of the folder and a sort, and the answer stays
+// small (MaxListEntries at most).
 func (s *server) list(ctx context.Context, req *abi.ListRequest, _ []byte) (*abi.ListResult, []byte, *abi.Error) {
+	if req.Offset < 0 || req.Limit < 0 {
+		return nil, nil, abi.Errorf(abi.InvalidArgument, "offset and limit must not be negative")
+	}
+	limit := s.opts.MaxListEntries
+	if req.Limit > 0 && req.Limit < limit {
+		limit = req.Limit
+	}
 	p := req.Path
 	if p == "" {
 		p = "."
@@ -41,36 +61,51 @@ func (s *server) list(ctx context.Context, req *abi.ListRequest, _ []byte) (*abi
 		}
 	}
 	res := &abi.ListResult{Path: r.Display, Entries: []abi.Entry{}}
+	shown := make([]listed, 0, len(ents))
 	for i, de := range ents {
 		if i%256 == 0 {
 			if e := canceled(ctx); e != nil {
 				return nil, nil, e
 			}
 		}
-		rel := joinRel(r.Rel, de.name)
-		if s.pol.Hidden(r.Root, rel) {
+		l := listed{de: de, rel: joinRel(r.Rel, de.name)}
+		if s.pol.Hidden(r.Root, l.rel) {
 			res.Hidden++
 			continue
 		}
-		if !req.IncludeIgnored && ign.ignored(rel, de.typ.IsDir()) {
+		if !req.IncludeIgnored && ign.ignored(l.rel, de.typ.IsDir()) {
 			res.Ignored++
 			continue
 		}
-		info, err := d.Lstat(de.name)
-		if err != nil {
-			continue // removed since the folder was read
-		}
-		var target *policy.Resolved
-		if info.Mode()&fs.ModeSymlink != 0 {
-			t, state := resolveLink(s.pol, r.Root, rel)
+		if de.typ&fs.ModeSymlink != 0 {
+			t, state := resolveLink(s.pol, r.Root, l.rel)
 			if state == linkHidden {
 				res.Hidden++
 				continue
 			}
-			target = t
+			l.target = t
 		}
-		res.Entries = append(res.Entries, newEntry(s.pol, r.Root, rel, info, target))
+		shown = append(shown, l)
 	}
-	slices.SortFunc(res.Entries, func(a, b abi.Entry) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(shown, func(a, b listed) int { return strings.Compare(a.de.name, b.de.name) })
+	res.Total = len(shown)
+	from := min(req.Offset, len(shown))
+	window := shown[from:min(from+limit, len(shown))]
+	res.Truncated = from+len(window) < len(shown)
+	for _, l := range window {
+		info, err := d.Lstat(l.de.name)
+		if err != nil {
+			continue // removed since the folder was read
+		}
+		if info.Mode()&fs.ModeSymlink != 0 && l.de.typ&fs.ModeSymlink == 0 {
+			// Swapped for a link since the folder was read: check it now.
+			t, state := resolveLink(s.pol, r.Root, l.rel)
+			if state == linkHidden {
+				continue
+			}
+			l.target = t
+		}
+		res.Entries = append(res.Entries, newEntry(s.pol, r.Root, l.rel, info, l.target))
+	}
 	return res, nil, nil
 }

@@ -57,6 +57,37 @@ func TestList(t *testing.T) {
 	}
 }
 
+// A listing is a window by offset and limit, at most MaxListEntries long;
+// total counts every entry shown to a listing, windowed or not.
+func TestListWindows(t *testing.T) {
+	f := newFixture(t, Options{MaxListEntries: 4})
+	all := strings.Fields(".git .gitignore a.txt bin.dat crlf.txt dangling data empty.txt keep.log keys lines.txt link-a link-sub node_modules nonl.txt sub")
+	for _, c := range []struct {
+		req       abi.ListRequest
+		from, to  int
+		truncated bool
+	}{
+		{abi.ListRequest{Path: "."}, 0, 4, true},
+		{abi.ListRequest{Path: ".", Limit: 100}, 0, 4, true},
+		{abi.ListRequest{Path: ".", Offset: 4, Limit: 3}, 4, 7, true},
+		{abi.ListRequest{Path: ".", Offset: 14}, 14, 16, false},
+		{abi.ListRequest{Path: ".", Offset: 100}, 16, 16, false},
+	} {
+		var res abi.ListResult
+		f.call(t, abi.FnFSList, c.req, &res)
+		noErr(t, "list", res.Status)
+		var got []string
+		for _, e := range res.Entries {
+			got = append(got, e.Name)
+		}
+		want := strings.Join(all[c.from:c.to], " ")
+		if strings.Join(got, " ") != want || res.Total != len(all) || res.Truncated != c.truncated || res.Hidden != 5 || res.Ignored != 3 {
+			t.Errorf("list %+v: got %v (total %d, truncated %v, hidden %d, ignored %d), want %s (total %d, truncated %v)",
+				c.req, got, res.Total, res.Truncated, res.Hidden, res.Ignored, want, len(all), c.truncated)
+		}
+	}
+}
+
 func TestListEntryFields(t *testing.T) {
 	f := newFixture(t, Options{})
 	var res abi.ListResult
@@ -90,6 +121,8 @@ func TestListErrors(t *testing.T) {
 		{abi.ListRequest{Path: "a\x00"}, abi.InvalidArgument},
 		{`{"path":".","recursive":true}`, abi.InvalidArgument},
 		{`{"includeIgnored":"yes"}`, abi.InvalidArgument},
+		{abi.ListRequest{Path: ".", Offset: -1}, abi.InvalidArgument},
+		{abi.ListRequest{Path: ".", Limit: -1}, abi.InvalidArgument},
 		{`}{`, abi.InvalidArgument},
 	} {
 		var res abi.ListResult

@@ -110,20 +110,27 @@ type Entry struct {
 	Target  string `json:"target,omitempty"` // symlinks: the display path of an in-root target
 }
 
-// ListRequest lists one folder.
+// ListRequest lists one folder, or a window of it: the entries from Offset
+// (0-based, in name order), at most Limit of them.
 type ListRequest struct {
 	Path           string `json:"path"`
 	IncludeIgnored bool   `json:"includeIgnored,omitempty"` // also list .gitignored entries
+	Offset         int    `json:"offset,omitempty"`         // entries to skip
+	Limit          int    `json:"limit,omitempty"`          // 0: the host's cap
 }
 
 // ListResult is a folder's entries, sorted by name. Hidden counts entries the
 // policy withholds (secrets, denied paths); Ignored counts .gitignored ones.
+// Total counts every entry listed, Truncated says Entries stopped before
+// the last of them.
 type ListResult struct {
 	Status
-	Path    string  `json:"path"`
-	Entries []Entry `json:"entries"`
-	Hidden  int     `json:"hidden,omitempty"`
-	Ignored int     `json:"ignored,omitempty"`
+	Path      string  `json:"path"`
+	Entries   []Entry `json:"entries"`
+	Total     int     `json:"total"`
+	Truncated bool    `json:"truncated,omitempty"`
+	Hidden    int     `json:"hidden,omitempty"`
+	Ignored   int     `json:"ignored,omitempty"`
 }
 
 // StatRequest describes one path. Hash asks for the sha256 of a file.

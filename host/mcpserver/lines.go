@@ -1,0 +1,181 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// MaxMessage bounds one JSON-RPC message read on stdio (one line). mcp-go
+// reads a line whole and copies it several times while it decodes it, so a
+// line of 100 MB would cost a gigabyte; a longer line is discarded as it
+// streams in, never held whole, and answered with an invalid-request error
+// whose id is null (the id is in the part not read). 16 MiB is far above
+// what a client sends: a model writes tens of kilobytes at a time, and
+// results travel the other way.
+const MaxMessage = 16 << 20
+
+// maxInitializeWait bounds how long the reader holds the input after an
+// initialize line for its answer; past it, the requests that follow are
+// read anyway and refused if the handshake is still not done.
+const maxInitializeWait = 10 * time.Second
+
+// lineReader is the client's input as mcp-go's stdio server reads it. It
+// hands on whole messages of at most MaxMessage bytes, and for each:
+//
+//   - records a request in the inflight set, and holds back the end of the
+//     input until every request has been answered (mcp-go cancels every
+//     running call when its input ends);
+//   - after an initialize request, reads nothing more until it has been
+//     answered, so that a client that writes its first call right behind
+//     its initialize (a script piped into `juju stdio`) finds the session
+//     initialized: mcp-go serves each request on its own goroutine, and the
+//     call would otherwise race the handshake;
+//   - discards a longer line while reading it and calls tooLarge at its end.
+type lineReader struct {
+	ctx      context.Context
+	r        io.Reader
+	f        *inflight
+	max      int    // MaxMessage; smaller in tests
+	tooLarge func() // answers a discarded line
+
+	buf      []byte   // what r gave and was not yet scanned, within chunk
+	chunk    []byte   // the read buffer
+	parts    [][]byte // the line being collected, in pieces
+	size     int      // its length so far
+	skipping bool     // discarding the rest of a line over max
+	ready    []byte   // a whole line, handed on over the next Reads
+	hold     string   // the id of an initialize handed on and not yet answered
+	err      error    // r's error, once seen
+}
+
+func newLineReader(ctx context.Context, r io.Reader, f *inflight, tooLarge func()) *lineReader {
+	return &lineReader{ctx: ctx, r: r, f: f, max: MaxMessage, tooLarge: tooLarge, chunk: make([]byte, 64<<10)}
+}
+
+func (l *lineReader) Read(p []byte) (int, error) {
+	for len(l.ready) == 0 {
+		if l.hold != "" {
+			l.waitAnswer(l.hold)
+			l.hold = ""
+		}
+		switch {
+		case len(l.buf) > 0:
+			l.scan()
+		case l.err == nil:
+			n, err := l.r.Read(l.chunk)
+			l.buf, l.err = l.chunk[:n], err
+		case l.size > 0 && !l.skipping:
+			l.ready = l.join() // a last line without its newline, as it came
+		default:
+			if l.err == io.EOF {
+				l.f.wait(l.ctx)
+			}
+			return 0, l.err
+		}
+	}
+	n := copy(p, l.ready)
+	l.ready = l.ready[n:]
+	return n, nil
+}
+
+// scan moves what buf holds into the line being collected, up to the end
+// of one line, which becomes ready.
+func (l *lineReader) scan() {
+	seg := l.buf
+	i := bytes.IndexByte(seg, '\n')
+	if i >= 0 {
+		seg = seg[:i+1]
+	}
+	l.buf = l.buf[len(seg):]
+	length := l.size + len(seg) // of the message, without its newline
+	if i >= 0 {
+		length--
+	}
+	switch {
+	case l.skipping:
+	case length > l.max:
+		l.skipping = true
+		l.parts, l.size = nil, 0
+	case i >= 0 && l.size == 0:
+		// The whole line is in chunk, which is not read into again
+		// before ready has been handed on.
+		l.ready = seg
+		l.record(seg)
+		return
+	default:
+		l.parts = append(l.parts, bytes.Clone(seg))
+		l.size += len(seg)
+	}
+	switch {
+	case i < 0:
+	case l.skipping:
+		l.skipping = false
+		l.tooLarge()
+	default:
+		l.ready = l.join()
+		l.record(l.ready)
+	}
+}
+
+// join returns the pieces of the line as one slice and forgets them.
+func (l *lineReader) join() []byte {
+	dst := make([]byte, 0, l.size)
+	for _, p := range l.parts {
+		dst = append(dst, p...)
+	}
+	l.parts, l.size = nil, 0
+	return dst
+}
+
+// record notes a request in the inflight set; after an initialize, the
+// reader holds until it is answered.
+func (l *lineReader) record(line []byte) {
+	var head struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(line, &head) != nil || len(head.ID) == 0 || head.Method == "" {
+		return
+	}
+	id := idKey(head.ID)
+	l.f.add(id)
+	if head.Method == string(mcp.MethodInitialize) {
+		l.hold = id
+	}
+}
+
+// waitAnswer waits for the answer to id, at most maxInitializeWait.
+func (l *lineReader) waitAnswer(id string) {
+	t := time.NewTimer(maxInitializeWait)
+	defer t.Stop()
+	select {
+	case <-l.f.answer(id):
+	case <-t.C:
+	case <-l.ctx.Done():
+	}
+}
+
+// tooLargeAnswer is the answer to a discarded line.
+func tooLargeAnswer(max int) []byte {
+	b, _ := json.Marshal(mcp.JSONRPCError{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		ID:      mcp.NewRequestId(nil),
+		Error: mcp.NewJSONRPCErrorDetails(mcp.INVALID_REQUEST,
+			"the message is larger than "+sizeText(max)+", the most juju reads in one message; it was discarded unread. Send less at once (write a large file in parts, or with a command)", nil),
+	})
+	return append(b, '\n')
+}
+
+// sizeText writes a byte count in MiB when it is a whole number of them.
+func sizeText(n int) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return strconv.Itoa(n>>20) + " MiB"
+	}
+	return strconv.Itoa(n) + " bytes"
+}
