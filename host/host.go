@@ -250,28 +250,47 @@ func (h *Host) Warm(ctx context.Context) {
 // ErrUnknownTool reports a tool the catalog does not have.
 var ErrUnknownTool = errors.New("unknown tool")
 
-// Call runs one tool. Arguments have been validated against the tool's input
-// schema by the caller (the MCP layer). The policy gate comes first: when
-// the tool's tier needs the owner's approval in this trust mode, the call
-// waits for it (see approve). Every call, run or refused, is audited.
-func (h *Host) Call(ctx context.Context, client, name string, args json.RawMessage) (*abi.CallResult, error) {
-	t, ok := h.tools[name]
+// Request is one tool call as the MCP front hands it to the host, its
+// arguments already validated against the tool's input schema.
+type Request struct {
+	Client string // the MCP client's declared name
+	Tool   string
+	Args   json.RawMessage
+	// Asker asks the owner through the client when the call needs an
+	// approval; nil when the client cannot be asked (the owner then answers
+	// with juju approvals).
+	Asker Asker
+}
+
+// Result is what became of a call.
+type Result struct {
+	*abi.CallResult
+	// Handed: the approval question went to the client (Asker answered
+	// Handed); the call did not run, and its retry carries the answer.
+	Handed bool
+}
+
+// Call runs one tool. The policy gate comes first: when the tool's tier
+// needs the owner's approval in this trust mode, the call waits for it
+// (see approve). Every call, run or refused, is audited.
+func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
+	t, ok := h.tools[req.Tool]
 	if !ok {
-		return nil, fmt.Errorf("%w: %s", ErrUnknownTool, name)
+		return Result{}, fmt.Errorf("%w: %s", ErrUnknownTool, req.Tool)
 	}
 	start := time.Now()
-	caller := hostfns.Caller{Plugin: t.Plugin.Name(), Tool: name, Tier: t.Spec.Tier, Client: client, CallID: newCallID()}
+	caller := hostfns.Caller{Plugin: t.Plugin.Name(), Tool: req.Tool, Tier: t.Spec.Tier, Client: req.Client, CallID: newCallID()}
 	var res *abi.CallResult
 	var appr *audit.Approval
 	if NeedsApproval(h.cfg.Mode, t.Spec.Tier) {
 		var refused *abi.Error
-		appr, refused = h.approve(ctx, caller, args)
-		if refused == askedClient {
+		var handed bool
+		appr, refused, handed = h.approve(ctx, caller, req.Args, req.Asker)
+		if handed {
 			// The answer comes with the client's retry, audited then; this
 			// round is recorded as held.
-			h.record(start, caller, args, &abi.CallResult{Error: &abi.Error{Code: abi.ApprovalPending}},
-				&audit.Approval{Via: "elicitation", Decision: "asked"})
-			return nil, ErrAskClient
+			h.record(start, caller, req.Args, &abi.CallResult{Error: &abi.Error{Code: abi.ApprovalPending}}, appr)
+			return Result{Handed: true}, nil
 		}
 		if refused != nil {
 			res = &abi.CallResult{Error: refused}
@@ -279,10 +298,10 @@ func (h *Host) Call(ctx context.Context, client, name string, args json.RawMessa
 	}
 	if res == nil {
 		t.Plugin.refreshGrants(h.log)
-		res = t.Plugin.Call(ctx, caller, name, args)
+		res = t.Plugin.Call(ctx, caller, req.Tool, req.Args)
 	}
-	h.record(start, caller, args, res, appr)
-	return res, nil
+	h.record(start, caller, req.Args, res, appr)
+	return Result{CallResult: res}, nil
 }
 
 // record appends the call to the audit log. A failure to write it is

@@ -108,7 +108,7 @@ const Client = "juju-bench"
 
 // Call runs a tool in h and returns its text; a tool error is an error.
 func Call(ctx context.Context, h *host.Host, tool string, args json.RawMessage) (string, error) {
-	res, err := h.Call(ctx, Client, tool, args)
+	res, err := h.Call(ctx, host.Request{Client: Client, Tool: tool, Args: args})
 	if err != nil {
 		return "", err
 	}
