@@ -12,7 +12,7 @@ import (
 
 	"github.com/jujutools/juju/internal/installed"
 
-	"github.com/jujutools/juju/internal/pluginbuild"
+	"github.com/jujutools/juju/host/pluginbuild"
 )
 
 // installForTest copies a built plugin into home's data directory with the

@@ -16,7 +16,7 @@ import (
 	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/internal/installed"
 	"github.com/jujutools/juju/internal/manifest"
-	"github.com/jujutools/juju/internal/pluginbuild"
+	"github.com/jujutools/juju/host/pluginbuild"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

@@ -19,7 +19,7 @@ import (
 	"testing"
 
 	"github.com/jujutools/juju/internal/installed"
-	"github.com/jujutools/juju/internal/pluginbuild"
+	"github.com/jujutools/juju/host/pluginbuild"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

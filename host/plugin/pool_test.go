@@ -15,7 +15,7 @@ import (
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/hostfns/fs"
 	"github.com/jujutools/juju/internal/manifest"
-	"github.com/jujutools/juju/internal/pluginbuild"
+	"github.com/jujutools/juju/host/pluginbuild"
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )

@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"github.com/jujutools/juju/internal/manifest"
-	"github.com/jujutools/juju/internal/pluginbuild"
+	"github.com/jujutools/juju/host/pluginbuild"
 )
 
 // options are the command's flags and arguments.

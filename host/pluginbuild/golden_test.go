@@ -48,7 +48,7 @@ func TestManifestsMatchDescribe(t *testing.T) {
 				t.Fatal(err)
 			}
 			if len(diffs) > 0 {
-				t.Errorf("%s/manifest.json is out of date; run `go test ./internal/pluginbuild -update`:\n\t%s", src, strings.Join(diffs, "\n\t"))
+				t.Errorf("%s/manifest.json is out of date; run `go test ./host/pluginbuild -update`:\n\t%s", src, strings.Join(diffs, "\n\t"))
 			}
 		})
 	}
