@@ -14,9 +14,9 @@ import (
 
 	"github.com/jujutools/juju/host/core"
 	"github.com/jujutools/juju/host/plugin"
+	"github.com/jujutools/juju/host/pluginbuild"
 	"github.com/jujutools/juju/internal/installed"
 	"github.com/jujutools/juju/internal/manifest"
-	"github.com/jujutools/juju/host/pluginbuild"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

@@ -18,8 +18,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/jujutools/juju/internal/installed"
 	"github.com/jujutools/juju/host/pluginbuild"
+	"github.com/jujutools/juju/internal/installed"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
