@@ -5,15 +5,25 @@ import (
 	"strings"
 )
 
-// BubblewrapArgs builds the bwrap command line that runs argv in cwd under
-// p: the whole file system read-only, a fresh /dev and /proc, a private
-// tmpfs on /tmp, the Write folders bound writable over it, the ReadOnly
-// folders bound read-only again inside them, the network unshared unless
-// p.Network, a new session (no terminal injection), and the command killed
-// with bwrap. keep is a file under /tmp that must stay visible (the juju
-// helper when juju runs from a temporary folder), or "".
-func BubblewrapArgs(bwrap string, p Policy, cwd, keep string, argv []string) []string {
-	a := []string{bwrap,
+// Bubblewrap is a bwrap that detection proved works: its path, and
+// whether it can also give the command a user namespace of its own.
+type Bubblewrap struct {
+	Path   string
+	UserNS bool
+}
+
+// Args builds the bwrap command line that runs argv in cwd under p: the
+// whole file system read-only, a fresh /dev and /proc, a private tmpfs on
+// /tmp, the Write folders bound writable over it, the ReadOnly folders
+// bound read-only again inside them. keep is a file under /tmp that must
+// stay visible (the juju helper when juju runs from a temporary folder),
+// or "". Then: no capabilities, in any set (--cap-drop ALL; bwrap also sets
+// no_new_privs, so none comes back through a setuid or file-capability
+// program); new user (when UserNS), PID, IPC, UTS and cgroup (where the
+// kernel has them) namespaces; the network unshared unless p.Network; a
+// new session (no terminal injection); the command killed with bwrap.
+func (b Bubblewrap) Args(p Policy, cwd, keep string, argv []string) []string {
+	a := []string{b.Path,
 		"--ro-bind", "/", "/",
 		"--dev", "/dev",
 		"--proc", "/proc",
@@ -28,12 +38,24 @@ func BubblewrapArgs(bwrap string, p Policy, cwd, keep string, argv []string) []s
 	for _, d := range p.ReadOnly {
 		a = append(a, "--ro-bind-try", d, d)
 	}
+	if b.UserNS {
+		a = append(a, "--unshare-user")
+	}
 	if !p.Network {
 		a = append(a, "--unshare-net")
 	}
-	a = append(a, "--unshare-pid", "--unshare-ipc", "--new-session", "--die-with-parent",
-		"--setenv", "TMPDIR", "/tmp", "--chdir", cwd, "--")
+	a = append(a, Confinement...)
+	a = append(a, "--setenv", "TMPDIR", "/tmp", "--chdir", cwd, "--")
 	return append(a, argv...)
+}
+
+// Confinement are the bwrap flags every sandboxed command gets besides its
+// binds and its network: the namespaces, the capabilities, the session.
+// BubblewrapProbe proves them.
+var Confinement = []string{
+	"--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+	"--cap-drop", "ALL",
+	"--new-session", "--die-with-parent",
 }
 
 func under(p, dir string) bool {

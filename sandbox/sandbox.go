@@ -116,10 +116,14 @@ func (s *Sandbox) Wrap(p Policy, cwd string, argv []string) ([]string, string, e
 	case MechBubblewrapLandlock:
 		inner := append(append([]string(nil), s.helper...), HelperArgs(p, s.landlockABI())...)
 		inner = append(append(inner, "--"), argv...)
-		return BubblewrapArgs(s.bwrap.Path, p, cwd, s.helper[0], inner), mech, nil
+		return s.bubblewrap().Args(p, cwd, s.helper[0], inner), mech, nil
 	default:
-		return BubblewrapArgs(s.bwrap.Path, p, cwd, "", argv), mech, nil
+		return s.bubblewrap().Args(p, cwd, "", argv), mech, nil
 	}
+}
+
+func (s *Sandbox) bubblewrap() Bubblewrap {
+	return Bubblewrap{Path: s.bwrap.Path, UserNS: s.bwrap.UserNS}
 }
 
 func (s *Sandbox) landlockABI() int {

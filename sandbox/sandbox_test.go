@@ -99,6 +99,17 @@ func runArgv(t *testing.T, argv []string, dir string) (string, int) {
 	return string(out), code
 }
 
+// runWrapped runs a bash script confined by p through sb.
+func runWrapped(t *testing.T, sb *Sandbox, p Policy, cwd, script string) (string, int, string) {
+	t.Helper()
+	argv, mech, err := sb.Wrap(p, cwd, []string{"bash", "-c", script})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, code := runArgv(t, argv, cwd)
+	return out, code, mech
+}
+
 // TestHelperLandlock runs the re-exec path alone: the helper restricts
 // itself and execs bash, whose writes are confined.
 func TestHelperLandlock(t *testing.T) {
@@ -249,16 +260,21 @@ func TestWrapUnavailable(t *testing.T) {
 
 func TestBubblewrapArgs(t *testing.T) {
 	p := Policy{Write: []string{"/w/b", "/w"}, ReadOnly: []string{"/w/.git/hooks"}}.clean()
-	got := strings.Join(BubblewrapArgs("bwrap", p, "/w/sub", "/tmp/x/juju", []string{"bash", "-c", "x"}), " ")
+	got := strings.Join(Bubblewrap{Path: "bwrap", UserNS: true}.Args(p, "/w/sub", "/tmp/x/juju", []string{"bash", "-c", "x"}), " ")
 	want := "bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --ro-bind /tmp/x/juju /tmp/x/juju " +
-		"--bind-try /w /w --bind-try /w/b /w/b --ro-bind-try /w/.git/hooks /w/.git/hooks --unshare-net " +
-		"--unshare-pid --unshare-ipc --new-session --die-with-parent --setenv TMPDIR /tmp --chdir /w/sub -- bash -c x"
+		"--bind-try /w /w --bind-try /w/b /w/b --ro-bind-try /w/.git/hooks /w/.git/hooks " +
+		"--unshare-user --unshare-net " +
+		"--unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup-try --cap-drop ALL --new-session --die-with-parent " +
+		"--setenv TMPDIR /tmp --chdir /w/sub -- bash -c x"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 	p.Network = true
-	if got := BubblewrapArgs("bwrap", p, "/w", "/usr/bin/juju", nil); strings.Contains(strings.Join(got, " "), "--unshare-net") || strings.Contains(strings.Join(got, " "), "/usr/bin/juju") {
-		t.Errorf("got %q", got)
+	got = strings.Join(Bubblewrap{Path: "bwrap"}.Args(p, "/w", "/usr/bin/juju", nil), " ")
+	for _, not := range []string{"--unshare-net", "/usr/bin/juju", "--unshare-user"} {
+		if strings.Contains(got, not) {
+			t.Errorf("%q in %s", not, got)
+		}
 	}
 }
 
