@@ -15,7 +15,7 @@ import (
 const nobody = 65534
 
 // unprivilegedTests are the sandbox tests TestAsUnprivilegedUser re-runs.
-var unprivilegedTests = []string{"TestWrapBubblewrap", "TestWrapPrivileges"}
+var unprivilegedTests = []string{"TestWrapBubblewrap", "TestWrapPrivileges", "TestWrapGitGuarded", "TestWrapGitWorks", "TestHelperRefusesRacedPins"}
 
 // TestAsUnprivilegedUser re-runs the sandbox tests that use the real
 // bubblewrap as an ordinary user (nobody, through setpriv), from a copy
