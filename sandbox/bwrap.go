@@ -5,15 +5,37 @@ import (
 	"strings"
 )
 
-// BubblewrapArgs builds the bwrap command line that runs argv in cwd under
-// p: the whole file system read-only, a fresh /dev and /proc, a private
-// tmpfs on /tmp, the Write folders bound writable over it, the ReadOnly
-// folders bound read-only again inside them, the network unshared unless
-// p.Network, a new session (no terminal injection), and the command killed
-// with bwrap. keep is a file under /tmp that must stay visible (the juju
-// helper when juju runs from a temporary folder), or "".
-func BubblewrapArgs(bwrap string, p Policy, cwd, keep string, argv []string) []string {
-	a := []string{bwrap,
+// Bubblewrap is a bwrap that detection proved works: its path, and
+// whether it can also give the command a user namespace of its own.
+type Bubblewrap struct {
+	Path   string
+	UserNS bool
+}
+
+// Args builds the bwrap command line that runs argv in cwd under p, in
+// this order (bwrap applies its binds in order, a later one on top):
+//
+//   - the whole file system read-only, a fresh /dev and /proc, a private
+//     tmpfs on /tmp (and keep, a file under /tmp that must stay visible —
+//     the juju helper when juju runs from a temporary folder — or "");
+//   - the Write folders bound writable over it;
+//   - the Pinned paths bound onto themselves, after the Write folder they
+//     are in: still writable, but each a mount point, which rename(2),
+//     rmdir(2) and unlink(2) refuse with EBUSY, so none can be renamed,
+//     removed or replaced by another (a Pinned path that is also a Write
+//     folder is one already and is not bound twice);
+//   - the ReadOnly paths bound read-only onto themselves, last, so that
+//     one inside a Pinned folder lands on top of it. A ReadOnly path that
+//     does not exist is skipped (--ro-bind-try): bwrap cannot bind what is
+//     not there, and creating it to bind it would change the workspace.
+//
+// Then: no capabilities, in any set (--cap-drop ALL; bwrap also sets
+// no_new_privs, so none comes back through a setuid or file-capability
+// program); new user (when UserNS), PID, IPC, UTS and cgroup (where the
+// kernel has them) namespaces; the network unshared unless p.Network; a
+// new session (no terminal injection); the command killed with bwrap.
+func (b Bubblewrap) Args(p Policy, cwd, keep string, argv []string) []string {
+	a := []string{b.Path,
 		"--ro-bind", "/", "/",
 		"--dev", "/dev",
 		"--proc", "/proc",
@@ -25,18 +47,34 @@ func BubblewrapArgs(bwrap string, p Policy, cwd, keep string, argv []string) []s
 	for _, d := range p.Write {
 		a = append(a, "--bind-try", d, d)
 	}
+	for _, d := range p.pinBinds() {
+		a = append(a, "--bind-try", d, d)
+	}
 	for _, d := range p.ReadOnly {
 		a = append(a, "--ro-bind-try", d, d)
+	}
+	if b.UserNS {
+		a = append(a, "--unshare-user")
 	}
 	if !p.Network {
 		a = append(a, "--unshare-net")
 	}
-	a = append(a, "--unshare-pid", "--unshare-ipc", "--new-session", "--die-with-parent",
-		"--setenv", "TMPDIR", "/tmp", "--chdir", cwd, "--")
+	a = append(a, Confinement...)
+	a = append(a, "--setenv", "TMPDIR", "/tmp", "--chdir", cwd, "--")
 	return append(a, argv...)
 }
 
+// Confinement are the bwrap flags every sandboxed command gets besides its
+// binds and its network: the namespaces, the capabilities, the session.
+// BubblewrapProbe proves them.
+var Confinement = []string{
+	"--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+	"--cap-drop", "ALL",
+	"--new-session", "--die-with-parent",
+}
+
+// under reports whether p is dir or inside it.
 func under(p, dir string) bool {
 	p = filepath.Clean(p)
-	return p == dir || strings.HasPrefix(p, dir+"/")
+	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
 }

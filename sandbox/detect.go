@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,19 +20,30 @@ type Availability struct {
 	Path      string `json:"path,omitempty"`    // the program that was proven
 	Version   string `json:"version,omitempty"` // bubblewrap's version; Landlock's ABI number
 	Reason    string `json:"reason,omitempty"`  // why it is unavailable, in the words of the failure
+	// UserNS (bubblewrap only) says bwrap also proved it can give the
+	// command a user namespace of its own (BubblewrapUserNSProbe).
+	UserNS bool `json:"userNamespace,omitempty"`
 }
 
 // ProbeTimeout bounds each probe.
 const ProbeTimeout = 5 * time.Second
 
 // BubblewrapProbe is the sandbox DetectBubblewrap has bwrap build: the root
-// read-only, a fresh /dev, no network, the child killed with its parent,
-// running true. It needs the user and network namespaces juju's command
-// sandbox needs.
-var BubblewrapProbe = []string{"--ro-bind", "/", "/", "--dev", "/dev", "--unshare-net", "--die-with-parent", "true"}
+// read-only, a fresh /dev, no network, and every flag of Confinement (the
+// PID, IPC and UTS namespaces, no capabilities, a new session, the child
+// killed with its parent), running true. It needs the namespaces juju's
+// command sandbox needs.
+var BubblewrapProbe = slices.Concat([]string{"--ro-bind", "/", "/", "--dev", "/dev", "--unshare-net"}, Confinement, []string{"true"})
+
+// BubblewrapUserNSProbe is BubblewrapProbe in a user namespace as well.
+// bwrap run by an ordinary user makes one anyway (or, installed setuid,
+// drops the capability bounding set itself); run by root it does not
+// unless asked, and root's bounding set then stays full in the sandbox.
+var BubblewrapUserNSProbe = slices.Concat([]string{"--unshare-user"}, BubblewrapProbe)
 
 // DetectBubblewrap proves bubblewrap works here: it finds bwrap on PATH and
-// runs BubblewrapProbe with it, which must exit 0.
+// runs BubblewrapProbe with it, which must exit 0, then
+// BubblewrapUserNSProbe, which sets UserNS when it exits 0.
 func DetectBubblewrap(ctx context.Context) Availability {
 	path, err := exec.LookPath("bwrap")
 	if err != nil {
@@ -51,6 +63,8 @@ func probeBubblewrap(ctx context.Context, path string, timeout time.Duration) Av
 	if v, err := run(ctx, timeout, path, "--version"); err == nil {
 		a.Version = versionIn(v)
 	}
+	_, err = run(ctx, timeout, path, BubblewrapUserNSProbe...)
+	a.UserNS = err == nil
 	return a
 }
 

@@ -61,8 +61,16 @@ func TestProbeBubblewrap(t *testing.T) {
 		{
 			name: "works",
 			script: `if [ "$1" = --version ]; then echo "bubblewrap 9.9.9"; exit 0; fi
-[ "$*" = "` + strings.Join(BubblewrapProbe, " ") + `" ] || { echo "unexpected args: $*" >&2; exit 2; }
-exit 0`,
+[ "$*" = "` + strings.Join(BubblewrapProbe, " ") + `" ] && exit 0
+[ "$*" = "` + strings.Join(BubblewrapUserNSProbe, " ") + `" ] && exit 0
+echo "unexpected args: $*" >&2; exit 2`,
+			want: Availability{Name: "bubblewrap", Available: true, Version: "9.9.9", UserNS: true},
+		},
+		{
+			name: "works without a user namespace",
+			script: `if [ "$1" = --version ]; then echo "bubblewrap 9.9.9"; exit 0; fi
+[ "$*" = "` + strings.Join(BubblewrapProbe, " ") + `" ] && exit 0
+echo "bwrap: setting up uid map: Permission denied" >&2; exit 1`,
 			want: Availability{Name: "bubblewrap", Available: true, Version: "9.9.9"},
 		},
 		{

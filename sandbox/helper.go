@@ -11,14 +11,18 @@ import (
 	"syscall"
 )
 
-// HelperArgs are the helper's flags for p under Landlock ABI abi: the
-// command line after HelperCommand and before "--" and the command.
+// HelperArgs are the helper's flags for p under Landlock ABI abi (0: no
+// Landlock): the command line after HelperCommand and before "--" and the
+// command.
 //
-//	juju __sandbox --abi N [--write DIR]… [--net] -- PROGRAM ARGS…
+//	juju __sandbox --abi N [--write DIR]… [--pin PATH]… [--net] -- PROGRAM ARGS…
 func HelperArgs(p Policy, abi int) []string {
 	a := []string{"--abi", strconv.Itoa(abi)}
 	for _, d := range p.Write {
 		a = append(a, "--write", d)
+	}
+	for _, d := range p.pinBinds() {
+		a = append(a, "--pin", d)
 	}
 	if p.Network {
 		a = append(a, "--net")
@@ -34,7 +38,7 @@ type helperSpec struct {
 }
 
 func parseHelperArgs(args []string) (helperSpec, error) {
-	var s helperSpec
+	s := helperSpec{abi: -1}
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; a {
 		case "--":
@@ -42,24 +46,28 @@ func parseHelperArgs(args []string) (helperSpec, error) {
 			if len(s.command) == 0 {
 				return s, errors.New("no command after --")
 			}
-			if s.abi < 1 {
-				return s, errors.New("--abi N (N ≥ 1) is required")
+			if s.abi < 0 {
+				return s, errors.New("--abi N (N ≥ 0) is required")
 			}
 			return s, nil
 		case "--net":
 			s.policy.Network = true
-		case "--abi", "--write":
+		case "--abi", "--write", "--pin":
 			if i+1 >= len(args) {
 				return s, fmt.Errorf("%s needs a value", a)
 			}
 			i++
-			if a == "--write" {
+			switch a {
+			case "--write":
 				s.policy.Write = append(s.policy.Write, args[i])
+				continue
+			case "--pin":
+				s.policy.Pinned = append(s.policy.Pinned, args[i])
 				continue
 			}
 			n, err := strconv.Atoi(args[i])
-			if err != nil {
-				return s, fmt.Errorf("--abi %q: %v", args[i], err)
+			if err != nil || n < 0 {
+				return s, fmt.Errorf("--abi %q: not a Landlock ABI version", args[i])
 			}
 			s.abi = n
 		default:
@@ -73,13 +81,15 @@ func parseHelperArgs(args []string) (helperSpec, error) {
 // the command (as a shell's "cannot execute").
 const HelperExitCode = 126
 
-// HelperMain is juju's hidden helper command: it restricts its own process
-// with Landlock (writes only in the --write folders and the devices, no TCP
-// unless --net), checking that the kernel offers at least the Landlock ABI
-// the server saw, and then execs the command, which inherits the
-// restriction for good. It runs in a fresh process started for one command,
-// never in the server. On failure it writes why to stderr and returns
-// HelperExitCode; on success it does not return.
+// HelperMain is juju's hidden helper command, run by bubblewrap inside the
+// sandbox it built. It first checks the pins bubblewrap made (checkMounts:
+// each --pin path is a bind of itself), then, unless --abi is 0, restricts
+// its own process with Landlock (writes only in the --write folders and
+// the devices, no TCP unless --net), checking that the kernel offers at
+// least the Landlock ABI the server saw, and then execs the command, which
+// inherits the restriction for good. It runs in a fresh process started
+// for one command, never in the server. On failure it writes why to stderr
+// and returns HelperExitCode; on success it does not return.
 func HelperMain(args []string, stderr io.Writer) int {
 	// Landlock goes on this thread and the exec follows from it: the
 	// goroutine must not move to another thread in between.
@@ -89,9 +99,15 @@ func HelperMain(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "juju %s: %v\n", HelperCommand, err)
 		return HelperExitCode
 	}
-	if err := restrictSelf(spec.abi, spec.policy); err != nil {
+	if err := checkMounts(spec.policy); err != nil {
 		fmt.Fprintf(stderr, "juju %s: the command was not run: %v\n", HelperCommand, err)
 		return HelperExitCode
+	}
+	if spec.abi > 0 {
+		if err := restrictSelf(spec.abi, spec.policy); err != nil {
+			fmt.Fprintf(stderr, "juju %s: the command was not run: %v\n", HelperCommand, err)
+			return HelperExitCode
+		}
 	}
 	path, err := exec.LookPath(spec.command[0])
 	if err != nil {

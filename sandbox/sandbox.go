@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -21,13 +22,22 @@ const (
 )
 
 // Policy is what a confined command may do. Reads are not confined.
+// AddRoot fills it for a workspace root.
 type Policy struct {
 	// Write lists the folders the command may write: the workspace roots
 	// and the declared caches. Everything else is read-only, and /tmp is a
 	// private, empty tmpfs.
 	Write []string
-	// ReadOnly lists folders inside Write that stay read-only (each root's
-	// .git/hooks: a writable hook is code execution).
+	// Pinned lists paths inside Write that stay writable but cannot be
+	// renamed, removed or replaced (each root and its .git folder: a .git
+	// swapped for a copy would carry a hook of the command's choosing).
+	// Each must be a real folder, never a symbolic link: bubblewrap binds
+	// it writable onto itself, and a link would carry that bind to its
+	// target.
+	Pinned []string
+	// ReadOnly lists paths inside Write that stay read-only, folders or
+	// files (each root's .git/hooks, .git/config and the rest of
+	// GitControl: a writable hook or configuration is code execution).
 	ReadOnly []string
 	// Network allows the network; it is denied otherwise.
 	Network bool
@@ -47,9 +57,10 @@ type Sandbox struct {
 	seatbelt Availability
 }
 
-// New returns a Sandbox whose Landlock layer runs in helper, the argv
-// prefix that re-executes juju's hidden helper command (normally
-// [juju-executable, "__sandbox"]). A nil helper leaves Landlock out.
+// New returns a Sandbox whose Landlock layer and checks run in helper, the
+// argv prefix that re-executes juju's hidden helper command (normally
+// [juju-executable, "__sandbox"]). A nil helper leaves Landlock out and
+// cannot confine a policy with Pinned paths.
 func New(helper []string) *Sandbox {
 	return &Sandbox{helper: helper}
 }
@@ -113,13 +124,27 @@ func (s *Sandbox) Wrap(p Policy, cwd string, argv []string) ([]string, string, e
 	switch mech {
 	case MechSeatbelt:
 		return append([]string{s.seatbelt.Path, "-p", SeatbeltProfile(p)}, argv...), mech, nil
-	case MechBubblewrapLandlock:
-		inner := append(append([]string(nil), s.helper...), HelperArgs(p, s.landlockABI())...)
-		inner = append(append(inner, "--"), argv...)
-		return BubblewrapArgs(s.bwrap.Path, p, cwd, s.helper[0], inner), mech, nil
-	default:
-		return BubblewrapArgs(s.bwrap.Path, p, cwd, "", argv), mech, nil
 	}
+	if s.helper == nil {
+		if len(p.pinBinds()) > 0 {
+			// Nothing would check the pins (see checkMounts).
+			return nil, "", fmt.Errorf("%w: without juju's helper the sandbox cannot check that it pinned %s", ErrUnavailable, p.pinBinds()[0])
+		}
+		return s.bubblewrap().Args(p, cwd, "", argv), mech, nil
+	}
+	// The helper runs under bubblewrap with Landlock, or (ABI 0) without:
+	// either way it checks the binds before it starts the command.
+	abi := 0
+	if mech == MechBubblewrapLandlock {
+		abi = s.landlockABI()
+	}
+	inner := append(append([]string(nil), s.helper...), HelperArgs(p, abi)...)
+	inner = append(append(inner, "--"), argv...)
+	return s.bubblewrap().Args(p, cwd, s.helper[0], inner), mech, nil
+}
+
+func (s *Sandbox) bubblewrap() Bubblewrap {
+	return Bubblewrap{Path: s.bwrap.Path, UserNS: s.bwrap.UserNS}
 }
 
 func (s *Sandbox) landlockABI() int {
@@ -142,11 +167,27 @@ func (s *Sandbox) Report() []Availability {
 
 // clean makes every path absolute and clean, drops duplicates and sorts
 // them (shorter first, so a folder's bind comes before those inside it).
+// The Write folders, the owner's, are also resolved through symbolic links
+// (a bind lands where its path leads, and the helper checks it there);
+// Pinned and ReadOnly paths are not: they stand for themselves (AddRoot
+// resolves the root they are in).
 func (p Policy) clean() Policy {
-	return Policy{Write: cleanPaths(p.Write), ReadOnly: cleanPaths(p.ReadOnly), Network: p.Network}
+	return Policy{Write: cleanPaths(p.Write, true), Pinned: cleanPaths(p.Pinned, false), ReadOnly: cleanPaths(p.ReadOnly, false), Network: p.Network}
 }
 
-func cleanPaths(in []string) []string {
+// pinBinds are the Pinned paths bubblewrap binds onto themselves: those
+// that are not Write folders, each already a mount point of its own bind.
+func (p Policy) pinBinds() []string {
+	var out []string
+	for _, d := range p.Pinned {
+		if !slices.Contains(p.Write, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func cleanPaths(in []string, resolve bool) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, d := range in {
@@ -154,7 +195,13 @@ func cleanPaths(in []string) []string {
 			continue
 		}
 		d, err := filepath.Abs(d)
-		if err != nil || seen[d] {
+		if err != nil {
+			continue
+		}
+		if r, err := filepath.EvalSymlinks(d); resolve && err == nil {
+			d = r
+		}
+		if seen[d] {
 			continue
 		}
 		seen[d] = true

@@ -99,6 +99,17 @@ func runArgv(t *testing.T, argv []string, dir string) (string, int) {
 	return string(out), code
 }
 
+// runWrapped runs a bash script confined by p through sb.
+func runWrapped(t *testing.T, sb *Sandbox, p Policy, cwd, script string) (string, int, string) {
+	t.Helper()
+	argv, mech, err := sb.Wrap(p, cwd, []string{"bash", "-c", script})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, code := runArgv(t, argv, cwd)
+	return out, code, mech
+}
+
 // TestHelperLandlock runs the re-exec path alone: the helper restricts
 // itself and execs bash, whose writes are confined.
 func TestHelperLandlock(t *testing.T) {
@@ -169,11 +180,19 @@ func TestHelperFailsClosed(t *testing.T) {
 }
 
 func TestParseHelperArgs(t *testing.T) {
-	s, err := parseHelperArgs([]string{"--abi", "4", "--write", "/a", "--net", "--write", "/b", "--", "ls", "--", "-l"})
-	if err != nil || s.abi != 4 || !s.policy.Network || strings.Join(s.policy.Write, ",") != "/a,/b" || strings.Join(s.command, " ") != "ls -- -l" {
+	s, err := parseHelperArgs([]string{"--abi", "4", "--write", "/a", "--net", "--pin", "/a/.git", "--write", "/b", "--", "ls", "--", "-l"})
+	if err != nil || s.abi != 4 || !s.policy.Network || strings.Join(s.policy.Write, ",") != "/a,/b" ||
+		strings.Join(s.policy.Pinned, ",") != "/a/.git" || strings.Join(s.command, " ") != "ls -- -l" {
 		t.Fatalf("got %+v, %v", s, err)
 	}
-	for _, bad := range [][]string{{"--abi", "4"}, {"--abi", "4", "--"}, {"--abi"}, {"--abi", "x", "--", "ls"}, {"--write"}} {
+	p := Policy{Write: []string{"/a"}, Pinned: []string{"/a", "/a/.git"}}
+	if got := strings.Join(HelperArgs(p, 0), " "); got != "--abi 0 --write /a --pin /a/.git" {
+		t.Errorf("HelperArgs = %s", got)
+	}
+	if s, err := parseHelperArgs(append(HelperArgs(p, 0), "--", "true")); err != nil || s.abi != 0 {
+		t.Errorf("ABI 0 (no Landlock): %+v, %v", s, err)
+	}
+	for _, bad := range [][]string{{"--abi", "4"}, {"--abi", "4", "--"}, {"--abi"}, {"--abi", "x", "--", "ls"}, {"--abi", "-1", "--", "ls"}, {"--write"}, {"--pin"}, {"--", "ls"}} {
 		if _, err := parseHelperArgs(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
@@ -247,23 +266,56 @@ func TestWrapUnavailable(t *testing.T) {
 	}
 }
 
+// TestWrapPinsNeedHelper: without the helper nothing would check the pins.
+func TestWrapPinsNeedHelper(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("Linux")
+	}
+	needBubblewrap(t)
+	root := t.TempDir()
+	_, _, err := New(nil).Wrap(Policy{Write: []string{root}, Pinned: []string{filepath.Join(root, ".git")}}, root, []string{"true"})
+	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "helper") {
+		t.Errorf("err = %v", err)
+	}
+	if _, _, err := New(nil).Wrap(Policy{Write: []string{root}, Pinned: []string{root}}, root, []string{"true"}); err != nil {
+		t.Errorf("a pinned root is its own bind: %v", err)
+	}
+}
+
 func TestBubblewrapArgs(t *testing.T) {
-	p := Policy{Write: []string{"/w/b", "/w"}, ReadOnly: []string{"/w/.git/hooks"}}.clean()
-	got := strings.Join(BubblewrapArgs("bwrap", p, "/w/sub", "/tmp/x/juju", []string{"bash", "-c", "x"}), " ")
+	p := Policy{
+		Write:    []string{"/w/b", "/w"},
+		Pinned:   []string{"/w/.git/objects", "/w", "/w/.git"},
+		ReadOnly: []string{"/w/.git/objects/info", "/w/.git/hooks", "/w/.git/config"},
+	}.clean()
+	got := strings.Join(Bubblewrap{Path: "bwrap", UserNS: true}.Args(p, "/w/sub", "/tmp/x/juju", []string{"bash", "-c", "x"}), " ")
+	// The root's own bind pins it; .git is bound after the root and before
+	// what is read-only inside it, objects before objects/info.
 	want := "bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --ro-bind /tmp/x/juju /tmp/x/juju " +
-		"--bind-try /w /w --bind-try /w/b /w/b --ro-bind-try /w/.git/hooks /w/.git/hooks --unshare-net " +
-		"--unshare-pid --unshare-ipc --new-session --die-with-parent --setenv TMPDIR /tmp --chdir /w/sub -- bash -c x"
+		"--bind-try /w /w --bind-try /w/b /w/b " +
+		"--bind-try /w/.git /w/.git --bind-try /w/.git/objects /w/.git/objects " +
+		"--ro-bind-try /w/.git/config /w/.git/config --ro-bind-try /w/.git/hooks /w/.git/hooks --ro-bind-try /w/.git/objects/info /w/.git/objects/info " +
+		"--unshare-user --unshare-net " +
+		"--unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup-try --cap-drop ALL --new-session --die-with-parent " +
+		"--setenv TMPDIR /tmp --chdir /w/sub -- bash -c x"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 	p.Network = true
-	if got := BubblewrapArgs("bwrap", p, "/w", "/usr/bin/juju", nil); strings.Contains(strings.Join(got, " "), "--unshare-net") || strings.Contains(strings.Join(got, " "), "/usr/bin/juju") {
-		t.Errorf("got %q", got)
+	got = strings.Join(Bubblewrap{Path: "bwrap"}.Args(p, "/w", "/usr/bin/juju", nil), " ")
+	for _, not := range []string{"--unshare-net", "/usr/bin/juju", "--unshare-user"} {
+		if strings.Contains(got, not) {
+			t.Errorf("%q in %s", not, got)
+		}
 	}
 }
 
 func TestSeatbeltProfile(t *testing.T) {
-	p := Policy{Write: []string{"/Users/o/src", `/Users/o/we"ird`}, ReadOnly: []string{"/Users/o/src/.git/hooks"}}
+	p := Policy{
+		Write:    []string{"/Users/o/src", `/Users/o/we"ird`},
+		Pinned:   []string{"/Users/o/src", "/Users/o/src/.git"},
+		ReadOnly: []string{"/Users/o/src/.git/hooks", "/Users/o/src/.git/commondir"},
+	}
 	got := SeatbeltProfile(p)
 	want := `(version 1)
 (allow default)
@@ -279,6 +331,9 @@ func TestSeatbeltProfile(t *testing.T) {
     (regex #"^/dev/tty"))
 (deny file-write*
     (subpath "/Users/o/src/.git/hooks")
+    (subpath "/Users/o/src/.git/commondir")
+    (literal "/Users/o/src")
+    (literal "/Users/o/src/.git")
 )
 (deny network*)
 (allow network* (remote unix-socket))

@@ -9,9 +9,13 @@ import (
 
 // SeatbeltProfile generates the macOS sandbox-exec profile of p: everything
 // allowed but writes, which are allowed only in the Write folders, the
-// temporary folders and the terminal devices, never in the ReadOnly ones;
-// and, unless p.Network, no network but local Unix sockets. sandbox-exec
-// applies the last matching rule, so the order below matters.
+// temporary folders and the terminal devices, never in the ReadOnly ones
+// (each path and everything under it: sandbox-exec matches paths, so one
+// that does not exist yet cannot be created either), nor on a Pinned path
+// itself (a literal match: what is inside stays writable, but the path
+// cannot be removed, renamed or replaced); and, unless p.Network, no
+// network but local Unix sockets. sandbox-exec applies the last matching
+// rule, so the order below matters.
 func SeatbeltProfile(p Policy) string {
 	var b strings.Builder
 	b.WriteString("(version 1)\n(allow default)\n(deny file-write*)\n(allow file-write*\n")
@@ -20,10 +24,13 @@ func SeatbeltProfile(p Policy) string {
 	}
 	b.WriteString("    (subpath \"/private/tmp\")\n    (subpath \"/private/var/folders\")\n")
 	b.WriteString("    (literal \"/dev/null\")\n    (literal \"/dev/zero\")\n    (literal \"/dev/dtracehelper\")\n    (regex #\"^/dev/tty\"))\n")
-	if len(p.ReadOnly) > 0 {
+	if len(p.ReadOnly)+len(p.Pinned) > 0 {
 		b.WriteString("(deny file-write*\n")
 		for _, d := range p.ReadOnly {
 			fmt.Fprintf(&b, "    (subpath %s)\n", sbplString(d))
+		}
+		for _, d := range p.Pinned {
+			fmt.Fprintf(&b, "    (literal %s)\n", sbplString(d))
 		}
 		b.WriteString(")\n")
 	}

@@ -47,8 +47,14 @@ func startHome(t *testing.T, home, root string, args ...string) *session {
 		}
 	}
 	env := append(os.Environ(), "JUJU_HOME="+home)
-	argv := append([]string{"stdio", "--root", root}, args...)
-	c, err := client.NewStdioMCPClient(jujuBin, env, argv...)
+	return startCommand(t, env, jujuBin, append([]string{"stdio", "--root", root}, args...), home, root)
+}
+
+// startCommand starts the MCP server program with args and env (juju, or a
+// program that starts juju) and initializes a client.
+func startCommand(t *testing.T, env []string, program string, args []string, home, root string) *session {
+	t.Helper()
+	c, err := client.NewStdioMCPClient(program, env, args...)
 	if err != nil {
 		t.Fatalf("starting juju: %v", err)
 	}

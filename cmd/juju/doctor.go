@@ -184,6 +184,11 @@ func availability(a sandbox.Availability, without string) string {
 	}
 	if a.Name == "bubblewrap" {
 		parts = append([]string{"works"}, parts...)
+		if a.UserNS {
+			parts = append(parts, "user namespace")
+		} else {
+			parts = append(parts, "no user namespace (as root, the capability bounding set stays; no capability is usable)")
+		}
 	}
 	return strings.Join(parts, ", ")
 }

@@ -9,13 +9,14 @@ import (
 )
 
 // newSandboxHelperCommand is the hidden helper the command sandbox
-// re-executes inside bubblewrap: it applies Landlock to its own process and
-// execs the command (sandbox.HelperMain). It is not for people; its command
-// line is sandbox.HelperArgs.
+// re-executes inside bubblewrap: it checks the sandbox's pinned binds,
+// applies Landlock to its own process and execs the command
+// (sandbox.HelperMain). It is not for people; its command line is
+// sandbox.HelperArgs.
 func newSandboxHelperCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:                sandbox.HelperCommand + " --abi N [--write DIR]... [--net] -- PROGRAM ARGS...",
-		Short:              "Run a command under Landlock (used by the command sandbox)",
+		Use:                sandbox.HelperCommand + " --abi N [--write DIR]... [--pin PATH]... [--net] -- PROGRAM ARGS...",
+		Short:              "Check the sandbox and run a command under Landlock (used by the command sandbox)",
 		Hidden:             true,
 		DisableFlagParsing: true,
 		Args:               cobra.ArbitraryArgs,

@@ -172,12 +172,13 @@ func (m *Manager) cwd(req string) (string, string, *abi.Error) {
 }
 
 // sandboxPolicy is what a confined command may write: the roots and the
-// caches, never the roots' .git/hooks and .git/config.
+// caches, with each root's git metadata guarded (sandbox.Policy.AddRoot:
+// .git pinned, its hooks, configuration and redirections read-only). It is
+// built for each command, from the roots as they are then.
 func (m *Manager) sandboxPolicy(network bool) sandbox.Policy {
 	var p sandbox.Policy
 	for _, r := range m.pol.Roots() {
-		p.Write = append(p.Write, r.Real)
-		p.ReadOnly = append(p.ReadOnly, filepath.Join(r.Real, ".git", "hooks"), filepath.Join(r.Real, ".git", "config"))
+		p.AddRoot(r.Real)
 	}
 	p.Write = append(p.Write, m.opts.Caches...)
 	p.Network = network

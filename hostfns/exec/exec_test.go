@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -196,7 +197,7 @@ func TestPruneKeepsMaxJobs(t *testing.T) {
 }
 
 func TestConfine(t *testing.T) {
-	m, _ := newManager(t, Options{Sandbox: sandbox.Require})
+	m, root := newManager(t, Options{Sandbox: sandbox.Require})
 	// No Sandboxer: require fails closed.
 	if _, _, err := call[abi.ExecResult](t, m.Funcs()[0].Handle, abi.ExecRequest{Program: "true"}); err == nil || err.Code != abi.SandboxUnavailable {
 		t.Errorf("require: %v", err)
@@ -214,9 +215,20 @@ func TestConfine(t *testing.T) {
 	if _, _, err := call[abi.ExecResult](t, m.Funcs()[0].Handle, abi.ExecRequest{Program: "true", Sandbox: true}); err == nil || err.Code != abi.SandboxUnavailable {
 		t.Errorf("off, asked: %v", err)
 	}
+	// The policy is built for each command: a .git made since is guarded.
+	if err := os.MkdirAll(filepath.Join(root, ".git", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	p := m.sandboxPolicy(false)
-	if len(p.Write) < 1 || !strings.HasSuffix(p.ReadOnly[0], ".git/hooks") || p.Network {
-		t.Errorf("policy %+v", p)
+	var want sandbox.Policy
+	want.AddRoot(m.pol.Roots()[0].Real)
+	want.Write = append(want.Write, m.opts.Caches...)
+	if !slices.Equal(p.Write, want.Write) || !slices.Equal(p.Pinned, want.Pinned) || !slices.Equal(p.ReadOnly, want.ReadOnly) || p.Network {
+		t.Errorf("policy %+v, want %+v", p, want)
+	}
+	if !slices.ContainsFunc(p.Pinned, func(d string) bool { return strings.HasSuffix(d, "/.git") }) ||
+		!slices.ContainsFunc(p.ReadOnly, func(d string) bool { return strings.HasSuffix(d, "/.git/hooks") }) {
+		t.Errorf("policy %+v: .git not pinned or its hooks not read-only", p)
 	}
 }
 

@@ -1,0 +1,84 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// GitControl lists, relative to a git folder, what redirects git or
+// configures it — to other object stores, other git folders, other
+// hooks, configuration and attributes — and so must stay read-only in a
+// sandboxed command: a command that wrote one could make the git that
+// juju runs outside the sandbox (git_commit) run code of its choosing.
+// Everything else in .git (objects, refs, logs, index, HEAD and their lock
+// files) stays writable, so git add, commit and checkout work inside.
+var GitControl = []string{
+	"config",
+	"config.worktree",
+	"commondir",    // a linked worktree's pointer to the main git folder
+	"gitdir",       // a worktree's pointer back to its checkout
+	"hooks",        // programs git runs
+	"info",         // attributes, exclude, sparse-checkout, grafts
+	"objects/info", // alternates: other object stores
+	"worktrees",    // each linked worktree's git folder, its commondir and gitdir
+	"modules",      // each submodule's git folder
+	"remotes",      // remotes in the old file format
+	"branches",     // idem
+}
+
+// GitGuard is what the sandbox guards of one workspace root's git
+// metadata: see GuardGit.
+type GitGuard struct {
+	Pinned   []string // writable, but neither renamed, removed nor replaced
+	ReadOnly []string
+}
+
+// GuardGit finds what to guard of root's .git, as it is now:
+//
+//   - a .git folder is pinned, and so is its objects folder (which holds
+//     objects/info); each GitControl path under it is read-only, listed
+//     whether or not it exists;
+//   - a .git file (the pointer of a linked worktree or a submodule) or a
+//     .git symbolic link is read-only itself; what it points to is the
+//     guard of the root that holds it, or outside every root and read-only
+//     anyway;
+//   - no .git: nothing.
+//
+// The sandbox cannot stop a command from creating a GitControl path that
+// did not exist (bubblewrap binds only what is there; see Bubblewrap.Args),
+// nor a .git in a root that had none: juju's own git (hostfns/git) must not
+// honour what appeared later — it names git's folders itself in the
+// environment and sets the configuration that matters on its command line.
+func GuardGit(root string) GitGuard {
+	dotgit := filepath.Join(root, ".git")
+	fi, err := os.Lstat(dotgit)
+	switch {
+	case err != nil:
+		return GitGuard{}
+	case !fi.IsDir(): // a file, or a link (never pinned: see Policy.Pinned)
+		return GitGuard{ReadOnly: []string{dotgit}}
+	}
+	g := GitGuard{Pinned: []string{dotgit}}
+	objects := filepath.Join(dotgit, "objects")
+	if fi, err := os.Lstat(objects); err == nil && fi.IsDir() {
+		g.Pinned = append(g.Pinned, objects)
+	}
+	for _, name := range GitControl {
+		g.ReadOnly = append(g.ReadOnly, filepath.Join(dotgit, filepath.FromSlash(name)))
+	}
+	return g
+}
+
+// AddRoot adds a workspace root to p: writable, the root itself pinned
+// (for sandbox-exec, which otherwise lets a command move it away and make
+// a new one; under bubblewrap its own bind already pins it), and its git
+// metadata guarded by GuardGit.
+func (p *Policy) AddRoot(root string) {
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r // as clean resolves the Write folders
+	}
+	g := GuardGit(root)
+	p.Write = append(p.Write, root)
+	p.Pinned = append(append(p.Pinned, root), g.Pinned...)
+	p.ReadOnly = append(p.ReadOnly, g.ReadOnly...)
+}
