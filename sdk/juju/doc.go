@@ -39,6 +39,8 @@
 //
 //	jsonschema:"required"  the argument must be given; on an output field,
 //	                       a promise that it is always there and never null
+//	jsonschema:"-"         an output field left out of the schema (it is
+//	                       still encoded), such as abi.Status's error slot
 //	desc:"…"               the property's description
 //	enum:"a,b,c"           the allowed values (strings or numbers)
 //	default:"…"            the value used when the argument is absent
