@@ -206,6 +206,8 @@ var captures = []struct {
 	{"APPROVAL", regexp.MustCompile(`\(id ([a-z2-7]{8})\)`)},
 	{"APPROVAL", regexp.MustCompile(`juju approvals approve ([a-z2-7]{8})`)},
 	{"APPROVAL", regexp.MustCompile(`"id":"([a-z2-7]{8})","tool"`)},
+	// Call ids: the audit's id of each call (callid.go).
+	{"CALL", regexp.MustCompile(`"callId":"([^"]+)"`)},
 }
 
 var (

@@ -134,7 +134,7 @@ type ListResult struct {
 	Path      string  `json:"path" desc:"The folder listed, relative to the first root."`
 	Entries   []Entry `json:"entries" jsonschema:"required" desc:"The folder's entries from offset on, sorted by name."`
 	Total     int     `json:"total" desc:"How many entries the folder lists in all."`
-	Truncated bool    `json:"truncated" desc:"True when entries stop before the last one; read on with offset nextOffset."`
+	Truncated bool    `json:"truncated,omitempty" desc:"True when entries stop before the last one; read on with offset nextOffset."`
 	Hidden    int     `json:"hidden,omitempty" desc:"Entries withheld by the workspace policy (secrets, denied paths)."`
 	Ignored   int     `json:"ignored,omitempty" desc:"Entries not listed because .gitignore excludes them; includeIgnored lists them."`
 }
