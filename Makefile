@@ -59,13 +59,21 @@ test: deps vet
 bench: build
 	$(GO) run ./test/bench/report -bin $(BIN)
 
-## fuzz: a short run of every fuzzer (seeds alone run in `make test`)
+## fuzz: a short run (FUZZTIME each) of every fuzzer: each `func Fuzz…` of a *_test.go in any
+##       module of the tree (testdata aside), run in its own package and module. The seeds
+##       alone run in `make test`.
+FUZZTIME  ?= 10s
 fuzz: plugins
-	$(GO) test -run=^$$ -fuzz=FuzzDecode -fuzztime=20s ./host/manifest
-	$(GO) test -run=^$$ -fuzz=FuzzUntar -fuzztime=20s ./host/install
-	$(GO) test -run=^$$ -fuzz=FuzzResolve -fuzztime=20s ./host/policy
-	$(GO) test -run=^$$ -fuzz=FuzzParsePatch -fuzztime=20s ./hostfns/journal
-	$(GO) test -run=^$$ -fuzz=FuzzEditText -fuzztime=20s ./hostfns/journal
+	@set -e; \
+	for file in $$(grep -rlE --include='*_test.go' --exclude-dir=testdata --exclude-dir=.git '^func Fuzz[A-Za-z0-9_]*\(' . | sort); do \
+		dir=$$(dirname $$file); mod=$$dir; \
+		while [ ! -f $$mod/go.mod ]; do mod=$$(dirname $$mod); done; \
+		pkg=.$${dir#$$mod}; \
+		for fn in $$(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(.*/\1/p' $$file); do \
+			echo "== $$fn ($$mod: $$pkg)"; \
+			(cd $$mod && $(GO) test -run='^$$' -fuzz="^$$fn\$$" -fuzztime=$(FUZZTIME) $$pkg); \
+		done; \
+	done
 
 clean:
 	rm -rf bin host/core/wasm/*/

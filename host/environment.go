@@ -1,7 +1,6 @@
 package host
 
 import (
-	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns/sysinfo"
 )
 
@@ -16,8 +15,8 @@ func (h *Host) environmentSetup() sysinfo.Setup {
 		Mode:     string(h.cfg.Mode),
 		Roots:    roots,
 		Sandbox:  string(h.cfg.Sandbox),
-		Deny:     h.cfg.Deny,
-		Secrets:  append(append([]string(nil), policy.DefaultSecrets...), h.cfg.Secrets...),
+		Deny:     h.policy.Deny(),
+		Secrets:  h.policy.Secrets(),
 		WebFetch: h.cfg.AllowWebFetch,
 	}
 }

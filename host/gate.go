@@ -5,10 +5,10 @@ import (
 	"errors"
 	"time"
 
-	"github.com/jujutools/juju/host/approval"
-	"github.com/jujutools/juju/host/audit"
-	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/approval"
+	"github.com/jujutools/juju/internal/audit"
+	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -45,42 +45,31 @@ type Question struct {
 	ArgsHash string // identifies the arguments (approval.HashArgs)
 }
 
+// Answer is what an Asker got from the owner.
+type Answer int
+
+// The answers.
+const (
+	Declined Answer = iota // the owner declined or cancelled
+	Accepted               // the owner accepted: the call runs
+	Handed                 // the question went to the client, whose retry of the call carries the answer
+)
+
 // Asker asks the owner, through the MCP client (elicitation), whether a
-// call may run. The MCP layer puts one in the call's context when the
-// client declared it can be asked.
+// call may run. The MCP front sets Request.Asker when the client declared
+// it can be asked.
 type Asker interface {
-	// Ask returns true when the owner accepts, false when they decline or
-	// cancel. An error means the owner could not be asked (the client
-	// failed or did not answer in time); the host then falls back to
-	// `juju approvals`. ErrAskClient means the question was handed to the
-	// client, which answers it by retrying the call (MCP multi round-trip
-	// requests): the call stops here, unrun.
-	Ask(ctx context.Context, q Question) (bool, error)
-}
-
-// ErrAskClient is returned by Call, and by an Asker, when the owner's
-// answer comes back with the client's retry of the call.
-var ErrAskClient = errors.New("the client is asked for the owner's approval")
-
-// askedClient is approve's answer when the question went to the client.
-var askedClient = &abi.Error{Code: abi.ApprovalPending, Message: "the client is asked"}
-
-type askerKey struct{}
-
-// WithAsker returns a context carrying a.
-func WithAsker(ctx context.Context, a Asker) context.Context {
-	return context.WithValue(ctx, askerKey{}, a)
-}
-
-func askerFrom(ctx context.Context) Asker {
-	a, _ := ctx.Value(askerKey{}).(Asker)
-	return a
+	// Ask returns the owner's answer. An error means the owner could not
+	// be asked (the client failed or did not answer in time); the host
+	// then falls back to `juju approvals`.
+	Ask(ctx context.Context, q Question) (Answer, error)
 }
 
 // approve holds a call until the owner decides. It returns how the call
 // was decided for the audit, and a non-nil error when the call must not
-// run (APPROVAL_DENIED or APPROVAL_PENDING).
-func (h *Host) approve(ctx context.Context, c hostfns.Caller, args []byte) (*audit.Approval, *abi.Error) {
+// run (APPROVAL_DENIED or APPROVAL_PENDING); handed when the question went
+// to the client, whose retry carries the answer.
+func (h *Host) approve(ctx context.Context, c hostfns.Caller, args []byte, asker Asker) (appr *audit.Approval, refused *abi.Error, handed bool) {
 	hash := approval.HashArgs(args)
 	q := Question{CallID: c.CallID, Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier, Args: args, ArgsHash: hash}
 
@@ -89,29 +78,30 @@ func (h *Host) approve(ctx context.Context, c hostfns.Caller, args []byte) (*aud
 		switch r.State {
 		case approval.Approved:
 			if h.approvals.Use(r.ID) == nil {
-				return &audit.Approval{Via: "cli", Decision: "approved", ID: r.ID}, nil
+				return &audit.Approval{Via: "cli", Decision: "approved", ID: r.ID}, nil, false
 			}
 		case approval.Denied:
 			h.approvals.Use(r.ID)
-			return &audit.Approval{Via: "cli", Decision: "denied", ID: r.ID}, denied(c.Tool)
+			return &audit.Approval{Via: "cli", Decision: "denied", ID: r.ID}, denied(c.Tool), false
 		case approval.Pending:
-			return h.wait(ctx, r.Request)
+			appr, refused = h.wait(ctx, r.Request)
+			return appr, refused, false
 		}
 	}
 
-	if a := askerFrom(ctx); a != nil {
+	if asker != nil {
 		actx, cancel := context.WithTimeout(ctx, h.approvalTimeout())
-		ok, err := a.Ask(actx, q)
+		answer, err := asker.Ask(actx, q)
 		cancel()
 		switch {
-		case errors.Is(err, ErrAskClient):
-			return nil, askedClient
-		case err == nil && ok:
-			return &audit.Approval{Via: "elicitation", Decision: "approved"}, nil
+		case err == nil && answer == Handed:
+			return &audit.Approval{Via: "elicitation", Decision: "asked"}, nil, true
+		case err == nil && answer == Accepted:
+			return &audit.Approval{Via: "elicitation", Decision: "approved"}, nil, false
 		case err == nil:
-			return &audit.Approval{Via: "elicitation", Decision: "denied"}, denied(c.Tool)
+			return &audit.Approval{Via: "elicitation", Decision: "denied"}, denied(c.Tool), false
 		case ctx.Err() != nil:
-			return &audit.Approval{Via: "elicitation", Decision: "cancelled"}, cancelled(c.Tool)
+			return &audit.Approval{Via: "elicitation", Decision: "cancelled"}, cancelled(c.Tool), false
 		}
 		h.log.Warn("the client could not ask the owner; waiting for juju approvals instead", "tool", c.Tool, "err", err)
 		if errors.Is(err, context.DeadlineExceeded) {
@@ -119,17 +109,18 @@ func (h *Host) approve(ctx context.Context, c hostfns.Caller, args []byte) (*aud
 			// terminal and answer at once.
 			req, cerr := h.newApproval(q, hash)
 			if cerr != nil {
-				return &audit.Approval{Via: "cli", Decision: "unavailable"}, cerr
+				return &audit.Approval{Via: "cli", Decision: "unavailable"}, cerr, false
 			}
-			return &audit.Approval{Via: "cli", Decision: "pending", ID: req.ID}, pending(req)
+			return &audit.Approval{Via: "cli", Decision: "pending", ID: req.ID}, pending(req), false
 		}
 	}
 
 	req, err := h.newApproval(q, hash)
 	if err != nil {
-		return &audit.Approval{Via: "cli", Decision: "unavailable"}, err
+		return &audit.Approval{Via: "cli", Decision: "unavailable"}, err, false
 	}
-	return h.wait(ctx, req)
+	appr, refused = h.wait(ctx, req)
+	return appr, refused, false
 }
 
 // newApproval records a pending approval, with the whole arguments for

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jujutools/juju/host/audit"
-	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/audit"
+	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

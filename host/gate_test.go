@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

@@ -12,12 +12,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/jujutools/juju/host/approval"
-	"github.com/jujutools/juju/host/audit"
-	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/host/core"
 	"github.com/jujutools/juju/host/plugin"
-	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/hostfns/approvals"
 	jexec "github.com/jujutools/juju/hostfns/exec"
@@ -27,6 +23,12 @@ import (
 	"github.com/jujutools/juju/hostfns/search"
 	"github.com/jujutools/juju/hostfns/state"
 	"github.com/jujutools/juju/hostfns/sysinfo"
+	"github.com/jujutools/juju/internal/approval"
+	"github.com/jujutools/juju/internal/audit"
+	"github.com/jujutools/juju/internal/config"
+	store "github.com/jujutools/juju/internal/journal"
+	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/internal/workspace"
 	"github.com/jujutools/juju/sandbox"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -36,7 +38,7 @@ import (
 type Config struct {
 	Roots           []string
 	Mode            config.Mode
-	Sandbox         config.Sandbox
+	Sandbox         sandbox.Mode
 	AllowWebFetch   bool
 	Deny            []string // extra deny globs
 	Secrets         []string // extra secret globs
@@ -63,10 +65,10 @@ type Host struct {
 	tools   map[string]*Tool
 	order   []string
 
-	audit     *audit.Log      // every call, in the state folder
-	approvals *approval.Store // calls waiting for the owner
-	exec      *jexec.Manager  // the command jobs, killed by Close
-	journal   *journal.Lazy   // opened on the first write
+	ws        *workspace.Workspace // policy, journal, audit, approvals, state folder
+	audit     *audit.Log           // every call, in the state folder (ws.Audit)
+	approvals *approval.Store      // calls waiting for the owner (ws.Approvals)
+	exec      *jexec.Manager       // the command jobs, killed by Close
 }
 
 // Source says where a plugin comes from.
@@ -101,15 +103,11 @@ func New(cfg Config) (*Host, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	pol, err := policy.New(policy.Config{
-		Roots:   cfg.Roots,
-		Deny:    cfg.Deny,
-		Secrets: cfg.Secrets,
-		Private: cfg.Dirs.All(),
-	})
+	ws, err := workspace.Open(workspace.Config{Roots: cfg.Roots, Deny: cfg.Deny, Secrets: cfg.Secrets, Dirs: cfg.Dirs, Logger: log})
 	if err != nil {
 		return nil, err
 	}
+	pol := ws.Policy
 	rt, err := plugin.NewRuntime(plugin.Options{
 		CacheDir:  cfg.Dirs.Cache,
 		Timeout:   cfg.PluginTimeout,
@@ -117,12 +115,10 @@ func New(cfg Config) (*Host, error) {
 		Logger:    log,
 	})
 	if err != nil {
+		ws.Close()
 		return nil, err
 	}
-	h := &Host{cfg: cfg, log: log, policy: pol, runtime: rt, tools: map[string]*Tool{}}
-	h.audit = audit.Open(audit.Path(h.StateDir()))
-	h.approvals = approval.Open(approval.Dir(h.StateDir()), approval.Options{})
-	h.journal = journal.NewLazy(h.StateDir(), pol, journal.WithLogger(log))
+	h := &Host{cfg: cfg, log: log, policy: pol, runtime: rt, tools: map[string]*Tool{}, ws: ws, audit: ws.Audit, approvals: ws.Approvals}
 	fns := h.hostFunctions()
 
 	cores, err := core.Plugins()
@@ -148,12 +144,12 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	fns = append(fns, logFunc(h.log))
 	fns = append(fns, approvals.New(h.approvals))
 	fns = append(fns, h.execManager().Funcs()...)
-	fns = append(fns, git.New(h.policy, git.Options{Secrets: h.cfg.Secrets, Deny: h.cfg.Deny, Logger: h.log,
+	fns = append(fns, git.New(h.policy, git.Options{Logger: h.log,
 		ConfineRead: h.exec.ConfineRead, ConfineWrite: h.exec.ConfineWrite})...)
-	fns = append(fns, fs.New(h.policy, fs.Options{Observe: h.journal.Saw})...)
-	fns = append(fns, journal.New(h.journal)...)
+	fns = append(fns, fs.New(h.policy, fs.Options{Observe: h.ws.Reads.Saw})...)
+	fns = append(fns, journal.New(h.ws.Journal)...)
 	fns = append(fns, state.New(h.StateDir())...)
-	fns = append(fns, search.New(h.policy, search.Options{Secrets: h.cfg.Secrets, Deny: h.cfg.Deny, Logger: h.log})...)
+	fns = append(fns, search.New(h.policy, search.Options{Logger: h.log})...)
 	fns = append(fns, sysinfo.New(h.environmentSetup())...)
 	fns = append(fns, h.discoverFuncs()...)
 	return fns
@@ -174,11 +170,10 @@ func (h *Host) execManager() *jexec.Manager {
 
 // StateDir is the folder holding this workspace's state (journal, audit,
 // todos, approvals), outside the workspace.
-func (h *Host) StateDir() string { return h.cfg.Dirs.Workspace(h.cfg.Roots) }
+func (h *Host) StateDir() string { return h.ws.StateDir }
 
-// Journal returns the workspace's change journal, opening it (and settling
-// a change a crashed writer left pending) on first use.
-func (h *Host) Journal() (*journal.Journal, error) { return h.journal.Get() }
+// Journal returns the workspace's change journal.
+func (h *Host) Journal() *store.Journal { return h.ws.Journal }
 
 // add puts a plugin's tools into the catalog, refusing the whole plugin when
 // one of its tools is already served by another.
@@ -233,7 +228,11 @@ func (h *Host) Plugins() []*Loaded { return h.plugins }
 // compiles it itself. Plugins with discoverers only are left to the first
 // project_overview.
 func (h *Host) Warm(ctx context.Context) {
-	go h.journal.Get() // settles a change a crashed writer left pending
+	go func() { // settles a change a crashed writer left pending
+		if err := h.ws.Journal.Recover(); err != nil {
+			h.log.Warn("the change journal could not settle a pending change", "err", err)
+		}
+	}()
 	var todo []*Loaded
 	for _, l := range h.plugins {
 		if l.Err == nil && len(l.Manifest.Tools) > 0 {
@@ -251,28 +250,47 @@ func (h *Host) Warm(ctx context.Context) {
 // ErrUnknownTool reports a tool the catalog does not have.
 var ErrUnknownTool = errors.New("unknown tool")
 
-// Call runs one tool. Arguments have been validated against the tool's input
-// schema by the caller (the MCP layer). The policy gate comes first: when
-// the tool's tier needs the owner's approval in this trust mode, the call
-// waits for it (see approve). Every call, run or refused, is audited.
-func (h *Host) Call(ctx context.Context, client, name string, args json.RawMessage) (*abi.CallResult, error) {
-	t, ok := h.tools[name]
+// Request is one tool call as the MCP front hands it to the host, its
+// arguments already validated against the tool's input schema.
+type Request struct {
+	Client string // the MCP client's declared name
+	Tool   string
+	Args   json.RawMessage
+	// Asker asks the owner through the client when the call needs an
+	// approval; nil when the client cannot be asked (the owner then answers
+	// with juju approvals).
+	Asker Asker
+}
+
+// Result is what became of a call.
+type Result struct {
+	*abi.CallResult
+	// Handed: the approval question went to the client (Asker answered
+	// Handed); the call did not run, and its retry carries the answer.
+	Handed bool
+}
+
+// Call runs one tool. The policy gate comes first: when the tool's tier
+// needs the owner's approval in this trust mode, the call waits for it
+// (see approve). Every call, run or refused, is audited.
+func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
+	t, ok := h.tools[req.Tool]
 	if !ok {
-		return nil, fmt.Errorf("%w: %s", ErrUnknownTool, name)
+		return Result{}, fmt.Errorf("%w: %s", ErrUnknownTool, req.Tool)
 	}
 	start := time.Now()
-	caller := hostfns.Caller{Plugin: t.Plugin.Name(), Tool: name, Tier: t.Spec.Tier, Client: client, CallID: newCallID()}
+	caller := hostfns.Caller{Plugin: t.Plugin.Name(), Tool: req.Tool, Tier: t.Spec.Tier, Client: req.Client, CallID: newCallID()}
 	var res *abi.CallResult
 	var appr *audit.Approval
 	if NeedsApproval(h.cfg.Mode, t.Spec.Tier) {
 		var refused *abi.Error
-		appr, refused = h.approve(ctx, caller, args)
-		if refused == askedClient {
+		var handed bool
+		appr, refused, handed = h.approve(ctx, caller, req.Args, req.Asker)
+		if handed {
 			// The answer comes with the client's retry, audited then; this
 			// round is recorded as held.
-			h.record(start, caller, args, &abi.CallResult{Error: &abi.Error{Code: abi.ApprovalPending}},
-				&audit.Approval{Via: "elicitation", Decision: "asked"})
-			return nil, ErrAskClient
+			h.record(start, caller, req.Args, &abi.CallResult{Error: &abi.Error{Code: abi.ApprovalPending}}, appr)
+			return Result{Handed: true}, nil
 		}
 		if refused != nil {
 			res = &abi.CallResult{Error: refused}
@@ -280,10 +298,10 @@ func (h *Host) Call(ctx context.Context, client, name string, args json.RawMessa
 	}
 	if res == nil {
 		t.Plugin.refreshGrants(h.log)
-		res = t.Plugin.Call(ctx, caller, name, args)
+		res = t.Plugin.Call(ctx, caller, req.Tool, req.Args)
 	}
-	h.record(start, caller, args, res, appr)
-	return res, nil
+	h.record(start, caller, req.Args, res, appr)
+	return Result{CallResult: res}, nil
 }
 
 // record appends the call to the audit log. A failure to write it is
@@ -319,8 +337,7 @@ func (h *Host) Close(ctx context.Context) error {
 			}
 		}
 	}
-	h.audit.Close()
-	if err := h.journal.Close(); err != nil {
+	if err := h.ws.Close(); err != nil {
 		errs = append(errs, err)
 	}
 	if len(errs) > 0 {

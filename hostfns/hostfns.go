@@ -1,6 +1,6 @@
 // Package hostfns defines the shape every juju host function shares. Each
-// capability has its own subpackage (fs, and later journal, exec, fetch,
-// lsp …) that returns a list of Func values; the plugin runtime in host/plugin
+// capability has its own subpackage (fs, journal, state, exec, git, search,
+// discover, sysinfo, approvals) that returns a list of Func values; the plugin runtime in host/plugin
 // turns them into wasm imports, checks the calling plugin's grants before any
 // handler runs, and never lets a handler's failure reach the plugin as
 // anything but an abi.Error.

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/jujutools/juju/internal/proc"
 )
 
 // Availability is what detection proved about one confinement mechanism.
@@ -121,8 +124,7 @@ var ErrLandlockUnavailable = errors.New("landlock unavailable")
 func run(ctx context.Context, timeout time.Duration, name string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.WaitDelay = time.Second
+	cmd := proc.Command(ctx, "", os.Environ(), append([]string{name}, args...)...)
 	out, err := cmd.CombinedOutput()
 	if ctx.Err() == context.DeadlineExceeded {
 		return string(out), fmt.Errorf("no answer within %v", timeout)

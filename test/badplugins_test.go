@@ -10,8 +10,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/jujutools/juju/host"
-	"github.com/jujutools/juju/internal/pluginbuild"
+	"github.com/jujutools/juju/internal/installed"
+
+	"github.com/jujutools/juju/host/pluginbuild"
 )
 
 // installForTest copies a built plugin into home's data directory with the
@@ -44,7 +45,7 @@ func installForTest(t *testing.T, home, src string, grants []string) {
 	}
 	var pin struct{ Wasm struct{ SHA256 string } }
 	json.Unmarshal(mdata, &pin)
-	g, _ := json.Marshal(map[string]any{"granted": grants, "sha256": pin.Wasm.SHA256, "manifestSha256": host.Hash(mdata)})
+	g, _ := json.Marshal(map[string]any{"granted": grants, "sha256": pin.Wasm.SHA256, "manifestSha256": installed.Hash(mdata)})
 	if err := os.WriteFile(filepath.Join(dst, "grants.json"), g, 0o600); err != nil {
 		t.Fatal(err)
 	}

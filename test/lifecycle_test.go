@@ -18,7 +18,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jujutools/juju/internal/pluginbuild"
+	"github.com/jujutools/juju/host/pluginbuild"
 )
 
 // cli runs the built juju with JUJU_HOME=home (and the extra environment)

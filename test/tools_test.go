@@ -9,7 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/jujutools/juju/host/manifest"
+	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

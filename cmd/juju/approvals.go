@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jujutools/juju/host/approval"
-	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/internal/approval"
+	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/internal/visible"
 )
 

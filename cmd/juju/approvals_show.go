@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jujutools/juju/host/approval"
+	"github.com/jujutools/juju/internal/approval"
 )
 
 // approvalShowOptions are the flags of juju approvals show.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jujutools/juju/host/approval"
+	"github.com/jujutools/juju/internal/approval"
 )
 
 // pendingApproval records a pending approval of run_command with args in

@@ -10,9 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jujutools/juju/host/audit"
-	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/internal/audit"
+	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/internal/visible"
+	"github.com/jujutools/juju/internal/workspace"
 )
 
 // auditOptions are the flags of juju audit.
@@ -77,21 +78,27 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 	return time.Time{}, usageError{fmt.Errorf("--since %q is neither a duration (90m, 2h, 3d) nor a time (2026-01-02T15:04:05Z)", s)}
 }
 
-// workspaceFor resolves the workspace made of roots (the current folder
-// when none) as juju stdio does: its roots and its state folder.
-func workspaceFor(roots []string) (resolved []string, stateDir string, dirs config.Dirs, err error) {
-	if dirs, err = config.DefaultDirs(); err != nil {
-		return nil, "", dirs, err
+// openWorkspace opens the workspace made of roots (the current folder when
+// none) as juju stdio does, with the owner's config file: its roots, deny
+// and secret globs, and its state folder.
+func openWorkspace(roots []string) (*workspace.Workspace, error) {
+	dirs, err := config.DefaultDirs()
+	if err != nil {
+		return nil, err
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		return nil, "", dirs, err
+		return nil, err
 	}
-	s, err := config.Resolve(config.Flags{Roots: roots}, nil, cwd)
+	file, err := loadConfig("", dirs)
 	if err != nil {
-		return nil, "", dirs, err
+		return nil, err
 	}
-	return s.Roots, dirs.Workspace(s.Roots), dirs, nil
+	s, err := config.Resolve(config.Flags{Roots: roots}, file, cwd)
+	if err != nil {
+		return nil, err
+	}
+	return workspace.Open(workspace.FromSettings(s, dirs, nil))
 }
 
 func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
@@ -102,19 +109,16 @@ func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	roots, state, dirs, err := workspaceFor(o.roots)
+	ws, err := openWorkspace(o.roots)
 	if err != nil {
 		return err
 	}
-	recs, err := audit.Read(audit.Path(state), audit.Query{Since: since, Limit: o.limit})
+	defer ws.Close()
+	recs, err := audit.Read(audit.Path(ws.StateDir), audit.Query{Since: since, Limit: o.limit})
 	if err != nil {
 		return err
 	}
-	changes, err := openChanges(state, roots, dirs)
-	if err != nil {
-		return err
-	}
-	entries, err := audit.Join(recs, changes, since)
+	entries, err := audit.Join(recs, changesOf(ws.Journal), since)
 	if err != nil {
 		return err
 	}

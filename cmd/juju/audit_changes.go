@@ -4,32 +4,20 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/jujutools/juju/host/audit"
-	"github.com/jujutools/juju/host/config"
-	"github.com/jujutools/juju/host/policy"
-	"github.com/jujutools/juju/hostfns/journal"
+	"github.com/jujutools/juju/internal/audit"
+	"github.com/jujutools/juju/internal/journal"
 )
 
-// openChanges opens the workspace's journal for `juju audit`, so each call
-// is shown with the changes it made. A workspace nothing was ever written
-// in has no journal: nil, and the audit shows calls alone.
-func openChanges(stateDir string, roots []string, dirs config.Dirs) (audit.ChangeLister, error) {
-	if _, err := os.Stat(filepath.Join(stateDir, journal.FileName)); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+// changesOf lists the journal's changes for `juju audit`, so each call is
+// shown with the changes it made. A workspace nothing was ever written in
+// has no journal: nil, and the audit shows calls alone.
+func changesOf(j *journal.Journal) audit.ChangeLister {
+	if _, err := os.Stat(j.Path()); errors.Is(err, fs.ErrNotExist) {
+		return nil
 	}
-	pol, err := policy.New(policy.Config{Roots: roots, Private: dirs.All()})
-	if err != nil {
-		return nil, err
-	}
-	j, err := journal.Open(stateDir, pol)
-	if err != nil {
-		pol.Close()
-		return nil, err
-	}
-	return journalChanges{j}, nil
+	return journalChanges{j}
 }
 
 // journalChanges adapts the journal to the audit's ChangeLister.

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/internal/config"
 )
 
 // cliDoc is the CLI reference this test keeps true to the code.

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jujutools/juju/host"
-	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/internal/visible"
 	"github.com/jujutools/juju/sandbox"
 )

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/jujutools/juju/host"
-	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/sandbox"
 )
 
@@ -155,9 +155,9 @@ func collect(ctx context.Context, o *doctorOptions, env doctorEnv, progress io.W
 	r.SandboxUse = mech
 	if err != nil {
 		r.SandboxUse = "none: " + err.Error()
-		if file != nil && file.Sandbox != nil && *file.Sandbox == config.SandboxRequire {
+		if file != nil && file.Sandbox != nil && *file.Sandbox == sandbox.Require {
 			problem("the config file sets sandbox = %q, but no command sandbox works here (%v): "+
-				"every command will fail with SANDBOX_UNAVAILABLE", config.SandboxRequire, err)
+				"every command will fail with SANDBOX_UNAVAILABLE", sandbox.Require, err)
 		}
 	}
 	return r

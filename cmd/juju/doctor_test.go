@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/jujutools/juju/host"
-	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/host/core"
+	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/sandbox"
 )
 

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/jujutools/juju/host"
-	"github.com/jujutools/juju/host/config"
+	"github.com/jujutools/juju/internal/config"
 )
 
 // hostConfig turns the owner's settings into the host's configuration.

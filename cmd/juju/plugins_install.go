@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/host/install"
+	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/internal/visible"
 	"github.com/jujutools/juju/sdk/abi"
 )

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jujutools/juju/host/install"
-	"github.com/jujutools/juju/internal/pluginbuild"
+	"github.com/jujutools/juju/host/pluginbuild"
 )
 
 // readerPlugin builds the reader test plugin, changed to ask for fs.read

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/jujutools/juju/host"
-	"github.com/jujutools/juju/host/manifest"
+	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

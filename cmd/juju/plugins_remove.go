@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/host/install"
+	"github.com/jujutools/juju/internal/config"
 )
 
 // pluginsRemoveOptions are the flags of juju plugins remove.

@@ -3,8 +3,8 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/host/install"
+	"github.com/jujutools/juju/internal/config"
 )
 
 func newPluginsRevokeCommand() *cobra.Command {

@@ -12,11 +12,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/jujutools/juju/host/config"
-	"github.com/jujutools/juju/host/policy"
-	"github.com/jujutools/juju/hostfns"
-	"github.com/jujutools/juju/hostfns/journal"
+	"github.com/jujutools/juju/internal/config"
+	"github.com/jujutools/juju/internal/journal"
 	"github.com/jujutools/juju/internal/visible"
+	"github.com/jujutools/juju/internal/workspace"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -86,8 +85,8 @@ func (o *rollbackOptions) bind(f *pflag.FlagSet) {
 	f.IntVar(&o.limit, "limit", 20, "list at most `N` changes when no CHANGE is given")
 }
 
-// rollbackCaller is who the journal records for a rollback from the CLI.
-var rollbackCaller = hostfns.Caller{Client: "juju rollback", Tool: "juju rollback"}
+// rollbackAuthor is who the journal records for a rollback from the CLI.
+var rollbackAuthor = journal.Author{Client: "juju rollback", Tool: "juju rollback"}
 
 // runRollback lists the changes (no args) or rolls one back.
 func runRollback(ctx context.Context, o *rollbackOptions, rootsGiven bool, args []string, w io.Writer, dirs config.Dirs, cwd string) error {
@@ -103,25 +102,20 @@ func runRollback(ctx context.Context, o *rollbackOptions, rootsGiven bool, args 
 	if err != nil {
 		return err
 	}
-	pol, err := policy.New(policy.Config{Roots: s.Roots, Deny: s.Deny, Secrets: s.Secrets, Private: dirs.All()})
+	ws, err := workspace.Open(workspace.FromSettings(s, dirs, nil))
 	if err != nil {
 		return err
 	}
-	defer pol.Close()
-	j, err := journal.Open(dirs.Workspace(s.Roots), pol)
-	if err != nil {
-		return err
-	}
-	defer j.Close()
+	defer ws.Close()
+	j := ws.Journal
 	if len(args) == 0 {
 		return listChanges(w, j, o)
 	}
 	var res *abi.ChangeResult
-	ctx = hostfns.WithCaller(ctx, rollbackCaller)
 	if o.after {
-		res, err = j.RollbackAfter(ctx, args[0], o.force)
+		res, err = j.RollbackAfter(ctx, rollbackAuthor, args[0], o.force)
 	} else {
-		res, err = j.Rollback(ctx, args[0], o.force)
+		res, err = j.Rollback(ctx, rollbackAuthor, args[0], o.force)
 	}
 	if err != nil {
 		var ae *abi.Error

@@ -9,10 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jujutools/juju/host/config"
-	"github.com/jujutools/juju/host/policy"
-	"github.com/jujutools/juju/hostfns"
-	"github.com/jujutools/juju/hostfns/journal"
+	"github.com/jujutools/juju/internal/config"
+	"github.com/jujutools/juju/internal/journal"
+	"github.com/jujutools/juju/internal/workspace"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -23,17 +22,13 @@ func writeThroughJournal(t *testing.T, dirs config.Dirs, root, path, content str
 	if err != nil {
 		t.Fatal(err)
 	}
-	pol, err := policy.New(policy.Config{Roots: s.Roots, Private: dirs.All()})
+	ws, err := workspace.Open(workspace.FromSettings(s, dirs, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pol.Close()
-	j, err := journal.Open(dirs.Workspace(s.Roots), pol)
-	if err != nil {
-		t.Fatal(err)
-	}
+	defer ws.Close()
 	req := &abi.ChangeRequest{Ops: []abi.ChangeOp{{Op: abi.OpWrite, Path: path, Length: int64(len(content))}}}
-	res, e := j.Apply(context.Background(), hostfns.Caller{Client: "cli-test", Plugin: "core", Tool: "write_file"}, req, []byte(content))
+	res, e := ws.Journal.Apply(context.Background(), journal.Author{Client: "cli-test", Plugin: "core", Tool: "write_file"}, req, []byte(content))
 	if e != nil {
 		t.Fatal(e)
 	}

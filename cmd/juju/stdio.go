@@ -10,12 +10,14 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/jujutools/juju/sandbox"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/jujutools/juju/host"
-	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/host/mcpserver"
+	"github.com/jujutools/juju/internal/config"
 )
 
 // stdioOptions are the flags of juju stdio.
@@ -125,7 +127,7 @@ func (o *stdioOptions) settings(dirs config.Dirs, cwd string) (config.Settings, 
 		flags.Mode = &m
 	}
 	if given("sandbox") {
-		s := config.Sandbox(o.sandbox)
+		s := sandbox.Mode(o.sandbox)
 		flags.Sandbox = &s
 	}
 	if given("allow-web-fetch") {

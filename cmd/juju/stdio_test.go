@@ -16,8 +16,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/host/core"
+	"github.com/jujutools/juju/internal/config"
 )
 
 // TestStdioSettings checks the precedence flags > file > defaults through

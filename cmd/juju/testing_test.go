@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/jujutools/juju/host"
-	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/host/core"
+	"github.com/jujutools/juju/internal/config"
 )
 
 // jujuHome points juju's directories at a fresh folder for one test.

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/jujutools/juju/host"
-	"github.com/jujutools/juju/host/manifest"
 	"github.com/jujutools/juju/host/plugin"
+	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

@@ -11,7 +11,7 @@ import (
 	"path"
 	"sort"
 
-	"github.com/jujutools/juju/host/manifest"
+	"github.com/jujutools/juju/internal/manifest"
 )
 
 //go:embed all:wasm

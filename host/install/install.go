@@ -12,11 +12,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jujutools/juju/host"
 	"github.com/jujutools/juju/host/core"
-	"github.com/jujutools/juju/host/manifest"
 	"github.com/jujutools/juju/host/plugin"
-	"github.com/jujutools/juju/internal/pluginbuild"
+	"github.com/jujutools/juju/host/pluginbuild"
+	"github.com/jujutools/juju/internal/installed"
+	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -86,7 +86,7 @@ func Install(ctx context.Context, src string, o Options) (*Result, error) {
 	}
 	defer unlock()
 	sweep(o.Data)
-	plugins := host.PluginsDir(o.Data)
+	plugins := installed.PluginsDir(o.Data)
 	if err := os.MkdirAll(plugins, 0o700); err != nil {
 		return nil, err
 	}
@@ -127,8 +127,8 @@ func Install(ctx context.Context, src string, o Options) (*Result, error) {
 	res.NotGranted = ordered(slices.DeleteFunc(slices.Clone(m.Capabilities), func(c abi.Capability) bool {
 		return slices.Contains(granted, c)
 	}), m)
-	pin := host.Grants{Granted: granted, SHA256: m.Wasm.SHA256, ManifestSHA256: host.Hash(mdata)}
-	if err := writePin(staging, pin); err != nil {
+	pin := installed.Grants{Granted: granted, SHA256: m.Wasm.SHA256, ManifestSHA256: installed.Hash(mdata)}
+	if err := installed.WriteGrants(staging, pin); err != nil {
 		return nil, err
 	}
 	if err := swapIn(o.Data, staging, dest); err != nil {
@@ -156,7 +156,7 @@ func check(dir, want string) (*manifest.Manifest, []byte, []byte, error) {
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("the manifest names %s: %w", m.Wasm.File, err)
 	}
-	got := host.Hash(wasm)
+	got := installed.Hash(wasm)
 	if got != m.Wasm.SHA256 {
 		return nil, nil, nil, fmt.Errorf("sha256 mismatch: %s hashes to %s, the manifest says %s", m.Wasm.File, got, m.Wasm.SHA256)
 	}
@@ -181,12 +181,12 @@ func collisions(data string, m *manifest.Manifest) error {
 		}
 		others = append(others, c.Manifest)
 	}
-	entries, _ := os.ReadDir(host.PluginsDir(data))
+	entries, _ := os.ReadDir(installed.PluginsDir(data))
 	for _, e := range entries {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") || e.Name() == m.Name {
 			continue
 		}
-		in, err := host.ReadInstalled(filepath.Join(host.PluginsDir(data), e.Name()))
+		in, err := installed.ReadInstalled(filepath.Join(installed.PluginsDir(data), e.Name()))
 		if in != nil && in.Manifest != nil && (err == nil || in.Manifest.Name == e.Name()) {
 			others = append(others, in.Manifest)
 		}
@@ -274,7 +274,7 @@ func previousGrants(dest string, m *manifest.Manifest, res *Result) []abi.Capabi
 	}
 	up := &Update{Kept: []abi.Capability{}, NewAsks: []abi.Capability{}, Dropped: []abi.Capability{}}
 	res.Update = up
-	prev, err := host.ReadInstalled(dest)
+	prev, err := installed.ReadInstalled(dest)
 	if err != nil {
 		if prev != nil && prev.Manifest != nil {
 			up.PreviousVersion = prev.Manifest.Version

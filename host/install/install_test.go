@@ -18,8 +18,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/jujutools/juju/host"
-	"github.com/jujutools/juju/internal/pluginbuild"
+	"github.com/jujutools/juju/host/pluginbuild"
+	"github.com/jujutools/juju/internal/installed"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -80,7 +80,7 @@ func wasmSHA(t *testing.T, dir string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return host.Hash(data)
+	return installed.Hash(data)
 }
 
 // snapshot maps every file under the data directory to its sha256, so a
@@ -104,7 +104,7 @@ func snapshot(t *testing.T, data string) map[string]string {
 		if err != nil {
 			return err
 		}
-		out[rel] = host.Hash(b)
+		out[rel] = installed.Hash(b)
 		return nil
 	})
 	return out
@@ -182,7 +182,7 @@ func TestInstallFolder(t *testing.T) {
 	if !strings.Contains(progress.String(), "compiling test-reader") || !strings.Contains(progress.String(), "done in") {
 		t.Errorf("progress = %q", progress.String())
 	}
-	in, err := host.ReadInstalled(filepath.Join(e.data, "plugins", "test-reader"))
+	in, err := installed.ReadInstalled(filepath.Join(e.data, "plugins", "test-reader"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -486,7 +486,7 @@ func TestGrantRevokeRemove(t *testing.T) {
 	if err != nil || !slices.Equal(ch.Granted, []abi.Capability{abi.CapState}) || !slices.Equal(ch.Changed, []abi.Capability{abi.CapFSRead}) {
 		t.Fatalf("revoke: %+v, %v", ch, err)
 	}
-	in, err := host.ReadInstalled(filepath.Join(e.data, "plugins", "test-reader"))
+	in, err := installed.ReadInstalled(filepath.Join(e.data, "plugins", "test-reader"))
 	if err != nil || !slices.Equal(in.Granted, []abi.Capability{abi.CapState}) {
 		t.Errorf("after revoke: %+v, %v", in, err)
 	}
@@ -540,7 +540,7 @@ func TestVerify(t *testing.T) {
 		t.Errorf("verify nothing: %v", err)
 	}
 	// Granting to a tampered plugin is refused too: the pin is checked first.
-	if _, err := Grant(e.data, "test-reader", []string{"exec"}); !errors.Is(err, host.ErrManifestPin) {
+	if _, err := Grant(e.data, "test-reader", []string{"exec"}); !errors.Is(err, installed.ErrManifestPin) {
 		t.Errorf("grant to a tampered plugin: %v", err)
 	}
 }
@@ -565,7 +565,7 @@ func TestConcurrentGrants(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	in, err := host.ReadInstalled(filepath.Join(e.data, "plugins", "test-reader"))
+	in, err := installed.ReadInstalled(filepath.Join(e.data, "plugins", "test-reader"))
 	if err != nil || len(in.Granted) != len(caps) {
 		t.Errorf("granted %v, %v; want all of %v", in.Granted, err, caps)
 	}

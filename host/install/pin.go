@@ -1,7 +1,6 @@
 package install
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -9,10 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/jujutools/juju/host"
 	"github.com/jujutools/juju/host/core"
-	"github.com/jujutools/juju/host/manifest"
-	"github.com/jujutools/juju/internal/atomicfile"
+	"github.com/jujutools/juju/internal/installed"
+	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -27,18 +25,6 @@ var (
 	ErrCollision    = errors.New("tool name collision")
 	ErrRefused      = errors.New("plugin refused")
 )
-
-// writePin writes dir/grants.json atomically.
-func writePin(dir string, g host.Grants) error {
-	if g.Granted == nil {
-		g.Granted = []abi.Capability{}
-	}
-	data, err := json.MarshalIndent(g, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(filepath.Join(dir, host.GrantsFile), append(data, '\n'), 0o600, atomicfile.Options{})
-}
 
 // isCore reports whether name is a core plugin's.
 func isCore(name string) bool {
@@ -63,7 +49,7 @@ func installedDir(data, name string) (string, error) {
 	if name == "" || strings.ContainsAny(name, `/\`) || strings.HasPrefix(name, ".") {
 		return "", fmt.Errorf("%q: %w", name, ErrNotInstalled)
 	}
-	dir := filepath.Join(host.PluginsDir(data), name)
+	dir := filepath.Join(installed.PluginsDir(data), name)
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return "", fmt.Errorf("%s: %w (juju plugins list shows them)", name, ErrNotInstalled)
 	}
@@ -101,7 +87,7 @@ func regrant(data, name string, caps []string, add bool) (*Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, err := host.ReadInstalled(dir)
+	in, err := installed.ReadInstalled(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -125,7 +111,7 @@ func regrant(data, name string, caps []string, add bool) (*Change, error) {
 	ch.Granted = ordered(held, in.Manifest)
 	pin := in.Pin
 	pin.Granted = ch.Granted
-	if err := writePin(dir, pin); err != nil {
+	if err := installed.WriteGrants(dir, pin); err != nil {
 		return nil, err
 	}
 	return ch, nil

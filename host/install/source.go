@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jujutools/juju/host/manifest"
+	"github.com/jujutools/juju/internal/manifest"
 )
 
 // Limits on what an install reads.

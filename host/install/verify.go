@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/jujutools/juju/host"
+	"github.com/jujutools/juju/internal/installed"
 )
 
 // Report is the verdict on one installed plugin.
@@ -31,7 +31,7 @@ func Verify(data, name string) ([]Report, error) {
 		}
 		names = []string{name}
 	} else {
-		entries, err := os.ReadDir(host.PluginsDir(data))
+		entries, err := os.ReadDir(installed.PluginsDir(data))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
@@ -51,7 +51,7 @@ func Verify(data, name string) ([]Report, error) {
 
 func verifyOne(data, name string) Report {
 	r := Report{Name: name}
-	in, err := host.ReadInstalled(filepath.Join(host.PluginsDir(data), name))
+	in, err := installed.ReadInstalled(filepath.Join(installed.PluginsDir(data), name))
 	if in != nil {
 		r.Version = in.Manifest.Version
 		r.SHA256 = in.Pin.SHA256

@@ -38,15 +38,15 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	if err != nil {
 		return nil, invalidParams(name, err)
 	}
-	ctx, rt := s.withAsker(ctx, req)
-	res, err := s.host.Call(ctx, clientName(ctx), name, raw)
-	if errors.Is(err, host.ErrAskClient) && rt != nil && rt.question() != nil {
-		return rt.question(), nil
-	}
+	asker, rt := s.asker(ctx, req)
+	res, err := s.host.Call(ctx, host.Request{Client: clientName(ctx), Tool: name, Args: raw, Asker: asker})
 	if err != nil {
 		return nil, invalidParams(name, err)
 	}
-	return toMCP(res), nil
+	if res.Handed && rt != nil && rt.question() != nil {
+		return rt.question(), nil
+	}
+	return toMCP(res.CallResult), nil
 }
 
 // clientName is the MCP client's declared name, for logs and the audit.

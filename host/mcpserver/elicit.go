@@ -62,6 +62,14 @@ func accepted(res *mcp.ElicitationResult) bool {
 	return true
 }
 
+// answer turns the client's answer into the host's.
+func answer(res *mcp.ElicitationResult) host.Answer {
+	if accepted(res) {
+		return host.Accepted
+	}
+	return host.Declined
+}
+
 // question is what the owner reads: the arguments whole, with space runs,
 // control and invisible characters made visible (visible.Args), however
 // long they are: a prompt never hides text.
@@ -84,18 +92,18 @@ type legacyAsker struct{ mcp *server.MCPServer }
 var _ host.Asker = legacyAsker{}
 
 // Ask implements host.Asker.
-func (a legacyAsker) Ask(ctx context.Context, q host.Question) (bool, error) {
+func (a legacyAsker) Ask(ctx context.Context, q host.Question) (host.Answer, error) {
 	res, err := a.mcp.RequestElicitation(ctx, mcp.ElicitationRequest{
 		Request: mcp.Request{Method: string(mcp.MethodElicitationCreate)},
 		Params:  elicitation(q),
 	})
 	if err != nil {
-		return false, fmt.Errorf("%w: %w", errNoElicitation, err)
+		return host.Declined, fmt.Errorf("%w: %w", errNoElicitation, err)
 	}
 	if res == nil {
-		return false, errNoElicitation
+		return host.Declined, errNoElicitation
 	}
-	return accepted(res), nil
+	return answer(res), nil
 }
 
 // roundTripAsker hands the question to the client as an input-required
@@ -118,16 +126,16 @@ func (a *roundTripAsker) state(q host.Question) string {
 }
 
 // Ask implements host.Asker.
-func (a *roundTripAsker) Ask(_ context.Context, q host.Question) (bool, error) {
+func (a *roundTripAsker) Ask(_ context.Context, q host.Question) (host.Answer, error) {
 	state := a.state(q)
 	if ans := server.ElicitationResponse(a.params.InputResponses, approvalInput); ans != nil &&
 		hmac.Equal([]byte(a.params.RequestState), []byte(state)) {
-		return accepted(ans), nil
+		return answer(ans), nil
 	}
 	a.mu.Lock()
 	a.result = server.NewInputRequestBuilder(state).Elicit(approvalInput, elicitation(q)).ToolResult()
 	a.mu.Unlock()
-	return false, host.ErrAskClient
+	return host.Handed, nil
 }
 
 func (a *roundTripAsker) question() *mcp.CallToolResult {
@@ -136,23 +144,24 @@ func (a *roundTripAsker) question() *mcp.CallToolResult {
 	return a.result
 }
 
-// withAsker puts an asker in ctx when the client declared the elicitation
-// capability: at initialize, or, for newer protocol versions, on the
-// request itself. It returns the round-trip asker when that is the one.
-func (s *Server) withAsker(ctx context.Context, req mcp.CallToolRequest) (context.Context, *roundTripAsker) {
+// asker is the Asker for the client of this call, when it declared the
+// elicitation capability: at initialize, or, for newer protocol versions,
+// on the request itself (then the round-trip asker, returned twice so the
+// front can hand its question out). Nil when the client cannot be asked.
+func (s *Server) asker(ctx context.Context, req mcp.CallToolRequest) (host.Asker, *roundTripAsker) {
 	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
 		if info.ClientCapabilities == nil || info.ClientCapabilities.Elicitation == nil {
-			return ctx, nil
+			return nil, nil
 		}
 		a := &roundTripAsker{key: s.stateKey, params: req.Params.MultiRoundTripParams}
-		return host.WithAsker(ctx, a), a
+		return a, a
 	}
 	sess, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo)
 	if !ok || sess.GetClientCapabilities().Elicitation == nil {
-		return ctx, nil
+		return nil, nil
 	}
 	if _, ok := sess.(server.SessionWithElicitation); !ok {
-		return ctx, nil
+		return nil, nil
 	}
-	return host.WithAsker(ctx, legacyAsker{mcp: s.mcp}), nil
+	return legacyAsker{mcp: s.mcp}, nil
 }

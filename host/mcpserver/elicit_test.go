@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 
@@ -39,8 +38,8 @@ func TestRoundTripAsker(t *testing.T) {
 	key := []byte("0123456789abcdef0123456789abcdef")
 	q := host.Question{Client: "c", Plugin: "p", Tool: "edit_file", Tier: "E", Args: []byte(`{"path":"a"}`), ArgsHash: "h1"}
 	first := &roundTripAsker{key: key}
-	if _, err := first.Ask(context.Background(), q); !errors.Is(err, host.ErrAskClient) {
-		t.Fatalf("first ask: %v, want ErrAskClient", err)
+	if a, err := first.Ask(context.Background(), q); a != host.Handed || err != nil {
+		t.Fatalf("first ask: %v %v, want Handed", a, err)
 	}
 	res := first.question()
 	if res == nil || res.ResultType != mcp.ResultTypeInputRequired || res.RequestState == "" {
@@ -53,14 +52,14 @@ func TestRoundTripAsker(t *testing.T) {
 		ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"approve": true}},
 	})}
 	retry := &roundTripAsker{key: key, params: mcp.MultiRoundTripParams{InputResponses: answer, RequestState: res.RequestState}}
-	if ok, err := retry.Ask(context.Background(), q); !ok || err != nil {
-		t.Fatalf("retry: %v %v", ok, err)
+	if a, err := retry.Ask(context.Background(), q); a != host.Accepted || err != nil {
+		t.Fatalf("retry: %v %v", a, err)
 	}
 	other := q
 	other.ArgsHash = "h2"
 	replay := &roundTripAsker{key: key, params: mcp.MultiRoundTripParams{InputResponses: answer, RequestState: res.RequestState}}
-	if _, err := replay.Ask(context.Background(), other); !errors.Is(err, host.ErrAskClient) {
-		t.Fatalf("an answer replayed onto other arguments was taken: %v", err)
+	if a, _ := replay.Ask(context.Background(), other); a != host.Handed {
+		t.Fatalf("an answer replayed onto other arguments was taken: %v", a)
 	}
 }
 

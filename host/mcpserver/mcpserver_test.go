@@ -6,10 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jujutools/juju/host/manifest"
-	"github.com/jujutools/juju/sdk/abi"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/jujutools/juju/internal/manifest"
+	"github.com/jujutools/juju/sdk/abi"
 )
 
 func TestParamsWriterRewritesOnlyMarkedErrors(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/jujutools/juju/host"
-	"github.com/jujutools/juju/host/manifest"
+	"github.com/jujutools/juju/internal/manifest"
 )
 
 // Server is juju's MCP server over one Host.

@@ -12,8 +12,8 @@ import (
 
 	extism "github.com/extism/go-sdk"
 
-	"github.com/jujutools/juju/host/manifest"
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

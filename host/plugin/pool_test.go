@@ -11,12 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jujutools/juju/host/manifest"
 	"github.com/jujutools/juju/host/plugin"
-	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/host/pluginbuild"
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/hostfns/fs"
-	"github.com/jujutools/juju/internal/pluginbuild"
+	"github.com/jujutools/juju/internal/manifest"
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

@@ -8,8 +8,8 @@ import (
 	"errors"
 	"time"
 
-	"github.com/jujutools/juju/host/approval"
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/approval"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/jujutools/juju/host/approval"
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/approval"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

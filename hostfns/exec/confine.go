@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/sandbox"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -25,7 +24,7 @@ func (m *Manager) ConfineWrite(cwd string, argv []string) ([]string, *abi.Error)
 // private tmpfs in the sandbox). It errs when the owner turned the sandbox
 // off or none works here: the caller then runs argv as it is.
 func (m *Manager) ConfineRead(cwd string, visible, argv []string) ([]string, error) {
-	if m.opts.Sandbox == "" || m.opts.Sandbox == config.SandboxOff {
+	if m.opts.Sandbox == "" || m.opts.Sandbox == sandbox.Off {
 		return nil, fmt.Errorf("%w: the owner's setting is sandbox = off", sandbox.ErrUnavailable)
 	}
 	if m.opts.Sandboxer == nil {

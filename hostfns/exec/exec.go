@@ -13,9 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jujutools/juju/host/config"
-	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sandbox"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -46,7 +45,7 @@ type Options struct {
 	// still running to the background (DefaultBackgroundAfter when 0).
 	BackgroundAfter time.Duration
 	// Sandbox is the owner's setting: off, prefer or require ("" is off).
-	Sandbox config.Sandbox
+	Sandbox sandbox.Mode
 	// Sandboxer confines commands; nil means no sandbox on this machine.
 	Sandboxer *sandbox.Sandbox
 	// Caches are the folders a sandboxed command may write besides the
@@ -89,7 +88,7 @@ func New(p *policy.Policy, opts Options) *Manager {
 	if opts.Caches == nil {
 		opts.Caches = sandbox.Caches(os.Getenv)
 	}
-	m := &Manager{pol: p, opts: opts, log: opts.Logger, env: Scrub(opts.Env), jobs: map[string]*job{}}
+	m := &Manager{pol: p, opts: opts, log: opts.Logger, env: sandbox.Scrub(opts.Env), jobs: map[string]*job{}}
 	if m.log == nil {
 		m.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -189,7 +188,7 @@ func (m *Manager) sandboxPolicy(network bool) sandbox.Policy {
 // confine decides whether and how argv runs confined.
 func (m *Manager) confine(argv []string, cwd string, asked, network bool) ([]string, string, string, *abi.Error) {
 	mode := m.opts.Sandbox
-	if !asked && (mode == "" || mode == config.SandboxOff) {
+	if !asked && (mode == "" || mode == sandbox.Off) {
 		return argv, sandbox.MechNone, "", nil
 	}
 	var err error = fmt.Errorf("%w: juju was started without one", sandbox.ErrUnavailable)
@@ -201,7 +200,7 @@ func (m *Manager) confine(argv []string, cwd string, asked, network bool) ([]str
 			return wrapped, mech, "", nil
 		}
 	}
-	if asked || mode == config.SandboxRequire {
+	if asked || mode == sandbox.Require {
 		why := "the call asked for sandbox: true"
 		if !asked {
 			why = "the owner's setting is sandbox = require"

@@ -11,8 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/jujutools/juju/host/config"
-	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/internal/testfs"
 	"github.com/jujutools/juju/sandbox"
 	"github.com/jujutools/juju/sdk/abi"
@@ -39,25 +38,6 @@ func newManager(t testing.TB, opts Options) (*Manager, string) {
 	m := New(p, opts)
 	t.Cleanup(func() { m.Close(context.Background()) })
 	return m, root
-}
-
-func TestSecret(t *testing.T) {
-	for name, want := range map[string]bool{
-		"GITHUB_TOKEN": true, "gh_token": true, "NPM_TOKEN": true, "AWS_ACCESS_KEY_ID": true, "AWS_REGION": true,
-		"MY_SECRET": true, "DB_PASSWORD": true, "PGPASSWORD": true, "MYSQL_PWD": true, "OPENAI_API_KEY": true,
-		"SIGNING_KEY": true, "JUJU_HOME": true, "JUJU_APPROVAL_TOKEN": true, "SSH_AUTH_SOCK": true,
-		"GOOGLE_APPLICATION_CREDENTIALS": true, "DATABASE_URL": true, "VAULT_ADDR": true, "HTTP_AUTH": true,
-		"PATH": false, "HOME": false, "PWD": false, "GOPATH": false, "LANG": false, "TERM": false,
-		"KEYBOARD": false, "GOFLAGS": false, "CI": false, "MONKEY": false,
-	} {
-		if got := Secret(name); got != want {
-			t.Errorf("Secret(%q) = %v, want %v", name, got, want)
-		}
-	}
-	got := Scrub([]string{"PATH=/bin", "GITHUB_TOKEN=x", "A=1=2", "JUJU_HOME=/h"})
-	if strings.Join(got, " ") != "PATH=/bin A=1=2" {
-		t.Errorf("Scrub = %q", got)
-	}
 }
 
 func TestHeadTail(t *testing.T) {
@@ -217,17 +197,17 @@ func TestPruneKeepsMaxJobs(t *testing.T) {
 }
 
 func TestConfine(t *testing.T) {
-	m, root := newManager(t, Options{Sandbox: config.SandboxRequire})
+	m, root := newManager(t, Options{Sandbox: sandbox.Require})
 	// No Sandboxer: require fails closed.
 	if _, _, err := call[abi.ExecResult](t, m.Funcs()[0].Handle, abi.ExecRequest{Program: "true"}); err == nil || err.Code != abi.SandboxUnavailable {
 		t.Errorf("require: %v", err)
 	}
-	m.opts.Sandbox = config.SandboxPrefer
+	m.opts.Sandbox = sandbox.Prefer
 	r, _, err := call[abi.ExecResult](t, m.Funcs()[0].Handle, abi.ExecRequest{Program: "true"})
 	if err != nil || r.Sandbox != sandbox.MechNone || !strings.Contains(r.Note, "ran unconfined") {
 		t.Errorf("prefer: %+v %v", r, err)
 	}
-	m.opts.Sandbox = config.SandboxOff
+	m.opts.Sandbox = sandbox.Off
 	r, _, err = call[abi.ExecResult](t, m.Funcs()[0].Handle, abi.ExecRequest{Program: "true"})
 	if err != nil || r.Note != "" {
 		t.Errorf("off: %+v %v", r, err)

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jujutools/juju/internal/proc"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -96,7 +97,7 @@ func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout 
 		Stdout: stdout, // *os.File: the child writes the log itself
 		Stderr: stderr,
 		// Stdin nil: the child reads /dev/null.
-		SysProcAttr: procAttr(), // its own session and process group
+		SysProcAttr: proc.Attr(), // its own session and process group, killed with juju
 	}
 	j.start = time.Now()
 	if err := cmd.Start(); err != nil {
@@ -120,7 +121,7 @@ func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout 
 // records how it ended.
 func (j *job) reap(cmd *osexec.Cmd) {
 	err := cmd.Wait()
-	killGroup(j.pgid, syscall.SIGKILL) // the group's stragglers
+	proc.KillGroup(j.pgid) // the group's stragglers
 	j.timer.Stop()
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -160,11 +161,11 @@ func (j *job) kill(reason string) {
 		j.reason = reason
 	}
 	j.mu.Unlock()
-	killGroup(j.pgid, syscall.SIGTERM)
+	proc.Signal(j.pgid, syscall.SIGTERM)
 	select {
 	case <-j.done:
 	case <-time.After(killGrace):
-		killGroup(j.pgid, syscall.SIGKILL)
+		proc.KillGroup(j.pgid)
 	}
 }
 
@@ -246,7 +247,7 @@ func (m *Manager) Close(ctx context.Context) error {
 				j.reason = abi.JobKilled
 			}
 			j.mu.Unlock()
-			killGroup(j.pgid, syscall.SIGKILL)
+			proc.KillGroup(j.pgid)
 		}
 	}
 	for _, j := range jobs {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

@@ -4,7 +4,7 @@ import (
 	"io/fs"
 	"path"
 
-	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

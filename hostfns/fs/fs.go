@@ -7,8 +7,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

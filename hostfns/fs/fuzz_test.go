@@ -54,23 +54,6 @@ func FuzzWildmatch(f *testing.F) {
 	})
 }
 
-// FuzzDecodeFrame checks the frame codec: decoding never panics, and what
-// decodes re-encodes to the same bytes.
-func FuzzDecodeFrame(f *testing.F) {
-	f.Add(abi.EncodeFrame([]byte(`{"path":"a"}`), []byte("body")))
-	f.Add([]byte{1, 0, 0})
-	f.Add([]byte{255, 255, 255, 255, 1})
-	f.Fuzz(func(t *testing.T, b []byte) {
-		h, body, err := abi.DecodeFrame(b)
-		if err != nil {
-			return
-		}
-		if !bytes.Equal(abi.EncodeFrame(h, body), b) {
-			t.Fatalf("round trip of %q differs", b)
-		}
-	})
-}
-
 // FuzzHandlers sends any header to every fs host function: each answers a
 // JSON header, with either a known error code or a result, and never a
 // host path outside the root.

@@ -5,8 +5,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/policy"
 )
 
 // funcs returns the host functions of New by name.

@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/internal/policy"
 )
 
 // maxIgnoreFile bounds how much of one .gitignore is read.

@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

@@ -3,7 +3,7 @@
 package fs
 
 import (
-	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

@@ -48,7 +48,6 @@
 package git
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -61,9 +60,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
-	jexec "github.com/jujutools/juju/hostfns/exec"
+	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/internal/proc"
+	"github.com/jujutools/juju/sandbox"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -75,9 +75,6 @@ const (
 
 // Options configure the git host function.
 type Options struct {
-	// Secrets and Deny are the owner's extra secret and deny globs, added to
-	// policy.DefaultSecrets for the exclusion pathspecs.
-	Secrets, Deny []string
 	// Env is the environment git starts from, before scrubbing
 	// (os.Environ() when nil).
 	Env []string
@@ -123,7 +120,7 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s.env = append(cleanEnv(jexec.Scrub(opts.Env)), baseEnv...)
+	s.env = append(cleanEnv(sandbox.Scrub(opts.Env)), baseEnv...)
 	s.repos = map[string]*repo{}
 	for _, r := range p.Roots() {
 		if rp, err := pinRepo(r.Real); err == nil {
@@ -132,8 +129,7 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 			s.log.Warn("git: the root's repository is not used", "root", r.Real, "err", err)
 		}
 	}
-	globs := append(append(append([]string(nil), policy.DefaultSecrets...), opts.Secrets...), opts.Deny...)
-	s.excludes = Excludes(globs)
+	s.excludes = Excludes(append(p.Secrets(), p.Deny()...))
 	return []hostfns.Func{{Name: abi.FnGit, Capability: abi.CapGit, Handle: hostfns.Typed(s.git)}}
 }
 
@@ -409,16 +405,9 @@ func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bo
 			s.log.Debug("git read runs unconfined", "err", err)
 		}
 	}
-	cmd := osexec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = env
-	isolate(cmd)
-	cmd.WaitDelay = time.Second
-	var stdout capped
-	stdout.max = s.opts.MaxOutput
-	var stderr capped
-	stderr.max = 64 << 10
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd := proc.Command(ctx, dir, env, argv...)
+	stdout, stderr := proc.NewCapped(s.opts.MaxOutput), proc.NewCapped(64<<10)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	err := cmd.Run()
 	if ctx.Err() != nil {
 		return 0, nil, "", abi.Errorf(abi.Timeout, "git %s did not finish in time and was stopped; narrow it (paths, a limit) and try again", name)
@@ -434,28 +423,10 @@ func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bo
 		return 0, nil, "", abi.Errorf(abi.Internal, "git could not be run; try again, and tell the owner if it persists")
 	}
 	errText := stderr.String()
-	if stdout.cut {
+	if stdout.Cut {
 		errText += fmt.Sprintf("\n[juju: git's output was cut at %d bytes; narrow the request]", s.opts.MaxOutput)
 	}
 	return cmd.ProcessState.ExitCode(), stdout.Bytes(), errText, nil
-}
-
-// capped is a buffer that keeps the first max bytes.
-type capped struct {
-	bytes.Buffer
-	max int
-	cut bool
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	if room := c.max - c.Len(); room < len(p) {
-		c.cut = true
-		if room > 0 {
-			c.Buffer.Write(p[:room])
-		}
-		return len(p), nil
-	}
-	return c.Buffer.Write(p)
 }
 
 func quoteArg(a string) string {

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/internal/testfs"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -30,7 +30,7 @@ func fixture(t *testing.T) (func(tier string, args ...string) (*abi.GitResult, s
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	h := New(p, Options{Deny: []string{"denied"}})[0].Handle
+	h := New(p, Options{})[0].Handle
 	return func(tier string, args ...string) (*abi.GitResult, string, *abi.Error) {
 		ctx := hostfns.WithCaller(context.Background(), hostfns.Caller{Tier: tier})
 		b, _ := json.Marshal(abi.GitRequest{Args: args})

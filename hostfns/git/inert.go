@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/jujutools/juju/internal/proc"
 )
 
 // What makes git inert. A repository's configuration and files are
@@ -146,10 +147,5 @@ func repoDrivers(out []byte) []string {
 func listConfig(ctx context.Context, dir string, env []string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "config", "--list", "--show-scope", "--includes", "-z")
-	cmd.Dir = dir
-	cmd.Env = env
-	isolate(cmd)
-	cmd.WaitDelay = time.Second
-	return cmd.Output()
+	return proc.Command(ctx, dir, env, "git", "config", "--list", "--show-scope", "--includes", "-z").Output()
 }

@@ -1,214 +1,66 @@
+// Package journal provides the journal's host functions (capability
+// fs.write, history with fs.read): every write a plugin makes goes through
+// them to the workspace's change journal (package internal/journal), with
+// the calling client, plugin, tool and call id recorded as its author.
 package journal
 
 import (
-	"errors"
-	"fmt"
-	"log/slog"
-	"os"
-	"path/filepath"
-	"sync"
-	"time"
+	"context"
 
-	bolt "go.etcd.io/bbolt"
-
-	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/hostfns"
+	store "github.com/jujutools/juju/internal/journal"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
-// FileName is the journal's database file in the workspace's state folder.
-const FileName = "journal.db"
-
-// Defaults of the options.
-const (
-	DefaultLockTimeout = 5 * time.Second
-	DefaultMaxFileSize = 32 << 20 // bytes of one file a change may read or write
-	DefaultMaxDiff     = 64 << 10 // bytes of unified diff kept per change
-	DefaultPlanTTL     = time.Hour
-)
-
-// Buckets of the database.
-var (
-	bucketChanges = []byte("changes") // id → record (JSON)
-	bucketPending = []byte("pending") // id → empty: records not yet done
-	bucketBlobs   = []byte("blobs")   // sha256 (hex) → content
-	bucketPlans   = []byte("plans")   // plan id → plan (JSON)
-)
-
-// Journal is the journal of one workspace. It is safe for concurrent use,
-// and several processes may use the same database: each operation opens
-// it, holds its file lock for the operation only, and closes it.
-type Journal struct {
-	path string
-	pol  *policy.Policy
-	opts options
-	log  *slog.Logger
-	mu   sync.Mutex // serialises this process's writers (the file lock serialises processes)
+// New returns the host functions over the journal j.
+func New(j *store.Journal) []hostfns.Func {
+	s := &server{j: j}
+	return []hostfns.Func{
+		{Name: abi.FnFSApply, Capability: abi.CapFSWrite, Handle: hostfns.Typed(s.apply)},
+		{Name: abi.FnFSPlan, Capability: abi.CapFSWrite, Handle: hostfns.Typed(s.plan)},
+		{Name: abi.FnFSPlanApply, Capability: abi.CapFSWrite, Handle: hostfns.Typed(s.planApply)},
+		{Name: abi.FnFSPlanDiscard, Capability: abi.CapFSWrite, Handle: hostfns.Typed(s.planDiscard)},
+		{Name: abi.FnFSHistory, Capability: abi.CapFSRead, Handle: hostfns.Typed(s.history)},
+		{Name: abi.FnFSRollback, Capability: abi.CapFSWrite, Handle: hostfns.Typed(s.rollback)},
+	}
 }
 
-type options struct {
-	lockTimeout time.Duration
-	maxFileSize int64
-	maxDiff     int
-	planTTL     time.Duration
-	logger      *slog.Logger
-	now         func() time.Time
-	fault       func(point string) // tests: called at each step of an apply
-	reads       *ReadLog
+type server struct{ j *store.Journal }
+
+// author is the journal's record of the call in ctx.
+func author(ctx context.Context) store.Author {
+	c, _ := hostfns.CallerFrom(ctx)
+	return store.Author{Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, CallID: c.CallID}
 }
 
-// Option changes a default of Open.
-type Option func(*options)
-
-// WithLogger sends the journal's unexpected failures to l.
-func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
-
-// WithLockTimeout bounds how long an operation waits for another process
-// holding the database (DefaultLockTimeout).
-func WithLockTimeout(d time.Duration) Option { return func(o *options) { o.lockTimeout = d } }
-
-// WithMaxFileSize bounds the size of a file a change reads or writes.
-func WithMaxFileSize(n int64) Option { return func(o *options) { o.maxFileSize = n } }
-
-// WithReadLog makes edits and writes without an expected sha256 refuse a
-// file read earlier (as l recorded) and changed on disk since.
-func WithReadLog(l *ReadLog) Option { return func(o *options) { o.reads = l } }
-
-// WithFault installs a hook called at each step of an apply, with the
-// step's name ("intent", "write:N", "rename:N", "commit"). Tests use it to
-// stop a writer at a chosen point; nothing else should.
-func WithFault(f func(point string)) Option { return func(o *options) { o.fault = f } }
-
-// Open returns the journal kept in stateDir (created when missing, mode
-// 0700) for the workspace of pol, and settles any change a crashed writer
-// left pending.
-func Open(stateDir string, pol *policy.Policy, opts ...Option) (*Journal, error) {
-	o := options{
-		lockTimeout: DefaultLockTimeout,
-		maxFileSize: DefaultMaxFileSize,
-		maxDiff:     DefaultMaxDiff,
-		planTTL:     DefaultPlanTTL,
-		now:         time.Now,
-	}
-	for _, f := range opts {
-		f(&o)
-	}
-	if o.logger == nil {
-		o.logger = slog.New(slog.DiscardHandler)
-	}
-	if stateDir == "" {
-		return nil, errors.New("journal: no state folder")
-	}
-	if err := os.MkdirAll(stateDir, 0o700); err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
-	}
-	j := &Journal{path: filepath.Join(stateDir, FileName), pol: pol, opts: o, log: o.logger}
-	err := j.update(func(tx *bolt.Tx) error { return nil })
-	if err != nil {
-		return nil, err
-	}
-	return j, nil
+func (s *server) apply(ctx context.Context, req *abi.ChangeRequest, body []byte) (*abi.ChangeResult, []byte, *abi.Error) {
+	res, e := s.j.Apply(ctx, author(ctx), req, body)
+	return res, nil, e
 }
 
-// Path is the database file.
-func (j *Journal) Path() string { return j.path }
-
-// Close releases the journal. The database is not held open between
-// operations, so there is nothing to flush.
-func (j *Journal) Close() error { return nil }
-
-// errBusy reports a database another process held past the lock timeout.
-var errBusy = abi.Errorf(abi.Timeout, "the change journal is busy (another juju process is writing to this workspace); try again in a moment")
-
-// openDB opens the database, exclusive when write, shared otherwise.
-func (j *Journal) openDB(write bool) (*bolt.DB, error) {
-	if !write {
-		if _, err := os.Stat(j.path); errors.Is(err, os.ErrNotExist) {
-			write = true // create it
-		}
-	}
-	db, err := bolt.Open(j.path, 0o600, &bolt.Options{Timeout: j.opts.lockTimeout, ReadOnly: !write})
-	if errors.Is(err, bolt.ErrTimeout) {
-		return nil, errBusy
-	}
-	if err != nil {
-		return nil, fmt.Errorf("journal: open %s: %w", j.path, err)
-	}
-	return db, nil
+func (s *server) plan(ctx context.Context, req *abi.ChangeRequest, body []byte) (*abi.PlanResult, []byte, *abi.Error) {
+	res, e := s.j.Plan(ctx, author(ctx), req, body)
+	return res, nil, e
 }
 
-// withDB runs fn with the database opened for writing: buckets exist and
-// pending records are settled. The process lock and the file lock are held
-// throughout.
-func (j *Journal) withDB(fn func(db *bolt.DB) error) error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	db, err := j.openDB(true)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	if err := j.prepare(db); err != nil {
-		return err
-	}
-	return fn(db)
+func (s *server) planApply(ctx context.Context, req *abi.PlanRequest, _ []byte) (*abi.ChangeResult, []byte, *abi.Error) {
+	res, e := s.j.ApplyPlan(ctx, author(ctx), req.PlanID)
+	return res, nil, e
 }
 
-// update is withDB for one read-write transaction.
-func (j *Journal) update(fn func(tx *bolt.Tx) error) error {
-	return j.withDB(func(db *bolt.DB) error { return db.Update(fn) })
+func (s *server) planDiscard(_ context.Context, req *abi.PlanRequest, _ []byte) (*abi.Status, []byte, *abi.Error) {
+	if e := s.j.DiscardPlan(req.PlanID); e != nil {
+		return nil, nil, e
+	}
+	return &abi.Status{}, nil, nil
 }
 
-// view runs fn in a read-only transaction under a shared lock. Pending
-// records are skipped by the readers.
-func (j *Journal) view(fn func(tx *bolt.Tx) error) error {
-	db, err := j.openDB(false)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	return db.View(func(tx *bolt.Tx) error {
-		if tx.Bucket(bucketChanges) == nil {
-			return nil
-		}
-		return fn(tx)
-	})
+func (s *server) history(_ context.Context, req *abi.HistoryRequest, _ []byte) (*abi.HistoryResult, []byte, *abi.Error) {
+	res, e := s.j.History(req)
+	return res, nil, e
 }
 
-// prepare makes the buckets and settles pending records.
-func (j *Journal) prepare(db *bolt.DB) error {
-	var pending []string
-	ready := false
-	db.View(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketChanges, bucketPending, bucketBlobs, bucketPlans} {
-			if tx.Bucket(b) == nil {
-				return nil
-			}
-		}
-		k, _ := tx.Bucket(bucketPending).Cursor().First()
-		ready = k == nil
-		return nil
-	})
-	if ready {
-		return nil
-	}
-	err := db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketChanges, bucketPending, bucketBlobs, bucketPlans} {
-			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-				return err
-			}
-		}
-		return tx.Bucket(bucketPending).ForEach(func(k, _ []byte) error {
-			pending = append(pending, string(k))
-			return nil
-		})
-	})
-	if err != nil {
-		return fmt.Errorf("journal: %w", err)
-	}
-	for _, id := range pending {
-		if err := j.recover(db, id); err != nil {
-			return err
-		}
-	}
-	return nil
+func (s *server) rollback(ctx context.Context, req *abi.RollbackRequest, _ []byte) (*abi.ChangeResult, []byte, *abi.Error) {
+	res, e := s.j.RollbackRequest(ctx, author(ctx), req)
+	return res, nil, e
 }

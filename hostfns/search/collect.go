@@ -14,7 +14,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
-	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
 

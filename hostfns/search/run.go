@@ -11,7 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jujutools/juju/host/policy"
+	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/internal/proc"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -28,13 +29,10 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	cmd := exec.CommandContext(ctx, s.rg, s.argv(req, r.Rel)...)
-	cmd.Dir = r.Root.Real
-	cmd.Env = []string{} // no environment at all: nothing of the owner's reaches rg
-	cmd.WaitDelay = time.Second
-	var stderr capped
-	stderr.max = 4 << 10
-	cmd.Stderr = &stderr
+	// No environment at all: nothing of the owner's reaches rg.
+	cmd := proc.Command(ctx, r.Root.Real, nil, append([]string{s.rg}, s.argv(req, r.Rel)...)...)
+	stderr := proc.NewCapped(4 << 10)
+	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, nil, s.internal(err)
@@ -77,19 +75,6 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 func (s *server) internal(err error) *abi.Error {
 	s.log.Error("search host function failed", "err", err)
 	return abi.Errorf(abi.Internal, "the search could not be run because of an unexpected error on the host; try again, or search with glob_files and read_file")
-}
-
-// capped is a writer that keeps the first max bytes written to it.
-type capped struct {
-	bytes.Buffer
-	max int
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	if room := c.max - c.Len(); room > 0 {
-		c.Buffer.Write(p[:min(room, len(p))])
-	}
-	return len(p), nil
 }
 
 // firstLines returns the first n non-empty lines of s, joined by "; ".

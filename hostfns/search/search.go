@@ -7,8 +7,8 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/jujutools/juju/host/policy"
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -27,9 +27,6 @@ type Options struct {
 	// New runs; a program that cannot be found makes every search answer
 	// Unavailable.
 	RG string
-	// Secrets and Deny are the globs rg is told to skip, beyond
-	// policy.DefaultSecrets. The policy checks every result anyway.
-	Secrets, Deny []string
 	// Timeout caps one search (DefaultTimeout when 0); a request may ask for less.
 	Timeout time.Duration
 	// MaxResults caps the results of one search (DefaultMaxResults when 0).
@@ -70,9 +67,9 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 	if path, err := exec.LookPath(name); err == nil {
 		s.rg = path
 	}
-	for _, set := range [][]string{policy.DefaultSecrets, opts.Secrets, opts.Deny} {
-		s.excludes = append(s.excludes, set...)
-	}
+	// rg is told to skip every secret and deny glob; the policy checks
+	// every result anyway.
+	s.excludes = append(p.Secrets(), p.Deny()...)
 	return []hostfns.Func{
 		{Name: abi.FnSearch, Capability: abi.CapFSRead, Handle: hostfns.Typed(s.search)},
 	}

@@ -1,7 +1,6 @@
 package sysinfo
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -9,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jujutools/juju/internal/proc"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -97,16 +97,14 @@ func probeAll(ctx context.Context, progs []Program, timeout time.Duration) []abi
 func probe(ctx context.Context, path string, args, env []string, timeout time.Duration) string {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Env = env
-	cmd.Dir = os.TempDir()
+	cmd := proc.Command(ctx, os.TempDir(), env, append([]string{path}, args...)...)
 	cmd.WaitDelay = 500 * time.Millisecond
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	stdout, stderr := proc.NewCapped(64<<10), proc.NewCapped(64<<10)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if cmd.Run() != nil && ctx.Err() != nil {
 		return ""
 	}
-	for _, b := range []*bytes.Buffer{&stdout, &stderr} {
+	for _, b := range []*proc.Capped{stdout, stderr} {
 		for _, l := range strings.Split(b.String(), "\n") {
 			if l = strings.TrimSpace(l); l != "" {
 				if len(l) > 200 {

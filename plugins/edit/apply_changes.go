@@ -1,6 +1,9 @@
 package edit
 
-import "github.com/jujutools/juju/sdk/juju"
+import (
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
 
 // ApplyChangesArgs are the arguments of apply_changes.
 type ApplyChangesArgs struct {
@@ -11,7 +14,7 @@ func init() {
 	juju.Tool("apply_changes", editTool("Apply changes",
 		"Applies a plan made by preview_changes, all-or-nothing. If any file it touches changed since the preview, nothing is written and "+
 			"the call fails with FILE_CHANGED: preview again. Journaled: rollback_changes undoes it.",
-		ChangeOutput{}, true, false), applyChanges)
+		abi.ChangeResult{}, true, false), applyChanges)
 }
 
 func applyChanges(_ *juju.Call, in ApplyChangesArgs) (*juju.Result, error) {
@@ -19,5 +22,5 @@ func applyChanges(_ *juju.Call, in ApplyChangesArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return juju.Text(summary("Applied plan "+in.PlanID, res)).WithStructured(changeOutput(res)), nil
+	return juju.Text(summary("Applied plan "+in.PlanID, res)).WithStructured(res), nil
 }

@@ -17,7 +17,7 @@ func init() {
 			"sit at other line numbers when lines above it moved). One hunk that does not apply fails the whole call with CONFLICT naming the file "+
 			"and the hunk, and nothing is written. Handles new files (--- /dev/null), deletions (+++ /dev/null) and renames. "+
 			"CRLF files are matched with plain \\n line ends and keep theirs. Journaled: rollback_changes undoes the whole patch.",
-		ChangeOutput{}, true, false), applyPatch)
+		abi.ChangeResult{}, true, false), applyPatch)
 }
 
 func applyPatch(_ *juju.Call, in ApplyPatchArgs) (*juju.Result, error) {
@@ -32,5 +32,5 @@ func applyPatch(_ *juju.Call, in ApplyPatchArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return juju.Text(summary("Applied the patch", res)).WithStructured(changeOutput(res)), nil
+	return juju.Text(summary("Applied the patch", res)).WithStructured(res), nil
 }

@@ -11,40 +11,6 @@ import (
 // result holds the whole (bounded by the host).
 const maxTextDiff = 8 << 10
 
-// FileChange is what a change did, or would do, to one path.
-type FileChange struct {
-	Path         string `json:"path" desc:"The path, relative to the first root."`
-	Action       string `json:"action" enum:"created,modified,deleted,dir-created,dir-deleted" desc:"What happens to the path."`
-	SHA256Before string `json:"sha256Before,omitempty" desc:"SHA-256 of the file before the change."`
-	SHA256After  string `json:"sha256After,omitempty" desc:"SHA-256 of the file after the change; pass it as expectedSha256 to a later edit."`
-	Mode         string `json:"mode,omitempty" desc:"The file's permissions, e.g. -rw-r--r--."`
-	Added        int    `json:"added" desc:"Lines added."`
-	Removed      int    `json:"removed" desc:"Lines removed."`
-	Replacements int    `json:"replacements,omitempty" desc:"Replacements made in this file."`
-}
-
-// ChangeOutput is the structured content of the tools that change files.
-type ChangeOutput struct {
-	ChangeID   string       `json:"changeId,omitempty" desc:"The id of the recorded change (empty for a dry run); undo it with rollback_changes."`
-	DryRun     bool         `json:"dryRun,omitempty" desc:"Nothing was written: this is what the change would do."`
-	Files      []FileChange `json:"files" desc:"Each path the change touches."`
-	Diff       string       `json:"diff" desc:"Unified diff of the change."`
-	DiffCut    bool         `json:"diffCut,omitempty" desc:"The diff was cut at the host's bound."`
-	RolledBack []string     `json:"rolledBack,omitempty" desc:"For a rollback: the changes it undid."`
-}
-
-func changeOutput(r *abi.ChangeResult) ChangeOutput {
-	return ChangeOutput{ChangeID: r.ChangeID, DryRun: r.DryRun, Files: files(r.Files), Diff: r.Diff, DiffCut: r.DiffCut, RolledBack: r.RolledBack}
-}
-
-func files(in []abi.FileChange) []FileChange {
-	out := make([]FileChange, len(in))
-	for i, f := range in {
-		out[i] = FileChange(f)
-	}
-	return out
-}
-
 // summary is the text result of a change: one line per path, the change
 // id, then the diff (cut for the text; whole in the structured content).
 func summary(verb string, r *abi.ChangeResult) string {

@@ -16,7 +16,7 @@ func init() {
 	juju.Tool("delete_path", editTool("Delete path",
 		"Deletes a file, a symlink (the link, not its target) or an empty folder; a folder with content needs recursive. "+
 			"Every deleted file's content is kept in the journal: rollback_changes restores it.",
-		ChangeOutput{}, true, false), deletePath)
+		abi.ChangeResult{}, true, false), deletePath)
 }
 
 func deletePath(_ *juju.Call, in DeletePathArgs) (*juju.Result, error) {
@@ -24,5 +24,5 @@ func deletePath(_ *juju.Call, in DeletePathArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return juju.Text(summary("Deleted "+in.Path, res)).WithStructured(changeOutput(res)), nil
+	return juju.Text(summary("Deleted "+in.Path, res)).WithStructured(res), nil
 }

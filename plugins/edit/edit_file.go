@@ -20,7 +20,7 @@ func init() {
 			"otherwise AMBIGUOUS_EDIT gives the line of each occurrence. If it does not occur, NO_MATCH names the closest lines and what differs "+
 			"(tabs against spaces, trailing blanks, letter case, line ends). The file's CRLF line ends, BOM and permissions are kept "+
 			"(match with plain \\n line ends). The edit is atomic, journaled and can be undone with rollback_changes; the result holds the diff.",
-		ChangeOutput{}, true, false), editFile)
+		abi.ChangeResult{}, true, false), editFile)
 }
 
 func editFile(_ *juju.Call, in EditFileArgs) (*juju.Result, error) {
@@ -30,5 +30,5 @@ func editFile(_ *juju.Call, in EditFileArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return juju.Text(summary("Edited "+in.Path, res)).WithStructured(changeOutput(res)), nil
+	return juju.Text(summary("Edited "+in.Path, res)).WithStructured(res), nil
 }

@@ -13,7 +13,7 @@ type MakeDirectoryArgs struct {
 func init() {
 	juju.Tool("make_directory", editTool("Make directory",
 		"Makes a folder and any missing folders above it, like mkdir -p. A folder that already exists is fine. Journaled.",
-		ChangeOutput{}, false, true), makeDirectory)
+		abi.ChangeResult{}, false, true), makeDirectory)
 }
 
 func makeDirectory(_ *juju.Call, in MakeDirectoryArgs) (*juju.Result, error) {
@@ -21,5 +21,5 @@ func makeDirectory(_ *juju.Call, in MakeDirectoryArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return juju.Text(summary("Made "+in.Path, res)).WithStructured(changeOutput(res)), nil
+	return juju.Text(summary("Made "+in.Path, res)).WithStructured(res), nil
 }

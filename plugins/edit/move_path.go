@@ -16,7 +16,7 @@ func init() {
 	juju.Tool("move_path", editTool("Move path",
 		"Moves or renames a file, a symlink or a folder (with everything inside) to destination, the full new path. "+
 			"An existing destination file is refused unless overwrite. Journaled: rollback_changes moves it back.",
-		ChangeOutput{}, true, false), movePath)
+		abi.ChangeResult{}, true, false), movePath)
 }
 
 func movePath(_ *juju.Call, in MovePathArgs) (*juju.Result, error) {
@@ -24,5 +24,5 @@ func movePath(_ *juju.Call, in MovePathArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return juju.Text(summary("Moved "+in.Path+" to "+in.Destination, res)).WithStructured(changeOutput(res)), nil
+	return juju.Text(summary("Moved "+in.Path+" to "+in.Destination, res)).WithStructured(res), nil
 }

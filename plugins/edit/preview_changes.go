@@ -27,21 +27,12 @@ type PreviewChangesArgs struct {
 	Patch      string      `json:"patch,omitempty" desc:"A unified diff to apply after the operations."`
 }
 
-// PlanOutput is the structured content of preview_changes.
-type PlanOutput struct {
-	PlanID  string       `json:"planId" desc:"Pass it to apply_changes (or discard_changes)."`
-	Files   []FileChange `json:"files" desc:"Each path the plan touches."`
-	Diff    string       `json:"diff" desc:"Unified diff of the plan."`
-	DiffCut bool         `json:"diffCut,omitempty" desc:"The diff was cut at the host's bound."`
-	Expires string       `json:"expires" desc:"When the plan is forgotten (RFC 3339)."`
-}
-
 func init() {
 	juju.Tool("preview_changes", editTool("Preview changes",
 		"Plans a change of several operations (write, edit, delete, move, mkdir, and optionally a unified diff) without writing anything, "+
 			"and returns a plan id with the unified diff for review. apply_changes applies the plan all-or-nothing, and refuses with FILE_CHANGED "+
 			"if any file changed since the preview; discard_changes drops it. Plans expire after an hour.",
-		PlanOutput{}, false, false), previewChanges)
+		abi.PlanResult{}, false, false), previewChanges)
 }
 
 // buildChange turns operations into a journal change.
@@ -89,5 +80,5 @@ func previewChanges(_ *juju.Call, in PreviewChangesArgs) (*juju.Result, error) {
 	writeFiles(&b, p.Files)
 	fmt.Fprintf(&b, "Apply it with apply_changes planId=%s, or drop it with discard_changes. It expires at %s.\n", p.PlanID, p.Expires)
 	writeDiff(&b, p.Diff, p.DiffCut)
-	return juju.Text(b.String()).WithStructured(PlanOutput{PlanID: p.PlanID, Files: files(p.Files), Diff: p.Diff, DiffCut: p.DiffCut, Expires: p.Expires}), nil
+	return juju.Text(b.String()).WithStructured(p), nil
 }

@@ -25,7 +25,7 @@ type ReplaceInFilesArgs struct {
 
 // ReplaceOutput is the structured content of replace_in_files.
 type ReplaceOutput struct {
-	ChangeOutput
+	abi.ChangeResult
 	Replacements int `json:"replacements" desc:"Total replacements, over every file."`
 	FilesMatched int `json:"filesMatched" desc:"Files holding oldString."`
 	FilesScanned int `json:"filesScanned" desc:"Files the glob matched and that were read."`
@@ -88,7 +88,7 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.ChangeOutput = changeOutput(res)
+	out.ChangeResult = *res
 	verb := fmt.Sprintf("Replaced %d occurrence(s) in %d file(s)", out.Replacements, out.FilesMatched)
 	if in.DryRun {
 		verb = fmt.Sprintf("%d occurrence(s) in %d file(s) of %d scanned; to write them call again with dryRun false and expectedCount %d.",

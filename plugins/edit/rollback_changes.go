@@ -20,7 +20,7 @@ func init() {
 		"Undoes a change recorded in the journal, or every change since or after one, restoring each file's old bytes, mode and existence "+
 			"as one new change (which can itself be rolled back). If a file changed since (it no longer holds what the change left), the call "+
 			"fails with CONFLICT naming it, unless force is set.",
-		ChangeOutput{}, true, false), rollbackChanges)
+		abi.ChangeResult{}, true, false), rollbackChanges)
 }
 
 func rollbackChanges(_ *juju.Call, in RollbackChangesArgs) (*juju.Result, error) {
@@ -39,5 +39,5 @@ func rollbackChanges(_ *juju.Call, in RollbackChangesArgs) (*juju.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	return juju.Text(summary("Rolled back "+strings.Join(res.RolledBack, ", "), res)).WithStructured(changeOutput(res)), nil
+	return juju.Text(summary("Rolled back "+strings.Join(res.RolledBack, ", "), res)).WithStructured(res), nil
 }

@@ -19,7 +19,7 @@ func init() {
 			"(its target changes, the link stays). For a small change to an existing file prefer edit_file. "+
 			"The write is atomic, journaled and can be undone with rollback_changes. "+
 			".git internals, secrets and paths outside the workspace are refused.",
-		ChangeOutput{}, true, true), writeFile)
+		abi.ChangeResult{}, true, true), writeFile)
 }
 
 func writeFile(_ *juju.Call, in WriteFileArgs) (*juju.Result, error) {
@@ -27,5 +27,5 @@ func writeFile(_ *juju.Call, in WriteFileArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return juju.Text(summary("Wrote "+in.Path, res)).WithStructured(changeOutput(res)), nil
+	return juju.Text(summary("Wrote "+in.Path, res)).WithStructured(res), nil
 }

@@ -37,31 +37,11 @@ type RunCommandArgs struct {
 }
 
 // CommandResult is the structured content of exec_command and run_command,
-// and of the job tools.
+// and of the job tools: the host's abi.ExecResult, and for run_commands
+// the error a command could not start with.
 type CommandResult struct {
-	JobID       string     `json:"jobId" desc:"The job's id, for job_status, job_wait, job_output and cancel_job."`
-	Command     string     `json:"command" desc:"What runs."`
-	Cwd         string     `json:"cwd,omitempty" desc:"Where it runs."`
-	State       string     `json:"state" enum:"running,exited,killed,timeout" desc:"running (in the background), exited (by itself), killed (cancelled or by a signal), timeout (killed when timeoutMs ran out)."`
-	ExitCode    *int       `json:"exitCode,omitempty" desc:"The exit code, when it exited by itself."`
-	Signal      string     `json:"signal,omitempty" desc:"The signal that ended it, if one did."`
-	Stdout      string     `json:"stdout,omitempty" desc:"Standard output; when long, its head and tail with the cut marked in the text."`
-	Stderr      string     `json:"stderr,omitempty" desc:"Standard error, cut like stdout."`
-	StdoutBytes int64      `json:"stdoutBytes" desc:"The whole size of stdout so far; job_output reads any part of it by offset."`
-	StderrBytes int64      `json:"stderrBytes" desc:"The whole size of stderr so far."`
-	Cut         bool       `json:"cut,omitempty" desc:"Some output was cut from stdout or stderr."`
-	DurationMs  int64      `json:"durationMs" desc:"How long it ran (so far, while running)."`
-	Sandbox     string     `json:"sandbox,omitempty" desc:"How it was confined: bubblewrap+landlock, bubblewrap, sandbox-exec, or none."`
-	Note        string     `json:"note,omitempty" desc:"What to know: it went to the background, or it ran unconfined."`
-	Error       *abi.Error `json:"error,omitempty" desc:"run_commands only: why this command did not start."`
-}
-
-func fromExec(r *abi.ExecResult) CommandResult {
-	return CommandResult{
-		JobID: r.JobID, Command: r.Command, Cwd: r.Cwd, State: r.State, ExitCode: r.ExitCode, Signal: r.Signal,
-		Stdout: r.Stdout, Stderr: r.Stderr, StdoutBytes: r.StdoutBytes, StderrBytes: r.StderrBytes, Cut: r.Cut,
-		DurationMs: r.DurationMs, Sandbox: r.Sandbox, Note: r.Note,
-	}
+	abi.ExecResult
+	Error *abi.Error `json:"error,omitempty" desc:"run_commands only: why this command did not start."`
 }
 
 func init() {
@@ -87,7 +67,7 @@ func execCommand(_ *juju.Call, in ExecCommandArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return commandResult(fromExec(r)), nil
+	return commandResult(CommandResult{ExecResult: *r}), nil
 }
 
 func runCommand(_ *juju.Call, in RunCommandArgs) (*juju.Result, error) {
@@ -97,7 +77,7 @@ func runCommand(_ *juju.Call, in RunCommandArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return commandResult(fromExec(r)), nil
+	return commandResult(CommandResult{ExecResult: *r}), nil
 }
 
 func commandResult(c CommandResult) *juju.Result {

@@ -67,7 +67,7 @@ func jobOp(req abi.JobRequest) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return commandResult(fromExec(r.Job)), nil
+	return commandResult(CommandResult{ExecResult: *r.Job}), nil
 }
 
 func jobStatus(_ *juju.Call, in JobArgs) (*juju.Result, error) {
@@ -110,7 +110,7 @@ func listJobs(_ *juju.Call, _ struct{}) (*juju.Result, error) {
 	l := JobList{Jobs: make([]CommandResult, 0, len(r.Jobs))}
 	var b strings.Builder
 	for i := range r.Jobs {
-		c := fromExec(&r.Jobs[i])
+		c := CommandResult{ExecResult: r.Jobs[i]}
 		l.Jobs = append(l.Jobs, c)
 		status := c.State
 		if c.ExitCode != nil {

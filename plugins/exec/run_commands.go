@@ -62,10 +62,10 @@ func runCommands(_ *juju.Call, in RunCommandsArgs) (*juju.Result, error) {
 			Sandbox: in.Sandbox, Network: in.Network, MaxOutput: parallelOutput,
 		})
 		if err != nil {
-			out.Results[i] = CommandResult{Command: c, State: abi.JobKilled, Error: asError(err)}
+			out.Results[i] = CommandResult{ExecResult: abi.ExecResult{Command: c, State: abi.JobKilled}, Error: asError(err)}
 			continue
 		}
-		out.Results[i] = fromExec(r)
+		out.Results[i] = CommandResult{ExecResult: *r}
 	}
 	for i := range out.Results {
 		res := &out.Results[i]
@@ -82,7 +82,7 @@ func runCommands(_ *juju.Call, in RunCommandsArgs) (*juju.Result, error) {
 			res.Error = asError(err)
 			continue
 		}
-		*res = fromExec(r.Job)
+		*res = CommandResult{ExecResult: *r.Job}
 		if res.State == abi.JobRunning {
 			res.Note = fmt.Sprintf("still running: it continues in the background as %s; use job_wait or job_output", res.JobID)
 		}

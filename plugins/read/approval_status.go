@@ -19,21 +19,6 @@ type StatusArgs struct {
 	ID string `json:"id,omitempty" desc:"An approval id from an APPROVAL_PENDING error; empty lists your recent approvals."`
 }
 
-// Status is the structured content of approval_status.
-type Status struct {
-	Approvals []Approval `json:"approvals" desc:"Your approvals, newest first."`
-}
-
-// Approval is one call held for the owner's approval.
-type Approval struct {
-	ID      string `json:"id" desc:"The approval id."`
-	Tool    string `json:"tool" desc:"The tool called."`
-	Args    string `json:"args" desc:"The call's arguments, in short."`
-	State   string `json:"state" enum:"pending,approved,denied,used,expired" desc:"pending: the owner has not decided; approved: retry the same call to run it; denied: do not retry; used: the decision was acted on; expired: nobody decided in time."`
-	Created string `json:"created" desc:"When the call was held (RFC 3339)."`
-	Decided string `json:"decided,omitempty" desc:"When the owner decided (RFC 3339)."`
-}
-
 func init() {
 	juju.Tool("approval_status", juju.ToolOptions{
 		Title: "Approval status",
@@ -42,7 +27,7 @@ func init() {
 			"used or expired. Give the id from the APPROVAL_PENDING message, or nothing to list your recent ones.",
 		Tier:        abi.TierRead,
 		Annotations: juju.ReadOnly(),
-		Output:      Status{},
+		Output:      abi.ApprovalStatusResult{},
 	}, status)
 }
 
@@ -60,18 +45,19 @@ func status(_ *juju.Call, in StatusArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := Status{Approvals: make([]Approval, len(res.Approvals))}
+	if res.Approvals == nil {
+		res.Approvals = []abi.ApprovalInfo{}
+	}
 	var b strings.Builder
 	if len(res.Approvals) == 0 {
 		b.WriteString("No approvals: none of your calls is held for the owner.\n")
 	}
-	for i, a := range res.Approvals {
-		out.Approvals[i] = Approval(a)
+	for _, a := range res.Approvals {
 		what := next[a.State]
 		if strings.Contains(what, "%s") {
 			what = fmt.Sprintf(what, a.ID)
 		}
 		fmt.Fprintf(&b, "%s  %s  %s %s — %s\n", a.ID, a.State, a.Tool, a.Args, what)
 	}
-	return juju.Text(b.String()).WithStructured(out), nil
+	return juju.Text(b.String()).WithStructured(res), nil
 }

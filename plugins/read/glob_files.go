@@ -19,11 +19,11 @@ type GlobFilesArgs struct {
 
 // GlobResult is the structured content of glob_files.
 type GlobResult struct {
-	Pattern   string  `json:"pattern" desc:"The pattern matched."`
-	Path      string  `json:"path" desc:"The folder searched."`
-	Files     []Entry `json:"files" jsonschema:"required" desc:"The matching files, in the order asked for."`
-	Total     int     `json:"total" desc:"How many files match in all."`
-	Truncated bool    `json:"truncated" desc:"True when files stops at limit; narrow the pattern or raise limit."`
+	Pattern   string      `json:"pattern" desc:"The pattern matched."`
+	Path      string      `json:"path" desc:"The folder searched."`
+	Files     []abi.Entry `json:"files" jsonschema:"required" desc:"The matching files, in the order asked for."`
+	Total     int         `json:"total" desc:"How many files match in all."`
+	Truncated bool        `json:"truncated" desc:"True when files stops at limit; narrow the pattern or raise limit."`
 }
 
 func init() {
@@ -46,10 +46,12 @@ func globFiles(_ *juju.Call, in GlobFilesArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := GlobResult{Pattern: in.Pattern, Path: in.Path, Files: make([]Entry, len(res.Entries)), Total: res.Total, Truncated: res.Truncated}
+	out := GlobResult{Pattern: in.Pattern, Path: in.Path, Files: res.Entries, Total: res.Total, Truncated: res.Truncated}
+	if out.Files == nil {
+		out.Files = []abi.Entry{}
+	}
 	var b strings.Builder
-	for i, e := range res.Entries {
-		out.Files[i] = entry(e)
+	for _, e := range res.Entries {
 		b.WriteString(e.Path + "\n")
 	}
 	switch {

@@ -18,25 +18,11 @@ type ListDirectoryArgs struct {
 	Limit          int    `json:"limit,omitempty" default:"500" min:"1" max:"2000" desc:"The most entries to return; a listing is also cut before it reaches about 90 KB."`
 }
 
-// Listing is the structured content of list_directory.
+// Listing is list_directory's structured content: the host's listing,
+// cut to what a reply holds, and where to read on.
 type Listing struct {
-	Path       string  `json:"path" desc:"The folder listed, relative to the first root."`
-	Entries    []Entry `json:"entries" jsonschema:"required" desc:"The folder's entries from offset on, sorted by name."`
-	Total      int     `json:"total" desc:"How many entries the folder lists in all."`
-	Truncated  bool    `json:"truncated" desc:"True when entries stop before the last one; read on with offset nextOffset."`
-	NextOffset int     `json:"nextOffset,omitempty" desc:"The offset to pass to list the entries after these, when there are any."`
-	Hidden     int     `json:"hidden,omitempty" desc:"Entries withheld by the workspace policy (secrets, denied paths)."`
-	Ignored    int     `json:"ignored,omitempty" desc:"Entries not listed because .gitignore excludes them; includeIgnored lists them."`
-}
-
-// Entry is one entry of a listing or of a glob.
-type Entry struct {
-	Name    string `json:"name" desc:"The entry's name."`
-	Path    string `json:"path" desc:"Its path, relative to the first root."`
-	Type    string `json:"type" enum:"file,dir,symlink,other" desc:"What it is."`
-	Size    int64  `json:"size" desc:"Size in bytes."`
-	ModTime string `json:"modTime" desc:"Last modification time (RFC 3339)."`
-	Target  string `json:"target,omitempty" desc:"For a symlink: its target, relative to the first root."`
+	abi.ListResult
+	NextOffset int `json:"nextOffset,omitempty" desc:"The offset to pass to list the entries after these, when there are any."`
 }
 
 // maxListing bounds the text of a listing and, apart, its structured
@@ -58,7 +44,9 @@ func listDirectory(_ *juju.Call, in ListDirectoryArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := Listing{Path: res.Path, Entries: make([]Entry, 0, len(res.Entries)), Total: res.Total, Hidden: res.Hidden, Ignored: res.Ignored}
+	out := Listing{ListResult: *res}
+	out.Entries = make([]abi.Entry, 0, len(res.Entries))
+	out.Truncated = false
 	var lines strings.Builder
 	structured := 0
 	for _, e := range res.Entries {
@@ -69,7 +57,7 @@ func listDirectory(_ *juju.Call, in ListDirectoryArgs) (*juju.Result, error) {
 		}
 		lines.WriteString(line)
 		structured += n
-		out.Entries = append(out.Entries, entry(e))
+		out.Entries = append(out.Entries, e)
 	}
 	shown := len(out.Entries)
 	if next := in.Offset + shown; next < res.Total {
@@ -127,10 +115,6 @@ func jsonLen(s string) int {
 		}
 	}
 	return n
-}
-
-func entry(e abi.Entry) Entry {
-	return Entry{Name: e.Name, Path: e.Path, Type: e.Type, Size: e.Size, ModTime: e.ModTime, Target: e.Target}
 }
 
 // entryLine is one line of a listing: "name/" for a folder, "name  (1.2 KB)"

@@ -4,50 +4,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jujutools/juju/sdk/abi"
 	"github.com/jujutools/juju/sdk/juju"
 )
 
 // EnvironmentInfoArgs are the arguments of environment_info: none.
 type EnvironmentInfoArgs struct{}
-
-// EnvironmentInfoResult is the structured content of environment_info.
-type EnvironmentInfoResult struct {
-	OS     string        `json:"os" desc:"The operating system (linux, darwin, windows …)."`
-	Arch   string        `json:"arch" desc:"The CPU architecture (amd64, arm64 …)."`
-	Kernel string        `json:"kernel,omitempty" desc:"The kernel release."`
-	Distro string        `json:"distro,omitempty" desc:"The distribution's name."`
-	CPUs   int           `json:"cpus" desc:"Logical CPUs."`
-	Shell  string        `json:"shell,omitempty" desc:"The owner's login shell."`
-	Shells []string      `json:"shells" jsonschema:"required" desc:"Shells installed."`
-	Tools  []ToolVersion `json:"tools" jsonschema:"required" desc:"Toolchains and tools found on PATH, with the first line of their version output."`
-	Juju   JujuSetup     `json:"juju" desc:"How this juju server is set up."`
-}
-
-// ToolVersion is one program found on PATH.
-type ToolVersion struct {
-	Name    string `json:"name" desc:"The program."`
-	Version string `json:"version,omitempty" desc:"Its version line; empty when it gave none in time."`
-}
-
-// JujuSetup is juju's own setup.
-type JujuSetup struct {
-	Version       string         `json:"version" desc:"juju's version."`
-	Mode          string         `json:"mode" desc:"The trust mode: inspect (edits and commands need approval), edit (commands need approval) or trusted."`
-	Roots         []string       `json:"roots" desc:"The workspace roots; relative paths start from the first."`
-	Sandbox       string         `json:"sandbox" desc:"The command sandbox setting: off, prefer or require."`
-	SandboxStatus []SandboxState `json:"sandboxStatus" desc:"Which confinement mechanisms work on this machine."`
-	Deny          []string       `json:"deny" desc:"Deny globs: paths no tool may touch."`
-	Secrets       []string       `json:"secrets" desc:"Secret globs: files no tool may read, search or write."`
-	WebFetch      bool           `json:"webFetch" desc:"Whether fetch_url is enabled."`
-}
-
-// SandboxState says whether one confinement mechanism works here.
-type SandboxState struct {
-	Name      string `json:"name" desc:"bubblewrap or landlock."`
-	Available bool   `json:"available" desc:"Whether it works here."`
-	Version   string `json:"version,omitempty" desc:"Its version (Landlock: the ABI number)."`
-	Reason    string `json:"reason,omitempty" desc:"Why it does not work."`
-}
 
 func init() {
 	juju.Tool("environment_info", juju.ReadTool("Environment info",
@@ -55,7 +17,7 @@ func init() {
 			"(go, node, npm, pnpm, yarn, bun, deno, python3, pip3, uv, cargo, rustc, java, mvn, gradle, php, composer, ruby, gcc, clang, make, just, task, git, rg, gopls, docker …), "+
 			"and juju's version, trust mode, workspace roots, sandbox setting and availability, deny and secret globs. "+
 			"Use it before running commands, to pick the right tools and flags. Versions are probed once per server.",
-		EnvironmentInfoResult{}), environmentInfo)
+		abi.EnvironmentResult{}), environmentInfo)
 }
 
 func environmentInfo(_ *juju.Call, _ EnvironmentInfoArgs) (*juju.Result, error) {
@@ -63,25 +25,20 @@ func environmentInfo(_ *juju.Call, _ EnvironmentInfoArgs) (*juju.Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	out := EnvironmentInfoResult{
-		OS: env.OS, Arch: env.Arch, Kernel: env.Kernel, Distro: env.Distro, CPUs: env.CPUs,
-		Shell: env.Shell, Shells: env.Shells, Tools: []ToolVersion{},
-		Juju: JujuSetup{
-			Version: env.Juju.Version, Mode: env.Juju.Mode, Roots: env.Juju.Roots, Sandbox: env.Juju.Sandbox,
-			Deny: env.Juju.Deny, Secrets: env.Juju.Secrets, WebFetch: env.Juju.WebFetch,
-			SandboxStatus: []SandboxState{},
-		},
+	// Lists never null, as the schema promises for shells and tools.
+	if env.Shells == nil {
+		env.Shells = []string{}
 	}
-	for _, t := range env.Tools {
-		out.Tools = append(out.Tools, ToolVersion(t))
+	if env.Tools == nil {
+		env.Tools = []abi.ToolVersion{}
 	}
-	for _, s := range env.Juju.SandboxStatus {
-		out.Juju.SandboxStatus = append(out.Juju.SandboxStatus, SandboxState(s))
+	if env.Juju.SandboxStatus == nil {
+		env.Juju.SandboxStatus = []abi.SandboxState{}
 	}
-	return juju.Text(renderEnvironment(out)).WithStructured(out), nil
+	return juju.Text(renderEnvironment(env)).WithStructured(env), nil
 }
 
-func renderEnvironment(e EnvironmentInfoResult) string {
+func renderEnvironment(e *abi.EnvironmentResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "System: %s/%s", e.OS, e.Arch)
 	if e.Distro != "" {

@@ -17,7 +17,7 @@ const maxTextBytes = 80 << 10
 func render(in SearchCodeArgs, res *abi.SearchResult) *juju.Result {
 	out := SearchCodeResult{
 		Pattern: in.Pattern, Path: in.Path, Mode: in.OutputMode, Engine: res.Engine,
-		Files: []SearchFile{}, Truncated: res.Truncated, Partial: res.Partial || res.Changed, Hidden: res.Hidden,
+		Files: []abi.SearchFile{}, Truncated: res.Truncated, Partial: res.Partial || res.Changed, Hidden: res.Hidden,
 	}
 	var b strings.Builder
 	for _, f := range res.Files {
@@ -25,7 +25,7 @@ func render(in SearchCodeArgs, res *abi.SearchResult) *juju.Result {
 			out.Truncated = true
 			break
 		}
-		sf := SearchFile{Path: f.Path, Count: f.Count}
+		sf := abi.SearchFile{Path: f.Path, Count: f.Count}
 		switch in.OutputMode {
 		case abi.SearchFiles:
 			b.WriteString(f.Path + "\n")
@@ -34,9 +34,7 @@ func render(in SearchCodeArgs, res *abi.SearchResult) *juju.Result {
 			out.Matches += f.Count
 		default:
 			writeMatches(&b, f, in.ContextLines)
-			for _, m := range f.Matches {
-				sf.Matches = append(sf.Matches, Match(m))
-			}
+			sf.Matches = f.Matches
 			out.Matches += len(f.Matches)
 		}
 		out.Files = append(out.Files, sf)

@@ -26,31 +26,15 @@ type SearchCodeArgs struct {
 
 // SearchCodeResult is the structured content of search_code.
 type SearchCodeResult struct {
-	Pattern   string       `json:"pattern" desc:"The pattern searched for."`
-	Path      string       `json:"path" desc:"The folder or file searched."`
-	Mode      string       `json:"outputMode" desc:"The output mode."`
-	Engine    string       `json:"engine" desc:"ripgrep (on the host), or juju (the plugin's own search, used when ripgrep is not installed)."`
-	Files     []SearchFile `json:"files" jsonschema:"required" desc:"The files with matches, with their matching lines (content) or counts (count)."`
-	Matches   int          `json:"matches" desc:"Matching lines returned (content) or counted in the files returned (count)."`
-	Truncated bool         `json:"truncated" desc:"True when the search stopped at maxResults (or at the output size cap): more matches exist; narrow the pattern, path or fileGlob."`
-	Partial   bool         `json:"partial" desc:"True when results are incomplete: the search ran out of time before it covered every file, or files changed while they were searched."`
-	Hidden    int          `json:"hidden,omitempty" desc:"Files withheld because they are secrets or denied paths."`
-}
-
-// SearchFile is one file with matches.
-type SearchFile struct {
-	Path    string  `json:"path" desc:"The file, relative to the first root."`
-	Count   int     `json:"count,omitempty" desc:"Matching lines in the file (count mode)."`
-	Matches []Match `json:"matches,omitempty" desc:"The matching lines (content mode)."`
-}
-
-// Match is one matching line.
-type Match struct {
-	Line   int      `json:"line" desc:"1-based line number."`
-	Column int      `json:"column" desc:"1-based column of the first match on the line, in Unicode code points."`
-	Text   string   `json:"text" desc:"The line, without its line break (cut past 1000 bytes)."`
-	Before []string `json:"before,omitempty" desc:"Context lines just before it."`
-	After  []string `json:"after,omitempty" desc:"Context lines just after it."`
+	Pattern   string           `json:"pattern" desc:"The pattern searched for."`
+	Path      string           `json:"path" desc:"The folder or file searched."`
+	Mode      string           `json:"outputMode" desc:"The output mode."`
+	Engine    string           `json:"engine" desc:"ripgrep (on the host), or juju (the plugin's own search, used when ripgrep is not installed)."`
+	Files     []abi.SearchFile `json:"files" jsonschema:"required" desc:"The files with matches, with their matching lines (content) or counts (count)."`
+	Matches   int              `json:"matches" desc:"Matching lines returned (content) or counted in the files returned (count)."`
+	Truncated bool             `json:"truncated" desc:"True when the search stopped at maxResults (or at the output size cap): more matches exist; narrow the pattern, path or fileGlob."`
+	Partial   bool             `json:"partial" desc:"True when results are incomplete: the search ran out of time before it covered every file, or files changed while they were searched."`
+	Hidden    int              `json:"hidden,omitempty" desc:"Files withheld because they are secrets or denied paths."`
 }
 
 func init() {

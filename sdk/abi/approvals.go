@@ -11,18 +11,20 @@ type ApprovalStatusRequest struct {
 	ID string `json:"id,omitempty"`
 }
 
-// ApprovalInfo is one approval as a client sees it.
+// ApprovalInfo is one approval as a client sees it: Args are the call's
+// arguments in short; Created and Decided are RFC 3339.
 type ApprovalInfo struct {
-	ID      string `json:"id"`
-	Tool    string `json:"tool"`
-	Args    string `json:"args"`  // the arguments in short
-	State   string `json:"state"` // pending, approved, denied, used, expired
-	Created string `json:"created"`
-	Decided string `json:"decided,omitempty"`
+	ID      string `json:"id" desc:"The approval id."`
+	Tool    string `json:"tool" desc:"The tool called."`
+	Args    string `json:"args" desc:"The call's arguments, in short."`
+	State   string `json:"state" enum:"pending,approved,denied,used,expired" desc:"pending: the owner has not decided; approved: retry the same call to run it; denied: do not retry; used: the decision was acted on; expired: nobody decided in time."`
+	Created string `json:"created" desc:"When the call was held (RFC 3339)."`
+	Decided string `json:"decided,omitempty" desc:"When the owner decided (RFC 3339)."`
 }
 
-// ApprovalStatusResult lists approvals, newest first.
+// ApprovalStatusResult lists approvals, newest first. approval_status
+// returns it.
 type ApprovalStatusResult struct {
 	Status
-	Approvals []ApprovalInfo `json:"approvals"`
+	Approvals []ApprovalInfo `json:"approvals" desc:"Your approvals, newest first."`
 }

@@ -47,27 +47,33 @@ const (
 // background. Stdout and Stderr hold head-and-tail cuts of the output; when
 // one was cut, the cut is marked inside the text and the whole stream stays
 // readable with JobOutput by offset (StdoutBytes and StderrBytes are the
-// full sizes).
+// full sizes). The desc tags describe it to the model: the command tools
+// return it as their structured content.
 type ExecResult struct {
 	Status
-	JobID       string `json:"jobId"`
-	Command     string `json:"command"`            // what runs, as the model wrote it (argv joined with spaces)
-	Cwd         string `json:"cwd"`                // display path of the working folder
-	State       string `json:"state"`              // JobRunning, JobExited, JobKilled, JobTimeout
-	ExitCode    *int   `json:"exitCode,omitempty"` // when it exited by itself
-	Signal      string `json:"signal,omitempty"`   // when a signal ended it
-	Stdout      string `json:"stdout,omitempty"`
-	Stderr      string `json:"stderr,omitempty"`
-	StdoutBytes int64  `json:"stdoutBytes"`
-	StderrBytes int64  `json:"stderrBytes"`
-	Cut         bool   `json:"cut,omitempty"` // a stream was cut (head and tail kept)
-	DurationMs  int64  `json:"durationMs"`    // so far, while running
+	JobID string `json:"jobId" desc:"The job's id, for job_status, job_wait, job_output and cancel_job."`
+	// Command is what runs, as the model wrote it (argv joined with spaces).
+	Command string `json:"command" desc:"What runs."`
+	// Cwd is the display path of the working folder.
+	Cwd string `json:"cwd,omitempty" desc:"Where it runs."`
+	// State is JobRunning, JobExited, JobKilled or JobTimeout.
+	State    string `json:"state" enum:"running,exited,killed,timeout" desc:"running (in the background), exited (by itself), killed (cancelled or by a signal), timeout (killed when timeoutMs ran out)."`
+	ExitCode *int   `json:"exitCode,omitempty" desc:"The exit code, when it exited by itself."`
+	Signal   string `json:"signal,omitempty" desc:"The signal that ended it, if one did."`
+	Stdout   string `json:"stdout,omitempty" desc:"Standard output; when long, its head and tail with the cut marked in the text."`
+	Stderr   string `json:"stderr,omitempty" desc:"Standard error, cut like stdout."`
+	// StdoutBytes and StderrBytes are the streams' whole sizes so far.
+	StdoutBytes int64 `json:"stdoutBytes" desc:"The whole size of stdout so far; job_output reads any part of it by offset."`
+	StderrBytes int64 `json:"stderrBytes" desc:"The whole size of stderr so far."`
+	// Cut says a stream was cut (head and tail kept).
+	Cut        bool  `json:"cut,omitempty" desc:"Some output was cut from stdout or stderr."`
+	DurationMs int64 `json:"durationMs" desc:"How long it ran (so far, while running)."`
 	// Sandbox says how the command was confined: "bubblewrap+landlock",
-	// "bubblewrap", or "none".
-	Sandbox string `json:"sandbox"`
+	// "bubblewrap", "sandbox-exec" or "none".
+	Sandbox string `json:"sandbox,omitempty" desc:"How it was confined: bubblewrap+landlock, bubblewrap, sandbox-exec, or none."`
 	// Note is a sentence for the model: why the command ran unconfined under
 	// the prefer setting, or that it went to the background.
-	Note string `json:"note,omitempty"`
+	Note string `json:"note,omitempty" desc:"What to know: it went to the background, or it ran unconfined."`
 }
 
 // Job operations.

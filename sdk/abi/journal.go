@@ -70,30 +70,32 @@ const (
 	ActionDirDeleted = "dir-deleted"
 )
 
-// FileChange is what a change did, or would do, to one path.
+// FileChange is what a change did, or would do, to one path. Action is one
+// of the Action constants.
 type FileChange struct {
-	Path         string `json:"path"`
-	Action       string `json:"action"`
-	SHA256Before string `json:"sha256Before,omitempty"`
-	SHA256After  string `json:"sha256After,omitempty"`
-	Mode         string `json:"mode,omitempty"` // e.g. -rw-r--r--
-	Added        int    `json:"added"`          // lines added
-	Removed      int    `json:"removed"`        // lines removed
-	Replacements int    `json:"replacements,omitempty"`
+	Path         string `json:"path" desc:"The path, relative to the first root."`
+	Action       string `json:"action" enum:"created,modified,deleted,dir-created,dir-deleted" desc:"What happens to the path."`
+	SHA256Before string `json:"sha256Before,omitempty" desc:"SHA-256 of the file before the change."`
+	SHA256After  string `json:"sha256After,omitempty" desc:"SHA-256 of the file after the change; pass it as expectedSha256 to a later edit."`
+	Mode         string `json:"mode,omitempty" desc:"The file's permissions, e.g. -rw-r--r--."`
+	Added        int    `json:"added" desc:"Lines added."`
+	Removed      int    `json:"removed" desc:"Lines removed."`
+	Replacements int    `json:"replacements,omitempty" desc:"Replacements made in this file."`
 }
 
-// ChangeResult describes an applied (or dry-run) change.
+// ChangeResult describes an applied (or dry-run) change. The tools that
+// change files return it as their structured content.
 type ChangeResult struct {
 	Status
-	ChangeID string       `json:"changeId,omitempty"` // empty for a dry run
-	DryRun   bool         `json:"dryRun,omitempty"`
-	Files    []FileChange `json:"files"`
+	ChangeID string       `json:"changeId,omitempty" desc:"The id of the recorded change (empty for a dry run); undo it with rollback_changes."`
+	DryRun   bool         `json:"dryRun,omitempty" desc:"Nothing was written: this is what the change would do."`
+	Files    []FileChange `json:"files" desc:"Each path the change touches."`
 	// Diff is the unified diff of the change, cut at the host's bound
 	// (DiffCut then says so).
-	Diff    string `json:"diff"`
-	DiffCut bool   `json:"diffCut,omitempty"`
+	Diff    string `json:"diff" desc:"Unified diff of the change."`
+	DiffCut bool   `json:"diffCut,omitempty" desc:"The diff was cut at the host's bound."`
 	// RolledBack lists the changes a rollback undid, newest first.
-	RolledBack []string `json:"rolledBack,omitempty"`
+	RolledBack []string `json:"rolledBack,omitempty" desc:"For a rollback: the changes it undid."`
 }
 
 // PlanRequest names a plan made by FnFSPlan.
@@ -105,11 +107,11 @@ type PlanRequest struct {
 // no file changed since the plan was made (FILE_CHANGED otherwise).
 type PlanResult struct {
 	Status
-	PlanID  string       `json:"planId"`
-	Files   []FileChange `json:"files"`
-	Diff    string       `json:"diff"`
-	DiffCut bool         `json:"diffCut,omitempty"`
-	Expires string       `json:"expires"` // RFC 3339
+	PlanID  string       `json:"planId" desc:"Pass it to apply_changes (or discard_changes)."`
+	Files   []FileChange `json:"files" desc:"Each path the plan touches."`
+	Diff    string       `json:"diff" desc:"Unified diff of the plan."`
+	DiffCut bool         `json:"diffCut,omitempty" desc:"The diff was cut at the host's bound."`
+	Expires string       `json:"expires" desc:"When the plan is forgotten (RFC 3339)."`
 }
 
 // HistoryRequest lists recorded changes, newest first. With ChangeID, only
@@ -121,29 +123,31 @@ type HistoryRequest struct {
 	Path     string `json:"path,omitempty"`  // only changes touching this path
 }
 
-// ChangeInfo is one recorded change.
+// ChangeInfo is one recorded change. Time is RFC 3339; CallID is the audit
+// id of the tool call that made it.
 type ChangeInfo struct {
-	ID         string       `json:"id"`
-	Time       string       `json:"time"` // RFC 3339
-	Client     string       `json:"client,omitempty"`
-	Plugin     string       `json:"plugin,omitempty"`
-	Tool       string       `json:"tool,omitempty"`
-	CallID     string       `json:"callId,omitempty"`
-	Files      []FileChange `json:"files"`
-	RolledBack bool         `json:"rolledBack,omitempty"`
+	ID         string       `json:"id" desc:"The change id (pass it to rollback_changes)."`
+	Time       string       `json:"time" desc:"When it was made (RFC 3339)."`
+	Client     string       `json:"client,omitempty" desc:"The MCP client that asked for it."`
+	Plugin     string       `json:"plugin,omitempty" desc:"The plugin that made it."`
+	Tool       string       `json:"tool,omitempty" desc:"The tool that made it."`
+	CallID     string       `json:"callId,omitempty" desc:"The audit id of the tool call that made it."`
+	Files      []FileChange `json:"files" desc:"The paths it touched."`
+	RolledBack bool         `json:"rolledBack,omitempty" desc:"A later change undid it."`
 	// RolledBackBy is the change that undid this one; RollbackOf lists
 	// the changes this one undid.
-	RolledBackBy string   `json:"rolledBackBy,omitempty"`
-	RollbackOf   []string `json:"rollbackOf,omitempty"`
-	Diff         string   `json:"diff,omitempty"`
-	DiffCut      bool     `json:"diffCut,omitempty"`
+	RolledBackBy string   `json:"rolledBackBy,omitempty" desc:"The change that undid it."`
+	RollbackOf   []string `json:"rollbackOf,omitempty" desc:"When it is a rollback: the changes it undid."`
+	Diff         string   `json:"diff,omitempty" desc:"With changeId: the unified diff."`
+	DiffCut      bool     `json:"diffCut,omitempty" desc:"The diff was cut at the host's bound."`
 }
 
-// HistoryResult holds changes, newest first.
+// HistoryResult holds changes, newest first; More says Limit left older
+// ones out.
 type HistoryResult struct {
 	Status
-	Changes []ChangeInfo `json:"changes"`
-	More    bool         `json:"more,omitempty"` // older changes were left out by Limit
+	Changes []ChangeInfo `json:"changes" desc:"The changes, newest first."`
+	More    bool         `json:"more,omitempty" desc:"Older changes were left out by limit."`
 }
 
 // RollbackRequest undoes ChangeID, or with After every change recorded

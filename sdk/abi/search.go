@@ -57,21 +57,21 @@ type SearchResult struct {
 	Hidden int `json:"hidden,omitempty"`
 }
 
-// SearchFile is one file with matches. Matches is empty in files mode;
-// Count is set in count mode.
+// SearchFile is one file with matches, by display path. Matches is empty
+// in files mode; Count is set in count mode. search_code returns these.
 type SearchFile struct {
-	Path    string        `json:"path"` // display path
-	Count   int           `json:"count,omitempty"`
-	Matches []SearchMatch `json:"matches,omitempty"`
+	Path    string        `json:"path" desc:"The file, relative to the first root."`
+	Count   int           `json:"count,omitempty" desc:"Matching lines in the file (count mode)."`
+	Matches []SearchMatch `json:"matches,omitempty" desc:"The matching lines (content mode)."`
 }
 
 // SearchMatch is one matching line. Column is the 1-based position of the
 // first match on the line, counted in Unicode code points. Before and After
 // are the context lines around it (lines that match too included).
 type SearchMatch struct {
-	Line   int      `json:"line"`
-	Column int      `json:"column"`
-	Text   string   `json:"text"`
-	Before []string `json:"before,omitempty"`
-	After  []string `json:"after,omitempty"`
+	Line   int      `json:"line" desc:"1-based line number."`
+	Column int      `json:"column" desc:"1-based column of the first match on the line, in Unicode code points."`
+	Text   string   `json:"text" desc:"The line, without its line break (cut past 1000 bytes)."`
+	Before []string `json:"before,omitempty" desc:"Context lines just before it."`
+	After  []string `json:"after,omitempty" desc:"Context lines just after it."`
 }

@@ -49,9 +49,12 @@ type Content struct {
 	MimeType string `json:"mimeType,omitempty"` // for "image"
 }
 
-// Status is embedded in every host function response header.
+// Status is embedded in every host function response header. Its Error is
+// the host's refusal of the call, which the SDK returns as the wrapper's
+// error; it is left out of tool output schemas (jsonschema:"-"), so that a
+// tool can return a result struct as it is.
 type Status struct {
-	Error *Error `json:"error,omitempty"`
+	Error *Error `json:"error,omitempty" jsonschema:"-"`
 }
 
 // Err returns the error the host reported, or nil.
@@ -100,14 +103,16 @@ type ReadResult struct {
 	TotalLines int    `json:"totalLines,omitempty"` // line mode: lines in the file
 }
 
-// Entry is one item of a listing or a glob.
+// Entry is one item of a listing or a glob. Path is a display path; Type
+// is one of the Type constants; Target, for a symlink, is the display path
+// of an in-root target.
 type Entry struct {
-	Name    string `json:"name"`
-	Path    string `json:"path"` // display path
-	Type    string `json:"type"` // TypeFile, TypeDir, TypeSymlink, TypeOther
-	Size    int64  `json:"size"`
-	ModTime string `json:"modTime"`
-	Target  string `json:"target,omitempty"` // symlinks: the display path of an in-root target
+	Name    string `json:"name" desc:"The entry's name."`
+	Path    string `json:"path" desc:"Its path, relative to the first root."`
+	Type    string `json:"type" enum:"file,dir,symlink,other" desc:"What it is."`
+	Size    int64  `json:"size" desc:"Size in bytes."`
+	ModTime string `json:"modTime" desc:"Last modification time (RFC 3339)."`
+	Target  string `json:"target,omitempty" desc:"For a symlink: its target, relative to the first root."`
 }
 
 // ListRequest lists one folder, or a window of it: the entries from Offset
@@ -119,18 +124,19 @@ type ListRequest struct {
 	Limit          int    `json:"limit,omitempty"`          // 0: the host's cap
 }
 
-// ListResult is a folder's entries, sorted by name. Hidden counts entries the
-// policy withholds (secrets, denied paths); Ignored counts .gitignored ones.
-// Total counts every entry listed, Truncated says Entries stopped before
-// the last of them.
+// ListResult is a folder's entries, sorted by name (never nil), or the
+// window of them a ListRequest asked for. Hidden counts entries the policy
+// withholds (secrets, denied paths); Ignored counts .gitignored ones. Total
+// counts every entry listed; Truncated says Entries stop before the last
+// of them. list_directory returns it.
 type ListResult struct {
 	Status
-	Path      string  `json:"path"`
-	Entries   []Entry `json:"entries"`
-	Total     int     `json:"total"`
-	Truncated bool    `json:"truncated,omitempty"`
-	Hidden    int     `json:"hidden,omitempty"`
-	Ignored   int     `json:"ignored,omitempty"`
+	Path      string  `json:"path" desc:"The folder listed, relative to the first root."`
+	Entries   []Entry `json:"entries" jsonschema:"required" desc:"The folder's entries from offset on, sorted by name."`
+	Total     int     `json:"total" desc:"How many entries the folder lists in all."`
+	Truncated bool    `json:"truncated,omitempty" desc:"True when entries stop before the last one; read on with offset nextOffset."`
+	Hidden    int     `json:"hidden,omitempty" desc:"Entries withheld by the workspace policy (secrets, denied paths)."`
+	Ignored   int     `json:"ignored,omitempty" desc:"Entries not listed because .gitignore excludes them; includeIgnored lists them."`
 }
 
 // StatRequest describes one path. Hash asks for the sha256 of a file.
@@ -140,16 +146,17 @@ type StatRequest struct {
 }
 
 // StatResult describes one path. For a symlink, Type is that of its target
-// and Link holds the link's own display target.
+// and Link holds the link's own display target. SHA256 is set for a file
+// when asked, never for a secret. file_info returns it.
 type StatResult struct {
 	Status
-	Path    string `json:"path"`
-	Type    string `json:"type"`
-	Size    int64  `json:"size"`
-	ModTime string `json:"modTime"`
-	Mode    string `json:"mode"`             // e.g. "-rw-r--r--"
-	SHA256  string `json:"sha256,omitempty"` // files, when asked; never for a secret
-	Link    string `json:"link,omitempty"`   // the path was a symlink to this display path
+	Path    string `json:"path" desc:"The path, relative to the first root."`
+	Type    string `json:"type" enum:"file,dir,symlink,other" desc:"What the path is; for a symlink, the type of its target."`
+	Size    int64  `json:"size" desc:"Size in bytes."`
+	ModTime string `json:"modTime" desc:"Last modification time (RFC 3339)."`
+	Mode    string `json:"mode" desc:"Permission bits, as ls -l shows them (e.g. -rw-r--r--)."`
+	SHA256  string `json:"sha256,omitempty" desc:"SHA-256 of a file's content, in hex; pass it as expectedSha256 to an edit."`
+	Link    string `json:"link,omitempty" desc:"When the path is a symlink: where it points, relative to the first root."`
 }
 
 // GlobRequest walks a folder and keeps what matches a doublestar pattern.

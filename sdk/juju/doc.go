@@ -39,6 +39,8 @@
 //
 //	jsonschema:"required"  the argument must be given; on an output field,
 //	                       a promise that it is always there and never null
+//	jsonschema:"-"         an output field left out of the schema (it is
+//	                       still encoded), such as abi.Status's error slot
 //	desc:"…"               the property's description
 //	enum:"a,b,c"           the allowed values (strings or numbers)
 //	default:"…"            the value used when the argument is absent
@@ -61,8 +63,10 @@
 //
 // # Host functions
 //
-// ReadFile, ListDir, Stat, Glob and Log wrap juju's host functions. Each one
-// is checked by the host against the plugin's granted capabilities; a denied
-// or failed call returns the host's *abi.Error, which a handler can return
-// as is so that its code reaches the client.
+// ReadFile, ListDir, Stat, Glob, Change, Exec, Git, Search, Log and the
+// others wrap juju's host functions, one wrapper each, all through one
+// round trip. Each call is checked by the host against the plugin's
+// granted capabilities; a denied or failed call returns the host's
+// *abi.Error, which a handler can return as is so that its code reaches
+// the client. A plugin imports only the host functions it calls.
 package juju

@@ -19,8 +19,10 @@ type fieldInfo struct {
 	name      string
 	index     []int
 	typ       reflect.Type
+	tagged    bool // named by its json tag
 	omitEmpty bool
 	required  bool
+	noSchema  bool // jsonschema:"-": left out of output schemas
 	desc      string
 	enum      []json.RawMessage
 	def       json.RawMessage
@@ -35,7 +37,8 @@ type fieldInfo struct {
 var fieldCache sync.Map // reflect.Type → []fieldInfo or error
 
 // fieldsOf lists the JSON properties of struct type t in declaration order,
-// inlining embedded structs as encoding/json does.
+// inlining embedded structs as encoding/json does: a field of an embedded
+// struct is hidden by a field of the same name nearer the top.
 func fieldsOf(t reflect.Type) ([]fieldInfo, error) {
 	if v, ok := fieldCache.Load(t); ok {
 		if err, bad := v.(error); bad {
@@ -48,6 +51,7 @@ func fieldsOf(t reflect.Type) ([]fieldInfo, error) {
 		fieldCache.Store(t, err)
 		return nil, err
 	}
+	fs = dominant(fs)
 	fieldCache.Store(t, fs)
 	return fs, nil
 }
@@ -79,12 +83,14 @@ func collectFields(t reflect.Type, prefix []int) ([]fieldInfo, error) {
 		if !sf.IsExported() {
 			continue
 		}
-		if name == "" {
+		tagged := name != ""
+		if !tagged {
 			name = sf.Name
 		}
 		f := fieldInfo{
 			name:      name,
 			index:     index,
+			tagged:    tagged,
 			typ:       sf.Type,
 			omitEmpty: hasOpt(opts, "omitempty") || hasOpt(opts, "omitzero"),
 			desc:      sf.Tag.Get("desc"),
@@ -95,6 +101,49 @@ func collectFields(t reflect.Type, prefix []int) ([]fieldInfo, error) {
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// dominant keeps, of the fields that share a name, the one encoding/json
+// uses: the shallowest, then of those the one named by a json tag; when
+// that leaves more than one, none. The fields keep their order.
+func dominant(fs []fieldInfo) []fieldInfo {
+	depth := map[string]int{}
+	for _, f := range fs {
+		if d, ok := depth[f.name]; !ok || len(f.index) < d {
+			depth[f.name] = len(f.index)
+		}
+	}
+	if len(depth) == len(fs) {
+		return fs // no name is shared
+	}
+	candidates := map[string][]int{}
+	for i, f := range fs {
+		if len(f.index) == depth[f.name] {
+			candidates[f.name] = append(candidates[f.name], i)
+		}
+	}
+	keep := make([]bool, len(fs))
+	for _, c := range candidates {
+		if len(c) > 1 {
+			var tagged []int
+			for _, i := range c {
+				if fs[i].tagged {
+					tagged = append(tagged, i)
+				}
+			}
+			c = tagged
+		}
+		if len(c) == 1 {
+			keep[c[0]] = true
+		}
+	}
+	var out []fieldInfo
+	for i, f := range fs {
+		if keep[i] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func hasOpt(opts, want string) bool {
@@ -112,6 +161,8 @@ func (f *fieldInfo) parseTags(tag reflect.StructTag) error {
 		case "":
 		case "required":
 			f.required = true
+		case "-":
+			f.noSchema = true
 		default:
 			return fmt.Errorf("unknown jsonschema tag option %q", flag)
 		}

@@ -14,16 +14,13 @@ var errNoHost = errors.New("juju: host functions are available only inside a plu
 // fields around it.
 type result interface{ Err() *abi.Error }
 
-// roundTrip sends one request frame to host function fn and decodes the
-// response header into Res. A failure reported by the host comes back as
-// its *abi.Error, ready to be returned by a handler.
-func roundTrip[Res result](fn string, req any, body []byte) (*Res, []byte, error) {
-	return roundTripVia[Res](nil, fn, req, body)
-}
-
-// roundTripVia is roundTrip through the wasm import imp (nil: the one
-// exchange knows for fn).
-func roundTripVia[Res result](imp func(uint64) uint64, fn string, req any, body []byte) (*Res, []byte, error) {
+// roundTrip is every host function call: it sends req (and body) as one
+// request frame through imp, the wasm import of host function fn (see
+// imports_wasip1.go), and decodes the response header into Res. A failure
+// reported by the host comes back as its *abi.Error, ready to be returned
+// by a handler. Each wrapper names its own import, so that a plugin links
+// only the imports it calls.
+func roundTrip[Res result](imp func(uint64) uint64, fn string, req any, body []byte) (*Res, []byte, error) {
 	header, ok := marshalFast(req)
 	if !ok {
 		var err error
@@ -31,13 +28,7 @@ func roundTripVia[Res result](imp func(uint64) uint64, fn string, req any, body 
 			return nil, nil, Errorf(abi.Internal, "the plugin could not encode a request to %s", fn)
 		}
 	}
-	var resp []byte
-	var err error
-	if imp != nil {
-		resp, err = exchangeVia(imp, fn, abi.EncodeFrame(header, body))
-	} else {
-		resp, err = exchange(fn, abi.EncodeFrame(header, body))
-	}
+	resp, err := exchange(imp, fn, abi.EncodeFrame(header, body))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -56,28 +47,4 @@ func roundTripVia[Res result](imp func(uint64) uint64, fn string, req any, body 
 		return nil, nil, e
 	}
 	return res, rb, nil
-}
-
-// ReadFile reads a file, by bytes or by lines (see abi.ReadRequest). The
-// returned bytes are the content; the result describes them.
-func ReadFile(req abi.ReadRequest) (*abi.ReadResult, []byte, error) {
-	return roundTrip[abi.ReadResult](abi.FnFSRead, req, nil)
-}
-
-// ListDir lists one folder, sorted by name.
-func ListDir(req abi.ListRequest) (*abi.ListResult, error) {
-	res, _, err := roundTrip[abi.ListResult](abi.FnFSList, req, nil)
-	return res, err
-}
-
-// Stat describes one path; req.Hash asks for a file's sha256.
-func Stat(req abi.StatRequest) (*abi.StatResult, error) {
-	res, _, err := roundTrip[abi.StatResult](abi.FnFSStat, req, nil)
-	return res, err
-}
-
-// Glob walks a folder and returns the entries matching a doublestar pattern.
-func Glob(req abi.GlobRequest) (*abi.GlobResult, error) {
-	res, _, err := roundTrip[abi.GlobResult](abi.FnFSGlob, req, nil)
-	return res, err
 }

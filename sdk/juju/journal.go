@@ -44,14 +44,14 @@ func (c *Change) Len() int { return len(c.req.Ops) }
 // Apply applies the change and returns what it did, with its change id.
 func (c *Change) Apply() (*abi.ChangeResult, error) {
 	c.req.DryRun = false
-	res, _, err := roundTripVia[abi.ChangeResult](fsApplyImport, abi.FnFSApply, c.req, c.body)
+	res, _, err := roundTrip[abi.ChangeResult](hostFSApply, abi.FnFSApply, c.req, c.body)
 	return res, err
 }
 
 // DryRun computes the change and its diff without writing anything.
 func (c *Change) DryRun() (*abi.ChangeResult, error) {
 	c.req.DryRun = true
-	res, _, err := roundTripVia[abi.ChangeResult](fsApplyImport, abi.FnFSApply, c.req, c.body)
+	res, _, err := roundTrip[abi.ChangeResult](hostFSApply, abi.FnFSApply, c.req, c.body)
 	return res, err
 }
 
@@ -59,39 +59,39 @@ func (c *Change) DryRun() (*abi.ChangeResult, error) {
 // applies it later if no file changed since.
 func (c *Change) Plan() (*abi.PlanResult, error) {
 	c.req.DryRun = false
-	res, _, err := roundTripVia[abi.PlanResult](fsPlanImport, abi.FnFSPlan, c.req, c.body)
+	res, _, err := roundTrip[abi.PlanResult](hostFSPlan, abi.FnFSPlan, c.req, c.body)
 	return res, err
 }
 
 // ApplyPlan applies a plan made by Change.Plan.
 func ApplyPlan(planID string) (*abi.ChangeResult, error) {
-	res, _, err := roundTripVia[abi.ChangeResult](fsPlanApplyImport, abi.FnFSPlanApply, abi.PlanRequest{PlanID: planID}, nil)
+	res, _, err := roundTrip[abi.ChangeResult](hostFSPlanApply, abi.FnFSPlanApply, abi.PlanRequest{PlanID: planID}, nil)
 	return res, err
 }
 
 // DiscardPlan forgets a plan.
 func DiscardPlan(planID string) error {
-	_, _, err := roundTripVia[abi.Status](fsPlanDiscardImport, abi.FnFSPlanDiscard, abi.PlanRequest{PlanID: planID}, nil)
+	_, _, err := roundTrip[abi.Status](hostFSPlanDiscard, abi.FnFSPlanDiscard, abi.PlanRequest{PlanID: planID}, nil)
 	return err
 }
 
 // History lists the journal's changes, newest first (capability fs.read).
 func History(req abi.HistoryRequest) (*abi.HistoryResult, error) {
-	res, _, err := roundTripVia[abi.HistoryResult](fsHistoryImport, abi.FnFSHistory, req, nil)
+	res, _, err := roundTrip[abi.HistoryResult](hostFSHistory, abi.FnFSHistory, req, nil)
 	return res, err
 }
 
 // Rollback undoes a change, or every change after one (capability
 // fs.write).
 func Rollback(req abi.RollbackRequest) (*abi.ChangeResult, error) {
-	res, _, err := roundTripVia[abi.ChangeResult](fsRollbackImport, abi.FnFSRollback, req, nil)
+	res, _, err := roundTrip[abi.ChangeResult](hostFSRollback, abi.FnFSRollback, req, nil)
 	return res, err
 }
 
 // StateGet reads a value of the plugin's own key-value space (capability
 // state); found is false for a key never set.
 func StateGet(key string) (value []byte, found bool, err error) {
-	res, body, err := roundTripVia[abi.StateResult](stateGetImport, abi.FnStateGet, abi.StateRequest{Key: key}, nil)
+	res, body, err := roundTrip[abi.StateResult](hostStateGet, abi.FnStateGet, abi.StateRequest{Key: key}, nil)
 	if err != nil {
 		return nil, false, err
 	}
@@ -101,6 +101,6 @@ func StateGet(key string) (value []byte, found bool, err error) {
 // StatePut sets a value of the plugin's key-value space; a nil value
 // deletes the key.
 func StatePut(key string, value []byte) error {
-	_, _, err := roundTripVia[abi.Status](statePutImport, abi.FnStatePut, abi.StateRequest{Key: key, Delete: value == nil}, value)
+	_, _, err := roundTrip[abi.Status](hostStatePut, abi.FnStatePut, abi.StateRequest{Key: key, Delete: value == nil}, value)
 	return err
 }

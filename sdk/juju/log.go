@@ -21,7 +21,7 @@ const (
 // the tool. It needs no capability. The line is for the owner, never shown
 // to the model; failures to log are ignored.
 func Log(level Level, msg string) {
-	_, _, _ = roundTrip[abi.Status](abi.FnLog, abi.LogRequest{Level: string(level), Message: msg}, nil)
+	_, _, _ = roundTrip[abi.Status](hostLog, abi.FnLog, abi.LogRequest{Level: string(level), Message: msg}, nil)
 }
 
 // Logf is Log with a format.

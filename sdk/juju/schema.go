@@ -158,6 +158,12 @@ func (g *generator) object(t reflect.Type, top bool) (*schema, error) {
 	s := &schema{Type: "object", Properties: &properties{}}
 	for i := range fields {
 		f := &fields[i]
+		if f.noSchema {
+			if g.input {
+				return nil, fmt.Errorf("field %s: jsonschema:\"-\" is for output types only", f.name)
+			}
+			continue
+		}
 		fs, err := g.of(f.typ, false)
 		if err != nil {
 			return nil, fmt.Errorf("field %s: %w", f.name, err)

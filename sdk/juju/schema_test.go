@@ -109,6 +109,55 @@ func TestEmbeddedStructsAreInlined(t *testing.T) {
 	}
 }
 
+// hostAnswer is shaped like an abi result: a status with an error slot
+// that output schemas leave out.
+type hostAnswer struct {
+	Slot *string `json:"error,omitempty" jsonschema:"-"`
+}
+
+type wireResult struct {
+	hostAnswer
+	ID   string `json:"id" desc:"The id."`
+	Note string `json:"note,omitempty"`
+}
+
+// toolResult adds a field to a wire result and hides one of its fields.
+type toolResult struct {
+	wireResult
+	Note  int     `json:"note" desc:"Hides the embedded note."`
+	Error *string `json:"error,omitempty" desc:"Shown, and hides the slot."`
+}
+
+func TestOutputSchemaOfEmbeddedWireTypes(t *testing.T) {
+	for _, c := range []struct {
+		typ  reflect.Type
+		want string
+	}{
+		{reflect.TypeFor[wireResult](), `{"type":"object","properties":{"id":{"type":"string","description":"The id."},"note":{"type":"string"}}}`},
+		{reflect.TypeFor[toolResult](), `{"type":"object","properties":{"id":{"type":"string","description":"The id."},` +
+			`"note":{"type":"integer","description":"Hides the embedded note."},"error":{"type":"string","description":"Shown, and hides the slot."}}}`},
+	} {
+		got, err := OutputSchema(c.typ)
+		if err != nil || string(got) != c.want {
+			t.Errorf("%s: %v\n got %s\nwant %s", c.typ, err, got, c.want)
+		}
+	}
+	// The encoders agree with encoding/json about which field a name means.
+	msg := "e"
+	v := toolResult{wireResult: wireResult{hostAnswer{&msg}, "x", "hidden"}, Note: 2}
+	want, _ := json.Marshal(v)
+	if got, ok := marshalFast(v); !ok || string(got) != string(want) {
+		t.Errorf("marshalFast: %s %v, encoding/json %s", got, ok, want)
+	}
+	var back toolResult
+	if !unmarshalFast([]byte(`{"id":"y","note":3,"error":"z"}`), &back) || back.Note != 3 || back.Error == nil || back.Slot != nil || back.ID != "y" {
+		t.Errorf("unmarshalFast: %+v", back)
+	}
+	if s, err := InputSchema(reflect.TypeFor[wireResult]()); err == nil {
+		t.Errorf("jsonschema:\"-\" in arguments: no error, schema %s", s)
+	}
+}
+
 type recursive struct {
 	Next *recursive `json:"next"`
 }

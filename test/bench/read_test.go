@@ -12,7 +12,7 @@ import (
 
 // pluginCall calls a tool in h and fails on any error.
 func pluginCall(tb testing.TB, h *host.Host, tool string, args json.RawMessage) json.RawMessage {
-	res, err := h.Call(context.Background(), workload.Client, tool, args)
+	res, err := h.Call(context.Background(), host.Request{Client: workload.Client, Tool: tool, Args: args})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -23,8 +23,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/jujutools/juju/host/manifest"
-	"github.com/jujutools/juju/internal/pluginbuild"
+	"github.com/jujutools/juju/host/pluginbuild"
+	"github.com/jujutools/juju/internal/manifest"
 )
 
 // options are the command's flags and arguments.

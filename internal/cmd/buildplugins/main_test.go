@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jujutools/juju/host/manifest"
+	"github.com/jujutools/juju/internal/manifest"
 )
 
 func TestParse(t *testing.T) {
@@ -35,7 +35,7 @@ func TestBuildAndCheck(t *testing.T) {
 	src := filepath.Join(filepath.Dir(file), "..", "..", "..", "plugins", "testplugins", "echo")
 	out := t.TempDir()
 	var stderr bytes.Buffer
-	// The cache is the one internal/pluginbuild's tests use: the same
+	// The cache is the one host/pluginbuild's tests use: the same
 	// module compiles once, even under -race.
 	cache := filepath.Join(os.TempDir(), "juju-test-wazero-cache")
 	if err := run(context.Background(), options{out: out, check: true, cache: cache, sources: []string{src}}, &stderr); err != nil {

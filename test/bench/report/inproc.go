@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jujutools/juju/host"
 	"github.com/jujutools/juju/test/bench/internal/native"
 	"github.com/jujutools/juju/test/bench/internal/workload"
 )
@@ -47,7 +48,7 @@ func (b *bench) inProcess() row {
 		r.Note = fmt.Sprintf("the answers differ: plugin %q, native %q", got, want.Text)
 	}
 	plugin := func() error {
-		res, err := h.Call(ctx, workload.Client, "read_file", args)
+		res, err := h.Call(ctx, host.Request{Client: workload.Client, Tool: "read_file", Args: args})
 		if err == nil && res.Error != nil {
 			err = res.Error
 		}

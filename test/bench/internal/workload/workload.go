@@ -15,8 +15,8 @@ import (
 	"strings"
 
 	"github.com/jujutools/juju/host"
-	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/host/core"
+	"github.com/jujutools/juju/internal/config"
 )
 
 // ErrNotBuilt reports that the core plugins are not embedded: benchmarks of
@@ -108,7 +108,7 @@ const Client = "juju-bench"
 
 // Call runs a tool in h and returns its text; a tool error is an error.
 func Call(ctx context.Context, h *host.Host, tool string, args json.RawMessage) (string, error) {
-	res, err := h.Call(ctx, Client, tool, args)
+	res, err := h.Call(ctx, host.Request{Client: Client, Tool: tool, Args: args})
 	if err != nil {
 		return "", err
 	}

@@ -1,0 +1,210 @@
+package journal
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// maxOps bounds the operations of one change request.
+const maxOps = 1000
+
+// build computes the change req describes over the current disk.
+func (j *Journal) build(ctx context.Context, req *abi.ChangeRequest, body []byte) (*draft, *abi.Error) {
+	if len(req.Ops) == 0 {
+		return nil, abi.Errorf(abi.InvalidArgument, "the change holds no operation; pass at least one")
+	}
+	if len(req.Ops) > maxOps {
+		return nil, abi.Errorf(abi.TooLarge, "the change holds more than %d operations; split it", maxOps)
+	}
+	d := j.newDraft()
+	var off int64
+	for i, op := range req.Ops {
+		if ctx.Err() != nil {
+			return nil, abi.Errorf(abi.Timeout, "the call ran out of time while the change was computed; nothing was written")
+		}
+		var content []byte
+		if op.Op == abi.OpWrite {
+			if op.Length < 0 || off+op.Length > int64(len(body)) {
+				return nil, abi.Errorf(abi.InvalidArgument, "operation %d says its content is %d bytes, but the request body holds only %d more", i+1, op.Length, int64(len(body))-off)
+			}
+			content = body[off : off+op.Length]
+			off += op.Length
+		}
+		if e := d.add(op, content); e != nil {
+			return nil, e
+		}
+	}
+	if off != int64(len(body)) {
+		return nil, abi.Errorf(abi.InvalidArgument, "the request body holds %d bytes more than the write operations claim", int64(len(body))-off)
+	}
+	return d, nil
+}
+
+// Apply makes the change req describes, all-or-nothing, and records it as
+// made by caller. body holds the contents of the write operations.
+func (j *Journal) Apply(ctx context.Context, by Author, req *abi.ChangeRequest, body []byte) (*abi.ChangeResult, *abi.Error) {
+	var res *abi.ChangeResult
+	err := j.withDB(func(db *bolt.DB) error {
+		d, e := j.build(ctx, req, body)
+		if e != nil {
+			return e
+		}
+		p := d.prepare()
+		if req.DryRun || len(p.steps) == 0 {
+			res = p.result("")
+			res.DryRun = req.DryRun
+			return nil
+		}
+		rec, e := j.commit(db, by, p, nil)
+		if e != nil {
+			return e
+		}
+		res = p.result(rec.ID)
+		return nil
+	})
+	if err != nil {
+		return nil, j.internal("make the change", err)
+	}
+	return res, nil
+}
+
+// Changes lists the recorded changes made at or after since (all when
+// zero), oldest first.
+func (j *Journal) Changes(since time.Time) ([]ChangeSummary, error) {
+	var out []ChangeSummary
+	err := j.view(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketChanges).ForEach(func(_, v []byte) error {
+			var r record
+			if err := json.Unmarshal(v, &r); err != nil {
+				return err
+			}
+			if r.State == stateDone && !r.Time.Before(since) {
+				out = append(out, r.summary())
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, asError(err)
+	}
+	return out, nil
+}
+
+// ErrNotFound is returned by Change for an unknown id.
+var ErrNotFound = errors.New("journal: no such change")
+
+// Change returns one recorded change with its diff. id may be typed as
+// c000042, c42 or 42.
+func (j *Journal) Change(id string) (*Change, error) {
+	norm, ok := normalizeID(id)
+	if !ok {
+		return nil, fmt.Errorf("%w: %q is not a change id (they look like c000042)", ErrNotFound, id)
+	}
+	var rec *record
+	err := j.view(func(tx *bolt.Tx) error {
+		r, err := getRecord(tx, norm)
+		if r != nil && r.State == stateDone {
+			rec = r
+		}
+		return err
+	})
+	if err != nil {
+		return nil, asError(err)
+	}
+	if rec == nil {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, norm)
+	}
+	return rec.change(), nil
+}
+
+// History serves the history host function: changes newest first.
+func (j *Journal) History(req *abi.HistoryRequest) (*abi.HistoryResult, *abi.Error) {
+	limit := req.Limit
+	if limit <= 0 || limit > 200 {
+		limit = 20
+	}
+	var since time.Time
+	if req.Since != "" {
+		t, err := time.Parse(time.RFC3339, req.Since)
+		if err != nil {
+			return nil, abi.Errorf(abi.InvalidArgument, "since must be an RFC 3339 time such as 2026-01-02T15:04:05Z")
+		}
+		since = t
+	}
+	var path string
+	if req.Path != "" {
+		r, e := j.pol.ResolveForWrite(req.Path)
+		if e != nil {
+			return nil, e
+		}
+		path = r.Display
+	}
+	res := &abi.HistoryResult{Changes: []abi.ChangeInfo{}}
+	if req.ChangeID != "" {
+		id, ok := normalizeID(req.ChangeID)
+		if !ok {
+			return nil, abi.Errorf(abi.InvalidArgument, "%q is not a change id; ids look like c000042 (see change_history)", req.ChangeID)
+		}
+		err := j.view(func(tx *bolt.Tx) error {
+			r, err := getRecord(tx, id)
+			if r != nil && r.State == stateDone {
+				res.Changes = append(res.Changes, r.info(true))
+			}
+			return err
+		})
+		if err != nil {
+			return nil, j.internal("read the history", err)
+		}
+		if len(res.Changes) == 0 {
+			return nil, abi.Errorf(abi.NotFound, "there is no change %s in this workspace's journal; list the changes with change_history", id)
+		}
+		return res, nil
+	}
+	err := j.view(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketChanges).Cursor()
+		for k, v := c.Last(); k != nil; k, v = c.Prev() {
+			var r record
+			if err := json.Unmarshal(v, &r); err != nil {
+				return err
+			}
+			if r.State != stateDone || r.Time.Before(since) || (path != "" && !touches(&r, path)) {
+				continue
+			}
+			if len(res.Changes) == limit {
+				res.More = true
+				return nil
+			}
+			res.Changes = append(res.Changes, r.info(false))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, j.internal("read the history", err)
+	}
+	return res, nil
+}
+
+func touches(r *record, display string) bool {
+	for _, f := range r.Files {
+		if f.Path == display {
+			return true
+		}
+	}
+	return false
+}
+
+// asError turns a journal failure into a Go error for the CLI.
+func asError(err error) error {
+	var ae *abi.Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	return err
+}

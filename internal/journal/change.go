@@ -1,0 +1,188 @@
+package journal
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// maxPaths bounds the paths one change touches (a recursive delete or a
+// folder move expands to every path inside).
+const maxPaths = 5000
+
+// key names a path inside one root.
+type key struct {
+	root int
+	rel  string
+}
+
+// slot is one path a change touches: its state on disk when first seen,
+// and its state after the operations so far.
+type slot struct {
+	key
+	r       *policy.Root
+	display string
+	before  image
+	pre     []byte
+	after   image
+	post    []byte
+	count   int // replacements made by edits
+	order   int
+}
+
+// draft is a change being computed, over a virtual view of the disk.
+type draft struct {
+	j     *Journal
+	slots map[key]*slot
+	n     int
+}
+
+func (j *Journal) newDraft() *draft { return &draft{j: j, slots: map[key]*slot{}} }
+
+func (d *draft) rootIndex(r *policy.Root) int {
+	for i, x := range d.j.pol.Roots() {
+		if x == r {
+			return i
+		}
+	}
+	return 0
+}
+
+// slot returns the slot of rel in r, reading the disk the first time.
+func (d *draft) slot(r *policy.Root, rel, display string) (*slot, *abi.Error) {
+	k := key{d.rootIndex(r), rel}
+	if s, ok := d.slots[k]; ok {
+		return s, nil
+	}
+	if len(d.slots) >= maxPaths {
+		return nil, abi.Errorf(abi.TooLarge, "the change touches more than %d paths; split it into smaller changes", maxPaths)
+	}
+	img, content, err := readState(r.OS, rel, d.j.opts.maxFileSize)
+	if err != nil {
+		return nil, d.j.fsError(display, err)
+	}
+	d.n++
+	s := &slot{key: k, r: r, display: display, before: img, pre: content, after: img, post: content, order: d.n}
+	d.slots[k] = s
+	return s, nil
+}
+
+// fsError turns a file system failure into the error the model sees.
+func (j *Journal) fsError(display string, err error) *abi.Error {
+	switch {
+	case errors.Is(err, errTooLarge):
+		return abi.Errorf(abi.TooLarge, "%s is larger than %d MiB, which juju does not edit; change it with a command instead", quote(display), j.opts.maxFileSize>>20)
+	case errors.Is(err, errSpecial):
+		return abi.Errorf(abi.InvalidArgument, "%s is not a regular file, folder or symlink (a FIFO, socket or device); juju changes only those", quote(display))
+	case errors.Is(err, fs.ErrPermission):
+		return abi.Errorf(abi.PathDenied, "the operating system refused access to %s (permission denied); choose another path or ask the owner", quote(display))
+	case errors.Is(err, fs.ErrNotExist):
+		return abi.Errorf(abi.NotFound, "%s does not exist (a folder on its way is missing)", quote(display))
+	}
+	j.log.Error("journal: file system error", "path", display, "err", err)
+	return abi.Errorf(abi.Internal, "%s could not be changed because of an unexpected file system error; try again", quote(display))
+}
+
+// target resolves a path to write: symlinks are followed (the target
+// changes, the link stays).
+func (d *draft) target(p string) (*slot, *abi.Error) {
+	r, e := d.j.pol.ResolveForWrite(p)
+	if e != nil {
+		return nil, e
+	}
+	return d.slot(r.Root, r.Rel, r.Display)
+}
+
+// name resolves a path whose last name itself is changed (deleted, moved):
+// a symlink there is the link, not its target.
+func (d *draft) name(p string) (*slot, *abi.Error) {
+	clean := filepath.Clean(filepath.FromSlash(p))
+	base := filepath.Base(clean)
+	if p == "" || base == "." || base == ".." || base == string(filepath.Separator) {
+		return d.target(p) // the policy words the refusal
+	}
+	parent, e := d.j.pol.ResolveMissing(filepath.Dir(clean))
+	if e != nil {
+		return nil, e
+	}
+	if parent.Info != nil && !parent.Info.IsDir() {
+		return nil, abi.Errorf(abi.NotFound, "%s is not a folder, so %s does not exist", quote(parent.Display), quote(p))
+	}
+	rel := base
+	if parent.Rel != "." {
+		rel = parent.Rel + "/" + base
+	}
+	r := &policy.Resolved{Root: parent.Root, Rel: rel, Display: d.j.pol.Display(parent.Root, rel)}
+	if e := d.j.pol.Writable(r); e != nil {
+		return nil, e
+	}
+	return d.slot(r.Root, rel, r.Display)
+}
+
+// checkExpected applies an operation's expected sha256; without one, and
+// when reads, a file read earlier must not have changed on disk since.
+func (d *draft) checkExpected(s *slot, want string, reads bool) *abi.Error {
+	if want == "" {
+		if reads && s.after.Kind == kindFile && s.before.equal(s.after) && d.j.opts.reads.stale(s.r, s.rel) {
+			return abi.Errorf(abi.FileChanged, "%s changed on disk since it was last read (another program, or another juju, wrote it); read it again and redo the change on its current content", quote(s.display))
+		}
+		return nil
+	}
+	want = strings.ToLower(want)
+	if s.after.Kind != kindFile {
+		return abi.Errorf(abi.FileChanged, "%s was expected to be a file with sha256 %s, but it is not there now; read the folder again and redo the change", quote(s.display), short(want))
+	}
+	if s.after.SHA256 != want {
+		return abi.Errorf(abi.FileChanged, "%s changed since it was read (its sha256 is now %s, not %s); read it again and redo the change on its current content", quote(s.display), short(s.after.SHA256), short(want))
+	}
+	return nil
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12] + "…"
+	}
+	return h
+}
+
+// steps returns the slots the change alters, in the order to write them:
+// new folders (shallow first), then files and links, then removed folders
+// (deep first).
+func (d *draft) steps() []*slot {
+	var mk, files, rm []*slot
+	for _, s := range d.slots {
+		if s.before.equal(s.after) && s.before.Mode == s.after.Mode {
+			continue
+		}
+		switch {
+		case s.after.Kind == kindDir:
+			mk = append(mk, s)
+		case s.before.Kind == kindDir:
+			rm = append(rm, s)
+		default:
+			files = append(files, s)
+		}
+	}
+	depth := func(s *slot) int { return strings.Count(s.rel, "/") }
+	sort.Slice(mk, func(a, b int) bool {
+		if depth(mk[a]) != depth(mk[b]) {
+			return depth(mk[a]) < depth(mk[b])
+		}
+		return mk[a].order < mk[b].order
+	})
+	sort.Slice(files, func(a, b int) bool { return files[a].order < files[b].order })
+	sort.Slice(rm, func(a, b int) bool {
+		if depth(rm[a]) != depth(rm[b]) {
+			return depth(rm[a]) > depth(rm[b])
+		}
+		return rm[a].order < rm[b].order
+	})
+	// A file that turns into a folder was removed by its step; a folder
+	// that turns into a file needs its folder gone first.
+	return append(append(mk, files...), rm...)
+}

@@ -1,0 +1,267 @@
+package journal
+
+import (
+	"fmt"
+	"os"
+	"path"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// prepared is a computed change, ready to be written.
+type prepared struct {
+	steps []*slot
+	recs  []fileRec
+	diff  string
+	cut   bool
+}
+
+func (d *draft) prepare() *prepared {
+	p := &prepared{steps: d.steps()}
+	p.recs = make([]fileRec, len(p.steps))
+	for i, s := range p.steps {
+		p.recs[i] = fileRec{Root: s.root, Rel: s.rel, Path: s.display, Before: s.before, After: s.after, Count: s.count}
+	}
+	p.diff, p.cut = diffOf(p.steps, p.recs, d.j.opts.maxDiff)
+	return p
+}
+
+// result describes p on the wire.
+func (p *prepared) result(id string) *abi.ChangeResult {
+	return &abi.ChangeResult{ChangeID: id, Files: fileChanges(p.recs), Diff: p.diff, DiffCut: p.cut}
+}
+
+func (j *Journal) fault(point string) {
+	if j.opts.fault != nil {
+		j.opts.fault(point)
+	}
+}
+
+// tempName is the temporary name of step i of change id, beside rel.
+func tempName(rel, id string, i int) string {
+	return path.Join(path.Dir(rel), fmt.Sprintf(".juju-%s-%d.tmp", id, i))
+}
+
+// commit writes p to disk as one all-or-nothing change and records it.
+// rollbackOf names the changes p undoes (a rollback). The caller holds the
+// database open for writing.
+func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []string) (*record, *abi.Error) {
+	rec := &record{
+		Time: j.opts.now().UTC(), Client: by.Client, Plugin: by.Plugin, Tool: by.Tool, CallID: by.CallID,
+		State: statePending, Files: p.recs, Diff: p.diff, DiffCut: p.cut, RollbackOf: rollbackOf,
+	}
+	// 1. The intent, with every pre-image, durable before any file changes.
+	err := db.Update(func(tx *bolt.Tx) error {
+		seq, err := tx.Bucket(bucketChanges).NextSequence()
+		if err != nil {
+			return err
+		}
+		rec.ID = changeID(seq)
+		blobs := tx.Bucket(bucketBlobs)
+		for i, s := range p.steps {
+			if s.after.Kind == kindFile || s.after.Kind == kindSymlink {
+				rec.Files[i].Temp = tempName(s.rel, rec.ID, i)
+			}
+			if s.before.Kind == kindFile && blobs.Get([]byte(s.before.SHA256)) == nil {
+				if err := blobs.Put([]byte(s.before.SHA256), s.pre); err != nil {
+					return err
+				}
+			}
+		}
+		if err := putRecord(tx, rec); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketPending).Put([]byte(rec.ID), nil)
+	})
+	if err != nil {
+		return nil, j.internal("record the change", err)
+	}
+	j.fault("intent")
+
+	// 2. The files, one atomic replacement each, then each folder synced
+	// once.
+	type dirKey struct {
+		r   *os.Root
+		dir string
+	}
+	var dirs []dirKey
+	seen := map[dirKey]bool{}
+	for i, s := range p.steps {
+		if k := (dirKey{s.r.OS, path.Dir(s.rel)}); !seen[k] {
+			seen[k] = true
+			dirs = append(dirs, k)
+		}
+		j.fault(fmt.Sprintf("write:%d", i))
+		cur, _, err := readState(s.r.OS, s.rel, j.opts.maxFileSize)
+		var e *abi.Error
+		switch {
+		case err != nil:
+			e = j.fsError(s.display, err)
+		case !cur.equal(s.before):
+			e = abi.Errorf(abi.FileChanged, "%s changed on disk while the change was being written; nothing was changed. Read it again and redo the change", quote(s.display))
+		}
+		if e == nil {
+			if err := place(s.r.OS, s.rel, rec.Files[i].Temp, s.after, s.post, func() { j.fault(fmt.Sprintf("temp:%d", i)) }); err != nil {
+				e = j.fsError(s.display, err)
+			}
+		}
+		if e != nil {
+			j.undo(p, rec, i)
+			if err := dropRecord(db, rec.ID); err != nil {
+				j.log.Error("journal: dropping an undone change", "id", rec.ID, "err", err)
+			}
+			return nil, e
+		}
+		j.fault(fmt.Sprintf("rename:%d", i))
+	}
+	for _, d := range dirs {
+		if err := syncDir(d.r, d.dir); err != nil {
+			j.log.Warn("journal: syncing a folder", "folder", d.dir, "err", err)
+		}
+	}
+	for _, s := range p.steps {
+		j.opts.reads.wrote(s.r, s.rel)
+	}
+	j.fault("commit")
+
+	// 3. Done. Not synced: a crash that loses this leaves a pending record
+	// whose paths all hold their new state, which recovery keeps.
+	db.NoSync = true
+	err = db.Update(func(tx *bolt.Tx) error { return finish(tx, rec) })
+	db.NoSync = false
+	if err != nil {
+		return nil, j.internal("record the change", err)
+	}
+	return rec, nil
+}
+
+// undo puts steps 0..last of p back to their old state, in reverse, and
+// removes the temporary files.
+func (j *Journal) undo(p *prepared, rec *record, last int) {
+	for i := last; i >= 0; i-- {
+		s := p.steps[i]
+		if t := rec.Files[i].Temp; t != "" {
+			s.r.OS.Remove(t)
+		}
+		cur, _, err := readState(s.r.OS, s.rel, j.opts.maxFileSize)
+		if err != nil || !cur.equal(s.after) || cur.equal(s.before) {
+			continue
+		}
+		if err := placeSynced(s.r.OS, s.rel, tempName(s.rel, rec.ID, i), s.before, s.pre); err != nil {
+			j.log.Error("journal: undoing a failed change", "path", s.display, "err", err)
+		}
+	}
+}
+
+// finish marks rec done and the changes it rolls back as rolled back.
+func finish(tx *bolt.Tx, rec *record) error {
+	rec.State = stateDone
+	if err := putRecord(tx, rec); err != nil {
+		return err
+	}
+	for _, id := range rec.RollbackOf {
+		old, err := getRecord(tx, id)
+		if err != nil || old == nil {
+			continue
+		}
+		old.RolledBackBy = rec.ID
+		if err := putRecord(tx, old); err != nil {
+			return err
+		}
+	}
+	return tx.Bucket(bucketPending).Delete([]byte(rec.ID))
+}
+
+func dropRecord(db *bolt.DB, id string) error {
+	return db.Update(func(tx *bolt.Tx) error {
+		if err := tx.Bucket(bucketChanges).Delete([]byte(id)); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketPending).Delete([]byte(id))
+	})
+}
+
+// internal logs an unexpected failure of the journal itself.
+func (j *Journal) internal(what string, err error) *abi.Error {
+	if ae, ok := err.(*abi.Error); ok {
+		return ae
+	}
+	j.log.Error("journal: "+what, "err", err)
+	return abi.Errorf(abi.Internal, "juju could not %s in its journal, so nothing was changed; try again, and tell the owner if it persists", what)
+}
+
+// recover settles the pending change id left by a writer that died: kept
+// when every path already holds its new state, otherwise every path is put
+// back and the record dropped.
+func (j *Journal) recover(db *bolt.DB, id string) error {
+	var rec *record
+	blobs := map[string][]byte{}
+	err := db.View(func(tx *bolt.Tx) error {
+		r, err := getRecord(tx, id)
+		if err != nil || r == nil {
+			return err
+		}
+		rec = r
+		for _, f := range r.Files {
+			if f.Before.Kind == kindFile {
+				if b := tx.Bucket(bucketBlobs).Get([]byte(f.Before.SHA256)); b != nil {
+					blobs[f.Before.SHA256] = append([]byte(nil), b...)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("journal: recovering %s: %w", id, err)
+	}
+	if rec == nil {
+		return db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketPending).Delete([]byte(id)) })
+	}
+	roots := j.pol.Roots()
+	const noLimit = 1 << 40
+	all := true
+	cur := make([]image, len(rec.Files))
+	for i, f := range rec.Files {
+		if f.Root >= len(roots) {
+			j.log.Error("journal: a pending change names a root this workspace does not have", "id", id)
+			return dropRecord(db, id)
+		}
+		r := roots[f.Root].OS
+		if f.Temp != "" {
+			r.Remove(f.Temp)
+		}
+		img, _, err := readState(r, f.Rel, noLimit)
+		if err != nil {
+			return fmt.Errorf("journal: recovering %s: %s: %w", id, f.Path, err)
+		}
+		cur[i] = img
+		if !img.equal(f.After) {
+			all = false
+		}
+	}
+	if all {
+		j.log.Info("journal: kept a change interrupted after its last write", "id", id)
+		return db.Update(func(tx *bolt.Tx) error { return finish(tx, rec) })
+	}
+	// Every path not in its old state goes back to it: after a crash it
+	// holds the new state, or (after a power loss) a file whose data did
+	// not reach the disk.
+	for i := len(rec.Files) - 1; i >= 0; i-- {
+		f := rec.Files[i]
+		if cur[i].equal(f.Before) {
+			continue
+		}
+		content, ok := blobs[f.Before.SHA256]
+		if f.Before.Kind == kindFile && !ok {
+			j.log.Error("journal: a pre-image is missing; the path is left as it is", "id", id, "path", f.Path)
+			continue
+		}
+		if err := placeSynced(roots[f.Root].OS, f.Rel, tempName(f.Rel, id, i), f.Before, content); err != nil {
+			return fmt.Errorf("journal: recovering %s: %s: %w", id, f.Path, err)
+		}
+	}
+	j.log.Info("journal: undid a change interrupted before its last write", "id", id)
+	return dropRecord(db, id)
+}

@@ -1,0 +1,313 @@
+package journal
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// The crash tests re-execute this test binary as a writer (crashHelper)
+// and kill it with SIGKILL in the middle of a multi-file change, then open
+// the journal as the next juju process would and check that every file is
+// entirely old or entirely new and that the journal agrees with the disk.
+
+const (
+	envHelper = "JUJU_JOURNAL_CRASH_HELPER" // "points" or "loop"
+	envRoot   = "JUJU_JOURNAL_CRASH_ROOT"
+	envState  = "JUJU_JOURNAL_CRASH_STATE"
+	envKillAt = "JUJU_JOURNAL_CRASH_KILL_AT"
+)
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(envHelper); mode != "" {
+		crashHelper(mode)
+		os.Exit(3) // not reached when killed
+	}
+	os.Exit(m.Run())
+}
+
+// crashFiles is the workspace before the change.
+var crashFiles = map[string]string{
+	"a.txt":        "a old\n",
+	"b.txt":        "b old\n",
+	"dir/c.txt":    "c old\n",
+	"gone.txt":     "to delete\n",
+	"mv/from.txt":  "moved content\n",
+	"keep/k.txt":   "untouched\n",
+	"crlf.txt":     "x\r\ny\r\n",
+	"tree/x/y.txt": "deep\n",
+}
+
+// crashChange is a change touching many paths in every way.
+func crashChange(gen int) (*abi.ChangeRequest, []byte) {
+	req := &abi.ChangeRequest{}
+	var body []byte
+	add := func(op abi.ChangeOp, content string) {
+		if op.Op == abi.OpWrite {
+			op.Length = int64(len(content))
+			body = append(body, content...)
+		}
+		req.Ops = append(req.Ops, op)
+	}
+	g := strconv.Itoa(gen)
+	add(abi.ChangeOp{Op: abi.OpWrite, Path: "a.txt"}, "a gen "+g+"\n")
+	add(abi.ChangeOp{Op: abi.OpWrite, Path: "b.txt"}, "b gen "+g+"\n")
+	add(abi.ChangeOp{Op: abi.OpWrite, Path: "dir/c.txt"}, "c gen "+g+"\n")
+	add(abi.ChangeOp{Op: abi.OpWrite, Path: "new/sub/n.txt"}, "n gen "+g+"\n")
+	if gen == 1 {
+		add(abi.ChangeOp{Op: abi.OpDelete, Path: "gone.txt"}, "")
+		add(abi.ChangeOp{Op: abi.OpMove, Path: "mv/from.txt", To: "mv2/to.txt"}, "")
+		add(abi.ChangeOp{Op: abi.OpEdit, Path: "crlf.txt", OldString: "x\ny", NewString: "X\nY"}, "")
+		add(abi.ChangeOp{Op: abi.OpDelete, Path: "tree", Recursive: true}, "")
+	}
+	return req, body
+}
+
+// crashHelper is the writer process.
+func crashHelper(mode string) {
+	pol, err := policy.New(policy.Config{Roots: []string{os.Getenv(envRoot)}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	killAt := os.Getenv(envKillAt)
+	j, err := Open(os.Getenv(envState), pol, WithFault(func(p string) {
+		if p == killAt {
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			time.Sleep(time.Hour)
+		}
+	}))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	if mode == "points" {
+		req, body := crashChange(1)
+		if _, e := j.Apply(context.Background(), who, req, body); e != nil {
+			fmt.Fprintln(os.Stderr, e)
+			os.Exit(2)
+		}
+		os.Exit(0)
+	}
+	for gen := 2; ; gen++ { // loop: rewrite the files until killed
+		req, body := crashChange(gen)
+		if _, e := j.Apply(context.Background(), who, req, body); e != nil {
+			fmt.Fprintln(os.Stderr, e)
+			os.Exit(2)
+		}
+	}
+}
+
+func runHelper(t *testing.T, mode, root, state, killAt string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), envHelper+"="+mode, envRoot+"="+root, envState+"="+state, envKillAt+"="+killAt)
+	cmd.Stderr = os.Stderr
+	return cmd
+}
+
+// killedBySIGKILL reports whether the helper died of SIGKILL.
+func killedBySIGKILL(err error) bool {
+	ee, ok := err.(*exec.ExitError)
+	if !ok {
+		return false
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
+}
+
+// crashPoints are the steps of crashChange(1) the writer can die at.
+func crashPoints(t *testing.T) []string {
+	f := newFixture(t, crashFiles)
+	req, body := crashChange(1)
+	d, e := f.j.build(context.Background(), req, body)
+	if e != nil {
+		t.Fatal(e)
+	}
+	points := []string{"intent"}
+	for i, s := range d.prepare().steps {
+		points = append(points, fmt.Sprintf("write:%d", i))
+		if s.after.Kind == kindFile {
+			points = append(points, fmt.Sprintf("temp:%d", i))
+		}
+		points = append(points, fmt.Sprintf("rename:%d", i))
+	}
+	return append(points, "commit")
+}
+
+func TestCrashAtEveryStep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a writer per step")
+	}
+	points := crashPoints(t)
+	if len(points) < 20 {
+		t.Fatalf("only %d kill points; the change should touch more paths", len(points))
+	}
+	// The state after the change, from a run that is not killed.
+	done := newFixture(t, crashFiles)
+	req, body := crashChange(1)
+	if _, e := done.j.Apply(context.Background(), who, req, body); e != nil {
+		t.Fatal(e)
+	}
+	newTree := tree(t, done.root)
+	for _, at := range append(points, "none") {
+		t.Run(at, func(t *testing.T) {
+			root := filepathClean(newFixture(t, crashFiles).root)
+			oldTree := tree(t, root)
+			state := filepath.Join(t.TempDir(), "state")
+			err := runHelper(t, "points", root, state, at).Run()
+			if at == "none" {
+				if err != nil {
+					t.Fatalf("writer failed: %v", err)
+				}
+			} else if !killedBySIGKILL(err) {
+				t.Fatalf("the writer was not killed at %s: %v", at, err)
+			}
+			f := reopen(t, root, state)
+			got := tree(t, root)
+			changes, err := f.j.Changes(time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case equalTrees(got, oldTree):
+				if len(changes) != 0 {
+					t.Fatalf("the disk holds the old state but the journal records %d change(s)", len(changes))
+				}
+			case equalTrees(got, newTree):
+				if len(changes) != 1 {
+					t.Fatalf("the disk holds the new state but the journal records %d change(s)", len(changes))
+				}
+				// And it can be undone.
+				if _, err := f.j.Rollback(context.Background(), who, changes[0].ID, false); err != nil {
+					t.Fatal(err)
+				}
+				if !equalTrees(tree(t, root), oldTree) {
+					t.Fatalf("rollback after recovery did not restore the old state:\n%s", diffTrees(tree(t, root), oldTree))
+				}
+			default:
+				t.Fatalf("killed at %s: the disk is a mix of old and new:\nagainst old:\n%s\nagainst new:\n%s", at, diffTrees(got, oldTree), diffTrees(got, newTree))
+			}
+			noTemps(t, root)
+		})
+	}
+}
+
+func TestCrashAtRandomTimes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns writers")
+	}
+	rounds := 15
+	for round := range rounds {
+		root := newFixture(t, crashFiles).root
+		state := filepath.Join(t.TempDir(), "state")
+		cmd := runHelper(t, "loop", root, state, "")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(20+rand.IntN(150)) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		if err := cmd.Wait(); !killedBySIGKILL(err) {
+			t.Fatalf("round %d: the writer ended before it was killed: %v", round, err)
+		}
+		f := reopen(t, root, state)
+		// Every file written by the loop holds the same generation.
+		gens := map[string]bool{}
+		for _, p := range []string{"a.txt", "b.txt", "dir/c.txt", "new/sub/n.txt"} {
+			b, err := os.ReadFile(filepath.Join(root, p))
+			if err != nil {
+				if os.IsNotExist(err) && p == "new/sub/n.txt" {
+					gens["old"] = true
+					continue
+				}
+				t.Fatal(err)
+			}
+			fields := strings.Fields(string(b))
+			gens[fields[len(fields)-1]] = true
+		}
+		if len(gens) != 1 {
+			t.Fatalf("round %d: files of different changes on disk: %v", round, gens)
+		}
+		// The journal's last change left exactly what is on disk.
+		changes, err := f.j.Changes(time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(changes) > 0 {
+			last, err := f.j.Change(changes[len(changes)-1].ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, fc := range last.Files {
+				if fc.SHA256After == "" {
+					continue
+				}
+				b, err := os.ReadFile(filepath.Join(root, fc.Path))
+				if err != nil || sum(b) != fc.SHA256After {
+					t.Fatalf("round %d: %s does not hold what change %s left", round, fc.Path, last.ID)
+				}
+			}
+		}
+		noTemps(t, root)
+	}
+}
+
+// reopen opens the journal as the next process would, which settles what
+// the killed writer left.
+func reopen(t *testing.T, root, state string) *fixture {
+	t.Helper()
+	pol, err := policy.New(policy.Config{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pol.Close() })
+	j, err := Open(state, pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What juju stdio does at start: settle what the killed writer left.
+	if err := j.Recover(); err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{t: t, root: root, state: state, pol: pol, j: j}
+}
+
+func filepathClean(p string) string { return filepath.Clean(p) }
+
+func equalTrees(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func diffTrees(got, want map[string]string) string {
+	var b strings.Builder
+	for k, v := range want {
+		if got[k] != v {
+			fmt.Fprintf(&b, "  %s: got %q want %q\n", k, got[k], v)
+		}
+	}
+	for k, v := range got {
+		if _, ok := want[k]; !ok {
+			fmt.Fprintf(&b, "  %s: extra %q\n", k, v)
+		}
+	}
+	return b.String()
+}

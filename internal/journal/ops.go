@@ -1,0 +1,340 @@
+package journal
+
+import (
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/jujutools/juju/internal/journal/text"
+	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// parents makes sure the folders above s exist after the change, creating
+// the missing ones.
+func (d *draft) parents(s *slot) *abi.Error {
+	dir := path.Dir(s.rel)
+	if dir == "." {
+		return nil
+	}
+	var missing []string
+	for cur := dir; cur != "."; cur = path.Dir(cur) {
+		missing = append(missing, cur)
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		rel := missing[i]
+		ps, e := d.slot(s.r, rel, d.j.pol.Display(s.r, rel))
+		if e != nil {
+			return e
+		}
+		switch ps.after.Kind {
+		case kindDir:
+		case kindAbsent:
+			if e := d.j.pol.Writable(&policy.Resolved{Root: s.r, Rel: rel, Display: ps.display}); e != nil {
+				return e
+			}
+			ps.after, ps.post = image{Kind: kindDir, Mode: newDirMode}, nil
+		default:
+			return abi.Errorf(abi.InvalidArgument, "%s is a file, so nothing can be made inside it; choose another path", quote(ps.display))
+		}
+	}
+	return nil
+}
+
+// setFile makes s a file holding content; a new file gets mode 0644.
+func (d *draft) setFile(s *slot, content []byte) *abi.Error {
+	if int64(len(content)) > d.j.opts.maxFileSize {
+		return abi.Errorf(abi.TooLarge, "the new content of %s is larger than %d MiB; write less at once", quote(s.display), d.j.opts.maxFileSize>>20)
+	}
+	switch s.after.Kind {
+	case kindDir:
+		return abi.Errorf(abi.InvalidArgument, "%s is a folder; name a file path", quote(s.display))
+	case kindSymlink: // a dangling link (ResolveForWrite follows the others)
+		return abi.Errorf(abi.InvalidArgument, "%s is a symlink whose target cannot be written; write its target's path instead", quote(s.display))
+	}
+	mode := s.after.Mode
+	if s.after.Kind != kindFile {
+		mode = newFileMode
+		if e := d.parents(s); e != nil {
+			return e
+		}
+	}
+	s.after, s.post = image{Kind: kindFile, SHA256: sum(content), Mode: mode}, content
+	return nil
+}
+
+// remove deletes s; a folder must be empty after the change unless
+// recursive, in which case everything inside goes too.
+func (d *draft) remove(s *slot, recursive bool) *abi.Error {
+	switch s.after.Kind {
+	case kindAbsent:
+		return abi.Errorf(abi.NotFound, "%s does not exist; list its folder to see what is there", quote(s.display))
+	case kindDir:
+		kids, e := d.children(s)
+		if e != nil {
+			return e
+		}
+		if len(kids) > 0 && !recursive {
+			return abi.Errorf(abi.InvalidArgument, "%s is a folder that is not empty (%d entries); set recursive to delete it with everything inside", quote(s.display), len(kids))
+		}
+		for _, k := range kids {
+			if e := d.remove(k, true); e != nil {
+				return e
+			}
+		}
+	}
+	s.after, s.post = image{Kind: kindAbsent}, nil
+	return nil
+}
+
+// children returns the slots of what folder s holds after the operations
+// so far: what is on disk (unless removed) and what the change created.
+func (d *draft) children(s *slot) ([]*slot, *abi.Error) {
+	seen := map[string]bool{}
+	var out []*slot
+	if s.before.Kind == kindDir {
+		entries, err := fs.ReadDir(s.r.OS.FS(), s.rel)
+		if err != nil {
+			return nil, d.j.fsError(s.display, err)
+		}
+		for _, e := range entries {
+			rel := path.Join(s.rel, e.Name())
+			c := &policy.Resolved{Root: s.r, Rel: rel, Display: d.j.pol.Display(s.r, rel)}
+			if pe := d.j.pol.Writable(c); pe != nil {
+				return nil, abi.Errorf(pe.Code, "%s holds %s, which file tools may not change (%s); nothing was changed", quote(s.display), quote(c.Display), pe.Message)
+			}
+			cs, ae := d.slot(s.r, rel, c.Display)
+			if ae != nil {
+				return nil, ae
+			}
+			seen[rel] = true
+			if cs.after.Kind != kindAbsent {
+				out = append(out, cs)
+			}
+		}
+	}
+	for k, cs := range d.slots {
+		if k.root == s.root && path.Dir(k.rel) == s.rel && !seen[k.rel] && cs.after.Kind != kindAbsent {
+			out = append(out, cs)
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].rel < out[b].rel })
+	return out, nil
+}
+
+// move renames from to to: a file or symlink moves as it is, a folder
+// with everything inside.
+func (d *draft) move(from, to *slot, overwrite bool) *abi.Error {
+	if from.after.Kind == kindAbsent {
+		return abi.Errorf(abi.NotFound, "%s does not exist; list its folder to see what is there", quote(from.display))
+	}
+	if from.key == to.key {
+		return abi.Errorf(abi.InvalidArgument, "%s and %s are the same path; name a different destination", quote(from.display), quote(to.display))
+	}
+	if from.root == to.root && strings.HasPrefix(to.rel+"/", from.rel+"/") {
+		return abi.Errorf(abi.InvalidArgument, "%s cannot be moved inside itself", quote(from.display))
+	}
+	switch to.after.Kind {
+	case kindAbsent:
+	case kindFile, kindSymlink:
+		if !overwrite || from.after.Kind == kindDir {
+			return abi.Errorf(abi.InvalidArgument, "%s already exists; set overwrite to replace it, or choose another destination", quote(to.display))
+		}
+	default:
+		return abi.Errorf(abi.InvalidArgument, "%s is an existing folder; name the full destination path (folder and new name)", quote(to.display))
+	}
+	if e := d.parents(to); e != nil {
+		return e
+	}
+	switch from.after.Kind {
+	case kindDir:
+		kids, e := d.children(from)
+		if e != nil {
+			return e
+		}
+		to.after, to.post = from.after, nil
+		for _, k := range kids {
+			rel := path.Join(to.rel, path.Base(k.rel))
+			dst := &policy.Resolved{Root: to.r, Rel: rel, Display: d.j.pol.Display(to.r, rel)}
+			if pe := d.j.pol.Writable(dst); pe != nil {
+				return pe
+			}
+			ks, ae := d.slot(to.r, rel, dst.Display)
+			if ae != nil {
+				return ae
+			}
+			if e := d.move(k, ks, false); e != nil {
+				return e
+			}
+		}
+	default:
+		to.after, to.post = from.after, from.post
+	}
+	from.after, from.post = image{Kind: kindAbsent}, nil
+	return nil
+}
+
+// mkdir makes a folder (and its parents); an existing folder is fine.
+func (d *draft) mkdir(s *slot) *abi.Error {
+	switch s.after.Kind {
+	case kindDir:
+		return nil
+	case kindAbsent:
+		if e := d.parents(s); e != nil {
+			return e
+		}
+		s.after, s.post = image{Kind: kindDir, Mode: newDirMode}, nil
+		return nil
+	}
+	return abi.Errorf(abi.InvalidArgument, "%s exists and is not a folder; choose another name", quote(s.display))
+}
+
+// add applies one operation to the draft; body holds its content.
+func (d *draft) add(op abi.ChangeOp, body []byte) *abi.Error {
+	switch op.Op {
+	case abi.OpWrite:
+		s, e := d.target(op.Path)
+		if e != nil {
+			return e
+		}
+		if e := d.checkExpected(s, op.ExpectedSHA256, true); e != nil {
+			return e
+		}
+		content := body
+		if op.KeepStyle && s.after.Kind == kindFile {
+			content = keepStyle(s.post, body)
+		}
+		return d.setFile(s, content)
+	case abi.OpEdit:
+		s, e := d.target(op.Path)
+		if e != nil {
+			return e
+		}
+		if s.after.Kind != kindFile {
+			return notAFile(s)
+		}
+		if e := d.checkExpected(s, op.ExpectedSHA256, true); e != nil {
+			return e
+		}
+		out, n, e := text.Edit(s.display, s.post, op.OldString, op.NewString, op.ReplaceAll)
+		if e != nil {
+			return e
+		}
+		if op.ExpectedCount > 0 && n != op.ExpectedCount {
+			return abi.Errorf(abi.Conflict, "the edit of %s would make %d replacements, not the %d expected; nothing was written. Check the text and the count, then retry", quote(s.display), n, op.ExpectedCount)
+		}
+		s.count += n
+		return d.setFile(s, out)
+	case abi.OpDelete:
+		s, e := d.name(op.Path)
+		if e != nil {
+			return e
+		}
+		if e := d.checkExpected(s, op.ExpectedSHA256, false); e != nil {
+			return e
+		}
+		return d.remove(s, op.Recursive)
+	case abi.OpMove:
+		if op.To == "" {
+			return abi.Errorf(abi.InvalidArgument, "a move needs the destination path (to)")
+		}
+		from, e := d.name(op.Path)
+		if e != nil {
+			return e
+		}
+		if e := d.checkExpected(from, op.ExpectedSHA256, false); e != nil {
+			return e
+		}
+		to, e := d.name(op.To)
+		if e != nil {
+			return e
+		}
+		return d.move(from, to, op.Overwrite)
+	case abi.OpMkdir:
+		s, e := d.target(op.Path)
+		if e != nil {
+			return e
+		}
+		return d.mkdir(s)
+	case abi.OpPatch:
+		return d.patch(op.Patch)
+	}
+	return abi.Errorf(abi.InvalidArgument, "unknown operation %q; use write, edit, delete, move, mkdir or patch", op.Op)
+}
+
+func notAFile(s *slot) *abi.Error {
+	if s.after.Kind == kindAbsent {
+		return abi.Errorf(abi.NotFound, "%s does not exist; create it with write_file, or check the path with list_directory", quote(s.display))
+	}
+	return abi.Errorf(abi.InvalidArgument, "%s is not a file; name a file path", quote(s.display))
+}
+
+// keepStyle gives new content the BOM and CRLF line ends of old when new
+// has neither.
+func keepStyle(old, new []byte) []byte {
+	_, st := text.SplitStyle(old)
+	body, nst := text.SplitStyle(new)
+	if nst.BOM || strings.Contains(string(new), "\r\n") {
+		return new
+	}
+	return st.Join(body)
+}
+
+// patch applies a unified diff to the draft.
+func (d *draft) patch(diff string) *abi.Error {
+	fps, e := text.ParsePatch(diff)
+	if e != nil {
+		return e
+	}
+	for _, fp := range fps {
+		if e := d.patchFile(fp); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+func (d *draft) patchFile(fp text.FilePatch) *abi.Error {
+	var src []byte
+	var st text.Style
+	var from *slot
+	if fp.Old != "" {
+		s, e := d.target(fp.Old)
+		if e != nil {
+			return e
+		}
+		if s.after.Kind != kindFile {
+			return abi.Errorf(abi.Conflict, "the patch changes %s, which does not exist as a file; nothing was written. Check the path, or use --- /dev/null to create it", quote(fp.Old))
+		}
+		from, src = s, s.post
+	}
+	body, st := text.SplitStyle(src)
+	out, e := text.ApplyHunks(text.FileName(fp), body, fp.Hunks)
+	if e != nil {
+		return e
+	}
+	if fp.New == "" {
+		if out != "" {
+			return abi.Errorf(abi.Conflict, "the patch deletes %s but its hunks do not remove the whole file; nothing was written. Read the file and regenerate the patch", quote(fp.Old))
+		}
+		return d.remove(from, false)
+	}
+	to := from
+	if fp.New != fp.Old {
+		s, e := d.target(fp.New)
+		if e != nil {
+			return e
+		}
+		if s.after.Kind != kindAbsent {
+			return abi.Errorf(abi.Conflict, "the patch creates %s, which already exists; nothing was written. Read it and make the patch against its content", quote(fp.New))
+		}
+		to = s
+		if from != nil {
+			if e := d.move(from, to, false); e != nil {
+				return e
+			}
+		}
+	}
+	return d.setFile(to, st.Join(out))
+}

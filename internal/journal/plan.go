@@ -1,0 +1,164 @@
+package journal
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// storedPlan is a previewed change kept until applied, discarded or
+// expired.
+type storedPlan struct {
+	ID      string     `json:"id"`
+	Expires time.Time  `json:"expires"`
+	Plugin  string     `json:"plugin,omitempty"`
+	Files   []planFile `json:"files"`
+}
+
+type planFile struct {
+	fileRec
+	Post []byte `json:"post,omitempty"`
+}
+
+// Plan computes the change req describes and keeps it, unapplied, under a
+// plan id; nothing is written to the workspace.
+func (j *Journal) Plan(ctx context.Context, by Author, req *abi.ChangeRequest, body []byte) (*abi.PlanResult, *abi.Error) {
+	var res *abi.PlanResult
+	err := j.withDB(func(db *bolt.DB) error {
+		d, e := j.build(ctx, req, body)
+		if e != nil {
+			return e
+		}
+		p := d.prepare()
+		if len(p.steps) == 0 {
+			return abi.Errorf(abi.InvalidArgument, "the operations change nothing (every file already holds that content), so there is no plan to make")
+		}
+		now := j.opts.now().UTC()
+		sp := storedPlan{Expires: now.Add(j.opts.planTTL), Plugin: by.Plugin}
+		for i, s := range p.steps {
+			sp.Files = append(sp.Files, planFile{fileRec: p.recs[i], Post: s.post})
+		}
+		return db.Update(func(tx *bolt.Tx) error {
+			b := tx.Bucket(bucketPlans)
+			purgePlans(b, now)
+			seq, err := b.NextSequence()
+			if err != nil {
+				return err
+			}
+			sp.ID = fmt.Sprintf("p%06d", seq)
+			v, err := json.Marshal(sp)
+			if err != nil {
+				return err
+			}
+			res = &abi.PlanResult{PlanID: sp.ID, Files: fileChanges(p.recs), Diff: p.diff, DiffCut: p.cut, Expires: sp.Expires.Format(time.RFC3339)}
+			return b.Put([]byte(sp.ID), v)
+		})
+	})
+	if err != nil {
+		return nil, j.internal("keep the plan", err)
+	}
+	return res, nil
+}
+
+// purgePlans drops the plans that have expired.
+func purgePlans(b *bolt.Bucket, now time.Time) {
+	var old [][]byte
+	b.ForEach(func(k, v []byte) error {
+		var sp storedPlan
+		if json.Unmarshal(v, &sp) != nil || now.After(sp.Expires) {
+			old = append(old, append([]byte(nil), k...))
+		}
+		return nil
+	})
+	for _, k := range old {
+		b.Delete(k)
+	}
+}
+
+func normalizePlanID(s string) (string, bool) {
+	s = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(s)), "p")
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || n == 0 {
+		return "", false
+	}
+	return fmt.Sprintf("p%06d", n), true
+}
+
+func (j *Journal) loadPlan(tx *bolt.Tx, id string) (*storedPlan, *abi.Error) {
+	norm, ok := normalizePlanID(id)
+	if !ok {
+		return nil, abi.Errorf(abi.InvalidArgument, "%q is not a plan id; plan ids look like p000007 (preview_changes returns one)", id)
+	}
+	v := tx.Bucket(bucketPlans).Get([]byte(norm))
+	var sp storedPlan
+	if v == nil || json.Unmarshal(v, &sp) != nil || j.opts.now().After(sp.Expires) {
+		return nil, abi.Errorf(abi.NotFound, "there is no plan %s: it was applied, discarded or has expired; make a new one with preview_changes", norm)
+	}
+	return &sp, nil
+}
+
+// ApplyPlan applies a plan made by Plan, if no file it touches changed
+// since (FILE_CHANGED otherwise), and forgets it.
+func (j *Journal) ApplyPlan(ctx context.Context, by Author, planID string) (*abi.ChangeResult, *abi.Error) {
+	var res *abi.ChangeResult
+	err := j.withDB(func(db *bolt.DB) error {
+		var sp *storedPlan
+		var e *abi.Error
+		if err := db.View(func(tx *bolt.Tx) error { sp, e = j.loadPlan(tx, planID); return nil }); err != nil {
+			return err
+		}
+		if e != nil {
+			return e
+		}
+		d := j.newDraft()
+		roots := j.pol.Roots()
+		for _, f := range sp.Files {
+			if f.Root >= len(roots) {
+				return abi.Errorf(abi.Conflict, "plan %s names a root juju is not serving now; make a new plan", sp.ID)
+			}
+			s, e := d.slot(roots[f.Root], f.Rel, f.Path)
+			if e != nil {
+				return e
+			}
+			if !s.before.equal(f.Before) {
+				return abi.Errorf(abi.FileChanged, "%s changed since plan %s was made, so the plan no longer describes it; nothing was written. Make a new plan with preview_changes", quote(f.Path), sp.ID)
+			}
+			s.after, s.post, s.count = f.After, f.Post, f.Count
+		}
+		p := d.prepare()
+		rec, e := j.commit(db, by, p, nil)
+		if e != nil {
+			return e
+		}
+		res = p.result(rec.ID)
+		return db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketPlans).Delete([]byte(sp.ID)) })
+	})
+	if err != nil {
+		return nil, j.internal("apply the plan", err)
+	}
+	return res, nil
+}
+
+// DiscardPlan forgets a plan.
+func (j *Journal) DiscardPlan(planID string) *abi.Error {
+	err := j.withDB(func(db *bolt.DB) error {
+		return db.Update(func(tx *bolt.Tx) error {
+			sp, e := j.loadPlan(tx, planID)
+			if e != nil {
+				return e
+			}
+			return tx.Bucket(bucketPlans).Delete([]byte(sp.ID))
+		})
+	})
+	if err != nil {
+		return j.internal("discard the plan", err)
+	}
+	return nil
+}

@@ -1,0 +1,200 @@
+package journal
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// Rollback undoes the change id (typed c000042, c42 or 42) as one new
+// change, recorded as made by by. A path changed since (it no longer holds
+// what the change left) is a CONFLICT unless force. The error is an
+// *abi.Error.
+func (j *Journal) Rollback(ctx context.Context, by Author, id string, force bool) (*abi.ChangeResult, error) {
+	res, e := j.RollbackRequest(ctx, by, &abi.RollbackRequest{ChangeID: id, Force: force})
+	if e != nil {
+		return nil, e
+	}
+	return res, nil
+}
+
+// RollbackAfter undoes every change recorded after id (id itself stays),
+// as one new change: each path gets back the state it had before the first
+// of them. A path changed since the last of them is a CONFLICT unless force.
+func (j *Journal) RollbackAfter(ctx context.Context, by Author, id string, force bool) (*abi.ChangeResult, error) {
+	res, e := j.RollbackRequest(ctx, by, &abi.RollbackRequest{ChangeID: id, After: true, Force: force})
+	if e != nil {
+		return nil, e
+	}
+	return res, nil
+}
+
+// target is what a rollback wants of one path.
+type target struct {
+	f       fileRec // Before: the state to restore
+	after   image   // the state the undone changes left
+	content []byte
+	order   int
+}
+
+// RollbackRequest serves the rollback host function.
+func (j *Journal) RollbackRequest(ctx context.Context, by Author, req *abi.RollbackRequest) (*abi.ChangeResult, *abi.Error) {
+	id, ok := normalizeID(req.ChangeID)
+	if !ok && req.After && strings.Trim(strings.ToLower(strings.TrimSpace(req.ChangeID)), "c0") == "" {
+		id, ok = changeID(0), true // after the start: every change
+	}
+	if !ok {
+		return nil, abi.Errorf(abi.InvalidArgument, "%q is not a change id; ids look like c000042 (see change_history)", req.ChangeID)
+	}
+	var res *abi.ChangeResult
+	err := j.withDB(func(db *bolt.DB) error {
+		recs, targets, e := j.targets(db, id, req.After)
+		if e != nil {
+			return e
+		}
+		d := j.newDraft()
+		roots := j.pol.Roots()
+		var conflicts []string
+		for _, t := range targets {
+			if t.f.Root >= len(roots) {
+				return abi.Errorf(abi.Conflict, "%s was recorded in a workspace root juju is not serving now; start juju with the same roots to roll it back", quote(t.f.Path))
+			}
+			r := roots[t.f.Root]
+			if pe := j.pol.Writable(&policy.Resolved{Root: r, Rel: t.f.Rel, Display: t.f.Path}); pe != nil {
+				return pe
+			}
+			s, e := d.slot(r, t.f.Rel, t.f.Path)
+			if e != nil {
+				return e
+			}
+			if !s.before.equal(t.after) {
+				conflicts = append(conflicts, t.f.Path)
+			}
+			s.after, s.post = t.f.Before, t.content
+		}
+		if len(conflicts) > 0 && !req.Force {
+			return abi.Errorf(abi.Conflict, "%s changed since %s (it no longer holds what the change left), so rolling back would lose that work; nothing was changed. Look at the file, then roll back with force to overwrite it",
+				strings.Join(quoteAll(conflicts, 5), ", "), what(id, req.After))
+		}
+		var undone []string
+		for i := len(recs) - 1; i >= 0; i-- {
+			if recs[i].RolledBackBy == "" {
+				undone = append(undone, recs[i].ID)
+			}
+		}
+		p := d.prepare()
+		rec, e := j.commit(db, by, p, undone)
+		if e != nil {
+			return e
+		}
+		res = p.result(rec.ID)
+		res.RolledBack = undone
+		return nil
+	})
+	if err != nil {
+		return nil, j.internal("roll back", err)
+	}
+	return res, nil
+}
+
+func what(id string, after bool) string {
+	if after {
+		return "the changes after " + id
+	}
+	return id
+}
+
+func quoteAll(paths []string, max int) []string {
+	var out []string
+	for i, p := range paths {
+		if i == max {
+			out = append(out, "…")
+			break
+		}
+		out = append(out, quote(p))
+	}
+	return out
+}
+
+// targets loads the changes to undo (oldest first) and, per path, the
+// state to restore and the state they left, in the order to restore them.
+func (j *Journal) targets(db *bolt.DB, id string, after bool) ([]*record, []*target, *abi.Error) {
+	var recs []*record
+	byKey := map[key]*target{}
+	var list []*target
+	var e *abi.Error
+	err := db.View(func(tx *bolt.Tx) error {
+		first, err := getRecord(tx, id)
+		if err != nil {
+			return err
+		}
+		if !after && (first == nil || first.State != stateDone) {
+			e = abi.Errorf(abi.NotFound, "there is no change %s in this workspace's journal; list the changes with change_history", id)
+			return nil
+		}
+		if !after {
+			if first.RolledBackBy != "" {
+				e = abi.Errorf(abi.Conflict, "%s was already rolled back by %s; roll back %s to redo it", id, first.RolledBackBy, first.RolledBackBy)
+				return nil
+			}
+			recs = []*record{first}
+		} else {
+			c := tx.Bucket(bucketChanges).Cursor()
+			for k, v := c.Seek([]byte(id)); k != nil; k, v = c.Next() {
+				if string(k) == id {
+					continue
+				}
+				r := new(record)
+				if err := json.Unmarshal(v, r); err != nil {
+					return err
+				}
+				if r.State == stateDone {
+					recs = append(recs, r)
+				}
+			}
+			if len(recs) == 0 {
+				e = abi.Errorf(abi.NotFound, "no change was recorded after %s, so there is nothing to roll back", id)
+				return nil
+			}
+		}
+		n := 0
+		for _, r := range recs {
+			for _, f := range r.Files {
+				k := key{f.Root, f.Rel}
+				t, ok := byKey[k]
+				if !ok {
+					t = &target{f: f}
+					if f.Before.Kind == kindFile {
+						b := tx.Bucket(bucketBlobs).Get([]byte(f.Before.SHA256))
+						if b == nil {
+							e = abi.Errorf(abi.Internal, "the journal lost the old content of %s, so %s cannot be rolled back; tell the owner", quote(f.Path), r.ID)
+							return nil
+						}
+						t.content = append([]byte(nil), b...)
+					}
+					byKey[k] = t
+					list = append(list, t)
+				}
+				t.after = f.After
+				n++
+				t.order = n
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, j.internal("read the journal", err)
+	}
+	if e != nil {
+		return nil, nil, e
+	}
+	// Restore the paths changed last first.
+	sort.SliceStable(list, func(a, b int) bool { return list[a].order > list[b].order })
+	return recs, list, nil
+}

@@ -1,0 +1,95 @@
+package text
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+func TestEditText(t *testing.T) {
+	for _, c := range []struct {
+		name, content, old, new string
+		all                     bool
+		want                    string
+		code                    abi.Code
+		msg                     []string // substrings of the error message
+	}{
+		{name: "once", content: "a\nb\nc\n", old: "b", new: "B", want: "a\nB\nc\n"},
+		{name: "delete", content: "a\nb\nc\n", old: "b\n", new: "", want: "a\nc\n"},
+		{name: "crlf kept", content: "a\r\nb\r\nc\r\n", old: "a\nb", new: "x\ny\nz", want: "x\r\ny\r\nz\r\nc\r\n"},
+		{name: "crlf in oldString", content: "a\r\nb\r\n", old: "a\r\nb", new: "c", want: "c\r\n"},
+		{name: "bom kept", content: bom + "a\nb\n", old: "a", new: "A", want: bom + "A\nb\n"},
+		{name: "mixed endings matched raw", content: "a\r\nb\nc\n", old: "b\nc", new: "B", want: "a\r\nB\n"},
+		{name: "all", content: "x x x", old: "x", new: "y", all: true, want: "y y y"},
+		{name: "ambiguous", content: "x\ny\nx\nx\n", old: "x", new: "z", code: abi.AmbiguousEdit, msg: []string{"3 times", "1, 3, 4", "replaceAll"}},
+		{name: "empty old", content: "a", old: "", new: "b", code: abi.InvalidArgument},
+		{name: "same", content: "a", old: "a", new: "a", code: abi.InvalidArgument},
+		{name: "tabs vs spaces", content: "f() {\n\treturn 1\n}\n", old: "    return 1", new: "x", code: abi.NoMatch, msg: []string{"line 2", "1 tab", "4 spaces"}},
+		{name: "trailing blanks", content: "a  \nb\n", old: "a\nb", new: "x", code: abi.NoMatch, msg: []string{"line 1", "trailing blanks"}},
+		{name: "case", content: "Hello World\n", old: "hello world", new: "x", code: abi.NoMatch, msg: []string{"letter case"}},
+		{name: "inner spacing", content: "a  =  b\n", old: "a = b", new: "x", code: abi.NoMatch, msg: []string{"spacing"}},
+		{name: "text differs", content: "one\ntwo\nthree\n", old: "one\nTOO\nthree", new: "x", code: abi.NoMatch, msg: []string{"lines 1-3", "line 2", "TOO"}},
+		{name: "nothing alike", content: "abc\n", old: "zzz", new: "x", code: abi.NoMatch, msg: []string{"no line"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, _, e := Edit("f.txt", []byte(c.content), c.old, c.new, c.all)
+			if c.code != "" {
+				msg := wantCode(t, e, c.code)
+				for _, m := range c.msg {
+					if !strings.Contains(msg, m) {
+						t.Errorf("message lacks %q: %s", m, msg)
+					}
+				}
+				return
+			}
+			if e != nil {
+				t.Fatal(e)
+			}
+			if string(out) != c.want {
+				t.Fatalf("got %q, want %q", out, c.want)
+			}
+		})
+	}
+}
+
+// FuzzEditText checks that an edit never panics, that a success holds
+// newString where oldString was and keeps the file's BOM and CRLF line
+// ends, and that a failure carries a code.
+func FuzzEditText(f *testing.F) {
+	f.Add("a\nb\nc\n", "b", "B", false)
+	f.Add("a\r\nb\r\n", "a\nb", "x\ny", false)
+	f.Add(bom+"x x", "x", "y", true)
+	f.Add("\tfoo\n", "  foo", "bar", false)
+	f.Add("", "a", "b", false)
+	f.Fuzz(func(t *testing.T, content, old, new string, all bool) {
+		out, n, e := Edit("f", []byte(content), old, new, all)
+		if e != nil {
+			if !e.Code.Valid() || e.Message == "" {
+				t.Fatalf("bad error %+v", e)
+			}
+			return
+		}
+		if n < 1 {
+			t.Fatalf("success with %d replacements", n)
+		}
+		_, st := SplitStyle([]byte(content))
+		if st.BOM && !strings.HasPrefix(string(out), bom) {
+			t.Fatal("BOM lost")
+		}
+		if st.CRLF && strings.Count(string(out), "\n") != strings.Count(string(out), "\r\n") {
+			t.Fatalf("CRLF file got a bare LF: %q", out)
+		}
+	})
+}
+
+func wantCode(t testing.TB, e *abi.Error, code abi.Code) string {
+	t.Helper()
+	if e == nil {
+		t.Fatalf("succeeded, want %s", code)
+	}
+	if e.Code != code {
+		t.Fatalf("code %s, want %s: %s", e.Code, code, e.Message)
+	}
+	return e.Message
+}

@@ -1,0 +1,268 @@
+package text
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// FilePatch is the part of a unified diff about one file. Old or New is
+// empty for /dev/null (a file created or deleted).
+type FilePatch struct {
+	Old, New string
+	Hunks    []Hunk
+}
+
+// Hunk is one @@ section. Lines keep their "\n", except a last line marked
+// "\ No newline at end of file".
+type Hunk struct {
+	Header   string
+	OldStart int // 1-based; 0 for an empty old side
+	OldLines []string
+	NewLines []string
+}
+
+// maxPatchFiles bounds the files of one patch.
+const maxPatchFiles = 1000
+
+// ParsePatch reads a unified diff (git's or diff -u's) into file patches.
+// Anything before the first "---" line of a file (diff --git, index, mode
+// lines, prose) is skipped.
+func ParsePatch(text string) ([]FilePatch, *abi.Error) {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	lines := strings.SplitAfter(text, "\n")
+	var out []FilePatch
+	for i := 0; i < len(lines); {
+		l := lines[i]
+		if !strings.HasPrefix(l, "--- ") || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "+++ ") {
+			if strings.HasPrefix(l, "@@") {
+				return nil, patchError("a Hunk (%s) comes before any --- / +++ file header", strings.TrimSpace(l))
+			}
+			i++
+			continue
+		}
+		fp := FilePatch{Old: patchPath(l[4:]), New: patchPath(lines[i+1][4:])}
+		if fp.Old == "" && fp.New == "" {
+			return nil, patchError("a file goes from /dev/null to /dev/null")
+		}
+		i += 2
+		for i < len(lines) && strings.HasPrefix(lines[i], "@@") {
+			h, next, e := parseHunk(lines, i, FileName(fp))
+			if e != nil {
+				return nil, e
+			}
+			fp.Hunks = append(fp.Hunks, h)
+			i = next
+		}
+		if len(fp.Hunks) == 0 && !(fp.Old != "" && fp.New != "" && fp.Old != fp.New) {
+			return nil, patchError("the file %s has a header but no @@ Hunk", FileName(fp))
+		}
+		out = append(out, fp)
+		if len(out) > maxPatchFiles {
+			return nil, abi.Errorf(abi.TooLarge, "the patch touches more than %d files; split it into smaller patches", maxPatchFiles)
+		}
+	}
+	if len(out) == 0 {
+		return nil, patchError("it holds no file: a unified diff needs --- and +++ header lines followed by @@ hunks")
+	}
+	return out, nil
+}
+
+func patchError(format string, args ...any) *abi.Error {
+	return abi.Errorf(abi.InvalidArgument, "the patch is not a unified diff juju can read: "+format+"; send a unified diff (as git diff or diff -u print it)", args...)
+}
+
+func FileName(fp FilePatch) string {
+	if fp.New != "" {
+		return fp.New
+	}
+	return fp.Old
+}
+
+// patchPath reads the path of a --- or +++ line: the text up to a tab
+// (a timestamp follows), without git's a/ or b/ prefix; "" for /dev/null.
+func patchPath(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if i := strings.IndexByte(s, '\t'); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSpace(s)
+	if s == "/dev/null" {
+		return ""
+	}
+	if strings.HasPrefix(s, "a/") || strings.HasPrefix(s, "b/") {
+		s = s[2:]
+	}
+	return s
+}
+
+// parseHunk reads the Hunk starting at lines[i] and returns the index of
+// the line after it.
+func parseHunk(lines []string, i int, file string) (Hunk, int, *abi.Error) {
+	header := strings.TrimRight(lines[i], "\n")
+	oldStart, oldLen, newLen, ok := hunkRange(header)
+	if !ok {
+		return Hunk{}, 0, patchError("the Hunk header %q of %s is malformed (want @@ -l,n +l,n @@)", header, file)
+	}
+	h := Hunk{Header: header, OldStart: oldStart}
+	i++
+	gotOld, gotNew := 0, 0
+	last := byte(0) // kind of the previous line, for "\ No newline"
+	for i < len(lines) && (gotOld < oldLen || gotNew < newLen || strings.HasPrefix(lines[i], `\`)) {
+		l := lines[i]
+		if l == "" { // the end of the text
+			break
+		}
+		kind, body := l[0], l[1:]
+		if l == "\n" { // an empty context line whose space was dropped
+			kind, body = ' ', "\n"
+		}
+		switch kind {
+		case ' ':
+			h.OldLines = append(h.OldLines, body)
+			h.NewLines = append(h.NewLines, body)
+			gotOld++
+			gotNew++
+		case '-':
+			h.OldLines = append(h.OldLines, body)
+			gotOld++
+		case '+':
+			h.NewLines = append(h.NewLines, body)
+			gotNew++
+		case '\\':
+			switch last {
+			case '-':
+				trimLast(h.OldLines)
+			case '+':
+				trimLast(h.NewLines)
+			case ' ':
+				trimLast(h.OldLines)
+				trimLast(h.NewLines)
+			default:
+				return Hunk{}, 0, patchError("a \"\\ No newline\" marker in %s follows no line", file)
+			}
+		default:
+			return Hunk{}, 0, patchError("line %q in Hunk %s of %s starts with neither ' ', '-' nor '+'", strings.TrimRight(l, "\n"), header, file)
+		}
+		last = kind
+		i++
+	}
+	if gotOld != oldLen || gotNew != newLen {
+		return Hunk{}, 0, patchError("hunk %s of %s announces %d old and %d new lines but holds %d and %d", header, file, oldLen, newLen, gotOld, gotNew)
+	}
+	return h, i, nil
+}
+
+func trimLast(lines []string) {
+	if n := len(lines); n > 0 {
+		lines[n-1] = strings.TrimSuffix(lines[n-1], "\n")
+	}
+}
+
+// hunkRange reads "@@ -a,b +c,d @@ …".
+func hunkRange(h string) (oldStart, oldLen, newLen int, ok bool) {
+	rest, found := strings.CutPrefix(h, "@@ -")
+	if !found {
+		return 0, 0, 0, false
+	}
+	end := strings.Index(rest, " @@")
+	if end < 0 {
+		return 0, 0, 0, false
+	}
+	parts := strings.Fields(rest[:end])
+	if len(parts) != 2 || !strings.HasPrefix(parts[1], "+") {
+		return 0, 0, 0, false
+	}
+	oldStart, oldLen, ok1 := span(parts[0])
+	_, newLen, ok2 := span(parts[1][1:])
+	return oldStart, oldLen, newLen, ok1 && ok2
+}
+
+// span reads "l,n" or "l" (n = 1).
+func span(s string) (int, int, bool) {
+	a, b, comma := strings.Cut(s, ",")
+	start, err := strconv.Atoi(a)
+	if err != nil || start < 0 || start > 1<<30 {
+		return 0, 0, false
+	}
+	n := 1
+	if comma {
+		if n, err = strconv.Atoi(b); err != nil || n < 0 || n > 1<<30 {
+			return 0, 0, false
+		}
+	}
+	return start, n, true
+}
+
+// ApplyHunks applies the hunks to text (LF line ends), exactly: each Hunk's
+// old lines must be found as they are, at the line the Hunk names or, when
+// the lines above moved, at the nearest place after the previous Hunk.
+func ApplyHunks(display, text string, hunks []Hunk) (string, *abi.Error) {
+	lines := strings.SplitAfter(text, "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	var out []string
+	at := 0 // next line of lines not yet copied
+	for n, h := range hunks {
+		want := h.OldStart - 1
+		if len(h.OldLines) == 0 {
+			want = h.OldStart // an insertion after line OldStart
+		}
+		pos := findBlock(lines, h.OldLines, at, want)
+		if pos < 0 {
+			return "", hunkConflict(display, n+1, h, lines, want)
+		}
+		out = append(out, lines[at:pos]...)
+		out = append(out, h.NewLines...)
+		at = pos + len(h.OldLines)
+	}
+	out = append(out, lines[at:]...)
+	return strings.Join(out, ""), nil
+}
+
+// findBlock returns where block occurs in lines at or after from, nearest
+// to want; -1 when it does not occur.
+func findBlock(lines, block []string, from, want int) int {
+	if want < from {
+		want = from
+	}
+	fits := func(p int) bool {
+		if p < from || p+len(block) > len(lines) {
+			return false
+		}
+		for i, b := range block {
+			if lines[p+i] != b {
+				return false
+			}
+		}
+		return true
+	}
+	for d := 0; want-d >= from || want+d <= len(lines); d++ {
+		if fits(want - d) {
+			return want - d
+		}
+		if d > 0 && fits(want+d) {
+			return want + d
+		}
+	}
+	return -1
+}
+
+func hunkConflict(display string, n int, h Hunk, lines []string, want int) *abi.Error {
+	detail := ""
+	for i, b := range h.OldLines {
+		p := want + i
+		if p >= len(lines) {
+			detail = fmt.Sprintf("; the file ends before line %d, which the Hunk expects to be %s", p+1, clip(strings.TrimSuffix(b, "\n")))
+			break
+		}
+		if lines[p] != b {
+			detail = fmt.Sprintf("; line %d of the file is %s where the Hunk expects %s", p+1, clip(strings.TrimSuffix(lines[p], "\n")), clip(strings.TrimSuffix(b, "\n")))
+			break
+		}
+	}
+	return abi.Errorf(abi.Conflict, "hunk %d (%s) of %s does not apply%s. Nothing was written; read the file again and make the patch from its current content", n, h.Header, quote(display), detail)
+}

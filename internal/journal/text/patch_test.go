@@ -1,0 +1,105 @@
+package text
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+func TestParsePatch(t *testing.T) {
+	fps, e := ParsePatch("diff --git a/x b/x\nindex 1..2 100644\n--- a/x\t2024-01-01\n+++ b/x\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n\\ No newline at end of file\n--- /dev/null\n+++ b/new\n@@ -0,0 +1 @@\n+n\n")
+	if e != nil {
+		t.Fatal(e)
+	}
+	if len(fps) != 2 || fps[0].Old != "x" || fps[0].New != "x" || fps[1].Old != "" || fps[1].New != "new" {
+		t.Fatalf("%+v", fps)
+	}
+	h := fps[0].Hunks[0]
+	if strings.Join(h.OldLines, "|") != "a\n|b\n" || strings.Join(h.NewLines, "|") != "a\n|B" {
+		t.Fatalf("lines %q %q", h.OldLines, h.NewLines)
+	}
+	for _, bad := range []string{
+		"",
+		"just prose",
+		"@@ -1 +1 @@\n-a\n+b\n",
+		"--- a/x\n+++ b/x\n",
+		"--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n a\n",
+		"--- a/x\n+++ b/x\n@@ bogus @@\n",
+		"--- a/x\n+++ b/x\n@@ -1 +1 @@\n*a\n",
+		"--- /dev/null\n+++ /dev/null\n@@ -0,0 +1 @@\n+a\n",
+	} {
+		if _, e := ParsePatch(bad); e == nil || e.Code != abi.InvalidArgument {
+			t.Errorf("%q: got %v, want INVALID_ARGUMENT", bad, e)
+		}
+	}
+}
+
+func TestApplyHunks(t *testing.T) {
+	text := "1\n2\n3\n4\n5\n6\n7\n8\n"
+	patch := func(s string) []Hunk {
+		fps, e := ParsePatch("--- a/f\n+++ b/f\n" + s)
+		if e != nil {
+			t.Fatal(e)
+		}
+		return fps[0].Hunks
+	}
+	got, e := ApplyHunks("f", text, patch("@@ -2,2 +2,2 @@\n 2\n-3\n+three\n@@ -7,1 +7,2 @@\n 7\n+7b\n"))
+	if e != nil || got != "1\n2\nthree\n4\n5\n6\n7\n7b\n8\n" {
+		t.Fatalf("%q %v", got, e)
+	}
+	// Lines above moved: the Hunk is found where its lines are, exactly.
+	got, e = ApplyHunks("f", "0\n"+text, patch("@@ -2,2 +2,2 @@\n 2\n-3\n+three\n"))
+	if e != nil || got != "0\n1\n2\nthree\n4\n5\n6\n7\n8\n" {
+		t.Fatalf("offset: %q %v", got, e)
+	}
+	// No fuzz: one changed context line is a conflict naming the Hunk.
+	_, e = ApplyHunks("f", text, patch("@@ -2,2 +2,2 @@\n 2\n-3\n+three\n@@ -6,2 +6,2 @@\n 6\n-SEVEN\n+7\n"))
+	msg := wantCode(t, e, abi.Conflict)
+	if !strings.Contains(msg, "hunk 2") || !strings.Contains(msg, `"SEVEN"`) {
+		t.Fatalf("message: %s", msg)
+	}
+	// Appending at the end of a file without a final newline.
+	got, e = ApplyHunks("f", "a\nb", patch("@@ -1,2 +1,3 @@\n a\n-b\n\\ No newline at end of file\n+b\n+c\n"))
+	if e != nil || got != "a\nb\nc\n" {
+		t.Fatalf("no newline: %q %v", got, e)
+	}
+}
+
+// FuzzParsePatch checks that the parser never panics, that what it
+// accepts has a consistent shape, and that applying a parsed Hunk never
+// panics either.
+func FuzzParsePatch(f *testing.F) {
+	f.Add("--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n", "a\nb\n")
+	f.Add("--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+n\n", "")
+	f.Add("--- a/x\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\n\\ No newline at end of file\n", "a")
+	f.Add("diff --git a/x b/y\n--- a/x\n+++ b/y\n", "")
+	f.Add("--- a/x\n+++ b/x\n@@ -3 +3,2 @@\n c\n+d\n@@ -9,0 +10 @@\n+z\n", "a\nb\nc\n")
+	f.Fuzz(func(t *testing.T, patch, text string) {
+		fps, e := ParsePatch(patch)
+		if e != nil {
+			if !e.Code.Valid() || e.Message == "" {
+				t.Fatalf("bad error %+v", e)
+			}
+			return
+		}
+		for _, fp := range fps {
+			if fp.Old == "" && fp.New == "" {
+				t.Fatal("a file from /dev/null to /dev/null was accepted")
+			}
+			for _, h := range fp.Hunks {
+				if h.OldStart < 0 {
+					t.Fatal("negative start")
+				}
+			}
+			out, e := ApplyHunks("f", text, fp.Hunks)
+			if e != nil {
+				if e.Code != abi.Conflict {
+					t.Fatalf("apply: %v", e)
+				}
+				continue
+			}
+			_ = out
+		}
+	})
+}

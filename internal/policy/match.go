@@ -1,0 +1,146 @@
+package policy
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// DefaultSecrets returns the built-in secret list. Config.Secrets extends
+// it; it can never be shrunk.
+func DefaultSecrets() []string { return append([]string(nil), defaultSecrets...) }
+
+var defaultSecrets = []string{
+	".env", ".env.*", ".envrc",
+	"id_rsa*", "id_ed25519*", "id_ecdsa*",
+	".ssh",
+	"*.pem", "*.key", "*.p12", "*.pfx",
+	"credentials.json",
+	"**/.aws/credentials",
+	".netrc", ".git-credentials", ".pgpass",
+}
+
+// globSet matches root-relative, slash-separated paths against a list of
+// globs, ignoring letter case. A glob without a slash is matched against the
+// last name of the path; a glob with one is matched against the whole path.
+// The common shapes ("name", "*.ext", "prefix*") avoid the glob engine.
+type globSet struct {
+	exact    map[string]struct{}
+	prefixes []string
+	suffixes []string
+	base     []string
+	tails    []string   // "**/a/b": the path is "a/b" or ends in "/a/b"
+	full     []fullGlob // other globs with a slash
+}
+
+// fullGlob is a glob with a slash. dir is its leading folders without
+// wildcards: a matching path is dir or lies under it.
+type fullGlob struct {
+	glob, dir string
+}
+
+// add compiles one glob into the set.
+func (g *globSet) add(pattern string) error {
+	p := strings.ToLower(strings.TrimSpace(pattern))
+	p = strings.TrimPrefix(p, "/")
+	p = strings.TrimSuffix(p, "/")
+	if p == "" {
+		return fmt.Errorf("empty glob %q", pattern)
+	}
+	if !doublestar.ValidatePattern(p) {
+		return fmt.Errorf("invalid glob %q", pattern)
+	}
+	const meta = `*?[]{}\`
+	if strings.Contains(p, "/") {
+		if rest, ok := strings.CutPrefix(p, "**/"); ok && !strings.ContainsAny(rest, meta) {
+			g.tails = append(g.tails, rest)
+			return nil
+		}
+		lit := p
+		if i := strings.IndexAny(p, meta); i >= 0 {
+			lit = p[:i]
+		}
+		dir := ""
+		if i := strings.LastIndexByte(lit, '/'); i >= 0 {
+			dir = lit[:i]
+		}
+		if !strings.ContainsAny(p, meta) {
+			dir = p
+		}
+		g.full = append(g.full, fullGlob{glob: p, dir: dir})
+		return nil
+	}
+	switch {
+	case !strings.ContainsAny(p, meta):
+		if g.exact == nil {
+			g.exact = map[string]struct{}{}
+		}
+		g.exact[p] = struct{}{}
+	case p[0] == '*' && len(p) > 1 && !strings.ContainsAny(p[1:], meta):
+		g.suffixes = append(g.suffixes, p[1:])
+	case p[len(p)-1] == '*' && len(p) > 1 && !strings.ContainsAny(p[:len(p)-1], meta):
+		g.prefixes = append(g.prefixes, p[:len(p)-1])
+	default:
+		g.base = append(g.base, p)
+	}
+	return nil
+}
+
+// matchOne reports whether rel itself (not a folder above it) matches.
+func (g *globSet) matchOne(rel string) bool {
+	name := rel
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		name = rel[i+1:]
+	}
+	name = strings.ToLower(name) // no copy unless name has capitals
+	if _, ok := g.exact[name]; ok {
+		return true
+	}
+	for _, s := range g.suffixes {
+		if strings.HasSuffix(name, s) {
+			return true
+		}
+	}
+	for _, s := range g.prefixes {
+		if strings.HasPrefix(name, s) {
+			return true
+		}
+	}
+	for _, b := range g.base {
+		if ok, _ := doublestar.Match(b, name); ok {
+			return true
+		}
+	}
+	for _, t := range g.tails {
+		if n := len(rel) - len(t); n >= 0 && strings.EqualFold(rel[n:], t) && (n == 0 || rel[n-1] == '/') {
+			return true
+		}
+	}
+	var lower string
+	for _, f := range g.full {
+		if d := f.dir; d != "" && !(len(rel) >= len(d) && strings.EqualFold(rel[:len(d)], d) && (len(rel) == len(d) || rel[len(d)] == '/')) {
+			continue
+		}
+		if lower == "" {
+			lower = strings.ToLower(rel)
+		}
+		if ok, _ := doublestar.Match(f.glob, lower); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// match reports whether rel or any folder above it matches.
+func (g *globSet) match(rel string) bool {
+	if rel == "." || rel == "" {
+		return false
+	}
+	for i := 0; i < len(rel); i++ {
+		if rel[i] == '/' && g.matchOne(rel[:i]) {
+			return true
+		}
+	}
+	return g.matchOne(rel)
+}

@@ -1,0 +1,75 @@
+// Package workspace opens what juju keeps for one workspace, once, from the
+// owner's settings: the path policy over its roots, the change journal, the
+// audit log, the pending approvals and the state folder they live in. The
+// server (host.New) and the owner's commands (juju rollback, audit,
+// approvals) all open a workspace here, so each sees the same policy.
+package workspace
+
+import (
+	"errors"
+	"log/slog"
+
+	"github.com/jujutools/juju/internal/approval"
+	"github.com/jujutools/juju/internal/audit"
+	"github.com/jujutools/juju/internal/config"
+	"github.com/jujutools/juju/internal/journal"
+	"github.com/jujutools/juju/internal/policy"
+)
+
+// Config is what a workspace is opened from.
+type Config struct {
+	Roots   []string
+	Deny    []string // the owner's extra deny globs
+	Secrets []string // the owner's extra secret globs
+	Dirs    config.Dirs
+	Logger  *slog.Logger
+}
+
+// FromSettings is the Config of the owner's merged settings.
+func FromSettings(s config.Settings, dirs config.Dirs, log *slog.Logger) Config {
+	return Config{Roots: s.Roots, Deny: s.Deny, Secrets: s.Secrets, Dirs: dirs, Logger: log}
+}
+
+// Workspace is one opened workspace. Its parts are safe for concurrent
+// use; Close releases them.
+type Workspace struct {
+	Policy    *policy.Policy
+	Journal   *journal.Journal
+	Reads     *journal.ReadLog // files read through the tools, for FILE_CHANGED
+	Audit     *audit.Log
+	Approvals *approval.Store
+	StateDir  string // outside the roots, in the owner's state directory
+}
+
+// Open opens the workspace of c. It writes nothing: the state folder and
+// the journal's database are made by the first write.
+func Open(c Config) (*Workspace, error) {
+	log := c.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	pol, err := policy.New(policy.Config{Roots: c.Roots, Deny: c.Deny, Secrets: c.Secrets, Private: c.Dirs.All()})
+	if err != nil {
+		return nil, err
+	}
+	state := c.Dirs.Workspace(c.Roots)
+	reads := journal.NewReadLog()
+	j, err := journal.Open(state, pol, journal.WithLogger(log), journal.WithReadLog(reads))
+	if err != nil {
+		pol.Close()
+		return nil, err
+	}
+	return &Workspace{
+		Policy:    pol,
+		Journal:   j,
+		Reads:     reads,
+		Audit:     audit.Open(audit.Path(state)),
+		Approvals: approval.Open(approval.Dir(state), approval.Options{}),
+		StateDir:  state,
+	}, nil
+}
+
+// Close releases the roots the policy holds open and the audit log.
+func (w *Workspace) Close() error {
+	return errors.Join(w.Audit.Close(), w.Policy.Close())
+}
