@@ -24,9 +24,11 @@ import (
 	"github.com/jujutools/juju/hostfns/fs"
 	"github.com/jujutools/juju/hostfns/git"
 	"github.com/jujutools/juju/hostfns/journal"
+	"github.com/jujutools/juju/hostfns/lsp"
 	"github.com/jujutools/juju/hostfns/search"
 	"github.com/jujutools/juju/hostfns/state"
 	"github.com/jujutools/juju/hostfns/sysinfo"
+	"github.com/jujutools/juju/internal/lspconfig"
 	"github.com/jujutools/juju/sandbox"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -51,6 +53,8 @@ type Config struct {
 	// PluginTimeout and PluginMemoryMiB override the runtime defaults (tests).
 	PluginTimeout   time.Duration
 	PluginMemoryMiB int
+	// LSPServers are the owner's language-server registrations.
+	LSPServers []lspconfig.Server
 }
 
 // Host is a loaded catalog of plugins over one workspace.
@@ -67,6 +71,7 @@ type Host struct {
 	approvals *approval.Store // calls waiting for the owner
 	exec      *jexec.Manager  // the command jobs, killed by Close
 	journal   *journal.Lazy   // opened on the first write
+	lsp       *lsp.Manager    // the language servers, started on first use
 }
 
 // Source says where a plugin comes from.
@@ -122,7 +127,8 @@ func New(cfg Config) (*Host, error) {
 	h := &Host{cfg: cfg, log: log, policy: pol, runtime: rt, tools: map[string]*Tool{}}
 	h.audit = audit.Open(audit.Path(h.StateDir()))
 	h.approvals = approval.Open(approval.Dir(h.StateDir()), approval.Options{})
-	h.journal = journal.NewLazy(h.StateDir(), pol, journal.WithLogger(log))
+	h.lsp = lsp.New(pol, lsp.Options{Servers: cfg.LSPServers, Logger: log})
+	h.journal = journal.NewLazy(h.StateDir(), pol, journal.WithLogger(log), journal.WithObserver(h.lsp.Observe))
 	fns := h.hostFunctions()
 
 	cores, err := core.Plugins()
@@ -155,6 +161,7 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	fns = append(fns, search.New(h.policy, search.Options{Secrets: h.cfg.Secrets, Deny: h.cfg.Deny, Logger: h.log})...)
 	fns = append(fns, sysinfo.New(h.environmentSetup())...)
 	fns = append(fns, h.discoverFuncs()...)
+	fns = append(fns, h.lsp.Funcs()...)
 	return fns
 }
 
@@ -306,6 +313,9 @@ func (h *Host) record(start time.Time, c hostfns.Caller, args []byte, res *abi.C
 // process is about to exit.
 func (h *Host) Close(ctx context.Context) error {
 	var errs []error
+	lspDone := make(chan struct{})
+	go func() { h.lsp.Close(ctx); close(lspDone) }() // side by side with the jobs: each has its bounded wait
+	defer func() { <-lspDone }()
 	if h.exec != nil {
 		if err := h.exec.Close(ctx); err != nil {
 			errs = append(errs, err)

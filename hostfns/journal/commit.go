@@ -135,6 +135,7 @@ func (j *Journal) commit(db *bolt.DB, caller hostfns.Caller, p *prepared, rollba
 	if err != nil {
 		return nil, j.internal("record the change", err)
 	}
+	j.observe(p)
 	return rec, nil
 }
 
