@@ -1,0 +1,235 @@
+package test
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/jujutools/juju/internal/lspconfig"
+)
+
+// goplsServer is the registration the gopls tests use: the docs' line.
+func goplsServer(t *testing.T) lspconfig.Server {
+	return lspconfig.Server{Name: "gopls", Command: []string{goplsCommand(t)}, Languages: []string{"go"},
+		RootMarkers: []string{"go.work", "go.mod"}, InitOptions: `{"verboseWorkDoneProgress":true}`}
+}
+
+// locs decodes the locations of a go_to_definition or find_references
+// answer as "path:line:column".
+func locs(t *testing.T, res *mcp.CallToolResult) []string {
+	t.Helper()
+	var out struct {
+		Source    string `json:"source"`
+		Locations []struct {
+			Path         string
+			Line, Column int
+			Text         string
+		} `json:"locations"`
+	}
+	decode(t, res, &out)
+	var s []string
+	for _, l := range out.Locations {
+		s = append(s, at(l.Path, l.Line, l.Column))
+	}
+	return s
+}
+
+func decode(t *testing.T, res *mcp.CallToolResult, v any) {
+	t.Helper()
+	if res.IsError {
+		t.Fatalf("tool failed: %s", text(res))
+	}
+	b, err := json.Marshal(structured(t, res))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func sameList(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("%s:\n got  %v\n want %v", what, got, want)
+	}
+}
+
+type diagList struct {
+	Pulled      bool `json:"pulled"`
+	Diagnostics []struct {
+		Path, Severity, Code, Message string
+		Line, Column                  int
+	} `json:"diagnostics"`
+}
+
+func (d diagList) has(severity, path string, line, col int, msg string) bool {
+	for _, x := range d.Diagnostics {
+		if x.Severity == severity && x.Path == path && x.Line == line && x.Column == col && strings.Contains(x.Message, msg) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestLSPGopls(t *testing.T) {
+	root := fixture(t, "gomod")
+	home := lspHome(t, goplsServer(t))
+	s := startHome(t, home, root, "--mode", "trusted")
+	juju := jujuPID(t, root)
+
+	// Lazy: nothing runs before the first semantic call.
+	s.ok("read_file", map[string]any{"path": "lib/server.go"})
+	if c := childrenOf(t, juju, "gopls"); len(c) != 0 {
+		t.Fatalf("gopls started before any semantic call: %+v", c)
+	}
+
+	newServerDecl := at("lib/server.go", 10, colOf(t, root, "lib/server.go", 10, "NewServer", 1))
+	runDecl := at("lib/server.go", 7, colOf(t, root, "lib/server.go", 7, "Run", 1))
+
+	t.Run("cross-package definition", func(t *testing.T) {
+		s := s.with(t)
+		res := s.call("go_to_definition", map[string]any{"path": "app/main.go", "line": 6, "column": colOf(t, root, "app/main.go", 6, "NewServer", 1)})
+		sameList(t, "definition", locs(t, res), []string{newServerDecl})
+		if !strings.Contains(text(res), "func NewServer") {
+			t.Fatalf("the location's line text is missing: %s", text(res))
+		}
+	})
+	gopls := childrenOf(t, juju, "gopls")
+	if len(gopls) != 1 {
+		t.Fatalf("want one gopls child of juju after the first call, got %+v", gopls)
+	}
+
+	t.Run("cross-file definition", func(t *testing.T) {
+		res := s.with(t).call("go_to_definition", map[string]any{"path": "lib/helper.go", "line": 3, "column": colOf(t, root, "lib/helper.go", 3, "Run", 1)})
+		sameList(t, "definition", locs(t, res), []string{runDecl})
+	})
+
+	t.Run("definition outside the roots is named, not read", func(t *testing.T) {
+		// len, in server.go line 7, is a builtin: its definition is in GOROOT.
+		res := s.with(t).call("go_to_definition", map[string]any{"path": "lib/server.go", "line": 7, "column": colOf(t, root, "lib/server.go", 7, "len", 1)})
+		var out struct {
+			Locations []struct {
+				Path    string
+				Outside bool
+				Text    string
+			}
+		}
+		decode(t, res, &out)
+		if len(out.Locations) != 1 || !out.Locations[0].Outside || out.Locations[0].Text != "" {
+			t.Fatalf("want one outside location without text: %s", text(res))
+		}
+	})
+
+	t.Run("exact references", func(t *testing.T) {
+		res := s.with(t).call("find_references", map[string]any{"symbol": "Server.Run"})
+		sameList(t, "references", locs(t, res), []string{
+			at("app/main.go", 6, colOf(t, root, "app/main.go", 6, "Run", 1)),
+			at("lib/helper.go", 3, colOf(t, root, "lib/helper.go", 3, "Run", 1)),
+			runDecl,
+		})
+		res = s.with(t).call("find_references", map[string]any{"path": "lib/server.go", "line": 7, "column": colOf(t, root, "lib/server.go", 7, "Run", 1), "includeDeclaration": false})
+		if got := locs(t, res); len(got) != 2 {
+			t.Fatalf("without the declaration: %v", got)
+		}
+	})
+
+	t.Run("find symbol", func(t *testing.T) {
+		res := s.with(t).call("find_symbol", map[string]any{"symbol": "Server.Run"})
+		var out struct {
+			Source  string
+			Symbols []struct {
+				Name, Kind, Path string
+				Line, Column     int
+			}
+		}
+		decode(t, res, &out)
+		if out.Source != "lsp" || len(out.Symbols) != 1 || at(out.Symbols[0].Path, out.Symbols[0].Line, out.Symbols[0].Column) != runDecl {
+			t.Fatalf("find_symbol Server.Run: %s", text(res))
+		}
+	})
+
+	t.Run("document symbols", func(t *testing.T) {
+		res := s.with(t).call("document_symbols", map[string]any{"path": "lib/server.go"})
+		out := text(res)
+		for _, want := range []string{"struct Server  5:" + strconv.Itoa(colOf(t, root, "lib/server.go", 5, "Server", 1)), "field Name", "method (*Server).Run  7:" + strconv.Itoa(colOf(t, root, "lib/server.go", 7, "Run", 1)), "function NewServer"} {
+			if !strings.Contains(out, want) {
+				t.Fatalf("document_symbols lacks %q:\n%s", want, out)
+			}
+		}
+	})
+
+	t.Run("diagnostics pushed, current after edit_file", func(t *testing.T) {
+		s := s.with(t)
+		var d diagList
+		decode(t, s.call("get_diagnostics", map[string]any{"path": "app/main.go"}), &d)
+		if len(d.Diagnostics) != 0 || d.Pulled {
+			t.Fatalf("clean file has diagnostics (or they were pulled): %+v", d)
+		}
+		s.ok("edit_file", map[string]any{"path": "app/main.go", "oldString": "\t_ = lib.Helper()\n", "newString": "\t_ = lib.Helper()\n\t/* 😀 */ var x int = \"bad\"\n"})
+		decode(t, s.call("get_diagnostics", map[string]any{"path": "app/main.go"}), &d)
+		if !d.has("error", "app/main.go", 8, colOf(t, root, "app/main.go", 8, `"bad"`, 1), "cannot use") {
+			t.Fatalf("edit not seen by the server: %+v", d)
+		}
+	})
+
+	t.Run("dependent file current after edit_file and rollback", func(t *testing.T) {
+		s := s.with(t)
+		edit := s.call("edit_file", map[string]any{"path": "lib/helper.go", "oldString": "func Helper()", "newString": "func Helper2()"})
+		if edit.IsError {
+			t.Fatal(text(edit))
+		}
+		var d diagList
+		decode(t, s.call("get_diagnostics", map[string]any{"path": "app/main.go"}), &d)
+		if !d.has("error", "app/main.go", 7, colOf(t, root, "app/main.go", 7, "Helper", 1), "Helper") {
+			t.Fatalf("dependent file's diagnostics are stale after the edit: %+v", d)
+		}
+		// Definitions follow the edit too.
+		res := s.call("go_to_definition", map[string]any{"path": "lib/helper.go", "line": 3, "column": colOf(t, root, "lib/helper.go", 3, "NewServer", 1)})
+		sameList(t, "definition after edit", locs(t, res), []string{newServerDecl})
+		changeID, _ := structured(t, edit)["changeId"].(string)
+		s.ok("rollback_changes", map[string]any{"changeId": changeID})
+		decode(t, s.call("get_diagnostics", map[string]any{"path": "app/main.go"}), &d)
+		if d.has("error", "app/main.go", 7, colOf(t, root, "app/main.go", 7, "Helper", 1), "Helper") {
+			t.Fatalf("rollback not seen by the server: %+v", d)
+		}
+	})
+
+	t.Run("every open file", func(t *testing.T) {
+		var d diagList
+		decode(t, s.with(t).call("get_diagnostics", map[string]any{}), &d)
+		if !d.has("error", "app/main.go", 8, colOf(t, root, "app/main.go", 8, `"bad"`, 1), "cannot use") {
+			t.Fatalf("open files' diagnostics: %+v", d)
+		}
+	})
+
+	t.Run("server killed between calls", func(t *testing.T) {
+		s := s.with(t)
+		old := childrenOf(t, juju, "gopls")
+		if len(old) != 1 {
+			t.Fatalf("gopls children: %+v", old)
+		}
+		if err := syscall.Kill(old[0].pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		res := s.call("go_to_definition", map[string]any{"path": "app/main.go", "line": 6, "column": colOf(t, root, "app/main.go", 6, "NewServer", 1)})
+		sameList(t, "definition after a crash", locs(t, res), []string{newServerDecl})
+		now := childrenOf(t, juju, "gopls")
+		if len(now) != 1 || now[0].pid == old[0].pid {
+			t.Fatalf("gopls was not restarted: before %+v, after %+v", old, now)
+		}
+	})
+
+	// Nothing is left running once juju exits.
+	g := childrenOf(t, juju, "gopls")
+	if len(g) != 1 {
+		t.Fatalf("gopls children before exit: %+v", g)
+	}
+	s.c.Close()
+	groupGone(t, g[0].pgid, 15*time.Second)
+}
