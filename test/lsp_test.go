@@ -2,6 +2,8 @@ package test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -232,4 +234,176 @@ func TestLSPGopls(t *testing.T) {
 	}
 	s.c.Close()
 	groupGone(t, g[0].pgid, 15*time.Second)
+}
+
+func pyrightServer(t *testing.T) lspconfig.Server {
+	return lspconfig.Server{Name: "pyright", Command: []string{pyrightCommand(t), "--stdio"}, Languages: []string{"python"},
+		RootMarkers: []string{"pyproject.toml", "pyrightconfig.json"}}
+}
+
+func TestLSPPyright(t *testing.T) {
+	root := fixture(t, "pymod")
+	s := startHome(t, lspHome(t, pyrightServer(t)), root, "--mode", "trusted")
+	juju := jujuPID(t, root)
+	if c := childrenOf(t, juju, "pyright"); len(c) != 0 {
+		t.Fatalf("pyright started before any semantic call: %+v", c)
+	}
+	runDecl := at("models.py", 7, colOf(t, root, "models.py", 7, "run", 1))
+
+	t.Run("cross-file definition", func(t *testing.T) {
+		res := s.with(t).call("go_to_definition", map[string]any{"path": "main.py", "line": 3, "column": colOf(t, root, "main.py", 3, "run", 1)})
+		sameList(t, "definition", locs(t, res), []string{runDecl})
+	})
+
+	t.Run("exact references", func(t *testing.T) {
+		res := s.with(t).call("find_references", map[string]any{"path": "models.py", "line": 11, "column": colOf(t, root, "models.py", 11, "helper", 1)})
+		sameList(t, "references", locs(t, res), []string{
+			at("main.py", 1, colOf(t, root, "main.py", 1, "helper", 1)),
+			at("main.py", 4, colOf(t, root, "main.py", 4, "helper", 1)),
+			at("models.py", 11, colOf(t, root, "models.py", 11, "helper", 1)),
+		})
+	})
+
+	t.Run("document symbols", func(t *testing.T) {
+		out := text(s.with(t).call("document_symbols", map[string]any{"path": "models.py"}))
+		for _, want := range []string{"class Server  4:7", "  method run  7:" + strconv.Itoa(colOf(t, root, "models.py", 7, "run", 1)), "function helper  11:5"} {
+			if !strings.Contains(out, want) {
+				t.Fatalf("document_symbols lacks %q:\n%s", want, out)
+			}
+		}
+	})
+
+	t.Run("find symbol by name path", func(t *testing.T) {
+		res := s.with(t).call("find_symbol", map[string]any{"symbol": "Server.run"})
+		var out struct {
+			Source  string
+			Symbols []struct {
+				Path         string
+				Line, Column int
+			}
+		}
+		decode(t, res, &out)
+		if out.Source != "lsp" || len(out.Symbols) != 1 || at(out.Symbols[0].Path, out.Symbols[0].Line, out.Symbols[0].Column) != runDecl {
+			t.Fatalf("find_symbol Server.run: %s", text(res))
+		}
+	})
+
+	t.Run("diagnostics pulled, current after edit_file", func(t *testing.T) {
+		s := s.with(t)
+		var d diagList
+		decode(t, s.call("get_diagnostics", map[string]any{"path": "main.py"}), &d)
+		badCol := colOf(t, root, "main.py", 4, "helper", 1)
+		if !d.Pulled || !d.has("error", "main.py", 4, badCol, "not assignable") {
+			t.Fatalf("pulled diagnostics: %+v", d)
+		}
+		s.ok("edit_file", map[string]any{"path": "main.py", "oldString": "v: int = helper(3)", "newString": "v: str = helper(3)"})
+		decode(t, s.call("get_diagnostics", map[string]any{"path": "main.py"}), &d)
+		if d.has("error", "main.py", 4, badCol, "not assignable") {
+			t.Fatalf("the fix was not seen: %+v", d)
+		}
+		// A change in the imported file reaches the importer.
+		s.ok("edit_file", map[string]any{"path": "models.py", "oldString": "def helper(x: int) -> str:", "newString": "def helper(x: int) -> int:"})
+		decode(t, s.call("get_diagnostics", map[string]any{"path": "main.py"}), &d)
+		if !d.has("error", "main.py", 4, badCol, "not assignable") {
+			t.Fatalf("the imported file's change was not seen: %+v", d)
+		}
+	})
+
+	g := childrenOf(t, juju, "node")
+	s.c.Close()
+	for _, p := range g {
+		groupGone(t, p.pgid, 15*time.Second)
+	}
+}
+
+func TestLSPFaults(t *testing.T) {
+	root := fixture(t, "gomod")
+	hang := lspconfig.Server{Name: "mute", Command: []string{"sleep", "600"}, Languages: []string{"python"}}
+	missing := lspconfig.Server{Name: "ghost", Command: []string{"juju-no-such-language-server", "--stdio"}, Languages: []string{"go"}}
+	if err := writeFile(root, "x.py", "x = 1  # 😀\n"); err != nil {
+		t.Fatal(err)
+	}
+	s := startHome(t, lspHome(t, hang, missing), root, "--mode", "trusted")
+	juju := jujuPID(t, root)
+
+	t.Run("bad command", func(t *testing.T) {
+		start := time.Now()
+		msg := s.with(t).fail("go_to_definition", map[string]any{"path": "app/main.go", "line": 6, "column": 12}, "NOT_FOUND")
+		if !strings.Contains(msg, "ghost") || time.Since(start) > 5*time.Second {
+			t.Fatalf("want NOT_FOUND naming ghost quickly, got %q after %s", msg, time.Since(start))
+		}
+	})
+
+	t.Run("server that never answers", func(t *testing.T) {
+		start := time.Now()
+		msg := s.with(t).fail("document_symbols", map[string]any{"path": "x.py"}, "TIMEOUT")
+		if !strings.Contains(msg, "mute") || time.Since(start) > 45*time.Second {
+			t.Fatalf("want TIMEOUT naming mute within the bound, got %q after %s", msg, time.Since(start))
+		}
+		if c := childrenOf(t, juju, "sleep"); len(c) != 0 {
+			t.Fatalf("the mute server was not stopped: %+v", c)
+		}
+	})
+
+	t.Run("juju keeps serving", func(t *testing.T) {
+		if !strings.Contains(s.with(t).ok("read_file", map[string]any{"path": "x.py"}), "x = 1") {
+			t.Fatal("read_file after the faults")
+		}
+	})
+}
+
+func TestLSPHeuristic(t *testing.T) {
+	root := fixture(t, "gomod")
+	py := fixture(t, "pymod")
+	if err := os.Rename(py, filepath.Join(root, "py")); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, root, "--mode", "trusted")
+
+	t.Run("find_symbol", func(t *testing.T) {
+		res := s.with(t).call("find_symbol", map[string]any{"symbol": "Server.Run"})
+		var out struct {
+			Source  string
+			Symbols []struct {
+				Path, Kind   string
+				Line, Column int
+			}
+		}
+		decode(t, res, &out)
+		want := at("lib/server.go", 7, colOf(t, root, "lib/server.go", 7, "Run", 1))
+		if out.Source != "heuristic" || len(out.Symbols) != 1 || at(out.Symbols[0].Path, out.Symbols[0].Line, out.Symbols[0].Column) != want {
+			t.Fatalf("heuristic find_symbol: %s", text(res))
+		}
+		res = s.with(t).call("find_symbol", map[string]any{"symbol": "Server.run"})
+		decode(t, res, &out)
+		if len(out.Symbols) != 1 || out.Symbols[0].Path != "py/models.py" || out.Symbols[0].Kind != "method" {
+			t.Fatalf("python method by name path: %s", text(res))
+		}
+	})
+
+	t.Run("document_symbols", func(t *testing.T) {
+		out := text(s.with(t).call("document_symbols", map[string]any{"path": "py/models.py"}))
+		if !strings.Contains(out, "class Server  4:7") || !strings.Contains(out, "  method run  7:") || !strings.Contains(out, "heuristic") {
+			t.Fatalf("heuristic document_symbols:\n%s", out)
+		}
+	})
+
+	t.Run("go_to_definition by name", func(t *testing.T) {
+		res := s.with(t).call("go_to_definition", map[string]any{"path": "app/main.go", "line": 6, "column": colOf(t, root, "app/main.go", 6, "NewServer", 1)})
+		sameList(t, "heuristic definition", locs(t, res), []string{at("lib/server.go", 10, colOf(t, root, "lib/server.go", 10, "NewServer", 1))})
+		if structured(t, res)["source"] != "heuristic" {
+			t.Fatal("not marked heuristic")
+		}
+	})
+
+	t.Run("get_diagnostics says how to register", func(t *testing.T) {
+		msg := s.with(t).fail("get_diagnostics", map[string]any{"path": "lib/server.go"}, "NOT_FOUND")
+		if !strings.Contains(msg, "juju lsp add gopls") {
+			t.Fatalf("message: %s", msg)
+		}
+	})
+}
+
+func writeFile(root, rel, content string) error {
+	return os.WriteFile(filepath.Join(root, rel), []byte(content), 0o644)
 }

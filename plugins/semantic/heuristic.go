@@ -87,6 +87,9 @@ var patterns = map[string][]pattern{
 	},
 }
 
+// goTypeBlock is the pattern of one type in a Go type ( … ) block.
+var goTypeBlock = []pattern{p("type", `^\s+(?P<name>\w+)(?:\[[^\]]*\])?\s+=?\s*\S`, false)}
+
 var tsPatterns = []pattern{
 	p("class", `^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+(?P<name>\w+)`, true),
 	p("interface", `^\s*(?:export\s+)?interface\s+(?P<name>\w+)`, true),
@@ -133,7 +136,7 @@ func scanFile(path, body string, lang abi.Language) []defn {
 	for i, raw := range lines {
 		line := strings.TrimRight(raw, "\r")
 		trimmed := strings.TrimSpace(line)
-		if trimmed == "" || isComment(trimmed) {
+		if trimmed == "" || isComment(trimmed) && commentPrefix(line) == 0 {
 			continue
 		}
 		ind := indentOf(line)
@@ -151,10 +154,22 @@ func scanFile(path, body string, lang abi.Language) []defn {
 				continue // only top-level Go declarations (and type blocks)
 			}
 		}
-		for _, pt := range pats {
-			m := pt.re.FindStringSubmatchIndex(line)
+		// A declaration may follow a block comment on its line.
+		skip := commentPrefix(line)
+		code := line[skip:]
+		cands := pats
+		if lang.Name == "go" && inBlock && ind > 0 {
+			cands = goTypeBlock
+		}
+		for _, pt := range cands {
+			m := pt.re.FindStringSubmatchIndex(code)
 			if m == nil {
 				continue
+			}
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += skip
+				}
 			}
 			ni := pt.re.SubexpIndex("name")
 			name := line[m[2*ni]:m[2*ni+1]]
@@ -183,6 +198,25 @@ func scanFile(path, body string, lang abi.Language) []defn {
 		}
 	}
 	return out
+}
+
+// commentPrefix is the length of the block comments (/* … */) that open
+// line, with the blanks after them; leading indentation stays.
+func commentPrefix(line string) int {
+	i := len(line) - len(strings.TrimLeft(line, " \t"))
+	end := i
+	for strings.HasPrefix(line[end:], "/*") {
+		j := strings.Index(line[end+2:], "*/")
+		if j < 0 {
+			break
+		}
+		end += 2 + j + 2
+		end += len(line[end:]) - len(strings.TrimLeft(line[end:], " \t"))
+	}
+	if end == i {
+		return 0
+	}
+	return end
 }
 
 func isComment(s string) bool {
