@@ -213,3 +213,32 @@ func groupGone(t *testing.T, pgid int, within time.Duration) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// noZombies waits until pid has no zombie (exited, unreaped) child.
+func noZombies(t *testing.T, pid int, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		var zombies []int
+		entries, _ := os.ReadDir("/proc")
+		for _, e := range entries {
+			stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+			if err != nil {
+				continue
+			}
+			s := string(stat)
+			i := strings.LastIndexByte(s, ')')
+			if f := strings.Fields(s[i+1:]); i > 0 && len(f) > 2 && f[0] == "Z" && f[1] == strconv.Itoa(pid) {
+				n, _ := strconv.Atoi(e.Name())
+				zombies = append(zombies, n)
+			}
+		}
+		if len(zombies) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("juju (%d) left zombie children: %v", pid, zombies)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

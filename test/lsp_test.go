@@ -225,6 +225,7 @@ func TestLSPGopls(t *testing.T) {
 		if len(now) != 1 || now[0].pid == old[0].pid {
 			t.Fatalf("gopls was not restarted: before %+v, after %+v", old, now)
 		}
+		noZombies(t, juju, 5*time.Second)
 	})
 
 	// Nothing is left running once juju exits.
@@ -343,6 +344,7 @@ func TestLSPFaults(t *testing.T) {
 		if c := childrenOf(t, juju, "sleep"); len(c) != 0 {
 			t.Fatalf("the mute server was not stopped: %+v", c)
 		}
+		noZombies(t, juju, 5*time.Second)
 	})
 
 	t.Run("juju keeps serving", func(t *testing.T) {

@@ -36,6 +36,10 @@ type client struct {
 	wsSymbols bool           // workspaceSymbolProvider
 	readyLog  *regexp.Regexp // a log message that ends the first analysis; nil: none expected
 
+	// syncMu serialises what juju sends about documents (open, flush), so
+	// versions reach the server in order.
+	syncMu sync.Mutex
+
 	mu          sync.Mutex
 	changed     chan struct{}     // closed and replaced on every change of the state below
 	progress    map[string]bool   // work-done progress tokens begun and not ended

@@ -60,7 +60,7 @@ func (p *places) file(uri string) (abs, display string, t *text, outside, hidden
 	}
 	p.disp[abs] = r.Display
 	if d := p.c.doc(fileURI(abs)); d != nil {
-		p.texts[abs] = d.text
+		p.texts[abs] = p.c.docText(d)
 	} else if r.Info.Mode().IsRegular() {
 		if f, e := p.m.read(r); e == nil {
 			p.texts[abs] = newText(f.body)

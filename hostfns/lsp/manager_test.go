@@ -248,3 +248,36 @@ func TestFakeCloseKillsGroup(t *testing.T) {
 		t.Fatal("a call after Close succeeded")
 	}
 }
+
+// TestFakeConcurrentCalls hammers one server from many goroutines while
+// the file changes: versions stay in order, nothing races (go test -race).
+func TestFakeConcurrentCalls(t *testing.T) {
+	m, root := fakeManager(t, "ok", map[string]string{"a.go": "// v0\npackage a\n", "b.go": "// b\npackage a\n"}, Options{})
+	done := make(chan error, 16)
+	for i := range 16 {
+		go func() {
+			path := "a.go"
+			if i%2 == 1 {
+				path = "b.go"
+			}
+			if i%4 == 0 {
+				os.WriteFile(filepath.Join(root, "a.go"), []byte("// v"+string(rune('a'+i))+"\npackage a\n"), 0o644)
+			}
+			req := abi.LSPRequest{Op: abi.LSPDefinition, Path: path, Line: 1, Column: 2}
+			if i%3 == 0 {
+				req = abi.LSPRequest{Op: abi.LSPDiagnostics, Path: path}
+			}
+			_, e := ask(t, m, req)
+			if e != nil {
+				done <- e
+				return
+			}
+			done <- nil
+		}()
+	}
+	for range 16 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -27,11 +27,12 @@ func (m *Manager) locations(ctx context.Context, req *abi.LSPRequest) (*abi.LSPR
 		if err != nil {
 			return err
 		}
-		if req.Line > d.text.lines() {
-			return abi.Errorf(abi.InvalidArgument, "line %d is past the end of %s (%d lines)", req.Line, t.res.Display, d.text.lines())
+		tx := c.docText(d)
+		if req.Line > tx.lines() {
+			return abi.Errorf(abi.InvalidArgument, "line %d is past the end of %s (%d lines)", req.Line, t.res.Display, tx.lines())
 		}
 		pos := textDocumentPosition{TextDocument: textDocumentID{URI: d.uri},
-			Position: position{Line: req.Line - 1, Character: toServer(d.text.line(req.Line-1), req.Column, c.enc)}}
+			Position: position{Line: req.Line - 1, Character: toServer(tx.line(req.Line-1), req.Column, c.enc)}}
 		var raw json.RawMessage
 		if req.Op == abi.LSPDefinition {
 			err = c.call(ctx, "textDocument/definition", pos, &raw)

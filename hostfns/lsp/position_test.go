@@ -80,6 +80,12 @@ func TestTextLines(t *testing.T) {
 			t.Errorf("line %d = %q, want %q", i, got, w)
 		}
 	}
+	// A CRLF file: the \r is no part of the line, so columns at its end
+	// are the same as in an LF file.
+	crlf := newText("a😀b\r\nnext")
+	if l := crlf.line(0); l != "a😀b" || toServer(l, 4, utf16) != 4 || fromServer(l, 4, utf16) != 4 || toServer(l, 9, utf16) != 4 {
+		t.Errorf("CRLF line %q: end column converts wrongly", l)
+	}
 	if tx.line(9) != "" || tx.line(-1) != "" {
 		t.Error("lines out of range must be empty")
 	}

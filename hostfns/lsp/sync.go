@@ -72,12 +72,17 @@ func (m *Manager) read(r *policy.Resolved) (*file, *abi.Error) {
 // open makes the server hold f's current text: didOpen the first time,
 // didChange (the whole text) when it differs from what it has.
 func (c *client) open(ctx context.Context, f *file) (*openDoc, error) {
+	c.syncMu.Lock()
+	defer c.syncMu.Unlock()
+	now := time.Now()
 	c.mu.Lock()
 	d := c.docs[f.uri]
-	c.mu.Unlock()
-	now := time.Now()
-	if d != nil && d.text.s == f.body {
+	same := d != nil && d.text.s == f.body
+	if same {
 		d.used = now
+	}
+	c.mu.Unlock()
+	if same {
 		return d, nil
 	}
 	lang, _ := abi.LanguageOf(f.abs)
@@ -149,6 +154,13 @@ func (c *client) closeExtra(ctx context.Context) {
 	}
 }
 
+// docText is the text the server has of d now.
+func (c *client) docText(d *openDoc) *text {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return d.text
+}
+
 // doc returns the open document of uri, if any.
 func (c *client) doc(uri string) *openDoc {
 	c.mu.Lock()
@@ -162,6 +174,8 @@ func (c *client) doc(uri string) *openDoc {
 // longer readable), others a watched-files notification. When anything
 // was sent, a barrier makes sure the server has read it.
 func (c *client) flush(ctx context.Context) error {
+	c.syncMu.Lock()
+	defer c.syncMu.Unlock()
 	c.mu.Lock()
 	dirty := c.dirty
 	c.dirty = map[string]int{}
@@ -175,10 +189,13 @@ func (c *client) flush(ctx context.Context) error {
 		if dirty[d.path] != 0 {
 			continue
 		}
+		c.mu.Lock()
+		size, mod := d.size, d.mod
+		c.mu.Unlock()
 		fi, err := os.Stat(d.path)
 		if err != nil {
 			dirty[d.path] = eventDeleted
-		} else if fi.Size() != d.size || !fi.ModTime().Equal(d.mod) {
+		} else if fi.Size() != size || !fi.ModTime().Equal(mod) {
 			dirty[d.path] = eventChanged
 		}
 	}
@@ -201,7 +218,10 @@ func (c *client) flush(ctx context.Context) error {
 			c.closeDoc(ctx, d)
 			events = append(events, fileEvent{URI: uri, Type: eventDeleted})
 		case d != nil:
-			if f.body != d.text.s {
+			c.mu.Lock()
+			same := f.body == d.text.s
+			c.mu.Unlock()
+			if !same {
 				if err := c.change(ctx, d, f.body, r.Info); err != nil {
 					return err
 				}
