@@ -95,7 +95,7 @@ func locationLine(l Location) string {
 // registerHint tells how to register a server for language.
 func registerHint(language string) string {
 	if language == "" {
-		return "This file's language is not one juju knows; the owner can check `juju lsp add --help` for the languages."
+		return "No registered language server serves these files (or their language is not one juju knows); the owner can register one with `juju lsp add` (see `juju lsp add --help`)."
 	}
 	line, ok := suggested[language]
 	if !ok {
