@@ -176,6 +176,11 @@ func sortSymbols(syms []Symbol, name string) {
 
 // renderSymbols writes find_symbol's answer within the caps.
 func renderSymbols(q string, out *SymbolsResult) *juju.Result {
+	return juju.Text(symbolsText(q, out)).WithStructured(out)
+}
+
+// symbolsText cuts out to the caps and writes its text.
+func symbolsText(q string, out *SymbolsResult) string {
 	if shrink(out, len(out.Symbols), func(n int) { out.Symbols = out.Symbols[:n] }) {
 		out.Truncated = true
 	}
@@ -210,5 +215,5 @@ func renderSymbols(q string, out *SymbolsResult) *juju.Result {
 	if out.Note != "" {
 		b.WriteString("Note: " + out.Note + "\n")
 	}
-	return juju.Text(b.String()).WithStructured(out)
+	return b.String()
 }

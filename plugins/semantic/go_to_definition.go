@@ -80,6 +80,11 @@ func heuristicDefinition(in PositionArgs, language string) (*juju.Result, error)
 // renderLocations writes the text of a locations answer, cutting both
 // parts to their caps.
 func renderLocations(what string, out *LocationsResult) *juju.Result {
+	return juju.Text(locationsText(what, out)).WithStructured(out)
+}
+
+// locationsText cuts out to the caps and writes its text.
+func locationsText(what string, out *LocationsResult) string {
 	if shrink(out, len(out.Locations), func(n int) { out.Locations = out.Locations[:n] }) {
 		out.Truncated = true
 	}
@@ -113,7 +118,7 @@ func renderLocations(what string, out *LocationsResult) *juju.Result {
 	if out.Note != "" {
 		b.WriteString("Note: " + out.Note + "\n")
 	}
-	return juju.Text(b.String()).WithStructured(out)
+	return b.String()
 }
 
 func plural(n int, one, many string) string {
