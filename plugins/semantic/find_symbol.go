@@ -81,7 +81,7 @@ func findSymbols(q string, fuzzy bool, scope string, max int) (*SymbolsResult, e
 	}
 	out := &SymbolsResult{Source: sourceLSP, Server: res.Server, Symbols: []Symbol{}, Truncated: res.Truncated, Hidden: res.Hidden}
 	for _, s := range res.Symbols {
-		if matchNamePath(s.Name, s.Container, containers, name, fuzzy) {
+		if matchNamePath(s.Name, s.Container, containers, name, fuzzy) && underScope(s, scope) {
 			out.Symbols = append(out.Symbols, symbolOf(s, ""))
 		}
 	}
@@ -141,6 +141,17 @@ func documentSymbolSearch(out *SymbolsResult, scope string, containers []string,
 	}
 	out.Note = "the language server's workspace search found nothing, so the symbols of the files mentioning the name were searched"
 	return nil
+}
+
+// underScope reports whether s lies under scope, a folder or file the
+// call was narrowed to (workspace symbols cover the whole workspace, and
+// beyond it).
+func underScope(s abi.LSPSymbol, scope string) bool {
+	scope = strings.TrimSuffix(strings.TrimPrefix(scope, "./"), "/")
+	if scope == "" || scope == "." {
+		return true
+	}
+	return !s.Outside && (s.Path == scope || strings.HasPrefix(s.Path, scope+"/"))
 }
 
 func orEmpty(s []Symbol) []Symbol {
