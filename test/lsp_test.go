@@ -202,6 +202,20 @@ func TestLSPGopls(t *testing.T) {
 		}
 	})
 
+	t.Run("definitions follow an edit of the defining file", func(t *testing.T) {
+		s := s.with(t)
+		edit := s.call("edit_file", map[string]any{"path": "lib/server.go", "oldString": "// NewServer makes", "newString": "// 😀 one more line\n// NewServer makes"})
+		if edit.IsError {
+			t.Fatal(text(edit))
+		}
+		res := s.call("go_to_definition", map[string]any{"path": "app/main.go", "line": 6, "column": colOf(t, root, "app/main.go", 6, "NewServer", 1)})
+		sameList(t, "definition after the edit", locs(t, res), []string{at("lib/server.go", 11, colOf(t, root, "lib/server.go", 11, "NewServer", 1))})
+		changeID, _ := structured(t, edit)["changeId"].(string)
+		s.ok("rollback_changes", map[string]any{"changeId": changeID})
+		res = s.call("go_to_definition", map[string]any{"path": "app/main.go", "line": 6, "column": colOf(t, root, "app/main.go", 6, "NewServer", 1)})
+		sameList(t, "definition after the rollback", locs(t, res), []string{newServerDecl})
+	})
+
 	t.Run("every open file", func(t *testing.T) {
 		var d diagList
 		decode(t, s.with(t).call("get_diagnostics", map[string]any{}), &d)

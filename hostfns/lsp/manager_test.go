@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -48,6 +49,7 @@ func fakeServer(mode string) {
 	}
 	done := make(chan struct{})
 	var conn *jsonrpc2.Conn
+	var events []any // workspace/didChangeWatchedFiles, told back as symbols
 	h := jsonrpc2.HandlerWithError(func(ctx context.Context, c *jsonrpc2.Conn, r *jsonrpc2.Request) (any, error) {
 		var p map[string]any
 		if r.Params != nil {
@@ -55,7 +57,7 @@ func fakeServer(mode string) {
 		}
 		switch r.Method {
 		case "initialize":
-			return map[string]any{"capabilities": map[string]any{"definitionProvider": true, "documentSymbolProvider": true}}, nil
+			return map[string]any{"capabilities": map[string]any{"definitionProvider": true, "documentSymbolProvider": true, "workspaceSymbolProvider": true}}, nil
 		case "textDocument/definition":
 			if mode == "crashonce" {
 				if _, err := os.Stat(os.Getenv("FAKELSP_MARK")); err != nil {
@@ -80,6 +82,14 @@ func fakeServer(mode string) {
 				"diagnostics": []any{map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 2}, "end": map[string]any{"line": 0, "character": 4}},
 					"severity": 2, "code": 7, "message": first}},
 			})
+		case "workspace/didChangeWatchedFiles":
+			for _, ch := range p["changes"].([]any) {
+				ev := ch.(map[string]any)
+				events = append(events, map[string]any{"name": fmt.Sprintf("event:%v:%s", ev["type"], filepath.Base(ev["uri"].(string))), "kind": 13,
+					"location": map[string]any{"uri": ev["uri"], "range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 0}}}})
+			}
+		case "workspace/symbol":
+			return events, nil
 		case "shutdown":
 			return nil, nil
 		case "exit":
@@ -279,5 +289,35 @@ func TestFakeConcurrentCalls(t *testing.T) {
 		if err := <-done; err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestFakeWatchedFiles: files juju writes that the server does not have
+// open are told as watched-file events, created, changed or deleted; a
+// secret is never named.
+func TestFakeWatchedFiles(t *testing.T) {
+	m, root := fakeManager(t, "ok", map[string]string{"a.go": "package a\n", "c.go": "package a\n"}, Options{})
+	if _, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDefinition, Path: "a.go", Line: 1, Column: 1}); e != nil {
+		t.Fatal(e)
+	}
+	real, _ := filepath.EvalSymlinks(root)
+	os.WriteFile(filepath.Join(root, "b.go"), []byte("package a\n"), 0o644)
+	os.WriteFile(filepath.Join(root, ".env"), []byte("K=v\n"), 0o644)
+	os.Remove(filepath.Join(root, "c.go"))
+	m.Observe([]journal.Touched{
+		{Path: filepath.Join(real, "b.go"), Action: abi.ActionCreated},
+		{Path: filepath.Join(real, ".env"), Action: abi.ActionCreated},
+		{Path: filepath.Join(real, "c.go"), Action: abi.ActionDeleted},
+	})
+	res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPWorkspaceSymbols, Path: "a.go"})
+	if e != nil {
+		t.Fatal(e)
+	}
+	var got []string
+	for _, s := range res.Symbols {
+		got = append(got, s.Name)
+	}
+	if strings.Join(got, " ") != "event:1:b.go event:3:c.go" {
+		t.Fatalf("watched-file events: %v", got)
 	}
 }
