@@ -3,6 +3,7 @@ package semantic
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -104,5 +105,9 @@ func wordMatches(in FindReferencesArgs, name, language string) (*juju.Result, er
 			out.Locations = append(out.Locations, Location{Path: f.Path, Line: m.Line, Column: m.Column, Text: strings.TrimRight(m.Text, "\r")})
 		}
 	}
+	sort.SliceStable(out.Locations, func(i, j int) bool {
+		a, b := out.Locations[i], out.Locations[j]
+		return a.Path < b.Path || a.Path == b.Path && a.Line < b.Line
+	})
 	return renderLocations(fmt.Sprintf("References to %s", leaf), &out), nil
 }
