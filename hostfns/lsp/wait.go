@@ -18,6 +18,7 @@ import (
 // work-done progress running, and its first analysis announced when it
 // announces one. Past timeout juju asks anyway.
 func (c *client) waitSettled(ctx context.Context, timeout time.Duration, why string) error {
+	timeout = budget(ctx, timeout)
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	err := c.waitFor(wctx, c.idle)
@@ -26,6 +27,19 @@ func (c *client) waitSettled(ctx context.Context, timeout time.Duration, why str
 		return nil
 	}
 	return err
+}
+
+// answerMargin is the time kept, before a call's deadline, to answer with
+// what the server has said so far rather than run out of time.
+const answerMargin = 3 * time.Second
+
+// budget is how long to wait for a server to settle: d, or less when the
+// call's deadline comes sooner.
+func budget(ctx context.Context, d time.Duration) time.Duration {
+	if dl, ok := ctx.Deadline(); ok {
+		d = min(d, time.Until(dl)-answerMargin)
+	}
+	return max(d, 0)
 }
 
 // fileDiagnostics returns the diagnostics of the open document d: asked
@@ -43,7 +57,7 @@ func (c *client) fileDiagnostics(ctx context.Context, d *openDoc) (items []diagn
 	if err := c.barrier(ctx); err != nil {
 		return nil, false, err
 	}
-	wctx, cancel := context.WithTimeout(ctx, c.m.opts.ReadyTimeout)
+	wctx, cancel := context.WithTimeout(ctx, budget(ctx, c.m.opts.ReadyTimeout))
 	defer cancel()
 	err = c.waitFor(wctx, func() bool {
 		p, ok := c.pushed[d.uri]
