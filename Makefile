@@ -14,7 +14,7 @@ ROOT      ?= $(CURDIR)
 # Each entry is PACKAGE or PACKAGE:BINARY (the binary whose absence triggers the install).
 APT_PKGS  := git bubblewrap:bwrap ripgrep:rg
 
-.PHONY: all build plugins run test test-go vet deps bench fuzz clean
+.PHONY: all build plugins run test test-go vet deps lsp-servers bench fuzz clean
 
 all: build
 
@@ -41,6 +41,15 @@ deps:
 		(apt-get update -qq && apt-get install -y -qq $$missing) >/dev/null; \
 	fi
 
+## lsp-servers: the language servers the LSP tests run against, pinned (installed only when missing):
+## gopls with go install into test/lspservers/bin, pyright with npm ci from test/lspservers/package-lock.json
+GOPLS_VERSION := v0.23.0
+lsp-servers:
+	@test -x test/lspservers/bin/gopls || GOBIN="$(CURDIR)/test/lspservers/bin" $(GO) install golang.org/x/tools/gopls@$(GOPLS_VERSION)
+	@test -x test/lspservers/node_modules/.bin/pyright-langserver || \
+		(command -v npm >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq nodejs npm) >/dev/null; \
+		 cd test/lspservers && npm ci --no-audit --no-fund)
+
 vet: plugins
 	$(GO) vet ./...
 	cd sdk && GOOS=wasip1 GOARCH=wasm $(GO) vet ./...
@@ -49,10 +58,10 @@ vet: plugins
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt: files above need formatting" && exit 1)
 
 ## test: everything a fresh machine needs, then the whole suite
-test: deps vet
+test: deps lsp-servers vet
 	cd sdk && $(GO) test ./...
 	cd examples/procfile && $(GO) test ./...
-	cd plugins && $(GO) test ./discover/...
+	cd plugins && $(GO) test ./discover/... ./semantic/...
 	$(GO) test -race -timeout 30m ./...
 
 ## bench: the SPEC §11 report; BENCHTIME=… to change the sample size

@@ -14,7 +14,11 @@ require (
 	go.etcd.io/bbolt v1.5.0
 )
 
-require kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
+require (
+	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510 // indirect
+	github.com/sourcegraph/jsonrpc2 v0.2.3 // indirect
+	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
+)
 
 require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4
