@@ -140,6 +140,9 @@ func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
 			}
 			fmt.Fprintf(tw, "\t\t\t  change %s%s\t\t\t\t%s\n", c.ID, rb, clip(strings.Join(c.Paths, ", "), 60))
 		}
+		for _, f := range e.Fetches {
+			fmt.Fprintf(tw, "\t\t\t  fetch\t%s\t\t\t%s\n", fetchOutcome(f), fetchWords(f))
+		}
 	}
 	return tw.Flush()
 }
@@ -161,4 +164,20 @@ func approvalWords(a *audit.Approval) string {
 		s += " " + a.ID
 	}
 	return s + ")"
+}
+
+// fetchOutcome is a fetch's HTTP status, or its error code.
+func fetchOutcome(f audit.Fetch) string {
+	if f.Outcome != audit.OutcomeOK || f.Status == 0 {
+		return f.Outcome
+	}
+	return strconv.Itoa(f.Status)
+}
+
+// fetchWords is the URL fetched and, when it differs, where it ended.
+func fetchWords(f audit.Fetch) string {
+	if f.FinalURL == "" || f.FinalURL == f.URL {
+		return clip(f.URL, 120)
+	}
+	return clip(f.URL, 80) + " → " + clip(f.FinalURL, 80)
 }
