@@ -81,7 +81,7 @@ func newFetcher(opts Options) *fetcher {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes
 	}
-	g := &guard{allow: map[string]bool{}}
+	g := &guard{allow: map[string]bool{}, local: interfaceAddrs}
 	for _, a := range opts.Allow {
 		k, err := canonicalHostPort(a)
 		if err != nil {

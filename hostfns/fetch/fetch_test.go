@@ -5,12 +5,14 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"io"
 	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -416,5 +418,26 @@ func TestConnectHook(t *testing.T) {
 		if (err == nil) != c.ok {
 			t.Errorf("%s %s allowed=%v: %v", c.network, c.addr, c.allowed, err)
 		}
+	}
+}
+
+// A public address of this machine's own interfaces reaches its services as
+// loopback would: it is refused too.
+func TestOwnInterfaceAddressRefused(t *testing.T) {
+	g := &guard{allow: map[string]bool{}, local: func() []netip.Addr { return []netip.Addr{netip.MustParseAddr("203.0.114.7")} }}
+	hook := g.control(false)
+	err := hook(context.Background(), "tcp4", "203.0.114.7:443", nil)
+	var b *Blocked
+	if !errors.As(err, &b) || !strings.Contains(b.Error(), "this machine's own network interfaces") {
+		t.Fatalf("own address: %v", err)
+	}
+	if err := hook(context.Background(), "tcp4", "203.0.114.8:443", nil); err != nil {
+		t.Fatalf("another public address: %v", err)
+	}
+	if err := g.control(true)(context.Background(), "tcp4", "203.0.114.7:443", nil); err != nil {
+		t.Fatalf("an allowed pair: %v", err)
+	}
+	if len(interfaceAddrs()) == 0 {
+		t.Error("no interface address found on this machine (not even loopback)")
 	}
 }

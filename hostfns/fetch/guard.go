@@ -19,6 +19,27 @@ import (
 // written in the URL is.
 type guard struct {
 	allow map[string]bool // canonical host:port pairs exempt from the block
+	// local lists the addresses of this machine's interfaces, read at
+	// every connection (interfaces come and go): a public address of the
+	// machine itself reaches its services as loopback would.
+	local func() []netip.Addr
+}
+
+// interfaceAddrs is guard.local on a real machine.
+func interfaceAddrs() []netip.Addr {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return nil
+	}
+	var out []netip.Addr
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok {
+			if ip, ok := netip.AddrFromSlice(n.IP); ok {
+				out = append(out, ip.Unmap())
+			}
+		}
+	}
+	return out
 }
 
 // canonicalHostPort writes host:port as the allow list and the dialer
@@ -69,7 +90,10 @@ func (g *guard) dial(ctx context.Context, network, addr string) (net.Conn, error
 // numeric address: nothing has been sent yet when it refuses.
 func (g *guard) control(allowed bool) func(ctx context.Context, network, address string, c syscall.RawConn) error {
 	return func(_ context.Context, network, address string, _ syscall.RawConn) error {
-		return checkConnect(network, address, allowed)
+		if err := checkConnect(network, address, allowed); err != nil || allowed {
+			return err
+		}
+		return g.checkLocal(address)
 	}
 }
 
@@ -88,6 +112,21 @@ func checkConnect(network, address string, allowed bool) error {
 	}
 	if b := Classify(ap.Addr()); b != nil {
 		return b
+	}
+	return nil
+}
+
+// checkLocal refuses an address of one of this machine's own interfaces.
+func (g *guard) checkLocal(address string) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil || g.local == nil {
+		return err
+	}
+	a := ap.Addr().WithZone("").Unmap()
+	for _, l := range g.local() {
+		if l == a {
+			return &Blocked{Addr: a, Range: Range{Prefix: netip.PrefixFrom(a, a.BitLen()), Name: "an address of this machine's own network interfaces"}}
+		}
 	}
 	return nil
 }
