@@ -66,6 +66,8 @@ fuzz: plugins
 	$(GO) test -run=^$$ -fuzz=FuzzResolve -fuzztime=20s ./host/policy
 	$(GO) test -run=^$$ -fuzz=FuzzParsePatch -fuzztime=20s ./hostfns/journal
 	$(GO) test -run=^$$ -fuzz=FuzzEditText -fuzztime=20s ./hostfns/journal
+	$(GO) test -run=^$$ -fuzz=FuzzCheckURL -fuzztime=20s ./hostfns/fetch
+	$(GO) test -run=^$$ -fuzz=FuzzClassify -fuzztime=20s ./hostfns/fetch
 
 clean:
 	rm -rf bin host/core/wasm/*/

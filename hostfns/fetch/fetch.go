@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/jujutools/juju/hostfns"
@@ -98,7 +99,7 @@ func newFetcher(opts Options) *fetcher {
 func (f *fetcher) fetch(ctx context.Context, req *abi.FetchRequest, _ []byte) (*abi.FetchResult, []byte, *abi.Error) {
 	res, body, aerr := f.do(ctx, req)
 	if f.opts.Observe != nil {
-		rec := Fetched{URL: clip(req.URL, 1024), Outcome: "ok"}
+		rec := Fetched{URL: redacted(req.URL), Outcome: "ok"}
 		if res != nil {
 			rec.URL, rec.FinalURL, rec.Status = res.URL, res.FinalURL, res.StatusCode
 		}
@@ -153,4 +154,12 @@ func (f *fetcher) do(ctx context.Context, req *abi.FetchRequest) (*abi.FetchResu
 	}
 	out := f.render(req.Format, resp)
 	return resp.result, out, nil
+}
+
+// redacted is a URL as the audit may keep it: without a password, cut.
+func redacted(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		raw = u.Redacted()
+	}
+	return clip(raw, 1024)
 }

@@ -126,12 +126,16 @@ type Blocked struct {
 // (link-local), 169.254.169.254/32".
 func (b *Blocked) Class() string {
 	s := fmt.Sprintf("%s, %s", b.Range.Name, b.Range.Prefix)
-	for _, e := range b.Embedded {
-		if inner := Classify(e); inner != nil {
-			s += fmt.Sprintf("; it carries %s, %s", e, inner.Range.Name)
-		} else {
-			s += fmt.Sprintf("; it carries %s", e)
+	for i, e := range b.Embedded {
+		sep := " and "
+		if i == 0 {
+			sep = "; it carries "
 		}
+		class := "public"
+		if inner := Classify(e); inner != nil {
+			class = inner.Range.Name
+		}
+		s += fmt.Sprintf("%s%s (%s)", sep, e, class)
 	}
 	return s
 }

@@ -125,14 +125,14 @@ func TestAgreesWithNetip(t *testing.T) {
 // The translation forms say which IPv4 address they carry.
 func TestEmbeddedIPv4IsNamed(t *testing.T) {
 	for addr, want := range map[string]string{
-		"::ffff:169.254.169.254":               "169.254.169.254, cloud metadata",
-		"64:ff9b::a9fe:a9fe":                   "169.254.169.254, cloud metadata",
-		"64:ff9b::808:808":                     "it carries 8.8.8.8",
-		"2002:a00:1::1":                        "10.0.0.1, private",
-		"2001:0:4136:e378:8000:63bf:f5ff:fffe": "10.0.0.1, private", // client 10.0.0.1 inverted
-		"2001:0:7f00:1:8000:63bf:3fff:fdd2":    "127.0.0.1, loopback",
+		"::ffff:169.254.169.254":               "169.254.169.254 (cloud metadata",
+		"64:ff9b::a9fe:a9fe":                   "169.254.169.254 (cloud metadata",
+		"64:ff9b::808:808":                     "it carries 8.8.8.8 (public)",
+		"2002:a00:1::1":                        "10.0.0.1 (private",
+		"2001:0:4136:e378:8000:63bf:f5ff:fffe": "65.54.227.120 (public) and 10.0.0.1 (private", // client 10.0.0.1 inverted
+		"2001:0:7f00:1:8000:63bf:3fff:fdd2":    "127.0.0.1 (loopback",
 		"::a9fe:a9fe":                          "169.254.169.254",
-		"::ffff:0:7f00:1":                      "127.0.0.1, loopback",
+		"::ffff:0:7f00:1":                      "127.0.0.1 (loopback",
 		"fe80::1%eth0":                         "link-local",
 		"fd00:ec2::254":                        "cloud metadata service (AWS IPv6",
 		"169.254.169.254":                      "cloud metadata service (link-local), 169.254.169.254/32",
