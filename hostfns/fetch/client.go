@@ -16,11 +16,11 @@ import (
 	"github.com/jujutools/juju/sdk/abi"
 )
 
-// transport is the one HTTP transport of the fetcher. It never uses a
+// newTransport makes the one HTTP transport of the fetcher. It never uses a
 // proxy (HTTPS_PROXY, ALL_PROXY … are ignored: a proxy would connect on
 // juju's behalf, past the dialer's check), dials through the guard,
 // verifies certificates and bounds response headers.
-func (f *fetcher) transport() *http.Transport {
+func (f *fetcher) newTransport() *http.Transport {
 	return &http.Transport{
 		Proxy:       nil,
 		DialContext: f.guard.dial,
@@ -86,7 +86,7 @@ func (f *fetcher) get(ctx context.Context, u *url.URL, maxBytes int64, timeout t
 	client := &http.Client{
 		Transport: f.client,
 		CheckRedirect: func(next *http.Request, via []*http.Request) error {
-			r.result.FinalURL = next.URL.String()
+			r.result.FinalURL = next.URL.Redacted()
 			if len(via) > MaxRedirects {
 				return errTooManyRedirects
 			}

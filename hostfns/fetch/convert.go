@@ -29,7 +29,11 @@ func (f *fetcher) render(format string, r *response) []byte {
 		return nil
 	}
 	text := decode(res.ContentType, r.body, res.Kind == abi.FetchKindHTML)
-	if res.Kind != abi.FetchKindHTML || format == abi.FetchRaw {
+	if format == abi.FetchRaw {
+		return text
+	}
+	if res.Kind != abi.FetchKindHTML {
+		res.Format = abi.FetchText // other text is text in either format
 		return text
 	}
 	if format == abi.FetchText {

@@ -60,8 +60,8 @@ type Fetched struct {
 type fetcher struct {
 	opts   Options
 	guard  *guard
-	client *http.Transport
-	sem    chan struct{} // conversions at once
+	client *http.Transport // every connection dials through guard
+	sem    chan struct{}   // conversions at once
 	log    *slog.Logger
 }
 
@@ -92,7 +92,7 @@ func newFetcher(opts Options) *fetcher {
 		g.allow[k] = true
 	}
 	f := &fetcher{opts: opts, guard: g, sem: make(chan struct{}, 2), log: log}
-	f.client = f.transport()
+	f.client = f.newTransport()
 	return f
 }
 

@@ -47,7 +47,7 @@ type FetchResult struct {
 	StatusText  string   `json:"statusText"`          // e.g. "404 Not Found"
 	ContentType string   `json:"contentType"`         // as the server sent it
 	Kind        string   `json:"kind"`                // FetchKindHTML, FetchKindText, FetchKindBinary
-	Format      string   `json:"format"`              // the format of the body: the one asked, or FetchText when HTML could not be converted
+	Format      string   `json:"format"`              // the format of the body: FetchRaw as asked; else FetchMarkdown for converted HTML, FetchText for the rest (other text, or HTML that could not be converted)
 	Bytes       int64    `json:"bytes"`               // body bytes read, after decompression
 	Truncated   bool     `json:"truncated,omitempty"` // the body was cut at MaxBytes
 	TimedOut    bool     `json:"timedOut,omitempty"`  // the body was cut when the time cap ran out
