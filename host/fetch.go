@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/jujutools/juju/host/audit"
+	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/hostfns/fetch"
 )
@@ -19,7 +20,10 @@ func (h *Host) fetchFuncs() []hostfns.Func {
 		Allow:     h.cfg.FetchAllow,
 		UserAgent: "juju/" + h.cfg.Version + " (fetch_url; +https://github.com/jujutools/juju)",
 		Observe:   h.fetches.observe,
-		Logger:    h.log,
+		// Conversions allocate much garbage: the collector would run
+		// throughout under the soft limit (RATIONALE).
+		LiftMemoryLimit: plugin.LiftMemoryLimit,
+		Logger:          h.log,
 	})
 }
 

@@ -43,6 +43,9 @@ func (f *fetcher) render(format string, r *response) []byte {
 	}
 	f.sem <- struct{}{}
 	defer func() { <-f.sem }()
+	if f.opts.LiftMemoryLimit != nil {
+		defer f.opts.LiftMemoryLimit()()
+	}
 	out, title, err := ToMarkdown(text, res.FinalURL)
 	if err != nil {
 		res.Format = abi.FetchText

@@ -42,6 +42,10 @@ type Options struct {
 	// DefaultMaxBytes when 0).
 	Timeout  time.Duration
 	MaxBytes int64
+	// LiftMemoryLimit, when set, lifts the host's soft memory limit during
+	// a Markdown conversion (it allocates a DOM and much garbage; under the
+	// limit the collector would run throughout) and returns the restore.
+	LiftMemoryLimit func() (restore func())
 	// Observe, when set, is told of every fetch the function makes, for the
 	// audit log; ctx is the call's.
 	Observe func(ctx context.Context, f Fetched)

@@ -29,7 +29,7 @@ type server struct {
 	conns atomic.Int32
 }
 
-func newServer(t *testing.T, h http.Handler) *server {
+func newServer(t testing.TB, h http.Handler) *server {
 	t.Helper()
 	s := &server{Server: httptest.NewUnstartedServer(h)}
 	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
