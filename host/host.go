@@ -74,6 +74,7 @@ type Host struct {
 	approvals *approval.Store      // calls waiting for the owner (ws.Approvals)
 	exec      *jexec.Manager       // the command jobs, killed by Close
 	lsp       *lsp.Manager         // the language servers, started on first use
+	fetches   *fetchLog            // web fetches of the calls in progress, for their audit records
 }
 
 // Source says where a plugin comes from.
@@ -168,6 +169,7 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	fns = append(fns, sysinfo.New(h.environmentSetup())...)
 	fns = append(fns, h.discoverFuncs()...)
 	fns = append(fns, h.lsp.Funcs()...)
+	fns = append(fns, h.fetchFuncs()...)
 	return fns
 }
 
@@ -327,6 +329,7 @@ func (h *Host) record(start time.Time, c hostfns.Caller, args []byte, res *abi.C
 		Time: start.UTC(), CallID: c.CallID, Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier,
 		Args: audit.ShortArgs(args), Outcome: audit.OutcomeOK, Approval: appr,
 		DurationMs: float64(time.Since(start).Microseconds()) / 1000,
+		Fetches:    h.fetches.take(c.CallID),
 	}
 	if res.Error != nil {
 		r.Outcome = string(res.Error.Code)
