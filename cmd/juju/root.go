@@ -70,6 +70,8 @@ see the tools, then add 'juju stdio' to your MCP client.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
 		newStdioCommand(),
+		newServeCommand(),
+		newTokenCommand(),
 		newToolsCommand(),
 		newPluginsCommand(),
 		newDoctorCommand(),

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/jujutools/juju/host"
 	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/host/mcpserver"
 )
@@ -146,32 +145,15 @@ func loadConfig(path string, dirs config.Dirs) (*config.File, error) {
 // runStdio builds the host and serves MCP on in and out until in ends or
 // ctx is done.
 func runStdio(ctx context.Context, o *stdioOptions, in io.Reader, out, errw io.Writer) error {
-	log, closeLog, err := newLogger(errw, o.logFile, o.logLevel)
+	w, err := openWorkspace(o, errw)
 	if err != nil {
 		return err
 	}
-	defer closeLog()
-	dirs, err := config.DefaultDirs()
-	if err != nil {
-		return err
-	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	s, err := o.settings(dirs, cwd)
-	if err != nil {
-		return err
-	}
-	h, err := host.New(hostConfig(s, dirs, log))
-	if err != nil {
-		return err
-	}
-	defer closeHost(h, log, shutdownGrace)
-	log.Info("juju serving over stdio", "version", version, "roots", s.Roots, "mode", s.Mode,
-		"sandbox", s.Sandbox, "config", s.ConfigFile, "tools", len(h.Tools()))
-	return serve(ctx, log, shutdownGrace, func(ctx context.Context) error {
-		return mcpserver.ServeStdio(ctx, h, in, out, slog.NewLogLogger(log.Handler(), slog.LevelError))
+	defer w.close()
+	w.log.Info("juju serving over stdio", "version", version, "roots", w.settings.Roots, "mode", w.settings.Mode,
+		"sandbox", w.settings.Sandbox, "config", w.settings.ConfigFile, "tools", len(w.host.Tools()))
+	return serve(ctx, w.log, shutdownGrace, func(ctx context.Context) error {
+		return mcpserver.ServeStdio(ctx, w.host, in, out, slog.NewLogLogger(w.log.Handler(), slog.LevelError))
 	})
 }
 
