@@ -94,6 +94,13 @@ func TestArchitecture(t *testing.T) {
 						t.Errorf("%s imports %s: host functions must not depend on the runtime or the server", rel, imp)
 					}
 				}
+			case rel == "internal/oauth" || rel == "internal/token":
+				// Leaves beside the HTTP front: nothing of juju's host.
+				for _, up := range []string{"/host", "/hostfns", "/cmd", "/sandbox", "/plugins"} {
+					if imp == module+up || strings.HasPrefix(imp, module+up+"/") {
+						t.Errorf("%s imports %s: it must not depend on juju's host", rel, imp)
+					}
+				}
 			case strings.HasPrefix(rel, "host") && !strings.HasPrefix(rel, "host/mcpserver"):
 				if imp == module+"/host/mcpserver" || strings.HasPrefix(imp, module+"/cmd") {
 					t.Errorf("%s imports %s: only cmd/ wires the server", rel, imp)

@@ -3,6 +3,8 @@ package test
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"io"
 	"net/http"
 	"os"
@@ -256,3 +258,9 @@ func mustNotExist(t *testing.T, root, path string) {
 
 // statIn stats path under root.
 func statIn(root, path string) (os.FileInfo, error) { return os.Stat(filepath.Join(root, path)) }
+
+// s256 is the PKCE S256 challenge of a verifier.
+func s256(verifier string) string {
+	sum := sha256.Sum256([]byte(verifier))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}

@@ -15,8 +15,11 @@ import (
 
 	"github.com/jujutools/juju/host/config"
 	"github.com/jujutools/juju/host/mcpserver"
+	"github.com/jujutools/juju/internal/oauth"
 	"github.com/jujutools/juju/internal/token"
 )
+
+var _ mcpserver.Authorizer = (*oauth.Server)(nil)
 
 // serveOptions are the flags of juju serve: those of juju stdio and the
 // HTTP ones.
@@ -109,7 +112,11 @@ func runServe(ctx context.Context, o *serveOptions, errw io.Writer) error {
 	announce(errw, ln.Addr(), pub, o.tokenFile)
 	w.log.Info("juju serving over HTTP", "version", version, "addr", ln.Addr().String(), "roots", w.settings.Roots,
 		"mode", w.settings.Mode, "sandbox", w.settings.Sandbox, "config", w.settings.ConfigFile, "tools", len(w.host.Tools()))
-	cfg := mcpserver.HTTPConfig{Listener: ln, PublicURL: pub, Token: tok, Log: w.log, Grace: shutdownGrace}
+	auth := oauth.New(oauth.Config{
+		Dir: oauthDir(w.dirs), Mode: string(w.settings.Mode), Roots: w.settings.Roots,
+		Notify: func(p oauth.Pairing) { printPairing(errw, p) }, Log: w.log,
+	})
+	cfg := mcpserver.HTTPConfig{Listener: ln, PublicURL: pub, Token: tok, OAuth: auth, Log: w.log, Grace: shutdownGrace}
 	return serve(ctx, w.log, shutdownGrace+shutdownGrace/2, func(ctx context.Context) error {
 		return mcpserver.ServeHTTP(ctx, w.host, cfg)
 	})
@@ -187,4 +194,13 @@ func announce(errw io.Writer, addr net.Addr, pub *url.URL, tokenFile string) {
 			fmt.Fprintf(errw, "juju: WARNING: --public-url is not https: tokens and pairing codes cross the network in clear\n")
 		}
 	}
+}
+
+// printPairing shows a pairing code on the terminal (stderr, even when the
+// log goes to a file): the only place it ever appears.
+func printPairing(errw io.Writer, p oauth.Pairing) {
+	fmt.Fprintf(errw, "\njuju: pairing code for %q (OAuth client %s; the browser then goes to %s):\n\n      %s\n\n"+
+		"      Type it on the authorization page before %s to let it use juju in %s mode on %s.\n"+
+		"      If you did not just connect this application, do not type it.\n\n",
+		p.ClientName, p.ClientID, p.RedirectHost, p.Code, p.Expires.Local().Format("15:04:05"), p.Mode, strings.Join(p.Roots, ", "))
 }
