@@ -137,9 +137,20 @@ func (s *server) connect(t *testing.T, name, version string, opts ...client.Clie
 	return s.connectWith(t, name, version, map[string]string{"Authorization": "Bearer " + s.token}, opts...)
 }
 
+// connectOpts is connect with options for the transport too.
+func (s *server) connectOpts(t *testing.T, name, version string, topts []transport.StreamableHTTPCOption, opts ...client.ClientOption) *session {
+	t.Helper()
+	return s.dial(t, name, version, map[string]string{"Authorization": "Bearer " + s.token}, topts, opts...)
+}
+
 func (s *server) connectWith(t *testing.T, name, version string, headers map[string]string, opts ...client.ClientOption) *session {
 	t.Helper()
-	tr, err := transport.NewStreamableHTTP(s.url, transport.WithHTTPHeaders(headers))
+	return s.dial(t, name, version, headers, nil, opts...)
+}
+
+func (s *server) dial(t *testing.T, name, version string, headers map[string]string, topts []transport.StreamableHTTPCOption, opts ...client.ClientOption) *session {
+	t.Helper()
+	tr, err := transport.NewStreamableHTTP(s.url, append([]transport.StreamableHTTPCOption{transport.WithHTTPHeaders(headers)}, topts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -107,8 +108,15 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 			f.endSession(evict)
 		}
 	}
+	ctx := withPrincipal(r.Context(), principal)
+	if id := r.Header.Get(server.HeaderKeySessionID); r.Method == http.MethodGet && id != "" {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer f.sessions.attach(id, cancel)()
+	}
 	ww := &rpcWriter{ResponseWriter: w, onSession: func(id string) { f.sessions.bind(id, principal) }}
-	f.mcp.ServeHTTP(ww, r.WithContext(withPrincipal(r.Context(), principal)))
+	f.mcp.ServeHTTP(ww, r.WithContext(ctx))
 }
 
 // endSession ends a session through mcp-go, so its state there goes too.

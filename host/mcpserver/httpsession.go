@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"crypto/rand"
 	b64 "encoding/base64"
 	"errors"
@@ -28,8 +29,9 @@ type sessions struct {
 }
 
 type sessionEntry struct {
-	owner string // the principal; "" until the initialize answer is written
-	last  time.Time
+	owner   string // the principal; "" until the initialize answer is written
+	last    time.Time
+	streams map[*int]context.CancelFunc // the session's open GET streams
 }
 
 var _ server.SessionIdManager = (*sessions)(nil)
@@ -70,8 +72,41 @@ func (s *sessions) Validate(id string) (bool, error) {
 func (s *sessions) Terminate(id string) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if e, ok := s.byID[id]; ok {
+		e.closeStreams()
+	}
 	delete(s.byID, id)
 	return false, nil
+}
+
+// attach ties a GET stream to its session: ending the session (DELETE,
+// eviction, the idle sweep) ends the stream, which mcp-go would leave
+// open. The returned function detaches it.
+func (s *sessions) attach(id string, cancel context.CancelFunc) func() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.byID[id]
+	if !ok {
+		cancel()
+		return func() {}
+	}
+	key := new(int)
+	if e.streams == nil {
+		e.streams = map[*int]context.CancelFunc{}
+	}
+	e.streams[key] = cancel
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(e.streams, key)
+	}
+}
+
+func (e *sessionEntry) closeStreams() {
+	for _, cancel := range e.streams {
+		cancel()
+	}
+	e.streams = nil
 }
 
 // bind gives an unowned session to its principal, once.
@@ -115,6 +150,7 @@ func (s *sessions) admit() (evict string, ok bool) {
 	if oldest == "" || s.now().Sub(when) < s.evictIdle {
 		return "", false
 	}
+	s.byID[oldest].closeStreams()
 	delete(s.byID, oldest)
 	s.reserved++
 	return oldest, true
