@@ -41,12 +41,12 @@ func TestServeApprovalByElicitation(t *testing.T) {
 			if res := s.call("test_gated_edit", map[string]any{"text": "accepted-over-http"}); res.IsError {
 				t.Fatalf("accepted call: %s\n%s", text(res), srv.log)
 			}
-			if !strings.Contains(srv.log.String(), ": accepted-over-http") {
+			if !srv.logged(": accepted-over-http") {
 				t.Fatal("the accepted call did not run")
 			}
 			e.set(mcp.ElicitationResponseActionDecline)
 			s.fail("test_gated_exec", map[string]any{"text": "declined-over-http"}, "APPROVAL_DENIED")
-			if strings.Contains(srv.log.String(), ": declined-over-http") {
+			if srv.logged(": declined-over-http") {
 				t.Fatal("a declined call ran")
 			}
 			q := e.questions()
@@ -69,7 +69,7 @@ func TestServeApprovalByCLI(t *testing.T) {
 	if res := s.call("test_gated_edit", map[string]any{"text": "held-over-http"}); res.IsError {
 		t.Fatalf("the approved retry: %s", text(res))
 	}
-	if !strings.Contains(srv.log.String(), ": held-over-http") {
+	if !srv.logged(": held-over-http") {
 		t.Fatal("the approved call did not run")
 	}
 }

@@ -275,3 +275,15 @@ func s256(verifier string) string {
 	sum := sha256.Sum256([]byte(verifier))
 	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
+
+// logged reports whether juju's stderr shows text within a second (it is
+// read in the background).
+func (s *server) logged(text string) bool {
+	for range 50 {
+		if strings.Contains(s.log.String(), text) {
+			return true
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return false
+}

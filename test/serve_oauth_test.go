@@ -215,6 +215,15 @@ func TestServeOAuth(t *testing.T) {
 	if res, _ := srv.raw(t, "POST", "/mcp", writeCall("before-revoke.txt", true), merge(bearer, modernHeaders("write_file"))); res.StatusCode != 200 {
 		t.Fatalf("second grant: %d", res.StatusCode)
 	}
+	// Grants survive a restart (on the same address: a token is bound to
+	// the resource it was issued for).
+	port := srv.port
+	srv.stop()
+	firstLog := srv.log.String()
+	srv = startServeHome(t, srv.home, root, "--mode", "trusted", "--addr", "127.0.0.1:"+port)
+	if res, body := srv.raw(t, "POST", "/mcp", writeCall("after-restart.txt", true), merge(bearer, modernHeaders("write_file"))); res.StatusCode != 200 || !fileExists(root, "after-restart.txt") {
+		t.Fatalf("the grant after a restart: %d %s", res.StatusCode, body)
+	}
 	var list []struct {
 		ID, Name     string
 		RedirectURIs []string `json:"redirectUris"`
@@ -243,7 +252,7 @@ func TestServeOAuth(t *testing.T) {
 		t.Fatalf("a revoked client's refresh token: %d %s", res.StatusCode, body)
 	}
 
-	log := srv.log.String()
+	log := firstLog + srv.log.String()
 	for _, secret := range []string{tok.AccessToken, tok.RefreshToken, fresh.AccessToken, fresh.RefreshToken, verifier, access.token, access.refresh} {
 		if strings.Contains(log, secret) {
 			t.Fatal("a token or verifier is in juju's log")

@@ -423,3 +423,38 @@ func TestStoreAcrossProcesses(t *testing.T) {
 		t.Fatal("the store holds a token in clear")
 	}
 }
+
+// A full client table makes room by forgetting the oldest client that was
+// never allowed, once it had time to be; registrations are rate-limited.
+func TestRegisterLimits(t *testing.T) {
+	r := newRig(t)
+	r.s.register.limit = 1 << 20
+	granted := r.register(testRedirect)
+	r.tokens(granted)
+	for range maxClients - 1 {
+		r.register(testRedirect)
+	}
+	body := `{"redirect_uris":["https://a.example/cb"]}`
+	if w := r.do("POST", PathRegister, body, nil); w.Code != 503 {
+		t.Fatalf("a full table: %d", w.Code)
+	}
+	r.advance(unclaimedGrace + time.Minute)
+	if w := r.do("POST", PathRegister, body, nil); w.Code != 201 {
+		t.Fatalf("after the grace: %d %s", w.Code, w.Body)
+	}
+	list, _ := r.s.store.Clients()
+	found := false
+	for _, c := range list {
+		found = found || c.ID == granted
+	}
+	if !found || len(list) != maxClients {
+		t.Fatalf("%d clients; the granted one kept: %v", len(list), found)
+	}
+	r.s.register.limit = 2
+	r.s.register.times = nil
+	r.register(testRedirect)
+	r.register(testRedirect)
+	if w := r.do("POST", PathRegister, body, nil); w.Code != 429 {
+		t.Fatalf("past the rate limit: %d", w.Code)
+	}
+}

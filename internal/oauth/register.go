@@ -8,11 +8,15 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 )
 
 // Registration limits.
 const (
+	// unclaimedGrace is how long a client that was never granted anything
+	// keeps its place when the table is full: time for the owner to consent.
+	unclaimedGrace  = 10 * time.Minute
 	maxClients      = 100
 	maxRedirectURIs = 10
 	maxNameLen      = 100
@@ -56,7 +60,7 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	err := s.store.update(func(d *db) error {
-		if len(d.Clients) >= maxClients {
+		if len(d.Clients) >= maxClients && !d.evictUnclaimed(s.now().Add(-unclaimedGrace)) {
 			return oauthErr(http.StatusServiceUnavailable, errTemporarily,
 				"too many registered clients; the owner can remove some with juju clients revoke")
 		}

@@ -212,6 +212,22 @@ func (d *db) grantsOf(clientID string) int {
 	return n
 }
 
+// evictUnclaimed removes the oldest client that was never granted anything
+// or used, registered before cutoff, and reports whether it found one.
+func (d *db) evictUnclaimed(cutoff time.Time) bool {
+	var oldest *client
+	for _, c := range d.Clients {
+		if d.grantsOf(c.ID) == 0 && c.LastUsed.IsZero() && c.Created.Before(cutoff) && (oldest == nil || c.Created.Before(oldest.Created)) {
+			oldest = c
+		}
+	}
+	if oldest == nil {
+		return false
+	}
+	d.Clients = slices.DeleteFunc(d.Clients, func(c *client) bool { return c == oldest })
+	return true
+}
+
 // dropGrant removes a grant and everything issued under it.
 func (d *db) dropGrant(id string) {
 	d.Grants = slices.DeleteFunc(d.Grants, func(g *grant) bool { return g.ID == id })
