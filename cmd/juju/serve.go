@@ -30,6 +30,13 @@ type serveOptions struct {
 	tokenFile string
 }
 
+// serveMemoryLimit is juju serve's soft Go memory limit. Concurrent clients
+// grow the plugins' instance pools (a Go wasm instance holds megabytes), and
+// under stdio's 64 MiB the collector would then run without pause: a tiny
+// read_file went from 0.6 to 3-10 ms per call after a burst of 24 clients
+// (docs/RATIONALE.md).
+const serveMemoryLimit = 256 << 20
+
 // defaultAddr is where juju serve listens unless told otherwise.
 const defaultAddr = "127.0.0.1:7777"
 
@@ -69,7 +76,7 @@ back.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.given = cmd.Flags().Changed
-			softMemoryLimit()
+			softMemoryLimit(serveMemoryLimit)
 			return runServe(cmd.Context(), o, cmd.ErrOrStderr())
 		},
 	}

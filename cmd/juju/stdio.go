@@ -68,7 +68,7 @@ Trust modes:
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.given = cmd.Flags().Changed
-			softMemoryLimit()
+			softMemoryLimit(stdioMemoryLimit)
 			return runStdio(cmd.Context(), o, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -81,11 +81,11 @@ Trust modes:
 // call, and with GOGC alone the heap doubles before a collection runs.
 const stdioMemoryLimit = 64 << 20
 
-// softMemoryLimit sets stdioMemoryLimit unless the owner set GOMEMLIMIT. It
-// is a soft limit: past it the collector runs more often, nothing fails.
-func softMemoryLimit() {
+// softMemoryLimit sets limit unless the owner set GOMEMLIMIT. It is a soft
+// limit: past it the collector runs more often, nothing fails.
+func softMemoryLimit(limit int64) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		debug.SetMemoryLimit(stdioMemoryLimit)
+		debug.SetMemoryLimit(limit)
 	}
 }
 
