@@ -1,6 +1,7 @@
 # juju — build, run, test, bench.
 #
 #   make run     build juju and serve the current folder over stdio
+#   make serve   build juju and serve the current folder over HTTP (127.0.0.1:7777)
 #   make test    install what the tests need, build everything, run every test
 #   make bench   the performance report (figures and ratios, SPEC §11)
 
@@ -13,8 +14,10 @@ CORE      := $(sort $(patsubst %/main.go,%,$(wildcard plugins/*/main.go)))
 ROOT      ?= $(CURDIR)
 # Each entry is PACKAGE or PACKAGE:BINARY (the binary whose absence triggers the install).
 APT_PKGS  := git bubblewrap:bwrap ripgrep:rg
+# The pinned MCP conformance suite (package.json + package-lock.json).
+CONFORMANCE := test/conformance
 
-.PHONY: all build plugins run test test-go vet deps lsp-servers bench fuzz clean
+.PHONY: all build plugins run serve test test-go vet deps lsp-servers conformance-deps bench fuzz clean
 
 all: build
 
@@ -32,6 +35,12 @@ run: build
 	@./$(BIN) doctor --warm >&2 || true
 	@echo "juju is now serving MCP on this terminal (stdin/stdout) for $(ROOT). Press Ctrl-D to stop." >&2
 	@./$(BIN) stdio --root "$(ROOT)"
+
+## serve: build, and serve ROOT (default: here) over streamable HTTP for clients that connect by URL
+serve: build
+	@./$(BIN) doctor --warm >&2 || true
+	@echo "juju is now serving MCP over HTTP for $(ROOT). Press Ctrl-C to stop." >&2
+	@./$(BIN) serve --root "$(ROOT)"
 
 ## deps: system packages the tests use (installed only when missing)
 deps:
@@ -57,12 +66,17 @@ vet: plugins
 	cd examples/procfile && GOOS=wasip1 GOARCH=wasm $(GO) vet ./...
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt: files above need formatting" && exit 1)
 
-## test: everything a fresh machine needs, then the whole suite
-test: deps lsp-servers vet
+## conformance-deps: the MCP conformance suite, from the lock file (only when missing)
+conformance-deps:
+	@test -d $(CONFORMANCE)/node_modules/@modelcontextprotocol/conformance || \
+		(cd $(CONFORMANCE) && npm ci --no-audit --no-fund)
+
+## test: everything a fresh machine needs, then the whole suite (the conformance suite must run)
+test: deps lsp-servers vet conformance-deps
 	cd sdk && $(GO) test ./...
 	cd examples/procfile && $(GO) test ./...
 	cd plugins && $(GO) test ./discover/... ./semantic/...
-	$(GO) test -race -timeout 30m ./...
+	JUJU_CONFORMANCE=require $(GO) test -race -timeout 30m ./...
 
 ## bench: the SPEC §11 report; BENCHTIME=… to change the sample size
 bench: build

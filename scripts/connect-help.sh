@@ -15,5 +15,10 @@ Connect a client (each starts juju itself over stdio):
   Cursor /      add to .cursor/mcp.json or claude_desktop_config.json:
   Claude Desktop  {"mcpServers": {"juju": {"command": "$bin", "args": ["stdio", "--root", "$root"]}}}
 
+Clients that connect by URL: run \`make serve\` (or $bin serve --root $root), then
+  Claude Code   claude mcp add --transport http juju http://127.0.0.1:7777/mcp \\
+                  --header "Authorization: Bearer \$($bin token)"
+  claude.ai, ChatGPT: through a tunnel with --public-url and OAuth (docs/CLI.md, juju serve)
+
 See what it offers: $bin tools    Check the machine: $bin doctor
 MSG

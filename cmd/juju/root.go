@@ -70,6 +70,9 @@ see the tools, then add 'juju stdio' to your MCP client.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
 		newStdioCommand(),
+		newServeCommand(),
+		newTokenCommand(),
+		newClientsCommand(),
 		newToolsCommand(),
 		newPluginsCommand(),
 		newDoctorCommand(),

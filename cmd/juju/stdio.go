@@ -10,14 +10,12 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/jujutools/juju/sandbox"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/jujutools/juju/host"
 	"github.com/jujutools/juju/host/mcpserver"
 	"github.com/jujutools/juju/internal/config"
+	"github.com/jujutools/juju/sandbox"
 )
 
 // stdioOptions are the flags of juju stdio.
@@ -71,7 +69,7 @@ Trust modes:
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.given = cmd.Flags().Changed
-			softMemoryLimit()
+			softMemoryLimit(stdioMemoryLimit)
 			return runStdio(cmd.Context(), o, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -84,11 +82,11 @@ Trust modes:
 // call, and with GOGC alone the heap doubles before a collection runs.
 const stdioMemoryLimit = 64 << 20
 
-// softMemoryLimit sets stdioMemoryLimit unless the owner set GOMEMLIMIT. It
-// is a soft limit: past it the collector runs more often, nothing fails.
-func softMemoryLimit() {
+// softMemoryLimit sets limit unless the owner set GOMEMLIMIT. It is a soft
+// limit: past it the collector runs more often, nothing fails.
+func softMemoryLimit(limit int64) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		debug.SetMemoryLimit(stdioMemoryLimit)
+		debug.SetMemoryLimit(limit)
 	}
 }
 
@@ -148,32 +146,15 @@ func loadConfig(path string, dirs config.Dirs) (*config.File, error) {
 // runStdio builds the host and serves MCP on in and out until in ends or
 // ctx is done.
 func runStdio(ctx context.Context, o *stdioOptions, in io.Reader, out, errw io.Writer) error {
-	log, closeLog, err := newLogger(errw, o.logFile, o.logLevel)
+	w, err := openServed(o, errw)
 	if err != nil {
 		return err
 	}
-	defer closeLog()
-	dirs, err := config.DefaultDirs()
-	if err != nil {
-		return err
-	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	s, err := o.settings(dirs, cwd)
-	if err != nil {
-		return err
-	}
-	h, err := host.New(hostConfig(s, dirs, log))
-	if err != nil {
-		return err
-	}
-	defer closeHost(h, log, shutdownGrace)
-	log.Info("juju serving over stdio", "version", version, "roots", s.Roots, "mode", s.Mode,
-		"sandbox", s.Sandbox, "config", s.ConfigFile, "tools", len(h.Tools()))
-	return serve(ctx, log, shutdownGrace, func(ctx context.Context) error {
-		return mcpserver.ServeStdio(ctx, h, in, out, slog.NewLogLogger(log.Handler(), slog.LevelError))
+	defer w.close()
+	w.log.Info("juju serving over stdio", "version", version, "roots", w.settings.Roots, "mode", w.settings.Mode,
+		"sandbox", w.settings.Sandbox, "config", w.settings.ConfigFile, "tools", len(w.host.Tools()))
+	return serve(ctx, w.log, shutdownGrace, func(ctx context.Context) error {
+		return mcpserver.ServeStdio(ctx, w.host, in, out, slog.NewLogLogger(w.log.Handler(), slog.LevelError))
 	})
 }
 

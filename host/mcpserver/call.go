@@ -49,8 +49,20 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	return toMCP(res.CallResult), nil
 }
 
-// clientName is the MCP client's declared name, for logs and the audit.
+// clientName is the MCP client's declared name, for logs, the audit and
+// approvals. Over HTTP with an OAuth token the OAuth client is named too:
+// a remote client cannot pass for a local one of the same name.
 func clientName(ctx context.Context) string {
+	name := declaredName(ctx)
+	if p := principalOf(ctx); p != "" && p != localPrincipal {
+		return name + " [" + p + "]"
+	}
+	return name
+}
+
+// declaredName is the name the client gave at initialize (or, for newer
+// protocol versions, with the request).
+func declaredName(ctx context.Context) string {
 	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientInfo != nil && info.ClientInfo.Name != "" {
 		return info.ClientInfo.Name
 	}

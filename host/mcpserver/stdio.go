@@ -58,24 +58,37 @@ func (p *paramsWriter) Write(b []byte) (int, error) {
 			defer p.f.done(id)
 		}
 	}
-	if !bytes.Contains(b, marker) {
-		return p.w.Write(b)
-	}
-	var msg mcp.JSONRPCError
-	if err := json.Unmarshal(b, &msg); err != nil || msg.Error.Code != mcp.INTERNAL_ERROR ||
-		!strings.HasPrefix(msg.Error.Message, invalidParamsPrefix) {
-		return p.w.Write(b)
-	}
-	msg.Error.Code = mcp.INVALID_PARAMS
-	msg.Error.Message = strings.TrimPrefix(msg.Error.Message, invalidParamsPrefix)
-	fixed, err := json.Marshal(msg)
-	if err != nil {
+	fixed, ok := fixParams(b)
+	if !ok {
 		return p.w.Write(b)
 	}
 	if _, err := p.w.Write(append(fixed, '\n')); err != nil {
 		return 0, err
 	}
 	return len(b), nil
+}
+
+// fixParams rewrites one JSON-RPC message: an internal error whose message
+// carries invalidParamsPrefix becomes an invalid-params error without the
+// prefix. It returns the rewritten message (compact JSON, no newline) and
+// true, or false when msg is anything else. Every transport sends its
+// messages through it (paramsWriter for stdio, rpcWriter for HTTP).
+func fixParams(msg []byte) ([]byte, bool) {
+	if !bytes.Contains(msg, marker) {
+		return nil, false
+	}
+	var e mcp.JSONRPCError
+	if err := json.Unmarshal(msg, &e); err != nil || e.Error.Code != mcp.INTERNAL_ERROR ||
+		!strings.HasPrefix(e.Error.Message, invalidParamsPrefix) {
+		return nil, false
+	}
+	e.Error.Code = mcp.INVALID_PARAMS
+	e.Error.Message = strings.TrimPrefix(e.Error.Message, invalidParamsPrefix)
+	fixed, err := json.Marshal(e)
+	if err != nil {
+		return nil, false
+	}
+	return fixed, true
 }
 
 // warmDelay is how long juju waits for the client's handshake before it

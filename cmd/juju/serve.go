@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/jujutools/juju/host/mcpserver"
+	"github.com/jujutools/juju/internal/config"
+	"github.com/jujutools/juju/internal/oauth"
+	"github.com/jujutools/juju/internal/token"
+)
+
+var _ mcpserver.Authorizer = (*oauth.Server)(nil)
+
+// serveOptions are the flags of juju serve: those of juju stdio and the
+// HTTP ones.
+type serveOptions struct {
+	stdioOptions
+	addr      string
+	publicURL string
+	tokenFile string
+}
+
+// serveMemoryLimit is juju serve's soft Go memory limit. Concurrent clients
+// grow the plugins' instance pools (a Go wasm instance holds megabytes), and
+// under stdio's 64 MiB the collector would then run without pause: a tiny
+// read_file went from 0.6 to 3-10 ms per call after a burst of 24 clients
+// (docs/RATIONALE.md).
+const serveMemoryLimit = 256 << 20
+
+// defaultAddr is where juju serve listens unless told otherwise.
+const defaultAddr = "127.0.0.1:7777"
+
+func newServeCommand() *cobra.Command {
+	o := &serveOptions{}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve MCP over streamable HTTP (for clients that connect by URL)",
+		Long: `Serve the tools over MCP's streamable HTTP transport at /mcp, for the
+clients that connect by URL: Claude Code, Codex or Cursor configured with a
+url, Claude Desktop and claude.ai connectors, ChatGPT developer mode, or a
+second machine through a tunnel. The tools, trust modes, approvals and
+audit are those of juju stdio, and so are its flags.
+
+juju serve listens on 127.0.0.1:7777 unless --addr says otherwise; any
+other address is said loudly when it starts. Every request must name this
+server in its Host (and Origin, when it has one): loopback or localhost with
+the bound port, or the host of --public-url. Anything else is refused (403),
+which stops web pages from reaching juju through DNS rebinding.
+
+There is no unauthenticated mode. Local clients send the local token,
+made on first use and printed by 'juju token':
+  Authorization: Bearer <token>
+Clients that only do OAuth (claude.ai, ChatGPT) register themselves and
+ask for access on juju's /authorize page; you allow one by typing the
+pairing code juju serve prints on this terminal at that moment. 'juju
+clients list' shows what was granted and 'juju clients revoke' takes it
+back.`,
+		Example: `  # Claude Code, on the current project
+  juju serve &
+  claude mcp add --transport http juju http://127.0.0.1:7777/mcp \
+    --header "Authorization: Bearer $(juju token)"
+
+  # claude.ai or ChatGPT through a tunnel (OAuth with a pairing code)
+  cloudflared tunnel --url http://127.0.0.1:7777 &
+  juju serve --public-url https://example.trycloudflare.com`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.given = cmd.Flags().Changed
+			softMemoryLimit(serveMemoryLimit)
+			return runServe(cmd.Context(), o, cmd.ErrOrStderr())
+		},
+	}
+	o.bind(cmd.Flags())
+	return cmd
+}
+
+// bind defines the flags on f.
+func (o *serveOptions) bind(f *pflag.FlagSet) {
+	o.stdioOptions.bind(f)
+	f.StringVar(&o.addr, "addr", defaultAddr, "listen on `HOST:PORT` (port 0 picks a free one; anything but loopback is reachable from other machines)")
+	f.StringVar(&o.publicURL, "public-url", "", "the `URL` a tunnel gives this server (https://…), accepted as Host and Origin and used as the OAuth issuer")
+	f.StringVar(&o.tokenFile, "token-file", "", "read the local token from `FILE`, creating it (mode 0600) if needed (default: token in the config directory)")
+}
+
+// runServe builds the host and serves MCP over HTTP until ctx is done.
+func runServe(ctx context.Context, o *serveOptions, errw io.Writer) error {
+	pub, err := parsePublicURL(o.publicURL)
+	if err != nil {
+		return usageError{err}
+	}
+	w, err := openServed(&o.stdioOptions, errw)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	tokenPath := tokenPath(o.tokenFile, w.dirs)
+	if err := outsideRoots(tokenPath, w.settings.Roots); err != nil {
+		return err
+	}
+	tok, err := token.LoadOrCreate(tokenPath)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", o.addr, err)
+	}
+	defer ln.Close()
+	announce(errw, ln.Addr(), pub, o.tokenFile)
+	w.log.Info("juju serving over HTTP", "version", version, "addr", ln.Addr().String(), "roots", w.settings.Roots,
+		"mode", w.settings.Mode, "sandbox", w.settings.Sandbox, "config", w.settings.ConfigFile, "tools", len(w.host.Tools()))
+	auth := oauth.New(oauth.Config{
+		Dir: oauthDir(w.dirs), Mode: string(w.settings.Mode), Roots: w.settings.Roots,
+		Notify: func(p oauth.Pairing) { printPairing(errw, p) }, Log: w.log,
+	})
+	cfg := mcpserver.HTTPConfig{Listener: ln, PublicURL: pub, Token: tok, OAuth: auth, Log: w.log, Grace: shutdownGrace}
+	return serve(ctx, w.log, shutdownGrace+shutdownGrace/2, func(ctx context.Context) error {
+		return mcpserver.ServeHTTP(ctx, w.host, cfg)
+	})
+}
+
+// tokenPath is --token-file, or the token in the config directory.
+func tokenPath(flag string, dirs config.Dirs) string {
+	if flag != "" {
+		if abs, err := filepath.Abs(flag); err == nil {
+			return abs
+		}
+		return flag
+	}
+	return token.Path(dirs.Config)
+}
+
+// outsideRoots refuses a token file inside a workspace root, where the
+// tools could read it.
+func outsideRoots(path string, roots []string) error {
+	dir := filepath.Dir(path)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	for _, r := range roots {
+		if real, err := filepath.EvalSymlinks(r); err == nil {
+			r = real
+		}
+		if rel, err := filepath.Rel(r, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return usageError{fmt.Errorf("--token-file %s is inside the workspace root %s, where the tools could read it; keep it outside", path, r)}
+		}
+	}
+	return nil
+}
+
+// parsePublicURL checks --public-url: http or https, a host, nothing else.
+func parsePublicURL(s string) (*url.URL, error) {
+	if s == "" {
+		return nil, nil
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("--public-url %q: %w", s, err)
+	}
+	scheme := strings.ToLower(u.Scheme)
+	switch {
+	case scheme != "https" && scheme != "http":
+		return nil, fmt.Errorf("--public-url %q must be an https:// URL (or http://)", s)
+	case u.Host == "" || u.Hostname() == "":
+		return nil, fmt.Errorf("--public-url %q has no host", s)
+	case u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.Path != "" && u.Path != "/":
+		return nil, fmt.Errorf("--public-url %q must be scheme://host[:port] alone, without a path, query or user", s)
+	}
+	return &url.URL{Scheme: scheme, Host: strings.ToLower(u.Host)}, nil
+}
+
+// announce says on the terminal where juju serves and how to connect;
+// the line "juju: serving MCP at URL" comes first and is stable (tests
+// and scripts read it). Never the token itself.
+func announce(errw io.Writer, addr net.Addr, pub *url.URL, tokenFile string) {
+	local := "http://" + addr.String() + "/mcp"
+	fmt.Fprintf(errw, "juju: serving MCP at %s\n", local)
+	if ap, err := netip.ParseAddrPort(addr.String()); err == nil && !ap.Addr().IsLoopback() {
+		fmt.Fprintf(errw, "juju: WARNING: listening on %s, which other machines can reach. "+
+			"They still need a token, but prefer 127.0.0.1 and a tunnel.\n", addr)
+	}
+	tokenCmd := "juju token"
+	if tokenFile != "" {
+		tokenCmd += " --token-file " + tokenFile
+	}
+	fmt.Fprintf(errw, "juju: local clients send \"Authorization: Bearer $(%s)\", e.g.\n"+
+		"  claude mcp add --transport http juju %s --header \"Authorization: Bearer $(%s)\"\n", tokenCmd, local, tokenCmd)
+	if pub != nil {
+		fmt.Fprintf(errw, "juju: remote clients connect to %s/mcp with OAuth; pairing codes appear here\n", pub)
+		if pub.Scheme != "https" {
+			fmt.Fprintf(errw, "juju: WARNING: --public-url is not https: tokens and pairing codes cross the network in clear\n")
+		}
+	}
+}
+
+// printPairing shows a pairing code on the terminal (stderr, even when the
+// log goes to a file): the only place it ever appears.
+func printPairing(errw io.Writer, p oauth.Pairing) {
+	fmt.Fprintf(errw, "\njuju: pairing code for %q (OAuth client %s; the browser then goes to %s):\n\n      %s\n\n"+
+		"      Type it on the authorization page before %s to let it use juju in %s mode on %s.\n"+
+		"      If you did not just connect this application, do not type it.\n\n",
+		p.ClientName, p.ClientID, p.RedirectHost, p.Code, p.Expires.Local().Format("15:04:05"), p.Mode, strings.Join(p.Roots, ", "))
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jujutools/juju/internal/oauth"
+)
+
+func TestParsePublicURL(t *testing.T) {
+	tests := []struct {
+		in, want, err string
+	}{
+		{"", "", ""},
+		{"https://Example.trycloudflare.com", "https://example.trycloudflare.com", ""},
+		{"https://tunnel.example:8443/", "https://tunnel.example:8443", ""},
+		{"http://192.168.1.5:7777", "http://192.168.1.5:7777", ""},
+		{"ftp://tunnel.example", "", "https://"},
+		{"tunnel.example", "", "https://"},
+		{"https://", "", "no host"},
+		{"https://tunnel.example/mcp", "", "without a path"},
+		{"https://user@tunnel.example", "", "without a path"},
+		{"https://tunnel.example?x=1", "", "without a path"},
+		{"https://tunnel.example#f", "", "without a path"},
+		{"https://tun nel", "", "public-url"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			u, err := parsePublicURL(tt.in)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if u != nil {
+				got = u.String()
+			}
+			if got != tt.want {
+				t.Fatalf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestTokenFileOutsideRoots(t *testing.T) {
+	root := t.TempDir()
+	elsewhere := t.TempDir()
+	link := filepath.Join(elsewhere, "link")
+	os.Symlink(root, link)
+	for path, inside := range map[string]bool{
+		filepath.Join(root, "token"):           true,
+		filepath.Join(root, "sub", "token"):    true,
+		filepath.Join(link, "token"):           true,
+		filepath.Join(elsewhere, "token"):      false,
+		filepath.Join(root+"-sibling", "tok"):  false,
+		filepath.Join(filepath.Dir(root), "t"): false,
+	} {
+		err := outsideRoots(path, []string{root})
+		if (err != nil) != inside {
+			t.Errorf("%s: %v, inside %v", path, err, inside)
+		}
+	}
+}
+
+func TestTokenCommand(t *testing.T) {
+	dirs := jujuHome(t)
+	var out strings.Builder
+	if err := runToken(&tokenOptions{}, &out); err != nil {
+		t.Fatal(err)
+	}
+	tok := strings.TrimSpace(out.String())
+	data, err := os.ReadFile(filepath.Join(dirs.Config, "token"))
+	if err != nil || strings.TrimSpace(string(data)) != tok || !strings.HasPrefix(tok, "juju_") {
+		t.Fatalf("printed %q, file %q %v", tok, data, err)
+	}
+	out.Reset()
+	other := filepath.Join(t.TempDir(), "t")
+	if err := runToken(&tokenOptions{tokenFile: other}, &out); err != nil || strings.TrimSpace(out.String()) == tok {
+		t.Fatalf("--token-file: %q %v", out.String(), err)
+	}
+	os.Chmod(other, 0o644)
+	if err := runToken(&tokenOptions{tokenFile: other}, &out); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+		t.Fatalf("an exposed token file: %v", err)
+	}
+}
+
+func TestAnnounce(t *testing.T) {
+	tests := []struct {
+		addr, public string
+		want, not    []string
+	}{
+		{"127.0.0.1:7777", "", []string{"juju: serving MCP at http://127.0.0.1:7777/mcp", "claude mcp add --transport http juju http://127.0.0.1:7777/mcp"}, []string{"WARNING", "OAuth"}},
+		{"0.0.0.0:7777", "", []string{"WARNING: listening on 0.0.0.0:7777"}, nil},
+		{"192.168.1.5:7777", "", []string{"WARNING"}, nil},
+		{"[::1]:7777", "https://t.example", []string{"remote clients connect to https://t.example/mcp"}, []string{"WARNING"}},
+		{"127.0.0.1:7777", "http://t.example", []string{"WARNING: --public-url is not https"}, nil},
+	}
+	for _, tt := range tests {
+		addr, err := net.ResolveTCPAddr("tcp", tt.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pub, _ := parsePublicURL(tt.public)
+		var out strings.Builder
+		announce(&out, addr, pub, "")
+		for _, w := range tt.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%s %s: no %q in\n%s", tt.addr, tt.public, w, out.String())
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(out.String(), n) {
+				t.Errorf("%s %s: %q in\n%s", tt.addr, tt.public, n, out.String())
+			}
+		}
+	}
+}
+
+func TestPrintPairing(t *testing.T) {
+	var out strings.Builder
+	printPairing(&out, oauth.Pairing{Code: "ABCD-EFGH", ClientID: "c_1", ClientName: "Evil\x1b[2J", RedirectHost: "claude.ai",
+		Mode: "edit", Roots: []string{"/home/me/app"}, Expires: time.Now()})
+	s := out.String()
+	for _, want := range []string{"ABCD-EFGH", "c_1", "claude.ai", "edit mode on /home/me/app", `"Evil\x1b[2J"`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("no %q in\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "\x1b") {
+		t.Error("an escape sequence from the client's name reached the terminal")
+	}
+}

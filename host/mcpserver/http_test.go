@@ -1,0 +1,340 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+const testToken = "juju_test-token-0123456789abcdefghijklmnopqrstuvwxyz"
+
+// testRig is the front around a bare mcp-go server with one tool, touch,
+// which counts its calls (and fails with invalid params when asked).
+type testRig struct {
+	front   *front
+	touched atomic.Int64
+	oauth   *fakeOAuth
+}
+
+func newRig(t testing.TB, public string, lim Limits) *testRig {
+	rig := &testRig{oauth: &fakeOAuth{tokens: map[string]string{"oauth-good-token-of-client-c1": "c1"}}}
+	m := server.NewMCPServer("t", "1", server.WithToolCapabilities(false))
+	m.AddTool(mcp.NewTool("touch", mcp.WithString("bad")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if _, bad := req.GetArguments()["bad"]; bad {
+			return nil, &paramsError{msg: "arguments of touch do not match"}
+		}
+		rig.touched.Add(1)
+		return mcp.NewToolResultText("touched by " + clientName(ctx)), nil
+	})
+	var pub *url.URL
+	if public != "" {
+		pub, _ = url.Parse(public)
+	}
+	lim = lim.withDefaults()
+	sess := newSessions(lim.MaxSessions, lim.SessionIdle)
+	inner := server.NewStreamableHTTPServer(m, server.WithSessionIdManager(sess), server.WithDisableLocalhostProtection(true))
+	addr := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 7777}
+	rig.front = newFront(HTTPConfig{Token: testToken, OAuth: rig.oauth, PublicURL: pub, Limits: lim}, addr, sess, inner)
+	return rig
+}
+
+// fakeOAuth owns /oauth-test and knows a fixed set of access tokens.
+type fakeOAuth struct{ tokens map[string]string }
+
+func (f *fakeOAuth) Owns(path string) bool { return path == "/oauth-test" }
+func (f *fakeOAuth) ServeOAuth(w http.ResponseWriter, r *http.Request, base string) {
+	w.Write([]byte("issuer " + base))
+}
+func (f *fakeOAuth) Verify(tok, resource string) (string, bool) {
+	c, ok := f.tokens[tok]
+	return c, ok && resource == "http://127.0.0.1:7777/mcp"
+}
+
+// do sends one request through the front.
+func (rig *testRig) do(method, target, body string, hdr map[string]string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(method, target, strings.NewReader(body))
+	r.Host = "127.0.0.1:7777"
+	if body != "" {
+		r.Header.Set("Content-Type", "application/json")
+	}
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	r.Header.Set("Authorization", "Bearer "+testToken)
+	for k, v := range hdr {
+		if k == "Host" {
+			r.Host = v
+			continue
+		}
+		if v == "" {
+			r.Header.Del(k)
+			continue
+		}
+		r.Header.Set(k, v)
+	}
+	if method == "GET" {
+		// A GET that opens the event stream lasts until its context ends.
+		ctx, cancel := context.WithTimeout(r.Context(), 100*time.Millisecond)
+		defer cancel()
+		r = r.WithContext(ctx)
+	}
+	w := httptest.NewRecorder()
+	rig.front.ServeHTTP(w, r)
+	return w
+}
+
+const (
+	initBody  = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"rig","version":"1"}}}`
+	touchBody = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"touch","arguments":{}}}`
+)
+
+// initialize opens a session with the given headers and returns its id.
+func (rig *testRig) initialize(t *testing.T, hdr map[string]string) string {
+	t.Helper()
+	w := rig.do("POST", "/mcp", initBody, hdr)
+	id := w.Header().Get(server.HeaderKeySessionID)
+	if w.Code != 200 || !strings.HasPrefix(id, sessionPrefix) {
+		t.Fatalf("initialize: %d %q %s", w.Code, id, w.Body)
+	}
+	return id
+}
+
+func TestFrontHostAndOrigin(t *testing.T) {
+	rig := newRig(t, "https://tunnel.example", Limits{})
+	tests := []struct {
+		host, origin string
+		want         int
+	}{
+		{"127.0.0.1:7777", "", 200},
+		{"localhost:7777", "", 200},
+		{"LOCALHOST:7777", "", 200},
+		{"[::1]:7777", "", 200},
+		{"127.0.0.2:7777", "", 200},
+		{"tunnel.example", "", 200},
+		{"tunnel.example:443", "", 200},
+		{"127.0.0.1:7777", "http://127.0.0.1:7777", 200},
+		{"127.0.0.1:7777", "http://localhost:7777", 200},
+		{"tunnel.example", "https://tunnel.example", 200},
+		{"127.0.0.1:7778", "", 403},
+		{"127.0.0.1", "", 403},
+		{"localhost", "", 403},
+		{"localhost.:7777", "", 403},
+		{"evil.example", "", 403},
+		{"evil.example:7777", "", 403},
+		{"127.0.0.1.evil.example:7777", "", 403},
+		{"localhost.evil.example:7777", "", 403},
+		{"tunnel.example.evil.example", "", 403},
+		{"tunnel.example:8443", "", 403},
+		{"[fe80::1%25eth0]:7777", "", 403},
+		{"0.0.0.0:7777", "", 403},
+		{"192.168.1.5:7777", "", 403},
+		{"", "", 403},
+		{"127.0.0.1:7777", "https://evil.example", 403},
+		{"127.0.0.1:7777", "null", 403},
+		{"127.0.0.1:7777", "http://127.0.0.1.evil.example:7777", 403},
+		{"127.0.0.1:7777", "https://127.0.0.1:7777", 403},
+		{"127.0.0.1:7777", "http://127.0.0.1:7777/path", 403},
+		{"127.0.0.1:7777", "http://tunnel.example", 403},
+		{"127.0.0.1:7777", "", 200},
+		{"tunnel.example", "http://evil.example", 403},
+	}
+	for _, tt := range tests {
+		t.Run(tt.host+" "+tt.origin, func(t *testing.T) {
+			before := rig.touched.Load()
+			w := rig.do("POST", "/mcp", initBody, map[string]string{"Host": tt.host, "Origin": tt.origin})
+			if w.Code != tt.want {
+				t.Fatalf("status %d, want %d: %s", w.Code, tt.want, w.Body)
+			}
+			if rig.touched.Load() != before {
+				t.Fatal("a tool ran")
+			}
+		})
+	}
+}
+
+func TestFrontAuth(t *testing.T) {
+	rig := newRig(t, "", Limits{})
+	tests := []struct {
+		name, auth string
+		want       int
+	}{
+		{"local token", "Bearer " + testToken, 200},
+		{"scheme in lower case", "bearer " + testToken, 200},
+		{"oauth token", "Bearer oauth-good-token-of-client-c1", 200},
+		{"none", "", 401},
+		{"empty bearer", "Bearer ", 401},
+		{"basic", "Basic " + testToken, 401},
+		{"token alone", testToken, 401},
+		{"one character short", "Bearer " + testToken[:len(testToken)-1], 401},
+		{"one character more", "Bearer " + testToken + "x", 401},
+		{"last character changed", "Bearer " + testToken[:len(testToken)-1] + "Z", 401},
+		{"case changed", "Bearer " + strings.ToUpper(testToken), 401},
+		{"two spaces", "Bearer  " + testToken, 401},
+		{"trailing junk", "Bearer " + testToken + " x", 401},
+		{"unknown oauth token", "Bearer oauth-bad-token", 401},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := rig.do("POST", "/mcp", initBody, map[string]string{"Authorization": tt.auth})
+			if w.Code != tt.want {
+				t.Fatalf("status %d, want %d", w.Code, tt.want)
+			}
+			if tt.want == 401 {
+				ch := w.Header().Get("WWW-Authenticate")
+				if !strings.HasPrefix(ch, `Bearer resource_metadata="http://127.0.0.1:7777/.well-known/oauth-protected-resource"`) {
+					t.Fatalf("challenge %q", ch)
+				}
+				if strings.Contains(w.Body.String(), testToken[5:20]) {
+					t.Fatal("the answer repeats the token")
+				}
+			}
+		})
+	}
+	// A token in the query string is never read.
+	w := rig.do("POST", "/mcp?access_token="+testToken+"&token="+testToken, initBody, map[string]string{"Authorization": ""})
+	if w.Code != 401 {
+		t.Fatalf("token in the query: %d", w.Code)
+	}
+	// Two Authorization headers are refused even when one is right.
+	r := httptest.NewRequest("POST", "/mcp", strings.NewReader(initBody))
+	r.Host = "127.0.0.1:7777"
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Add("Authorization", "Bearer "+testToken)
+	r.Header.Add("Authorization", "Bearer x")
+	rec := httptest.NewRecorder()
+	rig.front.ServeHTTP(rec, r)
+	if rec.Code != 401 {
+		t.Fatalf("two Authorization headers: %d", rec.Code)
+	}
+}
+
+func TestFrontSessions(t *testing.T) {
+	rig := newRig(t, "", Limits{})
+	id := rig.initialize(t, nil)
+	call := func(hdr map[string]string) int {
+		return rig.do("POST", "/mcp", touchBody, hdr).Code
+	}
+	if c := call(map[string]string{server.HeaderKeySessionID: id}); c != 200 || rig.touched.Load() != 1 {
+		t.Fatalf("call in the session: %d, touched %d", c, rig.touched.Load())
+	}
+	altered := id[:len(id)-1] + string("AB"[strings.IndexByte("AB", id[len(id)-1])+1&1])
+	for name, hdr := range map[string]map[string]string{
+		"forged":      {server.HeaderKeySessionID: "juju-" + strings.Repeat("A", 43)},
+		"altered":     {server.HeaderKeySessionID: altered},
+		"mcp-go form": {server.HeaderKeySessionID: "mcp-session-6f1c3c5e-8a53-4b1e-9d0e-3f1b2c3d4e5f"},
+		"other owner": {server.HeaderKeySessionID: id, "Authorization": "Bearer oauth-good-token-of-client-c1"},
+	} {
+		if c := call(hdr); c != 404 {
+			t.Errorf("%s session id: %d, want 404", name, c)
+		}
+	}
+	if c := call(nil); c != 400 {
+		t.Errorf("no session id: %d, want 400", c)
+	}
+	if c := rig.do("GET", "/mcp", "", nil).Code; c != 400 {
+		t.Errorf("GET without a session: %d, want 400", c)
+	}
+	if c := rig.do("GET", "/mcp", "", map[string]string{server.HeaderKeySessionID: "juju-nope"}).Code; c != 404 {
+		t.Errorf("GET of an unknown session: %d, want 404", c)
+	}
+	if rig.touched.Load() != 1 {
+		t.Fatalf("refused calls ran: touched %d", rig.touched.Load())
+	}
+	if c := rig.do("DELETE", "/mcp", "", map[string]string{server.HeaderKeySessionID: id}).Code; c != 200 {
+		t.Fatalf("DELETE: %d", c)
+	}
+	if c := call(map[string]string{server.HeaderKeySessionID: id}); c != 404 {
+		t.Fatalf("call after DELETE: %d, want 404", c)
+	}
+	if n := rig.front.sessions.count(); n != 0 {
+		t.Fatalf("%d sessions left", n)
+	}
+}
+
+func TestFrontSessionCap(t *testing.T) {
+	rig := newRig(t, "", Limits{MaxSessions: 3, SessionIdle: time.Minute})
+	now := time.Now()
+	rig.front.sessions.now = func() time.Time { return now }
+	var ids []string
+	for range 3 {
+		ids = append(ids, rig.initialize(t, nil))
+	}
+	if c := rig.do("POST", "/mcp", initBody, nil).Code; c != 503 {
+		t.Fatalf("past the cap: %d, want 503", c)
+	}
+	now = now.Add(2 * time.Minute)
+	rig.do("POST", "/mcp", touchBody, map[string]string{server.HeaderKeySessionID: ids[1]})
+	rig.do("POST", "/mcp", touchBody, map[string]string{server.HeaderKeySessionID: ids[2]})
+	rig.initialize(t, nil) // ids[0], idle two minutes, makes room
+	if c := rig.do("POST", "/mcp", touchBody, map[string]string{server.HeaderKeySessionID: ids[0]}).Code; c != 404 {
+		t.Fatalf("the evicted session: %d, want 404", c)
+	}
+	if c := rig.do("POST", "/mcp", touchBody, map[string]string{server.HeaderKeySessionID: ids[1]}).Code; c != 200 {
+		t.Fatalf("a used session was evicted: %d", c)
+	}
+}
+
+func TestFrontBodies(t *testing.T) {
+	rig := newRig(t, "", Limits{MaxBody: 1 << 10})
+	id := rig.initialize(t, nil)
+	sid := map[string]string{server.HeaderKeySessionID: id}
+	big := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"touch","arguments":{"x":"` + strings.Repeat("a", 2<<10) + `"}}}`
+	if c := rig.do("POST", "/mcp", big, sid).Code; c != 413 {
+		t.Fatalf("large body: %d, want 413", c)
+	}
+	for _, body := range []string{"{", "[]", `[{"jsonrpc":"2.0"}]`, "null", `"x"`, `{"jsonrpc":"2.0","id":{},"method":5}`, "\x00\xff", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":7}`} {
+		w := rig.do("POST", "/mcp", body, sid)
+		if w.Code >= 500 {
+			t.Errorf("%q: %d %s", body, w.Code, w.Body)
+		}
+	}
+	w := rig.do("POST", "/mcp", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"touch","arguments":{"bad":"x"}}}`, sid)
+	var msg mcp.JSONRPCError
+	if err := json.Unmarshal(w.Body.Bytes(), &msg); err != nil || msg.Error.Code != mcp.INVALID_PARAMS || strings.HasPrefix(msg.Error.Message, invalidParamsPrefix) {
+		t.Fatalf("invalid params over HTTP: %s", w.Body)
+	}
+	if c := rig.do("PUT", "/mcp", "{}", sid).Code; c != 405 {
+		t.Fatalf("PUT: %d", c)
+	}
+	if c := rig.do("GET", "/other", "", nil).Code; c != 404 {
+		t.Fatalf("unknown path: %d", c)
+	}
+	if w := rig.do("GET", "/oauth-test", "", map[string]string{"Authorization": ""}); w.Code != 200 || w.Body.String() != "issuer http://127.0.0.1:7777" {
+		t.Fatalf("oauth route: %d %s", w.Code, w.Body)
+	}
+}
+
+func TestFrontNamesOAuthClients(t *testing.T) {
+	rig := newRig(t, "", Limits{})
+	hdr := map[string]string{"Authorization": "Bearer oauth-good-token-of-client-c1"}
+	id := rig.initialize(t, hdr)
+	hdr[server.HeaderKeySessionID] = id
+	w := rig.do("POST", "/mcp", touchBody, hdr)
+	if !strings.Contains(w.Body.String(), "touched by rig [oauth:c1]") {
+		t.Fatalf("client name: %s", w.Body)
+	}
+}
+
+func TestFixFrame(t *testing.T) {
+	errMsg := `{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"invalid params: bad"}}`
+	for _, in := range []string{errMsg + "\n", "event: message\ndata: " + errMsg + "\n\n"} {
+		out, ok := fixFrame([]byte(in))
+		if !ok || !strings.Contains(string(out), `"code":-32602`) || strings.Contains(string(out), invalidParamsPrefix) {
+			t.Fatalf("%q → %q", in, out)
+		}
+		if strings.HasPrefix(in, "event:") && (!strings.HasPrefix(string(out), "event: message\ndata: {") || !strings.HasSuffix(string(out), "}\n\n")) {
+			t.Fatalf("SSE framing lost: %q", out)
+		}
+	}
+	if _, ok := fixFrame([]byte(`{"jsonrpc":"2.0","id":1,"result":{"text":"\"message\":\"invalid params: x"}}`)); ok {
+		t.Fatal("rewrote a result")
+	}
+}

@@ -1,0 +1,172 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// mcpPath is the MCP endpoint.
+const mcpPath = "/mcp"
+
+// front is juju's handler chain around mcp-go's streamable HTTP server,
+// which checks neither Origin nor tokens and would open a session for any
+// id. Every request goes through, in order:
+//
+//  1. Host and Origin against the allow-list (403, nothing read);
+//  2. the OAuth endpoints, when the path is one of theirs;
+//  3. for /mcp: the bearer token (401 with the resource metadata's URL);
+//  4. the method, then the body, read within the limits (413, 408);
+//  5. the session: an id must be a live one of the same principal (404),
+//     a request without one must be initialize (400), and initialize must
+//     find room under the cap (503);
+//  6. mcp-go, writing through rpcWriter.
+type front struct {
+	origins  origins
+	auth     authenticator
+	oauth    Authorizer // may be nil
+	sessions *sessions
+	limits   Limits
+	mcp      http.Handler
+	log      *slog.Logger
+}
+
+func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	base, ok := f.origins.base(r)
+	if !ok {
+		f.log.Debug("refused a request for its Host or Origin", "method", r.Method, "path", r.URL.Path)
+		httpError(w, http.StatusForbidden, "forbidden: this Host or Origin is not allowed (DNS rebinding protection)")
+		return
+	}
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	switch {
+	case r.URL.Path == mcpPath:
+		f.serveMCP(w, r, base)
+	case f.oauth != nil && f.oauth.Owns(r.URL.Path):
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, maxOAuthBody)
+		}
+		f.oauth.ServeOAuth(w, r, base)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
+	principal, presented := f.auth.check(r, base+mcpPath)
+	if principal == "" {
+		f.log.Debug("refused a request without a valid token", "method", r.Method, "token_presented", presented)
+		unauthorized(w, base, presented)
+		return
+	}
+	switch r.Method {
+	case http.MethodPost, http.MethodGet, http.MethodDelete:
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		httpError(w, http.StatusMethodNotAllowed, "method not allowed")
+		return
+	}
+	var body []byte
+	if r.Method == http.MethodPost {
+		var err error
+		if body, err = readBody(w, r, f.limits.MaxBody, f.limits.BodyTimeout); err != nil {
+			var eb *errBody
+			errors.As(err, &eb)
+			httpError(w, eb.status, eb.msg)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	msg := peek(r, body)
+	if id := r.Header.Get(server.HeaderKeySessionID); id != "" {
+		if !f.sessions.use(id, principal) {
+			httpError(w, http.StatusNotFound, "unknown session: initialize a new one")
+			return
+		}
+	} else if !msg.modern && !msg.initialize && !(r.Method == http.MethodPost && !msg.valid) {
+		// A malformed body gets mcp-go's parse error; anything else of the
+		// session protocols needs a session.
+		httpError(w, http.StatusBadRequest, "missing Mcp-Session-Id: initialize first")
+		return
+	}
+	if msg.initialize {
+		evict, ok := f.sessions.admit()
+		if !ok {
+			w.Header().Set("Retry-After", "30")
+			httpError(w, http.StatusServiceUnavailable, "too many sessions: end one (DELETE) or retry later")
+			return
+		}
+		defer f.sessions.release()
+		if evict != "" {
+			f.endSession(evict)
+		}
+	}
+	ctx := withPrincipal(r.Context(), principal)
+	if id := r.Header.Get(server.HeaderKeySessionID); r.Method == http.MethodGet && id != "" {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer f.sessions.attach(id, cancel)()
+	}
+	ww := &rpcWriter{ResponseWriter: w, onSession: func(id string) { f.sessions.bind(id, principal) }}
+	f.mcp.ServeHTTP(ww, r.WithContext(ctx))
+}
+
+// endSession ends a session through mcp-go, so its state there goes too.
+func (f *front) endSession(id string) {
+	req, err := http.NewRequest(http.MethodDelete, mcpPath, nil)
+	if err != nil {
+		return
+	}
+	req.Header.Set(server.HeaderKeySessionID, id)
+	f.mcp.ServeHTTP(discard{}, req)
+	f.log.Info("ended an idle HTTP session to make room for a new one")
+}
+
+// request is what the front needs to know of a request before mcp-go.
+type request struct {
+	valid      bool // the body is JSON
+	initialize bool // a legacy initialize request
+	modern     bool // protocol 2026-07-28 or later: no sessions
+}
+
+// peek classifies a request the way mcp-go will: the era from the
+// Mcp-Protocol-Version header or the body's _meta.
+func peek(r *http.Request, body []byte) request {
+	m := request{modern: mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion))}
+	if r.Method != http.MethodPost {
+		return m
+	}
+	var head struct {
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(body, &head) != nil {
+		// Not an object of the expected shape: mcp-go answers a parse error
+		// before it looks at sessions.
+		return m
+	}
+	m.valid = true
+	var params struct {
+		Meta *mcp.Meta `json:"_meta"`
+	}
+	if json.Unmarshal(head.Params, &params) == nil {
+		m.modern = m.modern || mcp.IsModernProtocol(params.Meta.ProtocolVersion())
+	}
+	m.initialize = !m.modern && head.Method == string(mcp.MethodInitialize)
+	return m
+}
+
+// discard is a response writer that drops everything.
+type discard struct{}
+
+func (discard) Header() http.Header         { return http.Header{} }
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+func (discard) WriteHeader(int)             {}

@@ -1,0 +1,110 @@
+package mcpserver
+
+import (
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+)
+
+// origins is the HTTP front's allow-list of Host and Origin values, its
+// protection against DNS rebinding: a web page the owner visits can make
+// their browser send requests to 127.0.0.1 under the page's own host name
+// (rebound to 127.0.0.1), or from its own origin. Both are refused before
+// anything else is read.
+//
+// A Host is accepted when it names a loopback address or localhost with the
+// bound port, the bound address itself when the owner chose a specific
+// non-loopback one, or the host of --public-url. An Origin, when the request
+// carries one, must name one of the same, with the matching scheme.
+type origins struct {
+	port   string     // the bound port
+	bound  netip.Addr // the bound address, when a specific non-loopback one
+	public *url.URL   // --public-url, or nil
+}
+
+// newOrigins builds the allow-list for a server listening on addr.
+func newOrigins(addr net.Addr, public *url.URL) origins {
+	o := origins{public: public}
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return o
+	}
+	o.port = port
+	if ip, err := netip.ParseAddr(host); err == nil && !ip.IsLoopback() && !ip.IsUnspecified() {
+		o.bound = ip.Unmap()
+	}
+	return o
+}
+
+// base checks r's Host and Origin headers and returns this server's URL as
+// the client reached it, such as "http://127.0.0.1:7777" or the public URL,
+// or false when either header is not allowed.
+func (o origins) base(r *http.Request) (string, bool) {
+	base, ok := o.hostBase(r.Host, "")
+	if !ok {
+		return "", false
+	}
+	if vals, present := r.Header["Origin"]; present {
+		if len(vals) != 1 || !o.originOK(vals[0]) {
+			return "", false
+		}
+	}
+	return base, true
+}
+
+// hostBase returns the base URL for a Host value, or false. scheme, when
+// not empty, is the scheme the value came with (an Origin's).
+func (o origins) hostBase(host, scheme string) (string, bool) {
+	if o.public != nil && o.isPublic(host) {
+		if scheme != "" && scheme != o.public.Scheme {
+			return "", false
+		}
+		return o.public.Scheme + "://" + o.public.Host, true
+	}
+	if scheme != "" && scheme != "http" {
+		return "", false
+	}
+	h, port, err := net.SplitHostPort(host)
+	if err != nil || port != o.port || o.port == "" {
+		return "", false
+	}
+	if strings.EqualFold(h, "localhost") {
+		return "http://localhost:" + port, true
+	}
+	ip, err := netip.ParseAddr(h)
+	if err != nil || ip.Zone() != "" {
+		return "", false
+	}
+	ip = ip.Unmap()
+	if !ip.IsLoopback() && !(o.bound.IsValid() && ip == o.bound) {
+		return "", false
+	}
+	return "http://" + net.JoinHostPort(ip.String(), port), true
+}
+
+// isPublic reports whether host names --public-url's host, with or without
+// the scheme's default port.
+func (o origins) isPublic(host string) bool {
+	if strings.EqualFold(host, o.public.Host) {
+		return true
+	}
+	if o.public.Port() != "" {
+		return false
+	}
+	def := map[string]string{"https": "443", "http": "80"}[o.public.Scheme]
+	return strings.EqualFold(host, o.public.Hostname()+":"+def)
+}
+
+// originOK accepts an Origin that is exactly scheme://host[:port] of an
+// allowed host. "null", paths, user info and other schemes are refused.
+func (o origins) originOK(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Scheme == "" || u.Host == "" || u.User != nil || u.Opaque != "" ||
+		u.Path != "" || u.RawQuery != "" || u.Fragment != "" || strings.ContainsAny(origin, "?#") {
+		return false
+	}
+	_, ok := o.hostBase(u.Host, strings.ToLower(u.Scheme))
+	return ok
+}

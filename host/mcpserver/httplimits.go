@@ -1,0 +1,111 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Limits bound what one HTTP client can take from the others. The zero
+// value of a field means its default.
+type Limits struct {
+	// MaxBody is the largest request body read (413 past it).
+	MaxBody int64
+	// HeaderTimeout bounds the reading of a request's headers, and
+	// BodyTimeout the reading of its body: a client that sends them drop by
+	// drop is cut off, and never delays the others (each connection has its
+	// own goroutine).
+	HeaderTimeout, BodyTimeout time.Duration
+	// IdleTimeout closes keep-alive connections left idle.
+	IdleTimeout time.Duration
+	// MaxSessions caps the live MCP sessions; a session unused for
+	// SessionIdle may be ended to make room for a new one, and one unused
+	// for SessionTTL is ended anyway.
+	MaxSessions             int
+	SessionIdle, SessionTTL time.Duration
+}
+
+// Defaults of Limits.
+const (
+	DefaultMaxBody       = 8 << 20
+	DefaultHeaderTimeout = 10 * time.Second
+	DefaultBodyTimeout   = 30 * time.Second
+	DefaultIdleTimeout   = 2 * time.Minute
+	DefaultMaxSessions   = 64
+	DefaultSessionIdle   = 10 * time.Minute
+	DefaultSessionTTL    = time.Hour
+	maxHeaderBytes       = 64 << 10
+	maxOAuthBody         = 64 << 10
+)
+
+// withDefaults fills the zero fields.
+func (l Limits) withDefaults() Limits {
+	set := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	if l.MaxBody <= 0 {
+		l.MaxBody = DefaultMaxBody
+	}
+	if l.MaxSessions <= 0 {
+		l.MaxSessions = DefaultMaxSessions
+	}
+	set(&l.HeaderTimeout, DefaultHeaderTimeout)
+	set(&l.BodyTimeout, DefaultBodyTimeout)
+	set(&l.IdleTimeout, DefaultIdleTimeout)
+	set(&l.SessionIdle, DefaultSessionIdle)
+	set(&l.SessionTTL, DefaultSessionTTL)
+	return l
+}
+
+// errBody is a request body that could not be read; status says how to
+// answer.
+type errBody struct {
+	status int
+	msg    string
+}
+
+func (e *errBody) Error() string { return e.msg }
+
+// readBody reads r's whole body, at most max bytes within timeout, and
+// clears the read deadline again (a deadline left on the connection would
+// cut a long answer off).
+func readBody(w http.ResponseWriter, r *http.Request, max int64, timeout time.Duration) ([]byte, error) {
+	if r.ContentLength > max {
+		return nil, &errBody{http.StatusRequestEntityTooLarge, "the request body is larger than this server accepts"}
+	}
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Now().Add(timeout))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+	rc.SetReadDeadline(time.Time{})
+	var tooBig *http.MaxBytesError
+	var netErr net.Error
+	switch {
+	case err == nil:
+		return body, nil
+	case errors.As(err, &tooBig):
+		return nil, &errBody{http.StatusRequestEntityTooLarge, "the request body is larger than this server accepts"}
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return nil, &errBody{http.StatusRequestTimeout, "the request body came too slowly"}
+	default:
+		return nil, &errBody{http.StatusBadRequest, "the request body could not be read"}
+	}
+}
+
+// writeJSON answers with a JSON document.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// httpError answers with a short plain-text error, closing the connection
+// when the request body was not read.
+func httpError(w http.ResponseWriter, status int, msg string) {
+	http.Error(w, msg, status)
+}

@@ -1,0 +1,92 @@
+package oauth
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+func TestRegister(t *testing.T) {
+	r := newRig(t)
+	tests := []struct {
+		body string
+		want int
+	}{
+		{`{"redirect_uris":["https://claude.ai/api/mcp/auth_callback"],"client_name":"Claude"}`, 201},
+		{`{"redirect_uris":["http://localhost:33418/callback"]}`, 201},
+		{`{"redirect_uris":["http://127.0.0.1/cb","http://[::1]:8080/cb"]}`, 201},
+		{`{"redirect_uris":["https://chatgpt.com/connector_platform_oauth_redirect"],"grant_types":["authorization_code","refresh_token"],"response_types":["code"]}`, 201},
+		{`{"redirect_uris":[]}`, 400},
+		{`{"client_name":"x"}`, 400},
+		{`{"redirect_uris":["http://evil.example/cb"]}`, 400},
+		{`{"redirect_uris":["http://127.0.0.1.evil.example/cb"]}`, 400},
+		{`{"redirect_uris":["https://claude.ai/cb#frag"]}`, 400},
+		{`{"redirect_uris":["javascript:alert(1)"]}`, 400},
+		{`{"redirect_uris":["JavaScript://claude.ai/%0aalert(1)"]}`, 400},
+		{`{"redirect_uris":["data:text/html,<script>alert(1)</script>"]}`, 400},
+		{`{"redirect_uris":["file:///etc/passwd"]}`, 400},
+		{`{"redirect_uris":["cursor://anysphere.cursor/oauth"]}`, 400},
+		{`{"redirect_uris":["/relative/cb"]}`, 400},
+		{`{"redirect_uris":["https://user:pw@claude.ai/cb"]}`, 400},
+		{`{"redirect_uris":["https:///nohost"]}`, 400},
+		{`{"redirect_uris":["https://claude.ai/cb\n"]}`, 400},
+		{`{"redirect_uris":["not a url"]}`, 400},
+		{`{"redirect_uris":["https://claude.ai/cb"],"grant_types":["client_credentials"]}`, 400},
+		{`{"redirect_uris":["https://claude.ai/cb"],"response_types":["token"]}`, 400},
+		{`{"redirect_uris":"https://claude.ai/cb"}`, 400},
+		{`[]`, 400},
+		{`garbage`, 400},
+	}
+	for _, tt := range tests {
+		t.Run(tt.body, func(t *testing.T) {
+			w := r.do("POST", PathRegister, tt.body, map[string]string{"Content-Type": "application/json"})
+			if w.Code != tt.want {
+				t.Fatalf("%d, want %d: %s", w.Code, tt.want, w.Body)
+			}
+		})
+	}
+	w := r.do("POST", PathRegister, `{"client_name":"\u001b[31mEvil\u202eName\u0007","redirect_uris":["https://a.example/cb"]}`, nil)
+	var out map[string]any
+	json.Unmarshal(w.Body.Bytes(), &out)
+	if out["client_name"] != "[31mEvilName" || out["token_endpoint_auth_method"] != "none" || out["client_secret"] != nil {
+		t.Fatalf("registration answer: %s", w.Body)
+	}
+	if w := r.do("POST", PathRegister, `{"redirect_uris":["https://a.example/cb"]}`, map[string]string{"Content-Type": "text/plain"}); w.Code != 400 {
+		t.Fatalf("non-JSON registration: %d", w.Code)
+	}
+}
+
+// A full client table makes room by forgetting the oldest client that was
+// never allowed, once it had time to be; registrations are rate-limited.
+func TestRegisterLimits(t *testing.T) {
+	r := newRig(t)
+	r.s.register.limit = 1 << 20
+	granted := r.register(testRedirect)
+	r.tokens(granted)
+	for range maxClients - 1 {
+		r.register(testRedirect)
+	}
+	body := `{"redirect_uris":["https://a.example/cb"]}`
+	if w := r.do("POST", PathRegister, body, nil); w.Code != 503 {
+		t.Fatalf("a full table: %d", w.Code)
+	}
+	r.advance(unclaimedGrace + time.Minute)
+	if w := r.do("POST", PathRegister, body, nil); w.Code != 201 {
+		t.Fatalf("after the grace: %d %s", w.Code, w.Body)
+	}
+	list, _ := r.s.store.Clients()
+	found := false
+	for _, c := range list {
+		found = found || c.ID == granted
+	}
+	if !found || len(list) != maxClients {
+		t.Fatalf("%d clients; the granted one kept: %v", len(list), found)
+	}
+	r.s.register.limit = 2
+	r.s.register.times = nil
+	r.register(testRedirect)
+	r.register(testRedirect)
+	if w := r.do("POST", PathRegister, body, nil); w.Code != 429 {
+		t.Fatalf("past the rate limit: %d", w.Code)
+	}
+}

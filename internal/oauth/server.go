@@ -1,0 +1,153 @@
+package oauth
+
+import (
+	"log/slog"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Config is what the authorization server needs from juju serve.
+type Config struct {
+	// Dir is the folder of the store (in the owner's state directory).
+	Dir string
+	// Mode and Roots are what a grant gives: shown on the consent page and
+	// bound into the grant, whose tokens stop working under another mode or
+	// other roots.
+	Mode  string
+	Roots []string
+	// Notify shows a pairing code to the owner, on the terminal that runs
+	// juju serve. It is the only place a pairing code goes.
+	Notify func(Pairing)
+	// Log receives events (never a secret); nil discards them.
+	Log *slog.Logger
+	// Now is the clock (tests); nil is time.Now.
+	Now func() time.Time
+}
+
+// Pairing is a pairing code to show the owner, and what it would allow.
+type Pairing struct {
+	Code         string
+	ClientID     string
+	ClientName   string
+	RedirectHost string // where the browser goes once the owner allows
+	Mode         string
+	Roots        []string
+	Expires      time.Time
+}
+
+// Lifetimes.
+const (
+	AccessTTL  = time.Hour
+	RefreshTTL = 30 * 24 * time.Hour
+	codeTTL    = time.Minute
+	consentTTL = 5 * time.Minute
+)
+
+// Server is the authorization server. It is safe for concurrent use.
+type Server struct {
+	cfg      Config
+	store    *Store
+	log      *slog.Logger
+	now      func() time.Time
+	consents *consents
+	codes    *codes
+	register *window // registrations per minute
+
+	touchMu sync.Mutex
+	touched map[string]time.Time // last-used times already written, by client
+}
+
+// New makes the server over the store in cfg.Dir.
+func New(cfg Config) *Server {
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	st := OpenStore(cfg.Dir)
+	st.now = now
+	return &Server{
+		cfg: cfg, store: st, log: log, now: now,
+		consents: newConsents(now),
+		codes:    &codes{byHash: map[string]*authCode{}},
+		register: &window{limit: 30, span: time.Minute, now: now},
+		touched:  map[string]time.Time{},
+	}
+}
+
+// Endpoint paths.
+const (
+	PathResourceMetadata = "/.well-known/oauth-protected-resource"
+	PathServerMetadata   = "/.well-known/oauth-authorization-server"
+	PathRegister         = "/register"
+	PathAuthorize        = "/authorize"
+	PathToken            = "/token"
+	resourcePath         = "/mcp" // the protected resource, as served by juju serve
+)
+
+var paths = []string{
+	PathResourceMetadata, PathResourceMetadata + resourcePath,
+	PathServerMetadata, PathServerMetadata + resourcePath,
+	PathRegister, PathAuthorize, PathToken,
+}
+
+// Owns reports whether path is one of the server's endpoints.
+func (s *Server) Owns(path string) bool { return slices.Contains(paths, path) }
+
+// ServeOAuth serves a request to one of the endpoints. base is this
+// server's URL as the client reached it ("http://127.0.0.1:7777" or the
+// public URL), already checked by juju's HTTP front: it is the issuer, and
+// base+"/mcp" the resource.
+func (s *Server) ServeOAuth(w http.ResponseWriter, r *http.Request, base string) {
+	w.Header().Set("Cache-Control", "no-store")
+	switch r.URL.Path {
+	case PathResourceMetadata, PathResourceMetadata + resourcePath:
+		s.resourceMetadata(w, r, base)
+	case PathServerMetadata, PathServerMetadata + resourcePath:
+		s.serverMetadata(w, r, base)
+	case PathRegister:
+		s.serveRegister(w, r)
+	case PathAuthorize:
+		s.serveAuthorize(w, r, base)
+	case PathToken:
+		s.serveToken(w, r, base)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// window counts events in a sliding span, refusing past limit.
+type window struct {
+	mu    sync.Mutex
+	limit int
+	span  time.Duration
+	now   func() time.Time
+	times []time.Time
+}
+
+// allow records an event and reports whether it is within the limit.
+func (w *window) allow() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := w.now()
+	w.times = slices.DeleteFunc(w.times, func(t time.Time) bool { return now.Sub(t) >= w.span })
+	if len(w.times) >= w.limit {
+		return false
+	}
+	w.times = append(w.times, now)
+	return true
+}
+
+// full reports whether the limit is reached, without recording.
+func (w *window) full() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := w.now()
+	w.times = slices.DeleteFunc(w.times, func(t time.Time) bool { return now.Sub(t) >= w.span })
+	return len(w.times) >= w.limit
+}

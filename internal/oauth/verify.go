@@ -1,0 +1,63 @@
+package oauth
+
+import (
+	"strings"
+	"time"
+)
+
+// Verify returns the client an access token was issued to, when the token
+// is live, was issued by this server for resource, and its grant is for
+// the mode and roots served now. A revocation made by another process is
+// seen here on the next call (the store re-reads a changed file).
+func (s *Server) Verify(token, resource string) (string, bool) {
+	if !strings.HasPrefix(token, accessPrefix) {
+		return "", false // not one of ours: a JWT, a refresh token, garbage
+	}
+	d, err := s.store.current()
+	if err != nil {
+		s.log.Error("reading the OAuth store", "err", err)
+		return "", false
+	}
+	h, now := hash(token), s.now()
+	for _, g := range d.Grants {
+		for _, a := range g.Access {
+			if a.Hash != h {
+				continue
+			}
+			if !a.Expires.After(now) || g.Resource != resource || !s.bound(g) || d.client(g.Client) == nil {
+				return "", false
+			}
+			s.touch(g.Client, now)
+			return g.Client, true
+		}
+	}
+	return "", false
+}
+
+// touchEvery is how often a client's last use is written.
+const touchEvery = time.Minute
+
+// touch records a client's use, at most every touchEvery, in the
+// background.
+func (s *Server) touch(id string, now time.Time) {
+	s.touchMu.Lock()
+	last := s.touched[id]
+	if now.Sub(last) < touchEvery {
+		s.touchMu.Unlock()
+		return
+	}
+	s.touched[id] = now
+	s.touchMu.Unlock()
+	go func() {
+		err := s.store.update(func(d *db) error {
+			if c := d.client(id); c != nil {
+				c.LastUsed = now.UTC()
+				return nil
+			}
+			return errNoChange
+		})
+		if err != nil && err != errNoChange {
+			s.log.Warn("recording an OAuth client's last use", "err", err)
+		}
+	}()
+}

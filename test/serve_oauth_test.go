@@ -1,0 +1,300 @@
+package test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+var (
+	pairingRE = regexp.MustCompile(`juju: pairing code for "[^"]*" \(OAuth client (c_[A-Za-z0-9_-]+);[^\n]*\n\s*\n\s+([A-Z0-9]{4}-[A-Z0-9]{4})`)
+	txnRE     = regexp.MustCompile(`name="txn" value="([^"]+)"`)
+	csrfRE    = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+)
+
+// browser loads an authorization URL as the owner's browser would, and
+// returns the consent form's fields and cookie.
+type consentForm struct {
+	txn, csrf string
+	cookies   []*http.Cookie
+	page      string
+	header    http.Header
+}
+
+func (s *server) loadConsent(t *testing.T, authURL string) consentForm {
+	t.Helper()
+	req, _ := http.NewRequest("GET", authURL, nil)
+	res, err := noRedirects.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var b strings.Builder
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := res.Body.Read(buf)
+		b.WriteString(string(buf[:n]))
+		if err != nil {
+			break
+		}
+	}
+	f := consentForm{page: b.String(), cookies: res.Cookies(), header: res.Header}
+	if m := txnRE.FindStringSubmatch(f.page); m != nil {
+		f.txn = m[1]
+	}
+	if m := csrfRE.FindStringSubmatch(f.page); m != nil {
+		f.csrf = m[1]
+	}
+	if res.StatusCode != 200 || f.txn == "" {
+		t.Fatalf("consent page: %d\n%s", res.StatusCode, f.page)
+	}
+	return f
+}
+
+// pairingCode waits for the pairing code juju printed for the n-th page
+// (counting from 1) and returns it with the client it names.
+func (s *server) pairingCode(t *testing.T, n int) (code, clientID string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := pairingRE.FindAllStringSubmatch(s.log.String(), -1); len(m) >= n {
+			return m[n-1][2], m[n-1][1]
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("juju printed no pairing code %d:\n%s", n, s.log)
+	return "", ""
+}
+
+// submitConsent posts the consent form as the browser would (same origin)
+// and returns the answer's status and Location.
+func (s *server) submitConsent(t *testing.T, f consentForm, code, action string) (int, *url.URL) {
+	t.Helper()
+	form := url.Values{"txn": {f.txn}, "csrf": {f.csrf}, "code": {code}, "action": {action}}
+	req, _ := http.NewRequest("POST", s.base+"/authorize", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", s.base)
+	for _, c := range f.cookies {
+		req.AddCookie(c)
+	}
+	res, err := noRedirects.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	loc, _ := url.Parse(res.Header.Get("Location"))
+	return res.StatusCode, loc
+}
+
+// OAuth end to end, the way a client does it, with mcp-go's OAuth client:
+// the 401 leads to the metadata; the client registers, sends the owner's
+// browser to /authorize with PKCE; the owner types the code juju printed;
+// the client exchanges the code, calls tools, refreshes (the refresh token
+// rotates, the old one is refused); `juju clients revoke` ends it.
+func TestServeOAuth(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "alpha\n"})
+	srv := startServe(t, root, "--mode", "trusted")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+
+	store := transport.NewMemoryTokenStore()
+	const redirect = "http://127.0.0.1:53682/callback"
+	c, err := client.NewOAuthStreamableHttpClient(srv.url, client.OAuthConfig{
+		RedirectURI: redirect, PKCEEnabled: true, TokenStore: store,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = "2025-11-25"
+	init.Params.ClientInfo = mcp.Implementation{Name: "e2e-oauth", Version: "1"}
+	_, err = c.Initialize(ctx, init)
+	if !client.IsOAuthAuthorizationRequiredError(err) {
+		t.Fatalf("initialize without a token: %v, want an OAuth authorization error", err)
+	}
+	h := client.GetOAuthHandler(err)
+	if err := h.RegisterClient(ctx, "e2e-oauth-client"); err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	verifier, _ := client.GenerateCodeVerifier()
+	state, _ := client.GenerateState()
+	authURL, err := h.GetAuthorizationURL(ctx, state, client.GenerateCodeChallenge(verifier))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(authURL, srv.base+"/authorize?") || !strings.Contains(authURL, "resource=") {
+		t.Fatalf("authorization URL %s", authURL)
+	}
+
+	form := srv.loadConsent(t, authURL)
+	code, clientID := srv.pairingCode(t, 1)
+	if clientID != h.GetClientID() {
+		t.Fatalf("the pairing notice names %s, the client is %s", clientID, h.GetClientID())
+	}
+	everything := form.page + strings.Join(form.header.Values("Set-Cookie"), ";")
+	for k, v := range form.header {
+		everything += k + strings.Join(v, ",")
+	}
+	if strings.Contains(everything, code) || strings.Contains(everything, strings.ReplaceAll(code, "-", "")) {
+		t.Fatal("the pairing code is in the consent page, its headers or cookies")
+	}
+	if !strings.Contains(form.page, "e2e-oauth-client") || !strings.Contains(form.page, "trusted") {
+		t.Errorf("the consent page does not name the client and the mode:\n%s", form.page)
+	}
+	if status, _ := srv.submitConsent(t, form, "AAAA-AAAA", "allow"); status != 401 {
+		t.Fatalf("a wrong pairing code: %d", status)
+	}
+	status, loc := srv.submitConsent(t, form, code, "allow")
+	if status != 303 || loc == nil || !strings.HasPrefix(loc.String(), redirect) || loc.Query().Get("state") != state {
+		t.Fatalf("consent: %d %v", status, loc)
+	}
+	if err := h.ProcessAuthorizationResponse(ctx, loc.Query().Get("code"), state, verifier); err != nil {
+		t.Fatalf("exchange: %v", err)
+	}
+	tok, _ := store.GetToken(ctx)
+	if tok.ExpiresIn <= 0 || tok.ExpiresIn > 3600 {
+		t.Errorf("access token lives %d s, want at most an hour", tok.ExpiresIn)
+	}
+
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatalf("initialize with the token: %v", err)
+	}
+	s := &session{t: t, c: c, root: root, home: srv.home, stderr: srv.log.String}
+	if !strings.Contains(s.ok("read_file", map[string]any{"path": "a.txt"}), "alpha") {
+		t.Fatal("read_file over OAuth")
+	}
+	s.ok("write_file", map[string]any{"path": "oauth.txt", "content": "via oauth\n"})
+	if !fileExists(root, "oauth.txt") {
+		t.Fatal("write_file over OAuth did not land")
+	}
+	named := false
+	for _, e := range auditJSON(t, srv.home, root) {
+		named = named || e.Client == "e2e-oauth [oauth:"+clientID+"]"
+	}
+	if !named {
+		t.Errorf("the audit does not name the OAuth client %s", clientID)
+	}
+
+	// Refresh: the refresh token rotates; the old one is refused, and its
+	// replay revokes the grant (both tokens stop working).
+	old := tok.RefreshToken
+	fresh, err := h.RefreshToken(ctx, old)
+	if err != nil || fresh.RefreshToken == old || fresh.AccessToken == tok.AccessToken {
+		t.Fatalf("refresh: %v %+v", err, fresh)
+	}
+	bearer := map[string]string{"Authorization": "Bearer " + fresh.AccessToken}
+	if res, body := srv.raw(t, "POST", "/mcp", writeCall("refreshed.txt", true), merge(bearer, modernHeaders("write_file"))); res.StatusCode != 200 || !fileExists(root, "refreshed.txt") {
+		t.Fatalf("the refreshed token: %d %s", res.StatusCode, body)
+	}
+	res, body := srv.raw(t, "POST", "/token", url.Values{"grant_type": {"refresh_token"}, "client_id": {clientID}, "refresh_token": {old}}.Encode(),
+		map[string]string{"Content-Type": "application/x-www-form-urlencoded"})
+	if res.StatusCode != 400 || !strings.Contains(body, "invalid_grant") {
+		t.Fatalf("the rotated refresh token: %d %s", res.StatusCode, body)
+	}
+	if res, _ := srv.raw(t, "POST", "/mcp", writeCall("pwned-after-reuse.txt", true), merge(bearer, modernHeaders("write_file"))); res.StatusCode != 401 {
+		t.Fatalf("the grant survived the replay of a rotated refresh token: %d", res.StatusCode)
+	}
+	mustNotExist(t, root, "pwned-after-reuse.txt")
+
+	// A second grant, then juju clients list and revoke.
+	access := srv.oauthGrant(t, "revoke-me", 2)
+	bearer = map[string]string{"Authorization": "Bearer " + access.token}
+	if res, _ := srv.raw(t, "POST", "/mcp", writeCall("before-revoke.txt", true), merge(bearer, modernHeaders("write_file"))); res.StatusCode != 200 {
+		t.Fatalf("second grant: %d", res.StatusCode)
+	}
+	// Grants survive a restart (on the same address: a token is bound to
+	// the resource it was issued for).
+	port := srv.port
+	srv.stop()
+	firstLog := srv.log.String()
+	srv = startServeHome(t, srv.home, root, "--mode", "trusted", "--addr", "127.0.0.1:"+port)
+	if res, body := srv.raw(t, "POST", "/mcp", writeCall("after-restart.txt", true), merge(bearer, modernHeaders("write_file"))); res.StatusCode != 200 || !fileExists(root, "after-restart.txt") {
+		t.Fatalf("the grant after a restart: %d %s", res.StatusCode, body)
+	}
+	var list []struct {
+		ID, Name     string
+		RedirectURIs []string `json:"redirectUris"`
+		Grants       int
+	}
+	if err := json.Unmarshal([]byte(juju(t, srv.home, root, "clients", "list", "--json")), &list); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, c := range list {
+		found = found || c.ID == access.client && c.Name == "revoke-me" && c.Grants == 1
+	}
+	if !found {
+		t.Fatalf("juju clients list: %+v", list)
+	}
+	if out := juju(t, srv.home, root, "clients", "list"); !strings.Contains(out, access.client) || !strings.Contains(out, "revoke-me") {
+		t.Fatalf("juju clients list:\n%s", out)
+	}
+	juju(t, srv.home, root, "clients", "revoke", access.client)
+	if res, _ := srv.raw(t, "POST", "/mcp", writeCall("pwned-after-revoke.txt", true), merge(bearer, modernHeaders("write_file"))); res.StatusCode != 401 {
+		t.Fatalf("a revoked client's token: %d", res.StatusCode)
+	}
+	mustNotExist(t, root, "pwned-after-revoke.txt")
+	if res, body := srv.raw(t, "POST", "/token", url.Values{"grant_type": {"refresh_token"}, "client_id": {access.client}, "refresh_token": {access.refresh}}.Encode(),
+		map[string]string{"Content-Type": "application/x-www-form-urlencoded"}); res.StatusCode != 400 {
+		t.Fatalf("a revoked client's refresh token: %d %s", res.StatusCode, body)
+	}
+
+	log := firstLog + srv.log.String()
+	for _, secret := range []string{tok.AccessToken, tok.RefreshToken, fresh.AccessToken, fresh.RefreshToken, verifier, access.token, access.refresh} {
+		if strings.Contains(log, secret) {
+			t.Fatal("a token or verifier is in juju's log")
+		}
+	}
+}
+
+// grantResult is what a raw OAuth flow obtained.
+type grantResult struct{ client, token, refresh string }
+
+// oauthGrant runs the OAuth flow with raw HTTP for a client named name,
+// whose consent page is the n-th of the server's life.
+func (s *server) oauthGrant(t *testing.T, name string, n int) grantResult {
+	t.Helper()
+	const redirect = "https://client.example/callback"
+	res, body := s.raw(t, "POST", "/register", `{"client_name":"`+name+`","redirect_uris":["`+redirect+`"]}`, nil)
+	var reg struct {
+		ClientID string `json:"client_id"`
+	}
+	json.Unmarshal([]byte(body), &reg)
+	if res.StatusCode != 201 || reg.ClientID == "" {
+		t.Fatalf("register: %d %s", res.StatusCode, body)
+	}
+	verifier := strings.Repeat("v", 20) + "-raw-flow-verifier-0123456789"
+	q := url.Values{"response_type": {"code"}, "client_id": {reg.ClientID}, "redirect_uri": {redirect},
+		"code_challenge": {s256(verifier)}, "code_challenge_method": {"S256"}, "state": {"s"}, "resource": {s.url}}
+	form := s.loadConsent(t, s.base+"/authorize?"+q.Encode())
+	code, _ := s.pairingCode(t, n)
+	status, loc := s.submitConsent(t, form, code, "allow")
+	if status != 303 || loc.Query().Get("code") == "" {
+		t.Fatalf("consent: %d %v", status, loc)
+	}
+	res, body = s.raw(t, "POST", "/token", url.Values{"grant_type": {"authorization_code"}, "client_id": {reg.ClientID},
+		"code": {loc.Query().Get("code")}, "redirect_uri": {redirect}, "code_verifier": {verifier}, "resource": {s.url}}.Encode(),
+		map[string]string{"Content-Type": "application/x-www-form-urlencoded"})
+	var tok struct {
+		AccessToken  string `json:"access_token"`
+		RefreshToken string `json:"refresh_token"`
+	}
+	json.Unmarshal([]byte(body), &tok)
+	if res.StatusCode != 200 || tok.AccessToken == "" {
+		t.Fatalf("exchange: %d %s", res.StatusCode, body)
+	}
+	return grantResult{reg.ClientID, tok.AccessToken, tok.RefreshToken}
+}
