@@ -17,7 +17,7 @@ APT_PKGS  := git bubblewrap:bwrap ripgrep:rg
 # The pinned MCP conformance suite (package.json + package-lock.json).
 CONFORMANCE := test/conformance
 
-.PHONY: all build plugins run serve test test-go vet deps conformance-deps bench fuzz clean
+.PHONY: all build plugins run serve test test-go vet deps lsp-servers conformance-deps bench fuzz clean
 
 all: build
 
@@ -50,6 +50,15 @@ deps:
 		(apt-get update -qq && apt-get install -y -qq $$missing) >/dev/null; \
 	fi
 
+## lsp-servers: the language servers the LSP tests run against, pinned (installed only when missing):
+## gopls with go install into test/lspservers/bin, pyright with npm ci from test/lspservers/package-lock.json
+GOPLS_VERSION := v0.23.0
+lsp-servers:
+	@test -x test/lspservers/bin/gopls || GOBIN="$(CURDIR)/test/lspservers/bin" $(GO) install golang.org/x/tools/gopls@$(GOPLS_VERSION)
+	@test -x test/lspservers/node_modules/.bin/pyright-langserver || \
+		(command -v npm >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq nodejs npm) >/dev/null; \
+		 cd test/lspservers && npm ci --no-audit --no-fund)
+
 vet: plugins
 	$(GO) vet ./...
 	cd sdk && GOOS=wasip1 GOARCH=wasm $(GO) vet ./...
@@ -63,10 +72,10 @@ conformance-deps:
 		(cd $(CONFORMANCE) && npm ci --no-audit --no-fund)
 
 ## test: everything a fresh machine needs, then the whole suite (the conformance suite must run)
-test: deps vet conformance-deps
+test: deps lsp-servers vet conformance-deps
 	cd sdk && $(GO) test ./...
 	cd examples/procfile && $(GO) test ./...
-	cd plugins && $(GO) test ./discover/...
+	cd plugins && $(GO) test ./discover/... ./semantic/...
 	JUJU_CONFORMANCE=require $(GO) test -race -timeout 30m ./...
 
 ## bench: the SPEC §11 report; BENCHTIME=… to change the sample size
@@ -88,6 +97,13 @@ fuzz: plugins
 			(cd $$mod && $(GO) test -run='^$$' -fuzz="^$$fn\$$" -fuzztime=$(FUZZTIME) $$pkg); \
 		done; \
 	done
+	$(GO) test -run=^$$ -fuzz=FuzzDecode -fuzztime=20s ./host/manifest
+	$(GO) test -run=^$$ -fuzz=FuzzUntar -fuzztime=20s ./host/install
+	$(GO) test -run=^$$ -fuzz=FuzzResolve -fuzztime=20s ./host/policy
+	$(GO) test -run=^$$ -fuzz=FuzzParsePatch -fuzztime=20s ./hostfns/journal
+	$(GO) test -run=^$$ -fuzz=FuzzEditText -fuzztime=20s ./hostfns/journal
+	$(GO) test -run=^$$ -fuzz=FuzzCheckURL -fuzztime=20s ./hostfns/fetch
+	$(GO) test -run=^$$ -fuzz=FuzzClassify -fuzztime=20s ./hostfns/fetch
 
 clean:
 	rm -rf bin host/core/wasm/*/

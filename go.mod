@@ -5,16 +5,23 @@ go 1.26.0
 replace github.com/jujutools/juju/sdk => ./sdk
 
 require (
+	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2
 	github.com/aymanbagabas/go-udiff v0.4.2
 	github.com/extism/go-sdk v1.7.1
+	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
 	github.com/jujutools/juju/sdk v0.0.0
 	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/sourcegraph/jsonrpc2 v0.2.3
 	github.com/tetratelabs/wazero v1.12.0
 	go.etcd.io/bbolt v1.5.0
+	golang.org/x/net v0.55.0
 )
 
-require kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
+require (
+	github.com/JohannesKaufmann/dom v0.3.1 // indirect
+	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
+)
 
 require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4
@@ -33,6 +40,6 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.opentelemetry.io/proto/otlp v1.3.1 // indirect
 	golang.org/x/sys v0.49.0
-	golang.org/x/text v0.17.0
+	golang.org/x/text v0.37.0
 	google.golang.org/protobuf v1.34.2 // indirect
 )

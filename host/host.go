@@ -20,6 +20,7 @@ import (
 	"github.com/jujutools/juju/hostfns/fs"
 	"github.com/jujutools/juju/hostfns/git"
 	"github.com/jujutools/juju/hostfns/journal"
+	"github.com/jujutools/juju/hostfns/lsp"
 	"github.com/jujutools/juju/hostfns/search"
 	"github.com/jujutools/juju/hostfns/state"
 	"github.com/jujutools/juju/hostfns/sysinfo"
@@ -27,6 +28,7 @@ import (
 	"github.com/jujutools/juju/internal/audit"
 	"github.com/jujutools/juju/internal/config"
 	store "github.com/jujutools/juju/internal/journal"
+	"github.com/jujutools/juju/internal/lspconfig"
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/internal/workspace"
 	"github.com/jujutools/juju/sandbox"
@@ -53,6 +55,8 @@ type Config struct {
 	// PluginTimeout and PluginMemoryMiB override the runtime defaults (tests).
 	PluginTimeout   time.Duration
 	PluginMemoryMiB int
+	// LSPServers are the owner's language-server registrations.
+	LSPServers []lspconfig.Server
 }
 
 // Host is a loaded catalog of plugins over one workspace.
@@ -69,6 +73,8 @@ type Host struct {
 	audit     *audit.Log           // every call, in the state folder (ws.Audit)
 	approvals *approval.Store      // calls waiting for the owner (ws.Approvals)
 	exec      *jexec.Manager       // the command jobs, killed by Close
+	lsp       *lsp.Manager         // the language servers, started on first use
+	fetches   *fetchLog            // web fetches of the calls in progress, for their audit records
 }
 
 // Source says where a plugin comes from.
@@ -103,7 +109,15 @@ func New(cfg Config) (*Host, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	ws, err := workspace.Open(workspace.Config{Roots: cfg.Roots, Deny: cfg.Deny, Secrets: cfg.Secrets, Dirs: cfg.Dirs, Logger: log})
+	// The language servers hear of every change the journal commits; the
+	// manager is made once the policy is open, before any call.
+	var servers *lsp.Manager
+	observe := func(t []store.Touched) {
+		if servers != nil {
+			servers.Observe(t)
+		}
+	}
+	ws, err := workspace.Open(workspace.Config{Roots: cfg.Roots, Deny: cfg.Deny, Secrets: cfg.Secrets, Dirs: cfg.Dirs, Logger: log, Observer: observe})
 	if err != nil {
 		return nil, err
 	}
@@ -119,6 +133,8 @@ func New(cfg Config) (*Host, error) {
 		return nil, err
 	}
 	h := &Host{cfg: cfg, log: log, policy: pol, runtime: rt, tools: map[string]*Tool{}, ws: ws, audit: ws.Audit, approvals: ws.Approvals}
+	h.lsp = lsp.New(pol, lsp.Options{Servers: cfg.LSPServers, Logger: log})
+	servers = h.lsp
 	fns := h.hostFunctions()
 
 	cores, err := core.Plugins()
@@ -152,6 +168,8 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	fns = append(fns, search.New(h.policy, search.Options{Logger: h.log})...)
 	fns = append(fns, sysinfo.New(h.environmentSetup())...)
 	fns = append(fns, h.discoverFuncs()...)
+	fns = append(fns, h.lsp.Funcs()...)
+	fns = append(fns, h.fetchFuncs()...)
 	return fns
 }
 
@@ -311,6 +329,7 @@ func (h *Host) record(start time.Time, c hostfns.Caller, args []byte, res *abi.C
 		Time: start.UTC(), CallID: c.CallID, Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier,
 		Args: audit.ShortArgs(args), Outcome: audit.OutcomeOK, Approval: appr,
 		DurationMs: float64(time.Since(start).Microseconds()) / 1000,
+		Fetches:    h.fetches.take(c.CallID),
 	}
 	if res.Error != nil {
 		r.Outcome = string(res.Error.Code)
@@ -325,6 +344,9 @@ func (h *Host) record(start time.Time, c hostfns.Caller, args []byte, res *abi.C
 // process is about to exit.
 func (h *Host) Close(ctx context.Context) error {
 	var errs []error
+	lspDone := make(chan struct{})
+	go func() { h.lsp.Close(ctx); close(lspDone) }() // side by side with the jobs: each has its bounded wait
+	defer func() { <-lspDone }()
 	if h.exec != nil {
 		if err := h.exec.Close(ctx); err != nil {
 			errs = append(errs, err)

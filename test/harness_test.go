@@ -40,6 +40,14 @@ func start(t *testing.T, root string, args ...string) *session {
 
 func startHome(t *testing.T, home, root string, args ...string) *session {
 	t.Helper()
+	return startWrapped(t, home, root, nil, args...)
+}
+
+// startWrapped is startHome with juju started by the command wrap (its
+// program and arguments, juju's command line after them), such as a
+// helper that runs juju inside a network namespace.
+func startWrapped(t *testing.T, home, root string, wrap []string, args ...string) *session {
+	t.Helper()
 	// Sessions share one compilation cache, so only the first compiles.
 	if _, err := os.Lstat(filepath.Join(home, "cache")); os.IsNotExist(err) {
 		if err := os.Symlink(sharedCache, filepath.Join(home, "cache")); err != nil {
@@ -47,7 +55,8 @@ func startHome(t *testing.T, home, root string, args ...string) *session {
 		}
 	}
 	env := append(os.Environ(), "JUJU_HOME="+home)
-	return startCommand(t, env, jujuBin, append([]string{"stdio", "--root", root}, args...), home, root)
+	argv := append(append(append([]string(nil), wrap...), jujuBin, "stdio", "--root", root), args...)
+	return startCommand(t, env, argv[0], argv[1:], home, root)
 }
 
 // startCommand starts the MCP server program with args and env (juju, or a

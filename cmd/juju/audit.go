@@ -149,6 +149,9 @@ func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
 			paths, _ := visible.Clip(visible.Join(c.Paths, ", "), 60)
 			fmt.Fprintf(tw, "\t\t\t  change %s%s\t\t\t\t%s\n", c.ID, rb, paths)
 		}
+		for _, f := range e.Fetches {
+			fmt.Fprintf(tw, "\t\t\t  fetch\t%s\t\t\t%s\n", fetchOutcome(f), fetchWords(f))
+		}
 	}
 	return tw.Flush()
 }
@@ -170,4 +173,27 @@ func approvalWords(a *audit.Approval) string {
 		s += " " + a.ID
 	}
 	return s + ")"
+}
+
+// fetchOutcome is a fetch's HTTP status, or its error code.
+func fetchOutcome(f audit.Fetch) string {
+	if f.Outcome != audit.OutcomeOK || f.Status == 0 {
+		return f.Outcome
+	}
+	return strconv.Itoa(f.Status)
+}
+
+// fetchWords is the URL fetched and, when it differs, where it ended.
+func fetchWords(f audit.Fetch) string {
+	if f.FinalURL == "" || f.FinalURL == f.URL {
+		return shortURL(f.URL, 120)
+	}
+	return shortURL(f.URL, 80) + " → " + shortURL(f.FinalURL, 80)
+}
+
+// shortURL is a URL as the owner's terminal shows it: escaped, at most n
+// characters.
+func shortURL(u string, n int) string {
+	shown, _ := visible.Clip(visible.String(u), n)
+	return shown
 }

@@ -35,6 +35,7 @@ func newDoctorCommand() *cobra.Command {
   - every plugin and whether it is compiled (--warm compiles them all now,
     one progress line per plugin)
   - git and ripgrep, with their versions
+  - the registered language servers, and whether each command exists
   - the command sandbox: bubblewrap, proven by running it, and Landlock,
     with the ABI version the kernel reports
 
@@ -138,6 +139,8 @@ func (r *doctorReport) render(w io.Writer) error {
 		fmt.Fprintf(tw, "  %s\t%s\n", a.Name, availability(a, programNotes[a.Name]))
 	}
 	tw.Flush()
+
+	r.renderLSP(w)
 
 	p("\nCommand sandbox\n")
 	tw = newTable(w)

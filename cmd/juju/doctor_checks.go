@@ -31,6 +31,7 @@ type doctorReport struct {
 	// SandboxUse is what a sandboxed command runs under here
 	// ("bubblewrap+landlock", "bubblewrap"), or "none: " and why.
 	SandboxUse string   `json:"sandboxUse"`
+	LSP        lspCheck `json:"lspServers"` // the language-server registrations
 	Problems   []string `json:"problems"`
 }
 
@@ -117,6 +118,7 @@ func collect(ctx context.Context, o *doctorOptions, env doctorEnv, progress io.W
 		problem("config file: %s", r.ConfigFile.Error)
 	}
 
+	r.checkLSP(env)
 	r.Plugins, r.PluginsError = checkPlugins(ctx, env, o.warm, progress)
 	if r.PluginsError != "" {
 		problem("plugins: %s", r.PluginsError)

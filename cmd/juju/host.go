@@ -25,6 +25,7 @@ func hostConfig(s config.Settings, dirs config.Dirs, log *slog.Logger) host.Conf
 		Dirs:            dirs,
 		Version:         version,
 		Logger:          log,
+		LSPServers:      lspServers(dirs, log),
 	}
 }
 

@@ -81,6 +81,7 @@ see the tools, then add 'juju stdio' to your MCP client.`,
 		newAuditCommand(),
 		newSandboxHelperCommand(),
 		newRollbackCommand(),
+		newLSPCommand(),
 	)
 	return root
 }

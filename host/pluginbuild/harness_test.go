@@ -19,6 +19,7 @@ import (
 	"github.com/jujutools/juju/hostfns/fs"
 	"github.com/jujutools/juju/hostfns/git"
 	"github.com/jujutools/juju/hostfns/journal"
+	"github.com/jujutools/juju/hostfns/lsp"
 	"github.com/jujutools/juju/hostfns/search"
 	"github.com/jujutools/juju/hostfns/state"
 	"github.com/jujutools/juju/hostfns/sysinfo"
@@ -90,6 +91,9 @@ func coreFunctions(t testing.TB, pol *policy.Policy) []hostfns.Func {
 	fns = append(fns, search.New(pol, search.Options{})...)
 	fns = append(fns, sysinfo.New(sysinfo.Setup{Version: "test", Roots: rootPaths(pol)})...)
 	fns = append(fns, discover.New(pol, discover.Options{Sources: func() []discover.Source { return nil }})...)
+	servers := lsp.New(pol, lsp.Options{})
+	t.Cleanup(func() { servers.Close(context.Background()) })
+	fns = append(fns, servers.Funcs()...)
 	return fns
 }
 

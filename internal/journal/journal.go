@@ -54,6 +54,7 @@ type options struct {
 	now         func() time.Time
 	fault       func(point string) // tests: called at each step of an apply
 	reads       *ReadLog
+	observer    func([]Touched) // told of every committed change (WithObserver)
 }
 
 // Option changes a default of Open.

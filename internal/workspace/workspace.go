@@ -23,6 +23,9 @@ type Config struct {
 	Secrets []string // the owner's extra secret globs
 	Dirs    config.Dirs
 	Logger  *slog.Logger
+	// Observer, when set, is told of every change the journal commits
+	// (the language servers' manager keeps them current with it).
+	Observer func([]journal.Touched)
 }
 
 // FromSettings is the Config of the owner's merged settings.
@@ -54,7 +57,11 @@ func Open(c Config) (*Workspace, error) {
 	}
 	state := c.Dirs.Workspace(c.Roots)
 	reads := journal.NewReadLog()
-	j, err := journal.Open(state, pol, journal.WithLogger(log), journal.WithReadLog(reads))
+	opts := []journal.Option{journal.WithLogger(log), journal.WithReadLog(reads)}
+	if c.Observer != nil {
+		opts = append(opts, journal.WithObserver(c.Observer))
+	}
+	j, err := journal.Open(state, pol, opts...)
 	if err != nil {
 		pol.Close()
 		return nil, err

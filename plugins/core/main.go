@@ -1,7 +1,9 @@
 // Command core is juju's core plugin (core): every read and edit tool in
 // one wasm module — the read tools and approval_status (plugins/read),
 // search_code, read_image, read_instructions and environment_info
-// (plugins/search), project_overview (plugins/overview) and the journaled
+// (plugins/search), project_overview (plugins/overview), the semantic tools
+// go_to_definition, find_references, find_symbol, document_symbols and
+// get_diagnostics (plugins/semantic) and the journaled
 // edit tools, review workflow, change history, rollback and todo list
 // (plugins/edit). Each of those packages registers its tools in its init
 // functions; this command only links them.
@@ -19,6 +21,7 @@ import (
 	_ "github.com/jujutools/juju/plugins/overview"
 	_ "github.com/jujutools/juju/plugins/read"
 	_ "github.com/jujutools/juju/plugins/search"
+	_ "github.com/jujutools/juju/plugins/semantic"
 )
 
 func main() {}

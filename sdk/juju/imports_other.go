@@ -10,7 +10,7 @@ var (
 	hostFSApply, hostFSPlan, hostFSPlanApply, hostFSPlanDiscard, hostFSHistory, hostFSRollback,
 	hostStateGet, hostStatePut,
 	hostExec, hostExecShell, hostJob, hostGit,
-	hostSearch, hostEnvironment, hostDiscoverTasks, hostApprovalStatus func(uint64) uint64
+	hostSearch, hostEnvironment, hostDiscoverTasks, hostApprovalStatus, hostLSP, hostFetch func(uint64) uint64
 )
 
 // testHost stands in for juju's host functions when the package is built

@@ -76,6 +76,12 @@ func hostDiscoverTasks(uint64) uint64
 //go:wasmimport extism:host/user juju_approval_status
 func hostApprovalStatus(uint64) uint64
 
+//go:wasmimport extism:host/user juju_lsp
+func hostLSP(uint64) uint64
+
+//go:wasmimport extism:host/user juju_fetch
+func hostFetch(uint64) uint64
+
 // exchange sends a request frame through the import imp (host function fn)
 // and returns the response frame.
 func exchange(imp func(uint64) uint64, fn string, frame []byte) ([]byte, error) {

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jujutools/juju/internal/lspconfig"
+)
+
+// TestLSPCommands: add, list and remove through the command line; the
+// registrations land in the config directory; doctor lists them and
+// whether each command exists.
+func TestLSPCommands(t *testing.T) {
+	dirs := jujuHome(t)
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "fake-ls"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cli := func(args ...string) (string, string, int) {
+		var out, errw bytes.Buffer
+		code := run(t.Context(), args, strings.NewReader(""), &out, &errw)
+		return out.String(), errw.String(), code
+	}
+	if out, errs, code := cli("lsp", "add", "fake", "--command", `fake-ls --stdio --name "a b"`, "--languages", "go,python", "--root-markers", "go.mod"); code != 0 {
+		t.Fatalf("add: %d %s %s", code, out, errs)
+	}
+	if _, errs, code := cli("lsp", "add", "ghost", "--command", "no-such-ls", "--languages", "rust"); code != 0 {
+		t.Fatalf("add ghost: %d %s", code, errs)
+	}
+	if _, errs, code := cli("lsp", "add", "bad", "--command", "x", "--languages", "cobol"); code == 0 || !strings.Contains(errs, "unknown language") {
+		t.Fatalf("unknown language: %d %s", code, errs)
+	}
+	if _, errs, code := cli("lsp", "add", "x", "--languages", "go"); code != exitUsage {
+		t.Fatalf("missing --command: %d %s", code, errs)
+	}
+	servers, err := lspconfig.Load(dirs.Config)
+	if err != nil || len(servers) != 2 || strings.Join(servers[0].Command, "|") != "fake-ls|--stdio|--name|a b" {
+		t.Fatalf("saved: %+v %v", servers, err)
+	}
+	out, _, code := cli("lsp", "list", "--json")
+	var entries []lspEntry
+	if code != 0 || json.Unmarshal([]byte(out), &entries) != nil || len(entries) != 2 || !entries[0].Found || entries[1].Found {
+		t.Fatalf("list: %d %s", code, out)
+	}
+	out, _, _ = cli("lsp", "list")
+	if !strings.Contains(out, "NOT FOUND") || !strings.Contains(out, "fake-ls --stdio") {
+		t.Fatalf("list table:\n%s", out)
+	}
+	r, _ := doctorJSON(t, &doctorOptions{}, doctorEnv{dirs: dirs, open: notBuilt})
+	if len(r.LSP.Servers) != 2 || r.LSP.Servers[1].Name != "ghost" || r.LSP.Servers[1].Found {
+		t.Fatalf("doctor: %+v", r.LSP)
+	}
+	if _, errs, code := cli("lsp", "remove", "ghost"); code != 0 {
+		t.Fatalf("remove: %s", errs)
+	}
+	if _, errs, code := cli("lsp", "remove", "ghost"); code == 0 || !strings.Contains(errs, "no such") {
+		t.Fatalf("second remove: %d %s", code, errs)
+	}
+}

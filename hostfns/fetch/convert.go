@@ -1,0 +1,145 @@
+package fetch
+
+import (
+	"bytes"
+	"fmt"
+	"mime"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/transform"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// render sets the result's kind, format, title and note, and returns the
+// body in the asked format: text as UTF-8 (HTML converted to Markdown,
+// or stripped of its tags, or as sent), binary content only for FetchRaw.
+func (f *fetcher) render(format string, r *response) []byte {
+	res := r.result
+	res.Kind = kindOf(res.ContentType, r.body)
+	res.Format = format
+	if res.Kind == abi.FetchKindBinary {
+		if format == abi.FetchRaw {
+			return r.body
+		}
+		return nil
+	}
+	text := decode(res.ContentType, r.body, res.Kind == abi.FetchKindHTML)
+	if format == abi.FetchRaw {
+		return text
+	}
+	if res.Kind != abi.FetchKindHTML {
+		res.Format = abi.FetchText // other text is text in either format
+		return text
+	}
+	if format == abi.FetchText {
+		out, title := StripTags(text)
+		res.Title = title
+		return out
+	}
+	f.sem <- struct{}{}
+	defer func() { <-f.sem }()
+	if f.opts.LiftMemoryLimit != nil {
+		defer f.opts.LiftMemoryLimit()()
+	}
+	out, title, err := ToMarkdown(text, res.FinalURL)
+	if err != nil {
+		res.Format = abi.FetchText
+		res.Note = fmt.Sprintf("the page could not be converted to Markdown (%s); its text is given instead", clip(err.Error(), 200))
+		out, title = StripTags(text)
+	}
+	res.Title = title
+	return out
+}
+
+// kindOf says whether a body is HTML, other text or binary, from its
+// Content-Type, or from its first bytes when the type is missing or
+// generic.
+func kindOf(contentType string, body []byte) string {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil || mt == "" || mt == "application/octet-stream" || mt == "binary/octet-stream" {
+		mt, _, _ = mime.ParseMediaType(http.DetectContentType(body))
+		if mt == "application/octet-stream" && looksLikeText(body) {
+			mt = "text/plain"
+		}
+	}
+	switch {
+	case mt == "text/html" || mt == "application/xhtml+xml":
+		return abi.FetchKindHTML
+	case isTextType(mt):
+		return abi.FetchKindText
+	}
+	return abi.FetchKindBinary
+}
+
+// isTextType reports whether a media type is text a model can read.
+func isTextType(mt string) bool {
+	if strings.HasPrefix(mt, "text/") || strings.HasSuffix(mt, "+json") || strings.HasSuffix(mt, "+xml") || strings.HasSuffix(mt, "+yaml") {
+		return true
+	}
+	switch mt {
+	case "application/json", "application/xml", "application/javascript", "application/ecmascript",
+		"application/x-javascript", "application/yaml", "application/x-yaml", "application/toml",
+		"application/x-sh", "application/x-shellscript", "application/sql", "application/graphql",
+		"application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-www-form-urlencoded",
+		"application/x-tex", "application/x-latex", "application/x-httpd-php", "application/x-python",
+		"application/x-perl", "application/x-ruby", "application/rtf":
+		return true
+	}
+	return false
+}
+
+// looksLikeText reports whether the first bytes of an untyped body are
+// UTF-8 text without NUL bytes.
+func looksLikeText(b []byte) bool {
+	head := b[:min(len(b), 8192)]
+	if bytes.IndexByte(head, 0) >= 0 {
+		return false
+	}
+	for len(head) > 0 && !utf8.FullRune(head[max(0, len(head)-utf8.UTFMax):]) {
+		head = head[:len(head)-1]
+	}
+	return utf8.Valid(head)
+}
+
+// decode returns the body as UTF-8: from the charset of the Content-Type,
+// or for HTML from a byte-order mark or a <meta charset> too; invalid
+// bytes become U+FFFD.
+func decode(contentType string, body []byte, isHTML bool) []byte {
+	enc := charsetOf(contentType, body, isHTML)
+	if enc != nil {
+		if out, _, err := transform.Bytes(enc.NewDecoder(), body); err == nil {
+			body = out
+		}
+	}
+	if !utf8.Valid(body) {
+		body = bytes.ToValidUTF8(body, []byte("\uFFFD"))
+	}
+	return body
+}
+
+// charsetOf is the body's encoding when it is not UTF-8; nil for UTF-8.
+// HTML follows the WHATWG rules (byte-order mark, Content-Type, <meta>),
+// except that an undeclared body that is valid UTF-8 is read as UTF-8;
+// other text follows its Content-Type's charset, else UTF-8.
+func charsetOf(contentType string, body []byte, isHTML bool) encoding.Encoding {
+	var e encoding.Encoding
+	var name string
+	if isHTML {
+		var certain bool
+		e, name, certain = charset.DetermineEncoding(body, contentType)
+		if !certain && utf8.Valid(body) {
+			return nil
+		}
+	} else if _, params, err := mime.ParseMediaType(contentType); err == nil && params["charset"] != "" {
+		e, name = charset.Lookup(params["charset"])
+	}
+	if e == nil || name == "utf-8" {
+		return nil
+	}
+	return e
+}

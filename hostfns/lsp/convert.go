@@ -1,0 +1,237 @@
+package lsp
+
+import (
+	"encoding/json"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// maxLineText bounds the text of a line given with a location.
+const maxLineText = 1000
+
+// places converts a server's positions into juju's for one answer: it
+// reads each file at most once, through the policy, preferring the text
+// the server has open.
+type places struct {
+	m     *Manager
+	c     *client
+	texts map[string]*text // by absolute path; nil: not readable
+	disp  map[string]string
+	deny  map[string]bool
+}
+
+func (m *Manager) places(c *client) *places {
+	return &places{m: m, c: c, texts: map[string]*text{}, disp: map[string]string{}, deny: map[string]bool{}}
+}
+
+// file looks up the file a URI names. outside: it lies outside every root
+// (named, never read). hidden: it is a secret or denied path (left out).
+func (p *places) file(uri string) (abs, display string, t *text, outside, hidden bool) {
+	abs, ok := uriPath(uri)
+	if !ok {
+		return uri, uri, nil, true, false
+	}
+	if p.deny[abs] {
+		return abs, "", nil, false, true
+	}
+	if d, ok := p.disp[abs]; ok {
+		return abs, d, p.texts[abs], false, false
+	}
+	inRoot := false
+	for _, r := range p.m.pol.Roots() {
+		if within(abs, r.Real) || within(abs, r.Path) {
+			inRoot = true
+			break
+		}
+	}
+	if !inRoot {
+		return abs, abs, nil, true, false
+	}
+	r, e := p.m.pol.Resolve(abs)
+	switch {
+	case e != nil && (e.Code == abi.SecretDenied || e.Code == abi.PathDenied):
+		p.deny[abs] = true
+		return abs, "", nil, false, true
+	case e != nil:
+		// Gone since, or unreadable: named without a text.
+		d := p.m.displayDir(abs)
+		p.disp[abs] = d
+		return abs, d, nil, false, false
+	}
+	p.disp[abs] = r.Display
+	if d := p.c.doc(fileURI(abs)); d != nil {
+		p.texts[abs] = p.c.docText(d)
+	} else if r.Info.Mode().IsRegular() {
+		if f, e := p.m.read(r); e == nil {
+			p.texts[abs] = newText(f.body)
+		}
+	}
+	return abs, r.Display, p.texts[abs], false, false
+}
+
+// location converts one range in a file.
+func (p *places) location(uri string, rg lspRange) (loc abi.LSPLocation, hidden bool) {
+	_, display, t, outside, hidden := p.file(uri)
+	if hidden {
+		return loc, true
+	}
+	loc = abi.LSPLocation{Path: display, Outside: outside, Line: rg.Start.Line + 1}
+	if outside || t == nil {
+		return loc, false
+	}
+	start, end := t.line(rg.Start.Line), t.line(rg.End.Line)
+	loc.Column = fromServer(start, rg.Start.Character, p.c.enc)
+	loc.EndLine = rg.End.Line + 1
+	loc.EndColumn = fromServer(end, rg.End.Character, p.c.enc)
+	loc.Text = cutLine(start)
+	return loc, false
+}
+
+// cutLine cuts a line's text at maxLineText bytes, on a code point.
+func cutLine(s string) string {
+	if len(s) <= maxLineText {
+		return s
+	}
+	i := maxLineText
+	for i > 0 && s[i]&0xC0 == 0x80 {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// decodeLocations reads what textDocument/definition and references
+// answer: null, a Location, a list of Locations or of LocationLinks.
+func decodeLocations(raw json.RawMessage) ([]location, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var one location
+	if raw[0] == '{' {
+		if err := json.Unmarshal(raw, &one); err != nil {
+			return nil, err
+		}
+		return []location{one}, nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, err
+	}
+	out := make([]location, 0, len(items))
+	for _, it := range items {
+		var probe struct {
+			TargetURI *string `json:"targetUri"`
+		}
+		if err := json.Unmarshal(it, &probe); err != nil {
+			return nil, err
+		}
+		if probe.TargetURI != nil {
+			var l locationLink
+			if err := json.Unmarshal(it, &l); err != nil {
+				return nil, err
+			}
+			rg := l.TargetRange
+			if l.TargetSelectionRange != nil {
+				rg = *l.TargetSelectionRange
+			}
+			out = append(out, location{URI: l.TargetURI, Range: rg})
+			continue
+		}
+		var loc location
+		if err := json.Unmarshal(it, &loc); err != nil {
+			return nil, err
+		}
+		out = append(out, loc)
+	}
+	return out, nil
+}
+
+// decodeSymbols reads what textDocument/documentSymbol and
+// workspace/symbol answer: DocumentSymbols (a tree) or SymbolInformation
+// (flat). Exactly one of the two results is set.
+func decodeSymbols(raw json.RawMessage) ([]documentSymbol, []symbolInformation, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil, nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, nil, err
+	}
+	if len(items) == 0 {
+		return nil, nil, nil
+	}
+	var probe struct {
+		Location json.RawMessage `json:"location"`
+	}
+	if err := json.Unmarshal(items[0], &probe); err != nil {
+		return nil, nil, err
+	}
+	if probe.Location != nil {
+		var flat []symbolInformation
+		err := json.Unmarshal(raw, &flat)
+		return nil, flat, err
+	}
+	var tree []documentSymbol
+	err := json.Unmarshal(raw, &tree)
+	return tree, nil, err
+}
+
+// symbolTree converts document symbols of the file uri, counting into n
+// and stopping at max.
+func (p *places) symbolTree(uri string, syms []documentSymbol, n *int, max int, truncated *bool) []abi.LSPSymbol {
+	out := make([]abi.LSPSymbol, 0, len(syms))
+	for _, s := range syms {
+		if *n >= max {
+			*truncated = true
+			break
+		}
+		*n++
+		loc, hidden := p.location(uri, s.SelectionRange)
+		if hidden {
+			continue
+		}
+		full, _ := p.location(uri, s.Range)
+		sym := abi.LSPSymbol{Name: s.Name, Kind: kindName(s.Kind), Detail: s.Detail, Path: loc.Path, Outside: loc.Outside,
+			Line: loc.Line, Column: loc.Column, EndLine: full.EndLine, EndColumn: full.EndColumn}
+		if len(s.Children) > 0 {
+			sym.Children = p.symbolTree(uri, s.Children, n, max, truncated)
+		}
+		out = append(out, sym)
+	}
+	return out
+}
+
+// symbolList converts flat symbols; hidden counts those in secret or
+// denied files.
+func (p *places) symbolList(syms []symbolInformation, max int) (out []abi.LSPSymbol, hidden int, truncated bool) {
+	out = make([]abi.LSPSymbol, 0, min(len(syms), max))
+	for _, s := range syms {
+		if len(out) >= max {
+			return out, hidden, true
+		}
+		loc, h := p.location(s.Location.URI, s.Location.Range)
+		if h {
+			hidden++
+			continue
+		}
+		out = append(out, abi.LSPSymbol{Name: s.Name, Kind: kindName(s.Kind), Container: s.ContainerName,
+			Path: loc.Path, Outside: loc.Outside, Line: loc.Line, Column: loc.Column, EndLine: loc.EndLine, EndColumn: loc.EndColumn})
+	}
+	return out, hidden, false
+}
+
+// diagnostics converts one file's diagnostics.
+func (p *places) diagnostics(uri string, items []diagnostic) (out []abi.LSPDiagnostic, hidden bool) {
+	for _, d := range items {
+		loc, h := p.location(uri, d.Range)
+		if h {
+			return nil, true
+		}
+		if loc.Outside {
+			continue
+		}
+		out = append(out, abi.LSPDiagnostic{Path: loc.Path, Severity: severityName(d.Severity), Code: codeText(d.Code),
+			Source: d.Source, Message: d.Message, Line: loc.Line, Column: max(loc.Column, 1),
+			EndLine: max(loc.EndLine, loc.Line), EndColumn: max(loc.EndColumn, 1)})
+	}
+	return out, false
+}

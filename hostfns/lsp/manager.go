@@ -1,0 +1,246 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/journal"
+	"github.com/jujutools/juju/internal/lspconfig"
+	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/sandbox"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// Defaults of Options.
+const (
+	DefaultInitTimeout   = 20 * time.Second
+	DefaultReadyTimeout  = 60 * time.Second
+	DefaultShutdownGrace = 2 * time.Second
+	DefaultMaxOpen       = 64
+	DefaultMaxResults    = 1000
+	// MaxFileSize bounds a file juju sends to a server.
+	MaxFileSize = 8 << 20
+)
+
+// Options configure a Manager.
+type Options struct {
+	// Servers are the owner's registrations.
+	Servers []lspconfig.Server
+	// InitTimeout bounds the wait for a server's answer to initialize.
+	InitTimeout time.Duration
+	// ReadyTimeout bounds the wait for a server to settle (its first
+	// analysis, its diagnostics after a change); past it juju answers with
+	// what the server has said so far.
+	ReadyTimeout time.Duration
+	// ShutdownGrace is how long Close waits for a server to exit after
+	// shutdown before it kills the server's process group.
+	ShutdownGrace time.Duration
+	// MaxOpen bounds the documents open in one server; the least recently
+	// used are closed past it.
+	MaxOpen int
+	// Env is the servers' environment; nil: juju's own, scrubbed of secrets.
+	Env    []string
+	Logger *slog.Logger
+}
+
+// Manager runs the language servers of one workspace. It is safe for
+// concurrent use.
+type Manager struct {
+	pol  *policy.Policy
+	opts Options
+	log  *slog.Logger
+	env  []string
+
+	mu      sync.Mutex
+	clients map[key]*slot
+	closed  bool
+}
+
+// key names one server: a registration over a root folder.
+type key struct{ reg, root string }
+
+// slot is a server being started, or running.
+type slot struct {
+	c        *client
+	starting chan struct{} // closed when the start ended (c set, or the slot dropped)
+}
+
+// New returns a Manager for the workspace of pol. Nothing starts until a
+// call needs a server.
+func New(pol *policy.Policy, opts Options) *Manager {
+	if opts.InitTimeout <= 0 {
+		opts.InitTimeout = DefaultInitTimeout
+	}
+	if opts.ReadyTimeout <= 0 {
+		opts.ReadyTimeout = DefaultReadyTimeout
+	}
+	if opts.ShutdownGrace <= 0 {
+		opts.ShutdownGrace = DefaultShutdownGrace
+	}
+	if opts.MaxOpen <= 0 {
+		opts.MaxOpen = DefaultMaxOpen
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	env := opts.Env
+	if env == nil {
+		env = sandbox.Scrub(os.Environ())
+	}
+	return &Manager{pol: pol, opts: opts, log: log, env: env, clients: map[key]*slot{}}
+}
+
+// Funcs returns the juju_lsp host function.
+func (m *Manager) Funcs() []hostfns.Func {
+	return []hostfns.Func{{Name: abi.FnLSP, Capability: abi.CapLSP, Handle: hostfns.Typed(m.serve)}}
+}
+
+// errClosed reports a call after Close.
+var errClosed = errors.New("the language servers are shut down")
+
+// get returns the running server of reg over root, starting it when there
+// is none (or it died). Concurrent callers share one start.
+func (m *Manager) get(ctx context.Context, reg lspconfig.Server, root string) (*client, error) {
+	k := key{reg.Name, root}
+	for {
+		m.mu.Lock()
+		if m.closed {
+			m.mu.Unlock()
+			return nil, errClosed
+		}
+		s := m.clients[k]
+		if s != nil && s.starting != nil {
+			ch := s.starting
+			m.mu.Unlock()
+			select {
+			case <-ch:
+				continue
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		if s != nil && !s.c.isDead() {
+			m.mu.Unlock()
+			return s.c, nil
+		}
+		if s != nil {
+			m.log.Warn("language server exited; restarting it", "server", reg.Name, "root", root,
+				"stderr", s.c.stderr.String())
+			go s.c.kill() // reaps what is left of its group
+		}
+		s = &slot{starting: make(chan struct{})}
+		m.clients[k] = s
+		m.mu.Unlock()
+
+		// The start is shared: it does not end with this caller's context.
+		c, err := m.startClient(context.WithoutCancel(ctx), reg, root)
+		m.mu.Lock()
+		closed := m.closed
+		if err != nil || closed {
+			delete(m.clients, k)
+		} else {
+			s.c = c
+		}
+		close(s.starting)
+		s.starting = nil
+		m.mu.Unlock()
+		if err == nil && closed {
+			c.shutdown(context.Background())
+			return nil, errClosed
+		}
+		if err != nil {
+			m.log.Warn("language server failed to start", "server", reg.Name, "root", root, "err", err)
+		}
+		return c, err
+	}
+}
+
+// running returns the servers running now.
+func (m *Manager) running() []*client {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []*client
+	for _, s := range m.clients {
+		if s.c != nil && !s.c.isDead() {
+			out = append(out, s.c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].reg.Name+out[i].root < out[j].reg.Name+out[j].root })
+	return out
+}
+
+// Observe tells the running servers that juju changed files (the
+// journal's observer). They hear of it before their next query.
+func (m *Manager) Observe(files []journal.Touched) {
+	for _, c := range m.running() {
+		c.update(func() {
+			for _, f := range files {
+				if !within(f.Path, c.root) {
+					continue
+				}
+				switch f.Action {
+				case abi.ActionCreated, abi.ActionDirCreated:
+					c.dirty[f.Path] = eventCreated
+				case abi.ActionDeleted, abi.ActionDirDeleted:
+					c.dirty[f.Path] = eventDeleted
+				default:
+					if c.dirty[f.Path] == 0 {
+						c.dirty[f.Path] = eventChanged
+					}
+				}
+			}
+		})
+	}
+}
+
+// within reports whether p is dir or inside it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !filepath.IsAbs(rel) && (len(rel) < 3 || rel[:3] != ".."+string(filepath.Separator))
+}
+
+// Close shuts every server down: shutdown and exit, up to ShutdownGrace
+// (or until ctx ends), then the process group is killed. Calls after Close
+// fail.
+func (m *Manager) Close(ctx context.Context) error {
+	m.mu.Lock()
+	m.closed = true
+	var all []*client
+	for _, s := range m.clients {
+		if s.c != nil {
+			all = append(all, s.c)
+		}
+	}
+	m.clients = map[key]*slot{}
+	m.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, m.opts.ShutdownGrace)
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, c := range all {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.shutdown(ctx)
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// PIDs returns the process ids of the running servers (doctor, tests).
+func (m *Manager) PIDs() []int {
+	var out []int
+	for _, c := range m.running() {
+		out = append(out, c.pid())
+	}
+	return out
+}

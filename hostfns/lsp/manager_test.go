@@ -1,0 +1,323 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/jujutools/juju/internal/journal"
+	"github.com/jujutools/juju/internal/lspconfig"
+	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// The test binary doubles as a fake language server (helper process):
+// with FAKELSP_MODE set it speaks LSP on stdin and stdout and exits.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv("FAKELSP_MODE"); mode != "" {
+		fakeServer(mode)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+type stdio struct{}
+
+func (stdio) Read(p []byte) (int, error)  { return os.Stdin.Read(p) }
+func (stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
+func (stdio) Close() error                { return nil }
+
+// fakeServer answers: initialize; definition with the position it was
+// given (an echo, for the column round trip); documentSymbol; and it
+// pushes, for every opened or changed document, one diagnostic whose
+// message is the document's first line, with the document's version.
+// Mode "hang" never answers; "crashonce" exits at the first definition
+// when the file named by FAKELSP_MARK does not exist yet (creating it).
+func fakeServer(mode string) {
+	if mode == "hang" {
+		io.Copy(io.Discard, os.Stdin)
+		return
+	}
+	done := make(chan struct{})
+	var conn *jsonrpc2.Conn
+	var events []any // workspace/didChangeWatchedFiles, told back as symbols
+	h := jsonrpc2.HandlerWithError(func(ctx context.Context, c *jsonrpc2.Conn, r *jsonrpc2.Request) (any, error) {
+		var p map[string]any
+		if r.Params != nil {
+			json.Unmarshal(*r.Params, &p)
+		}
+		switch r.Method {
+		case "initialize":
+			return map[string]any{"capabilities": map[string]any{"definitionProvider": true, "documentSymbolProvider": true, "workspaceSymbolProvider": true}}, nil
+		case "textDocument/definition":
+			if mode == "crashonce" {
+				if _, err := os.Stat(os.Getenv("FAKELSP_MARK")); err != nil {
+					os.WriteFile(os.Getenv("FAKELSP_MARK"), nil, 0o644)
+					os.Exit(3)
+				}
+			}
+			td := p["textDocument"].(map[string]any)
+			pos := p["position"]
+			return []any{map[string]any{"uri": td["uri"], "range": map[string]any{"start": pos, "end": pos}}}, nil
+		case "textDocument/didOpen", "textDocument/didChange":
+			td := p["textDocument"].(map[string]any)
+			var body string
+			if t, ok := td["text"].(string); ok {
+				body = t
+			} else {
+				body = p["contentChanges"].([]any)[0].(map[string]any)["text"].(string)
+			}
+			first, _, _ := strings.Cut(body, "\n")
+			go c.Notify(context.Background(), "textDocument/publishDiagnostics", map[string]any{
+				"uri": td["uri"], "version": td["version"],
+				"diagnostics": []any{map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 2}, "end": map[string]any{"line": 0, "character": 4}},
+					"severity": 2, "code": 7, "message": first}},
+			})
+		case "workspace/didChangeWatchedFiles":
+			for _, ch := range p["changes"].([]any) {
+				ev := ch.(map[string]any)
+				events = append(events, map[string]any{"name": fmt.Sprintf("event:%v:%s", ev["type"], filepath.Base(ev["uri"].(string))), "kind": 13,
+					"location": map[string]any{"uri": ev["uri"], "range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 0}}}})
+			}
+		case "workspace/symbol":
+			return events, nil
+		case "shutdown":
+			return nil, nil
+		case "exit":
+			close(done)
+		}
+		if !r.Notif {
+			return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "no " + r.Method}
+		}
+		return nil, nil
+	})
+	conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(stdio{}, jsonrpc2.VSCodeObjectCodec{}), h)
+	select {
+	case <-done:
+	case <-conn.DisconnectNotify():
+	}
+}
+
+// fakeManager runs the fake server in mode over a workspace holding files.
+func fakeManager(t *testing.T, mode string, files map[string]string, opts Options) (*Manager, string) {
+	t.Helper()
+	root := t.TempDir()
+	for p, c := range files {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pol, err := policy.New(policy.Config{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pol.Close() })
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.Servers == nil {
+		opts.Servers = []lspconfig.Server{{Name: "fake", Command: []string{exe}, Languages: []string{"go"}}}
+	}
+	opts.Env = append(os.Environ(), "FAKELSP_MODE="+mode, "FAKELSP_MARK="+filepath.Join(t.TempDir(), "mark"))
+	m := New(pol, opts)
+	t.Cleanup(func() { m.Close(context.Background()) })
+	return m, root
+}
+
+func ask(t *testing.T, m *Manager, req abi.LSPRequest) (*abi.LSPResult, *abi.Error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, _, e := m.serve(ctx, &req, nil)
+	return res, e
+}
+
+func TestFakeDefinitionColumns(t *testing.T) {
+	line := "/* 😀😀 */ s := lib.NewServer()" // NewServer: column 19, UTF-16 offset 21
+	m, _ := fakeManager(t, "ok", map[string]string{"a.go": "package a\n" + line + "\n"}, Options{})
+	for _, col := range []int{1, 4, 5, 11, 19, 31, 99} {
+		res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDefinition, Path: "a.go", Line: 2, Column: col})
+		if e != nil {
+			t.Fatal(e)
+		}
+		want := min(col, 30) // past the end: just after the line's 29 code points
+		if len(res.Locations) != 1 || res.Locations[0].Column != want || res.Locations[0].Line != 2 || res.Locations[0].Text != line {
+			t.Fatalf("column %d came back as %+v", col, res.Locations)
+		}
+	}
+}
+
+func TestFakeUnregistered(t *testing.T) {
+	m, _ := fakeManager(t, "ok", map[string]string{"a.py": "x = 1\n", "notes.txt": "x\n", ".env": "K=v\n"}, Options{})
+	res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDocumentSymbols, Path: "a.py"})
+	if e != nil || !res.Unregistered || res.Language != "python" {
+		t.Fatalf("python: %+v %v", res, e)
+	}
+	res, e = ask(t, m, abi.LSPRequest{Op: abi.LSPDocumentSymbols, Path: "notes.txt"})
+	if e != nil || !res.Unregistered || res.Language != "" {
+		t.Fatalf("text: %+v %v", res, e)
+	}
+	if _, e = ask(t, m, abi.LSPRequest{Op: abi.LSPDocumentSymbols, Path: ".env"}); e == nil || e.Code != abi.SecretDenied {
+		t.Fatalf("a secret must be refused before any server sees it: %v", e)
+	}
+	if len(m.PIDs()) != 0 {
+		t.Fatal("a server started for files it does not serve")
+	}
+}
+
+func TestFakeBadCommand(t *testing.T) {
+	m, _ := fakeManager(t, "ok", map[string]string{"a.go": "package a\n"}, Options{Servers: []lspconfig.Server{
+		{Name: "nosuch", Command: []string{"juju-no-such-language-server"}, Languages: []string{"go"}}}})
+	start := time.Now()
+	_, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDocumentSymbols, Path: "a.go"})
+	if e == nil || e.Code != abi.NotFound || !strings.Contains(e.Message, "nosuch") {
+		t.Fatalf("want NOT_FOUND naming the server, got %v", e)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("took %s", d)
+	}
+}
+
+func TestFakeHang(t *testing.T) {
+	m, _ := fakeManager(t, "hang", map[string]string{"a.go": "package a\n"}, Options{InitTimeout: 300 * time.Millisecond})
+	start := time.Now()
+	_, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDocumentSymbols, Path: "a.go"})
+	if e == nil || e.Code != abi.Timeout || !strings.Contains(e.Message, "fake") {
+		t.Fatalf("want TIMEOUT naming the server, got %v", e)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("took %s", d)
+	}
+	if len(m.PIDs()) != 0 {
+		t.Fatal("a server that never initialized is still listed")
+	}
+}
+
+func TestFakeCrashRetried(t *testing.T) {
+	m, _ := fakeManager(t, "crashonce", map[string]string{"a.go": "package a\nvar x = 1\n"}, Options{})
+	res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDefinition, Path: "a.go", Line: 2, Column: 5})
+	if e != nil || len(res.Locations) != 1 {
+		t.Fatalf("the call that killed the server was not retried: %+v %v", res, e)
+	}
+}
+
+func TestFakePushedDiagnosticsFollowWrites(t *testing.T) {
+	m, root := fakeManager(t, "ok", map[string]string{"a.go": "// 😀 first\npackage a\n"}, Options{})
+	res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDiagnostics, Path: "a.go"})
+	if e != nil || len(res.Diagnostics) != 1 || res.Diagnostics[0].Message != "// 😀 first" || res.Pulled {
+		t.Fatalf("first: %+v %v", res, e)
+	}
+	d := res.Diagnostics[0]
+	if d.Column != 3 || d.EndColumn != 4 || d.Severity != "warning" || d.Code != "7" {
+		t.Fatalf("converted wrongly: %+v", d)
+	}
+	// A write by juju (the journal's observer) reaches the server before
+	// the next query.
+	abs := filepath.Join(root, "a.go")
+	if err := os.WriteFile(abs, []byte("// second\npackage a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	real, _ := filepath.EvalSymlinks(abs)
+	m.Observe([]journal.Touched{{Path: real, Action: abi.ActionModified}})
+	res, e = ask(t, m, abi.LSPRequest{Op: abi.LSPDiagnostics, Path: "a.go"})
+	if e != nil || len(res.Diagnostics) != 1 || res.Diagnostics[0].Message != "// second" {
+		t.Fatalf("after the write: %+v %v", res, e)
+	}
+	// Every open file.
+	res, e = ask(t, m, abi.LSPRequest{Op: abi.LSPDiagnostics})
+	if e != nil || len(res.Diagnostics) != 1 || res.Diagnostics[0].Path != "a.go" {
+		t.Fatalf("all: %+v %v", res, e)
+	}
+}
+
+func TestFakeCloseKillsGroup(t *testing.T) {
+	m, _ := fakeManager(t, "ok", map[string]string{"a.go": "package a\n"}, Options{})
+	if _, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDefinition, Path: "a.go", Line: 1, Column: 1}); e != nil {
+		t.Fatal(e)
+	}
+	pids := m.PIDs()
+	if len(pids) != 1 {
+		t.Fatalf("pids %v", pids)
+	}
+	m.Close(context.Background())
+	if err := syscall.Kill(-pids[0], 0); err == nil {
+		t.Fatalf("process group %d still alive after Close", pids[0])
+	}
+	if _, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDocumentSymbols, Path: "a.go"}); e == nil {
+		t.Fatal("a call after Close succeeded")
+	}
+}
+
+// TestFakeConcurrentCalls hammers one server from many goroutines while
+// the file changes: versions stay in order, nothing races (go test -race).
+func TestFakeConcurrentCalls(t *testing.T) {
+	m, root := fakeManager(t, "ok", map[string]string{"a.go": "// v0\npackage a\n", "b.go": "// b\npackage a\n"}, Options{})
+	done := make(chan error, 16)
+	for i := range 16 {
+		go func() {
+			path := "a.go"
+			if i%2 == 1 {
+				path = "b.go"
+			}
+			if i%4 == 0 {
+				os.WriteFile(filepath.Join(root, "a.go"), []byte("// v"+string(rune('a'+i))+"\npackage a\n"), 0o644)
+			}
+			req := abi.LSPRequest{Op: abi.LSPDefinition, Path: path, Line: 1, Column: 2}
+			if i%3 == 0 {
+				req = abi.LSPRequest{Op: abi.LSPDiagnostics, Path: path}
+			}
+			_, e := ask(t, m, req)
+			if e != nil {
+				done <- e
+				return
+			}
+			done <- nil
+		}()
+	}
+	for range 16 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestFakeWatchedFiles: files juju writes that the server does not have
+// open are told as watched-file events, created, changed or deleted; a
+// secret is never named.
+func TestFakeWatchedFiles(t *testing.T) {
+	m, root := fakeManager(t, "ok", map[string]string{"a.go": "package a\n", "c.go": "package a\n"}, Options{})
+	if _, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDefinition, Path: "a.go", Line: 1, Column: 1}); e != nil {
+		t.Fatal(e)
+	}
+	real, _ := filepath.EvalSymlinks(root)
+	os.WriteFile(filepath.Join(root, "b.go"), []byte("package a\n"), 0o644)
+	os.WriteFile(filepath.Join(root, ".env"), []byte("K=v\n"), 0o644)
+	os.Remove(filepath.Join(root, "c.go"))
+	m.Observe([]journal.Touched{
+		{Path: filepath.Join(real, "b.go"), Action: abi.ActionCreated},
+		{Path: filepath.Join(real, ".env"), Action: abi.ActionCreated},
+		{Path: filepath.Join(real, "c.go"), Action: abi.ActionDeleted},
+	})
+	res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPWorkspaceSymbols, Path: "a.go"})
+	if e != nil {
+		t.Fatal(e)
+	}
+	var got []string
+	for _, s := range res.Symbols {
+		got = append(got, s.Name)
+	}
+	if strings.Join(got, " ") != "event:1:b.go event:3:c.go" {
+		t.Fatalf("watched-file events: %v", got)
+	}
+}

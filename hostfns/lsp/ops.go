@@ -1,0 +1,245 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// locations answers definition and references.
+func (m *Manager) locations(ctx context.Context, req *abi.LSPRequest) (*abi.LSPResult, *abi.Error) {
+	t, res, e := m.targetOf(req.Path)
+	if t == nil {
+		return res, e
+	}
+	if req.Line < 1 {
+		return nil, abi.Errorf(abi.InvalidArgument, "line must be 1 or more (1-based)")
+	}
+	res = &abi.LSPResult{Language: t.lang.Name, Server: t.reg.Name, Locations: []abi.LSPLocation{}}
+	e = m.withServer(ctx, t, func(c *client) error {
+		f, e := m.read(t.res)
+		if e != nil {
+			return e
+		}
+		d, err := c.open(ctx, f)
+		if err != nil {
+			return err
+		}
+		tx := c.docText(d)
+		if req.Line > tx.lines() {
+			return abi.Errorf(abi.InvalidArgument, "line %d is past the end of %s (%d lines)", req.Line, t.res.Display, tx.lines())
+		}
+		pos := textDocumentPosition{TextDocument: textDocumentID{URI: d.uri},
+			Position: position{Line: req.Line - 1, Character: toServer(tx.line(req.Line-1), req.Column, c.enc)}}
+		var raw json.RawMessage
+		if req.Op == abi.LSPDefinition {
+			err = c.call(ctx, "textDocument/definition", pos, &raw)
+		} else {
+			p := referenceParams{textDocumentPosition: pos}
+			p.Context.IncludeDeclaration = req.IncludeDeclaration
+			err = c.call(ctx, "textDocument/references", p, &raw)
+		}
+		if err != nil {
+			return err
+		}
+		locs, err := decodeLocations(raw)
+		if err != nil {
+			return abi.Errorf(abi.Internal, "the language server %s gave an answer juju could not read", t.reg.Name)
+		}
+		pl := m.places(c)
+		for _, l := range locs {
+			if len(res.Locations) >= req.MaxResults {
+				res.Truncated = true
+				break
+			}
+			loc, hidden := pl.location(l.URI, l.Range)
+			if hidden {
+				res.Hidden++
+				continue
+			}
+			res.Locations = append(res.Locations, loc)
+		}
+		sortLocations(res.Locations)
+		return nil
+	})
+	return res, e
+}
+
+func sortLocations(locs []abi.LSPLocation) {
+	sort.SliceStable(locs, func(i, j int) bool {
+		a, b := locs[i], locs[j]
+		if a.Outside != b.Outside {
+			return !a.Outside
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+}
+
+// documentSymbols answers the symbol tree of one file.
+func (m *Manager) documentSymbols(ctx context.Context, req *abi.LSPRequest) (*abi.LSPResult, *abi.Error) {
+	t, res, e := m.targetOf(req.Path)
+	if t == nil {
+		return res, e
+	}
+	res = &abi.LSPResult{Language: t.lang.Name, Server: t.reg.Name, Symbols: []abi.LSPSymbol{}}
+	e = m.withServer(ctx, t, func(c *client) error {
+		f, e := m.read(t.res)
+		if e != nil {
+			return e
+		}
+		d, err := c.open(ctx, f)
+		if err != nil {
+			return err
+		}
+		var raw json.RawMessage
+		if err := c.call(ctx, "textDocument/documentSymbol", map[string]any{"textDocument": textDocumentID{URI: d.uri}}, &raw); err != nil {
+			return err
+		}
+		tree, flat, err := decodeSymbols(raw)
+		if err != nil {
+			return abi.Errorf(abi.Internal, "the language server %s gave an answer juju could not read", t.reg.Name)
+		}
+		pl := m.places(c)
+		if flat != nil {
+			res.Symbols, res.Hidden, res.Truncated = pl.symbolList(flat, req.MaxResults)
+			return nil
+		}
+		n := 0
+		res.Symbols = pl.symbolTree(d.uri, tree, &n, req.MaxResults, &res.Truncated)
+		return nil
+	})
+	return res, e
+}
+
+// workspaceSymbols asks the server of req.Path's language (a file; or,
+// for a folder or no path, every registration with a running server, or
+// else with a file under it) for symbols matching req.Query.
+func (m *Manager) workspaceSymbols(ctx context.Context, req *abi.LSPRequest) (*abi.LSPResult, *abi.Error) {
+	targets, res, e := m.symbolTargets(req.Path)
+	if targets == nil {
+		return res, e
+	}
+	res = &abi.LSPResult{Symbols: []abi.LSPSymbol{}}
+	for _, t := range targets {
+		if res.Server != "" {
+			res.Server += ","
+		}
+		res.Server += t.reg.Name
+		e := m.withServer(ctx, t, func(c *client) error {
+			if t.res != nil && t.res.Info.Mode().IsRegular() {
+				// Opening the file picks its module or package for the
+				// servers that answer for open files' projects.
+				if f, e := m.read(t.res); e == nil {
+					if _, err := c.open(ctx, f); err != nil {
+						return err
+					}
+				}
+			}
+			c.waitSettled(ctx, m.opts.ReadyTimeout, "")
+			var raw json.RawMessage
+			if err := c.call(ctx, "workspace/symbol", map[string]any{"query": req.Query}, &raw); err != nil {
+				return err
+			}
+			_, flat, err := decodeSymbols(raw)
+			if err != nil {
+				return abi.Errorf(abi.Internal, "the language server %s gave an answer juju could not read", t.reg.Name)
+			}
+			syms, hidden, cut := m.places(c).symbolList(flat, req.MaxResults-len(res.Symbols))
+			res.Symbols = append(res.Symbols, syms...)
+			res.Hidden += hidden
+			res.Truncated = res.Truncated || cut
+			return nil
+		})
+		if e != nil {
+			return nil, e
+		}
+	}
+	return res, nil
+}
+
+// diagnostics answers the diagnostics of one file, or of every file open
+// in a running server.
+func (m *Manager) diagnostics(ctx context.Context, req *abi.LSPRequest) (*abi.LSPResult, *abi.Error) {
+	if req.Path == "" {
+		return m.allDiagnostics(ctx, req)
+	}
+	t, res, e := m.targetOf(req.Path)
+	if t == nil {
+		return res, e
+	}
+	res = &abi.LSPResult{Language: t.lang.Name, Server: t.reg.Name, Diagnostics: []abi.LSPDiagnostic{}}
+	e = m.withServer(ctx, t, func(c *client) error {
+		f, e := m.read(t.res)
+		if e != nil {
+			return e
+		}
+		d, err := c.open(ctx, f)
+		if err != nil {
+			return err
+		}
+		items, pulled, err := c.fileDiagnostics(ctx, d)
+		if err != nil {
+			return err
+		}
+		res.Pulled = pulled
+		res.Diagnostics, _ = m.places(c).diagnostics(d.uri, items)
+		cutDiagnostics(res, req.MaxResults)
+		return nil
+	})
+	return res, e
+}
+
+// allDiagnostics gathers the diagnostics of the files open in every
+// running server.
+func (m *Manager) allDiagnostics(ctx context.Context, req *abi.LSPRequest) (*abi.LSPResult, *abi.Error) {
+	res := &abi.LSPResult{Diagnostics: []abi.LSPDiagnostic{}}
+	for _, c := range m.running() {
+		if err := c.flush(ctx); err != nil {
+			continue // it died: it has nothing open any more
+		}
+		c.mu.Lock()
+		var docs []*openDoc
+		for _, d := range c.docs {
+			docs = append(docs, d)
+		}
+		c.mu.Unlock()
+		sort.Slice(docs, func(i, j int) bool { return docs[i].path < docs[j].path })
+		pl := m.places(c)
+		for _, d := range docs {
+			items, pulled, err := c.fileDiagnostics(ctx, d)
+			if err != nil {
+				if e := m.callFailure(ctx, c.reg.Name, err); e.Code == abi.Timeout {
+					return nil, e
+				}
+				continue
+			}
+			res.Pulled = res.Pulled || pulled
+			diags, hidden := pl.diagnostics(d.uri, items)
+			if hidden {
+				res.Hidden++
+			}
+			res.Diagnostics = append(res.Diagnostics, diags...)
+		}
+		if res.Server != "" {
+			res.Server += ","
+		}
+		res.Server += c.reg.Name
+	}
+	cutDiagnostics(res, req.MaxResults)
+	return res, nil
+}
+
+func cutDiagnostics(res *abi.LSPResult, max int) {
+	if len(res.Diagnostics) > max {
+		res.Diagnostics = res.Diagnostics[:max]
+		res.Truncated = true
+	}
+}

@@ -1,0 +1,232 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/jujutools/juju/internal/lspconfig"
+	"github.com/jujutools/juju/internal/proc"
+)
+
+// pipes is the server's stdout and stdin as one stream.
+type pipes struct {
+	io.ReadCloser
+	io.WriteCloser
+}
+
+func (p pipes) Close() error {
+	return errors.Join(p.WriteCloser.Close(), p.ReadCloser.Close())
+}
+
+// startClient starts the server of reg over root and initializes it. It
+// fails with a *startError when the program cannot run or does not answer
+// initialize within the manager's InitTimeout.
+func (m *Manager) startClient(ctx context.Context, reg lspconfig.Server, root string) (*client, error) {
+	prog, err := osexec.LookPath(reg.Command[0])
+	if err != nil {
+		return nil, &startError{reg: reg.Name, notFound: true, err: err}
+	}
+	cmd := osexec.Command(prog, reg.Command[1:]...)
+	cmd.Dir = root
+	cmd.Env = m.env
+	cmd.SysProcAttr = proc.Attr()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, &startError{reg: reg.Name, err: err}
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, &startError{reg: reg.Name, err: err}
+	}
+	c := &client{
+		m: m, reg: reg, root: root, cmd: cmd, exited: make(chan struct{}), stderr: newTail(4 << 10),
+		changed: make(chan struct{}), progress: map[string]bool{}, pullRegs: map[string]bool{},
+		pushed: map[string]pushed{}, pulled: map[string]pulledReport{}, docs: map[string]*openDoc{},
+		dirty: map[string]int{}, started: time.Now(),
+	}
+	cmd.Stderr = c.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, &startError{reg: reg.Name, notFound: errors.Is(err, os.ErrNotExist), err: err}
+	}
+	go func() {
+		cmd.Wait()
+		c.setDead()
+		close(c.exited)
+	}()
+	stream := jsonrpc2.NewBufferedStream(pipes{stdout, stdin}, jsonrpc2.VSCodeObjectCodec{})
+	c.conn = jsonrpc2.NewConn(context.Background(), stream, handler{c}, jsonrpc2.SetLogger(discardLogger{}))
+	go func() {
+		select {
+		case <-c.conn.DisconnectNotify():
+		case <-c.exited:
+		}
+		c.setDead()
+	}()
+
+	ictx, cancel := context.WithTimeout(ctx, m.opts.InitTimeout)
+	defer cancel()
+	var res initializeResult
+	err = c.conn.Call(ictx, "initialize", c.initializeParams(), &res)
+	if err != nil {
+		c.kill()
+		se := &startError{reg: reg.Name, err: err, stderr: c.stderr.String()}
+		if ictx.Err() != nil && ctx.Err() == nil {
+			se.timeout = m.opts.InitTimeout
+		}
+		return nil, se
+	}
+	c.enc = encodingNamed(res.Capabilities.PositionEncoding)
+	c.pullCap = provided(res.Capabilities.DiagnosticProvider)
+	c.wsSymbols = provided(res.Capabilities.WorkspaceSymbolProvider)
+	c.readyLog = readySignal(res.ServerInfo.Name, prog)
+	if err := c.conn.Notify(ctx, "initialized", struct{}{}); err != nil {
+		c.kill()
+		return nil, &startError{reg: reg.Name, err: err, stderr: c.stderr.String()}
+	}
+	m.log.Info("language server started", "server", reg.Name, "root", root, "pid", cmd.Process.Pid,
+		"ms", time.Since(c.started).Milliseconds())
+	return c, nil
+}
+
+// initializeParams is what juju tells a server about itself.
+func (c *client) initializeParams() map[string]any {
+	uri := fileURI(c.root)
+	p := map[string]any{
+		"processId":        os.Getpid(),
+		"clientInfo":       map[string]any{"name": "juju"},
+		"rootUri":          uri,
+		"rootPath":         c.root,
+		"workspaceFolders": []any{map[string]any{"uri": uri, "name": filepath.Base(c.root)}},
+		"capabilities": map[string]any{
+			"general": map[string]any{"positionEncodings": []string{"utf-16"}},
+			"window":  map[string]any{"workDoneProgress": true},
+			"workspace": map[string]any{
+				"configuration":          true,
+				"workspaceFolders":       true,
+				"didChangeWatchedFiles":  map[string]any{"dynamicRegistration": true},
+				"symbol":                 map[string]any{"dynamicRegistration": false},
+				"didChangeConfiguration": map[string]any{"dynamicRegistration": false},
+			},
+			"textDocument": map[string]any{
+				"synchronization":    map[string]any{"dynamicRegistration": false, "didSave": false},
+				"definition":         map[string]any{"linkSupport": true},
+				"references":         map[string]any{},
+				"documentSymbol":     map[string]any{"hierarchicalDocumentSymbolSupport": true},
+				"publishDiagnostics": map[string]any{"versionSupport": true, "relatedInformation": false},
+				"diagnostic":         map[string]any{"dynamicRegistration": true, "relatedDocumentSupport": false},
+			},
+		},
+	}
+	if c.reg.InitOptions != "" {
+		p["initializationOptions"] = json.RawMessage(c.reg.InitOptions)
+	}
+	return p
+}
+
+// startError is a server that could not be started.
+type startError struct {
+	reg      string
+	notFound bool          // no such program
+	timeout  time.Duration // initialize not answered in time
+	stderr   string
+	err      error
+}
+
+func (e *startError) Error() string {
+	switch {
+	case e.notFound:
+		return fmt.Sprintf("language server %s: command not found: %v", e.reg, e.err)
+	case e.timeout > 0:
+		return fmt.Sprintf("language server %s: no answer to initialize within %s", e.reg, e.timeout)
+	}
+	return fmt.Sprintf("language server %s: %v", e.reg, e.err)
+}
+
+func (e *startError) Unwrap() error { return e.err }
+
+// shutdown asks the server to stop, waits until ctx ends for it to exit,
+// then kills its process group.
+func (c *client) shutdown(ctx context.Context) {
+	if !c.isDead() {
+		sctx, cancel := context.WithCancel(ctx)
+		go func() {
+			select {
+			case <-c.exited:
+				cancel()
+			case <-sctx.Done():
+			}
+		}()
+		if c.conn.Call(sctx, "shutdown", nil, nil) == nil {
+			c.conn.Notify(sctx, "exit", nil)
+		}
+		select {
+		case <-c.exited:
+		case <-sctx.Done():
+		}
+		cancel()
+	}
+	c.kill()
+}
+
+// kill ends the server's process group and waits for the process to be
+// reaped.
+func (c *client) kill() {
+	if c.cmd.Process != nil {
+		proc.KillGroup(c.cmd.Process.Pid)
+	}
+	c.conn.Close()
+	select {
+	case <-c.exited:
+	case <-time.After(5 * time.Second):
+		c.m.log.Warn("language server did not exit after SIGKILL", "server", c.reg.Name)
+	}
+}
+
+// pid is the server's process id.
+func (c *client) pid() int {
+	if c.cmd.Process == nil {
+		return 0
+	}
+	return c.cmd.Process.Pid
+}
+
+// discardLogger silences jsonrpc2's own logging: juju logs what matters.
+type discardLogger struct{}
+
+func (discardLogger) Printf(string, ...any) {}
+
+// tail keeps the last bytes written to it: the end of a server's stderr,
+// for the log when it fails.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func newTail(max int) *tail { return &tail{max: max} }
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append([]byte(nil), t.b[len(t.b)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}

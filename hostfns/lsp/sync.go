@@ -1,0 +1,260 @@
+package lsp
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// openDoc is a document juju opened in a server: the text the server has.
+type openDoc struct {
+	path    string // absolute, symlink-free
+	uri     string
+	version int
+	text    *text
+	gen     uint64 // the client's gen when this text was sent
+	size    int64
+	mod     time.Time
+	used    time.Time
+}
+
+// file is a file of the workspace, read through the path policy.
+type file struct {
+	res  *policy.Resolved
+	abs  string // absolute, symlink-free
+	uri  string
+	body string
+}
+
+// resolveFile resolves a path from a plugin (or an absolute path from a
+// server) to a regular file inside a root: secrets and denied paths are
+// refused by the policy before anything is opened.
+func (m *Manager) resolveFile(p string) (*policy.Resolved, *abi.Error) {
+	r, e := m.pol.Resolve(p)
+	if e != nil {
+		return nil, e
+	}
+	if !r.Info.Mode().IsRegular() {
+		return nil, abi.Errorf(abi.InvalidArgument, "%q is not a file; pass a source file", r.Display)
+	}
+	return r, nil
+}
+
+// absOf is the absolute, symlink-free path of a resolved file.
+func absOf(r *policy.Resolved) string {
+	return filepath.Join(r.Root.Real, filepath.FromSlash(r.Rel))
+}
+
+// read reads a resolved file through the policy.
+func (m *Manager) read(r *policy.Resolved) (*file, *abi.Error) {
+	if r.Info.Size() > MaxFileSize {
+		return nil, abi.Errorf(abi.TooLarge, "%q is larger than %d MiB; language servers are not sent files that large", r.Display, MaxFileSize>>20)
+	}
+	f, e := m.pol.Open(r)
+	if e != nil {
+		return nil, e
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, abi.Errorf(abi.Internal, "juju could not read %q; try again", r.Display)
+	}
+	abs := absOf(r)
+	return &file{res: r, abs: abs, uri: fileURI(abs), body: string(b)}, nil
+}
+
+// open makes the server hold f's current text: didOpen the first time,
+// didChange (the whole text) when it differs from what it has.
+func (c *client) open(ctx context.Context, f *file) (*openDoc, error) {
+	c.syncMu.Lock()
+	defer c.syncMu.Unlock()
+	now := time.Now()
+	c.mu.Lock()
+	d := c.docs[f.uri]
+	same := d != nil && d.text.s == f.body
+	if same {
+		d.used = now
+	}
+	c.mu.Unlock()
+	if same {
+		return d, nil
+	}
+	lang, _ := abi.LanguageOf(f.abs)
+	if d == nil {
+		d = &openDoc{path: f.abs, uri: f.uri, version: 1, text: newText(f.body), size: f.res.Info.Size(), mod: f.res.Info.ModTime(), used: now}
+		c.mu.Lock()
+		c.gen++
+		d.gen = c.gen
+		c.docs[f.uri] = d
+		c.mu.Unlock()
+		err := c.conn.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+			"uri": f.uri, "languageId": lang.LanguageID(f.abs), "version": d.version, "text": f.body,
+		}})
+		if err != nil {
+			return nil, c.died()
+		}
+		c.closeExtra(ctx)
+		return d, nil
+	}
+	if err := c.change(ctx, d, f.body, f.res.Info); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// change sends d's new text.
+func (c *client) change(ctx context.Context, d *openDoc, body string, fi os.FileInfo) error {
+	c.mu.Lock()
+	c.gen++
+	d.gen = c.gen
+	d.version++
+	d.text = newText(body)
+	d.size, d.mod, d.used = fi.Size(), fi.ModTime(), time.Now()
+	version := d.version
+	c.mu.Unlock()
+	err := c.conn.Notify(ctx, "textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": d.uri, "version": version},
+		"contentChanges": []any{map[string]any{"text": body}},
+	})
+	if err != nil {
+		return c.died()
+	}
+	return nil
+}
+
+// closeDoc closes d in the server.
+func (c *client) closeDoc(ctx context.Context, d *openDoc) {
+	c.mu.Lock()
+	delete(c.docs, d.uri)
+	c.gen++
+	c.mu.Unlock()
+	c.conn.Notify(ctx, "textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": d.uri}})
+}
+
+// closeExtra closes the least recently used documents past MaxOpen.
+func (c *client) closeExtra(ctx context.Context) {
+	c.mu.Lock()
+	var docs []*openDoc
+	for _, d := range c.docs {
+		docs = append(docs, d)
+	}
+	c.mu.Unlock()
+	if len(docs) <= c.m.opts.MaxOpen {
+		return
+	}
+	sort.Slice(docs, func(i, j int) bool { return docs[i].used.Before(docs[j].used) })
+	for _, d := range docs[:len(docs)-c.m.opts.MaxOpen] {
+		c.closeDoc(ctx, d)
+	}
+}
+
+// docText is the text the server has of d now.
+func (c *client) docText(d *openDoc) *text {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return d.text
+}
+
+// doc returns the open document of uri, if any.
+func (c *client) doc(uri string) *openDoc {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.docs[uri]
+}
+
+// flush brings the server up to date before a query: the files juju wrote
+// since the last one (Changed), and open documents changed on disk by
+// anything else. Open documents get didChange (or didClose when gone or no
+// longer readable), others a watched-files notification. When anything
+// was sent, a barrier makes sure the server has read it.
+func (c *client) flush(ctx context.Context) error {
+	c.syncMu.Lock()
+	defer c.syncMu.Unlock()
+	c.mu.Lock()
+	dirty := c.dirty
+	c.dirty = map[string]int{}
+	var open []*openDoc
+	for _, d := range c.docs {
+		open = append(open, d)
+	}
+	c.mu.Unlock()
+	sent := false
+	for _, d := range open {
+		if dirty[d.path] != 0 {
+			continue
+		}
+		c.mu.Lock()
+		size, mod := d.size, d.mod
+		c.mu.Unlock()
+		fi, err := os.Stat(d.path)
+		if err != nil {
+			dirty[d.path] = eventDeleted
+		} else if fi.Size() != size || !fi.ModTime().Equal(mod) {
+			dirty[d.path] = eventChanged
+		}
+	}
+	var events []fileEvent
+	paths := make([]string, 0, len(dirty))
+	for p := range dirty {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		uri := fileURI(p)
+		d := c.doc(uri)
+		var f *file
+		r, e := c.m.resolveFile(p)
+		if e == nil {
+			f, e = c.m.read(r)
+		}
+		switch {
+		case d != nil && e != nil:
+			c.closeDoc(ctx, d)
+			events = append(events, fileEvent{URI: uri, Type: eventDeleted})
+		case d != nil:
+			c.mu.Lock()
+			same := f.body == d.text.s
+			c.mu.Unlock()
+			if !same {
+				if err := c.change(ctx, d, f.body, r.Info); err != nil {
+					return err
+				}
+				sent = true
+			}
+		case e == nil || e.Code == abi.NotFound:
+			// Not open: the server reads the file itself; tell it it
+			// changed. A secret or denied path is never named.
+			typ := dirty[p]
+			if e != nil {
+				typ = eventDeleted
+			}
+			events = append(events, fileEvent{URI: uri, Type: typ})
+		}
+	}
+	if len(events) > 0 {
+		c.mu.Lock()
+		c.gen++
+		c.mu.Unlock()
+		if err := c.conn.Notify(ctx, "workspace/didChangeWatchedFiles", map[string]any{"changes": events}); err != nil {
+			return c.died()
+		}
+		sent = true
+	}
+	if sent {
+		return c.barrier(ctx)
+	}
+	return nil
+}
+
+// Watched-file event types.
+const (
+	eventCreated = 1
+	eventChanged = 2
+	eventDeleted = 3
+)

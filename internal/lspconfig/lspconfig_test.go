@@ -1,0 +1,75 @@
+package lspconfig
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+func TestAddListRemove(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "config")
+	if got, err := Load(dir); err != nil || got != nil {
+		t.Fatalf("missing file: %v %v", got, err)
+	}
+	argv, err := SplitCommand(`pyright-langserver --stdio --log "a b"`)
+	if err != nil || !reflect.DeepEqual(argv, []string{"pyright-langserver", "--stdio", "--log", "a b"}) {
+		t.Fatalf("split: %q %v", argv, err)
+	}
+	py := Server{Name: "pyright", Command: argv, Languages: []string{"python"}, RootMarkers: []string{"pyproject.toml"}}
+	gopls := Server{Name: "gopls", Command: []string{"gopls"}, Languages: []string{"go"}, InitOptions: `{"verboseWorkDoneProgress":true}`}
+	for _, s := range []Server{py, gopls} {
+		if err := Add(dir, s, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Add(dir, gopls, false); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("a second gopls without --replace: %v", err)
+	}
+	got, err := Load(dir)
+	if err != nil || !reflect.DeepEqual(got, []Server{gopls, py}) {
+		t.Fatalf("load: %+v %v", got, err)
+	}
+	if fi, err := os.Stat(Path(dir)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("file mode: %v %v", fi, err)
+	}
+	if s, ok := For(got, "python"); !ok || s.Name != "pyright" {
+		t.Fatalf("For python: %+v", s)
+	}
+	if err := Remove(dir, "pyright"); err != nil {
+		t.Fatal(err)
+	}
+	if err := Remove(dir, "pyright"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("second remove: %v", err)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	ok := Server{Name: "x", Command: []string{"x"}, Languages: []string{"go"}}
+	for name, mut := range map[string]func(*Server){
+		"bad name":      func(s *Server) { s.Name = "X Y" },
+		"no command":    func(s *Server) { s.Command = nil },
+		"no language":   func(s *Server) { s.Languages = nil },
+		"unknown lang":  func(s *Server) { s.Languages = []string{"cobol"} },
+		"marker path":   func(s *Server) { s.RootMarkers = []string{"a/go.mod"} },
+		"init not json": func(s *Server) { s.InitOptions = "{" },
+		"init array":    func(s *Server) { s.InitOptions = "[1]" },
+	} {
+		s := ok
+		mut(&s)
+		if err := s.Validate(); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if err := ok.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDecodeStrict(t *testing.T) {
+	_, err := Decode("lsp.toml", []byte("[[server]]\nname = \"x\"\ncommand = [\"x\"]\nlanguages = [\"go\"]\nextra = 1\n"))
+	if !errors.Is(err, ErrInvalid) {
+		t.Fatalf("unknown key accepted: %v", err)
+	}
+}

@@ -1,0 +1,113 @@
+package semantic
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
+
+// FindReferencesArgs are the arguments of find_references.
+type FindReferencesArgs struct {
+	Path               string `json:"path,omitempty" desc:"The source file holding the identifier (with line and column), or, with symbol, a file or folder to look for the symbol in (default: the first root)."`
+	Line               int    `json:"line,omitempty" min:"1" desc:"1-based line of the identifier."`
+	Column             int    `json:"column,omitempty" min:"1" desc:"1-based column of the identifier, in Unicode code points."`
+	Symbol             string `json:"symbol,omitempty" desc:"Instead of a position: the symbol's name path, e.g. Server.Run or helper; its definition is found first."`
+	IncludeDeclaration *bool  `json:"includeDeclaration,omitempty" default:"true" desc:"List the declaration itself among the references."`
+	MaxResults         int    `json:"maxResults,omitempty" default:"200" min:"1" max:"1000" desc:"The most references to return; the result says when more exist."`
+}
+
+func init() {
+	juju.Tool("find_references", juju.ReadTool("Find references",
+		"Finds every reference to a symbol: give path, line and column of an identifier (1-based, column in Unicode code points), "+
+			"or symbol, a name path such as Server.Run. Asks the language server registered for the file's language, so references are exact "+
+			"(not text matches) and current after edits; each comes with its line's text. "+
+			"Without a registered server it lists whole-word text matches of the name instead, marked source: heuristic.",
+		LocationsResult{}), findReferences)
+}
+
+func findReferences(_ *juju.Call, in FindReferencesArgs) (*juju.Result, error) {
+	incl := in.IncludeDeclaration == nil || *in.IncludeDeclaration
+	path, line, column, name := in.Path, in.Line, in.Column, ""
+	if in.Symbol != "" {
+		def, err := resolveSymbol(in.Symbol, in.Path)
+		if err != nil {
+			return nil, err
+		}
+		if def == nil {
+			return wordMatches(in, in.Symbol, "")
+		}
+		path, line, column, name = def.Path, def.Line, def.Column, in.Symbol
+	} else if in.Path == "" || in.Line == 0 || in.Column == 0 {
+		return nil, juju.Errorf(abi.InvalidArgument, "give path, line and column of an identifier, or symbol (a name path such as Server.Run)")
+	}
+	res, err := lspCall(abi.LSPRequest{Op: abi.LSPReferences, Path: path, Line: line, Column: column, IncludeDeclaration: incl, MaxResults: in.MaxResults})
+	if err != nil {
+		return nil, err
+	}
+	if res.Unregistered {
+		if name == "" {
+			text, err := lineOf(path, line)
+			if err != nil {
+				return nil, err
+			}
+			if name = identifierAt(text, column); name == "" {
+				return nil, juju.Errorf(abi.InvalidArgument, "no identifier at %s; point line and column at a name", position(path, line, column))
+			}
+		}
+		return wordMatches(in, name, res.Language)
+	}
+	out := LocationsResult{Source: sourceLSP, Server: res.Server, Symbol: name, Locations: []Location{}, Truncated: res.Truncated, Hidden: res.Hidden}
+	for _, l := range res.Locations {
+		out.Locations = append(out.Locations, locationOf(l))
+	}
+	return renderLocations("References", &out), nil
+}
+
+// resolveSymbol finds the definition a name path names: the language
+// server's answer when one is registered, else the heuristic index's; nil
+// when there is none.
+func resolveSymbol(symbol, scope string) (*Symbol, error) {
+	found, err := findSymbols(symbol, false, scope, 5)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range found.Symbols {
+		if !s.Outside && s.Column > 0 {
+			return &s, nil
+		}
+	}
+	return nil, nil
+}
+
+// wordMatches lists whole-word matches of name: the fallback without a
+// language server.
+func wordMatches(in FindReferencesArgs, name, language string) (*juju.Result, error) {
+	_, leaf := splitNamePath(name)
+	scope := "."
+	if in.Symbol != "" && in.Path != "" {
+		scope = in.Path
+	}
+	res, err := juju.Search(abi.SearchRequest{Pattern: `\b` + regexp.QuoteMeta(leaf) + `\b`, Path: scope, Glob: sourceGlob, MaxResults: in.MaxResults})
+	if err != nil {
+		return nil, err
+	}
+	out := LocationsResult{Source: sourceHeuristic, Symbol: leaf, Locations: []Location{}, Truncated: res.Truncated, Hidden: res.Hidden,
+		Note: "whole-word text matches of " + leaf + ", not semantic references: other symbols of the same name, comments and strings are included. " + registerHint(language)}
+	if res.Unavailable {
+		out.Note = "ripgrep is not installed on the host, so no text matches could be listed; use search_code. " + registerHint(language)
+	}
+	for _, f := range res.Files {
+		for _, m := range f.Matches {
+			out.Locations = append(out.Locations, Location{Path: f.Path, Line: m.Line, Column: m.Column, Text: strings.TrimRight(m.Text, "\r")})
+		}
+	}
+	sort.SliceStable(out.Locations, func(i, j int) bool {
+		a, b := out.Locations[i], out.Locations[j]
+		return a.Path < b.Path || a.Path == b.Path && a.Line < b.Line
+	})
+	return renderLocations(fmt.Sprintf("References to %s", leaf), &out), nil
+}

@@ -1,0 +1,122 @@
+package semantic
+
+import (
+	"fmt"
+
+	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
+)
+
+// GetDiagnosticsArgs are the arguments of get_diagnostics.
+type GetDiagnosticsArgs struct {
+	Path       string `json:"path,omitempty" desc:"The source file to check. Left out: every file the language servers have open (those the semantic tools were asked about)."`
+	Severity   string `json:"severity,omitempty" enum:"error,warning,information,hint" default:"hint" desc:"The least severity to list: error lists errors only, warning errors and warnings, …"`
+	MaxResults int    `json:"maxResults,omitempty" default:"200" min:"1" max:"1000" desc:"The most diagnostics to return; the result says when more exist."`
+}
+
+// Diagnostic is one problem a language server reports.
+type Diagnostic struct {
+	Path      string `json:"path" desc:"The file, relative to the first root."`
+	Severity  string `json:"severity" enum:"error,warning,information,hint" desc:"How serious it is."`
+	Code      string `json:"code,omitempty" desc:"The server's code for it."`
+	Source    string `json:"source,omitempty" desc:"What reported it (compiler, a linter …)."`
+	Message   string `json:"message" desc:"What is wrong."`
+	Line      int    `json:"line" desc:"1-based line where it starts."`
+	Column    int    `json:"column" desc:"1-based column where it starts, in code points."`
+	EndLine   int    `json:"endLine" desc:"1-based line where it ends."`
+	EndColumn int    `json:"endColumn" desc:"1-based column just past its end."`
+}
+
+// DiagnosticsResult is the structured content of get_diagnostics.
+type DiagnosticsResult struct {
+	Source      string       `json:"source" enum:"lsp" desc:"Always lsp: diagnostics come from language servers only."`
+	Server      string       `json:"server,omitempty" desc:"The language servers that answered."`
+	Pulled      bool         `json:"pulled,omitempty" desc:"The server was asked for them (textDocument/diagnostic) rather than having pushed them."`
+	Diagnostics []Diagnostic `json:"diagnostics" jsonschema:"required" desc:"The diagnostics, by file and position."`
+	Errors      int          `json:"errors" desc:"How many errors are listed."`
+	Warnings    int          `json:"warnings" desc:"How many warnings are listed."`
+	Truncated   bool         `json:"truncated,omitempty" desc:"More diagnostics exist than are listed."`
+	Note        string       `json:"note,omitempty" desc:"What to know about this answer."`
+}
+
+func init() {
+	juju.Tool("get_diagnostics", juju.ReadTool("Get diagnostics",
+		"Lists the errors and warnings a language server reports for a source file (compile errors, type errors, lint findings): severity, code, message and range "+
+			"(1-based lines, columns in code points). Current after edits made through juju. Without path, lists those of every file the servers have open. "+
+			"Needs a language server registered for the file's language; without one it says how the owner can register one.",
+		DiagnosticsResult{}), getDiagnostics)
+}
+
+var severityRank = map[string]int{"error": 1, "warning": 2, "information": 3, "hint": 4}
+
+func getDiagnostics(_ *juju.Call, in GetDiagnosticsArgs) (*juju.Result, error) {
+	res, err := lspCall(abi.LSPRequest{Op: abi.LSPDiagnostics, Path: in.Path})
+	if err != nil {
+		return nil, err
+	}
+	if res.Unregistered {
+		return nil, juju.Errorf(abi.NotFound, "diagnostics come only from a language server, and %s", lowerFirst(registerHint(res.Language)))
+	}
+	least := severityRank[in.Severity]
+	if least == 0 {
+		least = 4
+	}
+	out := &DiagnosticsResult{Source: sourceLSP, Server: res.Server, Pulled: res.Pulled, Diagnostics: []Diagnostic{}, Truncated: res.Truncated}
+	for _, d := range res.Diagnostics {
+		if severityRank[d.Severity] > least {
+			continue
+		}
+		if len(out.Diagnostics) >= in.MaxResults {
+			out.Truncated = true
+			break
+		}
+		out.Diagnostics = append(out.Diagnostics, Diagnostic(d))
+	}
+	if shrink(out, len(out.Diagnostics), func(n int) { out.Diagnostics = out.Diagnostics[:n] }) {
+		out.Truncated = true
+	}
+	if in.Path == "" && res.Server == "" {
+		out.Note = "no language server is running yet: pass path to check a file (its server starts then)"
+	}
+	var b textBuilder
+	for _, d := range out.Diagnostics {
+		switch d.Severity {
+		case "error":
+			out.Errors++
+		case "warning":
+			out.Warnings++
+		}
+		code := ""
+		if d.Code != "" {
+			code = " [" + d.Code + "]"
+		}
+		if !b.line("%s: %s%s: %s", position(d.Path, d.Line, d.Column), d.Severity, code, oneLine(d.Message)) {
+			out.Truncated = true
+			break
+		}
+	}
+	what := "in " + in.Path
+	if in.Path == "" {
+		what = "in the open files"
+	}
+	if len(out.Diagnostics) == 0 {
+		b.WriteString(fmt.Sprintf("No diagnostics %s (language server %s).\n", what, out.Server))
+	} else {
+		s := fmt.Sprintf("[%d errors, %d warnings, %d listed %s; language server %s", out.Errors, out.Warnings, len(out.Diagnostics), what, out.Server)
+		if out.Truncated {
+			s += "; more exist, not listed"
+		}
+		b.WriteString(s + "]\n")
+	}
+	if out.Note != "" {
+		b.WriteString("Note: " + out.Note + "\n")
+	}
+	return juju.Text(b.String()).WithStructured(out), nil
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return string(s[0]|0x20) + s[1:]
+}
