@@ -12,7 +12,8 @@ import (
 )
 
 // project copies the fixture project name (test/testdata/projects) into a
-// fresh folder and returns it.
+// fresh folder and returns it; files keep their mode (mise's file tasks
+// are the executable ones).
 func project(t *testing.T, name string) string {
 	t.Helper()
 	src := filepath.Join(repoRoot, "test", "testdata", "projects", name)
@@ -30,7 +31,11 @@ func project(t *testing.T, name string) string {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(out, b, 0o644)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(out, b, info.Mode().Perm())
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -316,7 +321,9 @@ func TestOverviewOfASubfolder(t *testing.T) {
 	o, txt := s.overview(map[string]any{"path": "packages/app"})
 	checkTasks(t, o, `
 start | npm | npm run start | packages/app | packages/app/package.json:4 | run | node index.js
+pretest | npm | npm run pretest | packages/app | packages/app/package.json:5 | test | echo before (npm runs it before test)
 test | npm | npm run test | packages/app | packages/app/package.json:6 | test | node --test (runs pretest first) (then posttest)
+posttest | npm | npm run posttest | packages/app | packages/app/package.json:7 | test | echo after (npm runs it after test)
 `)
 	if len(o.Warnings) != 0 || o.Files != 1 || !strings.HasPrefix(txt, "Project packages/app: 1 file, ") {
 		t.Errorf("files %d, warnings %s, text:\n%s", o.Files, o.warningLines(), txt)
