@@ -192,9 +192,10 @@ func (b *bench) measure() []row {
 	add(b.commands()...)
 	add(b.edits()...)
 	add(b.overview())
+	add(b.overviewMonorepo())
 	add(b.memory())
 	var rows []row
-	for _, id := range []string{"1", "2c", "2w", "3", "4", "5", "5b", "5c", "5d", "6", "7c", "7w", "9", "9b", "10", "11", "11w", "11p", "ov", "8"} {
+	for _, id := range []string{"1", "2c", "2w", "3", "4", "5", "5b", "5c", "5d", "6", "7c", "7w", "9", "9b", "10", "11", "11w", "11p", "ov", "ovm", "8"} {
 		rows = append(rows, byID[id])
 	}
 	return rows
