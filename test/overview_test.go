@@ -331,3 +331,36 @@ posttest | npm | npm run posttest | packages/app | packages/app/package.json:7 |
 	s.fail("project_overview", map[string]any{"path": "package.json"}, "INVALID_ARGUMENT")
 	s.fail("project_overview", map[string]any{"path": "nope"}, "NOT_FOUND")
 }
+
+// Every runner the fixtures' overviews show is in the table of runners in
+// docs/ARCHITECTURE.md ("Task discovery").
+func TestOverviewRunnersDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(repoRoot, "docs", "ARCHITECTURE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]bool{}
+	_, table, ok := strings.Cut(string(doc), "| discoverer | follows | runners it emits |")
+	if !ok {
+		t.Fatal("docs/ARCHITECTURE.md has no table of runners")
+	}
+	table, _, _ = strings.Cut(table, "\n\n")
+	for _, l := range strings.Split(table, "\n") {
+		cols := strings.Split(strings.Trim(l, "| "), "|")
+		for _, r := range strings.Split(cols[len(cols)-1], ",") {
+			documented[strings.TrimSpace(r)] = true
+		}
+	}
+	goldens, _ := filepath.Glob(filepath.Join(repoRoot, "test", "testdata", "projects", "*.golden"))
+	for _, g := range goldens {
+		b, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if cols := strings.Split(l, " | "); len(cols) > 2 && !documented[cols[1]] {
+				t.Errorf("%s: the runner %s is not in the table of docs/ARCHITECTURE.md", filepath.Base(g), cols[1])
+			}
+		}
+	}
+}
