@@ -196,6 +196,7 @@ func TestOverviewFixtures(t *testing.T) {
 			root := project(t, d.Name())
 			s := start(t, root, "--mode", "trusted")
 			o, _ := s.overview(nil)
+			noTrapRan(t, root)
 			got := "-- tasks --\n" + o.taskLines() + "-- warnings --\n" + o.warningLines()
 			golden := filepath.Join(repoRoot, "test", "testdata", "projects", d.Name()+".golden")
 			if *update {
@@ -213,6 +214,19 @@ func TestOverviewFixtures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// noTrapRan fails when a side-effect trap of a fixture (a $(shell …), a
+// lifecycle script, a build script, a noxfile: each writes a pwned* file)
+// ran while the overview was made.
+func noTrapRan(t *testing.T, root string) {
+	t.Helper()
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), "pwned") {
+			t.Errorf("%s exists: a side-effect trap of the fixture ran", p)
+		}
+		return nil
+	})
 }
 
 // A discoverer that crashes its plugin or never returns costs the overview

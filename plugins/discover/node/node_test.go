@@ -14,7 +14,7 @@ func TestNPMWorkspaceWithBOMAndBrokenMember(t *testing.T) {
 prebuild | npm | npm run prebuild | . | package.json:6 | build | rm -rf dist (npm runs it before build)
 build | npm | npm run build | . | package.json:7 | build | tsc -b (runs prebuild first)
 test | npm | npm run test | . | package.json:8 | test | vitest run
-postinstall | npm | npm run postinstall | . | package.json:9 | other | husky (lifecycle script of install)
+postinstall | npm | npm run postinstall | . | package.json:9 | other | touch pwned-npm (lifecycle script of install)
 lint | npm | npm run lint | . | package.json:10 | lint | eslint .
 start | npm | npm run start | packages/app | packages/app/package.json:4 | run | node index.js
 pretest | npm | npm run pretest | packages/app | packages/app/package.json:5 | test | echo before (npm runs it before test)

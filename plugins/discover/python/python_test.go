@@ -21,8 +21,8 @@ lint:check | hatch | hatch run lint:check | . | pyproject.toml:24 | lint |
 py311 | tox | tox -e py311 | . | tox.ini:2 | test | tox environment
 lint | tox | tox -e lint | . | tox.ini:2 | lint | tox environment
 docs | tox | tox -e docs | . | tox.ini:7 | other | tox environment
-tests | nox | nox -s tests | . | noxfile.py:4 | test | nox session
-typecheck | nox | nox -s typecheck | . | noxfile.py:9 | lint | nox session
+tests | nox | nox -s tests | . | noxfile.py:7 | test | nox session
+typecheck | nox | nox -s typecheck | . | noxfile.py:12 | lint | nox session
 serve | poetry | poetry run serve | poetry-app | poetry-app/pyproject.toml:5 | run | console script app:serve
 pytest | poetry | poetry run pytest | poetry-app | poetry-app/setup.cfg:4 | test | run the tests
 `, `broken/pyproject.toml: is not valid TOML (line 1`)
