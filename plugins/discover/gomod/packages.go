@@ -43,26 +43,13 @@ type goFile struct {
 	ignored bool
 }
 
-// packages searches the .go files of every module once (one search per
-// module that lies in no other) and sorts what it finds into the modules,
-// by module folder. Files go never builds as part of ./... — under
+// packages searches the .go files of every module (d.search) and sorts
+// what it finds into the modules, by module folder. Files go never builds as part of ./... — under
 // testdata, vendor, or a name starting with . or _ — are left out.
 func (d *discoverer) packages() map[string]*pkgInfo {
 	out := map[string]*pkgInfo{}
 	files := map[string]*goFile{}
-	var hits []task.Hit
-	for _, top := range d.topDirs() {
-		h, err := d.fsys.Grep(top, "*.go", pattern)
-		if err != nil {
-			m := d.byDir[top]
-			if !errors.Is(err, task.ErrIncomplete) {
-				d.res.Warn(m.file, "its packages could not be searched (%v); go run and go generate tasks are missing", err)
-				continue
-			}
-			d.res.Warn(m.file, "the search of its .go files stopped at its bound; some go run and go generate tasks may be missing")
-		}
-		hits = append(hits, h...)
-	}
+	hits := d.search()
 	slices.SortFunc(hits, func(a, b task.Hit) int { return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line)) })
 	for _, h := range hits {
 		if !lineRE.MatchString(strings.TrimSuffix(h.Text, "\r")) {
@@ -133,6 +120,28 @@ func better(a, b string) bool {
 	return a < b
 }
 
+// search finds the lines of pattern in the .go files of every module, in
+// one search from the folder that holds them all: a go.work's modules side
+// by side cost one ripgrep run, not one each.
+func (d *discoverer) search() []task.Hit {
+	tops := d.topDirs()
+	if len(tops) == 0 {
+		return nil
+	}
+	top := tops[0]
+	for _, t := range tops[1:] {
+		top = common(top, t)
+	}
+	hits, err := d.fsys.Grep(top, "*.go", pattern)
+	switch {
+	case errors.Is(err, task.ErrIncomplete):
+		d.res.Warn(d.mods[0].file, "the search of the modules' .go files stopped at its bound; some go run and go generate tasks may be missing")
+	case err != nil:
+		d.res.Warn(d.mods[0].file, "the modules' .go files could not be searched (%v); go run and go generate tasks are missing", err)
+	}
+	return hits
+}
+
 // packageName reads the package clause of a .go file: the line "package
 // main" found by the search may sit in a string of another package.
 func (d *discoverer) packageName(file string) string {
@@ -200,6 +209,14 @@ func built(rel string) bool {
 		}
 	}
 	return true
+}
+
+// common is the deepest folder that holds both folders a and b.
+func common(a, b string) string {
+	for !within(b, a) {
+		a = path.Dir(a)
+	}
+	return a
 }
 
 // within says the folder dir is inside the folder root, or is it.
