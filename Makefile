@@ -13,7 +13,12 @@ LDFLAGS   := -X main.version=$(VERSION)
 CORE      := $(sort $(patsubst %/main.go,%,$(wildcard plugins/*/main.go)))
 ROOT      ?= $(CURDIR)
 # Each entry is PACKAGE or PACKAGE:BINARY (the binary whose absence triggers the install).
-APT_PKGS  := git bubblewrap:bwrap ripgrep:rg
+# make, go, npm, cargo, mvn, just, task and mise are the oracles of the
+# overview tests (test/overview_oracle_test.go); the last three are not
+# Debian packages here: npm packages that ship the binary, and a Go module.
+APT_PKGS  := git bubblewrap:bwrap ripgrep:rg make npm cargo maven:mvn
+NPM_PKGS  := rust-just@1.57.0:just @jdxcode/mise@2026.9.15:mise
+GO_TOOLS  := github.com/go-task/task/v3/cmd/task@v3.54.0:task
 # The pinned MCP conformance suite (package.json + package-lock.json).
 CONFORMANCE := test/conformance
 
@@ -42,13 +47,15 @@ serve: build
 	@echo "juju is now serving MCP over HTTP for $(ROOT). Press Ctrl-C to stop." >&2
 	@./$(BIN) serve --root "$(ROOT)"
 
-## deps: system packages the tests use (installed only when missing)
+## deps: system packages and tools the tests use (installed only when missing)
 deps:
 	@missing=""; for p in $(APT_PKGS); do command -v $${p##*:} >/dev/null 2>&1 || missing="$$missing $${p%%:*}"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		(apt-get update -qq && apt-get install -y -qq $$missing) >/dev/null; \
 	fi
+	@for p in $(NPM_PKGS); do command -v $${p##*:} >/dev/null 2>&1 || { echo "installing $${p%:*}"; npm install -g --no-audit --no-fund $${p%:*} >/dev/null; }; done
+	@for p in $(GO_TOOLS); do command -v $${p##*:} >/dev/null 2>&1 || { echo "installing $${p%:*}"; GOBIN=/usr/local/bin $(GO) install $${p%:*}; }; done
 
 ## lsp-servers: the language servers the LSP tests run against, pinned (installed only when missing):
 ## gopls with go install into test/lspservers/bin, pyright with npm ci from test/lspservers/package-lock.json

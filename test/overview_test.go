@@ -12,7 +12,8 @@ import (
 )
 
 // project copies the fixture project name (test/testdata/projects) into a
-// fresh folder and returns it.
+// fresh folder and returns it; files keep their mode (mise's file tasks
+// are the executable ones).
 func project(t *testing.T, name string) string {
 	t.Helper()
 	src := filepath.Join(repoRoot, "test", "testdata", "projects", name)
@@ -30,7 +31,11 @@ func project(t *testing.T, name string) string {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(out, b, 0o644)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(out, b, info.Mode().Perm())
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -191,6 +196,7 @@ func TestOverviewFixtures(t *testing.T) {
 			root := project(t, d.Name())
 			s := start(t, root, "--mode", "trusted")
 			o, _ := s.overview(nil)
+			noTrapRan(t, root)
 			got := "-- tasks --\n" + o.taskLines() + "-- warnings --\n" + o.warningLines()
 			golden := filepath.Join(repoRoot, "test", "testdata", "projects", d.Name()+".golden")
 			if *update {
@@ -208,6 +214,19 @@ func TestOverviewFixtures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// noTrapRan fails when a side-effect trap of a fixture (a $(shell …), a
+// lifecycle script, a build script, a noxfile: each writes a pwned* file)
+// ran while the overview was made.
+func noTrapRan(t *testing.T, root string) {
+	t.Helper()
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), "pwned") {
+			t.Errorf("%s exists: a side-effect trap of the fixture ran", p)
+		}
+		return nil
+	})
 }
 
 // A discoverer that crashes its plugin or never returns costs the overview
@@ -316,11 +335,46 @@ func TestOverviewOfASubfolder(t *testing.T) {
 	o, txt := s.overview(map[string]any{"path": "packages/app"})
 	checkTasks(t, o, `
 start | npm | npm run start | packages/app | packages/app/package.json:4 | run | node index.js
+pretest | npm | npm run pretest | packages/app | packages/app/package.json:5 | test | echo before (npm runs it before test)
 test | npm | npm run test | packages/app | packages/app/package.json:6 | test | node --test (runs pretest first) (then posttest)
+posttest | npm | npm run posttest | packages/app | packages/app/package.json:7 | test | echo after (npm runs it after test)
 `)
 	if len(o.Warnings) != 0 || o.Files != 1 || !strings.HasPrefix(txt, "Project packages/app: 1 file, ") {
 		t.Errorf("files %d, warnings %s, text:\n%s", o.Files, o.warningLines(), txt)
 	}
 	s.fail("project_overview", map[string]any{"path": "package.json"}, "INVALID_ARGUMENT")
 	s.fail("project_overview", map[string]any{"path": "nope"}, "NOT_FOUND")
+}
+
+// Every runner the fixtures' overviews show is in the table of runners in
+// docs/ARCHITECTURE.md ("Task discovery").
+func TestOverviewRunnersDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(repoRoot, "docs", "ARCHITECTURE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]bool{}
+	_, table, ok := strings.Cut(string(doc), "| discoverer | follows | runners it emits |")
+	if !ok {
+		t.Fatal("docs/ARCHITECTURE.md has no table of runners")
+	}
+	table, _, _ = strings.Cut(table, "\n\n")
+	for _, l := range strings.Split(table, "\n") {
+		cols := strings.Split(strings.Trim(l, "| "), "|")
+		for _, r := range strings.Split(cols[len(cols)-1], ",") {
+			documented[strings.TrimSpace(r)] = true
+		}
+	}
+	goldens, _ := filepath.Glob(filepath.Join(repoRoot, "test", "testdata", "projects", "*.golden"))
+	for _, g := range goldens {
+		b, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if cols := strings.Split(l, " | "); len(cols) > 2 && !documented[cols[1]] {
+				t.Errorf("%s: the runner %s is not in the table of docs/ARCHITECTURE.md", filepath.Base(g), cols[1])
+			}
+		}
+	}
 }

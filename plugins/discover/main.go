@@ -10,6 +10,10 @@
 package main
 
 import (
+	"regexp"
+	"strings"
+	"time"
+
 	"github.com/jujutools/juju/plugins/discover/cargo"
 	"github.com/jujutools/juju/plugins/discover/composer"
 	"github.com/jujutools/juju/plugins/discover/deno"
@@ -27,8 +31,13 @@ import (
 	"github.com/jujutools/juju/sdk/juju"
 )
 
-// maxFile is the largest file a discoverer reads.
-const maxFile = 4 << 20
+// Bounds of the host calls: the largest file a discoverer reads, the
+// matching lines and the time of one search.
+const (
+	maxFile     = 4 << 20
+	maxHits     = 5000
+	grepTimeout = 4 * time.Second
+)
 
 // hostFS is the workspace through juju's fs host functions.
 type hostFS struct{}
@@ -54,6 +63,37 @@ func (hostFS) ReadHead(name string, n int64) ([]byte, error) {
 func (hostFS) Exists(name string) bool {
 	_, err := juju.Stat(abi.StatRequest{Path: name})
 	return err == nil
+}
+
+func (hostFS) Executable(name string) bool {
+	res, err := juju.Stat(abi.StatRequest{Path: name})
+	return err == nil && res.Type == abi.TypeFile && strings.ContainsRune(res.Mode, 'x')
+}
+
+// Grep asks the host's search (ripgrep) and walks the folder itself where
+// the host has none.
+func (h hostFS) Grep(dir, name, re string) ([]task.Hit, error) {
+	res, err := juju.Search(abi.SearchRequest{Pattern: re, Path: dir, Glob: name, Mode: abi.SearchContent, MaxResults: maxHits, TimeoutMs: grepTimeout.Milliseconds()})
+	switch {
+	case err != nil:
+		return nil, err
+	case res.Unavailable:
+		rx, err := regexp.Compile(re)
+		if err != nil {
+			return nil, err
+		}
+		return task.WalkGrep(h, dir, name, rx)
+	}
+	var hits []task.Hit
+	for _, f := range res.Files {
+		for _, m := range f.Matches {
+			hits = append(hits, task.Hit{Path: f.Path, Line: m.Line, Text: m.Text})
+		}
+	}
+	if res.Truncated || res.Partial {
+		return hits, task.ErrIncomplete
+	}
+	return hits, nil
 }
 
 func (hostFS) List(dir string) []string {

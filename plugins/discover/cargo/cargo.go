@@ -1,7 +1,14 @@
-// Package cargo finds the tasks of Rust projects: build, test, clippy (and
-// run for binaries) of each package — with -p from its workspace's root
-// when it is a workspace member — the workspace-wide forms at a workspace
-// root, and the aliases of .cargo/config.toml.
+// Package cargo finds the tasks of Rust projects as cargo resolves them.
+// A workspace root gets cargo build, test and clippy of its own (and the
+// --workspace forms where they differ: a root package, default-members).
+// Each member — a members glob, the root package, or a path dependency
+// inside the root, less what exclude names — gets build, test and clippy
+// with -p from the root, and run for each binary (--bin when it has more
+// than one) and each example (--example), with --features for targets
+// that require some. A package a workspace excludes is a project of its
+// own; one under a workspace that neither lists nor excludes it is
+// refused by cargo and is a warning. The aliases of .cargo/config.toml
+// are tasks too.
 package cargo
 
 import (
@@ -17,100 +24,159 @@ import (
 // Files are the files this discoverer reads.
 var Files = []string{"Cargo.toml", "**/.cargo/config.toml", "**/.cargo/config"}
 
+// target is a [[bin]] or [[example]].
+type target struct {
+	Name             string   `toml:"name"`
+	Path             string   `toml:"path"`
+	RequiredFeatures []string `toml:"required-features"`
+}
+
+// manifest is what a Cargo.toml says that matters here.
 type manifest struct {
 	Package *struct {
-		Name string `toml:"name"`
+		Name         string `toml:"name"`
+		Workspace    string `toml:"workspace"`
+		DefaultRun   string `toml:"default-run"`
+		Autobins     *bool  `toml:"autobins"`
+		Autoexamples *bool  `toml:"autoexamples"`
 	} `toml:"package"`
 	Workspace *struct {
-		Members []string `toml:"members"`
+		Members        []string       `toml:"members"`
+		Exclude        []string       `toml:"exclude"`
+		DefaultMembers []string       `toml:"default-members"`
+		Dependencies   map[string]any `toml:"dependencies"`
 	} `toml:"workspace"`
-	Bin []struct {
-		Name string `toml:"name"`
-	} `toml:"bin"`
+	Bin               []target       `toml:"bin"`
+	Example           []target       `toml:"example"`
+	Dependencies      map[string]any `toml:"dependencies"`
+	DevDependencies   map[string]any `toml:"dev-dependencies"`
+	BuildDependencies map[string]any `toml:"build-dependencies"`
+}
+
+// crate is one Cargo.toml as read.
+type crate struct {
+	file, dir string
+	m         manifest
+	ss        []task.Section
+	bad       bool // it could not be read or parsed
 }
 
 type discoverer struct {
-	fsys task.FS
-	res  *task.Result
-	// roots are the folders of workspace roots, by the folder of every
-	// Cargo.toml whose workspace has been looked up.
-	roots map[string]string
+	fsys   task.FS
+	res    *task.Result
+	crates map[string]*crate // by folder
+	wss    map[string]*workspace
 }
 
 // Discover lists the tasks of the Cargo manifests and configs in files.
 func Discover(fsys task.FS, files []string) *task.Result {
-	d := &discoverer{fsys: fsys, res: task.NewResult(), roots: map[string]string{}}
+	d := &discoverer{fsys: fsys, res: task.NewResult(), crates: map[string]*crate{}, wss: map[string]*workspace{}}
 	for _, f := range files {
-		data, ok := d.res.Read(d.fsys, f)
-		if !ok {
-			continue
-		}
 		if path.Base(f) == "Cargo.toml" {
-			d.manifest(f, data)
-		} else {
+			d.crate(task.Dir(f), true)
+		}
+	}
+	for _, f := range files {
+		if path.Base(f) == "Cargo.toml" {
+			d.emit(d.crates[task.Dir(f)])
+		} else if data, ok := d.res.Read(d.fsys, f); ok {
 			d.aliases(f, data)
 		}
 	}
 	return d.res
 }
 
-func (d *discoverer) manifest(file string, data []byte) {
-	var m manifest
-	if err := toml.Unmarshal(data, &m); err != nil {
-		d.res.Warn(file, "is not valid TOML (%s); its tasks are not listed", task.TOMLError(err))
-		return
+// crate reads the Cargo.toml of dir once; offered says the walk found it
+// (only then is a failure a warning).
+func (d *discoverer) crate(dir string, offered bool) *crate {
+	if c, ok := d.crates[dir]; ok {
+		return c
 	}
-	ss := task.Sections(data)
-	dir := task.Dir(file)
-	if m.Workspace != nil {
-		line := task.KeyLineOf(ss, "workspace", "members")
-		for _, c := range []string{"build", "test", "clippy"} {
-			d.res.Add(abi.Task{Name: c + " --workspace", Runner: "cargo", Command: "cargo " + c + " --workspace", Cwd: dir, File: file, Line: line,
-				Kind: kind(c), Description: "every member: " + strings.Join(m.Workspace.Members, ", ")})
+	c := &crate{file: path.Join(dir, "Cargo.toml"), dir: dir}
+	d.crates[dir] = c
+	var data []byte
+	if offered {
+		var ok bool
+		if data, ok = d.res.Read(d.fsys, c.file); !ok {
+			c.bad = true
+			return c
 		}
+	} else {
+		b, err := d.fsys.ReadFile(c.file)
+		if err != nil {
+			c.bad = true
+			return c
+		}
+		data = task.StripBOM(b)
 	}
-	if m.Package == nil || m.Package.Name == "" {
+	if err := toml.Unmarshal(data, &c.m); err != nil {
+		c.bad = true
+		if offered {
+			d.res.Warn(c.file, "is not valid TOML (%s); its tasks are not listed", task.TOMLError(err))
+		}
+		return c
+	}
+	c.ss = task.Sections(data)
+	return c
+}
+
+// emit adds the tasks of one offered Cargo.toml.
+func (d *discoverer) emit(c *crate) {
+	if c == nil || c.bad {
 		return
 	}
-	line := task.KeyLineOf(ss, "package", "name")
-	name := m.Package.Name
-	cwd, flag := dir, ""
-	if root := d.workspaceRoot(dir); root != "" && root != dir {
-		cwd, flag = root, " -p "+task.Shell(name)
+	if c.m.Workspace != nil {
+		d.workspaceTasks(c)
 	}
-	commands := []string{"build", "test", "clippy"}
-	if len(m.Bin) > 0 || d.fsys.Exists(path.Join(dir, "src/main.rs")) {
-		commands = append(commands, "run")
+	if c.m.Package == nil || c.m.Package.Name == "" {
+		return
 	}
-	for _, c := range commands {
-		d.res.Add(abi.Task{Name: c + flag, Runner: "cargo", Command: "cargo " + c + flag, Cwd: cwd, File: file, Line: line,
-			Kind: kind(c), Description: "package " + name})
+	cwd, flag := c.dir, ""
+	switch ws, refused := d.workspaceOf(c); {
+	case refused != "":
+		d.res.Warn(c.file, "belongs to the workspace of %s, which neither lists it in members nor excludes it: cargo refuses to build it, and its tasks are not listed", refused)
+		return
+	case ws != nil && ws.root.dir != c.dir:
+		cwd, flag = ws.root.dir, " -p "+task.Shell(c.m.Package.Name)
+	}
+	name := c.m.Package.Name
+	line := task.KeyLineOf(c.ss, "package", "name")
+	add := func(cmd, args, file string, line int, desc string) {
+		name := cmd + flag + args
+		d.res.Add(abi.Task{Name: name, Runner: "cargo", Command: "cargo " + name, Cwd: cwd, File: file, Line: line, Kind: kind(cmd), Description: desc})
+	}
+	for _, cmd := range []string{"build", "test", "clippy"} {
+		add(cmd, "", c.file, line, "package "+name)
+	}
+	bins := d.bins(c)
+	for _, b := range bins {
+		args := ""
+		if len(bins) > 1 && b.name != c.m.Package.DefaultRun {
+			args = " --bin " + task.Shell(b.name)
+		}
+		add("run", args+b.features(), b.file, b.line, "binary "+b.name+" of package "+name)
+	}
+	for _, e := range d.examples(c) {
+		add("run", " --example "+task.Shell(e.name)+e.features(), e.file, e.line, "example "+e.name+" of package "+name)
 	}
 }
 
-// workspaceRoot finds the folder of the workspace dir's package belongs
-// to: the nearest Cargo.toml above it with a [workspace] table.
-func (d *discoverer) workspaceRoot(dir string) string {
-	for cur := path.Dir(dir); ; cur = path.Dir(cur) {
-		if dir == "." {
-			return ""
+// workspaceTasks adds the workspace-wide tasks of a workspace root.
+func (d *discoverer) workspaceTasks(c *crate) {
+	ws := d.workspace(c)
+	line := task.KeyLineOf(c.ss, "workspace", "members")
+	desc := "every member: " + ws.memberDirs()
+	if dm := c.m.Workspace.DefaultMembers; len(dm) > 0 {
+		desc = "default members: " + strings.Join(dm, ", ")
+	}
+	virtual := c.m.Package == nil
+	for _, cmd := range []string{"build", "test", "clippy"} {
+		if virtual {
+			d.res.Add(abi.Task{Name: cmd, Runner: "cargo", Command: "cargo " + cmd, Cwd: c.dir, File: c.file, Line: line, Kind: kind(cmd), Description: desc})
 		}
-		if r, ok := d.roots[cur]; ok {
-			if r != "" {
-				return r
-			}
-		} else {
-			d.roots[cur] = ""
-			if data, err := d.fsys.ReadFile(path.Join(cur, "Cargo.toml")); err == nil {
-				var m manifest
-				if toml.Unmarshal(task.StripBOM(data), &m) == nil && m.Workspace != nil {
-					d.roots[cur] = cur
-					return cur
-				}
-			}
-		}
-		if cur == "." {
-			return ""
+		if !virtual || len(c.m.Workspace.DefaultMembers) > 0 {
+			d.res.Add(abi.Task{Name: cmd + " --workspace", Runner: "cargo", Command: "cargo " + cmd + " --workspace", Cwd: c.dir, File: c.file, Line: line,
+				Kind: kind(cmd), Description: "every member: " + ws.memberDirs()})
 		}
 	}
 }

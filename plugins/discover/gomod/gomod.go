@@ -1,11 +1,12 @@
-// Package gomod finds the tasks of Go modules: build, test and vet of each
-// module of a go.mod (and of each module a go.work uses), and generate when
-// the module holds a //go:generate directive.
+// Package gomod finds the tasks of Go modules: build, test and vet of
+// each module of a go.mod and of each module a go.work uses (with the
+// module as cwd); go run for every main package; go generate when a file
+// of the module holds a //go:generate directive; go tool for every tool
+// directive. A module under a go.work that does not use it is run with
+// GOWORK=off, as go refuses it otherwise.
 package gomod
 
 import (
-	"bufio"
-	"bytes"
 	"path"
 	"strings"
 
@@ -16,140 +17,207 @@ import (
 // Files are the files this discoverer reads.
 var Files = []string{"go.mod", "go.work"}
 
-// Bounds of the look for //go:generate: the heads of the .go files of the
-// module's folder and of the folders right below it, so many at most.
-const (
-	maxGoFiles = 30
-	maxGoDirs  = 10
-	headBytes  = 8 << 10
-)
+// module is one go.mod as read.
+type module struct {
+	dir, file, path string
+	line            int       // of the module directive
+	tools           []keyLine // tool directives
+	gowork          string    // "GOWORK=off " when a go.work above does not use it
+}
 
 type discoverer struct {
-	fsys task.FS
-	res  *task.Result
-	done map[string]bool // module folders listed
+	fsys  task.FS
+	res   *task.Result
+	mods  []*module
+	byDir map[string]*module
+	tried map[string]bool            // go.mod files read
+	works map[string]map[string]bool // go.work folder → the module folders it uses
 }
 
 // Discover lists the tasks of the go.mod and go.work files in files.
 func Discover(fsys task.FS, files []string) *task.Result {
-	d := &discoverer{fsys: fsys, res: task.NewResult(), done: map[string]bool{}}
-	var works []string
+	d := &discoverer{fsys: fsys, res: task.NewResult(), byDir: map[string]*module{}, tried: map[string]bool{}, works: map[string]map[string]bool{}}
 	for _, f := range files {
 		if path.Base(f) == "go.work" {
-			works = append(works, f)
-			continue
+			d.work(f)
 		}
-		d.module(f)
 	}
-	for _, w := range works {
-		d.work(w)
+	for _, f := range files {
+		if path.Base(f) == "go.mod" {
+			d.module(f)
+		}
+	}
+	for _, m := range d.mods {
+		m.gowork = d.outsideWork(m.dir)
+	}
+	pkgs := d.packages()
+	for _, m := range d.mods {
+		d.emit(m, pkgs[m.dir])
 	}
 	return d.res
 }
 
-// module adds the tasks of one go.mod.
+// module reads one go.mod.
 func (d *discoverer) module(file string) {
-	if d.done[file] {
+	if d.tried[file] {
 		return
 	}
-	d.done[file] = true
+	d.tried[file] = true
 	data, ok := d.res.Read(d.fsys, file)
 	if !ok {
 		return
 	}
-	name, line := "", 0
-	for i, l := range lines(data) {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
-			name, line = strings.Trim(strings.TrimSpace(rest), `"`), i+1
-			break
+	m := &module{dir: task.Dir(file), file: file}
+	for _, dl := range directives(data) {
+		switch dl.verb {
+		case "module":
+			if m.path == "" {
+				m.path, m.line = strings.Trim(dl.arg, `"`), dl.line
+			}
+		case "tool":
+			m.tools = append(m.tools, keyLine{strings.Trim(dl.arg, `"`), dl.line})
 		}
 	}
-	if name == "" {
+	if m.path == "" {
 		d.res.Warn(file, "has no module directive; its tasks are not listed")
 		return
 	}
-	dir := task.Dir(file)
-	for _, c := range []struct{ name, kind string }{{"build", abi.KindBuild}, {"test", abi.KindTest}, {"vet", abi.KindLint}} {
-		d.res.Add(abi.Task{Name: c.name, Runner: "go", Command: "go " + c.name + " ./...", Cwd: dir, File: file, Line: line, Kind: c.kind, Description: "module " + name})
-	}
-	if d.generates(dir) {
-		d.res.Add(abi.Task{Name: "generate", Runner: "go", Command: "go generate ./...", Cwd: dir, File: file, Line: line, Kind: abi.KindBuild, Description: "module " + name + " has //go:generate directives"})
-	}
+	d.mods = append(d.mods, m)
+	d.byDir[m.dir] = m
 }
 
-// generates says whether a .go file of the module's folder, or of a
-// folder right below it, holds //go:generate in its first 8 KiB (where
-// the directives usually sit, by the package clause). Deeper packages and
-// the rest of each file are not looked at: the look stays cheap on large
-// trees.
-func (d *discoverer) generates(dir string) bool {
-	files, dirs := 0, 0
-	var scan func(dir string, depth int) bool
-	scan = func(dir string, depth int) bool {
-		for _, name := range d.fsys.List(dir) {
-			switch {
-			case strings.HasSuffix(name, "/"):
-				if depth == 0 && dirs < maxGoDirs && name != "testdata/" && !strings.HasPrefix(name, "_") && !strings.HasPrefix(name, ".") {
-					dirs++
-					if scan(path.Join(dir, name), 1) {
-						return true
-					}
-				}
-			case strings.HasSuffix(name, ".go") && files < maxGoFiles:
-				files++
-				if data, err := d.fsys.ReadHead(path.Join(dir, name), headBytes); err == nil && bytes.Contains(data, []byte("//go:generate ")) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	return scan(dir, 0)
-}
-
-// work adds the modules a go.work uses that the walk did not offer.
+// work reads the use directives of a go.work and the go.mod of each
+// module it uses, offered by the walk or not.
 func (d *discoverer) work(file string) {
 	data, ok := d.res.Read(d.fsys, file)
 	if !ok {
 		return
 	}
 	dir := task.Dir(file)
-	inUse := false
-	for _, l := range lines(data) {
-		l = strings.TrimSpace(l)
-		if i := strings.Index(l, "//"); i >= 0 {
-			l = strings.TrimSpace(l[:i])
-		}
-		var use string
-		switch {
-		case l == "use (":
-			inUse = true
-		case inUse && l == ")":
-			inUse = false
-		case inUse && l != "":
-			use = l
-		case strings.HasPrefix(l, "use ") && !strings.HasSuffix(l, "("):
-			use = strings.TrimSpace(l[4:])
-		}
-		if use == "" {
+	used := map[string]bool{}
+	d.works[dir] = used
+	for _, dl := range directives(data) {
+		if dl.verb != "use" {
 			continue
 		}
-		if p, ok := task.Join(dir, strings.Trim(use, `"`)); ok && !d.done[path.Join(p, "go.mod")] {
-			if d.fsys.Exists(path.Join(p, "go.mod")) {
-				d.module(path.Join(p, "go.mod"))
-			} else {
-				d.res.Warn(file, "uses %s, which has no go.mod", use)
+		p, ok := task.Join(dir, strings.Trim(dl.arg, `"`))
+		if !ok {
+			continue
+		}
+		used[p] = true
+		if !d.fsys.Exists(path.Join(p, "go.mod")) {
+			d.res.Warn(file, "line %d: uses %s, which has no go.mod", dl.line, dl.arg)
+			continue
+		}
+		d.module(path.Join(p, "go.mod"))
+	}
+}
+
+// outsideWork returns "GOWORK=off " when the go.work go finds from dir
+// (the nearest one above it) does not use the module in dir.
+func (d *discoverer) outsideWork(dir string) string {
+	for cur := dir; ; cur = path.Dir(cur) {
+		if used, ok := d.works[cur]; ok {
+			if used[dir] {
+				return ""
 			}
+			return "GOWORK=off "
+		}
+		if cur == "." {
+			return ""
 		}
 	}
 }
 
-func lines(data []byte) []string {
-	var out []string
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for sc.Scan() {
-		out = append(out, sc.Text())
+// emit adds the tasks of one module.
+func (d *discoverer) emit(m *module, p *pkgInfo) {
+	desc := "module " + m.path
+	if m.gowork != "" {
+		desc += " (not used by the go.work above it)"
+	}
+	add := func(name, command, kind, file string, line int, desc string) {
+		d.res.Add(abi.Task{Name: name, Runner: "go", Command: m.gowork + "go " + command, Cwd: m.dir, File: file, Line: line, Kind: kind, Description: desc})
+	}
+	add("build", "build ./...", abi.KindBuild, m.file, m.line, desc)
+	add("test", "test ./...", abi.KindTest, m.file, m.line, desc)
+	add("vet", "vet ./...", abi.KindLint, m.file, m.line, desc)
+	if p != nil && p.generate != "" {
+		add("generate", "generate ./...", abi.KindBuild, m.file, m.line, desc+": runs the //go:generate directives (the first in "+p.generate+")")
+	}
+	if p != nil {
+		for _, rel := range task.SortedKeys(p.mains) {
+			arg := "."
+			imp := m.path
+			if rel != "." {
+				arg, imp = "./"+rel, m.path+"/"+rel
+			}
+			f := p.mains[rel]
+			add("run "+arg, "run "+arg, abi.KindRun, f.Key, f.Line, "main package "+imp)
+		}
+	}
+	for _, t := range m.tools {
+		name := toolName(t.Key)
+		add("tool "+name, "tool "+name, task.Kind(name), m.file, t.Line, "tool "+t.Key)
+	}
+}
+
+// toolName is the name go tool knows a tool package by: the last element
+// of its path, or the one before a major version suffix (…/cmd/x/v2 → x).
+func toolName(pkg string) string {
+	elem := path.Base(pkg)
+	if isVersionElement(elem) && elem != pkg {
+		elem = path.Base(path.Dir(pkg))
+	}
+	return elem
+}
+
+// isVersionElement is cmd/go's test for a major version suffix: v2, v3 …
+func isVersionElement(s string) bool {
+	if len(s) < 2 || s[0] != 'v' || s[1] == '0' || s[1] == '1' && len(s) == 2 {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// keyLine is a string found on a line.
+type keyLine struct {
+	Key  string
+	Line int
+}
+
+// directive is one "verb arg" of a go.mod or go.work, from its line form
+// or from a block ("verb (" … ")").
+type directive struct {
+	verb, arg string
+	line      int
+}
+
+// directives reads the directives of a go.mod or go.work; comments are
+// dropped and only the first argument is kept.
+func directives(data []byte) []directive {
+	var out []directive
+	block := ""
+	for i, l := range strings.Split(string(task.StripBOM(data)), "\n") {
+		if c := strings.Index(l, "//"); c >= 0 {
+			l = l[:c]
+		}
+		f := strings.Fields(l)
+		switch {
+		case len(f) == 0:
+		case block != "" && f[0] == ")":
+			block = ""
+		case block != "":
+			out = append(out, directive{block, f[0], i + 1})
+		case len(f) == 2 && f[1] == "(":
+			block = f[0]
+		case len(f) >= 2:
+			out = append(out, directive{f[0], f[1], i + 1})
+		}
 	}
 	return out
 }

@@ -7,18 +7,29 @@ import (
 	"github.com/jujutools/juju/plugins/discover/tasktest"
 )
 
+// The walk offered go.work, api/go.mod and legacy/go.mod: tools comes
+// from go.work, legacy is outside the workspace.
 func TestWorkspace(t *testing.T) {
 	fsys := task.DirFS(tasktest.Project(t, "gowork"))
-	// The walk offered go.work and api/go.mod only: tools comes from go.work.
-	res := Discover(fsys, []string{"api/go.mod", "go.work"})
+	res := Discover(fsys, []string{"api/go.mod", "go.work", "legacy/go.mod"})
 	tasktest.Check(t, res, `
 build | go | go build ./... | api | api/go.mod:1 | build | module example.com/api
 test | go | go test ./... | api | api/go.mod:1 | test | module example.com/api
 vet | go | go vet ./... | api | api/go.mod:1 | lint | module example.com/api
+generate | go | go generate ./... | api | api/go.mod:1 | build | module example.com/api: runs the //go:generate directives (the first in api/internal/gen/gen.go:4)
+run ./cmd/api | go | go run ./cmd/api | api | api/cmd/api/main.go:2 | run | main package example.com/api/cmd/api
 build | go | go build ./... | tools | tools/go.mod:2 | build | module example.com/tools
 test | go | go test ./... | tools | tools/go.mod:2 | test | module example.com/tools
 vet | go | go vet ./... | tools | tools/go.mod:2 | lint | module example.com/tools
-generate | go | go generate ./... | tools | tools/go.mod:2 | build | module example.com/tools has //go:generate directives
+generate | go | go generate ./... | tools | tools/go.mod:2 | build | module example.com/tools: runs the //go:generate directives (the first in tools/gen.go:3)
+run ./cmd/enumgen | go | go run ./cmd/enumgen | tools | tools/cmd/enumgen/main.go:2 | run | main package example.com/tools/cmd/enumgen
+run ./cmd/lint/v2 | go | go run ./cmd/lint/v2 | tools | tools/cmd/lint/v2/main.go:2 | run | main package example.com/tools/cmd/lint/v2
+tool enumgen | go | go tool enumgen | tools | tools/go.mod:6 | build | tool example.com/tools/cmd/enumgen
+tool lint | go | go tool lint | tools | tools/go.mod:9 | lint | tool example.com/tools/cmd/lint/v2
+build | go | GOWORK=off go build ./... | legacy | legacy/go.mod:1 | build | module example.com/legacy (not used by the go.work above it)
+test | go | GOWORK=off go test ./... | legacy | legacy/go.mod:1 | test | module example.com/legacy (not used by the go.work above it)
+vet | go | GOWORK=off go vet ./... | legacy | legacy/go.mod:1 | lint | module example.com/legacy (not used by the go.work above it)
+run . | go | GOWORK=off go run . | legacy | legacy/main.go:2 | run | main package example.com/legacy
 `, "")
 }
 
@@ -29,7 +40,17 @@ func TestBroken(t *testing.T) {
 	}))
 	res := Discover(fsys, []string{"go.mod", "go.work"})
 	tasktest.Check(t, res, "", `
+go.work: line 1: uses ./missing, which has no go.mod
 go.mod: has no module directive
-go.work: uses ./missing, which has no go.mod
 `)
+}
+
+func TestToolName(t *testing.T) {
+	for pkg, want := range map[string]string{
+		"golang.org/x/tools/cmd/stringer": "stringer", "example.com/x/v2": "x", "example.com/v1": "v1", "v2": "v2", "a/v0": "v0",
+	} {
+		if got := toolName(pkg); got != want {
+			t.Errorf("toolName(%q) = %q, want %q", pkg, got, want)
+		}
+	}
 }

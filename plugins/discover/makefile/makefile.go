@@ -1,13 +1,19 @@
 // Package makefile finds the tasks of Makefiles by reading them: the
 // targets declared .PHONY or documented with a "## …" comment (above the
-// rule or after it on the same line), through the files they include.
-// Pattern rules, targets named by variables and special targets are left
-// out, and nothing is ever evaluated: a $(shell …) is text.
+// rule or after it on the same line), through every file they include
+// (include, -include and sinclude; names through literal variables,
+// globs and $(wildcard …); a missing optional include is no error), "::"
+// rules too. A target's line is that of the rule with its recipe. Pattern
+// rules, targets named by variables and special targets are left out, and
+// nothing is ever evaluated: a $(shell …) is text, and an include that
+// needs one is not followed.
 package makefile
 
 import (
 	"bufio"
 	"bytes"
+	"path"
+	"regexp"
 	"strings"
 
 	"github.com/jujutools/juju/plugins/discover/task"
@@ -24,6 +30,7 @@ const maxIncludeDepth = 8
 type target struct {
 	name, file, doc string
 	line            int
+	recipe          bool // line is that of the rule with the recipe
 }
 
 // parser walks one Makefile and what it includes.
@@ -36,13 +43,16 @@ type parser struct {
 	byName  map[string]int
 	phony   map[string]bool
 	anyPhon bool
+	vars    map[string]string // literal variables, for include paths
+	last    []string          // targets of the last rule, until its recipe
+	lastAt  target            // where that rule is
 }
 
 // Discover lists the tasks of the Makefiles in files.
 func Discover(fsys task.FS, files []string) *task.Result {
 	res := task.NewResult()
 	for _, f := range files {
-		p := &parser{fsys: fsys, res: res, root: task.Dir(f), seen: map[string]bool{}, byName: map[string]int{}, phony: map[string]bool{}}
+		p := &parser{fsys: fsys, res: res, root: task.Dir(f), seen: map[string]bool{}, byName: map[string]int{}, phony: map[string]bool{}, vars: map[string]string{}}
 		data, ok := res.Read(fsys, f)
 		if !ok {
 			continue
@@ -70,13 +80,13 @@ func plainWord(name string) bool {
 	return !strings.ContainsAny(name, "./")
 }
 
-// parse reads one file's lines: rules, .PHONY, includes and doc comments.
+// parse reads one file's lines: rules, .PHONY, includes, literal
+// variables and doc comments.
 func (p *parser) parse(file string, data []byte, depth int) {
 	p.seen[file] = true
 	var doc []string
 	inDefine := 0
-	lines := logicalLines(task.StripBOM(data))
-	for _, ln := range lines {
+	for _, ln := range logicalLines(task.StripBOM(data)) {
 		text := ln.text
 		trimmed := strings.TrimSpace(text)
 		switch {
@@ -88,6 +98,7 @@ func (p *parser) parse(file string, data []byte, depth int) {
 			}
 			continue
 		case strings.HasPrefix(text, "\t"): // a recipe line
+			p.recipe()
 			doc = nil
 			continue
 		case strings.HasPrefix(trimmed, "##"):
@@ -95,24 +106,66 @@ func (p *parser) parse(file string, data []byte, depth int) {
 			continue
 		case trimmed == "" || strings.HasPrefix(trimmed, "#"):
 			doc = nil
-			continue
+			continue // a rule's recipe may still follow
 		}
+		p.last = nil
 		switch w := firstWord(trimmed); w {
 		case "define":
 			inDefine++
-			doc = nil
-			continue
 		case "include", "-include", "sinclude":
 			p.include(file, strings.TrimSpace(trimmed[len(w):]), w == "include", ln.line, depth)
-			doc = nil
-			continue
-		case "ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "export", "unexport", "override", "vpath", "undefine", "private":
-			doc = nil
-			continue
+		case "ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "unexport", "vpath", "undefine":
+		case "export", "override", "private":
+			p.assign(strings.TrimSpace(trimmed[len(w):]))
+		default:
+			if !p.assign(trimmed) {
+				p.rule(file, trimmed, ln.line, doc)
+			}
 		}
-		p.rule(file, trimmed, ln.line, doc)
 		doc = nil
 	}
+}
+
+// recipe moves the targets of the rule just read to that rule: it has
+// the recipe, so it is where they are defined.
+func (p *parser) recipe() {
+	for _, name := range p.last {
+		if t := &p.targets[p.byName[name]]; !t.recipe {
+			t.file, t.line, t.recipe = p.lastAt.file, p.lastAt.line, true
+		}
+	}
+	p.last = nil
+}
+
+// assignRE matches a variable assignment: NAME =, :=, ::=, :::=, ?=, += or !=.
+var assignRE = regexp.MustCompile(`^([^:#=\s]+)\s*(=|:{1,3}=|\?=|\+=|!=)\s*(.*)$`)
+
+// assign records a variable assignment, and says whether the line is one.
+// Only literal values are kept (for include paths); != runs a shell
+// command in make and is never kept.
+func (p *parser) assign(text string) bool {
+	m := assignRE.FindStringSubmatch(text)
+	if m == nil {
+		return false
+	}
+	name, op, value := m[1], m[2], m[3]
+	switch op {
+	case "!=":
+		p.vars[name] = unknown
+	case "?=":
+		if _, ok := p.vars[name]; !ok {
+			p.vars[name] = value
+		}
+	case "+=":
+		if old, ok := p.vars[name]; ok {
+			p.vars[name] = old + " " + value
+		} else {
+			p.vars[name] = value
+		}
+	default:
+		p.vars[name] = value
+	}
+	return true
 }
 
 // rule records the targets of a rule line, if it is one.
@@ -120,11 +173,12 @@ func (p *parser) rule(file, text string, line int, above []string) {
 	code, trailing, _ := strings.Cut(text, "#")
 	i := strings.IndexByte(code, ':')
 	if i <= 0 {
-		return // an assignment or something else
+		return // something else
 	}
-	before, after := code[:i], code[i+1:]
-	if strings.ContainsAny(before, "=") || strings.HasPrefix(after, "=") || strings.HasPrefix(after, ":=") || strings.HasPrefix(after, ":") && strings.HasPrefix(after[1:], "=") {
-		return // VAR = a:b, VAR := x, VAR ::= x
+	before, after := code[:i], strings.TrimPrefix(code[i+1:], ":") // "::" rules too
+	prereqs, inline, hasInline := strings.Cut(after, ";")
+	if strings.Contains(prereqs, "=") {
+		return // a target-specific variable: "target: VAR = value"
 	}
 	doc := ""
 	if strings.HasPrefix(trailing, "#") { // "target: deps ## doc"
@@ -137,17 +191,19 @@ func (p *parser) rule(file, text string, line int, above []string) {
 		// "## name: doc" above the rule, as `make help` scripts write it.
 		doc = strings.TrimSpace(strings.TrimPrefix(doc, names[0]+":"))
 	}
+	var defined []string
 	for _, name := range names {
 		switch {
 		case name == ".PHONY":
 			p.anyPhon = true
-			for _, n := range strings.Fields(after) {
+			for _, n := range strings.Fields(prereqs) {
 				p.phony[n] = true
 			}
 			continue
 		case strings.HasPrefix(name, "."), strings.ContainsAny(name, "%$()"):
 			continue // special targets, pattern rules, variable names
 		}
+		defined = append(defined, name)
 		if k, ok := p.byName[name]; ok {
 			if p.targets[k].doc == "" {
 				p.targets[k].doc = doc
@@ -157,33 +213,72 @@ func (p *parser) rule(file, text string, line int, above []string) {
 		p.byName[name] = len(p.targets)
 		p.targets = append(p.targets, target{name: name, file: file, line: line, doc: doc})
 	}
+	p.last, p.lastAt = defined, target{file: file, line: line}
+	if hasInline && strings.TrimSpace(inline) != "" {
+		p.recipe() // "target: deps ; recipe"
+	}
 }
 
-// include follows the literal paths of an include directive. Paths are
-// relative to the folder make runs in: that of the top Makefile.
+// include follows an include directive: its file names, after literal
+// variables and $(wildcard …) are expanded and glob patterns matched
+// (make does both), are relative to the folder make runs in: that of the
+// top Makefile. A name that still holds a reference (a $(shell …), a
+// variable set by a command) is never evaluated and not followed.
 func (p *parser) include(from, args string, required bool, line, depth int) {
 	args, _, _ = strings.Cut(args, "#")
-	for _, name := range strings.Fields(args) {
-		if strings.ContainsAny(name, "$*?[") {
-			continue // computed or wildcard: never evaluated
-		}
-		rel, ok := task.Join(p.root, name)
-		if !ok || p.seen[rel] {
-			continue
-		}
-		if depth >= maxIncludeDepth {
-			p.res.Warn(from, "line %d: includes nest deeper than %d; %s was not read", line, maxIncludeDepth, name)
-			continue
-		}
-		data, err := p.fsys.ReadFile(rel)
-		if err != nil {
-			if required {
-				p.res.Warn(from, "line %d: the included file %s could not be read", line, name)
-			}
-			continue
-		}
-		p.parse(rel, data, depth+1)
+	words, ok := p.expand(args, 0)
+	if !ok {
+		return
 	}
+	for _, name := range words {
+		if strings.Contains(name, "$") {
+			continue
+		}
+		files := []string{name}
+		if strings.ContainsAny(name, "*?[") {
+			files = p.glob(name)
+		}
+		for _, f := range files {
+			p.includeFile(from, f, required, line, depth)
+		}
+	}
+}
+
+// includeFile reads one included file.
+func (p *parser) includeFile(from, name string, required bool, line, depth int) {
+	rel, ok := task.Join(p.root, name)
+	if !ok || p.seen[rel] {
+		return
+	}
+	if depth >= maxIncludeDepth {
+		p.res.Warn(from, "line %d: includes nest deeper than %d; %s was not read", line, maxIncludeDepth, name)
+		return
+	}
+	data, err := p.fsys.ReadFile(rel)
+	if err != nil {
+		if required {
+			p.res.Warn(from, "line %d: the included file %s could not be read", line, name)
+		}
+		return
+	}
+	p.parse(rel, data, depth+1)
+}
+
+// glob matches a pattern of the last element of a path ("mk/*.mk")
+// against the files of its folder, relative to make's folder.
+func (p *parser) glob(pattern string) []string {
+	dir, base := path.Split(pattern)
+	full, ok := task.Join(p.root, dir)
+	if !ok || strings.ContainsAny(dir, "*?[") {
+		return nil
+	}
+	var out []string
+	for _, e := range p.fsys.List(full) {
+		if ok, _ := path.Match(base, e); ok && !strings.HasSuffix(e, "/") {
+			out = append(out, dir+e)
+		}
+	}
+	return out
 }
 
 // logical is a line after backslash continuations are joined, with the

@@ -16,3 +16,25 @@ lint | mise | mise run lint | . | mise.toml:5 | lint | eslint .
 test:unit | mise | mise run test:unit | . | mise.toml:15 | test | vitest
 `, "")
 }
+
+// File tasks of the default folders (a table of mise.toml wins over a file
+// task of the same name), nested names, _default, #MISE comments, hidden,
+// not executable and dot files left out; [task_config] includes replace
+// the default folders.
+func TestFileTasks(t *testing.T) {
+	files := []string{
+		".config/mise/tasks/config", ".mise/tasks/db/migrate", "mise-tasks/.draft", "mise-tasks/build.sh", "mise-tasks/notes",
+		"mise-tasks/secret", "mise-tasks/test/_default", "mise-tasks/test/unit", "mise.toml", "web/mise-tasks/ignored", "web/mise.toml",
+	}
+	res := Discover(task.DirFS(tasktest.Project(t, "mise-files")), files)
+	tasktest.Check(t, res, `
+build | mise | mise run build | . | mise.toml:5 | build | Build from mise.toml: the table wins over mise-tasks/build.sh
+lint | mise | mise run lint | . | mise.toml:3 | lint | eslint .
+config | mise | mise run config | . | .config/mise/tasks/config:1 | other | Print the config
+db:migrate | mise | mise run db:migrate | . | .mise/tasks/db/migrate:1 | other | Migrate the database
+test | mise | mise run test | . | mise-tasks/test/_default:1 | test | Run every test
+test:unit | mise | mise run test:unit | . | mise-tasks/test/unit:1 | test | Run the unit tests
+deploy | mise | mise run deploy | web | web/scripts/deploy.sh:1 | other | Deploy the site
+release:notes | mise | mise run release:notes | web | web/scripts/release/notes:1 | build
+`, "")
+}

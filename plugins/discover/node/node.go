@@ -3,10 +3,14 @@
 // (pnpm-lock.yaml, yarn.lock, bun.lock(b), package-lock.json), looked for
 // from the workspace's folder for a workspace member (the workspaces field,
 // or pnpm-workspace.yaml, takes it in), else from the package's folder up
-// to the root (a broken pnpm-workspace.yaml is a warning). Pre and post scripts are hooks where the manager runs them on
-// its own (npm, yarn 1) and tasks of their own where it does not (pnpm
-// unless its .npmrc enables them, yarn 2+, bun). Lifecycle scripts run by
-// install and publish are left out.
+// to the root (a broken pnpm-workspace.yaml is a warning). A package that a
+// workspace's "!" globs leave out is no task of the project unless it names
+// its own manager, nor is a package of a yarn 2+ project that is none of
+// its workspaces (yarn refuses to run it). Every script is a task,
+// lifecycle scripts (prepare, postinstall …) and pre/post scripts too, of
+// the kind of the script they wrap; where the manager runs pre and post
+// scripts on its own (npm, yarn 1, pnpm when its .npmrc says so) the
+// description says when.
 package node
 
 import (
@@ -23,12 +27,13 @@ import (
 // Files are the files this discoverer reads.
 var Files = []string{"package.json"}
 
-// lifecycle scripts run by install and publish, not by hand.
-var lifecycle = map[string]bool{
-	"preinstall": true, "install": true, "postinstall": true, "prepublish": true, "preprepare": true,
-	"prepare": true, "postprepare": true, "prepublishOnly": true, "prepack": true, "postpack": true,
-	"publish": true, "postpublish": true, "preversion": true, "version": true, "postversion": true,
-	"dependencies": true,
+// lifecycle are the scripts the package manager runs on its own events
+// (install, pack, publish, version), by the command that runs them.
+var lifecycle = map[string]string{
+	"preinstall": "install", "install": "install", "postinstall": "install", "dependencies": "install",
+	"preprepare": "install and pack", "prepare": "install and pack", "postprepare": "install and pack",
+	"prepublish": "install and publish", "prepublishOnly": "publish", "publish": "publish", "postpublish": "publish",
+	"prepack": "pack", "postpack": "pack", "preversion": "version", "version": "version", "postversion": "version",
 }
 
 // manager is a package manager and whether it runs pre/post scripts.
@@ -93,17 +98,25 @@ func (d *discoverer) scripts(file string) {
 	if err := checkPNPMWorkspace(d.fsys, dir); err != nil {
 		d.res.Warn(path.Join(dir, "pnpm-workspace.yaml"), "is not valid YAML (%v); workspace members are still listed from their own package.json", err)
 	}
-	m := d.manager(d.workspaceOf(dir))
+	m, ok := d.runner(dir)
+	if !ok {
+		return
+	}
 	for _, s := range scripts {
 		name := s.Key
-		body := v.Scripts[name]
-		if lifecycle[name] {
-			continue
+		desc, kind := strings.TrimSpace(v.Scripts[name]), ""
+		when, isLifecycle := lifecycle[name]
+		hook, base := isHook(name, v.Scripts)
+		switch {
+		case isLifecycle:
+			desc += " (lifecycle script of " + when + ")"
+			kind = abi.KindOther
+		case hook != "":
+			kind = task.Kind(base)
+			if m.hooks {
+				desc += " (" + m.name + " runs it " + hook + " " + base + ")"
+			}
 		}
-		if m.hooks && isHook(name, v.Scripts) {
-			continue
-		}
-		desc := strings.TrimSpace(body)
 		if m.hooks {
 			if _, ok := v.Scripts["pre"+name]; ok {
 				desc += " (runs pre" + name + " first)"
@@ -114,44 +127,55 @@ func (d *discoverer) scripts(file string) {
 		}
 		d.res.Add(abi.Task{
 			Name: name, Runner: m.name, Command: m.name + " run " + task.Shell(name),
-			Cwd: dir, File: file, Line: s.Line, Description: desc,
+			Cwd: dir, File: file, Line: s.Line, Kind: kind, Description: desc,
 		})
 	}
 }
 
-// isHook says name is the pre or post script of another script.
-func isHook(name string, scripts map[string]string) bool {
-	for _, p := range []string{"pre", "post"} {
-		if base, ok := strings.CutPrefix(name, p); ok && base != "" {
+// isHook says name is the pre or post script of another script, base:
+// "before" or "after", and base; "" when it is not.
+func isHook(name string, scripts map[string]string) (string, string) {
+	for _, p := range []struct{ prefix, when string }{{"pre", "before"}, {"post", "after"}} {
+		if base, ok := strings.CutPrefix(name, p.prefix); ok && base != "" {
 			if _, ok := scripts[base]; ok {
-				return true
+				return p.when, base
 			}
 		}
 	}
-	return false
+	return "", ""
 }
 
-// manager finds the package manager of the package in dir.
+// manager finds the package manager of the package in dir: that of the
+// nearest folder, from dir up, that says which it is.
 func (d *discoverer) manager(dir string) manager {
 	for cur := dir; ; cur = path.Dir(cur) {
-		if p := d.pkg(cur); p != nil && p.packageManager != "" {
-			return fromField(p.packageManager, d.fsys.Exists(path.Join(cur, ".yarnrc.yml")), d.pnpmHooks(cur))
-		}
-		switch {
-		case d.fsys.Exists(path.Join(cur, "pnpm-lock.yaml")) || d.fsys.Exists(path.Join(cur, "pnpm-workspace.yaml")):
-			return manager{"pnpm", d.pnpmHooks(cur)}
-		case d.fsys.Exists(path.Join(cur, "yarn.lock")):
-			berry := d.fsys.Exists(path.Join(cur, ".yarnrc.yml"))
-			return manager{"yarn", !berry}
-		case d.fsys.Exists(path.Join(cur, "bun.lockb")) || d.fsys.Exists(path.Join(cur, "bun.lock")):
-			return manager{"bun", false}
-		case d.fsys.Exists(path.Join(cur, "package-lock.json")) || d.fsys.Exists(path.Join(cur, "npm-shrinkwrap.json")):
-			return manager{"npm", true}
+		if m, ok := d.managerAt(cur); ok {
+			return m
 		}
 		if cur == "." || cur == "/" {
 			return manager{"npm", true}
 		}
 	}
+}
+
+// managerAt reads what the folder dir says of its package manager: the
+// packageManager field of its package.json, else its lock file.
+func (d *discoverer) managerAt(dir string) (manager, bool) {
+	if p := d.pkg(dir); p != nil && p.packageManager != "" {
+		return fromField(p.packageManager, d.fsys.Exists(path.Join(dir, ".yarnrc.yml")), d.pnpmHooks(dir)), true
+	}
+	switch {
+	case d.fsys.Exists(path.Join(dir, "pnpm-lock.yaml")) || d.fsys.Exists(path.Join(dir, "pnpm-workspace.yaml")):
+		return manager{"pnpm", d.pnpmHooks(dir)}, true
+	case d.fsys.Exists(path.Join(dir, "yarn.lock")):
+		berry := d.fsys.Exists(path.Join(dir, ".yarnrc.yml"))
+		return manager{"yarn", !berry}, true
+	case d.fsys.Exists(path.Join(dir, "bun.lockb")) || d.fsys.Exists(path.Join(dir, "bun.lock")):
+		return manager{"bun", false}, true
+	case d.fsys.Exists(path.Join(dir, "package-lock.json")) || d.fsys.Exists(path.Join(dir, "npm-shrinkwrap.json")):
+		return manager{"npm", true}, true
+	}
+	return manager{}, false
 }
 
 // fromField reads "pnpm@9.1.0", "yarn@4.0.2" or "npm@10".
@@ -209,21 +233,60 @@ func (d *discoverer) pkg(dir string) *pkg {
 	return p
 }
 
-// workspaceOf returns the folder of the workspace whose member globs take
-// in the package folder dir — its manager runs the member's scripts, even
-// when the member holds a stray lock file — or dir itself.
-func (d *discoverer) workspaceOf(dir string) string {
+// placement is where a package stands towards the workspace around it.
+type placement struct {
+	root     string // the workspace whose globs take the package in, else ""
+	near     string // the nearest workspace root above the package, else ""
+	excluded bool   // a "!" glob of near leaves the package out
+}
+
+// place finds the workspace whose member globs take in the package folder
+// dir — its manager runs the member's scripts, even when the member holds
+// a stray lock file — and the nearest workspace root above it.
+func (d *discoverer) place(dir string) placement {
+	var pl placement
 	for cur := dir; cur != "." && cur != "/"; {
 		cur = path.Dir(cur)
 		rel := strings.TrimPrefix(dir, cur+"/")
 		if cur == "." {
 			rel = dir
 		}
-		if member(d.workspaceGlobs(cur), rel) {
-			return cur
+		globs := d.workspaceGlobs(cur)
+		if len(globs) == 0 {
+			continue
+		}
+		if pl.near == "" {
+			pl.near, pl.excluded = cur, excludes(globs, rel)
+		}
+		if member(globs, rel) {
+			pl.root = cur
+			return pl
 		}
 	}
-	return dir
+	return pl
+}
+
+// runner decides who runs the scripts of the package in dir, or that
+// nobody does: a package a workspace's "!" globs leave out (fixtures,
+// templates) is not part of the project unless it says its own manager,
+// and yarn 2+ refuses to run a package of its project that is no
+// workspace.
+func (d *discoverer) runner(dir string) (manager, bool) {
+	pl := d.place(dir)
+	if pl.root != "" {
+		return d.manager(pl.root), true
+	}
+	if m, ok := d.managerAt(dir); ok {
+		return m, true
+	}
+	if pl.excluded {
+		return manager{}, false
+	}
+	m := d.manager(dir)
+	if pl.near != "" && m.name == "yarn" && !m.hooks {
+		return manager{}, false
+	}
+	return m, true
 }
 
 // workspaceGlobs returns the member globs of the workspace rooted at dir:
@@ -259,6 +322,19 @@ func (d *discoverer) workspaceGlobs(dir string) []string {
 	}
 	d.globs[dir] = globs
 	return globs
+}
+
+// excludes says a "!" glob matches the folder rel.
+func excludes(globs []string, rel string) bool {
+	for _, g := range globs {
+		if neg, ok := strings.CutPrefix(g, "!"); ok {
+			neg = strings.TrimPrefix(strings.TrimPrefix(neg, "./"), "/")
+			if matchDirs(strings.Split(strings.TrimSuffix(neg, "/"), "/"), strings.Split(rel, "/")) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // member says the folder rel (relative to the workspace root) is taken in

@@ -11,17 +11,21 @@ func TestNPMWorkspaceWithBOMAndBrokenMember(t *testing.T) {
 	fsys := task.DirFS(tasktest.Project(t, "node-npm"))
 	res := Discover(fsys, []string{"package.json", "packages/app/package.json", "packages/broken/package.json"})
 	tasktest.Check(t, res, `
+prebuild | npm | npm run prebuild | . | package.json:6 | build | rm -rf dist (npm runs it before build)
 build | npm | npm run build | . | package.json:7 | build | tsc -b (runs prebuild first)
 test | npm | npm run test | . | package.json:8 | test | vitest run
+postinstall | npm | npm run postinstall | . | package.json:9 | other | touch pwned-npm (lifecycle script of install)
 lint | npm | npm run lint | . | package.json:10 | lint | eslint .
 start | npm | npm run start | packages/app | packages/app/package.json:4 | run | node index.js
+pretest | npm | npm run pretest | packages/app | packages/app/package.json:5 | test | echo before (npm runs it before test)
 test | npm | npm run test | packages/app | packages/app/package.json:6 | test | node --test (runs pretest first) (then posttest)
+posttest | npm | npm run posttest | packages/app | packages/app/package.json:7 | test | echo after (npm runs it after test)
 `, `packages/broken/package.json: is not valid JSON (line 5`)
 }
 
 func TestPNPMDoesNotRunHooks(t *testing.T) {
 	fsys := task.DirFS(tasktest.Project(t, "node-pnpm"))
-	res := Discover(fsys, []string{"apps/web/package.json", "package.json"})
+	res := Discover(fsys, []string{"apps/web/package.json", "apps/web/test/fixtures/demo/package.json", "package.json"})
 	tasktest.Check(t, res, `
 dev | pnpm | pnpm run dev | apps/web | apps/web/package.json:4 | run | vite
 build | pnpm | pnpm run build | apps/web | apps/web/package.json:5 | build | vite build
@@ -37,6 +41,7 @@ func TestYarnAndBun(t *testing.T) {
 	tasktest.Check(t, res, `
 pretest | yarn | yarn run pretest | berry | berry/package.json:4 | test | echo pre
 test | yarn | yarn run test | berry | berry/package.json:5 | test | jest
+pretest | yarn | yarn run pretest | classic | classic/package.json:3 | test | echo pre (yarn runs it before test)
 test | yarn | yarn run test | classic | classic/package.json:4 | test | jest (runs pretest first)
 serve | bun | bun run serve | bun | bun/package.json:3 | run | bun run index.ts
 `, "")
@@ -57,7 +62,10 @@ func TestPNPMHooksEnabledByNpmrc(t *testing.T) {
 		"package.json": `{"packageManager":"pnpm@9.0.0","scripts":{"prebuild":"a","build":"b"}}`,
 	}))
 	res := Discover(fsys, []string{"package.json"})
-	tasktest.Check(t, res, `build | pnpm | pnpm run build | . | package.json:1 | build | b (runs prebuild first)`, "")
+	tasktest.Check(t, res, `
+prebuild | pnpm | pnpm run prebuild | . | package.json:1 | build | a (pnpm runs it before build)
+build | pnpm | pnpm run build | . | package.json:1 | build | b (runs prebuild first)
+`, "")
 }
 
 // A workspace member is run by its workspace's manager, even with a stray
@@ -102,4 +110,46 @@ func TestMember(t *testing.T) {
 			t.Errorf("member(%q, %q) = %v", c.globs, c.rel, got)
 		}
 	}
+}
+
+// Negated workspace globs: a package they leave out is no task of the
+// project unless it has a lock file of its own; lifecycle scripts are
+// tasks, of the kind of the script they wrap or other.
+func TestExcludedPackagesAndLifecycleScripts(t *testing.T) {
+	fsys := task.DirFS(tasktest.Project(t, "node-workspaces"))
+	res := Discover(fsys, []string{"examples/basic/fixtures/bad/package.json", "examples/basic/package.json", "examples/legacy/package.json", "package.json", "packages/core/package.json"})
+	tasktest.Check(t, res, `
+start | npm | npm run start | examples/basic | examples/basic/package.json:5 | run | echo start basic
+start | npm | npm run start | examples/legacy | examples/legacy/package.json:5 | run | echo start legacy
+prepare | npm | npm run prepare | . | package.json:6 | other | echo prepare (lifecycle script of install and pack)
+prebuild | npm | npm run prebuild | . | package.json:7 | build | echo prebuild (npm runs it before build)
+build | npm | npm run build | . | package.json:8 | build | echo build (runs prebuild first)
+pretest | npm | npm run pretest | . | package.json:9 | test | echo pretest (npm runs it before test)
+test | npm | npm run test | . | package.json:10 | test | echo test (runs pretest first) (then posttest)
+posttest | npm | npm run posttest | . | package.json:11 | test | echo posttest (npm runs it after test)
+version | npm | npm run version | . | package.json:12 | other | echo version (lifecycle script of version)
+build | npm | npm run build | packages/core | packages/core/package.json:5 | build | echo build core
+prepublishOnly | npm | npm run prepublishOnly | packages/core | packages/core/package.json:6 | other | echo check (lifecycle script of publish)
+test | npm | npm run test | packages/core | packages/core/package.json:7 | test | echo test core
+`, "")
+}
+
+// yarn 2+ refuses to run a package of its project that is none of its
+// workspaces; one with a yarn.lock of its own is a project of its own.
+func TestYarnBerryNonMembers(t *testing.T) {
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{
+		"package.json":          `{"packageManager":"yarn@4.1.0","workspaces":["apps/*"],"scripts":{"build":"x"}}`,
+		".yarnrc.yml":           "",
+		"yarn.lock":             "",
+		"apps/web/package.json": `{"scripts":{"dev":"next"}}`,
+		"docs/package.json":     `{"scripts":{"start":"docusaurus"}}`,
+		"sandbox/package.json":  `{"scripts":{"start":"vite"}}`,
+		"sandbox/yarn.lock":     "",
+	}))
+	res := Discover(fsys, []string{"apps/web/package.json", "docs/package.json", "package.json", "sandbox/package.json"})
+	tasktest.Check(t, res, `
+dev | yarn | yarn run dev | apps/web | apps/web/package.json:1 | run | next
+build | yarn | yarn run build | . | package.json:1 | build | x
+start | yarn | yarn run start | sandbox | sandbox/package.json:1 | run | vite
+`, "")
 }

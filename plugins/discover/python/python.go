@@ -27,11 +27,12 @@ type discoverer struct {
 	fsys   task.FS
 	res    *task.Result
 	pytest map[string]bool // folders whose pytest task was added
+	poetry map[string]bool // folders of poetry projects
 }
 
 // Discover lists the tasks of the Python project files in files.
 func Discover(fsys task.FS, files []string) *task.Result {
-	d := &discoverer{fsys: fsys, res: task.NewResult(), pytest: map[string]bool{}}
+	d := &discoverer{fsys: fsys, res: task.NewResult(), pytest: map[string]bool{}, poetry: map[string]bool{}}
 	// pytest reads its configuration from the first of these that has it.
 	rank := map[string]int{"pytest.ini": 0, "pyproject.toml": 1, "tox.ini": 2, "setup.cfg": 3, "noxfile.py": 4}
 	files = append([]string(nil), files...)
@@ -70,10 +71,19 @@ func (d *discoverer) env(dir string, poetry bool) string {
 	switch {
 	case d.fsys.Exists(path.Join(dir, "uv.lock")):
 		return "uv run "
-	case poetry || d.fsys.Exists(path.Join(dir, "poetry.lock")):
+	case poetry || d.poetry[dir] || d.fsys.Exists(path.Join(dir, "poetry.lock")):
 		return "poetry run "
 	}
 	return ""
+}
+
+// runner is the program that runs a command in the environment env: uv or
+// poetry when they wrap it, else program.
+func runner(env, program string) string {
+	if env == "" {
+		return program
+	}
+	return strings.Fields(env)[0]
 }
 
 func (d *discoverer) addPytest(file string, line int, poetry bool) {
@@ -82,7 +92,8 @@ func (d *discoverer) addPytest(file string, line int, poetry bool) {
 		return
 	}
 	d.pytest[dir] = true
-	d.res.Add(abi.Task{Name: "pytest", Runner: "pytest", Command: d.env(dir, poetry) + "pytest", Cwd: dir, File: file, Line: line, Kind: abi.KindTest, Description: "run the tests"})
+	env := d.env(dir, poetry)
+	d.res.Add(abi.Task{Name: "pytest", Runner: runner(env, "pytest"), Command: env + "pytest", Cwd: dir, File: file, Line: line, Kind: abi.KindTest, Description: "run the tests"})
 }
 
 // pyproject is the subset of pyproject.toml read here.
@@ -122,11 +133,12 @@ func (d *discoverer) pyproject(file string, data []byte) {
 	ss := task.Sections(data)
 	dir := task.Dir(file)
 	poetry := p.Tool.Poetry != nil
+	d.poetry[dir] = poetry
 	env := d.env(dir, poetry)
 	scripts := func(section string, m map[string]any) {
 		for _, name := range sortedKeys(m) {
 			target, _ := m[name].(string)
-			d.res.Add(abi.Task{Name: name, Runner: "python", Command: env + name, Cwd: dir, File: file,
+			d.res.Add(abi.Task{Name: name, Runner: runner(env, "python"), Command: env + name, Cwd: dir, File: file,
 				Line: task.KeyLineOf(ss, section, name), Kind: abi.KindRun, Description: "console script " + target})
 		}
 	}
@@ -161,7 +173,7 @@ func (d *discoverer) pyproject(file string, data []byte) {
 			if l := task.KeyLineOf(ss, "tool.poe.tasks."+name, ""); l > 0 {
 				line = l
 			}
-			d.res.Add(abi.Task{Name: name, Runner: "poe", Command: env + "poe " + task.Shell(name), Cwd: dir, File: file, Line: line, Description: poeHelp(p.Tool.Poe.Tasks[name])})
+			d.res.Add(abi.Task{Name: name, Runner: runner(env, "poe"), Command: env + "poe " + task.Shell(name), Cwd: dir, File: file, Line: line, Description: poeHelp(p.Tool.Poe.Tasks[name])})
 		}
 	}
 	if p.Tool.Hatch != nil {

@@ -6,75 +6,12 @@ package task
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
-
-// FS is the workspace as a discoverer sees it: paths relative to the
-// first root, with forward slashes.
-type FS interface {
-	// ReadFile returns a file's bytes.
-	ReadFile(name string) ([]byte, error)
-	// ReadHead returns up to the first n bytes of a file.
-	ReadHead(name string, n int64) ([]byte, error)
-	// Exists reports whether a file or folder exists.
-	Exists(name string) bool
-	// List returns the names of the entries of the folder dir, folders
-	// with a trailing slash; nil when it cannot be listed.
-	List(dir string) []string
-}
-
-// DirFS is an FS over a folder of the host, for tests.
-type DirFS string
-
-// ReadFile reads name below the folder.
-func (d DirFS) ReadFile(name string) ([]byte, error) {
-	if !fs.ValidPath(name) {
-		return nil, errors.New("invalid path")
-	}
-	return os.ReadFile(filepath.Join(string(d), filepath.FromSlash(name)))
-}
-
-// ReadHead reads the first n bytes of name below the folder.
-func (d DirFS) ReadHead(name string, n int64) ([]byte, error) {
-	b, err := d.ReadFile(name)
-	if int64(len(b)) > n {
-		b = b[:n]
-	}
-	return b, err
-}
-
-// Exists reports whether name exists below the folder.
-func (d DirFS) Exists(name string) bool {
-	if !fs.ValidPath(name) {
-		return false
-	}
-	_, err := os.Lstat(filepath.Join(string(d), filepath.FromSlash(name)))
-	return err == nil
-}
-
-// List lists the folder dir.
-func (d DirFS) List(dir string) []string {
-	ents, err := os.ReadDir(filepath.Join(string(d), filepath.FromSlash(dir)))
-	if err != nil {
-		return nil
-	}
-	out := make([]string, len(ents))
-	for i, e := range ents {
-		out[i] = e.Name()
-		if e.IsDir() {
-			out[i] += "/"
-		}
-	}
-	return out
-}
 
 // Result collects the tasks and warnings of one discoverer run.
 type Result struct{ abi.DiscoverResult }

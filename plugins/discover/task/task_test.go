@@ -2,6 +2,7 @@ package task
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,5 +67,36 @@ func TestRead(t *testing.T) {
 	}
 	if len(res.Warnings) != 1 || res.Warnings[0].File != "missing.json" || !strings.Contains(res.Warnings[0].Message, "could not be read") {
 		t.Errorf("warnings = %+v", res.Warnings)
+	}
+}
+
+func TestWalkGrepAndExecutable(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"a.go":                 "package main\n",
+		"sub/b.go":             "// x\npackage b\n//go:generate y\n",
+		"sub/c.txt":            "package main\n",
+		"node_modules/d.go":    "package main\n",
+		"sub/deeper/e_test.go": "package main\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(content), 0o644)
+	}
+	os.Chmod(filepath.Join(dir, "a.go"), 0o755)
+	hits, err := DirFS(dir).Grep(".", "*.go", `^(package main|//go:generate)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range hits {
+		got = append(got, fmt.Sprintf("%s:%d:%s", h.Path, h.Line, h.Text))
+	}
+	want := "a.go:1:package main sub/b.go:3://go:generate y sub/deeper/e_test.go:1:package main"
+	if strings.Join(got, " ") != want {
+		t.Errorf("Grep = %q, want %q", got, want)
+	}
+	if fsys := DirFS(dir); !fsys.Executable("a.go") || fsys.Executable("sub/b.go") || fsys.Executable("sub") || fsys.Executable("nope") {
+		t.Error("Executable is wrong about a.go (755), sub/b.go (644), sub (a folder) or nope (missing)")
 	}
 }

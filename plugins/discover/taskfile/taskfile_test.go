@@ -9,16 +9,40 @@ import (
 
 func TestDiscover(t *testing.T) {
 	fsys := task.DirFS(tasktest.Project(t, "taskfile"))
-	res := Discover(fsys, []string{"Taskfile.yml"})
+	res := Discover(fsys, []string{"Taskfile.yml", "docs/Taskfile.yml"})
 	tasktest.Check(t, res, `
 build | task | task build | . | Taskfile.yml:7 | build | Build the binary
 test | task | task test | . | Taskfile.yml:11 | test | Run all the tests
 fmt | task | task fmt | . | Taskfile.yml:19 | lint
+docs:serve | task | task docs:serve | . | docs/Taskfile.yml:4 | run | Serve the docs
+serve | task | task serve | docs | docs/Taskfile.yml:4 | run | Serve the docs
 `, "")
 }
 
-func TestBroken(t *testing.T) {
-	fsys := task.DirFS(tasktest.Write(t, map[string]string{"Taskfile.yml": "tasks:\n  a: [\n"}))
+// Includes: a folder, a file with its own dir, nested, optional and
+// missing, internal, flattened with excludes.
+func TestIncludes(t *testing.T) {
+	fsys := task.DirFS(tasktest.Project(t, "taskfile-includes"))
 	res := Discover(fsys, []string{"Taskfile.yml"})
-	tasktest.Check(t, res, "", `Taskfile.yml: is not valid YAML`)
+	tasktest.Check(t, res, `
+default | task | task default | . | Taskfile.yml:25 | other | Build and check everything
+docs:serve | task | task docs:serve | . | docs/Taskfile.yml:4 | run | Serve the docs
+build:all | task | task build:all | . | taskfiles/build.yml:4 | build | Build every binary (runs in src)
+lib:test | task | task lib:test | . | lib/Taskfile.yml:7 | test | Test the library
+lib:sub:check | task | task lib:sub:check | . | lib/sub/Taskfile.yml:4 | lint
+lint | task | task lint | . | taskfiles/common.yml:4 | lint | Lint everything
+`, "")
+}
+
+// task refuses a Taskfile whose include is missing and not optional.
+func TestBroken(t *testing.T) {
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{
+		"Taskfile.yml":   "tasks:\n  a: [\n",
+		"b/Taskfile.yml": "version: '3'\nincludes:\n  gone: ./gone\ntasks:\n  x: echo\n",
+	}))
+	res := Discover(fsys, []string{"Taskfile.yml", "b/Taskfile.yml"})
+	tasktest.Check(t, res, "", `
+Taskfile.yml: is not valid YAML
+b/Taskfile.yml: task refuses this Taskfile: b/Taskfile.yml line 3 includes ./gone, which is not there
+`)
 }

@@ -195,9 +195,10 @@ func (b *bench) measure() []row {
 	add(b.overview())
 	add(b.lsps()...)
 	add(b.fetchPage())
+	add(b.overviewMonorepo())
 	add(b.memory())
 	var rows []row
-	for _, id := range []string{"1", "1h", "2c", "2w", "3", "3h", "3c", "4", "5", "5b", "5c", "5d", "6", "7c", "7w", "9", "9b", "10", "11", "11w", "11p", "ov", "lsp1", "lsp2", "fx", "8"} {
+	for _, id := range []string{"1", "1h", "2c", "2w", "3", "3h", "3c", "4", "5", "5b", "5c", "5d", "6", "7c", "7w", "9", "9b", "10", "11", "11w", "11p", "ov", "ovm", "lsp1", "lsp2", "fx", "8"} {
 		rows = append(rows, byID[id])
 	}
 	return rows

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/jujutools/juju/test/bench/internal/workload"
 )
 
 // overviewParams asks for the overview of the whole root.
@@ -27,17 +29,37 @@ func (b *bench) overview() row {
 		r.Err = "no Go tree: pass -gotree"
 		return r
 	}
-	j, err := b.live(b.juju(b.warmHome, b.opts.gotree))
+	return b.measureOverview(r, b.opts.gotree)
+}
+
+// overviewMonorepo is line ovm: project_overview of a generated monorepo of
+// workspace.MonorepoFiles files in the shapes the discoverers follow
+// (workspaces, includes, modules, file tasks), against the same native walk.
+func (b *bench) overviewMonorepo() row {
+	r := row{ID: "ovm", Work: fmt.Sprintf("project_overview of a %d-file monorepo", workload.MonorepoFiles), Unit: "ms", Target: target{Limit: 4, OnRatio: true},
+		Via:     "one warm process rooted at a monorepo the report generates, raw JSON-RPC over stdio",
+		Against: "in-process filepath.WalkDir + Lstat of every file, bytes summed by extension (no .gitignore, no parsing)"}
+	dir := filepath.Join(b.tmp, "monorepo")
+	if err := workload.Monorepo(dir); err != nil {
+		return r.with(nil, nil, err)
+	}
+	return b.measureOverview(r, dir)
+}
+
+// measureOverview times project_overview of root in one warm juju process
+// against the native walk of root, one after the other, in the same run.
+func (b *bench) measureOverview(r row, root string) row {
+	j, err := b.live(b.juju(b.warmHome, root))
 	if err != nil {
 		return r.with(nil, nil, err)
 	}
-	b.progress("project_overview of %s, n=%d (juju, in-process walk)", b.opts.gotree, b.opts.globRuns)
+	b.progress("project_overview of %s, n=%d (juju, in-process walk)", root, b.opts.globRuns)
 	raw, err := j.request("tools/call", overviewParams) // warms the page cache and the plugins
 	if err != nil {
 		return r.with(nil, nil, j.fail(err))
 	}
 	jf, tasks, warnings := overviewCounts(raw)
-	nf, err := nativeWalk(b.opts.gotree)
+	nf, err := nativeWalk(root)
 	if err != nil {
 		return r.with(nil, nil, err)
 	}
@@ -49,7 +71,7 @@ func (b *bench) overview() row {
 		}
 		js = append(js, d)
 		t := time.Now()
-		if _, err := nativeWalk(b.opts.gotree); err != nil {
+		if _, err := nativeWalk(root); err != nil {
 			return r.with(nil, nil, err)
 		}
 		ns = append(ns, time.Since(t))

@@ -1,5 +1,8 @@
 import nox
 
+# A side-effect trap: nox runs this file to list its sessions; juju never does.
+open("pwned-nox", "w").close()
+
 
 @nox.session
 def tests(session):

@@ -1,0 +1,75 @@
+package task
+
+import (
+	"bufio"
+	"bytes"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// skipDirs are the folders WalkGrep never enters: those the host's walk
+// skips for the overview (dependency and tool folders), and .git.
+var skipDirs = []string{".git", "node_modules", "vendor", "target", ".venv", "venv", "__pycache__", ".tox", ".nox", ".gradle"}
+
+// Bounds of WalkGrep.
+const (
+	maxGrepDirs  = 5000
+	maxGrepFiles = 20000
+	maxGrepHits  = 5000
+)
+
+// WalkGrep is Grep done with List and ReadFile alone: a breadth-first walk
+// of dir (skipDirs left out) reading every file whose name matches the
+// glob name. It is the fallback where the host has no search program, and
+// the search of DirFS.
+func WalkGrep(fsys FS, dir, name string, re *regexp.Regexp) ([]Hit, error) {
+	var hits []Hit
+	queue := []string{dir}
+	dirs, files := 0, 0
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		if dirs++; dirs > maxGrepDirs {
+			return hits, ErrIncomplete
+		}
+		for _, e := range fsys.List(cur) {
+			p := path.Join(cur, strings.TrimSuffix(e, "/"))
+			if strings.HasSuffix(e, "/") {
+				if !slices.Contains(skipDirs, strings.TrimSuffix(e, "/")) {
+					queue = append(queue, p)
+				}
+				continue
+			}
+			if ok, _ := path.Match(name, e); !ok {
+				continue
+			}
+			if files++; files > maxGrepFiles {
+				return hits, ErrIncomplete
+			}
+			data, err := fsys.ReadFile(p)
+			if err != nil {
+				continue
+			}
+			hits = append(hits, grepData(p, data, re)...)
+			if len(hits) > maxGrepHits {
+				return hits[:maxGrepHits], ErrIncomplete
+			}
+		}
+	}
+	return hits, nil
+}
+
+// grepData returns the lines of data that match re.
+func grepData(file string, data []byte, re *regexp.Regexp) []Hit {
+	var hits []Hit
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		if line := strings.TrimSuffix(sc.Text(), "\r"); re.MatchString(line) {
+			hits = append(hits, Hit{Path: file, Line: n, Text: line})
+		}
+	}
+	return hits
+}

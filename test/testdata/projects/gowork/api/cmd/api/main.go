@@ -1,0 +1,4 @@
+// Command api serves the API.
+package main
+
+func main() { serve() }

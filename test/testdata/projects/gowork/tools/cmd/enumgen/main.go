@@ -1,0 +1,4 @@
+// Command enumgen writes String methods.
+package main
+
+func main() {}

@@ -1,0 +1,4 @@
+// Command lint checks the sources.
+package main
+
+func main() {}

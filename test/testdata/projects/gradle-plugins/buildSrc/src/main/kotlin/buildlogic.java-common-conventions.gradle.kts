@@ -1,0 +1,8 @@
+plugins {
+    java
+}
+
+tasks.register("printVersion") {
+    description = "Print the project's version"
+    doLast { println(project.version) }
+}

@@ -1,0 +1,4 @@
+plugins {
+    id("buildlogic.java-common-conventions")
+    `java-library`
+}

@@ -1,0 +1,3 @@
+plugins {
+    id("buildlogic.java-library-conventions")
+}

@@ -1,0 +1,4 @@
+plugins {
+    id("buildlogic.java-library-conventions")
+    alias(libs.plugins.kotlin.jvm)
+}

@@ -1,0 +1,2 @@
+.PHONY: docs
+docs: ; mkdocs build ## build the documentation

@@ -1,0 +1,4 @@
+.PHONY: tools
+## tools: install the tools
+tools:
+	go install tool

@@ -1,0 +1,2 @@
+#!/bin/sh
+#MISE description="Deploy the site"
