@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // startExec starts juju for the command tests: trusted mode (the trust
@@ -15,6 +17,13 @@ import (
 func startExec(t *testing.T, root string, args ...string) *session {
 	t.Helper()
 	return start(t, root, append([]string{"--mode", "trusted", "--sandbox", "off"}, args...)...)
+}
+
+// outputText is the bytes a job_output result shows: its text after the
+// line that says which they are.
+func outputText(res *mcp.CallToolResult) string {
+	_, out, _ := strings.Cut(text(res), "\n")
+	return out
 }
 
 // num reads a JSON number from structured content.
@@ -97,13 +106,15 @@ func TestExecLargeOutputIsCut(t *testing.T) {
 		t.Errorf("the cut is not said: %q", out[8180:8500])
 	}
 	// The rest is readable by offset.
-	o := structured(t, s.call("job_output", map[string]any{"jobId": id, "offset": 8192, "limit": 100}))
-	if o["text"] != strings.Repeat("a", 100) || num(t, o, "next") != 8292 || o["eof"] != false || num(t, o, "size") != size {
-		t.Errorf("middle: %v", o)
+	res = s.call("job_output", map[string]any{"jobId": id, "offset": 8192, "limit": 100})
+	o := structured(t, res)
+	if outputText(res) != strings.Repeat("a", 100) || num(t, o, "bytes") != 100 || num(t, o, "next") != 8292 || o["eof"] != false || num(t, o, "size") != size {
+		t.Errorf("middle: %v %q", o, outputText(res))
 	}
-	o = structured(t, s.call("job_output", map[string]any{"jobId": id, "offset": size - 5}))
-	if o["text"] != "aaEND" || o["eof"] != true || num(t, o, "next") != size {
-		t.Errorf("end: %v", o)
+	res = s.call("job_output", map[string]any{"jobId": id, "offset": size - 5})
+	o = structured(t, res)
+	if outputText(res) != "aaEND" || o["eof"] != true || num(t, o, "next") != size {
+		t.Errorf("end: %v %q", o, outputText(res))
 	}
 	s.fail("job_output", map[string]any{"jobId": id, "offset": size + 1}, "INVALID_ARGUMENT")
 }

@@ -89,14 +89,14 @@ func TestGitReadTools(t *testing.T) {
 		t.Fatalf("git status: %s", porcelain)
 	}
 
-	d := structured(t, s.call("git_diff", map[string]any{}))
-	if diff := d["diff"].(string); !strings.Contains(diff, "+func main() {}") || strings.Contains(diff, "new.go") {
-		t.Errorf("unstaged diff: %s", diff)
+	res := s.call("git_diff", map[string]any{})
+	if diff := text(res); !strings.Contains(diff, "+func main() {}") || strings.Contains(diff, "new.go") || num(t, structured(t, res), "bytes") != int64(len(diff)) {
+		t.Errorf("unstaged diff: %s (%v)", diff, structured(t, res))
 	}
-	if diff := structured(t, s.call("git_diff", map[string]any{"staged": true}))["diff"].(string); !strings.Contains(diff, "new.go") || strings.Contains(diff, "main.go") {
+	if diff := s.ok("git_diff", map[string]any{"staged": true}); !strings.Contains(diff, "new.go") || strings.Contains(diff, "main.go") {
 		t.Errorf("staged diff: %s", diff)
 	}
-	if diff := structured(t, s.call("git_diff", map[string]any{"revision": "HEAD~1", "paths": []any{"README.md"}}))["diff"].(string); !strings.Contains(diff, "+world") {
+	if diff := s.ok("git_diff", map[string]any{"revision": "HEAD~1", "paths": []any{"README.md"}}); !strings.Contains(diff, "+world") {
 		t.Errorf("diff HEAD~1: %s", diff)
 	}
 

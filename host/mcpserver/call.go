@@ -89,7 +89,10 @@ func toMCP(res *abi.CallResult) *mcp.CallToolResult {
 		case "image":
 			out.Content = append(out.Content, mcp.NewImageContent(base64(c.Data), c.MimeType))
 		default:
-			text := c.Text
+			if budget == 0 { // cut already, and said
+				continue
+			}
+			text := strings.ToValidUTF8(c.Text, "\uFFFD") // as JSON would send it
 			if len(text) > budget {
 				text = cutText(text, budget)
 			}
@@ -98,16 +101,20 @@ func toMCP(res *abi.CallResult) *mcp.CallToolResult {
 		}
 	}
 	if len(res.Structured) > 0 {
-		out.RawStructuredContent = res.Structured
+		out.RawStructuredContent = capStructured(res.Structured)
 	}
 	return out
 }
 
-// maxResultText bounds the text of one result, whatever a plugin returns:
-// clients reject or truncate results past roughly 25,000 tokens, and the
-// core tools cut their own output well below this. It is a safety net for
-// installed plugins.
-const maxResultText = 256 << 10
+// maxResultText bounds the text of one result, whatever a plugin returns,
+// and maxStructured its structured content (cap.go): clients reject or
+// truncate results past roughly 25,000 tokens (SPEC §4: each under 100,000
+// bytes), and the core tools cut their own output below this, saying how
+// to read on. It is a safety net for installed plugins.
+const (
+	maxResultText = 99_000
+	maxStructured = 99_000
+)
 
 // cutText cuts s to at most n bytes at a line or rune boundary and says so.
 func cutText(s string, n int) string {
@@ -118,7 +125,7 @@ func cutText(s string, n int) string {
 	for len(cut) > 0 && !utf8.ValidString(cut) {
 		cut = cut[:len(cut)-1]
 	}
-	return cut + fmt.Sprintf("\n[juju cut this result at %d of %d bytes; ask the tool for less (a range, a narrower pattern)]\n", len(cut), len(s))
+	return cut + fmt.Sprintf("\n[juju cut this result at %d of %d bytes, the most a client takes; ask the tool for less (an offset or range, a lower limit, a narrower path or pattern)]\n", len(cut), len(s))
 }
 
 // invalidParamsPrefix marks handler errors that the stdio writer turns into

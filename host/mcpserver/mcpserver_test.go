@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -125,13 +126,18 @@ func TestResponseID(t *testing.T) {
 
 func TestOversizedTextIsCut(t *testing.T) {
 	big := strings.Repeat("0123456789abcdef\n", maxResultText/8)
-	res := toMCP(&abi.CallResult{Content: []abi.Content{{Type: "text", Text: big}, {Type: "text", Text: "more"}}})
+	res := toMCP(&abi.CallResult{Content: []abi.Content{{Type: "text", Text: big}, {Type: "text", Text: "more"}, {Type: "text", Text: "and more"}}})
 	total := 0
 	for _, c := range res.Content {
 		total += len(c.(mcp.TextContent).Text)
 	}
-	if total > maxResultText+200 {
-		t.Fatalf("result text %d bytes, cap %d", total, maxResultText)
+	if total >= 100_000 || len(res.Content) != 1 {
+		t.Fatalf("result text %d bytes in %d items; a client takes under 100,000", total, len(res.Content))
+	}
+	// Invalid UTF-8 would reach the client as three bytes a byte.
+	bad := toMCP(&abi.CallResult{Content: []abi.Content{{Type: "text", Text: strings.Repeat("\xff", 90_000)}}})
+	if n := len(text(bad)); n >= 100_000 {
+		t.Fatalf("invalid UTF-8: %d bytes", n)
 	}
 	if !strings.Contains(text(res), "juju cut this result") {
 		t.Fatal("the cut is not said")
@@ -140,4 +146,56 @@ func TestOversizedTextIsCut(t *testing.T) {
 	if text(small) != "héllo" {
 		t.Fatalf("small text changed: %q", text(small))
 	}
+}
+
+func TestOversizedStructuredContentKeepsItsShape(t *testing.T) {
+	small := json.RawMessage(`{"files":[{"path":"a"}],"total":1}`)
+	if got := toMCP(&abi.CallResult{Structured: small}); string(got.RawStructuredContent) != string(small) {
+		t.Fatalf("small structured content changed: %s", got.RawStructuredContent)
+	}
+	files := make([]map[string]any, 5000)
+	for i := range files {
+		files[i] = map[string]any{"path": strings.Repeat("x", 40), "size": i}
+	}
+	big, _ := json.Marshal(map[string]any{"files": files, "total": 5000, "truncated": false, "text": strings.Repeat("y", 200_000), "path": "src"})
+	res := toMCP(&abi.CallResult{Content: []abi.Content{{Type: "text", Text: "ok"}}, Structured: big})
+	if len(res.RawStructuredContent) >= 100_000 {
+		t.Fatalf("structured content %d bytes", len(res.RawStructuredContent))
+	}
+	var got struct {
+		Files     []any  `json:"files"`
+		Total     int    `json:"total"`
+		Truncated *bool  `json:"truncated"`
+		Text      string `json:"text"`
+		Path      string `json:"path"`
+		Cut       struct {
+			Bytes int    `json:"bytes"`
+			Note  string `json:"note"`
+		} `json:"jujuCut"`
+	}
+	if err := json.Unmarshal(res.RawStructuredContent, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Files == nil || len(got.Files) != 0 || got.Total != 5000 || got.Truncated == nil || got.Text != "" || got.Path != "src" ||
+		got.Cut.Bytes != len(big) || !strings.Contains(got.Cut.Note, "text holds the result") {
+		t.Fatalf("shape not kept: %s", res.RawStructuredContent)
+	}
+	// Not an object, or too many small members: the note alone.
+	for _, raw := range []string{
+		`[` + strings.Repeat(`1,`, 60_000) + `1]`,
+		`{` + strings.Repeat(`"k":1,`, 1) + manyKeys(20_000) + `}`,
+	} {
+		res := toMCP(&abi.CallResult{Structured: json.RawMessage(raw)})
+		if len(res.RawStructuredContent) > 1000 || !strings.Contains(string(res.RawStructuredContent), "jujuCut") {
+			t.Fatalf("%.40s…: %.300s", raw, res.RawStructuredContent)
+		}
+	}
+}
+
+func manyKeys(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `"key%06d":%d,`, i, i)
+	}
+	return strings.TrimSuffix(b.String(), ",")
 }

@@ -119,12 +119,17 @@ func readLines(ctx context.Context, f *os.File, req *abi.ReadRequest, limit int6
 	line := 1        // the line the next byte belongs to
 	lineStart := 0   // where that line starts in body
 	midLine := false // the bytes read so far end inside a line
+	var pos int64    // bytes of the file before the next chunk
 	for n := 0; line < end; n++ {
 		if n%1024 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		chunk, err := br.ReadSlice('\n')
 		if len(chunk) > 0 {
+			if line == first && len(body) == 0 && !midLine {
+				res.StartOffset = pos
+			}
+			pos += int64(len(chunk))
 			midLine = chunk[len(chunk)-1] != '\n'
 			if line >= first {
 				if int64(len(body)+len(chunk)) > limit {

@@ -29,9 +29,9 @@ func TestRead(t *testing.T) {
 		{name: "bytes range under cap", req: abi.ReadRequest{Path: "a.txt", Length: 4, MaxBytes: 4}, body: "hell",
 			want: abi.ReadResult{Path: "a.txt", Size: 12}},
 		{name: "lines", req: abi.ReadRequest{Path: "lines.txt", Line: 3, Lines: 2}, body: "line 3\nline 4\n",
-			want: abi.ReadResult{Path: "lines.txt", Size: 71, FirstLine: 3, LineCount: 2, TotalLines: 10}},
+			want: abi.ReadResult{Path: "lines.txt", Size: 71, FirstLine: 3, LineCount: 2, TotalLines: 10, StartOffset: 14}},
 		{name: "lines from", req: abi.ReadRequest{Path: "lines.txt", Line: 9}, body: "line 9\nline 10\n",
-			want: abi.ReadResult{Path: "lines.txt", Size: 71, FirstLine: 9, LineCount: 2, TotalLines: 10}},
+			want: abi.ReadResult{Path: "lines.txt", Size: 71, FirstLine: 9, LineCount: 2, TotalLines: 10, StartOffset: 56}},
 		{name: "lines first n", req: abi.ReadRequest{Path: "lines.txt", Lines: 1}, body: "line 1\n",
 			want: abi.ReadResult{Path: "lines.txt", Size: 71, FirstLine: 1, LineCount: 1, TotalLines: 10}},
 		{name: "lines past end", req: abi.ReadRequest{Path: "lines.txt", Line: 20, Lines: 5}, body: "",
@@ -39,11 +39,11 @@ func TestRead(t *testing.T) {
 		{name: "lines capped whole lines", req: abi.ReadRequest{Path: "lines.txt", Line: 1, MaxBytes: 17}, body: "line 1\nline 2\n",
 			want: abi.ReadResult{Path: "lines.txt", Size: 71, FirstLine: 1, LineCount: 2, TotalLines: 10, Truncated: true}},
 		{name: "lines capped long first line", req: abi.ReadRequest{Path: "lines.txt", Line: 2, MaxBytes: 3}, body: "lin",
-			want: abi.ReadResult{Path: "lines.txt", Size: 71, FirstLine: 2, LineCount: 1, TotalLines: 10, Truncated: true}},
+			want: abi.ReadResult{Path: "lines.txt", Size: 71, FirstLine: 2, LineCount: 1, TotalLines: 10, Truncated: true, StartOffset: 7}},
 		{name: "lines exact cap", req: abi.ReadRequest{Path: "lines.txt", Line: 1, Lines: 2, MaxBytes: 14}, body: "line 1\nline 2\n",
 			want: abi.ReadResult{Path: "lines.txt", Size: 71, FirstLine: 1, LineCount: 2, TotalLines: 10}},
 		{name: "no final newline", req: abi.ReadRequest{Path: "nonl.txt", Line: 2}, body: "b",
-			want: abi.ReadResult{Path: "nonl.txt", Size: 3, FirstLine: 2, LineCount: 1, TotalLines: 2}},
+			want: abi.ReadResult{Path: "nonl.txt", Size: 3, FirstLine: 2, LineCount: 1, TotalLines: 2, StartOffset: 2}},
 		{name: "crlf kept", req: abi.ReadRequest{Path: "crlf.txt", Line: 1, Lines: 1}, body: "a\r\n",
 			want: abi.ReadResult{Path: "crlf.txt", Size: 6, FirstLine: 1, LineCount: 1, TotalLines: 2}},
 		{name: "empty lines", req: abi.ReadRequest{Path: "empty.txt", Line: 1}, body: "",
@@ -136,18 +136,19 @@ func TestReadLongLines(t *testing.T) {
 		body      string
 		lines     int
 		truncated bool
+		start     int64 // the byte offset of the first line: where a cut line goes on
 	}{
-		{abi.ReadRequest{Path: "long.txt", Line: 2, Lines: 1}, "short\n", 1, false},
-		{abi.ReadRequest{Path: "long.txt", Line: 1, Lines: 1}, long + "\n", 1, false},
-		{abi.ReadRequest{Path: "long.txt", Line: 2, Lines: 2, MaxBytes: 1000}, "short\n", 1, true},
-		{abi.ReadRequest{Path: "long.txt", Line: 3, Lines: 1, MaxBytes: 1000}, long[:1000], 1, true},
-		{abi.ReadRequest{Path: "long.txt", Line: 100004}, "tail", 1, false},
+		{abi.ReadRequest{Path: "long.txt", Line: 2, Lines: 1}, "short\n", 1, false, int64(len(long) + 1)},
+		{abi.ReadRequest{Path: "long.txt", Line: 1, Lines: 1}, long + "\n", 1, false, 0},
+		{abi.ReadRequest{Path: "long.txt", Line: 2, Lines: 2, MaxBytes: 1000}, "short\n", 1, true, int64(len(long) + 1)},
+		{abi.ReadRequest{Path: "long.txt", Line: 3, Lines: 1, MaxBytes: 1000}, long[:1000], 1, true, int64(len(long) + 7)},
+		{abi.ReadRequest{Path: "long.txt", Line: 100004}, "tail", 1, false, int64(len(content) - 4)},
 	} {
 		var res abi.ReadResult
 		body := f.call(t, abi.FnFSRead, c.req, &res)
 		noErr(t, "read", res.Status)
-		if string(body) != c.body || res.LineCount != c.lines || res.Truncated != c.truncated || res.TotalLines != 100004 {
-			t.Errorf("%+v: body %d bytes (want %d), lines %d, truncated %v, total %d", c.req, len(body), len(c.body), res.LineCount, res.Truncated, res.TotalLines)
+		if string(body) != c.body || res.LineCount != c.lines || res.Truncated != c.truncated || res.TotalLines != 100004 || res.StartOffset != c.start {
+			t.Errorf("%+v: body %d bytes (want %d), lines %d, truncated %v, total %d, start %d (want %d)", c.req, len(body), len(c.body), res.LineCount, res.Truncated, res.TotalLines, res.StartOffset, c.start)
 		}
 	}
 }

@@ -146,6 +146,10 @@ func (j *Journal) History(req *abi.HistoryRequest) (*abi.HistoryResult, *abi.Err
 		}
 		path = r.Display
 	}
+	if req.Offset < 0 {
+		return nil, abi.Errorf(abi.InvalidArgument, "offset must not be negative")
+	}
+	skip := req.Offset
 	res := &abi.HistoryResult{Changes: []abi.ChangeInfo{}}
 	if req.ChangeID != "" {
 		id, ok := normalizeID(req.ChangeID)
@@ -175,6 +179,10 @@ func (j *Journal) History(req *abi.HistoryRequest) (*abi.HistoryResult, *abi.Err
 				return err
 			}
 			if r.State != stateDone || r.Time.Before(since) || (path != "" && !touches(&r, path)) {
+				continue
+			}
+			if skip > 0 {
+				skip--
 				continue
 			}
 			if len(res.Changes) == limit {

@@ -183,6 +183,14 @@ func TestHistory(t *testing.T) {
 	if e != nil || len(h.Changes) != 1 || !h.More || h.Changes[0].Files[0].Path != "b.txt" {
 		t.Fatalf("%+v %v", h, e)
 	}
+	h, e = f.j.History(&abi.HistoryRequest{Limit: 1, Offset: 1})
+	if e != nil || len(h.Changes) != 1 || h.More || h.Changes[0].ID != r1.ChangeID {
+		t.Fatalf("offset 1: %+v %v", h, e)
+	}
+	h, e = f.j.History(&abi.HistoryRequest{Offset: 2})
+	if e != nil || len(h.Changes) != 0 || h.More {
+		t.Fatalf("offset past the end: %+v %v", h, e)
+	}
 	h, e = f.j.History(&abi.HistoryRequest{Path: "a.txt"})
 	if e != nil || len(h.Changes) != 1 || h.Changes[0].ID != r1.ChangeID || h.Changes[0].Diff != "" {
 		t.Fatalf("by path: %+v %v", h, e)

@@ -11,8 +11,15 @@ import (
 // result holds the whole (bounded by the host).
 const maxTextDiff = 8 << 10
 
+// maxListedPaths is the most paths the result of a change lists, in its
+// text and its structured content alike: a change may touch 1,000 paths,
+// and each of a result's text and structured content stays under 100,000
+// bytes (SPEC §4). The text counts the rest.
+const maxListedPaths = 50
+
 // summary is the text result of a change: one line per path, the change
 // id, then the diff (cut for the text; whole in the structured content).
+// It cuts r.Files to the paths it lists.
 func summary(verb string, r *abi.ChangeResult) string {
 	var b strings.Builder
 	if r.DryRun {
@@ -23,12 +30,29 @@ func summary(verb string, r *abi.ChangeResult) string {
 	} else {
 		fmt.Fprintf(&b, "%s: change %s, %d path(s):\n", verb, r.ChangeID, len(r.Files))
 	}
-	writeFiles(&b, r.Files)
+	writeListed(&b, &r.Files, r.ChangeID)
 	if r.ChangeID != "" {
 		fmt.Fprintf(&b, "Undo with rollback_changes changeId=%s.\n", r.ChangeID)
 	}
 	writeDiff(&b, r.Diff, r.DiffCut)
 	return b.String()
+}
+
+// writeListed writes the first maxListedPaths of *files, cuts *files to
+// them, and says how many are left out and where to see them all.
+func writeListed(b *strings.Builder, files *[]abi.FileChange, changeID string) {
+	fs := *files
+	if len(fs) <= maxListedPaths {
+		writeFiles(b, fs)
+		return
+	}
+	writeFiles(b, fs[:maxListedPaths])
+	if changeID != "" {
+		fmt.Fprintf(b, "  … and %d more paths: change_history changeId=%s lists them all\n", len(fs)-maxListedPaths, changeID)
+	} else {
+		fmt.Fprintf(b, "  … and %d more paths (not listed: one result holds %d)\n", len(fs)-maxListedPaths, maxListedPaths)
+	}
+	*files = fs[:maxListedPaths]
 }
 
 func writeFiles(b *strings.Builder, fs []abi.FileChange) {

@@ -88,11 +88,12 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.ChangeResult = *res
 	verb := fmt.Sprintf("Replaced %d occurrence(s) in %d file(s)", out.Replacements, out.FilesMatched)
 	if in.DryRun {
 		verb = fmt.Sprintf("%d occurrence(s) in %d file(s) of %d scanned; to write them call again with dryRun false and expectedCount %d.",
 			out.Replacements, out.FilesMatched, out.FilesScanned, out.Replacements)
 	}
-	return juju.Text(summary(verb, res)).WithStructured(out), nil
+	text := summary(verb, res) // cuts res.Files to the paths it lists
+	out.ChangeResult = *res
+	return juju.Text(text).WithStructured(out), nil
 }

@@ -9,8 +9,16 @@ import (
 	"github.com/jujutools/juju/sdk/juju"
 )
 
-// maxDiff is the most diff text a reply carries.
-const maxDiff = 60 << 10
+// maxDiff is the most diff text a reply carries, and maxLog the most bytes
+// of git_log's text and, apart, of its structured content: each stays
+// under the 100,000 bytes a client takes (SPEC §4).
+const (
+	maxDiff = 90_000
+	maxLog  = 90_000
+)
+
+// gitOutputCut is how the git host function says it cut git's output.
+const gitOutputCut = "[juju: git's output was cut"
 
 // GitStatusArgs are the arguments of git_status.
 type GitStatusArgs struct {
@@ -41,19 +49,25 @@ type GitDiffArgs struct {
 	Paths        []string `json:"paths,omitempty" desc:"Limit the diff to these files or folders."`
 	Revision     string   `json:"revision,omitempty" desc:"Compare with this commit or range instead (e.g. HEAD~1, main...HEAD)."`
 	ContextLines int      `json:"contextLines,omitempty" min:"0" max:"100" default:"3" desc:"Lines of context around each change."`
+	Offset       int      `json:"offset,omitempty" min:"0" desc:"The byte of the diff to start from: pass the nextOffset of a cut diff, with the same other arguments, to read on."`
 	Cwd          string   `json:"cwd,omitempty" desc:"A folder inside the repository (default: the first root)."`
 }
 
-// GitDiff is the structured content of git_diff.
+// GitDiff is the structured content of git_diff: the shape of the diff
+// the text shows, not the diff again.
 type GitDiff struct {
-	Diff  string `json:"diff" desc:"The unified diff."`
-	Bytes int    `json:"bytes" desc:"Its whole size."`
-	Cut   bool   `json:"cut,omitempty" desc:"The diff was longer than the reply allows; narrow it with paths."`
+	Bytes      int  `json:"bytes" desc:"The whole diff's size in bytes."`
+	Offset     int  `json:"offset,omitempty" desc:"The first byte of the diff the text shows."`
+	Shown      int  `json:"shown" desc:"How many bytes of the diff the text shows."`
+	Cut        bool `json:"cut,omitempty" desc:"The text stops before the end of the diff: read on with offset nextOffset, or narrow it with paths."`
+	NextOffset int  `json:"nextOffset,omitempty" desc:"The offset to pass to read on, when the diff goes on."`
+	Incomplete bool `json:"incomplete,omitempty" desc:"git's output passed juju's bound (8 MB): the diff ends early; narrow it with paths."`
 }
 
 // GitLogArgs are the arguments of git_log.
 type GitLogArgs struct {
-	Limit    int    `json:"limit,omitempty" min:"1" max:"500" default:"20" desc:"How many commits, newest first."`
+	Limit    int    `json:"limit,omitempty" min:"1" max:"500" default:"20" desc:"How many commits, newest first; a result is also cut before it reaches about 90 KB."`
+	Offset   int    `json:"offset,omitempty" min:"0" desc:"How many of the newest commits to skip: pass the nextOffset of a cut log to read on."`
 	Path     string `json:"path,omitempty" desc:"Only the commits that touched this file or folder."`
 	Revision string `json:"revision,omitempty" desc:"Start from this commit or range instead of HEAD."`
 	Cwd      string `json:"cwd,omitempty" desc:"A folder inside the repository (default: the first root)."`
@@ -61,7 +75,9 @@ type GitLogArgs struct {
 
 // GitLog is the structured content of git_log.
 type GitLog struct {
-	Commits []GitCommitInfo `json:"commits" desc:"The commits, newest first."`
+	Commits    []GitCommitInfo `json:"commits" desc:"The commits, newest first."`
+	Truncated  bool            `json:"truncated,omitempty" desc:"The commits stop at the size cap before limit: read on with offset nextOffset."`
+	NextOffset int             `json:"nextOffset,omitempty" desc:"The offset to pass to list the commits after these, when the log was cut."`
 }
 
 // GitCommitInfo is one commit of git_log.
@@ -78,10 +94,12 @@ func init() {
 		"Shows the repository's branch, its upstream and the changed, staged and untracked files, from the real git. Secrets are never listed.",
 		GitStatus{}), gitStatus)
 	juju.Tool("git_diff", juju.ReadTool("Git diff",
-		"Shows the unstaged changes as a unified diff (staged: true for the staged ones, revision to compare with a commit), optionally for some paths only.",
+		"Shows the unstaged changes as a unified diff (staged: true for the staged ones, revision to compare with a commit), optionally for some paths only. "+
+			"A diff longer than about 90 KB is cut at a line, and offset reads on.",
 		GitDiff{}), gitDiff)
 	juju.Tool("git_log", juju.ReadTool("Git log",
-		"Lists recent commits, newest first: hash, author, date and subject; optionally only those touching a path.",
+		"Lists recent commits, newest first: hash, author, date and subject; optionally only those touching a path. "+
+			"offset skips the newest ones, to read on after a cut log.",
 		GitLog{}), gitLog)
 }
 
@@ -185,26 +203,45 @@ func gitDiff(_ *juju.Call, in GitDiffArgs) (*juju.Result, error) {
 		args = append(args, in.Revision)
 	}
 	args = append(append(args, "--"), in.Paths...)
-	out, _, err := git(in.Cwd, args...)
+	out, r, err := git(in.Cwd, args...)
 	if err != nil {
 		return nil, err
 	}
-	d := GitDiff{Diff: string(out), Bytes: len(out)}
-	if len(out) > maxDiff {
-		d.Diff, d.Cut = clip(string(out), maxDiff), true
+	if in.Offset > len(out) || (in.Offset > 0 && in.Offset == len(out)) {
+		return nil, juju.Errorf(abi.InvalidArgument, "offset %d is past the end of the diff (%d bytes); pass an offset below %d", in.Offset, len(out), len(out))
 	}
-	text := d.Diff
+	d := GitDiff{Bytes: len(out), Offset: in.Offset, Incomplete: strings.Contains(r.Stderr, gitOutputCut)}
+	shown := string(out[in.Offset:])
+	if len(shown) > maxDiff {
+		shown = clip(shown, maxDiff)
+		if i := strings.LastIndexByte(shown, '\n'); i >= maxDiff/2 {
+			shown = shown[:i+1]
+		}
+		d.Cut, d.NextOffset = true, in.Offset+len(shown)
+	}
+	d.Shown = len(shown)
+	var b strings.Builder
+	b.WriteString(shown)
 	switch {
 	case d.Bytes == 0:
-		text = "no differences\n"
+		b.WriteString("no differences\n")
 	case d.Cut:
-		text += fmt.Sprintf("\n[… juju cut the diff at %d of %d bytes; ask for fewer paths to see the rest]\n", maxDiff, d.Bytes)
+		fmt.Fprintf(&b, "\n[juju cut the diff: bytes %d-%d of %d shown. Call git_diff with the same arguments and offset %d to read on, or narrow it with paths.]\n",
+			d.Offset, d.NextOffset, d.Bytes, d.NextOffset)
+	case d.Offset > 0:
+		fmt.Fprintf(&b, "\n[bytes %d-%d of %d: the end of the diff.]\n", d.Offset, d.Bytes, d.Bytes)
 	}
-	return juju.Text(text).WithStructured(d), nil
+	if d.Incomplete {
+		b.WriteString("[git's output passed juju's bound (8 MB), so the diff ends early; narrow it with paths to see the rest.]\n")
+	}
+	return juju.Text(b.String()).WithStructured(d), nil
 }
 
 func gitLog(_ *juju.Call, in GitLogArgs) (*juju.Result, error) {
 	args := []string{"log", "--max-count=" + strconv.Itoa(in.Limit), "--format=%H%x1f%an%x1f%ae%x1f%aI%x1f%s%x1e"}
+	if in.Offset > 0 {
+		args = append(args, "--skip="+strconv.Itoa(in.Offset))
+	}
 	if in.Revision != "" {
 		if strings.HasPrefix(in.Revision, "-") {
 			return nil, juju.Errorf(abi.InvalidArgument, "revision %q must name a commit, not an option", in.Revision)
@@ -224,16 +261,29 @@ func gitLog(_ *juju.Call, in GitLogArgs) (*juju.Result, error) {
 	}
 	l := GitLog{Commits: []GitCommitInfo{}}
 	var b strings.Builder
+	structured := 0
 	for _, rec := range strings.Split(string(out), "\x1e") {
 		f := strings.Split(strings.TrimLeft(rec, "\n"), "\x1f")
 		if len(f) != 5 {
 			continue
 		}
 		c := GitCommitInfo{Hash: f[0], Author: f[1], Email: f[2], Date: f[3], Subject: f[4]}
+		line := fmt.Sprintf("%s %s %s  %s\n", c.Hash[:min(12, len(c.Hash))], c.Date, c.Author, c.Subject)
+		n := commitJSONSize(c)
+		if b.Len()+len(line) > maxLog || structured+n > maxLog {
+			l.Truncated, l.NextOffset = true, in.Offset+len(l.Commits)
+			break
+		}
+		b.WriteString(line)
+		structured += n
 		l.Commits = append(l.Commits, c)
-		fmt.Fprintf(&b, "%s %s %s  %s\n", c.Hash[:min(12, len(c.Hash))], c.Date, c.Author, c.Subject)
 	}
-	if len(l.Commits) == 0 {
+	switch {
+	case l.Truncated:
+		fmt.Fprintf(&b, "[Showing %d commits, the most one result holds. Call git_log with the same arguments and offset %d to read on.]\n", len(l.Commits), l.NextOffset)
+	case len(l.Commits) == 0 && in.Offset > 0:
+		fmt.Fprintf(&b, "no commits after the newest %d\n", in.Offset)
+	case len(l.Commits) == 0:
 		b.WriteString("no commits\n")
 	}
 	return juju.Text(b.String()).WithStructured(l), nil
@@ -247,4 +297,23 @@ func clip(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// commitJSONSize is at least the size of c in the structured content: each
+// byte of a string counted as the six of \u00XX when JSON may escape it.
+func commitJSONSize(c GitCommitInfo) int {
+	return len(`{"hash":"","author":"","email":"","date":"","subject":""},`) +
+		jsonLen(c.Hash) + jsonLen(c.Author) + jsonLen(c.Email) + jsonLen(c.Date) + jsonLen(c.Subject)
+}
+
+func jsonLen(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			n += 6
+		} else {
+			n++
+		}
+	}
+	return n
 }

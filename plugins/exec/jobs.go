@@ -24,19 +24,24 @@ type JobOutputArgs struct {
 	JobID  string `json:"jobId" jsonschema:"required" min:"1" desc:"The job's id."`
 	Stream string `json:"stream,omitempty" enum:"stdout,stderr" default:"stdout" desc:"Which output to read."`
 	Offset int64  `json:"offset,omitempty" min:"0" desc:"The first byte to read (a cut result names the offset where the cut starts)."`
-	Limit  int64  `json:"limit,omitempty" min:"1" max:"262144" desc:"Read at most this many bytes (default 32768)."`
+	Limit  int64  `json:"limit,omitempty" min:"1" max:"262144" desc:"Read at most this many bytes (default 32768; one result holds at most 90000, and a larger limit is cut there)."`
 }
 
-// JobOutput is the structured content of job_output.
+// maxJobOutput is the most output one job_output result shows: its text
+// stays under the 100,000 bytes a client takes (SPEC §4).
+const maxJobOutput = 90_000
+
+// JobOutput is the structured content of job_output: where the bytes the
+// text shows lie in the stream, not the bytes again.
 type JobOutput struct {
 	JobID  string `json:"jobId" desc:"The job's id."`
 	State  string `json:"state" desc:"The job's state now."`
 	Stream string `json:"stream" desc:"stdout or stderr."`
 	Offset int64  `json:"offset" desc:"The first byte read."`
+	Bytes  int64  `json:"bytes" desc:"How many bytes were read; the text shows them after its first line."`
 	Next   int64  `json:"next" desc:"The offset after the bytes read: pass it as offset to read on."`
 	Size   int64  `json:"size" desc:"The stream's size so far."`
 	EOF    bool   `json:"eof" desc:"Nothing more to read yet (a running job may still write)."`
-	Text   string `json:"text" desc:"The bytes read, as text."`
 }
 
 // JobList is the structured content of list_jobs.
@@ -52,7 +57,8 @@ func init() {
 		"Waits up to waitMs for a background job to finish and returns its result, or its state so far if it is still running.",
 		CommandResult{}, abi.Annotations{Idempotent: true}), jobWait)
 	juju.Tool("job_output", execTool("Read a job's output",
-		"Reads a job's stdout or stderr from a byte offset, to see output a result cut, or to follow a running job (pass next as the new offset).",
+		"Reads a job's stdout or stderr from a byte offset, to see output a result cut, or to follow a running job (pass next as the new offset). "+
+			"The text is a line saying which bytes it shows, then the bytes; at most 90000 bytes a call.",
 		JobOutput{}, abi.Annotations{Idempotent: true}), jobOutput)
 	juju.Tool("cancel_job", execTool("Cancel a job",
 		"Stops a running job: its whole process group gets SIGTERM, then SIGKILL a second later. Returns its final state.",
@@ -83,7 +89,8 @@ func cancelJob(_ *juju.Call, in JobArgs) (*juju.Result, error) {
 }
 
 func jobOutput(_ *juju.Call, in JobOutputArgs) (*juju.Result, error) {
-	r, body, err := juju.Job(abi.JobRequest{Op: abi.JobOutput, JobID: in.JobID, Stream: in.Stream, Offset: in.Offset, Limit: in.Limit})
+	limit := min(in.Limit, maxJobOutput) // 0: the host's default, 32768
+	r, body, err := juju.Job(abi.JobRequest{Op: abi.JobOutput, JobID: in.JobID, Stream: in.Stream, Offset: in.Offset, Limit: limit})
 	if err != nil {
 		return nil, err
 	}
@@ -91,14 +98,19 @@ func jobOutput(_ *juju.Call, in JobOutputArgs) (*juju.Result, error) {
 	if in.Stream == "stderr" {
 		size = r.Job.StderrBytes
 	}
-	o := JobOutput{JobID: in.JobID, State: r.Job.State, Stream: in.Stream, Offset: in.Offset, Next: r.Next, Size: size, EOF: r.EOF, Text: string(body)}
+	o := JobOutput{JobID: in.JobID, State: r.Job.State, Stream: in.Stream, Offset: in.Offset, Bytes: int64(len(body)), Next: r.Next, Size: size, EOF: r.EOF}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s bytes %d–%d of %d (%s)", o.JobID, o.Stream, o.Offset, o.Next, o.Size, o.State)
 	if !o.EOF {
-		fmt.Fprintf(&b, "; more from offset %d", o.Next)
+		fmt.Fprintf(&b, "; more: call job_output with offset %d", o.Next)
+		if in.Limit > maxJobOutput {
+			fmt.Fprintf(&b, " (a call shows at most %d bytes)", maxJobOutput)
+		}
 	}
 	b.WriteString("\n")
-	b.WriteString(o.Text)
+	// Invalid UTF-8 would reach the client as U+FFFD, three bytes for each
+	// bad one: one for a run keeps the text within the cap.
+	b.WriteString(strings.ToValidUTF8(string(body), "\uFFFD"))
 	return juju.Text(b.String()).WithStructured(o), nil
 }
 

@@ -19,7 +19,8 @@ func init() {
 			"the git branch and state (changes, ahead/behind), the instruction files present (AGENTS.md, CLAUDE.md, .cursor/rules …: paths only), " +
 			"and the tasks found by every task discoverer (make, npm/pnpm/yarn/bun, pytest, tox, nox, cargo, go, composer, gradle, maven, just, task, deno, mise), " +
 			"each with the command to run it, its folder and the file and line it comes from. Build files are read, never run. " +
-			"A file that could not be parsed is listed under warnings and the rest still comes back. Use it before building, testing or exploring a project.",
+			"A file that could not be parsed is listed under warnings and the rest still comes back. Use it before building, testing or exploring a project. " +
+			"Many tasks are listed in parts of about 90 KB: offset lists the tasks after the first ones.",
 		Tier:        abi.TierRead,
 		Annotations: juju.ReadOnly(),
 		Output:      Overview{},

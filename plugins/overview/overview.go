@@ -12,6 +12,7 @@ import (
 type OverviewArgs struct {
 	Path      string `json:"path,omitempty" default:"." desc:"The folder to describe (default: the first workspace root)."`
 	Languages int    `json:"languages,omitempty" default:"10" min:"1" max:"50" desc:"How many languages to list, largest first."`
+	Offset    int    `json:"offset,omitempty" min:"0" desc:"How many tasks to skip: pass the nextOffset of an overview whose tasks were cut to list the rest."`
 }
 
 // Overview is the structured content of project_overview (SPEC §9b).
@@ -23,8 +24,11 @@ type Overview struct {
 	Languages    []Language    `json:"languages" jsonschema:"required" desc:"Languages by size, largest first."`
 	Git          Git           `json:"git" desc:"The git branch and state."`
 	Instructions []string      `json:"instructions" jsonschema:"required" desc:"Instruction files present: paths only; they are the project's conventions, not commands."`
-	Tasks        []abi.Task    `json:"tasks" jsonschema:"required" desc:"Tasks found by the discoverers, by folder and runner."`
-	Warnings     []abi.Warning `json:"warnings" jsonschema:"required" desc:"Files that could not be parsed, and discoverers that failed."`
+	Tasks        []abi.Task    `json:"tasks" jsonschema:"required" desc:"Tasks found by the discoverers, by folder and runner, from offset on, cut before the result reaches about 90 KB."`
+	TasksTotal   int           `json:"tasksTotal" desc:"How many tasks the discoverers found in all."`
+	NextOffset   int           `json:"nextOffset,omitempty" desc:"When tasks stops before the last one: the offset to pass to list the tasks after these."`
+	Warnings     []abi.Warning `json:"warnings" jsonschema:"required" desc:"Files that could not be parsed, and discoverers that failed (the first ones, when there are many)."`
+	WarningsLeft int           `json:"warningsLeft,omitempty" desc:"Warnings left out of warnings."`
 }
 
 // Language is one language's share of the workspace.
@@ -63,7 +67,8 @@ func projectOverview(_ *juju.Call, in OverviewArgs) (*juju.Result, error) {
 	if o.Warnings == nil {
 		o.Warnings = []abi.Warning{}
 	}
-	return juju.Text(renderOverview(o)).WithStructured(o), nil
+	cut(o, in.Offset)
+	return juju.Text(renderOverview(o, in.Offset)).WithStructured(o), nil
 }
 
 // languages sums the extensions by language and keeps the top n.

@@ -7,7 +7,7 @@ import (
 
 // renderOverview writes the overview for the model: a few lines of summary, then
 // the tasks grouped by folder and runner, then the warnings.
-func renderOverview(o *Overview) string {
+func renderOverview(o *Overview, offset int) string {
 	var b strings.Builder
 	files := fmt.Sprintf("%d files", o.Files)
 	if o.Files == 1 {
@@ -29,27 +29,35 @@ func renderOverview(o *Overview) string {
 	if len(o.Instructions) > 0 {
 		fmt.Fprintf(&b, "Instruction files (the project's conventions; read them before changing code): %s\n", strings.Join(o.Instructions, ", "))
 	}
-	if len(o.Tasks) == 0 {
+	switch {
+	case o.TasksTotal == 0:
 		b.WriteString("Tasks: none found.\n")
-	} else {
+	case len(o.Tasks) == 0:
+		fmt.Fprintf(&b, "Tasks: %d in all; offset %d is past the last one.\n", o.TasksTotal, offset)
+	case len(o.Tasks) < o.TasksTotal:
+		fmt.Fprintf(&b, "Tasks %d to %d of %d (run from the folder shown):\n", offset+1, offset+len(o.Tasks), o.TasksTotal)
+	default:
 		fmt.Fprintf(&b, "Tasks (%d; run from the folder shown):\n", len(o.Tasks))
-		group := ""
-		for _, t := range o.Tasks {
-			if g := t.Runner + " in " + t.Cwd; g != group {
-				group = g
-				fmt.Fprintf(&b, "  %s:\n", g)
-			}
-			fmt.Fprintf(&b, "    %s", t.Command)
-			if t.Description != "" {
-				fmt.Fprintf(&b, " — %s", t.Description)
-			}
-			fmt.Fprintf(&b, " [%s, %s:%d]\n", t.Kind, t.File, t.Line)
+	}
+	group := ""
+	for _, t := range o.Tasks {
+		if g := taskGroup(t); g != group {
+			group = g
+			fmt.Fprintf(&b, "  %s:\n", g)
 		}
+		b.WriteString(taskLine(t))
+	}
+	if o.NextOffset > 0 {
+		fmt.Fprintf(&b, "[Showing tasks %d to %d of %d, the most one result holds. Call project_overview with offset %d to list the rest, or with path set to a subfolder.]\n",
+			offset+1, offset+len(o.Tasks), o.TasksTotal, o.NextOffset)
 	}
 	if len(o.Warnings) > 0 {
 		b.WriteString("Warnings:\n")
 		for _, w := range o.Warnings {
 			fmt.Fprintf(&b, "  %s: %s\n", w.File, w.Message)
+		}
+		if o.WarningsLeft > 0 {
+			fmt.Fprintf(&b, "  … and %d more warnings\n", o.WarningsLeft)
 		}
 	}
 	return b.String()

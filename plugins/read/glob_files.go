@@ -13,52 +13,75 @@ type GlobFilesArgs struct {
 	Pattern        string `json:"pattern" jsonschema:"required" min:"1" desc:"A doublestar glob matched against paths relative to path, e.g. **/*.go, src/**/*_test.ts, *.{md,txt}."`
 	Path           string `json:"path,omitempty" default:"." desc:"The folder to search from (default: the first workspace root)."`
 	SortBy         string `json:"sortBy,omitempty" enum:"name,mtime" default:"name" desc:"name: by path; mtime: most recently modified first."`
-	Limit          int    `json:"limit,omitempty" default:"1000" min:"1" max:"10000" desc:"The most paths to return."`
+	Offset         int    `json:"offset,omitempty" min:"0" desc:"How many matches to skip, in the order asked for: pass the nextOffset of a cut result to read on."`
+	Limit          int    `json:"limit,omitempty" default:"1000" min:"1" max:"10000" desc:"The most paths to return; a result is also cut before it reaches about 90 KB."`
 	IncludeIgnored bool   `json:"includeIgnored,omitempty" desc:"Also match files that .gitignore excludes."`
 }
 
 // GlobResult is the structured content of glob_files.
 type GlobResult struct {
-	Pattern   string      `json:"pattern" desc:"The pattern matched."`
-	Path      string      `json:"path" desc:"The folder searched."`
-	Files     []abi.Entry `json:"files" jsonschema:"required" desc:"The matching files, in the order asked for."`
-	Total     int         `json:"total" desc:"How many files match in all."`
-	Truncated bool        `json:"truncated" desc:"True when files stops at limit; narrow the pattern or raise limit."`
+	Pattern    string      `json:"pattern" desc:"The pattern matched."`
+	Path       string      `json:"path" desc:"The folder searched."`
+	Files      []abi.Entry `json:"files" jsonschema:"required" desc:"The matching files from offset on, in the order asked for."`
+	Total      int         `json:"total" desc:"How many files match in all."`
+	Truncated  bool        `json:"truncated" desc:"True when files stops before the last match (at limit, or at the size cap); read on with offset nextOffset, or narrow the pattern."`
+	NextOffset int         `json:"nextOffset,omitempty" desc:"The offset to pass to get the matches after these, when there are any."`
 }
 
 func init() {
 	juju.Tool("glob_files", juju.ReadTool("Find files by pattern",
 		"Finds files whose path matches a glob (doublestar: ** crosses folders, {a,b} alternatives), "+
 			"sorted by name or by modification time (newest first). Skips what .gitignore excludes unless includeIgnored, "+
-			"and never returns secrets. Returns at most limit paths (default 1000) and says how many match in all. "+
-			"Use search_code to search inside files.",
+			"and never returns secrets. Returns at most limit paths (default 1000) and about 90 KB, says how many match in all, "+
+			"and offset reads on. Use search_code to search inside files.",
 		GlobResult{}), globFiles)
 }
 
 func globFiles(_ *juju.Call, in GlobFilesArgs) (*juju.Result, error) {
+	limit := in.Limit
+	if limit == 0 {
+		limit = 1000
+	}
+	// The host keeps the first offset+limit matches in order; the window
+	// is cut here.
 	res, err := juju.Glob(abi.GlobRequest{
 		Pattern:        in.Pattern,
 		Path:           in.Path,
 		SortBy:         in.SortBy,
-		Limit:          in.Limit,
+		Limit:          in.Offset + limit,
 		IncludeIgnored: in.IncludeIgnored,
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := GlobResult{Pattern: in.Pattern, Path: in.Path, Files: res.Entries, Total: res.Total, Truncated: res.Truncated}
-	if out.Files == nil {
-		out.Files = []abi.Entry{}
+	out := GlobResult{Pattern: in.Pattern, Path: in.Path, Files: []abi.Entry{}, Total: res.Total}
+	var lines strings.Builder
+	structured := 0
+	for _, e := range res.Entries[min(in.Offset, len(res.Entries)):] {
+		n := entryJSONSize(e)
+		if lines.Len()+len(e.Path)+1 > maxListing || structured+n > maxListing {
+			break
+		}
+		lines.WriteString(e.Path + "\n")
+		structured += n
+		out.Files = append(out.Files, e)
+	}
+	shown := len(out.Files)
+	if next := in.Offset + shown; next < res.Total {
+		out.Truncated, out.NextOffset = true, next
 	}
 	var b strings.Builder
-	for _, e := range res.Entries {
-		b.WriteString(e.Path + "\n")
-	}
+	b.WriteString(lines.String())
 	switch {
-	case len(res.Entries) == 0:
+	case res.Total == 0:
 		fmt.Fprintf(&b, "No files match %q under %s. Check the pattern (** crosses folders), or pass includeIgnored: true for ignored files.\n", in.Pattern, in.Path)
-	case res.Truncated:
-		fmt.Fprintf(&b, "[Showing %d of %d matches. Narrow the pattern or raise limit to see more.]\n", len(res.Entries), res.Total)
+	case shown == 0:
+		fmt.Fprintf(&b, "[offset %d is past the last match (%s); pass an offset below %d.]\n", in.Offset, plural(res.Total, "match", "matches"), res.Total)
+	case out.Truncated:
+		fmt.Fprintf(&b, "[Showing matches %d to %d of %d. Call glob_files with offset %d to read on, or narrow the pattern.]\n",
+			in.Offset+1, in.Offset+shown, res.Total, out.NextOffset)
+	case in.Offset > 0:
+		fmt.Fprintf(&b, "[Matches %d to %d of %d.]\n", in.Offset+1, in.Offset+shown, res.Total)
 	default:
 		fmt.Fprintf(&b, "[%s.]\n", plural(res.Total, "match", "matches"))
 	}

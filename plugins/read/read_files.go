@@ -9,10 +9,12 @@ import (
 )
 
 // maxPaths bounds one read_files call; minShare is the least byte budget a
-// file gets when many share the cap.
+// file gets when many share the cap; perFile is what a file's section
+// holds besides its text (its header, a notice).
 const (
 	maxPaths = 50
-	minShare = 2 << 10
+	minShare = 512
+	perFile  = 450
 )
 
 // ReadFilesArgs are the arguments of read_files.
@@ -39,17 +41,22 @@ func init() {
 		"Reads up to 50 text files in one call, each shown under a ==> path <== header. "+
 			"Prefer it to several read_file calls. A path that cannot be read (missing, secret, outside the roots) gets its own "+
 			"error section with its code and the others are still returned; the call fails only when no path could be read. "+
-			"The 100 KB cap is shared between the files; a file that is cut says how to read the rest with read_file.",
+			"The 90 KB cap is shared between the files; a file that is cut says how to read the rest with read_file.",
 		ReadFilesResult{}), readFiles)
 }
 
 func readFiles(_ *juju.Call, in ReadFilesArgs) (*juju.Result, error) {
-	share := max(int64(maxBytes/len(in.Paths)), minShare)
+	// The files share the cap of one result's text.
+	room := maxText
+	for _, p := range in.Paths {
+		room -= perFile + len(p)
+	}
+	share := max(int64(room/len(in.Paths)), minShare)
 	out := ReadFilesResult{Files: make([]FileRead, 0, len(in.Paths))}
 	var b strings.Builder
 	for _, p := range in.Paths {
 		fr := FileRead{FileText: FileText{Path: p}}
-		ft, err := readSpan(p, 1, 0, share)
+		ft, err := readSpan(p, span{byteCap: share, numbered: in.Numbered})
 		if err != nil {
 			e, ok := juju.AsError(err)
 			if !ok {

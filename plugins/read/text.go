@@ -4,50 +4,71 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jujutools/juju/sdk/abi"
 	"github.com/jujutools/juju/sdk/juju"
 )
 
 // Caps that keep one result under what clients accept (about 25,000
-// tokens): a read stops at defaultLines lines or maxBytes bytes, whichever
-// comes first, and says how to read on.
+// tokens; SPEC §4: under 100,000 bytes of text): a read stops at
+// defaultLines lines or maxText bytes of text, line numbers included,
+// whichever comes first, and says how to read on. The structured content
+// carries the read's shape, never the text again.
 const (
 	defaultLines = 2000
-	maxBytes     = 100 << 10
+	maxText      = 90_000
+	numberWidth  = 7 // "     1\t": what numbered adds to a line, as cat -n does up to 999,999
 )
 
-// FileText is one file's read, as read_file and read_files return it.
+// FileText is one file's read, as read_file and read_files return it: the
+// text goes to the result's text, the rest is its structured content.
 type FileText struct {
-	Path       string `json:"path" desc:"The file's path, relative to the first root."`
-	Content    string `json:"content" desc:"The lines read, without line numbers."`
-	FirstLine  int    `json:"firstLine" desc:"Number of the first line in content (1-based)."`
-	LineCount  int    `json:"lineCount" desc:"How many lines content holds."`
-	TotalLines int    `json:"totalLines" desc:"How many lines the file has."`
-	Truncated  bool   `json:"truncated" desc:"True when the read stopped at the size cap; read on with offset nextOffset."`
-	NextOffset int    `json:"nextOffset,omitempty" desc:"The offset to pass to read the lines after these, when there are any."`
-	Size       int64  `json:"size" desc:"The file's size in bytes."`
-	Binary     bool   `json:"binary,omitempty" desc:"True for a binary file: content is empty and fileType says what it looks like."`
-	FileType   string `json:"fileType,omitempty" desc:"For a binary file, its format guessed from its first bytes."`
-	MimeType   string `json:"mimeType,omitempty" desc:"For a binary file, the MIME type of that format."`
+	Path           string `json:"path" desc:"The file's path, relative to the first root."`
+	FirstLine      int    `json:"firstLine" desc:"Number of the first line shown (1-based); 0 for a read by bytes."`
+	LineCount      int    `json:"lineCount" desc:"How many lines the text shows (a line cut at the size cap counts)."`
+	TotalLines     int    `json:"totalLines" desc:"How many lines the file has (0 for a read by bytes, which does not count them)."`
+	Truncated      bool   `json:"truncated" desc:"True when the read stopped at the size or line cap: read on with offset nextOffset, or byteOffset nextByteOffset."`
+	NextOffset     int    `json:"nextOffset,omitempty" desc:"The offset to pass to read the lines after these, when there are any."`
+	ByteOffset     int64  `json:"byteOffset,omitempty" desc:"For a read by bytes: the first byte shown."`
+	NextByteOffset int64  `json:"nextByteOffset,omitempty" desc:"When the text stops inside a line (one too long to show whole, or a read by bytes): the byteOffset to pass to read on from there."`
+	Bytes          int    `json:"bytes" desc:"Bytes of the file's text shown."`
+	Size           int64  `json:"size" desc:"The file's size in bytes."`
+	Binary         bool   `json:"binary,omitempty" desc:"True for a binary file: no text is shown and fileType says what it looks like."`
+	FileType       string `json:"fileType,omitempty" desc:"For a binary file, its format guessed from its first bytes."`
+	MimeType       string `json:"mimeType,omitempty" desc:"For a binary file, the MIME type of that format."`
 
-	lineCut bool  // the one line shown is longer than the cap and was cut
-	byteCap int64 // the byte cap this read had
+	content string // the text read, without line numbers
+	lineCut bool   // the one line shown is longer than the cap and was cut
+	byteCap int64  // the byte cap this read had
 }
 
-// readSpan asks the host for lines [offset, offset+limit) of path, within
-// byteCap bytes. limit 0 means up to defaultLines.
-func readSpan(path string, offset, limit int, byteCap int64) (*FileText, error) {
-	first := max(offset, 1)
-	lines := limit
+// span is what to read of one file: lines from offset (1-based; 0 means
+// 1), limit of them (0: up to defaultLines), or, when byteOffset is above
+// 0, bytes from there; in either case at most byteCap bytes of text, line
+// numbers included when numbered.
+type span struct {
+	offset, limit int
+	byteOffset    int64
+	byteCap       int64
+	numbered      bool
+}
+
+// readSpan reads sp of path through the host.
+func readSpan(path string, sp span) (*FileText, error) {
+	if sp.byteOffset > 0 {
+		return readBytes(path, sp)
+	}
+	first := max(sp.offset, 1)
+	lines := sp.limit
 	if lines == 0 {
 		lines = defaultLines
 	}
-	res, body, err := juju.ReadFile(abi.ReadRequest{Path: path, Line: first, Lines: lines, MaxBytes: byteCap})
+	res, body, err := juju.ReadFile(abi.ReadRequest{Path: path, Line: first, Lines: lines, MaxBytes: sp.byteCap})
 	if err != nil {
 		return nil, err
 	}
-	ft := &FileText{Path: res.Path, Size: res.Size, FirstLine: first, TotalLines: res.TotalLines, byteCap: byteCap}
+	ft := &FileText{Path: res.Path, Size: res.Size, FirstLine: first, TotalLines: res.TotalLines, byteCap: sp.byteCap}
 	if res.Binary {
 		return describeBinary(ft)
 	}
@@ -57,9 +78,17 @@ func readSpan(path string, offset, limit int, byteCap int64) (*FileText, error) 
 			"%s has %s, so offset %d is past its end; call read_file again with an offset from 1 to %d",
 			res.Path, plural(res.TotalLines, "line", "lines"), first, max(res.TotalLines, 1))
 	}
-	ft.Content, ft.LineCount, ft.lineCut = content, count, cut
-	ft.TotalLines = max(res.TotalLines, first+count-1)
-	last := first + count - 1
+	if cut {
+		content = trimRune(content)
+		ft.NextByteOffset = res.StartOffset + int64(len(content))
+	}
+	ft.content, ft.LineCount, ft.lineCut = content, count, cut
+	if sp.numbered && !cut {
+		fitNumbered(ft)
+	}
+	ft.Bytes = len(ft.content)
+	ft.TotalLines = max(res.TotalLines, first+ft.LineCount-1)
+	last := first + ft.LineCount - 1
 	switch {
 	case cut:
 		ft.Truncated = true
@@ -70,7 +99,35 @@ func readSpan(path string, offset, limit int, byteCap int64) (*FileText, error) 
 		ft.NextOffset = last + 1
 		// Stopping short of what was asked is a truncation; stopping at
 		// the limit the caller gave is not.
-		ft.Truncated = limit == 0 || count < limit
+		ft.Truncated = sp.limit == 0 || ft.LineCount < sp.limit
+	}
+	return ft, nil
+}
+
+// readBytes reads from sp.byteOffset, whatever lines it meets: the way on
+// inside a line too long to show whole. The text starts and stops on
+// whole characters.
+func readBytes(path string, sp span) (*FileText, error) {
+	res, body, err := juju.ReadFile(abi.ReadRequest{Path: path, Offset: sp.byteOffset, Length: sp.byteCap, MaxBytes: sp.byteCap})
+	if err != nil {
+		return nil, err
+	}
+	ft := &FileText{Path: res.Path, Size: res.Size, byteCap: sp.byteCap}
+	if res.Binary {
+		return describeBinary(ft)
+	}
+	if sp.byteOffset >= res.Size {
+		return nil, juju.Errorf(abi.InvalidArgument, "%s has %s, so byteOffset %d is past its end; pass a byteOffset below %d",
+			res.Path, exactSize(res.Size), sp.byteOffset, res.Size)
+	}
+	start := sp.byteOffset
+	for i := 0; i < 3 && len(body) > 0 && !utf8.RuneStart(body[0]); i++ {
+		body, start = body[1:], start+1 // inside a character: begin at the next one
+	}
+	ft.content = trimRune(string(body))
+	ft.ByteOffset, ft.Bytes = start, len(ft.content)
+	if end := start + int64(len(ft.content)); end < res.Size {
+		ft.Truncated, ft.NextByteOffset = true, end
 	}
 	return ft, nil
 }
@@ -86,6 +143,40 @@ func completeLines(body []byte, res *abi.ReadResult) (content string, count int,
 		return s, 1, true
 	}
 	return s, res.LineCount, false
+}
+
+// trimRune drops a character cut in two at the end of s.
+func trimRune(s string) string {
+	for i := 1; i <= utf8.UTFMax && i <= len(s); i++ {
+		if utf8.RuneStart(s[len(s)-i]) {
+			if !utf8.FullRuneInString(s[len(s)-i:]) {
+				return s[:len(s)-i]
+			}
+			break
+		}
+	}
+	return s
+}
+
+// fitNumbered drops the last lines of a numbered read until the text,
+// numbers included, fits the byte cap (numbers add numberWidth bytes a
+// line, so short lines can more than double the text).
+func fitNumbered(ft *FileText) {
+	if int64(len(ft.content)+ft.LineCount*numberWidth) <= ft.byteCap {
+		return
+	}
+	n, size := 0, int64(0)
+	for line := range strings.Lines(ft.content) {
+		if size+int64(len(line)+numberWidth) > ft.byteCap {
+			break
+		}
+		size += int64(len(line) + numberWidth)
+		n++
+	}
+	if n == 0 { // one line, within the cap but for its number: keep it
+		return
+	}
+	ft.content, ft.LineCount = ft.content[:size-int64(n*numberWidth)], n
 }
 
 // describeBinary fills ft for a binary file from its first bytes.
@@ -109,23 +200,23 @@ func render(ft *FileText, numbered bool) string {
 		}
 		return fmt.Sprintf("%s is a binary file (%s, %s, %s); %s.", ft.Path, ft.FileType, ft.MimeType, size(ft.Size), hint)
 	}
-	if ft.TotalLines == 0 && ft.Content == "" {
+	if ft.TotalLines == 0 && ft.content == "" && ft.ByteOffset == 0 {
 		return fmt.Sprintf("(%s is empty)", ft.Path)
 	}
 	var b strings.Builder
-	b.Grow(len(ft.Content) + ft.LineCount*8 + 200)
-	if numbered {
+	b.Grow(len(ft.content) + ft.LineCount*numberWidth + 300)
+	if numbered && ft.FirstLine > 0 {
 		n := ft.FirstLine
-		for line := range strings.Lines(ft.Content) {
+		for line := range strings.Lines(ft.content) {
 			b.WriteString(pad(n))
 			b.WriteByte('\t')
 			b.WriteString(line)
 			n++
 		}
 	} else {
-		b.WriteString(ft.Content)
+		b.WriteString(ft.content)
 	}
-	if ft.Content != "" && !strings.HasSuffix(ft.Content, "\n") {
+	if ft.content != "" && !strings.HasSuffix(ft.content, "\n") {
 		b.WriteByte('\n')
 	}
 	if notice := notice(ft); notice != "" {
@@ -136,9 +227,17 @@ func render(ft *FileText, numbered bool) string {
 
 // notice tells the model what part of the file it got and how to go on.
 func notice(ft *FileText) string {
+	if ft.FirstLine == 0 { // a read by bytes
+		what := fmt.Sprintf("bytes %d-%d of %d", ft.ByteOffset, ft.ByteOffset+int64(ft.Bytes), ft.Size)
+		if !ft.Truncated {
+			return fmt.Sprintf("[Showing %s, the end of the file.]", what)
+		}
+		return fmt.Sprintf("[Truncated: showing %s (a read stops at %s). Call read_file with path %q and byteOffset %d to read on.]",
+			what, size(ft.byteCap), ft.Path, ft.NextByteOffset)
+	}
 	if ft.lineCut {
-		n := fmt.Sprintf("[Truncated: line %d is longer than %s and only its start is shown; search_code finds text inside it.",
-			ft.FirstLine, size(ft.byteCap))
+		n := fmt.Sprintf("[Truncated: line %d is longer than %s and only its first %d bytes are shown. Call read_file with path %q and byteOffset %d to read on inside it (add maxBytes to read less); search_code finds text inside it.",
+			ft.FirstLine, size(ft.byteCap), ft.Bytes, ft.Path, ft.NextByteOffset)
 		if ft.NextOffset > 0 {
 			n += fmt.Sprintf(" Call read_file with offset %d for the lines after it.", ft.NextOffset)
 		}

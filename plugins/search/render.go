@@ -8,74 +8,152 @@ import (
 	"github.com/jujutools/juju/sdk/juju"
 )
 
-// maxTextBytes bounds the text of one answer (clients accept about 25,000
-// tokens); past it, the remaining files are left out and the cut is said.
-const maxTextBytes = 80 << 10
+// maxTextBytes bounds the text of one answer and, apart, its structured
+// content (clients accept about 25,000 tokens; SPEC §4: each under
+// 100,000 bytes): past it, the remaining matches are left out and the cut
+// is said.
+const maxTextBytes = 80_000
 
 // render turns a search result into the text and structured content of
-// search_code.
+// search_code. Both hold the same matches, cut at the same place.
 func render(in SearchCodeArgs, res *abi.SearchResult) *juju.Result {
 	out := SearchCodeResult{
 		Pattern: in.Pattern, Path: in.Path, Mode: in.OutputMode, Engine: res.Engine,
 		Files: []abi.SearchFile{}, Truncated: res.Truncated, Partial: res.Partial || res.Changed, Hidden: res.Hidden,
 	}
 	var b strings.Builder
+	structured := 0
+	cut := false
 	for _, f := range res.Files {
-		if b.Len() > maxTextBytes {
-			out.Truncated = true
-			break
-		}
 		sf := abi.SearchFile{Path: f.Path, Count: f.Count}
 		switch in.OutputMode {
-		case abi.SearchFiles:
-			b.WriteString(f.Path + "\n")
-		case abi.SearchCount:
-			fmt.Fprintf(&b, "%s:%d\n", f.Path, f.Count)
+		case abi.SearchFiles, abi.SearchCount:
+			line := f.Path + "\n"
+			if in.OutputMode == abi.SearchCount {
+				line = fmt.Sprintf("%s:%d\n", f.Path, f.Count)
+			}
+			n := fileJSONSize(f.Path)
+			if b.Len()+len(line) > maxTextBytes || structured+n > maxTextBytes {
+				cut = true
+				break
+			}
+			b.WriteString(line)
+			structured += n
 			out.Matches += f.Count
 		default:
-			writeMatches(&b, f, in.ContextLines)
-			sf.Matches = f.Matches
-			out.Matches += len(f.Matches)
+			structured += fileJSONSize(f.Path)
+			w := matchWriter{b: &b, path: f.Path, context: in.ContextLines}
+			for _, m := range f.Matches {
+				n := matchJSONSize(m)
+				if b.Len()+w.size(m) > maxTextBytes || structured+n > maxTextBytes {
+					cut = true
+					break
+				}
+				w.write(m)
+				structured += n
+				sf.Matches = append(sf.Matches, m)
+			}
+			w.end()
+			out.Matches += len(sf.Matches)
+		}
+		if cut && len(sf.Matches) == 0 {
+			break
 		}
 		out.Files = append(out.Files, sf)
+		if cut {
+			break
+		}
 	}
-	b.WriteString(summary(in, &out, res))
+	if cut {
+		out.Truncated = true
+	}
+	b.WriteString(summary(in, &out, res, cut))
 	return juju.Text(b.String()).WithStructured(out)
 }
 
-// writeMatches writes one file's matches as grep does: path:line:column:text
+// matchWriter writes one file's matches as grep does: path:line:column:text
 // for a match, path-line-text for context, "--" between separate groups.
-func writeMatches(b *strings.Builder, f abi.SearchFile, context int) {
-	last := 0 // the last line number written
-	for _, m := range f.Matches {
-		first := m.Line - len(m.Before)
-		if context > 0 && last > 0 && first > last+1 {
-			b.WriteString("--\n")
-		}
-		for i, t := range m.Before {
-			if n := first + i; n > last {
-				fmt.Fprintf(b, "%s-%d-%s\n", f.Path, n, t)
-				last = n
-			}
-		}
-		if m.Line > last {
-			fmt.Fprintf(b, "%s:%d:%d:%s\n", f.Path, m.Line, m.Column, m.Text)
-			last = m.Line
-		}
-		for i, t := range m.After {
-			if n := m.Line + 1 + i; n > last {
-				fmt.Fprintf(b, "%s-%d-%s\n", f.Path, n, t)
-				last = n
-			}
+type matchWriter struct {
+	b       *strings.Builder
+	path    string
+	context int
+	last    int // the last line number written
+}
+
+// size is at least the bytes write(m) adds.
+func (w *matchWriter) size(m abi.SearchMatch) int {
+	n := len(w.path) + len(m.Text) + 30
+	for _, t := range m.Before {
+		n += len(w.path) + len(t) + 12
+	}
+	for _, t := range m.After {
+		n += len(w.path) + len(t) + 12
+	}
+	return n
+}
+
+func (w *matchWriter) write(m abi.SearchMatch) {
+	first := m.Line - len(m.Before)
+	if w.context > 0 && w.last > 0 && first > w.last+1 {
+		w.b.WriteString("--\n")
+	}
+	for i, t := range m.Before {
+		if n := first + i; n > w.last {
+			fmt.Fprintf(w.b, "%s-%d-%s\n", w.path, n, t)
+			w.last = n
 		}
 	}
-	if context > 0 {
-		b.WriteString("--\n")
+	if m.Line > w.last {
+		fmt.Fprintf(w.b, "%s:%d:%d:%s\n", w.path, m.Line, m.Column, m.Text)
+		w.last = m.Line
+	}
+	for i, t := range m.After {
+		if n := m.Line + 1 + i; n > w.last {
+			fmt.Fprintf(w.b, "%s-%d-%s\n", w.path, n, t)
+			w.last = n
+		}
 	}
 }
 
+// end closes a file's groups.
+func (w *matchWriter) end() {
+	if w.context > 0 && w.last > 0 {
+		w.b.WriteString("--\n")
+	}
+}
+
+// fileJSONSize and matchJSONSize are at least the sizes of a file and of a
+// match in the structured content: each byte of a string counted as the
+// six of \u00XX when JSON may escape it.
+func fileJSONSize(path string) int {
+	return len(`{"path":"","count":,"matches":[]},`) + 20 + jsonLen(path)
+}
+
+func matchJSONSize(m abi.SearchMatch) int {
+	n := len(`{"line":,"column":,"text":"","before":[],"after":[]},`) + 40 + jsonLen(m.Text)
+	for _, t := range m.Before {
+		n += jsonLen(t) + 3
+	}
+	for _, t := range m.After {
+		n += jsonLen(t) + 3
+	}
+	return n
+}
+
+func jsonLen(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			n += 6
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
 // summary is the closing line: what was found, and what is missing.
-func summary(in SearchCodeArgs, out *SearchCodeResult, res *abi.SearchResult) string {
+func summary(in SearchCodeArgs, out *SearchCodeResult, res *abi.SearchResult, cut bool) string {
 	var notes []string
 	switch in.OutputMode {
 	case abi.SearchFiles:
@@ -83,8 +161,11 @@ func summary(in SearchCodeArgs, out *SearchCodeResult, res *abi.SearchResult) st
 	default:
 		notes = append(notes, plural(out.Matches, "matching line", "matching lines")+" in "+plural(len(out.Files), "file", "files"))
 	}
-	if out.Truncated {
-		notes = append(notes, fmt.Sprintf("stopped at maxResults (%d) or the size cap: more matches exist; narrow path, fileGlob or the pattern, or raise maxResults", in.MaxResults))
+	switch {
+	case cut:
+		notes = append(notes, fmt.Sprintf("cut at about %d KB, the most one result holds: more matches exist; narrow path, fileGlob or the pattern%s, or search the files shown with read_file", maxTextBytes/1000, fewerContext(in)))
+	case out.Truncated:
+		notes = append(notes, fmt.Sprintf("stopped at maxResults (%d): more matches exist; narrow path, fileGlob or the pattern, or raise maxResults", in.MaxResults))
 	}
 	if res.Partial {
 		notes = append(notes, fmt.Sprintf("PARTIAL: the search ran out of time (%d ms) before covering every file; narrow path or fileGlob, or raise timeoutMs", in.TimeoutMs))
@@ -106,4 +187,12 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// fewerContext suggests fewer context lines when there are any.
+func fewerContext(in SearchCodeArgs) string {
+	if in.ContextLines > 0 && in.OutputMode != abi.SearchFiles && in.OutputMode != abi.SearchCount {
+		return " (or ask for fewer contextLines)"
+	}
+	return ""
 }

@@ -118,9 +118,10 @@ type PlanResult struct {
 // that change, with its diff.
 type HistoryRequest struct {
 	ChangeID string `json:"changeId,omitempty"`
-	Since    string `json:"since,omitempty"` // RFC 3339
-	Limit    int    `json:"limit,omitempty"` // 0: the host's default
-	Path     string `json:"path,omitempty"`  // only changes touching this path
+	Since    string `json:"since,omitempty"`  // RFC 3339
+	Limit    int    `json:"limit,omitempty"`  // 0: the host's default
+	Offset   int    `json:"offset,omitempty"` // skip this many of the newest changes listed
+	Path     string `json:"path,omitempty"`   // only changes touching this path
 }
 
 // ChangeInfo is one recorded change. Time is RFC 3339; CallID is the audit

@@ -101,6 +101,9 @@ type ReadResult struct {
 	FirstLine  int    `json:"firstLine,omitempty"`  // line mode: number of the first line returned
 	LineCount  int    `json:"lineCount,omitempty"`  // line mode: lines in the body
 	TotalLines int    `json:"totalLines,omitempty"` // line mode: lines in the file
+	// StartOffset, in line mode, is the byte offset of the first line
+	// returned: with the body's length, where a cut line goes on.
+	StartOffset int64 `json:"startOffset,omitempty"`
 }
 
 // Entry is one item of a listing or a glob. Path is a display path; Type
