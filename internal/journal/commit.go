@@ -134,6 +134,7 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 	if err != nil {
 		return nil, j.internal("record the change", err)
 	}
+	j.afterCommit(db)
 	return rec, nil
 }
 
