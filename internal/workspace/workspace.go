@@ -23,11 +23,21 @@ type Config struct {
 	Secrets []string // the owner's extra secret globs
 	Dirs    config.Dirs
 	Logger  *slog.Logger
+	// Journal bounds the change journal (zero: it keeps everything);
+	// AutoPrune makes it prune itself after changes that pass the size
+	// limit (a server).
+	Journal   journal.Limits
+	AutoPrune bool
 }
 
 // FromSettings is the Config of the owner's merged settings.
 func FromSettings(s config.Settings, dirs config.Dirs, log *slog.Logger) Config {
-	return Config{Roots: s.Roots, Deny: s.Deny, Secrets: s.Secrets, Dirs: dirs, Logger: log}
+	return Config{Roots: s.Roots, Deny: s.Deny, Secrets: s.Secrets, Dirs: dirs, Logger: log, Journal: JournalLimits(s)}
+}
+
+// JournalLimits are the journal's limits in the owner's settings.
+func JournalLimits(s config.Settings) journal.Limits {
+	return journal.Limits{MaxAge: s.JournalMaxAge, MaxSize: s.JournalMaxSize}
 }
 
 // Workspace is one opened workspace. Its parts are safe for concurrent
@@ -54,7 +64,11 @@ func Open(c Config) (*Workspace, error) {
 	}
 	state := c.Dirs.Workspace(c.Roots)
 	reads := journal.NewReadLog()
-	j, err := journal.Open(state, pol, journal.WithLogger(log), journal.WithReadLog(reads))
+	opts := []journal.Option{journal.WithLogger(log), journal.WithReadLog(reads), journal.WithLimits(c.Journal)}
+	if c.AutoPrune {
+		opts = append(opts, journal.WithAutoPrune())
+	}
+	j, err := journal.Open(state, pol, opts...)
 	if err != nil {
 		pol.Close()
 		return nil, err
