@@ -50,6 +50,9 @@ type Config struct {
 	// ApprovalTimeout bounds how long a call waits for the owner's approval
 	// before it answers APPROVAL_PENDING (DefaultApprovalTimeout when 0).
 	ApprovalTimeout time.Duration
+	// JournalLimits bound the change journal, which prunes itself at start
+	// and after changes past the size limit (zero: it keeps everything).
+	JournalLimits store.Limits
 	// PluginTimeout and PluginMemoryMiB override the runtime defaults (tests).
 	PluginTimeout   time.Duration
 	PluginMemoryMiB int
@@ -103,7 +106,8 @@ func New(cfg Config) (*Host, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	ws, err := workspace.Open(workspace.Config{Roots: cfg.Roots, Deny: cfg.Deny, Secrets: cfg.Secrets, Dirs: cfg.Dirs, Logger: log})
+	ws, err := workspace.Open(workspace.Config{Roots: cfg.Roots, Deny: cfg.Deny, Secrets: cfg.Secrets, Dirs: cfg.Dirs, Logger: log,
+		Journal: cfg.JournalLimits, AutoPrune: true})
 	if err != nil {
 		return nil, err
 	}
@@ -228,11 +232,7 @@ func (h *Host) Plugins() []*Loaded { return h.plugins }
 // compiles it itself. Plugins with discoverers only are left to the first
 // project_overview.
 func (h *Host) Warm(ctx context.Context) {
-	go func() { // settles a change a crashed writer left pending
-		if err := h.ws.Journal.Recover(); err != nil {
-			h.log.Warn("the change journal could not settle a pending change", "err", err)
-		}
-	}()
+	h.ws.Journal.Start() // settles a change a crashed writer left pending, then prunes
 	var todo []*Loaded
 	for _, l := range h.plugins {
 		if l.Err == nil && len(l.Manifest.Tools) > 0 {
@@ -337,6 +337,7 @@ func (h *Host) Close(ctx context.Context) error {
 			}
 		}
 	}
+	h.ws.Journal.Wait()
 	if err := h.ws.Close(); err != nil {
 		errs = append(errs, err)
 	}

@@ -30,8 +30,11 @@ type doctorReport struct {
 	Sandbox      []sandbox.Availability `json:"sandbox"`  // bubblewrap, landlock
 	// SandboxUse is what a sandboxed command runs under here
 	// ("bubblewrap+landlock", "bubblewrap"), or "none: " and why.
-	SandboxUse string   `json:"sandboxUse"`
-	Problems   []string `json:"problems"`
+	SandboxUse string `json:"sandboxUse"`
+	// Journal is the change journal of the workspace juju stdio would
+	// serve here; nil when the settings do not resolve.
+	Journal  *journalCheck `json:"journal,omitempty"`
+	Problems []string      `json:"problems"`
 }
 
 type systemInfo struct {
@@ -115,6 +118,15 @@ func collect(ctx context.Context, o *doctorOptions, env doctorEnv, progress io.W
 	r.ConfigFile, file = checkConfig(o.configFile, env.dirs)
 	if r.ConfigFile.Error != "" {
 		problem("config file: %s", r.ConfigFile.Error)
+	}
+	if file != nil && env.dirsErr == nil && env.cwd != "" {
+		var flags config.Flags
+		if len(o.roots) > 0 {
+			flags.Roots = o.roots
+		}
+		if s, err := config.Resolve(flags, file, env.cwd); err == nil {
+			r.Journal = checkJournal(s, env.dirs)
+		}
 	}
 
 	r.Plugins, r.PluginsError = checkPlugins(ctx, env, o.warm, progress)

@@ -122,7 +122,7 @@ func Open(stateDir string, pol *policy.Policy, opts ...Option) (*Journal, error)
 }
 
 // Recover settles a change a crashed writer left pending: kept when it
-// wrote every path, undone otherwise. juju stdio calls it at start.
+// wrote every path, undone otherwise. Start calls it.
 func (j *Journal) Recover() error {
 	return j.update(func(tx *bolt.Tx) error { return nil })
 }

@@ -371,5 +371,26 @@ func (j *Journal) afterCommit(db *bolt.DB) {
 	}()
 }
 
-// Wait waits for a background prune to end.
+// Start, in the background, settles a change a crashed writer left pending
+// (Recover) and then prunes what is due (PruneIfDue). A server calls it
+// once it has answered its client's first request.
+func (j *Journal) Start() {
+	j.auto.wg.Add(1)
+	go func() {
+		defer j.auto.wg.Done()
+		if err := j.Recover(); err != nil {
+			j.log.Warn("journal: settling a pending change", "err", err)
+			return
+		}
+		res, err := j.PruneIfDue()
+		switch {
+		case err != nil:
+			j.log.Warn("journal: pruning", "err", err)
+		case res != nil && res.Changes > 0:
+			j.log.Info("journal: pruned old changes", "changes", res.Changes, "through", res.Last, "freedBytes", res.Freed, "compacted", res.Compacted)
+		}
+	}()
+}
+
+// Wait waits for the background work of Start and of WithAutoPrune to end.
 func (j *Journal) Wait() { j.auto.wg.Wait() }
