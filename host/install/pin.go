@@ -24,6 +24,7 @@ var (
 	ErrNotAsked     = errors.New("the plugin's manifest does not ask for that capability")
 	ErrCollision    = errors.New("tool name collision")
 	ErrRefused      = errors.New("plugin refused")
+	ErrStale        = errors.New("the manifest does not describe the plugin's wasm")
 )
 
 // isCore reports whether name is a core plugin's.
