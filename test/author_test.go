@@ -147,6 +147,12 @@ func TestPrebuiltWasmPlugin(t *testing.T) {
 
 	// Installed, it serves; its own error message reaches juju's log.
 	cliOK(t, home, "plugins", "install", dir, "--yes")
+	if p := findListed(t, home, "test-raw"); p.State != "compiled (cache)" {
+		t.Errorf("list right after install: state %q, want compiled (cache)", p.State)
+	}
+	if out := cliOK(t, home, "plugins", "info", "test-raw"); !strings.Contains(out, "compiled (cache)") {
+		t.Errorf("info right after install:\n%s", out)
+	}
 	logFile := filepath.Join(t.TempDir(), "juju.log")
 	s := startHome(t, home, workspace(t, nil), "--log-file", logFile)
 	if got := s.ok("test_raw_echo", map[string]any{"text": "hi"}); got != "raw: hi" {

@@ -268,7 +268,7 @@ func checkPlugins(ctx context.Context, env doctorEnv, warm bool, progress io.Wri
 	defer closeHost(h, quietLogger(), shutdownGrace)
 	out := []pluginCheck{}
 	for _, l := range h.Plugins() {
-		c := pluginCheck{Name: l.Name(), Source: l.Source, Tools: len(l.Manifest.Tools), State: l.State().String()}
+		c := pluginCheck{Name: l.Name(), Source: l.Source, Tools: len(l.Manifest.Tools), State: pluginState(l)}
 		if l.Err != nil {
 			c.State, c.Error = "refused", l.Err.Error()
 			out = append(out, c)

@@ -59,6 +59,9 @@ type Result struct {
 	NotGranted   []abi.Capability `json:"notGranted"`
 	// Update is set when the install replaced an installed version.
 	Update *Update `json:"update,omitempty"`
+	// CachePrunedBytes is the compiled code of previous builds the install
+	// removed from the compilation cache.
+	CachePrunedBytes int64 `json:"cachePrunedBytes,omitempty"`
 }
 
 // Update describes the version an install replaced.
@@ -133,6 +136,9 @@ func Install(ctx context.Context, src string, o Options) (*Result, error) {
 	}
 	if err := swapIn(o.Data, staging, dest); err != nil {
 		return nil, err
+	}
+	if pr, err := PruneCache(o.Data, o.Cache); err == nil {
+		res.CachePrunedBytes = pr.RemovedBytes
 	}
 	return res, nil
 }

@@ -510,7 +510,7 @@ func TestGrantRevokeRemove(t *testing.T) {
 			t.Errorf("grant %q: %v", name, err)
 		}
 	}
-	if err := Remove(e.data, "test-reader"); err != nil {
+	if _, err := Remove(e.data, "", "test-reader"); err != nil {
 		t.Fatal(err)
 	}
 	if entries, _ := os.ReadDir(filepath.Join(e.data, "plugins")); len(entries) != 0 {
@@ -519,7 +519,7 @@ func TestGrantRevokeRemove(t *testing.T) {
 	if top := dataEntries(t, e.data); !slices.Equal(top, []string{"plugins"}) {
 		t.Errorf("data dir after remove: %v", top)
 	}
-	if err := Remove(e.data, "test-reader"); !errors.Is(err, ErrNotInstalled) {
+	if _, err := Remove(e.data, "", "test-reader"); !errors.Is(err, ErrNotInstalled) {
 		t.Errorf("second remove: %v", err)
 	}
 }
