@@ -164,5 +164,5 @@ func printInstall(w io.Writer, r *install.Result) {
 	if r.CachePrunedBytes > 0 {
 		fmt.Fprintf(w, "Removed %s of compiled code no plugin uses any more from the cache.\n", humanBytes(r.CachePrunedBytes))
 	}
-	fmt.Fprintln(w, "Restart juju (or your MCP client) to serve the new tools.")
+	fmt.Fprintln(w, "A running juju serves the new tools from its next call (and tells its client the tool list changed).")
 }

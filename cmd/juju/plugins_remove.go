@@ -21,10 +21,9 @@ func newPluginsRemoveCommand() *cobra.Command {
 		Use:   "remove NAME",
 		Short: "Remove an installed plugin",
 		Long: `Remove an installed plugin: its folder, manifest, wasm and grants. Core plugins
-cannot be removed. A juju already running keeps listing its tools until it
-restarts, but from the next call the plugin holds no capability. The
-plugin's compiled code, and that of any build no plugin uses any more, goes
-from the cache.`,
+cannot be removed. A juju already running drops its tools at its next call
+(and tells its client the tool list changed). The plugin's compiled code,
+and that of any build no plugin uses any more, goes from the cache.`,
 		Example: `  juju plugins remove rake`,
 		Args:    argsBetween(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
