@@ -323,6 +323,18 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 	return Result{CallResult: res}, nil
 }
 
+// Refused records in the audit log a call the MCP front refused before
+// the host saw it: arguments that do not fit the tool's input schema
+// (INVALID_ARGUMENT), or a tool the catalog does not have (NOT_FOUND). So
+// the audit shows every call a client made, run or refused.
+func (h *Host) Refused(client, tool string, args json.RawMessage, code abi.Code) {
+	c := hostfns.Caller{Tool: tool, Client: client, CallID: newCallID()}
+	if t, ok := h.Tool(tool); ok {
+		c.Plugin, c.Tier = t.Plugin.Name(), t.Spec.Tier
+	}
+	h.record(time.Now(), c, args, &abi.CallResult{Error: &abi.Error{Code: code}}, nil)
+}
+
 // record appends the call to the audit log. A failure to write it is
 // logged, never the call's failure.
 func (h *Host) record(start time.Time, c hostfns.Caller, args []byte, res *abi.CallResult, appr *audit.Approval) {

@@ -31,6 +31,7 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 			return nil, invalidParams(name, err)
 		}
 		if err := sch.Validate(args); err != nil {
+			s.refused(ctx, name, args, abi.InvalidArgument)
 			return nil, invalidParams(name, err)
 		}
 	}
