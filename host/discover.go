@@ -19,7 +19,7 @@ func (h *Host) discoverFuncs() []hostfns.Func {
 // discoverSources lists the serving plugins that export discoverers.
 func (h *Host) discoverSources() []discover.Source {
 	var out []discover.Source
-	for _, l := range h.plugins {
+	for _, l := range h.Plugins() {
 		if l.Err == nil && len(l.Manifest.Discoverers) > 0 {
 			l.refreshGrants(h.log) // a revoke applies to the next overview too
 			out = append(out, discoverSource{l})

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/jujutools/juju/host/core"
@@ -52,6 +53,9 @@ type Config struct {
 	// ApprovalTimeout bounds how long a call waits for the owner's approval
 	// before it answers APPROVAL_PENDING (DefaultApprovalTimeout when 0).
 	ApprovalTimeout time.Duration
+	// JournalLimits bound the change journal, which prunes itself at start
+	// and after changes past the size limit (zero: it keeps everything).
+	JournalLimits store.Limits
 	// PluginTimeout and PluginMemoryMiB override the runtime defaults (tests).
 	PluginTimeout   time.Duration
 	PluginMemoryMiB int
@@ -65,9 +69,8 @@ type Host struct {
 	log     *slog.Logger
 	policy  *policy.Policy
 	runtime *plugin.Runtime
-	plugins []*Loaded
-	tools   map[string]*Tool
-	order   []string
+	cat     atomic.Pointer[catalog] // swapped whole when the installed plugins change (reload.go)
+	reload  reloader
 
 	ws        *workspace.Workspace // policy, journal, audit, approvals, state folder
 	audit     *audit.Log           // every call, in the state folder (ws.Audit)
@@ -92,8 +95,9 @@ type Loaded struct {
 	Source  Source
 	Dir     string // installed plugins: their folder
 	Granted []abi.Capability
-	Err     error     // why the plugin is not serving
-	pin     *pinWatch // installed plugins: follows grants.json (installed.go)
+	Err     error       // why the plugin is not serving
+	pin     *pinWatch   // installed plugins: follows grants.json (installed.go)
+	folder  os.FileInfo // installed plugins: their folder when loaded (a reload keeps the plugin while it is the same)
 }
 
 // Tool is one catalog entry.
@@ -117,7 +121,8 @@ func New(cfg Config) (*Host, error) {
 			servers.Observe(t)
 		}
 	}
-	ws, err := workspace.Open(workspace.Config{Roots: cfg.Roots, Deny: cfg.Deny, Secrets: cfg.Secrets, Dirs: cfg.Dirs, Logger: log, Observer: observe})
+	ws, err := workspace.Open(workspace.Config{Roots: cfg.Roots, Deny: cfg.Deny, Secrets: cfg.Secrets, Dirs: cfg.Dirs, Logger: log, Observer: observe,
+		Journal: cfg.JournalLimits, AutoPrune: true})
 	if err != nil {
 		return nil, err
 	}
@@ -132,23 +137,26 @@ func New(cfg Config) (*Host, error) {
 		ws.Close()
 		return nil, err
 	}
-	h := &Host{cfg: cfg, log: log, policy: pol, runtime: rt, tools: map[string]*Tool{}, ws: ws, audit: ws.Audit, approvals: ws.Approvals}
+	h := &Host{cfg: cfg, log: log, policy: pol, runtime: rt, ws: ws, audit: ws.Audit, approvals: ws.Approvals}
 	h.lsp = lsp.New(pol, lsp.Options{Servers: cfg.LSPServers, Logger: log})
 	servers = h.lsp
-	fns := h.hostFunctions()
+	h.reload.fns = h.hostFunctions()
 
 	cores, err := core.Plugins()
 	if err != nil {
 		return nil, err
 	}
+	cat := newCatalog()
 	for _, c := range cores {
 		l := &Loaded{Source: SourceCore, Granted: c.Manifest.Capabilities}
-		l.Plugin = rt.Load(c.Manifest, c.Wasm, l.Granted, fns)
-		h.add(l)
+		l.Plugin = rt.Load(c.Manifest, c.Wasm, l.Granted, h.reload.fns)
+		cat.add(l, h.log)
 	}
-	for _, l := range h.loadInstalled(fns) {
-		h.add(l)
+	h.reload.stamp = h.installedStamp()
+	for _, l := range h.loadInstalled(nil) {
+		cat.add(l, h.log)
 	}
+	h.cat.Store(cat)
 	return h, nil
 }
 
@@ -193,51 +201,65 @@ func (h *Host) StateDir() string { return h.ws.StateDir }
 // Journal returns the workspace's change journal.
 func (h *Host) Journal() *store.Journal { return h.ws.Journal }
 
+// catalog is the plugins a host serves and their tools. It is never
+// changed once stored in Host.cat: a reload builds a new one.
+type catalog struct {
+	plugins []*Loaded
+	tools   map[string]*Tool
+	order   []string
+}
+
+func newCatalog() *catalog { return &catalog{tools: map[string]*Tool{}} }
+
 // add puts a plugin's tools into the catalog, refusing the whole plugin when
 // one of its tools is already served by another.
-func (h *Host) add(l *Loaded) {
-	h.plugins = append(h.plugins, l)
+func (c *catalog) add(l *Loaded, log *slog.Logger) {
+	c.plugins = append(c.plugins, l)
 	if l.Err != nil {
 		return
 	}
 	for _, t := range l.Manifest.Tools {
-		if prev, ok := h.tools[t.Name]; ok {
+		if prev, ok := c.tools[t.Name]; ok {
 			l.Err = fmt.Errorf("tool %q is already provided by plugin %s", t.Name, prev.Plugin.Name())
-			h.log.Warn("plugin refused", "plugin", l.Name(), "err", l.Err)
+			log.Warn("plugin refused", "plugin", l.Name(), "err", l.Err)
 			return
 		}
 	}
 	for _, t := range l.Manifest.Tools {
-		h.tools[t.Name] = &Tool{Spec: t, Plugin: l}
-		h.order = append(h.order, t.Name)
+		c.tools[t.Name] = &Tool{Spec: t, Plugin: l}
+		c.order = append(c.order, t.Name)
 	}
 }
 
 // Config returns the configuration the host runs with.
 func (h *Host) Config() Config { return h.cfg }
 
+// Logger is the host's logger (never nil).
+func (h *Host) Logger() *slog.Logger { return h.log }
+
 // Policy returns the path policy.
 func (h *Host) Policy() *policy.Policy { return h.policy }
 
 // Tools returns the catalog sorted by name.
 func (h *Host) Tools() []*Tool {
-	names := append([]string(nil), h.order...)
+	c := h.cat.Load()
+	names := append([]string(nil), c.order...)
 	sort.Strings(names)
 	out := make([]*Tool, len(names))
 	for i, n := range names {
-		out[i] = h.tools[n]
+		out[i] = c.tools[n]
 	}
 	return out
 }
 
 // Tool looks a tool up by name.
 func (h *Host) Tool(name string) (*Tool, bool) {
-	t, ok := h.tools[name]
+	t, ok := h.cat.Load().tools[name]
 	return t, ok
 }
 
 // Plugins returns every plugin, serving or refused, core first.
-func (h *Host) Plugins() []*Loaded { return h.plugins }
+func (h *Host) Plugins() []*Loaded { return h.cat.Load().plugins }
 
 // Warm compiles the serving plugins that have tools in the background, one
 // at a time, those with the most tools first (the likeliest to serve the
@@ -246,13 +268,10 @@ func (h *Host) Plugins() []*Loaded { return h.plugins }
 // compiles it itself. Plugins with discoverers only are left to the first
 // project_overview.
 func (h *Host) Warm(ctx context.Context) {
-	go func() { // settles a change a crashed writer left pending
-		if err := h.ws.Journal.Recover(); err != nil {
-			h.log.Warn("the change journal could not settle a pending change", "err", err)
-		}
-	}()
+	h.ws.Journal.Start() // settles a change a crashed writer left pending, then prunes
+	h.reload.warm.Store(&ctx)
 	var todo []*Loaded
-	for _, l := range h.plugins {
+	for _, l := range h.Plugins() {
 		if l.Err == nil && len(l.Manifest.Tools) > 0 {
 			todo = append(todo, l)
 		}
@@ -292,7 +311,7 @@ type Result struct {
 // needs the owner's approval in this trust mode, the call waits for it
 // (see approve). Every call, run or refused, is audited.
 func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
-	t, ok := h.tools[req.Tool]
+	t, ok := h.Tool(req.Tool)
 	if !ok {
 		return Result{}, fmt.Errorf("%w: %s", ErrUnknownTool, req.Tool)
 	}
@@ -320,6 +339,18 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 	}
 	h.record(start, caller, req.Args, res, appr)
 	return Result{CallResult: res}, nil
+}
+
+// Refused records in the audit log a call the MCP front refused before
+// the host saw it: arguments that do not fit the tool's input schema
+// (INVALID_ARGUMENT), or a tool the catalog does not have (NOT_FOUND). So
+// the audit shows every call a client made, run or refused.
+func (h *Host) Refused(client, tool string, args json.RawMessage, code abi.Code) {
+	c := hostfns.Caller{Tool: tool, Client: client, CallID: newCallID()}
+	if t, ok := h.Tool(tool); ok {
+		c.Plugin, c.Tier = t.Plugin.Name(), t.Spec.Tier
+	}
+	h.record(time.Now(), c, args, &abi.CallResult{Error: &abi.Error{Code: code}}, nil)
 }
 
 // record appends the call to the audit log. A failure to write it is
@@ -352,13 +383,17 @@ func (h *Host) Close(ctx context.Context) error {
 			errs = append(errs, err)
 		}
 	}
-	for _, l := range h.plugins {
+	for _, l := range h.Plugins() {
 		if l.Plugin != nil {
 			if err := l.Close(ctx); err != nil {
 				errs = append(errs, err)
 			}
 		}
 	}
+	if err := h.reload.wait(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	h.ws.Journal.Wait()
 	if err := h.ws.Close(); err != nil {
 		errs = append(errs, err)
 	}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/internal/installed"
 	"github.com/jujutools/juju/internal/manifest"
 )
@@ -17,8 +16,11 @@ import (
 // hashes its wasm against the pin. A broken plugin is kept with its error so
 // `juju plugins list` can show it; it serves nothing. The wasm is hashed
 // again when it compiles, so swapping it later is caught too. Folders whose
-// name starts with a dot are never plugins.
-func (h *Host) loadInstalled(fns []hostfns.Func) []*Loaded {
+// name starts with a dot are never plugins. A plugin of prev (by folder
+// name) that was serving and whose folder is still the same one (an install
+// or update puts a new folder in place) is kept as it is, compiled
+// instances and all.
+func (h *Host) loadInstalled(prev map[string]*Loaded) []*Loaded {
 	root := installed.PluginsDir(h.cfg.Dirs.Data)
 	entries, err := os.ReadDir(root)
 	if err != nil {
@@ -31,29 +33,39 @@ func (h *Host) loadInstalled(fns []hostfns.Func) []*Loaded {
 			continue
 		}
 		dir := filepath.Join(root, e.Name())
-		l := &Loaded{Source: SourceInstalled, Dir: dir}
-		inst, err := installed.ReadInstalled(dir)
-		if err == nil {
-			err = inst.CheckWasm()
-		}
-		if err != nil {
-			l.Err = err
-			m := &manifest.Manifest{Name: e.Name()}
-			if inst != nil {
-				m = inst.Manifest
-			}
-			l.Plugin = h.runtime.Load(m, nil, nil, nil)
-			h.log.Warn("installed plugin refused", "dir", dir, "err", err)
-			out = append(out, l)
+		folder, _ := os.Stat(dir)
+		if p := prev[e.Name()]; p != nil && p.Err == nil && folder != nil && p.folder != nil && os.SameFile(folder, p.folder) {
+			out = append(out, p)
 			continue
 		}
-		l.Granted = inst.Granted
-		l.pin = newPinWatch(dir)
-		wasmPath := inst.WasmPath()
-		l.Plugin = h.runtime.Load(inst.Manifest, func() ([]byte, error) { return os.ReadFile(wasmPath) }, inst.Granted, fns)
-		out = append(out, l)
+		out = append(out, h.loadInstalledDir(dir, folder))
 	}
 	return out
+}
+
+// loadInstalledDir loads the installed plugin in dir, whose folder's
+// identity is folder.
+func (h *Host) loadInstalledDir(dir string, folder os.FileInfo) *Loaded {
+	l := &Loaded{Source: SourceInstalled, Dir: dir, folder: folder}
+	inst, err := installed.ReadInstalled(dir)
+	if err == nil {
+		err = inst.CheckWasm()
+	}
+	if err != nil {
+		l.Err = err
+		m := &manifest.Manifest{Name: filepath.Base(dir)}
+		if inst != nil {
+			m = inst.Manifest
+		}
+		l.Plugin = h.runtime.Load(m, nil, nil, nil)
+		h.log.Warn("installed plugin refused", "dir", dir, "err", err)
+		return l
+	}
+	l.Granted = inst.Granted
+	l.pin = newPinWatch(dir)
+	wasmPath := inst.WasmPath()
+	l.Plugin = h.runtime.Load(inst.Manifest, func() ([]byte, error) { return os.ReadFile(wasmPath) }, inst.Granted, h.reload.fns)
+	return l
 }
 
 // pinWatch follows an installed plugin's grants.json while juju runs, so
@@ -72,9 +84,9 @@ func newPinWatch(dir string) *pinWatch {
 }
 
 // refreshGrants re-reads the plugin's grants when grants.json changed since
-// the last look. A plugin whose folder no longer passes its checks (removed,
-// or its manifest edited) keeps its tools until juju restarts but holds no
-// capability any more.
+// the last look. A plugin whose folder no longer passes its checks (its
+// manifest edited in place) keeps its tools until the next reload but holds
+// no capability any more.
 func (l *Loaded) refreshGrants(log *slog.Logger) {
 	w := l.pin
 	if w == nil {

@@ -63,6 +63,14 @@ func startWrapped(t *testing.T, home, root string, wrap []string, args ...string
 // program that starts juju) and initializes a client.
 func startCommand(t *testing.T, env []string, program string, args []string, home, root string) *session {
 	t.Helper()
+	return startProtocol(t, env, program, args, home, root, mcp.LATEST_PROTOCOL_VERSION)
+}
+
+// startProtocol is startCommand with the protocol version the client asks
+// for (clients of versions before 2026-07-28 are sent notifications
+// without subscribing).
+func startProtocol(t *testing.T, env []string, program string, args []string, home, root, version string) *session {
+	t.Helper()
 	c, err := client.NewStdioMCPClient(program, env, args...)
 	if err != nil {
 		t.Fatalf("starting juju: %v", err)
@@ -81,7 +89,7 @@ func startCommand(t *testing.T, env []string, program string, args []string, hom
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	req.Params.ProtocolVersion = version
 	req.Params.ClientInfo = mcp.Implementation{Name: "juju-e2e", Version: "1"}
 	s.init, err = c.Initialize(ctx, req)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -20,6 +21,7 @@ type doctorOptions struct {
 	json       bool
 	warm       bool
 	configFile string
+	roots      []string
 }
 
 func newDoctorCommand() *cobra.Command {
@@ -38,6 +40,9 @@ func newDoctorCommand() *cobra.Command {
   - the registered language servers, and whether each command exists
   - the command sandbox: bubblewrap, proven by running it, and Landlock,
     with the ABI version the kernel reports
+  - the change journal of the workspace (--root, default the current
+    folder): how many changes it holds, their size and the oldest, and
+    what it keeps
 
 juju doctor exits with status 1 when it finds a problem (a config file that
 does not decode, a directory that cannot be written, a plugin that does not
@@ -48,9 +53,11 @@ load or compile). A missing optional program is reported, not a problem.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			dirs, dirsErr := config.DefaultDirs()
+			cwd, _ := os.Getwd()
 			env := doctorEnv{
 				dirs:    dirs,
 				dirsErr: dirsErr,
+				cwd:     cwd,
 				open: func() (*host.Host, error) {
 					return openCatalog(quietLogger())
 				},
@@ -61,6 +68,7 @@ load or compile). A missing optional program is reported, not a problem.`,
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&o.warm, "warm", false, "compile every plugin now (fills the cache, so first calls are fast)")
 	addConfigFlag(cmd.Flags(), &o.configFile)
+	cmd.Flags().StringArrayVar(&o.roots, "root", nil, "report the change journal of the workspace `DIR`, as given to juju stdio; repeat for more (default: the current folder)")
 	return cmd
 }
 
@@ -69,6 +77,7 @@ type doctorEnv struct {
 	dirs    config.Dirs
 	dirsErr error
 	open    func() (*host.Host, error) // loads the catalog
+	cwd     string                     // the folder a workspace is found from ("": no journal report)
 }
 
 // errProblems reports that doctor found problems (exit status 1); the
@@ -141,6 +150,9 @@ func (r *doctorReport) render(w io.Writer) error {
 	tw.Flush()
 
 	r.renderLSP(w)
+	if r.Journal != nil {
+		r.Journal.render(w)
+	}
 
 	p("\nCommand sandbox\n")
 	tw = newTable(w)

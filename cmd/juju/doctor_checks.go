@@ -32,7 +32,10 @@ type doctorReport struct {
 	// ("bubblewrap+landlock", "bubblewrap"), or "none: " and why.
 	SandboxUse string   `json:"sandboxUse"`
 	LSP        lspCheck `json:"lspServers"` // the language-server registrations
-	Problems   []string `json:"problems"`
+	// Journal is the change journal of the workspace juju stdio would
+	// serve here; nil when the settings do not resolve.
+	Journal  *journalCheck `json:"journal,omitempty"`
+	Problems []string      `json:"problems"`
 }
 
 type systemInfo struct {
@@ -116,6 +119,15 @@ func collect(ctx context.Context, o *doctorOptions, env doctorEnv, progress io.W
 	r.ConfigFile, file = checkConfig(o.configFile, env.dirs)
 	if r.ConfigFile.Error != "" {
 		problem("config file: %s", r.ConfigFile.Error)
+	}
+	if file != nil && env.dirsErr == nil && env.cwd != "" {
+		var flags config.Flags
+		if len(o.roots) > 0 {
+			flags.Roots = o.roots
+		}
+		if s, err := config.Resolve(flags, file, env.cwd); err == nil {
+			r.Journal = checkJournal(s, env.dirs)
+		}
 	}
 
 	r.checkLSP(env)
@@ -258,7 +270,7 @@ func checkPlugins(ctx context.Context, env doctorEnv, warm bool, progress io.Wri
 	defer closeHost(h, quietLogger(), shutdownGrace)
 	out := []pluginCheck{}
 	for _, l := range h.Plugins() {
-		c := pluginCheck{Name: l.Name(), Source: l.Source, Tools: len(l.Manifest.Tools), State: l.State().String()}
+		c := pluginCheck{Name: l.Name(), Source: l.Source, Tools: len(l.Manifest.Tools), State: pluginState(l)}
 		if l.Err != nil {
 			c.State, c.Error = "refused", l.Err.Error()
 			out = append(out, c)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jujutools/juju/host"
 	"github.com/jujutools/juju/internal/config"
+	"github.com/jujutools/juju/internal/workspace"
 )
 
 // hostConfig turns the owner's settings into the host's configuration.
@@ -22,6 +23,7 @@ func hostConfig(s config.Settings, dirs config.Dirs, log *slog.Logger) host.Conf
 		FetchAllow:      s.FetchAllow,
 		BackgroundAfter: s.BackgroundAfter,
 		ApprovalTimeout: s.ApprovalTimeout,
+		JournalLimits:   workspace.JournalLimits(s),
 		Dirs:            dirs,
 		Version:         version,
 		Logger:          log,

@@ -9,12 +9,14 @@ import (
 
 	"github.com/jujutools/juju/host/pluginbuild"
 	"github.com/jujutools/juju/internal/config"
+	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/internal/visible"
 )
 
 // pluginsBuildOptions are the flags of juju plugins build.
 type pluginsBuildOptions struct {
 	out  string
+	wasm string
 	json bool
 }
 
@@ -22,7 +24,7 @@ func newPluginsBuildCommand() *cobra.Command {
 	o := &pluginsBuildOptions{}
 	cmd := &cobra.Command{
 		Use:   "build DIR",
-		Short: "Build a plugin from Go source, ready to install",
+		Short: "Build a plugin (Go source, or a wasm built another way), ready to install",
 		Long: `Build the plugin whose Go main package and manifest.json are in DIR: run
 'go build' in DIR's module for GOOS=wasip1 GOARCH=wasm -buildmode=c-shared,
 run the plugin's describe export in juju's runtime to learn its tools and
@@ -30,9 +32,20 @@ discoverers, and write manifest.json (with the tools and the wasm's sha256)
 and the wasm beside it, or into -o OUT. The folder is then ready for
 'juju plugins install'. In manifest.json you write only the plugin's abi,
 name, version, description, wasm.file and capabilities; the build fills in
-the rest. The go command must be installed.`,
+the rest. The go command must be installed.
+
+With --wasm FILE, nothing is compiled: FILE is a wasm module built some
+other way (AssemblyScript, Rust, TinyGo, Go without juju's SDK) against
+docs/ABI.md. juju checks that it imports only what juju links and exports
+juju_describe, runs that export, and writes manifest.json and a copy of
+FILE (as wasm.file) into DIR, or OUT. Run it again after every build: the
+manifest must follow the code.`,
 		Example: `  juju plugins build .
-  juju plugins install . --grant fs.read`,
+  juju plugins install . --grant fs.read
+
+  # a plugin built with another toolchain
+  npx asc assembly/index.ts --outFile build/plugin.wasm --use abort=assembly/index/myAbort
+  juju plugins build --wasm build/plugin.wasm .`,
 		Args: argsBetween(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dirs, err := config.DefaultDirs()
@@ -43,6 +56,7 @@ the rest. The go command must be installed.`,
 		},
 	}
 	cmd.Flags().StringVarP(&o.out, "out", "o", "", "write the built plugin folder to OUT instead of DIR")
+	cmd.Flags().StringVar(&o.wasm, "wasm", "", "use the prebuilt wasm module `FILE` instead of building Go source")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the result as JSON")
 	return cmd
 }
@@ -65,9 +79,16 @@ func runPluginsBuild(cmd *cobra.Command, dir string, dirs config.Dirs, o *plugin
 	if !o.json {
 		progress = cmd.ErrOrStderr()
 	}
-	fmt.Fprintf(progress, "building %s…\n", dir)
 	start := time.Now()
-	m, err := pluginbuild.BuildFolder(cmd.Context(), dir, out, dirs.Cache)
+	var m *manifest.Manifest
+	var err error
+	if o.wasm != "" {
+		fmt.Fprintf(progress, "describing %s…\n", o.wasm)
+		m, err = pluginbuild.BuildWasm(cmd.Context(), dir, o.wasm, out, dirs.Cache)
+	} else {
+		fmt.Fprintf(progress, "building %s…\n", dir)
+		m, err = pluginbuild.BuildFolder(cmd.Context(), dir, out, dirs.Cache)
+	}
 	if err != nil {
 		return err
 	}

@@ -161,5 +161,8 @@ func printInstall(w io.Writer, r *install.Result) {
 		}
 		fmt.Fprintf(w, "A call that needs a capability not granted fails with CAPABILITY_DENIED; grant it with\n  juju plugins grant %s %s\n", r.Name, strings.Join(names, " "))
 	}
-	fmt.Fprintln(w, "Restart juju (or your MCP client) to serve the new tools.")
+	if r.CachePrunedBytes > 0 {
+		fmt.Fprintf(w, "Removed %s of compiled code no plugin uses any more from the cache.\n", humanBytes(r.CachePrunedBytes))
+	}
+	fmt.Fprintln(w, "A running juju serves the new tools from its next call (and tells its client the tool list changed).")
 }

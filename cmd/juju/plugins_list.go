@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jujutools/juju/host"
+	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/internal/visible"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -27,8 +28,11 @@ tools it provides, whether it is compiled, and the capabilities it asks for,
 with those it was not granted marked. A plugin juju refused to load (a broken
 manifest, a tool name another plugin already has) is listed with the reason.
 
-Plugins compile when first called, or in the background when juju stdio
-starts; 'juju doctor --warm' compiles them all now.`,
+A plugin's state is "compiled (cache)" when its compiled code is in the cache
+(an install puts it there; juju loads it in a fraction of a second), "not
+compiled" when the first start will compile it. Plugins compile when first
+called, or in the background when juju stdio starts; 'juju doctor --warm'
+compiles them all now.`,
 		Example: `  juju plugins list
   juju plugins list --json`,
 		Args: noArgs,
@@ -50,7 +54,7 @@ type pluginJSON struct {
 	Dir          string           `json:"dir,omitempty"`
 	Capabilities []abi.Capability `json:"capabilities"` // asked for by the manifest
 	Granted      []abi.Capability `json:"granted"`
-	State        string           `json:"state"` // not compiled, compiling, ready, failed, refused
+	State        string           `json:"state"` // not compiled, compiled (cache), compiling, ready, failed, refused
 	Tools        int              `json:"tools"`
 	Error        string           `json:"error,omitempty"`
 }
@@ -63,7 +67,7 @@ func describePlugin(l *host.Loaded) pluginJSON {
 		Dir:          l.Dir,
 		Capabilities: nonNil(l.Manifest.Capabilities),
 		Granted:      nonNil(l.Granted),
-		State:        l.State().String(),
+		State:        pluginState(l),
 		Tools:        len(l.Manifest.Tools),
 	}
 	if l.Err != nil {
@@ -71,6 +75,20 @@ func describePlugin(l *host.Loaded) pluginJSON {
 		p.Error = l.Err.Error()
 	}
 	return p
+}
+
+// stateCached is the state of a plugin this process has not compiled but
+// whose compiled code the cache holds: it loads in a fraction of a second.
+const stateCached = "compiled (cache)"
+
+// pluginState is a plugin's compile state as the owner reads it: a plugin
+// this process did not compile, but which the cache holds (as it does right
+// after an install), is "compiled (cache)", not "not compiled".
+func pluginState(l *host.Loaded) string {
+	if l.Err == nil && l.State() == plugin.NotCompiled && l.InCache() {
+		return stateCached
+	}
+	return l.State().String()
 }
 
 func nonNil(c []abi.Capability) []abi.Capability {

@@ -21,8 +21,9 @@ func newPluginsRemoveCommand() *cobra.Command {
 		Use:   "remove NAME",
 		Short: "Remove an installed plugin",
 		Long: `Remove an installed plugin: its folder, manifest, wasm and grants. Core plugins
-cannot be removed. A juju already running keeps listing its tools until it
-restarts, but from the next call the plugin holds no capability.`,
+cannot be removed. A juju already running drops its tools at its next call
+(and tells its client the tool list changed). The plugin's compiled code,
+and that of any build no plugin uses any more, goes from the cache.`,
 		Example: `  juju plugins remove rake`,
 		Args:    argsBetween(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -38,12 +39,16 @@ restarts, but from the next call the plugin holds no capability.`,
 }
 
 func runPluginsRemove(w io.Writer, dirs config.Dirs, name string, o *pluginsRemoveOptions) error {
-	if err := install.Remove(dirs.Data, name); err != nil {
+	pruned, err := install.Remove(dirs.Data, dirs.Cache, name)
+	if err != nil {
 		return err
 	}
 	if o.json {
-		return writeJSON(w, map[string]any{"name": name, "removed": true})
+		return writeJSON(w, map[string]any{"name": name, "removed": true, "cachePrunedBytes": pruned})
 	}
-	_, err := fmt.Fprintf(w, "removed %s\n", name)
-	return err
+	fmt.Fprintf(w, "removed %s\n", name)
+	if pruned > 0 {
+		fmt.Fprintf(w, "  removed %s of compiled code no plugin uses from the cache\n", humanBytes(pruned))
+	}
+	return nil
 }

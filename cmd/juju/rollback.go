@@ -27,6 +27,7 @@ type rollbackOptions struct {
 	force      bool
 	json       bool
 	limit      int
+	prune      bool
 }
 
 func newRollbackCommand() *cobra.Command {
@@ -44,19 +45,28 @@ holds what the change left; rolling back would lose that work, so juju
 refuses and names the file, unless --force. With --after, every change
 recorded after CHANGE is undone (CHANGE itself stays).
 
+The journal keeps 30 days or 256 MiB of changes (the [journal] section of
+the config file changes that); a running server prunes older ones at start
+and when it grows past the size. --prune prunes now and says what it freed.
+A pruned change can no longer be rolled back.
+
 The workspace is found as juju stdio finds it: --root (default the current
 folder) and the config file. This works while a server runs on the same
 workspace.`,
 		Example: `  juju rollback                 # list the recent changes
   juju rollback c000042         # undo one change (c42 or 42 work too)
   juju rollback --after 40      # undo everything after change 40
-  juju rollback 42 --force      # overwrite files changed since`,
+  juju rollback 42 --force      # overwrite files changed since
+  juju rollback --prune         # drop the changes past the journal's limits now`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usageError{fmt.Errorf("juju rollback takes at most one change id, got %d", len(args))}
 			}
 			if o.after && len(args) == 0 {
 				return usageError{errors.New("--after needs a change id")}
+			}
+			if o.prune && (len(args) > 0 || o.after || o.force) {
+				return usageError{errors.New("--prune takes no change id, --after or --force")}
 			}
 			return nil
 		},
@@ -83,6 +93,7 @@ func (o *rollbackOptions) bind(f *pflag.FlagSet) {
 	f.BoolVar(&o.force, "force", false, "overwrite files that changed since the change instead of refusing")
 	f.BoolVar(&o.json, "json", false, "print JSON: the list of changes, or what the rollback did")
 	f.IntVar(&o.limit, "limit", 20, "list at most `N` changes when no CHANGE is given")
+	f.BoolVar(&o.prune, "prune", false, "prune the changes past the journal's limits ([journal] in the config file) now")
 }
 
 // rollbackAuthor is who the journal records for a rollback from the CLI.
@@ -108,6 +119,9 @@ func runRollback(ctx context.Context, o *rollbackOptions, rootsGiven bool, args 
 	}
 	defer ws.Close()
 	j := ws.Journal
+	if o.prune {
+		return pruneJournal(w, j, o.json)
+	}
 	if len(args) == 0 {
 		return listChanges(w, j, o)
 	}
@@ -189,6 +203,47 @@ func listChanges(w io.Writer, j *journal.Journal, o *rollbackOptions) error {
 	}
 	fmt.Fprintln(w, "\nUndo one with: juju rollback CHANGE")
 	return nil
+}
+
+// pruneJournal prunes the journal to its limits and says what that freed.
+func pruneJournal(w io.Writer, j *journal.Journal, asJSON bool) error {
+	res, err := j.Prune()
+	if err != nil {
+		var ae *abi.Error
+		if errors.As(err, &ae) {
+			return errors.New(ae.Message)
+		}
+		return err
+	}
+	if asJSON {
+		return writeJSON(w, res)
+	}
+	if res.Changes == 0 {
+		fmt.Fprintf(w, "Nothing to prune: every change is within the journal's limits (it keeps %s).\n", j.Limits())
+	} else {
+		fmt.Fprintf(w, "Pruned %d change(s), %s to %s: the journal keeps %s. They can no longer be rolled back.\n",
+			res.Changes, res.First, res.Last, j.Limits())
+	}
+	if res.PreImages > 0 || res.Changes > 0 {
+		fmt.Fprintf(w, "Freed %s (%d stored file content(s)).\n", humanBytes(res.Freed), res.PreImages)
+	}
+	if res.Compacted {
+		fmt.Fprintf(w, "Compacted the journal's file from %s to %s.\n", humanBytes(res.FileBytesBefore), humanBytes(res.Kept.FileBytes))
+	}
+	fmt.Fprintf(w, "The journal holds %s.\n", journalSummary(res.Kept))
+	return nil
+}
+
+// journalSummary says what a journal holds, in one line.
+func journalSummary(s journal.Stats) string {
+	switch {
+	case s.FileBytes == 0:
+		return "no change (nothing was written in this workspace yet)"
+	case s.Changes == 0:
+		return fmt.Sprintf("no change (a %s file)", humanBytes(s.FileBytes))
+	}
+	return fmt.Sprintf("%d change(s) since %s (%s), %s of changes in a %s file",
+		s.Changes, s.OldestID, s.OldestTime.Local().Format("2006-01-02 15:04"), humanBytes(s.Bytes), humanBytes(s.FileBytes))
 }
 
 // paths shows at most max paths, each rendered visible: a file name is the

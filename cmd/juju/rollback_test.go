@@ -95,3 +95,35 @@ func TestRollbackCommand(t *testing.T) {
 		t.Fatalf("unknown: %d %q", code, errs)
 	}
 }
+
+// --prune prunes to the config file's [journal] limits and says so;
+// doctor reports what the journal then holds.
+func TestRollbackPrune(t *testing.T) {
+	dirs := jujuHome(t)
+	root := t.TempDir()
+	os.MkdirAll(dirs.Config, 0o700)
+	os.WriteFile(dirs.ConfigFile(), []byte("[journal]\nmaxSizeMiB = 1\nmaxAgeDays = 0\n"), 0o600)
+	var ids []string
+	for _, c := range "abcd" {
+		ids = append(ids, writeThroughJournal(t, dirs, root, "a.txt", strings.Repeat(string(c), 600<<10)))
+	}
+	var out, errw bytes.Buffer
+	if code := run(context.Background(), []string{"rollback", "--root", root, "--prune"}, strings.NewReader(""), &out, &errw); code != 0 {
+		t.Fatalf("--prune: %d %s", code, errw.String())
+	}
+	if !strings.Contains(out.String(), "Pruned 3 change(s), "+ids[0]+" to "+ids[2]) || !strings.Contains(out.String(), "up to 1 MiB") {
+		t.Fatalf("--prune said:\n%s", out.String())
+	}
+	out.Reset()
+	errw.Reset()
+	if code := run(context.Background(), []string{"rollback", "--root", root, ids[0]}, strings.NewReader(""), &out, &errw); code != 1 || !strings.Contains(errw.String(), "was pruned") {
+		t.Fatalf("rollback of a pruned change: %d %s", code, errw.String())
+	}
+	if code := run(context.Background(), []string{"rollback", "--prune", ids[0]}, strings.NewReader(""), &out, &errw); code != 2 {
+		t.Fatalf("--prune with a change id: exit %d", code)
+	}
+	r, _ := doctorJSON(t, &doctorOptions{roots: []string{root}}, doctorEnv{dirs: dirs, open: notBuilt, cwd: root})
+	if j := r.Journal; j == nil || j.Changes != 1 || j.OldestID != ids[3] || j.PrunedThrough != ids[2] || j.MaxSizeMiB != 1 || j.Bytes == 0 {
+		t.Fatalf("doctor's journal: %+v", r.Journal)
+	}
+}

@@ -2,6 +2,7 @@ package install
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +14,6 @@ import (
 	"time"
 
 	"github.com/jujutools/juju/host/core"
-	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/host/pluginbuild"
 	"github.com/jujutools/juju/internal/installed"
 	"github.com/jujutools/juju/internal/manifest"
@@ -59,6 +59,9 @@ type Result struct {
 	NotGranted   []abi.Capability `json:"notGranted"`
 	// Update is set when the install replaced an installed version.
 	Update *Update `json:"update,omitempty"`
+	// CachePrunedBytes is the compiled code of previous builds the install
+	// removed from the compilation cache.
+	CachePrunedBytes int64 `json:"cachePrunedBytes,omitempty"`
 }
 
 // Update describes the version an install replaced.
@@ -134,6 +137,9 @@ func Install(ctx context.Context, src string, o Options) (*Result, error) {
 	if err := swapIn(o.Data, staging, dest); err != nil {
 		return nil, err
 	}
+	if pr, err := PruneCache(o.Data, o.Cache); err == nil {
+		res.CachePrunedBytes = pr.RemovedBytes
+	}
 	return res, nil
 }
 
@@ -147,8 +153,8 @@ func check(dir, want string) (*manifest.Manifest, []byte, []byte, error) {
 	}
 	m, err := manifest.Decode(mdata)
 	if err != nil {
-		if src, serr := manifest.DecodeSource(mdata); serr == nil && src.Wasm.SHA256 == "" {
-			return nil, nil, nil, fmt.Errorf("%w: it has no wasm.sha256; build the plugin first with juju plugins build", err)
+		if unbuilt(mdata) {
+			return nil, nil, nil, fmt.Errorf("%w: %s", err, unbuiltHint)
 		}
 		return nil, nil, nil, err
 	}
@@ -158,12 +164,32 @@ func check(dir, want string) (*manifest.Manifest, []byte, []byte, error) {
 	}
 	got := installed.Hash(wasm)
 	if got != m.Wasm.SHA256 {
-		return nil, nil, nil, fmt.Errorf("sha256 mismatch: %s hashes to %s, the manifest says %s", m.Wasm.File, got, m.Wasm.SHA256)
+		return nil, nil, nil, fmt.Errorf("sha256 mismatch: %s hashes to %s, the manifest says %s; if you rebuilt the wasm (a plain go build, or another compiler), write the manifest again with juju plugins build DIR (Go) or juju plugins build --wasm FILE DIR, which also update its tools",
+			m.Wasm.File, got, m.Wasm.SHA256)
 	}
 	if want != "" && got != want {
 		return nil, nil, nil, fmt.Errorf("sha256 mismatch: %s hashes to %s, --sha256 says %s", m.Wasm.File, got, want)
 	}
 	return m, mdata, wasm, nil
+}
+
+// unbuiltHint tells the author how to finish an unbuilt manifest.
+const unbuiltHint = "the manifest has no wasm.sha256 or no tools yet; write them with juju plugins build DIR (a Go plugin) or juju plugins build --wasm FILE DIR (a wasm built another way)"
+
+// unbuilt reports a manifest as its author writes it, before juju plugins
+// build fills in the tools and the sha256.
+func unbuilt(mdata []byte) bool {
+	var probe struct {
+		Wasm struct {
+			SHA256 string `json:"sha256"`
+		} `json:"wasm"`
+		Tools       []json.RawMessage `json:"tools"`
+		Discoverers []json.RawMessage `json:"discoverers"`
+	}
+	if json.Unmarshal(mdata, &probe) != nil {
+		return false
+	}
+	return probe.Wasm.SHA256 == "" || len(probe.Tools) == 0 && len(probe.Discoverers) == 0
 }
 
 // collisions refuses a core plugin's name, and a tool or discoverer name
@@ -207,19 +233,14 @@ func collisions(data string, m *manifest.Manifest) error {
 }
 
 // compile compiles the wasm once into the cache, so the first call after
-// install is fast, and checks that the tools the manifest lists are those
-// the plugin describes.
+// install is fast, and checks that the manifest tells the truth about the
+// plugin: every tool and discoverer as the plugin describes itself.
 func compile(ctx context.Context, m *manifest.Manifest, wasm []byte, o *Options) error {
 	if o.Progress != nil {
 		fmt.Fprintf(o.Progress, "compiling %s (%s)…", m.Name, size(int64(len(wasm))))
 	}
 	start := time.Now()
-	rt, err := plugin.NewRuntime(plugin.Options{Instances: 1, CacheDir: o.Cache})
-	if err != nil {
-		return err
-	}
-	defer rt.Close(context.Background())
-	d, err := pluginbuild.DescribeIn(ctx, rt, wasm)
+	d, err := pluginbuild.DescribeCached(ctx, o.Cache, wasm)
 	if o.Progress != nil {
 		if err != nil {
 			fmt.Fprintln(o.Progress, " failed")
@@ -234,35 +255,19 @@ func compile(ctx context.Context, m *manifest.Manifest, wasm []byte, o *Options)
 }
 
 // sameTools checks the manifest against the plugin's own description: the
-// same tool names with the same tiers, the same discoverers.
+// same tools (names, tiers, titles, descriptions, input and output schemas,
+// annotations) and the same discoverers (names and globs). A manifest
+// written for older code would otherwise serve stale schemas in tools/list.
 func sameTools(m *manifest.Manifest, d *abi.Description) error {
-	tier := map[string]string{}
-	for _, t := range d.Tools {
-		tier[t.Name] = t.Tier
+	diffs := pluginbuild.Mismatch(m, d)
+	if len(diffs) == 0 {
+		return nil
 	}
-	for _, t := range m.Tools {
-		got, ok := tier[t.Name]
-		if !ok {
-			return fmt.Errorf("the manifest lists tool %q, which the plugin does not export", t.Name)
-		}
-		if got != t.Tier {
-			return fmt.Errorf("the manifest gives tool %q tier %s, the plugin says %s", t.Name, t.Tier, got)
-		}
-		delete(tier, t.Name)
+	if len(diffs) > 5 {
+		diffs = append(diffs[:5], fmt.Sprintf("and %d more", len(diffs)-5))
 	}
-	for name := range tier {
-		return fmt.Errorf("the plugin exports tool %q, which its manifest does not list", name)
-	}
-	disc := map[string]bool{}
-	for _, x := range d.Discoverers {
-		disc[x.Name] = true
-	}
-	for _, x := range m.Discoverers {
-		if !disc[x.Name] {
-			return fmt.Errorf("the manifest lists discoverer %q, which the plugin does not export", x.Name)
-		}
-	}
-	return nil
+	return fmt.Errorf("%w: %s; the manifest was not written from this wasm: write it again with juju plugins build DIR (Go), or juju plugins build --wasm FILE DIR (a wasm built another way)",
+		ErrStale, strings.Join(diffs, "; "))
 }
 
 // previousGrants returns the grants of the installed version at dest that

@@ -432,13 +432,16 @@ func TestRefusedInstallChangesNothing(t *testing.T) {
 		}, "unknown field"},
 		{"an unbuilt source manifest", func(dir string) {
 			editManifest(t, dir, func(m map[string]any) { m["wasm"].(map[string]any)["sha256"] = "" })
-		}, "build the plugin first with juju plugins build"},
+		}, "write them with juju plugins build DIR (a Go plugin) or juju plugins build --wasm FILE DIR"},
+		{"a manifest without tools", func(dir string) {
+			editManifest(t, dir, func(m map[string]any) { delete(m, "tools") })
+		}, "the manifest has no wasm.sha256 or no tools yet"},
 		{"unknown capability", func(dir string) {
 			editManifest(t, dir, func(m map[string]any) { m["capabilities"] = []string{"root"} })
 		}, "unknown capability"},
 		{"swapped wasm", func(dir string) {
 			os.WriteFile(filepath.Join(dir, "plugin.wasm"), []byte("\x00asm\x01\x00\x00\x00"), 0o600)
-		}, "sha256 mismatch"},
+		}, "sha256 mismatch: plugin.wasm hashes to"},
 		{"missing wasm", func(dir string) { os.Remove(filepath.Join(dir, "plugin.wasm")) }, "plugin.wasm"},
 		{"tool of another installed plugin", func(dir string) {
 			editManifest(t, dir, func(m map[string]any) { m["name"] = "test-echo-two" })
@@ -447,7 +450,19 @@ func TestRefusedInstallChangesNothing(t *testing.T) {
 			editManifest(t, dir, func(m map[string]any) {
 				m["tools"].([]any)[0].(map[string]any)["name"] = "test_other"
 			})
-		}, `lists tool "test_other", which the plugin does not export`},
+		}, `tool test_other is in the manifest but the plugin does not export it`},
+		{"a stale input schema", func(dir string) {
+			editManifest(t, dir, func(m map[string]any) {
+				props := m["tools"].([]any)[0].(map[string]any)["inputSchema"].(map[string]any)["properties"].(map[string]any)
+				props["text"].(map[string]any)["description"] = "What the tool took before."
+			})
+		}, "tool test_echo: inputSchema differs; the manifest was not written from this wasm: write it again with juju plugins build DIR"},
+		{"a stale output schema", func(dir string) {
+			editManifest(t, dir, func(m map[string]any) { delete(m["tools"].([]any)[0].(map[string]any), "outputSchema") })
+		}, "tool test_echo: outputSchema differs"},
+		{"a stale description", func(dir string) {
+			editManifest(t, dir, func(m map[string]any) { m["tools"].([]any)[0].(map[string]any)["description"] = "Echoes." })
+		}, "tool test_echo: title, description, tier or annotations differ"},
 		{"a wasm symlinked out of the folder", func(dir string) {
 			os.Remove(filepath.Join(dir, "plugin.wasm"))
 			os.Symlink(filepath.Join(reader, "plugin.wasm"), filepath.Join(dir, "plugin.wasm"))
@@ -495,7 +510,7 @@ func TestGrantRevokeRemove(t *testing.T) {
 			t.Errorf("grant %q: %v", name, err)
 		}
 	}
-	if err := Remove(e.data, "test-reader"); err != nil {
+	if _, err := Remove(e.data, "", "test-reader"); err != nil {
 		t.Fatal(err)
 	}
 	if entries, _ := os.ReadDir(filepath.Join(e.data, "plugins")); len(entries) != 0 {
@@ -504,7 +519,7 @@ func TestGrantRevokeRemove(t *testing.T) {
 	if top := dataEntries(t, e.data); !slices.Equal(top, []string{"plugins"}) {
 		t.Errorf("data dir after remove: %v", top)
 	}
-	if err := Remove(e.data, "test-reader"); !errors.Is(err, ErrNotInstalled) {
+	if _, err := Remove(e.data, "", "test-reader"); !errors.Is(err, ErrNotInstalled) {
 		t.Errorf("second remove: %v", err)
 	}
 }

@@ -24,6 +24,7 @@ var (
 	ErrNotAsked     = errors.New("the plugin's manifest does not ask for that capability")
 	ErrCollision    = errors.New("tool name collision")
 	ErrRefused      = errors.New("plugin refused")
+	ErrStale        = errors.New("the manifest does not describe the plugin's wasm")
 )
 
 // isCore reports whether name is a core plugin's.
@@ -187,21 +188,29 @@ func Words(c abi.Capability) string {
 
 // Remove deletes the installed plugin name. The folder is first renamed
 // out of the plugins folder, so a juju starting meanwhile never loads half
-// a plugin.
-func Remove(data, name string) error {
+// a plugin. Its compiled code then goes from the cache in cacheDir (when
+// given), and Remove returns how many bytes that freed.
+func Remove(data, cacheDir, name string) (int64, error) {
 	unlock, err := lock(data)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer unlock()
 	dir, err := installedDir(data, name)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	trash, err := os.MkdirTemp(data, ".remove-*")
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer os.RemoveAll(trash)
-	return os.Rename(dir, filepath.Join(trash, name))
+	if err := os.Rename(dir, filepath.Join(trash, name)); err != nil {
+		return 0, err
+	}
+	pr, err := PruneCache(data, cacheDir)
+	if err != nil {
+		return 0, nil // the plugin is removed; its code stays until the next prune
+	}
+	return pr.RemovedBytes, nil
 }

@@ -86,6 +86,9 @@ func stageFolder(src, dst string) error {
 func wasmFile(mdata []byte) (string, error) {
 	m, err := manifest.DecodeSource(mdata)
 	if err != nil {
+		if unbuilt(mdata) {
+			return "", fmt.Errorf("%w: %s", err, unbuiltHint)
+		}
 		return "", err
 	}
 	return m.Wasm.File, nil

@@ -25,12 +25,13 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	if args == nil {
 		args = map[string]any{}
 	}
-	if in := s.schemas[name]; in != nil {
+	if in := s.schema(name); in != nil {
 		sch, err := in.get(name)
 		if err != nil {
 			return nil, invalidParams(name, err)
 		}
 		if err := sch.Validate(args); err != nil {
+			s.refused(ctx, name, args, abi.InvalidArgument)
 			return nil, invalidParams(name, err)
 		}
 	}

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"crypto/rand"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -15,7 +16,8 @@ import (
 type Server struct {
 	host    *host.Host
 	mcp     *server.MCPServer
-	schemas map[string]*inputSchema // by tool name
+	schemas atomic.Pointer[map[string]*inputSchema] // by tool name; swapped whole by sync (reload.go)
+	syncMu  sync.Mutex                              // serialises sync
 	// hs refuses requests before a session's initialize is answered.
 	hs *handshakes
 	// stateKey signs the state of approval questions handed to clients.
@@ -39,25 +41,45 @@ func (s *inputSchema) get(name string) (*jsonschema.Schema, error) {
 
 // New builds the MCP server from the host's catalog.
 func New(h *host.Host) (*Server, error) {
-	s := &Server{host: h, schemas: map[string]*inputSchema{}, hs: newHandshakes(), stateKey: make([]byte, 32)}
+	s := &Server{host: h, hs: newHandshakes(), stateKey: make([]byte, 32)}
 	rand.Read(s.stateKey)
 	cfg := h.Config()
+	hooks := s.hs.hooks()
+	s.followCatalog(hooks)
+	s.auditUnknownTools(hooks)
 	s.mcp = server.NewMCPServer("juju", cfg.Version,
-		server.WithToolCapabilities(false),
+		server.WithToolCapabilities(true), // tools/list_changed when installed plugins change
 		server.WithInstructions(instructions(h)),
 		server.WithRecovery(),
-		server.WithHooks(s.hs.hooks()),
+		server.WithHooks(hooks),
 	)
-	for _, t := range h.Tools() {
-		s.schemas[t.Spec.Name] = &inputSchema{raw: t.Spec.InputSchema}
-		tool, err := mcpTool(t.Spec)
-		if err != nil {
-			return nil, err
-		}
-		s.mcp.AddTool(tool, s.handle)
+	tools, schemas, err := s.catalogTools()
+	if err != nil {
+		return nil, err
 	}
+	s.schemas.Store(&schemas)
+	s.mcp.AddTools(tools...)
 	return s, nil
 }
+
+// catalogTools turns the host's catalog into MCP tools, and their input
+// schemas for validation.
+func (s *Server) catalogTools() ([]server.ServerTool, map[string]*inputSchema, error) {
+	var tools []server.ServerTool
+	schemas := map[string]*inputSchema{}
+	for _, t := range s.host.Tools() {
+		schemas[t.Spec.Name] = &inputSchema{raw: t.Spec.InputSchema}
+		tool, err := mcpTool(t.Spec)
+		if err != nil {
+			return nil, nil, err
+		}
+		tools = append(tools, server.ServerTool{Tool: tool, Handler: s.handle})
+	}
+	return tools, schemas, nil
+}
+
+// schema is the input schema of the tool name (nil: not in the catalog).
+func (s *Server) schema(name string) *inputSchema { return (*s.schemas.Load())[name] }
 
 // MCP returns the underlying mcp-go server.
 func (s *Server) MCP() *server.MCPServer { return s.mcp }

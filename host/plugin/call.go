@@ -10,6 +10,7 @@ import (
 
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/sdk/abi"
@@ -65,7 +66,7 @@ func (p *Plugin) run(ctx context.Context, caller hostfns.Caller, export string, 
 	inst, err := p.acquire(ctx)
 	if err != nil {
 		p.rt.log.Error("plugin instance failed to start", "plugin", p.Name(), "err", err)
-		return nil, abi.Errorf(abi.PluginFailed, "the plugin %s could not start an instance; try again, and tell the owner if it persists", p.Name())
+		return nil, abi.Errorf(abi.PluginFailed, "the plugin %s could not start an instance (%s); tell the owner if it persists", p.Name(), startCause(err))
 	}
 
 	// The deadline is enforced by closing the instance from a timer, not by
@@ -99,7 +100,7 @@ func (p *Plugin) callError(parent, callCtx context.Context, export string, rc ui
 		return abi.Errorf(abi.PluginFailed, "the plugin %s did not finish within %s and was stopped; narrow the request or tell the owner", p.Name(), p.timeout)
 	}
 	p.rt.log.Warn("plugin call failed", "plugin", p.Name(), "export", export, "rc", rc, "err", err)
-	return abi.Errorf(abi.PluginFailed, "the plugin %s failed (%s); the host replaced the instance, and other tools keep working", p.Name(), shortCause(err))
+	return abi.Errorf(abi.PluginFailed, "the plugin %s failed (%s); the host replaced the instance, and other tools keep working", p.Name(), shortCause(rc, err))
 }
 
 // warmInput is the empty call prewarm makes: no tool, answered with an
@@ -121,15 +122,25 @@ func (p *Plugin) prewarm() {
 	}
 }
 
-// shortCause names the kind of failure without host paths or stack traces.
-func shortCause(err error) string {
-	if err == nil {
-		return "it returned a failure code"
-	}
-	if strings.Contains(err.Error(), "out of memory") {
+// shortCause names the kind of failure without host paths or stack traces:
+// a trap, a missing export, or the plugin's own error (Extism's error_set),
+// whose message is the plugin's and is kept, cut short.
+func shortCause(rc uint32, err error) string {
+	switch {
+	case err == nil:
+		return fmt.Sprintf("it returned the failure code %d", rc)
+	case strings.Contains(err.Error(), "out of memory"):
 		return "it ran out of memory"
+	case strings.HasPrefix(err.Error(), "unknown function: "):
+		return "it exports no " + strings.TrimPrefix(err.Error(), "unknown function: ")
+	case trapped(err):
+		return "it trapped"
 	}
-	return "it trapped"
+	msg := []rune(strings.Join(strings.Fields(err.Error()), " "))
+	if len(msg) > 200 {
+		msg = append(msg[:200], '…')
+	}
+	return fmt.Sprintf("it reported an error: %q", string(msg))
 }
 
 func (p *Plugin) acquire(ctx context.Context) (*extism.Plugin, error) {
@@ -161,19 +172,64 @@ const initAllowance = 10 * time.Second
 // initialize runs the guest runtime's start on a fresh instance with an
 // empty call, under its own limit, so that a call's deadline never closes
 // the module during the start, whose WASI calls wazero's close would race.
+// The call is juju_call with no tool, or, in a module without juju_call
+// (discoverers only), juju_describe. Its answer does not matter, an error
+// included (a plugin may answer the unknown tool with error_set and a
+// non-zero return); a trap does, since it leaves the instance unusable.
 func (p *Plugin) initialize(inst *extism.Plugin) error {
 	ctx, cancel := context.WithTimeout(context.Background(), max(initAllowance, p.timeout))
 	defer cancel()
+	export, input := abi.ExportCall, warmInput
+	if !inst.FunctionExists(export) {
+		export, input = abi.ExportDescribe, nil
+	}
 	stop := context.AfterFunc(ctx, func() { inst.Close(context.Background()) })
-	_, _, err := inst.CallWithContext(context.WithoutCancel(ctx), abi.ExportCall, warmInput)
+	rc, _, err := inst.CallWithContext(context.WithoutCancel(ctx), export, input)
 	if !stop() {
 		return fmt.Errorf("the instance did not start within %s", max(initAllowance, p.timeout))
 	}
-	if err != nil {
+	if err != nil && (trapped(err) || strings.HasPrefix(err.Error(), "failed to initialize runtime")) {
 		inst.Close(context.Background())
-		return fmt.Errorf("start: %w", err)
+		return fmt.Errorf("start (the warm-up call of %s): %w", export, err)
+	}
+	if err != nil || rc != 0 {
+		p.rt.log.Debug("plugin answered the warm-up call with an error", "plugin", p.Name(), "rc", rc, "err", err)
 	}
 	return nil
+}
+
+// trapped reports a call that ended in a trap or an exit, after which the
+// instance is unusable.
+func trapped(err error) bool {
+	var exit *sys.ExitError
+	return errors.As(err, &exit) || strings.Contains(err.Error(), "wasm error:") || strings.Contains(err.Error(), "module closed")
+}
+
+// startCause says why an instance did not start, without host paths: an
+// import juju does not provide (wazero names it), or the start's failure.
+func startCause(err error) string {
+	msg := err.Error()
+	for _, mark := range []string{"is not exported in module", "not instantiated"} {
+		if i := strings.Index(msg, mark); i >= 0 {
+			return "it imports a function juju does not provide: " + lastLine(msg)
+		}
+	}
+	if strings.Contains(msg, "did not start within") {
+		return "its start did not finish in time"
+	}
+	return shortCause(1, errors.Unwrap(err))
+}
+
+// lastLine is the last line of s, cut at 200 bytes.
+func lastLine(s string) string {
+	if i := strings.LastIndexByte(strings.TrimSpace(s), '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.TrimSpace(s)
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
 }
 
 func (p *Plugin) release(inst *extism.Plugin) {

@@ -186,6 +186,21 @@ func (p *Plugin) compileNow() (*extism.CompiledPlugin, error) {
 	return extism.NewCompiledPlugin(context.Background(), m, cfg, p.hostFunctions())
 }
 
+// Retire closes a plugin the host no longer serves (an update or a remove
+// replaced it) once the calls running in it have ended: it takes every
+// instance slot, so no call starts after it, waiting for those in use until
+// ctx ends, and then closes the plugin.
+func (p *Plugin) Retire(ctx context.Context) error {
+	for range cap(p.tokens) {
+		select {
+		case p.tokens <- struct{}{}:
+		case <-ctx.Done():
+			return p.Close(context.Background())
+		}
+	}
+	return p.Close(ctx)
+}
+
 // ErrStillCompiling reports a Close that gave up waiting for a compilation.
 var ErrStillCompiling = errors.New("plugin: still compiling")
 

@@ -22,14 +22,45 @@ import (
 // version, description, wasm.file and capabilities. cacheDir keeps wazero's
 // compilation cache (in memory when empty).
 func BuildFolder(ctx context.Context, srcDir, outDir, cacheDir string) (*manifest.Manifest, error) {
-	src, err := ReadSource(srcDir)
+	src, err := readAuthorSource(srcDir)
 	if err != nil {
-		return nil, fmt.Errorf("pluginbuild: %w (write one with the plugin's name, version, description, wasm.file and capabilities; see docs/PLUGINS.md)", err)
+		return nil, err
 	}
 	wasm, err := Compile(ctx, srcDir)
 	if err != nil {
 		return nil, err
 	}
+	return finish(ctx, src, wasm, outDir, cacheDir)
+}
+
+// BuildWasm is BuildFolder for a wasm built some other way (AssemblyScript,
+// Rust, TinyGo, a Go module without juju's SDK): it reads the module in
+// wasmFile instead of compiling, checks that juju can link it and that it
+// exports juju_describe, runs that export, and writes outDir/manifest.json
+// (srcDir's manifest with the tools and discoverers the plugin describes
+// and the wasm's sha256) and a copy of the wasm as outDir/<wasm file>.
+func BuildWasm(ctx context.Context, srcDir, wasmFile, outDir, cacheDir string) (*manifest.Manifest, error) {
+	src, err := readAuthorSource(srcDir)
+	if err != nil {
+		return nil, err
+	}
+	wasm, err := os.ReadFile(wasmFile)
+	if err != nil {
+		return nil, fmt.Errorf("pluginbuild: %w", err)
+	}
+	return finish(ctx, src, wasm, outDir, cacheDir)
+}
+
+func readAuthorSource(srcDir string) ([]byte, error) {
+	src, err := ReadSource(srcDir)
+	if err != nil {
+		return nil, fmt.Errorf("pluginbuild: %w (write one with the plugin's name, version, description, wasm.file and capabilities; see docs/PLUGINS.md)", err)
+	}
+	return src, nil
+}
+
+// finish describes wasm and writes the plugin folder outDir.
+func finish(ctx context.Context, src, wasm []byte, outDir, cacheDir string) (*manifest.Manifest, error) {
 	d, err := DescribeCached(ctx, cacheDir, wasm)
 	if err != nil {
 		return nil, err

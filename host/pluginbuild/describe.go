@@ -44,6 +44,9 @@ func DescribeCached(ctx context.Context, cacheDir string, wasm []byte) (*abi.Des
 // DescribeIn is Describe in a runtime of the caller's, whose compilation
 // cache a later load of the same wasm can then reuse.
 func DescribeIn(ctx context.Context, rt *plugin.Runtime, wasm []byte) (*abi.Description, error) {
+	if err := CheckModule(wasm); err != nil {
+		return nil, err
+	}
 	fns, err := stubs(wasm)
 	if err != nil {
 		return nil, err
@@ -65,7 +68,10 @@ func DescribeIn(ctx context.Context, rt *plugin.Runtime, wasm []byte) (*abi.Desc
 	dec := json.NewDecoder(bytes.NewReader(out))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&d); err != nil {
-		return nil, fmt.Errorf("pluginbuild: %s returned a malformed description: %w", abi.ExportDescribe, err)
+		return nil, fmt.Errorf("pluginbuild: %s returned a malformed description (docs/ABI.md, The description): %w", abi.ExportDescribe, err)
+	}
+	if err := CheckExports(wasm, &d); err != nil {
+		return nil, err
 	}
 	return &d, nil
 }

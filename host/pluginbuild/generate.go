@@ -53,7 +53,7 @@ func Compare(committed []byte, d *abi.Description) ([]string, error) {
 	if equalJSON(have, wantM) {
 		return nil, nil
 	}
-	diffs := toolDiffs(have.Tools, wantM.Tools)
+	diffs := toolDiffs(have.Tools, wantM.Tools, true)
 	if !equalJSON(have.Discoverers, wantM.Discoverers) {
 		diffs = append(diffs, "discoverers differ")
 	}
@@ -66,7 +66,36 @@ func Compare(committed []byte, d *abi.Description) ([]string, error) {
 	return diffs, nil
 }
 
-func toolDiffs(have, want []abi.ToolSpec) []string {
+// Mismatch reports how the tools and discoverers of an installable
+// manifest differ from the plugin's own description, one line per
+// difference (each tool's title, description, tier, input and output
+// schema and annotations; each discoverer's globs); nil means the manifest
+// tells the truth. The order of tools and discoverers does not count.
+func Mismatch(m *manifest.Manifest, d *abi.Description) []string {
+	diffs := toolDiffs(m.Tools, d.Tools, false)
+	files := map[string][]string{}
+	for _, x := range d.Discoverers {
+		files[x.Name] = x.Files
+	}
+	for _, x := range m.Discoverers {
+		want, ok := files[x.Name]
+		switch {
+		case !ok:
+			diffs = append(diffs, fmt.Sprintf("discoverer %s is in the manifest but the plugin does not export it", x.Name))
+		case !equalJSON(x.Files, want):
+			diffs = append(diffs, fmt.Sprintf("discoverer %s: files differ", x.Name))
+		}
+		delete(files, x.Name)
+	}
+	for _, x := range d.Discoverers {
+		if _, ok := files[x.Name]; ok {
+			diffs = append(diffs, fmt.Sprintf("discoverer %s is missing from the manifest", x.Name))
+		}
+	}
+	return diffs
+}
+
+func toolDiffs(have, want []abi.ToolSpec, order bool) []string {
 	var diffs []string
 	find := func(ts []abi.ToolSpec, name string) *abi.ToolSpec {
 		i := slices.IndexFunc(ts, func(t abi.ToolSpec) bool { return t.Name == name })
@@ -93,7 +122,7 @@ func toolDiffs(have, want []abi.ToolSpec) []string {
 			diffs = append(diffs, fmt.Sprintf("tool %s is in the manifest but the plugin does not export it", h.Name))
 		}
 	}
-	if len(diffs) == 0 && !equalJSON(have, want) {
+	if order && len(diffs) == 0 && !equalJSON(have, want) {
 		diffs = append(diffs, "tools are in a different order")
 	}
 	return diffs

@@ -9,38 +9,65 @@ import (
 // errWasm reports a module whose import section cannot be read.
 var errWasm = errors.New("pluginbuild: not a readable wasm module")
 
-// importedFuncs lists the functions a wasm module imports from module ns,
-// read straight from the binary's import section (no compilation).
-func importedFuncs(wasm []byte, ns string) ([]string, error) {
+// wasmImport is one import of a module: where from, what, and its kind
+// (0 function, 1 table, 2 memory, 3 global).
+type wasmImport struct {
+	module, name string
+	kind         byte
+}
+
+// moduleInfo reads a module's imports and the names of the functions it
+// exports, straight from the binary's import and export sections (no
+// compilation).
+func moduleInfo(wasm []byte) (imports []wasmImport, exports []string, err error) {
 	if len(wasm) < 8 || !bytes.Equal(wasm[:8], []byte("\x00asm\x01\x00\x00\x00")) {
-		return nil, errWasm
+		return nil, nil, errWasm
 	}
 	r := &reader{b: wasm[8:]}
 	for len(r.b) > 0 {
 		id := r.byte()
 		size := r.uint()
 		if r.err != nil || size > uint64(len(r.b)) {
-			return nil, errWasm
+			return nil, nil, errWasm
 		}
-		body := r.b[:size]
+		body := &reader{b: r.b[:size]}
 		r.b = r.b[size:]
-		if id == 2 { // the import section
-			return readImports(&reader{b: body}, ns)
+		switch id {
+		case 2: // the import section
+			if imports, err = readImports(body); err != nil {
+				return nil, nil, err
+			}
+		case 7: // the export section
+			if exports, err = readExports(body); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
-	return nil, nil
+	return imports, exports, nil
 }
 
-func readImports(r *reader, ns string) ([]string, error) {
+// importedFuncs lists the functions a wasm module imports from module ns.
+func importedFuncs(wasm []byte, ns string) ([]string, error) {
+	imports, _, err := moduleInfo(wasm)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
+	for _, im := range imports {
+		if im.kind == 0x00 && im.module == ns {
+			out = append(out, im.name)
+		}
+	}
+	return out, nil
+}
+
+func readImports(r *reader) ([]wasmImport, error) {
+	var out []wasmImport
 	for n := r.uint(); n > 0 && r.err == nil; n-- {
-		mod, name := r.name(), r.name()
-		switch kind := r.byte(); kind {
+		im := wasmImport{module: r.name(), name: r.name(), kind: r.byte()}
+		switch im.kind {
 		case 0x00: // function: a type index
 			r.uint()
-			if mod == ns {
-				out = append(out, name)
-			}
 		case 0x01: // table: a reference type and limits
 			r.byte()
 			r.limits()
@@ -50,7 +77,23 @@ func readImports(r *reader, ns string) ([]string, error) {
 			r.byte()
 			r.byte()
 		default:
-			r.err = fmt.Errorf("import kind %#x", kind)
+			r.err = fmt.Errorf("import kind %#x", im.kind)
+		}
+		out = append(out, im)
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("%w: %v", errWasm, r.err)
+	}
+	return out, nil
+}
+
+func readExports(r *reader) ([]string, error) {
+	var out []string
+	for n := r.uint(); n > 0 && r.err == nil; n-- {
+		name, kind := r.name(), r.byte()
+		r.uint() // the index
+		if kind == 0x00 {
+			out = append(out, name)
 		}
 	}
 	if r.err != nil {

@@ -28,7 +28,9 @@
 //   - The .git folder is listed by list, never entered by a walk, never a
 //     glob match.
 //   - Secrets, denied paths and juju's own state are never listed nor
-//     matched; list counts them in Hidden.
+//     matched; list counts them in Hidden, glob counts those its pattern
+//     matches in Hidden (and the secrets among them in HiddenSecrets), so
+//     a tool can answer SECRET_DENIED rather than "no match".
 //   - Sizes are those of files; a folder's size is reported as 0.
 //   - read sniffs the first 8 KiB for a NUL byte; a binary file comes back
 //     with Binary set and no body unless the request asks for the bytes.

@@ -32,15 +32,24 @@ const (
 
 // resolveLink resolves the symlink entry rel of root.
 func resolveLink(pol *policy.Policy, root *policy.Root, rel string) (*policy.Resolved, linkState) {
+	r, st, _ := resolveLinkCode(pol, root, rel)
+	return r, st
+}
+
+// resolveLinkCode is resolveLink with, for a withheld link, the code of the
+// refusal (SECRET_DENIED for a link to a secret, PATH_DENIED otherwise).
+func resolveLinkCode(pol *policy.Policy, root *policy.Root, rel string) (*policy.Resolved, linkState, abi.Code) {
 	r, e := pol.Resolve(pol.Display(root, rel))
 	if e == nil {
-		return r, linkVisible
+		return r, linkVisible, ""
 	}
 	switch e.Code {
 	case abi.NotFound, abi.InvalidArgument:
-		return nil, linkDangling
+		return nil, linkDangling, ""
+	case abi.SecretDenied:
+		return nil, linkHidden, abi.SecretDenied
 	}
-	return nil, linkHidden
+	return nil, linkHidden, abi.PathDenied
 }
 
 // newEntry builds an entry from the Lstat of rel; for a visible link, the

@@ -167,6 +167,7 @@ func (w *globWalk) walk(d walkDir, rel string, state int, ign ignoreStack, depth
 		}
 	}
 	var batch []found
+	var held withheld
 	for _, de := range ents {
 		name, typ := de.name, de.typ
 		if name == ".git" {
@@ -174,7 +175,10 @@ func (w *globWalk) walk(d walkDir, rel string, state int, ign ignoreStack, depth
 		}
 		erel := joinRel(rel, name)
 		esub := erel[w.cut:]
-		if w.pol.Hidden(w.root, erel) {
+		if code := w.pol.Withholds(w.root, erel); code != "" {
+			if w.m.match(esub, name) {
+				held.add(code)
+			}
 			continue
 		}
 		if !w.all && ign.ignored(erel, typ.IsDir()) {
@@ -192,20 +196,35 @@ func (w *globWalk) walk(d walkDir, rel string, state int, ign ignoreStack, depth
 			}
 		case !w.m.match(esub, name):
 		case typ&fs.ModeSymlink != 0:
-			t, st := resolveLink(w.pol, w.root, erel)
-			if st == linkVisible && (w.dirs || !t.Info.IsDir()) {
+			t, st, code := resolveLinkCode(w.pol, w.root, erel)
+			switch {
+			case st == linkVisible && (w.dirs || !t.Info.IsDir()):
 				batch = w.found(batch, d, erel, name, t)
+			case st == linkHidden:
+				held.add(code)
 			}
 		default:
 			batch = w.found(batch, d, erel, name, nil)
 		}
 	}
-	if len(batch) > 0 {
+	if len(batch) > 0 || held.hidden > 0 {
 		w.mu.Lock()
 		for _, f := range batch {
 			w.col.add(f)
 		}
+		w.col.held.hidden += held.hidden
+		w.col.held.secrets += held.secrets
 		w.mu.Unlock()
+	}
+}
+
+// withheld counts the matches the policy withheld.
+type withheld struct{ hidden, secrets int }
+
+func (h *withheld) add(code abi.Code) {
+	h.hidden++
+	if code == abi.SecretDenied {
+		h.secrets++
 	}
 }
 
@@ -319,6 +338,7 @@ type collector struct {
 	byTime bool
 	items  []found
 	total  int
+	held   withheld
 }
 
 func (c *collector) add(f found) {
@@ -351,7 +371,7 @@ func (c *collector) compare(a, b found) int {
 
 func (c *collector) result(pol *policy.Policy, root *policy.Root) *abi.GlobResult {
 	c.trim()
-	res := &abi.GlobResult{Entries: make([]abi.Entry, len(c.items)), Total: c.total}
+	res := &abi.GlobResult{Entries: make([]abi.Entry, len(c.items)), Total: c.total, Hidden: c.held.hidden, HiddenSecrets: c.held.secrets}
 	for i := range c.items {
 		res.Entries[i] = newEntry(pol, root, c.items[i].rel, c.items[i].info, c.items[i].target)
 	}

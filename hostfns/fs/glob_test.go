@@ -117,3 +117,28 @@ func TestGlobCanceled(t *testing.T) {
 	must(t, json.Unmarshal(out, &res))
 	f.wantErr(t, "glob", res.Status, abi.Timeout)
 }
+
+// A glob counts the matches the policy withheld, and the secrets among
+// them, so a tool can say why it found nothing it may touch.
+func TestGlobCountsWithheld(t *testing.T) {
+	f := newFixture(t, Options{})
+	for _, c := range []struct {
+		pattern         string
+		want            string
+		hidden, secrets int
+	}{
+		{pattern: ".env", hidden: 1, secrets: 1},
+		{pattern: "**/*.pem", hidden: 1, secrets: 1},
+		{pattern: "denied/*"},                                                     // the denied folder is not walked: it matches no name here
+		{pattern: "denied/**", hidden: 1},                                         // the folder itself matches
+		{pattern: "link-*", want: "link-a:symlink->a.txt", hidden: 2, secrets: 1}, // out of the roots, and to .env
+		{pattern: "*.txt", want: "a.txt crlf.txt empty.txt lines.txt nonl.txt"},
+	} {
+		var res abi.GlobResult
+		f.call(t, abi.FnFSGlob, abi.GlobRequest{Pattern: c.pattern}, &res)
+		noErr(t, "glob", res.Status)
+		if got := paths(res.Entries); got != c.want || res.Hidden != c.hidden || res.HiddenSecrets != c.secrets {
+			t.Errorf("glob %q: %s, hidden %d, secrets %d; want %s, %d, %d", c.pattern, got, res.Hidden, res.HiddenSecrets, c.want, c.hidden, c.secrets)
+		}
+	}
+}

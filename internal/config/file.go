@@ -34,6 +34,7 @@ type File struct {
 	Fetch         FetchTable     `toml:"fetch"`
 	Exec          ExecTable      `toml:"exec"`
 	Approvals     ApprovalsTable `toml:"approvals"`
+	Journal       JournalTable   `toml:"journal"`
 
 	// Path is where the file was read from; "" when there was none.
 	Path string `toml:"-"`
@@ -65,6 +66,17 @@ type ApprovalsTable struct {
 	// TimeoutMs is how long a call held for the owner's approval waits
 	// before it answers APPROVAL_PENDING.
 	TimeoutMs *int64 `toml:"timeoutMs"`
+}
+
+// JournalTable is the [journal] table: how much of its history the change
+// journal keeps (the oldest changes past either limit are pruned and can no
+// longer be rolled back). 0 turns a limit off.
+type JournalTable struct {
+	// MaxAgeDays: changes older than this many days are pruned.
+	MaxAgeDays *int64 `toml:"maxAgeDays"`
+	// MaxSizeMiB: the oldest changes are pruned while the journal's records
+	// and pre-images take more than this many MiB.
+	MaxSizeMiB *int64 `toml:"maxSizeMiB"`
 }
 
 // FileError is one problem in a config file, at a key and a line when they

@@ -56,6 +56,11 @@ func TestDecode(t *testing.T) {
 			},
 		},
 		{
+			name: "journal limits",
+			doc:  "[journal]\nmaxAgeDays = 7\nmaxSizeMiB = 0\n",
+			want: File{Journal: JournalTable{MaxAgeDays: ptr(int64(7)), MaxSizeMiB: ptr(int64(0))}},
+		},
+		{
 			name: "allow forms",
 			doc:  `fetch.allow = ["localhost:3000", "[::1]:8443", "dev.example.test:443", "10.0.0.2:1"]`,
 			want: File{Fetch: FetchTable{Allow: []string{"localhost:3000", "[::1]:8443", "dev.example.test:443", "10.0.0.2:1"}}},
@@ -127,6 +132,21 @@ func TestDecodeErrors(t *testing.T) {
 			name: "bad sandbox",
 			doc:  "sandbox = \"always\"\n",
 			want: []string{`config.toml:1: sandbox: "always" must be one of off, prefer, require`},
+		},
+		{
+			name: "journal limits out of range",
+			doc:  "[journal]\nmaxAgeDays = -1\nmaxSizeMiB = -2\n",
+			want: []string{"config.toml:2: journal.maxAgeDays: -1 must be a number of days from 0", "config.toml:3: journal.maxSizeMiB: -2 must be a number of MiB from 0"},
+		},
+		{
+			name: "journal size of the wrong type",
+			doc:  "journal.maxSizeMiB = 1.5\n",
+			want: []string{"config.toml:1: journal.maxSizeMiB: must be a whole number"},
+		},
+		{
+			name: "unknown journal key",
+			doc:  "[journal]\nmaxSize = 10\n",
+			want: []string{`config.toml:2: unknown key "journal.maxSize" (known keys here: maxAgeDays, maxSizeMiB)`},
 		},
 		{
 			name: "mode of the wrong type",
@@ -251,7 +271,7 @@ func TestKnownKeys(t *testing.T) {
 	}
 	want := []string{
 		"allowWebFetch", "approvals", "approvals.timeoutMs", "exec", "exec.backgroundAfterMs", "fetch", "fetch.allow",
-		"mode", "policy", "policy.deny", "policy.secrets", "sandbox",
+		"journal", "journal.maxAgeDays", "journal.maxSizeMiB", "mode", "policy", "policy.deny", "policy.secrets", "sandbox",
 	}
 	slices.Sort(got)
 	if !reflect.DeepEqual(got, want) {

@@ -16,6 +16,8 @@ const (
 	DefaultAllowWebFetch   = false
 	DefaultBackgroundAfter = 50 * time.Second
 	DefaultApprovalTimeout = 45 * time.Second
+	DefaultJournalMaxAge   = 30 * 24 * time.Hour // the journal keeps a month of changes,
+	DefaultJournalMaxSize  = 256 << 20           // or 256 MiB of them, whichever ends first
 )
 
 // Flags are the settings given on the command line. A nil pointer is a flag
@@ -41,6 +43,8 @@ type Settings struct {
 	FetchAllow      []string      // exact host:port pairs exempt from the private-address block
 	BackgroundAfter time.Duration // when a running command becomes a background job
 	ApprovalTimeout time.Duration // how long a call waits for the owner's approval
+	JournalMaxAge   time.Duration // changes older than this are pruned (0: no limit)
+	JournalMaxSize  int64         // bytes of changes the journal keeps (0: no limit)
 	ConfigFile      string        // the config file that was read; "" when none
 }
 
@@ -74,6 +78,13 @@ func Resolve(flags Flags, file *File, cwd string) (Settings, error) {
 	s.ApprovalTimeout = DefaultApprovalTimeout
 	if ms := file.Approvals.TimeoutMs; ms != nil {
 		s.ApprovalTimeout = time.Duration(*ms) * time.Millisecond
+	}
+	s.JournalMaxAge, s.JournalMaxSize = DefaultJournalMaxAge, DefaultJournalMaxSize
+	if d := file.Journal.MaxAgeDays; d != nil {
+		s.JournalMaxAge = time.Duration(*d) * 24 * time.Hour
+	}
+	if m := file.Journal.MaxSizeMiB; m != nil {
+		s.JournalMaxSize = *m << 20
 	}
 	if !s.Mode.Valid() {
 		return Settings{}, fmt.Errorf("%w: mode %q must be one of %s", ErrInvalid, s.Mode, list(Modes))

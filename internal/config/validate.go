@@ -47,8 +47,20 @@ func (f *File) validate(path string, lines map[string]int) error {
 	if ms := f.Approvals.TimeoutMs; ms != nil && *ms <= 0 {
 		bad("approvals.timeoutMs", "%d must be a positive number of milliseconds", *ms)
 	}
+	if n := f.Journal.MaxAgeDays; n != nil && (*n < 0 || *n > maxJournalDays) {
+		bad("journal.maxAgeDays", "%d must be a number of days from 0 (no age limit) to %d", *n, maxJournalDays)
+	}
+	if n := f.Journal.MaxSizeMiB; n != nil && (*n < 0 || *n > maxJournalMiB) {
+		bad("journal.maxSizeMiB", "%d must be a number of MiB from 0 (no size limit) to %d", *n, maxJournalMiB)
+	}
 	return errors.Join(errs...)
 }
+
+// The largest journal limits a config file may set (about 100 years, 1 PiB).
+const (
+	maxJournalDays = 36500
+	maxJournalMiB  = 1 << 30
+)
 
 func checkGlob(g string) error {
 	if g == "" {

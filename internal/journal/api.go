@@ -108,15 +108,20 @@ func (j *Journal) Change(id string) (*Change, error) {
 		return nil, fmt.Errorf("%w: %q is not a change id (they look like c000042)", ErrNotFound, id)
 	}
 	var rec *record
+	var through string
 	err := j.view(func(tx *bolt.Tx) error {
 		r, err := getRecord(tx, norm)
 		if r != nil && r.State == stateDone {
 			rec = r
 		}
+		through = prunedThrough(tx)
 		return err
 	})
 	if err != nil {
 		return nil, asError(err)
+	}
+	if rec == nil && through != "" && norm <= through {
+		return nil, fmt.Errorf("%w: %s was pruned (the journal keeps %s)", ErrNotFound, norm, j.opts.limits)
 	}
 	if rec == nil {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, norm)
@@ -156,15 +161,22 @@ func (j *Journal) History(req *abi.HistoryRequest) (*abi.HistoryResult, *abi.Err
 		if !ok {
 			return nil, abi.Errorf(abi.InvalidArgument, "%q is not a change id; ids look like c000042 (see change_history)", req.ChangeID)
 		}
+		var gone *abi.Error
 		err := j.view(func(tx *bolt.Tx) error {
 			r, err := getRecord(tx, id)
 			if r != nil && r.State == stateDone {
 				res.Changes = append(res.Changes, r.info(true))
 			}
+			if through := prunedThrough(tx); r == nil && through != "" && id <= through {
+				gone = j.prunedError(id, through)
+			}
 			return err
 		})
 		if err != nil {
 			return nil, j.internal("read the history", err)
+		}
+		if gone != nil {
+			return nil, gone
 		}
 		if len(res.Changes) == 0 {
 			return nil, abi.Errorf(abi.NotFound, "there is no change %s in this workspace's journal; list the changes with change_history", id)

@@ -135,6 +135,7 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 		return nil, j.internal("record the change", err)
 	}
 	j.observe(p)
+	j.afterCommit(db)
 	return rec, nil
 }
 

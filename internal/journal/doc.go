@@ -25,6 +25,15 @@
 // from the stored pre-images and the record is dropped. Temporary files
 // named in the record are removed either way.
 //
+// The journal is bounded (Limits: 30 days or 256 MiB by default). Prune
+// removes the oldest changes past the limits, and every pre-image no kept
+// change refers to, in one transaction; the newest change pruned is
+// remembered, so a rollback of a pruned change says it was pruned. A prune
+// that freed much of the file compacts it into a new file renamed over the
+// old one (bbolt files never shrink by themselves); a process that was
+// waiting for the old file's lock notices and opens the new one. A server
+// prunes at start and, past the size limit, after a change.
+//
 // The database is opened per operation, with a lock timeout, and closed
 // again: its file lock is the workspace's write lock across processes,
 // held only for the few milliseconds of one change, so a CLI in another

@@ -32,7 +32,11 @@ var (
 	bucketPending = []byte("pending") // id → empty: records not yet done
 	bucketBlobs   = []byte("blobs")   // sha256 (hex) → content
 	bucketPlans   = []byte("plans")   // plan id → plan (JSON)
+	bucketMeta    = []byte("meta")    // keyPruned → the newest change pruned
 )
+
+// buckets lists every bucket; prepare makes those an older database lacks.
+var buckets = [][]byte{bucketChanges, bucketPending, bucketBlobs, bucketPlans, bucketMeta}
 
 // Journal is the journal of one workspace. It is safe for concurrent use,
 // and several processes may use the same database: each operation opens
@@ -43,6 +47,7 @@ type Journal struct {
 	opts options
 	log  *slog.Logger
 	mu   sync.Mutex // serialises this process's writers (the file lock serialises processes)
+	auto autoPrune  // the background prune after commits (prune.go)
 }
 
 type options struct {
@@ -55,6 +60,9 @@ type options struct {
 	fault       func(point string) // tests: called at each step of an apply
 	reads       *ReadLog
 	observer    func([]Touched) // told of every committed change (WithObserver)
+	limits      Limits
+	autoPrune   bool
+	compactMin  int64 // free bytes past which a prune compacts the file
 }
 
 // Option changes a default of Open.
@@ -79,6 +87,15 @@ func WithReadLog(l *ReadLog) Option { return func(o *options) { o.reads = l } }
 // stop a writer at a chosen point; nothing else should.
 func WithFault(f func(point string)) Option { return func(o *options) { o.fault = f } }
 
+// WithLimits sets what the journal keeps (DefaultLimits): Prune removes
+// the changes past them.
+func WithLimits(l Limits) Option { return func(o *options) { o.limits = l } }
+
+// WithAutoPrune makes the journal prune itself in the background after a
+// change, when its database holds more than the size limit (at most once a
+// minute). A long-running server asks for it; the CLI does not.
+func WithAutoPrune() Option { return func(o *options) { o.autoPrune = true } }
+
 // Open returns the journal kept in stateDir for the workspace of pol. It
 // touches nothing: the folder (mode 0700) and the database are made by the
 // first operation, and every operation that writes first settles a change
@@ -90,6 +107,8 @@ func Open(stateDir string, pol *policy.Policy, opts ...Option) (*Journal, error)
 		maxDiff:     DefaultMaxDiff,
 		planTTL:     DefaultPlanTTL,
 		now:         time.Now,
+		limits:      DefaultLimits,
+		compactMin:  defaultCompactMin,
 	}
 	for _, f := range opts {
 		f(&o)
@@ -104,7 +123,7 @@ func Open(stateDir string, pol *policy.Policy, opts ...Option) (*Journal, error)
 }
 
 // Recover settles a change a crashed writer left pending: kept when it
-// wrote every path, undone otherwise. juju stdio calls it at start.
+// wrote every path, undone otherwise. Start calls it.
 func (j *Journal) Recover() error {
 	return j.update(func(tx *bolt.Tx) error { return nil })
 }
@@ -116,6 +135,11 @@ func (j *Journal) Path() string { return j.path }
 var errBusy = abi.Errorf(abi.Timeout, "the change journal is busy (another juju process is writing to this workspace); try again in a moment")
 
 // openDB opens the database, exclusive when write, shared otherwise.
+//
+// A prune may compact the database into a new file renamed over the old
+// one while another process waits for the old one's lock; that process
+// then holds a file nobody else will see again. So once the lock is held,
+// the opened file must still be the one at the path, or it is opened again.
 func (j *Journal) openDB(write bool) (*bolt.DB, error) {
 	if !write {
 		if _, err := os.Stat(j.path); errors.Is(err, os.ErrNotExist) {
@@ -127,14 +151,40 @@ func (j *Journal) openDB(write bool) (*bolt.DB, error) {
 			return nil, fmt.Errorf("journal: %w", err)
 		}
 	}
-	db, err := bolt.Open(j.path, 0o600, &bolt.Options{Timeout: j.opts.lockTimeout, ReadOnly: !write})
-	if errors.Is(err, bolt.ErrTimeout) {
-		return nil, errBusy
+	for attempt := 0; ; attempt++ {
+		var f *os.File
+		openFile := func(name string, flag int, perm os.FileMode) (*os.File, error) {
+			var err error
+			f, err = os.OpenFile(name, flag, perm)
+			return f, err
+		}
+		db, err := bolt.Open(j.path, 0o600, &bolt.Options{Timeout: j.opts.lockTimeout, ReadOnly: !write, OpenFile: openFile})
+		if errors.Is(err, bolt.ErrTimeout) {
+			return nil, errBusy
+		}
+		if err != nil {
+			return nil, fmt.Errorf("journal: open %s: %w", j.path, err)
+		}
+		if attempt < 5 && replaced(f, j.path) {
+			db.Close()
+			continue
+		}
+		return db, nil
 	}
+}
+
+// replaced reports whether the file at path is no longer f (a compaction
+// renamed a new file over it while f waited for its lock).
+func replaced(f *os.File, path string) bool {
+	if f == nil {
+		return false
+	}
+	held, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("journal: open %s: %w", j.path, err)
+		return false
 	}
-	return db, nil
+	now, err := os.Stat(path)
+	return err != nil || !os.SameFile(held, now)
 }
 
 // withDB runs fn with the database opened for writing: buckets exist and
@@ -180,7 +230,7 @@ func (j *Journal) prepare(db *bolt.DB) error {
 	var pending []string
 	ready := false
 	db.View(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketChanges, bucketPending, bucketBlobs, bucketPlans} {
+		for _, b := range buckets {
 			if tx.Bucket(b) == nil {
 				return nil
 			}
@@ -193,7 +243,7 @@ func (j *Journal) prepare(db *bolt.DB) error {
 		return nil
 	}
 	err := db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketChanges, bucketPending, bucketBlobs, bucketPlans} {
+		for _, b := range buckets {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}

@@ -134,6 +134,15 @@ func (j *Journal) targets(db *bolt.DB, id string, after bool) ([]*record, []*tar
 		if err != nil {
 			return err
 		}
+		if through := prunedThrough(tx); through != "" && (after && id < through || !after && id <= through && first == nil) {
+			if after {
+				e = abi.Errorf(abi.NotFound, "the changes after %s include changes pruned from the journal (every change up to %s is gone; it keeps %s), so the workspace cannot be put back to that point; the earliest point left is after %s",
+					id, through, j.opts.limits, through)
+			} else {
+				e = j.prunedError(id, through)
+			}
+			return nil
+		}
 		if !after && (first == nil || first.State != stateDone) {
 			e = abi.Errorf(abi.NotFound, "there is no change %s in this workspace's journal; list the changes with change_history", id)
 			return nil

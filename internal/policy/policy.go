@@ -277,6 +277,19 @@ func (p *Policy) Hidden(root *Root, rel string) bool {
 	return root.isPrivate(rel) || p.secrets.matchOne(rel) || p.deny.matchOne(rel)
 }
 
+// Withholds is Hidden with the code of the refusal it stands for:
+// SECRET_DENIED for a secret or juju's own state, PATH_DENIED for a path the
+// owner's deny rules exclude, "" for a visible entry.
+func (p *Policy) Withholds(root *Root, rel string) abi.Code {
+	switch {
+	case root.isPrivate(rel), p.secrets.matchOne(rel):
+		return abi.SecretDenied
+	case p.deny.matchOne(rel):
+		return abi.PathDenied
+	}
+	return ""
+}
+
 // checkOne is Hidden with the error it stands for.
 func (p *Policy) checkOne(root *Root, rel string) *abi.Error {
 	switch {

@@ -26,11 +26,21 @@ type Config struct {
 	// Observer, when set, is told of every change the journal commits
 	// (the language servers' manager keeps them current with it).
 	Observer func([]journal.Touched)
+	// Journal bounds the change journal (zero: it keeps everything);
+	// AutoPrune makes it prune itself after changes that pass the size
+	// limit (a server).
+	Journal   journal.Limits
+	AutoPrune bool
 }
 
 // FromSettings is the Config of the owner's merged settings.
 func FromSettings(s config.Settings, dirs config.Dirs, log *slog.Logger) Config {
-	return Config{Roots: s.Roots, Deny: s.Deny, Secrets: s.Secrets, Dirs: dirs, Logger: log}
+	return Config{Roots: s.Roots, Deny: s.Deny, Secrets: s.Secrets, Dirs: dirs, Logger: log, Journal: JournalLimits(s)}
+}
+
+// JournalLimits are the journal's limits in the owner's settings.
+func JournalLimits(s config.Settings) journal.Limits {
+	return journal.Limits{MaxAge: s.JournalMaxAge, MaxSize: s.JournalMaxSize}
 }
 
 // Workspace is one opened workspace. Its parts are safe for concurrent
@@ -57,7 +67,10 @@ func Open(c Config) (*Workspace, error) {
 	}
 	state := c.Dirs.Workspace(c.Roots)
 	reads := journal.NewReadLog()
-	opts := []journal.Option{journal.WithLogger(log), journal.WithReadLog(reads)}
+	opts := []journal.Option{journal.WithLogger(log), journal.WithReadLog(reads), journal.WithLimits(c.Journal)}
+	if c.AutoPrune {
+		opts = append(opts, journal.WithAutoPrune())
+	}
 	if c.Observer != nil {
 		opts = append(opts, journal.WithObserver(c.Observer))
 	}

@@ -29,6 +29,7 @@ type ReplaceOutput struct {
 	Replacements int `json:"replacements" desc:"Total replacements, over every file."`
 	FilesMatched int `json:"filesMatched" desc:"Files holding oldString."`
 	FilesScanned int `json:"filesScanned" desc:"Files the glob matched and that were read."`
+	FilesLeftOut int `json:"filesLeftOut,omitempty" desc:"Files the glob matched that juju never reads or changes (secrets, paths the owner denied)."`
 }
 
 func init() {
@@ -47,7 +48,8 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 	if g.Truncated {
 		return nil, juju.Errorf(abi.TooLarge, "fileGlob matches more than %d files; narrow it", maxReplaceFiles)
 	}
-	out := ReplaceOutput{}
+	out := ReplaceOutput{FilesLeftOut: g.Hidden}
+	secrets := g.HiddenSecrets
 	c := new(juju.Change)
 	for _, e := range g.Entries {
 		if e.Type != abi.TypeFile {
@@ -55,7 +57,15 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 		}
 		rr, body, err := juju.ReadFile(abi.ReadRequest{Path: e.Path})
 		if err != nil {
-			if juju.IsCode(err, abi.SecretDenied) || juju.IsCode(err, abi.PathDenied) || juju.IsCode(err, abi.NotFound) {
+			switch {
+			case juju.IsCode(err, abi.SecretDenied):
+				out.FilesLeftOut++
+				secrets++
+				continue
+			case juju.IsCode(err, abi.PathDenied):
+				out.FilesLeftOut++
+				continue
+			case juju.IsCode(err, abi.NotFound):
 				continue
 			}
 			return nil, err
@@ -74,7 +84,7 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 		c.Write(abi.ChangeOp{Path: e.Path, ExpectedSHA256: hex.EncodeToString(h[:])}, []byte(strings.ReplaceAll(string(body), in.OldString, in.NewString)))
 	}
 	if c.Len() == 0 {
-		return nil, juju.Errorf(abi.NoMatch, "oldString occurs in none of the %d files matching %q; check the text (the match is literal and case-sensitive) or widen fileGlob", out.FilesScanned, in.FileGlob)
+		return nil, noReplacement(in, &out, secrets)
 	}
 	if !in.DryRun && in.ExpectedCount > 0 && in.ExpectedCount != out.Replacements {
 		return nil, juju.Errorf(abi.Conflict, "there are %d replacements to make now, not the %d expected; nothing was written. Run again with dryRun to see them", out.Replacements, in.ExpectedCount)
@@ -94,6 +104,41 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 			out.Replacements, out.FilesMatched, out.FilesScanned, out.Replacements)
 	}
 	text := summary(verb, res) // cuts res.Files to the paths it lists
+	if out.FilesLeftOut > 0 {
+		text += leftOut(out.FilesLeftOut, secrets) + "\n"
+	}
 	out.ChangeResult = *res
 	return juju.Text(text).WithStructured(out), nil
+}
+
+// noReplacement explains a call that found nothing to replace: the glob
+// matched only files juju never touches (SECRET_DENIED or PATH_DENIED, not
+// a silent NO_MATCH), or no file, or files without oldString.
+func noReplacement(in ReplaceInFilesArgs, out *ReplaceOutput, secrets int) error {
+	switch {
+	case out.FilesScanned == 0 && out.FilesLeftOut > 0 && secrets == out.FilesLeftOut:
+		return juju.Errorf(abi.SecretDenied, "fileGlob %q matches only secrets (%d file(s): keys, credentials, .env files and the like), which juju never reads or changes; nothing was changed. Leave them out, or ask the owner to edit them",
+			in.FileGlob, out.FilesLeftOut)
+	case out.FilesScanned == 0 && out.FilesLeftOut > 0:
+		return juju.Errorf(abi.PathDenied, "fileGlob %q matches only paths juju may not touch (%d: secrets, or paths the owner's deny rules exclude); nothing was changed. Choose other files",
+			in.FileGlob, out.FilesLeftOut)
+	case out.FilesScanned == 0:
+		return juju.Errorf(abi.NoMatch, "no file matches fileGlob %q (.gitignored files are skipped); check the glob with glob_files", in.FileGlob)
+	}
+	msg := fmt.Sprintf("oldString occurs in none of the %d files matching %q; check the text (the match is literal and case-sensitive) or widen fileGlob", out.FilesScanned, in.FileGlob)
+	if out.FilesLeftOut > 0 {
+		msg += " (" + leftOut(out.FilesLeftOut, secrets) + ")"
+	}
+	return juju.Errorf(abi.NoMatch, "%s", msg)
+}
+
+// leftOut says how many matching files were not read, and why.
+func leftOut(n, secrets int) string {
+	switch {
+	case secrets == n:
+		return fmt.Sprintf("%d more matching file(s) were left out: secrets, which juju never reads or changes", n)
+	case secrets == 0:
+		return fmt.Sprintf("%d more matching file(s) were left out: the owner's deny rules exclude them", n)
+	}
+	return fmt.Sprintf("%d more matching file(s) were left out: secrets or paths the owner's deny rules exclude", n)
 }

@@ -174,10 +174,16 @@ type GlobRequest struct {
 }
 
 // GlobResult holds the matches. Total counts every match, Truncated says
-// Entries stopped at Limit.
+// Entries stopped at Limit. Hidden counts the matches the policy withheld
+// (secrets, denied paths, juju's own state, links to them or out of the
+// roots; a withheld folder counts once, and what it holds is not walked),
+// HiddenSecrets those of them that are secrets, so a tool can say why a
+// pattern matched nothing it may touch.
 type GlobResult struct {
 	Status
-	Entries   []Entry `json:"entries"`
-	Total     int     `json:"total"`
-	Truncated bool    `json:"truncated,omitempty"`
+	Entries       []Entry `json:"entries"`
+	Total         int     `json:"total"`
+	Truncated     bool    `json:"truncated,omitempty"`
+	Hidden        int     `json:"hidden,omitempty"`
+	HiddenSecrets int     `json:"hiddenSecrets,omitempty"`
 }

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/jujutools/juju/internal/config"
+	"github.com/jujutools/juju/internal/journal"
+	"github.com/jujutools/juju/internal/visible"
+	"github.com/jujutools/juju/internal/workspace"
+)
+
+// journalCheck is what the change journal of one workspace holds.
+type journalCheck struct {
+	Roots      []string `json:"roots"`
+	Path       string   `json:"path"`
+	Keeps      string   `json:"keeps"`      // the limits, in words
+	MaxAgeDays int64    `json:"maxAgeDays"` // 0: no age limit
+	MaxSizeMiB int64    `json:"maxSizeMiB"` // 0: no size limit
+	journal.Stats
+	Error string `json:"error,omitempty"`
+}
+
+// checkJournal reads the journal of the workspace the settings name, as
+// juju stdio would open it.
+func checkJournal(s config.Settings, dirs config.Dirs) *journalCheck {
+	c := &journalCheck{Roots: s.Roots}
+	ws, err := workspace.Open(workspace.FromSettings(s, dirs, nil))
+	if err != nil {
+		c.Error = err.Error()
+		return c
+	}
+	defer ws.Close()
+	lim := ws.Journal.Limits()
+	c.Path, c.Keeps = ws.Journal.Path(), lim.String()
+	c.MaxAgeDays, c.MaxSizeMiB = int64(lim.MaxAge.Hours()/24), lim.MaxSize>>20
+	if c.Stats, err = ws.Journal.Stats(); err != nil {
+		c.Error = err.Error()
+	}
+	return c
+}
+
+func (c *journalCheck) render(w io.Writer) {
+	fmt.Fprintf(w, "\nChange journal (workspace %s)\n", visible.Join(c.Roots, ", "))
+	if c.Error != "" {
+		fmt.Fprintf(w, "  cannot be read: %s\n", visible.String(c.Error))
+		return
+	}
+	fmt.Fprintf(w, "  holds %s\n", journalSummary(c.Stats))
+	fmt.Fprintf(w, "  keeps %s ([journal] in the config file; 'juju rollback --prune' prunes now)\n", c.Keeps)
+	if c.PrunedThrough != "" {
+		fmt.Fprintf(w, "  pruned: every change up to %s\n", c.PrunedThrough)
+	}
+}

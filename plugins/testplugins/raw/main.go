@@ -1,0 +1,127 @@
+// Command raw is a test plugin written against juju's ABI (docs/ABI.md)
+// and the raw Extism ABI alone: no juju SDK, no Extism PDK, as an author in
+// another language would write one. It is built with a plain `go build`
+// and its manifest written by `juju plugins build --wasm`. Build tags make
+// the mistakes such an author meets: rawabort imports env.abort (as
+// AssemblyScript does), rawnodescribe leaves out juju_describe; rawv2 is a
+// new version of the code (its echo says so), for updates.
+package main
+
+import (
+	"encoding/binary"
+	"encoding/json"
+)
+
+// The Extism kernel's memory and I/O functions.
+
+//go:wasmimport extism:host/env input_length
+func inputLength() uint64
+
+//go:wasmimport extism:host/env input_load_u8
+func inputLoadU8(offset uint64) uint32
+
+//go:wasmimport extism:host/env output_set
+func outputSet(offset, length uint64)
+
+//go:wasmimport extism:host/env error_set
+func errorSet(offset uint64)
+
+//go:wasmimport extism:host/env alloc
+func alloc(length uint64) uint64
+
+//go:wasmimport extism:host/env free
+func free(offset uint64)
+
+//go:wasmimport extism:host/env length
+func length(offset uint64) uint64
+
+//go:wasmimport extism:host/env load_u8
+func loadU8(offset uint64) uint32
+
+//go:wasmimport extism:host/env store_u8
+func storeU8(offset uint64, v uint32)
+
+// juju's log host function: a request frame in, a response frame out.
+//
+//go:wasmimport extism:host/user juju_log
+func jujuLog(offset uint64) uint64
+
+// input reads the call's input.
+func input() []byte {
+	b := make([]byte, inputLength())
+	for i := range b {
+		b[i] = byte(inputLoadU8(uint64(i)))
+	}
+	return b
+}
+
+// block copies b into a new Extism memory block; the caller frees it.
+func block(b []byte) uint64 {
+	off := alloc(uint64(len(b)))
+	for i, c := range b {
+		storeU8(off+uint64(i), uint32(c))
+	}
+	return off
+}
+
+// read copies the Extism memory block at off.
+func read(off uint64) []byte {
+	b := make([]byte, length(off))
+	for i := range b {
+		b[i] = byte(loadU8(off + uint64(i)))
+	}
+	return b
+}
+
+// output sets the call's output (the kernel owns the block from here).
+func output(b []byte) { outputSet(block(b), uint64(len(b))) }
+
+// logLine sends one line to juju's log: a frame of a JSON header and no body.
+func logLine(msg string) {
+	header, _ := json.Marshal(map[string]string{"level": "info", "message": msg})
+	frame := binary.LittleEndian.AppendUint32(nil, uint32(len(header)))
+	frame = append(frame, header...)
+	req := block(frame)
+	resp := jujuLog(req)
+	free(req)
+	if resp != 0 {
+		read(resp) // {} on success
+		free(resp)
+	}
+}
+
+// echoPrefix starts test_raw_echo's answer.
+var echoPrefix = "raw: "
+
+//go:wasmexport juju_call
+func call() int32 {
+	var req struct {
+		Tool      string `json:"tool"`
+		Arguments struct {
+			Text string `json:"text"`
+		} `json:"arguments"`
+	}
+	if err := json.Unmarshal(input(), &req); err != nil {
+		errorSet(block([]byte("raw: the input is not JSON")))
+		return 1
+	}
+	var res any
+	switch req.Tool {
+	case "test_raw_echo":
+		logLine("raw plugin echoes " + req.Arguments.Text)
+		res = map[string]any{"content": []any{map[string]string{"type": "text", "text": echoPrefix + req.Arguments.Text}}}
+	case "test_raw_fail":
+		errorSet(block([]byte("the raw plugin failed on purpose: " + req.Arguments.Text)))
+		return 1
+	default:
+		// As a PDK fails: an Extism error and a non-zero return (juju's
+		// warm-up call, with no tool, lands here too).
+		errorSet(block([]byte("raw: no tool " + req.Tool)))
+		return 1
+	}
+	b, _ := json.Marshal(res)
+	output(b)
+	return 0
+}
+
+func main() {}
