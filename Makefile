@@ -4,6 +4,7 @@
 #   make serve   build juju and serve the current folder over HTTP (127.0.0.1:7777)
 #   make test    install what the tests need, build everything, run every test
 #   make bench   the performance report (figures and ratios, SPEC §11)
+#   make cross   build and vet juju for every release platform
 
 GO        ?= go
 BIN       := bin/juju
@@ -21,8 +22,10 @@ NPM_PKGS  := rust-just@1.57.0:just @jdxcode/mise@2026.9.15:mise
 GO_TOOLS  := github.com/go-task/task/v3/cmd/task@v3.54.0:task
 # The pinned MCP conformance suite (package.json + package-lock.json).
 CONFORMANCE := test/conformance
+# The platforms juju is released for (GOOS/GOARCH), built and vetted by `make cross`.
+PLATFORMS := darwin/arm64 darwin/amd64 linux/arm64 linux/amd64 windows/amd64
 
-.PHONY: all build plugins run serve test test-go vet deps lsp-servers conformance-deps bench fuzz clean
+.PHONY: all build plugins run serve test test-go vet cross deps lsp-servers conformance-deps bench fuzz clean
 
 all: build
 
@@ -78,8 +81,17 @@ conformance-deps:
 	@test -d $(CONFORMANCE)/node_modules/@modelcontextprotocol/conformance || \
 		(cd $(CONFORMANCE) && npm ci --no-audit --no-fund)
 
+## cross: build and vet juju for every release platform, without cgo, so a
+## call that exists on one system only (syscall.Fdatasync) cannot slip in
+cross: plugins
+	@set -e; for p in $(PLATFORMS); do \
+		echo "cross: $$p"; \
+		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -trimpath -o /dev/null ./cmd/juju; \
+		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./...; \
+	done
+
 ## test: everything a fresh machine needs, then the whole suite (the conformance suite must run)
-test: deps lsp-servers vet conformance-deps
+test: deps lsp-servers vet cross conformance-deps
 	cd sdk && $(GO) test ./...
 	cd examples/procfile && $(GO) test ./...
 	cd plugins && $(GO) test ./discover/... ./semantic/...

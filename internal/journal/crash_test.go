@@ -1,3 +1,5 @@
+//go:build unix
+
 package journal
 
 import (
@@ -284,30 +286,3 @@ func reopen(t *testing.T, root, state string) *fixture {
 }
 
 func filepathClean(p string) string { return filepath.Clean(p) }
-
-func equalTrees(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
-}
-
-func diffTrees(got, want map[string]string) string {
-	var b strings.Builder
-	for k, v := range want {
-		if got[k] != v {
-			fmt.Fprintf(&b, "  %s: got %q want %q\n", k, got[k], v)
-		}
-	}
-	for k, v := range got {
-		if _, ok := want[k]; !ok {
-			fmt.Fprintf(&b, "  %s: extra %q\n", k, v)
-		}
-	}
-	return b.String()
-}

@@ -182,5 +182,5 @@ func syncDir(root *os.Root, dir string) error {
 		return err
 	}
 	defer d.Close()
-	return d.Sync()
+	return syncDirFile(d)
 }

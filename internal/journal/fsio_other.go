@@ -2,8 +2,4 @@
 
 package journal
 
-import "os"
-
 const syscallNonblock = 0
-
-func datasync(f *os.File) error { return f.Sync() }

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -152,4 +153,31 @@ func wantCode(t testing.TB, e *abi.Error, code abi.Code) string {
 		t.Fatalf("code %s, want %s: %s", e.Code, code, e.Message)
 	}
 	return e.Message
+}
+
+func equalTrees(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func diffTrees(got, want map[string]string) string {
+	var b strings.Builder
+	for k, v := range want {
+		if got[k] != v {
+			fmt.Fprintf(&b, "  %s: got %q want %q\n", k, got[k], v)
+		}
+	}
+	for k, v := range got {
+		if _, ok := want[k]; !ok {
+			fmt.Fprintf(&b, "  %s: extra %q\n", k, v)
+		}
+	}
+	return b.String()
 }
