@@ -31,6 +31,20 @@ func TestEditText(t *testing.T) {
 		{name: "inner spacing", content: "a  =  b\n", old: "a = b", new: "x", code: abi.NoMatch, msg: []string{"spacing"}},
 		{name: "text differs", content: "one\ntwo\nthree\n", old: "one\nTOO\nthree", new: "x", code: abi.NoMatch, msg: []string{"lines 1-3", "line 2", "TOO"}},
 		{name: "nothing alike", content: "abc\n", old: "zzz", new: "x", code: abi.NoMatch, msg: []string{"no line"}},
+		{name: "similar line", content: "function f() {\n  const answer = computeValue(42);\n}\n", old: "  const answer = computeValue(41);", new: "x",
+			code: abi.NoMatch, msg: []string{"line 2", `"  const answer = computeValue(42);"`, `the file has "42" where oldString has "41"`}},
+		{name: "similar lines", content: "func f() {\n\tx := load(1)\n\treturn x\n}\n", old: "func f() {\n\tx := loadAll(1)\n\treturn x\n}", new: "x",
+			code: abi.NoMatch, msg: []string{"lines 1-4", "1 of 4 lines differ", "at line 2", `the file has "load" where oldString has "loadAll"`}},
+		{name: "a line too many in oldString", content: "a := 1\nb := 2\nc := 3\n", old: "a := 1\nextra()\nb := 2\nc := 3", new: "x",
+			code: abi.NoMatch, msg: []string{"lines 1-3", `oldString's line 2, "extra()", is not in the file (it would come before line 2)`}},
+		{name: "a line missing from oldString", content: "a := 1\nextra()\nb := 2\nc := 3\n", old: "a := 1\nb := 2\nc := 3", new: "x",
+			code: abi.NoMatch, msg: []string{"lines 1-4", `the file has line 2, "extra()", which oldString does not have`}},
+		{name: "other candidates", content: "x := f(1)\ny\nx := f(1)\n", old: "x := f(2)", new: "z",
+			code: abi.NoMatch, msg: []string{"line 1", "Nearly as close", "line 3"}},
+		{name: "characters kept whole", content: "héllo wörld\n", old: "hèllo wörld", new: "x",
+			code: abi.NoMatch, msg: []string{`the file has "héllo" where oldString has "hèllo"`}},
+		{name: "words added", content: "if ok {\n", old: "if ok && ready {", new: "x",
+			code: abi.NoMatch, msg: []string{`oldString has "&& ready"`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, _, e := Edit("f.txt", []byte(c.content), c.old, c.new, c.all)
@@ -62,6 +76,9 @@ func FuzzEditText(f *testing.F) {
 	f.Add(bom+"x x", "x", "y", true)
 	f.Add("\tfoo\n", "  foo", "bar", false)
 	f.Add("", "a", "b", false)
+	f.Add("f() {\n  x := g(42)\n}\n", "  x := g(41)", "y", false)
+	f.Add("a\nb\nc\nd\n", "a\nX\nb\nc\nd", "y", false)
+	f.Add("a\nextra\nb\nc\n", "a\nb\nc\n", "y", false)
 	f.Fuzz(func(t *testing.T, content, old, new string, all bool) {
 		out, n, e := Edit("f", []byte(content), old, new, all)
 		if e != nil {

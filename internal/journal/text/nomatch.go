@@ -1,0 +1,221 @@
+package text
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// maxExplained is how many differences a NO_MATCH message describes.
+const maxExplained = 3
+
+// noMatch explains a failed exact match: the file's text most like old,
+// where it is, and what differs between the two, line by line.
+func noMatch(display, text, old string) *abi.Error {
+	fl := strings.Split(text, "\n")
+	ol := strings.Split(strings.TrimSuffix(old, "\n"), "\n")
+	cands := closest(fl, ol)
+	if len(cands) == 0 {
+		return abi.Errorf(abi.NoMatch, "oldString was not found in %s, and no line of the file resembles it; read the file again (it may have changed) and copy the text to replace exactly, without line numbers", quote(display))
+	}
+	start := cands[0].start
+	var b strings.Builder
+	fmt.Fprintf(&b, "oldString was not found exactly in %s. ", quote(display))
+	why := ""
+	if len(ol) == 1 {
+		fmt.Fprintf(&b, "The closest line is line %d, %s", start+1, clip(fl[start]))
+		if d := lineDiff(fl[start], ol[0]); d != "" {
+			why = ": " + d
+		}
+	} else {
+		al := align(fl, ol, start)
+		fmt.Fprintf(&b, "The closest text is at lines %d-%d", al.first+1, al.last+1)
+		why = al.explain(fl, ol)
+	}
+	if why == "" && lineEndOnly(fl, ol, start, old) {
+		why = "; they differ only in the line end after the last line"
+	}
+	b.WriteString(why)
+	if len(cands) > 1 {
+		var at []string
+		for _, c := range cands[1:] {
+			at = append(at, fmt.Sprint(c.start+1))
+		}
+		fmt.Fprintf(&b, ". Nearly as close: the text starting at line %s", strings.Join(at, " and "))
+	}
+	b.WriteString(". Edits are exact: copy the text as read_file shows it (without line numbers) and retry")
+	return abi.Errorf(abi.NoMatch, "%s", b.String())
+}
+
+// explain says how oldString differs from the file (the first few
+// differences).
+func (al alignment) explain(fl, ol []string) string {
+	if len(al.events) == 0 {
+		return ""
+	}
+	var diffs []string
+	counts := [3]int{}
+	for _, e := range al.events {
+		counts[e.kind]++
+		if len(diffs) == maxExplained {
+			continue
+		}
+		switch e.kind {
+		case changed:
+			diffs = append(diffs, fmt.Sprintf("at line %d, %s: %s", e.file+1, clip(fl[e.file]), lineDiff(fl[e.file], ol[e.old])))
+		case oldOnly:
+			where := fmt.Sprintf("it would come before line %d", e.file+1)
+			if e.file >= realLines(fl) {
+				where = "the file ends before it"
+			}
+			diffs = append(diffs, fmt.Sprintf("oldString's line %d, %s, is not in the file (%s)", e.old+1, clip(ol[e.old]), where))
+		case fileOnly:
+			diffs = append(diffs, fmt.Sprintf("the file has line %d, %s, which oldString does not have", e.file+1, clip(fl[e.file])))
+		}
+	}
+	how := fmt.Sprintf("%d of %d lines differ", counts[changed], len(ol))
+	if counts[oldOnly]+counts[fileOnly] > 0 {
+		how = plural(len(al.events), "difference")
+	}
+	s := fmt.Sprintf(" (%s): ", how) + strings.Join(diffs, "; ")
+	if len(al.events) > len(diffs) {
+		s += fmt.Sprintf("; and %d more", len(al.events)-len(diffs))
+	}
+	return s
+}
+
+// lineEndOnly reports whether old's lines equal the window's and only the
+// line end after the last one keeps them apart.
+func lineEndOnly(fl, ol []string, start int, old string) bool {
+	end := start + len(ol)
+	if end > len(fl) {
+		return false
+	}
+	for i, o := range ol {
+		if fl[start+i] != o {
+			return false
+		}
+	}
+	return strings.HasSuffix(old, "\n") != (end < len(fl))
+}
+
+// lineDiff says how the file's line f differs from old's line o, or ""
+// when they are equal.
+func lineDiff(f, o string) string {
+	if f == o {
+		return ""
+	}
+	ft, ot := strings.TrimRight(f, " \t"), strings.TrimRight(o, " \t")
+	switch {
+	case strings.TrimSuffix(f, "\r") == strings.TrimSuffix(o, "\r"):
+		return "the line ends differ (CRLF against LF)"
+	case ft == ot:
+		return "trailing blanks differ"
+	}
+	fi, oi := indent(ft), indent(ot)
+	if ft[len(fi):] == ot[len(oi):] {
+		return fmt.Sprintf("the indentation differs: the file indents with %s, oldString with %s", describeIndent(fi), describeIndent(oi))
+	}
+	if strings.EqualFold(ft, ot) {
+		return "the letter case differs"
+	}
+	if strings.Join(strings.Fields(f), " ") == strings.Join(strings.Fields(o), " ") {
+		return "the spacing inside the line differs"
+	}
+	return textDiff(ft[len(fi):], ot[len(oi):])
+}
+
+// textDiff names the part of a line that differs: what lies between the
+// longest common start and end of f and o, widened to whole words (and so
+// never cutting a character in two).
+func textDiff(f, o string) string {
+	p := 0
+	for p < len(f) && p < len(o) && f[p] == o[p] {
+		p++
+	}
+	q := 0
+	for q < len(f)-p && q < len(o)-p && f[len(f)-1-q] == o[len(o)-1-q] {
+		q++
+	}
+	for p > 0 && isWordByte(f[p-1]) {
+		p--
+	}
+	for q > 0 && isWordByte(f[len(f)-q]) {
+		q--
+	}
+	fm, om := trimBlanks(f[p:len(f)-q]), trimBlanks(o[p:len(o)-q])
+	switch {
+	case fm == "":
+		return fmt.Sprintf("oldString has %s, which the file does not", clipShort(om))
+	case om == "":
+		return fmt.Sprintf("the file has %s, which oldString does not", clipShort(fm))
+	}
+	return fmt.Sprintf("the file has %s where oldString has %s", clipShort(fm), clipShort(om))
+}
+
+// trimBlanks drops the blanks around a part of a line, unless it is all
+// blanks.
+func trimBlanks(s string) string {
+	if t := strings.Trim(s, " \t"); t != "" {
+		return t
+	}
+	return s
+}
+
+// isWordByte reports whether b belongs to a word: a letter, a digit, an
+// underscore, or any byte of a non-ASCII character.
+func isWordByte(b byte) bool {
+	return b == '_' || b >= utf8.RuneSelf || '0' <= b && b <= '9' || 'a' <= b|0x20 && b|0x20 <= 'z'
+}
+
+// reduce is a line without white space and with ASCII letters lowered,
+// as the candidate search compares it.
+func reduce(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if c := reduced[s[i]]; c != blank {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func indent(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
+
+func describeIndent(s string) string {
+	tabs, spaces := strings.Count(s, "\t"), strings.Count(s, " ")
+	switch {
+	case s == "":
+		return "nothing"
+	case spaces == 0:
+		return plural(tabs, "tab")
+	case tabs == 0:
+		return plural(spaces, "space")
+	}
+	return plural(tabs, "tab") + " and " + plural(spaces, "space")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// clip quotes a line for a message, cut to a readable length.
+func clip(s string) string { return clipTo(s, 120) }
+
+// clipShort quotes a part of a line.
+func clipShort(s string) string { return clipTo(s, 60) }
+
+func clipTo(s string, n int) string {
+	if len(s) > n {
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n] + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}
