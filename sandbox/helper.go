@@ -15,9 +15,12 @@ import (
 // Landlock): the command line after HelperCommand and before "--" and the
 // command.
 //
-//	juju __sandbox --abi N [--write DIR]… [--pin PATH]… [--net] -- PROGRAM ARGS…
+//	juju __sandbox --abi N [--alive-fd FD] [--write DIR]… [--pin PATH]… [--net] -- PROGRAM ARGS…
 func HelperArgs(p Policy, abi int) []string {
 	a := []string{"--abi", strconv.Itoa(abi)}
+	if p.AliveFD > 0 {
+		a = append(a, "--alive-fd", strconv.Itoa(p.AliveFD))
+	}
 	for _, d := range p.Write {
 		a = append(a, "--write", d)
 	}
@@ -52,7 +55,7 @@ func parseHelperArgs(args []string) (helperSpec, error) {
 			return s, nil
 		case "--net":
 			s.policy.Network = true
-		case "--abi", "--write", "--pin":
+		case "--abi", "--alive-fd", "--write", "--pin":
 			if i+1 >= len(args) {
 				return s, fmt.Errorf("%s needs a value", a)
 			}
@@ -66,10 +69,16 @@ func parseHelperArgs(args []string) (helperSpec, error) {
 				continue
 			}
 			n, err := strconv.Atoi(args[i])
-			if err != nil || n < 0 {
+			switch {
+			case a == "--alive-fd" && (err != nil || n < 3):
+				return s, fmt.Errorf("--alive-fd %q: not a file descriptor past stderr", args[i])
+			case a == "--alive-fd":
+				s.policy.AliveFD = n
+			case err != nil || n < 0:
 				return s, fmt.Errorf("--abi %q: not a Landlock ABI version", args[i])
+			default:
+				s.abi = n
 			}
-			s.abi = n
 		default:
 			return s, fmt.Errorf("unknown flag %q", a)
 		}
@@ -82,7 +91,8 @@ func parseHelperArgs(args []string) (helperSpec, error) {
 const HelperExitCode = 126
 
 // HelperMain is juju's hidden helper command, run by bubblewrap inside the
-// sandbox it built. It first checks the pins bubblewrap made (checkMounts:
+// sandbox it built. It first checks that juju still runs (--alive-fd: the
+// pipe juju holds open is not at its end), then the pins bubblewrap made (checkMounts:
 // each --pin path is a bind of itself), then, unless --abi is 0, restricts
 // its own process with Landlock (writes only in the --write folders and
 // the devices, no TCP unless --net), checking that the kernel offers at
@@ -98,6 +108,16 @@ func HelperMain(args []string, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "juju %s: %v\n", HelperCommand, err)
 		return HelperExitCode
+	}
+	if fd := spec.policy.AliveFD; fd > 0 {
+		// juju killed while bubblewrap set the sandbox up takes bubblewrap
+		// with it, but not bubblewrap's child, which asks to die with its
+		// parent only later: without this check it would run the command
+		// with nobody left to stop it.
+		if err := serverAlive(fd); err != nil {
+			fmt.Fprintf(stderr, "juju %s: the command was not run: %v\n", HelperCommand, err)
+			return HelperExitCode
+		}
 	}
 	if err := checkMounts(spec.policy); err != nil {
 		fmt.Fprintf(stderr, "juju %s: the command was not run: %v\n", HelperCommand, err)

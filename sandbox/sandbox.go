@@ -41,6 +41,12 @@ type Policy struct {
 	ReadOnly []string
 	// Network allows the network; it is denied otherwise.
 	Network bool
+	// AliveFD, when not 0, is a file descriptor (3 or more) the command is
+	// started with: the read end of a pipe whose write end only juju
+	// holds. juju's helper, inside the sandbox, runs nothing once that
+	// pipe is at its end (juju died while the sandbox was being set up;
+	// see HelperMain). Without the helper it is not used.
+	AliveFD int
 }
 
 // ErrUnavailable wraps every reason a command cannot be confined here.
@@ -172,7 +178,7 @@ func (s *Sandbox) Report() []Availability {
 // Pinned and ReadOnly paths are not: they stand for themselves (AddRoot
 // resolves the root they are in).
 func (p Policy) clean() Policy {
-	return Policy{Write: cleanPaths(p.Write, true), Pinned: cleanPaths(p.Pinned, false), ReadOnly: cleanPaths(p.ReadOnly, false), Network: p.Network}
+	return Policy{Write: cleanPaths(p.Write, true), Pinned: cleanPaths(p.Pinned, false), ReadOnly: cleanPaths(p.ReadOnly, false), Network: p.Network, AliveFD: p.AliveFD}
 }
 
 // pinBinds are the Pinned paths bubblewrap binds onto themselves: those

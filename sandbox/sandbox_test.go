@@ -192,7 +192,12 @@ func TestParseHelperArgs(t *testing.T) {
 	if s, err := parseHelperArgs(append(HelperArgs(p, 0), "--", "true")); err != nil || s.abi != 0 {
 		t.Errorf("ABI 0 (no Landlock): %+v, %v", s, err)
 	}
-	for _, bad := range [][]string{{"--abi", "4"}, {"--abi", "4", "--"}, {"--abi"}, {"--abi", "x", "--", "ls"}, {"--abi", "-1", "--", "ls"}, {"--write"}, {"--pin"}, {"--", "ls"}} {
+	p.AliveFD = 3
+	if s, err := parseHelperArgs(append(HelperArgs(p, 0), "--", "true")); err != nil || s.policy.AliveFD != 3 {
+		t.Errorf("--alive-fd: %+v, %v", s, err)
+	}
+	for _, bad := range [][]string{{"--abi", "4"}, {"--abi", "4", "--"}, {"--abi"}, {"--abi", "x", "--", "ls"}, {"--abi", "-1", "--", "ls"}, {"--write"}, {"--pin"}, {"--", "ls"},
+		{"--abi", "0", "--alive-fd", "2", "--", "ls"}, {"--abi", "0", "--alive-fd", "x", "--", "ls"}} {
 		if _, err := parseHelperArgs(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}

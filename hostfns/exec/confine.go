@@ -14,7 +14,7 @@ import (
 // the owner's sandbox setting: the roots writable, .git's control files
 // read-only, no network. Under "require" without a sandbox it refuses.
 func (m *Manager) ConfineWrite(cwd string, argv []string) ([]string, *abi.Error) {
-	wrapped, _, _, aerr := m.confine(argv, cwd, false, false)
+	wrapped, _, _, aerr := m.confine(argv, cwd, false, false, false)
 	return wrapped, aerr
 }
 

@@ -67,6 +67,11 @@ type Manager struct {
 	log  *slog.Logger
 	env  []string
 
+	// alive is the read end of a pipe whose write end (aliveW) only juju
+	// holds: a sandboxed command gets it (sandbox.Policy.AliveFD), and
+	// juju's helper runs nothing once juju is gone.
+	alive, aliveW *os.File
+
 	mu     sync.Mutex
 	jobs   map[string]*job
 	order  []*job // oldest first
@@ -92,8 +97,16 @@ func New(p *policy.Policy, opts Options) *Manager {
 	if m.log == nil {
 		m.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	var err error
+	if m.alive, m.aliveW, err = os.Pipe(); err != nil {
+		m.log.Warn("no lifeline for sandboxed commands", "err", err)
+	}
 	return m
 }
+
+// aliveFD is the descriptor a sandboxed job gets its lifeline on: the
+// first of exec.Cmd.ExtraFiles.
+const aliveFD = 3
 
 // Funcs returns the host functions.
 func (m *Manager) Funcs() []hostfns.Func {
@@ -174,19 +187,25 @@ func (m *Manager) cwd(req string) (string, string, *abi.Error) {
 // sandboxPolicy is what a confined command may write: the roots and the
 // caches, with each root's git metadata guarded (sandbox.Policy.AddRoot:
 // .git pinned, its hooks, configuration and redirections read-only). It is
-// built for each command, from the roots as they are then.
-func (m *Manager) sandboxPolicy(network bool) sandbox.Policy {
+// built for each command, from the roots as they are then. A job (lifeline)
+// gets juju's lifeline at aliveFD.
+func (m *Manager) sandboxPolicy(network, lifeline bool) sandbox.Policy {
 	var p sandbox.Policy
 	for _, r := range m.pol.Roots() {
 		p.AddRoot(r.Real)
 	}
 	p.Write = append(p.Write, m.opts.Caches...)
 	p.Network = network
+	if lifeline && m.alive != nil {
+		p.AliveFD = aliveFD
+	}
 	return p
 }
 
-// confine decides whether and how argv runs confined.
-func (m *Manager) confine(argv []string, cwd string, asked, network bool) ([]string, string, string, *abi.Error) {
+// confine decides whether and how argv runs confined. A job (lifeline) is
+// started with juju's lifeline as its first extra file when it runs under
+// bubblewrap.
+func (m *Manager) confine(argv []string, cwd string, asked, network, lifeline bool) ([]string, string, string, *abi.Error) {
 	mode := m.opts.Sandbox
 	if !asked && (mode == "" || mode == sandbox.Off) {
 		return argv, sandbox.MechNone, "", nil
@@ -195,7 +214,7 @@ func (m *Manager) confine(argv []string, cwd string, asked, network bool) ([]str
 	if m.opts.Sandboxer != nil {
 		var wrapped []string
 		var mech string
-		wrapped, mech, err = m.opts.Sandboxer.Wrap(m.sandboxPolicy(network), cwd, argv)
+		wrapped, mech, err = m.opts.Sandboxer.Wrap(m.sandboxPolicy(network, lifeline), cwd, argv)
 		if err == nil {
 			return wrapped, mech, "", nil
 		}

@@ -219,7 +219,7 @@ func TestConfine(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, ".git", "hooks"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p := m.sandboxPolicy(false)
+	p := m.sandboxPolicy(false, false)
 	var want sandbox.Policy
 	want.AddRoot(m.pol.Roots()[0].Real)
 	want.Write = append(want.Write, m.opts.Caches...)

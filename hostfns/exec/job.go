@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jujutools/juju/internal/proc"
+	"github.com/jujutools/juju/sandbox"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -24,6 +25,7 @@ type job struct {
 	command string
 	cwd     string // display path
 	sandbox string
+	bwrap   bool // sandbox is bubblewrap: pgid is bubblewrap's, the command is inside
 	note    string
 	start   time.Time
 	outPath string
@@ -45,7 +47,7 @@ func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout 
 	if _, err := lookPath(argv[0], cwd); err != nil {
 		return nil, abi.Errorf(abi.NotFound, "the program %q was not found on PATH; check its name, or give its path", argv[0])
 	}
-	wrapped, mech, note, aerr := m.confine(argv, cwd, askSandbox, network)
+	wrapped, mech, note, aerr := m.confine(argv, cwd, askSandbox, network, true)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -74,7 +76,8 @@ func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout 
 	m.seq++
 	j := &job{
 		id: fmt.Sprintf("job-%d", m.seq), command: display, cwd: cwdDisplay, sandbox: mech, note: note,
-		done: make(chan struct{}), state: abi.JobRunning,
+		bwrap: mech == sandbox.MechBubblewrap || mech == sandbox.MechBubblewrapLandlock,
+		done:  make(chan struct{}), state: abi.JobRunning,
 	}
 	j.outPath = filepath.Join(m.opts.JobsDir, j.id+".out")
 	j.errPath = filepath.Join(m.opts.JobsDir, j.id+".err")
@@ -98,6 +101,9 @@ func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout 
 		Stderr: stderr,
 		// Stdin nil: the child reads /dev/null.
 		SysProcAttr: proc.Attr(), // its own session and process group, killed with juju
+	}
+	if j.bwrap && m.alive != nil {
+		cmd.ExtraFiles = []*os.File{m.alive} // at aliveFD: juju's lifeline
 	}
 	j.start = time.Now()
 	if err := cmd.Start(); err != nil {
@@ -149,8 +155,11 @@ func (j *job) reap(cmd *osexec.Cmd) {
 	close(j.done)
 }
 
-// kill ends the job's whole process group: SIGTERM, then SIGKILL after
-// killGrace. reason is the state it ends in.
+// kill ends the job: SIGTERM to the command's process group, then, after
+// killGrace, SIGKILL to its whole tree. reason is the state it ends in.
+// A sandboxed command is signalled inside bubblewrap's sandbox, never
+// bubblewrap first (see sandbox.Interrupt); one that has not started yet
+// is killed with its sandbox at once.
 func (j *job) kill(reason string) {
 	j.mu.Lock()
 	if j.state != abi.JobRunning {
@@ -161,11 +170,17 @@ func (j *job) kill(reason string) {
 		j.reason = reason
 	}
 	j.mu.Unlock()
-	proc.Signal(j.pgid, syscall.SIGTERM)
+	switch {
+	case !j.bwrap:
+		proc.Signal(j.pgid, syscall.SIGTERM)
+	case !sandbox.Interrupt(j.pgid):
+		proc.KillTree(j.pgid)
+		return
+	}
 	select {
 	case <-j.done:
 	case <-time.After(killGrace):
-		proc.KillGroup(j.pgid)
+		proc.KillTree(j.pgid)
 	}
 }
 
@@ -233,8 +248,8 @@ func (m *Manager) prune() {
 	}
 }
 
-// Close kills every running job's process group, waits for them (up to
-// ctx), and removes the jobs folder.
+// Close kills every running job's process tree (a sandboxed one with its
+// sandbox), waits for them (up to ctx), and removes the jobs folder.
 func (m *Manager) Close(ctx context.Context) error {
 	m.mu.Lock()
 	m.closed = true
@@ -247,7 +262,7 @@ func (m *Manager) Close(ctx context.Context) error {
 				j.reason = abi.JobKilled
 			}
 			j.mu.Unlock()
-			proc.KillGroup(j.pgid)
+			proc.KillTree(j.pgid)
 		}
 	}
 	for _, j := range jobs {
@@ -256,6 +271,10 @@ func (m *Manager) Close(ctx context.Context) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+	}
+	if m.aliveW != nil {
+		m.alive.Close()
+		m.aliveW.Close() // a sandbox still setting up now runs nothing
 	}
 	if m.opts.JobsDir != "" {
 		return os.RemoveAll(m.opts.JobsDir)

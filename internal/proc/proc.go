@@ -19,8 +19,8 @@ import (
 const DefaultWaitDelay = time.Second
 
 // Command returns the command that runs argv in dir with env (nil: an
-// empty environment), in its own process group, killed as a group when
-// ctx ends. Stdin is empty.
+// empty environment), in its own process group, killed with everything it
+// started when ctx ends (KillTree). Stdin is empty.
 func Command(ctx context.Context, dir string, env []string, argv ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
@@ -29,7 +29,7 @@ func Command(ctx context.Context, dir string, env []string, argv ...string) *exe
 	}
 	cmd.Env = env
 	cmd.SysProcAttr = Attr()
-	cmd.Cancel = func() error { KillGroup(cmd.Process.Pid); return nil }
+	cmd.Cancel = func() error { KillTree(cmd.Process.Pid); return nil }
 	cmd.WaitDelay = DefaultWaitDelay
 	return cmd
 }

@@ -1,0 +1,6 @@
+//go:build !unix
+
+package sandbox
+
+// Interrupt reports false: there is no bubblewrap here.
+func Interrupt(int) bool { return false }
