@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command netns is a helper of juju's end-to-end tests: run as root inside
 // a fresh network and mount namespace (unshare --net --mount, or with
 // --user --map-root-user), it makes a loopback-only network with extra
