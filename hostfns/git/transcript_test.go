@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/golden"
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/internal/testfs"
 	"github.com/jujutools/juju/sdk/abi"
@@ -115,26 +116,5 @@ func TestTranscript(t *testing.T) {
 		}
 		b.WriteString("\n")
 	}
-	golden(t, filepath.Join("testdata", "transcript.golden"), b.String())
-}
-
-// golden compares got with the file name, or rewrites it under -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(name, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("transcript differs from %s (go test -update rewrites it):\n%s", name, got)
-	}
+	golden.Check(t, filepath.Join("testdata", "transcript.golden"), b.String(), *update)
 }
