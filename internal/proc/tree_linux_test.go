@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"bufio"
 	"context"
 	"os"
 	"strconv"
@@ -16,19 +17,19 @@ func TestKillTreeReachesANewSession(t *testing.T) {
 	if _, err := os.Stat("/usr/bin/setsid"); err != nil {
 		t.Skip("no setsid")
 	}
-	out := NewCapped(1 << 10)
 	cmd := Command(context.Background(), t.TempDir(), nil, "/bin/sh", "-c", `/usr/bin/setsid /bin/sleep 1000 & echo $!; wait`)
-	cmd.Stdout = out
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var pid int
-	for deadline := time.Now().Add(5 * time.Second); pid == 0; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the child did not start")
-		}
-		pid, _ = strconv.Atoi(strings.TrimSpace(out.String()))
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the child did not start: %v", err)
 	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(line))
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if session(pid) == pid {
 			break // it runs setsid's sleep, in its own session
