@@ -245,7 +245,9 @@ func TestRunCommandsConcurrently(t *testing.T) {
 		}
 	}
 	t.Logf("8 × sleep 1 took %v (plugin says %v ms)", wall, m["wallMs"])
-	if wall > 4*time.Second {
+	// One after the other they take 8 s; at once about 1 s, more on a
+	// loaded machine: only a serial run fails here.
+	if wall > 7*time.Second {
 		t.Errorf("8 × sleep 1 took %v: not concurrent", wall)
 	}
 	// One command that cannot start does not sink the others.
