@@ -38,12 +38,30 @@ var SmallFiles = func() []string {
 	return out
 }()
 
+// LargeFile is the file of the 100 KB read_file figures: lines of ordinary
+// source-like text, a little under the read cap, so that one call returns
+// it whole.
+const LargeFile = "large.txt"
+
+// LargeSize is LargeFile's size in bytes.
+const LargeSize = 100_000
+
+// largeContent is LargeFile's content: 80-byte lines.
+func largeContent() string {
+	var b strings.Builder
+	for l := 1; b.Len() < LargeSize; l++ {
+		fmt.Fprintf(&b, "%-79.79s\n", fmt.Sprintf("\tline %d: if err := process(ctx, item, \"value\"); err != nil { return err }", l))
+	}
+	return b.String()[:LargeSize]
+}
+
 // GlobPattern is the pattern of the glob figures.
 const GlobPattern = "**/*_test.go"
 
 // Arguments of each measured call, as a client sends them.
 var (
 	ReadFileArgs  = map[string]any{"path": TinyFile}
+	LargeReadArgs = map[string]any{"path": LargeFile}
 	ReadFilesArgs = map[string]any{"paths": SmallFiles}
 	GlobArgs      = map[string]any{"pattern": GlobPattern}
 )
@@ -58,9 +76,9 @@ func Raw(args map[string]any) json.RawMessage {
 }
 
 // Workspace writes the benchmark workspace into dir: TinyFile, SmallFiles
-// (twenty lines each) and a few folders for list_directory.
+// (twenty lines each), LargeFile and a few folders for list_directory.
 func Workspace(dir string) error {
-	files := map[string]string{TinyFile: tinyContent, "README.md": "# bench\n", "docs/notes.md": "notes\n", "src/main_test.go": "package main\n"}
+	files := map[string]string{TinyFile: tinyContent, LargeFile: largeContent(), "README.md": "# bench\n", "docs/notes.md": "notes\n", "src/main_test.go": "package main\n"}
 	for i, name := range SmallFiles {
 		var b strings.Builder
 		for l := 1; l <= 20; l++ {
