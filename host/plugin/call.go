@@ -74,13 +74,12 @@ func (p *Plugin) run(ctx context.Context, caller hostfns.Caller, export string, 
 	// Host functions get the real, cancellable context (callContext).
 	callCtx, cancel := context.WithTimeout(hostfns.WithCaller(ctx, caller), p.timeout)
 	defer cancel()
-	stop := context.AfterFunc(callCtx, func() { inst.Close(context.Background()) })
-	wasmCtx := context.WithValue(context.WithoutCancel(callCtx), callCtxKey{}, callCtx)
-	rc, out, err := inst.CallWithContext(wasmCtx, export, input)
+	stop := context.AfterFunc(callCtx, func() { inst.ext.Close(context.Background()) })
+	rc, out, err := p.exec(callCtx, inst, export, input)
 	interrupted := !stop()
 	if err != nil || rc != 0 || interrupted {
 		// The instance may be half-way through anything: never reuse it.
-		inst.Close(context.Background())
+		inst.ext.Close(context.Background())
 		if err == nil && rc == 0 && callCtx.Err() == nil {
 			err = errors.New("interrupted")
 		}
@@ -88,6 +87,23 @@ func (p *Plugin) run(ctx context.Context, caller hostfns.Caller, export string, 
 	}
 	p.release(inst)
 	return out, nil
+}
+
+// exec makes one call of export in inst under callCtx, whose deadline the
+// caller enforces. An ABI 2 plugin gets its input through the instance's
+// channel and hands its output back through juju_output; an ABI 1 plugin
+// uses Extism's input and output.
+func (p *Plugin) exec(callCtx context.Context, inst *instance, export string, input []byte) (uint32, []byte, error) {
+	c := &call{ctx: callCtx, ch: inst.ch}
+	wasmCtx := context.WithValue(context.WithoutCancel(callCtx), callKey{}, c)
+	if inst.ch == nil {
+		return inst.ext.CallWithContext(wasmCtx, export, input)
+	}
+	inst.ch.reset()
+	defer inst.ch.reset()
+	inst.ch.stageInput(input)
+	rc, _, err := inst.ext.CallWithContext(wasmCtx, export, nil)
+	return rc, c.output, err
 }
 
 func (p *Plugin) callError(parent, callCtx context.Context, export string, rc uint32, err error) *abi.Error {
@@ -132,7 +148,14 @@ func shortCause(err error) string {
 	return "it trapped"
 }
 
-func (p *Plugin) acquire(ctx context.Context) (*extism.Plugin, error) {
+// instance is one instantiated module and, for an ABI 2 plugin, its
+// channel (its WASI stdin and stdout).
+type instance struct {
+	ext *extism.Plugin
+	ch  *channel
+}
+
+func (p *Plugin) acquire(ctx context.Context) (*instance, error) {
 	p.mu.Lock()
 	if n := len(p.idle); n > 0 {
 		inst := p.idle[n-1]
@@ -141,12 +164,17 @@ func (p *Plugin) acquire(ctx context.Context) (*extism.Plugin, error) {
 		return inst, nil
 	}
 	p.mu.Unlock()
-	inst, err := p.compiled.Instance(ctx, extism.PluginInstanceConfig{
-		ModuleConfig: wazero.NewModuleConfig().WithSysWalltime().WithSysNanotime().WithRandSource(randReader{}),
-	})
+	inst := &instance{}
+	cfg := wazero.NewModuleConfig().WithSysWalltime().WithSysNanotime().WithRandSource(randReader{})
+	if p.channel {
+		inst.ch = newChannel(p.memMiB << 20)
+		cfg = cfg.WithStdin(inst.ch).WithStdout(inst.ch)
+	}
+	ext, err := p.compiled.Instance(ctx, extism.PluginInstanceConfig{ModuleConfig: cfg})
 	if err != nil {
 		return nil, fmt.Errorf("instance: %w", err)
 	}
+	inst.ext = ext
 	if err := p.initialize(inst); err != nil {
 		return nil, err
 	}
@@ -161,29 +189,29 @@ const initAllowance = 10 * time.Second
 // initialize runs the guest runtime's start on a fresh instance with an
 // empty call, under its own limit, so that a call's deadline never closes
 // the module during the start, whose WASI calls wazero's close would race.
-func (p *Plugin) initialize(inst *extism.Plugin) error {
+func (p *Plugin) initialize(inst *instance) error {
 	ctx, cancel := context.WithTimeout(context.Background(), max(initAllowance, p.timeout))
 	defer cancel()
-	stop := context.AfterFunc(ctx, func() { inst.Close(context.Background()) })
-	_, _, err := inst.CallWithContext(context.WithoutCancel(ctx), abi.ExportCall, warmInput)
+	stop := context.AfterFunc(ctx, func() { inst.ext.Close(context.Background()) })
+	_, _, err := p.exec(ctx, inst, abi.ExportCall, warmInput)
 	if !stop() {
 		return fmt.Errorf("the instance did not start within %s", max(initAllowance, p.timeout))
 	}
 	if err != nil {
-		inst.Close(context.Background())
+		inst.ext.Close(context.Background())
 		return fmt.Errorf("start: %w", err)
 	}
 	return nil
 }
 
-func (p *Plugin) release(inst *extism.Plugin) {
+func (p *Plugin) release(inst *instance) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.idle) < cap(p.tokens) {
 		p.idle = append(p.idle, inst)
 		return
 	}
-	go inst.Close(context.Background())
+	go inst.ext.Close(context.Background())
 }
 
 // Idle reports how many instances wait in the pool.
@@ -193,14 +221,29 @@ func (p *Plugin) Idle() int {
 	return len(p.idle)
 }
 
-// callCtxKey carries a call's cancellable context through wazero, which
-// sees only an uncancellable one.
-type callCtxKey struct{}
+// call is what the host functions serving one call see of it, through the
+// context wazero hands them: the call's cancellable context (wazero sees
+// only an uncancellable one), the instance's channel and, once juju_output
+// ran, the call's output.
+type call struct {
+	ctx    context.Context
+	ch     *channel // nil for an ABI 1 plugin
+	output []byte
+}
+
+// callKey carries a *call through wazero.
+type callKey struct{}
+
+// callFrom returns the call ctx belongs to, or nil.
+func callFrom(ctx context.Context) *call {
+	c, _ := ctx.Value(callKey{}).(*call)
+	return c
+}
 
 // callContext returns the cancellable context of the call ctx belongs to.
 func callContext(ctx context.Context) context.Context {
-	if c, ok := ctx.Value(callCtxKey{}).(context.Context); ok {
-		return c
+	if c := callFrom(ctx); c != nil {
+		return c.ctx
 	}
 	return ctx
 }

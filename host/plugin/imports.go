@@ -1,17 +1,20 @@
-package pluginbuild
+package plugin
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
+
+	"github.com/jujutools/juju/sdk/abi"
 )
 
 // errWasm reports a module whose import section cannot be read.
-var errWasm = errors.New("pluginbuild: not a readable wasm module")
+var errWasm = errors.New("plugin: not a readable wasm module")
 
-// importedFuncs lists the functions a wasm module imports from module ns,
+// ImportedFuncs lists the functions a wasm module imports from module ns,
 // read straight from the binary's import section (no compilation).
-func importedFuncs(wasm []byte, ns string) ([]string, error) {
+func ImportedFuncs(wasm []byte, ns string) ([]string, error) {
 	if len(wasm) < 8 || !bytes.Equal(wasm[:8], []byte("\x00asm\x01\x00\x00\x00")) {
 		return nil, errWasm
 	}
@@ -114,4 +117,18 @@ func (r *reader) fail() {
 		r.err = errors.New("unexpected end of section")
 	}
 	r.b = nil
+}
+
+// ModuleABI reports the ABI a module speaks, read from its imports: ABI 2
+// (abi.VersionChannel) when it imports abi.ChannelOutput, through which
+// every ABI 2 export hands back its output; ABI 1 otherwise.
+func ModuleABI(wasm []byte) (int, error) {
+	names, err := ImportedFuncs(wasm, abi.ChannelNamespace)
+	if err != nil {
+		return 0, err
+	}
+	if slices.Contains(names, abi.ChannelOutput) {
+		return abi.VersionChannel, nil
+	}
+	return abi.VersionKernel, nil
 }

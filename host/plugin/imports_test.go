@@ -1,4 +1,4 @@
-package pluginbuild
+package plugin
 
 import (
 	"reflect"
@@ -28,7 +28,7 @@ func TestImportedFuncs(t *testing.T) {
 	imp = append(imp, importEntry("extism:host/env", "alloc", 0x00, 0)...)
 	imp = append(imp, importEntry("g", "x", 0x03, 0x7f, 0)...)
 	imp = append(imp, importEntry("extism:host/user", "juju_fs_read", 0x00, 0)...)
-	got, err := importedFuncs(module(imp), "extism:host/user")
+	got, err := ImportedFuncs(module(imp), "extism:host/user")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestImportedFuncsRejectsJunk(t *testing.T) {
 		"bad kind":    module(append([]byte{1}, importEntry("a", "b", 0x09)...)),
 		"huge leb":    module([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}),
 	} {
-		if got, err := importedFuncs(b, "a"); err == nil {
+		if got, err := ImportedFuncs(b, "a"); err == nil {
 			t.Errorf("%s: no error, got %v", name, got)
 		}
 	}
@@ -56,6 +56,6 @@ func FuzzImportedFuncs(f *testing.F) {
 	f.Add(module(append([]byte{1}, importEntry("extism:host/user", "juju_log", 0x00, 0)...)))
 	f.Add([]byte("\x00asm\x01\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		importedFuncs(b, "extism:host/user") // must not panic
+		ImportedFuncs(b, "extism:host/user") // must not panic
 	})
 }

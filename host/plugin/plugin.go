@@ -55,9 +55,13 @@ type Plugin struct {
 	warmed   chan struct{} // closed when the warm-up call ended too
 	compTime time.Duration
 
+	// channel is set for an ABI 2 plugin: its instances get a channel, its
+	// exports take their input and give their output through it.
+	channel bool
+
 	tokens chan struct{} // one per live instance allowed
 	mu     sync.Mutex
-	idle   []*extism.Plugin
+	idle   []*instance
 }
 
 // Load prepares a plugin without compiling it. grants are the capabilities
@@ -74,6 +78,7 @@ func (r *Runtime) Load(m *manifest.Manifest, src WasmSource, grants []abi.Capabi
 		timeout:  r.opts.Timeout,
 		done:     make(chan struct{}),
 		warmed:   make(chan struct{}),
+		channel:  m.ABI >= abi.VersionChannel,
 	}
 	p.SetGrants(grants)
 	inst := r.opts.Instances
@@ -165,6 +170,10 @@ func (p *Plugin) compileOnce() {
 // ErrHashMismatch reports wasm bytes that do not match the manifest's sha256.
 var ErrHashMismatch = errors.New("plugin: wasm sha256 does not match the manifest")
 
+// ErrABIMismatch reports a manifest whose abi is not the one its module
+// speaks (see ModuleABI).
+var ErrABIMismatch = errors.New("plugin: abi mismatch")
+
 func (p *Plugin) compileNow() (*extism.CompiledPlugin, error) {
 	wasm, err := p.source()
 	if err != nil {
@@ -173,6 +182,11 @@ func (p *Plugin) compileNow() (*extism.CompiledPlugin, error) {
 	sum := sha256.Sum256(wasm)
 	if hex.EncodeToString(sum[:]) != p.Manifest.Wasm.SHA256 {
 		return nil, fmt.Errorf("%w (%s)", ErrHashMismatch, p.Name())
+	}
+	if v, err := ModuleABI(wasm); err != nil {
+		return nil, fmt.Errorf("plugin %s: %w", p.Name(), err)
+	} else if v != p.Manifest.ABI {
+		return nil, fmt.Errorf("%w: plugin %s: the manifest says abi %d, the module speaks abi %d", ErrABIMismatch, p.Name(), p.Manifest.ABI, v)
 	}
 	m := extism.Manifest{
 		Wasm: []extism.Wasm{extism.WasmData{Data: wasm, Name: "main"}},
@@ -205,7 +219,7 @@ func (p *Plugin) Close(ctx context.Context) error {
 	p.idle = nil
 	p.mu.Unlock()
 	for _, in := range idle {
-		in.Close(ctx)
+		in.ext.Close(ctx)
 	}
 	if p.compiled != nil {
 		return p.compiled.Close(ctx)

@@ -5,6 +5,7 @@
 // function), echo (behaves), reader (asks for fs.read, for the grant and
 // revoke tests), writer (writes through the journal with fs.write, as a
 // third-party plugin would), tiers and gated (tools of every tier, for the
-// trust-mode gate). They are built only by tests, never shipped;
+// trust-mode gate), kernel (ABI 1, written with the Extism PDK alone) and
+// bulk (moves bytes for the transport benchmarks). They are built only by tests, never shipped;
 // their tool names start with test_ so they never collide with core tools.
 package testplugins
