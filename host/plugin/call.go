@@ -27,15 +27,35 @@ func (p *Plugin) Call(ctx context.Context, caller hostfns.Caller, tool string, a
 	if aerr != nil {
 		return failure(aerr)
 	}
-	var res abi.CallResult
-	if err := json.Unmarshal(out, &res); err != nil {
+	res, err := p.decodeResult(out)
+	if err != nil {
 		p.rt.log.Warn("plugin returned a malformed result", "plugin", p.Name(), "tool", tool, "err", err)
 		return failure(abi.Errorf(abi.PluginFailed, "the plugin %s returned a malformed result; report it to the plugin's author", p.Name()))
 	}
 	if res.Error != nil && !res.Error.Code.Valid() {
 		res.Error = abi.Errorf(abi.PluginFailed, "the plugin %s failed: %s", p.Name(), res.Error.Message)
 	}
-	return &res
+	return res
+}
+
+// decodeResult decodes juju_call's output: a CallResult, or in ABI 2 a
+// frame of one and the body its spans and splices refer to.
+func (p *Plugin) decodeResult(out []byte) (*abi.CallResult, error) {
+	header, body := out, []byte(nil)
+	if p.channel {
+		var err error
+		if header, body, err = abi.DecodeFrame(out); err != nil {
+			return nil, err
+		}
+	}
+	var res abi.CallResult
+	if err := json.Unmarshal(header, &res); err != nil {
+		return nil, err
+	}
+	if err := res.Resolve(body); err != nil {
+		return nil, err
+	}
+	return &res, nil
 }
 
 func failure(e *abi.Error) *abi.CallResult { return &abi.CallResult{Error: e} }

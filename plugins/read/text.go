@@ -112,6 +112,12 @@ func render(ft *FileText, numbered bool) string {
 	if ft.TotalLines == 0 && ft.Content == "" {
 		return fmt.Sprintf("(%s is empty)", ft.Path)
 	}
+	notice := notice(ft)
+	if !numbered && notice == "" && strings.HasSuffix(ft.Content, "\n") {
+		// The text is the content itself: the same string, which the
+		// result then sends to the host once.
+		return ft.Content
+	}
 	var b strings.Builder
 	b.Grow(len(ft.Content) + ft.LineCount*8 + 200)
 	if numbered {
@@ -128,7 +134,7 @@ func render(ft *FileText, numbered bool) string {
 	if ft.Content != "" && !strings.HasSuffix(ft.Content, "\n") {
 		b.WriteByte('\n')
 	}
-	if notice := notice(ft); notice != "" {
+	if notice != "" {
 		b.WriteString("\n" + notice + "\n")
 	}
 	return b.String()

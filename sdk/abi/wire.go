@@ -34,11 +34,14 @@ type CallRequest struct {
 }
 
 // CallResult is the output of ExportCall: either content (and optionally
-// structured content) or an error.
+// structured content) or an error. In ABI 2 it is the header of a frame
+// whose body holds the bytes its spans and splices refer to (see Resolve).
 type CallResult struct {
 	Content    []Content       `json:"content,omitempty"`
 	Structured json.RawMessage `json:"structured,omitempty"`
-	Error      *Error          `json:"error,omitempty"`
+	// Splices (ABI 2) fill empty strings of Structured from the body.
+	Splices []Splice `json:"splices,omitempty"`
+	Error   *Error   `json:"error,omitempty"`
 }
 
 // Content is one MCP content item.
@@ -47,6 +50,10 @@ type Content struct {
 	Text     string `json:"text,omitempty"`     // for "text"
 	Data     []byte `json:"data,omitempty"`     // for "image" (base64 in JSON)
 	MimeType string `json:"mimeType,omitempty"` // for "image"
+	// TextSpan and DataSpan (ABI 2) hold Text or Data as raw bytes of the
+	// frame's body instead, unescaped and not base64-encoded.
+	TextSpan *Span `json:"textSpan,omitempty"`
+	DataSpan *Span `json:"dataSpan,omitempty"`
 }
 
 // Status is embedded in every host function response header. Its Error is

@@ -12,7 +12,7 @@ import (
 //
 //go:wasmexport juju_call
 func exportCall() int32 {
-	output(serveCall(input()))
+	outputFrame(serveCall(input()))
 	yield()
 	return 0
 }

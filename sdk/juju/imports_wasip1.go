@@ -76,13 +76,14 @@ func hostDiscoverTasks(uint64) uint64
 //go:wasmimport juju:channel juju_approval_status
 func hostApprovalStatus(uint64) uint64
 
-// exchange sends a request frame through the import imp (host function fn)
-// and returns the response frame.
-func exchange(imp func(uint64) uint64, fn string, frame []byte) ([]byte, error) {
-	if !send(frame) {
+// exchange sends a request frame of header and body through the import
+// imp (host function fn) and returns the response frame.
+func exchange(imp func(uint64) uint64, fn string, header, body []byte) ([]byte, error) {
+	n, ok := sendFrame(header, body)
+	if !ok {
 		return nil, Errorf(abi.Internal, "the plugin could not send its request to %s", fn)
 	}
-	n := imp(uint64(len(frame)))
+	n = imp(n)
 	if n == 0 {
 		return nil, Errorf(abi.Internal, "the host gave no answer to %s", fn)
 	}

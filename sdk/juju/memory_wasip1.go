@@ -4,32 +4,77 @@ package juju
 
 import (
 	"encoding/binary"
+	"runtime"
 	"syscall"
+	"unsafe"
 )
 
 // The channel (ABI 2, see package abi): bytes cross to the host by writing
 // stdout and come back by reading stdin, each a single copy between this
 // module's memory and the host done by WASI's fd_write and fd_read. The
-// host function calls and juju_output only say how many bytes.
+// host function calls and juju_output only say how many bytes. A frame is
+// written in one fd_write of several pieces (its length, its header, the
+// parts of its body), so nothing is copied to join them.
 
 //go:wasmimport juju:channel juju_output
 func channelOutput(n uint64) uint64
 
-// send writes b to the channel whole.
-func send(b []byte) bool {
-	for len(b) > 0 {
-		n, err := syscall.Write(1, b)
-		if err != nil || n <= 0 {
+//go:wasmimport wasi_snapshot_preview1 fd_write
+func fdWrite(fd int32, iovs unsafe.Pointer, iovsLen int32, nwritten unsafe.Pointer) int32
+
+// iovec is WASI's: a 32-bit address and length in this module's memory.
+type iovec struct {
+	buf uint32
+	len uint32
+}
+
+// writev writes the pieces to stdout whole, in one fd_write when it can.
+func writev(pieces [][]byte) bool {
+	iovs := make([]iovec, 0, len(pieces))
+	total := 0
+	for _, p := range pieces {
+		if len(p) > 0 {
+			iovs = append(iovs, iovec{uint32(uintptr(unsafe.Pointer(unsafe.SliceData(p)))), uint32(len(p))})
+			total += len(p)
+		}
+	}
+	for len(iovs) > 0 {
+		var n uint32
+		errno := fdWrite(1, unsafe.Pointer(unsafe.SliceData(iovs)), int32(len(iovs)), unsafe.Pointer(&n))
+		runtime.KeepAlive(pieces)
+		if errno != 0 || n == 0 {
 			return false
 		}
-		b = b[n:]
+		// A short write: skip what was written, go on with the rest.
+		for len(iovs) > 0 && n >= iovs[0].len {
+			n -= iovs[0].len
+			iovs = iovs[1:]
+		}
+		if len(iovs) > 0 {
+			iovs[0].buf += n
+			iovs[0].len -= n
+		}
 	}
 	return true
 }
 
+// sendFrame writes a frame of header and body parts and returns its length.
+func sendFrame(header []byte, body ...[]byte) (uint64, bool) {
+	var prefix [4]byte
+	binary.LittleEndian.PutUint32(prefix[:], uint32(len(header)))
+	pieces := make([][]byte, 0, 2+len(body))
+	pieces = append(pieces, prefix[:], header)
+	n := uint64(4 + len(header))
+	for _, p := range body {
+		pieces = append(pieces, p)
+		n += uint64(len(p))
+	}
+	return n, writev(pieces)
+}
+
 // receive reads the n bytes the host staged.
 func receive(n uint64) ([]byte, bool) {
-	if n > uint64(maxReceive) {
+	if n > maxReceive {
 		return nil, false
 	}
 	b := make([]byte, n)
@@ -68,8 +113,15 @@ func input() []byte {
 // output hands b to the host as the call's output. A failure leaves the
 // call without output, which the host reports as a malformed result.
 func output(b []byte) {
-	if send(b) {
+	if writev([][]byte{b}) {
 		channelOutput(uint64(len(b)))
+	}
+}
+
+// outputFrame hands a result frame to the host as the call's output.
+func outputFrame(f *frame) {
+	if n, ok := sendFrame(f.header, f.body.parts...); ok {
+		channelOutput(n)
 	}
 }
 
