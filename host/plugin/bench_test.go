@@ -68,12 +68,14 @@ func BenchmarkBulk(b *testing.B) {
 		caller := hostfns.Caller{Plugin: p.Name(), Tool: tool, Tier: abi.TierRead}
 		want := strconv.Itoa(n)
 		b.SetBytes(int64(n))
+		cpu := cpuTime()
 		for b.Loop() {
 			res := p.Call(ctx, caller, tool, json.RawMessage(args))
 			if res.Error != nil || len(res.Content) != 1 || res.Content[0].Text != want {
 				b.Fatalf("%+v %+v", res.Error, res.Content)
 			}
 		}
+		b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 	}
 	b.Run("empty", func(b *testing.B) {
 		run(b, bulk, "test_bulk", `{"direction":"in"}`, 0)

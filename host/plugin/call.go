@@ -10,6 +10,7 @@ import (
 
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/sdk/abi"
@@ -99,7 +100,7 @@ func (p *Plugin) run(ctx context.Context, caller hostfns.Caller, export string, 
 	interrupted := !stop()
 	if err != nil || rc != 0 || interrupted {
 		// The instance may be half-way through anything: never reuse it.
-		inst.ext.Close(context.Background())
+		inst.dispose()
 		if err == nil && rc == 0 && callCtx.Err() == nil {
 			err = errors.New("interrupted")
 		}
@@ -168,11 +169,35 @@ func shortCause(err error) string {
 	return "it trapped"
 }
 
-// instance is one instantiated module and, for an ABI 2 plugin, its
-// channel (its WASI stdin and stdout).
+// instance is one instantiated module (with the Extism kernel's) and, for
+// an ABI 2 plugin, its channel (its WASI stdin and stdout).
 type instance struct {
-	ext *extism.Plugin
-	ch  *channel
+	ext  *extism.Plugin
+	ch   *channel
+	mems []*mmapMemory // the modules' linear memories, outside the Go heap
+}
+
+// allocate is the instance's wazero memory allocator: each linear memory
+// is a mapping of its own, kept to be unmapped by dispose.
+func (inst *instance) allocate(_, limit uint64) experimental.LinearMemory {
+	m := linearMemory(limit)
+	if m == nil {
+		return nil
+	}
+	inst.mems = append(inst.mems, m)
+	return m
+}
+
+// dispose closes the instance and unmaps its memories. No call may be
+// running in it (a call's deadline only closes it: see mmapMemory).
+func (inst *instance) dispose() {
+	if inst.ext != nil {
+		inst.ext.Close(context.Background())
+	}
+	for _, m := range inst.mems {
+		m.unmap()
+	}
+	inst.mems = nil
 }
 
 func (p *Plugin) acquire(ctx context.Context) (*instance, error) {
@@ -190,8 +215,10 @@ func (p *Plugin) acquire(ctx context.Context) (*instance, error) {
 		inst.ch = newChannel(p.memMiB << 20)
 		cfg = cfg.WithStdin(inst.ch).WithStdout(inst.ch)
 	}
-	ext, err := p.compiled.Instance(ctx, extism.PluginInstanceConfig{ModuleConfig: cfg})
+	ext, err := p.compiled.Instance(experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(inst.allocate)),
+		extism.PluginInstanceConfig{ModuleConfig: cfg})
 	if err != nil {
+		inst.dispose()
 		return nil, fmt.Errorf("instance: %w", err)
 	}
 	inst.ext = ext
@@ -215,10 +242,11 @@ func (p *Plugin) initialize(inst *instance) error {
 	stop := context.AfterFunc(ctx, func() { inst.ext.Close(context.Background()) })
 	_, _, err := p.exec(ctx, inst, abi.ExportCall, warmInput)
 	if !stop() {
+		inst.dispose()
 		return fmt.Errorf("the instance did not start within %s", max(initAllowance, p.timeout))
 	}
 	if err != nil {
-		inst.ext.Close(context.Background())
+		inst.dispose()
 		return fmt.Errorf("start: %w", err)
 	}
 	return nil
@@ -231,7 +259,7 @@ func (p *Plugin) release(inst *instance) {
 		p.idle = append(p.idle, inst)
 		return
 	}
-	go inst.ext.Close(context.Background())
+	go inst.dispose()
 }
 
 // Idle reports how many instances wait in the pool.

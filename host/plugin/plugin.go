@@ -219,7 +219,7 @@ func (p *Plugin) Close(ctx context.Context) error {
 	p.idle = nil
 	p.mu.Unlock()
 	for _, in := range idle {
-		in.ext.Close(ctx)
+		in.dispose()
 	}
 	if p.compiled != nil {
 		return p.compiled.Close(ctx)
