@@ -213,6 +213,11 @@ func (b *bench) memory() row {
 	}
 	r.Juju, r.Baseline = single(jm), single(bm)
 	r.Note = fmt.Sprintf("each process, MB: juju %s, baseline %s", jeach, beach)
+	if b.peer != nil {
+		if v, err := b.peer.peakRSS(); err == nil {
+			r.Note += fmt.Sprintf("; the peer server (Node) %.1f MB", float64(v)/(1<<20))
+		}
+	}
 	r.judge()
 	return r
 }

@@ -55,6 +55,13 @@ func largeContent() string {
 	return b.String()[:LargeSize]
 }
 
+// ListDir is the folder of the list_directory figures: ListEntries
+// entries, files and folders mixed.
+const ListDir = "list80"
+
+// ListEntries is how many entries ListDir holds.
+const ListEntries = 80
+
 // GlobPattern is the pattern of the glob figures.
 const GlobPattern = "**/*_test.go"
 
@@ -76,7 +83,8 @@ func Raw(args map[string]any) json.RawMessage {
 }
 
 // Workspace writes the benchmark workspace into dir: TinyFile, SmallFiles
-// (twenty lines each), LargeFile and a few folders for list_directory.
+// (twenty lines each), LargeFile, ListDir and a few folders for
+// list_directory.
 func Workspace(dir string) error {
 	files := map[string]string{TinyFile: tinyContent, LargeFile: largeContent(), "README.md": "# bench\n", "docs/notes.md": "notes\n", "src/main_test.go": "package main\n"}
 	for i, name := range SmallFiles {
@@ -85,6 +93,15 @@ func Workspace(dir string) error {
 			fmt.Fprintf(&b, "file %d, line %d: some ordinary text\n", i, l)
 		}
 		files[name] = b.String()
+	}
+	for i := range ListEntries {
+		if i%8 == 7 {
+			if err := os.MkdirAll(filepath.Join(dir, ListDir, fmt.Sprintf("dir%02d", i)), 0o755); err != nil {
+				return err
+			}
+			continue
+		}
+		files[fmt.Sprintf("%s/file%02d.go", ListDir, i)] = fmt.Sprintf("package list\n\n// File %d.\n", i)
 	}
 	for name, content := range files {
 		full := filepath.Join(dir, filepath.FromSlash(name))
