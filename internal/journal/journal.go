@@ -54,6 +54,7 @@ type options struct {
 	now         func() time.Time
 	fault       func(point string) // tests: called at each step of an apply
 	reads       *ReadLog
+	serial      bool // tests: write named temporary files after the intent, as before the overlap
 }
 
 // Option changes a default of Open.
