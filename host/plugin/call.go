@@ -20,7 +20,7 @@ import (
 // returns a Go error: every failure, the plugin's or the host's, is an
 // abi.Error inside the result.
 func (p *Plugin) Call(ctx context.Context, caller hostfns.Caller, tool string, args json.RawMessage) *abi.CallResult {
-	in, err := json.Marshal(abi.CallRequest{Tool: tool, Arguments: args})
+	in, err := p.callInput(tool, args)
 	if err != nil {
 		return failure(abi.Errorf(abi.InvalidArgument, "the arguments are not valid JSON"))
 	}
@@ -60,6 +60,15 @@ func (p *Plugin) decodeResult(out []byte) (*abi.CallResult, error) {
 }
 
 func failure(e *abi.Error) *abi.CallResult { return &abi.CallResult{Error: e} }
+
+// callInput is juju_call's input: in ABI 2 a frame of the tool's name and
+// the arguments (abi.EncodeCall), in ABI 1 a CallRequest.
+func (p *Plugin) callInput(tool string, args json.RawMessage) ([]byte, error) {
+	if p.channel {
+		return abi.EncodeCall(tool, args), nil
+	}
+	return json.Marshal(abi.CallRequest{Tool: tool, Arguments: args})
+}
 
 // Invoke calls an export of the plugin with raw input and returns its raw
 // output. Failures are abi errors: TIMEOUT when the call ran out of time,
@@ -141,7 +150,10 @@ func (p *Plugin) callError(parent, callCtx context.Context, export string, rc ui
 
 // warmInput is the empty call prewarm makes: no tool, answered with an
 // error, which starts the guest's runtime (and its init functions).
-var warmInput = []byte(`{"tool":""}`)
+func (p *Plugin) warmInput() []byte {
+	in, _ := p.callInput("", nil)
+	return in
+}
 
 // prewarm readies one instance for the first real call: it instantiates the
 // module and makes one empty call. It does nothing when calls already hold
@@ -153,7 +165,7 @@ func (p *Plugin) prewarm() {
 		return
 	}
 	defer func() { <-p.tokens }()
-	if _, err := p.run(context.Background(), hostfns.Caller{Plugin: p.Name()}, abi.ExportCall, warmInput); err != nil {
+	if _, err := p.run(context.Background(), hostfns.Caller{Plugin: p.Name()}, abi.ExportCall, p.warmInput()); err != nil {
 		p.rt.log.Debug("plugin warm-up call failed", "plugin", p.Name(), "err", err)
 	}
 }
@@ -240,7 +252,7 @@ func (p *Plugin) initialize(inst *instance) error {
 	ctx, cancel := context.WithTimeout(context.Background(), max(initAllowance, p.timeout))
 	defer cancel()
 	stop := context.AfterFunc(ctx, func() { inst.ext.Close(context.Background()) })
-	_, _, err := p.exec(ctx, inst, abi.ExportCall, warmInput)
+	_, _, err := p.exec(ctx, inst, abi.ExportCall, p.warmInput())
 	if !stop() {
 		inst.dispose()
 		return fmt.Errorf("the instance did not start within %s", max(initAllowance, p.timeout))

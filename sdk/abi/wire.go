@@ -4,8 +4,10 @@ import "encoding/json"
 
 // Exports a plugin provides.
 const (
-	// ExportCall runs one tool. Input: a CallRequest as JSON (Extism input).
-	// Output: a CallResult as JSON (Extism output). Return code 0.
+	// ExportCall runs one tool. Input: a CallRequest as JSON (ABI 1), or
+	// a frame of the tool's name and the arguments (ABI 2, EncodeCall).
+	// Output: a CallResult as JSON (ABI 1), or a frame of one (ABI 2, see
+	// Resolve). Return code 0.
 	ExportCall = "juju_call"
 	// ExportDescribe returns the plugin's tools and discoverers as a
 	// Description (JSON, Extism output). It runs at build time only: the

@@ -24,18 +24,15 @@ func serveCall(input []byte) *frame {
 // dispatch runs the tool input names; the strings its structured content
 // leaves out go into b.
 func dispatch(input []byte, b *body) *abi.CallResult {
-	var req abi.CallRequest
-	if !unmarshalFast(input, &req) {
-		req = abi.CallRequest{}
-		if err := json.Unmarshal(input, &req); err != nil {
-			return &abi.CallResult{Error: Errorf(abi.InvalidArgument, "the call request is not valid JSON")}
-		}
+	name, args, err := abi.DecodeCall(input)
+	if err != nil {
+		return &abi.CallResult{Error: Errorf(abi.InvalidArgument, "the call request is not a valid frame")}
 	}
-	t := toolByName[req.Tool]
+	t := toolByName[name]
 	if t == nil {
-		return &abi.CallResult{Error: Errorf(abi.InvalidArgument, "this plugin has no tool %q", req.Tool)}
+		return &abi.CallResult{Error: Errorf(abi.InvalidArgument, "this plugin has no tool %q", name)}
 	}
-	res, err := t.invoke(req.Arguments)
+	res, err := t.invoke(args)
 	if err != nil {
 		return &abi.CallResult{Error: t.publicError(err)}
 	}
