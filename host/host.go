@@ -127,7 +127,7 @@ func New(cfg Config) (*Host, error) {
 	}
 	for _, c := range cores {
 		l := &Loaded{Source: SourceCore, Granted: c.Manifest.Capabilities}
-		l.Plugin = rt.Load(c.Manifest, c.Wasm, l.Granted, fns)
+		l.Plugin = rt.LoadEmbedded(c.Manifest, c.Wasm, l.Granted, fns)
 		h.add(l)
 	}
 	for _, l := range h.loadInstalled(fns) {
@@ -242,7 +242,7 @@ func (h *Host) Warm(ctx context.Context) {
 	sort.SliceStable(todo, func(i, j int) bool { return len(todo[i].Manifest.Tools) > len(todo[j].Manifest.Tools) })
 	go func() {
 		for _, l := range todo {
-			l.Warm(ctx)
+			l.Ready(ctx) // compiled and one instance warm, before the next
 		}
 	}()
 }

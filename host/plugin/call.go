@@ -92,7 +92,13 @@ func (p *Plugin) Invoke(ctx context.Context, caller hostfns.Caller, export strin
 
 // run calls export in a pooled (or new) instance; the caller holds a token.
 func (p *Plugin) run(ctx context.Context, caller hostfns.Caller, export string, input []byte) ([]byte, *abi.Error) {
-	inst, err := p.acquire(ctx)
+	return p.runIn(ctx, caller, export, input, true)
+}
+
+// runIn is run; waitWarm lets the call wait for the instance the warm-up
+// is making rather than make one beside it (the warm-up itself does not).
+func (p *Plugin) runIn(ctx context.Context, caller hostfns.Caller, export string, input []byte, waitWarm bool) ([]byte, *abi.Error) {
+	inst, err := p.acquire(ctx, waitWarm)
 	if err != nil {
 		p.rt.log.Error("plugin instance failed to start", "plugin", p.Name(), "err", err)
 		return nil, abi.Errorf(abi.PluginFailed, "the plugin %s could not start an instance; try again, and tell the owner if it persists", p.Name())
@@ -165,7 +171,7 @@ func (p *Plugin) prewarm() {
 		return
 	}
 	defer func() { <-p.tokens }()
-	if _, err := p.run(context.Background(), hostfns.Caller{Plugin: p.Name()}, abi.ExportCall, p.warmInput()); err != nil {
+	if _, err := p.runIn(context.Background(), hostfns.Caller{Plugin: p.Name()}, abi.ExportCall, p.warmInput(), false); err != nil {
 		p.rt.log.Debug("plugin warm-up call failed", "plugin", p.Name(), "err", err)
 	}
 }
@@ -212,15 +218,36 @@ func (inst *instance) dispose() {
 	inst.mems = nil
 }
 
-func (p *Plugin) acquire(ctx context.Context) (*instance, error) {
-	p.mu.Lock()
-	if n := len(p.idle); n > 0 {
-		inst := p.idle[n-1]
-		p.idle = p.idle[:n-1]
+// acquire takes an idle instance or makes one. With waitWarm, a call that
+// finds none while the warm-up is still making the first one waits for it:
+// on a machine of few cores a second instance made beside it would only
+// make both late.
+func (p *Plugin) acquire(ctx context.Context, waitWarm bool) (*instance, error) {
+	for {
+		p.mu.Lock()
+		if n := len(p.idle); n > 0 {
+			inst := p.idle[n-1]
+			p.idle = p.idle[:n-1]
+			p.mu.Unlock()
+			return inst, nil
+		}
 		p.mu.Unlock()
-		return inst, nil
+		if !waitWarm {
+			break
+		}
+		waitWarm = false
+		select {
+		case <-p.warmed:
+			continue // the warm instance, unless another call took it
+		default:
+		}
+		select {
+		case <-p.warmed:
+			continue
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
-	p.mu.Unlock()
 	inst := &instance{}
 	cfg := wazero.NewModuleConfig().WithSysWalltime().WithSysNanotime().WithRandSource(randReader{})
 	if p.channel {
