@@ -73,9 +73,9 @@ func (b *bench) perCall(j, base *server, params json.RawMessage) (sample, sample
 // steadyReads are lines 3 and 4: one process each, many calls, the median
 // time per call.
 func (b *bench) steadyReads() []row {
-	r3 := row{ID: "3", Work: "tiny read_file, per call over stdio", Unit: "ms", Target: target{Limit: 0.3},
+	r3 := row{ID: "3", Work: "tiny read_file, per call over stdio", Unit: "ms", Target: target{Limit: 0.4},
 		Via: "one warm process, sequential calls, raw JSON-RPC over stdio", Against: "native server, same calls"}
-	r4 := row{ID: "4", Work: "read_files of 10 small files, per call", Unit: "ms", Target: target{Limit: 1},
+	r4 := row{ID: "4", Work: "read_files of 10 small files, per call", Unit: "ms", Target: target{Limit: 1.5},
 		Via: "one warm process, sequential calls, raw JSON-RPC over stdio", Against: "native server, same calls"}
 	j, err := b.live(b.juju(b.warmHome, b.ws))
 	if err != nil {
