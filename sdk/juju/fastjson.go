@@ -282,17 +282,28 @@ func (d *fastDecoder) object(v reflect.Value, k *codec, seen []bool) bool {
 		if d.next() != '"' {
 			return false
 		}
-		key, ok := d.str()
-		if !ok || d.next() != ':' {
+		raw, plainKey := d.rawKey()
+		var key string
+		if !plainKey {
+			var ok bool
+			if key, ok = d.str(); !ok {
+				return false
+			}
+		}
+		if d.next() != ':' {
 			return false
 		}
 		d.i++
 		f := -1
 		for j := range fields {
-			if fields[j].name == key {
+			// string(raw) == name compares without allocating.
+			if plainKey && string(raw) == fields[j].name || !plainKey && fields[j].name == key {
 				f = j
 				break
 			}
+		}
+		if plainKey && f < 0 {
+			key = string(raw)
 		}
 		switch {
 		case f >= 0:
@@ -324,6 +335,24 @@ func (d *fastDecoder) object(v reflect.Value, k *codec, seen []bool) bool {
 			return false
 		}
 	}
+}
+
+// rawKey reads a key made of plain ASCII (no escape), the common case,
+// and returns its bytes without allocating; otherwise it reports false and
+// leaves d where it was, for str.
+func (d *fastDecoder) rawKey() ([]byte, bool) {
+	data := d.data
+	for i := d.i + 1; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			raw := data[d.i+1 : i]
+			d.i = i + 1
+			return raw, true
+		case c == '\\' || c < 0x20 || c >= utf8.RuneSelf:
+			return nil, false
+		}
+	}
+	return nil, false
 }
 
 // str reads a string; d.data[d.i] is its opening quote.
