@@ -242,6 +242,9 @@ func (h *Host) Warm(ctx context.Context) {
 	sort.SliceStable(todo, func(i, j int) bool { return len(todo[i].Manifest.Tools) > len(todo[j].Manifest.Tools) })
 	go func() {
 		for _, l := range todo {
+			if ctx.Err() != nil {
+				return
+			}
 			l.Ready(ctx) // compiled and one instance warm, before the next
 		}
 	}()

@@ -61,9 +61,10 @@ type Plugin struct {
 	// exports take their input and give their output through it.
 	channel bool
 
-	tokens chan struct{} // one per live instance allowed
-	mu     sync.Mutex
-	idle   []*instance
+	tokens  chan struct{} // one per live instance allowed
+	mu      sync.Mutex
+	idle    []*instance
+	closing bool // Close was called: no compilation may start
 }
 
 // LoadEmbedded is Load for a plugin whose wasm is built into juju's own
@@ -144,7 +145,20 @@ func (p *Plugin) SetGrants(grants []abi.Capability) {
 // Warm compiles the plugin now; concurrent callers share one compilation.
 // ctx bounds only this caller's wait.
 func (p *Plugin) Warm(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err // a cancelled caller starts no compilation
+	}
 	p.once.Do(func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.closing {
+			// Closed before it ever compiled: it never will.
+			p.err = ErrClosed
+			p.state.Store(int32(Failed))
+			close(p.done)
+			close(p.warmed)
+			return
+		}
 		p.started.Store(true)
 		go p.compile()
 	})
@@ -229,6 +243,9 @@ func (p *Plugin) compileNow() (*extism.CompiledPlugin, error) {
 	return extism.NewCompiledPlugin(context.Background(), m, cfg, p.hostFunctions())
 }
 
+// ErrClosed reports a call into a plugin closed before it compiled.
+var ErrClosed = errors.New("plugin: closed")
+
 // ErrStillCompiling reports a Close that gave up waiting for a compilation.
 var ErrStillCompiling = errors.New("plugin: still compiling")
 
@@ -236,6 +253,9 @@ var ErrStillCompiling = errors.New("plugin: still compiling")
 // progress cannot be interrupted (closing under it would crash wazero), so
 // Close waits for it until ctx ends and then leaves the plugin open.
 func (p *Plugin) Close(ctx context.Context) error {
+	p.mu.Lock()
+	p.closing = true // no compilation starts after this
+	p.mu.Unlock()
 	if p.started.Load() {
 		select {
 		case <-p.warmed:
