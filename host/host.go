@@ -149,7 +149,7 @@ func New(cfg Config) (*Host, error) {
 	cat := newCatalog()
 	for _, c := range cores {
 		l := &Loaded{Source: SourceCore, Granted: c.Manifest.Capabilities}
-		l.Plugin = rt.Load(c.Manifest, c.Wasm, l.Granted, h.reload.fns)
+		l.Plugin = rt.LoadEmbedded(c.Manifest, c.Wasm, l.Granted, h.reload.fns)
 		cat.add(l, h.log)
 	}
 	h.reload.stamp = h.installedStamp()
@@ -279,7 +279,10 @@ func (h *Host) Warm(ctx context.Context) {
 	sort.SliceStable(todo, func(i, j int) bool { return len(todo[i].Manifest.Tools) > len(todo[j].Manifest.Tools) })
 	go func() {
 		for _, l := range todo {
-			l.Warm(ctx)
+			if ctx.Err() != nil {
+				return
+			}
+			l.Ready(ctx) // compiled and one instance warm, before the next
 		}
 	}()
 }

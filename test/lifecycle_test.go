@@ -276,7 +276,7 @@ func TestInstallRefusalsLeaveInstalledSetAlone(t *testing.T) {
 		setup func(dir string)
 		want  string
 	}{
-		{"malformed manifest", func(dir string) { edit(dir, `"abi": 1`, `"abi": 1,,`) }, "invalid manifest"},
+		{"malformed manifest", func(dir string) { edit(dir, `"abi": 2`, `"abi": 2,,`) }, "invalid manifest"},
 		{"a core tool's name", func(dir string) {
 			edit(dir, `"name": "test-echo"`, `"name": "test-echo-two"`)
 			edit(dir, `"name": "test_echo"`, `"name": "read_file"`)

@@ -10,6 +10,7 @@ import (
 
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/jujutools/juju/hostfns"
@@ -20,7 +21,7 @@ import (
 // returns a Go error: every failure, the plugin's or the host's, is an
 // abi.Error inside the result.
 func (p *Plugin) Call(ctx context.Context, caller hostfns.Caller, tool string, args json.RawMessage) *abi.CallResult {
-	in, err := json.Marshal(abi.CallRequest{Tool: tool, Arguments: args})
+	in, err := p.callInput(tool, args)
 	if err != nil {
 		return failure(abi.Errorf(abi.InvalidArgument, "the arguments are not valid JSON"))
 	}
@@ -28,18 +29,47 @@ func (p *Plugin) Call(ctx context.Context, caller hostfns.Caller, tool string, a
 	if aerr != nil {
 		return failure(aerr)
 	}
-	var res abi.CallResult
-	if err := json.Unmarshal(out, &res); err != nil {
+	res, err := p.decodeResult(out)
+	if err != nil {
 		p.rt.log.Warn("plugin returned a malformed result", "plugin", p.Name(), "tool", tool, "err", err)
 		return failure(abi.Errorf(abi.PluginFailed, "the plugin %s returned a malformed result; report it to the plugin's author", p.Name()))
 	}
 	if res.Error != nil && !res.Error.Code.Valid() {
 		res.Error = abi.Errorf(abi.PluginFailed, "the plugin %s failed: %s", p.Name(), res.Error.Message)
 	}
-	return &res
+	return res
+}
+
+// decodeResult decodes juju_call's output: a CallResult, or in ABI 2 a
+// frame of one and the body its spans and splices refer to.
+func (p *Plugin) decodeResult(out []byte) (*abi.CallResult, error) {
+	header, body := out, []byte(nil)
+	if p.channel {
+		var err error
+		if header, body, err = abi.DecodeFrame(out); err != nil {
+			return nil, err
+		}
+	}
+	var res abi.CallResult
+	if err := json.Unmarshal(header, &res); err != nil {
+		return nil, err
+	}
+	if err := res.Resolve(body); err != nil {
+		return nil, err
+	}
+	return &res, nil
 }
 
 func failure(e *abi.Error) *abi.CallResult { return &abi.CallResult{Error: e} }
+
+// callInput is juju_call's input: in ABI 2 a frame of the tool's name and
+// the arguments (abi.EncodeCall), in ABI 1 a CallRequest.
+func (p *Plugin) callInput(tool string, args json.RawMessage) ([]byte, error) {
+	if p.channel {
+		return abi.EncodeCall(tool, args), nil
+	}
+	return json.Marshal(abi.CallRequest{Tool: tool, Arguments: args})
+}
 
 // Invoke calls an export of the plugin with raw input and returns its raw
 // output. Failures are abi errors: TIMEOUT when the call ran out of time,
@@ -63,7 +93,13 @@ func (p *Plugin) Invoke(ctx context.Context, caller hostfns.Caller, export strin
 
 // run calls export in a pooled (or new) instance; the caller holds a token.
 func (p *Plugin) run(ctx context.Context, caller hostfns.Caller, export string, input []byte) ([]byte, *abi.Error) {
-	inst, err := p.acquire(ctx)
+	return p.runIn(ctx, caller, export, input, true)
+}
+
+// runIn is run; waitWarm lets the call wait for the instance the warm-up
+// is making rather than make one beside it (the warm-up itself does not).
+func (p *Plugin) runIn(ctx context.Context, caller hostfns.Caller, export string, input []byte, waitWarm bool) ([]byte, *abi.Error) {
+	inst, err := p.acquire(ctx, waitWarm)
 	if err != nil {
 		p.rt.log.Error("plugin instance failed to start", "plugin", p.Name(), "err", err)
 		return nil, abi.Errorf(abi.PluginFailed, "the plugin %s could not start an instance (%s); tell the owner if it persists", p.Name(), startCause(err))
@@ -75,13 +111,12 @@ func (p *Plugin) run(ctx context.Context, caller hostfns.Caller, export string, 
 	// Host functions get the real, cancellable context (callContext).
 	callCtx, cancel := context.WithTimeout(hostfns.WithCaller(ctx, caller), p.timeout)
 	defer cancel()
-	stop := context.AfterFunc(callCtx, func() { inst.Close(context.Background()) })
-	wasmCtx := context.WithValue(context.WithoutCancel(callCtx), callCtxKey{}, callCtx)
-	rc, out, err := inst.CallWithContext(wasmCtx, export, input)
+	stop := context.AfterFunc(callCtx, func() { inst.ext.Close(context.Background()) })
+	rc, out, err := p.exec(callCtx, inst, export, input)
 	interrupted := !stop()
 	if err != nil || rc != 0 || interrupted {
 		// The instance may be half-way through anything: never reuse it.
-		inst.Close(context.Background())
+		inst.dispose()
 		if err == nil && rc == 0 && callCtx.Err() == nil {
 			err = errors.New("interrupted")
 		}
@@ -89,6 +124,23 @@ func (p *Plugin) run(ctx context.Context, caller hostfns.Caller, export string, 
 	}
 	p.release(inst)
 	return out, nil
+}
+
+// exec makes one call of export in inst under callCtx, whose deadline the
+// caller enforces. An ABI 2 plugin gets its input through the instance's
+// channel and hands its output back through juju_output; an ABI 1 plugin
+// uses Extism's input and output.
+func (p *Plugin) exec(callCtx context.Context, inst *instance, export string, input []byte) (uint32, []byte, error) {
+	c := &call{ctx: callCtx, ch: inst.ch}
+	wasmCtx := context.WithValue(context.WithoutCancel(callCtx), callKey{}, c)
+	if inst.ch == nil {
+		return inst.ext.CallWithContext(wasmCtx, export, input)
+	}
+	inst.ch.reset()
+	defer inst.ch.reset()
+	inst.ch.stageInput(input)
+	rc, _, err := inst.ext.CallWithContext(wasmCtx, export, nil)
+	return rc, c.output, err
 }
 
 func (p *Plugin) callError(parent, callCtx context.Context, export string, rc uint32, err error) *abi.Error {
@@ -105,7 +157,10 @@ func (p *Plugin) callError(parent, callCtx context.Context, export string, rc ui
 
 // warmInput is the empty call prewarm makes: no tool, answered with an
 // error, which starts the guest's runtime (and its init functions).
-var warmInput = []byte(`{"tool":""}`)
+func (p *Plugin) warmInput() []byte {
+	in, _ := p.callInput("", nil)
+	return in
+}
 
 // prewarm readies one instance for the first real call: it instantiates the
 // module and makes one empty call. It does nothing when calls already hold
@@ -117,7 +172,7 @@ func (p *Plugin) prewarm() {
 		return
 	}
 	defer func() { <-p.tokens }()
-	if _, err := p.run(context.Background(), hostfns.Caller{Plugin: p.Name()}, abi.ExportCall, warmInput); err != nil {
+	if _, err := p.runIn(context.Background(), hostfns.Caller{Plugin: p.Name()}, abi.ExportCall, p.warmInput(), false); err != nil {
 		p.rt.log.Debug("plugin warm-up call failed", "plugin", p.Name(), "err", err)
 	}
 }
@@ -143,21 +198,80 @@ func shortCause(rc uint32, err error) string {
 	return fmt.Sprintf("it reported an error: %q", string(msg))
 }
 
-func (p *Plugin) acquire(ctx context.Context) (*extism.Plugin, error) {
-	p.mu.Lock()
-	if n := len(p.idle); n > 0 {
-		inst := p.idle[n-1]
-		p.idle = p.idle[:n-1]
-		p.mu.Unlock()
-		return inst, nil
+// instance is one instantiated module (with the Extism kernel's) and, for
+// an ABI 2 plugin, its channel (its WASI stdin and stdout).
+type instance struct {
+	ext  *extism.Plugin
+	ch   *channel
+	mems []*mmapMemory // the modules' linear memories, outside the Go heap
+}
+
+// allocate is the instance's wazero memory allocator: each linear memory
+// is a mapping of its own, kept to be unmapped by dispose.
+func (inst *instance) allocate(_, limit uint64) experimental.LinearMemory {
+	m := linearMemory(limit)
+	if m == nil {
+		return nil
 	}
-	p.mu.Unlock()
-	inst, err := p.compiled.Instance(ctx, extism.PluginInstanceConfig{
-		ModuleConfig: wazero.NewModuleConfig().WithSysWalltime().WithSysNanotime().WithRandSource(randReader{}),
-	})
+	inst.mems = append(inst.mems, m)
+	return m
+}
+
+// dispose closes the instance and unmaps its memories. No call may be
+// running in it (a call's deadline only closes it: see mmapMemory).
+func (inst *instance) dispose() {
+	if inst.ext != nil {
+		inst.ext.Close(context.Background())
+	}
+	for _, m := range inst.mems {
+		m.unmap()
+	}
+	inst.mems = nil
+}
+
+// acquire takes an idle instance or makes one. With waitWarm, a call that
+// finds none while the warm-up is still making the first one waits for it:
+// on a machine of few cores a second instance made beside it would only
+// make both late.
+func (p *Plugin) acquire(ctx context.Context, waitWarm bool) (*instance, error) {
+	for {
+		p.mu.Lock()
+		if n := len(p.idle); n > 0 {
+			inst := p.idle[n-1]
+			p.idle = p.idle[:n-1]
+			p.mu.Unlock()
+			return inst, nil
+		}
+		p.mu.Unlock()
+		if !waitWarm {
+			break
+		}
+		waitWarm = false
+		select {
+		case <-p.warmed:
+			continue // the warm instance, unless another call took it
+		default:
+		}
+		select {
+		case <-p.warmed:
+			continue
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	inst := &instance{}
+	cfg := wazero.NewModuleConfig().WithSysWalltime().WithSysNanotime().WithRandSource(randReader{})
+	if p.channel {
+		inst.ch = newChannel(p.memMiB << 20)
+		cfg = cfg.WithStdin(inst.ch).WithStdout(inst.ch)
+	}
+	ext, err := p.compiled.Instance(experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(inst.allocate)),
+		extism.PluginInstanceConfig{ModuleConfig: cfg})
 	if err != nil {
+		inst.dispose()
 		return nil, fmt.Errorf("instance: %w", err)
 	}
+	inst.ext = ext
 	if err := p.initialize(inst); err != nil {
 		return nil, err
 	}
@@ -176,20 +290,21 @@ const initAllowance = 10 * time.Second
 // (discoverers only), juju_describe. Its answer does not matter, an error
 // included (a plugin may answer the unknown tool with error_set and a
 // non-zero return); a trap does, since it leaves the instance unusable.
-func (p *Plugin) initialize(inst *extism.Plugin) error {
+func (p *Plugin) initialize(inst *instance) error {
 	ctx, cancel := context.WithTimeout(context.Background(), max(initAllowance, p.timeout))
 	defer cancel()
-	export, input := abi.ExportCall, warmInput
-	if !inst.FunctionExists(export) {
+	export, input := abi.ExportCall, p.warmInput()
+	if !inst.ext.FunctionExists(export) {
 		export, input = abi.ExportDescribe, nil
 	}
-	stop := context.AfterFunc(ctx, func() { inst.Close(context.Background()) })
-	rc, _, err := inst.CallWithContext(context.WithoutCancel(ctx), export, input)
+	stop := context.AfterFunc(ctx, func() { inst.ext.Close(context.Background()) })
+	rc, _, err := p.exec(ctx, inst, export, input)
 	if !stop() {
+		inst.dispose()
 		return fmt.Errorf("the instance did not start within %s", max(initAllowance, p.timeout))
 	}
 	if err != nil && (trapped(err) || strings.HasPrefix(err.Error(), "failed to initialize runtime")) {
-		inst.Close(context.Background())
+		inst.dispose()
 		return fmt.Errorf("start (the warm-up call of %s): %w", export, err)
 	}
 	if err != nil || rc != 0 {
@@ -232,14 +347,14 @@ func lastLine(s string) string {
 	return s
 }
 
-func (p *Plugin) release(inst *extism.Plugin) {
+func (p *Plugin) release(inst *instance) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.idle) < cap(p.tokens) {
 		p.idle = append(p.idle, inst)
 		return
 	}
-	go inst.Close(context.Background())
+	go inst.dispose()
 }
 
 // Idle reports how many instances wait in the pool.
@@ -249,14 +364,29 @@ func (p *Plugin) Idle() int {
 	return len(p.idle)
 }
 
-// callCtxKey carries a call's cancellable context through wazero, which
-// sees only an uncancellable one.
-type callCtxKey struct{}
+// call is what the host functions serving one call see of it, through the
+// context wazero hands them: the call's cancellable context (wazero sees
+// only an uncancellable one), the instance's channel and, once juju_output
+// ran, the call's output.
+type call struct {
+	ctx    context.Context
+	ch     *channel // nil for an ABI 1 plugin
+	output []byte
+}
+
+// callKey carries a *call through wazero.
+type callKey struct{}
+
+// callFrom returns the call ctx belongs to, or nil.
+func callFrom(ctx context.Context) *call {
+	c, _ := ctx.Value(callKey{}).(*call)
+	return c
+}
 
 // callContext returns the cancellable context of the call ctx belongs to.
 func callContext(ctx context.Context) context.Context {
-	if c, ok := ctx.Value(callCtxKey{}).(context.Context); ok {
-		return c
+	if c := callFrom(ctx); c != nil {
+		return c.ctx
 	}
 	return ctx
 }

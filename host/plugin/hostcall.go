@@ -11,32 +11,49 @@ import (
 )
 
 // hostFunctions wraps every hostfns.Func for this plugin: the grant is
-// checked first, the request frame decoded, the handler run with panics
-// contained, and the response frame written back.
+// checked first, the request frame read and decoded, the handler run with
+// panics contained, and the response frame handed back. Each function is
+// linked under HostNamespace (Extism kernel blocks, ABI 1) and, for an
+// ABI 2 plugin, under ChannelNamespace too, beside ChannelOutput.
 func (p *Plugin) hostFunctions() []extism.HostFunction {
-	out := make([]extism.HostFunction, 0, len(p.fns))
+	out := make([]extism.HostFunction, 0, 2*len(p.fns)+1)
 	for _, f := range p.fns {
-		f := f
 		hf := extism.NewHostFunctionWithStack(f.Name, func(ctx context.Context, cp *extism.CurrentPlugin, stack []uint64) {
-			stack[0] = p.serve(ctx, cp, f, stack[0])
+			stack[0] = p.serveKernel(ctx, cp, f, stack[0])
 		}, []extism.ValueType{extism.ValueTypePTR}, []extism.ValueType{extism.ValueTypePTR})
 		hf.SetNamespace(abi.HostNamespace)
+		out = append(out, hf)
+		if !p.channel {
+			continue
+		}
+		hf = extism.NewHostFunctionWithStack(f.Name, func(ctx context.Context, _ *extism.CurrentPlugin, stack []uint64) {
+			stack[0] = p.serveChannel(ctx, f, stack[0])
+		}, []extism.ValueType{extism.ValueTypeI64}, []extism.ValueType{extism.ValueTypeI64})
+		hf.SetNamespace(abi.ChannelNamespace)
+		out = append(out, hf)
+	}
+	if p.channel {
+		hf := extism.NewHostFunctionWithStack(abi.ChannelOutput, func(ctx context.Context, _ *extism.CurrentPlugin, stack []uint64) {
+			stack[0] = p.takeOutput(ctx, stack[0])
+		}, []extism.ValueType{extism.ValueTypeI64}, []extism.ValueType{extism.ValueTypeI64})
+		hf.SetNamespace(abi.ChannelNamespace)
 		out = append(out, hf)
 	}
 	return out
 }
 
-func (p *Plugin) serve(ctx context.Context, cp *extism.CurrentPlugin, f hostfns.Func, offset uint64) uint64 {
-	header, body := p.handle(ctx, cp, f, offset)
-	if len(header) > abi.MaxHeader {
-		// The guest could not decode it (abi.ErrFrame): say what happened.
-		p.rt.log.Warn("host function answer too large", "plugin", p.Name(), "hostfn", f.Name, "bytes", len(header))
-		header, body = hostfns.ErrorHeader(abi.Errorf(abi.TooLarge,
-			"the answer of %s is larger than the %d MiB a host function may return; ask for less at once (a narrower path or pattern, a limit or an offset)",
-			f.Name, abi.MaxHeader>>20)), nil
-	}
-	resp := abi.EncodeFrame(header, body)
-	off, err := cp.WriteBytes(resp)
+// serveKernel answers a host function call of the Extism convention: the
+// request frame is the kernel block at offset, the response a new block.
+func (p *Plugin) serveKernel(ctx context.Context, cp *extism.CurrentPlugin, f hostfns.Func, offset uint64) uint64 {
+	header, body := p.handle(ctx, f, func() ([]byte, *abi.Error) {
+		in, err := cp.ReadBytes(offset)
+		if err != nil {
+			return nil, abi.Errorf(abi.InvalidArgument, "the request to %s is not a valid memory block", f.Name)
+		}
+		return in, nil
+	})
+	header, body = p.bound(f, header, body)
+	off, err := cp.WriteBytes(abi.EncodeFrame(header, body))
 	if err != nil {
 		// The guest's memory is exhausted: trap, so the call fails and the
 		// instance is replaced.
@@ -45,7 +62,56 @@ func (p *Plugin) serve(ctx context.Context, cp *extism.CurrentPlugin, f hostfns.
 	return off
 }
 
-func (p *Plugin) handle(ctx context.Context, cp *extism.CurrentPlugin, f hostfns.Func, offset uint64) (header, body []byte) {
+// serveChannel answers a host function call through the channel: the
+// request frame is the last n bytes the guest wrote, the response is staged
+// for its reads, and its length returned.
+func (p *Plugin) serveChannel(ctx context.Context, f hostfns.Func, n uint64) uint64 {
+	c := callFrom(ctx)
+	if c == nil || c.ch == nil {
+		return 0
+	}
+	in, err := c.ch.take(n)
+	header, body := p.handle(ctx, f, func() ([]byte, *abi.Error) {
+		if err != nil {
+			return nil, abi.Errorf(abi.InvalidArgument, "the request to %s is shorter than the %d bytes announced", f.Name, n)
+		}
+		return in, nil
+	})
+	header, body = p.bound(f, header, body)
+	return c.ch.stage(header, body)
+}
+
+// takeOutput is ChannelOutput: the last n bytes the guest wrote are the
+// call's output.
+func (p *Plugin) takeOutput(ctx context.Context, n uint64) uint64 {
+	c := callFrom(ctx)
+	if c == nil || c.ch == nil {
+		return 1
+	}
+	out, err := c.ch.take(n)
+	if err != nil {
+		c.output = nil
+		return 1
+	}
+	c.output = out
+	return 0
+}
+
+// bound replaces an answer whose header the guest could not decode
+// (abi.ErrFrame) by a TOO_LARGE error that says what happened.
+func (p *Plugin) bound(f hostfns.Func, header, body []byte) ([]byte, []byte) {
+	if len(header) <= abi.MaxHeader {
+		return header, body
+	}
+	p.rt.log.Warn("host function answer too large", "plugin", p.Name(), "hostfn", f.Name, "bytes", len(header))
+	return hostfns.ErrorHeader(abi.Errorf(abi.TooLarge,
+		"the answer of %s is larger than the %d MiB a host function may return; ask for less at once (a narrower path or pattern, a limit or an offset)",
+		f.Name, abi.MaxHeader>>20)), nil
+}
+
+// handle checks the grant and the tier, reads the request frame with read,
+// decodes it and runs the handler with panics contained.
+func (p *Plugin) handle(ctx context.Context, f hostfns.Func, read func() ([]byte, *abi.Error)) (header, body []byte) {
 	caller, _ := hostfns.CallerFrom(ctx)
 	if f.Capability != "" && !p.Granted(f.Capability) {
 		p.rt.log.Warn("capability denied", "plugin", p.Name(), "tool", caller.Tool, "hostfn", f.Name, "capability", f.Capability)
@@ -56,9 +122,9 @@ func (p *Plugin) handle(ctx context.Context, cp *extism.CurrentPlugin, f hostfns
 		p.rt.log.Warn("capability denied by tier", "plugin", p.Name(), "tool", caller.Tool, "tier", caller.Tier, "hostfn", f.Name, "capability", f.Capability)
 		return hostfns.ErrorHeader(e), nil
 	}
-	in, err := cp.ReadBytes(offset)
-	if err != nil {
-		return hostfns.ErrorHeader(abi.Errorf(abi.InvalidArgument, "the request to %s is not a valid memory block", f.Name)), nil
+	in, aerr := read()
+	if aerr != nil {
+		return hostfns.ErrorHeader(aerr), nil
 	}
 	h, b, err := abi.DecodeFrame(in)
 	if err != nil {

@@ -6,13 +6,15 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
 // Linked lists the modules juju links into every plugin, the only ones a
-// plugin may import from: the Extism kernel, juju's host functions, and WASI
+// plugin may import from: the Extism kernel, juju's host functions, the
+// ABI 2 channel functions (juju:channel), and WASI
 // preview 1 (available, not required; no directories, no environment).
-var Linked = []string{"extism:host/env", abi.HostNamespace, "wasi_snapshot_preview1"}
+var Linked = []string{"extism:host/env", abi.HostNamespace, abi.ChannelNamespace, "wasi_snapshot_preview1"}
 
 // ErrModule wraps every problem CheckModule and CheckExports find.
 var ErrModule = errors.New("pluginbuild: the wasm cannot be a juju plugin")
@@ -22,14 +24,14 @@ var ErrModule = errors.New("pluginbuild: the wasm cannot be a juju plugin")
 // is: an import from a module juju does not link (AssemblyScript's
 // env.abort), or no juju_describe export.
 func CheckModule(wasm []byte) error {
-	imports, exports, err := moduleInfo(wasm)
+	imports, exports, err := plugin.ModuleInfo(wasm)
 	if err != nil {
 		return fmt.Errorf("%w: %v (a wasm module begins with the bytes \\0asm)", ErrModule, err)
 	}
 	var bad []string
 	for _, im := range imports {
-		if !slices.Contains(Linked, im.module) {
-			bad = append(bad, im.module+"."+im.name)
+		if !slices.Contains(Linked, im.Module) {
+			bad = append(bad, im.Module+"."+im.Name)
 		}
 	}
 	if len(bad) > 0 {
@@ -50,7 +52,7 @@ func CheckModule(wasm []byte) error {
 // CheckExports says whether a module exports what its description needs:
 // juju_call for tools, juju_discover for discoverers.
 func CheckExports(wasm []byte, d *abi.Description) error {
-	_, exports, err := moduleInfo(wasm)
+	_, exports, err := plugin.ModuleInfo(wasm)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrModule, err)
 	}

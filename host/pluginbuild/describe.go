@@ -51,9 +51,13 @@ func DescribeIn(ctx context.Context, rt *plugin.Runtime, wasm []byte) (*abi.Desc
 	if err != nil {
 		return nil, err
 	}
+	version, err := plugin.ModuleABI(wasm)
+	if err != nil {
+		return nil, err
+	}
 	sum := sha256.Sum256(wasm)
 	m := &manifest.Manifest{
-		ABI:     abi.Version,
+		ABI:     version,
 		Name:    "describe",
 		Version: "0",
 		Wasm:    manifest.Wasm{File: WasmFile, SHA256: hex.EncodeToString(sum[:])},
@@ -77,15 +81,19 @@ func DescribeIn(ctx context.Context, rt *plugin.Runtime, wasm []byte) (*abi.Desc
 }
 
 // stubs answers every host function the module imports from juju's
-// namespace, whatever its name, so that describing a plugin never depends
+// namespaces, whatever its name, so that describing a plugin never depends
 // on which host functions exist yet.
 func stubs(wasm []byte) ([]hostfns.Func, error) {
-	names, err := importedFuncs(wasm, abi.HostNamespace)
-	if err != nil {
-		return nil, err
+	var names []string
+	for _, ns := range []string{abi.HostNamespace, abi.ChannelNamespace} {
+		n, err := plugin.ImportedFuncs(wasm, ns)
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, n...)
 	}
 	var fns []hostfns.Func
-	seen := map[string]bool{}
+	seen := map[string]bool{abi.ChannelOutput: true} // the runtime's own
 	for _, name := range names {
 		if !seen[name] {
 			seen[name] = true

@@ -53,6 +53,40 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 		State: statePending, Files: p.recs, Diff: p.diff, DiffCut: p.cut, RollbackOf: rollbackOf,
 	}
 	// 1. The intent, with every pre-image, durable before any file changes.
+	// Meanwhile the new contents are written to unnamed files and synced
+	// (see unnamedTemp): nothing visible changes, and a crash before they
+	// are linked leaves nothing behind.
+	temps := make([]*unnamedTemp, len(p.steps))
+	var tempErr *abi.Error
+	wrote := make(chan struct{})
+	go func() {
+		defer close(wrote)
+		for i, s := range p.steps {
+			if j.opts.serial {
+				break
+			}
+			if s.after.Kind != kindFile {
+				continue
+			}
+			t, err := writeUnnamed(s.r.OS, path.Dir(s.rel), s.post, s.after.Mode)
+			if err != nil && err != errNoUnnamed {
+				tempErr = j.fsError(s.display, err)
+				return
+			}
+			temps[i] = t
+			if t != nil {
+				j.fault(fmt.Sprintf("unnamed:%d", i))
+			}
+		}
+	}()
+	defer func() {
+		<-wrote
+		for _, t := range temps {
+			if t != nil {
+				t.close()
+			}
+		}
+	}()
 	err := db.Update(func(tx *bolt.Tx) error {
 		seq, err := tx.Bucket(bucketChanges).NextSequence()
 		if err != nil {
@@ -75,8 +109,15 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 		}
 		return tx.Bucket(bucketPending).Put([]byte(rec.ID), nil)
 	})
+	<-wrote
 	if err != nil {
 		return nil, j.internal("record the change", err)
+	}
+	if tempErr != nil {
+		if err := dropRecord(db, rec.ID); err != nil {
+			j.log.Error("journal: dropping an unwritten change", "id", rec.ID, "err", err)
+		}
+		return nil, tempErr
 	}
 	j.fault("intent")
 
@@ -103,7 +144,14 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 			e = abi.Errorf(abi.FileChanged, "%s changed on disk while the change was being written; nothing was changed. Read it again and redo the change", quote(s.display))
 		}
 		if e == nil {
-			if err := place(s.r.OS, s.rel, rec.Files[i].Temp, s.after, s.post, func() { j.fault(fmt.Sprintf("temp:%d", i)) }); err != nil {
+			mid := func() { j.fault(fmt.Sprintf("temp:%d", i)) }
+			var err error
+			if t := temps[i]; t != nil {
+				err = placeUnnamed(s.r.OS, s.rel, rec.Files[i].Temp, t, s.after, s.post, mid)
+			} else {
+				err = place(s.r.OS, s.rel, rec.Files[i].Temp, s.after, s.post, mid)
+			}
+			if err != nil {
 				e = j.fsError(s.display, err)
 			}
 		}

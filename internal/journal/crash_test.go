@@ -137,8 +137,22 @@ func crashPoints(t *testing.T) []string {
 	if e != nil {
 		t.Fatal(e)
 	}
-	points := []string{"intent"}
-	for i, s := range d.prepare().steps {
+	var points []string
+	// A new content is written to an unnamed file while the intent
+	// commits, where the system has them and the folder exists already.
+	probe, err := writeUnnamed(f.pol.Roots()[0].OS, ".", []byte("x"), 0)
+	unnamed := err == nil
+	if unnamed {
+		probe.close()
+	}
+	steps := d.prepare().steps
+	for i, s := range steps {
+		if fi, err := os.Stat(filepath.Join(f.root, filepath.Dir(s.rel))); unnamed && s.after.Kind == kindFile && err == nil && fi.IsDir() {
+			points = append(points, fmt.Sprintf("unnamed:%d", i))
+		}
+	}
+	points = append(points, "intent")
+	for i, s := range steps {
 		points = append(points, fmt.Sprintf("write:%d", i))
 		if s.after.Kind == kindFile {
 			points = append(points, fmt.Sprintf("temp:%d", i))

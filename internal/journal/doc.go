@@ -13,9 +13,14 @@
 //  1. under the database's exclusive lock, compute every path's new state
 //     and check each path's current hash against what the caller expects;
 //  2. commit an intent record (state pending) with the pre-images, synced;
-//  3. write each file atomically — a temporary file in the same folder,
-//     fsync, rename over the name, fsync the folder — checking just before
-//     each rename that the file is still what step 1 read;
+//     meanwhile (on Linux) each new content is written to an unnamed file
+//     in its folder (O_TMPFILE) and synced: nothing has a name yet, so a
+//     crash before the intent is durable leaves nothing behind;
+//  3. write each file atomically — a temporary file in the same folder
+//     (the unnamed one, linked under the name the intent records, or one
+//     written now and synced), rename over the name, fsync the folder —
+//     checking just before each rename that the file is still what step 1
+//     read;
 //  4. mark the record done.
 //
 // Whoever opens the database next (the same server, another server on the

@@ -123,6 +123,22 @@ func place(root *os.Root, rel, temp string, img image, content []byte, mid func(
 	return nil
 }
 
+// placeUnnamed makes rel hold the file img with content, already written
+// and synced in t: linked as temp, then renamed over rel. Where t cannot
+// be linked (no /proc), temp is written again by name. mid runs before
+// the rename.
+func placeUnnamed(root *os.Root, rel, temp string, t *unnamedTemp, img image, content []byte, mid func()) error {
+	if err := t.link(temp); err != nil {
+		if err := writeTemp(root, temp, content, img.Mode); err != nil {
+			return err
+		}
+	}
+	if mid != nil {
+		mid()
+	}
+	return replaceWith(root, temp, rel)
+}
+
 // replaceWith renames temp over rel; a folder at rel is removed first
 // (it must be empty).
 func replaceWith(root *os.Root, temp, rel string) error {

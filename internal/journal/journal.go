@@ -63,6 +63,7 @@ type options struct {
 	limits      Limits
 	autoPrune   bool
 	compactMin  int64 // free bytes past which a prune compacts the file
+	serial      bool  // tests: write named temporary files after the intent, as before the overlap
 }
 
 // Option changes a default of Open.

@@ -2,6 +2,8 @@ package journal
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,13 +12,17 @@ import (
 
 // BenchmarkEditPhases splits one journaled edit into its steps and
 // reports the time of each (µs/op): intent (open the database, settle,
-// record the intent and pre-image, synced), temp (write the temporary
-// file, fdatasync), rename, commit (sync the folder), done (the done
-// record, not synced).
+// record the intent and pre-image, synced, and meanwhile write the new
+// content to an unnamed file, fdatasync), temp (link it under its
+// temporary name, or write a named one), rename, commit (sync the
+// folder), done (the done record, not synced).
 func BenchmarkEditPhases(b *testing.B) {
 	var last time.Time
 	acc := map[string]time.Duration{}
 	f := newFixture(b, map[string]string{"a.go": "package a\n\nvar x = 0\n"}, WithFault(func(p string) {
+		if strings.HasPrefix(p, "unnamed:") {
+			return // written beside the intent, on another goroutine
+		}
 		acc[p] += time.Since(last)
 		last = time.Now()
 	}))
@@ -40,5 +46,28 @@ func BenchmarkOpen(b *testing.B) {
 	f := newFixture(b, nil)
 	for b.Loop() {
 		f.j.withDB(func(db *bolt.DB) error { return nil })
+	}
+}
+
+// BenchmarkEditOverlap alternates, edit by edit, between the commit that
+// writes the new content while the intent commits (unnamed temporary
+// files) and the one that writes it after: the disk's noise falls on both
+// alike. It reports each one's median per edit.
+func BenchmarkEditOverlap(b *testing.B) {
+	f := newFixture(b, map[string]string{"a.go": "package a\n\nvar x = 0\n"})
+	var times [2][]time.Duration
+	for i := 0; b.Loop(); i++ {
+		f.j.opts.serial = i%2 == 1
+		t := time.Now()
+		if _, e := f.apply(edit("a.go", fmt.Sprintf("x = %d", i), fmt.Sprintf("x = %d", i+1))); e != nil {
+			b.Fatal(e)
+		}
+		times[i%2] = append(times[i%2], time.Since(t))
+	}
+	for k, name := range []string{"overlap", "serial"} {
+		slices.Sort(times[k])
+		if len(times[k]) > 0 {
+			b.ReportMetric(float64(times[k][len(times[k])/2].Microseconds()), name+"-µs/op")
+		}
 	}
 }

@@ -118,8 +118,8 @@ func (m *Manifest) check(needHash, compile bool) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
 	}
-	if m.ABI != abi.Version {
-		return bad("abi %d is not supported (this juju speaks abi %d)", m.ABI, abi.Version)
+	if m.ABI < abi.VersionKernel || m.ABI > abi.Version {
+		return bad("abi %d is not supported (this juju speaks abi %d to %d)", m.ABI, abi.VersionKernel, abi.Version)
 	}
 	if !nameRE.MatchString(m.Name) {
 		return bad("name %q must match %s", m.Name, nameRE)

@@ -41,7 +41,7 @@ func TestDecodeRejects(t *testing.T) {
 		name, from, to, want string
 	}{
 		{"unknown field", `"abi": 1,`, `"abi": 1, "extra": true,`, "unknown field"},
-		{"wrong abi", `"abi": 1,`, `"abi": 2,`, "abi 2"},
+		{"wrong abi", `"abi": 1,`, `"abi": 3,`, "abi 3"},
 		{"bad name", `"name": "demo"`, `"name": "Demo!"`, "name"},
 		{"empty version", `"version": "1.0.0"`, `"version": " "`, "version"},
 		{"path in wasm file", `"file": "plugin.wasm"`, `"file": "../x.wasm"`, "wasm.file"},

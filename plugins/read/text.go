@@ -203,6 +203,10 @@ func render(ft *FileText, numbered bool) string {
 	if ft.TotalLines == 0 && ft.content == "" && ft.ByteOffset == 0 {
 		return fmt.Sprintf("(%s is empty)", ft.Path)
 	}
+	notice := notice(ft)
+	if !numbered && notice == "" && strings.HasSuffix(ft.content, "\n") {
+		return ft.content // the text is the content itself: no copy
+	}
 	var b strings.Builder
 	b.Grow(len(ft.content) + ft.LineCount*numberWidth + 300)
 	if numbered && ft.FirstLine > 0 {
@@ -219,7 +223,7 @@ func render(ft *FileText, numbered bool) string {
 	if ft.content != "" && !strings.HasSuffix(ft.content, "\n") {
 		b.WriteByte('\n')
 	}
-	if notice := notice(ft); notice != "" {
+	if notice != "" {
 		b.WriteString("\n" + notice + "\n")
 	}
 	return b.String()

@@ -6,6 +6,8 @@
 // revoke tests), writer (writes through the journal with fs.write, as a
 // third-party plugin would), tiers and gated (tools of every tier, for the
 // trust-mode gate), raw (the raw Extism ABI, no SDK: a plugin as an author
-// in another language writes one, for juju plugins build --wasm). They are built only by tests, never shipped;
+// in another language writes one, for juju plugins build --wasm), kernel
+// (ABI 1, written with the Extism PDK alone) and bulk (moves bytes for the
+// transport benchmarks). They are built only by tests, never shipped;
 // their tool names start with test_ so they never collide with core tools.
 package testplugins

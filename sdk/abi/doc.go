@@ -12,6 +12,19 @@
 // the same contract in prose for authors who write plugins in other languages.
 package abi
 
-// Version is the plugin ABI version this package describes. A manifest names
-// the version it was built for; the host refuses any other.
-const Version = 1
+// ABI versions. A manifest names the version its plugin speaks; the host
+// serves both and refuses any other.
+const (
+	// VersionKernel is ABI 1, the ordinary Extism convention: call input
+	// and output, and every host function's frames, live in Extism kernel
+	// memory blocks (HostNamespace). Any Extism PDK can speak it.
+	VersionKernel = 1
+	// VersionChannel is ABI 2, the channel: the host functions of
+	// ChannelNamespace move frames, and the exports their input and
+	// output, through the instance's WASI stdin and stdout, one copy
+	// each way (see channel.go). The Go SDK speaks it.
+	VersionChannel = 2
+
+	// Version is the ABI this package's SDK speaks, the newest.
+	Version = VersionChannel
+)

@@ -40,3 +40,21 @@ func DecodeFrame(b []byte) (header, body []byte, err error) {
 	}
 	return b[4 : 4+n], b[4+n:], nil
 }
+
+// EncodeCall is the input of ExportCall in ABI 2: a frame whose header is
+// the tool's name (its bytes, not JSON) and whose body is the arguments'
+// JSON, so that a plugin finds both without decoding JSON.
+func EncodeCall(tool string, args []byte) []byte {
+	out := make([]byte, 4+len(tool)+len(args))
+	binary.LittleEndian.PutUint32(out, uint32(len(tool)))
+	copy(out[4:], tool)
+	copy(out[4+len(tool):], args)
+	return out
+}
+
+// DecodeCall splits ExportCall's ABI 2 input into the tool's name and the
+// arguments, which alias b.
+func DecodeCall(b []byte) (tool string, args []byte, err error) {
+	h, body, err := DecodeFrame(b)
+	return string(h), body, err
+}

@@ -4,8 +4,10 @@ import "encoding/json"
 
 // Exports a plugin provides.
 const (
-	// ExportCall runs one tool. Input: a CallRequest as JSON (Extism input).
-	// Output: a CallResult as JSON (Extism output). Return code 0.
+	// ExportCall runs one tool. Input: a CallRequest as JSON (ABI 1), or
+	// a frame of the tool's name and the arguments (ABI 2, EncodeCall).
+	// Output: a CallResult as JSON (ABI 1), or a frame of one (ABI 2, see
+	// Resolve). Return code 0.
 	ExportCall = "juju_call"
 	// ExportDescribe returns the plugin's tools and discoverers as a
 	// Description (JSON, Extism output). It runs at build time only: the
@@ -34,11 +36,14 @@ type CallRequest struct {
 }
 
 // CallResult is the output of ExportCall: either content (and optionally
-// structured content) or an error.
+// structured content) or an error. In ABI 2 it is the header of a frame
+// whose body holds the bytes its spans and splices refer to (see Resolve).
 type CallResult struct {
 	Content    []Content       `json:"content,omitempty"`
 	Structured json.RawMessage `json:"structured,omitempty"`
-	Error      *Error          `json:"error,omitempty"`
+	// Splices (ABI 2) fill empty strings of Structured from the body.
+	Splices []Splice `json:"splices,omitempty"`
+	Error   *Error   `json:"error,omitempty"`
 }
 
 // Content is one MCP content item.
@@ -47,6 +52,10 @@ type Content struct {
 	Text     string `json:"text,omitempty"`     // for "text"
 	Data     []byte `json:"data,omitempty"`     // for "image" (base64 in JSON)
 	MimeType string `json:"mimeType,omitempty"` // for "image"
+	// TextSpan and DataSpan (ABI 2) hold Text or Data as raw bytes of the
+	// frame's body instead, unescaped and not base64-encoded.
+	TextSpan *Span `json:"textSpan,omitempty"`
+	DataSpan *Span `json:"dataSpan,omitempty"`
 }
 
 // Status is embedded in every host function response header. Its Error is

@@ -8,34 +8,35 @@ import (
 	"github.com/jujutools/juju/sdk/abi"
 )
 
-// serveCall answers one juju_call: a CallRequest in, a CallResult out. It
-// never fails: every problem is an error inside the result.
-func serveCall(input []byte) []byte {
-	res := dispatch(input)
+// serveCall answers one juju_call: a CallRequest in, a CallResult frame
+// out. It never fails: every problem is an error inside the result.
+func serveCall(input []byte) *frame {
+	f := &frame{}
+	res := dispatch(input, &f.body)
 	// The structured content is already JSON: spliced in rather than
 	// scanned again by encoding/json.
 	structured := res.Structured
 	res.Structured = nil
-	return encodeResult(res, structured)
+	encodeResult(f, res, structured)
+	return f
 }
 
-func dispatch(input []byte) *abi.CallResult {
-	var req abi.CallRequest
-	if !unmarshalFast(input, &req) {
-		req = abi.CallRequest{}
-		if err := json.Unmarshal(input, &req); err != nil {
-			return &abi.CallResult{Error: Errorf(abi.InvalidArgument, "the call request is not valid JSON")}
-		}
+// dispatch runs the tool input names; the strings its structured content
+// leaves out go into b.
+func dispatch(input []byte, b *body) *abi.CallResult {
+	name, args, err := abi.DecodeCall(input)
+	if err != nil {
+		return &abi.CallResult{Error: Errorf(abi.InvalidArgument, "the call request is not a valid frame")}
 	}
-	t := toolByName[req.Tool]
+	t := toolByName[name]
 	if t == nil {
-		return &abi.CallResult{Error: Errorf(abi.InvalidArgument, "this plugin has no tool %q", req.Tool)}
+		return &abi.CallResult{Error: Errorf(abi.InvalidArgument, "this plugin has no tool %q", name)}
 	}
-	res, err := t.invoke(req.Arguments)
+	res, err := t.invoke(args)
 	if err != nil {
 		return &abi.CallResult{Error: t.publicError(err)}
 	}
-	return t.encode(res)
+	return t.encode(res, b)
 }
 
 // invoke runs the handler, turning a panic into an INTERNAL error.
@@ -58,7 +59,7 @@ func (t *tool) publicError(err error) *abi.Error {
 	return Errorf(abi.Internal, "the tool %s failed unexpectedly; try again, and tell the owner if it persists", t.name)
 }
 
-func (t *tool) encode(r *Result) *abi.CallResult {
+func (t *tool) encode(r *Result, sp *body) *abi.CallResult {
 	if r == nil {
 		return &abi.CallResult{Content: []abi.Content{}}
 	}
@@ -70,9 +71,10 @@ func (t *tool) encode(r *Result) *abi.CallResult {
 		Logf(LevelError, "tool %s returned structured content of type %T, not its Output type %s", t.name, r.structured, t.out)
 		return &abi.CallResult{Error: Errorf(abi.Internal, "the tool %s returned a malformed result (a bug in the plugin); tell the owner", t.name)}
 	}
-	b, ok := marshalFast(r.structured)
+	b, ok := marshalSpill(r.structured, sp)
 	var err error
 	if !ok {
+		sp.reset()
 		b, err = json.Marshal(r.structured)
 	}
 	if err != nil {

@@ -71,9 +71,9 @@ func init() {
 
 func call(t *testing.T, tool, args string) abi.CallResult {
 	t.Helper()
-	req, _ := json.Marshal(abi.CallRequest{Tool: tool, Arguments: json.RawMessage(args)})
+	req := abi.EncodeCall(tool, []byte(args))
 	var res abi.CallResult
-	if err := json.Unmarshal(serveCall(req), &res); err != nil {
+	if err := json.Unmarshal(resolve(t, serveCall(req).bytes()), &res); err != nil {
 		t.Fatal(err)
 	}
 	return res

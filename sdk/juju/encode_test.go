@@ -1,6 +1,7 @@
 package juju
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -36,12 +37,15 @@ func TestEncodeResultMatchesEncodingJSON(t *testing.T) {
 	for _, res := range []*abi.CallResult{
 		{},
 		{Content: []abi.Content{{Type: "text", Text: "a\tb\n<>&"}, {Type: "image", Data: []byte{0, 1, 2, 250}, MimeType: "image/png"}}},
+		{Content: []abi.Content{{Type: "text", Text: strings.Repeat("long \"text\"\n", 20)}, {Type: "image", Data: make([]byte, 300), MimeType: "image/png"}}},
 		{Content: []abi.Content{{Type: "text", Text: "x"}}, Structured: json.RawMessage(`{"a":[1,2]}`)},
 		{Structured: json.RawMessage(`{}`)},
 		{Error: Errorf(abi.NotFound, `no "x" here; list the folder`)},
 	} {
 		structured := res.Structured
-		got := encodeResult(&abi.CallResult{Content: res.Content, Error: res.Error}, structured)
+		f := &frame{}
+		encodeResult(f, &abi.CallResult{Content: res.Content, Error: res.Error}, structured)
+		got := resolve(t, f.bytes())
 		want, _ := json.Marshal(res)
 		var g, w any
 		if err := json.Unmarshal(got, &g); err != nil {
@@ -52,6 +56,62 @@ func TestEncodeResultMatchesEncodingJSON(t *testing.T) {
 			t.Errorf("got  %s\nwant %s", got, want)
 		}
 	}
+}
+
+// resolve decodes a result frame as the host does and returns the result
+// re-encoded by encoding/json.
+func resolve(t *testing.T, frame []byte) []byte {
+	t.Helper()
+	header, body, err := abi.DecodeFrame(frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res abi.CallResult
+	if err := json.Unmarshal(header, &res); err != nil {
+		t.Fatalf("header %s: %v", header, err)
+	}
+	if err := res.Resolve(body); err != nil {
+		t.Fatalf("resolve %s: %v", header, err)
+	}
+	out, _ := json.Marshal(&res)
+	return out
+}
+
+// Long strings travel in the body, once however often they are used, and
+// the header stays small.
+func TestResultSpansAndSplices(t *testing.T) {
+	long := strings.Repeat("a line of text with \"quotes\" and <tags>\n", 10)
+	type out struct {
+		Path    string   `json:"path"`
+		Content string   `json:"content"`
+		Again   string   `json:"again"`
+		List    []string `json:"list"`
+	}
+	v := &out{Path: "x.txt", Content: long, Again: long, List: []string{"short", long[:100]}}
+	f := &frame{}
+	structured, ok := marshalSpill(v, &f.body)
+	if !ok {
+		t.Fatal("declined")
+	}
+	encodeResult(f, &abi.CallResult{Content: []abi.Content{{Type: "text", Text: long}}}, structured)
+	if len(f.header) > 300 || bytes.Contains(f.header, []byte("quotes")) {
+		t.Fatalf("the long strings are in the header: %s", f.header)
+	}
+	if f.body.size != len(long)+100 {
+		t.Fatalf("body of %d bytes, want each string once (%d)", f.body.size, len(long)+100)
+	}
+	want, _ := json.Marshal(&abi.CallResult{Content: []abi.Content{{Type: "text", Text: long}}, Structured: mustJSON(t, v)})
+	if got := resolve(t, f.bytes()); !bytes.Equal(got, want) {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func BenchmarkAppendString(b *testing.B) {

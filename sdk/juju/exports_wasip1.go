@@ -2,14 +2,18 @@
 
 package juju
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"runtime"
+)
 
 // exportCall is the plugin's juju_call export: one tool call, a CallRequest
 // in, a CallResult out. Failures are inside the result; it returns 0.
 //
 //go:wasmexport juju_call
 func exportCall() int32 {
-	output(serveCall(input()))
+	outputFrame(serveCall(input()))
+	yield()
 	return 0
 }
 
@@ -20,6 +24,7 @@ func exportCall() int32 {
 //go:wasmexport juju_discover
 func exportDiscover() int32 {
 	output(serveDiscover(input()))
+	yield()
 	return 0
 }
 
@@ -41,3 +46,11 @@ func exportDescribe() int32 {
 	output(b)
 	return 0
 }
+
+// yield lets the runtime's other goroutines run before an export returns.
+// In a wasip1 module they run only while the export's goroutine waits, and
+// a call that never waits would otherwise starve the garbage collector's
+// background workers: a collection started in one call then never ends,
+// and the heap grows call after call until the instance runs out of memory
+// (a thousand or so calls moving a megabyte each, measured).
+func yield() { runtime.Gosched() }

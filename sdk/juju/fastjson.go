@@ -282,17 +282,28 @@ func (d *fastDecoder) object(v reflect.Value, k *codec, seen []bool) bool {
 		if d.next() != '"' {
 			return false
 		}
-		key, ok := d.str()
-		if !ok || d.next() != ':' {
+		raw, plainKey := d.rawKey()
+		var key string
+		if !plainKey {
+			var ok bool
+			if key, ok = d.str(); !ok {
+				return false
+			}
+		}
+		if d.next() != ':' {
 			return false
 		}
 		d.i++
 		f := -1
 		for j := range fields {
-			if fields[j].name == key {
+			// string(raw) == name compares without allocating.
+			if plainKey && string(raw) == fields[j].name || !plainKey && fields[j].name == key {
 				f = j
 				break
 			}
+		}
+		if plainKey && f < 0 {
+			key = string(raw)
 		}
 		switch {
 		case f >= 0:
@@ -324,6 +335,24 @@ func (d *fastDecoder) object(v reflect.Value, k *codec, seen []bool) bool {
 			return false
 		}
 	}
+}
+
+// rawKey reads a key made of plain ASCII (no escape), the common case,
+// and returns its bytes without allocating; otherwise it reports false and
+// leaves d where it was, for str.
+func (d *fastDecoder) rawKey() ([]byte, bool) {
+	data := d.data
+	for i := d.i + 1; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			raw := data[d.i+1 : i]
+			d.i = i + 1
+			return raw, true
+		case c == '\\' || c < 0x20 || c >= utf8.RuneSelf:
+			return nil, false
+		}
+	}
+	return nil, false
 }
 
 // str reads a string; d.data[d.i] is its opening quote.
@@ -579,19 +608,37 @@ func validKey(s string) bool {
 
 // marshalFast encodes v as json.Marshal would, or reports false.
 func marshalFast(v any) ([]byte, bool) {
+	return marshalSpill(v, nil)
+}
+
+// marshalSpill is marshalFast that, when sp is not nil, leaves each string
+// of spanMin bytes or more out of the JSON: an empty string stands in its
+// place, and sp records a splice for it and keeps its bytes for the body.
+// Splice offsets count from the start of the returned JSON.
+func marshalSpill(v any, sp *body) ([]byte, bool) {
 	if v == nil {
 		return []byte("null"), true
 	}
 	rv := reflect.ValueOf(v)
-	return appendValue(make([]byte, 0, 256), rv, codecOf(rv.Type()), 0)
+	e := encoder{sp: sp}
+	return e.appendValue(make([]byte, 0, 256), rv, codecOf(rv.Type()), 0)
 }
 
-func appendValue(b []byte, v reflect.Value, k *codec, depth int) ([]byte, bool) {
+// encoder holds what the encoding of one value shares.
+type encoder struct {
+	sp *body // nil: every string goes into the JSON
+}
+
+func (e *encoder) appendValue(b []byte, v reflect.Value, k *codec, depth int) ([]byte, bool) {
 	if depth > maxFastDepth || !k.encode {
 		return b, false
 	}
 	switch v.Kind() {
 	case reflect.String:
+		if s := v.String(); e.sp != nil && len(s) >= spanMin {
+			e.sp.splice(len(b), s)
+			return append(b, `""`...), true
+		}
 		return appendJSONString(b, v.String(), true), true
 	case reflect.Bool:
 		return strconv.AppendBool(b, v.Bool()), true
@@ -603,13 +650,13 @@ func appendValue(b []byte, v reflect.Value, k *codec, depth int) ([]byte, bool) 
 		if v.IsNil() {
 			return append(b, "null"...), true
 		}
-		return appendValue(b, v.Elem(), k.elem, depth+1)
+		return e.appendValue(b, v.Elem(), k.elem, depth+1)
 	case reflect.Interface:
 		if v.IsNil() {
 			return append(b, "null"...), true
 		}
-		e := v.Elem()
-		return appendValue(b, e, codecOf(e.Type()), depth+1)
+		ev := v.Elem()
+		return e.appendValue(b, ev, codecOf(ev.Type()), depth+1)
 	case reflect.Slice:
 		if v.IsNil() {
 			return append(b, "null"...), true
@@ -620,7 +667,7 @@ func appendValue(b []byte, v reflect.Value, k *codec, depth int) ([]byte, bool) 
 				b = append(b, ',')
 			}
 			var ok bool
-			if b, ok = appendValue(b, v.Index(i), k.elem, depth+1); !ok {
+			if b, ok = e.appendValue(b, v.Index(i), k.elem, depth+1); !ok {
 				return b, false
 			}
 		}
@@ -641,7 +688,7 @@ func appendValue(b []byte, v reflect.Value, k *codec, depth int) ([]byte, bool) 
 			first = false
 			b = append(b, f.key...)
 			var ok bool
-			if b, ok = appendValue(b, fv, f.codec, depth+1); !ok {
+			if b, ok = e.appendValue(b, fv, f.codec, depth+1); !ok {
 				return b, false
 			}
 		}

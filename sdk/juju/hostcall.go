@@ -14,8 +14,8 @@ var errNoHost = errors.New("juju: host functions are available only inside a plu
 // fields around it.
 type result interface{ Err() *abi.Error }
 
-// roundTrip is every host function call: it sends req (and body) as one
-// request frame through imp, the wasm import of host function fn (see
+// roundTrip is every host function call: it sends req (and body, not
+// copied) as one request frame through imp, the wasm import of host function fn (see
 // imports_wasip1.go), and decodes the response header into Res. A failure
 // reported by the host comes back as its *abi.Error, ready to be returned
 // by a handler. Each wrapper names its own import, so that a plugin links
@@ -28,7 +28,7 @@ func roundTrip[Res result](imp func(uint64) uint64, fn string, req any, body []b
 			return nil, nil, Errorf(abi.Internal, "the plugin could not encode a request to %s", fn)
 		}
 	}
-	resp, err := exchange(imp, fn, abi.EncodeFrame(header, body))
+	resp, err := exchange(imp, fn, header, body)
 	if err != nil {
 		return nil, nil, err
 	}

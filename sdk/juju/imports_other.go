@@ -2,6 +2,8 @@
 
 package juju
 
+import "github.com/jujutools/juju/sdk/abi"
+
 // Built natively there are no wasm imports: each host function's import is
 // a nil variable of the same name as in imports_wasip1.go, and every call
 // goes to testHost instead.
@@ -18,9 +20,9 @@ var (
 var testHost func(fn string, frame []byte) []byte
 
 // exchange hands a request frame for host function fn to testHost.
-func exchange(_ func(uint64) uint64, fn string, frame []byte) ([]byte, error) {
+func exchange(_ func(uint64) uint64, fn string, header, body []byte) ([]byte, error) {
 	if testHost == nil {
 		return nil, errNoHost
 	}
-	return testHost(fn, frame), nil
+	return testHost(fn, abi.EncodeFrame(header, body)), nil
 }

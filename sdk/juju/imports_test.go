@@ -70,8 +70,8 @@ func TestEveryHostFunctionIsImportedOnce(t *testing.T) {
 					continue
 				}
 				module, name, _ := strings.Cut(rest, " ")
-				if module != abi.HostNamespace {
-					t.Errorf("%s is imported from %s, not %s", fd.Name.Name, module, abi.HostNamespace)
+				if module != abi.ChannelNamespace {
+					t.Errorf("%s is imported from %s, not %s", fd.Name.Name, module, abi.ChannelNamespace)
 				}
 				if seen[name] {
 					t.Errorf("%s is imported twice", name)

@@ -4,103 +4,98 @@ package juju
 
 import "github.com/jujutools/juju/sdk/abi"
 
-// juju's host functions, as wasm imports of module abi.HostNamespace. Each
-// takes the offset of an Extism memory block holding a request frame and
-// returns the offset of the block holding the response frame.
+// juju's host functions, as wasm imports of module abi.ChannelNamespace
+// (ABI 2). Each takes the length of the request frame the plugin has just
+// written to stdout and returns the length of the response frame it then
+// reads from stdin (see memory_wasip1.go).
 //
 // Each is referenced by its wrapper alone, which hands it to roundTrip, and
 // Go's linker keeps only what a plugin reaches: a plugin imports only the
-// host functions it calls. (The Extism kernel's own imports are in
-// memory_wasip1.go.)
+// host functions it calls.
 
-//go:wasmimport extism:host/user juju_log
+//go:wasmimport juju:channel juju_log
 func hostLog(uint64) uint64
 
-//go:wasmimport extism:host/user juju_fs_read
+//go:wasmimport juju:channel juju_fs_read
 func hostFSRead(uint64) uint64
 
-//go:wasmimport extism:host/user juju_fs_list
+//go:wasmimport juju:channel juju_fs_list
 func hostFSList(uint64) uint64
 
-//go:wasmimport extism:host/user juju_fs_stat
+//go:wasmimport juju:channel juju_fs_stat
 func hostFSStat(uint64) uint64
 
-//go:wasmimport extism:host/user juju_fs_glob
+//go:wasmimport juju:channel juju_fs_glob
 func hostFSGlob(uint64) uint64
 
-//go:wasmimport extism:host/user juju_fs_apply
+//go:wasmimport juju:channel juju_fs_apply
 func hostFSApply(uint64) uint64
 
-//go:wasmimport extism:host/user juju_fs_plan
+//go:wasmimport juju:channel juju_fs_plan
 func hostFSPlan(uint64) uint64
 
-//go:wasmimport extism:host/user juju_fs_plan_apply
+//go:wasmimport juju:channel juju_fs_plan_apply
 func hostFSPlanApply(uint64) uint64
 
-//go:wasmimport extism:host/user juju_fs_plan_discard
+//go:wasmimport juju:channel juju_fs_plan_discard
 func hostFSPlanDiscard(uint64) uint64
 
-//go:wasmimport extism:host/user juju_fs_history
+//go:wasmimport juju:channel juju_fs_history
 func hostFSHistory(uint64) uint64
 
-//go:wasmimport extism:host/user juju_fs_rollback
+//go:wasmimport juju:channel juju_fs_rollback
 func hostFSRollback(uint64) uint64
 
-//go:wasmimport extism:host/user juju_state_get
+//go:wasmimport juju:channel juju_state_get
 func hostStateGet(uint64) uint64
 
-//go:wasmimport extism:host/user juju_state_put
+//go:wasmimport juju:channel juju_state_put
 func hostStatePut(uint64) uint64
 
-//go:wasmimport extism:host/user juju_exec
+//go:wasmimport juju:channel juju_exec
 func hostExec(uint64) uint64
 
-//go:wasmimport extism:host/user juju_exec_shell
+//go:wasmimport juju:channel juju_exec_shell
 func hostExecShell(uint64) uint64
 
-//go:wasmimport extism:host/user juju_job
+//go:wasmimport juju:channel juju_job
 func hostJob(uint64) uint64
 
-//go:wasmimport extism:host/user juju_git
+//go:wasmimport juju:channel juju_git
 func hostGit(uint64) uint64
 
-//go:wasmimport extism:host/user juju_search
+//go:wasmimport juju:channel juju_search
 func hostSearch(uint64) uint64
 
-//go:wasmimport extism:host/user juju_environment
+//go:wasmimport juju:channel juju_environment
 func hostEnvironment(uint64) uint64
 
-//go:wasmimport extism:host/user juju_discover_tasks
+//go:wasmimport juju:channel juju_discover_tasks
 func hostDiscoverTasks(uint64) uint64
 
-//go:wasmimport extism:host/user juju_approval_status
+//go:wasmimport juju:channel juju_approval_status
 func hostApprovalStatus(uint64) uint64
 
-//go:wasmimport extism:host/user juju_lsp
+//go:wasmimport juju:channel juju_lsp
 func hostLSP(uint64) uint64
 
-//go:wasmimport extism:host/user juju_fetch
+//go:wasmimport juju:channel juju_fetch
 func hostFetch(uint64) uint64
 
-// exchange sends a request frame through the import imp (host function fn)
-// and returns the response frame.
-func exchange(imp func(uint64) uint64, fn string, frame []byte) ([]byte, error) {
-	req := store(frame)
-	off := imp(req)
-	release(req, len(frame))
-	if off == 0 {
+// exchange sends a request frame of header and body through the import
+// imp (host function fn) and returns the response frame.
+func exchange(imp func(uint64) uint64, fn string, header, body []byte) ([]byte, error) {
+	n, ok := sendFrame(header, body)
+	if !ok {
+		return nil, Errorf(abi.Internal, "the plugin could not send its request to %s", fn)
+	}
+	n = imp(n)
+	if n == 0 {
 		return nil, Errorf(abi.Internal, "the host gave no answer to %s", fn)
 	}
-	b := readBlock(off)
-	release(off, len(b))
-	return b, nil
-}
-
-// release frees a kernel block worth freeing. Extism resets the kernel's
-// memory before every call, so small blocks are left for that: each free
-// is a call into the kernel, which costs more than a small block.
-func release(offset uint64, n int) {
-	if n >= 4<<10 {
-		extismFree(offset)
+	b, ok := receive(n)
+	if !ok {
+		return nil, Errorf(abi.Internal, "the host's answer to %s was cut short", fn)
 	}
+	return b, nil
 }

@@ -2,104 +2,130 @@
 
 package juju
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"runtime"
+	"syscall"
+	"unsafe"
+)
 
-// The Extism kernel's memory functions. Extism keeps call input, output and
-// host function frames in the kernel's own memory, which a guest reads and
-// writes through these imports, eight bytes a call. The byte-wise variants
-// are costly calls into the kernel, so a block of eight bytes or more is
-// moved with eight-byte calls only, the last one overlapping the one before
-// it. (Extism's go-sdk accepts unaligned eight-byte accesses.)
+// The channel (ABI 2, see package abi): bytes cross to the host by writing
+// stdout and come back by reading stdin, each a single copy between this
+// module's memory and the host done by WASI's fd_write and fd_read. The
+// host function calls and juju_output only say how many bytes. A frame is
+// written in one fd_write of several pieces (its length, its header, the
+// parts of its body), so nothing is copied to join them.
 
-//go:wasmimport extism:host/env alloc
-func extismAlloc(n uint64) uint64
+//go:wasmimport juju:channel juju_output
+func channelOutput(n uint64) uint64
 
-//go:wasmimport extism:host/env free
-func extismFree(offset uint64)
+//go:wasmimport wasi_snapshot_preview1 fd_write
+func fdWrite(fd int32, iovs unsafe.Pointer, iovsLen int32, nwritten unsafe.Pointer) int32
 
-//go:wasmimport extism:host/env length
-func extismLength(offset uint64) uint64
+// iovec is WASI's: a 32-bit address and length in this module's memory.
+type iovec struct {
+	buf uint32
+	len uint32
+}
 
-//go:wasmimport extism:host/env load_u64
-func extismLoadU64(offset uint64) uint64
-
-//go:wasmimport extism:host/env load_u8
-func extismLoadU8(offset uint64) uint32
-
-//go:wasmimport extism:host/env store_u64
-func extismStoreU64(offset, v uint64)
-
-//go:wasmimport extism:host/env store_u8
-func extismStoreU8(offset uint64, v uint32)
-
-//go:wasmimport extism:host/env input_length
-func extismInputLength() uint64
-
-//go:wasmimport extism:host/env input_load_u64
-func extismInputLoadU64(offset uint64) uint64
-
-//go:wasmimport extism:host/env input_load_u8
-func extismInputLoadU8(offset uint64) uint32
-
-//go:wasmimport extism:host/env output_set
-func extismOutputSet(offset, n uint64)
-
-//go:wasmimport extism:host/env error_set
-func extismErrorSet(offset uint64)
-
-// load copies n bytes at offset (through load64 and load8) into a new slice.
-func load(offset, n uint64, load64 func(uint64) uint64, load8 func(uint64) uint32) []byte {
-	b := make([]byte, n)
-	if n < 8 {
-		for i := range n {
-			b[i] = byte(load8(offset + i))
+// writev writes the pieces to stdout whole, in one fd_write when it can.
+func writev(pieces [][]byte) bool {
+	iovs := make([]iovec, 0, len(pieces))
+	total := 0
+	for _, p := range pieces {
+		if len(p) > 0 {
+			iovs = append(iovs, iovec{uint32(uintptr(unsafe.Pointer(unsafe.SliceData(p)))), uint32(len(p))})
+			total += len(p)
 		}
-		return b
 	}
-	for i := uint64(0); i+8 <= n; i += 8 {
-		binary.LittleEndian.PutUint64(b[i:], load64(offset+i))
+	for len(iovs) > 0 {
+		var n uint32
+		errno := fdWrite(1, unsafe.Pointer(unsafe.SliceData(iovs)), int32(len(iovs)), unsafe.Pointer(&n))
+		runtime.KeepAlive(pieces)
+		if errno != 0 || n == 0 {
+			return false
+		}
+		// A short write: skip what was written, go on with the rest.
+		for len(iovs) > 0 && n >= iovs[0].len {
+			n -= iovs[0].len
+			iovs = iovs[1:]
+		}
+		if len(iovs) > 0 {
+			iovs[0].buf += n
+			iovs[0].len -= n
+		}
 	}
-	if n%8 != 0 {
-		binary.LittleEndian.PutUint64(b[n-8:], load64(offset+n-8))
+	return true
+}
+
+// sendFrame writes a frame of header and body parts and returns its length.
+func sendFrame(header []byte, body ...[]byte) (uint64, bool) {
+	var prefix [4]byte
+	binary.LittleEndian.PutUint32(prefix[:], uint32(len(header)))
+	pieces := make([][]byte, 0, 2+len(body))
+	pieces = append(pieces, prefix[:], header)
+	n := uint64(4 + len(header))
+	for _, p := range body {
+		pieces = append(pieces, p)
+		n += uint64(len(p))
+	}
+	return n, writev(pieces)
+}
+
+// receive reads the n bytes the host staged.
+func receive(n uint64) ([]byte, bool) {
+	if n > maxReceive {
+		return nil, false
+	}
+	b := make([]byte, n)
+	return b, fill(b)
+}
+
+// maxReceive bounds what one answer may make the plugin allocate: more
+// than wasm32 memory holds is a broken host.
+const maxReceive = 1<<32 - 1
+
+// fill reads from the channel until b is full.
+func fill(b []byte) bool {
+	for len(b) > 0 {
+		n, err := syscall.Read(0, b)
+		if err != nil || n <= 0 {
+			return false
+		}
+		b = b[n:]
+	}
+	return true
+}
+
+// input returns the call's input: a u32 length, then the bytes.
+func input() []byte {
+	var size [4]byte
+	if !fill(size[:]) {
+		return nil
+	}
+	b, ok := receive(uint64(binary.LittleEndian.Uint32(size[:])))
+	if !ok {
+		return nil
 	}
 	return b
 }
 
-// store writes b into a new kernel block and returns its offset.
-func store(b []byte) uint64 {
-	n := uint64(len(b))
-	offset := extismAlloc(n)
-	if n < 8 {
-		for i := range n {
-			extismStoreU8(offset+i, uint32(b[i]))
-		}
-		return offset
-	}
-	for i := uint64(0); i+8 <= n; i += 8 {
-		extismStoreU64(offset+i, binary.LittleEndian.Uint64(b[i:]))
-	}
-	if n%8 != 0 {
-		extismStoreU64(offset+n-8, binary.LittleEndian.Uint64(b[n-8:]))
-	}
-	return offset
-}
-
-// input returns the call's input.
-func input() []byte {
-	return load(0, extismInputLength(), extismInputLoadU64, extismInputLoadU8)
-}
-
-// output sets the call's output.
+// output hands b to the host as the call's output. A failure leaves the
+// call without output, which the host reports as a malformed result.
 func output(b []byte) {
-	extismOutputSet(store(b), uint64(len(b)))
+	if writev([][]byte{b}) {
+		channelOutput(uint64(len(b)))
+	}
 }
 
-// setError sets the call's error message.
+// outputFrame hands a result frame to the host as the call's output.
+func outputFrame(f *frame) {
+	if n, ok := sendFrame(f.header, f.body.parts...); ok {
+		channelOutput(n)
+	}
+}
+
+// setError makes msg the output of a failed export.
 func setError(msg string) {
-	extismErrorSet(store([]byte(msg)))
-}
-
-// readBlock returns the bytes of the kernel block at offset.
-func readBlock(offset uint64) []byte {
-	return load(offset, extismLength(offset), extismLoadU64, extismLoadU8)
+	output([]byte(msg))
 }

@@ -129,3 +129,28 @@ func structuredTotal(tb testing.TB, raw json.RawMessage) int {
 	}
 	return v.Total
 }
+
+// BenchmarkReadLarge is read_file of a 100 KB file (workload.LargeFile),
+// through the core plugin in-process and natively. It reports the plugin's
+// throughput in MB/s of file content.
+func BenchmarkReadLarge(b *testing.B) {
+	root := workspaceRoot(b)
+	f := nativeFS(b, root)
+	args := workload.Raw(workload.LargeReadArgs)
+	b.Run("impl=plugin", func(b *testing.B) {
+		h := pluginHost(b, root)
+		sameAnswer(b, h, f, "read_file", args)
+		b.SetBytes(workload.LargeSize)
+		b.ReportAllocs()
+		for b.Loop() {
+			pluginCall(b, h, "read_file", args)
+		}
+	})
+	b.Run("impl=native", func(b *testing.B) {
+		b.SetBytes(workload.LargeSize)
+		b.ReportAllocs()
+		for b.Loop() {
+			nativeCall(b, f, "read_file", args)
+		}
+	})
+}

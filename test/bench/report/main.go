@@ -2,13 +2,16 @@
 // each beside a native baseline measured in the same run and the SPEC's
 // target:
 //
-//	go run ./test/bench/report -bin bin/juju [-n 30] [-gotree $(go env GOROOT)/src] [-json]
+//	go run ./test/bench/report -bin bin/juju [-n 30] [-gotree $(go env GOROOT)/src] [-only P1,P2] [-json]
 //
 // It builds the native baseline server (test/bench/baseline) into a
 // temporary folder, makes a small workspace, and drives both servers over
 // stdio with raw JSON-RPC lines, so that no client library's overhead is
 // part of a figure; the in-process line loads the core plugins into this
-// process as `juju stdio` does. Progress goes to stderr, the table (or JSON)
+// process as `juju stdio` does. The P lines compare juju with the reference
+// filesystem server (Node, pinned in test/bench/peer, installed there with
+// `npm ci` when missing); the B lines move bytes through a test plugin
+// built on the spot. Progress goes to stderr, the table (or JSON)
 // to stdout. The exit status is 1 when a measurement failed, not when a
 // target was missed: timings on a shared machine are for reading, not for
 // gating.
@@ -24,6 +27,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -41,6 +45,8 @@ type options struct {
 	calls     int           // steady-state calls per server and tool
 	maxTime   time.Duration // cap on each steady-state figure
 	gotree    string        // the Go source tree for the glob lines
+	peer      string        // the folder holding the peer server's package.json
+	only      string        // comma-separated row ids to measure (empty: all)
 	json      bool
 }
 
@@ -54,6 +60,8 @@ func main() {
 	flag.IntVar(&o.calls, "calls", 2000, "steady-state calls per server and tool")
 	flag.DurationVar(&o.maxTime, "maxtime", 8*time.Second, "stop a steady-state figure after this long, even short of -calls (at least 100 calls each)")
 	flag.StringVar(&o.gotree, "gotree", "", "the Go source tree for the glob lines (default: $(go env GOROOT)/src)")
+	flag.StringVar(&o.peer, "peer", "test/bench/peer", "the folder of the peer server's package.json (npm ci runs there when it is not installed)")
+	flag.StringVar(&o.only, "only", "", "measure only these rows (comma-separated ids, e.g. P1,P2,B1); the others are left out")
 	flag.BoolVar(&o.json, "json", false, "print JSON instead of the table")
 	flag.Parse()
 	if o.firstRuns == 0 {
@@ -88,6 +96,7 @@ type bench struct {
 	servers  []*server // steady-state servers, closed at the end
 	jujuRead *server
 	baseRead *server
+	peer     *server // the peer server of the P lines, for the memory line
 	notes    []string
 	began    time.Time
 }
@@ -175,31 +184,53 @@ func run(ctx context.Context, o options, stdout, stderr io.Writer) error {
 // steady-state servers stay up for the memory line, which comes last.
 func (b *bench) measure() []row {
 	byID := map[string]row{}
-	add := func(rs ...row) {
-		for _, r := range rs {
-			byID[r.ID] = r
+	groups := []struct {
+		ids  []string
+		take func() []row
+	}{
+		{[]string{"2c"}, func() []row { return []row{b.spawnToolsList(true)} }},
+		{[]string{"7c"}, func() []row { return []row{b.firstPluginCall(true)} }},
+		{[]string{"1"}, func() []row { return []row{b.spawnInitialize()} }},
+		{[]string{"2w"}, func() []row { return []row{b.spawnToolsList(false)} }},
+		{[]string{"7w"}, func() []row { return []row{b.firstPluginCall(false)} }},
+		{[]string{"3", "4", "8"}, b.steadyReads},
+		{[]string{"1h", "3h", "3c"}, b.httpLines},
+		{[]string{"P1", "P2", "P3", "P4", "P5", "8"}, b.peers},
+		{[]string{"B1", "B2"}, b.bulk},
+		{[]string{"5", "5b"}, b.globs},
+		{[]string{"5c", "5d"}, b.searches},
+		{[]string{"6"}, func() []row { return []row{b.inProcess()} }},
+		{[]string{"9", "9b", "10"}, b.commands},
+		{[]string{"11", "11w", "11p"}, b.edits},
+		{[]string{"ov"}, func() []row { return []row{b.overview()} }},
+		{[]string{"lsp1", "lsp2"}, b.lsps},
+		{[]string{"fx"}, func() []row { return []row{b.fetchPage()} }},
+		{[]string{"ovm"}, func() []row { return []row{b.overviewMonorepo()} }},
+		{[]string{"8"}, func() []row { return []row{b.memory()} }},
+	}
+	want := func(ids []string) bool {
+		if b.opts.only == "" {
+			return true
+		}
+		for _, id := range ids {
+			if slices.Contains(strings.Split(b.opts.only, ","), id) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, g := range groups {
+		if want(g.ids) {
+			for _, r := range g.take() {
+				byID[r.ID] = r
+			}
 		}
 	}
-	add(b.spawnToolsList(true))
-	add(b.firstPluginCall(true))
-	add(b.spawnInitialize())
-	add(b.spawnToolsList(false))
-	add(b.firstPluginCall(false))
-	add(b.steadyReads()...)
-	add(b.httpLines()...)
-	add(b.globs()...)
-	add(b.searches()...)
-	add(b.inProcess())
-	add(b.commands()...)
-	add(b.edits()...)
-	add(b.overview())
-	add(b.lsps()...)
-	add(b.fetchPage())
-	add(b.overviewMonorepo())
-	add(b.memory())
 	var rows []row
-	for _, id := range []string{"1", "1h", "2c", "2w", "3", "3h", "3c", "4", "5", "5b", "5c", "5d", "6", "7c", "7w", "9", "9b", "10", "11", "11w", "11p", "ov", "ovm", "lsp1", "lsp2", "fx", "8"} {
-		rows = append(rows, byID[id])
+	for _, id := range []string{"1", "1h", "2c", "2w", "3", "3h", "3c", "4", "P1", "P2", "P3", "P4", "P5", "B1", "B2", "5", "5b", "5c", "5d", "6", "7c", "7w", "9", "9b", "10", "11", "11w", "11p", "ov", "ovm", "lsp1", "lsp2", "fx", "8"} {
+		if r, ok := byID[id]; ok {
+			rows = append(rows, r)
+		}
 	}
 	return rows
 }

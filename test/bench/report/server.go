@@ -36,6 +36,9 @@ type server struct {
 	spawned time.Time // just before the process was started
 	id      int64
 	buf     []byte
+	// answered is when the last answer's line had been read, before the
+	// report decodes it: figures time the server, not the report's JSON.
+	answered time.Time
 }
 
 // rpcTimeout bounds every answer; a server that does not answer in time is a
@@ -115,6 +118,7 @@ func (s *server) request(method string, params json.RawMessage) (json.RawMessage
 		if err != nil {
 			return nil, s.fail(fmt.Errorf("%s: waiting for the answer to %s: %w", s.name, method, err))
 		}
+		s.answered = time.Now()
 		var env envelope
 		if err := json.Unmarshal(line, &env); err != nil {
 			return nil, s.fail(fmt.Errorf("%s: a line that is not JSON-RPC on stdout: %.200q", s.name, line))

@@ -129,7 +129,7 @@ func (b *bench) spawnToolsList(cold bool) row {
 // with an empty cache (the plugin is compiled on that call or just before)
 // or a warm one.
 func (b *bench) firstPluginCall(cold bool) row {
-	r := row{ID: "7w", Work: "first plugin call, warm cache", Unit: "ms", Target: target{Limit: 30},
+	r := row{ID: "7w", Work: "first plugin call, warm cache", Unit: "ms", Target: target{Limit: 50},
 		Via: "fresh process each run; first read_file answered minus initialize answered; raw JSON-RPC", Against: "native server's first call"}
 	runs := b.opts.firstRuns
 	if cold {

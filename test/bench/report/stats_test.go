@@ -39,6 +39,10 @@ func TestJudge(t *testing.T) {
 		{row{Juju: single(40), Baseline: single(10), Target: target{Limit: 30}}, false, 4},
 		{row{Juju: single(3), Baseline: single(2), Target: target{Limit: 2, OnRatio: true}}, true, 1.5},
 		{row{Juju: single(5), Baseline: single(2), Target: target{Limit: 2, OnRatio: true}}, false, 2.5},
+		{row{Juju: single(300), Baseline: single(600), Target: target{Limit: 200, AtLeast: true}}, true, 0.5},
+		{row{Juju: single(150), Baseline: single(600), Target: target{Limit: 200, AtLeast: true}}, false, 0.25},
+		{row{Juju: single(1), Baseline: single(2), Target: target{Limit: 3, MaxRatio: 0.67}}, true, 0.5},
+		{row{Juju: single(2), Baseline: single(2), Target: target{Limit: 3, MaxRatio: 0.67}}, false, 1},
 	} {
 		c.r.judge()
 		if c.r.OK != c.ok || c.r.Ratio != c.want {
@@ -59,12 +63,23 @@ func TestFigure(t *testing.T) {
 		{12.34, "ms", "12.3 ms"},
 		{1234, "ms", "1234 ms"},
 		{45.67, "MB", "45.7 MB"},
+		{1234.4, "MB/s", "1234 MB/s"},
 	} {
 		if got := figure(single(c.v), c.unit); got != c.want {
 			t.Errorf("figure(%v %s) = %q, want %q", c.v, c.unit, got, c.want)
 		}
 	}
-	if got := (target{Limit: 1500}).String("ms"); got != "< 1.5 s" {
-		t.Errorf("target %q", got)
+	for tg, want := range map[target]string{
+		{Limit: 1500}:                 "< 1.5 s",
+		{Limit: 200, AtLeast: true}:   ">= 200 MB/s",
+		{Limit: 3, MaxRatio: 1 / 1.5}: "< 3 ms, ratio <= 0.67x",
+	} {
+		unit := "ms"
+		if tg.AtLeast {
+			unit = "MB/s"
+		}
+		if got := tg.String(unit); got != want {
+			t.Errorf("target %q, want %q", got, want)
+		}
 	}
 }

@@ -9,10 +9,13 @@ import (
 )
 
 // target is a SPEC §11 goal: juju's median (or its ratio to the baseline)
-// must stay under Limit.
+// must stay under Limit (or, with AtLeast, reach it); with MaxRatio the
+// ratio to the baseline must also stay at or under MaxRatio.
 type target struct {
-	Limit   float64 `json:"limit"`
-	OnRatio bool    `json:"onRatio,omitempty"` // the goal bounds the ratio, not the figure
+	Limit    float64 `json:"limit"`
+	OnRatio  bool    `json:"onRatio,omitempty"`  // the goal bounds the ratio, not the figure
+	AtLeast  bool    `json:"atLeast,omitempty"`  // the figure must reach Limit (a throughput)
+	MaxRatio float64 `json:"maxRatio,omitempty"` // and the ratio must stay at or under this
 }
 
 // row is one line of the report.
@@ -43,7 +46,14 @@ func (r *row) judge() {
 	if r.Target.OnRatio {
 		v = r.Ratio
 	}
-	r.OK = v > 0 && v < r.Target.Limit
+	if r.Target.AtLeast {
+		r.OK = v >= r.Target.Limit
+	} else {
+		r.OK = v > 0 && v < r.Target.Limit
+	}
+	if r.Target.MaxRatio > 0 && (r.Ratio == 0 || r.Ratio > r.Target.MaxRatio) {
+		r.OK = false
+	}
 }
 
 // report is everything printed.
@@ -125,6 +135,8 @@ func figure(s *stat, unit string) string {
 	switch {
 	case unit == "MB":
 		return fmt.Sprintf("%.1f MB", v)
+	case unit == "MB/s":
+		return fmt.Sprintf("%.0f MB/s", v)
 	case v >= 100:
 		return fmt.Sprintf("%.0f ms", v)
 	case v >= 10:
@@ -145,15 +157,24 @@ func ratio(r float64) string {
 	return fmt.Sprintf("%.2fx", r)
 }
 
-// String formats the goal, e.g. "< 30 ms" or "ratio < 2x".
+// String formats the goal, e.g. "< 30 ms", "ratio < 2x", ">= 200 MB/s" or
+// "< 3 ms, ratio <= 0.67x".
 func (t target) String(unit string) string {
-	if t.OnRatio {
-		return fmt.Sprintf("ratio < %gx", t.Limit)
+	var s string
+	switch {
+	case t.OnRatio:
+		s = fmt.Sprintf("ratio < %gx", t.Limit)
+	case t.AtLeast:
+		s = fmt.Sprintf(">= %g %s", t.Limit, unit)
+	case unit == "ms" && t.Limit >= 1000:
+		s = fmt.Sprintf("< %g s", t.Limit/1000)
+	default:
+		s = fmt.Sprintf("< %g %s", t.Limit, unit)
 	}
-	if unit == "ms" && t.Limit >= 1000 {
-		return fmt.Sprintf("< %g s", t.Limit/1000)
+	if t.MaxRatio > 0 {
+		s += fmt.Sprintf(", ratio <= %.2fx", t.MaxRatio)
 	}
-	return fmt.Sprintf("< %g %s", t.Limit, unit)
+	return s
 }
 
 func indent(s, prefix string) string {

@@ -38,12 +38,37 @@ var SmallFiles = func() []string {
 	return out
 }()
 
+// LargeFile is the file of the 100 KB read_file figures: lines of ordinary
+// source-like text, a little under the read cap, so that one call returns
+// it whole.
+const LargeFile = "large.txt"
+
+// LargeSize is LargeFile's size in bytes.
+const LargeSize = 100_000
+
+// largeContent is LargeFile's content: 80-byte lines.
+func largeContent() string {
+	var b strings.Builder
+	for l := 1; b.Len() < LargeSize; l++ {
+		fmt.Fprintf(&b, "%-79.79s\n", fmt.Sprintf("\tline %d: if err := process(ctx, item, \"value\"); err != nil { return err }", l))
+	}
+	return b.String()[:LargeSize]
+}
+
+// ListDir is the folder of the list_directory figures: ListEntries
+// entries, files and folders mixed.
+const ListDir = "list80"
+
+// ListEntries is how many entries ListDir holds.
+const ListEntries = 80
+
 // GlobPattern is the pattern of the glob figures.
 const GlobPattern = "**/*_test.go"
 
 // Arguments of each measured call, as a client sends them.
 var (
 	ReadFileArgs  = map[string]any{"path": TinyFile}
+	LargeReadArgs = map[string]any{"path": LargeFile}
 	ReadFilesArgs = map[string]any{"paths": SmallFiles}
 	GlobArgs      = map[string]any{"pattern": GlobPattern}
 )
@@ -58,15 +83,25 @@ func Raw(args map[string]any) json.RawMessage {
 }
 
 // Workspace writes the benchmark workspace into dir: TinyFile, SmallFiles
-// (twenty lines each) and a few folders for list_directory.
+// (twenty lines each), LargeFile, ListDir and a few folders for
+// list_directory.
 func Workspace(dir string) error {
-	files := map[string]string{TinyFile: tinyContent, "README.md": "# bench\n", "docs/notes.md": "notes\n", "src/main_test.go": "package main\n"}
+	files := map[string]string{TinyFile: tinyContent, LargeFile: largeContent(), "README.md": "# bench\n", "docs/notes.md": "notes\n", "src/main_test.go": "package main\n"}
 	for i, name := range SmallFiles {
 		var b strings.Builder
 		for l := 1; l <= 20; l++ {
 			fmt.Fprintf(&b, "file %d, line %d: some ordinary text\n", i, l)
 		}
 		files[name] = b.String()
+	}
+	for i := range ListEntries {
+		if i%8 == 7 {
+			if err := os.MkdirAll(filepath.Join(dir, ListDir, fmt.Sprintf("dir%02d", i)), 0o755); err != nil {
+				return err
+			}
+			continue
+		}
+		files[fmt.Sprintf("%s/file%02d.go", ListDir, i)] = fmt.Sprintf("package list\n\n// File %d.\n", i)
 	}
 	for name, content := range files {
 		full := filepath.Join(dir, filepath.FromSlash(name))

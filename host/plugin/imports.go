@@ -1,25 +1,28 @@
-package pluginbuild
+package plugin
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
+
+	"github.com/jujutools/juju/sdk/abi"
 )
 
 // errWasm reports a module whose import section cannot be read.
-var errWasm = errors.New("pluginbuild: not a readable wasm module")
+var errWasm = errors.New("plugin: not a readable wasm module")
 
-// wasmImport is one import of a module: where from, what, and its kind
+// Import is one import of a module: where from, what, and its kind
 // (0 function, 1 table, 2 memory, 3 global).
-type wasmImport struct {
-	module, name string
-	kind         byte
+type Import struct {
+	Module, Name string
+	Kind         byte
 }
 
-// moduleInfo reads a module's imports and the names of the functions it
+// ModuleInfo reads a module's imports and the names of the functions it
 // exports, straight from the binary's import and export sections (no
 // compilation).
-func moduleInfo(wasm []byte) (imports []wasmImport, exports []string, err error) {
+func ModuleInfo(wasm []byte) (imports []Import, exports []string, err error) {
 	if len(wasm) < 8 || !bytes.Equal(wasm[:8], []byte("\x00asm\x01\x00\x00\x00")) {
 		return nil, nil, errWasm
 	}
@@ -46,26 +49,26 @@ func moduleInfo(wasm []byte) (imports []wasmImport, exports []string, err error)
 	return imports, exports, nil
 }
 
-// importedFuncs lists the functions a wasm module imports from module ns.
-func importedFuncs(wasm []byte, ns string) ([]string, error) {
-	imports, _, err := moduleInfo(wasm)
+// ImportedFuncs lists the functions a wasm module imports from module ns.
+func ImportedFuncs(wasm []byte, ns string) ([]string, error) {
+	imports, _, err := ModuleInfo(wasm)
 	if err != nil {
 		return nil, err
 	}
 	var out []string
 	for _, im := range imports {
-		if im.kind == 0x00 && im.module == ns {
-			out = append(out, im.name)
+		if im.Kind == 0x00 && im.Module == ns {
+			out = append(out, im.Name)
 		}
 	}
 	return out, nil
 }
 
-func readImports(r *reader) ([]wasmImport, error) {
-	var out []wasmImport
+func readImports(r *reader) ([]Import, error) {
+	var out []Import
 	for n := r.uint(); n > 0 && r.err == nil; n-- {
-		im := wasmImport{module: r.name(), name: r.name(), kind: r.byte()}
-		switch im.kind {
+		im := Import{Module: r.name(), Name: r.name(), Kind: r.byte()}
+		switch im.Kind {
 		case 0x00: // function: a type index
 			r.uint()
 		case 0x01: // table: a reference type and limits
@@ -77,7 +80,7 @@ func readImports(r *reader) ([]wasmImport, error) {
 			r.byte()
 			r.byte()
 		default:
-			r.err = fmt.Errorf("import kind %#x", im.kind)
+			r.err = fmt.Errorf("import kind %#x", im.Kind)
 		}
 		out = append(out, im)
 	}
@@ -157,4 +160,18 @@ func (r *reader) fail() {
 		r.err = errors.New("unexpected end of section")
 	}
 	r.b = nil
+}
+
+// ModuleABI reports the ABI a module speaks, read from its imports: ABI 2
+// (abi.VersionChannel) when it imports abi.ChannelOutput, through which
+// every ABI 2 export hands back its output; ABI 1 otherwise.
+func ModuleABI(wasm []byte) (int, error) {
+	names, err := ImportedFuncs(wasm, abi.ChannelNamespace)
+	if err != nil {
+		return 0, err
+	}
+	if slices.Contains(names, abi.ChannelOutput) {
+		return abi.VersionChannel, nil
+	}
+	return abi.VersionKernel, nil
 }

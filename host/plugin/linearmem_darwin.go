@@ -1,0 +1,4 @@
+package plugin
+
+// mapNoReserve: macOS reserves lazily without a flag.
+const mapNoReserve = 0

@@ -1,0 +1,80 @@
+package abi
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestResolve(t *testing.T) {
+	body := []byte("hello <world>\n\"quoted\"\xff")
+	res := CallResult{
+		Content:    []Content{{Type: "text", TextSpan: &Span{0, 14}}, {Type: "image", DataSpan: &Span{14, 8}, MimeType: "image/png"}},
+		Structured: json.RawMessage(`{"a":"","b":[1,""],"c":"x\"\"y","":""}`),
+		Splices:    []Splice{{At: 5, Span: Span{0, 5}}, {At: 15, Span: Span{14, 9}}, {At: 35, Span: Span{0, 0}}},
+	}
+	if err := res.Resolve(body); err != nil {
+		t.Fatal(err)
+	}
+	if res.Content[0].Text != "hello <world>\n" || string(res.Content[1].Data) != `"quoted"` || res.Splices != nil || res.Content[0].TextSpan != nil {
+		t.Fatalf("content %+v", res.Content)
+	}
+	want := `{"a":"hello","b":[1,"\"quoted\"\ufffd"],"c":"x\"\"y","":""}`
+	if string(res.Structured) != want {
+		t.Fatalf("structured %s\nwant       %s", res.Structured, want)
+	}
+	if !json.Valid(res.Structured) {
+		t.Fatal("invalid JSON")
+	}
+}
+
+func TestResolveRefusesMisfits(t *testing.T) {
+	body := []byte("0123456789")
+	for name, res := range map[string]CallResult{
+		"text outside body":    {Content: []Content{{Type: "text", TextSpan: &Span{8, 3}}}},
+		"negative":             {Content: []Content{{Type: "text", TextSpan: &Span{-1, 3}}}},
+		"text and span":        {Content: []Content{{Type: "text", Text: "x", TextSpan: &Span{0, 1}}}},
+		"data outside body":    {Content: []Content{{Type: "image", DataSpan: &Span{0, 11}}}},
+		"splice not at string": {Structured: json.RawMessage(`{"a":1}`), Splices: []Splice{{At: 5, Span: Span{0, 1}}}},
+		"splice in a string":   {Structured: json.RawMessage(`["x\"\""]`), Splices: []Splice{{At: 4, Span: Span{0, 1}}}},
+		"splice not empty":     {Structured: json.RawMessage(`["ab"]`), Splices: []Splice{{At: 1, Span: Span{0, 1}}}},
+		"splices out of order": {Structured: json.RawMessage(`["",""]`), Splices: []Splice{{At: 4, Span: Span{0, 1}}, {At: 1, Span: Span{0, 1}}}},
+		"splice twice":         {Structured: json.RawMessage(`[""]`), Splices: []Splice{{At: 1, Span: Span{0, 1}}, {At: 1, Span: Span{0, 1}}}},
+		"splice past the end":  {Structured: json.RawMessage(`[""]`), Splices: []Splice{{At: 9, Span: Span{0, 1}}}},
+		"splice span outside":  {Structured: json.RawMessage(`[""]`), Splices: []Splice{{At: 1, Span: Span{5, 6}}}},
+	} {
+		if err := res.Resolve(body); err == nil {
+			t.Errorf("%s: resolved to %+v", name, res)
+		}
+	}
+}
+
+// FuzzResolve decodes result headers and bodies as the host does: Resolve
+// must never panic, and what it accepts must be valid JSON with every
+// string where a splice put it.
+func FuzzResolve(f *testing.F) {
+	f.Add([]byte(`{"content":[{"type":"text","textSpan":{"off":0,"len":3}}],"structured":{"a":""},"splices":[{"at":5,"off":1,"len":2}]}`), []byte("abc"))
+	f.Add([]byte(`{"structured":["","x\"\"",""],"splices":[{"at":1,"off":0,"len":1},{"at":11,"off":0,"len":0}]}`), []byte("\xff<>"))
+	f.Add([]byte(`{"content":[{"type":"image","dataSpan":{"off":2,"len":1}}]}`), []byte("abc"))
+	f.Fuzz(func(t *testing.T, header, body []byte) {
+		var res CallResult
+		if json.Unmarshal(header, &res) != nil {
+			return
+		}
+		had := len(res.Splices)
+		if err := res.Resolve(body); err != nil {
+			return
+		}
+		if len(res.Structured) > 0 && !json.Valid(res.Structured) {
+			t.Fatalf("resolved to invalid JSON: %s", res.Structured)
+		}
+		if had > 0 && strings.Count(string(res.Structured), `"`) < 2 {
+			t.Fatalf("splices vanished: %s", res.Structured)
+		}
+		for _, c := range res.Content {
+			if c.TextSpan != nil || c.DataSpan != nil {
+				t.Fatalf("a span left: %+v", c)
+			}
+		}
+	})
+}
