@@ -261,6 +261,10 @@ func (h *Host) Tool(name string) (*Tool, bool) {
 // Plugins returns every plugin, serving or refused, core first.
 func (h *Host) Plugins() []*Loaded { return h.cat.Load().plugins }
 
+// CacheProblem says why compiled plugins are not cached on disk (they are
+// compiled in memory at each start), or nil when they are.
+func (h *Host) CacheProblem() error { return h.runtime.CacheProblem() }
+
 // Warm compiles the serving plugins that have tools in the background, one
 // at a time, those with the most tools first (the likeliest to serve the
 // first call), and returns at once: on a machine of few cores, parallel

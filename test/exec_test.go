@@ -257,8 +257,8 @@ func TestRunCommandsConcurrently(t *testing.T) {
 			t.Errorf("bad cwd: %v", r)
 		}
 	}
-	if _, err := s.callErr("run_commands", map[string]any{"commands": []any{"1", "2", "3", "4", "5", "6", "7", "8", "9"}}); err == nil || !strings.Contains(err.Error(), "maxItems") {
-		t.Errorf("9 commands: %v", err)
+	if msg := s.fail("run_commands", map[string]any{"commands": []any{"1", "2", "3", "4", "5", "6", "7", "8", "9"}}, "INVALID_ARGUMENT"); !strings.Contains(msg, `the argument "commands" must have at most 8 items (got 9)`) {
+		t.Errorf("9 commands: %s", msg)
 	}
 }
 

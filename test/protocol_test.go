@@ -28,24 +28,84 @@ func TestUnknownToolIsProtocolError(t *testing.T) {
 	}
 }
 
-func TestBadArgumentsAreProtocolErrors(t *testing.T) {
-	s := start(t, workspace(t, map[string]string{"a": "a"}))
-	for name, args := range map[string]map[string]any{
-		"missing required": {},
-		"wrong type":       {"path": 42},
-		"unknown field":    {"path": "a", "bogus": true},
-		"negative limit":   {"path": "a", "limit": -3},
-	} {
-		t.Run(name, func(t *testing.T) {
+// badCalls are calls whose arguments do not fit the tool's input schema,
+// and what their INVALID_ARGUMENT message must say.
+var badCalls = []struct {
+	name, tool string
+	args       map[string]any
+	want       []string
+}{
+	{"missing required", "read_file", map[string]any{}, []string{`the argument "path" is required (The file to read`}},
+	{"wrong type", "read_file", map[string]any{"path": 42}, []string{`the argument "path" must be a string, not a number`}},
+	{"unknown field", "read_file", map[string]any{"path": "a", "bogus": true}, []string{`unknown argument "bogus"; read_file takes only: path, offset, limit, numbered`}},
+	{"negative limit", "read_file", map[string]any{"path": "a", "limit": -3}, []string{`the argument "limit" must be at least 1 (got -3)`}},
+	{"did you mean", "edit_file", map[string]any{"path": "a", "old_string": "a", "newString": "b"},
+		[]string{`unknown argument "old_string" (did you mean "oldString"?)`, `the argument "oldString" is required`}},
+	{"enum", "search_code", map[string]any{"pattern": "a", "outputMode": "lines"}, []string{`the argument "outputMode" must be one of "content", "files", "count", not "lines"`}},
+}
+
+// Arguments that do not fit the input schema are tool results (SEP-1303):
+// INVALID_ARGUMENT, naming the argument and what it should be, the nearest
+// known name for an unknown one, so the model can correct its call.
+func TestBadArgumentsAreToolResults(t *testing.T) {
+	root := workspace(t, map[string]string{"a": "a"})
+	s := start(t, root)
+	checkBadArguments(t, s, "juju-e2e")
+}
+
+// checkBadArguments makes every bad call of s, a session of client, and
+// checks each is an INVALID_ARGUMENT result, the server serves on, and
+// each refused call is audited like any other.
+func checkBadArguments(t *testing.T, s *session, client string) {
+	t.Helper()
+	for _, c := range badCalls {
+		t.Run(c.name, func(t *testing.T) {
 			s := s.with(t)
-			_, err := s.callErr("read_file", args)
-			if err == nil || !errors.Is(err, mcp.ErrInvalidParams) {
-				t.Fatalf("want a JSON-RPC invalid params error, got %v", err)
+			res, err := s.callErr(c.tool, c.args)
+			if err != nil {
+				t.Fatalf("want a tool result, got the JSON-RPC error %v", err)
+			}
+			got := structured(t, res)
+			msg, _ := got["message"].(string)
+			if !res.IsError || got["code"] != "INVALID_ARGUMENT" || text(res) != "INVALID_ARGUMENT: "+msg {
+				t.Fatalf("want an INVALID_ARGUMENT result, got %s", text(res))
+			}
+			for _, w := range append(c.want, "the input schema of "+c.tool) {
+				if !strings.Contains(msg, w) {
+					t.Errorf("the message lacks %q:\n%s", w, msg)
+				}
 			}
 		})
 	}
-	// The server still serves after bad calls.
 	s.ok("read_file", map[string]any{"path": "a"})
+	refused := 0
+	for _, e := range auditJSON(t, s.home, s.root) {
+		if e.Outcome == "INVALID_ARGUMENT" && e.Client == client {
+			refused++
+		}
+	}
+	if refused != len(badCalls) {
+		t.Errorf("%d refused calls of %s audited, want %d", refused, client, len(badCalls))
+	}
+}
+
+// Arguments that are not an object at all are a tool result too; an
+// unknown tool stays a JSON-RPC error.
+func TestArgumentsNotAnObject(t *testing.T) {
+	r := startRaw(t, workspace(t, map[string]string{"a.txt": "hello\n"}))
+	if init := r.send(t, initializeLine); init["result"] == nil {
+		t.Fatalf("initialize failed: %s", mustJSON(init))
+	}
+	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	got := r.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_file","arguments":"a.txt"}}`)
+	res, _ := got["result"].(map[string]any)
+	if res == nil || res["isError"] != true || !strings.Contains(string(mustJSON(res)), "INVALID_ARGUMENT: the arguments do not fit the input schema of read_file: the arguments must be a JSON object, not a string") {
+		t.Fatalf("arguments as a string: want an INVALID_ARGUMENT result, got %s", mustJSON(got))
+	}
+	unknown := r.send(t, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_fil","arguments":{"path":"a.txt"}}}`)
+	if e := rpcError(t, unknown); e["code"] != float64(mcp.INVALID_PARAMS) {
+		t.Fatalf("unknown tool: want -32602, got %s", mustJSON(unknown))
+	}
 }
 
 // rawSession speaks JSON-RPC lines to `juju stdio` directly.

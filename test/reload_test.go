@@ -57,7 +57,8 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 
 // A running server picks up an install, an update and a removal at its
 // next request, without a restart: the new tool is served, the updated
-// one runs its new code, the removed one is gone, and each time the
+// one runs its new code and takes the arguments of its new schema, the
+// removed one is gone, and each time the
 // client is told the tool list changed.
 func TestInstallUpdateRemoveWhileServing(t *testing.T) {
 	home := newHome(t)
@@ -84,6 +85,9 @@ func TestInstallUpdateRemoveWhileServing(t *testing.T) {
 	if !slices.Contains(s.toolNames(), "test_raw_echo") {
 		t.Fatal("tools/list lacks the installed tool")
 	}
+	if msg := s.fail("test_raw_echo", map[string]any{"text": "one", "times": 2}, "INVALID_ARGUMENT"); !strings.Contains(msg, `unknown argument "times"; test_raw_echo takes only: text`) {
+		t.Fatalf("an argument the installed version does not take: %s", msg)
+	}
 
 	// Update: the same tool runs the new code.
 	cliOK(t, home, "plugins", "build", "--wasm", buildRaw(t, "rawv2"), dir)
@@ -92,6 +96,14 @@ func TestInstallUpdateRemoveWhileServing(t *testing.T) {
 		t.Fatalf("after the update: %q", got)
 	}
 	waitFor(t, "tools/list_changed after the update", func() bool { return changed.Load() >= 2 })
+	// Its arguments are checked against the new schema: the argument it
+	// added is taken, and held to its bounds.
+	if got := s.ok("test_raw_echo", map[string]any{"text": "two", "times": 2}); got != "raw v2: two two" {
+		t.Fatalf("the updated tool's new argument: %q", got)
+	}
+	if msg := s.fail("test_raw_echo", map[string]any{"text": "two", "times": 0}, "INVALID_ARGUMENT"); !strings.Contains(msg, `the argument "times" must be at least 1 (got 0)`) {
+		t.Fatalf("the updated tool's new argument out of bounds: %s", msg)
+	}
 
 	// Remove: the tool is gone at the next request.
 	cliOK(t, home, "plugins", "remove", "test-raw")

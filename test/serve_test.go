@@ -11,8 +11,9 @@ import (
 )
 
 // juju serve gives an HTTP client what juju stdio gives a stdio client:
-// the same tools, instructions, results, error codes and invalid-params
-// errors, with every call audited under the client's name — over the
+// the same tools, instructions, results and error codes (bad arguments an
+// INVALID_ARGUMENT result, an unknown tool a JSON-RPC error), with every
+// call audited under the client's name — over the
 // session protocols (2025-03-26, 2025-11-25) and the stateless one.
 func TestServeTools(t *testing.T) {
 	root := workspace(t, map[string]string{"a.txt": "alpha\n"})
@@ -40,11 +41,9 @@ func TestServeTools(t *testing.T) {
 			}
 			s.fail("read_file", map[string]any{"path": "missing.txt"}, "NOT_FOUND")
 			s.fail("read_file", map[string]any{"path": "../outside.txt"}, "PATH_DENIED")
-			if _, err := s.callErr("read_file", map[string]any{"path": 42}); !errors.Is(err, mcp.ErrInvalidParams) {
-				t.Errorf("bad arguments: want a JSON-RPC invalid params error, got %v", err)
-			}
-			if _, err := s.callErr("no_such_tool", map[string]any{}); err == nil {
-				t.Error("an unknown tool was not a protocol error")
+			s.fail("read_file", map[string]any{"path": 42}, "INVALID_ARGUMENT")
+			if _, err := s.callErr("no_such_tool", map[string]any{}); !errors.Is(err, mcp.ErrInvalidParams) {
+				t.Errorf("an unknown tool: want a JSON-RPC invalid params error, got %v", err)
 			}
 			name := "w-" + version + ".txt"
 			s.ok("write_file", map[string]any{"path": name, "content": "written over HTTP\n"})
@@ -61,6 +60,27 @@ func TestServeTools(t *testing.T) {
 		if !clients["e2e-http-"+version] {
 			t.Errorf("the audit does not name client e2e-http-%s: %v", version, clients)
 		}
+	}
+}
+
+// Over HTTP, as over stdio, arguments that do not fit the input schema
+// are INVALID_ARGUMENT tool results naming the argument at fault, audited,
+// for every protocol version; arguments that are not an object too.
+func TestServeBadArgumentsAreToolResults(t *testing.T) {
+	root := workspace(t, map[string]string{"a": "a"})
+	srv := startServe(t, root)
+	for _, version := range []string{"2025-03-26", "2025-11-25", mcp.LATEST_PROTOCOL_VERSION} {
+		t.Run(version, func(t *testing.T) {
+			checkBadArguments(t, srv.connect(t, "e2e-bad-"+version, version), "e2e-bad-"+version)
+		})
+	}
+	hdr := srv.bearer()
+	hdr["Mcp-Session-Id"] = srv.initSession(t, hdr)
+	hdr["Mcp-Protocol-Version"] = "2025-11-25"
+	res, body := srv.raw(t, "POST", "/mcp", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_file","arguments":"a"}}`, hdr)
+	if res.StatusCode != 200 || !strings.Contains(body, `"isError":true`) ||
+		!strings.Contains(body, "INVALID_ARGUMENT: the arguments do not fit the input schema of read_file: the arguments must be a JSON object, not a string") {
+		t.Fatalf("arguments as a string: want an INVALID_ARGUMENT result, got %d %s", res.StatusCode, body)
 	}
 }
 

@@ -32,7 +32,9 @@ func newDoctorCommand() *cobra.Command {
 		Long: `Check juju's installation and report what it can use on this machine:
 
   - its directories (config, state, cache, data), whether they exist and
-    can be written, and the size of the compiled-plugin cache
+    can be written, the size of the compiled-plugin cache, and why it is
+    not used when it is not (a full or read-only disk: juju then compiles
+    its plugins in memory at each start)
   - the config file, and whether it decodes
   - every plugin and whether it is compiled (--warm compiles them all now,
     one progress line per plugin)
@@ -126,6 +128,9 @@ func (r *doctorReport) render(w io.Writer) error {
 	fmt.Fprintf(tw, "  config file\t%s\t%s\n", visible.String(r.ConfigFile.Path), visible.String(r.ConfigFile.status()))
 	tw.Flush()
 	p("  compiled-plugin cache: %s\n", humanBytes(r.CacheBytes))
+	if r.CacheProblem != "" {
+		p("  the cache is %s\n", visible.String(r.CacheProblem))
+	}
 
 	p("\nPlugins\n")
 	if r.PluginsError != "" {

@@ -18,12 +18,16 @@ import (
 
 // doctorReport is what juju doctor found; --json prints it as is.
 type doctorReport struct {
-	Version      string                 `json:"version"`
-	System       systemInfo             `json:"system"`
-	HomeEnv      string                 `json:"jujuHome,omitempty"` // JUJU_HOME when set
-	Directories  []dirCheck             `json:"directories"`
-	ConfigFile   fileCheck              `json:"configFile"`
-	CacheBytes   int64                  `json:"cacheBytes"`
+	Version     string     `json:"version"`
+	System      systemInfo `json:"system"`
+	HomeEnv     string     `json:"jujuHome,omitempty"` // JUJU_HOME when set
+	Directories []dirCheck `json:"directories"`
+	ConfigFile  fileCheck  `json:"configFile"`
+	CacheBytes  int64      `json:"cacheBytes"`
+	// CacheProblem says why the compilation cache is not used, so that
+	// every start compiles the plugins again, or that it soon will not be
+	// ("" when all is well).
+	CacheProblem string                 `json:"cacheProblem,omitempty"`
 	Plugins      []pluginCheck          `json:"plugins"`
 	PluginsError string                 `json:"pluginsError,omitempty"`
 	Programs     []sandbox.Availability `json:"programs"` // git, ripgrep
@@ -131,7 +135,7 @@ func collect(ctx context.Context, o *doctorOptions, env doctorEnv, progress io.W
 	}
 
 	r.checkLSP(env)
-	r.Plugins, r.PluginsError = checkPlugins(ctx, env, o.warm, progress)
+	r.Plugins, r.CacheProblem, r.PluginsError = checkPlugins(ctx, env, o.warm, progress)
 	if r.PluginsError != "" {
 		problem("plugins: %s", r.PluginsError)
 	}
@@ -157,6 +161,12 @@ func collect(ctx context.Context, o *doctorOptions, env doctorEnv, progress io.W
 			r.Directories = append(r.Directories, dc)
 		}
 		r.CacheBytes = dirSize(d.Cache)
+		if r.CacheProblem == "" {
+			r.CacheProblem = checkCacheSpace(d.Cache)
+		}
+		if r.CacheProblem != "" {
+			problem("compilation cache %s: %s", d.Cache, r.CacheProblem)
+		}
 	}
 
 	r.Programs = []sandbox.Availability{
@@ -261,11 +271,12 @@ func checkConfig(explicit string, dirs config.Dirs) (fileCheck, *config.File) {
 }
 
 // checkPlugins loads the catalog and, with warm, compiles each plugin in
-// turn, writing "compiling NAME… 0.9 s" to progress.
-func checkPlugins(ctx context.Context, env doctorEnv, warm bool, progress io.Writer) ([]pluginCheck, string) {
+// turn, writing "compiling NAME… 0.9 s" to progress. It also returns why
+// the compilation cache is not used ("" when it is).
+func checkPlugins(ctx context.Context, env doctorEnv, warm bool, progress io.Writer) ([]pluginCheck, string, string) {
 	h, err := env.open()
 	if err != nil {
-		return []pluginCheck{}, err.Error()
+		return []pluginCheck{}, "", err.Error()
 	}
 	defer closeHost(h, quietLogger(), shutdownGrace)
 	out := []pluginCheck{}
@@ -295,5 +306,23 @@ func checkPlugins(ctx context.Context, env doctorEnv, warm bool, progress io.Wri
 	if warm && len(out) > 0 {
 		fmt.Fprintln(progress)
 	}
-	return out, ""
+	cache := ""
+	if err := h.CacheProblem(); err != nil {
+		cache = fmt.Sprintf("not used (%v): juju compiles its plugins in memory at each start instead, a second or two each", err)
+	}
+	return out, cache, ""
+}
+
+// minCacheSpace is the free space under which the compilation cache is
+// said to be about full: a compiled Go plugin takes about 20 MiB.
+const minCacheSpace = 64 << 20
+
+// checkCacheSpace says when the cache's file system is about full, which
+// only a compilation would otherwise find out.
+func checkCacheSpace(dir string) string {
+	free, err := freeSpace(nearestExisting(filepath.Join(dir, "x")))
+	if err != nil || free >= minCacheSpace {
+		return ""
+	}
+	return fmt.Sprintf("about full: its file system has %s free and a compiled plugin takes about 20 MiB; once it is full, juju compiles its plugins in memory at each start", humanBytes(free))
 }

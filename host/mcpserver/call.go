@@ -10,44 +10,51 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 
 	"github.com/jujutools/juju/host"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
-// handle serves one tools/call.
+// handle serves one tools/call. Arguments that do not fit the tool's input
+// schema, as the catalog has it now, are an INVALID_ARGUMENT tool result
+// (validate.go), audited, and nothing runs. An unknown tool never gets
+// here: mcp-go answers it with a JSON-RPC error (refused.go audits it).
 func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	name := req.Params.Name
 	args := req.Params.Arguments
 	if args == nil {
 		args = map[string]any{}
 	}
-	if in := s.schema(name); in != nil {
-		sch, err := in.get(name)
-		if err != nil {
-			return nil, invalidParams(name, err)
-		}
-		if err := sch.Validate(args); err != nil {
-			s.refused(ctx, name, args, abi.InvalidArgument)
-			return nil, invalidParams(name, err)
-		}
+	in := s.schema(name)
+	if in == nil {
+		return s.refuse(ctx, name, args, removedTool(name)), nil
+	}
+	if e := in.check(name, args); e != nil {
+		return s.refuse(ctx, name, args, e), nil
 	}
 	raw, err := json.Marshal(args)
 	if err != nil {
-		return nil, invalidParams(name, err)
+		return s.refuse(ctx, name, args, abi.Errorf(abi.InvalidArgument, "the arguments of %s are not JSON: %v", name, err)), nil
 	}
 	asker, rt := s.asker(ctx, req)
 	res, err := s.host.Call(ctx, host.Request{Client: clientName(ctx), Tool: name, Args: raw, Asker: asker})
+	if errors.Is(err, host.ErrUnknownTool) {
+		return s.refuse(ctx, name, args, removedTool(name)), nil
+	}
 	if err != nil {
-		return nil, invalidParams(name, err)
+		return nil, err
 	}
 	if res.Handed && rt != nil && rt.question() != nil {
 		return rt.question(), nil
 	}
 	return toMCP(res.CallResult), nil
+}
+
+// removedTool answers a call to a tool that a reload took out of the
+// catalog after mcp-go had found it (its plugin removed in the same
+// moment): the client was listed the tool, so it hears why as a result.
+func removedTool(name string) *abi.Error {
+	return abi.Errorf(abi.NotFound, "the tool %s was removed while this call came in (its plugin was removed); list the tools again", name)
 }
 
 // clientName is the MCP client's declared name, for logs, the audit and
@@ -127,45 +134,4 @@ func cutText(s string, n int) string {
 		cut = cut[:len(cut)-1]
 	}
 	return cut + fmt.Sprintf("\n[juju cut this result at %d of %d bytes, the most a client takes; ask the tool for less (an offset or range, a lower limit, a narrower path or pattern)]\n", len(cut), len(s))
-}
-
-// invalidParamsPrefix marks handler errors that the stdio writer turns into
-// JSON-RPC "invalid params" errors (mcp-go reports every handler error as an
-// internal error).
-const invalidParamsPrefix = "invalid params: "
-
-type paramsError struct{ msg string }
-
-func (e *paramsError) Error() string { return invalidParamsPrefix + e.msg }
-
-func invalidParams(tool string, err error) error {
-	msg := err.Error()
-	var ve *jsonschema.ValidationError
-	if errors.As(err, &ve) {
-		msg = validationMessage(ve)
-	}
-	return &paramsError{msg: "arguments of " + tool + " do not match its input schema: " + msg}
-}
-
-var english = message.NewPrinter(language.English)
-
-// validationMessage flattens a schema validation error into one line.
-func validationMessage(ve *jsonschema.ValidationError) string {
-	var parts []string
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) == 0 {
-			loc := "/" + strings.Join(e.InstanceLocation, "/")
-			parts = append(parts, loc+": "+e.ErrorKind.LocalizedString(english))
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
-	}
-	walk(ve)
-	if len(parts) > 5 {
-		parts = append(parts[:5], "…")
-	}
-	return strings.Join(parts, "; ")
 }

@@ -106,7 +106,7 @@ func TestLineReaderHoldsAfterInitialize(t *testing.T) {
 		t.Fatalf("read on before initialize was answered: %q", got)
 	case <-time.After(50 * time.Millisecond):
 	}
-	w := &paramsWriter{w: io.Discard, f: f}
+	w := &answerWriter{w: io.Discard, f: f}
 	w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n"))
 	select {
 	case got := <-next:
@@ -138,7 +138,7 @@ func TestInflightWaitsForAnswers(t *testing.T) {
 		t.Fatal("end of input passed while a request was unanswered")
 	case <-time.After(50 * time.Millisecond):
 	}
-	w := &paramsWriter{w: io.Discard, f: f}
+	w := &answerWriter{w: io.Discard, f: f}
 	w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n"))
 	select {
 	case <-eof:

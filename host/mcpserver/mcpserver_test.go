@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -13,45 +12,6 @@ import (
 	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/sdk/abi"
 )
-
-func TestParamsWriterRewritesOnlyMarkedErrors(t *testing.T) {
-	cases := []struct {
-		name, in   string
-		code       int
-		rewritten  bool
-		wantSubstr string
-	}{
-		{"marked internal error", `{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"invalid params: arguments of read_file do not match"}}`, mcp.INVALID_PARAMS, true, "arguments of read_file"},
-		{"other internal error", `{"jsonrpc":"2.0","id":8,"error":{"code":-32603,"message":"boom"}}`, mcp.INTERNAL_ERROR, false, "boom"},
-		{"a result quoting the marker", `{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":"\"message\":\"invalid params: x"}]}}`, 0, false, "invalid params"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			var out bytes.Buffer
-			w := &paramsWriter{w: &out}
-			n, err := w.Write([]byte(tc.in + "\n"))
-			if err != nil || n != len(tc.in)+1 {
-				t.Fatalf("Write = %d, %v", n, err)
-			}
-			if !tc.rewritten {
-				if out.String() != tc.in+"\n" {
-					t.Fatalf("changed a message it must not touch: %s", out.String())
-				}
-				return
-			}
-			var msg mcp.JSONRPCError
-			if err := json.Unmarshal(out.Bytes(), &msg); err != nil {
-				t.Fatal(err)
-			}
-			if msg.Error.Code != tc.code || !strings.Contains(msg.Error.Message, tc.wantSubstr) || strings.HasPrefix(msg.Error.Message, invalidParamsPrefix) {
-				t.Fatalf("rewritten to %+v", msg.Error)
-			}
-			if !strings.HasSuffix(out.String(), "\n") {
-				t.Fatal("the line ending was lost")
-			}
-		})
-	}
-}
 
 func TestWidenedOutputSchemaAdmitsBothShapes(t *testing.T) {
 	declared := json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"additionalProperties":false}`)

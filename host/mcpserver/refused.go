@@ -11,6 +11,14 @@ import (
 	"github.com/jujutools/juju/sdk/abi"
 )
 
+// refuse answers a call the front refuses before the host runs it (its
+// arguments do not fit the tool's input schema): a tool result with the
+// error e, recorded in the audit as any call is.
+func (s *Server) refuse(ctx context.Context, tool string, args any, e *abi.Error) *mcp.CallToolResult {
+	s.refused(ctx, tool, args, e.Code)
+	return toMCP(&abi.CallResult{Error: e})
+}
+
 // refused records in the audit a call refused before the host ran it.
 func (s *Server) refused(ctx context.Context, tool string, args any, code abi.Code) {
 	raw, err := json.Marshal(args)

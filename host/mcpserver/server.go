@@ -6,10 +6,8 @@ import (
 	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/jujutools/juju/host"
-	"github.com/jujutools/juju/internal/manifest"
 )
 
 // Server is juju's MCP server over one Host.
@@ -22,21 +20,6 @@ type Server struct {
 	hs *handshakes
 	// stateKey signs the state of approval questions handed to clients.
 	stateKey []byte
-}
-
-// inputSchema is a tool's input schema, compiled on the tool's first call.
-type inputSchema struct {
-	raw      []byte
-	once     sync.Once
-	compiled *jsonschema.Schema
-	err      error
-}
-
-func (s *inputSchema) get(name string) (*jsonschema.Schema, error) {
-	s.once.Do(func() {
-		s.compiled, s.err = manifest.CompileSchema(name+".input.json", s.raw)
-	})
-	return s.compiled, s.err
 }
 
 // New builds the MCP server from the host's catalog.

@@ -1,12 +1,9 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"log"
-	"strings"
 	"sync"
 	"time"
 
@@ -29,7 +26,7 @@ func ServeStdio(ctx context.Context, h *host.Host, in io.Reader, out io.Writer, 
 	server.WithWorkerPoolSize(32)(std)
 	server.WithQueueSize(256)(std)
 	f := newInflight()
-	w := &paramsWriter{w: out, f: f}
+	w := &answerWriter{w: out, f: f}
 	tooLarge := tooLargeAnswer(MaxMessage)
 	r := newLineReader(ctx, in, f, func() {
 		if _, err := w.Write(tooLarge); err != nil {
@@ -39,56 +36,22 @@ func ServeStdio(ctx context.Context, h *host.Host, in io.Reader, out io.Writer, 
 	return std.Listen(ctx, r, w)
 }
 
-// paramsWriter rewrites the internal errors that carry invalidParamsPrefix
-// into JSON-RPC invalid-params errors. mcp-go writes each message with one
-// Write call, a JSON object and a newline.
-type paramsWriter struct {
+// answerWriter writes mcp-go's messages (one Write call each: a JSON
+// object and a newline) and strikes each answered request off the
+// in-flight set, so the reader knows what is still being served.
+type answerWriter struct {
 	mu sync.Mutex
 	w  io.Writer
-	f  *inflight // strikes off answered requests; may be nil
+	f  *inflight
 }
 
-var marker = []byte(`"message":"` + invalidParamsPrefix)
-
-func (p *paramsWriter) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.f != nil {
-		if id, ok := responseID(b); ok {
-			defer p.f.done(id)
-		}
+func (a *answerWriter) Write(b []byte) (int, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if id, ok := responseID(b); ok {
+		defer a.f.done(id)
 	}
-	fixed, ok := fixParams(b)
-	if !ok {
-		return p.w.Write(b)
-	}
-	if _, err := p.w.Write(append(fixed, '\n')); err != nil {
-		return 0, err
-	}
-	return len(b), nil
-}
-
-// fixParams rewrites one JSON-RPC message: an internal error whose message
-// carries invalidParamsPrefix becomes an invalid-params error without the
-// prefix. It returns the rewritten message (compact JSON, no newline) and
-// true, or false when msg is anything else. Every transport sends its
-// messages through it (paramsWriter for stdio, rpcWriter for HTTP).
-func fixParams(msg []byte) ([]byte, bool) {
-	if !bytes.Contains(msg, marker) {
-		return nil, false
-	}
-	var e mcp.JSONRPCError
-	if err := json.Unmarshal(msg, &e); err != nil || e.Error.Code != mcp.INTERNAL_ERROR ||
-		!strings.HasPrefix(e.Error.Message, invalidParamsPrefix) {
-		return nil, false
-	}
-	e.Error.Code = mcp.INVALID_PARAMS
-	e.Error.Message = strings.TrimPrefix(e.Error.Message, invalidParamsPrefix)
-	fixed, err := json.Marshal(e)
-	if err != nil {
-		return nil, false
-	}
-	return fixed, true
+	return a.w.Write(b)
 }
 
 // warmDelay is how long juju waits for the client's handshake before it

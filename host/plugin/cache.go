@@ -107,13 +107,18 @@ func InCache(cacheDir string, wasm []byte) bool {
 
 // InCache reports whether the runtime's compilation cache holds the
 // plugin's compiled code, so that it loads instead of compiling (an install
-// compiles it there). It reads and hashes the wasm.
+// compiles it there). A runtime that compiles in memory, its cache not
+// writable, loads nothing from it. It reads and hashes the wasm.
 func (p *Plugin) InCache() bool {
-	if p.source == nil {
+	if p.source == nil || p.rt == nil {
+		return false
+	}
+	dir := p.rt.diskCache()
+	if dir == "" {
 		return false
 	}
 	wasm, err := p.source()
-	return err == nil && InCache(p.rt.opts.CacheDir, wasm)
+	return err == nil && InCache(dir, wasm)
 }
 
 // CachePrune is what PruneCache removed and kept.

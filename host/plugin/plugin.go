@@ -240,7 +240,13 @@ func (p *Plugin) compileNow() (*extism.CompiledPlugin, error) {
 		RuntimeConfig: p.rt.runtimeConfig(p.memMiB),
 		EnableWasi:    true, // the Go wasip1 runtime needs clocks and random; no preopens are given
 	}
-	return extism.NewCompiledPlugin(context.Background(), m, cfg, p.hostFunctions())
+	compiled, err := extism.NewCompiledPlugin(context.Background(), m, cfg, p.hostFunctions())
+	if err != nil && p.rt.cacheFailed(err) {
+		// The on-disk cache failed (full, read-only): compile in memory.
+		cfg.RuntimeConfig = p.rt.runtimeConfig(p.memMiB)
+		compiled, err = extism.NewCompiledPlugin(context.Background(), m, cfg, p.hostFunctions())
+	}
+	return compiled, err
 }
 
 // Retire closes a plugin the host no longer serves (an update or a remove

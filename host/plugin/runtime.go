@@ -3,10 +3,13 @@ package plugin
 import (
 	"context"
 	"errors"
-	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -38,12 +41,20 @@ type Options struct {
 
 // Runtime is shared by every plugin of one juju process.
 type Runtime struct {
-	opts  Options
-	cache wazero.CompilationCache
-	log   *slog.Logger
+	opts Options
+	log  *slog.Logger
+
+	mu       sync.Mutex
+	cache    wazero.CompilationCache   // the one new compilations use
+	caches   []wazero.CompilationCache // every cache opened, closed by Close
+	cacheDir string                    // the on-disk cache in use, absolute; "" when in memory
+	cacheErr error                     // why the on-disk cache is not used
 }
 
-// NewRuntime validates opts and opens the compilation cache.
+// NewRuntime validates opts and opens the compilation cache. A cache
+// directory that cannot be made or written is not an error: the cache is
+// an optimisation, so the runtime compiles in memory instead, warns once,
+// and says why in CacheProblem.
 func NewRuntime(opts Options) (*Runtime, error) {
 	if opts.MemoryMiB == 0 {
 		opts.MemoryMiB = DefaultMemoryMiB
@@ -67,29 +78,127 @@ func NewRuntime(opts Options) (*Runtime, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	r := &Runtime{opts: opts, log: log}
-	if opts.CacheDir != "" {
-		if err := os.MkdirAll(opts.CacheDir, 0o700); err != nil {
-			return nil, fmt.Errorf("plugin: compilation cache: %w", err)
-		}
-		c, err := wazero.NewCompilationCacheWithDir(opts.CacheDir)
-		if err != nil {
-			return nil, fmt.Errorf("plugin: compilation cache: %w", err)
-		}
-		r.cache = c
-	} else {
-		r.cache = wazero.NewCompilationCache()
+	if opts.CacheDir == "" {
+		r.use(wazero.NewCompilationCache(), "")
+		return r, nil
 	}
+	c, dir, err := openDiskCache(opts.CacheDir)
+	if err != nil {
+		r.inMemory(err)
+		return r, nil
+	}
+	r.use(c, dir)
 	return r, nil
 }
 
-// Close releases the compilation cache. Plugins must be closed first.
+// openDiskCache opens wazero's compilation cache in dir, and proves that
+// it can be written there.
+func openDiskCache(dir string) (wazero.CompilationCache, string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		return nil, "", err
+	}
+	f, err := os.CreateTemp(abs, ".juju-probe-*")
+	if err != nil {
+		return nil, "", err
+	}
+	f.Close()
+	if err := os.Remove(f.Name()); err != nil {
+		return nil, "", err
+	}
+	c, err := wazero.NewCompilationCacheWithDir(abs)
+	if err != nil {
+		return nil, "", err
+	}
+	return c, abs, nil
+}
+
+func (r *Runtime) use(c wazero.CompilationCache, dir string) {
+	r.cache, r.cacheDir = c, dir
+	r.caches = append(r.caches, c)
+}
+
+// inMemory turns to a compilation cache in memory for the compilations to
+// come, because of cause, and warns once. r.mu is held or r is new.
+func (r *Runtime) inMemory(cause error) {
+	if r.cacheErr != nil {
+		return
+	}
+	r.cacheErr = cause
+	r.log.Warn("the compilation cache cannot be used; compiling plugins in memory, so each start compiles them again",
+		"cache", r.opts.CacheDir, "reason", cause)
+	r.use(wazero.NewCompilationCache(), "")
+}
+
+// CacheProblem says why the on-disk compilation cache is not used (the
+// error that made the runtime turn to memory), or nil when it is used or
+// none was asked for.
+func (r *Runtime) CacheProblem() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cacheErr
+}
+
+// diskCache is the on-disk compilation cache new compilations use, or ""
+// when they compile in memory.
+func (r *Runtime) diskCache() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cacheDir
+}
+
+// cacheFailed reports whether err, a failed compilation, came from the
+// on-disk cache (a file in it that could not be written or read: a full
+// disk, a read-only one); the runtime then compiles in memory from now on,
+// and the caller compiles again.
+func (r *Runtime) cacheFailed(err error) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	dir := r.cacheDir
+	if dir == "" && r.cacheErr != nil {
+		dir, _ = filepath.Abs(r.opts.CacheDir) // the compilation began before the switch
+	}
+	if dir == "" {
+		return false
+	}
+	var paths []string
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		paths = append(paths, pe.Path)
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		paths = append(paths, le.Old, le.New)
+	}
+	for _, p := range paths {
+		if p == dir || strings.HasPrefix(p, dir+string(filepath.Separator)) {
+			r.inMemory(err)
+			return true
+		}
+	}
+	return false
+}
+
+// Close releases the compilation caches. Plugins must be closed first.
 func (r *Runtime) Close(ctx context.Context) error {
-	return r.cache.Close(ctx)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var errs []error
+	for _, c := range r.caches {
+		errs = append(errs, c.Close(ctx))
+	}
+	return errors.Join(errs...)
 }
 
 func (r *Runtime) runtimeConfig(memMiB int) wazero.RuntimeConfig {
+	r.mu.Lock()
+	cache := r.cache
+	r.mu.Unlock()
 	return wazero.NewRuntimeConfig().
-		WithCompilationCache(r.cache).
+		WithCompilationCache(cache).
 		WithCloseOnContextDone(true).
 		WithMemoryLimitPages(uint32(memMiB) * 16) // 64 KiB pages
 }

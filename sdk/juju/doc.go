@@ -47,12 +47,14 @@
 //	min:"…" max:"…"        minimum/maximum for numbers, minLength/maxLength
 //	                       for strings, minItems/maxItems for slices
 //
-// Input objects do not admit unknown properties. The SDK enforces the same
-// rules before a handler runs: unknown arguments, missing required ones,
-// values of the wrong type, out of range or not in the enum are answered
-// with INVALID_ARGUMENT and a sentence that says what to fix. Output schemas
-// have no required properties at their top level, so the host can let them
-// admit the error shape {code, message} too.
+// Input objects do not admit unknown properties. juju checks every call
+// against the schema before the plugin runs, and answers arguments that do
+// not fit itself. The SDK enforces the same rules before a handler runs, so
+// a handler can rely on its tags under any host: unknown arguments, missing
+// required ones, values of the wrong type, out of range or not in the enum
+// are answered with INVALID_ARGUMENT and a sentence that says what to fix.
+// Output schemas have no required properties at their top level, so the
+// host can let them admit the error shape {code, message} too.
 //
 // # Errors
 //

@@ -3,16 +3,18 @@
 package main
 
 // description is the plugin's juju_describe output.
-const description = `{"tools":[
+func description() string {
+	return `{"tools":[
 {"name":"test_raw_echo","description":"Test plugin raw: returns its text.","tier":"R",
- "inputSchema":{"type":"object","properties":{"text":{"type":"string","description":"The text to send back."}},"required":["text"],"additionalProperties":false},
+ "inputSchema":` + echoInput + `,
  "annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}},
 {"name":"test_raw_fail","description":"Test plugin raw: fails with an Extism error.","tier":"R",
  "inputSchema":{"type":"object","properties":{"text":{"type":"string"}},"additionalProperties":false},
  "annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}]}`
+}
 
 //go:wasmexport juju_describe
 func describe() int32 {
-	output([]byte(description))
+	output([]byte(description()))
 	return 0
 }

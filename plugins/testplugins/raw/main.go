@@ -4,7 +4,8 @@
 // and its manifest written by `juju plugins build --wasm`. Build tags make
 // the mistakes such an author meets: rawabort imports env.abort (as
 // AssemblyScript does), rawnodescribe leaves out juju_describe; rawv2 is a
-// new version of the code (its echo says so), for updates.
+// new version of the code (its echo says so, and takes a new argument,
+// times), for updates.
 package main
 
 import (
@@ -93,12 +94,16 @@ func logLine(msg string) {
 // echoPrefix starts test_raw_echo's answer.
 var echoPrefix = "raw: "
 
+// echoInput is test_raw_echo's input schema.
+var echoInput = `{"type":"object","properties":{"text":{"type":"string","description":"The text to send back."}},"required":["text"],"additionalProperties":false}`
+
 //go:wasmexport juju_call
 func call() int32 {
 	var req struct {
 		Tool      string `json:"tool"`
 		Arguments struct {
-			Text string `json:"text"`
+			Text  string `json:"text"`
+			Times int    `json:"times"`
 		} `json:"arguments"`
 	}
 	if err := json.Unmarshal(input(), &req); err != nil {
@@ -109,7 +114,11 @@ func call() int32 {
 	switch req.Tool {
 	case "test_raw_echo":
 		logLine("raw plugin echoes " + req.Arguments.Text)
-		res = map[string]any{"content": []any{map[string]string{"type": "text", "text": echoPrefix + req.Arguments.Text}}}
+		text := echoPrefix + req.Arguments.Text
+		for i := 1; i < req.Arguments.Times; i++ {
+			text += " " + req.Arguments.Text
+		}
+		res = map[string]any{"content": []any{map[string]string{"type": "text", "text": text}}}
 	case "test_raw_fail":
 		errorSet(block([]byte("the raw plugin failed on purpose: " + req.Arguments.Text)))
 		return 1
