@@ -107,5 +107,10 @@ func (s *server) list(ctx context.Context, req *abi.ListRequest, _ []byte) (*abi
 		}
 		res.Entries = append(res.Entries, newEntry(s.pol, r.Root, l.rel, info, l.target))
 	}
+	if req.Packed {
+		body := abi.AppendEntries(make([]byte, 0, 64*len(res.Entries)), res.Entries)
+		res.Entries = []abi.Entry{}
+		return res, body, nil
+	}
 	return res, nil, nil
 }

@@ -1,6 +1,9 @@
 package fs
 
 import (
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -54,6 +57,30 @@ func TestList(t *testing.T) {
 		if got := names(res.Entries); got != c.want || res.Hidden != c.hidden || res.Ignored != c.ignored {
 			t.Errorf("list %+v:\n got  %s (hidden %d, ignored %d)\n want %s (hidden %d, ignored %d)", c.req, got, res.Hidden, res.Ignored, c.want, c.hidden, c.ignored)
 		}
+		// Packed, the same listing crosses in the body.
+		req := c.req
+		req.Packed = true
+		var packed abi.ListResult
+		body := f.call(t, abi.FnFSList, req, &packed)
+		ents, plain, err := abi.DecodeEntries(body)
+		if err != nil || len(packed.Entries) != 0 || !plain {
+			t.Fatalf("packed list %+v: %v, %d entries in the header, plain %v", c.req, err, len(packed.Entries), plain)
+		}
+		packed.Entries = ents
+		if !reflect.DeepEqual(packed, res) {
+			t.Errorf("packed list %+v:\n got  %+v\n want %+v", c.req, packed, res)
+		}
+	}
+}
+
+// A packed listing with a name JSON must escape is not called plain.
+func TestListPackedNotPlain(t *testing.T) {
+	f := newFixture(t, Options{})
+	must(t, os.WriteFile(filepath.Join(f.ws, "sub", `q"<&>.txt`), nil, 0o644))
+	var res abi.ListResult
+	ents, plain, err := abi.DecodeEntries(f.call(t, abi.FnFSList, abi.ListRequest{Path: "sub", Packed: true}, &res))
+	if err != nil || plain || !strings.Contains(names(ents), `q"<&>.txt:file`) {
+		t.Fatalf("got %s, plain %v, %v", names(ents), plain, err)
 	}
 }
 

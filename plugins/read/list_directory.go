@@ -3,6 +3,7 @@ package read
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,6 +24,8 @@ type ListDirectoryArgs struct {
 type Listing struct {
 	abi.ListResult
 	NextOffset int `json:"nextOffset,omitempty" desc:"The offset to pass to list the entries after these, when there are any."`
+
+	plain bool // no string of the listing needs JSON escaping (juju.ListDirPlain)
 }
 
 // maxListing bounds the text of a listing and, apart, its structured
@@ -40,46 +43,109 @@ func init() {
 }
 
 func listDirectory(_ *juju.Call, in ListDirectoryArgs) (*juju.Result, error) {
-	res, err := juju.ListDir(abi.ListRequest{Path: in.Path, IncludeIgnored: in.IncludeIgnored, Offset: in.Offset, Limit: in.Limit})
+	res, plain, err := juju.ListDirPlain(abi.ListRequest{Path: in.Path, IncludeIgnored: in.IncludeIgnored, Offset: in.Offset, Limit: in.Limit})
 	if err != nil {
 		return nil, err
 	}
-	out := Listing{ListResult: *res}
-	out.Entries = make([]abi.Entry, 0, len(res.Entries))
+	out := &Listing{ListResult: *res, plain: plain}
 	out.Truncated = false
-	var lines strings.Builder
-	structured := 0
+	// Keep the entries whose lines and JSON fit: the JSON sizes are bounded
+	// first at six bytes a string byte, and counted exactly only when that
+	// bound could pass the cap (each exact count looks at every byte).
+	var lines []byte
+	exact := bound(res.Entries) > maxListing
+	structured, kept := 0, 0
 	for _, e := range res.Entries {
-		line := entryLine(e)
-		n := entryJSONSize(e)
-		if lines.Len()+len(line) > maxListing || structured+n > maxListing {
+		n := len(lines)
+		lines = appendEntryLine(lines, e)
+		if exact {
+			structured += entryJSONSize(e)
+		}
+		if len(lines) > maxListing || structured > maxListing {
+			lines = lines[:n]
 			break
 		}
-		lines.WriteString(line)
-		structured += n
-		out.Entries = append(out.Entries, e)
+		kept++
 	}
+	out.Entries = res.Entries[:kept]
 	shown := len(out.Entries)
 	if next := in.Offset + shown; next < res.Total {
 		out.Truncated, out.NextOffset = true, next
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s)\n", res.Path, plural(res.Total, "entry", "entries"))
-	b.WriteString(lines.String())
+	b := make([]byte, 0, len(lines)+400)
+	b = append(b, res.Path...)
+	b = append(b, " ("...)
+	b = append(b, plural(res.Total, "entry", "entries")...)
+	b = append(b, ")\n"...)
+	b = append(b, lines...)
 	switch {
 	case out.Truncated:
-		fmt.Fprintf(&b, "[Showing entries %d to %d of %d. Call list_directory with offset %d to read on, list a subfolder, or find files by name with glob_files (a pattern such as %s).]\n",
+		b = fmt.Appendf(b, "[Showing entries %d to %d of %d. Call list_directory with offset %d to read on, list a subfolder, or find files by name with glob_files (a pattern such as %s).]\n",
 			in.Offset+1, in.Offset+shown, res.Total, out.NextOffset, globHint(res.Path, res.Entries))
 	case shown == 0 && in.Offset > 0 && res.Total > 0:
-		fmt.Fprintf(&b, "[offset %d is past the last entry (the folder lists %s); pass an offset below %d.]\n", in.Offset, plural(res.Total, "entry", "entries"), res.Total)
+		b = fmt.Appendf(b, "[offset %d is past the last entry (the folder lists %s); pass an offset below %d.]\n", in.Offset, plural(res.Total, "entry", "entries"), res.Total)
 	}
 	if res.Ignored > 0 {
-		fmt.Fprintf(&b, "[%s excluded by .gitignore not shown; pass includeIgnored: true to list them.]\n", plural(res.Ignored, "entry", "entries"))
+		b = fmt.Appendf(b, "[%s excluded by .gitignore not shown; pass includeIgnored: true to list them.]\n", plural(res.Ignored, "entry", "entries"))
 	}
 	if res.Hidden > 0 {
-		fmt.Fprintf(&b, "[%s withheld by the workspace policy.]\n", plural(res.Hidden, "entry", "entries"))
+		b = fmt.Appendf(b, "[%s withheld by the workspace policy.]\n", plural(res.Hidden, "entry", "entries"))
 	}
-	return juju.Text(b.String()).WithStructured(out), nil
+	return juju.Text(string(b)).WithStructured(out), nil
+}
+
+// AppendJSON writes the listing's JSON as encoding/json would, copying its
+// strings between quotes: it declines (the SDK encodes the listing) unless
+// the host said no string needs escaping.
+func (l *Listing) AppendJSON(b []byte) ([]byte, bool) {
+	if !l.plain || l.Error != nil {
+		return b, false
+	}
+	n := 100 + len(l.Path)
+	for _, e := range l.Entries {
+		n += 80 + len(e.Name) + len(e.Path) + len(e.ModTime) + len(e.Target)
+	}
+	b = slices.Grow(b, n)
+	b = append(b, `{"path":"`...)
+	b = append(b, l.Path...)
+	b = append(b, `","entries":[`...)
+	for i, e := range l.Entries {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"name":"`...)
+		b = append(b, e.Name...)
+		b = append(b, `","path":"`...)
+		b = append(b, e.Path...)
+		b = append(b, `","type":"`...)
+		b = append(b, e.Type...)
+		b = append(b, `","size":`...)
+		b = strconv.AppendInt(b, e.Size, 10)
+		b = append(b, `,"modTime":"`...)
+		b = append(b, e.ModTime...)
+		if e.Target != "" {
+			b = append(b, `","target":"`...)
+			b = append(b, e.Target...)
+		}
+		b = append(b, `"}`...)
+	}
+	b = append(b, `],"total":`...)
+	b = strconv.AppendInt(b, int64(l.Total), 10)
+	if l.Truncated {
+		b = append(b, `,"truncated":true`...)
+	}
+	b = appendCount(b, `,"hidden":`, l.Hidden)
+	b = appendCount(b, `,"ignored":`, l.Ignored)
+	b = appendCount(b, `,"nextOffset":`, l.NextOffset)
+	return append(b, '}'), true
+}
+
+// appendCount appends key and n unless n is 0 (omitempty).
+func appendCount(b []byte, key string, n int) []byte {
+	if n == 0 {
+		return b
+	}
+	return strconv.AppendInt(append(b, key...), int64(n), 10)
 }
 
 // globHint is a glob_files pattern over the folder listed, for the kind of
@@ -105,6 +171,17 @@ func entryJSONSize(e abi.Entry) int {
 	return fields + jsonLen(e.Name) + jsonLen(e.Path) + len(e.Type) + len(e.ModTime) + jsonLen(e.Target)
 }
 
+// bound is at least the JSON size of the entries, computed from their
+// lengths alone.
+func bound(ents []abi.Entry) int {
+	const fields = len(`{"name":"","path":"","type":"","size":,"modTime":"","target":""},`) + 20
+	n := 0
+	for _, e := range ents {
+		n += fields + 6*(len(e.Name)+len(e.Path)+len(e.ModTime)+len(e.Target)) + len(e.Type)
+	}
+	return n
+}
+
 func jsonLen(s string) int {
 	n := 0
 	for i := 0; i < len(s); i++ {
@@ -117,19 +194,26 @@ func jsonLen(s string) int {
 	return n
 }
 
-// entryLine is one line of a listing: "name/" for a folder, "name  (1.2 KB)"
-// for a file, "name -> target" for a symlink.
-func entryLine(e abi.Entry) string {
+// appendEntryLine appends one line of a listing: "name/" for a folder,
+// "name  (1.2 KB)" for a file, "name -> target" for a symlink.
+func appendEntryLine(b []byte, e abi.Entry) []byte {
+	b = append(b, e.Name...)
 	switch e.Type {
 	case abi.TypeDir:
-		return e.Name + "/\n"
+		b = append(b, '/')
 	case abi.TypeFile:
-		return fmt.Sprintf("%s  (%s)\n", e.Name, size(e.Size))
+		b = append(b, "  ("...)
+		b = appendSize(b, e.Size)
+		b = append(b, ')')
 	case abi.TypeSymlink:
+		b = append(b, " -> "...)
 		if e.Target != "" {
-			return e.Name + " -> " + e.Target + "\n"
+			b = append(b, e.Target...)
+		} else {
+			b = append(b, "(outside the workspace)"...)
 		}
-		return e.Name + " -> (outside the workspace)\n"
+	default:
+		b = append(b, "  (special file)"...)
 	}
-	return e.Name + "  (special file)\n"
+	return append(b, '\n')
 }

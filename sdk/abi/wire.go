@@ -134,6 +134,10 @@ type ListRequest struct {
 	IncludeIgnored bool   `json:"includeIgnored,omitempty"` // also list .gitignored entries
 	Offset         int    `json:"offset,omitempty"`         // entries to skip
 	Limit          int    `json:"limit,omitempty"`          // 0: the host's cap
+	// Packed asks for the entries packed in the response's body
+	// (AppendEntries) rather than in ListResult.Entries, which is then
+	// empty: a plugin decodes them without scanning their strings.
+	Packed bool `json:"packed,omitempty"`
 }
 
 // ListResult is a folder's entries, sorted by name (never nil), or the

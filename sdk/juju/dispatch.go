@@ -71,7 +71,14 @@ func (t *tool) encode(r *Result, sp *body) *abi.CallResult {
 		Logf(LevelError, "tool %s returned structured content of type %T, not its Output type %s", t.name, r.structured, t.out)
 		return &abi.CallResult{Error: Errorf(abi.Internal, "the tool %s returned a malformed result (a bug in the plugin); tell the owner", t.name)}
 	}
-	b, ok := marshalSpill(r.structured, sp)
+	var b []byte
+	ok := false
+	if a, is := r.structured.(JSONAppender); is {
+		b, ok = a.AppendJSON(make([]byte, 0, 4096))
+	}
+	if !ok {
+		b, ok = marshalSpill(r.structured, sp)
+	}
 	var err error
 	if !ok {
 		sp.reset()

@@ -10,8 +10,26 @@ func ReadFile(req abi.ReadRequest) (*abi.ReadResult, []byte, error) {
 
 // ListDir lists one folder, sorted by name (needs fs.read).
 func ListDir(req abi.ListRequest) (*abi.ListResult, error) {
-	res, _, err := roundTrip[abi.ListResult](hostFSList, abi.FnFSList, req, nil)
+	res, _, err := ListDirPlain(req)
 	return res, err
+}
+
+// ListDirPlain is ListDir, and whether no string of the entries needs JSON
+// escaping (abi.JSONPlain), so that a plugin writing them into JSON may copy
+// them between quotes as they are. The entries cross packed
+// (abi.AppendEntries), whichever of the two is called.
+func ListDirPlain(req abi.ListRequest) (*abi.ListResult, bool, error) {
+	req.Packed = true
+	res, body, err := roundTrip[abi.ListResult](hostFSList, abi.FnFSList, req, nil)
+	if err != nil {
+		return nil, false, err
+	}
+	ents, plain, err := abi.DecodeEntries(body)
+	if err != nil {
+		return nil, false, Errorf(abi.Internal, "the host answered %s with malformed entries", abi.FnFSList)
+	}
+	res.Entries = ents // never nil
+	return res, plain, nil
 }
 
 // Stat describes one path; req.Hash asks for a file's sha256 (needs

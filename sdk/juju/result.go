@@ -34,3 +34,14 @@ func (r *Result) WithStructured(v any) *Result {
 	r.structured = v
 	return r
 }
+
+// JSONAppender is implemented by an Output type that writes its own JSON:
+// inside wasm every byte the SDK's encoder looks at costs a call out of the
+// guest, and a type that knows its strings need no escaping (as
+// ListDirPlain says of a listing's) can copy them instead. AppendJSON
+// appends the value's JSON to b exactly as encoding/json would write it,
+// or returns false to leave the encoding to the SDK. The host checks the
+// JSON it gets.
+type JSONAppender interface {
+	AppendJSON(b []byte) ([]byte, bool)
+}

@@ -154,3 +154,14 @@ func BenchmarkReadLarge(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkListDirectory is list_directory of a folder of
+// workload.ListEntries entries through the core plugin, in-process.
+func BenchmarkListDirectory(b *testing.B) {
+	h := pluginHost(b, workspaceRoot(b))
+	args := workload.Raw(map[string]any{"path": workload.ListDir})
+	b.ReportAllocs()
+	for b.Loop() {
+		pluginCall(b, h, "list_directory", args)
+	}
+}
