@@ -54,7 +54,13 @@ func (s *server) glob(ctx context.Context, req *abi.GlobRequest, _ []byte) (*abi
 	if e := w.run(d, r.Rel, ign); e != nil {
 		return nil, nil, e
 	}
-	return w.col.result(s.pol, r.Root), nil, nil
+	res := w.col.result(s.pol, r.Root)
+	if req.Packed {
+		body := abi.AppendEntries(make([]byte, 0, 64*len(res.Entries)), res.Entries)
+		res.Entries = []abi.Entry{}
+		return res, body, nil
+	}
+	return res, nil, nil
 }
 
 // splitGlob checks the request and returns the base folder and the pattern

@@ -3,6 +3,7 @@ package fs
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -67,6 +68,18 @@ func TestGlob(t *testing.T) {
 			}
 			if got := paths(res.Entries); got != c.want || res.Total != c.total || res.Truncated != c.truncated {
 				t.Errorf("glob %+v:\n got  %s (total %d, truncated %v)\n want %s (total %d, truncated %v)", c.req, got, res.Total, res.Truncated, c.want, c.total, c.truncated)
+			}
+			// Packed, the same matches cross in the body.
+			req := c.req
+			req.Packed = true
+			var packed abi.GlobResult
+			ents, _, err := abi.DecodeEntries(f.call(t, abi.FnFSGlob, req, &packed))
+			if err != nil || len(packed.Entries) != 0 {
+				t.Fatalf("packed glob: %v, %d entries in the header", err, len(packed.Entries))
+			}
+			packed.Entries = ents
+			if !reflect.DeepEqual(packed, res) {
+				t.Errorf("packed glob %+v:\n got  %+v\n want %+v", c.req, packed, res)
 			}
 		})
 	}

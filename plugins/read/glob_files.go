@@ -1,8 +1,10 @@
 package read
 
 import (
+	"bytes"
 	"fmt"
-	"strings"
+	"slices"
+	"strconv"
 
 	"github.com/jujutools/juju/sdk/abi"
 	"github.com/jujutools/juju/sdk/juju"
@@ -26,6 +28,28 @@ type GlobResult struct {
 	Total      int         `json:"total" desc:"How many files match in all."`
 	Truncated  bool        `json:"truncated" desc:"True when files stops before the last match (at limit, or at the size cap); read on with offset nextOffset, or narrow the pattern."`
 	NextOffset int         `json:"nextOffset,omitempty" desc:"The offset to pass to get the matches after these, when there are any."`
+
+	plain bool // no string of the result needs JSON escaping (juju.GlobPlain)
+}
+
+// AppendJSON writes the result's JSON as encoding/json would, copying its
+// strings between quotes; it declines unless they are all plain.
+func (g *GlobResult) AppendJSON(b []byte) ([]byte, bool) {
+	if !g.plain {
+		return b, false
+	}
+	b = slices.Grow(b, 100+len(g.Pattern)+len(g.Path)+entriesJSONSize(g.Files))
+	b = append(b, `{"pattern":"`...)
+	b = append(b, g.Pattern...)
+	b = append(b, `","path":"`...)
+	b = append(b, g.Path...)
+	b = append(b, `","files":`...)
+	b = appendEntries(b, g.Files)
+	b = append(b, `,"total":`...)
+	b = strconv.AppendInt(b, int64(g.Total), 10)
+	b = strconv.AppendBool(append(b, `,"truncated":`...), g.Truncated)
+	b = appendCount(b, `,"nextOffset":`, g.NextOffset)
+	return append(b, '}'), true
 }
 
 func init() {
@@ -44,7 +68,7 @@ func globFiles(_ *juju.Call, in GlobFilesArgs) (*juju.Result, error) {
 	}
 	// The host keeps the first offset+limit matches in order; the window
 	// is cut here.
-	res, err := juju.Glob(abi.GlobRequest{
+	res, plain, err := juju.GlobPlain(abi.GlobRequest{
 		Pattern:        in.Pattern,
 		Path:           in.Path,
 		SortBy:         in.SortBy,
@@ -54,36 +78,37 @@ func globFiles(_ *juju.Call, in GlobFilesArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := GlobResult{Pattern: in.Pattern, Path: in.Path, Files: []abi.Entry{}, Total: res.Total}
-	var lines strings.Builder
-	structured := 0
-	for _, e := range res.Entries[min(in.Offset, len(res.Entries)):] {
-		n := entryJSONSize(e)
-		if lines.Len()+len(e.Path)+1 > maxListing || structured+n > maxListing {
+	out := &GlobResult{Pattern: in.Pattern, Path: in.Path, Total: res.Total,
+		plain: plain && abi.JSONPlain(in.Pattern) && abi.JSONPlain(in.Path)}
+	window := res.Entries[min(in.Offset, len(res.Entries)):]
+	var lines []byte
+	structured, kept := 0, 0
+	for _, e := range window {
+		structured += entryJSONSize(e, plain)
+		if len(lines)+len(e.Path)+1 > maxListing || structured > maxListing {
 			break
 		}
-		lines.WriteString(e.Path + "\n")
-		structured += n
-		out.Files = append(out.Files, e)
+		lines = append(append(lines, e.Path...), '\n')
+		kept++
 	}
+	out.Files = window[:kept]
 	shown := len(out.Files)
 	if next := in.Offset + shown; next < res.Total {
 		out.Truncated, out.NextOffset = true, next
 	}
-	var b strings.Builder
-	b.WriteString(lines.String())
+	b := bytes.NewBuffer(lines)
 	switch {
 	case res.Total == 0:
-		fmt.Fprintf(&b, "No files match %q under %s. Check the pattern (** crosses folders), or pass includeIgnored: true for ignored files.\n", in.Pattern, in.Path)
+		fmt.Fprintf(b, "No files match %q under %s. Check the pattern (** crosses folders), or pass includeIgnored: true for ignored files.\n", in.Pattern, in.Path)
 	case shown == 0:
-		fmt.Fprintf(&b, "[offset %d is past the last match (%s); pass an offset below %d.]\n", in.Offset, plural(res.Total, "match", "matches"), res.Total)
+		fmt.Fprintf(b, "[offset %d is past the last match (%s); pass an offset below %d.]\n", in.Offset, plural(res.Total, "match", "matches"), res.Total)
 	case out.Truncated:
-		fmt.Fprintf(&b, "[Showing matches %d to %d of %d. Call glob_files with offset %d to read on, or narrow the pattern.]\n",
+		fmt.Fprintf(b, "[Showing matches %d to %d of %d. Call glob_files with offset %d to read on, or narrow the pattern.]\n",
 			in.Offset+1, in.Offset+shown, res.Total, out.NextOffset)
 	case in.Offset > 0:
-		fmt.Fprintf(&b, "[Matches %d to %d of %d.]\n", in.Offset+1, in.Offset+shown, res.Total)
+		fmt.Fprintf(b, "[Matches %d to %d of %d.]\n", in.Offset+1, in.Offset+shown, res.Total)
 	default:
-		fmt.Fprintf(&b, "[%s.]\n", plural(res.Total, "match", "matches"))
+		fmt.Fprintf(b, "[%s.]\n", plural(res.Total, "match", "matches"))
 	}
 	return juju.Text(b.String()).WithStructured(out), nil
 }

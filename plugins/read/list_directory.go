@@ -49,18 +49,13 @@ func listDirectory(_ *juju.Call, in ListDirectoryArgs) (*juju.Result, error) {
 	}
 	out := &Listing{ListResult: *res, plain: plain}
 	out.Truncated = false
-	// Keep the entries whose lines and JSON fit: the JSON sizes are bounded
-	// first at six bytes a string byte, and counted exactly only when that
-	// bound could pass the cap (each exact count looks at every byte).
+	// Keep the entries whose lines and JSON fit.
 	var lines []byte
-	exact := bound(res.Entries) > maxListing
 	structured, kept := 0, 0
 	for _, e := range res.Entries {
 		n := len(lines)
 		lines = appendEntryLine(lines, e)
-		if exact {
-			structured += entryJSONSize(e)
-		}
+		structured += entryJSONSize(e, plain)
 		if len(lines) > maxListing || structured > maxListing {
 			lines = lines[:n]
 			break
@@ -101,35 +96,12 @@ func (l *Listing) AppendJSON(b []byte) ([]byte, bool) {
 	if !l.plain || l.Error != nil {
 		return b, false
 	}
-	n := 100 + len(l.Path)
-	for _, e := range l.Entries {
-		n += 80 + len(e.Name) + len(e.Path) + len(e.ModTime) + len(e.Target)
-	}
-	b = slices.Grow(b, n)
+	b = slices.Grow(b, 100+len(l.Path)+entriesJSONSize(l.Entries))
 	b = append(b, `{"path":"`...)
 	b = append(b, l.Path...)
-	b = append(b, `","entries":[`...)
-	for i, e := range l.Entries {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"name":"`...)
-		b = append(b, e.Name...)
-		b = append(b, `","path":"`...)
-		b = append(b, e.Path...)
-		b = append(b, `","type":"`...)
-		b = append(b, e.Type...)
-		b = append(b, `","size":`...)
-		b = strconv.AppendInt(b, e.Size, 10)
-		b = append(b, `,"modTime":"`...)
-		b = append(b, e.ModTime...)
-		if e.Target != "" {
-			b = append(b, `","target":"`...)
-			b = append(b, e.Target...)
-		}
-		b = append(b, `"}`...)
-	}
-	b = append(b, `],"total":`...)
+	b = append(b, `","entries":`...)
+	b = appendEntries(b, l.Entries)
+	b = append(b, `,"total":`...)
 	b = strconv.AppendInt(b, int64(l.Total), 10)
 	if l.Truncated {
 		b = append(b, `,"truncated":true`...)
@@ -165,21 +137,51 @@ func globHint(dir string, ents []abi.Entry) string {
 }
 
 // entryJSONSize is at least the size of e in the structured content: each
-// byte of a string counted as the six of \u00XX when JSON may escape it.
-func entryJSONSize(e abi.Entry) int {
+// byte of a string counted as the six of \u00XX when JSON may escape it,
+// or, when the host said the strings are plain, as itself (no byte looked
+// at: inside wasm each costs).
+func entryJSONSize(e abi.Entry, plain bool) int {
 	const fields = len(`{"name":"","path":"","type":"","size":,"modTime":"","target":""},`) + 20 // 20: the size's digits
+	if plain {
+		return fields + len(e.Name) + len(e.Path) + len(e.Type) + len(e.ModTime) + len(e.Target)
+	}
 	return fields + jsonLen(e.Name) + jsonLen(e.Path) + len(e.Type) + len(e.ModTime) + jsonLen(e.Target)
 }
 
-// bound is at least the JSON size of the entries, computed from their
-// lengths alone.
-func bound(ents []abi.Entry) int {
-	const fields = len(`{"name":"","path":"","type":"","size":,"modTime":"","target":""},`) + 20
-	n := 0
+// entriesJSONSize is at least the JSON size of plain entries.
+func entriesJSONSize(ents []abi.Entry) int {
+	n := 2
 	for _, e := range ents {
-		n += fields + 6*(len(e.Name)+len(e.Path)+len(e.ModTime)+len(e.Target)) + len(e.Type)
+		n += entryJSONSize(e, true)
 	}
 	return n
+}
+
+// appendEntries appends entries whose strings are plain as a JSON array,
+// as encoding/json writes it.
+func appendEntries(b []byte, ents []abi.Entry) []byte {
+	b = append(b, '[')
+	for i, e := range ents {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"name":"`...)
+		b = append(b, e.Name...)
+		b = append(b, `","path":"`...)
+		b = append(b, e.Path...)
+		b = append(b, `","type":"`...)
+		b = append(b, e.Type...)
+		b = append(b, `","size":`...)
+		b = strconv.AppendInt(b, e.Size, 10)
+		b = append(b, `,"modTime":"`...)
+		b = append(b, e.ModTime...)
+		if e.Target != "" {
+			b = append(b, `","target":"`...)
+			b = append(b, e.Target...)
+		}
+		b = append(b, `"}`...)
+	}
+	return append(b, ']')
 }
 
 func jsonLen(s string) int {

@@ -40,6 +40,29 @@ func TestListingAppendJSON(t *testing.T) {
 	}
 }
 
+// So is a glob result's.
+func TestGlobResultAppendJSON(t *testing.T) {
+	ents := []abi.Entry{
+		{Name: "a.go", Path: "src/a.go", Type: abi.TypeFile, Size: 12, ModTime: "2026-01-02T03:04:05Z"},
+		{Name: "l", Path: "src/l", Type: abi.TypeSymlink, Size: 7, ModTime: "2026-01-02T03:04:05Z", Target: "src/a.go"},
+	}
+	for _, g := range []GlobResult{
+		{Pattern: "**/*.go", Path: ".", Files: ents, Total: 2},
+		{Pattern: "*", Path: "src", Files: ents[:1], Total: 9, Truncated: true, NextOffset: 1},
+		{Pattern: "x", Path: "", Files: []abi.Entry{}},
+	} {
+		want, err := json.Marshal(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.plain = true
+		got, ok := g.AppendJSON(nil)
+		if !ok || string(got) != string(want) {
+			t.Errorf("AppendJSON:\n got %s (%v)\nwant %s", got, ok, want)
+		}
+	}
+}
+
 func TestAppendSizeIsPrintfs(t *testing.T) {
 	ns := []int64{0, 1, 1280, 1792, 2304, 1023, 1024, 1025, 1075, 1076, 1126, 1127, 1536, 10188, 10189, 1048575, 1048576, 1<<20 + 1<<19, 5<<30 - 1, 1 << 40, 1 << 50, 1 << 60, math.MaxInt64 / 10, math.MaxInt64}
 	for i := int64(1); i < 200_000; i += 37 {

@@ -184,6 +184,9 @@ type GlobRequest struct {
 	IncludeDirs    bool   `json:"includeDirs,omitempty"`
 	SortBy         string `json:"sortBy,omitempty"` // "name" (default) or "mtime" (newest first)
 	Limit          int    `json:"limit,omitempty"`  // 0: the host's cap
+	// Packed asks for the entries packed in the response's body, as
+	// ListRequest.Packed does.
+	Packed bool `json:"packed,omitempty"`
 }
 
 // GlobResult holds the matches. Total counts every match, Truncated says

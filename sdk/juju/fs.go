@@ -24,11 +24,11 @@ func ListDirPlain(req abi.ListRequest) (*abi.ListResult, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	ents, plain, err := abi.DecodeEntries(body)
+	ents, plain, err := unpack(abi.FnFSList, body)
 	if err != nil {
-		return nil, false, Errorf(abi.Internal, "the host answered %s with malformed entries", abi.FnFSList)
+		return nil, false, err
 	}
-	res.Entries = ents // never nil
+	res.Entries = ents
 	return res, plain, nil
 }
 
@@ -42,6 +42,32 @@ func Stat(req abi.StatRequest) (*abi.StatResult, error) {
 // Glob walks a folder and returns the entries matching a doublestar pattern
 // (needs fs.read).
 func Glob(req abi.GlobRequest) (*abi.GlobResult, error) {
-	res, _, err := roundTrip[abi.GlobResult](hostFSGlob, abi.FnFSGlob, req, nil)
+	res, _, err := GlobPlain(req)
 	return res, err
+}
+
+// GlobPlain is Glob, and whether no string of the entries needs JSON
+// escaping, as ListDirPlain says of a listing.
+func GlobPlain(req abi.GlobRequest) (*abi.GlobResult, bool, error) {
+	req.Packed = true
+	res, body, err := roundTrip[abi.GlobResult](hostFSGlob, abi.FnFSGlob, req, nil)
+	if err != nil {
+		return nil, false, err
+	}
+	ents, plain, err := unpack(abi.FnFSGlob, body)
+	if err != nil {
+		return nil, false, err
+	}
+	res.Entries = ents
+	return res, plain, nil
+}
+
+// unpack decodes the packed entries host function fn answered with (never
+// nil), and whether their strings are plain.
+func unpack(fn string, body []byte) ([]abi.Entry, bool, error) {
+	ents, plain, err := abi.DecodeEntries(body)
+	if err != nil {
+		return nil, false, Errorf(abi.Internal, "the host answered %s with malformed entries", fn)
+	}
+	return ents, plain, nil
 }
