@@ -116,11 +116,11 @@ fuzz: plugins
 			(cd $$mod && $(GO) test -run='^$$' -fuzz="^$$fn\$$" -fuzztime=$(FUZZTIME) $$pkg); \
 		done; \
 	done
-	$(GO) test -run=^$$ -fuzz=FuzzDecode -fuzztime=20s ./host/manifest
+	$(GO) test -run=^$$ -fuzz=FuzzDecode -fuzztime=20s ./internal/manifest
 	$(GO) test -run=^$$ -fuzz=FuzzUntar -fuzztime=20s ./host/install
-	$(GO) test -run=^$$ -fuzz=FuzzResolve -fuzztime=20s ./host/policy
-	$(GO) test -run=^$$ -fuzz=FuzzParsePatch -fuzztime=20s ./hostfns/journal
-	$(GO) test -run=^$$ -fuzz=FuzzEditText -fuzztime=20s ./hostfns/journal
+	$(GO) test -run=^$$ -fuzz=FuzzResolve -fuzztime=20s ./internal/policy
+	$(GO) test -run=^$$ -fuzz=FuzzParsePatch -fuzztime=20s ./internal/journal/text
+	$(GO) test -run=^$$ -fuzz=FuzzEditText -fuzztime=20s ./internal/journal/text
 	$(GO) test -run=^$$ -fuzz=FuzzCheckURL -fuzztime=20s ./hostfns/fetch
 	$(GO) test -run=^$$ -fuzz=FuzzClassify -fuzztime=20s ./hostfns/fetch
 
