@@ -133,6 +133,13 @@ func TestRunAndJobs(t *testing.T) {
 	if _, _, err := call[abi.JobResult](t, job, abi.JobRequest{Op: abi.JobOutput, JobID: bg.JobID, Stream: "stdin"}); err == nil {
 		t.Error("stream stdin accepted")
 	}
+	// An offset past the end names the stream read, the default one too.
+	for stream, name := range map[string]string{"": "stdout", "stderr": "stderr"} {
+		_, _, err := call[abi.JobResult](t, job, abi.JobRequest{Op: abi.JobOutput, JobID: bg.JobID, Stream: stream, Offset: 1 << 20})
+		if err == nil || err.Code != abi.InvalidArgument || !strings.Contains(err.Message, "past the end of "+name+" (") {
+			t.Errorf("offset past the end of %q: %v", stream, err)
+		}
+	}
 
 	// Logs live in JobsDir, outside the root, and go with Close.
 	if _, err := os.Stat(filepath.Join(m.opts.JobsDir, bg.JobID+".out")); err != nil {

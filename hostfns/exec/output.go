@@ -115,10 +115,11 @@ func (m *Manager) jobOp(ctx context.Context, req *abi.JobRequest, _ []byte) (*ab
 
 // output reads one stream of a job's log from an offset.
 func (m *Manager) output(j *job, req *abi.JobRequest) (*abi.JobResult, []byte, *abi.Error) {
-	path := j.outPath
+	path, stream := j.outPath, "stdout"
 	switch req.Stream {
 	case "", "stdout":
 	case "stderr":
+		stream = "stderr"
 		path = j.errPath
 	default:
 		return nil, nil, abi.Errorf(abi.InvalidArgument, "stream %q is not stdout or stderr", req.Stream)
@@ -141,7 +142,7 @@ func (m *Manager) output(j *job, req *abi.JobRequest) (*abi.JobResult, []byte, *
 	}
 	size := fi.Size()
 	if req.Offset > size {
-		return nil, nil, abi.Errorf(abi.InvalidArgument, "offset %d is past the end of %s (%d bytes so far)", req.Offset, req.Stream, size)
+		return nil, nil, abi.Errorf(abi.InvalidArgument, "offset %d is past the end of %s (%d bytes so far)", req.Offset, stream, size)
 	}
 	buf := make([]byte, min(limit, size-req.Offset))
 	n, err := f.ReadAt(buf, req.Offset)
