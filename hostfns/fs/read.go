@@ -40,12 +40,13 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 		s.opts.Observe(r, fi)
 	}
 
-	head := make([]byte, sniffLen)
+	head := make([]byte, headLen(fi.Size()))
 	n, err := f.ReadAt(head, 0)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, nil, s.internal("read", r.Display, err)
 	}
-	if bytes.IndexByte(head[:n], 0) >= 0 {
+	head = head[:n]
+	if bytes.IndexByte(head, 0) >= 0 {
 		res.Binary = true
 		if !req.Binary {
 			return res, nil, nil
@@ -57,7 +58,13 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 	}
 	var body []byte
 	if req.Line > 0 || req.Lines > 0 {
-		body, err = readLines(ctx, f, req, limit, res)
+		// A file the head holds whole (it read short of its buffer) is
+		// not read again.
+		var src io.Reader = io.NewSectionReader(f, 0, math.MaxInt64)
+		if n < cap(head) {
+			src = bytes.NewReader(head)
+		}
+		body, err = readLines(ctx, src, bufLen(int64(n), fi.Size()), req, limit, res)
 	} else {
 		body, err = readBytes(f, req, fi.Size(), limit, res)
 	}
@@ -68,6 +75,32 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 		return nil, nil, s.internal("read", r.Display, err)
 	}
 	return res, body, nil
+}
+
+// headLen is how many bytes to read first from a file of size bytes (as
+// its stat says): sniffLen, or the whole file and one byte more when it is
+// smaller, so that a small read allocates what the file needs, not 8 KiB.
+// A file that says it is empty (some special files do) gets sniffLen.
+func headLen(size int64) int {
+	if size > 0 && size < sniffLen {
+		return int(size) + 1
+	}
+	return sniffLen
+}
+
+// maxLineBuf is the largest buffer readLines reads through.
+const maxLineBuf = 64 << 10
+
+// bufLen is readLines' buffer for a file of size bytes: the file whole
+// when it is small (one byte more, to see its end), else maxLineBuf. held,
+// when the head holds the whole file, is its length.
+func bufLen(held, size int64) int {
+	n := max(held, size) + 1
+	if n > maxLineBuf {
+		return maxLineBuf
+	}
+	return int(max(n, 16)) // bufio's least
+
 }
 
 func checkRead(req *abi.ReadRequest) *abi.Error {
@@ -107,14 +140,14 @@ func readBytes(f *os.File, req *abi.ReadRequest, size, limit int64, res *abi.Rea
 // readLines returns lines [Line, Line+Lines) of f (all from Line when Lines
 // is 0): whole lines only, unless the first line alone exceeds limit. It
 // counts every line of the file; a last line without a newline counts.
-func readLines(ctx context.Context, f *os.File, req *abi.ReadRequest, limit int64, res *abi.ReadResult) ([]byte, error) {
+func readLines(ctx context.Context, src io.Reader, bufSize int, req *abi.ReadRequest, limit int64, res *abi.ReadResult) ([]byte, error) {
 	first := max(req.Line, 1)
 	end := math.MaxInt // the first line not wanted
 	if req.Lines > 0 && first <= math.MaxInt-req.Lines {
 		end = first + req.Lines
 	}
 	res.FirstLine = first
-	br := bufio.NewReaderSize(io.NewSectionReader(f, 0, math.MaxInt64), 64<<10)
+	br := bufio.NewReaderSize(src, bufSize)
 	var body []byte
 	line := 1        // the line the next byte belongs to
 	lineStart := 0   // where that line starts in body

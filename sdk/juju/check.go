@@ -73,6 +73,9 @@ func (c checker) value(v reflect.Value, f *fieldInfo, at string) error {
 	case isObject(v.Type()):
 		return c.values(v, at, nil)
 	case v.Kind() == reflect.Slice && v.Type().Elem().Kind() != reflect.Uint8, v.Kind() == reflect.Array:
+		if scalar(v.Type().Elem()) {
+			return nil // items without a field hold no constraint of their own
+		}
 		for i := 0; i < v.Len(); i++ {
 			if err := c.value(v.Index(i), nil, fmt.Sprintf("%s[%d]", at, i)); err != nil {
 				return err
@@ -90,13 +93,27 @@ func (c checker) value(v reflect.Value, f *fieldInfo, at string) error {
 	return nil
 }
 
+// scalar reports whether values of t hold nothing value would check
+// inside them: a string, a number or a bool.
+func scalar(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
 // constrain checks a decoded value against f's enum, min and max.
 func (c checker) constrain(v reflect.Value, f *fieldInfo, at string) error {
 	var n float64
 	var got any
 	switch k := v.Kind(); {
 	case k == reflect.String:
-		got, n = v.String(), float64(utf8.RuneCountInString(v.String()))
+		n = float64(utf8.RuneCountInString(v.String()))
+		if len(f.enumVals) > 0 {
+			got = v.String()
+		}
 	case k >= reflect.Int && k <= reflect.Int64:
 		n = float64(v.Int())
 		got = n
@@ -128,12 +145,12 @@ func (c checker) bound(f *fieldInfo, at string, n float64, k reflect.Kind) error
 	case reflect.Slice, reflect.Array:
 		least, most = "have at least %s items", "have at most %s items"
 	}
-	got := strconv.FormatFloat(n, 'f', -1, 64)
+	got := func() string { return strconv.FormatFloat(n, 'f', -1, 64) }
 	if f.lo != nil && n < *f.lo {
-		return c.fail("the argument %s must "+least+" (got %s)", quote(at), f.min, got)
+		return c.fail("the argument %s must "+least+" (got %s)", quote(at), f.min, got())
 	}
 	if f.hi != nil && n > *f.hi {
-		return c.fail("the argument %s must "+most+" (got %s)", quote(at), f.max, got)
+		return c.fail("the argument %s must "+most+" (got %s)", quote(at), f.max, got())
 	}
 	return nil
 }

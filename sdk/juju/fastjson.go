@@ -132,19 +132,19 @@ func (d *fastDecoder) value(v reflect.Value, k *codec) bool {
 		if !integer {
 			return false
 		}
-		n, err := strconv.ParseInt(lit, 10, 64)
-		if err != nil || v.OverflowInt(n) {
+		n, ok := parseInt(lit)
+		if !ok || v.OverflowInt(n) {
 			return false
 		}
 		v.SetInt(n)
 		return true
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		lit, integer := d.number()
-		if !integer {
+		if !integer || lit[0] == '-' {
 			return false
 		}
-		n, err := strconv.ParseUint(lit, 10, 64)
-		if err != nil || v.OverflowUint(n) {
+		n, ok := parseUint(lit)
+		if !ok || v.OverflowUint(n) {
 			return false
 		}
 		v.SetUint(n)
@@ -436,25 +436,62 @@ func (d *fastDecoder) escaped(start int) (string, bool) {
 	return "", false
 }
 
-// number reads a number and reports whether it is an integer literal.
-func (d *fastDecoder) number() (lit string, integer bool) {
+// parseUint reads lit, digits only, as strconv.ParseUint(lit, 10, 64)
+// would, without the string and the error it allocates.
+func parseUint(lit []byte) (uint64, bool) {
+	var n uint64
+	for _, c := range lit {
+		if c < '0' || c > '9' || n > (1<<64-1)/10 {
+			return 0, false
+		}
+		m := n*10 + uint64(c-'0')
+		if m < n {
+			return 0, false
+		}
+		n = m
+	}
+	return n, len(lit) > 0
+}
+
+// parseInt reads lit, an optional minus and digits, as
+// strconv.ParseInt(lit, 10, 64) would.
+func parseInt(lit []byte) (int64, bool) {
+	neg := len(lit) > 0 && lit[0] == '-'
+	if neg {
+		lit = lit[1:]
+	}
+	u, ok := parseUint(lit)
+	switch {
+	case !ok:
+		return 0, false
+	case neg && u <= 1<<63:
+		return -int64(u), true
+	case !neg && u < 1<<63:
+		return int64(u), true
+	}
+	return 0, false
+}
+
+// number reads a number and reports whether it is an integer literal. lit
+// aliases the input.
+func (d *fastDecoder) number() (lit []byte, integer bool) {
 	start := d.i
 	if d.i < len(d.data) && d.data[d.i] == '-' {
 		d.i++
 	}
 	if !d.digits() {
-		return "", false
+		return nil, false
 	}
 	if d.data[start] == '0' || (d.data[start] == '-' && d.data[start+1] == '0') {
 		if d.i-start > 1 && !(d.data[start] == '-' && d.i-start == 2) {
-			return "", false // a leading zero
+			return nil, false // a leading zero
 		}
 	}
 	integer = true
 	if d.i < len(d.data) && d.data[d.i] == '.' {
 		d.i++
 		if !d.digits() {
-			return "", false
+			return nil, false
 		}
 		integer = false
 	}
@@ -464,11 +501,11 @@ func (d *fastDecoder) number() (lit string, integer bool) {
 			d.i++
 		}
 		if !d.digits() {
-			return "", false
+			return nil, false
 		}
 		integer = false
 	}
-	return string(d.data[start:d.i]), integer
+	return d.data[start:d.i], integer
 }
 
 func (d *fastDecoder) digits() bool {
@@ -493,7 +530,7 @@ func (d *fastDecoder) skip() bool {
 		return d.literal("null")
 	case c == '-' || (c >= '0' && c <= '9'):
 		lit, _ := d.number()
-		return lit != ""
+		return lit != nil
 	case c == '[':
 		d.i++
 		if d.next() == ']' {

@@ -28,20 +28,32 @@ type iovec struct {
 	len uint32
 }
 
+// scratch is what a write hands WASI by address: fixed places rather than
+// an allocation per write (memory passed to an import escapes to the heap,
+// and inside wasm every allocation costs microseconds). A module runs one
+// goroutine at a time and a write never waits, so one set serves them all.
+var scratch struct {
+	iovs   [4]iovec
+	n      uint32
+	prefix [4]byte
+}
+
 // writev writes the pieces to stdout whole, in one fd_write when it can.
-func writev(pieces [][]byte) bool {
-	iovs := make([]iovec, 0, len(pieces))
-	total := 0
+func writev(pieces ...[]byte) bool {
+	iovs := scratch.iovs[:0]
+	if len(pieces) > len(scratch.iovs) {
+		iovs = make([]iovec, 0, len(pieces))
+	}
 	for _, p := range pieces {
 		if len(p) > 0 {
 			iovs = append(iovs, iovec{uint32(uintptr(unsafe.Pointer(unsafe.SliceData(p)))), uint32(len(p))})
-			total += len(p)
 		}
 	}
 	for len(iovs) > 0 {
-		var n uint32
-		errno := fdWrite(1, unsafe.Pointer(unsafe.SliceData(iovs)), int32(len(iovs)), unsafe.Pointer(&n))
+		scratch.n = 0
+		errno := fdWrite(1, unsafe.Pointer(unsafe.SliceData(iovs)), int32(len(iovs)), unsafe.Pointer(&scratch.n))
 		runtime.KeepAlive(pieces)
+		n := scratch.n
 		if errno != 0 || n == 0 {
 			return false
 		}
@@ -60,16 +72,24 @@ func writev(pieces [][]byte) bool {
 
 // sendFrame writes a frame of header and body parts and returns its length.
 func sendFrame(header []byte, body ...[]byte) (uint64, bool) {
-	var prefix [4]byte
-	binary.LittleEndian.PutUint32(prefix[:], uint32(len(header)))
-	pieces := make([][]byte, 0, 2+len(body))
-	pieces = append(pieces, prefix[:], header)
+	prefix := scratch.prefix[:]
+	binary.LittleEndian.PutUint32(prefix, uint32(len(header)))
 	n := uint64(4 + len(header))
 	for _, p := range body {
-		pieces = append(pieces, p)
 		n += uint64(len(p))
 	}
-	return n, writev(pieces)
+	var ok bool
+	switch len(body) {
+	case 0:
+		ok = writev(prefix, header)
+	case 1:
+		ok = writev(prefix, header, body[0])
+	case 2:
+		ok = writev(prefix, header, body[0], body[1])
+	default:
+		ok = writev(append([][]byte{prefix, header}, body...)...)
+	}
+	return n, ok
 }
 
 // receive reads the n bytes the host staged.
@@ -113,7 +133,7 @@ func input() []byte {
 // output hands b to the host as the call's output. A failure leaves the
 // call without output, which the host reports as a malformed result.
 func output(b []byte) {
-	if writev([][]byte{b}) {
+	if writev(b) {
 		channelOutput(uint64(len(b)))
 	}
 }
