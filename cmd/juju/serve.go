@@ -123,6 +123,7 @@ func runServe(ctx context.Context, o *serveOptions, errw io.Writer) error {
 		Dir: oauthDir(w.dirs), Mode: string(w.settings.Mode), Roots: w.settings.Roots,
 		Notify: func(p oauth.Pairing) { printPairing(errw, p) }, Log: w.log,
 	})
+	defer auth.Close()
 	cfg := mcpserver.HTTPConfig{Listener: ln, PublicURL: pub, Token: tok, OAuth: auth, Log: w.log, Grace: shutdownGrace}
 	return serve(ctx, w.log, shutdownGrace+shutdownGrace/2, func(ctx context.Context) error {
 		return mcpserver.ServeHTTP(ctx, w.host, cfg)

@@ -36,6 +36,7 @@ func newRigIn(t *testing.T, dir, mode string) *rig {
 		r.codes = append(r.codes, p)
 		r.mu.Unlock()
 	}})
+	t.Cleanup(r.s.Close) // before the folder's removal: cleanups run last first
 	return r
 }
 

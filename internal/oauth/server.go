@@ -57,7 +57,12 @@ type Server struct {
 
 	touchMu sync.Mutex
 	touched map[string]time.Time // last-used times already written, by client
+	writes  sync.WaitGroup       // last-used times being written in the background
 }
+
+// Close waits for the last-use records still being written, so that none
+// is cut short by the process's exit (or outlives a test's folder).
+func (s *Server) Close() { s.writes.Wait() }
 
 // New makes the server over the store in cfg.Dir.
 func New(cfg Config) *Server {

@@ -48,7 +48,9 @@ func (s *Server) touch(id string, now time.Time) {
 	}
 	s.touched[id] = now
 	s.touchMu.Unlock()
+	s.writes.Add(1)
 	go func() {
+		defer s.writes.Done()
 		err := s.store.update(func(d *db) error {
 			if c := d.client(id); c != nil {
 				c.LastUsed = now.UTC()
