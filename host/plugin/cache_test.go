@@ -9,25 +9,11 @@ import (
 	"time"
 
 	"github.com/jujutools/juju/host/plugin"
-	"github.com/jujutools/juju/host/pluginbuild"
-	"github.com/jujutools/juju/internal/manifest"
 )
 
 func testWasm(t *testing.T, name string) []byte {
 	t.Helper()
-	dir := pluginbuild.ForTest(t, filepath.Join("..", "..", "plugins", "testplugins", name))
-	data, err := os.ReadFile(filepath.Join(dir, manifest.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := manifest.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wasm, err := os.ReadFile(filepath.Join(dir, m.Wasm.File))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, wasm := built(t, name)
 	return wasm
 }
 

@@ -3,32 +3,19 @@ package plugin
 import (
 	"reflect"
 	"testing"
+
+	"github.com/jujutools/juju/internal/wasmtest"
 )
-
-// module builds a wasm binary with the given import section body.
-func module(imports []byte) []byte {
-	b := []byte("\x00asm\x01\x00\x00\x00")
-	b = append(b, 1, 4, 1, 0x60, 0, 0) // a type section: one func type () -> ()
-	b = append(b, 2, byte(len(imports)))
-	return append(b, imports...)
-}
-
-func importEntry(mod, name string, desc ...byte) []byte {
-	b := append([]byte{byte(len(mod))}, mod...)
-	b = append(b, byte(len(name)))
-	b = append(b, name...)
-	return append(b, desc...)
-}
 
 func TestImportedFuncs(t *testing.T) {
 	var imp []byte
 	imp = append(imp, 5)
-	imp = append(imp, importEntry("extism:host/user", "juju_log", 0x00, 0)...)
-	imp = append(imp, importEntry("env", "memory", 0x02, 1, 1, 2)...)
-	imp = append(imp, importEntry("extism:host/env", "alloc", 0x00, 0)...)
-	imp = append(imp, importEntry("g", "x", 0x03, 0x7f, 0)...)
-	imp = append(imp, importEntry("extism:host/user", "juju_fs_read", 0x00, 0)...)
-	got, err := ImportedFuncs(module(imp), "extism:host/user")
+	imp = append(imp, wasmtest.Import("extism:host/user", "juju_log", 0x00, 0)...)
+	imp = append(imp, wasmtest.Import("env", "memory", 0x02, 1, 1, 2)...)
+	imp = append(imp, wasmtest.Import("extism:host/env", "alloc", 0x00, 0)...)
+	imp = append(imp, wasmtest.Import("g", "x", 0x03, 0x7f, 0)...)
+	imp = append(imp, wasmtest.Import("extism:host/user", "juju_fs_read", 0x00, 0)...)
+	got, err := ImportedFuncs(wasmtest.Module(imp), "extism:host/user")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,9 +29,9 @@ func TestImportedFuncsRejectsJunk(t *testing.T) {
 		"empty":       nil,
 		"not wasm":    []byte("\x7fELF\x02\x01\x01\x00"),
 		"cut section": append([]byte("\x00asm\x01\x00\x00\x00"), 2, 50, 1),
-		"cut entry":   module([]byte{1, 16, 'e'}),
-		"bad kind":    module(append([]byte{1}, importEntry("a", "b", 0x09)...)),
-		"huge leb":    module([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}),
+		"cut entry":   wasmtest.Module([]byte{1, 16, 'e'}),
+		"bad kind":    wasmtest.Module(append([]byte{1}, wasmtest.Import("a", "b", 0x09)...)),
+		"huge leb":    wasmtest.Module([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}),
 	} {
 		if got, err := ImportedFuncs(b, "a"); err == nil {
 			t.Errorf("%s: no error, got %v", name, got)
@@ -53,7 +40,7 @@ func TestImportedFuncsRejectsJunk(t *testing.T) {
 }
 
 func FuzzImportedFuncs(f *testing.F) {
-	f.Add(module(append([]byte{1}, importEntry("extism:host/user", "juju_log", 0x00, 0)...)))
+	f.Add(wasmtest.Module(append([]byte{1}, wasmtest.Import("extism:host/user", "juju_log", 0x00, 0)...)))
 	f.Add([]byte("\x00asm\x01\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		ImportedFuncs(b, "extism:host/user") // must not panic

@@ -45,31 +45,7 @@ func timedCall(s *server, params json.RawMessage) (time.Duration, error) {
 // alternating blocks so that noise falls on both alike. It stops early once
 // maxTime has passed and each side has minCalls samples.
 func (b *bench) perCall(j, base *server, params json.RawMessage) (sample, sample, error) {
-	const block, minCalls = 50, 100
-	warmup := min(200, b.opts.calls/4+1)
-	var js, bs sample
-	began := time.Now()
-	for i := 0; i < warmup+b.opts.calls; i += block {
-		if len(js) >= minCalls && time.Since(began) > b.opts.maxTime {
-			b.progress("  time cap reached after %d calls each", len(js))
-			break
-		}
-		for _, side := range []struct {
-			s   *server
-			out *sample
-		}{{j, &js}, {base, &bs}} {
-			for k := 0; k < block; k++ {
-				d, err := timedCall(side.s, params)
-				if err != nil {
-					return nil, nil, err
-				}
-				if i+k >= warmup {
-					*side.out = append(*side.out, d)
-				}
-			}
-		}
-	}
-	return js, bs, nil
+	return b.perCallEach(j, params, base, params)
 }
 
 // steadyReads are lines 3 and 4: one process each, many calls, the median
