@@ -84,7 +84,7 @@ func (f *fetcher) get(ctx context.Context, u *url.URL, maxBytes int64, timeout t
 	req.Header.Set("User-Agent", f.opts.UserAgent)
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.9,*/*;q=0.5")
 	client := &http.Client{
-		Transport: f.client,
+		Transport: f.transport(),
 		CheckRedirect: func(next *http.Request, via []*http.Request) error {
 			r.result.FinalURL = next.URL.Redacted()
 			if len(via) > MaxRedirects {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"sync"
 	"time"
 
 	"github.com/jujutools/juju/hostfns"
@@ -62,11 +63,14 @@ type Fetched struct {
 
 // fetcher serves FnFetch.
 type fetcher struct {
-	opts   Options
-	guard  *guard
-	client *http.Transport // every connection dials through guard
-	sem    chan struct{}   // conversions at once
-	log    *slog.Logger
+	opts  Options
+	guard *guard
+	// transport is the one HTTP transport, made on the first fetch (loading
+	// the system's root certificates took most of juju's start); every
+	// connection dials through guard.
+	transport func() *http.Transport
+	sem       chan struct{} // conversions at once
+	log       *slog.Logger
 }
 
 // New returns the fetch host function. An allowed pair that is not
@@ -96,7 +100,7 @@ func newFetcher(opts Options) *fetcher {
 		g.allow[k] = true
 	}
 	f := &fetcher{opts: opts, guard: g, sem: make(chan struct{}, 2), log: log}
-	f.client = f.newTransport()
+	f.transport = sync.OnceValue(f.newTransport)
 	return f
 }
 

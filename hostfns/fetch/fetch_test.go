@@ -383,7 +383,7 @@ func TestProxyVariablesIgnored(t *testing.T) {
 	t.Setenv("NO_PROXY", "")
 	s := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "direct") }))
 	f := testFetcher(s, s.hostport())
-	if f.client.Proxy != nil {
+	if f.transport().Proxy != nil {
 		t.Fatal("the transport has a proxy function")
 	}
 	if _, body, aerr := f.call(t, abi.FetchRequest{URL: s.URL}); aerr != nil || body != "direct" {
