@@ -33,9 +33,10 @@ all: build
 plugins:
 	$(GO) run ./internal/cmd/buildplugins -check -prune -out host/core/wasm $(CORE)
 
-## build: plugins → wasm → embedded → bin/juju
+## build: plugins → wasm → embedded → bin/juju, and bin/juju-sandbox (the sandbox helper, used from beside juju)
 build: plugins
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/juju
+	$(GO) build -trimpath -o $(dir $(BIN))juju-sandbox ./cmd/juju-sandbox
 
 ## run: build, explain how to connect a client, and serve ROOT (default: here)
 run: build
@@ -87,6 +88,7 @@ cross: plugins
 	@set -e; for p in $(PLATFORMS); do \
 		echo "cross: $$p"; \
 		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -trimpath -o /dev/null ./cmd/juju; \
+		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -trimpath -o /dev/null ./cmd/juju-sandbox; \
 		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./...; \
 	done
 

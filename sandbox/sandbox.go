@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -71,13 +73,53 @@ func New(helper []string) *Sandbox {
 	return &Sandbox{helper: helper}
 }
 
-// DefaultHelper is the helper of the running juju executable.
+// DefaultHelper is the helper of the running juju executable: the
+// juju-sandbox program beside it when that one can be trusted and speaks
+// this juju's HelperProtocol (see StandaloneHelper), else juju itself
+// re-executed as [juju-executable, HelperCommand].
 func DefaultHelper() []string {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil
 	}
+	return DefaultHelperFor(exe)
+}
+
+// DefaultHelperFor is DefaultHelper for the juju executable exe.
+func DefaultHelperFor(exe string) []string {
+	if h := StandaloneHelper(exe); h != "" {
+		return []string{h}
+	}
 	return []string{exe, HelperCommand}
+}
+
+// HelperProgram is the file name of the standalone helper, looked for
+// beside juju's executable.
+const HelperProgram = "juju-sandbox"
+
+// HelperProtocol names the helper's command line (HelperArgs) and
+// behaviour; a standalone helper that answers another number to
+// --protocol was built from another juju and is not used.
+const HelperProtocol = 1
+
+// StandaloneHelper returns the path of the juju-sandbox beside exe when it
+// may stand in for `exe __sandbox`: a regular file with the same owner as
+// exe (or root's), that neither its group nor others may write, in a
+// folder they may not write either, answering HelperProtocol. Else "".
+// It runs the helper once (about 3 ms).
+func StandaloneHelper(exe string) string {
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	path := filepath.Join(filepath.Dir(exe), HelperProgram)
+	if !trustedLike(path, exe) || !trustedLike(filepath.Dir(path), exe) {
+		return ""
+	}
+	out, err := exec.Command(path, "--protocol").Output()
+	if err != nil || strings.TrimSpace(string(out)) != strconv.Itoa(HelperProtocol) {
+		return ""
+	}
+	return path
 }
 
 // HelperCommand is the hidden juju subcommand that applies Landlock and

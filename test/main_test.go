@@ -70,6 +70,13 @@ func buildJuju(tmp string) error {
 	cmd = exec.Command("go", "build", "-o", jujuBin, "./cmd/juju")
 	cmd.Dir = repoRoot
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return err
+	}
+	// The sandbox helper beside juju, as `make build` puts it.
+	cmd = exec.Command("go", "build", "-o", filepath.Join(tmp, "juju-sandbox"), "./cmd/juju-sandbox")
+	cmd.Dir = repoRoot
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	return cmd.Run()
 }
 

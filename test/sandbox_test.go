@@ -2,6 +2,7 @@ package test
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"os"
 	"os/exec"
@@ -201,6 +202,48 @@ func TestSandboxCancelKillsEverything(t *testing.T) {
 	for deadline := time.Now().Add(3 * time.Second); len(sleepers(marker)) > 0; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("sandboxed processes outlived the cancel: %v", sleepers(marker))
+		}
+	}
+}
+
+// The sandbox helper runs as juju-sandbox when it lies beside juju (as make
+// build and these tests put it) and as `juju __sandbox` when juju is alone:
+// both confine alike. juju doctor says which.
+func TestSandboxHelperBesideJujuOrNot(t *testing.T) {
+	needSandbox(t)
+	alone := filepath.Join(t.TempDir(), "juju")
+	b, err := os.ReadFile(jujuBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(alone, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		bin, helper string
+	}{
+		{jujuBin, filepath.Join(filepath.Dir(jujuBin), sandbox.HelperProgram)},
+		{alone, alone + " " + sandbox.HelperCommand},
+	} {
+		home := t.TempDir()
+		cmd := exec.Command(c.bin, "doctor", "--json")
+		cmd.Env = append(os.Environ(), "JUJU_HOME="+home)
+		out, _ := cmd.Output()
+		var doc struct{ SandboxHelper string }
+		if json.Unmarshal(out, &doc) != nil || doc.SandboxHelper != c.helper {
+			t.Errorf("%s: doctor does not name the helper %q:\n%s", c.bin, c.helper, out)
+		}
+		root := workspace(t, map[string]string{"a.txt": "a\n"})
+		out2 := outside(t)
+		os.Symlink(sharedCache, filepath.Join(home, "cache"))
+		s := startCommand(t, append(os.Environ(), "JUJU_HOME="+home), c.bin, []string{"stdio", "--root", root, "--mode", "trusted", "--sandbox", "require"}, home, root)
+		m := structured(t, s.call("run_command", map[string]any{"command": "echo in > b.txt && echo ok; echo out > " + out2 + "/x 2>/dev/null || echo refused"}))
+		if stdout, _ := m["stdout"].(string); m["sandbox"] != sandbox.MechBubblewrapLandlock && m["sandbox"] != sandbox.MechBubblewrap ||
+			!strings.Contains(stdout, "ok") || !strings.Contains(stdout, "refused") {
+			t.Errorf("%s: %v", c.bin, m)
+		}
+		if _, err := os.Stat(filepath.Join(out2, "x")); err == nil {
+			t.Errorf("%s: the sandbox let a write outside through", c.bin)
 		}
 	}
 }

@@ -165,6 +165,9 @@ func (r *doctorReport) render(w io.Writer) error {
 		fmt.Fprintf(tw, "  %s\t%s\n", a.Name, availability(a, ""))
 	}
 	fmt.Fprintf(tw, "  in use\t%s\n", r.SandboxUse)
+	if r.SandboxHelper != "" {
+		fmt.Fprintf(tw, "  helper\t%s\n", visible.String(r.SandboxHelper))
+	}
 	tw.Flush()
 
 	if len(r.Problems) == 0 {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/jujutools/juju/host"
@@ -34,8 +35,11 @@ type doctorReport struct {
 	Sandbox      []sandbox.Availability `json:"sandbox"`  // bubblewrap, landlock
 	// SandboxUse is what a sandboxed command runs under here
 	// ("bubblewrap+landlock", "bubblewrap"), or "none: " and why.
-	SandboxUse string   `json:"sandboxUse"`
-	LSP        lspCheck `json:"lspServers"` // the language-server registrations
+	SandboxUse string `json:"sandboxUse"`
+	// SandboxHelper is the program that applies Landlock and checks the
+	// pins inside a sandbox: juju-sandbox beside juju, or juju itself.
+	SandboxHelper string   `json:"sandboxHelper,omitempty"`
+	LSP           lspCheck `json:"lspServers"` // the language-server registrations
 	// Journal is the change journal of the workspace juju stdio would
 	// serve here; nil when the settings do not resolve.
 	Journal  *journalCheck `json:"journal,omitempty"`
@@ -175,7 +179,9 @@ func collect(ctx context.Context, o *doctorOptions, env doctorEnv, progress io.W
 	}
 	r.Programs[1].Name = "ripgrep"
 	r.Sandbox = []sandbox.Availability{sandbox.DetectBubblewrap(ctx), sandbox.DetectLandlock()}
-	mech, err := sandbox.New(sandbox.DefaultHelper()).Available()
+	helper := sandbox.DefaultHelper()
+	r.SandboxHelper = strings.Join(helper, " ")
+	mech, err := sandbox.New(helper).Available()
 	r.SandboxUse = mech
 	if err != nil {
 		r.SandboxUse = "none: " + err.Error()
