@@ -100,7 +100,7 @@ const HelperProgram = "juju-sandbox"
 // HelperProtocol names the helper's command line (HelperArgs) and
 // behaviour; a standalone helper that answers another number to
 // --protocol was built from another juju and is not used.
-const HelperProtocol = 1
+const HelperProtocol = 2
 
 // StandaloneHelper returns the path of the juju-sandbox beside exe when it
 // may stand in for `exe __sandbox`: a regular file with the same owner as
@@ -189,6 +189,16 @@ func (s *Sandbox) Wrap(p Policy, cwd string, argv []string) ([]string, string, e
 	inner := append(append([]string(nil), s.helper...), HelperArgs(p, abi)...)
 	inner = append(append(inner, "--"), argv...)
 	return s.bubblewrap().Args(p, cwd, s.helper[0], inner), mech, nil
+}
+
+// Reaper is the argv prefix that runs a bubblewrap under the reaper
+// (ReaperMain), or nil when there is none: not on Linux, or without the
+// standalone helper (juju re-executed would cost 15 ms a command).
+func (s *Sandbox) Reaper() []string {
+	if len(s.helper) != 1 || runtime.GOOS != "linux" {
+		return nil
+	}
+	return []string{s.helper[0]}
 }
 
 func (s *Sandbox) bubblewrap() Bubblewrap {

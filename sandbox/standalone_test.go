@@ -5,6 +5,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -28,7 +29,7 @@ func TestStandaloneHelper(t *testing.T) {
 	if got := StandaloneHelper(exe); got != "" {
 		t.Errorf("no helper: got %q", got)
 	}
-	answer := "#!/bin/sh\necho 1\n"
+	answer := "#!/bin/sh\necho " + strconv.Itoa(HelperProtocol) + "\n"
 	write(answer, 0o755)
 	if got := StandaloneHelper(exe); got != helper {
 		t.Errorf("a good helper: got %q, want %q", got, helper)

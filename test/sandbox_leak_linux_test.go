@@ -153,3 +153,71 @@ func leftovers(root, marker string) []leftover {
 		}
 	}
 }
+
+// Nor does one outlive a juju killed outright (SIGKILL) while it starts
+// them: each round has one sandboxed sleep answered, sends two more and
+// kills juju a few milliseconds later, while bubblewrap may be anywhere in
+// its setup. bubblewrap runs under the reaper (juju-sandbox --reap), the
+// init of a PID namespace juju makes with the parent-death signal set
+// race-free by the kernel's clone: its death takes every process of the
+// namespace with it.
+func TestSandboxedJobsDieWithKilledJuju(t *testing.T) {
+	needSandbox(t)
+	if os.Geteuid() != 0 {
+		t.Skip("the reaper's namespaces need CAP_SYS_ADMIN; without it juju starts bubblewrap directly (SECURITY.md)")
+	}
+	const rounds = 50
+	root := workspace(t, map[string]string{"a.txt": "a\n"})
+	home := t.TempDir()
+	os.Symlink(sharedCache, filepath.Join(home, "cache"))
+	var leaked []string
+	for i := range rounds {
+		marker := fmt.Sprintf("%d.%04d", 8000+os.Getpid()%1000, i)
+		if err := killRound(home, root, marker, time.Duration(i%8)*time.Millisecond); err != nil {
+			t.Fatalf("round %d: %v", i, err)
+		}
+		if left := leftovers(root, marker); len(left) > 0 {
+			for _, p := range left {
+				syscall.Kill(p.pid, syscall.SIGKILL)
+			}
+			leaked = append(leaked, fmt.Sprintf("round %d: %d processes, the first %q", i, len(left), left[0].cmdline))
+		}
+	}
+	if len(leaked) > 0 {
+		t.Fatalf("%d of %d rounds left processes alive after juju was killed:\n%s", len(leaked), rounds, strings.Join(leaked, "\n"))
+	}
+}
+
+// killRound starts juju, one sandboxed sleep it answers and two it has
+// not answered yet, and kills juju after delay.
+func killRound(home, root, marker string, delay time.Duration) error {
+	cmd := exec.Command(jujuBin, "stdio", "--root", root, "--mode", "trusted")
+	cmd.Env = append(os.Environ(), "JUJU_HOME="+home)
+	in, _ := cmd.StdinPipe()
+	outPipe, _ := cmd.StdoutPipe()
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	defer cmd.Wait()
+	out := bufio.NewScanner(outPipe)
+	out.Buffer(make([]byte, 1<<20), 16<<20)
+	sleep := func(id int) {
+		io.WriteString(in, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"sleep %s","background":true,"sandbox":true}}}`+"\n", id, marker))
+	}
+	io.WriteString(in, initializeLine+"\n")
+	if !out.Scan() {
+		cmd.Process.Kill()
+		return fmt.Errorf("juju closed stdout: %v", out.Err())
+	}
+	io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	sleep(2)
+	if !out.Scan() || !strings.Contains(out.Text(), `"jobId"`) {
+		cmd.Process.Kill()
+		return fmt.Errorf("the first sleep: %s %v", out.Text(), out.Err())
+	}
+	sleep(3)
+	sleep(4)
+	time.Sleep(delay)
+	return cmd.Process.Signal(syscall.SIGKILL)
+}

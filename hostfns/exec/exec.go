@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jujutools/juju/hostfns"
@@ -71,6 +72,11 @@ type Manager struct {
 	// holds: a sandboxed command gets it (sandbox.Policy.AliveFD), and
 	// juju's helper runs nothing once juju is gone.
 	alive, aliveW *os.File
+
+	// noReaper is set once the kernel refused juju the namespaces of the
+	// reaper (no CAP_SYS_ADMIN): sandboxed jobs then start bubblewrap
+	// directly.
+	noReaper atomic.Bool
 
 	mu     sync.Mutex
 	jobs   map[string]*job

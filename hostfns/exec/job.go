@@ -106,7 +106,8 @@ func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout 
 		cmd.ExtraFiles = []*os.File{m.alive} // at aliveFD: juju's lifeline
 	}
 	j.start = time.Now()
-	if err := cmd.Start(); err != nil {
+	cmd, err = m.startReaped(cmd, j.bwrap)
+	if err != nil {
 		os.Remove(j.outPath)
 		os.Remove(j.errPath)
 		if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) || errors.Is(err, syscall.ENOEXEC) {
@@ -121,6 +122,32 @@ func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout 
 	m.prune()
 	go j.reap(cmd)
 	return j, nil
+}
+
+// startReaped starts cmd and returns what it started: a bubblewrap (bwrap)
+// under the reaper, as the init of a PID namespace that dies with juju
+// (sandbox.ReaperAttr), when there is one and the kernel gives juju the
+// namespaces, else cmd as it is.
+func (m *Manager) startReaped(cmd *osexec.Cmd, bwrap bool) (*osexec.Cmd, error) {
+	var reaper []string
+	if bwrap && m.opts.Sandboxer != nil && !m.noReaper.Load() {
+		reaper = m.opts.Sandboxer.Reaper()
+	}
+	if reaper == nil {
+		return cmd, cmd.Start()
+	}
+	reaped := &osexec.Cmd{
+		Path: reaper[0], Args: append(append([]string(nil), reaper...), sandbox.ReaperArgs(len(cmd.ExtraFiles), cmd.Path, cmd.Args)...),
+		Dir: cmd.Dir, Env: cmd.Env, Stdout: cmd.Stdout, Stderr: cmd.Stderr, ExtraFiles: cmd.ExtraFiles,
+		SysProcAttr: sandbox.ReaperAttr(),
+	}
+	err := reaped.Start()
+	if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) {
+		m.noReaper.Store(true)
+		m.log.Info("sandboxed commands start without the reaper: the kernel gives juju no PID namespace", "err", err)
+		return cmd, cmd.Start()
+	}
+	return reaped, err
 }
 
 // reap waits for the command, kills what is left of its group, and
