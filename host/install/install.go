@@ -83,7 +83,7 @@ func Install(ctx context.Context, src string, o Options) (*Result, error) {
 	if want != "" && (len(want) != 64 || strings.Trim(want, "0123456789abcdef") != "") {
 		return nil, fmt.Errorf("--sha256 %q is not 64 hex digits", o.SHA256)
 	}
-	unlock, err := lock(o.Data)
+	unlock, err := lockData(o.Data)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jujutools/juju/internal/filelock"
+
 	"github.com/jujutools/juju/host/core"
 	"github.com/jujutools/juju/internal/installed"
 	"github.com/jujutools/juju/internal/manifest"
@@ -16,6 +18,16 @@ import (
 
 // lockFile, in the data directory, serialises the lifecycle commands.
 const lockFile = ".plugins.lock"
+
+// lockData takes the data directory's lifecycle lock, so that two juju
+// plugins commands never interleave (two grants losing one, an install
+// checking collisions while another lands). It waits for the holder.
+func lockData(data string) (func(), error) {
+	if err := os.MkdirAll(data, 0o700); err != nil {
+		return nil, err
+	}
+	return filelock.Lock(filepath.Join(data, lockFile))
+}
 
 // Errors of the lifecycle commands.
 var (
@@ -79,7 +91,7 @@ func Revoke(data, name string, caps []string) (*Change, error) {
 }
 
 func regrant(data, name string, caps []string, add bool) (*Change, error) {
-	unlock, err := lock(data)
+	unlock, err := lockData(data)
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +203,7 @@ func Words(c abi.Capability) string {
 // a plugin. Its compiled code then goes from the cache in cacheDir (when
 // given), and Remove returns how many bytes that freed.
 func Remove(data, cacheDir, name string) (int64, error) {
-	unlock, err := lock(data)
+	unlock, err := lockData(data)
 	if err != nil {
 		return 0, err
 	}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jujutools/juju/internal/filelock"
+
 	"github.com/jujutools/juju/internal/atomicfile"
 )
 
@@ -141,7 +143,7 @@ func (s *Store) update(fn func(*db) error) error {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return err
 	}
-	unlock, err := lockFile(s.lock)
+	unlock, err := filelock.Lock(s.lock)
 	if err != nil {
 		return err
 	}
