@@ -4,10 +4,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jujutools/juju/internal/golden"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -51,21 +52,5 @@ func TestTranscript(t *testing.T) {
 		}
 		b.WriteString("\n")
 	}
-	golden := filepath.Join("testdata", "transcript.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got := b.String(); got != string(want) {
-		t.Errorf("transcript differs from %s (go test -update rewrites it):\n%s", golden, got)
-	}
+	golden.Check(t, filepath.Join("testdata", "transcript.golden"), b.String(), *update)
 }

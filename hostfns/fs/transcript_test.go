@@ -4,11 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/jujutools/juju/internal/golden"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -56,17 +57,5 @@ func TestTranscript(t *testing.T) {
 		}
 		b.WriteString("\n")
 	}
-	golden := filepath.Join("testdata", "transcript.golden")
-	if *update {
-		must(t, os.MkdirAll("testdata", 0o755))
-		must(t, os.WriteFile(golden, []byte(b.String()), 0o644))
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got := b.String(); got != string(want) {
-		t.Errorf("transcript differs from %s (go test -update rewrites it):\n%s", golden, got)
-	}
+	golden.Check(t, filepath.Join("testdata", "transcript.golden"), b.String(), *update)
 }
