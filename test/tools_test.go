@@ -77,22 +77,7 @@ func TestToolsListedWithValidSchemas(t *testing.T) {
 func TestStructuredContentMatchesOutputSchema(t *testing.T) {
 	root := workspace(t, map[string]string{"a.txt": "one\ntwo\n", "d/b.go": "package b\n"})
 	s := start(t, root)
-	ctx := context.Background()
-	list, err := s.c.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	schemas := map[string]*jsonschema.Schema{}
-	for _, tool := range list.Tools {
-		raw, _ := json.Marshal(tool)
-		var wire struct {
-			OutputSchema json.RawMessage `json:"outputSchema"`
-		}
-		json.Unmarshal(raw, &wire)
-		if len(wire.OutputSchema) > 0 {
-			schemas[tool.Name], _ = manifest.CompileSchema(tool.Name, wire.OutputSchema)
-		}
-	}
+	schemas := outputSchemas(t, s)
 	calls := map[string]map[string]any{
 		"list_directory": {"path": "."},
 		"read_file":      {"path": "a.txt"},

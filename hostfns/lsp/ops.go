@@ -19,11 +19,7 @@ func (m *Manager) locations(ctx context.Context, req *abi.LSPRequest) (*abi.LSPR
 	}
 	res = &abi.LSPResult{Language: t.lang.Name, Server: t.reg.Name, Locations: []abi.LSPLocation{}}
 	e = m.withServer(ctx, t, func(c *client) error {
-		f, e := m.read(t.res)
-		if e != nil {
-			return e
-		}
-		d, err := c.open(ctx, f)
+		d, err := m.readOpen(ctx, c, t.res)
 		if err != nil {
 			return err
 		}
@@ -91,11 +87,7 @@ func (m *Manager) documentSymbols(ctx context.Context, req *abi.LSPRequest) (*ab
 	}
 	res = &abi.LSPResult{Language: t.lang.Name, Server: t.reg.Name, Symbols: []abi.LSPSymbol{}}
 	e = m.withServer(ctx, t, func(c *client) error {
-		f, e := m.read(t.res)
-		if e != nil {
-			return e
-		}
-		d, err := c.open(ctx, f)
+		d, err := m.readOpen(ctx, c, t.res)
 		if err != nil {
 			return err
 		}
@@ -177,11 +169,7 @@ func (m *Manager) diagnostics(ctx context.Context, req *abi.LSPRequest) (*abi.LS
 	}
 	res = &abi.LSPResult{Language: t.lang.Name, Server: t.reg.Name, Diagnostics: []abi.LSPDiagnostic{}}
 	e = m.withServer(ctx, t, func(c *client) error {
-		f, e := m.read(t.res)
-		if e != nil {
-			return e
-		}
-		d, err := c.open(ctx, f)
+		d, err := m.readOpen(ctx, c, t.res)
 		if err != nil {
 			return err
 		}

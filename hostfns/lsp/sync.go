@@ -69,6 +69,15 @@ func (m *Manager) read(r *policy.Resolved) (*file, *abi.Error) {
 	return &file{res: r, abs: abs, uri: fileURI(abs), body: string(b)}, nil
 }
 
+// readOpen reads r through the policy and makes c's server hold its text.
+func (m *Manager) readOpen(ctx context.Context, c *client, r *policy.Resolved) (*openDoc, error) {
+	f, e := m.read(r)
+	if e != nil {
+		return nil, e
+	}
+	return c.open(ctx, f)
+}
+
 // open makes the server hold f's current text: didOpen the first time,
 // didChange (the whole text) when it differs from what it has.
 func (c *client) open(ctx context.Context, f *file) (*openDoc, error) {
