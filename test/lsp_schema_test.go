@@ -3,36 +3,11 @@
 package test
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/jujutools/juju/internal/manifest"
 )
-
-// outputSchemas compiles the output schema of every tool the session lists.
-func outputSchemas(t *testing.T, s *session) map[string]*jsonschema.Schema {
-	t.Helper()
-	list, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]*jsonschema.Schema{}
-	for _, tool := range list.Tools {
-		raw, _ := json.Marshal(tool)
-		var wire struct {
-			OutputSchema json.RawMessage `json:"outputSchema"`
-		}
-		json.Unmarshal(raw, &wire)
-		if len(wire.OutputSchema) > 0 {
-			out[tool.Name], _ = manifest.CompileSchema(tool.Name, wire.OutputSchema)
-		}
-	}
-	return out
-}
 
 // TestLSPOutputSchemas checks the structured content of every semantic
 // tool, answers and errors, LSP-backed and heuristic, against the output

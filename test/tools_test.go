@@ -105,3 +105,24 @@ func TestErrorCodesAreTheClosedSet(t *testing.T) {
 		t.Fatalf("code %v is not in SPEC §10", got["code"])
 	}
 }
+
+// outputSchemas compiles the output schema of every tool the session lists.
+func outputSchemas(t *testing.T, s *session) map[string]*jsonschema.Schema {
+	t.Helper()
+	list, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*jsonschema.Schema{}
+	for _, tool := range list.Tools {
+		raw, _ := json.Marshal(tool)
+		var wire struct {
+			OutputSchema json.RawMessage `json:"outputSchema"`
+		}
+		json.Unmarshal(raw, &wire)
+		if len(wire.OutputSchema) > 0 {
+			out[tool.Name], _ = manifest.CompileSchema(tool.Name, wire.OutputSchema)
+		}
+	}
+	return out
+}
