@@ -10,6 +10,7 @@ import (
 
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/sys"
 
@@ -111,7 +112,7 @@ func (p *Plugin) runIn(ctx context.Context, caller hostfns.Caller, export string
 	// Host functions get the real, cancellable context (callContext).
 	callCtx, cancel := context.WithTimeout(hostfns.WithCaller(ctx, caller), p.timeout)
 	defer cancel()
-	stop := context.AfterFunc(callCtx, func() { inst.ext.Close(context.Background()) })
+	stop := context.AfterFunc(callCtx, inst.stop)
 	rc, out, err := p.exec(callCtx, inst, export, input)
 	interrupted := !stop()
 	if err != nil || rc != 0 || interrupted {
@@ -139,6 +140,10 @@ func (p *Plugin) exec(callCtx context.Context, inst *instance, export string, in
 	inst.ch.reset()
 	defer inst.ch.reset()
 	inst.ch.stageInput(input)
+	if inst.mod != nil {
+		rc, err := inst.callDirect(wasmCtx, export)
+		return rc, c.output, err
+	}
 	rc, _, err := inst.ext.CallWithContext(wasmCtx, export, nil)
 	return rc, c.output, err
 }
@@ -198,12 +203,34 @@ func shortCause(rc uint32, err error) string {
 	return fmt.Sprintf("it reported an error: %q", string(msg))
 }
 
-// instance is one instantiated module (with the Extism kernel's) and, for
-// an ABI 2 plugin, its channel (its WASI stdin and stdout).
+// instance is one instantiated module, run through Extism (with the
+// Extism kernel's) or directly on wazero, and, for an ABI 2 plugin, its
+// channel (its WASI stdin and stdout).
 type instance struct {
-	ext  *extism.Plugin
+	ext  *extism.Plugin          // run through Extism
+	mod  api.Module              // or run directly (runsDirect)
+	fns  map[string]api.Function // mod's exports called so far
 	ch   *channel
 	mems []*mmapMemory // the modules' linear memories, outside the Go heap
+}
+
+// stop closes the instance's modules, which ends a call running in them at
+// its next deadline check; the instance is then disposed of, never reused.
+func (inst *instance) stop() {
+	switch {
+	case inst.mod != nil:
+		inst.mod.Close(context.Background())
+	case inst.ext != nil:
+		inst.ext.Close(context.Background())
+	}
+}
+
+// has reports whether the instance's module exports the function name.
+func (inst *instance) has(name string) bool {
+	if inst.mod != nil {
+		return inst.exported(name) != nil
+	}
+	return inst.ext.FunctionExists(name)
 }
 
 // allocate is the instance's wazero memory allocator: each linear memory
@@ -220,9 +247,7 @@ func (inst *instance) allocate(_, limit uint64) experimental.LinearMemory {
 // dispose closes the instance and unmaps its memories. No call may be
 // running in it (a call's deadline only closes it: see mmapMemory).
 func (inst *instance) dispose() {
-	if inst.ext != nil {
-		inst.ext.Close(context.Background())
-	}
+	inst.stop()
 	for _, m := range inst.mems {
 		m.unmap()
 	}
@@ -265,13 +290,17 @@ func (p *Plugin) acquire(ctx context.Context, waitWarm bool) (*instance, error) 
 		inst.ch = newChannel(p.memMiB << 20)
 		cfg = cfg.WithStdin(inst.ch).WithStdout(inst.ch)
 	}
-	ext, err := p.compiled.Instance(experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(inst.allocate)),
-		extism.PluginInstanceConfig{ModuleConfig: cfg})
+	var err error
+	allocCtx := experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(inst.allocate))
+	if p.direct != nil {
+		inst.mod, err = p.direct.instantiate(allocCtx, cfg)
+	} else {
+		inst.ext, err = p.compiled.Instance(allocCtx, extism.PluginInstanceConfig{ModuleConfig: cfg})
+	}
 	if err != nil {
 		inst.dispose()
 		return nil, fmt.Errorf("instance: %w", err)
 	}
-	inst.ext = ext
 	if err := p.initialize(inst); err != nil {
 		return nil, err
 	}
@@ -279,8 +308,8 @@ func (p *Plugin) acquire(ctx context.Context, waitWarm bool) (*instance, error) 
 }
 
 // initAllowance bounds a fresh instance's start (the guest runtime's
-// initialisation, run by Extism on the first call), apart from the call's
-// own limit.
+// initialisation: startGuest, or Extism's on the first call), apart from
+// the call's own limit.
 const initAllowance = 10 * time.Second
 
 // initialize runs the guest runtime's start on a fresh instance with an
@@ -294,11 +323,20 @@ func (p *Plugin) initialize(inst *instance) error {
 	ctx, cancel := context.WithTimeout(context.Background(), max(initAllowance, p.timeout))
 	defer cancel()
 	export, input := abi.ExportCall, p.warmInput()
-	if !inst.ext.FunctionExists(export) {
+	if !inst.has(export) {
 		export, input = abi.ExportDescribe, nil
 	}
-	stop := context.AfterFunc(ctx, func() { inst.ext.Close(context.Background()) })
-	rc, _, err := p.exec(ctx, inst, export, input)
+	stop := context.AfterFunc(ctx, inst.stop)
+	var rc uint32
+	err := func() error {
+		if inst.mod == nil {
+			return nil // Extism starts the guest on the first call
+		}
+		return inst.startGuest(context.WithoutCancel(ctx))
+	}()
+	if err == nil {
+		rc, _, err = p.exec(ctx, inst, export, input)
+	}
 	if !stop() {
 		inst.dispose()
 		return fmt.Errorf("the instance did not start within %s", max(initAllowance, p.timeout))

@@ -1,4 +1,7 @@
-// Package plugin runs juju's wasm plugins on wazero through the Extism Go SDK.
+// Package plugin runs juju's wasm plugins on wazero: through the Extism Go
+// SDK for a module that uses Extism's convention (ABI 1, any PDK), directly
+// for an ABI 2 module that imports nothing from Extism (every plugin built
+// with juju's Go SDK, the core plugins among them; see direct.go).
 //
 // A Runtime holds what plugins share: the on-disk compilation cache and the
 // default limits. A Plugin is one manifest with its wasm, the capabilities it

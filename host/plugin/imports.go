@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -166,12 +165,19 @@ func (r *reader) fail() {
 // (abi.VersionChannel) when it imports abi.ChannelOutput, through which
 // every ABI 2 export hands back its output; ABI 1 otherwise.
 func ModuleABI(wasm []byte) (int, error) {
-	names, err := ImportedFuncs(wasm, abi.ChannelNamespace)
+	imports, _, err := ModuleInfo(wasm)
 	if err != nil {
 		return 0, err
 	}
-	if slices.Contains(names, abi.ChannelOutput) {
-		return abi.VersionChannel, nil
+	return moduleABI(imports), nil
+}
+
+// moduleABI is ModuleABI of a module's imports.
+func moduleABI(imports []Import) int {
+	for _, im := range imports {
+		if im.Kind == 0x00 && im.Module == abi.ChannelNamespace && im.Name == abi.ChannelOutput {
+			return abi.VersionChannel
+		}
 	}
-	return abi.VersionKernel, nil
+	return abi.VersionKernel
 }

@@ -51,7 +51,8 @@ type Plugin struct {
 	state    atomic.Int32
 	started  atomic.Bool // compile was started (Warm called)
 	once     sync.Once
-	compiled *extism.CompiledPlugin
+	compiled *extism.CompiledPlugin // run through Extism
+	direct   *directModule          // or run on wazero alone (runsDirect)
 	err      error
 	done     chan struct{} // closed when compilation ended
 	warmed   chan struct{} // closed when the warm-up call ended too
@@ -197,7 +198,7 @@ func (p *Plugin) compileOnce() {
 	defer liftMemoryLimit()()
 	p.state.Store(int32(Compiling))
 	start := time.Now()
-	p.compiled, p.err = p.compileNow()
+	p.err = p.compileNow()
 	p.compTime = time.Since(start)
 	if p.err != nil {
 		p.state.Store(int32(Failed))
@@ -215,21 +216,32 @@ var ErrHashMismatch = errors.New("plugin: wasm sha256 does not match the manifes
 // speaks (see ModuleABI).
 var ErrABIMismatch = errors.New("plugin: abi mismatch")
 
-func (p *Plugin) compileNow() (*extism.CompiledPlugin, error) {
+func (p *Plugin) compileNow() error {
 	wasm, err := p.source()
 	if err != nil {
-		return nil, fmt.Errorf("plugin %s: reading wasm: %w", p.Name(), err)
+		return fmt.Errorf("plugin %s: reading wasm: %w", p.Name(), err)
 	}
 	if !p.embedded {
 		sum := sha256.Sum256(wasm)
 		if hex.EncodeToString(sum[:]) != p.Manifest.Wasm.SHA256 {
-			return nil, fmt.Errorf("%w (%s)", ErrHashMismatch, p.Name())
+			return fmt.Errorf("%w (%s)", ErrHashMismatch, p.Name())
 		}
 	}
-	if v, err := ModuleABI(wasm); err != nil {
-		return nil, fmt.Errorf("plugin %s: %w", p.Name(), err)
-	} else if v != p.Manifest.ABI {
-		return nil, fmt.Errorf("%w: plugin %s: the manifest says abi %d, the module speaks abi %d", ErrABIMismatch, p.Name(), p.Manifest.ABI, v)
+	imports, _, err := ModuleInfo(wasm)
+	if err != nil {
+		return fmt.Errorf("plugin %s: %w", p.Name(), err)
+	}
+	if v := moduleABI(imports); v != p.Manifest.ABI {
+		return fmt.Errorf("%w: plugin %s: the manifest says abi %d, the module speaks abi %d", ErrABIMismatch, p.Name(), p.Manifest.ABI, v)
+	}
+	ctx := context.Background()
+	if runsDirect(p.Manifest.ABI, imports) {
+		p.direct, err = p.compileDirect(ctx, p.rt.runtimeConfig(p.memMiB), wasm)
+		if err != nil && p.rt.cacheFailed(err) {
+			// The on-disk cache failed (full, read-only): compile in memory.
+			p.direct, err = p.compileDirect(ctx, p.rt.runtimeConfig(p.memMiB), wasm)
+		}
+		return err
 	}
 	m := extism.Manifest{
 		Wasm: []extism.Wasm{extism.WasmData{Data: wasm, Name: "main"}},
@@ -240,13 +252,13 @@ func (p *Plugin) compileNow() (*extism.CompiledPlugin, error) {
 		RuntimeConfig: p.rt.runtimeConfig(p.memMiB),
 		EnableWasi:    true, // the Go wasip1 runtime needs clocks and random; no preopens are given
 	}
-	compiled, err := extism.NewCompiledPlugin(context.Background(), m, cfg, p.hostFunctions())
+	p.compiled, err = extism.NewCompiledPlugin(ctx, m, cfg, p.hostFunctions())
 	if err != nil && p.rt.cacheFailed(err) {
 		// The on-disk cache failed (full, read-only): compile in memory.
 		cfg.RuntimeConfig = p.rt.runtimeConfig(p.memMiB)
-		compiled, err = extism.NewCompiledPlugin(context.Background(), m, cfg, p.hostFunctions())
+		p.compiled, err = extism.NewCompiledPlugin(ctx, m, cfg, p.hostFunctions())
 	}
-	return compiled, err
+	return err
 }
 
 // Retire closes a plugin the host no longer serves (an update or a remove
@@ -291,7 +303,10 @@ func (p *Plugin) Close(ctx context.Context) error {
 	for _, in := range idle {
 		in.dispose()
 	}
-	if p.compiled != nil {
+	switch {
+	case p.direct != nil:
+		return p.direct.close(ctx)
+	case p.compiled != nil:
 		return p.compiled.Close(ctx)
 	}
 	return nil
