@@ -115,11 +115,11 @@ type rawSession struct {
 	cmd *exec.Cmd
 }
 
-func startRaw(t *testing.T, root string) *rawSession {
+func startRaw(t *testing.T, root string, args ...string) *rawSession {
 	t.Helper()
 	home := t.TempDir()
 	os.Symlink(sharedCache, filepath.Join(home, "cache"))
-	cmd := exec.Command(jujuBin, "stdio", "--root", root)
+	cmd := exec.Command(jujuBin, append([]string{"stdio", "--root", root}, args...)...)
 	cmd.Env = append(os.Environ(), "JUJU_HOME="+home)
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
@@ -183,6 +183,49 @@ func TestMalformedJSONKeepsServing(t *testing.T) {
 }
 
 func mustJSON(v any) []byte { b, _ := json.Marshal(v); return b }
+
+// startRawExec is a raw session that runs commands without approval or
+// sandbox, handshake done.
+func startRawExec(t *testing.T, root string) *rawSession {
+	t.Helper()
+	r := startRaw(t, root, "--mode", "trusted", "--sandbox", "off")
+	if init := r.send(t, initializeLine); init["result"] == nil {
+		t.Fatalf("initialize: %s", mustJSON(init))
+	}
+	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	return r
+}
+
+// notifications/cancelled stops a running tool call: its command is killed
+// long before it would end, and juju serves on.
+func TestCancelledCallStops(t *testing.T) {
+	r := startRawExec(t, workspace(t, map[string]string{"a.txt": "after\n"}))
+	const marker = "sleep 29.75"
+	io.WriteString(r.in, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"`+marker+`"}}}`+"\n")
+	waitFor(t, "the command to start", func() bool { return running(marker) })
+	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"the user stopped it"}}`+"\n")
+	waitFor(t, "the cancelled command to be killed", func() bool { return !running(marker) })
+	m := r.send(t, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a.txt"}}}`)
+	for m["id"] == 2.0 { // the cancelled call's answer, if juju sends one
+		m = r.recv(t, "read_file after the cancellation", 15*time.Second)
+	}
+	if !strings.Contains(string(mustJSON(m["result"])), "after") {
+		t.Fatalf("the call after the cancellation: %s", mustJSON(m))
+	}
+}
+
+// running reports whether a process of this machine has cmdline words
+// (joined by spaces).
+func running(words string) bool {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err == nil && strings.Contains(strings.ReplaceAll(string(b), "\x00", " "), words) && !strings.Contains(string(b), "sh\x00-c") {
+			return true
+		}
+	}
+	return false
+}
 
 func TestBurstOfConcurrentCalls(t *testing.T) {
 	files := map[string]string{}

@@ -166,6 +166,12 @@ func (m *Manager) run(ctx context.Context, req *abi.ExecRequest, argv []string, 
 			wait = min(wait, time.Duration(req.WaitMs)*time.Millisecond)
 		}
 		j.await(ctx, capWait(ctx, wait))
+		if errors.Is(ctx.Err(), context.Canceled) {
+			// The client cancelled the call (notifications/cancelled: the
+			// user stopped it): the command stops with it rather than run
+			// on as a job nobody was told of.
+			j.kill(abi.JobKilled)
+		}
 	}
 	res := j.result(maxOutput(req.MaxOutput))
 	if res.State == abi.JobRunning {

@@ -180,6 +180,31 @@ func TestCloseKillsRunningJobs(t *testing.T) {
 	}
 }
 
+// A call cancelled while its command runs (the client's
+// notifications/cancelled) stops the command, rather than leave it running
+// as a job nobody was told of; a call that reaches its wait leaves it
+// running in the background, as before.
+func TestCancelledCallKillsItsCommand(t *testing.T) {
+	m, _ := newManager(t, Options{BackgroundAfter: 300 * time.Millisecond})
+	shell := m.Funcs()[1].Handle
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	b, _ := json.Marshal(abi.ExecRequest{Command: "sleep 60"})
+	begin := time.Now()
+	rh, _ := shell(ctx, b, nil)
+	var res abi.ExecResult
+	if err := json.Unmarshal(rh, &res); err != nil || res.State != abi.JobKilled {
+		t.Fatalf("cancelled call: %s", rh)
+	}
+	if took := time.Since(begin); took > killGrace+5*time.Second {
+		t.Fatalf("the cancelled call took %v", took)
+	}
+	r, _, aerr := call[abi.ExecResult](t, shell, abi.ExecRequest{Command: "sleep 60"})
+	if aerr != nil || r.State != abi.JobRunning {
+		t.Fatalf("a call past its wait: %+v %v", r, aerr)
+	}
+}
+
 func TestPruneKeepsMaxJobs(t *testing.T) {
 	m, _ := newManager(t, Options{MaxJobs: 3})
 	fns := m.Funcs()
