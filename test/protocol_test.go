@@ -196,6 +196,30 @@ func startRawExec(t *testing.T, root string) *rawSession {
 	return r
 }
 
+// A tool call that takes long holds up nothing sent after it: a ping and a
+// quick call written behind a two-second command are answered before it.
+// (juju serves a call on the goroutine that read it, and hands the reading
+// on when the call runs long.)
+func TestLongCallHoldsNothingBehindIt(t *testing.T) {
+	r := startRawExec(t, workspace(t, map[string]string{"a.txt": "quick\n"}))
+	io.WriteString(r.in, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"sleep 2; echo slow"}}}`+"\n"+
+		`{"jsonrpc":"2.0","id":3,"method":"ping"}`+"\n"+
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a.txt"}}}`+"\n")
+	var order []any
+	answers := map[any]string{}
+	for range 3 {
+		m := r.recv(t, "the three requests", 20*time.Second)
+		order = append(order, m["id"])
+		answers[m["id"]] = string(mustJSON(m["result"]))
+	}
+	if order[2] != 2.0 {
+		t.Fatalf("answers came in the order %v: the long call held up what followed it", order)
+	}
+	if !strings.Contains(answers[2.0], "slow") || !strings.Contains(answers[4.0], "quick") || answers[3.0] != "{}" {
+		t.Fatalf("answers: %v", answers)
+	}
+}
+
 // notifications/cancelled stops a running tool call: its command is killed
 // long before it would end, and juju serves on.
 func TestCancelledCallStops(t *testing.T) {

@@ -25,12 +25,12 @@ const MaxMessage = 16 << 20
 // read anyway and refused if the handshake is still not done.
 const maxInitializeWait = 10 * time.Second
 
-// lineReader is the client's input as mcp-go's stdio server reads it. It
-// hands on whole messages of at most MaxMessage bytes, and for each:
+// lineReader is the client's input, read a message at a time. It hands on
+// whole messages of at most MaxMessage bytes, and for each:
 //
 //   - records a request in the inflight set, and holds back the end of the
 //     input until every request has been answered (mcp-go cancels every
-//     running call when its input ends);
+//     request it runs when its input ends);
 //   - after an initialize request, reads nothing more until it has been
 //     answered, so that a client that writes its first call right behind
 //     its initialize (a script piped into `juju stdio`) finds the session
@@ -49,7 +49,8 @@ type lineReader struct {
 	parts    [][]byte // the line being collected, in pieces
 	size     int      // its length so far
 	skipping bool     // discarding the rest of a line over max
-	ready    []byte   // a whole line, handed on over the next Reads
+	ready    []byte   // a whole line, handed on by next
+	head     msgHead  // ready's head
 	hold     string   // the id of an initialize handed on and not yet answered
 	err      error    // r's error, once seen
 }
@@ -58,8 +59,13 @@ func newLineReader(ctx context.Context, r io.Reader, f *inflight, tooLarge func(
 	return &lineReader{ctx: ctx, r: r, f: f, max: MaxMessage, tooLarge: tooLarge, chunk: make([]byte, 64<<10)}
 }
 
-func (l *lineReader) Read(p []byte) (int, error) {
-	for len(l.ready) == 0 {
+// next returns the client's next message, a line of at most max bytes
+// (with its newline, when it had one), and what its head says. At the end
+// of the input it waits until every request read has been answered, then
+// returns the reader's error (io.EOF). The line is the caller's: reading on
+// does not overwrite it.
+func (l *lineReader) next() ([]byte, msgHead, error) {
+	for l.ready == nil {
 		if l.hold != "" {
 			l.waitAnswer(l.hold)
 			l.hold = ""
@@ -72,16 +78,17 @@ func (l *lineReader) Read(p []byte) (int, error) {
 			l.buf, l.err = l.chunk[:n], err
 		case l.size > 0 && !l.skipping:
 			l.ready = l.join() // a last line without its newline, as it came
+			l.head = l.record(l.ready)
 		default:
 			if l.err == io.EOF {
 				l.f.wait(l.ctx)
 			}
-			return 0, l.err
+			return nil, msgHead{}, l.err
 		}
 	}
-	n := copy(p, l.ready)
-	l.ready = l.ready[n:]
-	return n, nil
+	line, head := l.ready, l.head
+	l.ready, l.head = nil, msgHead{}
+	return line, head, nil
 }
 
 // scan moves what buf holds into the line being collected, up to the end
@@ -103,10 +110,9 @@ func (l *lineReader) scan() {
 		l.skipping = true
 		l.parts, l.size = nil, 0
 	case i >= 0 && l.size == 0:
-		// The whole line is in chunk, which is not read into again
-		// before ready has been handed on.
-		l.ready = seg
-		l.record(seg)
+		// The whole line is in chunk, which the next read overwrites.
+		l.ready = bytes.Clone(seg)
+		l.head = l.record(l.ready)
 		return
 	default:
 		l.parts = append(l.parts, bytes.Clone(seg))
@@ -119,7 +125,7 @@ func (l *lineReader) scan() {
 		l.tooLarge()
 	default:
 		l.ready = l.join()
-		l.record(l.ready)
+		l.head = l.record(l.ready)
 	}
 }
 
@@ -133,21 +139,29 @@ func (l *lineReader) join() []byte {
 	return dst
 }
 
-// record notes a request in the inflight set; after an initialize, the
-// reader holds until it is answered.
-func (l *lineReader) record(line []byte) {
-	var head struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	if json.Unmarshal(line, &head) != nil || len(head.ID) == 0 || head.Method == "" {
-		return
+// msgHead is what the reader reads of a message: its method and id.
+type msgHead struct {
+	Method string          `json:"method"`
+	ID     json.RawMessage `json:"id"`
+}
+
+// request reports whether the message is a request (it has an id and a
+// method; a response has no method, a notification no id).
+func (h msgHead) request() bool { return len(h.ID) > 0 && h.Method != "" }
+
+// record reads a message's head and notes a request in the inflight set;
+// after an initialize, the reader holds until it is answered.
+func (l *lineReader) record(line []byte) msgHead {
+	var head msgHead
+	if json.Unmarshal(line, &head) != nil || !head.request() {
+		return msgHead{}
 	}
 	id := idKey(head.ID)
 	l.f.add(id)
 	if head.Method == string(mcp.MethodInitialize) {
 		l.hold = id
 	}
+	return head
 }
 
 // waitAnswer waits for the answer to id, at most maxInitializeWait.

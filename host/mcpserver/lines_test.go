@@ -11,22 +11,36 @@ import (
 	"time"
 )
 
-// readAll reads l in small pieces, as bufio does, into lines.
+// readLines reads every message of l.
 func readLines(t *testing.T, l *lineReader) []string {
 	t.Helper()
-	var out bytes.Buffer
-	buf := make([]byte, 7)
+	var out []string
 	for {
-		n, err := l.Read(buf)
-		out.Write(buf[:n])
+		line, _, err := l.next()
 		if err == io.EOF {
-			break
+			return out
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
+		out = append(out, string(line))
 	}
-	return strings.SplitAfter(out.String(), "\n")
+}
+
+// A message read is the caller's: reading on does not overwrite it.
+func TestLineReaderLinesAreKept(t *testing.T) {
+	l := newLineReader(context.Background(), strings.NewReader("one\ntwo\nthree\n"), newInflight(), nil)
+	var kept [][]byte
+	for {
+		line, _, err := l.next()
+		if err != nil {
+			break
+		}
+		kept = append(kept, line)
+	}
+	if got := string(bytes.Join(kept, nil)); got != "one\ntwo\nthree\n" {
+		t.Fatalf("lines kept: %q", got)
+	}
 }
 
 func TestLineReaderDiscardsLongLines(t *testing.T) {
@@ -77,11 +91,10 @@ func TestLineReaderStreamsPastLongLines(t *testing.T) {
 	l := newLineReader(context.Background(), in, newInflight(), func() { refused++ })
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	buf := make([]byte, 4096)
-	n, err := l.Read(buf)
+	line, head, err := l.next()
 	runtime.ReadMemStats(&after)
-	if err != nil || !strings.Contains(string(buf[:n]), `"ping"`) || refused != 1 {
-		t.Fatalf("after the long line: %q, %v, %d refusals", buf[:n], err, refused)
+	if err != nil || head.Method != "ping" || refused != 1 {
+		t.Fatalf("after the long line: %q, %v, %d refusals", line, err, refused)
 	}
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > MaxMessage+4<<20 {
 		t.Fatalf("discarding a 100 MB line allocated %d MiB", grew>>20)
@@ -92,14 +105,13 @@ func TestLineReaderHoldsAfterInitialize(t *testing.T) {
 	f := newInflight()
 	l := newLineReader(context.Background(), strings.NewReader(
 		`{"jsonrpc":"2.0","id":1.0,"method":"initialize"}`+"\n"+`{"jsonrpc":"2.0","id":2,"method":"tools/call"}`+"\n"), f, nil)
-	buf := make([]byte, 4096)
-	if n, err := l.Read(buf); err != nil || !strings.Contains(string(buf[:n]), "initialize") {
-		t.Fatalf("first read: %q, %v", buf[:n], err)
+	if line, head, err := l.next(); err != nil || head.Method != "initialize" {
+		t.Fatalf("first read: %q, %v", line, err)
 	}
 	next := make(chan string)
 	go func() {
-		n, _ := l.Read(buf)
-		next <- string(buf[:n])
+		line, _, _ := l.next()
+		next <- string(line)
 	}()
 	select {
 	case got := <-next:
@@ -122,15 +134,14 @@ func TestInflightWaitsForAnswers(t *testing.T) {
 	f := newInflight()
 	l := newLineReader(context.Background(), strings.NewReader(
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`+"\n"+`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"), f, nil)
-	buf := make([]byte, 4096)
 	for range 2 {
-		if _, err := l.Read(buf); err != nil {
+		if _, _, err := l.next(); err != nil {
 			t.Fatal(err)
 		}
 	}
 	eof := make(chan struct{})
 	go func() {
-		l.Read(buf) // EOF: held until id 1 is answered
+		l.next() // EOF: held until id 1 is answered
 		close(eof)
 	}()
 	select {
