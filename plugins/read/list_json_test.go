@@ -83,3 +83,38 @@ func TestAppendSizeIsPrintfs(t *testing.T) {
 		}
 	}
 }
+
+// A read's JSON, and read_files', are encoding/json's, byte for byte.
+func TestFileTextAppendJSON(t *testing.T) {
+	texts := []FileText{
+		{Path: "a.go", FirstLine: 1, LineCount: 3, TotalLines: 3, Bytes: 40, Size: 40},
+		{Path: "big.txt", FirstLine: 2001, LineCount: 2000, TotalLines: 9000, Truncated: true, NextOffset: 4001, NextByteOffset: 123456, Bytes: 89999, Size: 1 << 30},
+		{Path: "min.js", ByteOffset: 90000, NextByteOffset: 180000, Truncated: true, Bytes: 90000, Size: 5 << 20},
+		{Path: "logo.png", Size: 2048, Binary: true, FileType: "PNG image", MimeType: "image/png"},
+		{Path: "odd \"<name>\" & \\ \u2028 \xff\x01.txt", FirstLine: 1},
+		{},
+	}
+	for _, f := range texts {
+		want, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := f.AppendJSON(nil)
+		if !ok || string(got) != string(want) {
+			t.Errorf("AppendJSON:\n got %s (%v)\nwant %s", got, ok, want)
+		}
+	}
+	for _, r := range []ReadFilesResult{
+		{Files: []FileRead{{FileText: texts[0]}, {FileText: FileText{Path: ".env"}, Error: &abi.Error{Code: abi.SecretDenied, Message: "a \"secret\" <file>"}}, {FileText: texts[4]}}, Read: 2, Failed: 1},
+		{Files: []FileRead{}},
+	} {
+		want, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := r.AppendJSON(nil)
+		if !ok || string(got) != string(want) {
+			t.Errorf("AppendJSON:\n got %s (%v)\nwant %s", got, ok, want)
+		}
+	}
+}

@@ -75,7 +75,32 @@ func readFiles(_ *juju.Call, in ReadFilesArgs) (*juju.Result, error) {
 	if out.Read == 0 {
 		return nil, allFailed(out.Files)
 	}
-	return juju.Text(strings.TrimRight(b.String(), "\n") + "\n").WithStructured(out), nil
+	return juju.Text(strings.TrimRight(b.String(), "\n") + "\n").WithStructured(&out), nil
+}
+
+// AppendJSON writes the result's JSON as encoding/json would
+// (juju.JSONAppender).
+func (r *ReadFilesResult) AppendJSON(b []byte) ([]byte, bool) {
+	if r.Files == nil {
+		return b, false // null: encoding/json's business
+	}
+	b = append(b, `{"files":[`...)
+	for i := range r.Files {
+		f := &r.Files[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = f.appendFields(append(b, '{'))
+		if f.Error != nil {
+			b = juju.AppendJSONString(append(b, `,"error":{"code":`...), string(f.Error.Code))
+			b = juju.AppendJSONString(append(b, `,"message":`...), f.Error.Message)
+			b = append(b, '}')
+		}
+		b = append(b, '}')
+	}
+	b = appendInt(b, `],"read":`, int64(r.Read))
+	b = appendInt(b, `,"failed":`, int64(r.Failed))
+	return append(b, '}'), true
 }
 
 // allFailed is the error of a read_files call where no path could be read:

@@ -45,3 +45,9 @@ func (r *Result) WithStructured(v any) *Result {
 type JSONAppender interface {
 	AppendJSON(b []byte) ([]byte, bool)
 }
+
+// AppendJSONString appends s as a JSON string, byte for byte as
+// encoding/json's Marshal writes it (<, > and & escaped, invalid UTF-8 as
+// U+FFFD), looking at eight bytes at a time where it can: what an
+// AppendJSON method writes a string with.
+func AppendJSONString(b []byte, s string) []byte { return appendJSONString(b, s, true) }
