@@ -5,7 +5,7 @@ import "github.com/jujutools/juju/sdk/abi"
 // ReadFile reads a file, by bytes or by lines (see abi.ReadRequest; needs
 // fs.read). The returned bytes are the content; the result describes them.
 func ReadFile(req abi.ReadRequest) (*abi.ReadResult, []byte, error) {
-	return roundTrip[abi.ReadResult](hostFSRead, abi.FnFSRead, req, nil)
+	return send[abi.ReadResult](hostFSRead, abi.FnFSRead, appendReadRequest(make([]byte, 0, 64+len(req.Path)), &req), nil, decodeReadResult)
 }
 
 // ListDir lists one folder, sorted by name (needs fs.read).

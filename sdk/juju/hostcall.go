@@ -28,6 +28,13 @@ func roundTrip[Res result](imp func(uint64) uint64, fn string, req any, body []b
 			return nil, nil, Errorf(abi.Internal, "the plugin could not encode a request to %s", fn)
 		}
 	}
+	return send[Res](imp, fn, header, body, func(rh []byte, res *Res) bool { return unmarshalFast(rh, res) })
+}
+
+// send is roundTrip of a request already encoded; decode, when it does not
+// report false, has decoded the response header into a fresh Res, and
+// encoding/json decodes it otherwise.
+func send[Res result](imp func(uint64) uint64, fn string, header, body []byte, decode func([]byte, *Res) bool) (*Res, []byte, error) {
 	resp, err := exchange(imp, fn, header, body)
 	if err != nil {
 		return nil, nil, err
@@ -37,7 +44,7 @@ func roundTrip[Res result](imp func(uint64) uint64, fn string, req any, body []b
 		return nil, nil, Errorf(abi.Internal, "the host answered %s with a malformed frame", fn)
 	}
 	res := new(Res)
-	if !unmarshalFast(rh, res) {
+	if !decode(rh, res) {
 		res = new(Res)
 		if err := json.Unmarshal(rh, res); err != nil {
 			return nil, nil, Errorf(abi.Internal, "the host answered %s with a malformed header", fn)
