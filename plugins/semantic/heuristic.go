@@ -3,6 +3,7 @@ package semantic
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -13,14 +14,18 @@ import (
 // as its container.
 type pattern struct {
 	kind string
-	re   *regexp.Regexp
+	re   func() *regexp.Regexp // compiled on first use
 	// container: definitions of this kind hold others nested under them
 	// (by indentation).
 	container bool
 }
 
+// p makes a pattern whose expression compiles when it is first used, not
+// when the plugin starts: inside wasm the regexp compiler is slow, and every
+// instance of the core plugin starts, while these serve only the heuristic
+// index of a language.
 func p(kind, expr string, container bool) pattern {
-	return pattern{kind: kind, re: regexp.MustCompile(expr), container: container}
+	return pattern{kind: kind, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) }), container: container}
 }
 
 // patterns are the definitions the heuristic index knows, by language
@@ -162,7 +167,8 @@ func scanFile(path, body string, lang abi.Language) []defn {
 			cands = goTypeBlock
 		}
 		for _, pt := range cands {
-			m := pt.re.FindStringSubmatchIndex(code)
+			re := pt.re()
+			m := re.FindStringSubmatchIndex(code)
 			if m == nil {
 				continue
 			}
@@ -171,14 +177,14 @@ func scanFile(path, body string, lang abi.Language) []defn {
 					m[k] += skip
 				}
 			}
-			ni := pt.re.SubexpIndex("name")
+			ni := re.SubexpIndex("name")
 			name := line[m[2*ni]:m[2*ni+1]]
 			if keywords[name] {
 				break
 			}
 			d := defn{Symbol: Symbol{Name: name, Kind: pt.kind, Path: path, Line: i + 1,
 				Column: utf8.RuneCountInString(line[:m[2*ni]]) + 1, Text: cutText(line)}, indent: ind, container: pt.container}
-			if ri := pt.re.SubexpIndex("recv"); ri > 0 && m[2*ri] >= 0 {
+			if ri := re.SubexpIndex("recv"); ri > 0 && m[2*ri] >= 0 {
 				d.Container = line[m[2*ri]:m[2*ri+1]]
 			} else if len(open) > 0 {
 				d.Container = out[open[len(open)-1]].NamePath

@@ -5,6 +5,8 @@ package juju
 import (
 	"encoding/json"
 	"errors"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -99,5 +101,16 @@ func TestDiscovererPanicsOnMistakes(t *testing.T) {
 			}()
 			reg()
 		})
+	}
+}
+
+// The hand check of a discoverer's name agrees with its pattern.
+func TestValidDiscovererName(t *testing.T) {
+	re := regexp.MustCompile(discovererNamePattern)
+	names := []string{"", "a", "go-mod", "-a", "a-", "A", "a_b", "a.b", "0", "é", strings.Repeat("a", 64), strings.Repeat("a", 65), "a b", "make\n"}
+	for _, n := range names {
+		if got, want := validDiscovererName(n), re.MatchString(n); got != want {
+			t.Errorf("%q: %v, the pattern says %v", n, got, want)
+		}
 	}
 }
