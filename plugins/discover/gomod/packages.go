@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,11 +16,11 @@ import (
 // constraints (a file go never builds: often a generator that is package
 // main beside a library). It is plain ASCII — no \b or \s, which make
 // ripgrep's search of a large tree several times slower — and each line
-// found is checked again with lineRE.
+// found is checked again with lineRE().
 const pattern = `^(package main|//go:generate[ \t]|//go:build[ \t].*ignore)`
 
 // lineRE is the exact test of a line pattern found.
-var lineRE = regexp.MustCompile(`^(package main\s*(//.*)?$|//go:generate\s|//go:build\s.*\bignore\b)`)
+var lineRE = task.Regexp(`^(package main\s*(//.*)?$|//go:generate\s|//go:build\s.*\bignore\b)`)
 
 // headBytes is how much of a file is read for its package clause.
 const headBytes = 8 << 10
@@ -52,7 +51,7 @@ func (d *discoverer) packages() map[string]*pkgInfo {
 	hits := d.search()
 	slices.SortFunc(hits, func(a, b task.Hit) int { return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line)) })
 	for _, h := range hits {
-		if !lineRE.MatchString(strings.TrimSuffix(h.Text, "\r")) {
+		if !lineRE().MatchString(strings.TrimSuffix(h.Text, "\r")) {
 			continue
 		}
 		f := files[h.Path]

@@ -13,7 +13,6 @@ package gradle
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -28,10 +27,10 @@ var Files = []string{"settings.gradle", "settings.gradle.kts", "build.gradle", "
 const maxConvention = 4
 
 var (
-	includeRE     = regexp.MustCompile(`(?m)^\s*include\b\s*(\((?s:[^)]*)\)|[^\n]*)`)
-	includeBldRE  = regexp.MustCompile(`(?m)^\s*includeBuild\s*\(?\s*["']([^"']+)["']`)
-	projectDirRE  = regexp.MustCompile(`project\s*\(\s*["']([^"']+)["']\s*\)\s*\.projectDir\s*=\s*(?:file\s*\(\s*)?["']([^"']+)["']`)
-	quotedRE      = regexp.MustCompile(`["']([^"']+)["']`)
+	includeRE     = task.Regexp(`(?m)^\s*include\b\s*(\((?s:[^)]*)\)|[^\n]*)`)
+	includeBldRE  = task.Regexp(`(?m)^\s*includeBuild\s*\(?\s*["']([^"']+)["']`)
+	projectDirRE  = task.Regexp(`project\s*\(\s*["']([^"']+)["']\s*\)\s*\.projectDir\s*=\s*(?:file\s*\(\s*)?["']([^"']+)["']`)
+	quotedRE      = task.Regexp(`["']([^"']+)["']`)
 	scriptNames   = []string{"build.gradle.kts", "build.gradle"}
 	settingsNames = []string{"settings.gradle.kts", "settings.gradle"}
 )
@@ -110,20 +109,20 @@ func (d *discoverer) build(file string, isSettings bool) *build {
 	b.projects = []*project{{path: ":", dir: dir, line: 1}}
 	if isSettings {
 		text := string(data)
-		for _, m := range includeBldRE.FindAllStringSubmatch(text, -1) {
+		for _, m := range includeBldRE().FindAllStringSubmatch(text, -1) {
 			if p, ok := task.Join(dir, m[1]); ok {
 				b.logic = append(b.logic, p)
 			}
 		}
 		dirs := map[string]string{}
-		for _, m := range projectDirRE.FindAllStringSubmatch(text, -1) {
+		for _, m := range projectDirRE().FindAllStringSubmatch(text, -1) {
 			if p, ok := task.Join(dir, m[2]); ok {
 				dirs[":"+strings.TrimPrefix(m[1], ":")] = p
 			}
 		}
-		for _, m := range includeRE.FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range includeRE().FindAllStringSubmatchIndex(text, -1) {
 			line := task.LineAt(data, m[0]+leadingSpace(text[m[0]:]))
-			for _, q := range quotedRE.FindAllStringSubmatch(text[m[2]:m[3]], -1) {
+			for _, q := range quotedRE().FindAllStringSubmatch(text[m[2]:m[3]], -1) {
 				p := ":" + strings.TrimPrefix(q[1], ":")
 				pdir, ok := dirs[p]
 				if !ok {

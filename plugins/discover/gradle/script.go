@@ -1,7 +1,6 @@
 package gradle
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/jujutools/juju/plugins/discover/task"
@@ -30,14 +29,14 @@ type registered struct {
 }
 
 var (
-	pluginsBlockRE = regexp.MustCompile(`(?m)^\s*plugins\s*\{`)
+	pluginsBlockRE = task.Regexp(`(?m)^\s*plugins\s*\{`)
 	// Inside plugins {}: id("x"), id 'x', kotlin("jvm"), alias(libs.plugins.a.b),
 	// `java-library`, or a bare core plugin name.
-	idRE     = regexp.MustCompile(`(?m)^\s*(?:id\s*\(?\s*["']([^"']+)["']|kotlin\s*\(\s*["']([^"']+)["']\s*\)|alias\s*\(\s*libs\.plugins\.([\w.]+)\s*\)|` + "`([\\w-]+)`" + `|([a-z][\w-]*)\s*$)`)
-	applyRE  = regexp.MustCompile(`(?m)^\s*apply\s*(?:\(\s*plugin\s*=\s*|plugin\s*:\s*)["']([^"']+)["']`)
-	taskRE   = regexp.MustCompile(`(?m)^\s*(?:tasks\.(?:register|create)\s*(?:<[^>]*>)?\s*\(\s*["']([\w.:-]+)["']|task\s*\(\s*["']([\w.-]+)["']|task\s+([A-Za-z_][\w-]*)\b)`)
-	descRE   = regexp.MustCompile(`(?m)^\s*description\s*=?\s*(?:"([^"\n]*)"|'([^'\n]*)')`)
-	parentRE = regexp.MustCompile(`(?m)^\s*(subprojects|allprojects)\s*\{`)
+	idRE     = task.Regexp(`(?m)^\s*(?:id\s*\(?\s*["']([^"']+)["']|kotlin\s*\(\s*["']([^"']+)["']\s*\)|alias\s*\(\s*libs\.plugins\.([\w.]+)\s*\)|` + "`([\\w-]+)`" + `|([a-z][\w-]*)\s*$)`)
+	applyRE  = task.Regexp(`(?m)^\s*apply\s*(?:\(\s*plugin\s*=\s*|plugin\s*:\s*)["']([^"']+)["']`)
+	taskRE   = task.Regexp(`(?m)^\s*(?:tasks\.(?:register|create)\s*(?:<[^>]*>)?\s*\(\s*["']([\w.:-]+)["']|task\s*\(\s*["']([\w.-]+)["']|task\s+([A-Za-z_][\w-]*)\b)`)
+	descRE   = task.Regexp(`(?m)^\s*description\s*=?\s*(?:"([^"\n]*)"|'([^'\n]*)')`)
+	parentRE = task.Regexp(`(?m)^\s*(subprojects|allprojects)\s*\{`)
 )
 
 // parseScript reads the plugins a script applies and the tasks it
@@ -46,11 +45,11 @@ func parseScript(file string, data []byte, catalog map[string]string) *script {
 	s := &script{file: file}
 	text := string(data)
 	var skip [][2]int // the subprojects {} / allprojects {} block
-	if m := parentRE.FindStringSubmatchIndex(text); m != nil {
+	if m := parentRE().FindStringSubmatchIndex(text); m != nil {
 		end := matchBrace(text, m[1]-1)
 		skip = append(skip, [2]int{m[0], end})
 		s.all = text[m[2]:m[3]] == "allprojects"
-		for _, a := range applyRE.FindAllStringSubmatchIndex(text[m[1]:end], -1) {
+		for _, a := range applyRE().FindAllStringSubmatchIndex(text[m[1]:end], -1) {
 			off := m[1] + a[0]
 			s.children = append(s.children, applied{text[m[1]+a[2] : m[1]+a[3]], task.LineAt(data, off+leadingSpace(text[off:]))})
 		}
@@ -63,13 +62,13 @@ func parseScript(file string, data []byte, catalog map[string]string) *script {
 		}
 		return false
 	}
-	for _, m := range pluginsBlockRE.FindAllStringIndex(text, -1) {
+	for _, m := range pluginsBlockRE().FindAllStringIndex(text, -1) {
 		if inSkip(m[0]) {
 			continue
 		}
 		end := matchBrace(text, m[1]-1)
 		body := strings.TrimSuffix(text[m[1]:end], "}")
-		for _, g := range idRE.FindAllStringSubmatchIndex(body, -1) {
+		for _, g := range idRE().FindAllStringSubmatchIndex(body, -1) {
 			id := ""
 			switch {
 			case g[2] >= 0:
@@ -88,12 +87,12 @@ func parseScript(file string, data []byte, catalog map[string]string) *script {
 			}
 		}
 	}
-	for _, a := range applyRE.FindAllStringSubmatchIndex(text, -1) {
+	for _, a := range applyRE().FindAllStringSubmatchIndex(text, -1) {
 		if !inSkip(a[0]) {
 			s.plugins = append(s.plugins, applied{text[a[2]:a[3]], task.LineAt(data, a[0]+leadingSpace(text[a[0]:]))})
 		}
 	}
-	found := taskRE.FindAllStringSubmatchIndex(text, -1)
+	found := taskRE().FindAllStringSubmatchIndex(text, -1)
 	for i, m := range found {
 		if inSkip(m[0]) {
 			continue
@@ -109,7 +108,7 @@ func parseScript(file string, data []byte, catalog map[string]string) *script {
 			end = found[i+1][0]
 		}
 		desc := ""
-		if d := descRE.FindStringSubmatch(text[m[1]:end]); d != nil {
+		if d := descRE().FindStringSubmatch(text[m[1]:end]); d != nil {
 			desc = d[1] + d[2]
 		}
 		s.tasks = append(s.tasks, registered{name: name, desc: desc, line: task.LineAt(data, m[0]+leadingSpace(text[m[0]:]))})

@@ -10,7 +10,6 @@ package just
 
 import (
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -25,12 +24,12 @@ var Files = []string{"justfile", "Justfile", ".justfile"}
 const maxDepth = 8
 
 var (
-	recipeRE = regexp.MustCompile(`^@?([A-Za-z_][A-Za-z0-9_-]*)(\s[^:]*)?:([^=]|$)`)
-	docRE    = regexp.MustCompile(`doc\(\s*["']([^"']*)["']\s*\)`)
-	aliasRE  = regexp.MustCompile(`^alias\s+([A-Za-z_][A-Za-z0-9_-]*)\s*:=\s*([A-Za-z_][A-Za-z0-9_:-]*)`)
-	importRE = regexp.MustCompile(`^import(\?)?\s+(?:'([^']*)'|"([^"]*)")`)
-	allowRE  = regexp.MustCompile(`^set\s+allow-duplicate-recipes(\s*:=\s*true)?\s*$`)
-	modRE    = regexp.MustCompile(`^mod(\?)?\s+([A-Za-z_][A-Za-z0-9_-]*)(?:\s+(?:'([^']*)'|"([^"]*)"))?\s*$`)
+	recipeRE = task.Regexp(`^@?([A-Za-z_][A-Za-z0-9_-]*)(\s[^:]*)?:([^=]|$)`)
+	docRE    = task.Regexp(`doc\(\s*["']([^"']*)["']\s*\)`)
+	aliasRE  = task.Regexp(`^alias\s+([A-Za-z_][A-Za-z0-9_-]*)\s*:=\s*([A-Za-z_][A-Za-z0-9_:-]*)`)
+	importRE = task.Regexp(`^import(\?)?\s+(?:'([^']*)'|"([^"]*)")`)
+	allowRE  = task.Regexp(`^set\s+allow-duplicate-recipes(\s*:=\s*true)?\s*$`)
+	modRE    = task.Regexp(`^mod(\?)?\s+([A-Za-z_][A-Za-z0-9_-]*)(?:\s+(?:'([^']*)'|"([^"]*)"))?\s*$`)
 )
 
 // justfile is what one file and its imports define.
@@ -96,7 +95,7 @@ func (d *discoverer) parse(jf *justfile, file string, data []byte, prefix string
 			continue
 		case strings.HasPrefix(line, "["):
 			private = private || strings.Contains(line, "private")
-			if m := docRE.FindStringSubmatch(line); m != nil {
+			if m := docRE().FindStringSubmatch(line); m != nil {
 				doc = m[1]
 			}
 			continue
@@ -105,19 +104,19 @@ func (d *discoverer) parse(jf *justfile, file string, data []byte, prefix string
 		if desc == "" {
 			desc = strings.Join(comment, " ")
 		}
-		if m := importRE.FindStringSubmatch(line); m != nil {
+		if m := importRE().FindStringSubmatch(line); m != nil {
 			follow = append(follow, later{line: i + 1, optional: m[1] != "", kind: "import", rel: m[2] + m[3]})
-		} else if m := modRE.FindStringSubmatch(line); m != nil {
+		} else if m := modRE().FindStringSubmatch(line); m != nil {
 			if !private {
 				follow = append(follow, later{line: i + 1, optional: m[1] != "", kind: "mod", name: m[2], rel: m[3] + m[4]})
 			}
-		} else if m := aliasRE.FindStringSubmatch(line); m != nil {
+		} else if m := aliasRE().FindStringSubmatch(line); m != nil {
 			if !private && !strings.HasPrefix(m[1], "_") {
 				jf.add(abi.Task{Name: prefix + m[1], File: file, Line: i + 1, Kind: task.Kind(m[2]), Description: "alias for " + prefix + m[2]})
 			}
-		} else if allowRE.MatchString(line) {
+		} else if allowRE().MatchString(line) {
 			jf.allow = true
-		} else if m := recipeRE.FindStringSubmatch(line); m != nil {
+		} else if m := recipeRE().FindStringSubmatch(line); m != nil {
 			word := strings.Fields(line)[0]
 			if word == "set" || word == "export" {
 				break

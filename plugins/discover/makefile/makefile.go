@@ -13,7 +13,6 @@ import (
 	"bufio"
 	"bytes"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/jujutools/juju/plugins/discover/task"
@@ -138,13 +137,13 @@ func (p *parser) recipe() {
 }
 
 // assignRE matches a variable assignment: NAME =, :=, ::=, :::=, ?=, += or !=.
-var assignRE = regexp.MustCompile(`^([^:#=\s]+)\s*(=|:{1,3}=|\?=|\+=|!=)\s*(.*)$`)
+var assignRE = task.Regexp(`^([^:#=\s]+)\s*(=|:{1,3}=|\?=|\+=|!=)\s*(.*)$`)
 
 // assign records a variable assignment, and says whether the line is one.
 // Only literal values are kept (for include paths); != runs a shell
 // command in make and is never kept.
 func (p *parser) assign(text string) bool {
-	m := assignRE.FindStringSubmatch(text)
+	m := assignRE().FindStringSubmatch(text)
 	if m == nil {
 		return false
 	}

@@ -9,7 +9,6 @@ package python
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -234,13 +233,13 @@ func (d *discoverer) toxEnvs(file string, ss []task.Section, line int) {
 
 // pyVersionRE matches environment names that are Python versions (py312,
 // 3.13, pypy3, py311-django).
-var pyVersionRE = regexp.MustCompile(`^(py\d*|pypy\d*|\d+(\.\d+)*)($|-)`)
+var pyVersionRE = task.Regexp(`^(py\d*|pypy\d*|\d+(\.\d+)*)($|-)`)
 
 // toxKind: environments named after Python versions run the tests; "type"
 // checks types.
 func toxKind(name string) string {
 	switch {
-	case pyVersionRE.MatchString(name) && !strings.Contains(name, "lint"):
+	case pyVersionRE().MatchString(name) && !strings.Contains(name, "lint"):
 		return abi.KindTest
 	case name == "type" || name == "types":
 		return abi.KindLint
@@ -250,17 +249,17 @@ func toxKind(name string) string {
 
 // sessionRE finds @nox.session decorators and the function after them.
 var (
-	sessionRE = regexp.MustCompile(`(?m)^@(?:nox\.)?session(\((?s:[^)]*)\))?\s*\n(?:@[^\n]*\n)*\s*def\s+([A-Za-z_]\w*)\s*\(`)
-	nameArgRE = regexp.MustCompile(`name\s*=\s*["']([^"']+)["']`)
+	sessionRE = task.Regexp(`(?m)^@(?:nox\.)?session(\((?s:[^)]*)\))?\s*\n(?:@[^\n]*\n)*\s*def\s+([A-Za-z_]\w*)\s*\(`)
+	nameArgRE = task.Regexp(`name\s*=\s*["']([^"']+)["']`)
 )
 
 // nox scans noxfile.py for sessions; the file is never run.
 func (d *discoverer) nox(file string, data []byte) {
 	dir := task.Dir(file)
-	for _, m := range sessionRE.FindAllSubmatchIndex(data, -1) {
+	for _, m := range sessionRE().FindAllSubmatchIndex(data, -1) {
 		name := string(data[m[4]:m[5]])
 		if m[2] >= 0 {
-			if n := nameArgRE.FindSubmatch(data[m[2]:m[3]]); n != nil {
+			if n := nameArgRE().FindSubmatch(data[m[2]:m[3]]); n != nil {
 				name = string(n[1])
 			}
 		}

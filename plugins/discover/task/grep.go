@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // skipDirs are the folders WalkGrep never enters: those the host's walk
@@ -72,4 +73,13 @@ func grepData(file string, data []byte, re *regexp.Regexp) []Hit {
 		}
 	}
 	return hits
+}
+
+// Regexp returns a function that compiles expr the first time it is
+// called and returns that one expression ever after. Inside wasm the
+// regexp compiler is slow, and every instance starts the whole module: a
+// package-level regexp.MustCompile costs each instance's start, whether or
+// not its discoverer runs.
+func Regexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
