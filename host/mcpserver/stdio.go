@@ -168,10 +168,13 @@ func (d *stdioLoop) serve(line []byte, head msgHead) {
 	case <-d.listenEnded: // it stopped before it made the session
 		resp = internalError(head, "juju's MCP session has ended")
 	}
-	b, err := json.Marshal(resp)
-	if err != nil {
-		d.errLog.Printf("encoding the answer to a tool call: %v", err)
-		b, _ = json.Marshal(internalError(head, "juju could not encode the answer"))
+	b, ok := appendToolAnswer(make([]byte, 0, 1024), resp)
+	if !ok {
+		var err error
+		if b, err = json.Marshal(resp); err != nil {
+			d.errLog.Printf("encoding the answer to a tool call: %v", err)
+			b, _ = json.Marshal(internalError(head, "juju could not encode the answer"))
+		}
 	}
 	if _, err := d.w.Write(append(b, '\n')); err != nil {
 		d.errLog.Printf("writing the answer to a tool call: %v", err)
