@@ -164,8 +164,52 @@ func (d *fastDecoder) value(v reflect.Value, k *codec) bool {
 			return false
 		}
 		return d.nested(func() bool { return d.object(v, k, nil) })
+	case reflect.Map:
+		if c != '{' {
+			return false
+		}
+		return d.nested(func() bool { return d.mapObject(v, k) })
 	}
 	return false
+}
+
+// mapObject decodes an object into map v (string keys), whose codec is k:
+// into a new map when v is nil, each value decoded into a fresh element, a
+// repeated key's last value kept, as encoding/json does.
+func (d *fastDecoder) mapObject(v reflect.Value, k *codec) bool {
+	d.i++ // {
+	t := v.Type()
+	if v.IsNil() {
+		v.Set(reflect.MakeMap(t))
+	}
+	if d.next() == '}' {
+		d.i++
+		return true
+	}
+	for {
+		if d.next() != '"' {
+			return false
+		}
+		key, ok := d.str()
+		if !ok || d.next() != ':' {
+			return false
+		}
+		d.i++
+		elem := reflect.New(t.Elem()).Elem()
+		if !d.value(elem, k.elem) {
+			return false
+		}
+		v.SetMapIndex(reflect.ValueOf(key).Convert(t.Key()), elem)
+		switch d.next() {
+		case ',':
+			d.i++
+		case '}':
+			d.i++
+			return true
+		default:
+			return false
+		}
+	}
 }
 
 func (d *fastDecoder) nested(f func() bool) bool {
@@ -223,6 +267,15 @@ func buildCodec(t reflect.Type, building map[reflect.Type]*codec) *codec {
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
 			c.decode, c.encode = false, false // base64
+		} else {
+			c.elem = buildCodec(t.Elem(), building)
+		}
+	case reflect.Map:
+		// Decoded when its keys are plain strings; encoding/json sorts a
+		// map's keys when it writes one, which the encoder leaves to it.
+		c.encode = false
+		if t.Key().Kind() != reflect.String || reflect.PointerTo(t.Key()).Implements(textUnmarshalerType) {
+			c.decode = false
 		} else {
 			c.elem = buildCodec(t.Elem(), building)
 		}

@@ -29,6 +29,15 @@ type fastShape struct {
 	priv  int
 }
 
+// fastMaps has the maps the decoder takes (string keys) and one it
+// declines.
+type fastMaps struct {
+	Ext   map[string]abi.ExtensionStat `json:"ext,omitempty"`
+	Names map[abi.Code]string          `json:"names"`
+	Ptrs  map[string]*fastInner        `json:"ptrs"`
+	Ints  map[int]string               `json:"ints"`
+}
+
 type fastInner struct {
 	Path string `json:"path"`
 	Size int64  `json:"size"`
@@ -52,6 +61,10 @@ var fastInputs = []string{
 	`{"unknown":1}`, `{"unknown":{"deep":[{}]}}`, `{"unknown":[1,}`, `{"s":"a",}`, `{"s":"a"} x`, `{"s":"a"}{}`,
 	`{"s" "a"}`, `{s:"a"}`, `[1]`, `"s"`, ``, `{"s":"a","s":"b"}`, `{"l":["a"],"l":["b","c"]}`,
 	`{"f":1.5}`, `{"f":1}`,
+	`{"ext":{".go":{"files":3,"bytes":120},"Makefile":{"files":1,"bytes":9}}}`, `{"ext":{}}`, `{"ext":null}`,
+	`{"ext":{"a":{"files":1},"a":{"bytes":2}}}`, `{"ext":{"a":1}}`, `{"ext":{"a":{"files":1},}}`, `{"ext":{a:{}}}`,
+	`{"names":{"NOT_FOUND":"gone","\u00e9":"x"}}`, `{"ptrs":{"p":{"path":"a"},"q":null}}`, `{"ints":{"1":"one"}}`,
+	`{"ext":{"x":{"files":1,"bytes":2}},"ext":{"y":{"files":3}}}`,
 }
 
 // unmarshalFast must either decline or agree with json.Unmarshal.
@@ -59,6 +72,7 @@ func TestUnmarshalFastAgrees(t *testing.T) {
 	for _, in := range fastInputs {
 		checkUnmarshal[fastShape](t, in)
 		checkUnmarshal[fastFloat](t, in)
+		checkUnmarshal[fastMaps](t, in)
 		checkUnmarshal[abi.CallRequest](t, in)
 		checkUnmarshal[abi.GlobResult](t, in)
 	}
@@ -75,6 +89,18 @@ func TestUnmarshalFastAgrees(t *testing.T) {
 			t.Errorf("declined %s", in)
 		}
 	}
+}
+
+// project_overview's answer from the host, with its map of extensions, is
+// decoded by the fast path (encoding/json inside wasm cost the overview
+// tens of thousands of calls).
+func TestUnmarshalFastTakesDiscoverTasks(t *testing.T) {
+	in := `{"tasks":[{"name":"test","runner":"make","command":"make test","cwd":".","file":"Makefile","line":3,"kind":"test"}],"files":2,"bytes":30,"extensions":{".go":{"files":1,"bytes":20},"Makefile":{"files":1,"bytes":10}}}`
+	var tasks abi.DiscoverTasksResult
+	if !unmarshalFast([]byte(in), &tasks) {
+		t.Fatal("declined")
+	}
+	checkUnmarshal[abi.DiscoverTasksResult](t, in)
 }
 
 func checkUnmarshal[T any](t *testing.T, in string) {
@@ -98,6 +124,7 @@ func FuzzUnmarshalFast(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		checkUnmarshal[fastShape](t, in)
+		checkUnmarshal[fastMaps](t, in)
 		checkUnmarshal[abi.CallRequest](t, in)
 	})
 }
