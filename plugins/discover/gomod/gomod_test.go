@@ -1,6 +1,7 @@
 package gomod
 
 import (
+	"regexp"
 	"testing"
 
 	"github.com/jujutools/juju/plugins/discover/task"
@@ -53,4 +54,36 @@ func TestToolName(t *testing.T) {
 			t.Errorf("toolName(%q) = %q, want %q", pkg, got, want)
 		}
 	}
+}
+
+// wantedLines are lines a search may find, wanted or not.
+var wantedLines = []string{
+	"package main", "package main ", "package main\t// tool", "package main // +build", "package mainly", "package main;",
+	"package main /* x */", "package main\n// x", "package main\nx", "package main //x\ny", "package  main", "package main\f",
+	"//go:generate go run gen.go", "//go:generate\tstringer", "//go:generate", "//go:generatex", "//go:generate\n",
+	"//go:build ignore", "//go:build !linux && ignore", "//go:build ignored", "//go:build unignore", "//go:build (ignore)",
+	"//go:build\tignore", "//go:buildignore", "//go:build x\nignore", "//go:build _ignore", "//go:build ignore_x", "//go:build 9ignore",
+	"// package main", "", "package", "//go:build ignore\r",
+}
+
+// wanted is linePattern, by hand.
+func TestWantedIsThePattern(t *testing.T) {
+	re := regexp.MustCompile(linePattern)
+	for _, l := range wantedLines {
+		if got, want := wanted(l), re.MatchString(l); got != want {
+			t.Errorf("%q: wanted %v, the pattern says %v", l, got, want)
+		}
+	}
+}
+
+func FuzzWanted(f *testing.F) {
+	for _, l := range wantedLines {
+		f.Add(l)
+	}
+	re := regexp.MustCompile(linePattern)
+	f.Fuzz(func(t *testing.T, l string) {
+		if got, want := wanted(l), re.MatchString(l); got != want {
+			t.Errorf("%q: wanted %v, the pattern says %v", l, got, want)
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package gomod
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"path"
@@ -16,11 +17,56 @@ import (
 // constraints (a file go never builds: often a generator that is package
 // main beside a library). It is plain ASCII — no \b or \s, which make
 // ripgrep's search of a large tree several times slower — and each line
-// found is checked again with lineRE().
+// found is checked again with wanted.
 const pattern = `^(package main|//go:generate[ \t]|//go:build[ \t].*ignore)`
 
-// lineRE is the exact test of a line pattern found.
-var lineRE = task.Regexp(`^(package main\s*(//.*)?$|//go:generate\s|//go:build\s.*\bignore\b)`)
+// linePattern is the exact test of a line pattern found, which wanted
+// makes by hand: inside wasm a regexp match costs dozens of calls a line,
+// and Go's tree has thousands of such lines.
+const linePattern = `^(package main\s*(//.*)?$|//go:generate\s|//go:build\s.*\bignore\b)`
+
+// wanted reports whether line matches linePattern.
+func wanted(line string) bool {
+	switch {
+	case strings.HasPrefix(line, "package main"):
+		rest := strings.TrimLeft(line[len("package main"):], " \t\n\f\r")
+		return rest == "" || strings.HasPrefix(rest, "//") && strings.IndexByte(rest, '\n') < 0
+	case strings.HasPrefix(line, "//go:generate"):
+		return len(line) > len("//go:generate") && isSpace(line[len("//go:generate")])
+	case strings.HasPrefix(line, "//go:build"):
+		rest := line[len("//go:build"):]
+		return rest != "" && isSpace(rest[0]) && hasWord(rest[1:], "ignore")
+	}
+	return false
+}
+
+// isSpace is RE2's \s.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// hasWord reports whether w occurs in s between word boundaries (\b),
+// before any line break.
+func hasWord(s, w string) bool {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	for off := 0; ; {
+		i := strings.Index(s[off:], w)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(w)
+		if (i == 0 || !isWordByte(s[i-1])) && (end == len(s) || !isWordByte(s[end])) {
+			return true
+		}
+		off = i + 1
+	}
+}
+
+// isWordByte is RE2's \w.
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
 
 // headBytes is how much of a file is read for its package clause.
 const headBytes = 8 << 10
@@ -51,7 +97,7 @@ func (d *discoverer) packages() map[string]*pkgInfo {
 	hits := d.search()
 	slices.SortFunc(hits, func(a, b task.Hit) int { return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line)) })
 	for _, h := range hits {
-		if !lineRE().MatchString(strings.TrimSuffix(h.Text, "\r")) {
+		if !wanted(strings.TrimSuffix(h.Text, "\r")) {
 			continue
 		}
 		f := files[h.Path]
@@ -148,24 +194,32 @@ func (d *discoverer) packageName(file string) string {
 	if err != nil {
 		return ""
 	}
+	// Line by line, stopping at the clause: inside wasm every byte looked
+	// at costs, and the clause is usually within the first lines of the
+	// 8 KiB read.
 	inComment := false
-	for _, l := range strings.Split(string(head), "\n") {
-		l = strings.TrimSpace(l)
+	for rest := head; len(rest) > 0; {
+		var raw []byte
+		raw, rest, _ = bytes.Cut(rest, []byte{'\n'})
+		l := bytes.TrimSpace(raw)
 		if inComment {
-			if i := strings.Index(l, "*/"); i >= 0 {
-				inComment, l = false, strings.TrimSpace(l[i+2:])
+			if i := bytes.Index(l, []byte("*/")); i >= 0 {
+				inComment, l = false, bytes.TrimSpace(l[i+2:])
 			} else {
 				continue
 			}
 		}
-		if strings.HasPrefix(l, "/*") && !strings.Contains(l[2:], "*/") {
+		if bytes.HasPrefix(l, []byte("/*")) && !bytes.Contains(l[2:], []byte("*/")) {
 			inComment = true
 			continue
 		}
-		if name, ok := strings.CutPrefix(l, "package "); ok {
-			return strings.Fields(name + " ")[0]
+		if name, ok := bytes.CutPrefix(l, []byte("package ")); ok {
+			if f := bytes.Fields(name); len(f) > 0 {
+				return string(f[0])
+			}
+			return ""
 		}
-		if l != "" && !strings.HasPrefix(l, "//") && !strings.HasPrefix(l, "/*") {
+		if len(l) > 0 && !bytes.HasPrefix(l, []byte("//")) && !bytes.HasPrefix(l, []byte("/*")) {
 			return ""
 		}
 	}
