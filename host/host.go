@@ -188,7 +188,7 @@ func (h *Host) execManager() *jexec.Manager {
 		JobsDir:         filepath.Join(h.StateDir(), "jobs", strconv.Itoa(os.Getpid())),
 		BackgroundAfter: h.cfg.BackgroundAfter,
 		Sandbox:         h.cfg.Sandbox,
-		Sandboxer:       sandbox.New(sandbox.DefaultHelper()),
+		Sandboxer:       sandbox.NewDefault(),
 		Logger:          h.log,
 	})
 	return h.exec

@@ -57,7 +57,8 @@ var ErrUnavailable = errors.New("no working command sandbox on this machine")
 // Sandbox confines commands with what this machine proved to have. It
 // detects once, on first use, and is safe for concurrent use.
 type Sandbox struct {
-	helper []string // argv prefix of the re-executed juju helper
+	helper []string        // argv prefix of the re-executed juju helper
+	find   func() []string // finds helper on first use (NewDefault)
 
 	once     sync.Once
 	bwrap    Availability
@@ -71,6 +72,14 @@ type Sandbox struct {
 // cannot confine a policy with Pinned paths.
 func New(helper []string) *Sandbox {
 	return &Sandbox{helper: helper}
+}
+
+// NewDefault is New(DefaultHelper()), with the helper found when the
+// sandbox is first used rather than now: checking the standalone helper
+// runs it (a few milliseconds), which a juju that starts to answer its
+// client's handshake should not wait for.
+func NewDefault() *Sandbox {
+	return &Sandbox{find: DefaultHelper}
 }
 
 // DefaultHelper is the helper of the running juju executable: the
@@ -128,6 +137,9 @@ const HelperCommand = "__sandbox"
 
 func (s *Sandbox) detect() {
 	s.once.Do(func() {
+		if s.find != nil {
+			s.helper = s.find()
+		}
 		ctx := context.Background()
 		switch runtime.GOOS {
 		case "linux":
@@ -195,6 +207,7 @@ func (s *Sandbox) Wrap(p Policy, cwd string, argv []string) ([]string, string, e
 // (ReaperMain), or nil when there is none: not on Linux, or without the
 // standalone helper (juju re-executed would cost 15 ms a command).
 func (s *Sandbox) Reaper() []string {
+	s.detect()
 	if len(s.helper) != 1 || runtime.GOOS != "linux" {
 		return nil
 	}
