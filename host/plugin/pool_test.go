@@ -16,6 +16,7 @@ import (
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/hostfns/fs"
 	"github.com/jujutools/juju/internal/manifest"
+	"github.com/jujutools/juju/internal/wasmtest"
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -164,5 +165,49 @@ func TestHashMismatchRefused(t *testing.T) {
 	}
 	if p.State() != plugin.Failed {
 		t.Fatalf("state %v", p.State())
+	}
+}
+
+// A module that speaks ABI 2 and imports what juju does not link (here
+// env.abort) runs on wazero directly, linked to WASI and juju:channel
+// alone: its instance does not start, the call fails with PLUGIN_FAILED
+// naming the module it imports from, and the host lives on.
+func TestDirectModuleImportsOnlyWhatJujuLinks(t *testing.T) {
+	rt, err := plugin.NewRuntime(plugin.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := pluginbuild.ForTest(t, filepath.Join("..", "..", "plugins", "testplugins", "echo"))
+	data, _ := os.ReadFile(filepath.Join(dir, manifest.FileName))
+	m, err := manifest.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Types () -> () and (i64) -> i64; imports juju_output (ABI 2) and
+	// env.abort; juju_call and juju_describe export the imported abort.
+	b := []byte("\x00asm\x01\x00\x00\x00")
+	b = append(b, 1, 9, 2, 0x60, 0, 0, 0x60, 1, 0x7e, 1, 0x7e)
+	imports := append([]byte{2}, wasmtest.Import(abi.ChannelNamespace, abi.ChannelOutput, 0x00, 1)...)
+	imports = append(imports, wasmtest.Import("env", "abort", 0x00, 0)...)
+	b = append(append(b, 2, byte(len(imports))), imports...)
+	exports := []byte{2}
+	for _, name := range []string{abi.ExportCall, abi.ExportDescribe} {
+		exports = append(append(append(exports, byte(len(name))), name...), 0x00, 1)
+	}
+	wasm := append(append(b, 7, byte(len(exports))), exports...)
+	if v, err := plugin.ModuleABI(wasm); err != nil || v != abi.VersionChannel {
+		t.Fatalf("the module reads as abi %d (%v)", v, err)
+	}
+	p := rt.LoadEmbedded(m, func() ([]byte, error) { return wasm, nil }, nil, hostFuncs(t))
+	defer p.Close(context.Background())
+	res := p.Call(context.Background(), hostfns.Caller{}, "test_echo", json.RawMessage(`{"text":"x"}`))
+	if res.Error == nil || res.Error.Code != abi.PluginFailed || !strings.Contains(res.Error.Message, "imports a function juju does not provide") || !strings.Contains(res.Error.Message, "module[env]") {
+		t.Fatalf("call: %+v", res.Error)
+	}
+	// The runtime serves other plugins on.
+	echo := load(t, rt, "echo", nil)
+	defer echo.Close(context.Background())
+	if res := echo.Call(context.Background(), hostfns.Caller{}, "test_echo", json.RawMessage(`{"text":"x"}`)); res.Error != nil {
+		t.Fatalf("echo after the refused module: %+v", res.Error)
 	}
 }
