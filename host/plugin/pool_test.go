@@ -16,8 +16,8 @@ import (
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/hostfns/fs"
 	"github.com/jujutools/juju/internal/manifest"
-	"github.com/jujutools/juju/internal/wasmtest"
 	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/internal/wasmtest"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
