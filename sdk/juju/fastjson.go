@@ -177,11 +177,31 @@ func (d *fastDecoder) value(v reflect.Value, k *codec) bool {
 // into a new map when v is nil, each value decoded into a fresh element, a
 // repeated key's last value kept, as encoding/json does.
 func (d *fastDecoder) mapObject(v reflect.Value, k *codec) bool {
-	d.i++ // {
 	t := v.Type()
 	if v.IsNil() {
 		v.Set(reflect.MakeMap(t))
 	}
+	return d.members(func(key []byte, _ bool) bool {
+		elem := reflect.New(t.Elem()).Elem()
+		if !d.value(elem, k.elem) {
+			return false
+		}
+		v.SetMapIndex(reflect.ValueOf(string(key)).Convert(t.Key()), elem)
+		return true
+	})
+}
+
+// members reads an object, calling member for each of its members with d
+// at the value (white space skipped), which member must read. key is the
+// member's key: its raw bytes when plain (no escape in it; they alias the
+// input), else the key decoded. (object, the decoder of structs, has the
+// same loop written out: it is the hot path, and inside wasm a call per
+// member costs.)
+func (d *fastDecoder) members(member func(key []byte, plain bool) bool) bool {
+	if d.next() != '{' {
+		return false
+	}
+	d.i++
 	if d.next() == '}' {
 		d.i++
 		return true
@@ -190,16 +210,22 @@ func (d *fastDecoder) mapObject(v reflect.Value, k *codec) bool {
 		if d.next() != '"' {
 			return false
 		}
-		key, ok := d.str()
-		if !ok || d.next() != ':' {
+		key, plain := d.rawKey()
+		if !plain {
+			s, ok := d.str()
+			if !ok {
+				return false
+			}
+			key = []byte(s)
+		}
+		if d.next() != ':' {
 			return false
 		}
 		d.i++
-		elem := reflect.New(t.Elem()).Elem()
-		if !d.value(elem, k.elem) {
+		d.ws()
+		if !member(key, plain) {
 			return false
 		}
-		v.SetMapIndex(reflect.ValueOf(key).Convert(t.Key()), elem)
 		switch d.next() {
 		case ',':
 			d.i++

@@ -71,37 +71,7 @@ func decodeReadResult(data []byte, r *abi.ReadResult) bool {
 // fields reads an object, calling field for each key (plain ASCII keys
 // only) with d at its value, which field must read.
 func (d *fastDecoder) fields(field func(key []byte) bool) bool {
-	if d.next() != '{' {
-		return false
-	}
-	d.i++
-	if d.next() == '}' {
-		d.i++
-		return true
-	}
-	for {
-		if d.next() != '"' {
-			return false
-		}
-		key, plain := d.rawKey()
-		if !plain || d.next() != ':' {
-			return false
-		}
-		d.i++
-		d.ws()
-		if !field(key) {
-			return false
-		}
-		switch d.next() {
-		case ',':
-			d.i++
-		case '}':
-			d.i++
-			return true
-		default:
-			return false
-		}
-	}
+	return d.members(func(key []byte, plain bool) bool { return plain && field(key) })
 }
 
 func (d *fastDecoder) stringField(s *string) bool {
