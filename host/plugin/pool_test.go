@@ -4,18 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/jujutools/juju/host/plugin"
-	"github.com/jujutools/juju/host/pluginbuild"
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/hostfns/fs"
-	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/internal/wasmtest"
 	"github.com/jujutools/juju/sdk/abi"
@@ -38,17 +34,8 @@ func load(t *testing.T, rt *plugin.Runtime, name string, fns []hostfns.Func) *pl
 	if fns == nil {
 		fns = hostFuncs(t)
 	}
-	dir := pluginbuild.ForTest(t, filepath.Join("..", "..", "plugins", "testplugins", name))
-	data, err := os.ReadFile(filepath.Join(dir, manifest.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := manifest.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wasm := filepath.Join(dir, m.Wasm.File)
-	return rt.Load(m, func() ([]byte, error) { return os.ReadFile(wasm) }, m.Capabilities, fns)
+	m, wasm := built(t, name)
+	return rt.Load(m, func() ([]byte, error) { return wasm, nil }, m.Capabilities, fns)
 }
 
 // The pool under a hammer: many goroutines, calls that succeed and calls
@@ -147,13 +134,7 @@ func TestHashMismatchRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := pluginbuild.ForTest(t, filepath.Join("..", "..", "plugins", "testplugins", "echo"))
-	data, _ := os.ReadFile(filepath.Join(dir, manifest.FileName))
-	m, err := manifest.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wasm, _ := os.ReadFile(filepath.Join(dir, m.Wasm.File))
+	m, wasm := built(t, "echo")
 	wasm = append(wasm[:len(wasm):len(wasm)], 0) // one byte more
 	p := rt.Load(m, func() ([]byte, error) { return wasm, nil }, nil, nil)
 	if err := p.Warm(context.Background()); err == nil || !strings.Contains(err.Error(), "sha256") {
@@ -177,12 +158,7 @@ func TestDirectModuleImportsOnlyWhatJujuLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := pluginbuild.ForTest(t, filepath.Join("..", "..", "plugins", "testplugins", "echo"))
-	data, _ := os.ReadFile(filepath.Join(dir, manifest.FileName))
-	m, err := manifest.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, _ := built(t, "echo")
 	// Types () -> () and (i64) -> i64; imports juju_output (ABI 2) and
 	// env.abort; juju_call and juju_describe export the imported abort.
 	b := []byte("\x00asm\x01\x00\x00\x00")
