@@ -328,12 +328,10 @@ func (p *Plugin) initialize(inst *instance) error {
 	}
 	stop := context.AfterFunc(ctx, inst.stop)
 	var rc uint32
-	err := func() error {
-		if inst.mod == nil {
-			return nil // Extism starts the guest on the first call
-		}
-		return inst.startGuest(context.WithoutCancel(ctx))
-	}()
+	var err error
+	if inst.mod != nil { // Extism starts the guest in the first call
+		err = inst.startGuest(context.WithoutCancel(ctx))
+	}
 	if err == nil {
 		rc, _, err = p.exec(ctx, inst, export, input)
 	}
