@@ -1,7 +1,6 @@
 package semantic
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -118,7 +117,7 @@ var suggested = map[string]string{
 
 // fits reports whether v encodes to JSON within the structured cap.
 func fits(v any) bool {
-	b, err := json.Marshal(v)
+	b, err := juju.Marshal(v)
 	return err == nil && len(b) <= maxStructured
 }
 

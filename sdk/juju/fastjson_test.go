@@ -192,3 +192,19 @@ func TestAppendJSONStringExact(t *testing.T) {
 		}
 	}
 }
+
+// Marshal is json.Marshal's output, through the fast path or not.
+func TestMarshal(t *testing.T) {
+	for _, v := range []any{
+		&fastShape{S: "a <b>", L: []string{"x"}, Items: []fastInner{{Path: "p", Size: 3}}},
+		fastFloat{F: 1.5},
+		map[string]int{"b": 2, "a": 1},
+		nil,
+	} {
+		got, err := Marshal(v)
+		want, werr := json.Marshal(v)
+		if (err == nil) != (werr == nil) || string(got) != string(want) {
+			t.Errorf("%T: got %s (%v), want %s (%v)", v, got, err, want, werr)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package juju
 
-import "github.com/jujutools/juju/sdk/abi"
+import (
+	"encoding/json"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
 
 // Result is what a tool returns on success: content for the model (text,
 // images) and, optionally, structured content described by the tool's
@@ -44,6 +48,17 @@ func (r *Result) WithStructured(v any) *Result {
 // JSON it gets.
 type JSONAppender interface {
 	AppendJSON(b []byte) ([]byte, bool)
+}
+
+// Marshal returns v's JSON exactly as encoding/json's Marshal writes it,
+// through the SDK's own encoder where it can (the one results go through):
+// inside wasm encoding/json's reflection costs a deadline check per call
+// and loop turn, several times the SDK's.
+func Marshal(v any) ([]byte, error) {
+	if b, ok := marshalFast(v); ok {
+		return b, nil
+	}
+	return json.Marshal(v)
 }
 
 // AppendJSONString appends s as a JSON string, byte for byte as
