@@ -347,7 +347,11 @@ func TestCaps(t *testing.T) {
 	}
 	start = time.Now()
 	_, _, aerr = f.call(t, abi.FetchRequest{URL: s.URL + "/hang", TimeoutMs: 800})
-	wantCode(t, aerr, abi.Timeout, "did not answer within 800ms")
+	// Nothing comes before the cap. On a loaded machine (seen once in CI)
+	// the fetch reported an answer without a body instead of no answer:
+	// either is a timeout within the cap with nothing read, which is what
+	// matters here.
+	wantCode(t, aerr, abi.Timeout, "within 800ms")
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("hang took %v", d)
 	}
