@@ -46,16 +46,23 @@ func TestSandboxedJobsDieWithJuju(t *testing.T) {
 	t.Logf("%d rounds in %v", rounds, time.Since(began).Round(time.Millisecond))
 }
 
+// startTrusted starts `juju stdio` in trusted mode over root, with home as
+// JUJU_HOME, and returns it with its stdin and stdout.
+func startTrusted(home, root string) (*exec.Cmd, io.WriteCloser, io.ReadCloser, error) {
+	cmd := exec.Command(jujuBin, "stdio", "--root", root, "--mode", "trusted")
+	cmd.Env = append(os.Environ(), "JUJU_HOME="+home)
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	cmd.Stderr = io.Discard
+	return cmd, in, out, cmd.Start()
+}
+
 // leakRound runs one juju session: two sandboxed background sleeps, the
 // list, the cancels when cancel, and the end of stdin; it returns once
 // juju has exited.
 func leakRound(home, root, marker string, cancel bool) error {
-	cmd := exec.Command(jujuBin, "stdio", "--root", root, "--mode", "trusted")
-	cmd.Env = append(os.Environ(), "JUJU_HOME="+home)
-	in, _ := cmd.StdinPipe()
-	outPipe, _ := cmd.StdoutPipe()
-	cmd.Stderr = io.Discard
-	if err := cmd.Start(); err != nil {
+	cmd, in, outPipe, err := startTrusted(home, root)
+	if err != nil {
 		return err
 	}
 	exited := make(chan error, 1)
@@ -191,12 +198,8 @@ func TestSandboxedJobsDieWithKilledJuju(t *testing.T) {
 // killRound starts juju, one sandboxed sleep it answers and two it has
 // not answered yet, and kills juju after delay.
 func killRound(home, root, marker string, delay time.Duration) error {
-	cmd := exec.Command(jujuBin, "stdio", "--root", root, "--mode", "trusted")
-	cmd.Env = append(os.Environ(), "JUJU_HOME="+home)
-	in, _ := cmd.StdinPipe()
-	outPipe, _ := cmd.StdoutPipe()
-	cmd.Stderr = io.Discard
-	if err := cmd.Start(); err != nil {
+	cmd, in, outPipe, err := startTrusted(home, root)
+	if err != nil {
 		return err
 	}
 	defer cmd.Wait()
