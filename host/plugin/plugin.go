@@ -6,11 +6,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	extism "github.com/extism/go-sdk"
+	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/internal/manifest"
@@ -234,7 +236,9 @@ func (p *Plugin) compileNow() error {
 	if v := moduleABI(imports); v != p.Manifest.ABI {
 		return fmt.Errorf("%w: plugin %s: the manifest says abi %d, the module speaks abi %d", ErrABIMismatch, p.Name(), p.Manifest.ABI, v)
 	}
-	ctx := context.Background()
+	// A module not in the cache is compiled on every core: the first call
+	// after an install or an upgrade waits for it.
+	ctx := experimental.WithCompilationWorkers(context.Background(), runtime.GOMAXPROCS(0))
 	if runsDirect(p.Manifest.ABI, imports) {
 		p.direct, err = p.compileDirect(ctx, p.rt.runtimeConfig(p.memMiB), wasm)
 		if err != nil && p.rt.cacheFailed(err) {
