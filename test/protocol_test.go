@@ -117,13 +117,20 @@ type rawSession struct {
 
 func startRaw(t *testing.T, root string, args ...string) *rawSession {
 	t.Helper()
+	return startRawLogging(t, root, io.Discard, args...)
+}
+
+// startRawLogging is startRaw with juju's stderr, its log, written to
+// stderr.
+func startRawLogging(t *testing.T, root string, stderr io.Writer, args ...string) *rawSession {
+	t.Helper()
 	home := t.TempDir()
 	os.Symlink(sharedCache, filepath.Join(home, "cache"))
 	cmd := exec.Command(jujuBin, append([]string{"stdio", "--root", root}, args...)...)
 	cmd.Env = append(os.Environ(), "JUJU_HOME="+home)
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
-	cmd.Stderr = io.Discard
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -194,6 +201,44 @@ func startRawExec(t *testing.T, root string) *rawSession {
 	}
 	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
 	return r
+}
+
+// The plugins are compiled in the background once the client has its
+// tools: a compilation running beside the first tools/list made its answer
+// five times slower. A client that lists no tools gets them compiled
+// warmDelay (100 ms) after notifications/initialized.
+func TestWarmUpWaitsForToolsList(t *testing.T) {
+	logR, logW := io.Pipe()
+	compiling := make(chan struct{}, 16)
+	go func() {
+		sc := bufio.NewScanner(logR)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "compiling plugin") {
+				compiling <- struct{}{}
+			}
+		}
+	}()
+	r := startRawLogging(t, t.TempDir(), logW, "--log-level", "debug")
+	t.Cleanup(func() { logW.Close() })
+	if init := r.send(t, initializeLine); init["result"] == nil {
+		t.Fatalf("initialize: %s", mustJSON(init))
+	}
+	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	select {
+	case <-compiling:
+		t.Fatal("a plugin was compiled before the client listed its tools")
+	case <-time.After(30 * time.Millisecond):
+	}
+	list := r.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	res, _ := list["result"].(map[string]any)
+	if tools, _ := res["tools"].([]any); len(tools) < 30 {
+		t.Fatalf("tools/list: %.300s", mustJSON(list))
+	}
+	select {
+	case <-compiling:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no plugin was compiled after tools/list was answered")
+	}
 }
 
 // A tool call that takes long holds up nothing sent after it: a ping and a

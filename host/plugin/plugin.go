@@ -199,6 +199,7 @@ func (p *Plugin) compileOnce() {
 	defer close(p.done)
 	defer liftMemoryLimit()()
 	p.state.Store(int32(Compiling))
+	p.rt.log.Debug("compiling plugin", "plugin", p.Name())
 	start := time.Now()
 	p.err = p.compileNow()
 	p.compTime = time.Since(start)
