@@ -95,8 +95,9 @@ var errListenEnded = errors.New("the stdio server ended")
 // 0.35 ms, measured over a pipe). When the call is over, the same
 // goroutine reads on; when it takes longer than handOffAfter, a new
 // goroutine takes over the reading, so that calls run side by side and a
-// ping or a cancellation is never held behind a long call. Only one goroutine reads at a time. Any other
-// message is written, in order, to mcp-go's stdio server.
+// ping or a cancellation is never held behind a long call. Only one
+// goroutine reads at a time. Any other message is written, in order, to
+// mcp-go's stdio server.
 type stdioLoop struct {
 	s      *Server
 	l      *lineReader
