@@ -209,12 +209,12 @@ func startRawExec(t *testing.T, root string) *rawSession {
 // warmDelay (100 ms) after notifications/initialized.
 func TestWarmUpWaitsForToolsList(t *testing.T) {
 	logR, logW := io.Pipe()
-	compiling := make(chan struct{}, 16)
+	compiling := make(chan time.Time, 16) // when juju logged the start of a compilation
 	go func() {
 		sc := bufio.NewScanner(logR)
 		for sc.Scan() {
 			if strings.Contains(sc.Text(), "compiling plugin") {
-				compiling <- struct{}{}
+				compiling <- time.Now()
 			}
 		}
 	}()
@@ -223,19 +223,22 @@ func TestWarmUpWaitsForToolsList(t *testing.T) {
 	if init := r.send(t, initializeLine); init["result"] == nil {
 		t.Fatalf("initialize: %s", mustJSON(init))
 	}
+	const pause = 30 * time.Millisecond
+	initialized := time.Now()
 	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
-	select {
-	case <-compiling:
-		t.Fatal("a plugin was compiled before the client listed its tools")
-	case <-time.After(30 * time.Millisecond):
-	}
+	time.Sleep(pause)
 	list := r.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
 	res, _ := list["result"].(map[string]any)
 	if tools, _ := res["tools"].([]any); len(tools) < 30 {
 		t.Fatalf("tools/list: %.300s", mustJSON(list))
 	}
 	select {
-	case <-compiling:
+	case at := <-compiling:
+		// A line is read no sooner than it is written: one read within the
+		// pause was written before tools/list was even sent.
+		if d := at.Sub(initialized); d < pause {
+			t.Fatalf("a plugin was compiled %v after notifications/initialized, before the client listed its tools", d)
+		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no plugin was compiled after tools/list was answered")
 	}
