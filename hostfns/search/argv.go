@@ -24,6 +24,15 @@ func validate(req *abi.SearchRequest) *abi.Error {
 	case req.Glob != "" && !doublestar.ValidatePattern(req.Glob):
 		return abi.Errorf(abi.InvalidArgument, "the file glob %q is not a valid glob; use e.g. *.go or src/**/*.ts", req.Glob)
 	}
+	if len(req.SkipDirs) > abi.MaxSkipDirs {
+		return abi.Errorf(abi.InvalidArgument, "skipDirs names %d folders, more than the %d a search takes", len(req.SkipDirs), abi.MaxSkipDirs)
+	}
+	for _, g := range req.SkipDirs {
+		// A leading ! would turn rg's exclusion into an inclusion.
+		if g == "" || g[0] == '!' || strings.ContainsAny(g, "/\\\x00\n\r") || !doublestar.ValidatePattern(g) {
+			return abi.Errorf(abi.InvalidArgument, "the folder to skip %q is not a glob of one folder name; use e.g. testdata or .*", g)
+		}
+	}
 	switch req.Mode {
 	case "", abi.SearchContent, abi.SearchFiles, abi.SearchCount:
 	default:
@@ -48,6 +57,9 @@ func (s *server) argv(req *abi.SearchRequest, rel string) []string {
 	}
 	for _, g := range s.excludes {
 		a = append(a, "--iglob=!"+strings.TrimSuffix(g, "/"))
+	}
+	for _, g := range req.SkipDirs {
+		a = append(a, "--glob=!"+g+"/") // the slash: folders only
 	}
 	// Every mode reads rg's matching lines, PATH\0LINE:COLUMN:TEXT, which
 	// the host checks against its own read; rg prints no context (the host

@@ -93,10 +93,63 @@ func TestValidate(t *testing.T) {
 		{Pattern: "a", Mode: "lines"},
 		{Pattern: "a", Glob: "["},
 		{Pattern: "a", MaxResults: -1},
+		{Pattern: "a", SkipDirs: []string{""}},
+		{Pattern: "a", SkipDirs: []string{"a/b"}},
+		{Pattern: "a", SkipDirs: []string{`a\b`}},
+		{Pattern: "a", SkipDirs: []string{"!keep"}},
+		{Pattern: "a", SkipDirs: []string{"["}},
+		{Pattern: "a", SkipDirs: []string{"a\nb"}},
+		{Pattern: "a", SkipDirs: make([]string, abi.MaxSkipDirs+1)},
 	} {
 		if e := validate(&req); e == nil || e.Code != abi.InvalidArgument {
 			t.Errorf("%+v: %v, want INVALID_ARGUMENT", req, e)
 		}
+	}
+}
+
+// Folders named in SkipDirs are not entered, at any depth; files of that
+// name, and folders of other names, are searched.
+func TestSkipDirs(t *testing.T) {
+	needRG(t)
+	root := testfs.Workspace(t, map[string]string{
+		"cmd/main.go":              "package main\n",
+		"cmd/testdata/x.go":        "package main\n",
+		"lib/testdata/deep/y.go":   "package main\n",
+		"_tools/z.go":              "package main\n",
+		".hidden/h.go":             "package main\n",
+		"lib/testdata.go":          "package main\n",
+		"lib/_notes.go":            "package main\n",
+		"lib/testdatax/kept.go":    "package main\n",
+		"testdata/top.go":          "package main\n",
+		"vendor/ok/v.go":           "package main\n",
+		"docs/testdata/readme.txt": "package main\n",
+	})
+	p := newPolicy(t, root)
+	files := func(req abi.SearchRequest) []string {
+		t.Helper()
+		res := call(t, p, Options{}, req)
+		if res.Error != nil {
+			t.Fatal(res.Error)
+		}
+		var got []string
+		for _, f := range res.Files {
+			got = append(got, f.Path)
+		}
+		slices.Sort(got)
+		return got
+	}
+	req := abi.SearchRequest{Pattern: "^package main", Glob: "*.go", Mode: abi.SearchFiles}
+	if got := files(req); len(got) != 10 {
+		t.Fatalf("without skipDirs: %v, want the 10 .go files", got)
+	}
+	req.SkipDirs = []string{"testdata", "_*", ".*"}
+	want := []string{"cmd/main.go", "lib/_notes.go", "lib/testdata.go", "lib/testdatax/kept.go", "vendor/ok/v.go"}
+	if got := files(req); !slices.Equal(got, want) {
+		t.Fatalf("files %v, want %v", got, want)
+	}
+	req.SkipDirs = []string{"!testdata"}
+	if res := call(t, p, Options{}, req); res.Error == nil || res.Error.Code != abi.InvalidArgument {
+		t.Fatalf("a negated folder glob: %+v, want INVALID_ARGUMENT", res)
 	}
 }
 

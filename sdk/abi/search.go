@@ -25,14 +25,21 @@ type SearchRequest struct {
 	// Glob keeps only files whose path matches: a glob without a slash is
 	// matched against file names at any depth, one with a slash against the
 	// path relative to Path.
-	Glob         string `json:"glob,omitempty"`
-	Mode         string `json:"mode,omitempty"` // SearchContent (default), SearchFiles, SearchCount
-	ContextLines int    `json:"contextLines,omitempty"`
+	Glob string `json:"glob,omitempty"`
+	// SkipDirs names folders the search does not enter, at any depth
+	// below Path: each a glob of one path element ("testdata", ".*"); at
+	// most MaxSkipDirs.
+	SkipDirs     []string `json:"skipDirs,omitempty"`
+	Mode         string   `json:"mode,omitempty"` // SearchContent (default), SearchFiles, SearchCount
+	ContextLines int      `json:"contextLines,omitempty"`
 	// MaxResults bounds the matching lines (content) or the files (files,
 	// count) returned; 0 means the host's cap.
 	MaxResults int   `json:"maxResults,omitempty"`
 	TimeoutMs  int64 `json:"timeoutMs,omitempty"` // 0: the host's default
 }
+
+// MaxSkipDirs bounds SearchRequest.SkipDirs.
+const MaxSkipDirs = 32
 
 // SearchResult is what a search found. Unavailable says no search program
 // is installed on the host: the plugin searches by itself instead.
