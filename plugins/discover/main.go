@@ -11,6 +11,7 @@ package main
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -72,8 +73,11 @@ func (hostFS) Executable(name string) bool {
 
 // Grep asks the host's search (ripgrep) and walks the folder itself where
 // the host has none.
-func (h hostFS) Grep(dir, name, re string) ([]task.Hit, error) {
-	res, err := juju.Search(abi.SearchRequest{Pattern: re, Path: dir, Glob: name, Mode: abi.SearchContent, MaxResults: maxHits, TimeoutMs: grepTimeout.Milliseconds()})
+func (h hostFS) Grep(dir, name, re string, skip []string) ([]task.Hit, error) {
+	res, err := juju.Search(abi.SearchRequest{
+		Pattern: re, Path: dir, Glob: name, SkipDirs: append(slices.Clip(task.SkipDirs), skip...),
+		Mode: abi.SearchContent, MaxResults: maxHits, TimeoutMs: grepTimeout.Milliseconds(),
+	})
 	switch {
 	case err != nil:
 		return nil, err
@@ -82,7 +86,7 @@ func (h hostFS) Grep(dir, name, re string) ([]task.Hit, error) {
 		if err != nil {
 			return nil, err
 		}
-		return task.WalkGrep(h, dir, name, rx)
+		return task.WalkGrep(h, dir, name, rx, skip)
 	}
 	var hits []task.Hit
 	for _, f := range res.Files {

@@ -2,6 +2,7 @@ package gomod
 
 import (
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/jujutools/juju/plugins/discover/task"
@@ -86,4 +87,46 @@ func FuzzWanted(f *testing.F) {
 			t.Errorf("%q: wanted %v, the pattern says %v", l, got, want)
 		}
 	})
+}
+
+// skipRecorder is a DirFS that notes the folders each Grep skips.
+type skipRecorder struct {
+	task.DirFS
+	skips [][]string
+}
+
+func (r *skipRecorder) Grep(dir, name, re string, skip []string) ([]task.Hit, error) {
+	r.skips = append(r.skips, skip)
+	return r.DirFS.Grep(dir, name, re, skip)
+}
+
+// The search does not enter the folders go never builds from (testdata,
+// names starting with . or _), except those that hold a module of their
+// own: Go's tree keeps modules in _asm and _gen folders.
+func TestNotBuiltFolders(t *testing.T) {
+	fsys := &skipRecorder{DirFS: task.DirFS(tasktest.Write(t, map[string]string{
+		"go.mod":                    "module example.com/m\n",
+		"main.go":                   "package main\n",
+		"testdata/x/main.go":        "package main\n",
+		".cache/main.go":            "package main\n",
+		"_tools/main.go":            "package main\n",
+		"_gen/go.mod":               "module example.com/gen\n",
+		"_gen/main.go":              "package main\n",
+		"_gen/testdata/y/main.go":   "package main\n",
+		"cmd/tool/testdata/main.go": "package main\n",
+	}))}
+	res := Discover(fsys, []string{"_gen/go.mod", "go.mod"})
+	tasktest.Check(t, res, `
+build | go | go build ./... | _gen | _gen/go.mod:1 | build | module example.com/gen
+test | go | go test ./... | _gen | _gen/go.mod:1 | test | module example.com/gen
+vet | go | go vet ./... | _gen | _gen/go.mod:1 | lint | module example.com/gen
+run . | go | go run . | _gen | _gen/main.go:1 | run | main package example.com/gen
+build | go | go build ./... | . | go.mod:1 | build | module example.com/m
+test | go | go test ./... | . | go.mod:1 | test | module example.com/m
+vet | go | go vet ./... | . | go.mod:1 | lint | module example.com/m
+run . | go | go run . | . | main.go:1 | run | main package example.com/m
+`, "")
+	if len(fsys.skips) != 1 || !slices.Equal(fsys.skips[0], []string{"testdata", ".*"}) {
+		t.Fatalf("the search skipped %q, want testdata and .* (a module lives in _gen)", fsys.skips)
+	}
 }

@@ -177,7 +177,7 @@ func (d *discoverer) search() []task.Hit {
 	for _, t := range tops[1:] {
 		top = common(top, t)
 	}
-	hits, err := d.fsys.Grep(top, "*.go", pattern)
+	hits, err := d.fsys.Grep(top, "*.go", pattern, d.skippable(top))
 	switch {
 	case errors.Is(err, task.ErrIncomplete):
 		d.res.Warn(d.mods[0].file, "the search of the modules' .go files stopped at its bound; some go run and go generate tasks may be missing")
@@ -251,6 +251,31 @@ func (d *discoverer) owner(p string) (*module, string) {
 			return nil, ""
 		}
 	}
+}
+
+// notBuilt are the folders go never builds as part of ./... (with vendor,
+// which task.SkipDirs holds); built drops what the search finds in them.
+var notBuilt = []string{"testdata", ".*", "_*"}
+
+// skippable are the notBuilt folders the search from top need not enter:
+// those that hold no module of their own. Go's tree keeps modules in _asm
+// and _gen folders, whose files go builds from there.
+func (d *discoverer) skippable(top string) []string {
+	var skip []string
+	for _, g := range notBuilt {
+		holds := slices.ContainsFunc(d.mods, func(m *module) bool {
+			for e := range strings.SplitSeq(strings.TrimPrefix(strings.TrimPrefix(m.dir, top), "/"), "/") {
+				if ok, _ := path.Match(g, e); ok {
+					return true
+				}
+			}
+			return false
+		})
+		if !holds {
+			skip = append(skip, g)
+		}
+	}
+	return skip
 }
 
 // built says go builds the module-relative file rel as part of ./...:

@@ -23,9 +23,11 @@ type FS interface {
 	// with a trailing slash; nil when it cannot be listed.
 	List(dir string) []string
 	// Grep returns the lines that match the regular expression re (RE2)
-	// in the files below dir whose names match the glob name ("*.go").
-	// ErrIncomplete (with what was found) says it stopped at a bound.
-	Grep(dir, name, re string) ([]Hit, error)
+	// in the files below dir whose names match the glob name ("*.go"),
+	// entering no folder of SkipDirs nor any whose name matches one of the
+	// globs skip ("testdata", "_*"). ErrIncomplete (with what was found)
+	// says it stopped at a bound.
+	Grep(dir, name, re string, skip []string) ([]Hit, error)
 }
 
 // Hit is one line Grep found.
@@ -94,10 +96,10 @@ func (d DirFS) List(dir string) []string {
 }
 
 // Grep searches the folder with WalkGrep.
-func (d DirFS) Grep(dir, name, re string) ([]Hit, error) {
+func (d DirFS) Grep(dir, name, re string, skip []string) ([]Hit, error) {
 	rx, err := regexp.Compile(re)
 	if err != nil {
 		return nil, err
 	}
-	return WalkGrep(d, dir, name, rx)
+	return WalkGrep(d, dir, name, rx, skip)
 }

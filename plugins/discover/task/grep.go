@@ -10,9 +10,9 @@ import (
 	"sync"
 )
 
-// skipDirs are the folders WalkGrep never enters: those the host's walk
-// skips for the overview (dependency and tool folders), and .git.
-var skipDirs = []string{".git", "node_modules", "vendor", "target", ".venv", "venv", "__pycache__", ".tox", ".nox", ".gradle"}
+// SkipDirs are the folders Grep never enters: those the host's walk skips
+// for the overview (dependency and tool folders), and .git.
+var SkipDirs = []string{".git", "node_modules", "vendor", "target", ".venv", "venv", "__pycache__", ".tox", ".nox", ".gradle"}
 
 // Bounds of WalkGrep.
 const (
@@ -22,10 +22,10 @@ const (
 )
 
 // WalkGrep is Grep done with List and ReadFile alone: a breadth-first walk
-// of dir (skipDirs left out) reading every file whose name matches the
-// glob name. It is the fallback where the host has no search program, and
-// the search of DirFS.
-func WalkGrep(fsys FS, dir, name string, re *regexp.Regexp) ([]Hit, error) {
+// of dir (SkipDirs and the folders skip names left out) reading every file
+// whose name matches the glob name. It is the fallback where the host has
+// no search program, and the search of DirFS.
+func WalkGrep(fsys FS, dir, name string, re *regexp.Regexp, skip []string) ([]Hit, error) {
 	var hits []Hit
 	queue := []string{dir}
 	dirs, files := 0, 0
@@ -37,8 +37,8 @@ func WalkGrep(fsys FS, dir, name string, re *regexp.Regexp) ([]Hit, error) {
 		}
 		for _, e := range fsys.List(cur) {
 			p := path.Join(cur, strings.TrimSuffix(e, "/"))
-			if strings.HasSuffix(e, "/") {
-				if !slices.Contains(skipDirs, strings.TrimSuffix(e, "/")) {
+			if d, ok := strings.CutSuffix(e, "/"); ok {
+				if !skipped(d, skip) {
 					queue = append(queue, p)
 				}
 				continue
@@ -60,6 +60,19 @@ func WalkGrep(fsys FS, dir, name string, re *regexp.Regexp) ([]Hit, error) {
 		}
 	}
 	return hits, nil
+}
+
+// skipped says Grep does not enter the folder named dir.
+func skipped(dir string, skip []string) bool {
+	if slices.Contains(SkipDirs, dir) {
+		return true
+	}
+	for _, g := range skip {
+		if ok, _ := path.Match(g, dir); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // grepData returns the lines of data that match re.

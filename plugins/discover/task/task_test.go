@@ -84,7 +84,7 @@ func TestWalkGrepAndExecutable(t *testing.T) {
 		os.WriteFile(p, []byte(content), 0o644)
 	}
 	os.Chmod(filepath.Join(dir, "a.go"), 0o755)
-	hits, err := DirFS(dir).Grep(".", "*.go", `^(package main|//go:generate)`)
+	hits, err := DirFS(dir).Grep(".", "*.go", `^(package main|//go:generate)`, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,6 +95,14 @@ func TestWalkGrepAndExecutable(t *testing.T) {
 	want := "a.go:1:package main sub/b.go:3://go:generate y sub/deeper/e_test.go:1:package main"
 	if strings.Join(got, " ") != want {
 		t.Errorf("Grep = %q, want %q", got, want)
+	}
+	// Folders named by skip are not entered, at any depth.
+	hits, err = DirFS(dir).Grep(".", "*.go", `^package main`, []string{"deep*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 1 || hits[0].Path != "a.go" {
+		t.Errorf("Grep skipping deep* = %+v, want a.go alone", hits)
 	}
 	if fsys := DirFS(dir); !fsys.Executable("a.go") || fsys.Executable("sub/b.go") || fsys.Executable("sub") || fsys.Executable("nope") {
 		t.Error("Executable is wrong about a.go (755), sub/b.go (644), sub (a folder) or nope (missing)")
