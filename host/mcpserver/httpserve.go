@@ -43,7 +43,7 @@ func ServeHTTP(ctx context.Context, h *host.Host, cfg HTTPConfig) error {
 	if err != nil {
 		return err
 	}
-	s.warmAfterHandshake(ctx)
+	s.warmAfterHandshake(ctx, 0, warmDelay)
 	handler, closeSessions := s.httpHandler(cfg)
 	log := logger(cfg.Log)
 	lim := cfg.Limits.withDefaults()

@@ -42,7 +42,7 @@ func ServeStdio(ctx context.Context, h *host.Host, in io.Reader, out io.Writer, 
 		slots:       make(chan struct{}, maxStdioCalls),
 		ended:       make(chan error, 1),
 	}
-	d.warmAfterToolsList(ctx)
+	d.warmNow = s.warmAfterHandshake(ctx, warmDelay, stdioWarmLatest)
 	d.l = newLineReader(ctx, in, f, func() {
 		if _, err := w.Write(tooLarge); err != nil {
 			errLog.Printf("answering a message over %d bytes: %v", MaxMessage, err)
@@ -177,7 +177,7 @@ func (d *stdioLoop) serve(line []byte, head msgHead) {
 		resp = internalError(head, "juju's MCP session has ended")
 	}
 	if head.Method == string(mcp.MethodToolsList) {
-		defer d.warmNow() // once the client has its tools: see warmAfterToolsList
+		defer d.warmNow() // once the client has its tools: see warmAfterHandshake
 	}
 	b, ok := appendToolAnswer(make([]byte, 0, 1024), resp)
 	if !ok {
@@ -237,45 +237,31 @@ func (a *answerWriter) Write(b []byte) (int, error) {
 // compiles its plugins anyway (clients of the stateless protocol send none).
 const warmDelay = 100 * time.Millisecond
 
-// warm compiles the plugins in the background, once.
-func (s *Server) warm(ctx context.Context) func() {
-	var once sync.Once
-	return func() { once.Do(func() { s.host.Warm(ctx) }) }
-}
-
-// warmAfterHandshake compiles the plugins in the background once the
-// client has its initialize answer (on notifications/initialized), or after
-// warmDelay, whichever comes first, so that compiling never competes with
-// the answer to initialize. A call that comes earlier compiles its plugin
-// itself. A notifications/initialized sent before initialize is ignored,
-// as every notification is then.
-func (s *Server) warmAfterHandshake(ctx context.Context) {
-	warm := s.warm(ctx)
-	s.mcp.AddNotificationHandler(string(mcp.MethodNotificationInitialized), func(ctx context.Context, _ mcp.JSONRPCNotification) {
-		if s.hs.initialized(ctx) {
-			warm()
-		}
-	})
-	time.AfterFunc(warmDelay, warm)
-}
-
-// warmAfterToolsList is the stdio session's warm-up. A client sends
-// tools/list right after notifications/initialized, and a compilation
-// running beside it made the answer (126 KB for the core catalog) five
-// times slower, 8 → 45 ms on 2 cores: the plugins are compiled once the
-// first tools/list is answered, or warmDelay after notifications/initialized
-// when the client lists no tools, or at the latest stdioWarmLatest after
-// juju started. A call that comes earlier compiles its plugin itself.
-func (d *stdioLoop) warmAfterToolsList(ctx context.Context) {
-	warm := d.s.warm(ctx)
-	d.warmNow = warm
-	d.s.mcp.AddNotificationHandler(string(mcp.MethodNotificationInitialized), func(ctx context.Context, _ mcp.JSONRPCNotification) {
-		if d.s.hs.initialized(ctx) {
-			time.AfterFunc(warmDelay, warm)
-		}
-	})
-	time.AfterFunc(stdioWarmLatest, warm)
-}
-
 // stdioWarmLatest bounds the wait for a stdio client's handshake.
 const stdioWarmLatest = time.Second
+
+// warmAfterHandshake compiles the plugins in the background, once: after
+// notifications/initialized (a notification sent before initialize is
+// ignored, as every notification is then) and then afterInitialized, or
+// latest after juju started, whichever comes first, so that compiling
+// never competes with the answer to initialize. A call that comes earlier
+// compiles its plugin itself. It returns the warm-up, for an earlier start.
+//
+// Over HTTP it starts on notifications/initialized, or warmDelay after
+// start. Over stdio a client sends tools/list right after
+// notifications/initialized, and a compilation running beside it made the
+// answer (126 KB for the core catalog) five times slower, 8 → 45 ms on 2
+// cores: the stdio loop starts it once the first tools/list is answered,
+// and otherwise it starts warmDelay after notifications/initialized, or
+// stdioWarmLatest after start.
+func (s *Server) warmAfterHandshake(ctx context.Context, afterInitialized, latest time.Duration) func() {
+	var once sync.Once
+	warm := func() { once.Do(func() { s.host.Warm(ctx) }) }
+	s.mcp.AddNotificationHandler(string(mcp.MethodNotificationInitialized), func(ctx context.Context, _ mcp.JSONRPCNotification) {
+		if s.hs.initialized(ctx) {
+			time.AfterFunc(afterInitialized, warm)
+		}
+	})
+	time.AfterFunc(latest, warm)
+	return warm
+}
