@@ -100,6 +100,13 @@ type Loaded struct {
 	folder  os.FileInfo // installed plugins: their folder when loaded (a reload keeps the plugin while it is the same)
 }
 
+// warmsAtStart reports whether the warm-up compiles the plugin and readies
+// an instance of it: a serving plugin with tools that did not ask to wait
+// for its first call.
+func (l *Loaded) warmsAtStart() bool {
+	return l.Err == nil && len(l.Manifest.Tools) > 0 && !l.Manifest.Lazy
+}
+
 // Tool is one catalog entry.
 type Tool struct {
 	Spec   abi.ToolSpec
@@ -270,13 +277,14 @@ func (h *Host) CacheProblem() error { return h.runtime.CacheProblem() }
 // first call), and returns at once: on a machine of few cores, parallel
 // compilations would all finish late. A call to a plugin not yet compiled
 // compiles it itself. Plugins with discoverers only are left to the first
-// project_overview.
+// project_overview, and lazy ones (manifest.Manifest.Lazy) to their first
+// call.
 func (h *Host) Warm(ctx context.Context) {
 	h.ws.Journal.Start() // settles a change a crashed writer left pending, then prunes
 	h.reload.warm.Store(&ctx)
 	var todo []*Loaded
 	for _, l := range h.Plugins() {
-		if l.Err == nil && len(l.Manifest.Tools) > 0 {
+		if l.warmsAtStart() {
 			todo = append(todo, l)
 		}
 	}
@@ -288,6 +296,7 @@ func (h *Host) Warm(ctx context.Context) {
 			}
 			l.Ready(ctx) // compiled and one instance warm, before the next
 		}
+		h.log.Debug("warm-up done", "plugins", len(todo))
 	}()
 }
 

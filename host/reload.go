@@ -82,7 +82,7 @@ func (h *Host) Reload() bool {
 	h.cat.Store(cat)
 	for _, l := range fresh {
 		h.log.Info("installed plugin loaded", "plugin", l.Name(), "version", l.Manifest.Version, "err", l.Err)
-		if ctx := r.warm.Load(); ctx != nil && l.Err == nil && len(l.Manifest.Tools) > 0 {
+		if ctx := r.warm.Load(); ctx != nil && l.warmsAtStart() {
 			go l.Warm(*ctx)
 		}
 	}

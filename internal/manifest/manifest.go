@@ -29,6 +29,12 @@ type Manifest struct {
 	Limits       *Limits              `json:"limits,omitempty"`
 	Tools        []abi.ToolSpec       `json:"tools"`
 	Discoverers  []abi.DiscovererSpec `json:"discoverers,omitempty"`
+
+	// Lazy keeps the plugin out of the warm-up that compiles each plugin
+	// and readies an instance of it when a client connects: it is
+	// compiled on its first call instead. For a plugin seldom called whose
+	// module is large, whose warm instance would hold memory for nothing.
+	Lazy bool `json:"lazy,omitempty"`
 }
 
 // Wasm names the plugin's module and pins its content.

@@ -28,8 +28,12 @@ func TestDecodeGood(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Name != "demo" || len(m.Tools) != 1 || !m.CapabilitySet()["fs.read"] {
+	if m.Name != "demo" || len(m.Tools) != 1 || !m.CapabilitySet()["fs.read"] || m.Lazy {
 		t.Fatalf("decoded %+v", m)
+	}
+	lazy, err := Decode([]byte(strings.Replace(good, `"abi": 1,`, `"abi": 1, "lazy": true,`, 1)))
+	if err != nil || !lazy.Lazy {
+		t.Fatalf("a lazy manifest: %+v, %v", lazy, err)
 	}
 	if _, err := DecodeEmbedded([]byte(good)); err != nil {
 		t.Fatal(err)
@@ -55,6 +59,7 @@ func TestDecodeRejects(t *testing.T) {
 		{"input not object", `"inputSchema": {"type": "object",`, `"inputSchema": {"type": "array",`, "inputSchema"},
 		{"input schema broken", `{"path": {"type": "string"}}`, `{"path": {"type": 7}}`, "inputSchema"},
 		{"no description", `"description": "does a thing"`, `"description": ""`, "description"},
+		{"lazy not a boolean", `"abi": 1,`, `"abi": 1, "lazy": "yes",`, "lazy"},
 		{"negative limits", `"capabilities"`, `"limits": {"memoryMiB": -1}, "capabilities"`, "negative"},
 		{"trailing data", `}]
 }`, `}]
