@@ -2,14 +2,17 @@ package test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image/png"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -241,6 +244,57 @@ func TestWarmUpWaitsForToolsList(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("no plugin was compiled after tools/list was answered")
+	}
+}
+
+// A lazy plugin is left out of the warm-up and compiled on its first call:
+// the warm-up compiles core and core-exec, not core-image, whose one tool,
+// read_image, compiles it and then answers.
+func TestLazyPluginWaitsForItsCall(t *testing.T) {
+	logR, logW := io.Pipe()
+	events := make(chan string, 64) // "compiling NAME" or "warm-up done"
+	go func() {
+		sc := bufio.NewScanner(logR)
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.Contains(line, `msg="compiling plugin"`):
+				_, name, _ := strings.Cut(line, " plugin=")
+				events <- "compiling " + strings.Fields(name)[0]
+			case strings.Contains(line, `msg="warm-up done"`):
+				events <- "warm-up done"
+			}
+		}
+	}()
+	img := encode(t, func(b *bytes.Buffer) error { return png.Encode(b, picture(20, 10, false)) })
+	r := startRawLogging(t, workspace(t, map[string]string{"a.png": img}), logW, "--log-level", "debug")
+	t.Cleanup(func() { logW.Close() })
+	next := func(what string) string {
+		t.Helper()
+		select {
+		case e := <-events:
+			return e
+		case <-time.After(60 * time.Second):
+			t.Fatalf("juju logged nothing while waiting for %s", what)
+			return ""
+		}
+	}
+	r.send(t, initializeLine)
+	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	r.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	var warmed []string
+	for e := next("the warm-up"); e != "warm-up done"; e = next("the warm-up") {
+		warmed = append(warmed, e)
+	}
+	if !slices.Contains(warmed, "compiling core") || !slices.Contains(warmed, "compiling core-exec") || slices.Contains(warmed, "compiling core-image") {
+		t.Fatalf("the warm-up did %q; want core and core-exec compiled, core-image left to its first call", warmed)
+	}
+	m := r.send(t, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_image","arguments":{"path":"a.png"}}}`)
+	if res := string(mustJSON(m["result"])); !strings.Contains(res, `"type":"image"`) || strings.Contains(res, `"isError":true`) {
+		t.Fatalf("read_image: %.400s", res)
+	}
+	if e := next("read_image's compilation"); e != "compiling core-image" {
+		t.Fatalf("read_image was answered, and then juju logged %q; want core-image compiled for it", e)
 	}
 }
 

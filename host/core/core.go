@@ -23,7 +23,8 @@ type Plugin struct {
 	dir      string
 }
 
-// Wasm returns the plugin's wasm bytes (no copy: embedded data).
+// Wasm returns the plugin's wasm bytes: a copy of the embedded data
+// (embed.FS.ReadFile copies), which the caller may keep or modify.
 func (p Plugin) Wasm() ([]byte, error) {
 	return files.ReadFile(path.Join(p.dir, p.Manifest.Wasm.File))
 }

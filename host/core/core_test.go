@@ -1,0 +1,54 @@
+package core
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// The core modules hold what docs/SECURITY.md says they do: only core-exec
+// may run programs or reach the network, only core may write files, and
+// the modules that parse project files or images (core-discover,
+// core-image) may read files and nothing else.
+func TestModulesHoldWhatSecuritySays(t *testing.T) {
+	plugins, err := Plugins()
+	if errors.Is(err, ErrNotBuilt) {
+		t.Skip("core plugins not built (run `make plugins`)")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]abi.Capability{
+		"core":          {abi.CapFSRead, abi.CapFSWrite, abi.CapGit, abi.CapLSP, abi.CapState},
+		"core-exec":     {abi.CapExec, abi.CapExecShell, abi.CapGit, abi.CapNetFetch},
+		"core-discover": {abi.CapFSRead},
+		"core-image":    {abi.CapFSRead},
+	}
+	var names []string
+	for _, p := range plugins {
+		m := p.Manifest
+		names = append(names, m.Name)
+		got := slices.Clone(m.Capabilities)
+		slices.Sort(got)
+		if w := want[m.Name]; !slices.Equal(got, w) {
+			t.Errorf("%s holds %v; docs/SECURITY.md says %v", m.Name, got, w)
+		}
+		// Lazy only where the warm-up should leave a module out.
+		if m.Lazy != (m.Name == "core-image") {
+			t.Errorf("%s: lazy is %v", m.Name, m.Lazy)
+		}
+	}
+	if !slices.Equal(names, []string{"core", "core-discover", "core-exec", "core-image"}) {
+		t.Errorf("core modules: %v", names)
+	}
+	for _, p := range plugins {
+		if p.Manifest.Name != "core-image" {
+			continue
+		}
+		if len(p.Manifest.Tools) != 1 || p.Manifest.Tools[0].Name != "read_image" {
+			t.Errorf("core-image serves %v; want read_image alone", p.Manifest.Tools)
+		}
+	}
+}
