@@ -72,10 +72,16 @@ func (hostFS) Executable(name string) bool {
 }
 
 // Grep asks the host's search (ripgrep) and walks the folder itself where
-// the host has none.
+// the host has none. A pattern ^(group) is searched as its group, and the
+// hits at column 1 are kept (task.AnchoredGroup).
 func (h hostFS) Grep(dir, name, re string, skip []string) ([]task.Hit, error) {
+	pattern := re
+	group, atStart := task.AnchoredGroup(re)
+	if atStart {
+		pattern = group // and only hits at column 1 are kept
+	}
 	res, err := juju.Search(abi.SearchRequest{
-		Pattern: re, Path: dir, Glob: name, SkipDirs: append(slices.Clip(task.SkipDirs), skip...),
+		Pattern: pattern, Path: dir, Glob: name, SkipDirs: append(slices.Clip(task.SkipDirs), skip...),
 		Mode: abi.SearchContent, MaxResults: maxHits, TimeoutMs: grepTimeout.Milliseconds(),
 	})
 	switch {
@@ -91,6 +97,9 @@ func (h hostFS) Grep(dir, name, re string, skip []string) ([]task.Hit, error) {
 	var hits []task.Hit
 	for _, f := range res.Files {
 		for _, m := range f.Matches {
+			if atStart && m.Column != 1 {
+				continue
+			}
 			hits = append(hits, task.Hit{Path: f.Path, Line: m.Line, Text: m.Text})
 		}
 	}

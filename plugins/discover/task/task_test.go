@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -106,5 +107,49 @@ func TestWalkGrepAndExecutable(t *testing.T) {
 	}
 	if fsys := DirFS(dir); !fsys.Executable("a.go") || fsys.Executable("sub/b.go") || fsys.Executable("sub") || fsys.Executable("nope") {
 		t.Error("Executable is wrong about a.go (755), sub/b.go (644), sub (a folder) or nope (missing)")
+	}
+}
+
+// A pattern AnchoredGroup splits finds the same lines as its group's
+// matches that start at column 1; a pattern of any other shape is left
+// whole.
+func TestAnchoredGroup(t *testing.T) {
+	lines := []string{
+		"package main", "package main // a tool", "\tpackage main", `x := "package main"`,
+		"//go:generate stringer -type=Op", "// see //go:generate stringer", "//go:generatex",
+		"//go:build ignore", "//go:build linux && !ignore", "// //go:build ignore",
+		"b", "ab", "ba", "a", "", "abab", "Package Main",
+	}
+	for _, c := range []struct {
+		re    string
+		split bool
+	}{
+		{`^(package main|//go:generate[ \t]|//go:build[ \t].*ignore)`, true},
+		{`^(a|b)`, true},
+		{`^(a*)`, true},
+		{`^((?i)package main)`, true},
+		{`^(a)|b`, false}, // the anchor binds to a alone
+		{`^(a)(b)`, false},
+		{`^(?:a|b)`, false},
+		{`^a|b`, false},
+		{`^a`, false},
+		{`(a|b)`, false},
+		{`^(a`, false},
+	} {
+		group, ok := AnchoredGroup(c.re)
+		if ok != c.split {
+			t.Errorf("AnchoredGroup(%q) = %q, %v; want split %v", c.re, group, ok, c.split)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		whole, part := regexp.MustCompile(c.re), regexp.MustCompile(group)
+		for _, l := range lines {
+			at := part.FindStringIndex(l)
+			if got, want := at != nil && at[0] == 0, whole.MatchString(l); got != want {
+				t.Errorf("%q on %q: the group at column 1 says %v, the pattern %v", c.re, l, got, want)
+			}
+		}
 	}
 }
