@@ -109,9 +109,11 @@ var mayImport = map[string][]string{
 }
 
 // siblingHostfns are the host-function packages allowed to import another:
-// discover reuses fs's one bounded walk of the workspace.
+// discover reuses fs's one bounded walk of the workspace, and search, where
+// the host has no ripgrep, walks the workspace as the glob function does.
 var siblingHostfns = map[string][]string{
 	"hostfns/discover": {"hostfns/fs"},
+	"hostfns/search":   {"hostfns/fs"},
 }
 
 // checkArchitecture returns every import in pkgs (package → its imports,

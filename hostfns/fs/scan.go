@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -25,11 +27,15 @@ type ScanOptions struct {
 	// Skip names folders never entered, wherever they are (dependency and
 	// build folders: node_modules, vendor, target …). .git is always skipped.
 	Skip []string
+	// SkipGlobs are globs of one folder name ("testdata", ".*"): a folder
+	// whose name one matches is not entered either.
+	SkipGlobs []string
 }
 
 // ScanFile is one regular file a Scan met.
 type ScanFile struct {
 	Path string // display path (relative to the first root)
+	Rel  string // path relative to its own root
 	Name string // base name
 	Dir  string // display path of its folder ("." for the base)
 	Size int64
@@ -111,7 +117,7 @@ func (s *scan) walk(d walkDir, rel string, ign ignoreStack, depth int) {
 		}
 		switch {
 		case typ.IsDir():
-			if !slices.Contains(s.opts.Skip, name) {
+			if !slices.Contains(s.opts.Skip, name) && !matchesAny(s.opts.SkipGlobs, name) {
 				dirs = append(dirs, name)
 			}
 		case typ.IsRegular():
@@ -124,7 +130,7 @@ func (s *scan) walk(d walkDir, rel string, ign ignoreStack, depth int) {
 				continue
 			}
 			s.files++
-			s.visit(ScanFile{Path: s.pol.Display(s.root, erel), Name: name, Dir: display, Size: info.Size()})
+			s.visit(ScanFile{Path: s.pol.Display(s.root, erel), Rel: erel, Name: name, Dir: display, Size: info.Size()})
 		}
 	}
 	if len(dirs) > 0 && depth >= s.opts.MaxDepth {
@@ -136,4 +142,14 @@ func (s *scan) walk(d walkDir, rel string, ign ignoreStack, depth int) {
 			s.walk(child, joinRel(rel, name), ign, depth+1)
 		}
 	}
+}
+
+// matchesAny reports whether name matches one of the globs.
+func matchesAny(globs []string, name string) bool {
+	for _, g := range globs {
+		if ok, _ := doublestar.Match(g, name); ok {
+			return true
+		}
+	}
+	return false
 }

@@ -47,6 +47,11 @@
 // --glob, cannot bring back files .gitignore excludes; a glob with a slash
 // is matched by the host on the paths rg reports.
 //
-// When rg is not installed the function answers Unavailable and the plugin
-// searches by itself over the fs host functions.
+// When rg is not installed, or refuses a pattern Go's regexp takes
+// (\Q…\E), the host does rg's part itself (native.go): it walks as the
+// glob host function does (fs.Scan: .gitignore, secret and denied names
+// withheld, no symlink followed), reads the files on a few goroutines,
+// matches them with Go's regexp and writes its nominations as rg prints
+// them, so the collector checks them the same way. Results then name the
+// engine "juju". It never answers Unavailable.
 package search

@@ -28,6 +28,16 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	max := s.opts.MaxResults
+	if req.MaxResults > 0 {
+		max = min(max, req.MaxResults)
+	}
+	seed := maphash.MakeSeed()
+	c := &collector{ctx: ctx, s: s, root: r.Root, req: req, max: max, base: r.Rel, isDir: r.Info.IsDir(),
+		seed: seed, lines: newLineReader(seed), res: &abi.SearchResult{Engine: "ripgrep", Files: []abi.SearchFile{}}}
+	if s.rg == "" {
+		return s.runNative(ctx, req, r, c)
+	}
 
 	// No environment at all: nothing of the owner's reaches rg.
 	cmd := proc.Command(ctx, r.Root.Real, nil, append([]string{s.rg}, s.argv(req, r.Rel)...)...)
@@ -41,13 +51,6 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 		return nil, nil, s.internal(err)
 	}
 
-	max := s.opts.MaxResults
-	if req.MaxResults > 0 {
-		max = min(max, req.MaxResults)
-	}
-	seed := maphash.MakeSeed()
-	c := &collector{ctx: ctx, s: s, root: r.Root, req: req, max: max, base: r.Rel, isDir: r.Info.IsDir(),
-		seed: seed, lines: newLineReader(seed), res: &abi.SearchResult{Engine: "ripgrep", Files: []abi.SearchFile{}}}
 	readErr := c.read(out)
 	if c.stopped || readErr != nil {
 		_ = cmd.Process.Kill()
@@ -65,10 +68,49 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 	var exit *exec.ExitError
 	if errors.As(waitErr, &exit) && exit.ExitCode() == 2 && !c.stopped && !c.res.Partial {
 		if msg := stderr.String(); strings.Contains(msg, "regex") {
-			return nil, nil, abi.Errorf(abi.InvalidArgument, "the pattern is not a valid regular expression (%s); fix it, or pass literal: true to search for the text as it is", firstLines(msg, 3))
+			// RE2 syntax rg does not take (\Q…\E, for one) is searched
+			// natively; a pattern neither takes is refused.
+			if _, err := compilePattern(req); err != nil || len(c.res.Files) > 0 {
+				return nil, nil, badPattern(firstLines(msg, 3))
+			}
+			c.stopped = false
+			c.res = &abi.SearchResult{Engine: "ripgrep", Files: []abi.SearchFile{}}
+			return s.runNative(ctx, req, r, c)
 		}
 	}
 	return c.res, nil, nil
+}
+
+// runNative is run where the host has no rg: the host nominates the lines
+// itself (native.go) and the collector checks them as it checks rg's.
+func (s *server) runNative(ctx context.Context, req *abi.SearchRequest, r *policy.Resolved, c *collector) (*abi.SearchResult, []byte, *abi.Error) {
+	pt, err := compilePattern(req)
+	if err != nil {
+		return nil, nil, badPattern(err.Error())
+	}
+	c.res.Engine = "juju"
+	pr, pw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		pw.CloseWithError(s.nominate(ctx, req, r, pt, pw))
+	}()
+	readErr := c.read(pr)
+	pr.Close() // a nominator still writing stops
+	<-done
+	c.flush()
+	switch {
+	case ctx.Err() != nil && !c.stopped:
+		c.res.Partial = true
+	case readErr != nil:
+		c.res.Truncated = true
+	}
+	return c.res, nil, nil
+}
+
+// badPattern is the error of a pattern that does not compile.
+func badPattern(why string) *abi.Error {
+	return abi.Errorf(abi.InvalidArgument, "the pattern is not a valid regular expression (%s); fix it, or pass literal: true to search for the text as it is", why)
 }
 
 // internal logs an unexpected failure and returns the error the plugin sees.

@@ -24,8 +24,8 @@ const (
 // Options configures the search host function.
 type Options struct {
 	// RG is the ripgrep program. Empty means "rg" looked up on PATH when
-	// New runs; a program that cannot be found makes every search answer
-	// Unavailable.
+	// New runs; where no program is found, the host searches by itself
+	// (native.go), and results name the engine "juju".
 	RG string
 	// Timeout caps one search (DefaultTimeout when 0); a request may ask for less.
 	Timeout time.Duration
@@ -79,9 +79,6 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 func (s *server) search(ctx context.Context, req *abi.SearchRequest, _ []byte) (*abi.SearchResult, []byte, *abi.Error) {
 	if aerr := validate(req); aerr != nil {
 		return nil, nil, aerr
-	}
-	if s.rg == "" {
-		return &abi.SearchResult{Unavailable: true, Files: []abi.SearchFile{}}, nil, nil
 	}
 	path := req.Path
 	if path == "" {

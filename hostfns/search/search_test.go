@@ -153,18 +153,117 @@ func TestSkipDirs(t *testing.T) {
 	}
 }
 
-func TestUnavailable(t *testing.T) {
-	p := newPolicy(t, t.TempDir())
-	res := call(t, p, Options{RG: "no-such-program-juju"}, abi.SearchRequest{Pattern: "x"})
-	if !res.Unavailable || res.Error != nil {
-		t.Fatalf("want Unavailable: %+v", res)
+// noRG makes the host search by itself.
+var noRG = Options{RG: "no-such-program-juju"}
+
+func TestWithoutRipgrep(t *testing.T) {
+	p := newPolicy(t, testfs.Workspace(t, map[string]string{"a.txt": "one\nx marks\n"}))
+	res := call(t, p, noRG, abi.SearchRequest{Pattern: "x"})
+	if res.Unavailable || res.Error != nil || res.Engine != "juju" || len(res.Files) != 1 || res.Files[0].Matches[0].Line != 2 {
+		t.Fatalf("want the host's own search to find a.txt:2: %+v", res)
+	}
+	res = call(t, p, noRG, abi.SearchRequest{Pattern: `a(b`})
+	if res.Error == nil || res.Error.Code != abi.InvalidArgument || !strings.Contains(res.Error.Message, "literal: true") {
+		t.Fatalf("a pattern that does not compile: %+v", res)
 	}
 }
 
-// TestPolicyLastWord: files rg would report are dropped by the host when
-// the policy refuses them, even where rg's exclusions cannot see it: a
-// private key hard-linked under an innocent name. The owner's secret and
-// deny globs reach rg from the policy, so rg skips those itself.
+// Without ripgrep the host finds what rg finds: the same files, lines,
+// columns, context and counts, under the same ignore rules, exclusions and
+// encodings, for every mode.
+func TestNativeMatchesRipgrep(t *testing.T) {
+	needRG(t)
+	utf16 := "\xff\xfe" + string([]byte{'n', 0, 'e', 0, 'e', 0, 'd', 0, 'l', 0, 'e', 0, '\n', 0, 'x', 0, '\n', 0})
+	root := testfs.Workspace(t, map[string]string{
+		"main.go":              "package main\n\nfunc Handler() {}\nfunc handler2() {}\n// call a.b(c) here\n",
+		"docs/ü.md":            "# Ünïcode needle here\nNEEDLE upper\n\n\nlast needle",
+		"crlf.txt":             "needle\r\nneedle end\r\n",
+		"bom.txt":              "\xef\xbb\xbfneedle first\n",
+		"utf16.txt":            utf16,
+		"bin.dat":              "needle\x00binary\n",
+		".hidden/h.txt":        "needle hidden folder\n",
+		".dot.txt":             "needle dotfile\n",
+		".gitignore":           "ignored/\n*.log\n",
+		"ignored/i.txt":        "needle ignored\n",
+		"x.log":                "needle log\n",
+		"sub/.gitignore":       "deep.txt\n",
+		"sub/deep.txt":         "needle deep ignored\n",
+		"sub/kept.txt":         "needle kept\nneedle twice\n",
+		"sub/testdata/t.txt":   "needle testdata\n",
+		"conf/db.local":        "needle SECRET\n",
+		"vendor/private/x.txt": "needle DENIED\n",
+		"node_modules/m.js":    "needle module\n",
+		"long.txt":             strings.Repeat("a", 3000) + "needle\n",
+		"empty.txt":            "",
+		"lines.txt":            "a\n\nb\nneedle\n\n",
+	})
+	p := newPolicy(t, root, "*.local")
+	for _, req := range []abi.SearchRequest{
+		{Pattern: "needle"},
+		{Pattern: "needle", ContextLines: 2},
+		{Pattern: "needle", IgnoreCase: true},
+		{Pattern: "needle", Mode: abi.SearchFiles},
+		{Pattern: "needle", Mode: abi.SearchCount},
+		{Pattern: "needle", MaxResults: 3},
+		{Pattern: "needle", Mode: abi.SearchFiles, MaxResults: 2},
+		{Pattern: "needle", Glob: "*.txt"},
+		{Pattern: "needle", Glob: "*.{md,go}"},
+		{Pattern: "needle", Glob: "sub/**/*.txt"},
+		{Pattern: "needle", SkipDirs: []string{"testdata", ".*"}},
+		{Pattern: "needle", Path: "sub"},
+		{Pattern: "needle", Path: "sub/kept.txt"},
+		{Pattern: "needle", Path: "x.log"},
+		{Pattern: `func \w+\(`},
+		{Pattern: "a.b(c)", Literal: true},
+		{Pattern: "^needle$"},
+		{Pattern: "^$"},
+		{Pattern: `\bend\b`},
+		{Pattern: `^(package main|//.*call)`},
+		{Pattern: `\Aneedle`},
+		{Pattern: `\Ax|needle`},
+		{Pattern: `needle\z`},
+		{Pattern: `(?m)^needle`},
+		{Pattern: `needle\s+\w+`},
+		{Pattern: "[^x]needle"},
+		{Pattern: "(?i)ünïcode"},
+	} {
+		want := call(t, p, Options{}, req)
+		got := call(t, p, noRG, req)
+		if want.Engine != "ripgrep" || got.Engine != "juju" {
+			t.Fatalf("%+v: engines %q and %q", req, want.Engine, got.Engine)
+		}
+		want.Engine, got.Engine = "", ""
+		sortFiles(&want)
+		sortFiles(&got)
+		if w, g := mustJSON(t, want), mustJSON(t, got); w != g {
+			t.Errorf("%+v:\n rg   %s\n host %s", req, w, g)
+		}
+	}
+}
+
+// sortFiles puts a result's files in path order: neither engine promises
+// an order, and a result cut at its cap may hold other files.
+func sortFiles(r *abi.SearchResult) {
+	slices.SortFunc(r.Files, func(a, b abi.SearchFile) int { return strings.Compare(a.Path, b.Path) })
+	if r.Truncated {
+		r.Files = nil
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestPolicyLastWord: files rg (or the host's own search) would report are
+// dropped by the host when the policy refuses them, even where rg's
+// exclusions cannot see it: a private key hard-linked under an innocent
+// name. The owner's secret and deny globs reach rg from the policy, so rg
+// skips those itself.
 func TestPolicyLastWord(t *testing.T) {
 	needRG(t)
 	outside := t.TempDir()
@@ -182,8 +281,15 @@ func TestPolicyLastWord(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := newPolicy(t, root, "*.local")
-	for _, mode := range []string{abi.SearchContent, abi.SearchFiles, abi.SearchCount} {
-		res := call(t, p, Options{}, abi.SearchRequest{Pattern: "needle", Mode: mode, ContextLines: 2})
+	for _, c := range []struct {
+		mode string
+		opts Options
+	}{
+		{abi.SearchContent, Options{}}, {abi.SearchFiles, Options{}}, {abi.SearchCount, Options{}},
+		{abi.SearchContent, noRG}, {abi.SearchFiles, noRG}, {abi.SearchCount, noRG},
+	} {
+		mode := c.mode + " (rg " + c.opts.RG + ")"
+		res := call(t, p, c.opts, abi.SearchRequest{Pattern: "needle", Mode: c.mode, ContextLines: 2})
 		if res.Error != nil {
 			t.Fatal(res.Error)
 		}
@@ -227,12 +333,18 @@ func TestContextAndColumns(t *testing.T) {
 	}
 }
 
+// A pattern neither rg nor Go's regexp takes is INVALID_ARGUMENT; one
+// only Go's takes (\Q…\E) is searched by the host itself.
 func TestBadRegex(t *testing.T) {
 	needRG(t)
-	p := newPolicy(t, testfs.Workspace(t, map[string]string{"a": "x\n"}))
-	res := call(t, p, Options{}, abi.SearchRequest{Pattern: `\Qa`})
-	if res.Error == nil || res.Error.Code != abi.InvalidArgument {
+	p := newPolicy(t, testfs.Workspace(t, map[string]string{"a": "x\n", "b": "see a.b(c)\n"}))
+	res := call(t, p, Options{}, abi.SearchRequest{Pattern: `a(b`})
+	if res.Error == nil || res.Error.Code != abi.InvalidArgument || !strings.Contains(res.Error.Message, "literal: true") {
 		t.Fatalf("want INVALID_ARGUMENT: %+v", res)
+	}
+	res = call(t, p, Options{}, abi.SearchRequest{Pattern: `\Qa.b(c)\E`})
+	if res.Error != nil || res.Engine != "juju" || len(res.Files) != 1 || res.Files[0].Path != "b" || res.Files[0].Matches[0].Column != 5 {
+		t.Fatalf("want b:1:5 found by the host's own search: %+v", res)
 	}
 }
 
