@@ -54,7 +54,7 @@ func searchWorkspace(t *testing.T) (root, home string) {
 	return root, home
 }
 
-// withoutRipgrep makes PATH hold no rg, for the plugin's own search.
+// withoutRipgrep makes PATH hold no rg, for juju's own search.
 func withoutRipgrep(t *testing.T) {
 	t.Helper()
 	t.Setenv("PATH", t.TempDir())
@@ -262,8 +262,8 @@ func searchChecks(t *testing.T, s *session, engine string) {
 	})
 }
 
-// TestSearchCodeFallbackTimeCap: the plugin's own search stops at its time
-// cap and says the result is partial.
+// TestSearchCodeFallbackTimeCap: juju's own search (no rg on PATH) stops
+// at its time cap and says the result is partial.
 func TestSearchCodeFallbackTimeCap(t *testing.T) {
 	files := map[string]string{}
 	for i := range 400 {

@@ -10,7 +10,6 @@
 package main
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -71,9 +70,9 @@ func (hostFS) Executable(name string) bool {
 	return err == nil && res.Type == abi.TypeFile && strings.ContainsRune(res.Mode, 'x')
 }
 
-// Grep asks the host's search (ripgrep) and walks the folder itself where
-// the host has none. A pattern ^(group) is searched as its group, and the
-// hits at column 1 are kept (task.AnchoredGroup).
+// Grep asks the host's search (ripgrep, or the host's own search where rg
+// is missing). A pattern ^(group) is searched as its group, and the hits
+// at column 1 are kept (task.AnchoredGroup).
 func (h hostFS) Grep(dir, name, re string, skip []string) ([]task.Hit, error) {
 	pattern := re
 	group, atStart := task.AnchoredGroup(re)
@@ -84,15 +83,8 @@ func (h hostFS) Grep(dir, name, re string, skip []string) ([]task.Hit, error) {
 		Pattern: pattern, Path: dir, Glob: name, SkipDirs: append(slices.Clip(task.SkipDirs), skip...),
 		Mode: abi.SearchContent, MaxResults: maxHits, TimeoutMs: grepTimeout.Milliseconds(),
 	})
-	switch {
-	case err != nil:
+	if err != nil {
 		return nil, err
-	case res.Unavailable:
-		rx, err := regexp.Compile(re)
-		if err != nil {
-			return nil, err
-		}
-		return task.WalkGrep(h, dir, name, rx, skip)
 	}
 	var hits []task.Hit
 	for _, f := range res.Files {

@@ -1,10 +1,8 @@
 package search
 
 import (
-	"regexp"
 	"regexp/syntax"
 	"strings"
-	"time"
 	"unicode"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -29,7 +27,7 @@ type SearchCodeResult struct {
 	Pattern   string           `json:"pattern" desc:"The pattern searched for."`
 	Path      string           `json:"path" desc:"The folder or file searched."`
 	Mode      string           `json:"outputMode" desc:"The output mode."`
-	Engine    string           `json:"engine" desc:"ripgrep (on the host), or juju (the plugin's own search, used when ripgrep is not installed)."`
+	Engine    string           `json:"engine" desc:"ripgrep, or juju: the host's own search, used when ripgrep is not installed (or does not take the pattern)."`
 	Files     []abi.SearchFile `json:"files" jsonschema:"required" desc:"The files with matches, with their matching lines (content) or counts (count)."`
 	Matches   int              `json:"matches" desc:"Matching lines returned (content) or counted in the files returned (count)."`
 	Truncated bool             `json:"truncated" desc:"True when the search stopped at maxResults (or at the output size cap): more matches exist; narrow the pattern, path or fileGlob."`
@@ -43,13 +41,12 @@ func init() {
 			"Case: smart by default (ignored unless the pattern holds a capital letter); caseSensitive: true or false forces it. "+
 			"outputMode content (default) returns file:line:column and the line, with contextLines around it; files returns only the matching files; count the matching lines per file. "+
 			"Narrow with path (a folder) and fileGlob (*.go, src/**/*.ts). Skips what .gitignore excludes and binary files; never searches secrets or denied paths. "+
-			"Returns at most maxResults (default 100) and says when more exist. Runs ripgrep on the host when installed, otherwise its own search, which stops at timeoutMs and marks the result partial. "+
+			"Returns at most maxResults (default 100) and says when more exist; a search that reaches timeoutMs returns what it found, marked partial. Runs ripgrep on the host when installed, otherwise juju's own search. "+
 			"Use glob_files to find files by name.",
 		SearchCodeResult{}), searchCode)
 }
 
 func searchCode(_ *juju.Call, in SearchCodeArgs) (*juju.Result, error) {
-	start := time.Now()
 	if strings.ContainsAny(in.Pattern, "\r\n") {
 		return nil, juju.Errorf(abi.InvalidArgument, "the pattern holds a line break, but matches are found line by line; search for one line at a time")
 	}
@@ -57,47 +54,17 @@ func searchCode(_ *juju.Call, in SearchCodeArgs) (*juju.Result, error) {
 	if in.CaseSensitive != nil {
 		ignoreCase = !*in.CaseSensitive
 	}
-	re, err := compile(in.Pattern, in.Literal, ignoreCase)
-	if err != nil {
-		return nil, err
-	}
-	req := abi.SearchRequest{
+	// The host searches (ripgrep, or its own search where rg is missing)
+	// and refuses a pattern neither takes.
+	res, err := juju.Search(abi.SearchRequest{
 		Pattern: in.Pattern, Literal: in.Literal, IgnoreCase: ignoreCase, Path: in.Path,
 		Glob: in.FileGlob, Mode: in.OutputMode, ContextLines: in.ContextLines,
 		MaxResults: in.MaxResults, TimeoutMs: int64(in.TimeoutMs),
-	}
-	res, err := juju.Search(req)
-	switch {
-	case err == nil && !res.Unavailable:
-	case err == nil, juju.IsCode(err, abi.InvalidArgument) && strings.Contains(err.Error(), "regular expression"):
-		// No ripgrep on the host, or a pattern RE2 accepts and ripgrep
-		// does not: search here.
-		deadline := start.Add(time.Duration(in.TimeoutMs) * time.Millisecond)
-		if res, err = fallback(req, re, deadline); err != nil {
-			return nil, err
-		}
-	default:
+	})
+	if err != nil {
 		return nil, err
 	}
 	return render(in, res), nil
-}
-
-// compile builds the regular expression the plugin's own search uses; it
-// also checks the pattern for both engines, so that a bad pattern gets the
-// same answer either way.
-func compile(pattern string, literal, ignoreCase bool) (*regexp.Regexp, error) {
-	expr := pattern
-	if literal {
-		expr = regexp.QuoteMeta(pattern)
-	}
-	if ignoreCase {
-		expr = "(?i)" + expr
-	}
-	re, err := regexp.Compile(expr)
-	if err != nil {
-		return nil, juju.Errorf(abi.InvalidArgument, "the pattern is not a valid regular expression (%v); fix it, or pass literal: true to search for the text as it is", err)
-	}
-	return re, nil
 }
 
 // smartSensitive reports whether smart case makes the search case

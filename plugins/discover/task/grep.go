@@ -44,8 +44,8 @@ const (
 
 // WalkGrep is Grep done with List and ReadFile alone: a breadth-first walk
 // of dir (SkipDirs and the folders skip names left out) reading every file
-// whose name matches the glob name. It is the fallback where the host has
-// no search program, and the search of DirFS.
+// whose name matches the glob name. It is the search of DirFS, which the
+// discoverers' tests run natively.
 func WalkGrep(fsys FS, dir, name string, re *regexp.Regexp, skip []string) ([]Hit, error) {
 	var hits []Hit
 	queue := []string{dir}
