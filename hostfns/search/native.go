@@ -48,6 +48,11 @@ type patterns struct {
 	// when it could miss a line (a pattern asserting the start or the end
 	// of the text), and then every line is tested.
 	whole *regexp.Regexp
+	// needles are texts one of which every match holds, when the pattern
+	// has such (package main|//go:generate: two): a file that holds none
+	// is passed over with a few bytes.Index calls, which scan far faster
+	// than a regexp without a literal prefix of its own.
+	needles [][]byte
 }
 
 // compilePattern compiles req's pattern as rg reads it: literal or a
@@ -70,6 +75,9 @@ func compilePattern(req *abi.SearchRequest) (*patterns, error) {
 	if err != nil {
 		return pt, nil
 	}
+	if lits, ok := needles(t.Simplify()); ok && len(lits) <= maxNeedles && slices.IndexFunc(lits, func(l []byte) bool { return len(l) < minNeedle }) < 0 {
+		pt.needles = lits
+	}
 	if !anchorsText(t) {
 		pt.whole, _ = regexp.Compile("(?m)" + p)
 		return pt, nil
@@ -78,6 +86,123 @@ func compilePattern(req *abi.SearchRequest) (*patterns, error) {
 		pt.rest = rest
 	}
 	return pt, nil
+}
+
+// Bounds of patterns.needles: more texts, or shorter ones, would cost more
+// than they save.
+const (
+	maxNeedles = 8
+	minNeedle  = 3
+)
+
+// needles returns texts one of which every match of re holds; ok is false
+// when it cannot name such (a pattern that can match without a literal
+// text, or one folding case). The texts a match starts with are preferred
+// when they are longer: Go's parser factors //go:(generate|build) out of
+// an alternation, and the whole prefixes pass over more files than its
+// parts.
+func needles(re *syntax.Regexp) ([][]byte, bool) {
+	held, ok := contained(re)
+	if pre, _ := prefixes(re); pre != nil && (!ok || shortest(pre) > shortest(held)) {
+		return pre, true
+	}
+	return held, ok
+}
+
+// prefixes returns texts one of which every match of re starts with (nil
+// when it cannot name any); whole says each is a whole match.
+func prefixes(re *syntax.Regexp) (pre [][]byte, whole bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return nil, false
+		}
+		return [][]byte{[]byte(string(re.Rune))}, true
+	case syntax.OpCapture:
+		return prefixes(re.Sub[0])
+	case syntax.OpBeginLine, syntax.OpBeginText, syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpEmptyMatch:
+		return [][]byte{nil}, true // matches no text
+	case syntax.OpAlternate:
+		whole = true
+		for _, sub := range re.Sub {
+			p, w := prefixes(sub)
+			if p == nil || len(pre)+len(p) > maxNeedles {
+				return nil, false
+			}
+			pre, whole = append(pre, p...), whole && w
+		}
+		return pre, whole
+	case syntax.OpConcat:
+		pre = [][]byte{nil}
+		for _, sub := range re.Sub {
+			p, w := prefixes(sub)
+			if p == nil || len(pre)*len(p) > maxNeedles {
+				break
+			}
+			var next [][]byte
+			for _, a := range pre {
+				for _, b := range p {
+					next = append(next, append(slices.Clip(a), b...))
+				}
+			}
+			if pre = next; !w {
+				return pre, false
+			}
+		}
+		if shortest(pre) == 0 {
+			return nil, false
+		}
+		return pre, false
+	}
+	return nil, false
+}
+
+// contained returns texts one of which every match of re holds somewhere.
+func contained(re *syntax.Regexp) (lits [][]byte, ok bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return nil, false
+		}
+		return [][]byte{[]byte(string(re.Rune))}, true
+	case syntax.OpCapture, syntax.OpPlus:
+		return contained(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return contained(re.Sub[0])
+		}
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			l, ok := contained(sub)
+			if !ok {
+				return nil, false
+			}
+			lits = append(lits, l...)
+		}
+		return lits, true
+	case syntax.OpConcat:
+		// Each part's texts would do; the part whose shortest is longest
+		// passes over the most files.
+		best := -1
+		for _, sub := range re.Sub {
+			if l, ok := contained(sub); ok && shortest(l) > best {
+				lits, best = l, shortest(l)
+			}
+		}
+		return lits, best >= 0
+	}
+	return nil, false
+}
+
+// shortest is the length of the shortest of lits.
+func shortest(lits [][]byte) int {
+	n := -1
+	for _, l := range lits {
+		if n < 0 || len(l) < n {
+			n = len(l)
+		}
+	}
+	return n
 }
 
 // anchorsText reports whether re asserts the start or the end of the
@@ -227,6 +352,9 @@ func readAll(r io.Reader, buf []byte) ([]byte, error) {
 // NUL byte is binary, and skipped as rg skips it.
 func (n *nominator) match(rel string, data []byte) []byte {
 	if bytes.IndexByte(data, 0) >= 0 {
+		return nil
+	}
+	if n.pt.needles != nil && !slices.ContainsFunc(n.pt.needles, func(l []byte) bool { return bytes.Contains(data, l) }) {
 		return nil
 	}
 	if n.pt.whole != nil && !n.pt.whole.Match(data) {

@@ -226,6 +226,9 @@ func TestNativeMatchesRipgrep(t *testing.T) {
 		{Pattern: `needle\s+\w+`},
 		{Pattern: "[^x]needle"},
 		{Pattern: "(?i)ünïcode"},
+		{Pattern: "(kept|twice|Handler)"},
+		{Pattern: `needle (end|first|dotfile)\b`},
+		{Pattern: "(?i)(NEEDLE up|KEPT)"},
 	} {
 		want := call(t, p, Options{}, req)
 		got := call(t, p, noRG, req)
@@ -432,5 +435,48 @@ func TestTimeCap(t *testing.T) {
 	res := call(t, p, Options{}, abi.SearchRequest{Pattern: `\w+\s*\(\w*\)\s*\{`, TimeoutMs: 1, MaxResults: 1_000_000})
 	if res.Error != nil || !res.Partial || res.Truncated {
 		t.Fatalf("want partial: error %v, partial %v, truncated %v", res.Error, res.Partial, res.Truncated)
+	}
+}
+
+// Every match of a pattern holds one of the texts needles names for it,
+// and a pattern that can match without one gets none.
+func TestNeedles(t *testing.T) {
+	lines := []string{
+		"package main", "//go:generate stringer", "//go:build ignore", "x //go:build linux ignore",
+		"func Handler() {}", "aaab", "ab", "b", "", "needle in a haystack", "NEEDLE", "xyzxyz",
+	}
+	for _, c := range []struct {
+		pattern string
+		want    []string // nil: no needles
+	}{
+		{`^(package main|//go:generate[ \t]|//go:build[ \t].*ignore)`, []string{"package main", "//go:generate", "//go:build"}},
+		{`func \w+\(`, []string{"func "}},
+		{`(xyz)+`, []string{"xyz"}},
+		{`(xyz){2}`, []string{"xyzxyz"}},
+		{`\bfunc (Handler|handler2)\(`, []string{"func Handler(", "func handler2("}},
+		{`a*b`, nil},
+		{`(?i)needle`, nil},
+		{`needle|b`, nil}, // b is too short to be worth a pass
+		{`(needle)?hay`, []string{"hay"}},
+		{`(needle)?ha`, nil},
+		{`x?`, nil},
+		{`\w+ in a \w+`, []string{" in a "}},
+	} {
+		pt, err := compilePattern(&abi.SearchRequest{Pattern: c.pattern})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range pt.needles {
+			got = append(got, string(l))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q: needles %q, want %q", c.pattern, got, c.want)
+		}
+		for _, l := range lines {
+			if pt.first.MatchString(l) && got != nil && !slices.ContainsFunc(got, func(n string) bool { return strings.Contains(l, n) }) {
+				t.Errorf("%q matches %q, which holds none of %q", c.pattern, l, got)
+			}
+		}
 	}
 }
