@@ -6,12 +6,14 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"regexp"
 	"regexp/syntax"
 	"runtime"
 	"slices"
 	"strconv"
 	"sync"
+	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -303,7 +305,8 @@ const keepBuffer = 1 << 20
 // writes its matching lines. It fails only when writing fails: a file
 // that cannot be read is skipped, as rg skips it.
 func (n *nominator) file(rel string, buf *[]byte) error {
-	f, err := n.root.OS.Open(rel)
+	// O_NONBLOCK: a FIFO swapped in after the walk must not block the open.
+	f, err := n.root.OS.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil
 	}
@@ -311,7 +314,9 @@ func (n *nominator) file(rel string, buf *[]byte) error {
 	br := decode(bufio.NewReaderSize(f, 32<<10))
 	var out []byte
 	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() <= nativeWholeFile {
-		data, err := readAll(br, (*buf)[:0])
+		// Bounded: a file that grows while it is read is searched as far
+		// as twice the size it had (UTF-16 decodes to up to 1.5 times).
+		data, err := readAll(io.LimitReader(br, 2*nativeWholeFile), (*buf)[:0])
 		if cap(data) <= keepBuffer {
 			*buf = data[:0]
 		}
@@ -401,10 +406,8 @@ func (n *nominator) stream(rel string, br *bufio.Reader) []byte {
 		if bytes.IndexByte(ln, 0) >= 0 {
 			return nil // binary
 		}
-		if len(ln) <= maxEventBytes {
-			if out = n.record(out, rel, num, ln); n.filesOnly && len(out) > 0 {
-				return out
-			}
+		if out = n.record(out, rel, num, ln); n.filesOnly && len(out) > 0 {
+			return out
 		}
 		if err != nil {
 			return out
@@ -416,6 +419,9 @@ func (n *nominator) stream(rel string, br *bufio.Reader) []byte {
 // matches it: PATH\0LINE:COLUMN:TEXT, the column of the first match in
 // bytes from 1.
 func (n *nominator) record(out []byte, rel string, num int, ln []byte) []byte {
+	if len(ln) > maxEventBytes {
+		return out // longer than the collector reads, as with rg's output
+	}
 	re := n.pt.rest
 	if num == 1 {
 		re = n.pt.first

@@ -95,6 +95,10 @@ func (s *server) runNative(ctx context.Context, req *abi.SearchRequest, r *polic
 		defer close(done)
 		pw.CloseWithError(s.nominate(ctx, req, r, pt, pw))
 	}()
+	// At the deadline the collector stops reading, even while a file is
+	// being searched.
+	stop := context.AfterFunc(ctx, func() { pw.CloseWithError(ctx.Err()) })
+	defer stop()
 	readErr := c.read(pr)
 	pr.Close() // a nominator still writing stops
 	<-done

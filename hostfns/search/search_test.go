@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -477,6 +478,36 @@ func TestNeedles(t *testing.T) {
 			if pt.first.MatchString(l) && got != nil && !slices.ContainsFunc(got, func(n string) bool { return strings.Contains(l, n) }) {
 				t.Errorf("%q matches %q, which holds none of %q", c.pattern, l, got)
 			}
+		}
+	}
+}
+
+// A file larger than the host reads whole is searched line by line, with
+// the same answers as rg's.
+func TestNativeLargeFile(t *testing.T) {
+	needRG(t)
+	var b strings.Builder
+	filler := strings.Repeat("x", 99) + "\n"
+	for i := 0; b.Len() <= nativeWholeFile; i++ {
+		if i%40_000 == 7 {
+			fmt.Fprintf(&b, "needle %d\n", i)
+		}
+		b.WriteString(filler)
+	}
+	b.WriteString("last needle")
+	p := newPolicy(t, testfs.Workspace(t, map[string]string{"big.txt": b.String(), "small.txt": "needle\n"}))
+	for _, req := range []abi.SearchRequest{
+		{Pattern: "needle"},
+		{Pattern: "needle", Mode: abi.SearchCount},
+		{Pattern: "needle", Mode: abi.SearchFiles},
+		{Pattern: `^needle \d+$`, ContextLines: 1},
+	} {
+		want, got := call(t, p, Options{}, req), call(t, p, noRG, req)
+		want.Engine, got.Engine = "", ""
+		sortFiles(&want)
+		sortFiles(&got)
+		if w, g := mustJSON(t, want), mustJSON(t, got); w != g {
+			t.Errorf("%+v:\n rg   %.600s\n host %.600s", req, w, g)
 		}
 	}
 }
