@@ -117,6 +117,19 @@ func number(b []byte) (int, []byte, bool) {
 	return n, b[i+1:], true
 }
 
+// finish adds the last file once the nominations have ended, readErr
+// being why they did: a search that ran out of time is partial, one whose
+// output could not be read whole is truncated.
+func (c *collector) finish(readErr error) {
+	c.flush()
+	switch {
+	case c.ctx.Err() != nil && !c.stopped:
+		c.res.Partial = true
+	case readErr != nil:
+		c.res.Truncated = true
+	}
+}
+
 // content reports whether the request shows lines (content mode).
 func (c *collector) content() bool {
 	return c.req.Mode == abi.SearchContent || c.req.Mode == ""

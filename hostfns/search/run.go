@@ -57,14 +57,8 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 	}
 	_, _ = io.Copy(io.Discard, out)
 	waitErr := cmd.Wait()
-	c.flush()
+	c.finish(readErr)
 
-	switch {
-	case ctx.Err() != nil && !c.stopped:
-		c.res.Partial = true
-	case readErr != nil:
-		c.res.Truncated = true
-	}
 	var exit *exec.ExitError
 	if errors.As(waitErr, &exit) && exit.ExitCode() == 2 && !c.stopped && !c.res.Partial {
 		if msg := stderr.String(); strings.Contains(msg, "regex") {
@@ -102,13 +96,7 @@ func (s *server) runNative(ctx context.Context, req *abi.SearchRequest, r *polic
 	readErr := c.read(pr)
 	pr.Close() // a nominator still writing stops
 	<-done
-	c.flush()
-	switch {
-	case ctx.Err() != nil && !c.stopped:
-		c.res.Partial = true
-	case readErr != nil:
-		c.res.Truncated = true
-	}
+	c.finish(readErr)
 	return c.res, nil, nil
 }
 
