@@ -184,7 +184,7 @@ func (r *doctorReport) render(w io.Writer) error {
 // programNotes say what juju loses without a program.
 var programNotes = map[string]string{
 	"git":     "the git tools (git_status, git_diff, git_log, git_commit) will fail",
-	"ripgrep": "code search will fall back to a slower built-in search",
+	"ripgrep": "code search will use juju's own search: as fast on small trees, slower on large ones",
 }
 
 func availability(a sandbox.Availability, without string) string {
