@@ -51,9 +51,9 @@ type patterns struct {
 	// of the text), and then every line is tested.
 	whole *regexp.Regexp
 	// needles are texts one of which every match holds, when the pattern
-	// has such (package main|//go:generate: two): a file that holds none
-	// is passed over with a few bytes.Index calls, which scan far faster
-	// than a regexp without a literal prefix of its own.
+	// has such (package main|//go:generate has these two): a file that
+	// holds none is passed over with a few bytes.Contains calls, which
+	// scan far faster than a regexp without a literal prefix.
 	needles [][]byte
 }
 
@@ -234,7 +234,7 @@ func noTextStart(re *syntax.Regexp) *syntax.Regexp {
 // every file that the pattern matches, each file's lines together, until
 // the walk ends, ctx ends or w fails (the collector stopped reading).
 func (s *server) nominate(ctx context.Context, req *abi.SearchRequest, r *policy.Resolved, pt *patterns, w io.Writer) error {
-	n := &nominator{req: req, root: r.Root, pt: pt, w: w, filesOnly: req.Mode == abi.SearchFiles}
+	n := &nominator{root: r.Root, pt: pt, w: w, filesOnly: req.Mode == abi.SearchFiles}
 	if !r.Info.IsDir() {
 		// A file named is searched whatever its name, as rg does.
 		var buf []byte
@@ -289,7 +289,6 @@ func (s *server) nominate(ctx context.Context, req *abi.SearchRequest, r *policy
 // nominator searches files for nominate; its methods are safe for
 // concurrent use.
 type nominator struct {
-	req       *abi.SearchRequest
 	root      *policy.Root
 	pt        *patterns
 	filesOnly bool // one line per file is enough
