@@ -2,7 +2,8 @@ package abi
 
 // Search host function (capability fs.read): a content search of the
 // workspace run by ripgrep on the host, with an argument list the host
-// builds from this structured request. The plugin never chooses flags.
+// builds from this structured request (the plugin never chooses flags),
+// or by the host itself where rg is not installed.
 const FnSearch = "juju_search" // SearchRequest → SearchResult; fs.read
 
 // Search output modes.
@@ -41,12 +42,13 @@ type SearchRequest struct {
 // MaxSkipDirs bounds SearchRequest.SkipDirs.
 const MaxSkipDirs = 32
 
-// SearchResult is what a search found. Unavailable says no search program
-// is installed on the host: the plugin searches by itself instead.
+// SearchResult is what a search found. Unavailable said, from hosts
+// before juju searched by itself, that no search program was installed;
+// juju no longer sets it.
 type SearchResult struct {
 	Status
 	Unavailable bool         `json:"unavailable,omitempty"`
-	Engine      string       `json:"engine,omitempty"` // "ripgrep"
+	Engine      string       `json:"engine,omitempty"` // "ripgrep", or "juju" (the host's own search)
 	Files       []SearchFile `json:"files"`
 	// Matches counts the matching lines returned (content) or found in the
 	// files returned (count).

@@ -2,9 +2,9 @@ package juju
 
 import "github.com/jujutools/juju/sdk/abi"
 
-// Search runs a content search on the host with ripgrep (see
-// abi.SearchRequest; needs fs.read). When no search program is installed
-// the result says Unavailable and the plugin must search by itself.
+// Search runs a content search on the host (see abi.SearchRequest; needs
+// fs.read): with ripgrep, or with the host's own search where rg is not
+// installed.
 func Search(req abi.SearchRequest) (*abi.SearchResult, error) {
 	res, _, err := roundTrip[abi.SearchResult](hostSearch, abi.FnSearch, req, nil)
 	return res, err
