@@ -34,9 +34,11 @@ plugins:
 	$(GO) run ./internal/cmd/buildplugins -check -prune -out host/core/wasm $(CORE)
 
 ## build: plugins → wasm → embedded → bin/juju, and bin/juju-sandbox (the sandbox helper, used from beside juju)
+## Both are linked statically (no cgo): a sandboxed command starts juju-sandbox twice, and
+## a dynamically linked program's start pays for the loader (docs/RATIONALE.md).
 build: plugins
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/juju
-	$(GO) build -trimpath -o $(dir $(BIN))juju-sandbox ./cmd/juju-sandbox
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/juju
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(dir $(BIN))juju-sandbox ./cmd/juju-sandbox
 
 ## run: build, explain how to connect a client, and serve ROOT (default: here)
 run: build

@@ -66,9 +66,12 @@ func buildJuju(tmp string) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("building core plugins: %w", err)
 	}
+	// Linked statically, as `make build` links them.
+	static := append(os.Environ(), "CGO_ENABLED=0")
 	jujuBin = filepath.Join(tmp, "juju")
 	cmd = exec.Command("go", "build", "-o", jujuBin, "./cmd/juju")
 	cmd.Dir = repoRoot
+	cmd.Env = static
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return err
@@ -76,6 +79,7 @@ func buildJuju(tmp string) error {
 	// The sandbox helper beside juju, as `make build` puts it.
 	cmd = exec.Command("go", "build", "-o", filepath.Join(tmp, "juju-sandbox"), "./cmd/juju-sandbox")
 	cmd.Dir = repoRoot
+	cmd.Env = static
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	return cmd.Run()
 }
