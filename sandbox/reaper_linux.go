@@ -26,6 +26,13 @@ func ReaperAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: syscall.CLONE_NEWPID | syscall.CLONE_NEWNS}
 }
 
+// StandbyArgs is the command line, after its program, of a reaper started
+// ahead of its command (see ReaperMain); juju hands it the command with
+// HandOrder over the socket it gave it at descriptor 3.
+func StandbyArgs() []string { return []string{ReaperFlag, standbyFlag} }
+
+const standbyFlag = "--standby"
+
 // ReaperArgs is the reaper's command line after its program for the
 // program at path with argv, handing it the first keep descriptors after
 // stderr.
@@ -42,12 +49,23 @@ func ReaperArgs(keep int, path string, argv []string) []string {
 // exit status: its code, or 128 + the signal that ended it; 127 when the
 // program could not start.
 //
+// With --standby the reaper is started ahead of its command: it sets up,
+// then waits on the socket at descriptor 3 for the order juju hands it
+// (HandOrder), and runs that as it would have run its arguments. It exits
+// 0 with no order when juju closes the socket.
+//
 //	juju-sandbox --reap --keep N -- PATH ARGS…
+//	juju-sandbox --reap --standby
 func ReaperMain(args []string, stderr io.Writer) int {
-	keep, argv, err := parseReaperArgs(args)
-	if err != nil {
-		fmt.Fprintf(stderr, "juju-sandbox %s: %v\n", ReaperFlag, err)
-		return 2
+	standby := len(args) == 1 && args[0] == standbyFlag
+	var keep int
+	var argv []string
+	if !standby {
+		var err error
+		if keep, argv, err = parseReaperArgs(args); err != nil {
+			fmt.Fprintf(stderr, "juju-sandbox %s: %v\n", ReaperFlag, err)
+			return 2
+		}
 	}
 	if os.Getpid() != 1 {
 		fmt.Fprintf(stderr, "juju-sandbox %s: runs only as the init of a PID namespace juju made\n", ReaperFlag)
@@ -57,10 +75,29 @@ func ReaperMain(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "juju-sandbox %s: %v\n", ReaperFlag, err)
 		return 127
 	}
-	cmd := &exec.Cmd{Path: argv[0], Args: argv, Env: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
-	for fd := 3; fd < 3+keep; fd++ {
-		cmd.ExtraFiles = append(cmd.ExtraFiles, os.NewFile(uintptr(fd), "kept"))
+	cmd := &exec.Cmd{Env: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	if standby {
+		o, files, err := receiveOrder(orderFD)
+		if errors.Is(err, io.EOF) {
+			return 0 // juju closed the socket: no command for this reaper
+		}
+		if err != nil {
+			if len(files) > 1 {
+				stderr = files[1]
+			}
+			fmt.Fprintf(stderr, "juju-sandbox %s: %v\n", ReaperFlag, err)
+			return 127
+		}
+		argv = append([]string{o.Path}, o.Args[1:]...)
+		cmd.Env, cmd.Dir = o.Env, o.Dir
+		cmd.Stdout, cmd.Stderr, cmd.ExtraFiles = files[0], files[1], files[2:]
+		stderr = files[1]
+	} else {
+		for fd := 3; fd < 3+keep; fd++ {
+			cmd.ExtraFiles = append(cmd.ExtraFiles, os.NewFile(uintptr(fd), "kept"))
+		}
 	}
+	cmd.Path, cmd.Args = argv[0], argv
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(stderr, "juju-sandbox %s: %v\n", ReaperFlag, err)
 		return 127

@@ -109,7 +109,7 @@ const HelperProgram = "juju-sandbox"
 // HelperProtocol names the helper's command line (HelperArgs) and
 // behaviour; a standalone helper that answers another number to
 // --protocol was built from another juju and is not used.
-const HelperProtocol = 2
+const HelperProtocol = 3
 
 // StandaloneHelper returns the path of the juju-sandbox beside exe when it
 // may stand in for `exe __sandbox`: a regular file with the same owner as

@@ -133,9 +133,10 @@ type leftover struct {
 }
 
 // leftovers lists the live processes of a round: a bubblewrap binding root,
-// or a sleep of marker. A process that is dying is given a moment.
+// a sleep of marker, or a reaper of this run's juju-sandbox. A process that is dying is given a moment.
 func leftovers(root, marker string) []leftover {
 	var left []leftover
+	helper := filepath.Join(filepath.Dir(jujuBin), "juju-sandbox") // this run's: tests here run one at a time
 	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		left = left[:0]
 		dirs, _ := os.ReadDir("/proc")
@@ -150,7 +151,8 @@ func leftovers(root, marker string) []leftover {
 			}
 			args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
 			ours := len(args) == 2 && args[0] == "sleep" && args[1] == marker ||
-				filepath.Base(args[0]) == "bwrap" && strings.Contains(string(b), "\x00"+root+"\x00")
+				filepath.Base(args[0]) == "bwrap" && strings.Contains(string(b), "\x00"+root+"\x00") ||
+				len(args) > 1 && args[0] == helper && args[1] == "--reap" // busy or standby
 			if ours && alive(pid) {
 				left = append(left, leftover{pid, strings.Join(args, " ")})
 			}
@@ -162,7 +164,8 @@ func leftovers(root, marker string) []leftover {
 }
 
 // Nor does one outlive a juju killed outright (SIGKILL) while it starts
-// them: each round has one sandboxed sleep answered, sends two more and
+// them: each round has one sandboxed sleep answered (after a sandboxed
+// command that ended, so under a standby reaper), sends two more and
 // kills juju a few milliseconds later, while bubblewrap may be anywhere in
 // its setup. bubblewrap runs under the reaper (juju-sandbox --reap), the
 // init of a PID namespace juju makes with the parent-death signal set
@@ -214,10 +217,27 @@ func killRound(home, root, marker string, delay time.Duration) error {
 		return fmt.Errorf("juju closed stdout: %v", out.Err())
 	}
 	io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	// A command that ends leaves a standby reaper for the next one: the
+	// first sleep runs under it, and the last two under one starting, or
+	// under a reaper of their own.
+	trueCmd := func(id int) error {
+		io.WriteString(in, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"true","sandbox":true}}}`+"\n", id))
+		if !out.Scan() || !strings.Contains(out.Text(), `"exitCode":0`) {
+			cmd.Process.Kill()
+			return fmt.Errorf("true: %s %v", out.Text(), out.Err())
+		}
+		return nil
+	}
+	if err := trueCmd(5); err != nil {
+		return err
+	}
 	sleep(2)
 	if !out.Scan() || !strings.Contains(out.Text(), `"jobId"`) {
 		cmd.Process.Kill()
 		return fmt.Errorf("the first sleep: %s %v", out.Text(), out.Err())
+	}
+	if err := trueCmd(6); err != nil {
+		return err
 	}
 	sleep(3)
 	sleep(4)

