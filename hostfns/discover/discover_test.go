@@ -2,9 +2,13 @@ package discover
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -64,5 +68,58 @@ func TestInTestdata(t *testing.T) {
 		if got := inTestdata(dir); got != want {
 			t.Errorf("inTestdata(%q) = %v, want %v", dir, got, want)
 		}
+	}
+}
+
+// slowSource is a plugin whose discoverers take the time their names say,
+// counting how many run at once.
+type slowSource struct {
+	specs         []abi.DiscovererSpec
+	running, most atomic.Int32
+}
+
+func (s *slowSource) Name() string                      { return "slow" }
+func (s *slowSource) Discoverers() []abi.DiscovererSpec { return s.specs }
+func (s *slowSource) Warm(context.Context) error        { return nil }
+func (s *slowSource) Invoke(_ context.Context, _ hostfns.Caller, _ string, in []byte) ([]byte, *abi.Error) {
+	n := s.running.Add(1)
+	defer s.running.Add(-1)
+	for m := s.most.Load(); n > m && !s.most.CompareAndSwap(m, n); m = s.most.Load() {
+	}
+	var req abi.DiscoverRequest
+	json.Unmarshal(in, &req)
+	d, _ := time.ParseDuration(req.Discoverer[1:])
+	time.Sleep(d)
+	out, _ := json.Marshal(abi.DiscoverResult{
+		Tasks:    []abi.Task{{Name: req.Discoverer, Runner: "make", Command: "make " + req.Discoverer}},
+		Warnings: []abi.Warning{{File: "Makefile", Message: req.Discoverer}},
+	})
+	return out, nil
+}
+
+// A plugin's discoverers run two at a time, and what they found comes out
+// in their order, whichever ends first.
+func TestDiscoverersOfOnePluginRunTwoAtATime(t *testing.T) {
+	src := &slowSource{}
+	names := []string{"a60ms", "b10ms", "c40ms", "d1ms", "e20ms"}
+	var jobs []*job
+	for _, n := range names {
+		src.specs = append(src.specs, abi.DiscovererSpec{Name: n, Files: []string{"Makefile"}})
+		j := newJob(src, src.specs[len(src.specs)-1])
+		j.files = []string{"Makefile"}
+		jobs = append(jobs, j)
+	}
+	s := &server{opts: Options{Timeout: 10 * time.Second}}
+	res := &abi.DiscoverTasksResult{}
+	s.run(context.Background(), jobs, res)
+	if got := src.most.Load(); got != perSource {
+		t.Errorf("at most %d discoverers ran at once, want %d", got, perSource)
+	}
+	var warned []string
+	for _, w := range res.Warnings {
+		warned = append(warned, w.Message)
+	}
+	if strings.Join(warned, " ") != strings.Join(names, " ") || len(res.Tasks) != len(names) {
+		t.Errorf("warnings %q (want the discoverers' order), %d tasks", warned, len(res.Tasks))
 	}
 }
