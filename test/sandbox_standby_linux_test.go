@@ -8,10 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	jproc "github.com/jujutools/juju/internal/proc"
 )
 
 // A sandboxed command that ends leaves a reaper started for the next one
@@ -36,7 +39,7 @@ func TestStandbyReaper(t *testing.T) {
 	s.call(fmt.Sprintf(`"command":"sleep %s","background":true,"sandbox":true`, marker))
 	sleep := waitProcess(t, func(args []string) bool { return len(args) == 2 && args[0] == "sleep" && args[1] == marker })
 	if !descends(sleep, standby) {
-		t.Fatalf("the sleep (pid %d) does not run under the standby reaper (pid %d): its ancestors are %v", sleep, standby, ancestors(sleep))
+		t.Fatalf("the sleep (pid %d) does not run under the standby reaper (pid %d), whose children are %v", sleep, standby, jproc.Children(standby))
 	}
 	if args := cmdline(standby); !strings.Contains(strings.Join(args, " "), "--standby") {
 		t.Fatalf("pid %d is %q", standby, args)
@@ -128,13 +131,17 @@ func (s *standbySession) waitStandby() int {
 func waitProcess(t *testing.T, match func([]string) bool, parent ...int) int {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		dirs, _ := os.ReadDir("/proc")
-		for _, d := range dirs {
-			pid := atoi(d.Name())
-			if pid == 0 || !match(cmdline(pid)) || !alive(pid) {
-				continue
+		var pids []int
+		if len(parent) > 0 {
+			pids = jproc.Children(parent[0])
+		} else {
+			dirs, _ := os.ReadDir("/proc")
+			for _, d := range dirs {
+				pids = append(pids, atoi(d.Name()))
 			}
-			if len(parent) == 0 || ppid(pid) == parent[0] {
+		}
+		for _, pid := range pids {
+			if pid != 0 && match(cmdline(pid)) && alive(pid) {
 				return pid
 			}
 		}
@@ -148,33 +155,18 @@ func cmdline(pid int) []string {
 	return strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
 }
 
-// ppid is pid's parent, 0 when pid is gone.
-func ppid(pid int) int {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(f) < 2 {
-		return 0
-	}
-	return atoi(f[1])
-}
-
-func ancestors(pid int) []int {
-	var l []int
-	for p := ppid(pid); p > 1 && len(l) < 32; p = ppid(p) {
-		l = append(l, p)
-	}
-	return l
-}
-
+// descends reports whether pid is below from, at most six levels down.
 func descends(pid, from int) bool {
-	for _, p := range ancestors(pid) {
-		if p == from {
+	level := []int{from}
+	for range 6 {
+		var next []int
+		for _, p := range level {
+			next = append(next, jproc.Children(p)...)
+		}
+		if slices.Contains(next, pid) {
 			return true
 		}
+		level = next
 	}
 	return false
 }
