@@ -29,9 +29,10 @@ PLATFORMS := darwin/arm64 darwin/amd64 linux/arm64 linux/amd64 windows/amd64
 
 all: build
 
-## plugins: build the core plugins (wasm) into host/core/wasm for embedding
+## plugins: build the core plugins (wasm) into host/core/wasm for embedding, and host/core/wasmfiles.go,
+## which embeds them as strings so that juju compiles them from the binary without a copy
 plugins:
-	$(GO) run ./internal/cmd/buildplugins -check -prune -out host/core/wasm $(CORE)
+	$(GO) run ./internal/cmd/buildplugins -check -prune -out host/core/wasm -embed host/core/wasmfiles.go $(CORE)
 
 ## build: plugins → wasm → embedded → bin/juju, and bin/juju-sandbox (the sandbox helper, used from beside juju)
 ## Both are linked statically (no cgo): a sandboxed command starts juju-sandbox twice, and
@@ -129,4 +130,4 @@ fuzz: plugins
 	$(GO) test -run=^$$ -fuzz=FuzzClassify -fuzztime=20s ./hostfns/fetch
 
 clean:
-	rm -rf bin host/core/wasm/*/
+	rm -rf bin host/core/wasm/*/ host/core/wasmfiles.go

@@ -156,7 +156,7 @@ func New(cfg Config) (*Host, error) {
 	cat := newCatalog()
 	for _, c := range cores {
 		l := &Loaded{Source: SourceCore, Granted: c.Manifest.Capabilities}
-		l.Plugin = rt.LoadEmbedded(c.Manifest, c.Wasm, l.Granted, h.reload.fns)
+		l.Plugin = rt.LoadEmbedded(c.Manifest, c.Wasm, c.Release, l.Granted, h.reload.fns)
 		cat.add(l, h.log)
 	}
 	h.reload.stamp = h.installedStamp()

@@ -1,6 +1,11 @@
 // Package core holds juju's core plugins, built by the Makefile from
 // plugins/ and embedded in the binary. Each is a folder under wasm/ with a
 // manifest (whose sha256 pins the wasm) and the wasm itself.
+//
+// The build also writes wasmfiles.go (not committed), which embeds each
+// plugin's wasm a second time as a string: the linker stores the bytes once,
+// and a string reaches them where they lie in the binary's read-only data,
+// with no copy (see Plugin.Wasm).
 package core
 
 import (
@@ -10,6 +15,7 @@ import (
 	"io/fs"
 	"path"
 	"sort"
+	"unsafe"
 
 	"github.com/jujutools/juju/internal/manifest"
 )
@@ -23,10 +29,49 @@ type Plugin struct {
 	dir      string
 }
 
-// Wasm returns the plugin's wasm bytes: a copy of the embedded data
-// (embed.FS.ReadFile copies), which the caller may keep or modify.
+// wasmFiles maps a plugin's wasm file under wasm/ to its bytes, embedded as
+// strings by the generated wasmfiles.go; nil in a binary built without it.
+var wasmFiles map[string]string
+
+// Wasm returns the plugin's wasm bytes. They are the binary's read-only
+// data itself, not a copy: the caller must not modify them (a write
+// faults). Only a binary built without wasmfiles.go returns a copy.
 func (p Plugin) Wasm() ([]byte, error) {
-	return files.ReadFile(path.Join(p.dir, p.Manifest.Wasm.File))
+	name := p.wasmFile()
+	if s, ok := wasmFiles[name]; ok {
+		return unsafe.Slice(unsafe.StringData(s), len(s)), nil
+	}
+	return files.ReadFile(name)
+}
+
+// Release tells the system that the plugin's wasm bytes are not needed in
+// memory any more, once they are compiled: their pages leave juju's
+// resident set (they are clean pages of the binary's file, which the kernel
+// could drop at any time under pressure anyway). Reading the bytes again
+// stays correct; they come back from the file.
+func (p Plugin) Release() {
+	if s, ok := wasmFiles[p.wasmFile()]; ok {
+		release(unsafe.Slice(unsafe.StringData(s), len(s)))
+	}
+}
+
+// wasmFile is the path of the plugin's wasm in files.
+func (p Plugin) wasmFile() string { return path.Join(p.dir, p.Manifest.Wasm.File) }
+
+// pagesWithin returns the whole pages of size pageSize that lie inside b,
+// as a subslice of b (empty when b holds none).
+func pagesWithin(b []byte, pageSize int) []byte {
+	if len(b) == 0 {
+		return b
+	}
+	addr := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	ps := uintptr(pageSize)
+	lo := (addr+ps-1)&^(ps-1) - addr
+	hi := (addr+uintptr(len(b)))&^(ps-1) - addr
+	if hi <= lo {
+		return b[:0]
+	}
+	return b[lo:hi]
 }
 
 // ErrNotBuilt reports a binary built without its core plugins.

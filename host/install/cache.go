@@ -22,6 +22,11 @@ func PruneCache(data, cache string) (plugin.CachePrune, error) {
 	if err != nil && !errors.Is(err, core.ErrNotBuilt) {
 		return plugin.CachePrune{}, err
 	}
+	defer func() {
+		for _, c := range cores {
+			c.Release() // their keys are known: let the bytes leave memory
+		}
+	}()
 	for _, c := range cores {
 		w, err := c.Wasm()
 		if err != nil {

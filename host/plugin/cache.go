@@ -118,6 +118,9 @@ func (p *Plugin) InCache() bool {
 		return false
 	}
 	wasm, err := p.source()
+	if p.releaseWasm != nil {
+		defer p.releaseWasm()
+	}
 	return err == nil && InCache(dir, wasm)
 }
 

@@ -47,8 +47,11 @@ type Plugin struct {
 	fns    []hostfns.Func
 	// embedded: the wasm is part of juju's binary (LoadEmbedded)
 	embedded bool
-	memMiB   int
-	timeout  time.Duration
+	// releaseWasm, when set, is called once the wasm has been compiled (or
+	// failed to): its bytes are not read again.
+	releaseWasm func()
+	memMiB      int
+	timeout     time.Duration
 
 	state    atomic.Int32
 	started  atomic.Bool // compile was started (Warm called)
@@ -74,10 +77,13 @@ type Plugin struct {
 // binary (the core plugins): its sha256 was stamped into the manifest
 // beside it when the binary was built, so checking it again on every
 // start would only spend time (about 8 ms for the core plugin's 6 MB)
-// hashing bytes that cannot have changed.
-func (r *Runtime) LoadEmbedded(m *manifest.Manifest, src WasmSource, grants []abi.Capability, fns []hostfns.Func) *Plugin {
+// hashing bytes that cannot have changed. release, if not nil, is called
+// once the wasm has been compiled: the binary's pages that hold it can then
+// leave the resident set (core.Plugin.Release).
+func (r *Runtime) LoadEmbedded(m *manifest.Manifest, src WasmSource, release func(), grants []abi.Capability, fns []hostfns.Func) *Plugin {
 	p := r.Load(m, src, grants, fns)
 	p.embedded = true
+	p.releaseWasm = release
 	return p
 }
 
@@ -203,6 +209,9 @@ func (p *Plugin) compileOnce() {
 	start := time.Now()
 	p.err = p.compileNow()
 	p.compTime = time.Since(start)
+	if p.releaseWasm != nil {
+		p.releaseWasm()
+	}
 	if p.err != nil {
 		p.state.Store(int32(Failed))
 		p.rt.log.Error("plugin failed to compile", "plugin", p.Name(), "err", p.err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -174,7 +175,7 @@ func TestDirectModuleImportsOnlyWhatJujuLinks(t *testing.T) {
 	if v, err := plugin.ModuleABI(wasm); err != nil || v != abi.VersionChannel {
 		t.Fatalf("the module reads as abi %d (%v)", v, err)
 	}
-	p := rt.LoadEmbedded(m, func() ([]byte, error) { return wasm, nil }, nil, hostFuncs(t))
+	p := rt.LoadEmbedded(m, func() ([]byte, error) { return wasm, nil }, nil, nil, hostFuncs(t))
 	defer p.Close(context.Background())
 	res := p.Call(context.Background(), hostfns.Caller{}, "test_echo", json.RawMessage(`{"text":"x"}`))
 	if res.Error == nil || res.Error.Code != abi.PluginFailed || !strings.Contains(res.Error.Message, "imports a function juju does not provide") || !strings.Contains(res.Error.Message, "module[env]") {
@@ -185,5 +186,41 @@ func TestDirectModuleImportsOnlyWhatJujuLinks(t *testing.T) {
 	defer echo.Close(context.Background())
 	if res := echo.Call(context.Background(), hostfns.Caller{}, "test_echo", json.RawMessage(`{"text":"x"}`)); res.Error != nil {
 		t.Fatalf("echo after the refused module: %+v", res.Error)
+	}
+}
+
+// An embedded plugin's wasm is released once it is compiled, and again
+// after InCache reads it, never before the compilation has read it.
+func TestEmbeddedWasmReleasedAfterCompile(t *testing.T) {
+	rt, err := plugin.NewRuntime(plugin.Options{CacheDir: t.TempDir(), Instances: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close(context.Background())
+	m, wasm := built(t, "echo")
+	var reads, releases atomic.Int32
+	src := func() ([]byte, error) {
+		if releases.Load() != reads.Load() {
+			t.Error("the wasm was read again before the last read was released")
+		}
+		reads.Add(1)
+		return wasm, nil
+	}
+	p := rt.LoadEmbedded(m, src, func() { releases.Add(1) }, m.Capabilities, hostFuncs(t))
+	defer p.Close(context.Background())
+	if releases.Load() != 0 {
+		t.Fatal("released before any compilation")
+	}
+	if res := p.Call(context.Background(), hostfns.Caller{}, "test_echo", json.RawMessage(`{"text":"x"}`)); res.Error != nil {
+		t.Fatal(res.Error)
+	}
+	if r, n := reads.Load(), releases.Load(); r != 1 || n != 1 {
+		t.Fatalf("after the first call: %d reads, %d releases; want 1 and 1", r, n)
+	}
+	if !p.InCache() {
+		t.Fatal("the compiled plugin is not in the cache")
+	}
+	if r, n := reads.Load(), releases.Load(); r != 2 || n != 2 {
+		t.Fatalf("after InCache: %d reads, %d releases; want 2 and 2", r, n)
 	}
 }

@@ -1,7 +1,7 @@
 // Command buildplugins builds juju plugins from source for the Makefile and
 // keeps their manifests in step with their code.
 //
-//	buildplugins [-update] [-check] [-prune] -out DIR SRC...
+//	buildplugins [-update] [-check] [-prune] -out DIR [-embed FILE] SRC...
 //
 // Each SRC is a plugin's source folder (a main package and manifest.json).
 // The plugin is compiled for wasip1 and written to DIR/<name>/ as
@@ -9,7 +9,9 @@
 // source manifest's tools are rewritten from the plugin's juju_describe
 // export (its identity is kept); with -check the command fails when they
 // differ, which makes the committed manifests a golden snapshot of the tool
-// schemas. One progress line per plugin goes to stderr.
+// schemas. With -embed, a Go source is written to FILE that embeds each
+// plugin's wasm in DIR as a string (package core reads the core plugins
+// through it without a copy). One progress line per plugin goes to stderr.
 package main
 
 import (
@@ -34,6 +36,7 @@ type options struct {
 	check   bool
 	cache   string
 	prune   bool
+	embed   string
 	sources []string
 }
 
@@ -58,9 +61,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.update, "update", false, "rewrite each source manifest's tools from the plugin's describe export")
 	fs.BoolVar(&o.check, "check", false, "fail when a source manifest's tools differ from the plugin's describe export")
 	fs.BoolVar(&o.prune, "prune", false, "after a clean build, remove plugins in the -out folder that no source built (renamed or removed plugins)")
+	fs.StringVar(&o.embed, "embed", "", "after a clean build, write `FILE`, a Go source that embeds the wasm of every plugin in the -out folder as a string")
 	fs.StringVar(&o.cache, "cache", "", "keep wazero's compilation cache for -update and -check in `DIR` (default: in memory)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: buildplugins [-update] [-check] [-prune] -out DIR SRC...")
+		fmt.Fprintln(stderr, "usage: buildplugins [-update] [-check] [-prune] -out DIR [-embed FILE] SRC...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -75,6 +79,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		return o, err
 	case o.out == "" && !o.check && !o.update:
 		err := errors.New("-out is required (or -check / -update alone)")
+		fmt.Fprintln(stderr, "buildplugins:", err)
+		return o, err
+	case o.embed != "" && o.out == "":
+		err := errors.New("-embed needs -out")
 		fmt.Fprintln(stderr, "buildplugins:", err)
 		return o, err
 	case o.update && o.check:
@@ -100,6 +108,11 @@ func run(ctx context.Context, o options, stderr io.Writer) error {
 	}
 	if len(errs) == 0 && o.prune && o.out != "" {
 		if err := prune(o.out, built, stderr); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) == 0 && o.embed != "" {
+		if err := writeEmbed(o.embed, o.out); err != nil {
 			errs = append(errs, err)
 		}
 	}

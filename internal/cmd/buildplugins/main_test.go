@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -19,6 +21,7 @@ func TestParse(t *testing.T) {
 		{"plugins/core"},
 		{"-update", "-check", "plugins/core"},
 		{"-bogus", "plugins/core"},
+		{"-check", "-embed", "x.go", "plugins/core"},
 	} {
 		if _, err := parse(args, &bytes.Buffer{}); err == nil {
 			t.Errorf("%q: no error", args)
@@ -33,12 +36,17 @@ func TestParse(t *testing.T) {
 func TestBuildAndCheck(t *testing.T) {
 	_, file, _, _ := runtime.Caller(0)
 	src := filepath.Join(filepath.Dir(file), "..", "..", "..", "plugins", "testplugins", "echo")
-	out := t.TempDir()
+	pkg := t.TempDir()
+	if err := os.WriteFile(filepath.Join(pkg, "core.go"), []byte("// Package core holds plugins.\npackage core\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(pkg, "wasm")
+	embed := filepath.Join(pkg, "wasmfiles.go")
 	var stderr bytes.Buffer
 	// The cache is the one host/pluginbuild's tests use: the same
 	// module compiles once, even under -race.
 	cache := filepath.Join(os.TempDir(), "juju-test-wazero-cache")
-	if err := run(context.Background(), options{out: out, check: true, cache: cache, sources: []string{src}}, &stderr); err != nil {
+	if err := run(context.Background(), options{out: out, check: true, cache: cache, embed: embed, sources: []string{src}}, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "building…") || !strings.Contains(stderr.String(), "test-echo compiled in") || !strings.Contains(stderr.String(), "1 tool") {
@@ -53,6 +61,64 @@ func TestBuildAndCheck(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "test-echo", "plugin.wasm")); err != nil {
 		t.Fatal(err)
+	}
+	// -embed wrote a Go file of the folder's package that embeds the wasm
+	// by its path from there.
+	gen, err := os.ReadFile(embed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), embed, gen, parser.ParseComments)
+	if err != nil {
+		t.Fatalf("generated source: %v\n%s", err, gen)
+	}
+	if f.Name.Name != "core" {
+		t.Errorf("package %s", f.Name.Name)
+	}
+	for _, want := range []string{"//go:embed \"wasm/test-echo/plugin.wasm\"\nvar wasm0 string", `"wasm/test-echo/plugin.wasm": wasm0,`, "DO NOT EDIT"} {
+		if !strings.Contains(string(gen), want) {
+			t.Errorf("generated source lacks %q:\n%s", want, gen)
+		}
+	}
+}
+
+// -embed refuses an -out folder that go:embed could not reach from the
+// file's package, and writes nothing then.
+func TestEmbedOutsideThePackage(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "wasm")
+	plugin := filepath.Join(out, "p")
+	if err := os.MkdirAll(plugin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m := `{"abi":2,"name":"p","version":"0.1.0","description":"p","wasm":{"file":"plugin.wasm","sha256":"` + strings.Repeat("0", 64) + `"},"tools":[{"name":"p_tool","title":"P","description":"Does p.","tier":"R","annotations":{"readOnlyHint":true},"inputSchema":{"type":"object","properties":{}}}]}`
+	if err := os.WriteFile(filepath.Join(plugin, manifest.FileName), []byte(m), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "pkg", "wasmfiles.go")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeEmbed(file, out); err == nil || !strings.Contains(err.Error(), "not inside") {
+		t.Fatalf("writeEmbed: %v", err)
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("a file was written: %v", err)
+	}
+	// From the folder above, the same plugin is reachable, once a Go file
+	// there names the package.
+	file = filepath.Join(dir, "wasmfiles.go")
+	if err := writeEmbed(file, out); err == nil || !strings.Contains(err.Error(), "names the package") {
+		t.Fatalf("writeEmbed without a package: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte("package x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeEmbed(file, out); err != nil {
+		t.Fatal(err)
+	}
+	if gen, _ := os.ReadFile(file); !strings.Contains(string(gen), `//go:embed "wasm/p/plugin.wasm"`) || !strings.Contains(string(gen), "package x") {
+		t.Errorf("generated:\n%s", gen)
 	}
 }
 
