@@ -44,8 +44,18 @@ func ReadSource(srcDir string) ([]byte, error) {
 
 // Compile builds the main package in srcDir for wasip1 and returns the wasm.
 // The go command runs in the root of the module that holds srcDir, with
-// -buildmode=c-shared -trimpath and stripped symbols.
+// -buildmode=c-shared -trimpath and stripped symbols. The module's data
+// segments are then joined (packData).
 func Compile(ctx context.Context, srcDir string) ([]byte, error) {
+	wasm, err := compileRaw(ctx, srcDir)
+	if err != nil {
+		return nil, err
+	}
+	return packData(wasm), nil
+}
+
+// compileRaw is Compile without packData: the go command's output.
+func compileRaw(ctx context.Context, srcDir string) ([]byte, error) {
 	abs, err := filepath.Abs(srcDir)
 	if err != nil {
 		return nil, err
