@@ -1,6 +1,7 @@
 package fs
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -155,5 +156,43 @@ func TestListErrors(t *testing.T) {
 		var res abi.ListResult
 		f.call(t, abi.FnFSList, c.req, &res)
 		f.wantErr(t, "list "+toString(c.req), res.Status, c.code)
+	}
+}
+
+// A window of a large folder: every entry has its own size and type, in
+// name order.
+func TestListLargeFolder(t *testing.T) {
+	f := newFixture(t, Options{})
+	big := filepath.Join(f.ws, "big")
+	for i := range 150 {
+		name := filepath.Join(big, fmt.Sprintf("f%03d", i))
+		if i%10 == 0 {
+			if err := os.MkdirAll(name, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(big, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(strings.Repeat("x", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var res abi.ListResult
+	f.call(t, abi.FnFSList, abi.ListRequest{Path: "big", Offset: 5, Limit: 120}, &res)
+	noErr(t, "list", res.Status)
+	if len(res.Entries) != 120 || res.Total != 150 || !res.Truncated {
+		t.Fatalf("%d entries of %d (truncated %v)", len(res.Entries), res.Total, res.Truncated)
+	}
+	for j, e := range res.Entries {
+		i := j + 5
+		wantType, wantSize := abi.TypeFile, int64(i)
+		if i%10 == 0 {
+			wantType, wantSize = abi.TypeDir, 0
+		}
+		if e.Name != fmt.Sprintf("f%03d", i) || e.Type != wantType || e.Size != wantSize {
+			t.Errorf("entry %d: %+v; want f%03d, %s, %d bytes", j, e, i, wantType, wantSize)
+		}
 	}
 }
