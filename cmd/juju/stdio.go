@@ -70,6 +70,7 @@ Trust modes:
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.given = cmd.Flags().Changed
 			softMemoryLimit(stdioMemoryLimit)
+			gcPercent(stdioGCPercent)
 			return runStdio(cmd.Context(), o, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -81,6 +82,20 @@ Trust modes:
 // harder. Plugin instances, compiled code and buffers come and go with each
 // call, and with GOGC alone the heap doubles before a collection runs.
 const stdioMemoryLimit = 64 << 20
+
+// stdioGCPercent is the Go heap's growth, in percent of the live heap,
+// before a collection. Most of a session's live heap is wazero's decoded
+// modules (20–25 MB), which never become garbage; with Go's default of 100
+// the heap doubled them before collecting, and a session that had
+// overviewed Go's tree held 10 MB more (docs/RATIONALE.md).
+const stdioGCPercent = 50
+
+// gcPercent sets percent unless the owner set GOGC.
+func gcPercent(percent int) {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(percent)
+	}
+}
 
 // softMemoryLimit sets limit unless the owner set GOMEMLIMIT. It is a soft
 // limit: past it the collector runs more often, nothing fails.
