@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -78,6 +79,9 @@ type Host struct {
 	exec      *jexec.Manager       // the command jobs, killed by Close
 	lsp       *lsp.Manager         // the language servers, started on first use
 	fetches   *fetchLog            // web fetches of the calls in progress, for their audit records
+
+	warmed    chan struct{} // closed when Warm's compilations have ended
+	warmedSet sync.Once
 }
 
 // Source says where a plugin comes from.
@@ -144,7 +148,7 @@ func New(cfg Config) (*Host, error) {
 		ws.Close()
 		return nil, err
 	}
-	h := &Host{cfg: cfg, log: log, policy: pol, runtime: rt, ws: ws, audit: ws.Audit, approvals: ws.Approvals}
+	h := &Host{cfg: cfg, log: log, policy: pol, runtime: rt, ws: ws, audit: ws.Audit, approvals: ws.Approvals, warmed: make(chan struct{})}
 	h.lsp = lsp.New(pol, lsp.Options{Servers: cfg.LSPServers, Logger: log})
 	servers = h.lsp
 	h.reload.fns = h.hostFunctions()
@@ -290,6 +294,7 @@ func (h *Host) Warm(ctx context.Context) {
 	}
 	sort.SliceStable(todo, func(i, j int) bool { return len(todo[i].Manifest.Tools) > len(todo[j].Manifest.Tools) })
 	go func() {
+		defer h.warmedSet.Do(func() { close(h.warmed) })
 		for _, l := range todo {
 			if ctx.Err() != nil {
 				return
@@ -299,6 +304,11 @@ func (h *Host) Warm(ctx context.Context) {
 		h.log.Debug("warm-up done", "plugins", len(todo))
 	}()
 }
+
+// Warmed is closed once the compilations Warm started have ended (or
+// stopped, its context done): the plugins a session starts with are loaded,
+// and with them most of the memory the process will keep.
+func (h *Host) Warmed() <-chan struct{} { return h.warmed }
 
 // ErrUnknownTool reports a tool the catalog does not have.
 var ErrUnknownTool = errors.New("unknown tool")

@@ -70,7 +70,6 @@ Trust modes:
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.given = cmd.Flags().Changed
 			softMemoryLimit(stdioMemoryLimit)
-			gcPercent(stdioGCPercent)
 			return runStdio(cmd.Context(), o, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -84,10 +83,13 @@ Trust modes:
 const stdioMemoryLimit = 64 << 20
 
 // stdioGCPercent is the Go heap's growth, in percent of the live heap,
-// before a collection. Most of a session's live heap is wazero's decoded
-// modules (20–25 MB), which never become garbage; with Go's default of 100
-// the heap doubled them before collecting, and a session that had
-// overviewed Go's tree held 10 MB more (docs/RATIONALE.md).
+// before a collection, once the warm-up has loaded the plugins. Most of a
+// session's live heap is then wazero's decoded modules (20–25 MB), which
+// never become garbage; with Go's default of 100 the heap doubled them
+// before collecting, and a session that had overviewed Go's tree held 10 MB
+// more. Set from the start, it made the start 6 ms slower: the small heap
+// of the first milliseconds was collected twice as often
+// (docs/RATIONALE.md).
 const stdioGCPercent = 50
 
 // gcPercent sets percent unless the owner set GOGC.
@@ -168,6 +170,13 @@ func runStdio(ctx context.Context, o *stdioOptions, in io.Reader, out, errw io.W
 	defer w.close()
 	w.log.Info("juju serving over stdio", "version", version, "roots", w.settings.Roots, "mode", w.settings.Mode,
 		"sandbox", w.settings.Sandbox, "config", w.settings.ConfigFile, "tools", len(w.host.Tools()))
+	go func() {
+		select {
+		case <-w.host.Warmed():
+			gcPercent(stdioGCPercent)
+		case <-ctx.Done():
+		}
+	}()
 	return serve(ctx, w.log, shutdownGrace, func(ctx context.Context) error {
 		return mcpserver.ServeStdio(ctx, w.host, in, out, slog.NewLogLogger(w.log.Handler(), slog.LevelError))
 	})
