@@ -3,7 +3,6 @@ package core
 import (
 	"bufio"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"os"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/jujutools/juju/internal/memtest"
 )
 
 // A core plugin's wasm is the binary's own read-only data, not a copy, and
@@ -40,12 +41,15 @@ func TestWasmIsTheBinarysDataAndReleaseDropsIt(t *testing.T) {
 			t.Errorf("%s: the wasm lies in %q, not in the binary %s", p.Manifest.Name, where, exe)
 		}
 		checkSum(t, p, b) // reads every page
-		pages := pagesWithin(b, os.Getpagesize())
-		if n, total := resident(t, pages); n < total*9/10 {
+		n, total, err := memtest.Resident(b)
+		if err != nil {
+			t.Skip(err)
+		}
+		if n < total*9/10 {
 			t.Fatalf("%s: %d of %d pages resident after reading them", p.Manifest.Name, n, total)
 		}
 		p.Release()
-		if n, total := resident(t, pages); n != 0 {
+		if n, total, _ := memtest.Resident(b); n != 0 {
 			t.Errorf("%s: %d of %d pages still resident after Release", p.Manifest.Name, n, total)
 		}
 		checkSum(t, p, b)
@@ -84,30 +88,6 @@ func checkSum(t *testing.T, p Plugin, b []byte) {
 	if got := hex.EncodeToString(sum[:]); got != p.Manifest.Wasm.SHA256 {
 		t.Fatalf("%s: the wasm hashes to %s, the manifest says %s", p.Manifest.Name, got, p.Manifest.Wasm.SHA256)
 	}
-}
-
-// resident counts the pages of b (whole pages) mapped in the process, from
-// /proc/self/pagemap's present bit.
-func resident(t *testing.T, b []byte) (n, total int) {
-	t.Helper()
-	f, err := os.Open("/proc/self/pagemap")
-	if err != nil {
-		t.Skip(err)
-	}
-	defer f.Close()
-	ps := uintptr(os.Getpagesize())
-	first := uintptr(unsafe.Pointer(&b[0])) / ps
-	total = len(b) / int(ps)
-	entries := make([]byte, 8*total)
-	if _, err := f.ReadAt(entries, int64(first*8)); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < len(entries); i += 8 {
-		if binary.LittleEndian.Uint64(entries[i:])>>63 == 1 {
-			n++
-		}
-	}
-	return n, total
 }
 
 // mappingOf returns the file /proc/self/maps names for the mapping that

@@ -1,0 +1,9 @@
+//go:build !linux
+
+package memtest
+
+import "errors"
+
+func resident([]byte) (int, int, error) {
+	return 0, 0, errors.New("memtest: no pagemap on this system")
+}
