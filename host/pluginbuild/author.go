@@ -5,8 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/jujutools/juju/internal/atomicfile"
 	"github.com/jujutools/juju/internal/manifest"
@@ -64,6 +67,10 @@ func finish(ctx context.Context, src, wasm []byte, outDir, cacheDir string) (*ma
 	d, err := DescribeCached(ctx, cacheDir, wasm)
 	if err != nil {
 		return nil, err
+	}
+	if others := slices.Sorted(maps.Keys(d.Plugins)); len(others) > 0 {
+		return nil, fmt.Errorf("%w: it registers tools of other plugins (%s, through ToolOptions.Plugin), which only juju's core module may serve; leave Plugin empty",
+			ErrModule, strings.Join(others, ", "))
 	}
 	gen, err := Generate(src, d)
 	if err != nil {

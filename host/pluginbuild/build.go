@@ -105,6 +105,47 @@ func moduleRoot(dir string) (string, error) {
 	}
 }
 
+// StampShared writes the folder outDir/<name> of a core plugin that runs
+// another plugin's module (src's wasm.module names it): a copy of src pinned
+// to that module's wasm, as Stamp returned owner's manifest, and no wasm of
+// its own; wasm files an earlier build left in the folder are removed. It
+// returns the stamped manifest.
+func StampShared(outDir string, src, owner *manifest.Manifest) (*manifest.Manifest, error) {
+	if src.Wasm.Module == "" || src.Wasm.Module != owner.Name || owner.Wasm.Module != "" {
+		return nil, fmt.Errorf("pluginbuild: %s runs the module of %q, not of %s", src.Name, src.Wasm.Module, owner.Name)
+	}
+	m := *src
+	m.Wasm.File, m.Wasm.SHA256 = owner.Wasm.File, owner.Wasm.SHA256
+	data, err := Format(&m)
+	if err != nil {
+		return nil, err
+	}
+	stamped, err := manifest.DecodeEmbedded(data)
+	if err == nil {
+		err = stamped.Validate()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("pluginbuild: stamped manifest of %s: %w", m.Name, err)
+	}
+	dir := filepath.Join(outDir, m.Name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	stale, err := filepath.Glob(filepath.Join(dir, "*.wasm"))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range stale {
+		if err := os.Remove(f); err != nil {
+			return nil, err
+		}
+	}
+	if err := atomicfile.Write(filepath.Join(dir, manifest.FileName), data, 0o644, atomicfile.Options{}); err != nil {
+		return nil, err
+	}
+	return stamped, nil
+}
+
 // Stamp writes the plugin folder outDir/<name>: the wasm under the name the
 // manifest gives, and a copy of src with the wasm's sha256, validated as the
 // host will validate it. It returns the stamped manifest.

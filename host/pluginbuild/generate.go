@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 
@@ -70,9 +71,14 @@ func Compare(committed []byte, d *abi.Description) ([]string, error) {
 // manifest differ from the plugin's own description, one line per
 // difference (each tool's title, description, tier, input and output
 // schema and annotations; each discoverer's globs); nil means the manifest
-// tells the truth. The order of tools and discoverers does not count.
+// tells the truth. The order of tools and discoverers does not count. A
+// module that describes tools of other plugins (abi.Description.Plugins)
+// never matches: an installed plugin serves its own tools only.
 func Mismatch(m *manifest.Manifest, d *abi.Description) []string {
 	diffs := toolDiffs(m.Tools, d.Tools, false)
+	for _, other := range slices.Sorted(maps.Keys(d.Plugins)) {
+		diffs = append(diffs, fmt.Sprintf("the module describes tools of another plugin, %s, which only juju's core module may serve", other))
+	}
 	files := map[string][]string{}
 	for _, x := range d.Discoverers {
 		files[x.Name] = x.Files

@@ -2,6 +2,9 @@ package pluginbuild
 
 import (
 	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -91,5 +94,43 @@ func TestGenerateRejectsInvalid(t *testing.T) {
 	}
 	if _, err := Generate([]byte(`{"abi":1,"bogus":true}`), demoDescription()); err == nil {
 		t.Fatal("unknown fields in the source were accepted")
+	}
+}
+
+// A module that describes tools of other plugins never matches an
+// installable manifest, and the build of an installable plugin refuses
+// it: only juju's core module serves several plugins.
+func TestOtherPluginsRefusedOutsideTheCore(t *testing.T) {
+	d := demoDescription()
+	gen, err := Generate([]byte(identity), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.DecodeSource(gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diffs := Mismatch(m, d); len(diffs) != 0 {
+		t.Fatalf("the manifest written from d: %v", diffs)
+	}
+	d.Plugins = map[string][]abi.ToolSpec{"other": {d.Tools[0]}}
+	diffs := Mismatch(m, d)
+	if len(diffs) != 1 || !strings.Contains(diffs[0], "another plugin, other") {
+		t.Fatalf("diffs: %v", diffs)
+	}
+}
+
+// juju plugins build refuses a module that serves other plugins too.
+func TestBuildFolderRefusesOtherPlugins(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a plugin")
+	}
+	out := t.TempDir()
+	_, err := BuildFolder(t.Context(), filepath.Join("..", "..", "plugins", "testplugins", "shared"), out, "")
+	if !errors.Is(err, ErrModule) || !strings.Contains(err.Error(), "test-shared-reader") {
+		t.Fatalf("err = %v", err)
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		t.Errorf("wrote %d files", len(entries))
 	}
 }

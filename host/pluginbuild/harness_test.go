@@ -16,6 +16,8 @@ import (
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/hostfns/approvals"
 	"github.com/jujutools/juju/hostfns/discover"
+	jexec "github.com/jujutools/juju/hostfns/exec"
+	"github.com/jujutools/juju/hostfns/fetch"
 	"github.com/jujutools/juju/hostfns/fs"
 	"github.com/jujutools/juju/hostfns/git"
 	"github.com/jujutools/juju/hostfns/journal"
@@ -71,10 +73,11 @@ func load(t testing.TB, src, root string, grants []abi.Capability, edit func(*ma
 	return &loaded{Plugin: p, logs: logs}
 }
 
-// coreFunctions returns the real host functions the core plugin imports,
+// coreFunctions returns the real host functions the core module imports,
 // built as host.hostFunctions builds them, with their state in a temporary
 // folder: a wasm module does not instantiate while one of its imports is
-// missing. The exec functions are left out: only core-exec imports them.
+// missing. The module serves core-exec too, so the command functions and
+// fetch (disabled) are among them; the core plugin is not granted them.
 func coreFunctions(t testing.TB, pol *policy.Policy) []hostfns.Func {
 	stateDir := t.TempDir()
 	reads := store.NewReadLog()
@@ -94,6 +97,10 @@ func coreFunctions(t testing.TB, pol *policy.Policy) []hostfns.Func {
 	servers := lsp.New(pol, lsp.Options{})
 	t.Cleanup(func() { servers.Close(context.Background()) })
 	fns = append(fns, servers.Funcs()...)
+	jobs := jexec.New(pol, jexec.Options{JobsDir: t.TempDir()})
+	t.Cleanup(func() { jobs.Close(context.Background()) })
+	fns = append(fns, jobs.Funcs()...)
+	fns = append(fns, fetch.New(fetch.Options{})...)
 	return fns
 }
 

@@ -2,6 +2,7 @@ package pluginbuild
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -53,18 +54,38 @@ func testRuntime(t testing.TB) *plugin.Runtime {
 	return shared.rt
 }
 
-// pluginSources lists every plugin source folder: the core plugin and
-// the test plugins.
+// pluginSources lists every plugin source folder: the core plugin, core-exec
+// (which runs its module) and the test plugins.
 func pluginSources(t testing.TB) []string {
 	t.Helper()
 	tests, err := filepath.Glob(repo("plugins/testplugins/*/manifest.json"))
 	if err != nil || len(tests) == 0 {
 		t.Fatalf("no test plugins found: %v", err)
 	}
-	out := []string{"plugins/core"}
+	out := []string{"plugins/core", "plugins/exec"}
 	for _, m := range tests {
 		rel, _ := filepath.Rel(repoRoot, filepath.Dir(m))
 		out = append(out, filepath.ToSlash(rel))
 	}
 	return out
+}
+
+// sourceOf returns the folder among sources whose manifest names the
+// plugin name.
+func sourceOf(t testing.TB, sources []string, name string) string {
+	t.Helper()
+	for _, src := range sources {
+		data, err := ReadSource(repo(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var id struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(data, &id) == nil && id.Name == name {
+			return src
+		}
+	}
+	t.Fatalf("no plugin source names %s", name)
+	return ""
 }

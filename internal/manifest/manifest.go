@@ -41,6 +41,13 @@ type Manifest struct {
 type Wasm struct {
 	File   string `json:"file"`   // file name inside the plugin folder
 	SHA256 string `json:"sha256"` // lowercase hex; empty only in a source manifest (see DecodeSource)
+	// Module, for a core plugin only, names the core plugin whose module
+	// this one runs: its folder holds no wasm of its own, File is in that
+	// plugin's folder, and SHA256 pins that same module (core-exec runs
+	// the core module). The plugins share one compilation and keep their
+	// own instances and grants. An installed plugin may not set it
+	// (Decode refuses it): it ships its own wasm.
+	Module string `json:"module,omitempty"`
 }
 
 // Limits lets a plugin ask for other per-call limits than the defaults; the
@@ -68,6 +75,9 @@ func Decode(data []byte) (*Manifest, error) {
 	}
 	if err := m.Validate(); err != nil {
 		return nil, err
+	}
+	if m.Wasm.Module != "" {
+		return nil, fmt.Errorf("%w: wasm.module is for juju's core plugins only; a plugin ships its own wasm", ErrInvalid)
 	}
 	return m, nil
 }
@@ -135,6 +145,9 @@ func (m *Manifest) check(needHash, compile bool) error {
 	}
 	if !fileRE.MatchString(m.Wasm.File) {
 		return bad("wasm.file %q must be a plain file name ending in .wasm", m.Wasm.File)
+	}
+	if mod := m.Wasm.Module; mod != "" && (!nameRE.MatchString(mod) || mod == m.Name) {
+		return bad("wasm.module %q must name another plugin (%s)", mod, nameRE)
 	}
 	if needHash || m.Wasm.SHA256 != "" {
 		if len(m.Wasm.SHA256) != 64 || strings.ToLower(m.Wasm.SHA256) != m.Wasm.SHA256 {

@@ -60,6 +60,7 @@ func TestDecodeRejects(t *testing.T) {
 		{"input schema broken", `{"path": {"type": "string"}}`, `{"path": {"type": 7}}`, "inputSchema"},
 		{"no description", `"description": "does a thing"`, `"description": ""`, "description"},
 		{"lazy not a boolean", `"abi": 1,`, `"abi": 1, "lazy": "yes",`, "lazy"},
+		{"another plugin's module", `"file": "plugin.wasm"`, `"file": "plugin.wasm", "module": "core"`, "core plugins only"},
 		{"negative limits", `"capabilities"`, `"limits": {"memoryMiB": -1}, "capabilities"`, "negative"},
 		{"trailing data", `}]
 }`, `}]
@@ -86,6 +87,28 @@ func TestDuplicateToolRejected(t *testing.T) {
 	dup := good[:j+1] + "," + tool + good[j+1:]
 	if _, err := Decode([]byte(dup)); err == nil || !strings.Contains(err.Error(), "twice") {
 		t.Fatalf("duplicate tool: %v", err)
+	}
+}
+
+// wasm.module is accepted from juju's own build (a source or an embedded
+// manifest) when it names another plugin, and never from an installed one.
+func TestWasmModule(t *testing.T) {
+	shared := strings.Replace(good, `"file": "plugin.wasm"`, `"file": "plugin.wasm", "module": "core"`, 1)
+	m, err := DecodeEmbedded([]byte(shared))
+	if err != nil || m.Wasm.Module != "core" {
+		t.Fatalf("embedded: %+v, %v", m, err)
+	}
+	if _, err := DecodeSource([]byte(shared)); err != nil {
+		t.Fatalf("source: %v", err)
+	}
+	if _, err := Decode([]byte(shared)); err == nil {
+		t.Fatal("an installed plugin's manifest may not name another module")
+	}
+	for _, mod := range []string{"demo", "../core", "Core", "core/x"} {
+		bad := strings.Replace(good, `"file": "plugin.wasm"`, `"file": "plugin.wasm", "module": "`+mod+`"`, 1)
+		if _, err := DecodeEmbedded([]byte(bad)); err == nil || !strings.Contains(err.Error(), "wasm.module") {
+			t.Errorf("module %q: %v", mod, err)
+		}
 	}
 }
 

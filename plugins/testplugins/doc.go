@@ -7,7 +7,9 @@
 // third-party plugin would), tiers and gated (tools of every tier, for the
 // trust-mode gate), raw (the raw Extism ABI, no SDK: a plugin as an author
 // in another language writes one, for juju plugins build --wasm), kernel
-// (ABI 1, written with the Extism PDK alone) and bulk (moves bytes for the
-// transport benchmarks). They are built only by tests, never shipped;
+// (ABI 1, written with the Extism PDK alone), bulk (moves bytes for the
+// transport benchmarks) and shared (a module that serves two plugins, its
+// own and test-shared-reader, as core serves core-exec; sharedreader holds
+// the second one's manifest). They are built only by tests, never shipped;
 // their tool names start with test_ so they never collide with core tools.
 package testplugins

@@ -40,4 +40,9 @@ type DiscovererSpec struct {
 type Description struct {
 	Tools       []ToolSpec       `json:"tools"`
 	Discoverers []DiscovererSpec `json:"discoverers,omitempty"`
+	// Plugins holds, by plugin name, the tools of the other plugins the
+	// module also serves (juju's core module serves core-exec too; see
+	// docs/ABI.md, "One module, several plugins"). Tools lists the
+	// module's own plugin's alone.
+	Plugins map[string][]ToolSpec `json:"plugins,omitempty"`
 }

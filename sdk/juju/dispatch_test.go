@@ -167,12 +167,48 @@ func TestDescribe(t *testing.T) {
 	}
 }
 
+// A tool of another plugin the module serves is described under that
+// plugin, not among the module's own tools, and is served like any other.
+func TestDescribeOtherPlugin(t *testing.T) {
+	Tool("test_other", ToolOptions{Title: "Other", Description: "Another plugin's.", Tier: abi.TierExec, Plugin: "test-other"},
+		func(c *Call, in echoArgs) (*Result, error) { return Text("other " + in.Text), nil })
+	d, err := Describe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range d.Tools {
+		if s.Name == "test_other" {
+			t.Fatal("test_other is listed among the module's own tools")
+		}
+	}
+	other := d.Plugins["test-other"]
+	if len(other) != 1 || other[0].Name != "test_other" || other[0].Tier != abi.TierExec || other[0].Title != "Other" {
+		t.Fatalf("plugins: %+v", d.Plugins)
+	}
+	if len(d.Plugins) != 1 {
+		t.Errorf("plugins: %+v", d.Plugins)
+	}
+	raw, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"plugins":{"test-other":[{"name":"test_other"`) {
+		t.Errorf("json: %s", raw)
+	}
+	res := call(t, "test_other", `{"text":"hi"}`)
+	if res.Error != nil || len(res.Content) != 1 || res.Content[0].Text != "other hi" {
+		t.Errorf("call: %+v", res)
+	}
+}
+
 func TestToolRegistrationPanics(t *testing.T) {
 	h := func(*Call, echoArgs) (*Result, error) { return nil, nil }
 	for name, f := range map[string]func(){
 		"bad name":   func() { Tool("Bad-Name", ToolOptions{}, h) },
 		"duplicate":  func() { Tool("test_echo", ToolOptions{}, h) },
 		"not struct": func() { Tool("test_str", ToolOptions{}, func(*Call, string) (*Result, error) { return nil, nil }) },
+		"bad plugin": func() { Tool("test_badplugin", ToolOptions{Plugin: "Core_Exec"}, h) },
+		"dash first": func() { Tool("test_dashplugin", ToolOptions{Plugin: "-x"}, h) },
 	} {
 		func() {
 			defer func() {

@@ -22,6 +22,13 @@ type ToolOptions struct {
 	// content (e.g. MyResult{}); its schema becomes the tool's outputSchema
 	// and results must carry that type.
 	Output any
+	// Plugin, in a module that serves several plugins, names the plugin
+	// the tool belongs to; empty, the tool is the module's own plugin's.
+	// The host routes a tool only to the plugin whose manifest lists it,
+	// and each plugin's instances hold that plugin's grants alone: juju's
+	// core module serves core and core-exec, whose tools set "core-exec".
+	// Describe reports such tools under abi.Description.Plugins.
+	Plugin string
 }
 
 // ReadOnly returns the annotations of a tool that only reads the workspace:
@@ -72,6 +79,20 @@ func validName(name string) bool {
 	return true
 }
 
+// validPluginName reports whether name matches ^[a-z0-9][a-z0-9-]{0,63}$,
+// a manifest's name.
+func validPluginName(name string) bool {
+	if len(name) == 0 || len(name) > 64 || name[0] == '-' {
+		return false
+	}
+	for _, r := range name {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '-' {
+			return false
+		}
+	}
+	return true
+}
+
 // Tool registers a tool whose arguments decode into In, a struct type whose
 // fields and tags are the tool's input schema. Call it from init or main;
 // it panics on a bad name, a duplicate or an In that is not a struct, as
@@ -86,6 +107,9 @@ func Tool[In any](name string, opts ToolOptions, h func(c *Call, in In) (*Result
 	}
 	if in.Kind() != reflect.Struct {
 		panic(fmt.Sprintf("juju: the arguments of tool %q must be a struct, not %s", name, in))
+	}
+	if opts.Plugin != "" && !validPluginName(opts.Plugin) {
+		panic(fmt.Sprintf("juju: the plugin %q of tool %q must match ^[a-z0-9][a-z0-9-]{0,63}$", opts.Plugin, name))
 	}
 	t := &tool{
 		name: name,
@@ -129,7 +153,8 @@ func (t *tool) spec() (abi.ToolSpec, error) {
 }
 
 // Describe returns every registered tool and discoverer, as the
-// juju_describe export reports them.
+// juju_describe export reports them: the tools of another plugin the
+// module serves (ToolOptions.Plugin) under Plugins.
 func Describe() (*abi.Description, error) {
 	d := &abi.Description{Tools: make([]abi.ToolSpec, 0, len(tools)), Discoverers: discovererSpecs()}
 	for _, t := range tools {
@@ -137,7 +162,14 @@ func Describe() (*abi.Description, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.Tools = append(d.Tools, s)
+		if t.opts.Plugin == "" {
+			d.Tools = append(d.Tools, s)
+			continue
+		}
+		if d.Plugins == nil {
+			d.Plugins = map[string][]abi.ToolSpec{}
+		}
+		d.Plugins[t.opts.Plugin] = append(d.Plugins[t.opts.Plugin], s)
 	}
 	return d, nil
 }

@@ -39,7 +39,8 @@ func writeEmbed(file, out string) error {
 }
 
 // embeddedWasm returns the wasm files of out's plugin folders (those
-// holding a manifest), as slash paths from dir, sorted.
+// holding a manifest, but not those that run another plugin's module), as
+// slash paths from dir, sorted.
 func embeddedWasm(dir, out string) ([]string, error) {
 	entries, err := os.ReadDir(out)
 	if err != nil {
@@ -59,6 +60,9 @@ func embeddedWasm(dir, out string) ([]string, error) {
 		m, err := manifest.DecodeEmbedded(data)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", filepath.Join(out, e.Name()), err)
+		}
+		if m.Wasm.Module != "" {
+			continue // the module's own folder holds the wasm
 		}
 		rel, err := filepath.Rel(dir, filepath.Join(out, e.Name(), m.Wasm.File))
 		if err != nil || !filepath.IsLocal(rel) {

@@ -5,7 +5,11 @@
 //
 // Each SRC is a plugin's source folder (a main package and manifest.json).
 // The plugin is compiled for wasip1 and written to DIR/<name>/ as
-// plugin.wasm and a manifest stamped with its sha256. With -update the
+// plugin.wasm and a manifest stamped with its sha256. A source whose
+// manifest names another plugin's module (wasm.module, as core-exec names
+// core) has no main package: it is stamped from that module, without a
+// wasm of its own, and its tools are those the module describes under its
+// name; the module's source must be built in the same run. With -update the
 // source manifest's tools are rewritten from the plugin's juju_describe
 // export (its identity is kept); with -check the command fails when they
 // differ, which makes the committed manifests a golden snapshot of the tool
@@ -15,18 +19,23 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/jujutools/juju/host/pluginbuild"
 	"github.com/jujutools/juju/internal/manifest"
+	"github.com/jujutools/juju/sdk/abi"
 )
 
 // options are the command's flags and arguments.
@@ -93,18 +102,107 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	return o, nil
 }
 
-// run builds every source, continuing past failures, and returns them joined.
+// source is one plugin source folder, its source manifest as read (whose
+// tools -update may not have written yet) and what the build needs of it
+// before that: its name and the module it runs, if another plugin's.
+type source struct {
+	dir    string
+	raw    []byte
+	name   string
+	module string
+}
+
+// readSource reads the source manifest in dir, leniently: it is decoded in
+// full once its tools are reconciled.
+func readSource(dir string) (source, error) {
+	raw, err := pluginbuild.ReadSource(dir)
+	if err != nil {
+		return source{}, err
+	}
+	var id struct {
+		Name string        `json:"name"`
+		Wasm manifest.Wasm `json:"wasm"`
+	}
+	if err := json.Unmarshal(raw, &id); err != nil {
+		return source{}, fmt.Errorf("%s: %w", manifest.FileName, err)
+	}
+	return source{dir: dir, raw: raw, name: id.Name, module: id.Wasm.Module}, nil
+}
+
+// decode decodes the source manifest raw (src's, or as reconciled).
+func (src source) decode(raw []byte) (*manifest.Manifest, error) {
+	m, err := manifest.DecodeSource(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", manifest.FileName, err)
+	}
+	return m, nil
+}
+
+// module is a module this run built: the stamped manifest of the plugin
+// that owns it, its wasm, its description (under -update or -check) and
+// the other plugins stamped to run it.
+type module struct {
+	m      *manifest.Manifest
+	wasm   []byte
+	d      *abi.Description
+	served map[string]bool
+}
+
+// run builds every source, continuing past failures, and returns them
+// joined. A source whose manifest names another plugin's module
+// (wasm.module) is not compiled: it is stamped from that module, which this
+// run must build too; such sources come after the others, whatever the
+// order given.
 func run(ctx context.Context, o options, stderr io.Writer) error {
 	var errs []error
-	built := map[string]bool{}
-	for _, src := range o.sources {
-		name, err := buildOne(ctx, o, src, stderr)
+	fail := func(src string, err error) {
+		fmt.Fprintf(stderr, "%s: FAILED: %v\n", src, err)
+		errs = append(errs, fmt.Errorf("%s: %w", src, err))
+	}
+	var sources []source
+	for _, dir := range o.sources {
+		src, err := readSource(dir)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: FAILED: %v\n", src, err)
-			errs = append(errs, fmt.Errorf("%s: %w", src, err))
+			fail(dir, err)
+			continue
+		}
+		sources = append(sources, src)
+	}
+	shares := func(s source) int {
+		if s.module != "" {
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(sources, func(a, b source) int { return cmp.Compare(shares(a), shares(b)) })
+	built := map[string]bool{}
+	modules := map[string]*module{}
+	for _, src := range sources {
+		var name string
+		var err error
+		if src.module != "" {
+			name, err = stampShared(o, src, modules, stderr)
+		} else {
+			name, err = buildOne(ctx, o, src, modules, stderr)
+		}
+		if err != nil {
+			fail(src.dir, err)
 			continue
 		}
 		built[name] = true
+	}
+	if len(errs) == 0 {
+		for _, name := range slices.Sorted(maps.Keys(modules)) {
+			mod := modules[name]
+			if mod.d == nil {
+				continue
+			}
+			for _, other := range slices.Sorted(maps.Keys(mod.d.Plugins)) {
+				if !mod.served[other] {
+					errs = append(errs, fmt.Errorf("the module of %s also serves tools of %s, whose source (a manifest with wasm.module %q) this run did not build: nothing would serve them", name, other, name))
+				}
+			}
+		}
 	}
 	if len(errs) == 0 && o.prune && o.out != "" {
 		if err := prune(o.out, built, stderr); err != nil {
@@ -143,27 +241,30 @@ func prune(out string, built map[string]bool, stderr io.Writer) error {
 	return nil
 }
 
-// buildOne builds one plugin source and returns the plugin's name.
-func buildOne(ctx context.Context, o options, src string, stderr io.Writer) (string, error) {
-	srcManifest, err := pluginbuild.ReadSource(src)
-	if err != nil {
-		return "", err
-	}
-	fmt.Fprintf(stderr, "%s: building…\n", src)
+// buildOne compiles one plugin source, records its module and returns the
+// plugin's name.
+func buildOne(ctx context.Context, o options, src source, modules map[string]*module, stderr io.Writer) (string, error) {
+	fmt.Fprintf(stderr, "%s: building…\n", src.dir)
 	start := time.Now()
-	wasm, err := pluginbuild.Compile(ctx, src)
+	wasm, err := pluginbuild.Compile(ctx, src.dir)
 	if err != nil {
 		return "", err
 	}
 	took := time.Since(start)
+	var d *abi.Description
+	raw := src.raw
 	if o.update || o.check {
-		if srcManifest, err = reconcile(ctx, o, src, srcManifest, wasm, stderr); err != nil {
+		if d, err = pluginbuild.DescribeCached(ctx, o.cache, wasm); err != nil {
+			return "", err
+		}
+		own := &abi.Description{Tools: d.Tools, Discoverers: d.Discoverers}
+		if raw, err = reconcile(o, src, own, stderr); err != nil {
 			return "", err
 		}
 	}
-	m, err := manifest.DecodeSource(srcManifest)
+	m, err := src.decode(raw)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", manifest.FileName, err)
+		return "", err
 	}
 	where := ""
 	if o.out != "" {
@@ -172,40 +273,69 @@ func buildOne(ctx context.Context, o options, src string, stderr io.Writer) (str
 		}
 		where = " → " + filepath.Join(o.out, m.Name)
 	}
+	modules[m.Name] = &module{m: m, wasm: wasm, d: d, served: map[string]bool{}}
 	fmt.Fprintf(stderr, "%s: %s compiled in %.1f s (%.1f MB), %s%s\n",
-		src, m.Name, took.Seconds(), float64(len(wasm))/(1<<20), count(len(m.Tools), "tool"), where)
+		src.dir, m.Name, took.Seconds(), float64(len(wasm))/(1<<20), count(len(m.Tools), "tool"), where)
 	return m.Name, nil
+}
+
+// stampShared stamps a plugin that runs the module of another plugin this
+// run built, and returns its name. Under -update or -check its tools are
+// those the module describes under its name.
+func stampShared(o options, src source, modules map[string]*module, stderr io.Writer) (string, error) {
+	name, owner := src.name, src.module
+	mod := modules[owner]
+	if mod == nil {
+		return "", fmt.Errorf("it runs the module of %s, which this run did not build; name %s's source folder too", owner, owner)
+	}
+	raw := src.raw
+	if mod.d != nil {
+		var err error
+		if raw, err = reconcile(o, src, &abi.Description{Tools: mod.d.Plugins[name]}, stderr); err != nil {
+			return "", err
+		}
+	}
+	m, err := src.decode(raw)
+	if err != nil {
+		return "", err
+	}
+	where := ""
+	if o.out != "" {
+		if m, err = pluginbuild.StampShared(o.out, m, mod.m); err != nil {
+			return "", err
+		}
+		where = " → " + filepath.Join(o.out, m.Name)
+	}
+	mod.served[name] = true
+	fmt.Fprintf(stderr, "%s: %s runs the module of %s, %s%s\n", src.dir, name, owner, count(len(m.Tools), "tool"), where)
+	return name, nil
 }
 
 // reconcile compares the source manifest with the plugin's description and
 // rewrites it (-update) or fails (-check) when they differ. It returns the
 // source manifest to build with.
-func reconcile(ctx context.Context, o options, src string, srcManifest, wasm []byte, stderr io.Writer) ([]byte, error) {
-	d, err := pluginbuild.DescribeCached(ctx, o.cache, wasm)
-	if err != nil {
-		return nil, err
-	}
-	diffs, err := pluginbuild.Compare(srcManifest, d)
+func reconcile(o options, src source, d *abi.Description, stderr io.Writer) ([]byte, error) {
+	diffs, err := pluginbuild.Compare(src.raw, d)
 	if err != nil {
 		return nil, err
 	}
 	if len(diffs) == 0 {
-		return srcManifest, nil
+		return src.raw, nil
 	}
 	if o.check {
 		for _, d := range diffs {
-			fmt.Fprintf(stderr, "%s: %s\n", src, d)
+			fmt.Fprintf(stderr, "%s: %s\n", src.dir, d)
 		}
-		return nil, fmt.Errorf("%s is out of date; run buildplugins -update %s and commit it", manifest.FileName, src)
+		return nil, fmt.Errorf("%s is out of date; run buildplugins -update %s and commit it", manifest.FileName, src.dir)
 	}
-	gen, err := pluginbuild.Generate(srcManifest, d)
+	gen, err := pluginbuild.Generate(src.raw, d)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(src, manifest.FileName), gen, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(src.dir, manifest.FileName), gen, 0o644); err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(stderr, "%s: %s updated (%s)\n", src, manifest.FileName, count(len(diffs), "change"))
+	fmt.Fprintf(stderr, "%s: %s updated (%s)\n", src.dir, manifest.FileName, count(len(diffs), "change"))
 	return gen, nil
 }
 

@@ -148,3 +148,74 @@ func TestPrune(t *testing.T) {
 		t.Errorf("prune said %q", log.String())
 	}
 }
+
+// A module that serves two plugins (as core serves core-exec): the source
+// naming the module is stamped from it, whatever the order given, with the
+// tools the module describes under its name, the same sha256 and no wasm
+// of its own; -embed embeds the module once. The module without the other
+// plugin's source, or that source without the module's, is an error.
+func TestSharedModule(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	testplugins := filepath.Join(filepath.Dir(file), "..", "..", "..", "plugins", "testplugins")
+	owner, sharer := filepath.Join(testplugins, "shared"), filepath.Join(testplugins, "sharedreader")
+	pkg := t.TempDir()
+	if err := os.WriteFile(filepath.Join(pkg, "core.go"), []byte("package core\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(pkg, "wasm")
+	cache := filepath.Join(os.TempDir(), "juju-test-wazero-cache")
+	// A stale wasm a former build left where the sharer's folder now is.
+	if err := os.MkdirAll(filepath.Join(out, "test-shared-reader"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "test-shared-reader", "plugin.wasm"), []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	embed := filepath.Join(pkg, "wasmfiles.go")
+	if err := run(context.Background(), options{out: out, check: true, cache: cache, embed: embed, sources: []string{sharer, owner}}, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "test-shared-reader runs the module of test-shared, 1 tool") {
+		t.Errorf("progress lines: %s", stderr.String())
+	}
+	read := func(name string) *manifest.Manifest {
+		data, err := os.ReadFile(filepath.Join(out, name, manifest.FileName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := manifest.DecodeEmbedded(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	own, reader := read("test-shared"), read("test-shared-reader")
+	if reader.Wasm.Module != "test-shared" || reader.Wasm.SHA256 != own.Wasm.SHA256 || reader.Wasm.File != own.Wasm.File {
+		t.Errorf("the sharer's wasm: %+v; the module's: %+v", reader.Wasm, own.Wasm)
+	}
+	if len(reader.Tools) != 1 || reader.Tools[0].Name != "test_shared_read_granted" || len(own.Tools) != 1 || own.Tools[0].Name != "test_shared_read" {
+		t.Errorf("tools: %v / %v", own.Tools, reader.Tools)
+	}
+	if wasms, _ := filepath.Glob(filepath.Join(out, "test-shared-reader", "*.wasm")); len(wasms) != 0 {
+		t.Errorf("the sharer's folder holds %v", wasms)
+	}
+	gen, err := os.ReadFile(embed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(gen), "//go:embed") != 1 || !strings.Contains(string(gen), `"wasm/test-shared/plugin.wasm"`) {
+		t.Errorf("embedded:\n%s", gen)
+	}
+
+	stderr.Reset()
+	err = run(context.Background(), options{check: true, cache: cache, sources: []string{owner}}, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "also serves tools of test-shared-reader") {
+		t.Errorf("the module alone: %v", err)
+	}
+	stderr.Reset()
+	err = run(context.Background(), options{out: t.TempDir(), sources: []string{sharer}}, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "which this run did not build") {
+		t.Errorf("the sharer alone: %v", err)
+	}
+}
