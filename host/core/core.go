@@ -1,6 +1,9 @@
 // Package core holds juju's core plugins, built by the Makefile from
 // plugins/ and embedded in the binary. Each is a folder under wasm/ with a
-// manifest (whose sha256 pins the wasm) and the wasm itself.
+// manifest (whose sha256 pins the wasm) and the wasm itself, except for a
+// plugin that runs another's module (core-exec runs core's): its folder
+// holds the manifest alone, which names that module (wasm.module) and pins
+// the same sha256.
 //
 // The build also writes wasmfiles.go (not committed), which embeds each
 // plugin's wasm a second time as a string: the linker stores the bytes once,
@@ -55,8 +58,14 @@ func (p Plugin) Release() {
 	}
 }
 
-// wasmFile is the path of the plugin's wasm in files.
-func (p Plugin) wasmFile() string { return path.Join(p.dir, p.Manifest.Wasm.File) }
+// wasmFile is the path of the plugin's wasm in files: in the folder of
+// the plugin whose module it runs (wasm.module), or else its own.
+func (p Plugin) wasmFile() string {
+	if mod := p.Manifest.Wasm.Module; mod != "" {
+		return path.Join("wasm", mod, p.Manifest.Wasm.File)
+	}
+	return path.Join(p.dir, p.Manifest.Wasm.File)
+}
 
 // pagesWithin returns the whole pages of size pageSize that lie inside b,
 // as a subslice of b (empty when b holds none).
@@ -104,5 +113,17 @@ func Plugins() ([]Plugin, error) {
 		return nil, ErrNotBuilt
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Manifest.Name < out[j].Manifest.Name })
+	// A plugin that runs another's module pins that module's very bytes.
+	for _, p := range out {
+		mod := p.Manifest.Wasm.Module
+		if mod == "" {
+			continue
+		}
+		i := sort.Search(len(out), func(i int) bool { return out[i].Manifest.Name >= mod })
+		if i == len(out) || out[i].Manifest.Name != mod || out[i].Manifest.Wasm.Module != "" ||
+			out[i].Manifest.Wasm != (manifest.Wasm{File: p.Manifest.Wasm.File, SHA256: p.Manifest.Wasm.SHA256}) {
+			return nil, fmt.Errorf("core plugin %s: it runs the module of %s, which is not built beside it with the same sha256; rebuild juju with `make build`", p.Manifest.Name, mod)
+		}
+	}
 	return out, nil
 }

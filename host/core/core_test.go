@@ -4,14 +4,16 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
 
-// The core modules hold what docs/SECURITY.md says they do: only core-exec
+// The core plugins hold what docs/SECURITY.md says they do: only core-exec
 // may run programs or reach the network, only core may write files, and
-// the modules that parse project files or images (core-discover,
-// core-image) may read files and nothing else.
+// the plugins that parse project files or images (core-discover,
+// core-image) may read files and nothing else. core-exec runs core's
+// module under those grants of its own.
 func TestModulesHoldWhatSecuritySays(t *testing.T) {
 	plugins, err := Plugins()
 	if errors.Is(err, ErrNotBuilt) {
@@ -42,6 +44,29 @@ func TestModulesHoldWhatSecuritySays(t *testing.T) {
 	}
 	if !slices.Equal(names, []string{"core", "core-discover", "core-exec", "core-image"}) {
 		t.Errorf("core modules: %v", names)
+	}
+	// core-exec runs the core module: the very same bytes, under its own
+	// manifest and grants; every other core plugin has a module of its own.
+	byName := map[string]Plugin{}
+	for _, p := range plugins {
+		byName[p.Manifest.Name] = p
+		if want := map[string]string{"core-exec": "core"}[p.Manifest.Name]; p.Manifest.Wasm.Module != want {
+			t.Errorf("%s runs the module of %q; want %q", p.Manifest.Name, p.Manifest.Wasm.Module, want)
+		}
+	}
+	core, err := byName["core"].Wasm()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec, err := byName["core-exec"].Wasm()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(core) == 0 || unsafe.SliceData(core) != unsafe.SliceData(exec) || len(core) != len(exec) {
+		t.Error("core-exec does not read the core module's own bytes")
+	}
+	if byName["core-exec"].Manifest.Wasm.SHA256 != byName["core"].Manifest.Wasm.SHA256 {
+		t.Error("core-exec pins another hash than core's")
 	}
 	for _, p := range plugins {
 		if p.Manifest.Name != "core-image" {

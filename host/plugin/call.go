@@ -132,7 +132,7 @@ func (p *Plugin) runIn(ctx context.Context, caller hostfns.Caller, export string
 // channel and hands its output back through juju_output; an ABI 1 plugin
 // uses Extism's input and output.
 func (p *Plugin) exec(callCtx context.Context, inst *instance, export string, input []byte) (uint32, []byte, error) {
-	c := &call{ctx: callCtx, ch: inst.ch}
+	c := &call{ctx: callCtx, ch: inst.ch, p: p}
 	wasmCtx := context.WithValue(context.WithoutCancel(callCtx), callKey{}, c)
 	if inst.ch == nil {
 		return inst.ext.CallWithContext(wasmCtx, export, input)
@@ -402,11 +402,12 @@ func (p *Plugin) Idle() int {
 
 // call is what the host functions serving one call see of it, through the
 // context wazero hands them: the call's cancellable context (wazero sees
-// only an uncancellable one), the instance's channel and, once juju_output
-// ran, the call's output.
+// only an uncancellable one), the instance's channel, the plugin the
+// instance belongs to and, once juju_output ran, the call's output.
 type call struct {
 	ctx    context.Context
 	ch     *channel // nil for an ABI 1 plugin
+	p      *Plugin  // whose instance runs the call: its grants apply
 	output []byte
 }
 

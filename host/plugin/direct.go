@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
+	"unsafe"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -46,15 +48,130 @@ func runsDirect(version int, imports []Import) bool {
 }
 
 // directModule is a compiled ABI 2 module in a wazero runtime of its own,
-// with WASI and the juju:channel host functions instantiated beside it.
+// with WASI and the juju:channel host functions instantiated beside it. The
+// plugins that run the same wasm under the same limits share one (core and
+// core-exec run the core module): one compilation, one copy of the machine
+// code and of the decoded module. Each plugin keeps its own instances, and
+// every host function serves the plugin of the call running (call.p), so
+// each instance holds its own plugin's grants alone.
 type directModule struct {
 	rt   wazero.Runtime
 	code wazero.CompiledModule
+
+	key  moduleKey
+	done chan struct{} // closed when the compilation ended; then err is set
+	err  error
+	refs int // the plugins holding it; guarded by Runtime.mu
+}
+
+// moduleKey says which plugins may share a directModule: the same wasm,
+// the same memory cap (part of the compilation), and host functions of the
+// same names in the same order (linked by index). The wasm is the same
+// when the sha256 the manifests pin is: an installed plugin's bytes were
+// hashed before compiling. An embedded plugin's are not hashed again (see
+// LoadEmbedded), so its key also holds where its bytes lie: two core
+// plugins share a module only when they read the very same bytes of
+// juju's binary (core.Plugin.Wasm).
+type moduleKey struct {
+	sha256 string
+	memMiB int
+	fns    string
+	at     uintptr // embedded: the address of the wasm's first byte
+	size   int
+}
+
+// directKey is p's moduleKey for wasm; ok is false when p cannot share
+// (its manifest pins no hash).
+func (p *Plugin) directKey(wasm []byte) (moduleKey, bool) {
+	if p.Manifest.Wasm.SHA256 == "" || len(wasm) == 0 {
+		return moduleKey{}, false
+	}
+	names := make([]string, len(p.fns))
+	for i, f := range p.fns {
+		names[i] = f.Name
+	}
+	k := moduleKey{sha256: p.Manifest.Wasm.SHA256, memMiB: p.memMiB, fns: strings.Join(names, "\x00")}
+	if p.embedded {
+		k.at, k.size = uintptr(unsafe.Pointer(unsafe.SliceData(wasm))), len(wasm)
+	}
+	return k, true
+}
+
+// directModule returns the compiled module p runs: the one another plugin
+// compiled or is compiling for the same key, or a new compilation of wasm.
+// The caller holds a reference, which closeDirect gives back.
+func (r *Runtime) directModule(ctx context.Context, p *Plugin, wasm []byte) (*directModule, error) {
+	key, shared := p.directKey(wasm)
+	if !shared {
+		m, err := p.compileDirect(ctx, wasm)
+		if m != nil {
+			m.refs = 1
+		}
+		return m, err
+	}
+	r.mu.Lock()
+	if m := r.modules[key]; m != nil {
+		m.refs++
+		r.mu.Unlock()
+		<-m.done
+		if m.err != nil {
+			return nil, m.err // the compiler dropped it from the map
+		}
+		return m, nil
+	}
+	pending := &directModule{key: key, done: make(chan struct{}), refs: 1}
+	if r.modules == nil {
+		r.modules = map[moduleKey]*directModule{}
+	}
+	r.modules[key] = pending
+	r.mu.Unlock()
+
+	m, err := p.compileDirect(ctx, wasm)
+	r.mu.Lock()
+	if err != nil {
+		pending.err = err
+		delete(r.modules, key) // a later load compiles afresh
+	} else {
+		pending.rt, pending.code = m.rt, m.code
+	}
+	r.mu.Unlock()
+	close(pending.done)
+	if err != nil {
+		return nil, err
+	}
+	return pending, nil
+}
+
+// closeDirect gives back a plugin's reference to m and closes m's runtime
+// when it was the last one.
+func (r *Runtime) closeDirect(ctx context.Context, m *directModule) error {
+	r.mu.Lock()
+	m.refs--
+	last := m.refs == 0
+	if last && r.modules[m.key] == m {
+		delete(r.modules, m.key)
+	}
+	r.mu.Unlock()
+	if !last {
+		return nil
+	}
+	return m.rt.Close(ctx)
 }
 
 // compileDirect compiles wasm in a new runtime and links what it may
-// import. A failure closes the runtime.
-func (p *Plugin) compileDirect(ctx context.Context, cfg wazero.RuntimeConfig, wasm []byte) (*directModule, error) {
+// import. A failure closes the runtime. The host functions serve whichever
+// plugin the running call belongs to (callFrom), so plugins of the same
+// key may share the result.
+func (p *Plugin) compileDirect(ctx context.Context, wasm []byte) (*directModule, error) {
+	cm, err := p.compileDirectIn(ctx, p.rt.runtimeConfig(p.memMiB), wasm)
+	if err != nil && p.rt.cacheFailed(err) {
+		// The on-disk cache failed (full, read-only): compile in memory.
+		cm, err = p.compileDirectIn(ctx, p.rt.runtimeConfig(p.memMiB), wasm)
+	}
+	return cm, err
+}
+
+func (p *Plugin) compileDirectIn(ctx context.Context, cfg wazero.RuntimeConfig, wasm []byte) (*directModule, error) {
 	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
 	err := func() error {
 		if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
@@ -62,13 +179,13 @@ func (p *Plugin) compileDirect(ctx context.Context, cfg wazero.RuntimeConfig, wa
 		}
 		b := rt.NewHostModuleBuilder(abi.ChannelNamespace)
 		i64 := []api.ValueType{api.ValueTypeI64}
-		for _, f := range p.fns {
+		for i, f := range p.fns {
 			b.NewFunctionBuilder().WithGoFunction(api.GoFunc(func(ctx context.Context, stack []uint64) {
-				stack[0] = p.serveChannel(ctx, f, stack[0])
+				stack[0] = serveChannel(ctx, i, stack[0])
 			}), i64, i64).Export(f.Name)
 		}
 		b.NewFunctionBuilder().WithGoFunction(api.GoFunc(func(ctx context.Context, stack []uint64) {
-			stack[0] = p.takeOutput(ctx, stack[0])
+			stack[0] = takeOutput(ctx, stack[0])
 		}), i64, i64).Export(abi.ChannelOutput)
 		if _, err := b.Instantiate(ctx); err != nil {
 			return fmt.Errorf("linking %s: %w", abi.ChannelNamespace, err)
@@ -94,8 +211,6 @@ func (m *directModule) instantiate(ctx context.Context, cfg wazero.ModuleConfig)
 	// An anonymous module: any number of instances may live side by side.
 	return m.rt.InstantiateModule(ctx, m.code, cfg.WithName("").WithStartFunctions())
 }
-
-func (m *directModule) close(ctx context.Context) error { return m.rt.Close(ctx) }
 
 // exported returns the instance's function export, keeping it: a wazero
 // function keeps its call engine (its stack) from call to call.

@@ -34,7 +34,7 @@ func (p *Plugin) hostFunctions() []extism.HostFunction {
 	}
 	if p.channel {
 		hf := extism.NewHostFunctionWithStack(abi.ChannelOutput, func(ctx context.Context, _ *extism.CurrentPlugin, stack []uint64) {
-			stack[0] = p.takeOutput(ctx, stack[0])
+			stack[0] = takeOutput(ctx, stack[0])
 		}, []extism.ValueType{extism.ValueTypeI64}, []extism.ValueType{extism.ValueTypeI64})
 		hf.SetNamespace(abi.ChannelNamespace)
 		out = append(out, hf)
@@ -70,6 +70,22 @@ func (p *Plugin) serveChannel(ctx context.Context, f hostfns.Func, n uint64) uin
 	if c == nil || c.ch == nil {
 		return 0
 	}
+	return p.serveChannelIn(ctx, c, f, n)
+}
+
+// serveChannel is the host function of index i of a module run directly:
+// it serves the plugin whose instance made the call (plugins that share the
+// module link the same functions in the same order), and answers nothing
+// outside a call.
+func serveChannel(ctx context.Context, i int, n uint64) uint64 {
+	c := callFrom(ctx)
+	if c == nil || c.ch == nil || c.p == nil || i >= len(c.p.fns) {
+		return 0
+	}
+	return c.p.serveChannelIn(ctx, c, c.p.fns[i], n)
+}
+
+func (p *Plugin) serveChannelIn(ctx context.Context, c *call, f hostfns.Func, n uint64) uint64 {
 	in, err := c.ch.take(n)
 	header, body := p.handle(ctx, f, func() ([]byte, *abi.Error) {
 		if err != nil {
@@ -83,7 +99,7 @@ func (p *Plugin) serveChannel(ctx context.Context, f hostfns.Func, n uint64) uin
 
 // takeOutput is ChannelOutput: the last n bytes the guest wrote are the
 // call's output.
-func (p *Plugin) takeOutput(ctx context.Context, n uint64) uint64 {
+func takeOutput(ctx context.Context, n uint64) uint64 {
 	c := callFrom(ctx)
 	if c == nil || c.ch == nil {
 		return 1

@@ -250,11 +250,7 @@ func (p *Plugin) compileNow() error {
 	// after an install or an upgrade waits for it.
 	ctx := experimental.WithCompilationWorkers(context.Background(), runtime.GOMAXPROCS(0))
 	if runsDirect(p.Manifest.ABI, imports) {
-		p.direct, err = p.compileDirect(ctx, p.rt.runtimeConfig(p.memMiB), wasm)
-		if err != nil && p.rt.cacheFailed(err) {
-			// The on-disk cache failed (full, read-only): compile in memory.
-			p.direct, err = p.compileDirect(ctx, p.rt.runtimeConfig(p.memMiB), wasm)
-		}
+		p.direct, err = p.rt.directModule(ctx, p, wasm)
 		return err
 	}
 	m := extism.Manifest{
@@ -319,7 +315,7 @@ func (p *Plugin) Close(ctx context.Context) error {
 	}
 	switch {
 	case p.direct != nil:
-		return p.direct.close(ctx)
+		return p.rt.closeDirect(ctx, p.direct)
 	case p.compiled != nil:
 		return p.compiled.Close(ctx)
 	}

@@ -45,10 +45,11 @@ type Runtime struct {
 	log  *slog.Logger
 
 	mu       sync.Mutex
-	cache    wazero.CompilationCache   // the one new compilations use
-	caches   []wazero.CompilationCache // every cache opened, closed by Close
-	cacheDir string                    // the on-disk cache in use, absolute; "" when in memory
-	cacheErr error                     // why the on-disk cache is not used
+	cache    wazero.CompilationCache     // the one new compilations use
+	caches   []wazero.CompilationCache   // every cache opened, closed by Close
+	cacheDir string                      // the on-disk cache in use, absolute; "" when in memory
+	cacheErr error                       // why the on-disk cache is not used
+	modules  map[moduleKey]*directModule // compiled or compiling, shared by key
 }
 
 // NewRuntime validates opts and opens the compilation cache. A cache
