@@ -10,8 +10,9 @@ GO        ?= go
 BIN       := bin/juju
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X main.version=$(VERSION)
-# Every folder under plugins/ with a main.go is a core plugin (testplugins are built by the tests).
-CORE      := $(sort $(patsubst %/main.go,%,$(wildcard plugins/*/main.go)))
+# Every folder under plugins/ with a manifest.json is a core plugin (testplugins are built by the
+# tests); one whose manifest names another's module (plugins/exec: core's) is stamped from it.
+CORE      := $(sort $(patsubst %/manifest.json,%,$(wildcard plugins/*/manifest.json)))
 ROOT      ?= $(CURDIR)
 # Each entry is PACKAGE or PACKAGE:BINARY (the binary whose absence triggers the install).
 # make, go, npm, cargo, mvn, just, task and mise are the oracles of the

@@ -46,14 +46,15 @@ func run(m *testing.M) int {
 }
 
 // buildJuju builds the core plugins (every plugins/* folder with a
-// main.go; unchanged ones come from Go's build cache) and the binary.
+// manifest.json, as `make plugins` does; unchanged ones come from Go's
+// build cache) and the binary.
 func buildJuju(tmp string) error {
-	mains, err := filepath.Glob(filepath.Join(repoRoot, "plugins", "*", "main.go"))
+	manifests, err := filepath.Glob(filepath.Join(repoRoot, "plugins", "*", "manifest.json"))
 	if err != nil {
 		return err
 	}
-	args := []string{"run", "./internal/cmd/buildplugins", "-prune", "-out", "host/core/wasm"}
-	for _, m := range mains {
+	args := []string{"run", "./internal/cmd/buildplugins", "-prune", "-out", "host/core/wasm", "-embed", "host/core/wasmfiles.go"}
+	for _, m := range manifests {
 		rel, err := filepath.Rel(repoRoot, filepath.Dir(m))
 		if err != nil {
 			return err

@@ -1,4 +1,4 @@
-package main
+package exec
 
 import (
 	"fmt"
@@ -90,14 +90,14 @@ type GitCommitInfo struct {
 }
 
 func init() {
-	juju.Tool("git_status", juju.ReadTool("Git status",
+	juju.Tool("git_status", readTool("Git status",
 		"Shows the repository's branch, its upstream and the changed, staged and untracked files, from the real git. Secrets are never listed.",
 		GitStatus{}), gitStatus)
-	juju.Tool("git_diff", juju.ReadTool("Git diff",
+	juju.Tool("git_diff", readTool("Git diff",
 		"Shows the unstaged changes as a unified diff (staged: true for the staged ones, revision to compare with a commit), optionally for some paths only. "+
 			"A diff longer than about 90 KB is cut at a line, and offset reads on.",
 		GitDiff{}), gitDiff)
-	juju.Tool("git_log", juju.ReadTool("Git log",
+	juju.Tool("git_log", readTool("Git log",
 		"Lists recent commits, newest first: hash, author, date and subject; optionally only those touching a path. "+
 			"offset skips the newest ones, to read on after a cut log.",
 		GitLog{}), gitLog)
