@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/jujutools/juju/host/mcpserver"
+	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/sandbox"
 )
@@ -95,7 +96,7 @@ const stdioGCPercent = 50
 // gcPercent sets percent unless the owner set GOGC.
 func gcPercent(percent int) {
 	if _, set := os.LookupEnv("GOGC"); !set {
-		debug.SetGCPercent(percent)
+		plugin.SetGCPercent(percent) // kept for after a compilation running now
 	}
 }
 

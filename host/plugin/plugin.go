@@ -203,7 +203,7 @@ func (p *Plugin) compile() {
 
 func (p *Plugin) compileOnce() {
 	defer close(p.done)
-	defer liftMemoryLimit()()
+	defer compiling()()
 	p.state.Store(int32(Compiling))
 	p.rt.log.Debug("compiling plugin", "plugin", p.Name())
 	start := time.Now()
