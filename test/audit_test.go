@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -115,5 +116,46 @@ func TestAudit(t *testing.T) {
 	}
 	if out, err := jujuErr(home, root, "audit", "--since", "yesterday-ish"); err == nil || !strings.Contains(out, "--since") {
 		t.Errorf("a bad --since: %v %s", err, out)
+	}
+}
+
+// core-exec runs the core module, yet it stays a plugin of its own: each
+// tool is served, and audited, as the plugin whose manifest lists it, and
+// only core-exec holds the rights to run programs and reach the network.
+func TestCoreExecIsAPluginOfItsOwn(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "hello\n"})
+	home := t.TempDir()
+	s := startGate(t, home, root, "trusted", "plugins-e2e", nil)
+	s.ok("read_file", map[string]any{"path": "a.txt"})
+	if text := s.ok("run_command", map[string]any{"command": "echo from-core-exec"}); !strings.Contains(text, "from-core-exec") {
+		t.Fatalf("run_command: %s", text)
+	}
+	s.ok("list_jobs", map[string]any{})
+	got := auditJSON(t, home, root)
+	want := map[string]string{"read_file": "core", "run_command": "core-exec", "list_jobs": "core-exec"}
+	if len(got) != len(want) {
+		t.Fatalf("%d audit records: %+v", len(got), got)
+	}
+	for _, g := range got {
+		if g.Plugin != want[g.Tool] || g.Outcome != "ok" {
+			t.Errorf("%s ran as %q (%s), want %q", g.Tool, g.Plugin, g.Outcome, want[g.Tool])
+		}
+	}
+	var list []struct {
+		Name    string   `json:"name"`
+		Granted []string `json:"granted"`
+		Tools   int      `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(juju(t, home, root, "plugins", "list", "--json")), &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range list {
+		runs := slices.Contains(p.Granted, "exec") || slices.Contains(p.Granted, "exec.shell") || slices.Contains(p.Granted, "net.fetch")
+		if runs != (p.Name == "core-exec") {
+			t.Errorf("%s is granted %v", p.Name, p.Granted)
+		}
+		if p.Name == "core-exec" && p.Tools != 13 {
+			t.Errorf("core-exec serves %d tools", p.Tools)
+		}
 	}
 }
