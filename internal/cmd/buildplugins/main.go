@@ -129,15 +129,6 @@ func readSource(dir string) (source, error) {
 	return source{dir: dir, raw: raw, name: id.Name, module: id.Wasm.Module}, nil
 }
 
-// decode decodes the source manifest raw (src's, or as reconciled).
-func (src source) decode(raw []byte) (*manifest.Manifest, error) {
-	m, err := manifest.DecodeSource(raw)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", manifest.FileName, err)
-	}
-	return m, nil
-}
-
 // module is a module this run built: the stamped manifest of the plugin
 // that owns it, its wasm, its description (under -update or -check) and
 // the other plugins stamped to run it.
@@ -251,18 +242,14 @@ func buildOne(ctx context.Context, o options, src source, modules map[string]*mo
 		return "", err
 	}
 	took := time.Since(start)
-	var d *abi.Description
-	raw := src.raw
+	var d, own *abi.Description
 	if o.update || o.check {
 		if d, err = pluginbuild.DescribeCached(ctx, o.cache, wasm); err != nil {
 			return "", err
 		}
-		own := &abi.Description{Tools: d.Tools, Discoverers: d.Discoverers}
-		if raw, err = reconcile(o, src, own, stderr); err != nil {
-			return "", err
-		}
+		own = &abi.Description{Tools: d.Tools, Discoverers: d.Discoverers}
 	}
-	m, err := src.decode(raw)
+	m, err := settle(o, src, own, stderr)
 	if err != nil {
 		return "", err
 	}
@@ -288,14 +275,11 @@ func stampShared(o options, src source, modules map[string]*module, stderr io.Wr
 	if mod == nil {
 		return "", fmt.Errorf("it runs the module of %s, which this run did not build; name %s's source folder too", owner, owner)
 	}
-	raw := src.raw
+	var part *abi.Description
 	if mod.d != nil {
-		var err error
-		if raw, err = reconcile(o, src, &abi.Description{Tools: mod.d.Plugins[name]}, stderr); err != nil {
-			return "", err
-		}
+		part = &abi.Description{Tools: mod.d.Plugins[name]}
 	}
-	m, err := src.decode(raw)
+	m, err := settle(o, src, part, stderr)
 	if err != nil {
 		return "", err
 	}
@@ -309,6 +293,24 @@ func stampShared(o options, src source, modules map[string]*module, stderr io.Wr
 	mod.served[name] = true
 	fmt.Fprintf(stderr, "%s: %s runs the module of %s, %s%s\n", src.dir, name, owner, count(len(m.Tools), "tool"), where)
 	return name, nil
+}
+
+// settle returns src's manifest to build with, decoded in full: as
+// reconcile leaves it when d, the plugin's description, is known (-update
+// or -check), else as it is.
+func settle(o options, src source, d *abi.Description, stderr io.Writer) (*manifest.Manifest, error) {
+	raw := src.raw
+	if d != nil {
+		var err error
+		if raw, err = reconcile(o, src, d, stderr); err != nil {
+			return nil, err
+		}
+	}
+	m, err := manifest.DecodeSource(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", manifest.FileName, err)
+	}
+	return m, nil
 }
 
 // reconcile compares the source manifest with the plugin's description and
