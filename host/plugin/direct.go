@@ -181,7 +181,7 @@ func (p *Plugin) compileDirectIn(ctx context.Context, cfg wazero.RuntimeConfig, 
 		i64 := []api.ValueType{api.ValueTypeI64}
 		for i, f := range p.fns {
 			b.NewFunctionBuilder().WithGoFunction(api.GoFunc(func(ctx context.Context, stack []uint64) {
-				stack[0] = serveChannel(ctx, i, stack[0])
+				stack[0] = serveDirect(ctx, i, stack[0])
 			}), i64, i64).Export(f.Name)
 		}
 		b.NewFunctionBuilder().WithGoFunction(api.GoFunc(func(ctx context.Context, stack []uint64) {

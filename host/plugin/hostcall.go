@@ -73,11 +73,11 @@ func (p *Plugin) serveChannel(ctx context.Context, f hostfns.Func, n uint64) uin
 	return p.serveChannelIn(ctx, c, f, n)
 }
 
-// serveChannel is the host function of index i of a module run directly:
+// serveDirect is the host function of index i of a module run directly:
 // it serves the plugin whose instance made the call (plugins that share the
 // module link the same functions in the same order), and answers nothing
 // outside a call.
-func serveChannel(ctx context.Context, i int, n uint64) uint64 {
+func serveDirect(ctx context.Context, i int, n uint64) uint64 {
 	c := callFrom(ctx)
 	if c == nil || c.ch == nil || c.p == nil || i >= len(c.p.fns) {
 		return 0
