@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/jujutools/juju/sandbox"
 
@@ -73,8 +74,10 @@ func checkGlob(g string) error {
 }
 
 // hostnameRE matches a DNS name: dot-separated labels of letters, digits and
-// inner hyphens.
-var hostnameRE = regexp.MustCompile(`^(?i:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.(?i:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?))*$`)
+// inner hyphens. It is compiled on first use, not at every start.
+var hostnameRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?i:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.(?i:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?))*$`)
+})
 
 // CheckHostPort checks an exact host:port pair as fetch.allow holds them:
 // a DNS name or an IP address (IPv6 in brackets) and a port from 1 to 65535.
@@ -86,7 +89,7 @@ func CheckHostPort(s string) error {
 	if host == "" {
 		return errors.New("the host is missing")
 	}
-	if _, err := netip.ParseAddr(host); err != nil && !hostnameRE.MatchString(host) {
+	if _, err := netip.ParseAddr(host); err != nil && !hostnameRE().MatchString(host) {
 		return fmt.Errorf("%q is neither an IP address nor a host name", host)
 	}
 	n, err := strconv.Atoi(port)

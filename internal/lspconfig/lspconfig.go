@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/google/shlex"
 	"github.com/pelletier/go-toml/v2"
@@ -47,7 +48,8 @@ type File struct {
 	Servers []Server `toml:"server"`
 }
 
-var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+// nameRE is compiled on first use, not at every start.
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`) })
 
 // ErrInvalid wraps every problem with a registration.
 var ErrInvalid = errors.New("invalid language server registration")
@@ -58,8 +60,8 @@ func invalid(format string, args ...any) error {
 
 // Validate checks one registration.
 func (s *Server) Validate() error {
-	if !nameRE.MatchString(s.Name) {
-		return invalid("name %q must match %s", s.Name, nameRE)
+	if !nameRE().MatchString(s.Name) {
+		return invalid("name %q must match %s", s.Name, nameRE())
 	}
 	if len(s.Command) == 0 || strings.TrimSpace(s.Command[0]) == "" {
 		return invalid("%s: no command", s.Name)

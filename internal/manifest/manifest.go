@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -57,12 +56,6 @@ type Limits struct {
 	TimeoutMs int `json:"timeoutMs,omitempty"`
 	Instances int `json:"instances,omitempty"`
 }
-
-var (
-	nameRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
-	toolNameRE = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
-	fileRE     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\.wasm$`)
-)
 
 // ErrInvalid wraps every validation failure.
 var ErrInvalid = errors.New("invalid manifest")
@@ -137,17 +130,17 @@ func (m *Manifest) check(needHash, compile bool) error {
 	if m.ABI < abi.VersionKernel || m.ABI > abi.Version {
 		return bad("abi %d is not supported (this juju speaks abi %d to %d)", m.ABI, abi.VersionKernel, abi.Version)
 	}
-	if !nameRE.MatchString(m.Name) {
-		return bad("name %q must match %s", m.Name, nameRE)
+	if !validName(m.Name) {
+		return bad("name %q must match %s", m.Name, namePattern)
 	}
 	if strings.TrimSpace(m.Version) == "" {
 		return bad("version is empty")
 	}
-	if !fileRE.MatchString(m.Wasm.File) {
+	if !validFile(m.Wasm.File) {
 		return bad("wasm.file %q must be a plain file name ending in .wasm", m.Wasm.File)
 	}
-	if mod := m.Wasm.Module; mod != "" && (!nameRE.MatchString(mod) || mod == m.Name) {
-		return bad("wasm.module %q must name another plugin (%s)", mod, nameRE)
+	if mod := m.Wasm.Module; mod != "" && (!validName(mod) || mod == m.Name) {
+		return bad("wasm.module %q must name another plugin (%s)", mod, namePattern)
 	}
 	if needHash || m.Wasm.SHA256 != "" {
 		if len(m.Wasm.SHA256) != 64 || strings.ToLower(m.Wasm.SHA256) != m.Wasm.SHA256 {
@@ -186,8 +179,8 @@ func (m *Manifest) check(needHash, compile bool) error {
 	}
 	seenDisc := map[string]bool{}
 	for _, d := range m.Discoverers {
-		if !nameRE.MatchString(d.Name) {
-			return bad("discoverer name %q must match %s", d.Name, nameRE)
+		if !validName(d.Name) {
+			return bad("discoverer name %q must match %s", d.Name, namePattern)
 		}
 		if seenDisc[d.Name] {
 			return bad("discoverer %q listed twice", d.Name)
@@ -201,8 +194,8 @@ func (m *Manifest) check(needHash, compile bool) error {
 }
 
 func validateTool(t *abi.ToolSpec, compile bool) error {
-	if !toolNameRE.MatchString(t.Name) {
-		return fmt.Errorf("name must match %s", toolNameRE)
+	if !validToolName(t.Name) {
+		return fmt.Errorf("name must match %s", toolNamePattern)
 	}
 	if strings.TrimSpace(t.Description) == "" {
 		return errors.New("description is empty")
