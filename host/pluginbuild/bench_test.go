@@ -30,6 +30,12 @@ func BenchmarkReadPlugin(b *testing.B) {
 		write(name, strings.Repeat("package x // some code\n", 40))
 		paths = append(paths, `"`+name+`"`)
 	}
+	if err := os.Mkdir(filepath.Join(root, "list"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 80 { // the folder of make bench P4
+		write(fmt.Sprintf("list/entry%02d.txt", i), strings.Repeat("x", i*37))
+	}
 	p := load(b, "plugins/core", root, []abi.Capability{abi.CapFSRead}, nil)
 	if err := p.Warm(context.Background()); err != nil {
 		b.Fatal(err)
@@ -40,6 +46,7 @@ func BenchmarkReadPlugin(b *testing.B) {
 		{"read_files_10", "read_files", `{"paths":[` + strings.Join(paths, ",") + `]}`},
 		{"file_info", "file_info", `{"path":"tiny.txt"}`},
 		{"glob", "glob_files", `{"pattern":"**/*.go"}`},
+		{"list_directory_80", "list_directory", `{"path":"list"}`},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			ctx := context.Background()
