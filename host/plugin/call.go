@@ -212,6 +212,8 @@ type instance struct {
 	fns  map[string]api.Function // mod's exports called so far
 	ch   *channel
 	mems []*mmapMemory // the modules' linear memories, outside the Go heap
+
+	idleSince time.Time // when it last went back to the pool
 }
 
 // stop closes the instance's modules, which ends a call running in them at
@@ -387,7 +389,9 @@ func (p *Plugin) release(inst *instance) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.idle) < cap(p.tokens) {
+		inst.idleSince = time.Now()
 		p.idle = append(p.idle, inst)
+		p.armTrim()
 		return
 	}
 	go inst.dispose()

@@ -67,10 +67,11 @@ type Plugin struct {
 	// exports take their input and give their output through it.
 	channel bool
 
-	tokens  chan struct{} // one per live instance allowed
-	mu      sync.Mutex
-	idle    []*instance
-	closing bool // Close was called: no compilation may start
+	tokens    chan struct{} // one per live instance allowed
+	mu        sync.Mutex
+	idle      []*instance // least recently used first
+	trimTimer *time.Timer // the next trim of idle, when scheduled (trim.go)
+	closing   bool        // Close was called: no compilation may start
 }
 
 // LoadEmbedded is Load for a plugin whose wasm is built into juju's own
@@ -309,6 +310,10 @@ func (p *Plugin) Close(ctx context.Context) error {
 	p.mu.Lock()
 	idle := p.idle
 	p.idle = nil
+	if p.trimTimer != nil {
+		p.trimTimer.Stop()
+		p.trimTimer = nil
+	}
 	p.mu.Unlock()
 	for _, in := range idle {
 		in.dispose()

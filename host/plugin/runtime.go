@@ -35,6 +35,9 @@ type Options struct {
 	Timeout time.Duration
 	// Instances bounds the pool of each plugin (2×GOMAXPROCS, at least 4, if 0).
 	Instances int
+	// IdleTTL is how long an instance beyond a plugin's most recently used
+	// one may wait idle before it is disposed of (DefaultIdleTTL if 0).
+	IdleTTL time.Duration
 	// Logger receives plugin logs and failures (discarded if nil).
 	Logger *slog.Logger
 }
@@ -62,6 +65,9 @@ func NewRuntime(opts Options) (*Runtime, error) {
 	}
 	if opts.Timeout == 0 {
 		opts.Timeout = DefaultTimeout
+	}
+	if opts.IdleTTL <= 0 {
+		opts.IdleTTL = DefaultIdleTTL
 	}
 	if opts.Instances == 0 {
 		opts.Instances = max(4, 2*runtime.GOMAXPROCS(0))
