@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,8 +22,20 @@ import (
 
 // hostFuncs are the host functions a plugin links against: the fs ones
 // over an empty workspace and a log that drops everything.
-func hostFuncs(t *testing.T) []hostfns.Func {
-	pol, err := policy.New(policy.Config{Roots: []string{t.TempDir()}})
+func hostFuncs(t *testing.T) []hostfns.Func { return hostFuncsOver(t, t.TempDir()) }
+
+// helloRoot is a workspace holding a.txt, "hello".
+func helloRoot(t *testing.T) string {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// hostFuncsOver is hostFuncs over the workspace root.
+func hostFuncsOver(t *testing.T, root string) []hostfns.Func {
+	pol, err := policy.New(policy.Config{Roots: []string{root}})
 	if err != nil {
 		t.Fatal(err)
 	}

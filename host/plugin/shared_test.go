@@ -3,17 +3,13 @@ package plugin_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/hostfns"
-	"github.com/jujutools/juju/hostfns/fs"
 	"github.com/jujutools/juju/internal/manifest"
-	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -22,16 +18,7 @@ import (
 // plugin, under that plugin's grants, whichever tool's code it runs. The
 // module stays until the last of them closes.
 func TestPluginsShareAModuleNotTheirGrants(t *testing.T) {
-	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pol, err := policy.New(policy.Config{Roots: []string{root}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := hostfns.Func{Name: abi.FnLog, Handle: func(context.Context, []byte, []byte) ([]byte, []byte) { return []byte(`{}`), nil }}
-	fns := append(fs.New(pol, fs.Options{}), log)
+	fns := hostFuncsOver(t, helloRoot(t))
 	rt, err := plugin.NewRuntime(plugin.Options{CacheDir: t.TempDir(), Timeout: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)

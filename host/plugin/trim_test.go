@@ -3,16 +3,12 @@ package plugin_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/hostfns"
-	"github.com/jujutools/juju/hostfns/fs"
-	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -20,20 +16,12 @@ import (
 // of once idle for the TTL, all but the most recently used one, which keeps
 // serving; a later burst grows the pool again.
 func TestIdleInstancesAreTrimmed(t *testing.T) {
-	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pol, err := policy.New(policy.Config{Roots: []string{root}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	// fs.read waits until four calls are inside it: four instances at once.
 	const burst = 4
 	var arrived sync.WaitGroup
 	var gate chan struct{}
 	var mu sync.Mutex
-	fns := fs.New(pol, fs.Options{})
+	fns := hostFuncsOver(t, helloRoot(t))
 	for i, f := range fns {
 		if f.Name != abi.FnFSRead {
 			continue
@@ -50,7 +38,6 @@ func TestIdleInstancesAreTrimmed(t *testing.T) {
 			return read(ctx, h, b)
 		}
 	}
-	fns = append(fns, hostfns.Func{Name: abi.FnLog, Handle: func(context.Context, []byte, []byte) ([]byte, []byte) { return []byte(`{}`), nil }})
 
 	const ttl = 400 * time.Millisecond
 	rt, err := plugin.NewRuntime(plugin.Options{Instances: burst, IdleTTL: ttl, Timeout: 20 * time.Second})
