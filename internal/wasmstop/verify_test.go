@@ -1,0 +1,93 @@
+package wasmstop
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/tetratelabs/wazero"
+
+	"github.com/jujutools/juju/internal/wasmtest"
+)
+
+// Verify accepts what Instrument makes and nothing short of it; Marked
+// only reads the claim.
+func TestVerify(t *testing.T) {
+	sec, fn := wasmtest.Section, wasmtest.Body
+	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	head := []byte("\x00asm\x01\x00\x00\x00")
+	types := sec(1, 0x01, 0x60, 0x00, 0x00)
+	funcs := sec(3, 0x02, 0x00, 0x00)
+	memory := sec(5, 0x01, 0x00, 0x01)
+	name := append([]byte{byte(len(Export))}, Export...)
+	// A module of two functions and three loops, with the checks of
+	// globals 0 and 1 written in by hand, the one numbered skip left out.
+	check := stopCheck(0, 1)
+	assemble := func(skip int, globals []byte) []byte {
+		loops := 0
+		loop := func() []byte {
+			loops++
+			if loops == skip {
+				return []byte{0x03, 0x40}
+			}
+			return append([]byte{0x03, 0x40}, check...)
+		}
+		code := cat([]byte{0x02}, fn(cat(loop(), []byte{0x0c, 0x00, 0x0b, 0x0b})...), fn(cat(loop(), loop(), []byte{0x0b, 0x0b, 0x0b})...))
+		return cat(head, types, funcs, memory, sec(6, globals...),
+			sec(7, cat([]byte{0x01}, name, []byte{0x03, 0x01})...), sec(10, code...))
+	}
+	good := appendGlobals([]byte{0x02})
+	if err := Verify(assemble(0, good)); err != nil {
+		t.Fatalf("Verify of the module with every check: %v", err)
+	}
+	if !Marked(assemble(0, good)) {
+		t.Error("Marked: false for a module exporting the flag")
+	}
+	ctx := context.Background()
+	rt := wazero.NewRuntime(ctx)
+	defer rt.Close(ctx)
+	for skip := 1; skip <= 3; skip++ {
+		mod := assemble(skip, good)
+		if _, err := rt.CompileModule(ctx, mod); err != nil {
+			t.Fatalf("without check %d: not valid: %v", skip, err)
+		}
+		if err := Verify(mod); err == nil {
+			t.Errorf("Verify passes a module without check %d", skip)
+		}
+	}
+	// The counter starting elsewhere than at Turns (never calling out
+	// to Go for four billion turns) is refused too.
+	bad := []byte{0x02, 0x7f, 0x01, 0x41, 0x00, 0x0b, 0x7f, 0x01, 0x41, 0x00, 0x0b}
+	if _, err := rt.CompileModule(ctx, assemble(0, bad)); err != nil {
+		t.Fatal(err)
+	}
+	if err := Verify(assemble(0, bad)); err == nil {
+		t.Error("Verify passes a counter that does not start at Turns")
+	}
+
+	// What Instrument makes passes, and a module that sets the flag does
+	// not.
+	plain := cat(head, types, funcs, memory, sec(10, cat([]byte{0x02}, fn(0x03, 0x40, 0x0c, 0x00, 0x0b, 0x0b), fn(0x0b))...))
+	if Marked(plain) || Verify(plain) == nil {
+		t.Fatal("an uninstrumented module passes")
+	}
+	out, err := Instrument(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Verify(out); err != nil {
+		t.Fatalf("Verify of Instrument's module: %v", err)
+	}
+	if n := bytes.Count(out, check); n != 1 {
+		t.Fatalf("%d checks, want one per loop (1)", n)
+	}
+	reset := cat(head, types, funcs, memory, sec(6, good...),
+		sec(7, cat([]byte{0x01}, name, []byte{0x03, 0x01})...),
+		sec(10, cat([]byte{0x02}, fn(cat([]byte{0x03, 0x40}, check, []byte{0x0c, 0x00, 0x0b, 0x0b})...), fn(0x41, 0x00, 0x24, 0x01, 0x0b))...))
+	if _, err := rt.CompileModule(ctx, reset); err != nil {
+		t.Fatal(err)
+	}
+	if err := Verify(reset); err == nil {
+		t.Error("Verify passes a module that resets the stop flag")
+	}
+}

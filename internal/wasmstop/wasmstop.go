@@ -1,0 +1,350 @@
+// Package wasmstop makes a wasm module stoppable from outside at little
+// cost. Instrument adds two mutable i32 globals, a turn counter and a stop
+// flag (exported as Export), and at the head of every loop a check: the
+// counter goes down by one, and every Turns turns the check calls out to
+// Go (memory.grow of no page) and traps (unreachable) once the host has
+// set the flag.
+//
+// wazero's own way to stop guest code (CloseOnContextDone) calls out of
+// the machine code into Go at every loop turn, which costs about 28 ns a
+// turn; Go's wasm code starts most functions with a loop, so a plugin call
+// spent about 40% of its time there (docs/RATIONALE.md, "Where the time of
+// a plugin call goes"). The call out is needed all the same, more rarely:
+// the Go runtime cannot preempt machine code, so a guest that never comes
+// back to Go would hold up every stop-the-world phase of the collector,
+// and with it the whole process, the timer that should stop the guest
+// included. Every Turns turns, the call lets Go preempt the goroutine.
+//
+// Without loops, wasm code cannot run for long: every other branch goes
+// forward, and a call chain ends at the stack's limit (wazero traps). The
+// instructions of proposals that would change that (tail calls, exception
+// handling) are not decoded: Instrument refuses a module that uses them,
+// as it refuses anything it does not fully understand, and the host then
+// stops that module wazero's way.
+package wasmstop
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// Export is the name under which an instrumented module exports its stop
+// flag, a mutable i32 global. Once the flag holds non-zero, the instance
+// traps within Turns loop turns.
+const Export = "juju:stop"
+
+// Turns is how many loop turns the guest makes between two calls out to
+// Go, where the Go runtime may preempt it and the stop flag is read: a call
+// out costs about 28 ns, so a turn pays about a twentieth of a nanosecond
+// for it.
+const Turns = 512
+
+// ErrUnsupported wraps every reason Instrument refuses a module.
+var ErrUnsupported = errors.New("wasmstop: module not instrumented")
+
+// Section ids of the wasm binary format.
+const (
+	secCustom   = 0
+	secImport   = 2
+	secMemory   = 5
+	secGlobal   = 6
+	secExport   = 7
+	secCode     = 10
+	secDataCnt  = 12
+	maxSections = 12
+)
+
+// order is each known section's place in a module (the data count section
+// comes between element and code).
+var order = [maxSections + 1]int{1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 12: 10, 10: 11, 11: 12}
+
+// Value types of wasm 2.0 (numbers, v128, funcref, externref).
+func isValType(b byte) bool {
+	switch b {
+	case 0x7f, 0x7e, 0x7d, 0x7c, 0x7b, 0x70, 0x6f:
+		return true
+	}
+	return false
+}
+
+type section struct {
+	id   byte
+	body []byte
+}
+
+// Instrument returns a copy of the module mod with the stop global and its
+// checks. Its error wraps ErrUnsupported when mod uses what the package
+// does not decode, already has an export named Export, or is malformed; the
+// caller then runs mod as it is, stopped another way.
+func Instrument(mod []byte) ([]byte, error) {
+	sections, err := split(mod)
+	if err != nil {
+		return nil, err
+	}
+	globals, memories := 0, 0 // imported and the module's own
+	for _, s := range sections {
+		var n, m int
+		switch s.id {
+		case secImport:
+			n, m, err = importedGlobals(s.body)
+		case secMemory:
+			m, err = vecLen(s.body)
+		case secGlobal:
+			n, err = vecLen(s.body)
+		case secExport:
+			_, found, e := findExport(s.body)
+			if err = e; found {
+				err = unsupported("the module already exports %q", Export)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		globals, memories = globals+n, memories+m
+	}
+	if memories == 0 {
+		return nil, unsupported("the module has no memory to call out to Go through")
+	}
+	count := uint32(globals) // the new globals' indexes
+	stop := count + 1
+
+	out := make([]byte, 0, len(mod)+len(mod)/16)
+	out = append(out, mod[:8]...)
+	addedGlobal, addedExport := false, false
+	for _, s := range sections {
+		if s.id != secCustom {
+			if !addedGlobal && order[s.id] > order[secGlobal] {
+				out = appendSection(out, secGlobal, appendGlobals(binary.AppendUvarint(nil, 2)))
+				addedGlobal = true
+			}
+			if !addedExport && order[s.id] > order[secExport] {
+				out = appendSection(out, secExport, appendStopExport(binary.AppendUvarint(nil, 1), stop))
+				addedExport = true
+			}
+		}
+		body := s.body
+		switch s.id {
+		case secGlobal:
+			body, err = appendVec(s.body, 2, appendGlobals)
+			addedGlobal = true
+		case secExport:
+			body, err = appendVec(s.body, 1, func(b []byte) []byte { return appendStopExport(b, stop) })
+			addedExport = true
+		case secCode:
+			body, err = instrumentCode(s.body, count, stop, false)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = appendSection(out, s.id, body)
+	}
+	if !addedGlobal {
+		out = appendSection(out, secGlobal, appendGlobals(binary.AppendUvarint(nil, 2)))
+	}
+	if !addedExport {
+		out = appendSection(out, secExport, appendStopExport(binary.AppendUvarint(nil, 1), stop))
+	}
+	return out, nil
+}
+
+// Marked reports whether mod exports a global named Export: whether it
+// claims to be instrumented. It reads the section headers and the export
+// section only. Trust the claim only for a module whose origin you trust
+// (one built into juju's binary); Verify checks it.
+func Marked(mod []byte) bool {
+	sections, err := split(mod)
+	if err != nil {
+		return false
+	}
+	for _, s := range sections {
+		if s.id == secExport {
+			_, found, err := findExport(s.body)
+			return found && err == nil
+		}
+	}
+	return false
+}
+
+// Verify reports whether mod is as Instrument leaves it: its last two
+// globals are the counter and the stop flag, the flag is exported as
+// Export, no instruction of the module's own names either, and every loop
+// starts with the check.
+func Verify(mod []byte) error {
+	sections, err := split(mod)
+	if err != nil {
+		return err
+	}
+	globals, stop, found := 0, uint32(0), false
+	var last []byte // the global section's bytes after its count
+	for _, s := range sections {
+		var n int
+		switch s.id {
+		case secImport:
+			n, _, err = importedGlobals(s.body)
+		case secGlobal:
+			n, err = vecLen(s.body)
+			last = s.body
+		case secExport:
+			stop, found, err = findExport(s.body)
+		case secCode:
+			if !found || stop != uint32(globals-1) {
+				return unsupported("the module does not export its last global as %q", Export)
+			}
+			if globals < 2 || !bytes.HasSuffix(last, appendGlobals(nil)) {
+				return unsupported("the last globals are not the turn counter and the stop flag")
+			}
+			_, err = instrumentCode(s.body, stop-1, stop, true)
+		}
+		if err != nil {
+			return err
+		}
+		globals += n
+	}
+	if !found {
+		return unsupported("the module exports no %q", Export)
+	}
+	return nil
+}
+
+// split checks mod's header and returns its sections, which must be known
+// and in order.
+func split(mod []byte) ([]section, error) {
+	if len(mod) < 8 || !bytes.Equal(mod[:8], []byte("\x00asm\x01\x00\x00\x00")) {
+		return nil, unsupported("not a wasm 1 binary")
+	}
+	var sections []section
+	last := 0
+	for rest := mod[8:]; len(rest) > 0; {
+		id := rest[0]
+		size, n := binary.Uvarint(rest[1:])
+		if n <= 0 || n > 5 || size > uint64(len(rest)-1-n) {
+			return nil, unsupported("a section's size is malformed")
+		}
+		body := rest[1+n : 1+n+int(size)]
+		rest = rest[1+n+int(size):]
+		if id != secCustom {
+			if id > maxSections || order[id] <= last {
+				return nil, unsupported("section %d is unknown or out of order", id)
+			}
+			last = order[id]
+		}
+		sections = append(sections, section{id, body})
+	}
+	return sections, nil
+}
+
+func unsupported(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrUnsupported, fmt.Sprintf(format, args...))
+}
+
+func appendSection(out []byte, id byte, body []byte) []byte {
+	out = append(out, id)
+	out = binary.AppendUvarint(out, uint64(len(body)))
+	return append(out, body...)
+}
+
+// appendGlobals appends the two globals: the turn counter, a mutable i32
+// starting at Turns, and the stop flag, a mutable i32 starting at 0.
+func appendGlobals(b []byte) []byte {
+	b = append(b, 0x7f, 0x01, 0x41)
+	b = appendSleb(b, Turns)
+	return append(b, 0x0b, 0x7f, 0x01, 0x41, 0x00, 0x0b)
+}
+
+// appendSleb appends v as signed LEB128.
+func appendSleb(b []byte, v int64) []byte {
+	for {
+		c := byte(v & 0x7f)
+		v >>= 7
+		if v == 0 && c&0x40 == 0 || v == -1 && c&0x40 != 0 {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
+}
+
+// appendStopExport appends the export of global index as Export.
+func appendStopExport(b []byte, index uint32) []byte {
+	b = binary.AppendUvarint(b, uint64(len(Export)))
+	b = append(b, Export...)
+	b = append(b, 0x03) // a global
+	return binary.AppendUvarint(b, uint64(index))
+}
+
+// appendVec returns the vector body with its count k higher and add's
+// elements after its last.
+func appendVec(body []byte, k uint32, add func([]byte) []byte) ([]byte, error) {
+	r := reader{b: body}
+	n := r.u32()
+	if r.err != nil || n > ^uint32(0)-k {
+		return nil, unsupported("a vector's length is malformed")
+	}
+	out := binary.AppendUvarint(make([]byte, 0, len(body)+32), uint64(n+k))
+	out = append(out, body[r.off:]...)
+	return add(out), nil
+}
+
+// vecLen is the count that starts a vector section.
+func vecLen(body []byte) (int, error) {
+	r := reader{b: body}
+	n := r.u32()
+	if r.err != nil {
+		return 0, unsupported("a vector's length is malformed")
+	}
+	return int(n), nil
+}
+
+// importedGlobals counts the globals and memories an import section
+// imports.
+func importedGlobals(body []byte) (globals, memories int, err error) {
+	r := reader{b: body}
+	n := r.u32()
+	for i := uint32(0); i < n && r.err == nil; i++ {
+		r.name()
+		r.name()
+		switch kind := r.byte(); kind {
+		case 0x00: // a function
+			r.u32()
+		case 0x01: // a table
+			r.byte()
+			r.limits()
+		case 0x02: // a memory
+			r.limits()
+			memories++
+		case 0x03: // a global
+			r.byte()
+			r.byte()
+			globals++
+		default:
+			return 0, 0, unsupported("import kind %#x", kind)
+		}
+	}
+	if r.err != nil || r.off != len(body) {
+		return 0, 0, unsupported("the import section is malformed")
+	}
+	return globals, memories, nil
+}
+
+// findExport finds the export named Export in an export section: the
+// index it exports, when it is a global.
+func findExport(body []byte) (index uint32, found bool, err error) {
+	r := reader{b: body}
+	n := r.u32()
+	for i := uint32(0); i < n && r.err == nil; i++ {
+		name := r.name()
+		kind := r.byte()
+		idx := r.u32()
+		if name == Export {
+			if kind != 0x03 {
+				return 0, false, unsupported("the module exports %q, not as a global", Export)
+			}
+			index, found = idx, true
+		}
+	}
+	if r.err != nil || r.off != len(body) {
+		return 0, false, unsupported("the export section is malformed")
+	}
+	return index, found, nil
+}
