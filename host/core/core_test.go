@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/jujutools/juju/internal/wasmstop"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -74,6 +75,28 @@ func TestModulesHoldWhatSecuritySays(t *testing.T) {
 		}
 		if len(p.Manifest.Tools) != 1 || p.Manifest.Tools[0].Name != "read_image" {
 			t.Errorf("core-image serves %v; want read_image alone", p.Manifest.Tools)
+		}
+	}
+}
+
+// Every core module carries its stop checks: the host trusts them without
+// decoding the module again (plugin.instrument), so a core tool looping
+// past its deadline is stopped only if every loop checks the stop global.
+func TestModulesAreStoppable(t *testing.T) {
+	plugins, err := Plugins()
+	if errors.Is(err, ErrNotBuilt) {
+		t.Skip("core plugins not built (run `make plugins`)")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range plugins {
+		wasm, err := p.Wasm()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := wasmstop.Verify(wasm); err != nil {
+			t.Errorf("%s: %v", p.Manifest.Name, err)
 		}
 	}
 }

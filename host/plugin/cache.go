@@ -12,6 +12,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/jujutools/juju/internal/wasmstop"
 )
 
 // wazero keeps compiled code in CacheDir/wazero-<version>-<arch>-<os>/,
@@ -38,10 +40,24 @@ const CachePruneGrace = time.Hour
 const cacheSmall = 1 << 20
 
 // cacheNames returns every name wazero may give the compiled code of wasm
-// in its cache folder. The CPU's feature flags are few (three bits on
-// amd64, one on arm64), so every combination is tried, with both values of
-// the context byte.
+// in its cache folder: juju compiles a module that is not instrumented
+// already as wasmstop.Instrument makes it (Plugin.instrument), so the
+// names of those bytes are among them.
 func cacheNames(wasm []byte) []string {
+	names := idNames(wasm)
+	if !wasmstop.Marked(wasm) {
+		if out, err := wasmstop.Instrument(wasm); err == nil {
+			names = append(names, idNames(out)...)
+		}
+	}
+	return names
+}
+
+// idNames returns the names wazero may give the compiled code of exactly
+// these bytes. The CPU's feature flags are few (three bits on amd64, one
+// on arm64), so every combination is tried, with both values of the
+// context byte.
+func idNames(wasm []byte) []string {
 	h := sha256.New()
 	h.Write(wasm)
 	state, err := h.(encoding.BinaryMarshaler).MarshalBinary()

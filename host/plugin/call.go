@@ -15,6 +15,7 @@ import (
 	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/wasmstop"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -209,6 +210,7 @@ func shortCause(rc uint32, err error) string {
 type instance struct {
 	ext  *extism.Plugin          // run through Extism
 	mod  api.Module              // or run directly (runsDirect)
+	halt api.MutableGlobal       // mod's stop global, when instrumented
 	fns  map[string]api.Function // mod's exports called so far
 	ch   *channel
 	mems []*mmapMemory // the modules' linear memories, outside the Go heap
@@ -216,9 +218,20 @@ type instance struct {
 	idleSince time.Time // when it last went back to the pool
 }
 
-// stop closes the instance's modules, which ends a call running in them at
-// its next deadline check; the instance is then disposed of, never reused.
+// stop ends a call running in the instance at its next loop turn: an
+// instrumented module's stop global is set (wasmstop), any other module is
+// closed, which wazero checks at every loop turn. The instance is then
+// disposed of, never reused.
 func (inst *instance) stop() {
+	if inst.halt != nil {
+		inst.halt.Set(1)
+		return
+	}
+	inst.close()
+}
+
+// close closes the instance's modules.
+func (inst *instance) close() {
 	switch {
 	case inst.mod != nil:
 		inst.mod.Close(context.Background())
@@ -249,7 +262,7 @@ func (inst *instance) allocate(_, limit uint64) experimental.LinearMemory {
 // dispose closes the instance and unmaps its memories. No call may be
 // running in it (a call's deadline only closes it: see mmapMemory).
 func (inst *instance) dispose() {
-	inst.stop()
+	inst.close()
 	for _, m := range inst.mems {
 		m.unmap()
 	}
@@ -296,6 +309,12 @@ func (p *Plugin) acquire(ctx context.Context, waitWarm bool) (*instance, error) 
 	allocCtx := experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(inst.allocate))
 	if p.direct != nil {
 		inst.mod, err = p.direct.instantiate(allocCtx, cfg)
+		if err == nil && p.direct.stopGlobal {
+			var ok bool
+			if inst.halt, ok = inst.mod.ExportedGlobal(wasmstop.Export).(api.MutableGlobal); !ok {
+				err = fmt.Errorf("the instrumented module exports no mutable %s", wasmstop.Export)
+			}
+		}
 	} else {
 		inst.ext, err = p.compiled.Instance(allocCtx, extism.PluginInstanceConfig{ModuleConfig: cfg})
 	}

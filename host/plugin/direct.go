@@ -13,6 +13,7 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 	"github.com/tetratelabs/wazero/sys"
 
+	"github.com/jujutools/juju/internal/wasmstop"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -57,6 +58,9 @@ func runsDirect(version int, imports []Import) bool {
 type directModule struct {
 	rt   wazero.Runtime
 	code wazero.CompiledModule
+	// stopGlobal: the module was instrumented (wasmstop), and an instance
+	// is stopped by setting its stop global, not by closing it
+	stopGlobal bool
 
 	key  moduleKey
 	done chan struct{} // closed when the compilation ended; then err is set
@@ -132,7 +136,7 @@ func (r *Runtime) directModule(ctx context.Context, p *Plugin, wasm []byte) (*di
 		pending.err = err
 		delete(r.modules, key) // a later load compiles afresh
 	} else {
-		pending.rt, pending.code = m.rt, m.code
+		pending.rt, pending.code, pending.stopGlobal = m.rt, m.code, m.stopGlobal
 	}
 	r.mu.Unlock()
 	close(pending.done)
@@ -163,13 +167,38 @@ func (r *Runtime) closeDirect(ctx context.Context, m *directModule) error {
 // plugin the running call belongs to (callFrom), so plugins of the same
 // key may share the result.
 func (p *Plugin) compileDirect(ctx context.Context, wasm []byte) (*directModule, error) {
-	cm, err := p.compileDirectIn(ctx, p.rt.runtimeConfig(p.memMiB), wasm)
+	wasm, stopGlobal := p.instrument(wasm)
+	cm, err := p.compileDirectIn(ctx, p.rt.runtimeConfig(p.memMiB, stopGlobal), wasm)
 	if err != nil && p.rt.cacheFailed(err) {
 		// The on-disk cache failed (full, read-only): compile in memory.
-		cm, err = p.compileDirectIn(ctx, p.rt.runtimeConfig(p.memMiB), wasm)
+		cm, err = p.compileDirectIn(ctx, p.rt.runtimeConfig(p.memMiB, stopGlobal), wasm)
+	}
+	if cm != nil {
+		cm.stopGlobal = stopGlobal
 	}
 	return cm, err
 }
+
+// instrument returns the wasm to compile and whether its instances are
+// stopped through its stop global (see package wasmstop): a core module
+// was instrumented when juju was built (buildplugins), and its bytes are
+// the binary's own; any other module is instrumented here. A module
+// wasmstop does not understand is compiled as it is, and wazero stops it
+// (CloseOnContextDone).
+func (p *Plugin) instrument(wasm []byte) ([]byte, bool) {
+	if p.embedded && wasmstop.Marked(wasm) {
+		return wasm, true
+	}
+	out, err := instrumentModule(wasm)
+	if err != nil {
+		p.rt.log.Info("plugin runs with wazero's slower deadline checks", "plugin", p.Name(), "reason", err)
+		return wasm, false
+	}
+	return out, true
+}
+
+// instrumentModule is wasmstop.Instrument; tests replace it.
+var instrumentModule = wasmstop.Instrument
 
 func (p *Plugin) compileDirectIn(ctx context.Context, cfg wazero.RuntimeConfig, wasm []byte) (*directModule, error) {
 	rt := wazero.NewRuntimeWithConfig(ctx, cfg)

@@ -1,5 +1,7 @@
 package plugin
 
+import "errors"
+
 // SameModule reports whether a and b run one compiled module.
 func SameModule(a, b *Plugin) bool { return a.direct != nil && a.direct == b.direct }
 
@@ -8,4 +10,16 @@ func (r *Runtime) SharedModules() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.modules)
+}
+
+// StopsByGlobal reports whether p's instances are stopped through their
+// stop global (an instrumented module) rather than by wazero's checks.
+func StopsByGlobal(p *Plugin) bool { return p.direct != nil && p.direct.stopGlobal }
+
+// RefuseInstrumenting makes every module run as it is, stopped by wazero,
+// until the test ends.
+func RefuseInstrumenting(t interface{ Cleanup(func()) }) {
+	saved := instrumentModule
+	instrumentModule = func([]byte) ([]byte, error) { return nil, errors.New("refused by the test") }
+	t.Cleanup(func() { instrumentModule = saved })
 }

@@ -260,13 +260,13 @@ func (p *Plugin) compileNow() error {
 		Memory: &extism.ManifestMemory{MaxPages: uint32(p.memMiB) * 16, MaxHttpResponseBytes: 0, MaxVarBytes: 1 << 20},
 	}
 	cfg := extism.PluginConfig{
-		RuntimeConfig: p.rt.runtimeConfig(p.memMiB),
+		RuntimeConfig: p.rt.runtimeConfig(p.memMiB, false),
 		EnableWasi:    true, // the Go wasip1 runtime needs clocks and random; no preopens are given
 	}
 	p.compiled, err = extism.NewCompiledPlugin(ctx, m, cfg, p.hostFunctions())
 	if err != nil && p.rt.cacheFailed(err) {
 		// The on-disk cache failed (full, read-only): compile in memory.
-		cfg.RuntimeConfig = p.rt.runtimeConfig(p.memMiB)
+		cfg.RuntimeConfig = p.rt.runtimeConfig(p.memMiB, false)
 		p.compiled, err = extism.NewCompiledPlugin(ctx, m, cfg, p.hostFunctions())
 	}
 	return err

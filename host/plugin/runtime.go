@@ -200,12 +200,16 @@ func (r *Runtime) Close(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-func (r *Runtime) runtimeConfig(memMiB int) wazero.RuntimeConfig {
+// runtimeConfig is the wazero configuration of a plugin's runtime. With
+// stopGlobal, its module was instrumented (wasmstop) and is stopped through
+// its stop global; otherwise wazero checks for a closed module at every
+// loop turn (CloseOnContextDone), which costs far more.
+func (r *Runtime) runtimeConfig(memMiB int, stopGlobal bool) wazero.RuntimeConfig {
 	r.mu.Lock()
 	cache := r.cache
 	r.mu.Unlock()
 	return wazero.NewRuntimeConfig().
 		WithCompilationCache(cache).
-		WithCloseOnContextDone(true).
+		WithCloseOnContextDone(!stopGlobal).
 		WithMemoryLimitPages(uint32(memMiB) * 16) // 64 KiB pages
 }

@@ -4,8 +4,10 @@
 //	buildplugins [-update] [-check] [-prune] -out DIR [-embed FILE] SRC...
 //
 // Each SRC is a plugin's source folder (a main package and manifest.json).
-// The plugin is compiled for wasip1 and written to DIR/<name>/ as
-// plugin.wasm and a manifest stamped with its sha256. A source whose
+// The plugin is compiled for wasip1, given its stop checks (package
+// wasmstop: the host trusts a core module's and does not make them again)
+// and written to DIR/<name>/ as plugin.wasm and a manifest stamped with its
+// sha256. A source whose
 // manifest names another plugin's module (wasm.module, as core-exec names
 // core) has no main package: it is stamped from that module, without a
 // wasm of its own, and its tools are those the module describes under its
@@ -35,6 +37,7 @@ import (
 
 	"github.com/jujutools/juju/host/pluginbuild"
 	"github.com/jujutools/juju/internal/manifest"
+	"github.com/jujutools/juju/internal/wasmstop"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -240,6 +243,11 @@ func buildOne(ctx context.Context, o options, src source, modules map[string]*mo
 	wasm, err := pluginbuild.Compile(ctx, src.dir)
 	if err != nil {
 		return "", err
+	}
+	// The host trusts a core module's stop checks without decoding it
+	// again on every start (plugin.instrument): they are made here.
+	if wasm, err = wasmstop.Instrument(wasm); err != nil {
+		return "", fmt.Errorf("%s: %w", src.dir, err)
 	}
 	took := time.Since(start)
 	var d, own *abi.Description
