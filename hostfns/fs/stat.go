@@ -29,7 +29,7 @@ func (s *server) stat(ctx context.Context, req *abi.StatRequest, _ []byte) (*abi
 		}
 		if req.Hash {
 			h := sha256.New()
-			if _, err := io.CopyBuffer(h, ctxReader{ctx, f}, make([]byte, 256<<10)); err != nil {
+			if _, err := io.CopyBuffer(h, ctxReader{ctx, f}, make([]byte, hashBuffer(info.Size()))); err != nil {
 				if e := canceled(ctx); e != nil {
 					return nil, nil, e
 				}
@@ -45,6 +45,14 @@ func (s *server) stat(ctx context.Context, req *abi.StatRequest, _ []byte) (*abi
 	res.ModTime = modTime(info.ModTime())
 	res.Mode = info.Mode().String()
 	return res, nil, nil
+}
+
+// hashBuffer is the size of the buffer that hashes a file of size bytes:
+// the whole file and the read that finds its end, up to 256 KiB. A fixed
+// 256 KiB made every file_info of a small file allocate and clear it, which
+// was half of that call's time.
+func hashBuffer(size int64) int {
+	return int(min(max(size+1, 512), 256<<10))
 }
 
 // ctxReader stops reading once ctx is done.

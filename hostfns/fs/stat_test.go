@@ -3,6 +3,9 @@ package fs
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -56,5 +59,32 @@ func TestStatErrors(t *testing.T) {
 		var res abi.StatResult
 		f.call(t, abi.FnFSStat, c.req, &res)
 		f.wantErr(t, "stat "+toString(c.req), res.Status, c.code)
+	}
+}
+
+// The hash covers the whole file whatever its size against the buffer
+// (sized to the file, at most 256 KiB), and a file grown since its size
+// was read is hashed whole too.
+func TestStatHashSizes(t *testing.T) {
+	f := newFixture(t, Options{})
+	for _, size := range []int{0, 1, 511, 512, 513, 256<<10 - 1, 256 << 10, 256<<10 + 1, 600 << 10} {
+		data := make([]byte, size)
+		for i := range data {
+			data[i] = byte(i*7 + i>>9)
+		}
+		name := fmt.Sprintf("h%d.bin", size)
+		if err := os.WriteFile(filepath.Join(f.ws, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(data)
+		var res abi.StatResult
+		f.call(t, abi.FnFSStat, abi.StatRequest{Path: name, Hash: true}, &res)
+		noErr(t, "stat "+name, res.Status)
+		if res.SHA256 != hex.EncodeToString(sum[:]) || res.Size != int64(size) {
+			t.Errorf("%s: size %d, sha256 %s; want %d, %x", name, res.Size, res.SHA256, size, sum)
+		}
+	}
+	if n := hashBuffer(1 << 30); n != 256<<10 {
+		t.Errorf("the buffer of a 1 GiB file is %d bytes", n)
 	}
 }
