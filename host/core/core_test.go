@@ -16,13 +16,7 @@ import (
 // core-image) may read files and nothing else. core-exec runs core's
 // module under those grants of its own.
 func TestModulesHoldWhatSecuritySays(t *testing.T) {
-	plugins, err := Plugins()
-	if errors.Is(err, ErrNotBuilt) {
-		t.Skip("core plugins not built (run `make plugins`)")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	plugins := builtPlugins(t)
 	want := map[string][]abi.Capability{
 		"core":          {abi.CapFSRead, abi.CapFSWrite, abi.CapGit, abi.CapLSP, abi.CapState},
 		"core-exec":     {abi.CapExec, abi.CapExecShell, abi.CapGit, abi.CapNetFetch},
@@ -83,13 +77,7 @@ func TestModulesHoldWhatSecuritySays(t *testing.T) {
 // decoding the module again (plugin.instrument), so a core tool looping
 // past its deadline is stopped only if every loop checks the stop global.
 func TestModulesAreStoppable(t *testing.T) {
-	plugins, err := Plugins()
-	if errors.Is(err, ErrNotBuilt) {
-		t.Skip("core plugins not built (run `make plugins`)")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	plugins := builtPlugins(t)
 	for _, p := range plugins {
 		wasm, err := p.Wasm()
 		if err != nil {
@@ -99,4 +87,18 @@ func TestModulesAreStoppable(t *testing.T) {
 			t.Errorf("%s: %v", p.Manifest.Name, err)
 		}
 	}
+}
+
+// builtPlugins returns the core plugins, skipping the test when they were
+// not built.
+func builtPlugins(t *testing.T) []Plugin {
+	t.Helper()
+	plugins, err := Plugins()
+	if errors.Is(err, ErrNotBuilt) {
+		t.Skip("core plugins not built (run `make plugins`)")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plugins
 }

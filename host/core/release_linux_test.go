@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"os"
 	"strconv"
 	"strings"
@@ -18,13 +17,7 @@ import (
 // Release takes its pages out of the resident set; the bytes read the same
 // afterwards.
 func TestWasmIsTheBinarysDataAndReleaseDropsIt(t *testing.T) {
-	plugins, err := Plugins()
-	if errors.Is(err, ErrNotBuilt) {
-		t.Skip("core plugins not built (run `make plugins`)")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	plugins := builtPlugins(t)
 	if wasmFiles == nil {
 		t.Fatal("the core plugins are built but wasmfiles.go is missing: build them with `make plugins`")
 	}

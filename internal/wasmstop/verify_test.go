@@ -91,3 +91,27 @@ func TestVerify(t *testing.T) {
 		t.Error("Verify passes a module that resets the stop flag")
 	}
 }
+
+// appendI32 writes what a signed LEB128 reader reads back.
+func TestAppendI32(t *testing.T) {
+	for _, v := range []uint32{0, 1, 63, 64, 127, 128, Turns, 8191, 8192, 1<<31 - 1} {
+		b := appendI32(nil, v)
+		var got int64
+		var shift uint
+		for i, c := range b {
+			got |= int64(c&0x7f) << shift
+			shift += 7
+			if c&0x80 == 0 {
+				if c&0x40 != 0 {
+					got |= -1 << shift
+				}
+				if i != len(b)-1 {
+					t.Fatalf("%d: %x ends early", v, b)
+				}
+			}
+		}
+		if got != int64(v) {
+			t.Errorf("%d: %x reads back as %d", v, b, got)
+		}
+	}
+}

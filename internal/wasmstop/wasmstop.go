@@ -249,20 +249,20 @@ func appendSection(out []byte, id byte, body []byte) []byte {
 // starting at Turns, and the stop flag, a mutable i32 starting at 0.
 func appendGlobals(b []byte) []byte {
 	b = append(b, 0x7f, 0x01, 0x41)
-	b = appendSleb(b, Turns)
+	b = appendI32(b, Turns)
 	return append(b, 0x0b, 0x7f, 0x01, 0x41, 0x00, 0x0b)
 }
 
-// appendSleb appends v as signed LEB128.
-func appendSleb(b []byte, v int64) []byte {
-	for {
-		c := byte(v & 0x7f)
-		v >>= 7
-		if v == 0 && c&0x40 == 0 || v == -1 && c&0x40 != 0 {
-			return append(b, c)
-		}
-		b = append(b, c|0x80)
+// appendI32 appends v, at least 0, as the signed LEB128 of an i32.const:
+// its unsigned LEB128, and a zero byte more when the last one's sign bit
+// is set.
+func appendI32(b []byte, v uint32) []byte {
+	b = binary.AppendUvarint(b, uint64(v))
+	if last := len(b) - 1; b[last]&0x40 != 0 {
+		b[last] |= 0x80
+		b = append(b, 0x00)
 	}
+	return b
 }
 
 // appendStopExport appends the export of global index as Export.
