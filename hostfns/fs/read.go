@@ -26,23 +26,19 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 	if r.Info.IsDir() {
 		return nil, nil, abi.Errorf(abi.InvalidArgument, "%q is a folder; use list_directory to see what it holds", r.Display)
 	}
-	f, e := s.pol.Open(r)
+	f, fi, e := s.pol.OpenStat(r)
 	if e != nil {
 		return nil, nil, e
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, s.internal("stat", r.Display, err)
-	}
 	res := &abi.ReadResult{Path: r.Display, Size: fi.Size(), ModTime: modTime(fi.ModTime())}
 	if s.opts.Observe != nil {
 		s.opts.Observe(r, fi)
 	}
 
 	head := make([]byte, headLen(fi.Size()))
-	n, err := f.ReadAt(head, 0)
-	if err != nil && !errors.Is(err, io.EOF) {
+	n, err := readHead(f, head, fi.Size())
+	if err != nil {
 		return nil, nil, s.internal("read", r.Display, err)
 	}
 	head = head[:n]
@@ -75,6 +71,27 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 		return nil, nil, s.internal("read", r.Display, err)
 	}
 	return res, body, nil
+}
+
+// readHead fills head from the start of f, a file of size bytes as its
+// stat says, and returns how many bytes it read. A read that comes back
+// short having given the whole size is the file's end: a small file is
+// read in one system call, where ReadAt would make a second to see the
+// end. Short of the size, or when the stat says 0 (as special files do
+// whatever they hold), it reads on to the end or a full head.
+func readHead(f *os.File, head []byte, size int64) (int, error) {
+	n, err := f.Read(head)
+	if errors.Is(err, io.EOF) {
+		return n, nil
+	}
+	if err != nil || n == len(head) || size > 0 && int64(n) >= size {
+		return n, err
+	}
+	m, err := f.ReadAt(head[n:], int64(n))
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
+	return n + m, err
 }
 
 // headLen is how many bytes to read first from a file of size bytes (as

@@ -19,14 +19,12 @@ func (s *server) stat(ctx context.Context, req *abi.StatRequest, _ []byte) (*abi
 	if info.Mode().IsRegular() {
 		// Open even without Hash: it checks the file's identity and the
 		// hard-link rule, and its Stat is the freshest.
-		f, e := s.pol.Open(r)
+		f, fi, e := s.pol.OpenStat(r)
 		if e != nil {
 			return nil, nil, e
 		}
 		defer f.Close()
-		if fi, err := f.Stat(); err == nil {
-			info = fi
-		}
+		info = fi
 		if req.Hash {
 			h := sha256.New()
 			if _, err := io.CopyBuffer(h, ctxReader{ctx, f}, make([]byte, hashBuffer(info.Size()))); err != nil {

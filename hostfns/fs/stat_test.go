@@ -88,3 +88,34 @@ func TestStatHashSizes(t *testing.T) {
 		t.Errorf("the buffer of a 1 GiB file is %d bytes", n)
 	}
 }
+
+// readHead reads a whole small file, a head of a large one, and reads on
+// where the stat's size does not vouch for a short read.
+func TestReadHead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	data := []byte("0123456789abcdef")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name       string
+		head, size int
+		want       int
+	}{
+		{"whole, one byte to spare", 17, 16, 16},
+		{"a head of a larger file", 8, 16, 8},
+		{"a stat of 0", 64, 0, 16},
+		{"a stat short of the file", 64, 4, 16},
+	} {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head := make([]byte, c.head)
+		n, err := readHead(f, head, int64(c.size))
+		f.Close()
+		if err != nil || n != c.want || string(head[:n]) != string(data[:c.want]) {
+			t.Errorf("%s: %d bytes %q, %v; want %d", c.name, n, head[:n], err, c.want)
+		}
+	}
+}

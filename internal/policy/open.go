@@ -23,48 +23,56 @@ var pemMarker = []byte("PRIVATE KEY-----")
 // hard-link rule of the package comment. A folder is opened through the
 // root's os.Root, so the Info of its ReadDir entries is safe to use.
 func (p *Policy) Open(r *Resolved) (*os.File, *abi.Error) {
+	f, _, e := p.OpenStat(r)
+	return f, e
+}
+
+// OpenStat is Open, and returns the opened file's own stat too: the one
+// the identity check compared, fresher than r.Info (a read needs its size
+// and time, and a stat of its own would be one more system call).
+func (p *Policy) OpenStat(r *Resolved) (*os.File, os.FileInfo, *abi.Error) {
 	if r == nil || r.Root == nil {
-		return nil, abi.Errorf(abi.Internal, "the host opened a path it had not resolved; report this to the owner")
+		return nil, nil, abi.Errorf(abi.Internal, "the host opened a path it had not resolved; report this to the owner")
 	}
 	if r.Info == nil {
-		return nil, notFoundError(r.Display)
+		return nil, nil, notFoundError(r.Display)
 	}
 	if m := r.Info.Mode(); !m.IsRegular() && !m.IsDir() {
-		return nil, abi.Errorf(abi.InvalidArgument, "%s is not a regular file (it is a FIFO, socket or device); juju reads only files and folders", quote(r.Display))
+		return nil, nil, abi.Errorf(abi.InvalidArgument, "%s is not a regular file (it is a FIFO, socket or device); juju reads only files and folders", quote(r.Display))
 	}
 	// O_NONBLOCK: a FIFO swapped in after Resolve must not block the open.
 	f, e, ok := p.fastOpen(r)
 	if e != nil {
-		return nil, e
+		return nil, nil, e
 	}
 	if !ok {
 		dir, name, done, e := p.openParent(r)
 		if e != nil {
-			return nil, e
+			return nil, nil, e
 		}
 		var err error
 		f, err = dir.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 		done()
 		if err != nil {
-			return nil, osError(r.Display, r.Display, err)
+			return nil, nil, osError(r.Display, r.Display, err)
 		}
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, osError(r.Display, r.Display, err)
+		return nil, nil, osError(r.Display, r.Display, err)
 	}
 	if !os.SameFile(fi, r.Info) {
 		f.Close()
-		return nil, changedError(r.Display)
+		return nil, nil, changedError(r.Display)
 	}
 	if fi.Mode().IsRegular() && links(fi) > 1 {
 		if e := pemCheck(f, r.Display); e != nil {
 			f.Close()
-			return nil, e
+			return nil, nil, e
 		}
 	}
-	return f, nil
+	return f, fi, nil
 }
 
 // OpenDir opens a resolved folder as an *os.Root, for walks, with the same
