@@ -62,10 +62,15 @@ func instrumentCode(body []byte, count, stop uint32, verify bool) ([]byte, error
 	return out, nil
 }
 
-// instrumentFunc appends the function body code to out with a check after
-// every loop's block type; with verify, it checks that each loop has one
-// already and appends nothing. first is the first of the two globals the
-// check uses: no other instruction may name them.
+// instrumentFunc appends the function body code to out with a check at
+// its start and after every loop's block type; with verify, it checks that
+// the function has them already and appends nothing. first is the first of
+// the two globals the check uses: no other instruction may name them.
+//
+// The check at the start counts calls as turns: without it, a function
+// calling itself twice per call, with no loop, would run for as long as
+// it liked (2^depth calls, never deeper than the stack allows) without
+// ever coming to a check.
 func instrumentFunc(out, code []byte, first uint32, check []byte, verify bool) ([]byte, error) {
 	r := reader{b: code}
 	groups := r.u32() // local declarations: count, type
@@ -75,8 +80,19 @@ func instrumentFunc(out, code []byte, first uint32, check []byte, verify bool) (
 			return nil, unsupported("a local's type is not of wasm 2.0")
 		}
 	}
+	if r.err != nil {
+		return nil, unsupported("a function's locals are malformed")
+	}
+	copied := r.off
+	if verify {
+		if !bytes.HasPrefix(code[r.off:], check) {
+			return nil, unsupported("a function does not start with the stop check")
+		}
+		r.off += len(check)
+	} else {
+		out = append(append(out, code[:r.off]...), check...)
+	}
 	depth := 1 // the function's own block
-	copied := 0
 	for r.err == nil && r.off < len(code) {
 		op := r.byte()
 		switch {

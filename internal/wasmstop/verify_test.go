@@ -21,18 +21,21 @@ func TestVerify(t *testing.T) {
 	memory := sec(5, 0x01, 0x00, 0x01)
 	name := append([]byte{byte(len(Export))}, Export...)
 	// A module of two functions and three loops, with the checks of
-	// globals 0 and 1 written in by hand, the one numbered skip left out.
+	// globals 0 and 1 written in by hand (at each function's start and
+	// after each loop), the one numbered skip left out.
 	check := stopCheck(0, 1)
 	assemble := func(skip int, globals []byte) []byte {
-		loops := 0
-		loop := func() []byte {
-			loops++
-			if loops == skip {
-				return []byte{0x03, 0x40}
+		checks := 0
+		next := func(b ...byte) []byte {
+			checks++
+			if checks == skip {
+				return b
 			}
-			return append([]byte{0x03, 0x40}, check...)
+			return append(b, check...)
 		}
-		code := cat([]byte{0x02}, fn(cat(loop(), []byte{0x0c, 0x00, 0x0b, 0x0b})...), fn(cat(loop(), loop(), []byte{0x0b, 0x0b, 0x0b})...))
+		code := cat([]byte{0x02},
+			fn(cat(next(), next(0x03, 0x40), []byte{0x0c, 0x00, 0x0b, 0x0b})...),
+			fn(cat(next(), next(0x03, 0x40), next(0x03, 0x40), []byte{0x0b, 0x0b, 0x0b})...))
 		return cat(head, types, funcs, memory, sec(6, globals...),
 			sec(7, cat([]byte{0x01}, name, []byte{0x03, 0x01})...), sec(10, code...))
 	}
@@ -46,7 +49,7 @@ func TestVerify(t *testing.T) {
 	ctx := context.Background()
 	rt := wazero.NewRuntime(ctx)
 	defer rt.Close(ctx)
-	for skip := 1; skip <= 3; skip++ {
+	for skip := 1; skip <= 5; skip++ {
 		mod := assemble(skip, good)
 		if _, err := rt.CompileModule(ctx, mod); err != nil {
 			t.Fatalf("without check %d: not valid: %v", skip, err)
@@ -78,12 +81,12 @@ func TestVerify(t *testing.T) {
 	if err := Verify(out); err != nil {
 		t.Fatalf("Verify of Instrument's module: %v", err)
 	}
-	if n := bytes.Count(out, check); n != 1 {
-		t.Fatalf("%d checks, want one per loop (1)", n)
+	if n := bytes.Count(out, check); n != 3 {
+		t.Fatalf("%d checks, want one per function and per loop (3)", n)
 	}
 	reset := cat(head, types, funcs, memory, sec(6, good...),
 		sec(7, cat([]byte{0x01}, name, []byte{0x03, 0x01})...),
-		sec(10, cat([]byte{0x02}, fn(cat([]byte{0x03, 0x40}, check, []byte{0x0c, 0x00, 0x0b, 0x0b})...), fn(0x41, 0x00, 0x24, 0x01, 0x0b))...))
+		sec(10, cat([]byte{0x02}, fn(cat(check, []byte{0x03, 0x40}, check, []byte{0x0c, 0x00, 0x0b, 0x0b})...), fn(cat(check, []byte{0x41, 0x00, 0x24, 0x01, 0x0b})...))...))
 	if _, err := rt.CompileModule(ctx, reset); err != nil {
 		t.Fatal(err)
 	}

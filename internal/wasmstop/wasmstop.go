@@ -1,9 +1,9 @@
 // Package wasmstop makes a wasm module stoppable from outside at little
 // cost. Instrument adds two mutable i32 globals, a turn counter and a stop
-// flag (exported as Export), and at the head of every loop a check: the
-// counter goes down by one, and every Turns turns the check calls out to
-// Go (memory.grow of no page) and traps (unreachable) once the host has
-// set the flag.
+// flag (exported as Export), and a check at the start of every function
+// and at the head of every loop: the counter goes down by one, and every
+// Turns turns the check calls out to Go (memory.grow of no page) and traps
+// (unreachable) once the host has set the flag.
 //
 // wazero's own way to stop guest code (CloseOnContextDone) calls out of
 // the machine code into Go at every loop turn, which costs about 28 ns a
@@ -15,12 +15,15 @@
 // and with it the whole process, the timer that should stop the guest
 // included. Every Turns turns, the call lets Go preempt the goroutine.
 //
-// Without loops, wasm code cannot run for long: every other branch goes
-// forward, and a call chain ends at the stack's limit (wazero traps). The
-// instructions of proposals that would change that (tail calls, exception
-// handling) are not decoded: Instrument refuses a module that uses them,
-// as it refuses anything it does not fully understand, and the host then
-// stops that module wazero's way.
+// Wasm code can only run long by branching back (a loop) or by calling:
+// every other branch goes forward. Counting function starts as turns too
+// covers a recursion without loops that makes exponentially many calls,
+// each chain of them within the stack's limit, which wazero's checks (at
+// loop heads alone) would let run. The instructions of proposals that
+// would add other ways (tail calls, exception handling) are not decoded:
+// Instrument refuses a module that uses them, as it refuses anything it
+// does not fully understand, and the host then stops that module wazero's
+// way.
 package wasmstop
 
 import (

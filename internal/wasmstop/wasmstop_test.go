@@ -50,8 +50,10 @@ func funcs(n int) [][]byte {
 const childEnv = "JUJU_WASMSTOP_CHILD"
 
 // A loop with no call and no memory access, the hardest case for any
-// interruption, is stopped once the global is set; so is one whose loop
-// takes and passes parameters, and one spinning in a callee.
+// interruption, is stopped once the flag is set; so is one whose loop
+// takes and passes parameters, one spinning in a callee, and a recursion
+// without any loop that would make 2^40 calls (which wazero's own checks,
+// at loop heads only, would not stop).
 //
 // A guest that never came back to Go would hang the whole process at the
 // collector's next stop of the world, the test's own timers included, so
@@ -71,15 +73,26 @@ func TestLoopsStop(t *testing.T) {
 		}
 		return
 	}
-	fs := funcs(3)
-	mod := module(types, fs[0], memory, fs[1], section(10, vec(
-		// f0: loop br 0 end
-		body(0x03, 0x40, 0x0c, 0x00, 0x0b, 0x0b),
-		// f1: i32.const 7 loop (type 1) i32.const 1 i32.add br 0 end drop
-		body(0x41, 0x07, 0x03, 0x01, 0x41, 0x01, 0x6a, 0x0c, 0x00, 0x0b, 0x1a, 0x0b),
-		// f2: block loop call f0 br 0 end end
-		body(0x02, 0x40, 0x03, 0x40, 0x10, 0x00, 0x0c, 0x00, 0x0b, 0x0b, 0x0b),
-	)...))
+	// Types 0 and 1 as above, and 2: (i32) -> ().
+	types := section(1, vec([]byte{0x60, 0x00, 0x00}, []byte{0x60, 0x01, 0x7f, 0x01, 0x7f}, []byte{0x60, 0x01, 0x7f, 0x00})...)
+	mod := module(types, section(3, vec([]byte{0}, []byte{0}, []byte{0}, []byte{0}, []byte{2})...), memory,
+		section(7, vec(cat(name("f0"), []byte{0x00, 0}), cat(name("f1"), []byte{0x00, 1}),
+			cat(name("f2"), []byte{0x00, 2}), cat(name("f3"), []byte{0x00, 3}))...),
+		section(10, vec(
+			// f0: loop br 0 end
+			body(0x03, 0x40, 0x0c, 0x00, 0x0b, 0x0b),
+			// f1: i32.const 7 loop (type 1) i32.const 1 i32.add br 0 end drop
+			body(0x41, 0x07, 0x03, 0x01, 0x41, 0x01, 0x6a, 0x0c, 0x00, 0x0b, 0x1a, 0x0b),
+			// f2: block loop call f0 br 0 end end
+			body(0x02, 0x40, 0x03, 0x40, 0x10, 0x00, 0x0c, 0x00, 0x0b, 0x0b, 0x0b),
+			// f3: i32.const 40 call f4: 2^40 calls, no loop anywhere
+			body(0x41, 0x28, 0x10, 0x04, 0x0b),
+			// f4(n): if n { f4(n-1) f4(n-1) }
+			body(0x20, 0x00, 0x04, 0x40,
+				0x20, 0x00, 0x41, 0x01, 0x6b, 0x10, 0x04,
+				0x20, 0x00, 0x41, 0x01, 0x6b, 0x10, 0x04,
+				0x0b, 0x0b),
+		)...))
 	out, err := wasmstop.Instrument(mod)
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +104,7 @@ func TestLoopsStop(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the instrumented module does not compile: %v", err)
 	}
-	for _, f := range []string{"f0", "f1", "f2"} {
+	for _, f := range []string{"f0", "f1", "f2", "f3"} {
 		t.Run(f, func(t *testing.T) {
 			inst, err := rt.InstantiateModule(ctx, code, wazero.NewModuleConfig().WithName(""))
 			if err != nil {
