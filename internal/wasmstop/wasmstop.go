@@ -38,10 +38,10 @@ import (
 // traps within Turns loop turns.
 const Export = "juju:stop"
 
-// Turns is how many loop turns the guest makes between two calls out to
-// Go, where the Go runtime may preempt it and the stop flag is read: a call
-// out costs about 28 ns, so a turn pays about a twentieth of a nanosecond
-// for it.
+// Turns is how many turns (loop turns and function starts) the guest makes
+// between two calls out to Go, where the Go runtime may preempt it and the
+// stop flag is read: a call out costs about 28 ns, so a turn pays about a
+// twentieth of a nanosecond for it.
 const Turns = 512
 
 // ErrUnsupported wraps every reason Instrument refuses a module.
@@ -55,7 +55,6 @@ const (
 	secGlobal   = 6
 	secExport   = 7
 	secCode     = 10
-	secDataCnt  = 12
 	maxSections = 12
 )
 
@@ -77,10 +76,11 @@ type section struct {
 	body []byte
 }
 
-// Instrument returns a copy of the module mod with the stop global and its
-// checks. Its error wraps ErrUnsupported when mod uses what the package
-// does not decode, already has an export named Export, or is malformed; the
-// caller then runs mod as it is, stopped another way.
+// Instrument returns a copy of the module mod with the turn counter, the
+// stop flag and their checks. Its error wraps ErrUnsupported when mod uses
+// what the package does not decode, has no memory, already has an export
+// named Export, or is malformed; the caller then runs mod as it is,
+// stopped another way.
 func Instrument(mod []byte) ([]byte, error) {
 	sections, err := split(mod)
 	if err != nil {
@@ -172,15 +172,15 @@ func Marked(mod []byte) bool {
 
 // Verify reports whether mod is as Instrument leaves it: its last two
 // globals are the counter and the stop flag, the flag is exported as
-// Export, no instruction of the module's own names either, and every loop
-// starts with the check.
+// Export, no instruction of the module's own names either, and every
+// function and every loop starts with the check.
 func Verify(mod []byte) error {
 	sections, err := split(mod)
 	if err != nil {
 		return err
 	}
 	globals, stop, found := 0, uint32(0), false
-	var last []byte // the global section's bytes after its count
+	var last []byte // the global section's body
 	for _, s := range sections {
 		var n int
 		switch s.id {
