@@ -210,7 +210,7 @@ func shortCause(rc uint32, err error) string {
 type instance struct {
 	ext  *extism.Plugin          // run through Extism
 	mod  api.Module              // or run directly (runsDirect)
-	halt api.MutableGlobal       // mod's stop global, when instrumented
+	halt api.MutableGlobal       // mod's stop flag, when instrumented
 	fns  map[string]api.Function // mod's exports called so far
 	ch   *channel
 	mems []*mmapMemory // the modules' linear memories, outside the Go heap
@@ -218,10 +218,10 @@ type instance struct {
 	idleSince time.Time // when it last went back to the pool
 }
 
-// stop ends a call running in the instance at its next loop turn: an
-// instrumented module's stop global is set (wasmstop), any other module is
-// closed, which wazero checks at every loop turn. The instance is then
-// disposed of, never reused.
+// stop ends a call running in the instance: an instrumented module's stop
+// flag is set, which the guest reads within 512 loop turns and calls
+// (wasmstop); any other module is closed, which wazero checks at every
+// loop turn. The instance is then disposed of, never reused.
 func (inst *instance) stop() {
 	if inst.halt != nil {
 		inst.halt.Set(1)

@@ -59,7 +59,7 @@ type directModule struct {
 	rt   wazero.Runtime
 	code wazero.CompiledModule
 	// stopGlobal: the module was instrumented (wasmstop), and an instance
-	// is stopped by setting its stop global, not by closing it
+	// is stopped by setting its stop flag, a global, not by closing it
 	stopGlobal bool
 
 	key  moduleKey
@@ -180,7 +180,7 @@ func (p *Plugin) compileDirect(ctx context.Context, wasm []byte) (*directModule,
 }
 
 // instrument returns the wasm to compile and whether its instances are
-// stopped through its stop global (see package wasmstop): a core module
+// stopped through its stop flag (see package wasmstop): a core module
 // was instrumented when juju was built (buildplugins), and its bytes are
 // the binary's own; any other module is instrumented here. A module
 // wasmstop does not understand is compiled as it is, and wazero stops it

@@ -202,7 +202,7 @@ func (r *Runtime) Close(ctx context.Context) error {
 
 // runtimeConfig is the wazero configuration of a plugin's runtime. With
 // stopGlobal, its module was instrumented (wasmstop) and is stopped through
-// its stop global; otherwise wazero checks for a closed module at every
+// its stop flag; otherwise wazero checks for a closed module at every
 // loop turn (CloseOnContextDone), which costs far more.
 func (r *Runtime) runtimeConfig(memMiB int, stopGlobal bool) wazero.RuntimeConfig {
 	r.mu.Lock()
