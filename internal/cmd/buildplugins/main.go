@@ -7,11 +7,11 @@
 // The plugin is compiled for wasip1, given its stop checks (package
 // wasmstop: the host trusts a core module's and does not make them again)
 // and written to DIR/<name>/ as plugin.wasm and a manifest stamped with its
-// sha256. A source whose
-// manifest names another plugin's module (wasm.module, as core-exec names
-// core) has no main package: it is stamped from that module, without a
-// wasm of its own, and its tools are those the module describes under its
-// name; the module's source must be built in the same run. With -update the
+// sha256. A source whose manifest names another plugin's module
+// (wasm.module, as core-exec names core) has no main package: it is
+// stamped from that module, without a wasm of its own, and its tools are
+// those the module describes under its name; the module's source must be
+// built in the same run. With -update the
 // source manifest's tools are rewritten from the plugin's juju_describe
 // export (its identity is kept); with -check the command fails when they
 // differ, which makes the committed manifests a golden snapshot of the tool
