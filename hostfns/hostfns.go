@@ -59,16 +59,21 @@ func Typed[Req any, Res any](h func(ctx context.Context, req *Req, body []byte) 
 		if err := decodeStrict(header, &req); err != nil {
 			return ErrorHeader(abi.Errorf(abi.InvalidArgument, "the host function request could not be decoded: %v", err)), nil
 		}
-		res, out, aerr := h(ctx, &req, body)
-		if aerr != nil {
-			return ErrorHeader(aerr), nil
-		}
-		b, err := json.Marshal(res)
-		if err != nil {
-			return ErrorHeader(abi.Errorf(abi.Internal, "the host could not encode its answer")), nil
-		}
-		return b, out
+		return Answer(h(ctx, &req, body))
 	}
+}
+
+// Answer is the response frame of a handler's outcome: res's JSON and out,
+// or {"error": …} when e is not nil.
+func Answer[Res any](res *Res, out []byte, e *abi.Error) ([]byte, []byte) {
+	if e != nil {
+		return ErrorHeader(e), nil
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return ErrorHeader(abi.Errorf(abi.Internal, "the host could not encode its answer")), nil
+	}
+	return b, out
 }
 
 // ErrorHeader encodes the response header of a failed call.

@@ -61,6 +61,7 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 	}
 	return []hostfns.Func{
 		{Name: abi.FnFSRead, Capability: abi.CapFSRead, Handle: hostfns.Typed(s.read)},
+		{Name: abi.FnFSReads, Capability: abi.CapFSRead, Handle: hostfns.Typed(s.reads)},
 		{Name: abi.FnFSList, Capability: abi.CapFSRead, Handle: hostfns.Typed(s.list)},
 		{Name: abi.FnFSStat, Capability: abi.CapFSRead, Handle: hostfns.Typed(s.stat)},
 		{Name: abi.FnFSGlob, Capability: abi.CapFSRead, Handle: hostfns.Typed(s.glob)},

@@ -13,7 +13,7 @@ func TestFuncs(t *testing.T) {
 	p, err := policy.New(policy.Config{Roots: []string{t.TempDir()}})
 	must(t, err)
 	defer p.Close()
-	want := []string{abi.FnFSRead, abi.FnFSList, abi.FnFSStat, abi.FnFSGlob}
+	want := []string{abi.FnFSRead, abi.FnFSReads, abi.FnFSList, abi.FnFSStat, abi.FnFSGlob}
 	fns := New(p, Options{})
 	if len(fns) != len(want) {
 		t.Fatalf("%d functions, want %d", len(fns), len(want))

@@ -65,16 +65,25 @@ func FuzzHandlers(f *testing.F) {
 		`{"path":"a.txt","offset":9223372036854775807,"length":9223372036854775807}`,
 		`{"path":"lines.txt","line":9223372036854775807,"lines":9223372036854775807}`,
 		`{"pattern":"/`, `{"path":"\u0000"}`, `null`, `[]`, `{"pattern":"{a,{b,c}"}`,
+		`{"reads":[{"path":"a.txt"},{"path":".env"},{"path":"link-out","line":1}]}`, `{"reads":[{"path":"sub"},{"maxBytes":-1}]}`,
 	} {
 		f.Add([]byte(s))
 	}
-	names := []string{abi.FnFSRead, abi.FnFSList, abi.FnFSStat, abi.FnFSGlob}
+	names := []string{abi.FnFSRead, abi.FnFSReads, abi.FnFSList, abi.FnFSStat, abi.FnFSGlob}
 	f.Fuzz(func(t *testing.T, hdr []byte) {
 		for _, name := range names {
-			out, _ := fx.fns[name](context.Background(), hdr, nil)
+			out, body := fx.fns[name](context.Background(), hdr, nil)
 			var st abi.Status
 			if err := json.Unmarshal(out, &st); err != nil {
 				t.Fatalf("%s(%q): header %q is not JSON: %v", name, hdr, out, err)
+			}
+			if name == abi.FnFSReads && st.Error == nil {
+				var res abi.ReadsResult
+				if err := json.Unmarshal(out, &res); err != nil {
+					t.Fatal(err)
+				}
+				headers, bodies := frames(t, body, res.Reads)
+				out = bytes.Join(append(headers, bodies...), nil)
 			}
 			if st.Error != nil && !st.Error.Code.Valid() {
 				t.Fatalf("%s(%q): unknown code %q", name, hdr, st.Error.Code)

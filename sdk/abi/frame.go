@@ -58,3 +58,30 @@ func DecodeCall(b []byte) (tool string, args []byte, err error) {
 	h, body, err := DecodeFrame(b)
 	return string(h), body, err
 }
+
+// AppendFramed appends a frame of header and body to b, behind the frame's
+// length (u32 little-endian): the body of a ReadsResult is a run of them.
+func AppendFramed(b, header, body []byte) []byte {
+	n := 4 + len(header) + len(body)
+	b = binary.LittleEndian.AppendUint32(b, uint32(n))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(header)))
+	b = append(b, header...)
+	return append(b, body...)
+}
+
+// NextFramed splits the first frame AppendFramed wrote off b: its header
+// and body, and the bytes after it. The returned slices alias b.
+func NextFramed(b []byte) (header, body, rest []byte, err error) {
+	if len(b) < 4 {
+		return nil, nil, nil, ErrFrame
+	}
+	n := binary.LittleEndian.Uint32(b)
+	if uint64(n) > uint64(len(b)-4) {
+		return nil, nil, nil, ErrFrame
+	}
+	header, body, err = DecodeFrame(b[4 : 4+n])
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return header, body, b[4+n:], nil
+}

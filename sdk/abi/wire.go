@@ -24,9 +24,13 @@ const HostNamespace = "extism:host/user"
 const (
 	FnLog    = "juju_log"     // LogRequest → Status; needs no capability
 	FnFSRead = "juju_fs_read" // ReadRequest → ReadResult + file bytes; fs.read
-	FnFSList = "juju_fs_list" // ListRequest → ListResult; fs.read
-	FnFSStat = "juju_fs_stat" // StatRequest → StatResult; fs.read
-	FnFSGlob = "juju_fs_glob" // GlobRequest → GlobResult; fs.read (also the walk)
+	// FnFSReads is several juju_fs_read in one call, which the host may
+	// serve at once: ReadsRequest → ReadsResult + the reads' frames
+	// (AppendFramed); fs.read.
+	FnFSReads = "juju_fs_reads"
+	FnFSList  = "juju_fs_list" // ListRequest → ListResult; fs.read
+	FnFSStat  = "juju_fs_stat" // StatRequest → StatResult; fs.read
+	FnFSGlob  = "juju_fs_glob" // GlobRequest → GlobResult; fs.read (also the walk)
 )
 
 // CallRequest is the input of ExportCall.
@@ -113,6 +117,25 @@ type ReadResult struct {
 	// StartOffset, in line mode, is the byte offset of the first line
 	// returned: with the body's length, where a cut line goes on.
 	StartOffset int64 `json:"startOffset,omitempty"`
+}
+
+// MaxReads bounds ReadsRequest.Reads.
+const MaxReads = 64
+
+// ReadsRequest is several reads in one host call (FnFSReads). Each is
+// answered as FnFSRead would answer it alone, except that the reads share
+// the host's cap on the bytes of one read: each gets at most its share.
+type ReadsRequest struct {
+	Reads []ReadRequest `json:"reads"`
+}
+
+// ReadsResult answers a ReadsRequest. Its Status fails only when the
+// request as a whole does (too many reads, say); each read has its own.
+// The frame's body holds Reads frames, one per read in the order asked,
+// each as FnFSRead would have answered that read alone (AppendFramed).
+type ReadsResult struct {
+	Status
+	Reads int `json:"reads"`
 }
 
 // Entry is one item of a listing or a glob. Path is a display path; Type
