@@ -59,15 +59,26 @@ func readSpan(path string, sp span) (*FileText, error) {
 	if sp.byteOffset > 0 {
 		return readBytes(path, sp)
 	}
-	first := max(sp.offset, 1)
+	res, body, err := juju.ReadFile(lineRequest(path, sp))
+	if err != nil {
+		return nil, err
+	}
+	return shapeLines(res, body, sp)
+}
+
+// lineRequest is the host read of sp's lines of path.
+func lineRequest(path string, sp span) abi.ReadRequest {
 	lines := sp.limit
 	if lines == 0 {
 		lines = defaultLines
 	}
-	res, body, err := juju.ReadFile(abi.ReadRequest{Path: path, Line: first, Lines: lines, MaxBytes: sp.byteCap})
-	if err != nil {
-		return nil, err
-	}
+	return abi.ReadRequest{Path: path, Line: max(sp.offset, 1), Lines: lines, MaxBytes: sp.byteCap}
+}
+
+// shapeLines makes the FileText of sp from the host's answer to its
+// lineRequest.
+func shapeLines(res *abi.ReadResult, body []byte, sp span) (*FileText, error) {
+	first := max(sp.offset, 1)
 	ft := &FileText{Path: res.Path, Size: res.Size, FirstLine: first, TotalLines: res.TotalLines, byteCap: sp.byteCap}
 	if res.Binary {
 		return describeBinary(ft)

@@ -1,11 +1,78 @@
 package juju
 
-import "github.com/jujutools/juju/sdk/abi"
+import (
+	"encoding/json"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
 
 // ReadFile reads a file, by bytes or by lines (see abi.ReadRequest; needs
 // fs.read). The returned bytes are the content; the result describes them.
 func ReadFile(req abi.ReadRequest) (*abi.ReadResult, []byte, error) {
 	return send[abi.ReadResult](hostFSRead, abi.FnFSRead, appendReadRequest(make([]byte, 0, 64+len(req.Path)), &req), nil, decodeReadResult)
+}
+
+// ReadOutcome is one read of ReadFiles: what ReadFile returns for it.
+type ReadOutcome struct {
+	Result *abi.ReadResult
+	Bytes  []byte
+	Err    error
+}
+
+// ReadFiles reads several files in one host call (needs fs.read; at most
+// abi.MaxReads), which the host may serve at once: each outcome, in the
+// order asked, is what ReadFile would return for its request, except that
+// the reads share the host's cap on the bytes of one read. The error is
+// the call's own; a read that fails has its Err.
+func ReadFiles(reqs []abi.ReadRequest) ([]ReadOutcome, error) {
+	header := make([]byte, 0, 16+len(reqs)*80)
+	header = append(header, `{"reads":[`...)
+	for i := range reqs {
+		if i > 0 {
+			header = append(header, ',')
+		}
+		header = appendReadRequest(header, &reqs[i])
+	}
+	header = append(header, "]}"...)
+	res, body, err := send[abi.ReadsResult](hostFSReads, abi.FnFSReads, header, nil,
+		func(rh []byte, r *abi.ReadsResult) bool { return unmarshalFast(rh, r) })
+	if err != nil {
+		return nil, err
+	}
+	outs, ok := splitReads(body, res.Reads)
+	if !ok || len(outs) != len(reqs) {
+		return nil, Errorf(abi.Internal, "the host answered %s with a malformed frame", abi.FnFSReads)
+	}
+	return outs, nil
+}
+
+// splitReads decodes the n read frames of a juju_fs_reads answer's body,
+// or reports false when the body is not exactly that.
+func splitReads(body []byte, n int) ([]ReadOutcome, bool) {
+	if n < 0 || n > abi.MaxReads {
+		return nil, false
+	}
+	outs := make([]ReadOutcome, n)
+	for i := range outs {
+		h, b, rest, err := abi.NextFramed(body)
+		if err != nil {
+			return nil, false
+		}
+		body = rest
+		r := new(abi.ReadResult)
+		if !decodeReadResult(h, r) {
+			*r = abi.ReadResult{}
+			if json.Unmarshal(h, r) != nil {
+				return nil, false
+			}
+		}
+		if e := r.Err(); e != nil {
+			outs[i].Err = e
+			continue
+		}
+		outs[i].Result, outs[i].Bytes = r, b
+	}
+	return outs, len(body) == 0
 }
 
 // ListDir lists one folder, sorted by name (needs fs.read).

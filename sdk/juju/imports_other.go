@@ -8,7 +8,7 @@ import "github.com/jujutools/juju/sdk/abi"
 // a nil variable of the same name as in imports_wasip1.go, and every call
 // goes to testHost instead.
 var (
-	hostLog, hostFSRead, hostFSList, hostFSStat, hostFSGlob,
+	hostLog, hostFSRead, hostFSReads, hostFSList, hostFSStat, hostFSGlob,
 	hostFSApply, hostFSPlan, hostFSPlanApply, hostFSPlanDiscard, hostFSHistory, hostFSRollback,
 	hostStateGet, hostStatePut,
 	hostExec, hostExecShell, hostJob, hostGit,

@@ -19,6 +19,9 @@ func hostLog(uint64) uint64
 //go:wasmimport juju:channel juju_fs_read
 func hostFSRead(uint64) uint64
 
+//go:wasmimport juju:channel juju_fs_reads
+func hostFSReads(uint64) uint64
+
 //go:wasmimport juju:channel juju_fs_list
 func hostFSList(uint64) uint64
 
