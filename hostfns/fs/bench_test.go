@@ -56,3 +56,40 @@ func BenchmarkGlobGoTreeNative(b *testing.B) {
 	}
 	b.ReportMetric(float64(n), "matches")
 }
+
+// BenchmarkReads is the host's share of read_files of ten small files:
+// one juju_fs_reads call (the reads at once), against ten juju_fs_read
+// calls one after the other.
+func BenchmarkReads(b *testing.B) {
+	f := newFixture(b, Options{})
+	var reqs []abi.ReadRequest
+	var each [][]byte
+	for i := range 10 {
+		name := "f" + string(rune('0'+i)) + ".go"
+		must(b, writeFile(f.ws, name, strings.Repeat("package x // some code\n", 40)))
+		r := abi.ReadRequest{Path: name, Line: 1, Lines: 2000, MaxBytes: 8000}
+		reqs = append(reqs, r)
+		h, err := json.Marshal(r)
+		must(b, err)
+		each = append(each, h)
+	}
+	batch, err := json.Marshal(abi.ReadsRequest{Reads: reqs})
+	must(b, err)
+	ctx := context.Background()
+	b.Run("batch", func(b *testing.B) {
+		for b.Loop() {
+			if h, _ := f.fns[abi.FnFSReads](ctx, batch, nil); strings.Contains(string(h), `"error"`) {
+				b.Fatal(string(h))
+			}
+		}
+	})
+	b.Run("each", func(b *testing.B) {
+		for b.Loop() {
+			for _, h := range each {
+				if out, _ := f.fns[abi.FnFSRead](ctx, h, nil); strings.Contains(string(out), `"error"`) {
+					b.Fatal(string(out))
+				}
+			}
+		}
+	})
+}
