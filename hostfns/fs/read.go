@@ -7,8 +7,8 @@ import (
 	"errors"
 	"io"
 	"math"
-	"os"
 
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -26,7 +26,7 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 	if r.Info.IsDir() {
 		return nil, nil, abi.Errorf(abi.InvalidArgument, "%q is a folder; use list_directory to see what it holds", r.Display)
 	}
-	f, fi, e := s.pol.OpenStat(r)
+	f, fi, e := s.pol.OpenRead(r)
 	if e != nil {
 		return nil, nil, e
 	}
@@ -79,7 +79,7 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 // read in one system call, where ReadAt would make a second to see the
 // end. Short of the size, or when the stat says 0 (as special files do
 // whatever they hold), it reads on to the end or a full head.
-func readHead(f *os.File, head []byte, size int64) (int, error) {
+func readHead(f policy.Reader, head []byte, size int64) (int, error) {
 	n, err := f.Read(head)
 	if errors.Is(err, io.EOF) {
 		return n, nil
@@ -135,7 +135,7 @@ func checkRead(req *abi.ReadRequest) *abi.Error {
 }
 
 // readBytes reads the byte range of req, at most limit bytes.
-func readBytes(f *os.File, req *abi.ReadRequest, size, limit int64, res *abi.ReadResult) ([]byte, error) {
+func readBytes(f io.ReaderAt, req *abi.ReadRequest, size, limit int64, res *abi.ReadResult) ([]byte, error) {
 	if req.Offset >= size {
 		return nil, nil
 	}

@@ -52,3 +52,25 @@ func BenchmarkResolveOpen(b *testing.B) {
 		f.Close()
 	}
 }
+
+// BenchmarkResolveOpenRead is BenchmarkResolveOpen through OpenRead, as
+// fs.read opens a file.
+func BenchmarkResolveOpenRead(b *testing.B) {
+	dir := b.TempDir()
+	mustDo(b, os.MkdirAll(filepath.Join(dir, "a/b/c"), 0o755))
+	mustDo(b, os.WriteFile(filepath.Join(dir, "a/b/c/file.go"), []byte("package c\n"), 0o644))
+	p, err := New(Config{Roots: []string{dir}})
+	mustDo(b, err)
+	defer p.Close()
+	for b.Loop() {
+		r, e := p.Resolve("a/b/c/file.go")
+		if e != nil {
+			b.Fatal(e)
+		}
+		f, _, e := p.OpenRead(r)
+		if e != nil {
+			b.Fatal(e)
+		}
+		f.Close()
+	}
+}

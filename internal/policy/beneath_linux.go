@@ -4,6 +4,7 @@ package policy
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path"
 	"strings"
@@ -98,9 +99,8 @@ func (p *Policy) fastResolve(req string) (*Resolved, bool) {
 	if err != nil {
 		return nil, false
 	}
-	f := os.NewFile(uintptr(fd), clean)
-	defer f.Close()
-	fi, err := f.Stat()
+	fi, err := fstatInfo(fd, clean)
+	syscall.Close(fd)
 	if err != nil || fi.Mode()&os.ModeSymlink != 0 {
 		return nil, false
 	}
@@ -113,21 +113,53 @@ func (p *Policy) fastResolve(req string) (*Resolved, bool) {
 // os.Root, so that the Info of its ReadDir entries is taken relative to its
 // descriptor (a File made by os.NewFile would look entries up by path).
 func (p *Policy) fastOpen(r *Resolved) (*os.File, *abi.Error, bool) {
+	fd, e, ok := p.openRegular(r)
+	if !ok || e != nil {
+		return nil, e, ok
+	}
+	return os.NewFile(uintptr(fd), r.Display), nil, true
+}
+
+// fastRead is fastOpen for OpenRead: the descriptor is read as it is, and
+// checked here as OpenStat checks an *os.File.
+func (p *Policy) fastRead(r *Resolved) (Reader, fs.FileInfo, *abi.Error, bool) {
+	fd, e, ok := p.openRegular(r)
+	if !ok || e != nil {
+		return nil, nil, e, ok
+	}
+	f := &fdFile{fd: fd, name: r.Display}
+	fi, err := fstatInfo(fd, r.Display)
+	if err != nil {
+		f.Close()
+		return nil, nil, osError(r.Display, r.Display, err), true
+	}
+	if e := verifyOpened(f, fi, r); e != nil {
+		f.Close()
+		return nil, nil, e, true
+	}
+	return f, fi, nil, true
+}
+
+// openRegular opens the regular file r with one openat2 and returns its
+// descriptor (O_NONBLOCK: a FIFO swapped in after Resolve must not block
+// the open; the caller's identity check refuses it). ok is false when
+// openat2 cannot be used, or for a folder.
+func (p *Policy) openRegular(r *Resolved) (int, *abi.Error, bool) {
 	dirfd, ok := r.Root.rootFD()
 	if !ok || openat2Works.Load() == 2 || !r.Info.Mode().IsRegular() {
-		return nil, nil, false
+		return -1, nil, false
 	}
 	fd, err := openBeneath(dirfd, r.Rel, syscall.O_RDONLY|syscall.O_NONBLOCK)
 	switch {
 	case errors.Is(err, errNoOpenat2):
-		return nil, nil, false
+		return -1, nil, false
 	case errors.Is(err, syscall.ELOOP), errors.Is(err, syscall.EXDEV):
 		// A name of Rel became a symlink, or a folder was moved away.
-		return nil, changedError(r.Display), true
+		return -1, changedError(r.Display), true
 	case err != nil:
-		return nil, osError(r.Display, r.Display, &os.PathError{Op: "open", Path: r.Display, Err: err}), true
+		return -1, osError(r.Display, r.Display, &os.PathError{Op: "open", Path: r.Display, Err: err}), true
 	}
-	return os.NewFile(uintptr(fd), r.Display), nil, true
+	return fd, nil, true
 }
 
 func hasDotDot(p string) bool {

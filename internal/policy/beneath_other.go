@@ -3,6 +3,7 @@
 package policy
 
 import (
+	"io/fs"
 	"os"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -15,3 +16,7 @@ func (r *Root) rootFD() (int, bool) { return -1, false }
 func (p *Policy) fastResolve(string) (*Resolved, bool) { return nil, false }
 
 func (p *Policy) fastOpen(*Resolved) (*os.File, *abi.Error, bool) { return nil, nil, false }
+
+func (p *Policy) fastRead(*Resolved) (Reader, fs.FileInfo, *abi.Error, bool) {
+	return nil, nil, nil, false
+}

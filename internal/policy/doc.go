@@ -43,13 +43,20 @@
 // walk: on Linux with one openat2(RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS) for a
 // file (Rel is symlink-free by construction, so any symlink met is a
 // change), elsewhere through folder handles checked one by one; then it
-// checks with os.SameFile that the opened object is the one Resolve saw. A
+// checks that the opened object is the one Resolve saw: the same device,
+// number and type (SameFile; a file system may give a FIFO made in a
+// removed file's place that file's number, and the type tells them apart). A
 // folder swapped for a symlink between Resolve and Open therefore cannot
 // redirect the read: nothing leaves the root (os.Root and openat2 refuse),
 // and a redirection inside it is FILE_CHANGED. The check is about the
 // object: a file moved elsewhere in the root after Resolve and reached
 // through a new link is still the file Resolve allowed. Special files
 // (FIFOs, sockets, devices) are never opened.
+//
+// OpenRead is Open for a caller that only reads: on Linux it reads a
+// regular file through the descriptor openat2 gave, without an *os.File,
+// whose making costs two system calls (its flags, and the poller's refusal
+// of a regular file); fs.read, the path of every read_file, uses it.
 //
 // On Linux, Resolve also tries a plain relative request (no "..") with one
 // openat2 before walking: when no name on the way is a symlink, the name

@@ -1,10 +1,12 @@
 package policy
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -253,13 +255,46 @@ func TestDisplay(t *testing.T) {
 
 func TestOpen(t *testing.T) { bothModes(t, testOpen) }
 
+// openers are the two ways to open a resolved file to read it: each must
+// read and refuse as the other does.
+var openers = []struct {
+	name string
+	open func(*Policy, *Resolved) (io.ReadCloser, *abi.Error)
+}{
+	{"Open", func(p *Policy, r *Resolved) (io.ReadCloser, *abi.Error) {
+		f, e := p.Open(r)
+		if e != nil {
+			return nil, e
+		}
+		return f, nil
+	}},
+	{"OpenRead", func(p *Policy, r *Resolved) (io.ReadCloser, *abi.Error) {
+		f, fi, e := p.OpenRead(r)
+		if e != nil {
+			return nil, e
+		}
+		if !SameFile(fi, r.Info) {
+			f.Close()
+			return nil, abi.Errorf(abi.Internal, "OpenRead's stat is not the resolved file")
+		}
+		return f, nil
+	}},
+}
+
 func testOpen(t *testing.T) {
+	for _, o := range openers {
+		t.Run(o.name, func(t *testing.T) { testOpenWith(t, o.open) })
+	}
+}
+
+func testOpenWith(t *testing.T, open func(*Policy, *Resolved) (io.ReadCloser, *abi.Error)) {
 	f := newFixture(t)
 	for _, c := range []struct {
 		path, want string
 		code       abi.Code
 	}{
 		{path: "sub/deep/c.txt", want: "c"},
+		{path: "a.txt", want: "a"},
 		{path: "link-rel", want: "b"},
 		{path: "to-ws2", want: "two"},
 		{path: "data/plain-copy.txt", want: "plain"},
@@ -270,7 +305,7 @@ func testOpen(t *testing.T) {
 		if e != nil {
 			t.Fatalf("Resolve(%q): %v", c.path, e)
 		}
-		file, e := f.p.Open(r)
+		file, e := open(f.p, r)
 		if c.code != "" {
 			if e == nil || e.Code != c.code {
 				t.Errorf("Open(%q) = %v, want %s", c.path, e, c.code)
@@ -295,6 +330,12 @@ func testOpen(t *testing.T) {
 func TestOpenDetectsSwap(t *testing.T) { bothModes(t, testOpenDetectsSwap) }
 
 func testOpenDetectsSwap(t *testing.T) {
+	for _, o := range openers {
+		t.Run(o.name, func(t *testing.T) { testOpenDetectsSwapWith(t, o.open) })
+	}
+}
+
+func testOpenDetectsSwapWith(t *testing.T, open func(*Policy, *Resolved) (io.ReadCloser, *abi.Error)) {
 	f := newFixture(t)
 	r, e := f.p.Resolve("sub/deep/c.txt")
 	if e != nil {
@@ -304,7 +345,7 @@ func testOpenDetectsSwap(t *testing.T) {
 	mustDo(t, os.Rename(filepath.Join(f.ws, "sub"), filepath.Join(f.ws, "sub.old")))
 	mustDo(t, os.MkdirAll(filepath.Join(f.ws, "sub/deep"), 0o755))
 	mustDo(t, os.WriteFile(filepath.Join(f.ws, "sub/deep/c.txt"), []byte("other"), 0o644))
-	if file, e := f.p.Open(r); e == nil || e.Code != abi.FileChanged {
+	if file, e := open(f.p, r); e == nil || e.Code != abi.FileChanged {
 		if file != nil {
 			file.Close()
 		}
@@ -313,7 +354,7 @@ func testOpenDetectsSwap(t *testing.T) {
 	// A folder swapped for a link to outside is refused too.
 	mustDo(t, os.RemoveAll(filepath.Join(f.ws, "sub")))
 	mustDo(t, os.Symlink(f.outside, filepath.Join(f.ws, "sub")))
-	if file, e := f.p.Open(r); e == nil {
+	if file, e := open(f.p, r); e == nil {
 		file.Close()
 		t.Fatal("Open through a swapped outside link succeeded")
 	}
@@ -322,6 +363,12 @@ func testOpenDetectsSwap(t *testing.T) {
 func TestOpenRefusesSpecialFiles(t *testing.T) { bothModes(t, testOpenRefusesSpecialFiles) }
 
 func testOpenRefusesSpecialFiles(t *testing.T) {
+	for _, o := range openers {
+		t.Run(o.name, func(t *testing.T) { testOpenRefusesSpecialFilesWith(t, o.open) })
+	}
+}
+
+func testOpenRefusesSpecialFilesWith(t *testing.T, open func(*Policy, *Resolved) (io.ReadCloser, *abi.Error)) {
 	f := newFixture(t)
 	fifo := filepath.Join(f.ws, "pipe")
 	if err := mkfifo(fifo); err != nil {
@@ -331,11 +378,37 @@ func testOpenRefusesSpecialFiles(t *testing.T) {
 	if e != nil {
 		t.Fatal(e)
 	}
-	if file, e := f.p.Open(r); e == nil || e.Code != abi.InvalidArgument {
+	if file, e := open(f.p, r); e == nil || e.Code != abi.InvalidArgument {
 		if file != nil {
 			file.Close()
 		}
 		t.Fatalf("Open(fifo) = %v, want INVALID_ARGUMENT", e)
+	}
+	// A FIFO swapped in for a file after Resolve: the open must neither
+	// block (no writer will come) nor read it.
+	r, e = f.p.Resolve("a.txt")
+	if e != nil {
+		t.Fatal(e)
+	}
+	mustDo(t, os.Remove(filepath.Join(f.ws, "a.txt")))
+	if err := mkfifo(filepath.Join(f.ws, "a.txt")); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan *abi.Error, 1)
+	go func() {
+		file, e := open(f.p, r)
+		if file != nil {
+			file.Close()
+		}
+		done <- e
+	}()
+	select {
+	case e := <-done:
+		if e == nil || e.Code != abi.FileChanged {
+			t.Fatalf("open of a FIFO swapped in = %v, want FILE_CHANGED", e)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the open of a FIFO swapped in blocked")
 	}
 }
 

@@ -65,7 +65,7 @@ func testSwapRace(t *testing.T) {
 					refusals.Add(1)
 					continue
 				}
-				f, e := p.Open(r)
+				f, e := openers[i%len(openers)].open(p, r)
 				if e != nil {
 					refusals.Add(1)
 					continue

@@ -362,7 +362,7 @@ func openVerified(parent *os.Root, name string, want fs.FileInfo, req, display s
 		sub.Close()
 		return nil, osError(req, display, err)
 	}
-	if !os.SameFile(got, want) {
+	if !SameFile(got, want) {
 		sub.Close()
 		return nil, changedError(display)
 	}
