@@ -19,7 +19,7 @@ func (s *server) stat(ctx context.Context, req *abi.StatRequest, _ []byte) (*abi
 	if info.Mode().IsRegular() {
 		// Open even without Hash: it checks the file's identity and the
 		// hard-link rule, and its Stat is the freshest.
-		f, fi, e := s.pol.OpenStat(r)
+		f, fi, e := s.pol.OpenRead(r)
 		if e != nil {
 			return nil, nil, e
 		}

@@ -56,7 +56,7 @@ func (m *Manager) read(r *policy.Resolved) (*file, *abi.Error) {
 	if r.Info.Size() > MaxFileSize {
 		return nil, abi.Errorf(abi.TooLarge, "%q is larger than %d MiB; language servers are not sent files that large", r.Display, MaxFileSize>>20)
 	}
-	f, e := m.pol.Open(r)
+	f, _, e := m.pol.OpenRead(r)
 	if e != nil {
 		return nil, e
 	}

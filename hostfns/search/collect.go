@@ -5,7 +5,6 @@ import (
 	"context"
 	"hash/maphash"
 	"io"
-	"os"
 	"path"
 	"slices"
 	"strconv"
@@ -41,9 +40,9 @@ type collector struct {
 
 // file is one file of rg's output while its candidates arrive.
 type file struct {
-	name    string   // as rg printed it
-	display string   // as the model sees it
-	f       *os.File // opened through the policy; nil when the file is not shown
+	name    string        // as rg printed it
+	display string        // as the model sees it
+	f       policy.Reader // opened through the policy; nil when the file is not shown
 	cands   []candidate
 }
 
@@ -217,7 +216,7 @@ func (c *collector) admit(name string) *file {
 		c.res.Changed = true
 		return skip
 	}
-	f, aerr := c.s.pol.Open(r)
+	f, _, aerr := c.s.pol.OpenRead(r)
 	switch {
 	case aerr != nil && aerr.Code == abi.SecretDenied:
 		c.res.Hidden++
