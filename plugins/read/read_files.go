@@ -78,11 +78,11 @@ func readFiles(_ *juju.Call, in ReadFilesArgs) (*juju.Result, error) {
 			}
 			fr.Error = e
 			out.Failed++
-			fmt.Fprintf(&b, "==> %s <==\n%s: %s\n\n", p, e.Code, e.Message)
+			writeSection(&b, p, string(e.Code)+": "+e.Message+"\n")
 		} else {
 			fr.FileText = *ft
 			out.Read++
-			fmt.Fprintf(&b, "==> %s <==\n%s\n", ft.Path, render(ft, in.Numbered))
+			writeSection(&b, ft.Path, render(ft, in.Numbered))
 		}
 		out.Files = append(out.Files, fr)
 	}
@@ -90,6 +90,16 @@ func readFiles(_ *juju.Call, in ReadFilesArgs) (*juju.Result, error) {
 		return nil, allFailed(out.Files)
 	}
 	return juju.Text(strings.TrimRight(b.String(), "\n") + "\n").WithStructured(&out), nil
+}
+
+// writeSection writes one file's section of the text: its header, then
+// its text and an empty line.
+func writeSection(b *strings.Builder, path, text string) {
+	b.WriteString("==> ")
+	b.WriteString(path)
+	b.WriteString(" <==\n")
+	b.WriteString(text)
+	b.WriteByte('\n')
 }
 
 // AppendJSON writes the result's JSON as encoding/json would
