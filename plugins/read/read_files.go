@@ -64,6 +64,11 @@ func readFiles(_ *juju.Call, in ReadFilesArgs) (*juju.Result, error) {
 	}
 	out := ReadFilesResult{Files: make([]FileRead, 0, len(in.Paths))}
 	var b strings.Builder
+	size := 0
+	for i, p := range in.Paths {
+		size += len(p) + len(reads[i].Bytes) + 16
+	}
+	b.Grow(size)
 	for i, p := range in.Paths {
 		fr := FileRead{FileText: FileText{Path: p}}
 		var ft *FileText
@@ -89,7 +94,11 @@ func readFiles(_ *juju.Call, in ReadFilesArgs) (*juju.Result, error) {
 	if out.Read == 0 {
 		return nil, allFailed(out.Files)
 	}
-	return juju.Text(strings.TrimRight(b.String(), "\n") + "\n").WithStructured(&out), nil
+	// Every section ends in a newline: keep one of the last ones, without
+	// a copy of the text.
+	text := b.String()
+	text = text[:len(strings.TrimRight(text, "\n"))+1]
+	return juju.Text(text).WithStructured(&out), nil
 }
 
 // writeSection writes one file's section of the text: its header, then
