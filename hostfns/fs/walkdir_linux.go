@@ -10,7 +10,6 @@ import (
 	"os"
 	"sync"
 	"syscall"
-	"time"
 
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
@@ -135,10 +134,10 @@ func (d *fdDir) parseDirents(b []byte, out []dirent) []dirent {
 }
 
 func (d *fdDir) Lstat(name string) (fs.FileInfo, error) {
-	si := &statInfo{name: name}
+	si := &policy.StatInfo{Base: name}
 	var err error
 	for {
-		err = fstatat(d.fd, name, &si.st, _AT_SYMLINK_NOFOLLOW)
+		err = fstatat(d.fd, name, &si.St, _AT_SYMLINK_NOFOLLOW)
 		if err != syscall.EINTR {
 			break
 		}
@@ -173,43 +172,3 @@ func (d *fdDir) ReadFile(name string, max int64) ([]byte, error) {
 func (d *fdDir) Close() error { return syscall.Close(d.fd) }
 
 const _AT_SYMLINK_NOFOLLOW = 0x100
-
-// statInfo is an fs.FileInfo over a Stat_t, as os fills its own.
-type statInfo struct {
-	name string
-	st   syscall.Stat_t
-}
-
-func (s *statInfo) Name() string       { return s.name }
-func (s *statInfo) Size() int64        { return s.st.Size }
-func (s *statInfo) IsDir() bool        { return s.Mode().IsDir() }
-func (s *statInfo) Sys() any           { return &s.st }
-func (s *statInfo) ModTime() time.Time { return time.Unix(s.st.Mtim.Unix()) }
-
-func (s *statInfo) Mode() fs.FileMode {
-	m := fs.FileMode(s.st.Mode & 0o777)
-	switch s.st.Mode & syscall.S_IFMT {
-	case syscall.S_IFBLK:
-		m |= fs.ModeDevice
-	case syscall.S_IFCHR:
-		m |= fs.ModeDevice | fs.ModeCharDevice
-	case syscall.S_IFDIR:
-		m |= fs.ModeDir
-	case syscall.S_IFIFO:
-		m |= fs.ModeNamedPipe
-	case syscall.S_IFLNK:
-		m |= fs.ModeSymlink
-	case syscall.S_IFSOCK:
-		m |= fs.ModeSocket
-	}
-	if s.st.Mode&syscall.S_ISGID != 0 {
-		m |= fs.ModeSetgid
-	}
-	if s.st.Mode&syscall.S_ISUID != 0 {
-		m |= fs.ModeSetuid
-	}
-	if s.st.Mode&syscall.S_ISVTX != 0 {
-		m |= fs.ModeSticky
-	}
-	return m
-}

@@ -10,22 +10,22 @@ import (
 	"time"
 )
 
-// statInfo is the fs.FileInfo of a descriptor the policy opened itself,
-// as os.File.Stat would describe it: a descriptor made into an *os.File
+// A StatInfo is the fs.FileInfo of a stat taken without an *os.File (an
+// fstat of a descriptor the policy opened, the walk's fstatat: the caller
+// fills St), read as os reads one: a descriptor made into an *os.File
 // costs two system calls more (os.NewFile asks for its flags, and a
 // non-blocking one is offered to the poller, which refuses a regular
-// file). Sys is the *syscall.Stat_t, so that SameFile and links read it
-// as they read os's.
-type statInfo struct {
-	name string
-	st   syscall.Stat_t
+// file). Sys is &St, so that SameFile and links read it as they read os's.
+type StatInfo struct {
+	Base string // the name's last element
+	St   syscall.Stat_t
 }
 
 // fstatInfo stats fd, whose path ends in name.
 func fstatInfo(fd int, name string) (fs.FileInfo, error) {
-	s := &statInfo{name: path.Base(name)}
+	s := &StatInfo{Base: path.Base(name)}
 	for {
-		err := syscall.Fstat(fd, &s.st)
+		err := syscall.Fstat(fd, &s.St)
 		if err != syscall.EINTR {
 			if err != nil {
 				return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
@@ -35,16 +35,16 @@ func fstatInfo(fd int, name string) (fs.FileInfo, error) {
 	}
 }
 
-func (s *statInfo) Name() string       { return s.name }
-func (s *statInfo) Size() int64        { return s.st.Size }
-func (s *statInfo) ModTime() time.Time { return time.Unix(s.st.Mtim.Unix()) }
-func (s *statInfo) IsDir() bool        { return s.Mode().IsDir() }
-func (s *statInfo) Sys() any           { return &s.st }
+func (s *StatInfo) Name() string       { return s.Base }
+func (s *StatInfo) Size() int64        { return s.St.Size }
+func (s *StatInfo) ModTime() time.Time { return time.Unix(s.St.Mtim.Unix()) }
+func (s *StatInfo) IsDir() bool        { return s.Mode().IsDir() }
+func (s *StatInfo) Sys() any           { return &s.St }
 
 // Mode is os's reading of st_mode.
-func (s *statInfo) Mode() fs.FileMode {
-	m := fs.FileMode(s.st.Mode & 0o777)
-	switch s.st.Mode & syscall.S_IFMT {
+func (s *StatInfo) Mode() fs.FileMode {
+	m := fs.FileMode(s.St.Mode & 0o777)
+	switch s.St.Mode & syscall.S_IFMT {
 	case syscall.S_IFBLK:
 		m |= fs.ModeDevice
 	case syscall.S_IFCHR:
@@ -58,13 +58,13 @@ func (s *statInfo) Mode() fs.FileMode {
 	case syscall.S_IFSOCK:
 		m |= fs.ModeSocket
 	}
-	if s.st.Mode&syscall.S_ISGID != 0 {
+	if s.St.Mode&syscall.S_ISGID != 0 {
 		m |= fs.ModeSetgid
 	}
-	if s.st.Mode&syscall.S_ISUID != 0 {
+	if s.St.Mode&syscall.S_ISUID != 0 {
 		m |= fs.ModeSetuid
 	}
-	if s.st.Mode&syscall.S_ISVTX != 0 {
+	if s.St.Mode&syscall.S_ISVTX != 0 {
 		m |= fs.ModeSticky
 	}
 	return m
