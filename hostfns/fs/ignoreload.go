@@ -44,7 +44,7 @@ func readIgnoreFile(dir *os.Root, name, base string) *ignoreFile {
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
-	f, err := dir.Open(name)
+	f, err := openRegular(dir, name, fi)
 	if err != nil {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"syscall"
 
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
@@ -90,15 +91,27 @@ func (d rootDir) ReadFile(name string, max int64) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, errNotRegular
 	}
-	f, err := d.r.Open(name)
+	f, err := openRegular(d.r, name, fi)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if got, err := f.Stat(); err != nil || !os.SameFile(got, fi) {
+	return io.ReadAll(io.LimitReader(f, max))
+}
+
+// openRegular opens name in dir to read it if it is still the regular
+// file want (Lstat's): without blocking, so that a FIFO swapped in since
+// cannot hold the open, and then checked.
+func openRegular(dir *os.Root, name string, want fs.FileInfo) (*os.File, error) {
+	f, err := dir.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if got, err := f.Stat(); err != nil || !got.Mode().IsRegular() || !os.SameFile(got, want) {
+		f.Close()
 		return nil, errNotRegular
 	}
-	return io.ReadAll(io.LimitReader(f, max))
+	return f, nil
 }
 
 func (d rootDir) Close() error { return d.r.Close() }
