@@ -32,7 +32,8 @@ func TestMessages(t *testing.T) {
 	}
 }
 
-// BenchmarkResolveOpen is the policy's share of a tiny read_file.
+// BenchmarkResolveOpen is the policy's share of a tiny read_file: Open,
+// which makes an *os.File, and OpenRead, which fs.read uses.
 func BenchmarkResolveOpen(b *testing.B) {
 	dir := b.TempDir()
 	mustDo(b, os.MkdirAll(filepath.Join(dir, "a/b/c"), 0o755))
@@ -40,37 +41,19 @@ func BenchmarkResolveOpen(b *testing.B) {
 	p, err := New(Config{Roots: []string{dir}})
 	mustDo(b, err)
 	defer p.Close()
-	for b.Loop() {
-		r, e := p.Resolve("a/b/c/file.go")
-		if e != nil {
-			b.Fatal(e)
-		}
-		f, e := p.Open(r)
-		if e != nil {
-			b.Fatal(e)
-		}
-		f.Close()
-	}
-}
-
-// BenchmarkResolveOpenRead is BenchmarkResolveOpen through OpenRead, as
-// fs.read opens a file.
-func BenchmarkResolveOpenRead(b *testing.B) {
-	dir := b.TempDir()
-	mustDo(b, os.MkdirAll(filepath.Join(dir, "a/b/c"), 0o755))
-	mustDo(b, os.WriteFile(filepath.Join(dir, "a/b/c/file.go"), []byte("package c\n"), 0o644))
-	p, err := New(Config{Roots: []string{dir}})
-	mustDo(b, err)
-	defer p.Close()
-	for b.Loop() {
-		r, e := p.Resolve("a/b/c/file.go")
-		if e != nil {
-			b.Fatal(e)
-		}
-		f, _, e := p.OpenRead(r)
-		if e != nil {
-			b.Fatal(e)
-		}
-		f.Close()
+	for _, o := range openers {
+		b.Run(o.name, func(b *testing.B) {
+			for b.Loop() {
+				r, e := p.Resolve("a/b/c/file.go")
+				if e != nil {
+					b.Fatal(e)
+				}
+				f, e := o.open(p, r)
+				if e != nil {
+					b.Fatal(e)
+				}
+				f.Close()
+			}
+		})
 	}
 }
