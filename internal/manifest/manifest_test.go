@@ -148,3 +148,28 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// DecodeEmbedded does not read the tools' schemas again (the build compiled
+// them), but it checks everything else, and that each tool has an input
+// schema at all.
+func TestDecodeEmbeddedTrustsOnlyTheSchemas(t *testing.T) {
+	broken := strings.Replace(good, `{"path": {"type": "string"}}`, `{"path": {"type": 7}}`, 1)
+	if _, err := DecodeEmbedded([]byte(broken)); err != nil {
+		t.Fatalf("an embedded manifest's schema was read again: %v", err)
+	}
+	if _, err := Decode([]byte(broken)); err == nil {
+		t.Fatal("Decode accepted a schema that does not compile")
+	}
+	for name, bad := range map[string]string{
+		"no input schema": strings.Replace(good, `"inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}},`, ``, 1),
+		"bad tier":        strings.Replace(good, `"tier": "R"`, `"tier": "Z"`, 1),
+		"bad capability":  strings.Replace(good, `["fs.read"]`, `["fs.everything"]`, 1),
+	} {
+		if bad == good {
+			t.Fatalf("%s: fixture unchanged", name)
+		}
+		if _, err := DecodeEmbedded([]byte(bad)); err == nil || !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: DecodeEmbedded accepted it (%v)", name, err)
+		}
+	}
+}
