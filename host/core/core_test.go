@@ -1,11 +1,15 @@
 package core
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"path"
 	"slices"
 	"testing"
 	"unsafe"
 
+	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/internal/wasmstop"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -101,4 +105,23 @@ func builtPlugins(t *testing.T) []Plugin {
 		t.Fatal(err)
 	}
 	return plugins
+}
+
+// The embedded manifests are stored without white space (buildplugins
+// -embed): juju decodes them on every start, and indented they took 1.6
+// times as long. Each is still the JSON of its plugin.
+func TestEmbeddedManifestsAreCompact(t *testing.T) {
+	for _, p := range builtPlugins(t) {
+		data, err := files.ReadFile(path.Join(p.dir, manifest.FileName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := json.Compact(&b, data); err != nil {
+			t.Fatalf("%s: %v", p.Manifest.Name, err)
+		}
+		if !bytes.Equal(b.Bytes(), data) {
+			t.Errorf("%s: the embedded manifest is not compact (%d bytes, %d compact); rebuild with `make plugins`", p.Manifest.Name, len(data), b.Len())
+		}
+	}
 }
