@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -158,4 +159,17 @@ func manyKeys(n int) string {
 		fmt.Fprintf(&b, `"key%06d":%d,`, i, i)
 	}
 	return strings.TrimSuffix(b.String(), ",")
+}
+
+func TestWidenOutputSchemaRefusesBrokenJSON(t *testing.T) {
+	for _, bad := range []string{``, `{"type":`, `{"type":"object"} {}`, `{"type":"object"}]},{"x":1`} {
+		if wide, err := WidenOutputSchema(json.RawMessage(bad)); err == nil {
+			t.Errorf("%q widened to %s", bad, wide)
+		}
+	}
+	a, _ := WidenOutputSchema(json.RawMessage(`{"type":"object"}`))
+	b, _ := WidenOutputSchema(json.RawMessage(`{"type":"object"}`))
+	if !json.Valid(a) || !bytes.Equal(a, b) {
+		t.Fatalf("widened: %s", a)
+	}
 }

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -39,14 +40,26 @@ func mcpTool(spec abi.ToolSpec) (mcp.Tool, error) {
 // WidenOutputSchema makes an output schema admit the error shape too:
 // {"type":"object","anyOf":[declared, error]}.
 func WidenOutputSchema(declared json.RawMessage) (json.RawMessage, error) {
-	codes, err := json.Marshal(abi.Codes)
-	if err != nil {
-		return nil, err
-	}
-	errSchema := fmt.Sprintf(errorShape, codes)
-	out := fmt.Sprintf(`{"type":"object","anyOf":[%s,%s]}`, declared, errSchema)
-	if !json.Valid([]byte(out)) {
+	if !json.Valid(declared) {
 		return nil, fmt.Errorf("declared schema is not valid JSON")
 	}
-	return json.RawMessage(out), nil
+	const head, sep, tail = `{"type":"object","anyOf":[`, `,`, `]}`
+	errSchema := errorSchema()
+	out := make([]byte, 0, len(head)+len(declared)+len(sep)+len(errSchema)+len(tail))
+	out = append(out, head...)
+	out = append(out, declared...)
+	out = append(out, sep...)
+	out = append(out, errSchema...)
+	out = append(out, tail...)
+	return out, nil
 }
+
+// errorSchema is errorShape with the codes filled in, made once: every
+// tool with an output schema is widened with it at start.
+var errorSchema = sync.OnceValue(func() string {
+	codes, err := json.Marshal(abi.Codes)
+	if err != nil {
+		panic(err) // a []string always marshals
+	}
+	return fmt.Sprintf(errorShape, codes)
+})
