@@ -21,12 +21,9 @@ type result interface{ Err() *abi.Error }
 // by a handler. Each wrapper names its own import, so that a plugin links
 // only the imports it calls.
 func roundTrip[Res result](imp func(uint64) uint64, fn string, req any, body []byte) (*Res, []byte, error) {
-	header, ok := marshalFast(req)
-	if !ok {
-		var err error
-		if header, err = json.Marshal(req); err != nil {
-			return nil, nil, Errorf(abi.Internal, "the plugin could not encode a request to %s", fn)
-		}
+	header, err := encodeRequest(fn, req)
+	if err != nil {
+		return nil, nil, err
 	}
 	return send[Res](imp, fn, header, body, func(rh []byte, res *Res) bool { return unmarshalFast(rh, res) })
 }
@@ -34,24 +31,53 @@ func roundTrip[Res result](imp func(uint64) uint64, fn string, req any, body []b
 // send is roundTrip of a request already encoded; decode, when it does not
 // report false, has decoded the response header into a fresh Res, and
 // encoding/json decodes it otherwise.
+//
+// Go compiles send and roundTrip once per response type, so what does not
+// depend on Res lives in encodeRequest and hostCall.
 func send[Res result](imp func(uint64) uint64, fn string, header, body []byte, decode func([]byte, *Res) bool) (*Res, []byte, error) {
-	resp, err := exchange(imp, fn, header, body)
+	rh, rb, err := hostCall(imp, fn, header, body)
 	if err != nil {
 		return nil, nil, err
-	}
-	rh, rb, err := abi.DecodeFrame(resp)
-	if err != nil {
-		return nil, nil, Errorf(abi.Internal, "the host answered %s with a malformed frame", fn)
 	}
 	res := new(Res)
 	if !decode(rh, res) {
 		res = new(Res)
-		if err := json.Unmarshal(rh, res); err != nil {
-			return nil, nil, Errorf(abi.Internal, "the host answered %s with a malformed header", fn)
+		if json.Unmarshal(rh, res) != nil {
+			return nil, nil, malformedHeader(fn)
 		}
 	}
 	if e := (*res).Err(); e != nil {
 		return nil, nil, e
 	}
 	return res, rb, nil
+}
+
+// encodeRequest is a request's header, by the SDK's codec when it knows
+// the type, else by encoding/json.
+func encodeRequest(fn string, req any) ([]byte, error) {
+	if header, ok := marshalFast(req); ok {
+		return header, nil
+	}
+	header, err := json.Marshal(req)
+	if err != nil {
+		return nil, Errorf(abi.Internal, "the plugin could not encode a request to %s", fn)
+	}
+	return header, nil
+}
+
+// hostCall makes the host call and splits its answer into header and body.
+func hostCall(imp func(uint64) uint64, fn string, header, body []byte) (rh, rb []byte, err error) {
+	resp, err := exchange(imp, fn, header, body)
+	if err != nil {
+		return nil, nil, err
+	}
+	rh, rb, err = abi.DecodeFrame(resp)
+	if err != nil {
+		return nil, nil, Errorf(abi.Internal, "the host answered %s with a malformed frame", fn)
+	}
+	return rh, rb, nil
+}
+
+func malformedHeader(fn string) error {
+	return Errorf(abi.Internal, "the host answered %s with a malformed header", fn)
 }

@@ -98,7 +98,20 @@ func validPluginName(name string) bool {
 // it panics on a bad name, a duplicate or an In that is not a struct, as
 // those are mistakes in the plugin's code.
 func Tool[In any](name string, opts ToolOptions, h func(c *Call, in In) (*Result, error)) {
-	in := reflect.TypeFor[In]()
+	register(name, opts, reflect.TypeFor[In](), func(c *Call, raw json.RawMessage) (*Result, error) {
+		var args In
+		if err := decodeArgs(c.tool, raw, &args); err != nil {
+			return nil, err
+		}
+		return h(c, args)
+	})
+}
+
+// register is Tool's work that does not depend on In. Go compiles a
+// generic function once per argument struct, so Tool holds only what must
+// know In: with the checks in its body, its copies were 5% of the core
+// module's code.
+func register(name string, opts ToolOptions, in reflect.Type, run func(c *Call, raw json.RawMessage) (*Result, error)) {
 	if !validName(name) {
 		panic(fmt.Sprintf("juju: tool name %q must match ^[a-z0-9_]{1,64}$", name))
 	}
@@ -111,18 +124,7 @@ func Tool[In any](name string, opts ToolOptions, h func(c *Call, in In) (*Result
 	if opts.Plugin != "" && !validPluginName(opts.Plugin) {
 		panic(fmt.Sprintf("juju: the plugin %q of tool %q must match ^[a-z0-9][a-z0-9-]{0,63}$", opts.Plugin, name))
 	}
-	t := &tool{
-		name: name,
-		opts: opts,
-		in:   in,
-		run: func(c *Call, raw json.RawMessage) (*Result, error) {
-			var args In
-			if err := decodeArgs(c.tool, raw, &args); err != nil {
-				return nil, err
-			}
-			return h(c, args)
-		},
-	}
+	t := &tool{name: name, opts: opts, in: in, run: run}
 	if opts.Output != nil {
 		t.out = deref(reflect.TypeOf(opts.Output))
 	}
