@@ -14,7 +14,7 @@ import (
 // as its container.
 type pattern struct {
 	kind string
-	re   func() *regexp.Regexp // compiled on first use
+	re   *lazyRegexp // compiled on first use
 	// container: definitions of this kind hold others nested under them
 	// (by indentation).
 	container bool
@@ -25,7 +25,21 @@ type pattern struct {
 // instance of the core plugin starts, while these serve only the heuristic
 // index of a language.
 func p(kind, expr string, container bool) pattern {
-	return pattern{kind: kind, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) }), container: container}
+	return pattern{kind: kind, re: &lazyRegexp{expr: expr}, container: container}
+}
+
+// lazyRegexp is an expression compiled on first use. It is a type of its
+// own rather than a sync.OnceValue closure, which the compiler copied into
+// each of the 47 calls of p (68 KB of the core module's code).
+type lazyRegexp struct {
+	expr string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
+	return l.re
 }
 
 // patterns are the definitions the heuristic index knows, by language
@@ -167,7 +181,7 @@ func scanFile(path, body string, lang abi.Language) []defn {
 			cands = goTypeBlock
 		}
 		for _, pt := range cands {
-			re := pt.re()
+			re := pt.re.get()
 			m := re.FindStringSubmatchIndex(code)
 			if m == nil {
 				continue
