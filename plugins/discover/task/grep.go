@@ -113,7 +113,19 @@ func grepData(file string, data []byte, re *regexp.Regexp) []Hit {
 // called and returns that one expression ever after. Inside wasm the
 // regexp compiler is slow, and every instance starts the whole module: a
 // package-level regexp.MustCompile costs each instance's start, whether or
-// not its discoverer runs.
+// not its discoverer runs. (A sync.OnceValue here was copied by the
+// compiler into each of the twenty package variables made with it.)
 func Regexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+	return (&lazyRegexp{expr: expr}).get
+}
+
+type lazyRegexp struct {
+	expr string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
+	return l.re
 }
