@@ -8,7 +8,8 @@
 // The build also writes wasmfiles.go (not committed), which embeds each
 // plugin's wasm a second time as a string: the linker stores the bytes once,
 // and a string reaches them where they lie in the binary's read-only data,
-// with no copy (see Plugin.Wasm).
+// with no copy (see Plugin.Wasm). It also holds each manifest as a Go value,
+// laid out by the linker, so that a start does not decode the JSON.
 package core
 
 import (
@@ -17,6 +18,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"unsafe"
 
@@ -35,6 +37,12 @@ type Plugin struct {
 // wasmFiles maps a plugin's wasm file under wasm/ to its bytes, embedded as
 // strings by the generated wasmfiles.go; nil in a binary built without it.
 var wasmFiles map[string]string
+
+// builtManifests maps a plugin's folder under wasm/ to its manifest, written
+// as a Go value by the generated wasmfiles.go from the manifest.json beside
+// it (buildplugins -embed), so that a start does not decode its JSON; nil
+// in a binary built without it.
+var builtManifests map[string]*manifest.Manifest
 
 // Wasm returns the plugin's wasm bytes. They are the binary's read-only
 // data itself, not a copy: the caller must not modify them (a write
@@ -99,11 +107,7 @@ func Plugins() ([]Plugin, error) {
 			continue
 		}
 		dir := path.Join("wasm", e.Name())
-		data, err := files.ReadFile(path.Join(dir, manifest.FileName))
-		if err != nil {
-			return nil, fmt.Errorf("core plugin %s: %w", e.Name(), err)
-		}
-		m, err := manifest.DecodeEmbedded(data)
+		m, err := builtManifest(dir)
 		if err != nil {
 			return nil, fmt.Errorf("core plugin %s: %w", e.Name(), err)
 		}
@@ -126,4 +130,26 @@ func Plugins() ([]Plugin, error) {
 		}
 	}
 	return out, nil
+}
+
+// builtManifest is the manifest of the plugin folder dir: a copy of its Go
+// value when the generated file holds one, else decoded from its JSON. Both
+// are checked as DecodeEmbedded checks (the schemas were compiled by the
+// build).
+func builtManifest(dir string) (*manifest.Manifest, error) {
+	if v, ok := builtManifests[dir]; ok {
+		m := *v
+		m.Capabilities = slices.Clone(v.Capabilities)
+		m.Tools = slices.Clone(v.Tools)
+		m.Discoverers = slices.Clone(v.Discoverers)
+		if err := manifest.CheckEmbedded(&m); err != nil {
+			return nil, err
+		}
+		return &m, nil
+	}
+	data, err := files.ReadFile(path.Join(dir, manifest.FileName))
+	if err != nil {
+		return nil, err
+	}
+	return manifest.DecodeEmbedded(data)
 }

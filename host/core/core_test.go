@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path"
+	"reflect"
 	"slices"
 	"testing"
 	"unsafe"
@@ -122,6 +123,45 @@ func TestEmbeddedManifestsAreCompact(t *testing.T) {
 		}
 		if !bytes.Equal(b.Bytes(), data) {
 			t.Errorf("%s: the embedded manifest is not compact (%d bytes, %d compact); rebuild with `make plugins`", p.Manifest.Name, len(data), b.Len())
+		}
+	}
+}
+
+// Each manifest the generated file holds as a Go value is the manifest
+// beside the plugin's wasm, field for field: a start reads the value and
+// never the JSON.
+func TestBuiltManifestsAreTheFiles(t *testing.T) {
+	plugins := builtPlugins(t)
+	if builtManifests == nil {
+		t.Skip("built without the generated wasmfiles.go (run `make plugins`)")
+	}
+	if len(builtManifests) != len(plugins) {
+		t.Errorf("%d manifests as values for %d plugins", len(builtManifests), len(plugins))
+	}
+	for _, p := range plugins {
+		data, err := files.ReadFile(path.Join(p.dir, manifest.FileName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := manifest.DecodeEmbedded(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := builtManifests[p.dir]
+		if v == nil {
+			t.Errorf("%s: no manifest value", p.dir)
+			continue
+		}
+		if !reflect.DeepEqual(v, want) || !reflect.DeepEqual(p.Manifest, want) {
+			t.Errorf("%s: the manifest value differs from its file", p.dir)
+		}
+		// Plugins hands out copies: changing one leaves the value alone.
+		p.Manifest.Capabilities[0] = "changed"
+		if len(p.Manifest.Tools) > 0 {
+			p.Manifest.Tools[0].Name = "changed"
+		}
+		if reflect.DeepEqual(v, p.Manifest) || v.Capabilities[0] == "changed" || len(v.Tools) > 0 && v.Tools[0].Name == "changed" {
+			t.Errorf("%s: Plugins handed out the value itself", p.dir)
 		}
 	}
 }

@@ -92,6 +92,10 @@ func DecodeEmbedded(data []byte) (*Manifest, error) {
 	return m, nil
 }
 
+// CheckEmbedded checks a manifest built into the binary as a Go value
+// (host/core's generated file), as DecodeEmbedded checks one it decodes.
+func CheckEmbedded(m *Manifest) error { return m.check(true, schemasBuilt) }
+
 // DecodeSource parses a manifest as kept beside a plugin's source, where the
 // wasm hash is not known yet; everything else is validated.
 func DecodeSource(data []byte) (*Manifest, error) {

@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -75,7 +77,8 @@ func TestBuildAndCheck(t *testing.T) {
 	if f.Name.Name != "core" {
 		t.Errorf("package %s", f.Name.Name)
 	}
-	for _, want := range []string{"//go:embed \"wasm/test-echo/plugin.wasm\"\nvar wasm0 string", `"wasm/test-echo/plugin.wasm": wasm0,`, "DO NOT EDIT"} {
+	for _, want := range []string{"//go:embed \"wasm/test-echo/plugin.wasm\"\nvar wasm0 string", `"wasm/test-echo/plugin.wasm": wasm0,`, "DO NOT EDIT",
+		"var manifest0 = manifest.Manifest{", `Name:        "test-echo",`, `"wasm/test-echo": &manifest0,`, `json.RawMessage(`} {
 		if !strings.Contains(string(gen), want) {
 			t.Errorf("generated source lacks %q:\n%s", want, gen)
 		}
@@ -217,5 +220,42 @@ func TestSharedModule(t *testing.T) {
 	err = run(context.Background(), options{out: t.TempDir(), sources: []string{sharer}}, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "which this run did not build") {
 		t.Errorf("the sharer alone: %v", err)
+	}
+}
+
+// goLiteral writes what a manifest is made of and refuses what it cannot
+// write back equal.
+func TestGoLiteral(t *testing.T) {
+	type inner struct {
+		N    int
+		Raw  json.RawMessage
+		Tags []string
+	}
+	type outer struct {
+		S   string
+		B   bool
+		P   *inner
+		L   []inner
+		Nil []string
+	}
+	var b bytes.Buffer
+	imports := map[string]bool{}
+	v := outer{S: "a\"b\n", B: true, P: &inner{N: -3, Raw: json.RawMessage(`{"x":"\u00e9"}`)}, L: []inner{{Tags: []string{}}}}
+	if err := goLiteral(&b, reflect.ValueOf(v), imports); err != nil {
+		t.Fatal(err)
+	}
+	want := "main.outer{\nS: \"a\\\"b\\n\",\nB: true,\nP: &main.inner{\nN: -3,\nRaw: json.RawMessage(\"{\\\"x\\\":\\\"\\\\u00e9\\\"}\"),\n},\nL: []main.inner{\nmain.inner{\nTags: []string{\n},\n},\n},\n}"
+	// A test binary's types are in the package's import path, not main.
+	want = strings.ReplaceAll(want, "main.", "buildplugins.")
+	if b.String() != want {
+		t.Errorf("literal:\n%q\nwant:\n%q", b.String(), want)
+	}
+	if !imports["encoding/json"] {
+		t.Errorf("imports %v lack encoding/json", imports)
+	}
+	for _, bad := range []any{map[string]int{"a": 1}, struct{ x int }{1}, 1.5} {
+		if err := goLiteral(&bytes.Buffer{}, reflect.ValueOf(bad), map[string]bool{}); err == nil {
+			t.Errorf("%T written", bad)
+		}
 	}
 }
