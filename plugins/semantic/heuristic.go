@@ -1,11 +1,10 @@
 package semantic
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
+	"github.com/jujutools/juju/plugins/internal/lazyre"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -14,7 +13,7 @@ import (
 // as its container.
 type pattern struct {
 	kind string
-	re   *lazyRegexp // compiled on first use
+	re   *lazyre.Regexp // compiled on first use
 	// container: definitions of this kind hold others nested under them
 	// (by indentation).
 	container bool
@@ -25,21 +24,7 @@ type pattern struct {
 // instance of the core plugin starts, while these serve only the heuristic
 // index of a language.
 func p(kind, expr string, container bool) pattern {
-	return pattern{kind: kind, re: &lazyRegexp{expr: expr}, container: container}
-}
-
-// lazyRegexp is an expression compiled on first use. It is a type of its
-// own rather than a sync.OnceValue closure, which the compiler copied into
-// each of the 47 calls of p (68 KB of the core module's code).
-type lazyRegexp struct {
-	expr string
-	once sync.Once
-	re   *regexp.Regexp
-}
-
-func (l *lazyRegexp) get() *regexp.Regexp {
-	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
-	return l.re
+	return pattern{kind: kind, re: lazyre.New(expr), container: container}
 }
 
 // patterns are the definitions the heuristic index knows, by language
@@ -181,7 +166,7 @@ func scanFile(path, body string, lang abi.Language) []defn {
 			cands = goTypeBlock
 		}
 		for _, pt := range cands {
-			re := pt.re.get()
+			re := pt.re.Get()
 			m := re.FindStringSubmatchIndex(code)
 			if m == nil {
 				continue

@@ -8,7 +8,7 @@ import "testing"
 func TestPatternsCompile(t *testing.T) {
 	for lang, pats := range patterns {
 		for _, pt := range append(pats, goTypeBlock...) {
-			if pt.re.get().SubexpIndex("name") < 0 {
+			if pt.re.Get().SubexpIndex("name") < 0 {
 				t.Errorf("%s %s: no (?P<name>…) group", lang, pt.kind)
 			}
 		}

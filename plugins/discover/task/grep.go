@@ -8,7 +8,8 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
-	"sync"
+
+	"github.com/jujutools/juju/plugins/internal/lazyre"
 )
 
 // SkipDirs are the folders Grep never enters: those the host's walk skips
@@ -110,22 +111,7 @@ func grepData(file string, data []byte, re *regexp.Regexp) []Hit {
 }
 
 // Regexp returns a function that compiles expr the first time it is
-// called and returns that one expression ever after. Inside wasm the
-// regexp compiler is slow, and every instance starts the whole module: a
-// package-level regexp.MustCompile costs each instance's start, whether or
-// not its discoverer runs. (A sync.OnceValue here was copied by the
-// compiler into each of the twenty package variables made with it.)
+// called and returns that one expression ever after (package lazyre).
 func Regexp(expr string) func() *regexp.Regexp {
-	return (&lazyRegexp{expr: expr}).get
-}
-
-type lazyRegexp struct {
-	expr string
-	once sync.Once
-	re   *regexp.Regexp
-}
-
-func (l *lazyRegexp) get() *regexp.Regexp {
-	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
-	return l.re
+	return lazyre.New(expr).Get
 }
