@@ -38,13 +38,22 @@ func (s *Span) in(body []byte) ([]byte, bool) {
 }
 
 // Resolve fills in what r keeps in its frame's body: each content item's
-// TextSpan or DataSpan becomes its Text or Data, and each splice's empty
-// string in Structured becomes the span's bytes as a JSON string, escaped
-// as encoding/json escapes a string. Afterwards r holds no span or splice.
-// A result without spans needs no body. Structured must be valid JSON (as
-// it is when r was decoded by encoding/json), the splices in increasing
-// order of At, each at a string token `""` of it.
+// TextSpan or DataSpan becomes its Text or Data, a StructuredSpan becomes
+// Structured (which then aliases body) once it is checked to be one JSON
+// value, and each splice's empty string in Structured becomes the span's
+// bytes as a JSON string, escaped as encoding/json escapes a string.
+// Afterwards r holds no span or splice. A result without spans needs no
+// body. An inline Structured must be valid JSON (as it is when r was
+// decoded by encoding/json), the splices in increasing order of At, each
+// at a string token `""` of it.
 func (r *CallResult) Resolve(body []byte) error {
+	if r.StructuredSpan != nil {
+		b, ok := r.StructuredSpan.in(body)
+		if !ok || len(r.Structured) > 0 || !validJSON(b) {
+			return ErrSpan
+		}
+		r.Structured, r.StructuredSpan = b, nil
+	}
 	for i := range r.Content {
 		c := &r.Content[i]
 		if c.TextSpan != nil {

@@ -28,6 +28,20 @@ func TestResolve(t *testing.T) {
 	}
 }
 
+// Structured content may itself be a span of the body, which the host
+// takes once it checked it is one JSON value; its splices count from its
+// start, as for an inline one.
+func TestResolveStructuredSpan(t *testing.T) {
+	body := []byte(`xx{"a":"","n":[1,2]}hello`)
+	res := CallResult{StructuredSpan: &Span{2, 18}, Splices: []Splice{{At: 5, Span: Span{20, 5}}}}
+	if err := res.Resolve(body); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"a":"hello","n":[1,2]}`; string(res.Structured) != want || res.StructuredSpan != nil || res.Splices != nil {
+		t.Fatalf("structured %s, span %v, splices %v; want %s", res.Structured, res.StructuredSpan, res.Splices, want)
+	}
+}
+
 func TestResolveRefusesMisfits(t *testing.T) {
 	body := []byte("0123456789")
 	for name, res := range map[string]CallResult{
@@ -47,6 +61,25 @@ func TestResolveRefusesMisfits(t *testing.T) {
 			t.Errorf("%s: resolved to %+v", name, res)
 		}
 	}
+	// A structured span must be one whole JSON value: the host writes it
+	// into its answer as it is, so anything else could forge the answer.
+	for name, res := range map[string]CallResult{
+		"not JSON":            {StructuredSpan: &Span{0, 5}},
+		"cut short":           {StructuredSpan: &Span{0, 6}},
+		"two values":          {StructuredSpan: &Span{5, 5}},
+		"breaks out":          {StructuredSpan: &Span{10, 16}},
+		"empty":               {StructuredSpan: &Span{0, 0}},
+		"outside":             {StructuredSpan: &Span{20, 40}},
+		"span and inline too": {Structured: json.RawMessage(`{}`), StructuredSpan: &Span{5, 2}},
+	} {
+		body := []byte(`{"a":` + `{} {}` + `{}},"id":7,"x":{`)
+		if name == "span and inline too" && !json.Valid(body[5:7]) || name == "breaks out" && string(body[10:26]) != `{}},"id":7,"x":{` {
+			t.Fatalf("%s: the fixture's offsets are off", name)
+		}
+		if err := res.Resolve(body); err == nil {
+			t.Errorf("%s: resolved to %+v", name, res)
+		}
+	}
 }
 
 // FuzzResolve decodes result headers and bodies as the host does: Resolve
@@ -56,6 +89,8 @@ func FuzzResolve(f *testing.F) {
 	f.Add([]byte(`{"content":[{"type":"text","textSpan":{"off":0,"len":3}}],"structured":{"a":""},"splices":[{"at":5,"off":1,"len":2}]}`), []byte("abc"))
 	f.Add([]byte(`{"structured":["","x\"\"",""],"splices":[{"at":1,"off":0,"len":1},{"at":11,"off":0,"len":0}]}`), []byte("\xff<>"))
 	f.Add([]byte(`{"content":[{"type":"image","dataSpan":{"off":2,"len":1}}]}`), []byte("abc"))
+	f.Add([]byte(`{"structuredSpan":{"off":1,"len":8},"splices":[{"at":5,"off":0,"len":1}]}`), []byte(`x{"a":""}`))
+	f.Add([]byte(`{"structuredSpan":{"off":0,"len":5}}`), []byte(`{}},{`))
 	f.Fuzz(func(t *testing.T, header, body []byte) {
 		var res CallResult
 		if json.Unmarshal(header, &res) != nil {

@@ -45,6 +45,10 @@ type CallRequest struct {
 type CallResult struct {
 	Content    []Content       `json:"content,omitempty"`
 	Structured json.RawMessage `json:"structured,omitempty"`
+	// StructuredSpan (ABI 2) holds Structured as raw bytes of the frame's
+	// body instead, so that the host reads it once, to check that it is
+	// one JSON value, rather than decoding it as part of the header.
+	StructuredSpan *Span `json:"structuredSpan,omitempty"`
 	// Splices (ABI 2) fill empty strings of Structured from the body.
 	Splices []Splice `json:"splices,omitempty"`
 	Error   *Error   `json:"error,omitempty"`
