@@ -17,6 +17,13 @@ import (
 // escapes natively; a span costs a few bytes of header.
 const spanMin = 64
 
+// structuredSpanMin is the smallest structured content a result sends in
+// its frame's body rather than in its JSON header. In the header the host
+// scans it twice (encoding/json checks the header, then copies the value
+// out); in the body once, to check it is one JSON value. Below this the
+// span's bookkeeping in the plugin costs more than the scan saves.
+const structuredSpanMin = 512
+
 // body gathers the body of an ABI 2 result frame: parts that alias the
 // result's strings and byte slices, nothing copied, each string sent once
 // however often the result refers to it.
@@ -45,6 +52,15 @@ func (b *body) add(p []byte) abi.Span {
 		b.seen = map[bodyKey]abi.Span{}
 	}
 	b.seen[k] = s
+	return s
+}
+
+// addOnce adds p, which nothing else refers to, without looking for it
+// first.
+func (b *body) addOnce(p []byte) abi.Span {
+	s := abi.Span{Off: b.size, Len: len(p)}
+	b.parts = append(b.parts, p)
+	b.size += len(p)
 	return s
 }
 
@@ -79,10 +95,14 @@ func (f *frame) bytes() []byte {
 
 // encodeResult writes a CallResult's JSON header, the way encoding/json
 // would (without HTML escaping), into f. Text and images of spanMin bytes
-// or more go into f's body as spans; structured, already JSON (with f's
-// splices), is spliced in as it is.
+// or more go into f's body as spans, and so does a structured of
+// structuredSpanMin bytes or more, already JSON (with f's splices); a
+// shorter one is written into the header as it is.
 func encodeResult(f *frame, res *abi.CallResult, structured []byte) {
-	n := len(structured) + 64 + 48*len(f.body.splices)
+	n := 64 + 48*len(f.body.splices)
+	if len(structured) < structuredSpanMin {
+		n += len(structured)
+	}
 	for _, c := range res.Content {
 		if len(c.Text) < spanMin {
 			n += len(c.Text)
@@ -129,8 +149,12 @@ func encodeResult(f *frame, res *abi.CallResult, structured []byte) {
 	}
 	if len(structured) > 0 {
 		sep()
-		b = append(b, `"structured":`...)
-		b = append(b, structured...)
+		if len(structured) >= structuredSpanMin {
+			b = appendSpan(append(b, `"structuredSpan":`...), f.body.addOnce(structured))
+		} else {
+			b = append(b, `"structured":`...)
+			b = append(b, structured...)
+		}
 		if len(f.body.splices) > 0 {
 			b = append(b, `,"splices":[`...)
 			for i, s := range f.body.splices {

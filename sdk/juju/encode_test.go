@@ -3,6 +3,7 @@ package juju
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -40,6 +41,8 @@ func TestEncodeResultMatchesEncodingJSON(t *testing.T) {
 		{Content: []abi.Content{{Type: "text", Text: strings.Repeat("long \"text\"\n", 20)}, {Type: "image", Data: make([]byte, 300), MimeType: "image/png"}}},
 		{Content: []abi.Content{{Type: "text", Text: "x"}}, Structured: json.RawMessage(`{"a":[1,2]}`)},
 		{Structured: json.RawMessage(`{}`)},
+		{Content: []abi.Content{{Type: "text", Text: "x"}}, Structured: json.RawMessage(`{"path":"a/long/enough/path/to/go/past/sixty-four/bytes.txt","size":1234567,"lines":[1,2,3]}`)},
+		{Content: []abi.Content{{Type: "text", Text: "x"}}, Structured: json.RawMessage(`{"names":[` + strings.Repeat(`"a \"name\"",`, 100) + `"last"]}`)},
 		{Error: Errorf(abi.NotFound, `no "x" here; list the folder`)},
 	} {
 		structured := res.Structured
@@ -87,18 +90,27 @@ func TestResultSpansAndSplices(t *testing.T) {
 		Again   string   `json:"again"`
 		List    []string `json:"list"`
 	}
-	v := &out{Path: "x.txt", Content: long, Again: long, List: []string{"short", long[:100]}}
+	v := &out{Path: "a/folder/and/another/x.txt", Content: long, Again: long, List: []string{"short", long[:100]}}
+	for i := range 80 { // enough for the structured content to travel as a span too
+		v.List = append(v.List, fmt.Sprint("item ", i))
+	}
 	f := &frame{}
 	structured, ok := marshalSpill(v, &f.body)
 	if !ok {
 		t.Fatal("declined")
 	}
 	encodeResult(f, &abi.CallResult{Content: []abi.Content{{Type: "text", Text: long}}}, structured)
+	if len(structured) < structuredSpanMin {
+		t.Fatalf("structured content of %d bytes: too short for the test", len(structured))
+	}
 	if len(f.header) > 300 || bytes.Contains(f.header, []byte("quotes")) {
 		t.Fatalf("the long strings are in the header: %s", f.header)
 	}
-	if f.body.size != len(long)+100 {
-		t.Fatalf("body of %d bytes, want each string once (%d)", f.body.size, len(long)+100)
+	if f.body.size != len(long)+100+len(structured) {
+		t.Fatalf("body of %d bytes, want each string once and the structured content (%d)", f.body.size, len(long)+100+len(structured))
+	}
+	if !bytes.Contains(f.header, []byte(`"structuredSpan":`)) || bytes.Contains(f.header, []byte(`"structured":`)) {
+		t.Fatalf("the structured content is not a span of the body: %s", f.header)
 	}
 	want, _ := json.Marshal(&abi.CallResult{Content: []abi.Content{{Type: "text", Text: long}}, Structured: mustJSON(t, v)})
 	if got := resolve(t, f.bytes()); !bytes.Equal(got, want) {
