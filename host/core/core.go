@@ -142,6 +142,10 @@ func builtManifest(dir string) (*manifest.Manifest, error) {
 		m.Capabilities = slices.Clone(v.Capabilities)
 		m.Tools = slices.Clone(v.Tools)
 		m.Discoverers = slices.Clone(v.Discoverers)
+		if v.Limits != nil {
+			l := *v.Limits
+			m.Limits = &l
+		}
 		if err := manifest.CheckEmbedded(&m); err != nil {
 			return nil, err
 		}

@@ -157,6 +157,12 @@ func TestBuiltManifestsAreTheFiles(t *testing.T) {
 		}
 		// Plugins hands out copies: changing one leaves the value alone.
 		p.Manifest.Capabilities[0] = "changed"
+		if p.Manifest.Limits != nil {
+			p.Manifest.Limits.Instances = -1
+			if v.Limits.Instances == -1 {
+				t.Errorf("%s: Plugins handed out the value's limits", p.dir)
+			}
+		}
 		if len(p.Manifest.Tools) > 0 {
 			p.Manifest.Tools[0].Name = "changed"
 		}
