@@ -109,8 +109,8 @@ func Tool[In any](name string, opts ToolOptions, h func(c *Call, in In) (*Result
 
 // register is Tool's work that does not depend on In. Go compiles a
 // generic function once per argument struct, so Tool holds only what must
-// know In: with the checks in its body, its copies were 5% of the core
-// module's code.
+// know In: with the checks in its body, its copies were 145 KB, nearly 4%
+// of the core module's code.
 func register(name string, opts ToolOptions, in reflect.Type, run func(c *Call, raw json.RawMessage) (*Result, error)) {
 	if !validName(name) {
 		panic(fmt.Sprintf("juju: tool name %q must match ^[a-z0-9_]{1,64}$", name))
