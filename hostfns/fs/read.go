@@ -19,16 +19,18 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 	if e := checkRead(req); e != nil {
 		return nil, nil, e
 	}
-	r, e := s.pol.Resolve(req.Path)
-	if e != nil {
-		return nil, nil, e
-	}
-	if r.Info.IsDir() {
-		return nil, nil, abi.Errorf(abi.InvalidArgument, "%q is a folder; use list_directory to see what it holds", r.Display)
-	}
-	f, fi, e := s.pol.OpenRead(r)
-	if e != nil {
-		return nil, nil, e
+	r, f, fi, ok := s.pol.ResolveRegular(req.Path)
+	if !ok {
+		var e *abi.Error
+		if r, e = s.pol.Resolve(req.Path); e != nil {
+			return nil, nil, e
+		}
+		if r.Info.IsDir() {
+			return nil, nil, abi.Errorf(abi.InvalidArgument, "%q is a folder; use list_directory to see what it holds", r.Display)
+		}
+		if f, fi, e = s.pol.OpenRead(r); e != nil {
+			return nil, nil, e
+		}
 	}
 	defer f.Close()
 	res := &abi.ReadResult{Path: r.Display, Size: fi.Size(), ModTime: modTime(fi.ModTime())}

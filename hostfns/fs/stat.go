@@ -10,21 +10,23 @@ import (
 )
 
 func (s *server) stat(ctx context.Context, req *abi.StatRequest, _ []byte) (*abi.StatResult, []byte, *abi.Error) {
-	r, e := s.pol.Resolve(req.Path)
-	if e != nil {
-		return nil, nil, e
-	}
-	info := r.Info
-	res := &abi.StatResult{Path: r.Name, Link: r.Link}
-	if info.Mode().IsRegular() {
-		// Open even without Hash: it checks the file's identity and the
-		// hard-link rule, and its Stat is the freshest.
-		f, fi, e := s.pol.OpenRead(r)
-		if e != nil {
+	// A regular file is opened even without Hash: the open checks the
+	// file's identity and the hard-link rule, and its stat is the freshest.
+	r, f, info, ok := s.pol.ResolveRegular(req.Path)
+	if !ok {
+		var e *abi.Error
+		if r, e = s.pol.Resolve(req.Path); e != nil {
 			return nil, nil, e
 		}
+		if info = r.Info; info.Mode().IsRegular() {
+			if f, info, e = s.pol.OpenRead(r); e != nil {
+				return nil, nil, e
+			}
+		}
+	}
+	res := &abi.StatResult{Path: r.Name, Link: r.Link}
+	if f != nil {
 		defer f.Close()
-		info = fi
 		if req.Hash {
 			h := sha256.New()
 			if _, err := io.CopyBuffer(h, ctxReader{ctx, f}, make([]byte, hashBuffer(info.Size()))); err != nil {

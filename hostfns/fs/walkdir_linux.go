@@ -133,20 +133,7 @@ func (d *fdDir) parseDirents(b []byte, out []dirent) []dirent {
 	return out
 }
 
-func (d *fdDir) Lstat(name string) (fs.FileInfo, error) {
-	si := &policy.StatInfo{Base: name}
-	var err error
-	for {
-		err = fstatat(d.fd, name, &si.St, _AT_SYMLINK_NOFOLLOW)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		return nil, &fs.PathError{Op: "fstatat", Path: name, Err: err}
-	}
-	return si, nil
-}
+func (d *fdDir) Lstat(name string) (fs.FileInfo, error) { return policy.Lstatat(d.fd, name) }
 
 func (d *fdDir) Child(name string) (walkDir, error) {
 	return openAt(d.fd, name, syscall.O_DIRECTORY)

@@ -211,6 +211,14 @@ func (c *collector) admit(name string) *file {
 		}
 		return skip
 	}
+	if r, f, _, ok := c.s.pol.ResolveRegular(display); ok {
+		if r.Root == c.root && r.Rel == rel {
+			return &file{name: name, display: display, f: f}
+		}
+		f.Close()
+		c.res.Changed = true
+		return skip
+	}
 	r, aerr := c.s.pol.Resolve(display)
 	if aerr != nil || r.Root != c.root || r.Rel != rel || !r.Info.Mode().IsRegular() {
 		c.res.Changed = true

@@ -33,7 +33,8 @@ func TestMessages(t *testing.T) {
 }
 
 // BenchmarkResolveOpen is the policy's share of a tiny read_file: Open,
-// which makes an *os.File, and OpenRead, which fs.read uses.
+// which makes an *os.File, OpenRead, and ResolveRegular, which fs.read
+// tries first.
 func BenchmarkResolveOpen(b *testing.B) {
 	dir := b.TempDir()
 	mustDo(b, os.MkdirAll(filepath.Join(dir, "a/b/c"), 0o755))
@@ -56,4 +57,13 @@ func BenchmarkResolveOpen(b *testing.B) {
 			}
 		})
 	}
+	b.Run("ResolveRegular", func(b *testing.B) {
+		for b.Loop() {
+			_, f, _, ok := p.ResolveRegular("a/b/c/file.go")
+			if !ok {
+				b.Skip("ResolveRegular takes no fast way on this system")
+			}
+			f.Close()
+		}
+	})
 }

@@ -12,7 +12,8 @@ import (
 
 // FuzzResolve checks that any string either resolves to a visible,
 // symlink-free path inside a root, or yields a tool error with one of the
-// policy's codes and no outside host path in its message.
+// policy's codes and no outside host path in its message; and that
+// ResolveRegular, when it does not decline, lands where Resolve does.
 func FuzzResolve(f *testing.F) {
 	fx := newFixture(f)
 	for _, s := range []string{
@@ -34,6 +35,13 @@ func FuzzResolve(f *testing.F) {
 		}
 		if (r == nil) == (e == nil) {
 			t.Fatalf("Resolve(%q) = %v, %v", req, r, e)
+		}
+		// ResolveRegular declines, or lands where Resolve does.
+		if rr, file, _, ok := fx.p.ResolveRegular(req); ok {
+			file.Close()
+			if e != nil || rr.Root != r.Root || rr.Rel != r.Rel || !SameFile(rr.Info, r.Info) {
+				t.Fatalf("ResolveRegular(%q) = %+v where Resolve = %+v, %v", req, rr, r, e)
+			}
 		}
 		if e != nil {
 			if !allowed[e.Code] {

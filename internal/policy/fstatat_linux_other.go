@@ -1,6 +1,6 @@
 //go:build linux && (arm64 || riscv64 || loong64)
 
-package fs
+package policy
 
 import "syscall"
 
