@@ -685,7 +685,7 @@ func structFields(t reflect.Type) ([]fastField, bool) {
 }
 
 func collectFastFields(t reflect.Type) []fastField {
-	if t == timeType {
+	if isTime(t) {
 		return nil
 	}
 	infos, err := fieldsOf(t)

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 )
 
 // fieldInfo is one JSON property of a struct, with the constraints its tags
@@ -253,13 +252,16 @@ func isNumber(k reflect.Kind) bool {
 
 var (
 	rawMessageType    = reflect.TypeFor[json.RawMessage]()
-	timeType          = reflect.TypeFor[time.Time]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 )
+
+// isTime reports whether t is time.Time, named rather than taken as a
+// reflect.Type, which would keep all of time.Time's methods.
+func isTime(t reflect.Type) bool { return t.PkgPath() == "time" && t.Name() == "Time" }
 
 // isObject reports whether t (dereferenced) is a struct described property
 // by property.
 func isObject(t reflect.Type) bool {
 	t = deref(t)
-	return t.Kind() == reflect.Struct && t != timeType && !reflect.PointerTo(t).Implements(textMarshalerType)
+	return t.Kind() == reflect.Struct && !isTime(t) && !reflect.PointerTo(t).Implements(textMarshalerType)
 }

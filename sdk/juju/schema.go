@@ -100,7 +100,7 @@ func (g *generator) of(t reflect.Type, top bool) (*schema, error) {
 	switch {
 	case t == rawMessageType, t.Kind() == reflect.Interface:
 		return &schema{}, nil
-	case t == timeType:
+	case isTime(t):
 		return &schema{Type: "string", Format: "date-time"}, nil
 	case reflect.PointerTo(t).Implements(textMarshalerType):
 		return &schema{Type: "string"}, nil
