@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"math"
@@ -71,6 +73,10 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 			return nil, nil, e
 		}
 		return nil, nil, s.internal("read", r.Display, err)
+	}
+	if req.Hash && req.Line == 0 && req.Lines == 0 && req.Offset == 0 && req.Length == 0 && !res.Truncated {
+		sum := sha256.Sum256(body) // the whole file: what a change's ExpectedSHA256 names
+		res.SHA256 = hex.EncodeToString(sum[:])
 	}
 	return res, body, nil
 }

@@ -1,6 +1,8 @@
 package fs
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"testing"
 	"time"
@@ -56,6 +58,25 @@ func TestRead(t *testing.T) {
 			want: abi.ReadResult{Path: "a.txt", Size: 12}},
 		{name: "absolute", req: abi.ReadRequest{Path: f.ws + "/sub/../a.txt", Length: 5}, body: "hello",
 			want: abi.ReadResult{Path: "a.txt", Size: 12}},
+		// The sha256 of the body, only when the body is the whole file.
+		{name: "hash", req: abi.ReadRequest{Path: "a.txt", Hash: true}, body: "hello\nworld\n",
+			want: abi.ReadResult{Path: "a.txt", Size: 12, SHA256: sha256Hex("hello\nworld\n")}},
+		{name: "hash through link", req: abi.ReadRequest{Path: "link-a", Hash: true}, body: "hello\nworld\n",
+			want: abi.ReadResult{Path: "a.txt", Size: 12, SHA256: sha256Hex("hello\nworld\n")}},
+		{name: "hash empty", req: abi.ReadRequest{Path: "empty.txt", Hash: true}, body: "",
+			want: abi.ReadResult{Path: "empty.txt", SHA256: sha256Hex("")}},
+		{name: "hash binary asked", req: abi.ReadRequest{Path: "bin.dat", Binary: true, Hash: true}, body: "BIN\x00\x01\x02",
+			want: abi.ReadResult{Path: "bin.dat", Size: 6, Binary: true, SHA256: sha256Hex("BIN\x00\x01\x02")}},
+		{name: "hash binary not read", req: abi.ReadRequest{Path: "bin.dat", Hash: true}, body: "",
+			want: abi.ReadResult{Path: "bin.dat", Size: 6, Binary: true}},
+		{name: "hash of a cut body", req: abi.ReadRequest{Path: "a.txt", MaxBytes: 4, Hash: true}, body: "hell",
+			want: abi.ReadResult{Path: "a.txt", Size: 12, Truncated: true}},
+		{name: "hash of a range", req: abi.ReadRequest{Path: "a.txt", Offset: 6, Hash: true}, body: "world\n",
+			want: abi.ReadResult{Path: "a.txt", Size: 12}},
+		{name: "hash of a length", req: abi.ReadRequest{Path: "a.txt", Length: 5, Hash: true}, body: "hello",
+			want: abi.ReadResult{Path: "a.txt", Size: 12}},
+		{name: "hash of lines", req: abi.ReadRequest{Path: "lines.txt", Line: 1, Hash: true}, body: "line 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\nline 9\nline 10\n",
+			want: abi.ReadResult{Path: "lines.txt", Size: 71, FirstLine: 1, LineCount: 10, TotalLines: 10}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -151,4 +172,9 @@ func TestReadLongLines(t *testing.T) {
 			t.Errorf("%+v: body %d bytes (want %d), lines %d, truncated %v, total %d, start %d (want %d)", c.req, len(body), len(c.body), res.LineCount, res.Truncated, res.TotalLines, res.StartOffset, c.start)
 		}
 	}
+}
+
+func sha256Hex(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
 }

@@ -105,6 +105,9 @@ type ReadRequest struct {
 	MaxBytes int64 `json:"maxBytes,omitempty"`
 	// Binary asks for the bytes even when the file looks binary.
 	Binary bool `json:"binary,omitempty"`
+	// Hash asks for the sha256 of the body when the body is the whole
+	// file (ReadResult.SHA256): what a change's ExpectedSHA256 names.
+	Hash bool `json:"hash,omitempty"`
 }
 
 // ReadResult describes what was read; the bytes are the frame's body.
@@ -121,6 +124,10 @@ type ReadResult struct {
 	// StartOffset, in line mode, is the byte offset of the first line
 	// returned: with the body's length, where a cut line goes on.
 	StartOffset int64 `json:"startOffset,omitempty"`
+	// SHA256 is the hex sha256 of the body, when Hash was asked and the
+	// body is the whole file: byte mode from offset 0, not truncated, and
+	// not a binary file's empty body.
+	SHA256 string `json:"sha256,omitempty"`
 }
 
 // MaxReads bounds ReadsRequest.Reads.

@@ -24,6 +24,9 @@ func appendReadRequest(b []byte, req *abi.ReadRequest) []byte {
 	if req.Binary {
 		b = append(b, `,"binary":true`...)
 	}
+	if req.Hash {
+		b = append(b, `,"hash":true`...)
+	}
 	return append(b, '}')
 }
 
@@ -59,6 +62,8 @@ func decodeReadResult(data []byte, r *abi.ReadResult) bool {
 			return d.boolField(&r.Binary)
 		case "truncated":
 			return d.boolField(&r.Truncated)
+		case "sha256":
+			return d.stringField(&r.SHA256)
 		case "error":
 			r.Error = new(abi.Error)
 			return d.errorField(r.Error)

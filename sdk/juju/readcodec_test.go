@@ -14,6 +14,8 @@ func TestAppendReadRequest(t *testing.T) {
 		{Path: "a.go"},
 		{Path: "dir/b.txt", Line: 2001, Lines: 2000, MaxBytes: 90000},
 		{Path: "min.js", Offset: 1 << 40, Length: 5, MaxBytes: 1, Binary: true},
+		{Path: "main.go", Hash: true},
+		{Path: "x", Binary: true, Hash: true},
 		{Path: "odd \"<name>\" & \\ \u2028 \xff\x01", Line: -1},
 		{},
 	} {
@@ -33,6 +35,9 @@ var readResultHeaders = []string{
 	`{"path":"a.go","size":40,"modTime":"2026-01-02T03:04:05Z","firstLine":1,"lineCount":3,"totalLines":3}`,
 	`{"path":"big.txt","size":1073741824,"modTime":"2026-01-02T03:04:05Z","truncated":true,"firstLine":2001,"lineCount":2000,"totalLines":9000,"startOffset":123456}`,
 	`{"path":"logo.png","size":2048,"modTime":"","binary":true}`,
+	`{"path":"a.go","size":3,"modTime":"2026-01-02T03:04:05Z","sha256":"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"}`,
+	`{"path":"a.go","sha256":null}`,
+	`{"path":"a.go","sha256":7}`,
 	`{"error":{"code":"SECRET_DENIED","message":"a \"secret\" \u003cfile\u003e"}}`,
 	` { "path" : "sp\u00e9cial \ud83d\ude00 \\ \/" , "size" : 0 , "modTime" : "x" } `,
 	`{}`,
