@@ -57,6 +57,20 @@ func BenchmarkResolveOpen(b *testing.B) {
 			}
 		})
 	}
+	b.Run("OpenRead/absolute", func(b *testing.B) {
+		abs := filepath.Join(dir, "a/b/c/file.go")
+		for b.Loop() {
+			r, e := p.Resolve(abs)
+			if e != nil {
+				b.Fatal(e)
+			}
+			f, _, e := p.OpenRead(r)
+			if e != nil {
+				b.Fatal(e)
+			}
+			f.Close()
+		}
+	})
 	b.Run("ResolveRegular", func(b *testing.B) {
 		for b.Loop() {
 			_, f, _, ok := p.ResolveRegular("a/b/c/file.go")

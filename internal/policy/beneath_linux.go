@@ -20,8 +20,9 @@ import (
 // symlink or if the path leaves the directory. A Resolved's Rel is
 // symlink-free by construction, so that is exactly the check Open needs, in
 // one call instead of a handle per folder; and a plain request ("a/b/c", no
-// "..") that opens this way needs no walk in Resolve either. Anything else
-// (a link on the way, a missing name, no openat2) takes the portable path.
+// "..", or the same absolute inside the first root) that opens this way
+// needs no walk in Resolve either. Anything else (a link on the way, a
+// missing name, no openat2) takes the portable path.
 
 const sysOpenat2 = 437 // the same number on every Linux architecture
 
@@ -83,16 +84,48 @@ func (r *Root) rootFD() (int, bool) {
 	return r.dirfd, true
 }
 
-// fastResolve resolves a plain relative request with one openat2. ok is
+// fastRel is the request as a path inside the first root, when the fast
+// paths can take it: no "..", no trailing slash, not the root itself, and
+// relative, or absolute under a spelling of the first root and of no other
+// (the walk, which enters the first root whose spelling holds the path,
+// would land in the first root too).
+func (p *Policy) fastRel(req string) (string, bool) {
+	if strings.HasSuffix(req, "/") || hasDotDot(req) {
+		return "", false
+	}
+	if !strings.HasPrefix(req, "/") {
+		clean := path.Clean(req)
+		return clean, clean != "."
+	}
+	clean := path.Clean(req)
+	rel, ok := "", false
+	for _, s := range []string{p.roots[0].Path, p.roots[0].Real} {
+		if clean != s && within(clean, s) {
+			rel, ok = strings.TrimPrefix(clean[len(s):], "/"), true
+			break
+		}
+	}
+	if !ok {
+		return "", false
+	}
+	for _, r := range p.roots[1:] {
+		if within(clean, r.Path) || within(clean, r.Real) {
+			return "", false
+		}
+	}
+	return rel, true
+}
+
+// fastResolve resolves a plain request (fastRel) with one openat2. ok is
 // false when the request needs the walk.
 func (p *Policy) fastResolve(req string) (*Resolved, bool) {
-	if strings.HasPrefix(req, "/") || strings.HasSuffix(req, "/") || hasDotDot(req) {
+	clean, ok := p.fastRel(req)
+	if !ok {
 		return nil, false
 	}
 	root := p.roots[0]
 	dirfd, ok := root.rootFD()
-	clean := path.Clean(req)
-	if !ok || clean == "." {
+	if !ok {
 		return nil, false
 	}
 	fd, err := openBeneath(dirfd, clean, oPath|syscall.O_NOFOLLOW)

@@ -21,6 +21,7 @@ func FuzzResolve(f *testing.F) {
 		"loop1", "notes.txt", "sshlink/config", "sub/deep/up", "to-ws2", "/etc/passwd",
 		fx.ws + "/sub/../a.txt", fx.wslink + "/link-dir/deep", "a.txt\x00", `..\..\x`, "///",
 		"link-dir/../../ws2/file.txt", "self/x/y", ".ENV", "sub/deep/abs-root-dot/sub/deep/abs-root-dot/.env",
+		fx.ws + "/a.txt", fx.wslink + "//sub/./deep/c.txt", fx.ws + "/link-out-dir/dir/x.txt", fx.ws2 + "/file.txt",
 	} {
 		f.Add(s)
 	}

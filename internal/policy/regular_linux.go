@@ -5,7 +5,6 @@ package policy
 import (
 	"io/fs"
 	"path"
-	"strings"
 	"syscall"
 )
 
@@ -33,8 +32,9 @@ func Lstatat(dirfd int, name string) (fs.FileInfo, error) {
 var afterLstat func()
 
 // ResolveRegular is Resolve and OpenRead in one, for a caller that reads
-// the file it asks for: a plain relative request (no "..", no leading or
-// trailing slash) naming a regular file is opened with one openat2, which
+// the file it asks for: a plain request (fastRel: no "..", no trailing
+// slash, relative or absolute inside the first root) naming a regular file
+// is opened with one openat2, which
 // follows no symlink and stays below the root, instead of being resolved
 // with one (O_PATH, a stat, a close) and then opened with another. ok is
 // false for anything else — a symlink on the way, a folder, a missing
@@ -49,7 +49,8 @@ var afterLstat func()
 // a regular file, so a FIFO swapped in meanwhile (opened without blocking)
 // is closed unread.
 func (p *Policy) ResolveRegular(req string) (r *Resolved, f Reader, fi fs.FileInfo, ok bool) {
-	if strings.HasPrefix(req, "/") || strings.HasSuffix(req, "/") || hasDotDot(req) || openat2Works.Load() == 2 {
+	clean, ok := p.fastRel(req)
+	if !ok || openat2Works.Load() == 2 {
 		return nil, nil, nil, false
 	}
 	if validate(req) != nil || p.precheck(req) != nil {
@@ -57,8 +58,7 @@ func (p *Policy) ResolveRegular(req string) (r *Resolved, f Reader, fi fs.FileIn
 	}
 	root := p.roots[0]
 	dirfd, ok := root.rootFD()
-	clean := path.Clean(req)
-	if !ok || clean == "." {
+	if !ok {
 		return nil, nil, nil, false
 	}
 	if pre, err := Lstatat(dirfd, clean); err != nil || !pre.Mode().IsRegular() {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -19,7 +20,9 @@ func TestResolveRegularIsResolveAndOpenRead(t *testing.T) {
 	f := newFixture(t)
 	fast := map[string]bool{"a.txt": true, "sub/b.txt": true, "sub/deep/c.txt": true, "./sub//b.txt": true,
 		"data/plain.txt": false /* two links */, "keys/readme.md": true, "build/out.txt": true,
-		".git/config": true, ".git/hooks/pre-commit": true} // read, not written
+		".git/config": true, ".git/hooks/pre-commit": true, // read, not written
+		filepath.Join(f.ws, "a.txt"): true, filepath.Join(f.wslink, "sub/b.txt"): true, // either spelling of the root
+		f.ws + "//sub/./deep//c.txt": true}
 	paths := []string{
 		".env", ".ssh/config", ".SSH/config", "keys/server.pem", "x.vault", "notes.txt", ".env.local",
 		"sshlink/config", "sub/../.env", "data/key.bin", "data/copy.txt", "data/plain-copy.txt",
@@ -27,8 +30,10 @@ func TestResolveRegularIsResolveAndOpenRead(t *testing.T) {
 		"link-rel", "link-abs", "link-dir/b.txt", "link-out", "link-out-dir/secret.txt",
 		"link-out-dir/dir/x.txt", "link-out-via-up/x.txt", "sub/deep/up", "dangling", "loop1",
 		"self", "to-ws2", "to-state", "hooklink", "sub", ".", "", "missing.txt", "sub/missing",
-		"a.txt/", "../ws/a.txt", "../outside/secret.txt", filepath.Join(f.ws, "a.txt"),
-		filepath.Join(f.wslink, "a.txt"), "a.txt\x00", "sub/\xff.txt",
+		"a.txt/", "../ws/a.txt", "../outside/secret.txt", "a.txt\x00", "sub/\xff.txt",
+		f.ws, f.wslink, f.ws + "/", filepath.Join(f.ws, ".env"), filepath.Join(f.wslink, "link-rel"),
+		filepath.Join(f.ws, "sub/../a.txt"), filepath.Join(f.ws2, "file.txt"), filepath.Join(f.outside, "secret.txt"),
+		filepath.Join(f.ws, ".juju/state.db"), filepath.Join(f.state, "journal.db"), "/etc/passwd",
 	}
 	for p := range fast {
 		paths = append(paths, p)
@@ -70,6 +75,40 @@ func TestResolveRegularIsResolveAndOpenRead(t *testing.T) {
 	withoutOpenat2(t)
 	if _, _, _, ok := f.p.ResolveRegular("a.txt"); ok {
 		t.Error("ResolveRegular took the fast way without openat2")
+	}
+}
+
+// An absolute path goes the fast way only when the walk would land in the
+// first root: not when it lies in another root, even one inside the first.
+func TestFastRelKeepsTheWalksRoot(t *testing.T) {
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	mustDo(t, err)
+	outer, inner := filepath.Join(tmp, "outer"), filepath.Join(tmp, "outer", "inner")
+	mustDo(t, os.MkdirAll(inner, 0o755))
+	mustDo(t, os.WriteFile(filepath.Join(inner, "x.txt"), []byte("x"), 0o644))
+	mustDo(t, os.WriteFile(filepath.Join(outer, "y.txt"), []byte("y"), 0o644))
+	for _, roots := range [][]string{{outer, inner}, {inner, outer}} {
+		p, err := New(Config{Roots: roots})
+		mustDo(t, err)
+		defer p.Close()
+		for _, req := range []string{filepath.Join(inner, "x.txt"), filepath.Join(outer, "y.txt"), "x.txt", "y.txt", "inner/x.txt"} {
+			want, e := p.Resolve(req)
+			_, file, _, ok := p.ResolveRegular(req)
+			if ok {
+				file.Close()
+			}
+			// Declining is always safe; taking it must land where Resolve does.
+			rel, fast := p.fastRel(req)
+			if fast && e == nil && (want.Root != p.roots[0] || want.Rel != rel) {
+				t.Errorf("roots %v: fastRel(%q) = %q, but Resolve lands in %+v", roots, req, rel, want)
+			}
+			if ok && (!fast || e != nil) {
+				t.Errorf("roots %v: ResolveRegular(%q) went fast (fastRel %v, Resolve %v)", roots, req, fast, e)
+			}
+			if strings.HasPrefix(req, "/") && within(req, inner) && fast {
+				t.Errorf("roots %v: %q lies in both roots, and fastRel took it", roots, req)
+			}
+		}
 	}
 }
 
