@@ -93,11 +93,10 @@ func (p *Policy) fastRel(req string) (string, bool) {
 	if strings.HasSuffix(req, "/") || hasDotDot(req) {
 		return "", false
 	}
-	if !strings.HasPrefix(req, "/") {
-		clean := path.Clean(req)
+	clean := path.Clean(req)
+	if !strings.HasPrefix(clean, "/") {
 		return clean, clean != "."
 	}
-	clean := path.Clean(req)
 	rel, ok := "", false
 	for _, s := range []string{p.roots[0].Path, p.roots[0].Real} {
 		if clean != s && within(clean, s) {

@@ -34,9 +34,9 @@ var afterLstat func()
 // ResolveRegular is Resolve and OpenRead in one, for a caller that reads
 // the file it asks for: a plain request (fastRel: no "..", no trailing
 // slash, relative or absolute inside the first root) naming a regular file
-// is opened with one openat2, which
-// follows no symlink and stays below the root, instead of being resolved
-// with one (O_PATH, a stat, a close) and then opened with another. ok is
+// is opened with one openat2, which follows no symlink and stays below the
+// root, instead of being resolved with one (O_PATH, a stat, a close) and
+// then opened with another. ok is
 // false for anything else — a symlink on the way, a folder, a missing
 // name, a special file, a file with other hard links, a request the name
 // rules refuse, a kernel without openat2 — and then nothing is open: the
