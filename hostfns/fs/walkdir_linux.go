@@ -157,5 +157,3 @@ func (d *fdDir) ReadFile(name string, max int64) ([]byte, error) {
 }
 
 func (d *fdDir) Close() error { return syscall.Close(d.fd) }
-
-const _AT_SYMLINK_NOFOLLOW = 0x100
