@@ -3,10 +3,7 @@ package visible
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
-	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -23,25 +20,27 @@ type Limits struct {
 // notJSON introduces arguments that do not parse as JSON.
 const notJSON = "(arguments that are not JSON) "
 
-// plainKey is a key shown without quotes; any other key is quoted, so a
-// key cannot pass for more of the object.
-var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
 // Args renders a call's JSON arguments on one line, for the owner's
 // prompt, the approvals list and the audit: {command: "make test",
-// timeoutMs: 5000}. Keys are sorted; each string is quoted and made
-// visible (Quote), numbers show as sent; within lim nothing is cut.
+// timeoutMs: 5000}. Keys are sorted (of a key given twice, the last
+// counts, as when the arguments are decoded); each string is quoted and
+// made visible (Quote), numbers show as sent; within lim nothing is cut.
+//
+// It renders straight from the JSON text, with no decoded tree: every
+// call is audited, and decoding a tiny call's arguments with
+// encoding/json cost as much as a tenth of the call.
 func Args(raw []byte, lim Limits) string {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return "{}"
 	}
-	v, err := decode(raw)
 	var b strings.Builder
-	if err != nil {
+	b.Grow(min(len(raw), 4*max(lim.Total, 64)) + 16)
+	if !json.Valid(raw) {
 		b.WriteString(notJSON)
 		writeString(&b, string(raw), lim)
 	} else {
-		writeValue(&b, v, lim)
+		r := renderer{raw: raw, lim: lim, b: &b}
+		r.value(r.skip(0))
 	}
 	s := b.String()
 	if lim.Total > 0 {
@@ -50,71 +49,182 @@ func Args(raw []byte, lim Limits) string {
 	return s
 }
 
-// decode parses one JSON value, numbers kept as written.
-func decode(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errTrailing
-	}
-	return v, nil
+// renderer writes a JSON text that json.Valid accepted.
+type renderer struct {
+	raw []byte
+	lim Limits
+	b   *strings.Builder
 }
 
-var errTrailing = errors.New("data after the JSON value")
+// member is an object's key and where its value starts.
+type member struct {
+	key string
+	at  int
+}
 
-// writeValue renders v; past four times lim.Total bytes it stops, since
-// Clip cuts there anyway.
-func writeValue(b *strings.Builder, v any, lim Limits) {
-	if lim.Total > 0 && b.Len() > 4*lim.Total {
-		return
+// value renders the value at i and returns where it ends. Past four times
+// lim.Total bytes of output it only skips, since Clip cuts there anyway.
+func (r *renderer) value(i int) int {
+	if r.lim.Total > 0 && r.b.Len() > 4*r.lim.Total {
+		return r.end(i)
 	}
-	switch x := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
+	b := r.b
+	switch r.raw[i] {
+	case '{':
+		var small [8]member
+		members := small[:0]
+		i = r.skip(i + 1)
+		for r.raw[i] != '}' {
+			k, next := r.str(i)
+			at := r.skip(r.skip(next) + 1) // past the colon
+			members = append(members, member{k, at})
+			i = r.skip(r.end(at))
+			if r.raw[i] == ',' {
+				i = r.skip(i + 1)
+			}
 		}
-		sort.Strings(keys)
+		// Sorted by key; of equal keys the last given counts.
+		slices.SortStableFunc(members, func(x, y member) int { return strings.Compare(x.key, y.key) })
 		b.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
+		n := 0
+		for j, m := range members {
+			if j+1 < len(members) && members[j+1].key == m.key {
+				continue
+			}
+			if n > 0 {
 				b.WriteString(", ")
 			}
-			if plainKey.MatchString(k) {
-				b.WriteString(k)
+			n++
+			if plain(m.key) {
+				b.WriteString(m.key)
 			} else {
-				b.WriteString(Quote(k))
+				b.WriteString(Quote(m.key))
 			}
 			b.WriteString(": ")
-			writeValue(b, x[k], lim)
+			r.value(m.at)
 		}
 		b.WriteByte('}')
-	case []any:
+		return i + 1
+	case '[':
 		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if lim.List > 0 && i == lim.List {
-				b.WriteString(Ellipsis + " " + strconv.Itoa(len(x)-i) + " more")
+		i = r.skip(i + 1)
+		for n := 0; r.raw[i] != ']'; n++ {
+			if r.lim.List > 0 && n == r.lim.List {
+				more := 0
+				for r.raw[i] != ']' {
+					i = r.skip(r.end(i))
+					if r.raw[i] == ',' {
+						i = r.skip(i + 1)
+					}
+					more++
+				}
+				b.WriteString(", " + Ellipsis + " " + strconv.Itoa(more) + " more")
 				break
 			}
-			writeValue(b, e, lim)
+			if n > 0 {
+				b.WriteString(", ")
+			}
+			i = r.skip(r.value(i))
+			if r.raw[i] == ',' {
+				i = r.skip(i + 1)
+			}
 		}
 		b.WriteByte(']')
-	case string:
-		writeString(b, x, lim)
-	case json.Number:
-		b.WriteString(x.String())
-	case bool:
-		b.WriteString(strconv.FormatBool(x))
-	case nil:
-		b.WriteString("null")
+		return i + 1
+	case '"':
+		s, next := r.str(i)
+		writeString(b, s, r.lim)
+		return next
 	}
+	next := r.end(i) // a number, as written, or a literal
+	b.Write(r.raw[i:next])
+	return next
+}
+
+// str decodes the string at i and returns where it ends. A string with no
+// escape and valid UTF-8 is its bytes; any other is decoded by
+// encoding/json, so escapes, surrogates and bad bytes read as they always
+// did.
+func (r *renderer) str(i int) (string, int) {
+	j := i + 1
+	simple := true
+	for r.raw[j] != '"' {
+		if r.raw[j] == '\\' {
+			simple = false
+			j++
+		} else if r.raw[j] < 0x20 || r.raw[j] >= utf8.RuneSelf {
+			simple = false
+		}
+		j++
+	}
+	raw := r.raw[i : j+1]
+	if simple || utf8.Valid(raw) && !bytes.ContainsRune(raw, '\\') {
+		return string(raw[1 : len(raw)-1]), j + 1
+	}
+	var s string
+	json.Unmarshal(raw, &s) // valid: json.Valid accepted the whole text
+	return s, j + 1
+}
+
+// end returns where the value at i ends, without rendering it.
+func (r *renderer) end(i int) int {
+	switch c := r.raw[i]; c {
+	case '"':
+		for j := i + 1; ; j++ {
+			switch r.raw[j] {
+			case '\\':
+				j++
+			case '"':
+				return j + 1
+			}
+		}
+	case '{', '[':
+		depth := 0
+		for j := i; ; j++ {
+			switch r.raw[j] {
+			case '"':
+				j = r.end(j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+	}
+	j := i
+	for j < len(r.raw) && !strings.ContainsRune(" \t\r\n,]}", rune(r.raw[j])) {
+		j++
+	}
+	return j
+}
+
+// skip returns the first index at or after i that is not JSON white space.
+func (r *renderer) skip(i int) int {
+	for i < len(r.raw) {
+		switch r.raw[i] {
+		case ' ', '\t', '\r', '\n':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// plain reports whether a key shows without quotes: a letter or '_', then
+// letters, digits and '_'. Any other key is quoted, so a key cannot pass
+// for more of the object.
+func plain(k string) bool {
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9' {
+			continue
+		}
+		return false
+	}
+	return k != ""
 }
 
 // writeString renders a string value, cut to lim.String characters.

@@ -1,0 +1,158 @@
+package visible
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// oracleArgs is Args as it was written first, on a tree encoding/json
+// decodes: the reference the direct rendering must equal, byte for byte.
+func oracleArgs(raw []byte, lim Limits) string {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return "{}"
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	if err == nil {
+		if _, terr := dec.Token(); terr != io.EOF {
+			err = errors.New("data after the JSON value")
+		}
+	}
+	var b strings.Builder
+	if err != nil {
+		b.WriteString(notJSON)
+		writeString(&b, string(raw), lim)
+	} else {
+		oracleValue(&b, v, lim)
+	}
+	s := b.String()
+	if lim.Total > 0 {
+		s, _ = Clip(s, lim.Total)
+	}
+	return s
+}
+
+var oraclePlainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func oracleValue(b *strings.Builder, v any, lim Limits) {
+	if lim.Total > 0 && b.Len() > 4*lim.Total {
+		return
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if oraclePlainKey.MatchString(k) {
+				b.WriteString(k)
+			} else {
+				b.WriteString(Quote(k))
+			}
+			b.WriteString(": ")
+			oracleValue(b, x[k], lim)
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if lim.List > 0 && i == lim.List {
+				b.WriteString(Ellipsis + " " + strconv.Itoa(len(x)-i) + " more")
+				break
+			}
+			oracleValue(b, e, lim)
+		}
+		b.WriteByte(']')
+	case string:
+		writeString(b, x, lim)
+	case json.Number:
+		b.WriteString(x.String())
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	case nil:
+		b.WriteString("null")
+	}
+}
+
+var oracleLimits = []Limits{{}, {String: 80, List: 8, Total: 400}, {String: 3, List: 1, Total: 12}, {Total: 5}}
+
+var oracleSeeds = []string{
+	``, ` `, `{}`, `[]`, `{"a":1}`, ` {"b" : [1, 2.50, -3e7, true, false, null] , "a":"x"} `,
+	`{"a":1,"a":2}`, `{"b":{"z":1,"z":{"y":[]}},"a":[{"k":"v"},{}]}`,
+	`{"path":"ctl\u0001\u001b[31m.txt\u202e"}`, `{"s":"\ud83d\ude00 \ud800 \\\/\b\f\n\r\t\""}`,
+	"{\"bad\":\"\xff\xfe\"}", "{\"k\xff\":1}", `{"":1,"1a":2,"_":3,"a-b":4,"é":5}`,
+	`"top"`, `12345678901234567890`, `[1,2,3,4,5,6,7,8,9,10]`, `[[1,2],[3,[4,[5]]]]`,
+	`{"a":1} x`, `{"a":1}{}`, `{`, `{"a":}`, `[1,]`, `nul`, "\x1b[2J",
+	`{"content":"` + strings.Repeat("x", 5000) + `"}`,
+	`{"command":"a` + strings.Repeat(" ", 50) + `b"}`,
+	strings.Repeat("[", 100) + strings.Repeat("]", 100),
+}
+
+// Past encoding/json's nesting bound (10000) the text is not JSON for
+// either.
+var deepSeeds = []string{
+	strings.Repeat("[", 10000) + strings.Repeat("]", 10000),
+	strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
+	strings.Repeat(`{"a":`, 10001) + "1" + strings.Repeat("}", 10001),
+}
+
+// The direct rendering is the decoded one, on the seeds and with every
+// limit.
+func TestArgsIsOracle(t *testing.T) {
+	for _, s := range append(oracleSeeds, deepSeeds...) {
+		for _, lim := range oracleLimits {
+			if got, want := Args([]byte(s), lim), oracleArgs([]byte(s), lim); got != want {
+				t.Errorf("Args(%.60q, %+v)\n got %q\nwant %q", s, lim, got, want)
+			}
+		}
+	}
+}
+
+// FuzzArgs compares the direct rendering with the decoded one on any
+// bytes: the audit, the prompts and the approvals list show arguments
+// through it, and a hostile client chooses them.
+func FuzzArgs(f *testing.F) {
+	for _, s := range oracleSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		for _, lim := range oracleLimits {
+			if got, want := Args(raw, lim), oracleArgs(raw, lim); got != want {
+				t.Fatalf("Args(%q, %+v)\n got %q\nwant %q", raw, lim, got, want)
+			}
+		}
+	})
+}
+
+// BenchmarkArgs renders a tiny call's arguments, as every audited call
+// does: directly, and through the decoded tree it replaced.
+func BenchmarkArgs(b *testing.B) {
+	raw := []byte(`{"path":"src/tiny.go","limit":20,"offset":1}`)
+	lim := Limits{String: 80, List: 8, Total: 400}
+	for name, f := range map[string]func([]byte, Limits) string{"direct": Args, "decoded": oracleArgs} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				f(raw, lim)
+			}
+		})
+	}
+}
