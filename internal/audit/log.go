@@ -55,7 +55,7 @@ func (l *Log) Append(r *Record) error {
 	if l.err != nil {
 		return l.err
 	}
-	b, err := json.Marshal(r)
+	b, err := appendRecord(make([]byte, 0, 512), r)
 	if err != nil {
 		return err
 	}
