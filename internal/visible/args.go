@@ -39,8 +39,8 @@ func Args(raw []byte, lim Limits) string {
 		b.WriteString(notJSON)
 		writeString(&b, string(raw), lim)
 	} else {
-		r := renderer{raw: raw, lim: lim, b: &b}
-		r.value(r.skip(0))
+		r := renderer{raw: raw, lim: lim, b: &b, nodes: make([]node, 0, 8)}
+		r.write(r.parse(r.skip(0)))
 	}
 	s := b.String()
 	if lim.Total > 0 {
@@ -49,96 +49,141 @@ func Args(raw []byte, lim Limits) string {
 	return s
 }
 
-// renderer writes a JSON text that json.Valid accepted.
+// renderer writes a JSON text that json.Valid accepted. It reads the text
+// once into a flat tree of spans (an object's members must be sorted
+// before they are written), then writes from the tree: linear in the
+// text, whatever its nesting.
 type renderer struct {
-	raw []byte
-	lim Limits
-	b   *strings.Builder
+	raw   []byte
+	lim   Limits
+	b     *strings.Builder
+	nodes []node
 }
 
-// member is an object's key and where its value starts.
-type member struct {
-	key string
-	at  int
+// node is one value of the text: where it lies, its kind ('{', '[', '"'
+// or 0 for a number or literal), its first child and its next sibling
+// (-1: none), and, for an object's member, its key.
+type node struct {
+	key         string
+	start, end  int
+	first, next int
+	kind        byte
 }
 
-// value renders the value at i and returns where it ends. Past four times
-// lim.Total bytes of output it only skips, since Clip cuts there anyway.
-func (r *renderer) value(i int) int {
-	if r.lim.Total > 0 && r.b.Len() > 4*r.lim.Total {
-		return r.end(i)
-	}
-	b := r.b
-	switch r.raw[i] {
-	case '{':
-		var small [8]member
-		members := small[:0]
+// parse reads the value at i into r.nodes and returns its index.
+func (r *renderer) parse(i int) int {
+	at := len(r.nodes)
+	r.nodes = append(r.nodes, node{start: i, first: -1, next: -1})
+	switch c := r.raw[i]; c {
+	case '{', '[':
+		close := byte('}')
+		if c == '[' {
+			close = ']'
+		}
+		r.nodes[at].kind = c
+		prev := -1
 		i = r.skip(i + 1)
-		for r.raw[i] != '}' {
-			k, next := r.str(i)
-			at := r.skip(r.skip(next) + 1) // past the colon
-			members = append(members, member{k, at})
-			i = r.skip(r.end(at))
+		for r.raw[i] != close {
+			var key string
+			if c == '{' {
+				key, i = r.str(i)
+				i = r.skip(r.skip(i) + 1) // past the colon
+			}
+			child := r.parse(i)
+			r.nodes[child].key = key
+			if prev < 0 {
+				r.nodes[at].first = child
+			} else {
+				r.nodes[prev].next = child
+			}
+			prev = child
+			i = r.skip(r.nodes[child].end)
 			if r.raw[i] == ',' {
 				i = r.skip(i + 1)
 			}
+		}
+		r.nodes[at].end = i + 1
+	case '"':
+		r.nodes[at].kind = c
+		j := i + 1
+		for r.raw[j] != '"' {
+			if r.raw[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		r.nodes[at].end = j + 1
+	default: // a number or a literal
+		j := i
+		for j < len(r.raw) && !strings.ContainsRune(" \t\r\n,]}", rune(r.raw[j])) {
+			j++
+		}
+		r.nodes[at].end = j
+	}
+	return at
+}
+
+// write renders node n. Past four times lim.Total bytes of output it
+// stops, since Clip cuts there anyway.
+func (r *renderer) write(n int) {
+	if r.lim.Total > 0 && r.b.Len() > 4*r.lim.Total {
+		return
+	}
+	b, v := r.b, r.nodes[n]
+	switch v.kind {
+	case '{':
+		var small [8]int
+		members := small[:0]
+		for c := v.first; c >= 0; c = r.nodes[c].next {
+			members = append(members, c)
 		}
 		// Sorted by key; of equal keys the last given counts.
-		slices.SortStableFunc(members, func(x, y member) int { return strings.Compare(x.key, y.key) })
+		slices.SortStableFunc(members, func(x, y int) int { return strings.Compare(r.nodes[x].key, r.nodes[y].key) })
 		b.WriteByte('{')
-		n := 0
+		shown := 0
 		for j, m := range members {
-			if j+1 < len(members) && members[j+1].key == m.key {
+			key := r.nodes[m].key
+			if j+1 < len(members) && r.nodes[members[j+1]].key == key {
 				continue
 			}
-			if n > 0 {
+			if shown > 0 {
 				b.WriteString(", ")
 			}
-			n++
-			if plain(m.key) {
-				b.WriteString(m.key)
+			shown++
+			if plain(key) {
+				b.WriteString(key)
 			} else {
-				b.WriteString(Quote(m.key))
+				b.WriteString(Quote(key))
 			}
 			b.WriteString(": ")
-			r.value(m.at)
+			r.write(m)
 		}
 		b.WriteByte('}')
-		return i + 1
 	case '[':
 		b.WriteByte('[')
-		i = r.skip(i + 1)
-		for n := 0; r.raw[i] != ']'; n++ {
-			if r.lim.List > 0 && n == r.lim.List {
-				more := 0
-				for r.raw[i] != ']' {
-					i = r.skip(r.end(i))
-					if r.raw[i] == ',' {
-						i = r.skip(i + 1)
-					}
-					more++
-				}
-				b.WriteString(", " + Ellipsis + " " + strconv.Itoa(more) + " more")
-				break
-			}
-			if n > 0 {
+		i := 0
+		for c := v.first; c >= 0; c = r.nodes[c].next {
+			if i > 0 {
 				b.WriteString(", ")
 			}
-			i = r.skip(r.value(i))
-			if r.raw[i] == ',' {
-				i = r.skip(i + 1)
+			if r.lim.List > 0 && i == r.lim.List {
+				more := 0
+				for ; c >= 0; c = r.nodes[c].next {
+					more++
+				}
+				b.WriteString(Ellipsis + " " + strconv.Itoa(more) + " more")
+				break
 			}
+			r.write(c)
+			i++
 		}
 		b.WriteByte(']')
-		return i + 1
 	case '"':
-		s, next := r.str(i)
+		s, _ := r.str(v.start)
 		writeString(b, s, r.lim)
-		return next
+	default:
+		b.Write(r.raw[v.start:v.end])
 	}
-	next := r.end(i) // a number, as written, or a literal
-	b.Write(r.raw[i:next])
-	return next
 }
 
 // str decodes the string at i and returns where it ends. A string with no
@@ -152,7 +197,7 @@ func (r *renderer) str(i int) (string, int) {
 		if r.raw[j] == '\\' {
 			simple = false
 			j++
-		} else if r.raw[j] < 0x20 || r.raw[j] >= utf8.RuneSelf {
+		} else if r.raw[j] >= utf8.RuneSelf {
 			simple = false
 		}
 		j++
@@ -164,40 +209,6 @@ func (r *renderer) str(i int) (string, int) {
 	var s string
 	json.Unmarshal(raw, &s) // valid: json.Valid accepted the whole text
 	return s, j + 1
-}
-
-// end returns where the value at i ends, without rendering it.
-func (r *renderer) end(i int) int {
-	switch c := r.raw[i]; c {
-	case '"':
-		for j := i + 1; ; j++ {
-			switch r.raw[j] {
-			case '\\':
-				j++
-			case '"':
-				return j + 1
-			}
-		}
-	case '{', '[':
-		depth := 0
-		for j := i; ; j++ {
-			switch r.raw[j] {
-			case '"':
-				j = r.end(j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return j + 1
-				}
-			}
-		}
-	}
-	j := i
-	for j < len(r.raw) && !strings.ContainsRune(" \t\r\n,]}", rune(r.raw[j])) {
-		j++
-	}
-	return j
 }
 
 // skip returns the first index at or after i that is not JSON white space.

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // oracleArgs is Args as it was written first, on a tree encoding/json
@@ -154,5 +155,37 @@ func BenchmarkArgs(b *testing.B) {
 				f(raw, lim)
 			}
 		})
+	}
+}
+
+// A hostile client chooses the arguments every call's audit line renders:
+// rendering must stay linear in their size, however they nest. Here 5000
+// objects deep around a 1 MB string: a renderer that looked ahead for each
+// member's end, once per level, scanned 5 GB (seconds, against json.Valid's
+// milliseconds on the same text). The bound, fifty times json.Valid's time
+// (the best of three each, measured side by side), holds under the race
+// detector and load, where the work is a few times json.Valid's.
+func TestArgsLinear(t *testing.T) {
+	raw := []byte(strings.Repeat(`{"a":`, 5000) + `"` + strings.Repeat("x", 1<<20) + `"` + strings.Repeat("}", 5000))
+	best := func(f func()) time.Duration {
+		d := time.Duration(1 << 62)
+		for range 3 {
+			start := time.Now()
+			f()
+			d = min(d, time.Since(start))
+		}
+		return d
+	}
+	valid := best(func() { json.Valid(raw) })
+	for _, lim := range []Limits{{String: 80, List: 8, Total: 400}, {}} {
+		var got string
+		d := best(func() { got = Args(raw, lim) })
+		t.Logf("%+v: %v, json.Valid %v (%.1fx)", lim, d, valid, float64(d)/float64(valid))
+		if d > 50*valid {
+			t.Errorf("Args of %d bytes nested 5000 deep with %+v took %v, json.Valid %v", len(raw), lim, d, valid)
+		}
+		if !strings.HasPrefix(got, "{a: {a: {a: ") {
+			t.Errorf("rendering starts %.40q", got)
+		}
 	}
 }
