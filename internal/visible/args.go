@@ -26,9 +26,10 @@ const notJSON = "(arguments that are not JSON) "
 // counts, as when the arguments are decoded); each string is quoted and
 // made visible (Quote), numbers show as sent; within lim nothing is cut.
 //
-// It renders straight from the JSON text, with no decoded tree: every
-// call is audited, and decoding a tiny call's arguments with
-// encoding/json cost as much as a tenth of the call.
+// It renders from the JSON text itself, through a flat tree of spans
+// (renderer), not from values encoding/json decodes: every call is
+// audited, and decoding a tiny call's arguments cost as much as a tenth
+// of the call.
 func Args(raw []byte, lim Limits) string {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return "{}"
