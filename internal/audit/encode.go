@@ -5,7 +5,8 @@ import (
 	"math"
 	"strconv"
 	"time"
-	"unicode/utf8"
+
+	"github.com/jujutools/juju/sdk/abi"
 )
 
 // appendRecord appends r as one JSON object, byte for byte what
@@ -22,79 +23,24 @@ func appendRecord(b []byte, r *Record) ([]byte, error) {
 	b = append(b, `{"time":"`...)
 	b = r.Time.AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","callId":`...)
-	b = appendString(b, r.CallID)
+	b = abi.AppendJSONString(b, r.CallID, true)
 	if r.Client != "" {
 		b = append(b, `,"client":`...)
-		b = appendString(b, r.Client)
+		b = abi.AppendJSONString(b, r.Client, true)
 	}
 	b = append(b, `,"plugin":`...)
-	b = appendString(b, r.Plugin)
+	b = abi.AppendJSONString(b, r.Plugin, true)
 	b = append(b, `,"tool":`...)
-	b = appendString(b, r.Tool)
+	b = abi.AppendJSONString(b, r.Tool, true)
 	b = append(b, `,"tier":`...)
-	b = appendString(b, r.Tier)
+	b = abi.AppendJSONString(b, r.Tier, true)
 	b = append(b, `,"args":`...)
-	b = appendString(b, r.Args)
+	b = abi.AppendJSONString(b, r.Args, true)
 	b = append(b, `,"outcome":`...)
-	b = appendString(b, r.Outcome)
+	b = abi.AppendJSONString(b, r.Outcome, true)
 	b = append(b, `,"durationMs":`...)
 	b = appendFloat(b, r.DurationMs)
 	return append(b, '}'), nil
-}
-
-// appendString writes s as encoding/json does: quoted, with <, > and &
-// escaped for HTML, U+2028 and U+2029 escaped, and each invalid byte as
-// U+FFFD.
-func appendString(b []byte, s string) []byte {
-	const hexDigits = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // appendFloat writes f as encoding/json writes a float64.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/jujutools/juju/sdk/abi"
 )
 
 // A JSON decoder and encoder for the shapes that cross the SDK on every
@@ -700,7 +702,7 @@ func collectFastFields(t reflect.Type) []fastField {
 			return nil
 		}
 		names[f.name] = true
-		key := append(appendJSONString(nil, f.name, true), ':')
+		key := append(abi.AppendJSONString(nil, f.name, true), ':')
 		out = append(out, fastField{name: f.name, key: key, index: f.index, omitEmpty: hasOpt(opts, "omitempty")})
 	}
 	return out
@@ -755,7 +757,7 @@ func (e *encoder) appendValue(b []byte, v reflect.Value, k *codec, depth int) ([
 			e.sp.splice(len(b), s)
 			return append(b, `""`...), true
 		}
-		return appendJSONString(b, v.String(), true), true
+		return abi.AppendJSONString(b, v.String(), true), true
 	case reflect.Bool:
 		return strconv.AppendBool(b, v.Bool()), true
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:

@@ -15,7 +15,7 @@ import (
 
 // appendReadRequest appends req's JSON, as json.Marshal writes it.
 func appendReadRequest(b []byte, req *abi.ReadRequest) []byte {
-	b = appendJSONString(append(b, `{"path":`...), req.Path, true)
+	b = abi.AppendJSONString(append(b, `{"path":`...), req.Path, true)
 	b = appendIntField(b, `,"offset":`, req.Offset)
 	b = appendIntField(b, `,"length":`, req.Length)
 	b = appendIntField(b, `,"line":`, int64(req.Line))

@@ -65,4 +65,4 @@ func Marshal(v any) ([]byte, error) {
 // encoding/json's Marshal writes it (<, > and & escaped, invalid UTF-8 as
 // U+FFFD), looking at eight bytes at a time where it can: what an
 // AppendJSON method writes a string with.
-func AppendJSONString(b []byte, s string) []byte { return appendJSONString(b, s, true) }
+func AppendJSONString(b []byte, s string) []byte { return abi.AppendJSONString(b, s, true) }
