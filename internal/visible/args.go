@@ -63,11 +63,13 @@ type renderer struct {
 
 // node is one value of the text: where it lies, its kind ('{', '[', '"'
 // or 0 for a number or literal), its first child and its next sibling
-// (-1: none), and, for an object's member, its key.
+// (-1: none), for an object's member its key, and for an array how many
+// elements past lim.List it holds (those get no node).
 type node struct {
 	key         string
 	start, end  int
 	first, next int
+	more        int
 	kind        byte
 }
 
@@ -84,11 +86,20 @@ func (r *renderer) parse(i int) int {
 		r.nodes[at].kind = c
 		prev := -1
 		i = r.skip(i + 1)
-		for r.raw[i] != close {
+		for n := 0; r.raw[i] != close; n++ {
 			var key string
 			if c == '{' {
 				key, i = r.str(i)
 				i = r.skip(r.skip(i) + 1) // past the colon
+			}
+			if c == '[' && r.lim.List > 0 && n >= r.lim.List {
+				// Past the limit, elements are only counted.
+				r.nodes[at].more++
+				i = r.skip(r.pass(i))
+				if r.raw[i] == ',' {
+					i = r.skip(i + 1)
+				}
+				continue
 			}
 			child := r.parse(i)
 			r.nodes[child].key = key
@@ -122,6 +133,37 @@ func (r *renderer) parse(i int) int {
 		r.nodes[at].end = j
 	}
 	return at
+}
+
+// pass returns where the value at i ends, and makes no node.
+func (r *renderer) pass(i int) int {
+	depth := 0
+	for j := i; ; j++ {
+		switch r.raw[j] {
+		case '"':
+			for j++; r.raw[j] != '"'; j++ {
+				if r.raw[j] == '\\' {
+					j++
+				}
+			}
+		case '{', '[':
+			depth++
+			continue
+		case '}', ']':
+			depth--
+		default:
+			if depth == 0 { // a number or a literal
+				for j < len(r.raw) && !strings.ContainsRune(" \t\r\n,]}", rune(r.raw[j])) {
+					j++
+				}
+				return j
+			}
+			continue
+		}
+		if depth == 0 {
+			return j + 1
+		}
+	}
 }
 
 // write renders node n. Past four times lim.Total bytes of output it
@@ -162,21 +204,14 @@ func (r *renderer) write(n int) {
 		b.WriteByte('}')
 	case '[':
 		b.WriteByte('[')
-		i := 0
 		for c := v.first; c >= 0; c = r.nodes[c].next {
-			if i > 0 {
+			if c != v.first {
 				b.WriteString(", ")
 			}
-			if r.lim.List > 0 && i == r.lim.List {
-				more := 0
-				for ; c >= 0; c = r.nodes[c].next {
-					more++
-				}
-				b.WriteString(Ellipsis + " " + strconv.Itoa(more) + " more")
-				break
-			}
 			r.write(c)
-			i++
+		}
+		if v.more > 0 {
+			b.WriteString(", " + Ellipsis + " " + strconv.Itoa(v.more) + " more")
 		}
 		b.WriteByte(']')
 	case '"':

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -187,5 +188,24 @@ func TestArgsLinear(t *testing.T) {
 		if !strings.HasPrefix(got, "{a: {a: {a: ") {
 			t.Errorf("rendering starts %.40q", got)
 		}
+	}
+}
+
+// The elements of an array past the limit are counted, not kept: the
+// audit's rendering of an array of 131,072 small objects allocates what
+// its first eight need, under a megabyte (a tree of every element took
+// 159 MB).
+func TestArgsLongArrayKeepsNothing(t *testing.T) {
+	raw := []byte("[" + strings.Repeat(`{"a":[1,"x"]},`, 1<<17) + "0]")
+	lim := Limits{String: 80, List: 8, Total: 400}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got := Args(raw, lim)
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+		t.Errorf("rendering %d bytes allocated %d bytes", len(raw), n)
+	}
+	if want := oracleArgs(raw, lim); got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
