@@ -95,10 +95,7 @@ func (r *renderer) parse(i int) int {
 			if c == '[' && r.lim.List > 0 && n >= r.lim.List {
 				// Past the limit, elements are only counted.
 				r.nodes[at].more++
-				i = r.skip(r.pass(i))
-				if r.raw[i] == ',' {
-					i = r.skip(i + 1)
-				}
+				i = r.after(r.pass(i))
 				continue
 			}
 			child := r.parse(i)
@@ -109,28 +106,14 @@ func (r *renderer) parse(i int) int {
 				r.nodes[prev].next = child
 			}
 			prev = child
-			i = r.skip(r.nodes[child].end)
-			if r.raw[i] == ',' {
-				i = r.skip(i + 1)
-			}
+			i = r.after(r.nodes[child].end)
 		}
 		r.nodes[at].end = i + 1
 	case '"':
 		r.nodes[at].kind = c
-		j := i + 1
-		for r.raw[j] != '"' {
-			if r.raw[j] == '\\' {
-				j++
-			}
-			j++
-		}
-		r.nodes[at].end = j + 1
+		r.nodes[at].end = r.pass(i)
 	default: // a number or a literal
-		j := i
-		for j < len(r.raw) && !strings.ContainsRune(" \t\r\n,]}", rune(r.raw[j])) {
-			j++
-		}
-		r.nodes[at].end = j
+		r.nodes[at].end = r.pass(i)
 	}
 	return at
 }
@@ -245,6 +228,16 @@ func (r *renderer) str(i int) (string, int) {
 	var s string
 	json.Unmarshal(raw, &s) // valid: json.Valid accepted the whole text
 	return s, j + 1
+}
+
+// after returns where the next member or element starts, or the closing
+// bracket, given where a value ends.
+func (r *renderer) after(end int) int {
+	i := r.skip(end)
+	if r.raw[i] == ',' {
+		i = r.skip(i + 1)
+	}
+	return i
 }
 
 // skip returns the first index at or after i that is not JSON white space.
