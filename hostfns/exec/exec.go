@@ -73,6 +73,10 @@ type Manager struct {
 	// juju's helper runs nothing once juju is gone.
 	alive, aliveW *os.File
 
+	// devNull is every unsandboxed command's stdin, opened once (nil if
+	// it could not be: os/exec then opens /dev/null per command).
+	devNull *os.File
+
 	// noReaper is set once the kernel refused juju the namespaces of the
 	// reaper (no CAP_SYS_ADMIN): sandboxed jobs then start bubblewrap
 	// directly.
@@ -110,6 +114,9 @@ func New(p *policy.Policy, opts Options) *Manager {
 		m.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	var err error
+	if m.devNull, err = openFile(os.DevNull, os.O_RDONLY, 0); err != nil {
+		m.devNull = nil
+	}
 	if m.alive, m.aliveW, err = os.Pipe(); err != nil {
 		m.log.Warn("no lifeline for sandboxed commands", "err", err)
 	}

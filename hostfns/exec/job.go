@@ -44,16 +44,18 @@ type job struct {
 
 // start launches argv as a new job.
 func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout time.Duration, askSandbox, network bool) (*job, *abi.Error) {
-	if _, err := lookPath(argv[0], cwd); err != nil {
+	path, err := lookPath(argv[0], cwd)
+	if err != nil {
 		return nil, abi.Errorf(abi.NotFound, "the program %q was not found on PATH; check its name, or give its path", argv[0])
 	}
 	wrapped, mech, note, aerr := m.confine(argv, cwd, askSandbox, network, true)
 	if aerr != nil {
 		return nil, aerr
 	}
-	path, err := lookPath(wrapped[0], cwd)
-	if err != nil {
-		return nil, abi.Errorf(abi.NotFound, "the program %q was not found on PATH; check its name, or give its path", wrapped[0])
+	if wrapped[0] != argv[0] { // a sandbox's program in front of it
+		if path, err = lookPath(wrapped[0], cwd); err != nil {
+			return nil, abi.Errorf(abi.NotFound, "the program %q was not found on PATH; check its name, or give its path", wrapped[0])
+		}
 	}
 
 	m.mu.Lock()
@@ -81,25 +83,25 @@ func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout 
 	}
 	j.outPath = filepath.Join(m.opts.JobsDir, j.id+".out")
 	j.errPath = filepath.Join(m.opts.JobsDir, j.id+".err")
-	stdout, err := os.OpenFile(j.outPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	stdout, err := openFile(j.outPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, m.internal("creating a job log", err)
 	}
 	defer stdout.Close()
-	stderr, err := os.OpenFile(j.errPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	stderr, err := openFile(j.errPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, m.internal("creating a job log", err)
 	}
 	defer stderr.Close()
 
 	cmd := &osexec.Cmd{
-		Path:   path,
-		Args:   wrapped,
-		Dir:    cwd,
-		Env:    m.env,
-		Stdout: stdout, // *os.File: the child writes the log itself
-		Stderr: stderr,
-		// Stdin nil: the child reads /dev/null.
+		Path:        path,
+		Args:        wrapped,
+		Dir:         cwd,
+		Env:         m.env,
+		Stdin:       m.devNull, // nil when it could not be opened: os/exec opens it
+		Stdout:      stdout,    // *os.File: the child writes the log itself
+		Stderr:      stderr,
 		SysProcAttr: proc.Attr(), // its own session and process group, killed with juju
 	}
 	if j.bwrap && m.alive != nil {
@@ -321,6 +323,10 @@ func (m *Manager) Close(ctx context.Context) error {
 			s.discard()
 		}
 		m.standbyPending = false
+	}
+	if m.devNull != nil { // no command starts once closed is set
+		m.devNull.Close()
+		m.devNull = nil
 	}
 	m.mu.Unlock()
 	for _, j := range jobs {

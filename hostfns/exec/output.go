@@ -24,7 +24,7 @@ func headTail(path string, maxOut int64, id, stream string) (string, int64, bool
 		}
 		return "", fi.Size(), false
 	}
-	f, err := os.Open(path)
+	f, err := openFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		return "", 0, false
 	}
@@ -131,7 +131,7 @@ func (m *Manager) output(j *job, req *abi.JobRequest) (*abi.JobResult, []byte, *
 	if req.Limit > 0 {
 		limit = min(req.Limit, MaxReadLimit)
 	}
-	f, err := os.Open(path)
+	f, err := openFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, nil, m.internal("opening a job log", err)
 	}
