@@ -13,9 +13,11 @@ import (
 
 // HelperArgs are the helper's flags for p under Landlock ABI abi (0: no
 // Landlock): the command line after HelperCommand and before "--" and the
-// command.
+// command, or before --await and the descriptor the command comes on
+// (see HelperMain).
 //
-//	juju __sandbox --abi N [--alive-fd FD] [--write DIR]… [--pin PATH]… [--net] -- PROGRAM ARGS…
+//	juju __sandbox --abi N [--alive-fd FD] [--write DIR]… [--pin PATH]… [--ro PATH]… [--net] -- PROGRAM ARGS…
+//	juju __sandbox --abi N [--alive-fd FD] [--write DIR]… [--pin PATH]… [--ro PATH]… [--net] --await FD
 func HelperArgs(p Policy, abi int) []string {
 	a := []string{"--abi", strconv.Itoa(abi)}
 	if p.AliveFD > 0 {
@@ -26,6 +28,9 @@ func HelperArgs(p Policy, abi int) []string {
 	}
 	for _, d := range p.pinBinds() {
 		a = append(a, "--pin", d)
+	}
+	for _, d := range p.ReadOnly {
+		a = append(a, "--ro", d)
 	}
 	if p.Network {
 		a = append(a, "--net")
@@ -38,6 +43,7 @@ type helperSpec struct {
 	abi     int
 	policy  Policy
 	command []string
+	await   int // the descriptor the command comes on (--await), or 0
 }
 
 func parseHelperArgs(args []string) (helperSpec, error) {
@@ -55,7 +61,20 @@ func parseHelperArgs(args []string) (helperSpec, error) {
 			return s, nil
 		case "--net":
 			s.policy.Network = true
-		case "--abi", "--alive-fd", "--write", "--pin":
+		case "--await":
+			if i+2 != len(args) {
+				return s, errors.New("--await FD must end the command line")
+			}
+			n, err := strconv.Atoi(args[i+1])
+			if err != nil || n < 3 || n == s.policy.AliveFD {
+				return s, fmt.Errorf("--await %q: not a file descriptor past stderr", args[i+1])
+			}
+			if s.abi < 0 {
+				return s, errors.New("--abi N (N ≥ 0) is required")
+			}
+			s.await = n
+			return s, nil
+		case "--abi", "--alive-fd", "--write", "--pin", "--ro":
 			if i+1 >= len(args) {
 				return s, fmt.Errorf("%s needs a value", a)
 			}
@@ -66,6 +85,9 @@ func parseHelperArgs(args []string) (helperSpec, error) {
 				continue
 			case "--pin":
 				s.policy.Pinned = append(s.policy.Pinned, args[i])
+				continue
+			case "--ro":
+				s.policy.ReadOnly = append(s.policy.ReadOnly, args[i])
 				continue
 			}
 			n, err := strconv.Atoi(args[i])
@@ -83,7 +105,7 @@ func parseHelperArgs(args []string) (helperSpec, error) {
 			return s, fmt.Errorf("unknown flag %q", a)
 		}
 	}
-	return s, errors.New("no -- before the command")
+	return s, errors.New("no -- before the command, nor --await")
 }
 
 // HelperExitCode is the helper's exit code when it cannot confine or start
@@ -91,15 +113,21 @@ func parseHelperArgs(args []string) (helperSpec, error) {
 const HelperExitCode = 126
 
 // HelperMain is juju's hidden helper command, run by bubblewrap inside the
-// sandbox it built. It first checks that juju still runs (--alive-fd: the
-// pipe juju holds open is not at its end), then the pins bubblewrap made (checkMounts:
-// each --pin path is a bind of itself), then, unless --abi is 0, restricts
-// its own process with Landlock (writes only in the --write folders and
-// the devices, no TCP unless --net), checking that the kernel offers at
-// least the Landlock ABI the server saw, and then execs the command, which
-// inherits the restriction for good. It runs in a fresh process started
-// for one command, never in the server. On failure it writes why to stderr
-// and returns HelperExitCode; on success it does not return.
+// sandbox it built. With --await it first waits for its command: it says
+// it is ready with one byte on that socket, reads the order juju hands it
+// there (see awaitOrder: the arguments, the working folder, and stdout and
+// stderr as descriptors, which it puts in place of its own), and changes
+// to that folder, inside the sandbox. Then, as without --await, it checks
+// that juju still runs (--alive-fd: the pipe juju holds open is not at its
+// end), then the binds bubblewrap made (checkMounts: each --pin path is a
+// bind of itself, each --ro path that exists is read-only), then, unless
+// --abi is 0, restricts its own process with Landlock (writes only in the
+// --write folders and the devices, no TCP unless --net), checking that
+// the kernel offers at least the Landlock ABI the server saw, and then
+// execs the command, which inherits the restriction for good. It runs in
+// a fresh process started for one command, never in the server. On
+// failure it writes why to stderr and returns HelperExitCode; on success
+// it does not return.
 func HelperMain(args []string, stderr io.Writer) int {
 	// Landlock goes on this thread and the exec follows from it: the
 	// goroutine must not move to another thread in between.
@@ -108,6 +136,18 @@ func HelperMain(args []string, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "juju %s: %v\n", HelperCommand, err)
 		return HelperExitCode
+	}
+	if spec.await > 0 {
+		// Everything below happens after the order, never before: the
+		// checks are of the sandbox as the command will find it.
+		if spec.command, err = awaitOrder(spec.await); err != nil {
+			if errors.Is(err, io.EOF) {
+				return 0 // juju let this sandbox go unused
+			}
+			fmt.Fprintf(os.Stderr, "juju %s: %v\n", HelperCommand, err)
+			return HelperExitCode
+		}
+		stderr = os.Stderr // the command's own, now
 	}
 	if fd := spec.policy.AliveFD; fd > 0 {
 		// juju killed while bubblewrap set the sandbox up takes bubblewrap

@@ -2,12 +2,15 @@ package sandbox
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path"
 	"strconv"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // checkMounts is the helper's look, from inside the sandbox, at the pins
@@ -21,7 +24,17 @@ import (
 // a root), or bound onto itself. So each --pin path must be the mount
 // point of a bind of itself: a mount must be there, and show the folder
 // its parent mount has at that path.
+//
+// And each --ro path that is there now must be read-only: bwrap binds
+// one only if it existed when bwrap started, and a sandbox built ahead
+// of its command (--await) started before the command came. juju hands a
+// command to such a sandbox only when every bind's source is what it was
+// when the sandbox started (hostfns/exec, standby.go); this check is what
+// holds when one was removed and made again in between.
 func checkMounts(p Policy) error {
+	if err := checkReadOnly(p.ReadOnly); err != nil {
+		return err
+	}
 	if len(p.Pinned) == 0 {
 		return nil
 	}
@@ -35,6 +48,30 @@ func checkMounts(p Policy) error {
 		return fmt.Errorf("checking the sandbox's binds: %w", err)
 	}
 	return checkMountTable(mounts, p)
+}
+
+// checkReadOnly checks that each path of paths that exists is on a
+// read-only mount, as seen from here (statfs follows symbolic links, as
+// bubblewrap's binds do). A path that is not there, a link to nothing,
+// or one this process may not even look at (nor may the command, which
+// runs as it does) has nothing to keep.
+func checkReadOnly(paths []string) error {
+	for _, ro := range paths {
+		var st unix.Statfs_t
+		err := unix.Statfs(ro, &st)
+		for errors.Is(err, unix.EINTR) {
+			err = unix.Statfs(ro, &st)
+		}
+		switch {
+		case errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR), errors.Is(err, unix.ELOOP), errors.Is(err, unix.EACCES):
+			continue
+		case err != nil:
+			return fmt.Errorf("checking that %s is read-only: %w", ro, err)
+		case st.Flags&unix.ST_RDONLY == 0:
+			return fmt.Errorf("%s is not read-only in the sandbox: it appeared after the sandbox was built", ro)
+		}
+	}
+	return nil
 }
 
 // mountEntry is one line of /proc/self/mountinfo.

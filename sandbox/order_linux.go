@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strings"
 	"syscall"
 )
 
@@ -156,3 +157,55 @@ func rightsOf(oob []byte) ([]*os.File, error) {
 	}
 	return files, nil
 }
+
+// awaitOrder is the helper's side of a sandbox built ahead of its command
+// (HelperMain with --await): it says on the socket at fd that the sandbox
+// is ready (one byte), waits for the order juju hands it there, puts the
+// order's stdout and stderr in place of its own, and changes to the
+// order's folder. It returns the command's arguments; the program is
+// looked up again inside the sandbox, and the environment is the
+// sandbox's own (juju hands a command only to a sandbox started with the
+// command's environment). io.EOF is juju closing the socket unused.
+func awaitOrder(fd int) ([]string, error) {
+	for {
+		_, err := syscall.Write(fd, []byte{ready})
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			syscall.Close(fd)
+			return nil, fmt.Errorf("saying the sandbox is ready: %w", err)
+		}
+		break
+	}
+	o, files, err := receiveOrder(fd)
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
+	if len(files) >= 2 { // even a bad order's error reaches its stderr
+		if derr := syscall.Dup3(int(files[1].Fd()), 2, 0); derr != nil && err == nil {
+			err = fmt.Errorf("taking the command's stderr: %w", derr)
+		}
+	}
+	switch {
+	case err != nil:
+		return nil, err
+	case len(files) != 2:
+		return nil, fmt.Errorf("%w: %d descriptors where stdout and stderr were expected", errBadOrder, len(files))
+	case !strings.HasPrefix(o.Dir, "/"):
+		return nil, fmt.Errorf("%w: the working folder %q is not absolute", errBadOrder, o.Dir)
+	}
+	if err := syscall.Dup3(int(files[0].Fd()), 1, 0); err != nil {
+		return nil, fmt.Errorf("taking the command's stdout: %w", err)
+	}
+	if err := syscall.Chdir(o.Dir); err != nil {
+		return nil, fmt.Errorf("changing to %s: %w", o.Dir, err)
+	}
+	return o.Args, nil
+}
+
+// ready is the byte a sandbox built ahead of its command sends once it
+// waits for the order.
+const ready = 'R'

@@ -37,3 +37,9 @@ func ReaperMain(_ []string, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "juju-sandbox %s: only on Linux\n", ReaperFlag)
 	return 2
 }
+
+// awaitOrder refuses: a sandbox is built ahead of its command on Linux
+// only.
+func awaitOrder(int) ([]string, error) {
+	return nil, errors.New("a sandbox waits for its command on Linux only")
+}

@@ -109,7 +109,7 @@ const HelperProgram = "juju-sandbox"
 // HelperProtocol names the helper's command line (HelperArgs) and
 // behaviour; a standalone helper that answers another number to
 // --protocol was built from another juju and is not used.
-const HelperProtocol = 3
+const HelperProtocol = 4
 
 // StandaloneHelper returns the path of the juju-sandbox beside exe when it
 // may stand in for `exe __sandbox`: a regular file with the same owner as
@@ -201,6 +201,31 @@ func (s *Sandbox) Wrap(p Policy, cwd string, argv []string) ([]string, string, e
 	inner := append(append([]string(nil), s.helper...), HelperArgs(p, abi)...)
 	inner = append(append(inner, "--"), argv...)
 	return s.bubblewrap().Args(p, cwd, s.helper[0], inner), mech, nil
+}
+
+// WrapAwaiting returns the bubblewrap command line of a sandbox built
+// ahead of its command: the same sandbox Wrap builds for p, with the
+// helper waiting for the command on descriptor fd (HelperMain's --await)
+// in the folder "/", where it changes to the command's own once the
+// command comes. It fails when the sandbox is not bubblewrap run through
+// juju's helper. Two calls with the same policy, made while the file
+// system did not change, return the same command line.
+func (s *Sandbox) WrapAwaiting(p Policy, fd int) ([]string, error) {
+	mech, err := s.Available()
+	if err != nil {
+		return nil, err
+	}
+	if mech != MechBubblewrap && mech != MechBubblewrapLandlock || s.helper == nil {
+		return nil, fmt.Errorf("%w: only bubblewrap with juju's helper is built ahead of its command", ErrUnavailable)
+	}
+	p = p.clean()
+	abi := 0
+	if mech == MechBubblewrapLandlock {
+		abi = s.landlockABI()
+	}
+	inner := append(append([]string(nil), s.helper...), HelperArgs(p, abi)...)
+	inner = append(inner, "--await", strconv.Itoa(fd))
+	return s.bubblewrap().Args(p, "/", s.helper[0], inner), nil
 }
 
 // Reaper is the argv prefix that runs a bubblewrap under the reaper

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,7 +42,7 @@ func TestStandbyReaper(t *testing.T) {
 	if !descends(sleep, standby) {
 		t.Fatalf("the sleep (pid %d) does not run under the standby reaper (pid %d), whose children are %v", sleep, standby, jproc.Children(standby))
 	}
-	if args := cmdline(standby); !strings.Contains(strings.Join(args, " "), "--standby") {
+	if args := strings.Join(cmdline(standby), " "); !strings.Contains(args, "--standby") && !strings.Contains(args, " --await ") {
 		t.Fatalf("pid %d is %q", standby, args)
 	}
 	s.cmd.Process.Signal(syscall.SIGKILL)
@@ -71,6 +72,153 @@ func TestStandbyReaper(t *testing.T) {
 	}
 }
 
+// A standby that built its sandbox (warm: juju's helper waits inside for
+// the command) runs the next command there, in the command's folder; it
+// is not handed a command whose sandbox would be another: one made after
+// a .git appeared in a root (pinned, its hooks and configuration
+// read-only), or one with the network allowed where it was denied, or
+// the other way round.
+func TestWarmSandboxFollowsTheWorkspace(t *testing.T) {
+	needSandbox(t)
+	if os.Geteuid() != 0 {
+		t.Skip("the reaper's namespaces need CAP_SYS_ADMIN; without it juju starts bubblewrap directly (SECURITY.md)")
+	}
+	root := workspace(t, map[string]string{"sub/a.txt": "a\n"})
+	home := t.TempDir()
+	os.Symlink(sharedCache, filepath.Join(home, "cache"))
+	s := startStandbySession(t, home, root)
+
+	// 1. The next command runs in the sandbox built ahead, in its folder.
+	s.call(`"command":"true","sandbox":true`)
+	standby := s.waitStandby()
+	if !slices.Contains(cmdline(standby), "--await") {
+		t.Fatalf("the standby did not build its sandbox: %q", cmdline(standby))
+	}
+	marker := fmt.Sprintf("0.3%04d", os.Getpid()%10000)
+	m := s.call(fmt.Sprintf(`"command":"pwd; echo $TMPDIR; sleep %s","cwd":"sub","sandbox":true,"background":true`, marker))
+	sleep := waitProcess(t, func(args []string) bool { return len(args) == 2 && args[0] == "sleep" && args[1] == marker })
+	if !descends(sleep, standby) {
+		t.Fatalf("the command (pid %d) does not run in the sandbox built ahead (pid %d)", sleep, standby)
+	}
+	if err := gone(sleep); err != nil {
+		t.Fatal(err)
+	}
+	if err := gone(standby); err != nil { // it ends with its command
+		t.Fatal(err)
+	}
+	standby = s.waitStandby()
+	m = s.call(`"command":"pwd; echo $TMPDIR","cwd":"sub","sandbox":true`)
+	if out, _ := m["stdout"].(string); !strings.HasSuffix(out, "/sub\n/tmp\n") {
+		t.Errorf("the command's folder and TMPDIR: %v", m)
+	}
+	if err := gone(standby); err != nil {
+		t.Fatal(err)
+	}
+
+	// 2. A .git appears after the standby built its sandbox.
+	standby = s.waitStandby()
+	waitBuilt(t, standby)
+	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	script := `(echo hook > .git/hooks/pre-commit) 2>/dev/null && echo WROTE-HOOK; ` +
+		`(echo x >> .git/config) 2>/dev/null && echo WROTE-CONFIG; ` +
+		`mv .git .gitx 2>/dev/null && echo MOVED; echo RAN`
+	m = s.call(fmt.Sprintf(`"command":%q,"sandbox":true`, script))
+	if out, _ := m["stdout"].(string); out != "RAN\n" {
+		t.Errorf("in a root whose .git appeared after the standby: %v", m)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".git", "hooks", "pre-commit")); err == nil {
+		t.Error("a hook was written")
+	}
+	if gone(standby) != nil {
+		t.Errorf("the standby built before .git appeared (pid %d) was kept", standby)
+	}
+
+	// 2b. A git control folder appears (the standby's command line, which
+	// lists them whether or not they exist, is the same).
+	if err := os.RemoveAll(filepath.Join(root, ".git", "hooks")); err != nil {
+		t.Fatal(err)
+	}
+	s.waitStandby()
+	s.call(`"command":"true","sandbox":true`)
+	standby = s.waitStandby()
+	waitBuilt(t, standby)
+	if err := os.Mkdir(filepath.Join(root, ".git", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m = s.call(fmt.Sprintf(`"command":%q,"sandbox":true`, script))
+	if out, _ := m["stdout"].(string); out != "RAN\n" {
+		t.Errorf("in a root whose .git/hooks appeared after the standby: %v", m)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".git", "hooks", "pre-commit")); err == nil {
+		t.Error("a hook was written")
+	}
+	if gone(standby) != nil {
+		t.Errorf("the standby built before .git/hooks appeared (pid %d) was kept", standby)
+	}
+
+	// 3. The network, allowed and denied in turn.
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan struct{}, 4)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- struct{}{}
+			c.Close()
+		}
+	}()
+	connect := fmt.Sprintf("exec 3<>/dev/tcp/127.0.0.1/%d && echo connected || echo refused", ln.Addr().(*net.TCPAddr).Port)
+	for _, network := range []bool{true, false, false, true} {
+		s.waitStandby()
+		m = s.call(fmt.Sprintf(`"command":%q,"sandbox":true,"network":%v`, connect, network))
+		want := map[bool]string{true: "connected\n", false: "refused\n"}[network]
+		if m["stdout"] != want {
+			t.Errorf("network %v: %v", network, m)
+		}
+		select {
+		case <-accepted:
+			if !network {
+				t.Errorf("a connection arrived from a sandbox without network")
+			}
+		case <-time.After(200 * time.Millisecond):
+			if network {
+				t.Errorf("no connection arrived from a sandbox with network")
+			}
+		}
+	}
+}
+
+// waitBuilt waits until the warm standby reaper's sandbox is built: juju's
+// helper, which bubblewrap starts once its binds are made, waits in it.
+func waitBuilt(t *testing.T, standby int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		level := []int{standby}
+		for range 6 {
+			var next []int
+			for _, p := range level {
+				next = append(next, jproc.Children(p)...)
+			}
+			for _, p := range next {
+				args := cmdline(p)
+				if n := len(args); n > 3 && args[1] == "--abi" && args[n-2] == "--await" && alive(p) {
+					return
+				}
+			}
+			level = next
+		}
+	}
+	t.Fatalf("the standby reaper %d built no sandbox within 10 s", standby)
+}
+
 // standbySession is `juju stdio --mode trusted` driven with raw JSON-RPC lines.
 type standbySession struct {
 	t   *testing.T
@@ -98,8 +246,9 @@ func startStandbySession(t *testing.T, home, root string) *standbySession {
 }
 
 // call runs run_command with the arguments args (an object's inside) and
-// fails the test unless it answered without error, in a sandbox.
-func (s *standbySession) call(args string) {
+// fails the test unless it answered without error, in a sandbox. It
+// returns the structured result.
+func (s *standbySession) call(args string) map[string]any {
 	s.t.Helper()
 	s.id++
 	fmt.Fprintf(s.in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"run_command","arguments":{%s}}}`+"\n", s.id, args)
@@ -115,14 +264,18 @@ func (s *standbySession) call(args string) {
 	if err := json.Unmarshal(s.out.Bytes(), &m); err != nil || m.Result.IsError || m.Result.Structured["sandbox"] == "none" || m.Result.Structured["sandbox"] == nil {
 		s.t.Fatalf("run_command {%s}: %s", args, s.out.Text())
 	}
+	return m.Result.Structured
 }
 
-// waitStandby returns the pid of juju's standby reaper, once it runs.
+// waitStandby returns the pid of juju's standby reaper, once it runs: one
+// waiting for bubblewrap's command line (--standby), or one that built
+// its sandbox, where juju's helper waits for the command (--await).
 func (s *standbySession) waitStandby() int {
 	s.t.Helper()
 	helper := filepath.Join(filepath.Dir(jujuBin), "juju-sandbox")
 	return waitProcess(s.t, func(args []string) bool {
-		return len(args) == 3 && args[0] == helper && args[1] == "--reap" && args[2] == "--standby"
+		return len(args) >= 3 && args[0] == helper && args[1] == "--reap" &&
+			(len(args) == 3 && args[2] == "--standby" || slices.Contains(args, "--await"))
 	}, s.cmd.Process.Pid)
 }
 

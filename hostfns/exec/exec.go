@@ -73,6 +73,10 @@ type Manager struct {
 	// juju's helper runs nothing once juju is gone.
 	alive, aliveW *os.File
 
+	// warmUsed counts the commands handed to a sandbox built ahead of
+	// them (see standby.go).
+	warmUsed atomic.Int64
+
 	// devNull is every unsandboxed command's stdin, opened once (nil if
 	// it could not be: os/exec then opens /dev/null per command).
 	devNull *os.File

@@ -108,7 +108,7 @@ func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout 
 		cmd.ExtraFiles = []*os.File{m.alive} // at aliveFD: juju's lifeline
 	}
 	j.start = time.Now()
-	cmd, err = m.startReaped(cmd, j.bwrap)
+	cmd, err = m.startReaped(cmd, j.bwrap, launch{path: path, argv: argv, cwd: cwd, network: network})
 	if err != nil {
 		os.Remove(j.outPath)
 		os.Remove(j.errPath)
@@ -128,25 +128,34 @@ func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout 
 		// one no longer needs the processor.
 		if reaper := m.reaperFor(j.bwrap); reaper != nil {
 			m.mu.Lock()
-			m.startStandby(reaper)
+			m.startStandby(reaper, network)
 			m.mu.Unlock()
 		}
 	}()
 	return j, nil
 }
 
+// launch is the command a job runs, before any sandbox: its program as
+// juju found it on PATH, its arguments, folder and network.
+type launch struct {
+	path, cwd string
+	argv      []string
+	network   bool
+}
+
 // startReaped starts cmd and returns what it started: a bubblewrap (bwrap)
 // under the reaper, as the init of a PID namespace that dies with juju
 // (sandbox.ReaperAttr), when there is one and the kernel gives juju the
 // namespaces, else cmd as it is. The reaper is the standby one (see
-// standby.go) when one is ready or starting. m.mu is held.
-func (m *Manager) startReaped(cmd *osexec.Cmd, bwrap bool) (*osexec.Cmd, error) {
+// standby.go) when one is ready or starting, and when that standby's
+// sandbox is already built, it runs l in it instead of cmd. m.mu is held.
+func (m *Manager) startReaped(cmd *osexec.Cmd, bwrap bool, l launch) (*osexec.Cmd, error) {
 	reaper := m.reaperFor(bwrap)
 	if reaper == nil {
 		return cmd, cmd.Start()
 	}
 	if s := m.takeStandby(); s != nil {
-		reaped, err := s.hand(cmd)
+		reaped, err := s.hand(m, cmd, l)
 		if err == nil {
 			return reaped, nil
 		}

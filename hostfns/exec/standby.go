@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	osexec "os/exec"
+	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/jujutools/juju/sandbox"
@@ -18,10 +20,36 @@ import (
 // that used a reaper ends: then it does not take the processor from that
 // command, and it is ready long before the next one in a session, where
 // calls come seconds apart.
+//
+// When it can, the standby goes further and builds the sandbox itself
+// (warm): the reaper runs bubblewrap at once, and juju's helper, inside,
+// waits on the socket for the command (sandbox.Sandbox.WrapAwaiting). The
+// command then waits for nothing but the helper's checks and its exec.
+// The sandbox was built from the file system as it was before the
+// command came, so juju hands a command to it only when the sandbox it
+// would build now is the same (see handWarm); else it discards it.
 type standby struct {
 	cmd  *osexec.Cmd
-	sock *os.File // juju's end of the order socket
+	sock *os.File     // juju's end of the order socket
+	warm *warmSandbox // nil: a reaper waiting for bubblewrap's command line
 }
+
+// warmSandbox is what a sandbox built ahead of its command was built
+// from.
+type warmSandbox struct {
+	argv    []string // bubblewrap's command line
+	network bool
+	env     []string
+	sources []source // each bind's source, just before bubblewrap started
+}
+
+// awaitFD is the descriptor the helper of a warm sandbox waits for its
+// command on: the second kept one, after juju's lifeline (aliveFD).
+const awaitFD = aliveFD + 1
+
+// errStale: the sandbox a warm standby built is not the one the command
+// needs now.
+var errStale = errors.New("the sandbox built ahead is not the one this command needs")
 
 // errNotFiles: a standby hands the command its logs as descriptors, so
 // they must be files.
@@ -50,15 +78,55 @@ func (m *Manager) takeStandby() *standby {
 }
 
 // startStandby starts a standby reaper with the program reaper, unless
-// one is ready or starting, or juju is closing. It returns at once; the
-// start runs on its own goroutine and hands the standby (or nil) over
-// m.standbyCh. m.mu is held.
-func (m *Manager) startStandby(reaper []string) {
+// one is ready or starting, or juju is closing; its sandbox, when it
+// builds one, lets the network in or not as network says (the last
+// command's choice is the best guess of the next one's). It returns at
+// once; the start runs on its own goroutine and hands the standby (or
+// nil) over m.standbyCh. m.mu is held.
+func (m *Manager) startStandby(reaper []string, network bool) {
 	if m.standbyPending || m.closed || m.noReaper.Load() {
 		return
 	}
 	m.standbyPending = true
-	go func() { m.standbyCh <- m.newStandby(reaper) }()
+	go func() {
+		s := m.newWarm(reaper, network)
+		if s == nil {
+			s = m.newStandby(reaper)
+		}
+		m.standbyCh <- s
+	}()
+}
+
+// newWarm starts a standby reaper that builds its sandbox at once, or
+// returns nil when it cannot: no lifeline, or a sandbox other than
+// bubblewrap through juju's helper.
+func (m *Manager) newWarm(reaper []string, network bool) *standby {
+	if m.alive == nil || m.opts.Sandboxer == nil {
+		return nil
+	}
+	argv, err := m.opts.Sandboxer.WrapAwaiting(m.sandboxPolicy(network, true), awaitFD)
+	if err != nil {
+		return nil
+	}
+	sources := bindSources(argv)
+	mine, theirs, err := sandbox.OrderSocket()
+	if err != nil {
+		m.log.Warn("no standby sandbox", "err", err)
+		return nil
+	}
+	cmd := &osexec.Cmd{
+		Path: reaper[0], Args: append(append([]string(nil), reaper...), sandbox.ReaperArgs(2, argv[0], argv)...),
+		Dir: "/", Env: m.env, ExtraFiles: []*os.File{m.alive, theirs}, // at aliveFD and awaitFD
+		SysProcAttr: sandbox.ReaperAttr(),
+	}
+	err = cmd.Start()
+	theirs.Close()
+	if err != nil {
+		mine.Close()
+		m.log.Debug("no standby sandbox", "err", err)
+		return nil
+	}
+	return &standby{cmd: cmd, sock: mine, warm: &warmSandbox{argv: argv, network: network, env: m.env, sources: sources}}
 }
 
 // newStandby starts a standby reaper, or returns nil: the kernel may
@@ -85,16 +153,19 @@ func (m *Manager) newStandby(reaper []string) *standby {
 	return &standby{cmd: cmd, sock: mine}
 }
 
-// hand gives the standby the command cmd describes and returns the
-// standby's Cmd, which then stands for the command: its pid leads the
-// job's session, its exit status is the command's. On failure the standby
-// is discarded.
-func (s *standby) hand(cmd *osexec.Cmd) (*osexec.Cmd, error) {
+// hand gives the standby the command cmd describes (the command l in its
+// sandbox, when the standby is warm) and returns the standby's Cmd, which
+// then stands for the command: its pid leads the job's session, its exit
+// status is the command's. On failure the standby is discarded.
+func (s *standby) hand(m *Manager, cmd *osexec.Cmd, l launch) (*osexec.Cmd, error) {
 	stdout, _ := cmd.Stdout.(*os.File)
 	stderr, _ := cmd.Stderr.(*os.File)
 	if stdout == nil || stderr == nil {
 		s.discard()
 		return nil, errNotFiles
+	}
+	if s.warm != nil {
+		return s.handWarm(m, l, stdout, stderr)
 	}
 	err := sandbox.HandOrder(s.sock, cmd.Path, cmd.Args, cmd.Env, cmd.Dir, stdout, stderr, cmd.ExtraFiles)
 	s.sock.Close()
@@ -102,6 +173,47 @@ func (s *standby) hand(cmd *osexec.Cmd) (*osexec.Cmd, error) {
 		s.discard()
 		return nil, err
 	}
+	return s.cmd, nil
+}
+
+// handWarm hands l to a warm standby, once its helper has said it waits,
+// if the sandbox it built is the one juju would build for l now: the same
+// policy and bubblewrap command line (so the same pins and read-only
+// paths, network and Landlock rules), the same environment, and every
+// bind's source the same file it was before bubblewrap started (a .git
+// or a git control file that appeared, went or was replaced since then
+// would be bound differently now). Anything else discards the standby and
+// returns an error, and the command starts as it would without one. The
+// helper then checks the sandbox's pins and read-only paths itself, after
+// the order: what changes between this check and the command's start is
+// what could change between bubblewrap's start and the command's without
+// a standby.
+func (s *standby) handWarm(m *Manager, l launch, stdout, stderr *os.File) (*osexec.Cmd, error) {
+	w := s.warm
+	if l.network != w.network || !slices.Equal(m.env, w.env) {
+		s.discard()
+		return nil, errStale
+	}
+	if err := awaitReady(s.sock, standbyWait); err != nil {
+		s.discard()
+		return nil, err
+	}
+	argv, err := m.opts.Sandboxer.WrapAwaiting(m.sandboxPolicy(l.network, true), awaitFD)
+	if err != nil || !slices.Equal(argv, w.argv) || !slices.Equal(bindSources(argv), w.sources) {
+		s.discard()
+		return nil, errStale
+	}
+	path := l.path // the helper looks the program up again, as bubblewrap's would
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(l.cwd, path)
+	}
+	err = sandbox.HandOrder(s.sock, path, l.argv, nil, l.cwd, stdout, stderr, nil)
+	s.sock.Close()
+	if err != nil {
+		s.discard()
+		return nil, err
+	}
+	m.warmUsed.Add(1)
 	return s.cmd, nil
 }
 
