@@ -20,7 +20,18 @@ func startAwaiting(t *testing.T, p Policy) (*exec.Cmd, *os.File) {
 	helper := testHelper(t)
 	p = p.clean()
 	inner := slices.Concat(helper, HelperArgs(p, 0), []string{"--await", "3"})
-	argv := Bubblewrap{Path: DetectBubblewrap(t.Context()).Path}.Args(p, "/", helper[0], inner)
+	cmd, mine := startArgv(t, Bubblewrap{Path: DetectBubblewrap(t.Context()).Path}.Args(p, "/", helper[0], inner))
+	var b [1]byte
+	if n, err := mine.Read(b[:]); n != 1 || b[0] != ready {
+		t.Fatalf("the helper did not say it was ready: %q, %v", b[:n], err)
+	}
+	return cmd, mine
+}
+
+// startArgv starts argv with the far end of a new order socket at
+// descriptor 3, and returns juju's end.
+func startArgv(t *testing.T, argv []string) (*exec.Cmd, *os.File) {
+	t.Helper()
 	mine, theirs, err := OrderSocket()
 	if err != nil {
 		t.Fatal(err)
@@ -32,10 +43,6 @@ func startAwaiting(t *testing.T, p Policy) (*exec.Cmd, *os.File) {
 	}
 	theirs.Close()
 	t.Cleanup(func() { mine.Close(); cmd.Process.Kill(); cmd.Wait() })
-	var b [1]byte
-	if n, err := mine.Read(b[:]); n != 1 || b[0] != ready {
-		t.Fatalf("the helper did not say it was ready: %q, %v", b[:n], err)
-	}
 	return cmd, mine
 }
 
@@ -155,23 +162,12 @@ func TestHelperRefusesReadOnlyNotBound(t *testing.T) {
 					got, code = runArgv(t, bw.Args(tc.binds, root, helper[0], inner), root)
 				} else {
 					inner := slices.Concat(helper, HelperArgs(bound, 0), []string{"--await", "3"})
-					argv := bw.Args(tc.binds, "/", helper[0], inner)
-					mine, theirs, err := OrderSocket()
-					if err != nil {
-						t.Fatal(err)
-					}
-					cmd := exec.Command(argv[0], argv[1:]...)
-					cmd.ExtraFiles = []*os.File{theirs}
-					if err := cmd.Start(); err != nil {
-						t.Fatal(err)
-					}
-					theirs.Close()
+					cmd, mine := startArgv(t, bw.Args(tc.binds, "/", helper[0], inner))
 					out, errf := logs(t)
 					if err := HandOrder(mine, "/bin/bash", []string{"bash", "-c", script}, nil, root, out, errf, nil); err != nil {
 						t.Fatal(err)
 					}
 					code = exitCode(t, cmd)
-					mine.Close()
 					got = read(t, out) + read(t, errf)
 				}
 				if code != tc.code || !strings.Contains(got, tc.want) || strings.Contains(got, "wrote") || (tc.code != 0 && strings.Contains(got, "ran")) {

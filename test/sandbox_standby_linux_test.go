@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -159,23 +158,7 @@ func TestWarmSandboxFollowsTheWorkspace(t *testing.T) {
 	}
 
 	// 3. The network, allowed and denied in turn.
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	accepted := make(chan struct{}, 4)
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			accepted <- struct{}{}
-			c.Close()
-		}
-	}()
-	connect := fmt.Sprintf("exec 3<>/dev/tcp/127.0.0.1/%d && echo connected || echo refused", ln.Addr().(*net.TCPAddr).Port)
+	connect, accepted := loopback(t)
 	for _, network := range []bool{true, false, false, true} {
 		s.waitStandby()
 		m = s.call(fmt.Sprintf(`"command":%q,"sandbox":true,"network":%v`, connect, network))

@@ -68,14 +68,16 @@ echo tmp > /tmp/juju-e2e-private && echo tmp-private`
 	}
 }
 
-func TestSandboxNetwork(t *testing.T) {
-	needSandbox(t)
+// loopback listens on the host's loopback and counts the connections it
+// accepts; connect is a bash command that connects to it and says
+// whether it could.
+func loopback(t *testing.T) (connect string, accepted chan struct{}) {
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	accepted := make(chan struct{}, 4)
+	t.Cleanup(func() { ln.Close() })
+	accepted = make(chan struct{}, 8)
 	go func() {
 		for {
 			c, err := ln.Accept()
@@ -87,8 +89,13 @@ func TestSandboxNetwork(t *testing.T) {
 		}
 	}()
 	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	return "exec 3<>/dev/tcp/127.0.0.1/" + port + " && echo connected || echo refused", accepted
+}
+
+func TestSandboxNetwork(t *testing.T) {
+	needSandbox(t)
+	connect, accepted := loopback(t)
 	s := start(t, workspace(t, nil), "--mode", "trusted", "--sandbox", "off")
-	connect := "exec 3<>/dev/tcp/127.0.0.1/" + port + " && echo connected || echo refused"
 
 	// sandbox: true per call, network denied by default.
 	m := structured(t, s.call("run_command", map[string]any{"command": connect, "sandbox": true}))

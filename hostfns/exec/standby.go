@@ -109,38 +109,32 @@ func (m *Manager) newWarm(reaper []string, network bool) *standby {
 		return nil
 	}
 	sources := bindSources(argv)
-	mine, theirs, err := sandbox.OrderSocket()
-	if err != nil {
-		m.log.Warn("no standby sandbox", "err", err)
-		return nil
+	s := m.spawnStandby(append(append([]string(nil), reaper...), sandbox.ReaperArgs(2, argv[0], argv)...), m.alive)
+	if s != nil {
+		s.warm = &warmSandbox{argv: argv, network: network, env: m.env, sources: sources}
 	}
-	cmd := &osexec.Cmd{
-		Path: reaper[0], Args: append(append([]string(nil), reaper...), sandbox.ReaperArgs(2, argv[0], argv)...),
-		Dir: "/", Env: m.env, ExtraFiles: []*os.File{m.alive, theirs}, // at aliveFD and awaitFD
-		SysProcAttr: sandbox.ReaperAttr(),
-	}
-	err = cmd.Start()
-	theirs.Close()
-	if err != nil {
-		mine.Close()
-		m.log.Debug("no standby sandbox", "err", err)
-		return nil
-	}
-	return &standby{cmd: cmd, sock: mine, warm: &warmSandbox{argv: argv, network: network, env: m.env, sources: sources}}
+	return s
 }
 
 // newStandby starts a standby reaper, or returns nil: the kernel may
 // refuse the namespaces (then the next command finds that out as before
 // and starts without the reaper), or the system may be out of processes.
 func (m *Manager) newStandby(reaper []string) *standby {
+	return m.spawnStandby(append(append([]string(nil), reaper...), sandbox.StandbyArgs()...))
+}
+
+// spawnStandby starts the reaper command line argv with the reaper's
+// attributes, the descriptors kept (if any) from 3 on and the far end of
+// a new order socket after them, or returns nil.
+func (m *Manager) spawnStandby(argv []string, kept ...*os.File) *standby {
 	mine, theirs, err := sandbox.OrderSocket()
 	if err != nil {
 		m.log.Warn("no standby reaper", "err", err)
 		return nil
 	}
 	cmd := &osexec.Cmd{
-		Path: reaper[0], Args: append(append([]string(nil), reaper...), sandbox.StandbyArgs()...),
-		Dir: "/", Env: m.env, ExtraFiles: []*os.File{theirs},
+		Path: argv[0], Args: argv,
+		Dir: "/", Env: m.env, ExtraFiles: append(kept, theirs),
 		SysProcAttr: sandbox.ReaperAttr(),
 	}
 	err = cmd.Start()
