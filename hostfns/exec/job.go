@@ -44,7 +44,7 @@ type job struct {
 
 // start launches argv as a new job.
 func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout time.Duration, askSandbox, network bool) (*job, *abi.Error) {
-	path, err := lookPath(argv[0], cwd)
+	prog, err := lookPath(argv[0], cwd)
 	if err != nil {
 		return nil, abi.Errorf(abi.NotFound, "the program %q was not found on PATH; check its name, or give its path", argv[0])
 	}
@@ -52,6 +52,7 @@ func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout 
 	if aerr != nil {
 		return nil, aerr
 	}
+	path := prog
 	if wrapped[0] != argv[0] { // a sandbox's program in front of it
 		if path, err = lookPath(wrapped[0], cwd); err != nil {
 			return nil, abi.Errorf(abi.NotFound, "the program %q was not found on PATH; check its name, or give its path", wrapped[0])
@@ -108,7 +109,7 @@ func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout 
 		cmd.ExtraFiles = []*os.File{m.alive} // at aliveFD: juju's lifeline
 	}
 	j.start = time.Now()
-	cmd, err = m.startReaped(cmd, j.bwrap, launch{path: path, argv: argv, cwd: cwd, network: network})
+	cmd, err = m.startReaped(cmd, j.bwrap, launch{path: prog, argv: argv, cwd: cwd, network: network})
 	if err != nil {
 		os.Remove(j.outPath)
 		os.Remove(j.errPath)
