@@ -123,16 +123,22 @@ func TestWarmSandboxFollowsTheWorkspace(t *testing.T) {
 	script := `(echo hook > .git/hooks/pre-commit) 2>/dev/null && echo WROTE-HOOK; ` +
 		`(echo x >> .git/config) 2>/dev/null && echo WROTE-CONFIG; ` +
 		`mv .git .gitx 2>/dev/null && echo MOVED; echo RAN`
-	m = s.call(fmt.Sprintf(`"command":%q,"sandbox":true`, script))
-	if out, _ := m["stdout"].(string); out != "RAN\n" {
-		t.Errorf("in a root whose .git appeared after the standby: %v", m)
+	// guarded runs script after what appeared, and checks that it ran in a
+	// sandbox that guards it, not in the standby built before.
+	guarded := func(what string) {
+		t.Helper()
+		m := s.call(fmt.Sprintf(`"command":%q,"sandbox":true`, script))
+		if out, _ := m["stdout"].(string); out != "RAN\n" {
+			t.Errorf("in a root whose %s appeared after the standby: %v", what, m)
+		}
+		if _, err := os.Stat(filepath.Join(root, ".git", "hooks", "pre-commit")); err == nil {
+			t.Error("a hook was written")
+		}
+		if gone(standby) != nil {
+			t.Errorf("the standby built before %s appeared (pid %d) was kept", what, standby)
+		}
 	}
-	if _, err := os.Stat(filepath.Join(root, ".git", "hooks", "pre-commit")); err == nil {
-		t.Error("a hook was written")
-	}
-	if gone(standby) != nil {
-		t.Errorf("the standby built before .git appeared (pid %d) was kept", standby)
-	}
+	guarded(".git")
 
 	// 2b. A git control folder appears (the standby's command line, which
 	// lists them whether or not they exist, is the same).
@@ -146,16 +152,7 @@ func TestWarmSandboxFollowsTheWorkspace(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(root, ".git", "hooks"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	m = s.call(fmt.Sprintf(`"command":%q,"sandbox":true`, script))
-	if out, _ := m["stdout"].(string); out != "RAN\n" {
-		t.Errorf("in a root whose .git/hooks appeared after the standby: %v", m)
-	}
-	if _, err := os.Stat(filepath.Join(root, ".git", "hooks", "pre-commit")); err == nil {
-		t.Error("a hook was written")
-	}
-	if gone(standby) != nil {
-		t.Errorf("the standby built before .git/hooks appeared (pid %d) was kept", standby)
-	}
+	guarded(".git/hooks")
 
 	// 3. The network, allowed and denied in turn.
 	connect, accepted := loopback(t)

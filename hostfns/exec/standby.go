@@ -39,7 +39,6 @@ type standby struct {
 type warmSandbox struct {
 	argv    []string // bubblewrap's command line
 	network bool
-	env     []string
 	sources []source // each bind's source, just before bubblewrap started
 }
 
@@ -111,7 +110,7 @@ func (m *Manager) newWarm(reaper []string, network bool) *standby {
 	sources := bindSources(argv)
 	s := m.spawnStandby(append(append([]string(nil), reaper...), sandbox.ReaperArgs(2, argv[0], argv)...), m.alive)
 	if s != nil {
-		s.warm = &warmSandbox{argv: argv, network: network, env: m.env, sources: sources}
+		s.warm = &warmSandbox{argv: argv, network: network, sources: sources}
 	}
 	return s
 }
@@ -173,10 +172,11 @@ func (s *standby) hand(m *Manager, cmd *osexec.Cmd, l launch) (*osexec.Cmd, erro
 // handWarm hands l to a warm standby, once its helper has said it waits,
 // if the sandbox it built is the one juju would build for l now: the same
 // policy and bubblewrap command line (so the same pins and read-only
-// paths, network and Landlock rules), the same environment, and every
-// bind's source the same file it was before bubblewrap started (a .git
+// paths, network and Landlock rules), and every bind's source the same
+// file it was before bubblewrap started (a .git
 // or a git control file that appeared, went or was replaced since then
-// would be bound differently now). Anything else discards the standby and
+// would be bound differently now). The environment is the Manager's, the
+// same for every command and standby. Anything else discards the standby and
 // returns an error, and the command starts as it would without one. The
 // helper then checks the sandbox's pins and read-only paths itself, after
 // the order: what changes between this check and the command's start is
@@ -184,7 +184,7 @@ func (s *standby) hand(m *Manager, cmd *osexec.Cmd, l launch) (*osexec.Cmd, erro
 // a standby.
 func (s *standby) handWarm(m *Manager, l launch, stdout, stderr *os.File) (*osexec.Cmd, error) {
 	w := s.warm
-	if l.network != w.network || !slices.Equal(m.env, w.env) {
+	if l.network != w.network {
 		s.discard()
 		return nil, errStale
 	}
