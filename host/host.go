@@ -57,6 +57,10 @@ type Config struct {
 	// JournalLimits bound the change journal, which prunes itself at start
 	// and after changes past the size limit (zero: it keeps everything).
 	JournalLimits store.Limits
+	// UnloadAfter is how long a plugin compiled on demand (not warmed at
+	// start: discoverers only, or lazy) stays loaded after its last call;
+	// 0 keeps it loaded.
+	UnloadAfter time.Duration
 	// PluginTimeout and PluginMemoryMiB override the runtime defaults (tests).
 	PluginTimeout   time.Duration
 	PluginMemoryMiB int
@@ -138,11 +142,16 @@ func New(cfg Config) (*Host, error) {
 		return nil, err
 	}
 	pol := ws.Policy
+	unloadAfter := cfg.UnloadAfter
+	if unloadAfter == 0 {
+		unloadAfter = -1 // plugin.Options: never
+	}
 	rt, err := plugin.NewRuntime(plugin.Options{
-		CacheDir:  cfg.Dirs.Cache,
-		Timeout:   cfg.PluginTimeout,
-		MemoryMiB: cfg.PluginMemoryMiB,
-		Logger:    log,
+		CacheDir:    cfg.Dirs.Cache,
+		Timeout:     cfg.PluginTimeout,
+		MemoryMiB:   cfg.PluginMemoryMiB,
+		UnloadAfter: unloadAfter,
+		Logger:      log,
 	})
 	if err != nil {
 		ws.Close()
@@ -239,6 +248,9 @@ func (c *catalog) add(l *Loaded, log *slog.Logger) {
 	for _, t := range l.Manifest.Tools {
 		c.tools[t.Name] = &Tool{Spec: t, Plugin: l}
 		c.order = append(c.order, t.Name)
+	}
+	if !l.warmsAtStart() {
+		l.UnloadWhenIdle() // compiled on demand: let go when unused
 	}
 }
 

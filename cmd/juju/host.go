@@ -24,6 +24,7 @@ func hostConfig(s config.Settings, dirs config.Dirs, log *slog.Logger) host.Conf
 		BackgroundAfter: s.BackgroundAfter,
 		ApprovalTimeout: s.ApprovalTimeout,
 		JournalLimits:   workspace.JournalLimits(s),
+		UnloadAfter:     s.UnloadAfter,
 		Dirs:            dirs,
 		Version:         version,
 		Logger:          log,

@@ -77,31 +77,30 @@ func (p *Plugin) callInput(tool string, args json.RawMessage) ([]byte, error) {
 // output. Failures are abi errors: TIMEOUT when the call ran out of time,
 // PLUGIN_FAILED for a trap, a memory blow-up or a compile failure.
 func (p *Plugin) Invoke(ctx context.Context, caller hostfns.Caller, export string, input []byte) ([]byte, *abi.Error) {
-	if err := p.Warm(ctx); err != nil {
-		if ctx.Err() != nil {
-			return nil, abi.Errorf(abi.Timeout, "the call was cancelled while the plugin %s was compiling", p.Name())
-		}
-		return nil, abi.Errorf(abi.PluginFailed, "the plugin %s could not be loaded; run `juju doctor` and tell the owner", p.Name())
-	}
+	// The slot comes first: while a call holds one, the plugin is not
+	// unloaded under it (unload.go).
 	select {
 	case p.tokens <- struct{}{}:
 	case <-ctx.Done():
 		return nil, abi.Errorf(abi.Timeout, "the call was cancelled while waiting for a free instance of %s", p.Name())
 	}
-	defer func() { <-p.tokens }()
-
-	return p.run(ctx, caller, export, input)
+	defer p.giveBack()
+	l, err := p.loaded(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, abi.Errorf(abi.Timeout, "the call was cancelled while the plugin %s was compiling", p.Name())
+		}
+		return nil, abi.Errorf(abi.PluginFailed, "the plugin %s could not be loaded; run `juju doctor` and tell the owner", p.Name())
+	}
+	return p.run(ctx, l, caller, export, input, true)
 }
 
-// run calls export in a pooled (or new) instance; the caller holds a token.
-func (p *Plugin) run(ctx context.Context, caller hostfns.Caller, export string, input []byte) ([]byte, *abi.Error) {
-	return p.runIn(ctx, caller, export, input, true)
-}
-
-// runIn is run; waitWarm lets the call wait for the instance the warm-up
-// is making rather than make one beside it (the warm-up itself does not).
-func (p *Plugin) runIn(ctx context.Context, caller hostfns.Caller, export string, input []byte, waitWarm bool) ([]byte, *abi.Error) {
-	inst, err := p.acquire(ctx, waitWarm)
+// run calls export in an idle instance of l, or a new one; the caller
+// holds a slot. With waitWarm, a call that finds no idle instance while
+// the warm-up is still making the first one waits for it (the warm-up
+// itself does not).
+func (p *Plugin) run(ctx context.Context, l *load, caller hostfns.Caller, export string, input []byte, waitWarm bool) ([]byte, *abi.Error) {
+	inst, err := p.acquire(ctx, l, waitWarm)
 	if err != nil {
 		p.rt.log.Error("plugin instance failed to start", "plugin", p.Name(), "err", err)
 		return nil, abi.Errorf(abi.PluginFailed, "the plugin %s could not start an instance (%s); tell the owner if it persists", p.Name(), startCause(err))
@@ -171,14 +170,14 @@ func (p *Plugin) warmInput() []byte {
 // prewarm readies one instance for the first real call: it instantiates the
 // module and makes one empty call. It does nothing when calls already hold
 // every token: they warm instances themselves.
-func (p *Plugin) prewarm() {
+func (p *Plugin) prewarm(l *load) {
 	select {
 	case p.tokens <- struct{}{}:
 	default:
 		return
 	}
-	defer func() { <-p.tokens }()
-	if _, err := p.runIn(context.Background(), hostfns.Caller{Plugin: p.Name()}, abi.ExportCall, p.warmInput(), false); err != nil {
+	defer p.giveBack()
+	if _, err := p.run(context.Background(), l, hostfns.Caller{Plugin: p.Name()}, abi.ExportCall, p.warmInput(), false); err != nil {
 		p.rt.log.Debug("plugin warm-up call failed", "plugin", p.Name(), "err", err)
 	}
 }
@@ -269,11 +268,11 @@ func (inst *instance) dispose() {
 	inst.mems = nil
 }
 
-// acquire takes an idle instance or makes one. With waitWarm, a call that
-// finds none while the warm-up is still making the first one waits for it:
-// on a machine of few cores a second instance made beside it would only
-// make both late.
-func (p *Plugin) acquire(ctx context.Context, waitWarm bool) (*instance, error) {
+// acquire takes an idle instance or makes one of l. With waitWarm, a call
+// that finds none while the warm-up is still making the first one waits
+// for it: on a machine of few cores a second instance made beside it would
+// only make both late.
+func (p *Plugin) acquire(ctx context.Context, l *load, waitWarm bool) (*instance, error) {
 	for {
 		p.mu.Lock()
 		if n := len(p.idle); n > 0 {
@@ -288,12 +287,12 @@ func (p *Plugin) acquire(ctx context.Context, waitWarm bool) (*instance, error) 
 		}
 		waitWarm = false
 		select {
-		case <-p.warmed:
+		case <-l.warmed:
 			continue // the warm instance, unless another call took it
 		default:
 		}
 		select {
-		case <-p.warmed:
+		case <-l.warmed:
 			continue
 		case <-ctx.Done():
 			return nil, ctx.Err()
@@ -307,16 +306,16 @@ func (p *Plugin) acquire(ctx context.Context, waitWarm bool) (*instance, error) 
 	}
 	var err error
 	allocCtx := experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(inst.allocate))
-	if p.direct != nil {
-		inst.mod, err = p.direct.instantiate(allocCtx, cfg)
-		if err == nil && p.direct.stopGlobal {
+	if l.direct != nil {
+		inst.mod, err = l.direct.instantiate(allocCtx, cfg)
+		if err == nil && l.direct.stopGlobal {
 			var ok bool
 			if inst.halt, ok = inst.mod.ExportedGlobal(wasmstop.Export).(api.MutableGlobal); !ok {
 				err = fmt.Errorf("the instrumented module exports no mutable %s", wasmstop.Export)
 			}
 		}
 	} else {
-		inst.ext, err = p.compiled.Instance(allocCtx, extism.PluginInstanceConfig{ModuleConfig: cfg})
+		inst.ext, err = l.compiled.Instance(allocCtx, extism.PluginInstanceConfig{ModuleConfig: cfg})
 	}
 	if err != nil {
 		inst.dispose()

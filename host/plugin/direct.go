@@ -58,6 +58,7 @@ func runsDirect(version int, imports []Import) bool {
 type directModule struct {
 	rt   wazero.Runtime
 	code wazero.CompiledModule
+	eng  engine // closed after rt: it holds the machine code
 	// stopGlobal: the module was instrumented (wasmstop), and an instance
 	// is stopped by setting its stop flag, a global, not by closing it
 	stopGlobal bool
@@ -136,7 +137,7 @@ func (r *Runtime) directModule(ctx context.Context, p *Plugin, wasm []byte) (*di
 		pending.err = err
 		delete(r.modules, key) // a later load compiles afresh
 	} else {
-		pending.rt, pending.code, pending.stopGlobal = m.rt, m.code, m.stopGlobal
+		pending.rt, pending.code, pending.eng, pending.stopGlobal = m.rt, m.code, m.eng, m.stopGlobal
 	}
 	r.mu.Unlock()
 	close(pending.done)
@@ -146,8 +147,9 @@ func (r *Runtime) directModule(ctx context.Context, p *Plugin, wasm []byte) (*di
 	return pending, nil
 }
 
-// closeDirect gives back a plugin's reference to m and closes m's runtime
-// when it was the last one.
+// closeDirect gives back a plugin's reference to m and, when it was the
+// last one, closes m: its compiled module, its runtime and its engine, so
+// that the machine code goes (once no instance of it is left).
 func (r *Runtime) closeDirect(ctx context.Context, m *directModule) error {
 	r.mu.Lock()
 	m.refs--
@@ -159,7 +161,12 @@ func (r *Runtime) closeDirect(ctx context.Context, m *directModule) error {
 	if !last {
 		return nil
 	}
-	return m.rt.Close(ctx)
+	return m.close(ctx)
+}
+
+// close releases everything m compiled and instantiated.
+func (m *directModule) close(ctx context.Context) error {
+	return errors.Join(m.code.Close(ctx), m.rt.Close(ctx), m.eng.close(ctx))
 }
 
 // compileDirect compiles wasm in a new runtime and links what it may
@@ -168,10 +175,10 @@ func (r *Runtime) closeDirect(ctx context.Context, m *directModule) error {
 // key may share the result.
 func (p *Plugin) compileDirect(ctx context.Context, wasm []byte) (*directModule, error) {
 	wasm, stopGlobal := p.instrument(wasm)
-	cm, err := p.compileDirectIn(ctx, p.rt.runtimeConfig(p.memMiB, stopGlobal), wasm)
+	cm, err := p.compileDirectIn(ctx, p.rt.newEngine(p.memMiB, stopGlobal), wasm)
 	if err != nil && p.rt.cacheFailed(err) {
 		// The on-disk cache failed (full, read-only): compile in memory.
-		cm, err = p.compileDirectIn(ctx, p.rt.runtimeConfig(p.memMiB, stopGlobal), wasm)
+		cm, err = p.compileDirectIn(ctx, p.rt.newEngine(p.memMiB, stopGlobal), wasm)
 	}
 	if cm != nil {
 		cm.stopGlobal = stopGlobal
@@ -200,8 +207,8 @@ func (p *Plugin) instrument(wasm []byte) ([]byte, bool) {
 // instrumentModule is wasmstop.Instrument; tests replace it.
 var instrumentModule = wasmstop.Instrument
 
-func (p *Plugin) compileDirectIn(ctx context.Context, cfg wazero.RuntimeConfig, wasm []byte) (*directModule, error) {
-	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
+func (p *Plugin) compileDirectIn(ctx context.Context, eng engine, wasm []byte) (*directModule, error) {
+	rt := wazero.NewRuntimeWithConfig(ctx, eng.cfg)
 	err := func() error {
 		if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
 			return fmt.Errorf("linking WASI: %w", err)
@@ -223,14 +230,16 @@ func (p *Plugin) compileDirectIn(ctx context.Context, cfg wazero.RuntimeConfig, 
 	}()
 	if err != nil {
 		rt.Close(ctx)
+		eng.close(ctx)
 		return nil, err
 	}
 	code, err := rt.CompileModule(ctx, wasm)
 	if err != nil {
 		rt.Close(ctx)
+		eng.close(ctx)
 		return nil, err
 	}
-	return &directModule{rt: rt, code: code}, nil
+	return &directModule{rt: rt, code: code, eng: eng}, nil
 }
 
 // instantiate makes a new instance of the module under cfg (ctx carries

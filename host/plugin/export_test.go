@@ -3,7 +3,17 @@ package plugin
 import "errors"
 
 // SameModule reports whether a and b run one compiled module.
-func SameModule(a, b *Plugin) bool { return a.direct != nil && a.direct == b.direct }
+func SameModule(a, b *Plugin) bool { return a.module() != nil && a.module() == b.module() }
+
+// module is the direct module serving p's calls, if any.
+func (p *Plugin) module() *directModule {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cur == nil {
+		return nil
+	}
+	return p.cur.direct
+}
 
 // SharedModules is how many compiled modules r holds for sharing.
 func (r *Runtime) SharedModules() int {
@@ -14,7 +24,7 @@ func (r *Runtime) SharedModules() int {
 
 // StopsByGlobal reports whether p's instances are stopped through their
 // stop global (an instrumented module) rather than by wazero's checks.
-func StopsByGlobal(p *Plugin) bool { return p.direct != nil && p.direct.stopGlobal }
+func StopsByGlobal(p *Plugin) bool { return p.module() != nil && p.module().stopGlobal }
 
 // RefuseInstrumenting makes every module run as it is, stopped by wazero,
 // until the test ends.

@@ -53,15 +53,7 @@ type Plugin struct {
 	memMiB      int
 	timeout     time.Duration
 
-	state    atomic.Int32
-	started  atomic.Bool // compile was started (Warm called)
-	once     sync.Once
-	compiled *extism.CompiledPlugin // run through Extism
-	direct   *directModule          // or run on wazero alone (runsDirect)
-	err      error
-	done     chan struct{} // closed when compilation ended
-	warmed   chan struct{} // closed when the warm-up call ended too
-	compTime time.Duration
+	state atomic.Int32
 
 	// channel is set for an ABI 2 plugin: its instances get a channel, its
 	// exports take their input and give their output through it.
@@ -69,9 +61,39 @@ type Plugin struct {
 
 	tokens    chan struct{} // one per live instance allowed
 	mu        sync.Mutex
-	idle      []*instance // least recently used first
+	cur       *load       // the compilation serving calls: nil before the first and after an unload
+	idle      []*instance // cur's, least recently used first
 	trimTimer *time.Timer // the next trim of idle, when scheduled (trim.go)
-	closing   bool        // Close was called: no compilation may start
+	// unloads: the plugin is compiled on demand, and let go once unused
+	// for the runtime's UnloadAfter (UnloadWhenIdle, unload.go)
+	unloads     atomic.Bool
+	lastUsed    time.Time   // when the last call gave its slot back
+	unloadTimer *time.Timer // the next look at lastUsed, when scheduled
+	closing     bool        // Close was called: no compilation may start
+}
+
+// load is one compilation of a plugin and what it made, kept until the
+// plugin is closed or unloaded. Its fields are set before done is closed
+// and never change after.
+type load struct {
+	done     chan struct{}          // closed when the compilation ended
+	warmed   chan struct{}          // closed when the warm-up instance is made too
+	compiled *extism.CompiledPlugin // run through Extism
+	direct   *directModule          // or run on wazero alone (runsDirect)
+	eng      engine                 // what compiled `compiled`, closed after it
+	err      error
+	took     time.Duration
+}
+
+// close releases what l compiled; no instance of it may be left.
+func (l *load) close(ctx context.Context, rt *Runtime) error {
+	switch {
+	case l.direct != nil:
+		return rt.closeDirect(ctx, l.direct)
+	case l.compiled != nil:
+		return errors.Join(l.compiled.Close(ctx), l.eng.close(ctx))
+	}
+	return nil
 }
 
 // LoadEmbedded is Load for a plugin whose wasm is built into juju's own
@@ -100,8 +122,6 @@ func (r *Runtime) Load(m *manifest.Manifest, src WasmSource, grants []abi.Capabi
 		fns:      fns,
 		memMiB:   r.opts.MemoryMiB,
 		timeout:  r.opts.Timeout,
-		done:     make(chan struct{}),
-		warmed:   make(chan struct{}),
 		channel:  m.ABI >= abi.VersionChannel,
 	}
 	p.SetGrants(grants)
@@ -127,12 +147,26 @@ func (p *Plugin) Name() string { return p.Manifest.Name }
 // State reports the compilation state.
 func (p *Plugin) State() State { return State(p.state.Load()) }
 
-// CompileTime is how long the last compilation took (zero before).
+// CompileTime is how long the compilation serving calls took (zero
+// before it ended, and once the plugin was unloaded).
 func (p *Plugin) CompileTime() time.Duration {
-	if p.State() != Ready && p.State() != Failed {
+	p.mu.Lock()
+	l := p.cur
+	p.mu.Unlock()
+	if l == nil || !closed(l.done) {
 		return 0
 	}
-	return p.compTime
+	return l.took
+}
+
+// closed reports whether ch is closed.
+func closed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 // Granted reports whether the plugin holds capability c.
@@ -155,71 +189,87 @@ func (p *Plugin) SetGrants(grants []abi.Capability) {
 // Warm compiles the plugin now; concurrent callers share one compilation.
 // ctx bounds only this caller's wait.
 func (p *Plugin) Warm(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return err // a cancelled caller starts no compilation
-	}
-	p.once.Do(func() {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		if p.closing {
-			// Closed before it ever compiled: it never will.
-			p.err = ErrClosed
-			p.state.Store(int32(Failed))
-			close(p.done)
-			close(p.warmed)
-			return
-		}
-		p.started.Store(true)
-		go p.compile()
-	})
-	select {
-	case <-p.done:
-		return p.err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	_, err := p.loaded(ctx)
+	return err
 }
 
 // Ready waits until Warm's compilation and the warm-up instance it makes
 // are done (or ctx ends).
 func (p *Plugin) Ready(ctx context.Context) error {
-	if err := p.Warm(ctx); err != nil {
+	l, err := p.loaded(ctx)
+	if err != nil {
 		return err
 	}
 	select {
-	case <-p.warmed:
+	case <-l.warmed:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 }
 
-func (p *Plugin) compile() {
-	defer close(p.warmed)
-	p.compileOnce()
-	if p.err == nil {
-		p.prewarm()
+// loaded returns the compilation serving calls once it has ended,
+// starting one when none is.
+func (p *Plugin) loaded(ctx context.Context) (*load, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err // a cancelled caller starts no compilation
+	}
+	l := p.begin()
+	select {
+	case <-l.done:
+		return l, l.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 }
 
-func (p *Plugin) compileOnce() {
-	defer close(p.done)
-	defer compiling()()
+// begin returns the compilation serving calls, started when there was none.
+func (p *Plugin) begin() *load {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cur != nil {
+		return p.cur
+	}
+	l := &load{done: make(chan struct{}), warmed: make(chan struct{})}
+	p.cur = l
+	if p.closing {
+		// Closed before it compiled: it never will.
+		l.err = ErrClosed
+		p.state.Store(int32(Failed))
+		close(l.done)
+		close(l.warmed)
+		return l
+	}
 	p.state.Store(int32(Compiling))
+	go p.compile(l)
+	return l
+}
+
+func (p *Plugin) compile(l *load) {
+	defer close(l.warmed)
+	p.compileOnce(l)
+	if l.err == nil {
+		p.prewarm(l)
+	}
+}
+
+func (p *Plugin) compileOnce(l *load) {
+	defer close(l.done)
+	defer compiling()()
 	p.rt.log.Debug("compiling plugin", "plugin", p.Name())
 	start := time.Now()
-	p.err = p.compileNow()
-	p.compTime = time.Since(start)
+	l.err = p.compileNow(l)
+	l.took = time.Since(start)
 	if p.releaseWasm != nil {
 		p.releaseWasm()
 	}
-	if p.err != nil {
+	if l.err != nil {
 		p.state.Store(int32(Failed))
-		p.rt.log.Error("plugin failed to compile", "plugin", p.Name(), "err", p.err)
+		p.rt.log.Error("plugin failed to compile", "plugin", p.Name(), "err", l.err)
 		return
 	}
 	p.state.Store(int32(Ready))
-	p.rt.log.Debug("plugin compiled", "plugin", p.Name(), "took", p.compTime)
+	p.rt.log.Debug("plugin compiled", "plugin", p.Name(), "took", l.took)
 }
 
 // ErrHashMismatch reports wasm bytes that do not match the manifest's sha256.
@@ -229,7 +279,7 @@ var ErrHashMismatch = errors.New("plugin: wasm sha256 does not match the manifes
 // speaks (see ModuleABI).
 var ErrABIMismatch = errors.New("plugin: abi mismatch")
 
-func (p *Plugin) compileNow() error {
+func (p *Plugin) compileNow(l *load) error {
 	wasm, err := p.source()
 	if err != nil {
 		return fmt.Errorf("plugin %s: reading wasm: %w", p.Name(), err)
@@ -251,7 +301,7 @@ func (p *Plugin) compileNow() error {
 	// after an install or an upgrade waits for it.
 	ctx := experimental.WithCompilationWorkers(context.Background(), runtime.GOMAXPROCS(0))
 	if runsDirect(p.Manifest.ABI, imports) {
-		p.direct, err = p.rt.directModule(ctx, p, wasm)
+		l.direct, err = p.rt.directModule(ctx, p, wasm)
 		return err
 	}
 	m := extism.Manifest{
@@ -259,15 +309,24 @@ func (p *Plugin) compileNow() error {
 		// No AllowedHosts: Extism's own HTTP is denied. No AllowedPaths: no preopens.
 		Memory: &extism.ManifestMemory{MaxPages: uint32(p.memMiB) * 16, MaxHttpResponseBytes: 0, MaxVarBytes: 1 << 20},
 	}
-	cfg := extism.PluginConfig{
-		RuntimeConfig: p.rt.runtimeConfig(p.memMiB, false),
-		EnableWasi:    true, // the Go wasip1 runtime needs clocks and random; no preopens are given
+	compile := func() error {
+		eng := p.rt.newEngine(p.memMiB, false)
+		cfg := extism.PluginConfig{
+			RuntimeConfig: eng.cfg,
+			EnableWasi:    true, // the Go wasip1 runtime needs clocks and random; no preopens are given
+		}
+		var err error
+		if l.compiled, err = extism.NewCompiledPlugin(ctx, m, cfg, p.hostFunctions()); err != nil {
+			eng.close(ctx)
+			return err
+		}
+		l.eng = eng
+		return nil
 	}
-	p.compiled, err = extism.NewCompiledPlugin(ctx, m, cfg, p.hostFunctions())
+	err = compile()
 	if err != nil && p.rt.cacheFailed(err) {
 		// The on-disk cache failed (full, read-only): compile in memory.
-		cfg.RuntimeConfig = p.rt.runtimeConfig(p.memMiB, false)
-		p.compiled, err = extism.NewCompiledPlugin(ctx, m, cfg, p.hostFunctions())
+		err = compile()
 	}
 	return err
 }
@@ -299,13 +358,19 @@ var ErrStillCompiling = errors.New("plugin: still compiling")
 func (p *Plugin) Close(ctx context.Context) error {
 	p.mu.Lock()
 	p.closing = true // no compilation starts after this
+	l := p.cur
+	if p.unloadTimer != nil {
+		p.unloadTimer.Stop()
+		p.unloadTimer = nil
+	}
 	p.mu.Unlock()
-	if p.started.Load() {
-		select {
-		case <-p.warmed:
-		case <-ctx.Done():
-			return fmt.Errorf("%w: %s", ErrStillCompiling, p.Name())
-		}
+	if l == nil {
+		return nil
+	}
+	select {
+	case <-l.warmed:
+	case <-ctx.Done():
+		return fmt.Errorf("%w: %s", ErrStillCompiling, p.Name())
 	}
 	p.mu.Lock()
 	idle := p.idle
@@ -318,11 +383,5 @@ func (p *Plugin) Close(ctx context.Context) error {
 	for _, in := range idle {
 		in.dispose()
 	}
-	switch {
-	case p.direct != nil:
-		return p.rt.closeDirect(ctx, p.direct)
-	case p.compiled != nil:
-		return p.compiled.Close(ctx)
-	}
-	return nil
+	return l.close(ctx, p.rt)
 }

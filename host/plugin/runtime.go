@@ -38,6 +38,10 @@ type Options struct {
 	// IdleTTL is how long an instance beyond a plugin's most recently used
 	// one may wait idle before it is disposed of (DefaultIdleTTL if 0).
 	IdleTTL time.Duration
+	// UnloadAfter is how long a plugin compiled on demand (UnloadWhenIdle)
+	// stays loaded after its last call (DefaultUnloadAfter if 0; never if
+	// negative).
+	UnloadAfter time.Duration
 	// Logger receives plugin logs and failures (discarded if nil).
 	Logger *slog.Logger
 }
@@ -48,8 +52,6 @@ type Runtime struct {
 	log  *slog.Logger
 
 	mu       sync.Mutex
-	cache    wazero.CompilationCache     // the one new compilations use
-	caches   []wazero.CompilationCache   // every cache opened, closed by Close
 	cacheDir string                      // the on-disk cache in use, absolute; "" when in memory
 	cacheErr error                       // why the on-disk cache is not used
 	modules  map[moduleKey]*directModule // compiled or compiling, shared by key
@@ -69,6 +71,9 @@ func NewRuntime(opts Options) (*Runtime, error) {
 	if opts.IdleTTL <= 0 {
 		opts.IdleTTL = DefaultIdleTTL
 	}
+	if opts.UnloadAfter == 0 {
+		opts.UnloadAfter = DefaultUnloadAfter
+	}
 	if opts.Instances == 0 {
 		opts.Instances = max(4, 2*runtime.GOMAXPROCS(0))
 	}
@@ -86,46 +91,40 @@ func NewRuntime(opts Options) (*Runtime, error) {
 	}
 	r := &Runtime{opts: opts, log: log}
 	if opts.CacheDir == "" {
-		r.use(wazero.NewCompilationCache(), "")
 		return r, nil
 	}
-	c, dir, err := openDiskCache(opts.CacheDir)
+	dir, err := openDiskCache(opts.CacheDir)
 	if err != nil {
 		r.inMemory(err)
 		return r, nil
 	}
-	r.use(c, dir)
+	r.cacheDir = dir
 	return r, nil
 }
 
-// openDiskCache opens wazero's compilation cache in dir, and proves that
-// it can be written there.
-func openDiskCache(dir string) (wazero.CompilationCache, string, error) {
+// openDiskCache makes wazero's compilation cache in dir, proves that it
+// can be written there, and returns dir made absolute.
+func openDiskCache(dir string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, "", err
+		return "", err
 	}
 	if err := os.MkdirAll(abs, 0o700); err != nil {
-		return nil, "", err
+		return "", err
 	}
 	f, err := os.CreateTemp(abs, ".juju-probe-*")
 	if err != nil {
-		return nil, "", err
+		return "", err
 	}
 	f.Close()
 	if err := os.Remove(f.Name()); err != nil {
-		return nil, "", err
+		return "", err
 	}
-	c, err := wazero.NewCompilationCacheWithDir(abs)
+	c, err := wazero.NewCompilationCacheWithDir(abs) // makes wazero's own folder in it
 	if err != nil {
-		return nil, "", err
+		return "", err
 	}
-	return c, abs, nil
-}
-
-func (r *Runtime) use(c wazero.CompilationCache, dir string) {
-	r.cache, r.cacheDir = c, dir
-	r.caches = append(r.caches, c)
+	return abs, c.Close(context.Background())
 }
 
 // inMemory turns to a compilation cache in memory for the compilations to
@@ -137,7 +136,7 @@ func (r *Runtime) inMemory(cause error) {
 	r.cacheErr = cause
 	r.log.Warn("the compilation cache cannot be used; compiling plugins in memory, so each start compiles them again",
 		"cache", r.opts.CacheDir, "reason", cause)
-	r.use(wazero.NewCompilationCache(), "")
+	r.cacheDir = ""
 }
 
 // CacheProblem says why the on-disk compilation cache is not used (the
@@ -189,27 +188,50 @@ func (r *Runtime) cacheFailed(err error) bool {
 	return false
 }
 
-// Close releases the compilation caches. Plugins must be closed first.
-func (r *Runtime) Close(ctx context.Context) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var errs []error
-	for _, c := range r.caches {
-		errs = append(errs, c.Close(ctx))
-	}
-	return errors.Join(errs...)
+// Close ends the runtime. Plugins must be closed first: each compilation's
+// machine code is released with the plugins that ran it.
+func (r *Runtime) Close(context.Context) error { return nil }
+
+// engine is what one compilation compiles in: a wazero runtime
+// configuration and, when the on-disk cache is in use, a cache value of
+// its own over that folder. wazero keeps every module compiled through a
+// cache value, its machine code and decoded form, until that value is
+// closed, whatever else is closed; so each compilation has its own, closed
+// after the runtime that ran it (engine.close). Without one, the
+// runtime's own engine holds the module and goes with the runtime.
+type engine struct {
+	cfg   wazero.RuntimeConfig
+	cache wazero.CompilationCache // nil when compiling in memory
 }
 
-// runtimeConfig is the wazero configuration of a plugin's runtime. With
-// stopGlobal, its module was instrumented (wasmstop) and is stopped through
-// its stop flag; otherwise wazero checks for a closed module at every
-// loop turn (CloseOnContextDone), which costs far more.
-func (r *Runtime) runtimeConfig(memMiB int, stopGlobal bool) wazero.RuntimeConfig {
-	r.mu.Lock()
-	cache := r.cache
-	r.mu.Unlock()
-	return wazero.NewRuntimeConfig().
-		WithCompilationCache(cache).
+// newEngine is the engine of a new compilation. With stopGlobal, its
+// module was instrumented (wasmstop) and is stopped through its stop flag;
+// otherwise wazero checks for a closed module at every loop turn
+// (CloseOnContextDone), which costs far more.
+func (r *Runtime) newEngine(memMiB int, stopGlobal bool) engine {
+	cfg := wazero.NewRuntimeConfig().
 		WithCloseOnContextDone(!stopGlobal).
 		WithMemoryLimitPages(uint32(memMiB) * 16) // 64 KiB pages
+	dir := r.diskCache()
+	if dir == "" {
+		return engine{cfg: cfg}
+	}
+	c, err := wazero.NewCompilationCacheWithDir(dir)
+	if err != nil {
+		// The folder went away or turned into a file since the start.
+		r.mu.Lock()
+		r.inMemory(err)
+		r.mu.Unlock()
+		return engine{cfg: cfg}
+	}
+	return engine{cfg: cfg.WithCompilationCache(c), cache: c}
+}
+
+// close releases what e compiled, once the runtimes that ran it are
+// closed.
+func (e engine) close(ctx context.Context) error {
+	if e.cache == nil {
+		return nil
+	}
+	return e.cache.Close(ctx)
 }

@@ -35,6 +35,7 @@ type File struct {
 	Exec          ExecTable      `toml:"exec"`
 	Approvals     ApprovalsTable `toml:"approvals"`
 	Journal       JournalTable   `toml:"journal"`
+	Plugins       PluginsTable   `toml:"plugins"`
 
 	// Path is where the file was read from; "" when there was none.
 	Path string `toml:"-"`
@@ -77,6 +78,14 @@ type JournalTable struct {
 	// MaxSizeMiB: the oldest changes are pruned while the journal's records
 	// and pre-images take more than this many MiB.
 	MaxSizeMiB *int64 `toml:"maxSizeMiB"`
+}
+
+// PluginsTable is the [plugins] table.
+type PluginsTable struct {
+	// UnloadAfterMs is how long a plugin loaded on demand (the task
+	// discoverers, read_image) stays loaded after its last call; 0 keeps
+	// it for the session.
+	UnloadAfterMs *int64 `toml:"unloadAfterMs"`
 }
 
 // FileError is one problem in a config file, at a key and a line when they

@@ -61,6 +61,11 @@ func TestDecode(t *testing.T) {
 			want: File{Journal: JournalTable{MaxAgeDays: ptr(int64(7)), MaxSizeMiB: ptr(int64(0))}},
 		},
 		{
+			name: "plugins unload",
+			doc:  "[plugins]\nunloadAfterMs = 0\n",
+			want: File{Plugins: PluginsTable{UnloadAfterMs: ptr(int64(0))}},
+		},
+		{
 			name: "allow forms",
 			doc:  `fetch.allow = ["localhost:3000", "[::1]:8443", "dev.example.test:443", "10.0.0.2:1"]`,
 			want: File{Fetch: FetchTable{Allow: []string{"localhost:3000", "[::1]:8443", "dev.example.test:443", "10.0.0.2:1"}}},
@@ -137,6 +142,16 @@ func TestDecodeErrors(t *testing.T) {
 			name: "journal limits out of range",
 			doc:  "[journal]\nmaxAgeDays = -1\nmaxSizeMiB = -2\n",
 			want: []string{"config.toml:2: journal.maxAgeDays: -1 must be a number of days from 0", "config.toml:3: journal.maxSizeMiB: -2 must be a number of MiB from 0"},
+		},
+		{
+			name: "plugins unload out of range",
+			doc:  "plugins.unloadAfterMs = -5\n",
+			want: []string{"config.toml:1: plugins.unloadAfterMs: -5 must be a number of milliseconds from 0 (never unload) to 86400000 (a day)"},
+		},
+		{
+			name: "plugins unload past a day",
+			doc:  "[plugins]\nunloadAfterMs = 86400001\n",
+			want: []string{"config.toml:2: plugins.unloadAfterMs: 86400001 must be a number of milliseconds from 0 (never unload) to 86400000 (a day)"},
 		},
 		{
 			name: "journal size of the wrong type",
@@ -271,7 +286,7 @@ func TestKnownKeys(t *testing.T) {
 	}
 	want := []string{
 		"allowWebFetch", "approvals", "approvals.timeoutMs", "exec", "exec.backgroundAfterMs", "fetch", "fetch.allow",
-		"journal", "journal.maxAgeDays", "journal.maxSizeMiB", "mode", "policy", "policy.deny", "policy.secrets", "sandbox",
+		"journal", "journal.maxAgeDays", "journal.maxSizeMiB", "mode", "plugins", "plugins.unloadAfterMs", "policy", "policy.deny", "policy.secrets", "sandbox",
 	}
 	slices.Sort(got)
 	if !reflect.DeepEqual(got, want) {

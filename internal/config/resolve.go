@@ -18,6 +18,7 @@ const (
 	DefaultApprovalTimeout = 45 * time.Second
 	DefaultJournalMaxAge   = 30 * 24 * time.Hour // the journal keeps a month of changes,
 	DefaultJournalMaxSize  = 256 << 20           // or 256 MiB of them, whichever ends first
+	DefaultUnloadAfter     = 2 * time.Minute     // a plugin loaded on demand, after its last call
 )
 
 // Flags are the settings given on the command line. A nil pointer is a flag
@@ -45,6 +46,7 @@ type Settings struct {
 	ApprovalTimeout time.Duration // how long a call waits for the owner's approval
 	JournalMaxAge   time.Duration // changes older than this are pruned (0: no limit)
 	JournalMaxSize  int64         // bytes of changes the journal keeps (0: no limit)
+	UnloadAfter     time.Duration // a plugin loaded on demand is unloaded once unused this long (0: never)
 	ConfigFile      string        // the config file that was read; "" when none
 }
 
@@ -85,6 +87,10 @@ func Resolve(flags Flags, file *File, cwd string) (Settings, error) {
 	}
 	if m := file.Journal.MaxSizeMiB; m != nil {
 		s.JournalMaxSize = *m << 20
+	}
+	s.UnloadAfter = DefaultUnloadAfter
+	if ms := file.Plugins.UnloadAfterMs; ms != nil {
+		s.UnloadAfter = time.Duration(*ms) * time.Millisecond
 	}
 	if !s.Mode.Valid() {
 		return Settings{}, fmt.Errorf("%w: mode %q must be one of %s", ErrInvalid, s.Mode, list(Modes))

@@ -48,6 +48,9 @@ func (f *File) validate(path string, lines map[string]int) error {
 	if ms := f.Approvals.TimeoutMs; ms != nil && *ms <= 0 {
 		bad("approvals.timeoutMs", "%d must be a positive number of milliseconds", *ms)
 	}
+	if ms := f.Plugins.UnloadAfterMs; ms != nil && (*ms < 0 || *ms > maxUnloadAfterMs) {
+		bad("plugins.unloadAfterMs", "%d must be a number of milliseconds from 0 (never unload) to %d (a day)", *ms, maxUnloadAfterMs)
+	}
 	if n := f.Journal.MaxAgeDays; n != nil && (*n < 0 || *n > maxJournalDays) {
 		bad("journal.maxAgeDays", "%d must be a number of days from 0 (no age limit) to %d", *n, maxJournalDays)
 	}
@@ -62,6 +65,9 @@ const (
 	maxJournalDays = 36500
 	maxJournalMiB  = 1 << 30
 )
+
+// The longest plugins.unloadAfterMs: a day.
+const maxUnloadAfterMs = 24 * 60 * 60 * 1000
 
 func checkGlob(g string) error {
 	if g == "" {
