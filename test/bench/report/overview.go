@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -121,4 +122,69 @@ func nativeWalk(root string) (int, error) {
 		return nil
 	})
 	return files, err
+}
+
+// unloadAfterMs is plugins.unloadAfterMs for line 8u (two minutes by
+// default): the report waits it out.
+const unloadAfterMs = 1000
+
+// unloaded is line 8u: the resident size of a juju process that ran a
+// project_overview of Go's tree, once the task discoverers' plugin went
+// unused for plugins.unloadAfterMs and was unloaded, against the same
+// process's resident size before the overview.
+func (b *bench) unloaded() row {
+	r := row{ID: "8u", Work: "resident after an overview, its plugin unloaded", Unit: "MB", Target: target{Limit: 80},
+		Via:     fmt.Sprintf("one juju process rooted at the Go tree with plugins.unloadAfterMs = %d: read_file, then project_overview, then VmRSS once the plugin is unloaded (polled for 10 s)", unloadAfterMs),
+		Against: "VmRSS of the same process after read_file, before the overview"}
+	if b.opts.gotree == "" {
+		r.Err = "no Go tree: pass -gotree"
+		return r
+	}
+	home := filepath.Join(b.tmp, "home-unload")
+	if err := os.MkdirAll(filepath.Join(home, "config"), 0o700); err != nil {
+		return r.with(nil, nil, err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "config", "config.toml"), fmt.Appendf(nil, "[plugins]\nunloadAfterMs = %d\n", unloadAfterMs), 0o600); err != nil {
+		return r.with(nil, nil, err)
+	}
+	if err := os.Symlink(filepath.Join(b.warmHome, "cache"), filepath.Join(home, "cache")); err != nil {
+		return r.with(nil, nil, err)
+	}
+	c := b.juju(home, b.opts.gotree)
+	c.name = "juju-unload" // not one of line 8's processes
+	j, err := b.live(c)
+	if err != nil {
+		return r.with(nil, nil, err)
+	}
+	b.progress("resident after an overview, its plugin unloaded (about %d s)", unloadAfterMs/1000+3)
+	if _, err := j.request("tools/call", readFileParams); err != nil {
+		return r.with(nil, nil, j.fail(err))
+	}
+	time.Sleep(time.Second) // the warm-up's last plugin
+	before, err := j.rss()
+	if err != nil {
+		return r.with(nil, nil, err)
+	}
+	if _, err := j.request("tools/call", overviewParams); err != nil {
+		return r.with(nil, nil, j.fail(err))
+	}
+	loaded, err := j.rss()
+	if err != nil {
+		return r.with(nil, nil, err)
+	}
+	// Unloaded: the resident size fell by most of what the overview added.
+	after := loaded
+	for deadline := time.Now().Add(unloadAfterMs*time.Millisecond + 10*time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if after, err = j.rss(); err != nil {
+			return r.with(nil, nil, err)
+		}
+		if after-before < (loaded-before)/4 {
+			break
+		}
+	}
+	const mb = 1 << 20
+	r.Juju, r.Baseline = single(float64(after)/mb), single(float64(before)/mb)
+	r.Note = fmt.Sprintf("VmRSS %.1f MB before the overview, %.1f MB after it, %.1f MB once its plugin was unloaded", float64(before)/mb, float64(loaded)/mb, float64(after)/mb)
+	r.judge()
+	return r
 }

@@ -217,21 +217,27 @@ func (s *server) tools() ([]string, error) {
 }
 
 // peakRSS is the process's VmHWM in bytes, from /proc.
-func (s *server) peakRSS() (int64, error) {
+func (s *server) peakRSS() (int64, error) { return s.status("VmHWM") }
+
+// rss is the server's resident size now, in bytes (Linux).
+func (s *server) rss() (int64, error) { return s.status("VmRSS") }
+
+// status reads a size field of /proc/PID/status, in bytes.
+func (s *server) status(field string) (int64, error) {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
 	if err != nil {
-		return 0, fmt.Errorf("%s: peak RSS: %w", s.name, err)
+		return 0, fmt.Errorf("%s: %s: %w", s.name, field, err)
 	}
 	for line := range strings.SplitSeq(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
 			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 			if err != nil {
-				return 0, fmt.Errorf("%s: VmHWM %q: %w", s.name, v, err)
+				return 0, fmt.Errorf("%s: %s %q: %w", s.name, field, v, err)
 			}
 			return kb << 10, nil
 		}
 	}
-	return 0, fmt.Errorf("%s: no VmHWM in /proc/%d/status", s.name, s.cmd.Process.Pid)
+	return 0, fmt.Errorf("%s: no %s in /proc/%d/status", s.name, field, s.cmd.Process.Pid)
 }
 
 // close ends stdin and waits for the server to exit, killing it after grace.
