@@ -1,37 +1,21 @@
 package test
 
 import (
-	"bufio"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/jujutools/juju/internal/memtest"
 )
 
-// machineCodeOf is the size of process pid's anonymous executable mappings:
-// the machine code of the plugins it loaded.
+// machineCodeOf is the size of process pid's machine code (memtest).
 func machineCodeOf(t *testing.T, pid int) int64 {
 	t.Helper()
-	f, err := os.Open(fmt.Sprintf("/proc/%d/maps", pid))
+	n, err := memtest.MachineCode(pid)
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer f.Close()
-	var n int64
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) != 5 || fields[1] != "r-xp" { // no path: anonymous
-			continue
-		}
-		lo, hi, _ := strings.Cut(fields[0], "-")
-		a, _ := strconv.ParseUint(lo, 16, 64)
-		b, _ := strconv.ParseUint(hi, 16, 64)
-		n += int64(b - a)
 	}
 	return n
 }

@@ -1,41 +1,24 @@
 package plugin_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"os"
 	"runtime"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/memtest"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
-// machineCode is the size of the process's anonymous executable mappings:
-// the machine code wazero compiled or loaded from its cache.
+// machineCode is the size of this process's machine code (memtest).
 func machineCode(t *testing.T) int64 {
 	t.Helper()
-	f, err := os.Open("/proc/self/maps")
+	n, err := memtest.MachineCode(0)
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer f.Close()
-	var n int64
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) != 5 || fields[1] != "r-xp" { // no path: anonymous
-			continue
-		}
-		lo, hi, _ := strings.Cut(fields[0], "-")
-		a, _ := strconv.ParseUint(lo, 16, 64)
-		b, _ := strconv.ParseUint(hi, 16, 64)
-		n += int64(b - a)
 	}
 	return n
 }

@@ -34,3 +34,26 @@ func TestResident(t *testing.T) {
 		t.Fatalf("after MADV_DONTNEED: %d resident (%v)", n, err)
 	}
 }
+
+// MachineCode counts an anonymous executable mapping, and no other.
+func TestMachineCodeCountsAnonymousExecutableMappings(t *testing.T) {
+	before, err := MachineCode(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const size = 16 << 12
+	data, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(data)
+	if n, _ := MachineCode(0); n != before {
+		t.Fatalf("a writable mapping counted: %d → %d", before, n)
+	}
+	if err := syscall.Mprotect(data, syscall.PROT_READ|syscall.PROT_EXEC); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := MachineCode(os.Getpid()); n != before+size {
+		t.Fatalf("machine code %d, want %d + %d", n, before, size)
+	}
+}
