@@ -18,26 +18,8 @@ import (
 func TestIdleInstancesAreTrimmed(t *testing.T) {
 	// fs.read waits until four calls are inside it: four instances at once.
 	const burst = 4
-	var arrived sync.WaitGroup
-	var gate chan struct{}
-	var mu sync.Mutex
-	fns := hostFuncsOver(t, helloRoot(t))
-	for i, f := range fns {
-		if f.Name != abi.FnFSRead {
-			continue
-		}
-		read := f.Handle
-		fns[i].Handle = func(ctx context.Context, h, b []byte) ([]byte, []byte) {
-			mu.Lock()
-			g := gate
-			mu.Unlock()
-			if g != nil {
-				arrived.Done()
-				<-g
-			}
-			return read(ctx, h, b)
-		}
-	}
+	var g gatedRead
+	fns := g.funcs(t)
 
 	const ttl = 400 * time.Millisecond
 	rt, err := plugin.NewRuntime(plugin.Options{Instances: burst, IdleTTL: ttl, Timeout: 20 * time.Second})
@@ -58,23 +40,17 @@ func TestIdleInstancesAreTrimmed(t *testing.T) {
 	}
 	burstOf := func() {
 		t.Helper()
-		mu.Lock()
-		gate = make(chan struct{})
-		mu.Unlock()
-		arrived.Add(burst)
 		var wg sync.WaitGroup
-		for range burst {
-			wg.Go(func() {
-				if res := call(); res.Error != nil {
-					t.Error(res.Error)
-				}
-			})
-		}
-		arrived.Wait()
-		mu.Lock()
-		close(gate)
-		gate = nil
-		mu.Unlock()
+		open := g.hold(burst, func() {
+			for range burst {
+				wg.Go(func() {
+					if res := call(); res.Error != nil {
+						t.Error(res.Error)
+					}
+				})
+			}
+		})
+		open()
 		wg.Wait()
 		if n := p.Idle(); n != burst {
 			t.Fatalf("%d idle instances after a burst of %d", n, burst)

@@ -12,12 +12,12 @@ import (
 	"github.com/jujutools/juju/sdk/abi"
 )
 
-// gatedRead is hostFuncsOver whose fs.read, while gate is set, waits for it
-// to close; arrived is told of each call that waits.
+// gatedRead is hostFuncsOver whose fs.read, while the gate is set, waits
+// for it to open.
 type gatedRead struct {
 	mu      sync.Mutex
 	gate    chan struct{}
-	arrived chan struct{}
+	arrived chan struct{} // one per call waiting at the gate
 }
 
 func (g *gatedRead) funcs(t *testing.T) []hostfns.Func {
@@ -29,10 +29,10 @@ func (g *gatedRead) funcs(t *testing.T) []hostfns.Func {
 		read := f.Handle
 		fns[i].Handle = func(ctx context.Context, h, b []byte) ([]byte, []byte) {
 			g.mu.Lock()
-			gate := g.gate
+			gate, arrived := g.gate, g.arrived
 			g.mu.Unlock()
 			if gate != nil {
-				g.arrived <- struct{}{}
+				arrived <- struct{}{}
 				<-gate
 			}
 			return read(ctx, h, b)
@@ -41,15 +41,20 @@ func (g *gatedRead) funcs(t *testing.T) []hostfns.Func {
 	return fns
 }
 
-// hold makes the next fs.read wait until the returned function is called.
-func (g *gatedRead) hold() (release func()) {
+// hold sets the gate, runs calls (which must make n reads), and returns
+// once n of them wait at it; open lets them on.
+func (g *gatedRead) hold(n int, calls func()) (open func()) {
 	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.gate, g.arrived = make(chan struct{}), make(chan struct{}, 1)
-	gate := g.gate
+	gate, arrived := make(chan struct{}), make(chan struct{}, n)
+	g.gate, g.arrived = gate, arrived
+	g.mu.Unlock()
+	calls()
+	for range n {
+		<-arrived
+	}
 	return func() {
 		g.mu.Lock()
-		g.gate = nil
+		g.gate, g.arrived = nil, nil
 		g.mu.Unlock()
 		close(gate)
 	}
@@ -111,10 +116,8 @@ func TestIdlePluginIsUnloaded(t *testing.T) {
 			}
 
 			// A call that runs longer than UnloadAfter keeps it loaded.
-			release := g.hold()
 			done := make(chan struct{})
-			go func() { defer close(done); call(onDemand) }()
-			<-g.arrived
+			release := g.hold(1, func() { go func() { defer close(done); call(onDemand) }() })
 			time.Sleep(2 * after)
 			if s := onDemand.State(); s != plugin.Ready {
 				t.Fatalf("unloaded under a running call: %s", s)
