@@ -61,6 +61,9 @@ type Config struct {
 	// start: discoverers only, or lazy) stays loaded after its last call;
 	// 0 keeps it loaded.
 	UnloadAfter time.Duration
+	// StandbyIdle is how long the sandbox started ahead of the next
+	// sandboxed command waits for it before it is let go; 0 keeps it.
+	StandbyIdle time.Duration
 	// PluginTimeout and PluginMemoryMiB override the runtime defaults (tests).
 	PluginTimeout   time.Duration
 	PluginMemoryMiB int
@@ -142,15 +145,11 @@ func New(cfg Config) (*Host, error) {
 		return nil, err
 	}
 	pol := ws.Policy
-	unloadAfter := cfg.UnloadAfter
-	if unloadAfter == 0 {
-		unloadAfter = -1 // plugin.Options: never
-	}
 	rt, err := plugin.NewRuntime(plugin.Options{
 		CacheDir:    cfg.Dirs.Cache,
 		Timeout:     cfg.PluginTimeout,
 		MemoryMiB:   cfg.PluginMemoryMiB,
-		UnloadAfter: unloadAfter,
+		UnloadAfter: orNever(cfg.UnloadAfter),
 		Logger:      log,
 	})
 	if err != nil {
@@ -180,6 +179,15 @@ func New(cfg Config) (*Host, error) {
 	return h, nil
 }
 
+// orNever is an idle time as the plugin and exec options take it: the
+// config's 0 (keep) is their negative (never), their 0 their default.
+func orNever(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
+}
+
 // hostFunctions returns every host function; the runtime links all of them
 // into every plugin and checks grants per call. One line per capability
 // package.
@@ -207,6 +215,7 @@ func (h *Host) execManager() *jexec.Manager {
 	h.exec = jexec.New(h.policy, jexec.Options{
 		JobsDir:         filepath.Join(h.StateDir(), "jobs", strconv.Itoa(os.Getpid())),
 		BackgroundAfter: h.cfg.BackgroundAfter,
+		StandbyIdle:     orNever(h.cfg.StandbyIdle),
 		Sandbox:         h.cfg.Sandbox,
 		Sandboxer:       sandbox.NewDefault(),
 		Logger:          h.log,

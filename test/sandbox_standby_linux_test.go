@@ -71,6 +71,43 @@ func TestStandbyReaper(t *testing.T) {
 	}
 }
 
+// A standby that no command takes within exec.standbyIdleMs is let go,
+// with its sandbox; the next sandboxed command starts as it would without
+// one, and leaves a standby again.
+func TestIdleStandbyIsLetGo(t *testing.T) {
+	needSandbox(t)
+	if os.Geteuid() != 0 {
+		t.Skip("the reaper's namespaces need CAP_SYS_ADMIN; without it juju starts bubblewrap directly (SECURITY.md)")
+	}
+	root := workspace(t, map[string]string{"a.txt": "a\n"})
+	home := t.TempDir()
+	os.Symlink(sharedCache, filepath.Join(home, "cache"))
+	os.MkdirAll(filepath.Join(home, "config"), 0o700)
+	if err := os.WriteFile(filepath.Join(home, "config", "config.toml"), []byte("[exec]\nstandbyIdleMs = 400\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startStandbySession(t, home, root)
+	s.call(`"command":"true","sandbox":true`)
+	standby := s.waitStandby()
+	waitBuilt(t, standby)
+	built := jproc.Children(standby)
+	if err := gone(standby); err != nil {
+		t.Fatalf("the idle standby: %v", err)
+	}
+	for _, p := range built {
+		if err := gone(p); err != nil {
+			t.Fatalf("the idle standby's sandbox: %v", err)
+		}
+	}
+	m := s.call(`"command":"cat a.txt","sandbox":true`)
+	if out, _ := m["stdout"].(string); out != "a\n" {
+		t.Fatalf("the command after the standby was let go: %v", m)
+	}
+	if next := s.waitStandby(); next == standby {
+		t.Fatalf("no new standby after the command")
+	}
+}
+
 // A standby that built its sandbox (warm: juju's helper waits inside for
 // the command) runs the next command there, in the command's folder; it
 // is not handed a command whose sandbox would be another: one made after

@@ -25,6 +25,7 @@ func hostConfig(s config.Settings, dirs config.Dirs, log *slog.Logger) host.Conf
 		ApprovalTimeout: s.ApprovalTimeout,
 		JournalLimits:   workspace.JournalLimits(s),
 		UnloadAfter:     s.UnloadAfter,
+		StandbyIdle:     s.StandbyIdle,
 		Dirs:            dirs,
 		Version:         version,
 		Logger:          log,

@@ -34,12 +34,12 @@ func TestStdioSettings(t *testing.T) {
 	}{
 		{
 			name: "defaults",
-			want: config.Settings{Roots: []string{cwd}, Mode: "edit", Sandbox: "prefer", BackgroundAfter: 50 * time.Second, ApprovalTimeout: 45 * time.Second, JournalMaxAge: config.DefaultJournalMaxAge, JournalMaxSize: config.DefaultJournalMaxSize, UnloadAfter: config.DefaultUnloadAfter},
+			want: config.Settings{Roots: []string{cwd}, Mode: "edit", Sandbox: "prefer", BackgroundAfter: 50 * time.Second, ApprovalTimeout: 45 * time.Second, JournalMaxAge: config.DefaultJournalMaxAge, JournalMaxSize: config.DefaultJournalMaxSize, UnloadAfter: config.DefaultUnloadAfter, StandbyIdle: config.DefaultStandbyIdle},
 		},
 		{
 			name: "file over defaults",
 			file: fileBody,
-			want: config.Settings{Roots: []string{cwd}, Mode: "inspect", Sandbox: "require", AllowWebFetch: true, BackgroundAfter: 2 * time.Second, ApprovalTimeout: 45 * time.Second, JournalMaxAge: config.DefaultJournalMaxAge, JournalMaxSize: config.DefaultJournalMaxSize, UnloadAfter: config.DefaultUnloadAfter},
+			want: config.Settings{Roots: []string{cwd}, Mode: "inspect", Sandbox: "require", AllowWebFetch: true, BackgroundAfter: 2 * time.Second, ApprovalTimeout: 45 * time.Second, JournalMaxAge: config.DefaultJournalMaxAge, JournalMaxSize: config.DefaultJournalMaxSize, UnloadAfter: config.DefaultUnloadAfter, StandbyIdle: config.DefaultStandbyIdle},
 		},
 		{
 			name: "flags over file",
@@ -48,19 +48,19 @@ func TestStdioSettings(t *testing.T) {
 			want: config.Settings{
 				Roots: []string{filepath.Join(cwd, "a"), filepath.FromSlash("/b")},
 				Mode:  "trusted", Sandbox: "off", AllowWebFetch: false, BackgroundAfter: 2 * time.Second, ApprovalTimeout: 45 * time.Second,
-				JournalMaxAge: config.DefaultJournalMaxAge, JournalMaxSize: config.DefaultJournalMaxSize, UnloadAfter: config.DefaultUnloadAfter,
+				JournalMaxAge: config.DefaultJournalMaxAge, JournalMaxSize: config.DefaultJournalMaxSize, UnloadAfter: config.DefaultUnloadAfter, StandbyIdle: config.DefaultStandbyIdle,
 			},
 		},
 		{
 			name: "a flag given its default value still wins",
 			args: []string{"--mode=edit"},
 			file: fileBody,
-			want: config.Settings{Roots: []string{cwd}, Mode: "edit", Sandbox: "require", AllowWebFetch: true, BackgroundAfter: 2 * time.Second, ApprovalTimeout: 45 * time.Second, JournalMaxAge: config.DefaultJournalMaxAge, JournalMaxSize: config.DefaultJournalMaxSize, UnloadAfter: config.DefaultUnloadAfter},
+			want: config.Settings{Roots: []string{cwd}, Mode: "edit", Sandbox: "require", AllowWebFetch: true, BackgroundAfter: 2 * time.Second, ApprovalTimeout: 45 * time.Second, JournalMaxAge: config.DefaultJournalMaxAge, JournalMaxSize: config.DefaultJournalMaxSize, UnloadAfter: config.DefaultUnloadAfter, StandbyIdle: config.DefaultStandbyIdle},
 		},
 		{
 			name: "--allow-web-fetch alone",
 			args: []string{"--allow-web-fetch"},
-			want: config.Settings{Roots: []string{cwd}, Mode: "edit", Sandbox: "prefer", AllowWebFetch: true, BackgroundAfter: 50 * time.Second, ApprovalTimeout: 45 * time.Second, JournalMaxAge: config.DefaultJournalMaxAge, JournalMaxSize: config.DefaultJournalMaxSize, UnloadAfter: config.DefaultUnloadAfter},
+			want: config.Settings{Roots: []string{cwd}, Mode: "edit", Sandbox: "prefer", AllowWebFetch: true, BackgroundAfter: 50 * time.Second, ApprovalTimeout: 45 * time.Second, JournalMaxAge: config.DefaultJournalMaxAge, JournalMaxSize: config.DefaultJournalMaxSize, UnloadAfter: config.DefaultUnloadAfter, StandbyIdle: config.DefaultStandbyIdle},
 		},
 		{name: "bad --mode", args: []string{"--mode", "yolo"}, wantErr: `--mode "yolo" must be one of inspect, edit, trusted`},
 		{name: "bad --sandbox", args: []string{"--sandbox", "on"}, wantErr: `--sandbox "on"`},

@@ -57,7 +57,11 @@ type Options struct {
 	Env []string
 	// MaxJobs bounds the finished jobs kept (DefaultMaxJobs when 0).
 	MaxJobs int
-	Logger  *slog.Logger
+	// StandbyIdle is how long the standby reaper started for the next
+	// sandboxed command waits for it before it is let go
+	// (DefaultStandbyIdle when 0; kept until Close when negative).
+	StandbyIdle time.Duration
+	Logger      *slog.Logger
 }
 
 // Manager runs the commands and keeps their jobs. It is safe for
@@ -88,9 +92,13 @@ type Manager struct {
 
 	// standbyCh hands over the reaper started ahead of the next
 	// sandboxed command (see standby.go); standbyPending (under mu) is
-	// true from its start until it is taken.
+	// true from its start until it is taken. standbyGen (under mu)
+	// counts the standbys started, so that the timer that lets one go
+	// when idle never takes the next.
 	standbyCh      chan *standby
 	standbyPending bool
+	standbyGen     int
+	standbyIdle    *time.Timer
 
 	mu     sync.Mutex
 	jobs   map[string]*job
@@ -106,6 +114,9 @@ func New(p *policy.Policy, opts Options) *Manager {
 	}
 	if opts.MaxJobs <= 0 {
 		opts.MaxJobs = DefaultMaxJobs
+	}
+	if opts.StandbyIdle == 0 {
+		opts.StandbyIdle = DefaultStandbyIdle
 	}
 	if opts.Env == nil {
 		opts.Env = os.Environ()

@@ -328,6 +328,9 @@ func (m *Manager) Close(ctx context.Context) error {
 		}
 	}
 	m.mu.Lock()
+	if m.standbyIdle != nil {
+		m.standbyIdle.Stop()
+	}
 	if m.standbyPending {
 		if s := <-m.standbyCh; s != nil {
 			s.discard()

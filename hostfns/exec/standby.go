@@ -54,6 +54,12 @@ var errStale = errors.New("the sandbox built ahead is not the one this command n
 // they must be files.
 var errNotFiles = errors.New("a standby reaper needs the command's output to go to files")
 
+// DefaultStandbyIdle is how long a standby waits for its command before
+// it is let go (Options.StandbyIdle): it holds four processes and about
+// 9 MB, and a session quiet for longer starts its next sandboxed command
+// as it would without one, then keeps a standby again.
+const DefaultStandbyIdle = 2 * time.Minute
+
 // standbyWait bounds how long a command waits for a standby that is
 // still starting before it starts a reaper of its own: about what that
 // start takes, so waiting is never much worse.
@@ -70,6 +76,9 @@ func (m *Manager) takeStandby() *standby {
 	select {
 	case s := <-m.standbyCh:
 		m.standbyPending = false
+		if m.standbyIdle != nil {
+			m.standbyIdle.Stop()
+		}
 		return s
 	case <-t.C:
 		return nil // it will be there for the next command
@@ -87,6 +96,14 @@ func (m *Manager) startStandby(reaper []string, network bool) {
 		return
 	}
 	m.standbyPending = true
+	m.standbyGen++
+	if idle := m.opts.StandbyIdle; idle > 0 {
+		if m.standbyIdle != nil {
+			m.standbyIdle.Stop()
+		}
+		gen := m.standbyGen
+		m.standbyIdle = time.AfterFunc(idle, func() { m.letGoStandby(gen) })
+	}
 	go func() {
 		s := m.newWarm(reaper, network)
 		if s == nil {
@@ -94,6 +111,20 @@ func (m *Manager) startStandby(reaper []string, network bool) {
 		}
 		m.standbyCh <- s
 	}()
+}
+
+// letGoStandby ends standby number gen if no command took it.
+func (m *Manager) letGoStandby(gen int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed || !m.standbyPending || m.standbyGen != gen {
+		return
+	}
+	if s := <-m.standbyCh; s != nil { // a start in progress ends soon
+		s.discard()
+	}
+	m.standbyPending = false
+	m.log.Debug("an idle standby reaper let go", "after", m.opts.StandbyIdle)
 }
 
 // newWarm starts a standby reaper that builds its sandbox at once, or

@@ -60,6 +60,10 @@ type ExecTable struct {
 	// BackgroundAfterMs is how long a command runs before the call hands
 	// back a job id and the command goes on in the background.
 	BackgroundAfterMs *int64 `toml:"backgroundAfterMs"`
+	// StandbyIdleMs is how long the sandbox started ahead of the next
+	// sandboxed command waits for it before it is let go; 0 keeps it for
+	// the session.
+	StandbyIdleMs *int64 `toml:"standbyIdleMs"`
 }
 
 // ApprovalsTable is the [approvals] table.

@@ -66,6 +66,11 @@ func TestDecode(t *testing.T) {
 			want: File{Plugins: PluginsTable{UnloadAfterMs: ptr(int64(0))}},
 		},
 		{
+			name: "standby idle",
+			doc:  "exec.standbyIdleMs = 5000\n",
+			want: File{Exec: ExecTable{StandbyIdleMs: ptr(int64(5000))}},
+		},
+		{
 			name: "allow forms",
 			doc:  `fetch.allow = ["localhost:3000", "[::1]:8443", "dev.example.test:443", "10.0.0.2:1"]`,
 			want: File{Fetch: FetchTable{Allow: []string{"localhost:3000", "[::1]:8443", "dev.example.test:443", "10.0.0.2:1"}}},
@@ -147,6 +152,11 @@ func TestDecodeErrors(t *testing.T) {
 			name: "plugins unload out of range",
 			doc:  "plugins.unloadAfterMs = -5\n",
 			want: []string{"config.toml:1: plugins.unloadAfterMs: -5 must be a number of milliseconds from 0 (never unload) to 86400000 (a day)"},
+		},
+		{
+			name: "standby idle out of range",
+			doc:  "[exec]\nstandbyIdleMs = -1\n",
+			want: []string{"config.toml:2: exec.standbyIdleMs: -1 must be a number of milliseconds from 0 (keep it) to 86400000 (a day)"},
 		},
 		{
 			name: "plugins unload past a day",
@@ -285,7 +295,7 @@ func TestKnownKeys(t *testing.T) {
 		got = append(got, k)
 	}
 	want := []string{
-		"allowWebFetch", "approvals", "approvals.timeoutMs", "exec", "exec.backgroundAfterMs", "fetch", "fetch.allow",
+		"allowWebFetch", "approvals", "approvals.timeoutMs", "exec", "exec.backgroundAfterMs", "exec.standbyIdleMs", "fetch", "fetch.allow",
 		"journal", "journal.maxAgeDays", "journal.maxSizeMiB", "mode", "plugins", "plugins.unloadAfterMs", "policy", "policy.deny", "policy.secrets", "sandbox",
 	}
 	slices.Sort(got)

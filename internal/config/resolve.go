@@ -19,6 +19,7 @@ const (
 	DefaultJournalMaxAge   = 30 * 24 * time.Hour // the journal keeps a month of changes,
 	DefaultJournalMaxSize  = 256 << 20           // or 256 MiB of them, whichever ends first
 	DefaultUnloadAfter     = 2 * time.Minute     // a plugin loaded on demand, after its last call
+	DefaultStandbyIdle     = 2 * time.Minute     // the sandbox started ahead of the next command, unused
 )
 
 // Flags are the settings given on the command line. A nil pointer is a flag
@@ -47,6 +48,7 @@ type Settings struct {
 	JournalMaxAge   time.Duration // changes older than this are pruned (0: no limit)
 	JournalMaxSize  int64         // bytes of changes the journal keeps (0: no limit)
 	UnloadAfter     time.Duration // a plugin loaded on demand is unloaded once unused this long (0: never)
+	StandbyIdle     time.Duration // the sandbox started ahead of the next command is let go once unused this long (0: never)
 	ConfigFile      string        // the config file that was read; "" when none
 }
 
@@ -91,6 +93,10 @@ func Resolve(flags Flags, file *File, cwd string) (Settings, error) {
 	s.UnloadAfter = DefaultUnloadAfter
 	if ms := file.Plugins.UnloadAfterMs; ms != nil {
 		s.UnloadAfter = time.Duration(*ms) * time.Millisecond
+	}
+	s.StandbyIdle = DefaultStandbyIdle
+	if ms := file.Exec.StandbyIdleMs; ms != nil {
+		s.StandbyIdle = time.Duration(*ms) * time.Millisecond
 	}
 	if !s.Mode.Valid() {
 		return Settings{}, fmt.Errorf("%w: mode %q must be one of %s", ErrInvalid, s.Mode, list(Modes))

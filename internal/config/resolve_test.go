@@ -17,7 +17,7 @@ func TestResolve(t *testing.T) {
 		Mode: ptr(ModeInspect), Sandbox: ptr(sandbox.Require), AllowWebFetch: ptr(true),
 		Policy:    PolicyTable{Deny: []string{"build/**"}, Secrets: []string{"*.vault"}},
 		Fetch:     FetchTable{Allow: []string{"127.0.0.1:8443"}},
-		Exec:      ExecTable{BackgroundAfterMs: ptr(int64(1500))},
+		Exec:      ExecTable{BackgroundAfterMs: ptr(int64(1500)), StandbyIdleMs: ptr(int64(750))},
 		Approvals: ApprovalsTable{TimeoutMs: ptr(int64(2500))},
 		Journal:   JournalTable{MaxAgeDays: ptr(int64(7)), MaxSizeMiB: ptr(int64(0))},
 		Plugins:   PluginsTable{UnloadAfterMs: ptr(int64(0))},
@@ -26,13 +26,13 @@ func TestResolve(t *testing.T) {
 	defaults := Settings{
 		Roots: []string{cwd}, Mode: ModeEdit, Sandbox: sandbox.Prefer,
 		AllowWebFetch: false, BackgroundAfter: 50 * time.Second, ApprovalTimeout: 45 * time.Second,
-		JournalMaxAge: 30 * 24 * time.Hour, JournalMaxSize: 256 << 20, UnloadAfter: 2 * time.Minute,
+		JournalMaxAge: 30 * 24 * time.Hour, JournalMaxSize: 256 << 20, UnloadAfter: 2 * time.Minute, StandbyIdle: 2 * time.Minute,
 	}
 	fromFile := Settings{
 		Roots: []string{cwd}, Mode: ModeInspect, Sandbox: sandbox.Require, AllowWebFetch: true,
 		Deny: []string{"build/**"}, Secrets: []string{"*.vault"}, FetchAllow: []string{"127.0.0.1:8443"},
 		BackgroundAfter: 1500 * time.Millisecond, ApprovalTimeout: 2500 * time.Millisecond, ConfigFile: "/cfg/config.toml",
-		JournalMaxAge: 7 * 24 * time.Hour, JournalMaxSize: 0, UnloadAfter: 0,
+		JournalMaxAge: 7 * 24 * time.Hour, JournalMaxSize: 0, UnloadAfter: 0, StandbyIdle: 750 * time.Millisecond,
 	}
 	with := func(s Settings, f func(*Settings)) Settings {
 		f(&s)

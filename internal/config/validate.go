@@ -48,8 +48,11 @@ func (f *File) validate(path string, lines map[string]int) error {
 	if ms := f.Approvals.TimeoutMs; ms != nil && *ms <= 0 {
 		bad("approvals.timeoutMs", "%d must be a positive number of milliseconds", *ms)
 	}
-	if ms := f.Plugins.UnloadAfterMs; ms != nil && (*ms < 0 || *ms > maxUnloadAfterMs) {
-		bad("plugins.unloadAfterMs", "%d must be a number of milliseconds from 0 (never unload) to %d (a day)", *ms, maxUnloadAfterMs)
+	if ms := f.Plugins.UnloadAfterMs; ms != nil && (*ms < 0 || *ms > maxIdleMs) {
+		bad("plugins.unloadAfterMs", "%d must be a number of milliseconds from 0 (never unload) to %d (a day)", *ms, maxIdleMs)
+	}
+	if ms := f.Exec.StandbyIdleMs; ms != nil && (*ms < 0 || *ms > maxIdleMs) {
+		bad("exec.standbyIdleMs", "%d must be a number of milliseconds from 0 (keep it) to %d (a day)", *ms, maxIdleMs)
 	}
 	if n := f.Journal.MaxAgeDays; n != nil && (*n < 0 || *n > maxJournalDays) {
 		bad("journal.maxAgeDays", "%d must be a number of days from 0 (no age limit) to %d", *n, maxJournalDays)
@@ -66,8 +69,8 @@ const (
 	maxJournalMiB  = 1 << 30
 )
 
-// The longest plugins.unloadAfterMs: a day.
-const maxUnloadAfterMs = 24 * 60 * 60 * 1000
+// The longest plugins.unloadAfterMs and exec.standbyIdleMs: a day.
+const maxIdleMs = 24 * 60 * 60 * 1000
 
 func checkGlob(g string) error {
 	if g == "" {
