@@ -23,13 +23,7 @@ import (
 // ends, and when juju is killed outright; so does a busy one with its
 // sandbox.
 func TestStandbyReaper(t *testing.T) {
-	needSandbox(t)
-	if os.Geteuid() != 0 {
-		t.Skip("the reaper's namespaces need CAP_SYS_ADMIN; without it juju starts bubblewrap directly (SECURITY.md)")
-	}
-	root := workspace(t, map[string]string{"a.txt": "a\n"})
-	home := t.TempDir()
-	os.Symlink(sharedCache, filepath.Join(home, "cache"))
+	root, home := standbyWorkspace(t, map[string]string{"a.txt": "a\n"}, "")
 	marker := fmt.Sprintf("%d.%04d", 9000+os.Getpid()%1000, 1)
 
 	// 1. The next command runs under the standby; killed, juju takes it along.
@@ -75,17 +69,7 @@ func TestStandbyReaper(t *testing.T) {
 // with its sandbox; the next sandboxed command starts as it would without
 // one, and leaves a standby again.
 func TestIdleStandbyIsLetGo(t *testing.T) {
-	needSandbox(t)
-	if os.Geteuid() != 0 {
-		t.Skip("the reaper's namespaces need CAP_SYS_ADMIN; without it juju starts bubblewrap directly (SECURITY.md)")
-	}
-	root := workspace(t, map[string]string{"a.txt": "a\n"})
-	home := t.TempDir()
-	os.Symlink(sharedCache, filepath.Join(home, "cache"))
-	os.MkdirAll(filepath.Join(home, "config"), 0o700)
-	if err := os.WriteFile(filepath.Join(home, "config", "config.toml"), []byte("[exec]\nstandbyIdleMs = 400\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	root, home := standbyWorkspace(t, map[string]string{"a.txt": "a\n"}, "[exec]\nstandbyIdleMs = 400\n")
 	s := startStandbySession(t, home, root)
 	s.call(`"command":"true","sandbox":true`)
 	standby := s.waitStandby()
@@ -115,13 +99,7 @@ func TestIdleStandbyIsLetGo(t *testing.T) {
 // read-only), or one with the network allowed where it was denied, or
 // the other way round.
 func TestWarmSandboxFollowsTheWorkspace(t *testing.T) {
-	needSandbox(t)
-	if os.Geteuid() != 0 {
-		t.Skip("the reaper's namespaces need CAP_SYS_ADMIN; without it juju starts bubblewrap directly (SECURITY.md)")
-	}
-	root := workspace(t, map[string]string{"sub/a.txt": "a\n"})
-	home := t.TempDir()
-	os.Symlink(sharedCache, filepath.Join(home, "cache"))
+	root, home := standbyWorkspace(t, map[string]string{"sub/a.txt": "a\n"}, "")
 	s := startStandbySession(t, home, root)
 
 	// 1. The next command runs in the sandbox built ahead, in its folder.
@@ -243,6 +221,29 @@ type standbySession struct {
 	in  io.WriteCloser
 	out *bufio.Scanner
 	id  int
+}
+
+// standbyWorkspace skips the test unless juju can start standby reapers
+// here (bubblewrap, and CAP_SYS_ADMIN for the reaper's namespaces), and
+// makes a root holding files and a JUJU_HOME sharing the tests'
+// compilation cache, with config as its config.toml unless empty.
+func standbyWorkspace(t *testing.T, files map[string]string, config string) (root, home string) {
+	t.Helper()
+	needSandbox(t)
+	if os.Geteuid() != 0 {
+		t.Skip("the reaper's namespaces need CAP_SYS_ADMIN; without it juju starts bubblewrap directly (SECURITY.md)")
+	}
+	root, home = workspace(t, files), t.TempDir()
+	if err := os.Symlink(sharedCache, filepath.Join(home, "cache")); err != nil {
+		t.Fatal(err)
+	}
+	if config != "" {
+		os.MkdirAll(filepath.Join(home, "config"), 0o700)
+		if err := os.WriteFile(filepath.Join(home, "config", "config.toml"), []byte(config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root, home
 }
 
 func startStandbySession(t *testing.T, home, root string) *standbySession {
