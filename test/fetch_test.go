@@ -89,12 +89,7 @@ func fetchHome(t *testing.T, enable bool, allow ...string) string {
 		fmt.Fprintf(&b, "%q", a)
 	}
 	b.WriteString("]\n")
-	if err := os.MkdirAll(filepath.Join(home, "config"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(home, "config", "config.toml"), []byte(b.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeConfig(t, home, b.String())
 	return home
 }
 

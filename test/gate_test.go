@@ -23,14 +23,7 @@ func gateHome(t *testing.T, timeout time.Duration) string {
 	t.Helper()
 	home := t.TempDir()
 	installForTest(t, home, "plugins/testplugins/gated", nil)
-	cfg := filepath.Join(home, "config")
-	if err := os.MkdirAll(cfg, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	body := fmt.Sprintf("[approvals]\ntimeoutMs = %d\n", timeout.Milliseconds())
-	if err := os.WriteFile(filepath.Join(cfg, "config.toml"), []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeConfig(t, home, fmt.Sprintf("[approvals]\ntimeoutMs = %d\n", timeout.Milliseconds()))
 	return home
 }
 

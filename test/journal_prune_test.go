@@ -2,8 +2,6 @@ package test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,12 +14,8 @@ import (
 func TestJournalPrune(t *testing.T) {
 	root := workspace(t, map[string]string{"a.txt": "start\n"})
 	home := t.TempDir()
-	cfg := filepath.Join(home, "config")
-	os.MkdirAll(cfg, 0o700)
 	// 1 MiB: each overwrite below keeps a 400 KB pre-image.
-	if err := os.WriteFile(filepath.Join(cfg, "config.toml"), []byte("[journal]\nmaxSizeMiB = 1\nmaxAgeDays = 0\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeConfig(t, home, "[journal]\nmaxSizeMiB = 1\nmaxAgeDays = 0\n")
 	s := startHome(t, home, root, "--mode", "trusted")
 	var ids []string
 	for i := range 5 {

@@ -1,8 +1,6 @@
 package test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -23,10 +21,7 @@ func TestReplaceInFilesNamesWithheldFiles(t *testing.T) {
 		"keys/link-to-a.pem": "->../readme.txt",
 	})
 	home := t.TempDir()
-	os.MkdirAll(filepath.Join(home, "config"), 0o700)
-	if err := os.WriteFile(filepath.Join(home, "config", "config.toml"), []byte("[policy]\ndeny = [\"**/*.local.txt\"]\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeConfig(t, home, "[policy]\ndeny = [\"**/*.local.txt\"]\n")
 	s := startHome(t, home, root, "--mode", "trusted")
 	replace := func(glob, old string) map[string]any {
 		return map[string]any{"oldString": old, "newString": "new", "fileGlob": glob}

@@ -238,10 +238,7 @@ func standbyWorkspace(t *testing.T, files map[string]string, config string) (roo
 		t.Fatal(err)
 	}
 	if config != "" {
-		os.MkdirAll(filepath.Join(home, "config"), 0o700)
-		if err := os.WriteFile(filepath.Join(home, "config", "config.toml"), []byte(config), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		writeConfig(t, home, config)
 	}
 	return root, home
 }

@@ -44,13 +44,7 @@ func searchWorkspace(t *testing.T) (root, home string) {
 		t.Fatal(err)
 	}
 	home = t.TempDir()
-	cfg := "[policy]\ndeny = [\"private\"]\nsecrets = [\"*.mysecret\"]\n"
-	if err := os.MkdirAll(filepath.Join(home, "config"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(home, "config", "config.toml"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeConfig(t, home, "[policy]\ndeny = [\"private\"]\nsecrets = [\"*.mysecret\"]\n")
 	return root, home
 }
 

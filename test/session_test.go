@@ -53,7 +53,7 @@ func TestGoldenSessions(t *testing.T) {
 			root := goldenWorkspace(t)
 			home := t.TempDir()
 			if cfg, ok := sections["config.toml"]; ok {
-				writeFile(t, filepath.Join(home, "config", "config.toml"), cfg)
+				writeConfig(t, home, cfg)
 			}
 			got := replay(t, newScrubber(root, home), home, root, args, client)
 			if *update {
@@ -106,6 +106,12 @@ func goldenWorkspace(t *testing.T) string {
 		return os.Chtimes(p, goldenStamp, goldenStamp)
 	})
 	return root
+}
+
+// writeConfig writes body as the config file of the JUJU_HOME home.
+func writeConfig(t *testing.T, home, body string) {
+	t.Helper()
+	writeFile(t, filepath.Join(home, "config", "config.toml"), body)
 }
 
 func writeFile(t *testing.T, name, content string) {

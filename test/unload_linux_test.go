@@ -1,8 +1,6 @@
 package test
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -31,10 +29,7 @@ func TestOverviewPluginIsUnloadedWhenIdle(t *testing.T) {
 		"Makefile": "build:\n\tgo build ./...\n",
 	})
 	home := t.TempDir()
-	os.MkdirAll(filepath.Join(home, "config"), 0o700)
-	if err := os.WriteFile(filepath.Join(home, "config", "config.toml"), []byte("[plugins]\nunloadAfterMs = 500\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeConfig(t, home, "[plugins]\nunloadAfterMs = 500\n")
 	s := startHome(t, home, root)
 	pid := jujuPID(t, root)
 	if res := s.call("read_file", map[string]any{"path": "go.mod"}); res.IsError {
