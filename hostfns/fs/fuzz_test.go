@@ -94,3 +94,30 @@ func FuzzHandlers(f *testing.F) {
 		}
 	})
 }
+
+// A file held whole is cut into lines by linesIn, any other by readLines:
+// both give the same answer for any data, window and cap.
+func FuzzLinesInIsReadLines(f *testing.F) {
+	f.Add([]byte("a\nb\nc\n"), 0, 0, int64(100))
+	f.Add([]byte("a\nb\nc"), 2, 1, int64(100))
+	f.Add([]byte("first line is long\nb\n"), 1, 0, int64(5))
+	f.Add([]byte("a\nbb\nccc\ndddd"), 2, 2, int64(4))
+	f.Add([]byte(""), 0, 0, int64(10))
+	f.Add([]byte("\n\n\n"), 3, 5, int64(1))
+	f.Add([]byte("x"), 0, 0, int64(1))
+	f.Fuzz(func(t *testing.T, data []byte, line, lines int, limit int64) {
+		if line < 0 || lines < 0 || limit < 1 {
+			return
+		}
+		req := &abi.ReadRequest{Line: line, Lines: lines}
+		var want, got abi.ReadResult
+		wantBody, err := readLines(context.Background(), bytes.NewReader(data), bufLen(int64(len(data)), int64(len(data))), req, limit, &want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotBody := linesIn(data, req, limit, &got)
+		if !bytes.Equal(gotBody, wantBody) || got != want {
+			t.Fatalf("%q line %d lines %d limit %d:\nlinesIn   %q %+v\nreadLines %q %+v", data, line, lines, limit, gotBody, got, wantBody, want)
+		}
+	})
+}
