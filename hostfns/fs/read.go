@@ -116,9 +116,10 @@ func headLen(size int64) int {
 // maxLineBuf is the largest buffer readLines reads through.
 const maxLineBuf = 64 << 10
 
-// bufLen is readLines' buffer for a file of size bytes: the file whole
-// when it is small (one byte more, to see its end), else maxLineBuf. held,
-// when the head holds the whole file, is its length.
+// bufLen is readLines' buffer for a file of size bytes of which the head
+// read held: the file whole when it is small (one byte more, to see its
+// end), else maxLineBuf. held counts when the stat says less than the file
+// has (special files say 0).
 func bufLen(held, size int64) int {
 	n := max(held, size) + 1
 	if n > maxLineBuf {
@@ -283,13 +284,13 @@ func linesIn(data []byte, req *abi.ReadRequest, limit int64, res *abi.ReadResult
 		}
 		if !whole {
 			res.TotalLines = line
-			return body(data, start, stop)
+			return window(data, start, stop)
 		}
 		line++
 		pos = next
 	}
 	res.TotalLines = line - 1 + linesAfter(data[pos:], false)
-	return body(data, start, stop)
+	return window(data, start, stop)
 }
 
 // linesAfter counts the lines of rest, the bytes after a line that ended
@@ -308,8 +309,8 @@ func linesAfter(rest []byte, midLine bool) int {
 	return n
 }
 
-// body is data[start:stop], or nil when no line was wanted.
-func body(data []byte, start, stop int) []byte {
+// window is data[start:stop], or nil when no line was wanted.
+func window(data []byte, start, stop int) []byte {
 	if start < 0 {
 		return nil
 	}
