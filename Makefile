@@ -103,8 +103,9 @@ test: deps lsp-servers vet cross conformance-deps
 	cd plugins && $(GO) test ./discover/... ./semantic/... ./internal/...
 	JUJU_CONFORMANCE=require $(GO) test -race -timeout 30m ./...
 
-## bench: the SPEC §11 report; BENCHTIME=… to change the sample size
-bench: build
+## bench: the SPEC §11 report; BENCHTIME=… to change the sample size. It installs what it
+##        measures against when missing: ripgrep and bubblewrap (deps), gopls (lsp-servers)
+bench: build deps lsp-servers
 	$(GO) run ./test/bench/report -bin $(BIN)
 
 ## fuzz: a short run (FUZZTIME each) of every fuzzer: each `func Fuzz…` of a *_test.go in any
