@@ -63,6 +63,10 @@ type directModule struct {
 	// is stopped by setting its stop flag, a global, not by closing it
 	stopGlobal bool
 
+	// wasmBytes is the size of the wasm compiled, counted as loaded
+	// (moduleLoaded) from the compilation until close.
+	wasmBytes int64
+
 	key  moduleKey
 	done chan struct{} // closed when the compilation ended; then err is set
 	err  error
@@ -137,7 +141,7 @@ func (r *Runtime) directModule(ctx context.Context, p *Plugin, wasm []byte) (*di
 		pending.err = err
 		delete(r.modules, key) // a later load compiles afresh
 	} else {
-		pending.rt, pending.code, pending.eng, pending.stopGlobal = m.rt, m.code, m.eng, m.stopGlobal
+		pending.rt, pending.code, pending.eng, pending.stopGlobal, pending.wasmBytes = m.rt, m.code, m.eng, m.stopGlobal, m.wasmBytes
 	}
 	r.mu.Unlock()
 	close(pending.done)
@@ -166,6 +170,7 @@ func (r *Runtime) closeDirect(ctx context.Context, m *directModule) error {
 
 // close releases everything m compiled and instantiated.
 func (m *directModule) close(ctx context.Context) error {
+	defer moduleLoaded(-m.wasmBytes)
 	return errors.Join(m.code.Close(ctx), m.rt.Close(ctx), m.eng.close(ctx))
 }
 
@@ -181,7 +186,8 @@ func (p *Plugin) compileDirect(ctx context.Context, wasm []byte) (*directModule,
 		cm, err = p.compileDirectIn(ctx, p.rt.newEngine(p.memMiB, stopGlobal), wasm)
 	}
 	if cm != nil {
-		cm.stopGlobal = stopGlobal
+		cm.stopGlobal, cm.wasmBytes = stopGlobal, int64(len(wasm))
+		moduleLoaded(cm.wasmBytes)
 	}
 	return cm, err
 }

@@ -1,6 +1,9 @@
 package plugin
 
-import "errors"
+import (
+	"errors"
+	"runtime/debug"
+)
 
 // SameModule reports whether a and b run one compiled module.
 func SameModule(a, b *Plugin) bool { return a.module() != nil && a.module() == b.module() }
@@ -33,3 +36,38 @@ func RefuseInstrumenting(t interface{ Cleanup(func()) }) {
 	instrumentModule = func([]byte) ([]byte, error) { return nil, errors.New("refused by the test") }
 	t.Cleanup(func() { instrumentModule = saved })
 }
+
+// SoftLimitState is the wasm counted as loaded and the memory limit in
+// force, read together.
+func SoftLimitState() (loaded, limit int64) {
+	memLimit.mu.Lock()
+	defer memLimit.mu.Unlock()
+	return memLimit.loaded, debug.SetMemoryLimit(-1)
+}
+
+// CountedWasm is the wasm p's loaded module counts (0 when none is loaded).
+func CountedWasm(p *Plugin) int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case p.cur == nil:
+		return 0
+	case p.cur.direct != nil:
+		return p.cur.direct.wasmBytes
+	}
+	return p.cur.wasmBytes
+}
+
+// KeepSoftMemoryLimit is SetSoftMemoryLimit(base) until the test ends;
+// then the limit is no longer kept and the one before is put back.
+func KeepSoftMemoryLimit(t interface{ Cleanup(func()) }, base int64) {
+	before := debug.SetMemoryLimit(-1)
+	SetSoftMemoryLimit(base)
+	t.Cleanup(func() {
+		SetSoftMemoryLimit(-1)
+		debug.SetMemoryLimit(before)
+	})
+}
+
+// KeptPerWasmByte is keptPerWasmByte.
+const KeptPerWasmByte = keptPerWasmByte

@@ -63,3 +63,53 @@ func TestCompilingRaisesTheGCPercent(t *testing.T) {
 		t.Errorf("SetGCPercent outside a compilation: %d", got)
 	}
 }
+
+// The limit juju keeps is its base plus keptPerWasmByte for each byte of
+// wasm loaded; a module loaded or closed while a compilation has lifted the
+// limit counts once the lift ends; without SetSoftMemoryLimit (an owner's
+// GOMEMLIMIT) loading leaves the limit alone.
+func TestSoftMemoryLimitFollowsTheLoadedModules(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	memLimit.mu.Lock()
+	saved := memLimit.loaded
+	memLimit.loaded = 0
+	memLimit.mu.Unlock()
+	defer func() {
+		memLimit.mu.Lock()
+		memLimit.soft, memLimit.loaded = false, memLimit.loaded+saved
+		memLimit.mu.Unlock()
+	}()
+	limit := func() int64 { return debug.SetMemoryLimit(-1) }
+	const base, mib = 64 << 20, 1 << 20
+
+	debug.SetMemoryLimit(1 << 30) // the owner's
+	moduleLoaded(6 * mib)
+	if got := limit(); got != 1<<30 {
+		t.Fatalf("a load changed a limit juju does not keep: %d", got)
+	}
+
+	SetSoftMemoryLimit(base)
+	if got, want := limit(), int64(base+keptPerWasmByte*6*mib); got != want {
+		t.Fatalf("limit with 6 MiB of wasm loaded = %d, want %d", got, want)
+	}
+	moduleLoaded(7 * mib)
+	if got, want := limit(), int64(base+keptPerWasmByte*13*mib); got != want {
+		t.Fatalf("limit after a second module = %d, want %d", got, want)
+	}
+
+	restore := compiling()
+	moduleLoaded(-6 * mib) // closed while another compiles
+	moduleLoaded(5 * mib)  // the compilation's own module
+	if got := limit(); got != math.MaxInt64 {
+		t.Fatalf("a load put the limit back during a compilation: %d", got)
+	}
+	restore()
+	if got, want := limit(), int64(base+keptPerWasmByte*12*mib); got != want {
+		t.Fatalf("limit after the compilation = %d, want %d", got, want)
+	}
+
+	moduleLoaded(-12 * mib)
+	if got := limit(); got != base {
+		t.Fatalf("limit with nothing loaded = %d, want the base %d", got, base)
+	}
+}

@@ -81,8 +81,13 @@ type load struct {
 	compiled *extism.CompiledPlugin // run through Extism
 	direct   *directModule          // or run on wazero alone (runsDirect)
 	eng      engine                 // what compiled `compiled`, closed after it
-	err      error
-	took     time.Duration
+	// wasmBytes is the size of the wasm `compiled` holds, counted as
+	// loaded (moduleLoaded) until the first close; a direct module counts
+	// its own.
+	wasmBytes int64
+	uncount   sync.Once
+	err       error
+	took      time.Duration
 }
 
 // close releases what l compiled; no instance of it may be left.
@@ -91,6 +96,7 @@ func (l *load) close(ctx context.Context, rt *Runtime) error {
 	case l.direct != nil:
 		return rt.closeDirect(ctx, l.direct)
 	case l.compiled != nil:
+		l.uncount.Do(func() { moduleLoaded(-l.wasmBytes) })
 		return errors.Join(l.compiled.Close(ctx), l.eng.close(ctx))
 	}
 	return nil
@@ -320,7 +326,8 @@ func (p *Plugin) compileNow(l *load) error {
 			eng.close(ctx)
 			return err
 		}
-		l.eng = eng
+		l.eng, l.wasmBytes = eng, int64(len(wasm))
+		moduleLoaded(l.wasmBytes)
 		return nil
 	}
 	err = compile()
