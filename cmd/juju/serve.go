@@ -30,7 +30,8 @@ type serveOptions struct {
 	tokenFile string
 }
 
-// serveMemoryLimit is juju serve's soft Go memory limit. Concurrent clients
+// serveMemoryLimit is the base of juju serve's soft Go memory limit (each
+// loaded module adds twice its wasm, as under juju stdio). Concurrent clients
 // grow the plugins' instance pools (a Go wasm instance holds megabytes), and
 // under stdio's 64 MiB the collector would then run without pause: a tiny
 // read_file went from 0.6 to 3-10 ms per call after a burst of 24 clients

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -78,9 +77,12 @@ Trust modes:
 	return cmd
 }
 
-// stdioMemoryLimit is the Go heap size past which the server collects
-// harder. Plugin instances, compiled code and buffers come and go with each
-// call, and with GOGC alone the heap doubles before a collection runs.
+// stdioMemoryLimit is the base of the soft Go memory limit past which the
+// server collects harder; each loaded module adds twice its wasm to it
+// (plugin.SetSoftMemoryLimit), what wazero keeps of it on the heap and the
+// collector's headroom over that. Plugin instances, compiled code and
+// buffers come and go with each call, and with GOGC alone the heap doubles
+// before a collection runs.
 const stdioMemoryLimit = 64 << 20
 
 // stdioGCPercent is the Go heap's growth, in percent of the live heap,
@@ -100,11 +102,13 @@ func gcPercent(percent int) {
 	}
 }
 
-// softMemoryLimit sets limit unless the owner set GOMEMLIMIT. It is a soft
-// limit: past it the collector runs more often, nothing fails.
-func softMemoryLimit(limit int64) {
+// softMemoryLimit sets a soft memory limit of base plus twice the wasm of
+// the modules loaded (plugin.SetSoftMemoryLimit), unless the owner set
+// GOMEMLIMIT. It is a soft limit: past it the collector runs more often,
+// nothing fails.
+func softMemoryLimit(base int64) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		debug.SetMemoryLimit(limit)
+		plugin.SetSoftMemoryLimit(base)
 	}
 }
 
