@@ -78,8 +78,8 @@ Trust modes:
 }
 
 // stdioMemoryLimit is the base of the soft Go memory limit past which the
-// server collects harder; each loaded module adds twice its wasm to it
-// (plugin.SetSoftMemoryLimit), what wazero keeps of it on the heap and the
+// server collects harder. Each loaded module adds twice its wasm to it
+// (plugin.SetSoftMemoryLimit): the copy wazero keeps on the heap, and the
 // collector's headroom over that. Plugin instances, compiled code and
 // buffers come and go with each call, and with GOGC alone the heap doubles
 // before a collection runs.
