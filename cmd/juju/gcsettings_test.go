@@ -5,6 +5,8 @@ import (
 	"os"
 	"runtime/debug"
 	"testing"
+
+	"github.com/jujutools/juju/host/plugin"
 )
 
 // juju stdio collects at half the live heap's growth and under a soft
@@ -12,6 +14,7 @@ import (
 func TestCollectorSettingsYieldToTheOwner(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	defer plugin.SetSoftMemoryLimit(-1) // later tests' loads leave the limit alone
 	for _, name := range []string{"GOGC", "GOMEMLIMIT"} {
 		t.Setenv(name, "")
 		os.Unsetenv(name)
