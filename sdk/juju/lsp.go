@@ -6,6 +6,16 @@ import "github.com/jujutools/juju/sdk/abi"
 // abi.LSPRequest; needs lsp). When no server is registered for the
 // language the result says Unregistered, and the plugin answers by itself.
 func LSP(req abi.LSPRequest) (*abi.LSPResult, error) {
-	res, _, err := roundTrip[abi.LSPResult](hostLSP, abi.FnLSP, req, nil)
+	header, err := encodeRequest(abi.FnLSP, req)
+	if err != nil {
+		return nil, err
+	}
+	res, _, err := send[abi.LSPResult](hostLSP, abi.FnLSP, header, nil, func(rh []byte, res *abi.LSPResult) bool {
+		if decodeLSPResult(rh, res) {
+			return true
+		}
+		*res = abi.LSPResult{}
+		return unmarshalFast(rh, res)
+	})
 	return res, err
 }
