@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -73,10 +74,12 @@ func lastSegment(c string) string {
 
 // position formats path:line:column.
 func position(path string, line, column int) string {
+	b := make([]byte, 0, len(path)+24)
+	b = strconv.AppendInt(append(append(b, path...), ':'), int64(line), 10)
 	if column > 0 {
-		return fmt.Sprintf("%s:%d:%d", path, line, column)
+		b = strconv.AppendInt(append(b, ':'), int64(column), 10)
 	}
-	return fmt.Sprintf("%s:%d", path, line)
+	return string(b)
 }
 
 // locationLine is one location as a line of text.
@@ -115,37 +118,32 @@ var suggested = map[string]string{
 	"cpp":        `juju lsp add clangd --command clangd --languages c,cpp --root-markers compile_commands.json,.clangd`,
 }
 
-// fits reports whether v encodes to JSON within the structured cap.
-func fits(v any) bool {
-	b, err := juju.Marshal(v)
-	return err == nil && len(b) <= maxStructured
-}
-
-// shrink cuts a slice (through set, which keeps the first n items) until
-// v fits the structured cap; it reports whether it cut.
-func shrink(v any, n int, set func(n int)) bool {
-	cut := false
-	for n > 0 && !fits(v) {
-		n = n * 3 / 4
-		set(n)
-		cut = true
-	}
-	return cut
-}
-
 // textBuilder collects lines up to maxText bytes.
 type textBuilder struct {
 	strings.Builder
-	cut bool
+	cut     bool
+	scratch []byte // a line being written (writeTree)
 }
 
-func (b *textBuilder) line(format string, args ...any) bool {
-	s := fmt.Sprintf(format, args...)
+// add appends s as a line unless that would pass maxText; it reports
+// whether it did.
+func (b *textBuilder) add(s string) bool {
 	if b.Len()+len(s) > maxText {
 		b.cut = true
 		return false
 	}
 	b.WriteString(s)
+	b.WriteByte('\n')
+	return true
+}
+
+// addBytes is add for a line held in bytes.
+func (b *textBuilder) addBytes(s []byte) bool {
+	if b.Len()+len(s) > maxText {
+		b.cut = true
+		return false
+	}
+	b.Write(s)
 	b.WriteByte('\n')
 	return true
 }

@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -72,8 +73,7 @@ func documentSymbols(_ *juju.Call, in DocumentSymbolsArgs) (*juju.Result, error)
 	if in.Depth > 0 && prune(out.Symbols, in.Depth) {
 		out.Truncated = true
 	}
-	for !fits(out) && len(out.Symbols) > 0 {
-		out.Symbols = out.Symbols[:len(out.Symbols)*3/4]
+	if out.fit() {
 		out.Truncated = true
 	}
 	var b textBuilder
@@ -162,24 +162,38 @@ func prune(syms []TreeSymbol, depth int) bool {
 }
 
 // writeTree writes one line per symbol, indented by level, and counts
-// them.
+// them (those past the text cap too: they are in the structured content).
 func writeTree(b *textBuilder, syms []TreeSymbol, level int) int {
 	n := 0
-	for _, s := range syms {
-		line := fmt.Sprintf("%s%s %s  %d:%d", strings.Repeat("  ", level), s.Kind, s.Name, s.Line, s.Column)
-		if s.EndLine > s.Line {
-			line += fmt.Sprintf("-%d:%d", s.EndLine, s.EndColumn)
+	for i := range syms {
+		n += writeSymbol(b, &syms[i], level)
+	}
+	return n
+}
+
+// writeSymbol writes s and the symbols inside it; it returns how many.
+func writeSymbol(b *textBuilder, s *TreeSymbol, level int) int {
+	line := b.scratch[:0]
+	for range level {
+		line = append(line, "  "...)
+	}
+	line = append(append(append(line, s.Kind...), ' '), s.Name...)
+	line = strconv.AppendInt(append(line, "  "...), int64(s.Line), 10)
+	line = strconv.AppendInt(append(line, ':'), int64(s.Column), 10)
+	if s.EndLine > s.Line {
+		line = strconv.AppendInt(append(line, '-'), int64(s.EndLine), 10)
+		line = strconv.AppendInt(append(line, ':'), int64(s.EndColumn), 10)
+	}
+	if s.Detail != "" {
+		line = append(append(line, "  "...), oneLine(s.Detail)...)
+	}
+	b.addBytes(line)
+	b.scratch = line
+	n := 1
+	for _, c := range s.Children {
+		if t, ok := c.(TreeSymbol); ok {
+			n += writeSymbol(b, &t, level+1)
 		}
-		if s.Detail != "" {
-			line += "  " + oneLine(s.Detail)
-		}
-		b.line("%s", line)
-		n++
-		var kids []TreeSymbol
-		for _, c := range s.Children {
-			kids = append(kids, c.(TreeSymbol))
-		}
-		n += writeTree(b, kids, level+1)
 	}
 	return n
 }

@@ -192,7 +192,7 @@ func renderSymbols(q string, out *SymbolsResult) *juju.Result {
 
 // symbolsText cuts out to the caps and writes its text.
 func symbolsText(q string, out *SymbolsResult) string {
-	if shrink(out, len(out.Symbols), func(n int) { out.Symbols = out.Symbols[:n] }) {
+	if out.fit() {
 		out.Truncated = true
 	}
 	var b textBuilder
@@ -205,7 +205,7 @@ func symbolsText(q string, out *SymbolsResult) string {
 		if s.Outside {
 			place += " (outside the workspace: not read)"
 		}
-		if !b.line("%s  %s", desc, place) {
+		if !b.add(desc + "  " + place) {
 			break
 		}
 	}

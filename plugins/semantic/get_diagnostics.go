@@ -72,7 +72,7 @@ func getDiagnostics(_ *juju.Call, in GetDiagnosticsArgs) (*juju.Result, error) {
 		}
 		out.Diagnostics = append(out.Diagnostics, Diagnostic(d))
 	}
-	if shrink(out, len(out.Diagnostics), func(n int) { out.Diagnostics = out.Diagnostics[:n] }) {
+	if out.fit() {
 		out.Truncated = true
 	}
 	if in.Path == "" && res.Server == "" {
@@ -90,7 +90,7 @@ func getDiagnostics(_ *juju.Call, in GetDiagnosticsArgs) (*juju.Result, error) {
 		if d.Code != "" {
 			code = " [" + d.Code + "]"
 		}
-		if !b.line("%s: %s%s: %s", position(d.Path, d.Line, d.Column), d.Severity, code, oneLine(d.Message)) {
+		if !b.add(position(d.Path, d.Line, d.Column) + ": " + d.Severity + code + ": " + oneLine(d.Message)) {
 			out.Truncated = true
 			break
 		}

@@ -85,12 +85,12 @@ func renderLocations(what string, out *LocationsResult) *juju.Result {
 
 // locationsText cuts out to the caps and writes its text.
 func locationsText(what string, out *LocationsResult) string {
-	if shrink(out, len(out.Locations), func(n int) { out.Locations = out.Locations[:n] }) {
+	if out.fit() {
 		out.Truncated = true
 	}
 	var b textBuilder
 	for _, l := range out.Locations {
-		if !b.line("%s", locationLine(l)) {
+		if !b.add(locationLine(l)) {
 			break
 		}
 	}
