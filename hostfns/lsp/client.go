@@ -10,8 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sourcegraph/jsonrpc2"
-
 	"github.com/jujutools/juju/internal/lspconfig"
 )
 
@@ -21,7 +19,7 @@ type client struct {
 	reg     lspconfig.Server
 	root    string // the server's root folder, absolute and symlink-free
 	cmd     *osexec.Cmd
-	conn    *jsonrpc2.Conn
+	conn    *rpcConn
 	exited  chan struct{} // closed once the process has exited and been reaped
 	stderr  *tail
 	started time.Time
@@ -137,7 +135,7 @@ func (c *client) idle() bool {
 // call sends one request; a server that died meanwhile is errDied.
 func (c *client) call(ctx context.Context, method string, params, result any) error {
 	err := c.conn.Call(ctx, method, params, result)
-	if err != nil && (errors.Is(err, jsonrpc2.ErrClosed) || c.isDead()) {
+	if err != nil && (errors.Is(err, errConnClosed) || c.isDead()) {
 		return c.died()
 	}
 	return err
@@ -155,7 +153,7 @@ func (c *client) died() error {
 // server sent in handling those notifications (a progress begun, say).
 func (c *client) barrier(ctx context.Context) error {
 	err := c.call(ctx, "$/juju/barrier", struct{}{}, nil)
-	var rpcErr *jsonrpc2.Error
+	var rpcErr *rpcError
 	if err == nil || errors.As(err, &rpcErr) {
 		return nil
 	}

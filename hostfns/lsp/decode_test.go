@@ -53,7 +53,7 @@ func TestURIs(t *testing.T) {
 }
 
 // FuzzDecodeAnswers feeds arbitrary server answers to juju's decoding of
-// them (the framing is jsonrpc2's): nothing may panic, and every position
+// them (FuzzReadMessage fuzzes the framing): nothing may panic, and every position
 // converts to a column of at least 1.
 func FuzzDecodeAnswers(f *testing.F) {
 	f.Add([]byte(`[{"targetUri":"file:///b.go","targetRange":{"start":{"line":0,"character":0},"end":{"line":9,"character":1}}}]`), "a😀b")

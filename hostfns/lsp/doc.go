@@ -8,7 +8,8 @@
 // its language: its own process group, an environment scrubbed of secrets
 // (sandbox.Scrub), stdin and stdout owned by juju, the folder of its
 // root as working directory. juju speaks JSON-RPC 2 with Content-Length
-// framing to it (github.com/sourcegraph/jsonrpc2), says it counts
+// framing to it (rpc.go: each message decoded once, its result left raw
+// for the operation's own decoding), says it counts
 // characters in UTF-16, and converts every position to and from juju's
 // 1-based code-point columns on the way.
 //

@@ -1,40 +1,16 @@
 package lsp
 
 import (
-	"context"
 	"encoding/json"
 	"path/filepath"
-
-	"github.com/sourcegraph/jsonrpc2"
 )
 
-// handler serves the server's requests and notifications on the
-// connection's read loop: notifications in order, inline (state changes
-// only); the answer to a request is computed inline from state and sent
-// from a goroutine, so the read loop never waits on a write.
-type handler struct{ c *client }
-
-func (h handler) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
-	res, err := h.c.handle(ctx, conn, req)
-	if req.Notif {
-		return
-	}
-	go func() {
-		if e, ok := err.(*jsonrpc2.Error); ok {
-			conn.ReplyWithError(ctx, req.ID, e)
-			return
-		}
-		conn.Reply(ctx, req.ID, res)
-	}()
-}
-
-// handle serves one message from the server.
-func (c *client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
-	var params json.RawMessage
-	if req.Params != nil {
-		params = *req.Params
-	}
-	switch req.Method {
+// handle serves one request or notification from the server, on the
+// connection's read loop (see rpcConn): state changes only, and the answer
+// to a request computed from state.
+func (c *client) handle(req *incoming) (any, *rpcError) {
+	params := req.params
+	switch req.method {
 	case "textDocument/publishDiagnostics":
 		var p publishDiagnosticsParams
 		if json.Unmarshal(params, &p) == nil {
@@ -98,8 +74,8 @@ func (c *client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 		// A server never changes files behind the journal.
 		return map[string]any{"applied": false, "failureReason": "juju applies no edits from language servers"}, nil
 	default:
-		if !req.Notif {
-			return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "juju does not handle " + req.Method}
+		if !req.notification() {
+			return nil, &rpcError{Code: codeMethodNotFound, Message: "juju does not handle " + req.method}
 		}
 	}
 	return nil, nil

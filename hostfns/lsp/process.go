@@ -5,28 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
 	"sync"
 	"time"
 
-	"github.com/sourcegraph/jsonrpc2"
-
 	"github.com/jujutools/juju/internal/lspconfig"
 	"github.com/jujutools/juju/internal/proc"
 )
-
-// pipes is the server's stdout and stdin as one stream.
-type pipes struct {
-	io.ReadCloser
-	io.WriteCloser
-}
-
-func (p pipes) Close() error {
-	return errors.Join(p.WriteCloser.Close(), p.ReadCloser.Close())
-}
 
 // startClient starts the server of reg over root and initializes it. It
 // fails with a *startError when the program cannot run or does not answer
@@ -63,11 +50,10 @@ func (m *Manager) startClient(ctx context.Context, reg lspconfig.Server, root st
 		c.setDead()
 		close(c.exited)
 	}()
-	stream := jsonrpc2.NewBufferedStream(pipes{stdout, stdin}, jsonrpc2.VSCodeObjectCodec{})
-	c.conn = jsonrpc2.NewConn(context.Background(), stream, handler{c}, jsonrpc2.SetLogger(discardLogger{}))
+	c.conn = newRPCConn(stdout, stdin, c.handle)
 	go func() {
 		select {
-		case <-c.conn.DisconnectNotify():
+		case <-c.conn.Done():
 		case <-c.exited:
 		}
 		c.setDead()
@@ -199,11 +185,6 @@ func (c *client) pid() int {
 	}
 	return c.cmd.Process.Pid
 }
-
-// discardLogger silences jsonrpc2's own logging: juju logs what matters.
-type discardLogger struct{}
-
-func (discardLogger) Printf(string, ...any) {}
 
 // tail keeps the last bytes written to it: the end of a server's stderr,
 // for the log when it fails.

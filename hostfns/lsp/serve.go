@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/sourcegraph/jsonrpc2"
-
 	"github.com/jujutools/juju/internal/lspconfig"
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
@@ -128,7 +126,7 @@ func (m *Manager) startFailure(name string, err error) *abi.Error {
 // for nil.
 func (m *Manager) callFailure(ctx context.Context, name string, err error) *abi.Error {
 	var ae *abi.Error
-	var rpc *jsonrpc2.Error
+	var rpc *rpcError
 	switch {
 	case err == nil:
 		return nil

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sourcegraph/jsonrpc2"
-
 	"github.com/jujutools/juju/internal/lspconfig"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -48,7 +46,7 @@ func budget(ctx context.Context, d time.Duration) time.Duration {
 func (c *client) fileDiagnostics(ctx context.Context, d *openDoc) (items []diagnostic, pulled bool, err error) {
 	if c.pulls() {
 		items, err = c.pull(ctx, d)
-		var rpc *jsonrpc2.Error
+		var rpc *rpcError
 		if err == nil || !errors.As(err, &rpc) {
 			return items, true, err
 		}
@@ -88,10 +86,10 @@ func (c *client) pull(ctx context.Context, d *openDoc) ([]diagnostic, error) {
 	var rep documentDiagnosticReport
 	for attempt := 0; ; attempt++ {
 		err := c.call(ctx, "textDocument/diagnostic", params, &rep)
-		var rpc *jsonrpc2.Error
+		var rpc *rpcError
 		// ServerCancelled (-32802): the server's state changed under the
 		// request; ask again.
-		if err != nil && errors.As(err, &rpc) && rpc.Code == -32802 && attempt < 3 {
+		if err != nil && errors.As(err, &rpc) && rpc.Code == codeServerCancelled && attempt < 3 {
 			continue
 		}
 		if err != nil {
