@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +22,8 @@ import (
 // client of the benchmark's own over stdio, jsonrpc2 as juju uses).
 // "lsp1" is the first call, on a server juju has not started yet (gopls
 // starts and loads the module within the call); "lsp2" the calls after.
+// "lsp3" asks for the outline of a large file (document_symbols against
+// textDocument/documentSymbol): hundreds of symbols through every layer.
 
 // lspModule is the Go module the LSP lines ask about.
 var lspModule = map[string]string{
@@ -28,6 +31,11 @@ var lspModule = map[string]string{
 	"lib/server.go": "package lib\n\n// Server serves. 😀\ntype Server struct{ Name string }\n\n// NewServer makes a Server.\nfunc NewServer(name string) *Server { return &Server{Name: name} }\n",
 	"app/main.go":   "package main\n\nimport \"example.com/bench/lib\"\n\nfunc main() {\n\ts := lib.NewServer(\"😀\")\n\t_ = s\n}\n",
 }
+
+// lspOutline is the large file lsp3 outlines: a copy of net/http's
+// server.go from the Go tree (4,000 lines, some 370 symbols), which gopls
+// outlines from its syntax alone.
+const lspOutline = "outline/server.go"
 
 // lspQuery is where the lines ask: NewServer in app/main.go (line 6,
 // column 11; UTF-16 offset 10).
@@ -64,6 +72,19 @@ func (b *bench) lspWorkspace(name, goplsBin string) (root, home string, err erro
 			return "", "", err
 		}
 	}
+	if b.opts.gotree != "" {
+		src, err := os.ReadFile(filepath.Join(b.opts.gotree, "net", "http", "server.go"))
+		if err != nil {
+			return "", "", err
+		}
+		full := filepath.Join(root, filepath.FromSlash(lspOutline))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return "", "", err
+		}
+		if err := os.WriteFile(full, src, 0o644); err != nil {
+			return "", "", err
+		}
+	}
 	home = filepath.Join(b.tmp, name+"-home")
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return "", "", err
@@ -80,15 +101,21 @@ func definitionParams() json.RawMessage {
 	return callParams("go_to_definition", map[string]any{"path": lspQueryFile, "line": lspQueryLine, "column": lspQueryColumn})
 }
 
-// lsps are the rows lsp1 and lsp2.
+func outlineParams() json.RawMessage {
+	return callParams("document_symbols", map[string]any{"path": lspOutline})
+}
+
+// lsps are the rows lsp1, lsp2 and lsp3.
 func (b *bench) lsps() []row {
 	r1 := row{ID: "lsp1", Work: "go_to_definition, first call (gopls not started yet)", Unit: "ms", Target: target{Limit: 1.5, OnRatio: true},
 		Via: "a fresh juju (warm plugin cache, core warmed by one read_file) with gopls registered; the call starts gopls, which loads the module", Against: "gopls spawned directly: initialize, initialized, didOpen, textDocument/definition"}
 	r2 := row{ID: "lsp2", Work: "go_to_definition, warm gopls", Unit: "ms", Target: target{Limit: 2, OnRatio: true},
 		Via: "the same juju after its first call, raw JSON-RPC over stdio", Against: "textDocument/definition to the same directly driven gopls, warm"}
+	r3 := row{ID: "lsp3", Work: "document_symbols of a 4,000-line file, warm gopls", Unit: "ms", Target: target{Limit: 2, OnRatio: true},
+		Via: "the same juju, raw JSON-RPC over stdio: net/http's server.go outlined", Against: "textDocument/documentSymbol of the same file to the same directly driven gopls (hierarchical, as juju asks)"}
 	bin, err := gopls()
 	if err != nil {
-		return []row{r1.with(nil, nil, err), r2.with(nil, nil, err)}
+		return []row{r1.with(nil, nil, err), r2.with(nil, nil, err), r3.with(nil, nil, err)}
 	}
 	runs := max(3, b.opts.firstRuns)
 	b.progress("go_to_definition through gopls, first call, n=%d each (juju, gopls directly)", runs)
@@ -98,27 +125,27 @@ func (b *bench) lsps() []row {
 	for i := range runs {
 		root, home, err := b.lspWorkspace(fmt.Sprintf("lsp-%d", i), bin)
 		if err != nil {
-			return []row{r1.with(nil, nil, err), r2.with(nil, nil, err)}
+			return []row{r1.with(nil, nil, err), r2.with(nil, nil, err), r3.with(nil, nil, err)}
 		}
 		c := b.juju(home, root)
 		c.name = "juju-lsp" // not a steady-state server of the memory line: most are closed here
 		s, err := b.live(c)
 		if err != nil {
-			return []row{r1.with(nil, nil, err), r2.with(nil, nil, err)}
+			return []row{r1.with(nil, nil, err), r2.with(nil, nil, err), r3.with(nil, nil, err)}
 		}
 		// The core plugin's own first call (an instance to make) is line 7w's
 		// business: warm it with a read, so lsp1 times the language server.
 		if _, err := timedCall(s, callParams("read_file", map[string]any{"path": "go.mod"})); err != nil {
-			return []row{r1.with(nil, nil, err), r2.with(nil, nil, err)}
+			return []row{r1.with(nil, nil, err), r2.with(nil, nil, err), r3.with(nil, nil, err)}
 		}
 		d, err := timedCall(s, definitionParams())
 		if err != nil {
-			return []row{r1.with(nil, nil, err), r2.with(nil, nil, err)}
+			return []row{r1.with(nil, nil, err), r2.with(nil, nil, err), r3.with(nil, nil, err)}
 		}
 		jf = append(jf, d)
 		direct, d, err := startDirect(bin, root)
 		if err != nil {
-			return []row{r1.with(nil, nil, err), r2.with(nil, nil, err)}
+			return []row{r1.with(nil, nil, err), r2.with(nil, nil, err), r3.with(nil, nil, err)}
 		}
 		df = append(df, d)
 		if i == runs-1 {
@@ -138,24 +165,58 @@ func (b *bench) lsps() []row {
 	for i := 0; i < calls && (i < 30 || time.Now().Before(deadline)); i++ {
 		d, err := timedCall(warmJuju, definitionParams())
 		if err != nil {
-			return []row{r1, r2.with(nil, nil, err)}
+			return []row{r1, r2.with(nil, nil, err), r3.with(nil, nil, err)}
 		}
 		jw = append(jw, d)
 		if d, err = warmDirect.definition(); err != nil {
-			return []row{r1, r2.with(nil, nil, err)}
+			return []row{r1, r2.with(nil, nil, err), r3.with(nil, nil, err)}
 		}
 		dw = append(dw, d)
 	}
 	r2 = r2.with(jw, dw, nil)
 	r2.Note = "juju adds MCP, the wasm plugin, the policy (the file read and sent again when changed) and the column conversion to gopls's own time"
-	return []row{r1, r2}
+	return []row{r1, r2, b.outline(r3, warmJuju, warmDirect)}
+}
+
+// outline is lsp3, on the servers lsp2 warmed.
+func (b *bench) outline(r row, s *server, direct *lspDirect) row {
+	if b.opts.gotree == "" {
+		return r.with(nil, nil, errors.New("no Go tree: pass -gotree"))
+	}
+	// Each side opens the file once before it is timed.
+	if _, err := timedCall(s, outlineParams()); err != nil {
+		return r.with(nil, nil, err)
+	}
+	if _, err := direct.outline(); err != nil {
+		return r.with(nil, nil, err)
+	}
+	calls := min(b.opts.calls, 100)
+	b.progress("document_symbols of %s through gopls, warm, %d calls each", lspOutline, calls)
+	var js, ds sample
+	deadline := time.Now().Add(b.opts.maxTime)
+	for i := 0; i < calls && (i < 10 || time.Now().Before(deadline)); i++ {
+		d, err := timedCall(s, outlineParams())
+		if err != nil {
+			return r.with(nil, nil, err)
+		}
+		js = append(js, d)
+		if d, err = direct.outline(); err != nil {
+			return r.with(nil, nil, err)
+		}
+		ds = append(ds, d)
+	}
+	r = r.with(js, ds, nil)
+	r.Note = "juju adds MCP, the wasm plugin (the outline decoded, cut to the answer's caps, written as text and as structured content) and the column conversion"
+	return r
 }
 
 // lspDirect is gopls driven by the benchmark itself.
 type lspDirect struct {
-	cmd  *exec.Cmd
-	conn *jsonrpc2.Conn
-	uri  string
+	cmd        *exec.Cmd
+	conn       *jsonrpc2.Conn
+	uri        string
+	root       string
+	outlineURI string // lspOutline, once opened
 }
 
 type stdioPipes struct {
@@ -193,7 +254,8 @@ func startDirect(bin, root string) (*lspDirect, time.Duration, error) {
 	defer cancel()
 	rootURI := "file://" + root
 	if err := d.conn.Call(ctx, "initialize", map[string]any{"processId": os.Getpid(), "rootUri": rootURI,
-		"capabilities": map[string]any{"general": map[string]any{"positionEncodings": []string{"utf-16"}}}}, nil); err != nil {
+		"capabilities": map[string]any{"general": map[string]any{"positionEncodings": []string{"utf-16"}},
+			"textDocument": map[string]any{"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true}}}}, nil); err != nil {
 		d.close()
 		return nil, 0, err
 	}
@@ -205,6 +267,7 @@ func startDirect(bin, root string) (*lspDirect, time.Duration, error) {
 		return nil, 0, err
 	}
 	d.uri = "file://" + file
+	d.root = root
 	d.conn.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": d.uri, "languageId": "go", "version": 1, "text": string(text)}})
 	if _, err := d.definition(); err != nil {
 		d.close()
@@ -225,6 +288,31 @@ func (d *lspDirect) definition() (time.Duration, error) {
 		err = fmt.Errorf("gopls found no definition")
 	}
 	if err != nil && !strings.Contains(err.Error(), "gopls") {
+		err = fmt.Errorf("gopls directly: %w", err)
+	}
+	return time.Since(t), err
+}
+
+// outline asks for lspOutline's document symbols, opening it first.
+func (d *lspDirect) outline() (time.Duration, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if d.outlineURI == "" {
+		file := filepath.Join(d.root, filepath.FromSlash(lspOutline))
+		text, err := os.ReadFile(file)
+		if err != nil {
+			return 0, err
+		}
+		d.outlineURI = "file://" + file
+		d.conn.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": d.outlineURI, "languageId": "go", "version": 1, "text": string(text)}})
+	}
+	t := time.Now()
+	var res []json.RawMessage
+	err := d.conn.Call(ctx, "textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": d.outlineURI}}, &res)
+	if err == nil && len(res) == 0 {
+		err = fmt.Errorf("gopls found no symbols in %s", lspOutline)
+	}
+	if err != nil {
 		err = fmt.Errorf("gopls directly: %w", err)
 	}
 	return time.Since(t), err

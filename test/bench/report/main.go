@@ -203,7 +203,7 @@ func (b *bench) measure() []row {
 		{[]string{"9", "9b", "10"}, b.commands},
 		{[]string{"11", "11w", "11p"}, b.edits},
 		{[]string{"ov"}, func() []row { return []row{b.overview()} }},
-		{[]string{"lsp1", "lsp2"}, b.lsps},
+		{[]string{"lsp1", "lsp2", "lsp3"}, b.lsps},
 		{[]string{"fx"}, func() []row { return []row{b.fetchPage()} }},
 		{[]string{"ovm"}, func() []row { return []row{b.overviewMonorepo()} }},
 		{[]string{"8u"}, func() []row { return []row{b.unloaded()} }},
@@ -228,7 +228,7 @@ func (b *bench) measure() []row {
 		}
 	}
 	var rows []row
-	for _, id := range []string{"1", "1h", "2c", "2w", "3", "3h", "3c", "4", "P1", "P2", "P3", "P4", "P5", "B1", "B2", "5", "5b", "5c", "5d", "6", "7c", "7w", "9", "9b", "10", "11", "11w", "11p", "ov", "ovm", "lsp1", "lsp2", "fx", "8", "8u"} {
+	for _, id := range []string{"1", "1h", "2c", "2w", "3", "3h", "3c", "4", "P1", "P2", "P3", "P4", "P5", "B1", "B2", "5", "5b", "5c", "5d", "6", "7c", "7w", "9", "9b", "10", "11", "11w", "11p", "ov", "ovm", "lsp1", "lsp2", "lsp3", "fx", "8", "8u"} {
 		if r, ok := byID[id]; ok {
 			rows = append(rows, r)
 		}
