@@ -152,27 +152,35 @@ func decodeSymbols(raw json.RawMessage) ([]documentSymbol, []symbolInformation, 
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil, nil
 	}
-	var items []json.RawMessage
+	// Both shapes in one pass: an outline can be hundreds of kilobytes.
+	var items []struct {
+		documentSymbol
+		ContainerName string          `json:"containerName"`
+		Location      json.RawMessage `json:"location"`
+	}
 	if err := json.Unmarshal(raw, &items); err != nil {
 		return nil, nil, err
 	}
 	if len(items) == 0 {
 		return nil, nil, nil
 	}
-	var probe struct {
-		Location json.RawMessage `json:"location"`
+	if items[0].Location != nil {
+		flat := make([]symbolInformation, len(items))
+		for i, it := range items {
+			flat[i] = symbolInformation{Name: it.Name, Kind: it.Kind, ContainerName: it.ContainerName}
+			if it.Location != nil {
+				if err := json.Unmarshal(it.Location, &flat[i].Location); err != nil {
+					return nil, nil, err
+				}
+			}
+		}
+		return nil, flat, nil
 	}
-	if err := json.Unmarshal(items[0], &probe); err != nil {
-		return nil, nil, err
+	tree := make([]documentSymbol, len(items))
+	for i := range items {
+		tree[i] = items[i].documentSymbol
 	}
-	if probe.Location != nil {
-		var flat []symbolInformation
-		err := json.Unmarshal(raw, &flat)
-		return nil, flat, err
-	}
-	var tree []documentSymbol
-	err := json.Unmarshal(raw, &tree)
-	return tree, nil, err
+	return tree, nil, nil
 }
 
 // symbolTree converts document symbols of the file uri, counting into n

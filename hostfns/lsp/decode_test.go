@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -36,6 +37,36 @@ func TestDecodeSymbols(t *testing.T) {
 	if err != nil || tree != nil || len(flat) != 1 || flat[0].ContainerName != "p" {
 		t.Fatalf("flat: %+v %+v %v", tree, flat, err)
 	}
+	// One pass reads both shapes as decoding each whole would.
+	for _, raw := range []string{
+		`[]`, `null`,
+		`[{"name":"A","detail":"func()","kind":12,"range":{"start":{"line":1,"character":0},"end":{"line":9,"character":1}},"selectionRange":{"start":{"line":1,"character":5},"end":{"line":1,"character":6}},"children":[{"name":"b","kind":13,"children":[{"name":"c","kind":8}]}]},{"name":"D","kind":5}]`,
+		`[{"name":"S","kind":23,"containerName":"p","location":{"uri":"file:///a.go","range":{"start":{"line":2,"character":3},"end":{"line":2,"character":4}}}},{"name":"T","kind":5},{"name":"U","kind":6,"location":null},{"name":"V","kind":6,"location":{"uri":"file:///b.go"}}]`,
+		`[{"name":"W","kind":6,"location":null,"children":[{"name":"x"}]}]`,
+	} {
+		tree, flat, err := decodeSymbols(json.RawMessage(raw))
+		wantTree, wantFlat, wantErr := decodeSymbolsWhole(json.RawMessage(raw))
+		if !reflect.DeepEqual(tree, wantTree) || !reflect.DeepEqual(flat, wantFlat) || (err == nil) != (wantErr == nil) {
+			t.Errorf("%s:\n got %+v %+v %v\nwant %+v %+v %v", raw, tree, flat, err, wantTree, wantFlat, wantErr)
+		}
+	}
+}
+
+// decodeSymbolsWhole is what decodeSymbols does, the long way: the first
+// item probed, then the whole answer decoded as the shape it names.
+func decodeSymbolsWhole(raw json.RawMessage) ([]documentSymbol, []symbolInformation, error) {
+	var items []map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil || len(items) == 0 {
+		return nil, nil, err
+	}
+	if _, flat := items[0]["location"]; flat {
+		var out []symbolInformation
+		err := json.Unmarshal(raw, &out)
+		return nil, out, err
+	}
+	var out []documentSymbol
+	err := json.Unmarshal(raw, &out)
+	return out, nil, err
 }
 
 func TestURIs(t *testing.T) {

@@ -142,6 +142,10 @@ func (c *rpcConn) Call(ctx context.Context, method string, params, result any) e
 	if result == nil || m.Result == nil {
 		return nil
 	}
+	if raw, ok := result.(*json.RawMessage); ok {
+		*raw = m.Result // already checked, and a copy of its own
+		return nil
+	}
 	return json.Unmarshal(m.Result, result)
 }
 
