@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // JSON-RPC 2.0 over the base protocol of LSP: each message is a
@@ -119,7 +120,7 @@ func (c *rpcConn) Call(ctx context.Context, method string, params, result any) e
 	id := c.seq
 	c.pending[id] = ch
 	c.mu.Unlock()
-	if err := c.send(request{JSONRPC: "2.0", ID: &id, Method: method, Params: params}); err != nil {
+	if err := c.send(ctx, request{JSONRPC: "2.0", ID: &id, Method: method, Params: params}); err != nil {
 		c.forget(id)
 		return err
 	}
@@ -150,8 +151,8 @@ func (c *rpcConn) Call(ctx context.Context, method string, params, result any) e
 }
 
 // Notify sends a notification.
-func (c *rpcConn) Notify(_ context.Context, method string, params any) error {
-	return c.send(request{JSONRPC: "2.0", Method: method, Params: params})
+func (c *rpcConn) Notify(ctx context.Context, method string, params any) error {
+	return c.send(ctx, request{JSONRPC: "2.0", Method: method, Params: params})
 }
 
 func (c *rpcConn) forget(id int64) {
@@ -181,8 +182,19 @@ type errorReply struct {
 	Error   *rpcError       `json:"error"`
 }
 
-// send writes one message, header and body in one write.
-func (c *rpcConn) send(v any) error {
+// writeDeadliner is a writer a deadline can stop (the server's stdin, a
+// pipe).
+type writeDeadliner interface{ SetWriteDeadline(time.Time) error }
+
+// replyTimeout bounds the write of juju's answer to a server's request,
+// which no call's context bounds.
+const replyTimeout = 10 * time.Second
+
+// send writes one message, header and body in one write. A server that
+// stops reading cannot hold the write past ctx: the write is stopped, and
+// since a message written in part leaves the stream unreadable, the
+// connection ends (the next call starts the server again).
+func (c *rpcConn) send(ctx context.Context, v any) error {
 	body, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -194,7 +206,21 @@ func (c *rpcConn) send(v any) error {
 	c.wbuf.WriteString(strconv.Itoa(len(body)))
 	c.wbuf.WriteString("\r\n\r\n")
 	c.wbuf.Write(body)
+	if wd, ok := c.w.(writeDeadliner); ok && ctx.Done() != nil {
+		stopped := make(chan struct{})
+		stop := context.AfterFunc(ctx, func() {
+			wd.SetWriteDeadline(time.Unix(1, 0))
+			close(stopped)
+		})
+		defer func() {
+			if !stop() {
+				<-stopped
+				wd.SetWriteDeadline(time.Time{})
+			}
+		}()
+	}
 	if _, err := c.w.Write(c.wbuf.Bytes()); err != nil {
+		c.Close()
 		return fmt.Errorf("%w: %v", errConnClosed, err)
 	}
 	return nil
@@ -250,11 +276,13 @@ func (c *rpcConn) read(r io.Reader) {
 
 // answer sends the reply to a server's request.
 func (c *rpcConn) answer(id json.RawMessage, res any, rerr *rpcError) {
+	ctx, cancel := context.WithTimeout(context.Background(), replyTimeout)
+	defer cancel()
 	if rerr != nil {
-		c.send(errorReply{JSONRPC: "2.0", ID: id, Error: rerr})
+		c.send(ctx, errorReply{JSONRPC: "2.0", ID: id, Error: rerr})
 		return
 	}
-	c.send(reply{JSONRPC: "2.0", ID: id, Result: res})
+	c.send(ctx, reply{JSONRPC: "2.0", ID: id, Result: res})
 }
 
 // readMessage reads one message's headers and returns its body, in buf's

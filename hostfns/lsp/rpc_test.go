@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -210,4 +211,40 @@ func FuzzReadMessage(f *testing.F) {
 			buf = body
 		}
 	})
+}
+
+// A server that stops reading cannot hold a call past its context: the
+// write is stopped and the connection ends, so the next call starts the
+// server again instead of waiting behind the stuck write.
+func TestRPCConnStuckServer(t *testing.T) {
+	stdinR, stdinW, err := os.Pipe() // a pipe as the server's stdin is: writes can be stopped
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdinR.Close() // never read
+	stdoutR, stdoutW := io.Pipe()
+	defer stdoutW.Close()
+	c := newRPCConn(stdoutR, stdinW, func(*incoming) (any, *rpcError) { return nil, nil })
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	big := strings.Repeat("x", 4<<20) // far more than a pipe holds
+	done := make(chan error, 1)
+	go func() { done <- c.Call(ctx, "textDocument/didOpen", map[string]string{"text": big}, nil) }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, errConnClosed) {
+			t.Fatalf("a call whose request could not be written: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the stuck write held the call past its context")
+	}
+	select {
+	case <-c.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the connection did not end after a write was cut")
+	}
+	if err := c.Notify(context.Background(), "exit", nil); !errors.Is(err, errConnClosed) {
+		t.Fatalf("a notification after the end: %v", err)
+	}
 }
