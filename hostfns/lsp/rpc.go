@@ -319,12 +319,20 @@ func readMessage(br *bufio.Reader, buf []byte) ([]byte, error) {
 	if length < 0 {
 		return nil, errors.New("lsp: a message without Content-Length")
 	}
-	if cap(buf) < length {
-		buf = make([]byte, length)
+	if length <= cap(buf) {
+		buf = buf[:length]
+		if _, err := io.ReadFull(br, buf); err != nil {
+			return nil, err
+		}
+		return buf, nil
 	}
-	buf = buf[:length]
-	if _, err := io.ReadFull(br, buf); err != nil {
+	// Grown as the bytes come, not ahead: a length alone allocates nothing.
+	b := bytes.NewBuffer(buf[:0])
+	if _, err := io.CopyN(b, br, int64(length)); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
 		return nil, err
 	}
-	return buf, nil
+	return b.Bytes(), nil
 }

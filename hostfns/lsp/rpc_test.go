@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -186,6 +187,24 @@ func TestRPCConnEndsOnGarbage(t *testing.T) {
 				t.Fatalf("call after the end: %v", err)
 			}
 		})
+	}
+}
+
+// A length announced is not allocated ahead of the bytes that come.
+func TestReadMessageAllocatesAsBytesCome(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := readMessage(bufio.NewReader(strings.NewReader(fmt.Sprintf("Content-Length: %d\r\n\r\n{\"x\":1}", maxMessage))), nil)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("a body cut short: %v", err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+		t.Fatalf("%d bytes allocated for a message of 7 bytes announced as %d", n, maxMessage)
+	}
+	body, err := readMessage(bufio.NewReader(strings.NewReader("Content-Length: 7\r\n\r\n{\"x\":1}")), make([]byte, 0, 2))
+	if err != nil || string(body) != `{"x":1}` {
+		t.Fatalf("a body longer than the buffer: %q, %v", body, err)
 	}
 }
 
