@@ -240,6 +240,36 @@ func (d *fastDecoder) members(member func(key []byte, plain bool) bool) bool {
 	}
 }
 
+// elements reads an array one level down, calling elem with d at each
+// element, which elem must read. Anything but an array declines (null
+// included: encoding/json would leave a nil slice).
+func (d *fastDecoder) elements(elem func() bool) bool {
+	return d.nested(func() bool {
+		if d.next() != '[' {
+			return false
+		}
+		d.i++
+		if d.next() == ']' {
+			d.i++
+			return true
+		}
+		for {
+			if !elem() {
+				return false
+			}
+			switch d.next() {
+			case ',':
+				d.i++
+			case ']':
+				d.i++
+				return true
+			default:
+				return false
+			}
+		}
+	})
+}
+
 func (d *fastDecoder) nested(f func() bool) bool {
 	if d.depth >= maxFastDepth {
 		return false
@@ -613,25 +643,7 @@ func (d *fastDecoder) skip() bool {
 		lit, _ := d.number()
 		return lit != nil
 	case c == '[':
-		d.i++
-		if d.next() == ']' {
-			d.i++
-			return true
-		}
-		for {
-			if !d.nested(d.skip) {
-				return false
-			}
-			switch d.next() {
-			case ',':
-				d.i++
-			case ']':
-				d.i++
-				return true
-			default:
-				return false
-			}
-		}
+		return d.elements(d.skip)
 	case c == '{':
 		d.i++
 		if d.next() == '}' {

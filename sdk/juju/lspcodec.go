@@ -69,35 +69,6 @@ func decodeLSPResult(data []byte, r *abi.LSPResult) bool {
 	return ok && d.end()
 }
 
-// elements reads an array, calling elem with d at each element, which
-// elem must read. null declines: encoding/json would leave a nil slice.
-func (d *fastDecoder) elements(elem func() bool) bool {
-	return d.nested(func() bool {
-		if d.next() != '[' {
-			return false
-		}
-		d.i++
-		if d.next() == ']' {
-			d.i++
-			return true
-		}
-		for {
-			if !elem() {
-				return false
-			}
-			switch d.next() {
-			case ',':
-				d.i++
-			case ']':
-				d.i++
-				return true
-			default:
-				return false
-			}
-		}
-	})
-}
-
 func (d *fastDecoder) lspLocation(l *abi.LSPLocation) bool {
 	return d.nested(func() bool {
 		return d.fields(func(key []byte) bool {
