@@ -53,8 +53,11 @@ func (p *Plugin) decodeResult(out []byte) (*abi.CallResult, error) {
 		}
 	}
 	var res abi.CallResult
-	if err := json.Unmarshal(header, &res); err != nil {
-		return nil, err
+	if !abi.DecodeCallResult(header, &res) {
+		res = abi.CallResult{}
+		if err := json.Unmarshal(header, &res); err != nil {
+			return nil, err
+		}
 	}
 	if err := res.Resolve(body); err != nil {
 		return nil, err
