@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -289,14 +288,14 @@ type codec struct {
 	elem   *codec      // pointers, slices
 }
 
-var codecs sync.Map // reflect.Type → *codec
+var codecs typeCache[*codec]
 
 func codecOf(t reflect.Type) *codec {
-	if c, ok := codecs.Load(t); ok {
-		return c.(*codec)
+	if c, ok := codecs.load(t); ok {
+		return c
 	}
 	c := buildCodec(t, map[reflect.Type]*codec{})
-	codecs.Store(t, c)
+	codecs.store(t, c)
 	return c
 }
 
@@ -306,8 +305,8 @@ func buildCodec(t reflect.Type, building map[reflect.Type]*codec) *codec {
 	if c := building[t]; c != nil {
 		return c
 	}
-	if c, ok := codecs.Load(t); ok {
-		return c.(*codec)
+	if c, ok := codecs.load(t); ok {
+		return c
 	}
 	c := &codec{}
 	building[t] = c
@@ -684,17 +683,16 @@ type fastField struct {
 	codec     *codec
 }
 
-var structCache sync.Map // reflect.Type → []fastField, or nil when declined
+var structCache typeCache[[]fastField] // nil when declined
 
 // structFields lists t's properties when both directions can handle them:
 // names unique, no ",string" or ",omitzero" option, no embedded pointer.
 func structFields(t reflect.Type) ([]fastField, bool) {
-	if v, ok := structCache.Load(t); ok {
-		fs := v.([]fastField)
+	if fs, ok := structCache.load(t); ok {
 		return fs, fs != nil
 	}
 	fs := collectFastFields(t)
-	structCache.Store(t, fs)
+	structCache.store(t, fs)
 	return fs, fs != nil
 }
 

@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // fieldInfo is one JSON property of a struct, with the constraints its tags
@@ -33,25 +32,28 @@ type fieldInfo struct {
 	lo, hi   *float64      // min and max
 }
 
-var fieldCache sync.Map // reflect.Type → []fieldInfo or error
+// fieldsOrError is what fieldCache holds for a type.
+type fieldsOrError struct {
+	fields []fieldInfo
+	err    error
+}
+
+var fieldCache typeCache[fieldsOrError]
 
 // fieldsOf lists the JSON properties of struct type t in declaration order,
 // inlining embedded structs as encoding/json does: a field of an embedded
 // struct is hidden by a field of the same name nearer the top.
 func fieldsOf(t reflect.Type) ([]fieldInfo, error) {
-	if v, ok := fieldCache.Load(t); ok {
-		if err, bad := v.(error); bad {
-			return nil, err
-		}
-		return v.([]fieldInfo), nil
+	if v, ok := fieldCache.load(t); ok {
+		return v.fields, v.err
 	}
 	fs, err := collectFields(t, nil)
 	if err != nil {
-		fieldCache.Store(t, err)
+		fieldCache.store(t, fieldsOrError{err: err})
 		return nil, err
 	}
 	fs = dominant(fs)
-	fieldCache.Store(t, fs)
+	fieldCache.store(t, fieldsOrError{fields: fs})
 	return fs, nil
 }
 
