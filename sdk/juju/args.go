@@ -9,9 +9,9 @@ import (
 	"github.com/jujutools/juju/sdk/abi"
 )
 
-// decodeArgs fills *v (a struct) from a tool's JSON arguments: defaults
-// first, then the arguments, decoded strictly, then the constraints of the
-// fields' tags. Every problem is an INVALID_ARGUMENT error whose message
+// decodeArgs fills *v (a struct holding its zero value) from a tool's JSON
+// arguments: defaults first, then the arguments, decoded strictly, then the
+// constraints of the fields' tags. Every problem is an INVALID_ARGUMENT error whose message
 // names the argument and what to fix.
 //
 // JSON is the costly part inside wasm, so the arguments are read in one
@@ -38,6 +38,12 @@ func decodeArgs(tool string, raw json.RawMessage, v any) error {
 	}
 	seen, ok := decodeTopFast(raw, rv)
 	if !ok {
+		// The fast decoder may have set some fields before it declined:
+		// decodeTop starts again from the defaults.
+		rv.SetZero()
+		if err := applyDefaults(rv); err != nil {
+			return Errorf(abi.Internal, "the tool %s has a bad arguments type; tell the plugin's author", tool)
+		}
 		if seen, err = c.decodeTop(raw, rv, fields); err != nil {
 			return err
 		}
@@ -93,22 +99,18 @@ func (c checker) decodeTop(raw json.RawMessage, rv reflect.Value, fields []field
 	return seen, nil
 }
 
-// decodeTopFast is decodeTop for arguments the fast decoder accepts. It
-// decodes into a copy of rv and sets rv only on success, so that a decline
-// leaves decodeTop a clean start.
+// decodeTopFast is decodeTop for arguments the fast decoder accepts. When
+// it declines, it may have set some of rv's fields.
 func decodeTopFast(raw json.RawMessage, rv reflect.Value) ([]bool, bool) {
 	k := codecOf(rv.Type())
 	if !k.decode {
 		return nil, false
 	}
-	tmp := reflect.New(rv.Type()).Elem()
-	tmp.Set(rv)
 	seen := make([]bool, len(k.fields))
 	d := fastDecoder{data: raw, strict: true}
-	if d.next() != '{' || !d.object(tmp, k, seen) || !d.end() {
+	if d.next() != '{' || !d.object(rv, k, seen) || !d.end() {
 		return nil, false
 	}
-	rv.Set(tmp)
 	return seen, true
 }
 

@@ -24,11 +24,11 @@ func serveCall(input []byte) *frame {
 // dispatch runs the tool input names; the strings its structured content
 // leaves out go into b.
 func dispatch(input []byte, b *body) *abi.CallResult {
-	name, args, err := abi.DecodeCall(input)
+	name, args, err := abi.DecodeFrame(input)
 	if err != nil {
 		return &abi.CallResult{Error: Errorf(abi.InvalidArgument, "the call request is not a valid frame")}
 	}
-	t := toolByName[name]
+	t := toolByName[string(name)]
 	if t == nil {
 		return &abi.CallResult{Error: Errorf(abi.InvalidArgument, "this plugin has no tool %q", name)}
 	}
@@ -47,7 +47,7 @@ func (t *tool) invoke(args json.RawMessage) (res *Result, err error) {
 			res, err = nil, Errorf(abi.Internal, "the tool %s failed unexpectedly (a bug in the plugin); try different arguments or another tool, and tell the owner", t.name)
 		}
 	}()
-	return t.run(&Call{tool: t.name}, args)
+	return t.run(&t.call, args)
 }
 
 // publicError keeps the code of an *Error and hides anything else.

@@ -55,6 +55,7 @@ func (c *Call) Tool() string { return c.tool }
 // tool is one registered tool.
 type tool struct {
 	name string
+	call Call // every call's: a plugin serves one call at a time
 	opts ToolOptions
 	in   reflect.Type
 	out  reflect.Type // nil without Output
@@ -124,7 +125,7 @@ func register(name string, opts ToolOptions, in reflect.Type, run func(c *Call, 
 	if opts.Plugin != "" && !validPluginName(opts.Plugin) {
 		panic(fmt.Sprintf("juju: the plugin %q of tool %q must match ^[a-z0-9][a-z0-9-]{0,63}$", opts.Plugin, name))
 	}
-	t := &tool{name: name, opts: opts, in: in, run: run}
+	t := &tool{name: name, call: Call{tool: name}, opts: opts, in: in, run: run}
 	if opts.Output != nil {
 		t.out = deref(reflect.TypeOf(opts.Output))
 	}
