@@ -86,3 +86,43 @@ func TestDecodeArgsFlat(t *testing.T) {
 		}
 	}
 }
+
+type declineArgs struct {
+	Labels map[string]string `json:"labels"`
+	Mode   string            `json:"mode" default:"fast"`
+	Ratio  float64           `json:"ratio"`
+}
+
+// TestDecodeArgsAfterDecline gives arguments the fast decoder starts on and
+// then declines (a float): the slow decoder's result must be encoding/json's
+// over the defaults, whatever the fast one set before it declined.
+func TestDecodeArgsAfterDecline(t *testing.T) {
+	for raw, want := range map[string]declineArgs{
+		`{"labels":{"a":"1"},"mode":"slow","ratio":0.5}`:             {Labels: map[string]string{"a": "1"}, Mode: "slow", Ratio: 0.5},
+		`{"labels":{"a":"1"},"ratio":0.5}`:                           {Labels: map[string]string{"a": "1"}, Mode: "fast", Ratio: 0.5},
+		`{"mode":"slow","labels":{"a":"1"},"mode":null,"ratio":0.5}`: {Labels: map[string]string{"a": "1"}, Mode: "slow", Ratio: 0.5},
+		`{"labels":{"a":"1"},"mode":"slow"}`:                         {Labels: map[string]string{"a": "1"}, Mode: "slow"},
+	} {
+		if _, ok := decodeTopFast(json.RawMessage(raw), reflect.ValueOf(&declineArgs{}).Elem()); ok && strings.Contains(raw, "ratio") {
+			t.Errorf("%s: the fast decoder took a float; this test needs arguments it declines", raw)
+		}
+		var got declineArgs
+		if err := decodeArgs("t", json.RawMessage(raw), &got); err != nil {
+			t.Errorf("%s: %v", raw, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %+v, want %+v", raw, got, want)
+		}
+		var slow declineArgs
+		if err := json.Unmarshal([]byte(raw), &slow); err != nil {
+			t.Fatal(err)
+		}
+		if slow.Mode == "" {
+			slow.Mode = "fast"
+		}
+		if !reflect.DeepEqual(got, slow) {
+			t.Errorf("%s: got %+v, encoding/json over the defaults %+v", raw, got, slow)
+		}
+	}
+}
