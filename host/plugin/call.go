@@ -210,12 +210,13 @@ func shortCause(rc uint32, err error) string {
 // Extism kernel's) or directly on wazero, and, for an ABI 2 plugin, its
 // channel (its WASI stdin and stdout).
 type instance struct {
-	ext  *extism.Plugin          // run through Extism
-	mod  api.Module              // or run directly (runsDirect)
-	halt api.MutableGlobal       // mod's stop flag, when instrumented
-	fns  map[string]api.Function // mod's exports called so far
-	ch   *channel
-	mems []*mmapMemory // the modules' linear memories, outside the Go heap
+	ext   *extism.Plugin          // run through Extism
+	mod   api.Module              // or run directly (runsDirect)
+	halt  api.MutableGlobal       // mod's stop flag, when instrumented
+	fns   map[string]api.Function // mod's exports called so far
+	stack [1]uint64               // callDirect's stack: an export takes nothing and returns at most one value
+	ch    *channel
+	mems  []*mmapMemory // the modules' linear memories, outside the Go heap
 
 	idleSince time.Time // when it last went back to the pool
 }

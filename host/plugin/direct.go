@@ -293,24 +293,24 @@ func (inst *instance) callDirect(ctx context.Context, export string) (uint32, er
 	if f == nil {
 		return 1, fmt.Errorf("unknown function: %s", export)
 	}
-	if n := len(f.Definition().ResultTypes()); n > 1 {
-		return 1, fmt.Errorf("function %s has %d results, expected 0 or 1", export, n)
+	def := f.Definition()
+	results := len(def.ResultTypes())
+	if results > 1 || len(def.ParamTypes()) > 0 {
+		return 1, fmt.Errorf("function %s takes %d parameters and has %d results, expected none and 0 or 1", export, len(def.ParamTypes()), results)
 	}
-	res, err := f.Call(ctx)
+	// The instance's own stack word: a call allocates nothing for its result.
+	err := f.CallWithStack(ctx, inst.stack[:])
 	var exit *sys.ExitError
-	if errors.As(err, &exit) {
+	switch {
+	case errors.As(err, &exit):
 		if exit.ExitCode() == 0 {
 			err = nil
 		}
-		if len(res) == 0 {
-			res = []uint64{api.EncodeU32(exit.ExitCode())}
-		}
-	}
-	if len(res) > 0 {
-		return api.DecodeU32(res[0]), err
-	}
-	if err != nil {
+		return exit.ExitCode(), err
+	case err != nil:
 		return 1, err
+	case results == 1:
+		return api.DecodeU32(inst.stack[0]), nil
 	}
 	return 0, nil
 }
