@@ -126,7 +126,14 @@ func (p *Plugin) run(ctx context.Context, l *load, caller hostfns.Caller, export
 		}
 		return nil, p.callError(ctx, callCtx, export, rc, err)
 	}
-	p.release(inst)
+	if inst.exited {
+		// An exit with status 0 ends the call as Extism's convention has it,
+		// with whatever output the plugin gave, and closes the module:
+		// pooled, the instance would fail the next call.
+		inst.dispose()
+	} else {
+		p.release(inst)
+	}
 	return out, nil
 }
 
@@ -210,13 +217,14 @@ func shortCause(rc uint32, err error) string {
 // Extism kernel's) or directly on wazero, and, for an ABI 2 plugin, its
 // channel (its WASI stdin and stdout).
 type instance struct {
-	ext   *extism.Plugin          // run through Extism
-	mod   api.Module              // or run directly (runsDirect)
-	halt  api.MutableGlobal       // mod's stop flag, when instrumented
-	fns   map[string]api.Function // mod's exports called so far
-	stack [1]uint64               // callDirect's stack: an export takes nothing and returns at most one value
-	ch    *channel
-	mems  []*mmapMemory // the modules' linear memories, outside the Go heap
+	ext    *extism.Plugin          // run through Extism
+	mod    api.Module              // or run directly (runsDirect)
+	halt   api.MutableGlobal       // mod's stop flag, when instrumented
+	fns    map[string]api.Function // mod's exports called so far
+	stack  [1]uint64               // callDirect's stack: an export takes nothing and returns at most one value
+	exited bool                    // the module exited (WASI proc_exit) in a direct call
+	ch     *channel
+	mems   []*mmapMemory // the modules' linear memories, outside the Go heap
 
 	idleSince time.Time // when it last went back to the pool
 }

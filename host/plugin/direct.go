@@ -303,6 +303,8 @@ func (inst *instance) callDirect(ctx context.Context, export string) (uint32, er
 	var exit *sys.ExitError
 	switch {
 	case errors.As(err, &exit):
+		// The module is closed now: the instance cannot serve another call.
+		inst.exited = true
 		if exit.ExitCode() == 0 {
 			err = nil
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -43,6 +44,8 @@ func TestBadPlugins(t *testing.T) {
 		{"nil dereference", trap, "test_trap", `{}`, []abi.Code{abi.PluginFailed}, "replaced the instance"},
 		{"out of bounds", trap, "test_trap", `{"kind":"oob"}`, []abi.Code{abi.PluginFailed}, "replaced the instance"},
 		{"panic in handler", trap, "test_trap", `{"kind":"panic"}`, []abi.Code{abi.Internal}, "a bug in the plugin"},
+		{"exit", trap, "test_trap", `{"kind":"exit"}`, []abi.Code{abi.PluginFailed}, "replaced the instance"},
+		{"exit 0", trap, "test_trap", `{"kind":"exit0"}`, []abi.Code{abi.PluginFailed}, "malformed result"},
 		{"infinite loop", loop, "test_loop", `{}`, []abi.Code{abi.PluginFailed, abi.Timeout}, "did not finish"},
 		{"out of memory", oom, "test_oom", `{}`, []abi.Code{abi.PluginFailed}, ""},
 		{"no grant", nogrant, "test_nogrant", `{}`, []abi.Code{abi.CapabilityDenied}, `was not granted "fs.read"`},
@@ -113,8 +116,12 @@ func TestBadPlugins(t *testing.T) {
 	})
 
 	t.Run("a trapped plugin recovers", func(t *testing.T) {
-		if got, _ := trap.ok(t, "test_trap", `{"kind":"none"}`); got != "no trap" {
-			t.Fatalf("after the traps: %q", got)
+		// More calls than the plugin keeps instances: none of those it
+		// kept may be one that trapped or exited.
+		for range 2 * plugin.MaxInstances {
+			if got, _ := trap.ok(t, "test_trap", `{"kind":"none"}`); got != "no trap" {
+				t.Fatalf("after the traps: %q", got)
+			}
 		}
 		if !strings.Contains(trap.logs.String(), "test_trap panicked: test_trap asked to panic") {
 			t.Errorf("the recovered panic was not logged: %s", trap.logs.String())

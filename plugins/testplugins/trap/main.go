@@ -1,10 +1,12 @@
 // Command trap is a test plugin whose tool crashes the plugin in the way
 // asked: a nil dereference in a goroutine (a Go runtime crash no recover can
 // catch), an out-of-bounds memory access (a wasm trap), a panic inside the
-// handler (recovered by the SDK into INTERNAL), or nothing at all.
+// handler (recovered by the SDK into INTERNAL), an exit of the whole module
+// (WASI proc_exit, with status 3 or 0), or nothing at all.
 package main
 
 import (
+	"os"
 	"unsafe"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -13,7 +15,7 @@ import (
 
 // TrapArgs are the arguments of test_trap.
 type TrapArgs struct {
-	Kind string `json:"kind,omitempty" enum:"nil,oob,panic,none" default:"nil" desc:"How to fail: nil (nil dereference in a goroutine), oob (out-of-bounds memory access), panic (panic in the handler), none (succeed)."`
+	Kind string `json:"kind,omitempty" enum:"nil,oob,panic,exit,exit0,none" default:"nil" desc:"How to fail: nil (nil dereference in a goroutine), oob (out-of-bounds memory access), panic (panic in the handler), exit and exit0 (the module exits with status 3 or 0), none (succeed)."`
 }
 
 var sink *int
@@ -39,6 +41,10 @@ func init() {
 			*p = 1 // far beyond the linear memory: the wasm traps
 		case "panic":
 			panic("test_trap asked to panic")
+		case "exit":
+			os.Exit(3)
+		case "exit0":
+			os.Exit(0)
 		}
 		return juju.Text("no trap"), nil
 	})
