@@ -2,6 +2,7 @@ package abi
 
 import (
 	"encoding/binary"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -80,4 +81,93 @@ func AppendJSONString(b []byte, s string, html bool) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// ReadJSONString reads the JSON string whose opening quote is b[i], as
+// encoding/json would decode it, and returns it with the index just past
+// its closing quote. It reports false for a malformed string and where the
+// two could differ: a \u escape of a surrogate (encoding/json pairs or
+// replaces them) and invalid UTF-8 (which it replaces with U+FFFD). The
+// SDK's decoder and the host's decoder of call results both read strings
+// with it.
+func ReadJSONString(b []byte, i int) (string, int, bool) {
+	start := i + 1
+	ascii := true
+	for i = start; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			s := b[start:i]
+			if !ascii && !utf8.Valid(s) {
+				return "", i, false
+			}
+			return string(s), i + 1, true
+		case c == '\\':
+			return readEscaped(b, start, i)
+		case c < 0x20:
+			return "", i, false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	return "", i, false
+}
+
+// readEscaped finishes ReadJSONString for a string holding escapes: b[i] is
+// its first backslash, b[start:i] what came before it.
+func readEscaped(b []byte, start, i int) (string, int, bool) {
+	out := append([]byte(nil), b[start:i]...)
+	for i < len(b) {
+		c := b[i]
+		switch {
+		case c == '"':
+			if !utf8.Valid(out) {
+				return "", i, false
+			}
+			return string(out), i + 1, true
+		case c < 0x20:
+			return "", i, false
+		case c != '\\':
+			out = append(out, c)
+			i++
+			continue
+		}
+		if i+1 >= len(b) {
+			return "", i, false
+		}
+		e := b[i+1]
+		i += 2
+		switch e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			if i+4 > len(b) {
+				return "", i, false
+			}
+			hex := b[i : i+4]
+			for _, h := range hex {
+				if !isHex(h) {
+					return "", i, false
+				}
+			}
+			r, _ := strconv.ParseUint(string(hex), 16, 32)
+			if r >= 0xd800 && r < 0xe000 {
+				return "", i, false
+			}
+			out = utf8.AppendRune(out, rune(r))
+			i += 4
+		default:
+			return "", i, false
+		}
+	}
+	return "", i, false
 }

@@ -28,3 +28,38 @@ func TestAppendJSONStringExact(t *testing.T) {
 		}
 	}
 }
+
+func TestReadJSONString(t *testing.T) {
+	for _, tt := range []struct {
+		in   string // the string starts at its first quote
+		want string
+		ok   bool
+	}{
+		{`"plain" rest`, "plain", true},
+		{`"é ☃"`, "é ☃", true},
+		{`"a\nb\t\"\\\/\b\f\r"`, "a\nb\t\"\\/\b\f\r", true},
+		{`"\u00e9\u0000x"`, "é\x00x", true},
+		{`""`, "", true},
+		{`"\ud83d\ude00"`, "", false}, // surrogates: left to encoding/json
+		{"\"\xff\"", "", false},
+		{"\"a\\n\xc3\"", "", false},
+		{`"\x"`, "", false},
+		{`"\u12"`, "", false},
+		{`"\u+123"`, "", false},
+		{"\"a\nb\"", "", false},
+		{`"open`, "", false},
+	} {
+		in := []byte("x" + tt.in)
+		got, end, ok := ReadJSONString(in, 1)
+		if ok != tt.ok || ok && got != tt.want {
+			t.Errorf("%s: got %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+			continue
+		}
+		if ok {
+			var js string
+			if err := json.Unmarshal(in[1:end], &js); err != nil || js != got {
+				t.Errorf("%s: read %q up to %d, where encoding/json reads %q (%v)", tt.in, got, end, js, err)
+			}
+		}
+	}
+}

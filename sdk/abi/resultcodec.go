@@ -1,9 +1,6 @@
 package abi
 
-import (
-	"strconv"
-	"unicode/utf8"
-)
+import "strconv"
 
 // DecodeCallResult decodes the header of a juju_call result into r, a zero
 // CallResult, as json.Unmarshal would, and reports whether it could. It
@@ -212,62 +209,13 @@ func (d *resultDecoder) int(n *int) bool {
 	return err == nil
 }
 
-// str reads a string: its bytes as they are when they hold no escape,
-// else unescaped; a \u escape of a surrogate and invalid UTF-8 decline.
+// str reads a string (ReadJSONString).
 func (d *resultDecoder) str(s *string) bool {
 	d.i = skipSpace(d.b, d.i)
 	if d.i >= len(d.b) || d.b[d.i] != '"' {
 		return false
 	}
-	end, ok := validString(d.b, d.i)
-	if !ok {
-		return false
-	}
-	raw := d.b[d.i+1 : end-1]
-	d.i = end
-	var out []byte
-	plain := 0 // raw[:plain] is copied to out, or needs no copy
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if c != '\\' {
-			continue
-		}
-		out = append(out, raw[plain:i]...)
-		i++
-		switch raw[i] {
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			v, _ := strconv.ParseUint(string(raw[i+1:i+5]), 16, 32)
-			if v >= 0xd800 && v < 0xe000 {
-				return false
-			}
-			out = utf8.AppendRune(out, rune(v))
-			i += 4
-		default: // '"', '\\', '/'
-			out = append(out, raw[i])
-		}
-		plain = i + 1
-	}
-	if out == nil {
-		if !utf8.Valid(raw) {
-			return false
-		}
-		*s = string(raw)
-		return true
-	}
-	out = append(out, raw[plain:]...)
-	if !utf8.Valid(out) {
-		return false
-	}
-	*s = string(out)
-	return true
+	v, end, ok := ReadJSONString(d.b, d.i)
+	*s, d.i = v, end
+	return ok
 }

@@ -467,83 +467,9 @@ func (d *fastDecoder) rawKey() ([]byte, bool) {
 
 // str reads a string; d.data[d.i] is its opening quote.
 func (d *fastDecoder) str() (string, bool) {
-	d.i++
-	start := d.i
-	ascii := true
-	for d.i < len(d.data) {
-		c := d.data[d.i]
-		switch {
-		case c == '"':
-			s := d.data[start:d.i]
-			d.i++
-			if !ascii && !utf8.Valid(s) {
-				return "", false // encoding/json would replace the bad bytes
-			}
-			return string(s), true
-		case c == '\\':
-			return d.escaped(start)
-		case c < 0x20:
-			return "", false
-		case c >= utf8.RuneSelf:
-			ascii = false
-		}
-		d.i++
-	}
-	return "", false
-}
-
-// escaped finishes a string holding escapes, from its first backslash.
-func (d *fastDecoder) escaped(start int) (string, bool) {
-	b := append([]byte(nil), d.data[start:d.i]...)
-	for d.i < len(d.data) {
-		c := d.data[d.i]
-		switch {
-		case c == '"':
-			d.i++
-			if !utf8.Valid(b) {
-				return "", false
-			}
-			return string(b), true
-		case c < 0x20:
-			return "", false
-		case c != '\\':
-			b = append(b, c)
-			d.i++
-			continue
-		}
-		if d.i+1 >= len(d.data) {
-			return "", false
-		}
-		e := d.data[d.i+1]
-		d.i += 2
-		switch e {
-		case '"', '\\', '/':
-			b = append(b, e)
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			if d.i+4 > len(d.data) {
-				return "", false
-			}
-			r, err := strconv.ParseUint(string(d.data[d.i:d.i+4]), 16, 32)
-			if err != nil || strings.ContainsAny(string(d.data[d.i:d.i+4]), "+-") || (r >= 0xd800 && r < 0xe000) {
-				return "", false // surrogates are left to encoding/json
-			}
-			b = utf8.AppendRune(b, rune(r))
-			d.i += 4
-		default:
-			return "", false
-		}
-	}
-	return "", false
+	s, end, ok := abi.ReadJSONString(d.data, d.i)
+	d.i = end
+	return s, ok
 }
 
 // parseUint reads lit, digits only, as strconv.ParseUint(lit, 10, 64)
