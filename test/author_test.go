@@ -158,6 +158,16 @@ func TestPrebuiltWasmPlugin(t *testing.T) {
 	if got := s.ok("test_raw_echo", map[string]any{"text": "hi"}); got != "raw: hi" {
 		t.Errorf("test_raw_echo: %q", got)
 	}
+	// A plugin that sets its output and exits with 0 has answered; the
+	// closed module is not given another call.
+	if got := s.ok("test_raw_echo", map[string]any{"text": "exit"}); got != "raw: exit" {
+		t.Errorf("test_raw_echo that exits: %q", got)
+	}
+	for i := range 3 {
+		if got := s.ok("test_raw_echo", map[string]any{"text": "after"}); got != "raw: after" {
+			t.Errorf("test_raw_echo call %d after an exit: %q", i+1, got)
+		}
+	}
 	msg := s.fail("test_raw_fail", map[string]any{"text": "xyz"}, "PLUGIN_FAILED")
 	if !strings.Contains(msg, `it reported an error: "the raw plugin failed on purpose: xyz"`) {
 		t.Errorf("test_raw_fail: %s", msg)

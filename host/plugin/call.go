@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	extism "github.com/extism/go-sdk"
@@ -126,7 +127,7 @@ func (p *Plugin) run(ctx context.Context, l *load, caller hostfns.Caller, export
 		}
 		return nil, p.callError(ctx, callCtx, export, rc, err)
 	}
-	if inst.exited {
+	if inst.exited.Load() {
 		// An exit with status 0 ends the call as Extism's convention has it,
 		// with whatever output the plugin gave, and closes the module:
 		// pooled, the instance would fail the next call.
@@ -222,7 +223,7 @@ type instance struct {
 	halt   api.MutableGlobal       // mod's stop flag, when instrumented
 	fns    map[string]api.Function // mod's exports called so far
 	stack  [1]uint64               // callDirect's stack: an export takes nothing and returns at most one value
-	exited bool                    // the module exited (WASI proc_exit) in a direct call
+	exited atomic.Bool             // the module was closed: by its own exit (WASI proc_exit), or by dispose
 	ch     *channel
 	mems   []*mmapMemory // the modules' linear memories, outside the Go heap
 
@@ -318,6 +319,9 @@ func (p *Plugin) acquire(ctx context.Context, l *load, waitWarm bool) (*instance
 	}
 	var err error
 	allocCtx := experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(inst.allocate))
+	// A module that exits is closed by wazero, in Extism's modules as in
+	// direct ones; Extism reports an exit with 0 as a success.
+	allocCtx = experimental.WithCloseNotifier(allocCtx, experimental.CloseNotifyFunc(func(context.Context, uint32) { inst.exited.Store(true) }))
 	if l.direct != nil {
 		inst.mod, err = l.direct.instantiate(allocCtx, cfg)
 		if err == nil && l.direct.stopGlobal {
@@ -374,6 +378,10 @@ func (p *Plugin) initialize(inst *instance) error {
 	if err != nil && (trapped(err) || strings.HasPrefix(err.Error(), "failed to initialize runtime")) {
 		inst.dispose()
 		return fmt.Errorf("start (the warm-up call of %s): %w", export, err)
+	}
+	if inst.exited.Load() { // an exit with 0, which neither start reports
+		inst.dispose()
+		return fmt.Errorf("start (the warm-up call of %s): the module exited", export)
 	}
 	if err != nil || rc != 0 {
 		p.rt.log.Debug("plugin answered the warm-up call with an error", "plugin", p.Name(), "rc", rc, "err", err)

@@ -302,9 +302,7 @@ func (inst *instance) callDirect(ctx context.Context, export string) (uint32, er
 	err := f.CallWithStack(ctx, inst.stack[:])
 	var exit *sys.ExitError
 	switch {
-	case errors.As(err, &exit):
-		// The module is closed now: the instance cannot serve another call.
-		inst.exited = true
+	case errors.As(err, &exit): // the module is closed now (instance.exited)
 		if exit.ExitCode() == 0 {
 			err = nil
 		}

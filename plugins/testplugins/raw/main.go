@@ -11,6 +11,7 @@ package main
 import (
 	"encoding/binary"
 	"encoding/json"
+	"os"
 )
 
 // The Extism kernel's memory and I/O functions.
@@ -119,6 +120,13 @@ func call() int32 {
 			text += " " + req.Arguments.Text
 		}
 		res = map[string]any{"content": []any{map[string]string{"type": "text", "text": text}}}
+		if req.Arguments.Text == "exit" {
+			// As a plugin may end: its output set, then WASI proc_exit(0),
+			// which closes the module.
+			b, _ := json.Marshal(res)
+			output(b)
+			os.Exit(0)
+		}
 	case "test_raw_fail":
 		errorSet(block([]byte("the raw plugin failed on purpose: " + req.Arguments.Text)))
 		return 1
