@@ -113,9 +113,10 @@ func TestArgumentsNotAnObject(t *testing.T) {
 
 // rawSession speaks JSON-RPC lines to `juju stdio` directly.
 type rawSession struct {
-	in  io.WriteCloser
-	out *bufio.Scanner
-	cmd *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Scanner
+	cmd  *exec.Cmd
+	home string // its JUJU_HOME
 }
 
 func startRaw(t *testing.T, root string, args ...string) *rawSession {
@@ -140,7 +141,7 @@ func startRawLogging(t *testing.T, root string, stderr io.Writer, args ...string
 	t.Cleanup(func() { in.Close(); cmd.Process.Kill(); cmd.Wait() })
 	sc := bufio.NewScanner(out)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	return &rawSession{in: in, out: sc, cmd: cmd}
+	return &rawSession{in: in, out: sc, cmd: cmd, home: home}
 }
 
 func (r *rawSession) send(t *testing.T, line string) map[string]any {
@@ -512,10 +513,14 @@ func hwm(t *testing.T, pid int) int64 {
 	return 0
 }
 
-// A 100 MB line is discarded as it streams: an error with id null, the
-// memory of the process barely moves, and the next call is served.
+// A 100 MB line is discarded as it streams: the memory of the process
+// barely moves, the call is answered as that call (its id and tool read
+// from the line's first bytes) with TOO_LARGE and audited, and the next
+// call is served. A message whose id comes after the cut gets an error of
+// id null.
 func TestOversizedMessageIsDiscarded(t *testing.T) {
-	r := startRaw(t, workspace(t, map[string]string{"a.txt": "hello\n"}))
+	root := workspace(t, map[string]string{"a.txt": "hello\n"})
+	r := startRaw(t, root)
 	if init := r.send(t, initializeLine); init["result"] == nil {
 		t.Fatalf("initialize failed: %s", mustJSON(init))
 	}
@@ -525,29 +530,50 @@ func TestOversizedMessageIsDiscarded(t *testing.T) {
 	time.Sleep(2 * time.Second) // let the background compilation settle
 	before := hwm(t, r.cmd.Process.Pid)
 
-	const size = 100 << 20
-	head := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"big.txt","content":"`
-	go func() {
-		io.WriteString(r.in, head)
-		chunk := strings.Repeat("x", 1<<20)
-		for i := 0; i < size>>20; i++ {
-			if _, err := io.WriteString(r.in, chunk); err != nil {
-				return
+	send := func(head string, size int, tail string) {
+		go func() {
+			io.WriteString(r.in, head)
+			chunk := strings.Repeat("x", 1<<20)
+			for i := 0; i < size>>20; i++ {
+				if _, err := io.WriteString(r.in, chunk); err != nil {
+					return
+				}
 			}
-		}
-		io.WriteString(r.in, `"}}}`+"\n")
-	}()
+			io.WriteString(r.in, tail+"\n")
+		}()
+	}
+	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"big.txt","content":"`, 100<<20, `"}}}`)
 	got := r.recv(t, "a 100 MB line", 2*time.Minute)
 	after := hwm(t, r.cmd.Process.Pid)
 	t.Logf("peak resident size: %d MiB before, %d MiB after the 100 MB line", before>>20, after>>20)
 	if after-before > 40<<20 {
 		t.Errorf("a 100 MB line raised the peak resident size by %d MiB", (after-before)>>20)
 	}
-	e := rpcError(t, got)
-	if got["id"] != nil || e["code"] != float64(mcp.INVALID_REQUEST) || !strings.Contains(e["message"].(string), "MiB") {
-		t.Fatalf("100 MB message: want invalid request with id null naming the cap, got %s", mustJSON(got))
+	res, _ := got["result"].(map[string]any)
+	if got["id"] != float64(3) || res == nil || res["isError"] != true ||
+		!strings.Contains(string(mustJSON(res)), "TOO_LARGE: this call to write_file was larger than 16 MiB") {
+		t.Fatalf("100 MB tool call: want its id and a TOO_LARGE result naming the tool and the cap, got %s", mustJSON(got))
 	}
-	if resp := r.send(t, fmt.Sprintf(read, 4)); !strings.Contains(string(mustJSON(resp)), "hello") {
-		t.Fatalf("not served after the oversized message: %s", mustJSON(resp))
+	if _, err := os.Stat(filepath.Join(root, "big.txt")); !os.IsNotExist(err) {
+		t.Fatalf("big.txt after the discarded call: %v", err)
+	}
+
+	send(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"write_file","arguments":{"path":"big.txt","content":"`, 17<<20, `"}},"id":4}`)
+	got = r.recv(t, "a 17 MB line with its id at the end", time.Minute)
+	e := rpcError(t, got)
+	if got["id"] != nil || e["code"] != float64(mcp.INVALID_REQUEST) || !strings.Contains(e["message"].(string), "16 MiB") {
+		t.Fatalf("17 MB message, id last: want invalid request with id null naming the cap, got %s", mustJSON(got))
+	}
+	if resp := r.send(t, fmt.Sprintf(read, 5)); !strings.Contains(string(mustJSON(resp)), "hello") {
+		t.Fatalf("not served after the oversized messages: %s", mustJSON(resp))
+	}
+	var refused []auditEntry
+	for _, a := range auditJSON(t, r.home, root) {
+		if a.Outcome == "TOO_LARGE" {
+			refused = append(refused, a)
+		}
+	}
+	if len(refused) != 1 || refused[0].Tool != "write_file" || refused[0].Client != "raw" {
+		t.Fatalf("audited as too large: %+v", refused)
 	}
 }

@@ -14,8 +14,8 @@ import (
 // MaxMessage bounds one JSON-RPC message read on stdio (one line). mcp-go
 // reads a line whole and copies it several times while it decodes it, so a
 // line of 100 MB would cost a gigabyte; a longer line is discarded as it
-// streams in, never held whole, and answered with an invalid-request error
-// whose id is null (the id is in the part not read). 16 MiB is far above
+// streams in, never held whole, and answered from what its first bytes say
+// (discardedHead). 16 MiB is far above
 // what a client sends: a model writes tens of kilobytes at a time, and
 // results travel the other way.
 const MaxMessage = 16 << 20
@@ -36,13 +36,15 @@ const maxInitializeWait = 10 * time.Second
 //     its initialize (a script piped into `juju stdio`) finds the session
 //     initialized: mcp-go serves each request on its own goroutine, and the
 //     call would otherwise race the handshake;
-//   - discards a longer line while reading it and calls tooLarge at its end.
+//   - discards a longer line while reading it and calls tooLarge at its
+//     end with the line's first bytes (at most headKeep).
 type lineReader struct {
 	ctx      context.Context
 	r        io.Reader
 	f        *inflight
-	max      int    // MaxMessage; smaller in tests
-	tooLarge func() // answers a discarded line
+	max      int               // MaxMessage; smaller in tests
+	tooLarge func(head []byte) // answers a discarded line
+	cutHead  []byte            // the first bytes of the line being discarded
 
 	buf      []byte   // what r gave and was not yet scanned, within chunk
 	chunk    []byte   // the read buffer
@@ -55,7 +57,12 @@ type lineReader struct {
 	err      error    // r's error, once seen
 }
 
-func newLineReader(ctx context.Context, r io.Reader, f *inflight, tooLarge func()) *lineReader {
+// headKeep is how much of a discarded line the reader keeps: enough for
+// the id, the method and the tool's name, which clients write before the
+// arguments.
+const headKeep = 4 << 10
+
+func newLineReader(ctx context.Context, r io.Reader, f *inflight, tooLarge func(head []byte)) *lineReader {
 	return &lineReader{ctx: ctx, r: r, f: f, max: MaxMessage, tooLarge: tooLarge, chunk: make([]byte, 64<<10)}
 }
 
@@ -108,6 +115,7 @@ func (l *lineReader) scan() {
 	case l.skipping:
 	case length > l.max:
 		l.skipping = true
+		l.cutHead = l.lineHead(bytes.TrimSuffix(seg, []byte("\n")))
 		l.parts, l.size = nil, 0
 	case i >= 0 && l.size == 0:
 		// The whole line is in chunk, which the next read overwrites.
@@ -121,12 +129,23 @@ func (l *lineReader) scan() {
 	switch {
 	case i < 0:
 	case l.skipping:
-		l.skipping = false
-		l.tooLarge()
+		head := l.cutHead
+		l.skipping, l.cutHead = false, nil
+		l.tooLarge(head)
 	default:
 		l.ready = l.join()
 		l.head = l.record(l.ready)
 	}
+}
+
+// lineHead returns the first headKeep bytes of the line collected so far
+// followed by seg, as a copy.
+func (l *lineReader) lineHead(seg []byte) []byte {
+	head := make([]byte, 0, headKeep)
+	for _, p := range l.parts {
+		head = append(head, p[:min(len(p), headKeep-len(head))]...)
+	}
+	return append(head, seg[:min(len(seg), headKeep-len(head))]...)
 }
 
 // join returns the pieces of the line as one slice and forgets them.
@@ -173,17 +192,6 @@ func (l *lineReader) waitAnswer(id string) {
 	case <-t.C:
 	case <-l.ctx.Done():
 	}
-}
-
-// tooLargeAnswer is the answer to a discarded line.
-func tooLargeAnswer(max int) []byte {
-	b, _ := json.Marshal(mcp.JSONRPCError{
-		JSONRPC: mcp.JSONRPC_VERSION,
-		ID:      mcp.NewRequestId(nil),
-		Error: mcp.NewJSONRPCErrorDetails(mcp.INVALID_REQUEST,
-			"the message is larger than "+sizeText(max)+", the most juju reads in one message; it was discarded unread. Send less at once (write a large file in parts, or with a command)", nil),
-	})
-	return append(b, '\n')
 }
 
 // sizeText writes a byte count in MiB when it is a whole number of them.

@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/jujutools/juju/host"
+	"github.com/jujutools/juju/sdk/abi"
 )
 
 // ServeStdio serves MCP over in and out until in ends or ctx is done.
@@ -33,7 +34,6 @@ func ServeStdio(ctx context.Context, h *host.Host, in io.Reader, out io.Writer, 
 	}
 	f := newInflight()
 	w := &answerWriter{w: out, f: f}
-	tooLarge := tooLargeAnswer(MaxMessage)
 	fromClient, toMCP := io.Pipe()
 	d := &stdioLoop{
 		s: s, w: w, fwd: toMCP, errLog: errLog,
@@ -43,11 +43,7 @@ func ServeStdio(ctx context.Context, h *host.Host, in io.Reader, out io.Writer, 
 		ended:       make(chan error, 1),
 	}
 	d.warmNow = s.warmAfterHandshake(ctx, warmDelay, stdioWarmLatest)
-	d.l = newLineReader(ctx, in, f, func() {
-		if _, err := w.Write(tooLarge); err != nil {
-			errLog.Printf("answering a message over %d bytes: %v", MaxMessage, err)
-		}
-	})
+	d.l = newLineReader(ctx, in, f, d.tooLarge)
 	std := server.NewStdioServer(s.mcp)
 	std.SetErrorLogger(errLog)
 	server.WithStdioContextFunc(func(ctx context.Context) context.Context {
@@ -144,6 +140,25 @@ func (d *stdioLoop) read() {
 			d.ended <- err
 			return
 		}
+	}
+}
+
+// tooLarge answers a message discarded for its size, from its first bytes
+// (tooLargeAnswer). A tool call so refused is audited as every refused
+// call is.
+func (d *stdioLoop) tooLarge(head []byte) {
+	h := readDiscardedHead(head)
+	if h.id != nil && h.method == string(mcp.MethodToolsCall) {
+		ctx := context.Background()
+		select {
+		case <-d.sessionMade:
+			ctx = d.session
+		default:
+		}
+		d.s.refused(ctx, h.tool, nil, abi.TooLarge)
+	}
+	if _, err := d.w.Write(tooLargeAnswer(h, MaxMessage)); err != nil {
+		d.errLog.Printf("answering a message over %d bytes: %v", MaxMessage, err)
 	}
 }
 
