@@ -174,6 +174,38 @@ func TestListDirectory(t *testing.T) {
 	s.fail("list_directory", map[string]any{"path": "README.md/x"}, "NOT_FOUND")
 }
 
+// A listing shows where a link inside the workspace leads, says a broken
+// one is broken (never that it leads out), and withholds a link out.
+func TestListDirectoryLinks(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "a\n"})
+	for link, target := range map[string]string{"to-a": "a.txt", "dangling": "missing.txt", "loop1": "loop2", "loop2": "loop1", "out": "/etc/passwd"} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := start(t, root)
+	res := s.call("list_directory", map[string]any{"path": "."})
+	got := text(res)
+	for _, want := range []string{
+		"to-a -> a.txt\n",
+		"dangling -> (broken: its target is missing or loops)\n",
+		"loop1 -> (broken: its target is missing or loops)\n",
+		"[1 entry withheld by the workspace policy.]",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("listing lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "out") || strings.Contains(got, "passwd") {
+		t.Errorf("listing shows the link out:\n%s", got)
+	}
+	for _, e := range structured(t, res)["entries"].([]any) {
+		if e := e.(map[string]any); e["name"] == "dangling" && (e["type"] != "symlink" || e["target"] != nil) {
+			t.Errorf("dangling link entry: %v", e)
+		}
+	}
+}
+
 // A folder of 200,000 entries is listed cut, the cut said, each of the
 // text and the structured content under 100,000 bytes, and the rest
 // readable by offset.

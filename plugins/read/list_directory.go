@@ -196,6 +196,11 @@ func jsonLen(s string) int {
 	return n
 }
 
+// brokenLink stands for the target of a symlink listed without one: a link
+// whose target is missing or loops (a link out of the roots, or to a secret
+// or a denied path, is withheld, never listed).
+const brokenLink = "(broken: its target is missing or loops)"
+
 // appendEntryLine appends one line of a listing: "name/" for a folder,
 // "name  (1.2 KB)" for a file, "name -> target" for a symlink.
 func appendEntryLine(b []byte, e abi.Entry) []byte {
@@ -212,7 +217,7 @@ func appendEntryLine(b []byte, e abi.Entry) []byte {
 		if e.Target != "" {
 			b = append(b, e.Target...)
 		} else {
-			b = append(b, "(outside the workspace)"...)
+			b = append(b, brokenLink...)
 		}
 	default:
 		b = append(b, "  (special file)"...)

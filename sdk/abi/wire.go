@@ -158,7 +158,7 @@ type Entry struct {
 	Type    string `json:"type" enum:"file,dir,symlink,other" desc:"What it is."`
 	Size    int64  `json:"size" desc:"Size in bytes."`
 	ModTime string `json:"modTime" desc:"Last modification time (RFC 3339)."`
-	Target  string `json:"target,omitempty" desc:"For a symlink: its target, relative to the first root."`
+	Target  string `json:"target,omitempty" desc:"For a symlink: its target, relative to the first root; absent when the link is broken (its target missing or a loop)."`
 }
 
 // ListRequest lists one folder, or a window of it: the entries from Offset

@@ -72,7 +72,7 @@ func entryLine(e Entry) string {
 		if e.Target != "" {
 			return e.Name + " -> " + e.Target + "\n"
 		}
-		return e.Name + " -> (outside the workspace)\n"
+		return e.Name + " -> (broken: its target is missing or loops)\n"
 	}
 	return e.Name + "  (special file)\n"
 }
