@@ -118,6 +118,10 @@ func TestGitReadTools(t *testing.T) {
 	if l := structured(t, s.call("git_log", map[string]any{"path": "main.go"})); len(l["commits"].([]any)) != 1 {
 		t.Errorf("log main.go: %v", l)
 	}
+	// A path no commit touched is not a history without commits.
+	if got := s.ok("git_log", map[string]any{"path": "mian.go"}); got != "no commits that touch \"mian.go\"; check the path (git takes it relative to cwd)\n" {
+		t.Errorf("log of a path never committed: %q", got)
+	}
 }
 
 func TestGitSecretsAndRefusals(t *testing.T) {

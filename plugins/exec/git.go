@@ -282,11 +282,21 @@ func gitLog(_ *juju.Call, in GitLogArgs) (*juju.Result, error) {
 	case l.Truncated:
 		fmt.Fprintf(&b, "[Showing %d commits, the most one result holds. Call git_log with the same arguments and offset %d to read on.]\n", len(l.Commits), l.NextOffset)
 	case len(l.Commits) == 0 && in.Offset > 0:
-		fmt.Fprintf(&b, "no commits after the newest %d\n", in.Offset)
+		fmt.Fprintf(&b, "no commits after the newest %d%s\n", in.Offset, touching(in.Path))
 	case len(l.Commits) == 0:
-		b.WriteString("no commits\n")
+		fmt.Fprintf(&b, "no commits%s\n", touching(in.Path))
 	}
 	return juju.Text(b.String()).WithStructured(l), nil
+}
+
+// touching says which path a log was narrowed to, for an empty answer: a
+// path no commit touched (or that never existed) is not a history without
+// commits.
+func touching(path string) string {
+	if path == "" {
+		return ""
+	}
+	return fmt.Sprintf(" that touch %q; check the path (git takes it relative to cwd)", path)
 }
 
 func clip(s string, n int) string {
