@@ -50,7 +50,7 @@ type file struct {
 // cap is reached, and without it when time runs out.
 func (c *collector) read(r io.Reader) error {
 	lr := &io.LimitedReader{R: r, N: c.s.opts.MaxOutput}
-	err := readLines(lr, c.line)
+	err := readRecords(lr, c.line)
 	if err == nil && lr.N <= 0 {
 		c.res.Truncated = true
 		c.stopped = true

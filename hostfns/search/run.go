@@ -122,39 +122,45 @@ func firstLines(s string, n int) string {
 	return strings.Join(out, "; ")
 }
 
-// readLines calls f with every line of r (without its newline); a line
-// longer than maxEventBytes is skipped. f returns false to stop.
-func readLines(r io.Reader, f func(line []byte) bool) error {
+// readRecords calls f with every record of rg's output (without its final
+// line break): "NAME\0LINE:COLUMN:TEXT". A file's name may hold line breaks,
+// never a NUL, so a line with no NUL yet is the start of a record that goes
+// on, up to a name's length (PATH_MAX); rg writes nothing else on stdout. A
+// record longer than maxEventBytes is skipped. f returns false to stop.
+func readRecords(r io.Reader, f func(rec []byte) bool) error {
 	br := bufio.NewReaderSize(r, 256<<10)
-	var long []byte
-	skipping := false
+	var long []byte   // a record read in pieces
+	skipping := false // the record being read passed maxEventBytes
 	for {
 		chunk, err := br.ReadSlice('\n')
-		switch {
-		case err == bufio.ErrBufferFull:
+		if err != nil && err != bufio.ErrBufferFull && err != io.EOF {
+			return err
+		}
+		rec := chunk
+		if len(long) > 0 || skipping || err == bufio.ErrBufferFull || (err == nil && bytes.IndexByte(chunk, 0) < 0) {
 			if !skipping {
 				long = append(long, chunk...)
 				if len(long) > maxEventBytes {
 					long, skipping = long[:0], true
 				}
 			}
-			continue
-		case err != nil && err != io.EOF:
-			return err
+			if err == bufio.ErrBufferFull ||
+				err == nil && !skipping && bytes.IndexByte(long, 0) < 0 && len(long) <= maxNameBytes {
+				continue
+			}
+			rec = long
 		}
-		line := chunk
-		if len(long) > 0 {
-			line = append(long, chunk...)
-			long = long[:0]
-		}
-		if !skipping && len(bytes.TrimSpace(line)) > 0 {
-			if !f(bytes.TrimSuffix(line, []byte("\n"))) {
+		if !skipping && len(bytes.TrimSpace(rec)) > 0 {
+			if !f(bytes.TrimSuffix(rec, []byte("\n"))) {
 				return nil
 			}
 		}
-		skipping = false
+		long, skipping = long[:0], false
 		if err == io.EOF {
 			return nil
 		}
 	}
 }
+
+// maxNameBytes bounds a file's name as rg prints it (Linux's PATH_MAX).
+const maxNameBytes = 4096

@@ -135,9 +135,9 @@ func gitStatus(_ *juju.Call, in GitStatusArgs) (*juju.Result, error) {
 		b.WriteString("clean: nothing to commit\n")
 	}
 	for _, f := range st.Files {
-		fmt.Fprintf(&b, "%s%s %s", f.Staged, f.Unstaged, f.Path)
+		fmt.Fprintf(&b, "%s%s %s", f.Staged, f.Unstaged, juju.PathText(f.Path))
 		if f.From != "" {
-			fmt.Fprintf(&b, " (from %s)", f.From)
+			fmt.Fprintf(&b, " (from %s)", juju.PathText(f.From))
 		}
 		b.WriteString("\n")
 	}

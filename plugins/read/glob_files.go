@@ -85,10 +85,12 @@ func globFiles(_ *juju.Call, in GlobFilesArgs) (*juju.Result, error) {
 	structured, kept := 0, 0
 	for _, e := range window {
 		structured += entryJSONSize(e, plain)
-		if len(lines)+len(e.Path)+1 > maxListing || structured > maxListing {
+		n := len(lines)
+		lines = append(juju.AppendPathText(lines, e.Path), '\n')
+		if len(lines) > maxListing || structured > maxListing {
+			lines = lines[:n]
 			break
 		}
-		lines = append(append(lines, e.Path...), '\n')
 		kept++
 	}
 	out.Files = window[:kept]

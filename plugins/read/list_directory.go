@@ -68,7 +68,7 @@ func listDirectory(_ *juju.Call, in ListDirectoryArgs) (*juju.Result, error) {
 		out.Truncated, out.NextOffset = true, next
 	}
 	b := make([]byte, 0, len(lines)+400)
-	b = append(b, res.Path...)
+	b = juju.AppendPathText(b, res.Path)
 	b = append(b, " ("...)
 	b = append(b, plural(res.Total, "entry", "entries")...)
 	b = append(b, ")\n"...)
@@ -204,7 +204,7 @@ const brokenLink = "(broken: its target is missing or loops)"
 // appendEntryLine appends one line of a listing: "name/" for a folder,
 // "name  (1.2 KB)" for a file, "name -> target" for a symlink.
 func appendEntryLine(b []byte, e abi.Entry) []byte {
-	b = append(b, e.Name...)
+	b = juju.AppendPathText(b, e.Name)
 	switch e.Type {
 	case abi.TypeDir:
 		b = append(b, '/')
@@ -215,7 +215,7 @@ func appendEntryLine(b []byte, e abi.Entry) []byte {
 	case abi.TypeSymlink:
 		b = append(b, " -> "...)
 		if e.Target != "" {
-			b = append(b, e.Target...)
+			b = juju.AppendPathText(b, e.Target)
 		} else {
 			b = append(b, brokenLink...)
 		}

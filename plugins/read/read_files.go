@@ -105,7 +105,7 @@ func readFiles(_ *juju.Call, in ReadFilesArgs) (*juju.Result, error) {
 // its text and an empty line.
 func writeSection(b *strings.Builder, path, text string) {
 	b.WriteString("==> ")
-	b.WriteString(path)
+	b.WriteString(juju.PathText(path))
 	b.WriteString(" <==\n")
 	b.WriteString(text)
 	b.WriteByte('\n')

@@ -303,18 +303,21 @@ func renderInstructions(out ReadInstructionsResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, untrustedPreamble, len(out.Files))
 	for _, f := range out.Files {
-		fmt.Fprintf(&b, "\n===== BEGIN UNTRUSTED PROJECT FILE %s (%s) =====\n", f.Path, f.Kind)
+		// The path stands on the fence's lines, so a name can neither break
+		// them (juju.PathText quotes one holding a line break) nor carry
+		// the end marker.
+		path := defuse(juju.PathText(f.Path))
+		fmt.Fprintf(&b, "\n===== BEGIN UNTRUSTED PROJECT FILE %s (%s) =====\n", path, f.Kind)
 		if f.Description != "" {
-			fmt.Fprintf(&b, "description: %s\n", f.Description)
+			fmt.Fprintf(&b, "description: %s\n", defuse(f.Description))
 		}
 		if len(f.Globs) > 0 {
-			fmt.Fprintf(&b, "applies to: %s\n", strings.Join(f.Globs, ", "))
+			fmt.Fprintf(&b, "applies to: %s\n", defuse(strings.Join(f.Globs, ", ")))
 		}
 		if f.AlwaysApply != nil {
 			fmt.Fprintf(&b, "alwaysApply: %v\n", *f.AlwaysApply)
 		}
-		// A file cannot close its own fence: the marker is defused inside it.
-		content := strings.ReplaceAll(f.Content, "===== END UNTRUSTED", "= = = = = END UNTRUSTED")
+		content := defuse(f.Content)
 		b.WriteString(content)
 		if !strings.HasSuffix(content, "\n") {
 			b.WriteString("\n")
@@ -322,7 +325,13 @@ func renderInstructions(out ReadInstructionsResult) string {
 		if f.Truncated {
 			b.WriteString("[cut at the size cap; read the rest with read_file]\n")
 		}
-		fmt.Fprintf(&b, "===== END UNTRUSTED PROJECT FILE %s =====\n", f.Path)
+		fmt.Fprintf(&b, "===== END UNTRUSTED PROJECT FILE %s =====\n", path)
 	}
 	return b.String()
+}
+
+// defuse keeps what a file says, its front matter included, from closing
+// its own fence: the end marker is defused inside it.
+func defuse(s string) string {
+	return strings.ReplaceAll(s, "===== END UNTRUSTED", "= = = = = END UNTRUSTED")
 }

@@ -28,9 +28,9 @@ func render(in SearchCodeArgs, res *abi.SearchResult) *juju.Result {
 		sf := abi.SearchFile{Path: f.Path, Count: f.Count}
 		switch in.OutputMode {
 		case abi.SearchFiles, abi.SearchCount:
-			line := f.Path + "\n"
+			line := juju.PathText(f.Path) + "\n"
 			if in.OutputMode == abi.SearchCount {
-				line = fmt.Sprintf("%s:%d\n", f.Path, f.Count)
+				line = fmt.Sprintf("%s:%d\n", juju.PathText(f.Path), f.Count)
 			}
 			n := fileJSONSize(f.Path)
 			if b.Len()+len(line) > maxTextBytes || structured+n > maxTextBytes {
@@ -42,7 +42,7 @@ func render(in SearchCodeArgs, res *abi.SearchResult) *juju.Result {
 			out.Matches += f.Count
 		default:
 			structured += fileJSONSize(f.Path)
-			w := matchWriter{b: &b, path: f.Path, context: in.ContextLines}
+			w := matchWriter{b: &b, path: juju.PathText(f.Path), context: in.ContextLines}
 			for _, m := range f.Matches {
 				n := matchJSONSize(m)
 				if b.Len()+w.size(m) > maxTextBytes || structured+n > maxTextBytes {
@@ -75,7 +75,7 @@ func render(in SearchCodeArgs, res *abi.SearchResult) *juju.Result {
 // for a match, path-line-text for context, "--" between separate groups.
 type matchWriter struct {
 	b       *strings.Builder
-	path    string
+	path    string // as the text shows it (juju.PathText)
 	context int
 	last    int // the last line number written
 }
