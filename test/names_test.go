@@ -68,3 +68,27 @@ func TestNamesWithLineBreaksStayOnTheirLine(t *testing.T) {
 		}
 	}
 }
+
+// A match in a line too long to return (a minified bundle's) is named,
+// not left out unsaid: the answer must not say there is no match.
+func TestSearchNamesLinesTooLongToShow(t *testing.T) {
+	line := strings.Repeat("x", 5<<20) + "needle" + "\n"
+	root := workspace(t, map[string]string{
+		"dist/app.min.js": "// header\n" + line,
+		"src/main.go":     "package main // no match here\n",
+		".env":            line, // a secret: never named
+	})
+	s := start(t, root)
+	for _, mode := range []string{"content", "files", "count"} {
+		res := s.call("search_code", map[string]any{"pattern": "needle", "outputMode": mode})
+		got := text(res)
+		if res.IsError || strings.Contains(got, "No matches") || !strings.Contains(got, "1 matching line too long to show") ||
+			!strings.Contains(got, "dist/app.min.js:2") || strings.Contains(got, ".env") {
+			t.Fatalf("%s mode:\n%s", mode, got)
+		}
+		long, _ := structured(t, res)["longLines"].([]any)
+		if len(long) != 1 || long[0].(map[string]any)["path"] != "dist/app.min.js" || long[0].(map[string]any)["line"] != float64(2) {
+			t.Fatalf("%s mode, longLines: %v", mode, long)
+		}
+	}
+}

@@ -50,7 +50,7 @@ type file struct {
 // cap is reached, and without it when time runs out.
 func (c *collector) read(r io.Reader) error {
 	lr := &io.LimitedReader{R: r, N: c.s.opts.MaxOutput}
-	err := readRecords(lr, c.line)
+	err := readRecords(lr, c.line, c.longLine)
 	if err == nil && lr.N <= 0 {
 		c.res.Truncated = true
 		c.stopped = true
@@ -82,6 +82,23 @@ func (c *collector) line(b []byte) bool {
 	}
 	c.cur.cands = append(c.cur.cands, nominate(n, text, col-1, c.content(), c.seed))
 	return c.ctx.Err() == nil
+}
+
+// longLine notes a record too long to read (a matching line over
+// maxEventBytes) from its first bytes: the line is named in the result,
+// when the policy lets its file be shown, rather than left out unsaid.
+func (c *collector) longLine(head []byte) {
+	name, n, _, _, ok := record(head)
+	if !ok {
+		return
+	}
+	if c.cur == nil || c.cur.name != string(name) {
+		c.flush()
+		c.cur = c.admit(string(name))
+	}
+	if c.cur.f != nil && len(c.res.LongLines) < abi.MaxLongLines {
+		c.res.LongLines = append(c.res.LongLines, abi.SearchLine{Path: c.cur.display, Line: n})
+	}
 }
 
 // record parses one line of rg's output, "PATH\0LINE:COLUMN:TEXT": the

@@ -418,9 +418,6 @@ func (n *nominator) stream(rel string, br *bufio.Reader) []byte {
 // matches it: PATH\0LINE:COLUMN:TEXT, the column of the first match in
 // bytes from 1.
 func (n *nominator) record(out []byte, rel string, num int, ln []byte) []byte {
-	if len(ln) > maxEventBytes {
-		return out // longer than the collector reads, as with rg's output
-	}
 	re := n.pt.rest
 	if num == 1 {
 		re = n.pt.first

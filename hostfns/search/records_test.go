@@ -29,12 +29,17 @@ func TestReadRecords(t *testing.T) {
 		"single byte": func() io.Reader { return iotest.OneByteReader(strings.NewReader(in)) },
 	} {
 		t.Run(name, func(t *testing.T) {
-			var got []string
-			if err := readRecords(r(), func(rec []byte) bool { got = append(got, string(rec)); return true }); err != nil {
+			var got, heads []string
+			if err := readRecords(r(), func(rec []byte) bool { got = append(got, string(rec)); return true },
+				func(head []byte) { heads = append(heads, string(head)) }); err != nil {
 				t.Fatal(err)
 			}
 			if strings.Join(got, "|") != strings.Join(want, "|") {
 				t.Fatalf("records:\n%q\nwant\n%q", got, want)
+			}
+			// The record too long to read is announced by its head.
+			if len(heads) != 1 || len(heads[0]) != longHead || !strings.HasPrefix(heads[0], "long.go\x001:1:xxx") {
+				t.Fatalf("long records: %d, %.40q", len(heads), heads)
 			}
 		})
 	}
@@ -48,7 +53,7 @@ func TestReadRecords(t *testing.T) {
 		}
 		n++
 		return true
-	})
+	}, func([]byte) { t.Fatal("a long record in a run of short lines") })
 	if n < len(junk)/(maxNameBytes+12) {
 		t.Fatalf("%d records from the run", n)
 	}

@@ -126,10 +126,11 @@ func firstLines(s string, n int) string {
 // line break): "NAME\0LINE:COLUMN:TEXT". A file's name may hold line breaks,
 // never a NUL, so a line with no NUL yet is the start of a record that goes
 // on, up to a name's length (PATH_MAX); rg writes nothing else on stdout. A
-// record longer than maxEventBytes is skipped. f returns false to stop.
-func readRecords(r io.Reader, f func(rec []byte) bool) error {
+// record longer than maxEventBytes is skipped, and long called with its
+// first longHead bytes. f returns false to stop.
+func readRecords(r io.Reader, f func(rec []byte) bool, long func(head []byte)) error {
 	br := bufio.NewReaderSize(r, 256<<10)
-	var long []byte   // a record read in pieces
+	var buf []byte    // a record read in pieces
 	skipping := false // the record being read passed maxEventBytes
 	for {
 		chunk, err := br.ReadSlice('\n')
@@ -137,25 +138,26 @@ func readRecords(r io.Reader, f func(rec []byte) bool) error {
 			return err
 		}
 		rec := chunk
-		if len(long) > 0 || skipping || err == bufio.ErrBufferFull || (err == nil && bytes.IndexByte(chunk, 0) < 0) {
+		if len(buf) > 0 || skipping || err == bufio.ErrBufferFull || (err == nil && bytes.IndexByte(chunk, 0) < 0) {
 			if !skipping {
-				long = append(long, chunk...)
-				if len(long) > maxEventBytes {
-					long, skipping = long[:0], true
+				buf = append(buf, chunk...)
+				if len(buf) > maxEventBytes {
+					long(buf[:longHead])
+					buf, skipping = buf[:0], true
 				}
 			}
 			if err == bufio.ErrBufferFull ||
-				err == nil && !skipping && bytes.IndexByte(long, 0) < 0 && len(long) <= maxNameBytes {
+				err == nil && !skipping && bytes.IndexByte(buf, 0) < 0 && len(buf) <= maxNameBytes {
 				continue
 			}
-			rec = long
+			rec = buf
 		}
 		if !skipping && len(bytes.TrimSpace(rec)) > 0 {
 			if !f(bytes.TrimSuffix(rec, []byte("\n"))) {
 				return nil
 			}
 		}
-		long, skipping = long[:0], false
+		buf, skipping = buf[:0], false
 		if err == io.EOF {
 			return nil
 		}
@@ -164,3 +166,7 @@ func readRecords(r io.Reader, f func(rec []byte) bool) error {
 
 // maxNameBytes bounds a file's name as rg prints it (Linux's PATH_MAX).
 const maxNameBytes = 4096
+
+// longHead is how much of a record too long to read is kept: its name,
+// line and column.
+const longHead = maxNameBytes + 64

@@ -197,6 +197,8 @@ func TestNativeMatchesRipgrep(t *testing.T) {
 		"long.txt":             strings.Repeat("a", 3000) + "needle\n",
 		"empty.txt":            "",
 		"lines.txt":            "a\n\nb\nneedle\n\n",
+		"name\nbreak.txt":      "needle in a name with a line break\n",
+		"dist/min.js":          "x\n" + strings.Repeat("m", maxEventBytes) + "needle\n", // too long to return
 	})
 	p := newPolicy(t, root, "*.local")
 	for _, req := range []abi.SearchRequest{

@@ -20,6 +20,7 @@ func render(in SearchCodeArgs, res *abi.SearchResult) *juju.Result {
 	out := SearchCodeResult{
 		Pattern: in.Pattern, Path: in.Path, Mode: in.OutputMode, Engine: res.Engine,
 		Files: []abi.SearchFile{}, Truncated: res.Truncated, Partial: res.Partial || res.Changed, Hidden: res.Hidden,
+		LongLines: res.LongLines,
 	}
 	var b strings.Builder
 	structured := 0
@@ -176,10 +177,27 @@ func summary(in SearchCodeArgs, out *SearchCodeResult, res *abi.SearchResult, cu
 	if out.Hidden > 0 {
 		notes = append(notes, plural(out.Hidden, "secret or denied file", "secret or denied files")+" not searched")
 	}
-	if len(out.Files) == 0 && !out.Partial {
+	if len(out.LongLines) > 0 {
+		notes = append(notes, longLinesNote(out.LongLines))
+	}
+	if len(out.Files) == 0 && !out.Partial && len(out.LongLines) == 0 {
 		return fmt.Sprintf("No matches for %q under %s. Check the pattern (regular expression unless literal: true; case is smart unless caseSensitive), or widen path and fileGlob.\n", in.Pattern, in.Path)
 	}
 	return "[" + strings.Join(notes, "; ") + ".]\n"
+}
+
+// longLinesNote names the matching lines too long to return.
+func longLinesNote(lines []abi.SearchLine) string {
+	var at []string
+	for _, l := range lines {
+		at = append(at, fmt.Sprintf("%s:%d", juju.PathText(l.Path), l.Line))
+	}
+	n := plural(len(lines), "matching line", "matching lines")
+	if len(lines) >= abi.MaxLongLines {
+		n = fmt.Sprintf("at least %d matching lines", len(lines))
+	}
+	return fmt.Sprintf("%s too long to show (over 4 MiB each, such as a minified bundle's): %s; read inside one with read_file and byteOffset, or narrow fileGlob to leave such files out",
+		n, strings.Join(at, ", "))
 }
 
 func plural(n int, one, many string) string {

@@ -33,6 +33,7 @@ type SearchCodeResult struct {
 	Truncated bool             `json:"truncated" desc:"True when the search stopped at maxResults (or at the output size cap): more matches exist; narrow the pattern, path or fileGlob."`
 	Partial   bool             `json:"partial" desc:"True when results are incomplete: the search ran out of time before it covered every file, or files changed while they were searched."`
 	Hidden    int              `json:"hidden,omitempty" desc:"Files withheld because they are secrets or denied paths."`
+	LongLines []abi.SearchLine `json:"longLines,omitempty" desc:"Matching lines too long to return (over 4 MiB, such as a minified bundle's; at most 20 are named): read them with read_file and byteOffset."`
 }
 
 func init() {

@@ -64,6 +64,19 @@ type SearchResult struct {
 	Changed bool `json:"changed,omitempty"`
 	// Hidden counts files the policy withheld (secrets, denied paths).
 	Hidden int `json:"hidden,omitempty"`
+	// LongLines are matching lines too long for the search to return (over
+	// 4 MiB, such as a minified bundle's), at most MaxLongLines of them: the
+	// search found them, and read_file reads them by byte offset.
+	LongLines []SearchLine `json:"longLines,omitempty"`
+}
+
+// MaxLongLines bounds SearchResult.LongLines.
+const MaxLongLines = 20
+
+// SearchLine names one line of a file.
+type SearchLine struct {
+	Path string `json:"path" desc:"The file, relative to the first root."`
+	Line int    `json:"line" desc:"1-based line number."`
 }
 
 // SearchFile is one file with matches, by display path. Matches is empty
