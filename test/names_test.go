@@ -1,7 +1,9 @@
 package test
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -90,5 +92,44 @@ func TestSearchNamesLinesTooLongToShow(t *testing.T) {
 		if len(long) != 1 || long[0].(map[string]any)["path"] != "dist/app.min.js" || long[0].(map[string]any)["line"] != float64(2) {
 			t.Fatalf("%s mode, longLines: %v", mode, long)
 		}
+	}
+}
+
+// apply_patch reads the names git quotes (bytes outside ASCII in octal, a
+// tab), and juju's own diffs quote a name that would break their header,
+// as git does.
+func TestPatchesNameFilesAsGitDoes(t *testing.T) {
+	root := workspace(t, map[string]string{"café.txt": "one\n", "s p\tc.txt": "one\n"})
+	gitIn := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", root, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	gitIn("init", "-q")
+	gitIn("add", ".")
+	gitIn("commit", "-qm", "one")
+	for _, name := range []string{"café.txt", "s p\tc.txt"} {
+		writeFile(t, filepath.Join(root, name), "two\n")
+	}
+	patch := gitIn("diff")
+	if !strings.Contains(patch, `"a/caf\303\251.txt"`) || !strings.Contains(patch, `"a/s p\tc.txt"`) {
+		t.Fatalf("git did not quote the names:\n%s", patch)
+	}
+	gitIn("checkout", "-q", "--", ".")
+
+	s := start(t, root, "--mode", "trusted")
+	s.ok("apply_patch", map[string]any{"patch": patch})
+	for _, name := range []string{"café.txt", "s p\tc.txt"} {
+		if got, err := os.ReadFile(filepath.Join(root, name)); err != nil || string(got) != "two\n" {
+			t.Errorf("%q after the patch: %q, %v", name, got, err)
+		}
+	}
+	got := s.ok("write_file", map[string]any{"path": "we\nird", "content": "x\n"})
+	if !strings.Contains(got, "\n+++ \"b/we\\nird\"\n") || !strings.Contains(got, "  created     \"we\\nird\" (+1 -0)\n") {
+		t.Fatalf("write_file's answer:\n%s", got)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/jujutools/juju/internal/journal/text"
 )
 
 // maxDiffInput bounds the size of a file the diff is computed for; a
@@ -40,7 +42,7 @@ func fileDiff(s *slot) (string, int, int) {
 		}
 		return header + fmt.Sprintf("Binary or large file %s changed (%d → %d bytes)\n", s.display, len(old), len(new)), 0, 0
 	}
-	from, to := "a/"+s.display, "b/"+s.display
+	from, to := text.QuotePath("a/"+s.display), text.QuotePath("b/"+s.display)
 	if s.before.Kind != kindFile {
 		from = "/dev/null"
 	}
@@ -59,7 +61,7 @@ func fileDiff(s *slot) (string, int, int) {
 		}
 	}
 	if d == "" && s.before.Kind != kindFile { // an empty new file
-		d = fmt.Sprintf("--- /dev/null\n+++ b/%s\n", s.display)
+		d = fmt.Sprintf("--- /dev/null\n+++ %s\n", text.QuotePath("b/"+s.display))
 	}
 	return header + d, added, removed
 }

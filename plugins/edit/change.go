@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
 )
 
 // maxTextDiff is how much of a diff the text result shows; the structured
@@ -57,7 +58,7 @@ func writeListed(b *strings.Builder, files *[]abi.FileChange, changeID string) {
 
 func writeFiles(b *strings.Builder, fs []abi.FileChange) {
 	for _, f := range fs {
-		fmt.Fprintf(b, "  %-11s %s", f.Action, f.Path)
+		fmt.Fprintf(b, "  %-11s %s", f.Action, juju.PathText(f.Path))
 		if f.Added+f.Removed > 0 {
 			fmt.Fprintf(b, " (+%d -%d)", f.Added, f.Removed)
 		}

@@ -82,10 +82,13 @@ func FileName(fp FilePatch) string {
 }
 
 // patchPath reads the path of a --- or +++ line: the text up to a tab
-// (a timestamp follows), without git's a/ or b/ prefix; "" for /dev/null.
+// (a timestamp follows), or a name git quoted ("a/caf\303\251.txt"), without
+// git's a/ or b/ prefix; "" for /dev/null.
 func patchPath(s string) string {
 	s = strings.TrimRight(s, "\n")
-	if i := strings.IndexByte(s, '\t'); i >= 0 {
+	if p, ok := unquotePath(s); ok {
+		s = p
+	} else if i := strings.IndexByte(s, '\t'); i >= 0 {
 		s = s[:i]
 	}
 	s = strings.TrimSpace(s)
@@ -265,4 +268,59 @@ func hunkConflict(display string, n int, h Hunk, lines []string, want int) *abi.
 		}
 	}
 	return abi.Errorf(abi.Conflict, "hunk %d (%s) of %s does not apply%s. Nothing was written; read the file again and make the patch from its current content", n, h.Header, quote(display), detail)
+}
+
+// unquotePath reads a name git quoted at the start of s: in double quotes,
+// with C's escapes and bytes outside ASCII in octal (core.quotePath), as
+// git writes a name holding a control character, a quote, a backslash or
+// such bytes. What follows the closing quote (a tab, a timestamp) is left.
+func unquotePath(s string) (string, bool) {
+	if !strings.HasPrefix(s, `"`) {
+		return "", false
+	}
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			p, err := strconv.Unquote(s[:i+1])
+			return p, err == nil
+		}
+	}
+	return "", false
+}
+
+// QuotePath writes a path for a --- or +++ line as git does: as it is,
+// unless it holds a control character, a double quote or a backslash; then
+// in double quotes with C's escapes (\n, \t, \", \\, other control bytes in
+// octal). Letters outside ASCII stay as they are (git's core.quotePath
+// off). ParsePatch reads either form.
+func QuotePath(p string) string {
+	if !strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '"' || r == '\\' }) {
+		return p
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; c {
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		default:
+			if c < 0x20 || c == 0x7f {
+				fmt.Fprintf(&b, `\%03o`, c)
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }

@@ -103,3 +103,35 @@ func FuzzParsePatch(f *testing.F) {
 		}
 	})
 }
+
+// Names git quotes (a control character, a quote, a backslash, or bytes
+// outside ASCII with core.quotePath) are read as the names they stand for,
+// and QuotePath writes what ParsePatch reads back.
+func TestPatchQuotedNames(t *testing.T) {
+	for _, c := range []struct{ line, want string }{
+		{`"a/s p\tc.txt"` + "\t", "s p\tc.txt"},
+		{`"b/caf\303\251.txt"`, "café.txt"},
+		{`"a/we\nird"`, "we\nird"},
+		{`"a/q\"uote\\s"` + "\t2026-12-05 10:00:00", `q"uote\s`},
+		{"a/plain name.txt\t2026-12-05", "plain name.txt"},
+		{`"a/unterminated`, `"a/unterminated`},
+	} {
+		if got := patchPath(c.line + "\n"); got != c.want {
+			t.Errorf("patchPath(%q) = %q, want %q", c.line, got, c.want)
+		}
+	}
+	for _, name := range []string{"plain.txt", "café.txt", "we\nird", "tab\there", `q"uote\s`, "del\x7f", "bell\a"} {
+		quoted := QuotePath("a/" + name)
+		if (quoted != "a/"+name) != strings.ContainsAny(name, "\n\t\"\\\x7f\a") {
+			t.Errorf("QuotePath(%q) = %q", name, quoted)
+		}
+		if got := patchPath(quoted + "\n"); got != name {
+			t.Errorf("%q read back as %q", quoted, got)
+		}
+	}
+	// git's own diff of such a file.
+	fps, e := ParsePatch("diff --git \"a/s p\\tc.txt\" \"b/s p\\tc.txt\"\nindex 5626abf..f719efd 100644\n--- \"a/s p\\tc.txt\"\t\n+++ \"b/s p\\tc.txt\"\t\n@@ -1 +1 @@\n-one\n+two\n")
+	if e != nil || len(fps) != 1 || fps[0].Old != "s p\tc.txt" || fps[0].New != "s p\tc.txt" {
+		t.Fatalf("git's diff: %+v, %v", fps, e)
+	}
+}
