@@ -133,3 +133,22 @@ func TestPatchesNameFilesAsGitDoes(t *testing.T) {
 		t.Fatalf("write_file's answer:\n%s", got)
 	}
 }
+
+// A UTF-16 file (with its byte-order mark) is said to be UTF-16 text, which
+// search_code searches and a command converts, not an unknown binary; an
+// edit that cannot match it says why.
+func TestUTF16FilesAreNamedAsSuch(t *testing.T) {
+	le := "\xff\xfe" + "h\x00i\x00 \x00n\x00e\x00e\x00d\x00l\x00e\x00\n\x00"
+	root := workspace(t, map[string]string{"win.txt": le})
+	s := start(t, root, "--mode", "trusted")
+	if got := s.ok("read_file", map[string]any{"path": "win.txt"}); !strings.HasPrefix(got, "win.txt is UTF-16 text (little-endian), 22 B, which read_file does not show") || !strings.Contains(got, "iconv") {
+		t.Errorf("read_file: %s", got)
+	}
+	if got := s.ok("search_code", map[string]any{"pattern": "needle"}); !strings.Contains(got, "win.txt:1:4:hi needle") {
+		t.Errorf("search_code: %s", got)
+	}
+	res := s.call("edit_file", map[string]any{"path": "win.txt", "oldString": "hi", "newString": "ho"})
+	if got := text(res); !res.IsError || !strings.HasPrefix(got, `NO_MATCH: oldString was not found in "win.txt", which is UTF-16 (little-endian) text`) {
+		t.Errorf("edit_file: %s", got)
+	}
+}

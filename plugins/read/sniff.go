@@ -39,7 +39,17 @@ var magic = []struct {
 	{[]byte("wOF2"), 0, "WOFF2 font", "font/woff2"},
 	{[]byte("\x00\x01\x00\x00"), 0, "TrueType font", "font/ttf"},
 	{[]byte("OTTO"), 0, "OpenType font", "font/otf"},
+	// UTF-16 text is text, but juju's file tools read and edit UTF-8:
+	// search_code reads it (transcoded, as ripgrep does).
+	{[]byte("\xff\xfe"), 0, "UTF-16 text (little-endian)", utf16LE},
+	{[]byte("\xfe\xff"), 0, "UTF-16 text (big-endian)", utf16BE},
 }
+
+// The MIME types of UTF-16 text, which render describes apart.
+const (
+	utf16LE = "text/plain; charset=utf-16le"
+	utf16BE = "text/plain; charset=utf-16be"
+)
 
 // sniffLen is how many leading bytes sniff needs.
 const sniffLen = 264

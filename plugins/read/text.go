@@ -204,6 +204,10 @@ func describeBinary(ft *FileText) (*FileText, error) {
 // render is the text the model reads for ft: the lines (numbered like
 // cat -n when asked) and, when the file goes on, how to read the rest.
 func render(ft *FileText, numbered bool) string {
+	if ft.Binary && (ft.MimeType == utf16LE || ft.MimeType == utf16BE) {
+		return fmt.Sprintf("%s is %s, %s, which read_file does not show: juju's file tools read and edit UTF-8. search_code searches it; to read or edit it, convert it with a command (iconv -f UTF-16 -t UTF-8).",
+			ft.Path, ft.FileType, size(ft.Size))
+	}
 	if ft.Binary {
 		hint := "its bytes are not shown"
 		if strings.HasPrefix(ft.MimeType, "image/") {

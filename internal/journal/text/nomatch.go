@@ -14,6 +14,9 @@ const maxExplained = 3
 // noMatch explains a failed exact match: the file's text most like old,
 // where it is, and what differs between the two, line by line.
 func noMatch(display, text, old string) *abi.Error {
+	if enc := utf16BOM(text); enc != "" {
+		return abi.Errorf(abi.NoMatch, "oldString was not found in %s, which is %s text: edits match UTF-8 text byte for byte. Convert the file first (iconv -f UTF-16 -t UTF-8 with run_command), or change it with a command", quote(display), enc)
+	}
 	fl := strings.Split(text, "\n")
 	ol := strings.Split(strings.TrimSuffix(old, "\n"), "\n")
 	cands := closest(fl, ol)
@@ -218,4 +221,16 @@ func clipTo(s string, n int) string {
 		s = s[:n] + "…"
 	}
 	return fmt.Sprintf("%q", s)
+}
+
+// utf16BOM names the encoding a UTF-16 byte-order mark at the start of
+// text announces, or returns "".
+func utf16BOM(text string) string {
+	switch {
+	case strings.HasPrefix(text, "\xff\xfe"):
+		return "UTF-16 (little-endian)"
+	case strings.HasPrefix(text, "\xfe\xff"):
+		return "UTF-16 (big-endian)"
+	}
+	return ""
 }
