@@ -30,6 +30,7 @@ const (
 	DefaultReadLimit       = 32 << 10  // JobOutput's default
 	MaxReadLimit           = 256 << 10 // JobOutput's most
 	DefaultMaxJobs         = 64        // finished jobs kept, with their logs
+	DefaultMaxLog          = 256 << 20 // bytes of output kept of one command, both streams
 	MaxRunning             = 32        // jobs running at once
 	MaxWait                = 10 * time.Minute
 	// deadlineMargin is left between a wait and the plugin call's deadline,
@@ -57,6 +58,11 @@ type Options struct {
 	Env []string
 	// MaxJobs bounds the finished jobs kept (DefaultMaxJobs when 0).
 	MaxJobs int
+	// MaxLog bounds the output of one command, its two logs together
+	// (DefaultMaxLog when 0): a command that writes without end is killed
+	// once it passes it, rather than fill the owner's disk (and the
+	// journal's) until its timeout.
+	MaxLog int64
 	// StandbyIdle is how long the standby reaper started for the next
 	// sandboxed command waits for it before it is let go
 	// (DefaultStandbyIdle when 0; kept until Close when negative).
@@ -114,6 +120,9 @@ func New(p *policy.Policy, opts Options) *Manager {
 	}
 	if opts.MaxJobs <= 0 {
 		opts.MaxJobs = DefaultMaxJobs
+	}
+	if opts.MaxLog == 0 {
+		opts.MaxLog = DefaultMaxLog
 	}
 	if opts.StandbyIdle == 0 {
 		opts.StandbyIdle = DefaultStandbyIdle

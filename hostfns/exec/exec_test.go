@@ -302,3 +302,25 @@ func TestConcurrentJobs(t *testing.T) {
 		t.Errorf("%d jobs kept, want at most 8", len(l.Jobs))
 	}
 }
+
+// A command that writes without end is killed once its logs pass the
+// output cap, and says so; one that writes less is left alone.
+func TestOutputCapKillsAFlood(t *testing.T) {
+	m, _ := newManager(t, Options{MaxLog: 1 << 20})
+	shell := m.Funcs()[1].Handle
+	begin := time.Now()
+	r, _, aerr := call[abi.ExecResult](t, shell, abi.ExecRequest{Command: "yes juju >&2 & yes juju; wait", WaitMs: 20_000})
+	if aerr != nil || r.State != abi.JobKilled || !strings.Contains(r.Note, "output passed 1 MiB") {
+		t.Fatalf("a flood: %+v, %v", r, aerr)
+	}
+	if took := time.Since(begin); took > 10*time.Second {
+		t.Fatalf("the flood ran %v", took)
+	}
+	if r.StdoutBytes+r.StderrBytes <= 1<<20 {
+		t.Fatalf("killed at %d bytes, under the cap", r.StdoutBytes+r.StderrBytes)
+	}
+	r, _, aerr = call[abi.ExecResult](t, shell, abi.ExecRequest{Command: "head -c 900000 /dev/zero; sleep 0.6"})
+	if aerr != nil || r.State != abi.JobExited || r.Note != "" {
+		t.Fatalf("under the cap: %+v, %v", r, aerr)
+	}
+}

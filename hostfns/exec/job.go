@@ -40,6 +40,40 @@ type job struct {
 	signal string
 	end    time.Time
 	reason string // JobKilled or JobTimeout once a kill was asked
+	flood  int64  // the output cap it passed, when that killed it
+}
+
+// logWatch is how often a running job's logs are measured against the
+// output cap: a command writing at disk speed passes it by at most a
+// few hundred megabytes.
+const logWatch = 250 * time.Millisecond
+
+// watchLogs kills the job once its logs together pass max bytes.
+func (j *job) watchLogs(max int64) {
+	t := time.NewTicker(logWatch)
+	defer t.Stop()
+	for {
+		select {
+		case <-j.done:
+			return
+		case <-t.C:
+		}
+		var size int64
+		for _, p := range []string{j.outPath, j.errPath} {
+			if fi, err := os.Stat(p); err == nil {
+				size += fi.Size()
+			}
+		}
+		if size > max {
+			j.mu.Lock()
+			if j.reason == "" {
+				j.flood = max
+			}
+			j.mu.Unlock()
+			j.kill(abi.JobKilled)
+			return
+		}
+	}
 }
 
 // start launches argv as a new job.
@@ -120,6 +154,7 @@ func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout 
 	}
 	j.pgid = cmd.Process.Pid
 	j.timer = time.AfterFunc(timeout, func() { j.kill(abi.JobTimeout) })
+	go j.watchLogs(m.opts.MaxLog)
 	m.jobs[j.id] = j
 	m.order = append(m.order, j)
 	m.prune()
@@ -274,6 +309,13 @@ func (j *job) result(maxOut int64) abi.ExecResult {
 	r := abi.ExecResult{
 		JobID: j.id, Command: j.command, Cwd: j.cwd, State: j.state, ExitCode: j.exit, Signal: j.signal,
 		Sandbox: j.sandbox, Note: j.note,
+	}
+	if j.flood > 0 {
+		flood := fmt.Sprintf("killed by juju: its output passed %d MiB, the most juju keeps of one command; write it to a file, or filter it (| tail, | grep)", j.flood>>20)
+		if r.Note != "" {
+			flood = r.Note + "; " + flood
+		}
+		r.Note = flood
 	}
 	end := j.end
 	j.mu.Unlock()
