@@ -166,6 +166,22 @@ func searchChecks(t *testing.T, s *session, engine string) {
 		if got := files(sc); len(got) != 0 {
 			t.Fatalf("a file glob must not bring back ignored files: %v", got)
 		}
+		// A leading ! leaves out what the glob matches, by name or by path.
+		_, all := search(t, map[string]any{"pattern": "needle", "outputMode": "files"})
+		_, sc = search(t, map[string]any{"pattern": "needle", "fileGlob": "!*_test.go", "outputMode": "files"})
+		if got := files(sc); len(got) != len(files(all))-1 || contains(got, "lib/util_test.go") {
+			t.Fatalf("!*_test.go: %v of %v", got, files(all))
+		}
+		_, sc = search(t, map[string]any{"pattern": "needle", "fileGlob": "!lib/**", "outputMode": "files"})
+		for _, f := range files(sc) {
+			if strings.HasPrefix(f, "lib/") {
+				t.Fatalf("!lib/**: %v", files(sc))
+			}
+		}
+		if len(files(sc)) == 0 {
+			t.Fatal("!lib/** left out every file")
+		}
+		s.fail("search_code", map[string]any{"pattern": "needle", "fileGlob": "../**"}, "INVALID_ARGUMENT")
 	})
 	t.Run("context lines", func(t *testing.T) {
 		got, sc := search(t, map[string]any{"pattern": "needle here", "contextLines": 2})

@@ -21,8 +21,14 @@ func validate(req *abi.SearchRequest) *abi.Error {
 		return abi.Errorf(abi.InvalidArgument, "contextLines must be between 0 and 100")
 	case req.MaxResults < 0:
 		return abi.Errorf(abi.InvalidArgument, "maxResults must not be negative")
-	case req.Glob != "" && !doublestar.ValidatePattern(req.Glob):
-		return abi.Errorf(abi.InvalidArgument, "the file glob %q is not a valid glob; use e.g. *.go or src/**/*.ts", req.Glob)
+	}
+	if g, _ := splitGlob(req.Glob); req.Glob != "" {
+		switch {
+		case g == "" || !doublestar.ValidatePattern(g):
+			return abi.Errorf(abi.InvalidArgument, "the file glob %q is not a valid glob; use e.g. *.go, src/**/*.ts, or !*.min.js to leave files out", req.Glob)
+		case strings.HasPrefix(g, "/") || g == ".." || strings.HasPrefix(g, "../") || strings.Contains(g, "/../") || strings.HasSuffix(g, "/.."):
+			return abi.Errorf(abi.InvalidArgument, "the file glob %q must be relative to the folder in path (no leading / and no ..); put the folder in path and keep the glob below it", req.Glob)
+		}
 	}
 	if len(req.SkipDirs) > abi.MaxSkipDirs {
 		return abi.Errorf(abi.InvalidArgument, "skipDirs names %d folders, more than the %d a search takes", len(req.SkipDirs), abi.MaxSkipDirs)
@@ -39,6 +45,15 @@ func validate(req *abi.SearchRequest) *abi.Error {
 		return abi.Errorf(abi.InvalidArgument, "the output mode %q is unknown; use content, files or count", req.Mode)
 	}
 	return nil
+}
+
+// splitGlob splits a file glob into the glob itself and whether it leaves
+// out the files it matches (a leading !, as ripgrep's --glob reads it).
+func splitGlob(glob string) (g string, exclude bool) {
+	if rest, ok := strings.CutPrefix(glob, "!"); ok {
+		return rest, true
+	}
+	return glob, false
 }
 
 // nameGlob reports whether glob is matched against file names (no slash)
@@ -76,8 +91,11 @@ func (s *server) argv(req *abi.SearchRequest, rel string) []string {
 	} else {
 		a = append(a, "--case-sensitive")
 	}
-	if nameGlob(req.Glob) {
-		a = append(a, "--type-add=juju:"+req.Glob, "--type=juju")
+	if g, exclude := splitGlob(req.Glob); nameGlob(g) {
+		a = append(a, "--type-add=juju:"+g, "--type=juju")
+		if exclude {
+			a[len(a)-1] = "--type-not=juju"
+		}
 	}
 	a = append(a, "--regexp="+req.Pattern, "--", rel)
 	return a

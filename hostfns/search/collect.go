@@ -218,7 +218,7 @@ func (c *collector) admit(name string) *file {
 		return skip // no tool can name it
 	}
 	rel := path.Clean(strings.TrimPrefix(name, "./"))
-	if g := c.req.Glob; g != "" && !nameGlob(g) && !c.globMatch(g, rel) {
+	if g, exclude := splitGlob(c.req.Glob); g != "" && !nameGlob(g) && c.globMatch(g, rel) == exclude {
 		return skip
 	}
 	display := c.s.pol.Display(c.root, rel)

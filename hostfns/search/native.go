@@ -261,13 +261,13 @@ func (s *server) nominate(ctx context.Context, req *abi.SearchRequest, r *policy
 			}
 		}()
 	}
-	name := ""
-	if nameGlob(req.Glob) {
-		name = req.Glob
+	name, exclude := splitGlob(req.Glob)
+	if !nameGlob(name) {
+		name = ""
 	}
 	fs.Scan(ctx, s.pol, r.Display, fs.ScanOptions{MaxDepth: nativeMaxDepth, MaxFiles: nativeMaxFiles, SkipGlobs: req.SkipDirs}, func(f fs.ScanFile) {
 		if name != "" {
-			if ok, _ := doublestar.Match(name, f.Name); !ok {
+			if ok, _ := doublestar.Match(name, f.Name); ok == exclude {
 				return
 			}
 		}
