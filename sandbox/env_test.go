@@ -13,6 +13,9 @@ func TestSecret(t *testing.T) {
 		"GOOGLE_APPLICATION_CREDENTIALS": true, "DATABASE_URL": true, "VAULT_ADDR": true, "HTTP_AUTH": true,
 		"PATH": false, "HOME": false, "PWD": false, "GOPATH": false, "LANG": false, "TERM": false,
 		"KEYBOARD": false, "GOFLAGS": false, "CI": false, "MONKEY": false,
+		"CI_JOB_JWT": true, "SLACK_WEBHOOK_URL": true, "SENTRY_DSN": true, "DSN": true, "STRIPE_SK": true,
+		"GITHUB_PAT": true, "SESSION_COOKIE": true, "AZURE_STORAGE_CONNECTION_STRING": true, "OAUTH_CLIENT_ID": true,
+		"MY_TASK": false, "CLASSPATH": false, "DSN_HOST_LIST": false, "HTTP_PROXY": false,
 	} {
 		if got := Secret(name); got != want {
 			t.Errorf("Secret(%q) = %v, want %v", name, got, want)
@@ -21,5 +24,28 @@ func TestSecret(t *testing.T) {
 	got := Scrub([]string{"PATH=/bin", "GITHUB_TOKEN=x", "A=1=2", "JUJU_HOME=/h"})
 	if strings.Join(got, " ") != "PATH=/bin A=1=2" {
 		t.Errorf("Scrub = %q", got)
+	}
+	// Values that carry credentials go whatever their name.
+	for v, want := range map[string]bool{
+		"https://user:pass@proxy:8080":           true,
+		"postgres://u:p@db.internal/app":         true,
+		"https://key@o1.ingest.sentry.io/42":     true,
+		"http://proxy:3128,https://t@x.io":       true,
+		"-----BEGIN OPENSSH PRIVATE KEY-----\nx": true,
+		"https://proxy.golang.org,direct":        false,
+		"git@github.com:owner/repo.git":          false,
+		"http://example.com/a@b":                 false,
+		"user@example.com":                       false,
+		"/usr/bin:/bin":                          false,
+		"ssh://me@build-host":                    false,
+		"ssh://me:pw@build-host":                 true,
+		"HTTPS://tok@github.com/o/r.git":         true,
+	} {
+		if got := SecretValue(v); got != want {
+			t.Errorf("SecretValue(%q) = %v, want %v", v, got, want)
+		}
+	}
+	if got := Scrub([]string{"HTTP_PROXY=http://u:p@proxy:8080", "GOPROXY=https://proxy.golang.org"}); strings.Join(got, " ") != "GOPROXY=https://proxy.golang.org" {
+		t.Errorf("Scrub by value = %q", got)
 	}
 }
