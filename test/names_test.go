@@ -134,21 +134,36 @@ func TestPatchesNameFilesAsGitDoes(t *testing.T) {
 	}
 }
 
-// A UTF-16 file (with its byte-order mark) is said to be UTF-16 text, which
-// search_code searches and a command converts, not an unknown binary; an
-// edit that cannot match it says why.
-func TestUTF16FilesAreNamedAsSuch(t *testing.T) {
-	le := "\xff\xfe" + "h\x00i\x00 \x00n\x00e\x00e\x00d\x00l\x00e\x00\n\x00"
-	root := workspace(t, map[string]string{"win.txt": le})
+// A UTF-16 file (with its byte-order mark) is read as its text, converted
+// to UTF-8 as search_code reads it, with a note; an edit that cannot match
+// it says why; one too large to convert is named as UTF-16 text, not an
+// unknown binary.
+func TestUTF16FilesAreReadAsText(t *testing.T) {
+	le := "\xff\xfe" + "h\x00i\x00 \x00n\x00e\x00e\x00d\x00l\x00e\x00\n\x00" + "2\x00\n\x00"
+	huge := "\xff\xfe" + strings.Repeat("x\x00", 8<<20+1)
+	root := workspace(t, map[string]string{"win.txt": le, "huge.txt": huge})
 	s := start(t, root, "--mode", "trusted")
-	if got := s.ok("read_file", map[string]any{"path": "win.txt"}); !strings.HasPrefix(got, "win.txt is UTF-16 text (little-endian), 22 B, which read_file does not show") || !strings.Contains(got, "iconv") {
+	res := s.call("read_file", map[string]any{"path": "win.txt"})
+	if got := text(res); !strings.HasPrefix(got, "hi needle\n2\n") || !strings.Contains(got, "[win.txt is UTF-16 text (utf-16le), shown converted to UTF-8.") || !strings.Contains(got, "iconv") {
 		t.Errorf("read_file: %s", got)
+	}
+	if sc := structured(t, res); sc["encoding"] != "utf-16le" || sc["totalLines"] != float64(2) {
+		t.Errorf("read_file's structured content: %v", sc)
+	}
+	if got := s.ok("read_file", map[string]any{"path": "win.txt", "offset": 2, "numbered": true}); !strings.HasPrefix(got, "     2\t2\n") {
+		t.Errorf("read_file from line 2: %s", got)
+	}
+	if got := s.ok("read_files", map[string]any{"paths": []string{"win.txt"}}); !strings.Contains(got, "hi needle") {
+		t.Errorf("read_files: %s", got)
 	}
 	if got := s.ok("search_code", map[string]any{"pattern": "needle"}); !strings.Contains(got, "win.txt:1:4:hi needle") {
 		t.Errorf("search_code: %s", got)
 	}
-	res := s.call("edit_file", map[string]any{"path": "win.txt", "oldString": "hi", "newString": "ho"})
+	res = s.call("edit_file", map[string]any{"path": "win.txt", "oldString": "hi", "newString": "ho"})
 	if got := text(res); !res.IsError || !strings.HasPrefix(got, `NO_MATCH: oldString was not found in "win.txt", which is UTF-16 (little-endian) text`) {
 		t.Errorf("edit_file: %s", got)
+	}
+	if got := s.ok("read_file", map[string]any{"path": "huge.txt"}); !strings.HasPrefix(got, "huge.txt is UTF-16 text (little-endian), 16.0 MB, too large for read_file to convert") {
+		t.Errorf("read_file of a large UTF-16 file: %s", got)
 	}
 }

@@ -10,6 +10,9 @@ import (
 	"io"
 	"math"
 
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
+
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -46,6 +49,11 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 		return nil, nil, s.internal("read", r.Display, err)
 	}
 	head = head[:n]
+	// A read that asks for the hash wants the file's own bytes (an edit's
+	// base): it is served as before, a UTF-16 file as binary.
+	if enc := utf16Encoding(head); enc != "" && !req.Binary && !req.Hash {
+		return s.readUTF16(ctx, f, fi.Size(), req, res, enc)
+	}
 	if bytes.IndexByte(head, 0) >= 0 {
 		res.Binary = true
 		if !req.Binary {
@@ -77,6 +85,57 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 	if req.Hash && req.Line == 0 && req.Lines == 0 && req.Offset == 0 && req.Length == 0 && !res.Truncated {
 		sum := sha256.Sum256(body) // the whole file: what a change's ExpectedSHA256 names
 		res.SHA256 = hex.EncodeToString(sum[:])
+	}
+	return res, body, nil
+}
+
+// maxUTF16 bounds a UTF-16 file read as text: it is converted whole. A
+// larger one is answered as binary.
+const maxUTF16 = 16 << 20
+
+// utf16Encoding names the UTF-16 encoding whose byte-order mark starts
+// head, or returns "".
+func utf16Encoding(head []byte) string {
+	switch {
+	case bytes.HasPrefix(head, []byte("\xff\xfe")):
+		return "utf-16le"
+	case bytes.HasPrefix(head, []byte("\xfe\xff")):
+		return "utf-16be"
+	}
+	return ""
+}
+
+// readUTF16 serves req from the UTF-8 text of f, a UTF-16 file of size
+// bytes (as its stat says): converted whole, without its byte-order mark,
+// as search reads it, so that a line is numbered and spelled alike by both.
+func (s *server) readUTF16(ctx context.Context, f io.ReaderAt, size int64, req *abi.ReadRequest, res *abi.ReadResult, enc string) (*abi.ReadResult, []byte, *abi.Error) {
+	if size > maxUTF16 {
+		res.Binary = true
+		return res, nil, nil
+	}
+	raw := make([]byte, size)
+	n, err := f.ReadAt(raw, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, nil, s.internal("read", res.Path, err)
+	}
+	text, _, err := transform.Bytes(unicode.BOMOverride(transform.Nop), raw[:n])
+	if err != nil {
+		return nil, nil, s.internal("read", res.Path, err)
+	}
+	res.Encoding, res.Size = enc, int64(len(text))
+	limit := s.opts.MaxReadBytes
+	if req.MaxBytes > 0 && req.MaxBytes < limit {
+		limit = req.MaxBytes
+	}
+	if req.Line > 0 || req.Lines > 0 {
+		return res, linesIn(text, req, limit, res), nil
+	}
+	body, err := readBytes(bytes.NewReader(text), req, int64(len(text)), limit, res)
+	if err != nil {
+		if e := canceled(ctx); e != nil {
+			return nil, nil, e
+		}
+		return nil, nil, s.internal("read", res.Path, err)
 	}
 	return res, body, nil
 }

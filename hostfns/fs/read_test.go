@@ -3,6 +3,8 @@ package fs
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -177,4 +179,48 @@ func TestReadLongLines(t *testing.T) {
 func sha256Hex(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
+}
+
+// A UTF-16 file (its byte-order mark first) is read as its UTF-8 text,
+// without the mark, lines and bytes alike; asked for bytes, it comes as
+// it is.
+func TestReadUTF16(t *testing.T) {
+	f := newFixture(t, Options{})
+	le := "\xff\xfe" + "a\x00\n\x00b\x00\xe9\x00\n\x00c\x00" // "a\nbé\nc"
+	be := "\xfe\xff" + "\x00a\x00\n\x00b\x00\xe9\x00\n\x00c"
+	for name, content := range map[string]string{"le.txt": le, "be.txt": be} {
+		if err := os.WriteFile(filepath.Join(f.ws, name), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const text = "a\nbé\nc" // 7 bytes of UTF-8
+	for _, c := range []struct {
+		name string
+		req  abi.ReadRequest
+		body string
+		want abi.ReadResult
+	}{
+		{"whole", abi.ReadRequest{Path: "le.txt"}, text, abi.ReadResult{Path: "le.txt", Size: 7, Encoding: "utf-16le"}},
+		{"big-endian", abi.ReadRequest{Path: "be.txt"}, text, abi.ReadResult{Path: "be.txt", Size: 7, Encoding: "utf-16be"}},
+		{"lines", abi.ReadRequest{Path: "le.txt", Line: 2, Lines: 1}, "bé\n",
+			abi.ReadResult{Path: "le.txt", Size: 7, Encoding: "utf-16le", FirstLine: 2, LineCount: 1, TotalLines: 3, StartOffset: 2}},
+		{"bytes", abi.ReadRequest{Path: "le.txt", Offset: 2, Length: 3}, "bé",
+			abi.ReadResult{Path: "le.txt", Size: 7, Encoding: "utf-16le"}},
+		{"capped", abi.ReadRequest{Path: "le.txt", MaxBytes: 3}, "a\nb",
+			abi.ReadResult{Path: "le.txt", Size: 7, Encoding: "utf-16le", Truncated: true}},
+		{"hashed: the file's own bytes, binary", abi.ReadRequest{Path: "le.txt", Hash: true}, "",
+			abi.ReadResult{Path: "le.txt", Size: int64(len(le)), Binary: true}},
+		{"raw bytes asked", abi.ReadRequest{Path: "le.txt", Binary: true}, le,
+			abi.ReadResult{Path: "le.txt", Size: int64(len(le)), Binary: true}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var res abi.ReadResult
+			body := f.call(t, abi.FnFSRead, c.req, &res)
+			noErr(t, "read", res.Status)
+			res.ModTime = ""
+			if string(body) != c.body || res != c.want {
+				t.Errorf("got %q %+v\nwant %q %+v", body, res, c.body, c.want)
+			}
+		})
+	}
 }

@@ -92,6 +92,7 @@ func TestFileTextAppendJSON(t *testing.T) {
 		{Path: "min.js", ByteOffset: 90000, NextByteOffset: 180000, Truncated: true, Bytes: 90000, Size: 5 << 20},
 		{Path: "logo.png", Size: 2048, Binary: true, FileType: "PNG image", MimeType: "image/png"},
 		{Path: "odd \"<name>\" & \\ \u2028 \xff\x01.txt", FirstLine: 1},
+		{Path: "win.txt", FirstLine: 1, LineCount: 1, TotalLines: 1, Bytes: 10, Size: 10, Encoding: "utf-16le"},
 		{},
 	}
 	for _, f := range texts {

@@ -37,6 +37,7 @@ type FileText struct {
 	Binary         bool   `json:"binary,omitempty" desc:"True for a binary file: no text is shown and fileType says what it looks like."`
 	FileType       string `json:"fileType,omitempty" desc:"For a binary file, its format guessed from its first bytes."`
 	MimeType       string `json:"mimeType,omitempty" desc:"For a binary file, the MIME type of that format."`
+	Encoding       string `json:"encoding,omitempty" desc:"utf-16le or utf-16be for a UTF-16 text file, shown converted to UTF-8: sizes and byte offsets count the converted text, and edits need the file converted first."`
 
 	content string // the text read, without line numbers
 	lineCut bool   // the one line shown is longer than the cap and was cut
@@ -79,7 +80,7 @@ func lineRequest(path string, sp span) abi.ReadRequest {
 // lineRequest.
 func shapeLines(res *abi.ReadResult, body []byte, sp span) (*FileText, error) {
 	first := max(sp.offset, 1)
-	ft := &FileText{Path: res.Path, Size: res.Size, FirstLine: first, TotalLines: res.TotalLines, byteCap: sp.byteCap}
+	ft := &FileText{Path: res.Path, Size: res.Size, FirstLine: first, TotalLines: res.TotalLines, Encoding: res.Encoding, byteCap: sp.byteCap}
 	if res.Binary {
 		return describeBinary(ft)
 	}
@@ -123,7 +124,7 @@ func readBytes(path string, sp span) (*FileText, error) {
 	if err != nil {
 		return nil, err
 	}
-	ft := &FileText{Path: res.Path, Size: res.Size, byteCap: sp.byteCap}
+	ft := &FileText{Path: res.Path, Size: res.Size, Encoding: res.Encoding, byteCap: sp.byteCap}
 	if res.Binary {
 		return describeBinary(ft)
 	}
@@ -205,7 +206,7 @@ func describeBinary(ft *FileText) (*FileText, error) {
 // cat -n when asked) and, when the file goes on, how to read the rest.
 func render(ft *FileText, numbered bool) string {
 	if ft.Binary && (ft.MimeType == utf16LE || ft.MimeType == utf16BE) {
-		return fmt.Sprintf("%s is %s, %s, which read_file does not show: juju's file tools read and edit UTF-8. search_code searches it; to read or edit it, convert it with a command (iconv -f UTF-16 -t UTF-8).",
+		return fmt.Sprintf("%s is %s, %s, too large for read_file to convert (it converts UTF-16 files up to 16 MiB). search_code searches it; to read or edit it, convert it with a command (iconv -f UTF-16 -t UTF-8).",
 			ft.Path, ft.FileType, size(ft.Size))
 	}
 	if ft.Binary {
@@ -219,6 +220,13 @@ func render(ft *FileText, numbered bool) string {
 		return fmt.Sprintf("(%s is empty)", ft.Path)
 	}
 	notice := notice(ft)
+	if ft.Encoding != "" {
+		enc := fmt.Sprintf("[%s is UTF-16 text (%s), shown converted to UTF-8. Edits match UTF-8 text: to change it, convert it first with a command (iconv -f UTF-16 -t UTF-8).]", ft.Path, ft.Encoding)
+		if notice != "" {
+			enc += "\n" + notice
+		}
+		notice = enc
+	}
 	if !numbered && notice == "" && strings.HasSuffix(ft.content, "\n") {
 		return ft.content // the text is the content itself: no copy
 	}
@@ -318,6 +326,9 @@ func (f *FileText) appendFields(b []byte) []byte {
 	}
 	if f.MimeType != "" {
 		b = juju.AppendJSONString(append(b, `,"mimeType":`...), f.MimeType)
+	}
+	if f.Encoding != "" {
+		b = juju.AppendJSONString(append(b, `,"encoding":`...), f.Encoding)
 	}
 	return b
 }

@@ -128,6 +128,12 @@ type ReadResult struct {
 	// body is the whole file: byte mode from offset 0, not truncated, and
 	// not a binary file's empty body.
 	SHA256 string `json:"sha256,omitempty"`
+	// Encoding is set for a UTF-16 text file (one that starts with its
+	// byte-order mark): "utf-16le" or "utf-16be". The host converts it to
+	// UTF-8, without the mark, and serves the read from that text: Size,
+	// StartOffset and byte offsets count its bytes. A read asking for Hash
+	// or Binary gets the file's own bytes (a UTF-16 file looks binary).
+	Encoding string `json:"encoding,omitempty"`
 }
 
 // MaxReads bounds ReadsRequest.Reads.

@@ -64,6 +64,8 @@ func decodeReadResult(data []byte, r *abi.ReadResult) bool {
 			return d.boolField(&r.Truncated)
 		case "sha256":
 			return d.stringField(&r.SHA256)
+		case "encoding":
+			return d.stringField(&r.Encoding)
 		case "error":
 			r.Error = new(abi.Error)
 			return d.errorField(r.Error)
