@@ -7,6 +7,7 @@ import (
 	b64 "encoding/base64"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -48,18 +49,33 @@ func elicitation(q host.Question) mcp.ElicitationParams {
 	}
 }
 
-// accepted reads the owner's answer: accept with approve=true (or without
-// the field) runs the call; approve=false, decline and cancel refuse it.
+// accepted reads the owner's answer: accept with approve true (or the
+// string "true", as some forms send a checkbox), or without content or the
+// field (its default is true), runs the call. Anything else refuses it:
+// decline, cancel, approve false, an approve of another type or value,
+// content that is not an object. An answer juju cannot read is no yes.
 func accepted(res *mcp.ElicitationResult) bool {
 	if res.Action != mcp.ElicitationResponseActionAccept {
 		return false
 	}
-	if m, ok := res.Content.(map[string]any); ok {
-		if v, ok := m["approve"].(bool); ok {
-			return v
-		}
+	if res.Content == nil {
+		return true
 	}
-	return true
+	m, ok := res.Content.(map[string]any)
+	if !ok {
+		return false
+	}
+	v, ok := m["approve"]
+	if !ok {
+		return true
+	}
+	switch v := v.(type) {
+	case bool:
+		return v
+	case string:
+		return strings.EqualFold(v, "true")
+	}
+	return false
 }
 
 // answer turns the client's answer into the host's.

@@ -22,6 +22,18 @@ func TestAccepted(t *testing.T) {
 		{mcp.ElicitationResponseActionAccept, map[string]any{"approve": false}, false},
 		{mcp.ElicitationResponseActionDecline, map[string]any{"approve": true}, false},
 		{mcp.ElicitationResponseActionCancel, nil, false},
+		{mcp.ElicitationResponseActionAccept, map[string]any{}, true},
+		{mcp.ElicitationResponseActionAccept, map[string]any{"approve": "true"}, true},
+		// An answer juju cannot read is no yes.
+		{mcp.ElicitationResponseActionAccept, map[string]any{"approve": "maybe"}, false},
+		{mcp.ElicitationResponseActionAccept, map[string]any{"approve": "false"}, false},
+		{mcp.ElicitationResponseActionAccept, map[string]any{"approve": 1.0}, false},
+		{mcp.ElicitationResponseActionAccept, map[string]any{"approve": nil}, false},
+		{mcp.ElicitationResponseActionAccept, map[string]any{"approve": []any{true}}, false},
+		{mcp.ElicitationResponseActionAccept, "yes", false},
+		{mcp.ElicitationResponseActionAccept, []any{true}, false},
+		{"", nil, false},
+		{"ACCEPT", nil, false},
 	}
 	for _, tt := range tests {
 		res := &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: tt.action, Content: tt.content}}
