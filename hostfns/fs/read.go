@@ -52,7 +52,7 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 	// A read that asks for the hash wants the file's own bytes (an edit's
 	// base): it is served as before, a UTF-16 file as binary.
 	if enc := utf16Encoding(head); enc != "" && !req.Binary && !req.Hash {
-		return s.readUTF16(ctx, f, fi.Size(), req, res, enc)
+		return s.readUTF16(f, fi.Size(), req, res, enc)
 	}
 	if bytes.IndexByte(head, 0) >= 0 {
 		res.Binary = true
@@ -60,10 +60,7 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 			return res, nil, nil
 		}
 	}
-	limit := s.opts.MaxReadBytes
-	if req.MaxBytes > 0 && req.MaxBytes < limit {
-		limit = req.MaxBytes
-	}
+	limit := s.readLimit(req)
 	var body []byte
 	if req.Line > 0 || req.Lines > 0 {
 		if n < cap(head) {
@@ -108,7 +105,7 @@ func utf16Encoding(head []byte) string {
 // readUTF16 serves req from the UTF-8 text of f, a UTF-16 file of size
 // bytes (as its stat says): converted whole, without its byte-order mark,
 // as search reads it, so that a line is numbered and spelled alike by both.
-func (s *server) readUTF16(ctx context.Context, f io.ReaderAt, size int64, req *abi.ReadRequest, res *abi.ReadResult, enc string) (*abi.ReadResult, []byte, *abi.Error) {
+func (s *server) readUTF16(f io.ReaderAt, size int64, req *abi.ReadRequest, res *abi.ReadResult, enc string) (*abi.ReadResult, []byte, *abi.Error) {
 	if size > maxUTF16 {
 		res.Binary = true
 		return res, nil, nil
@@ -123,21 +120,24 @@ func (s *server) readUTF16(ctx context.Context, f io.ReaderAt, size int64, req *
 		return nil, nil, s.internal("read", res.Path, err)
 	}
 	res.Encoding, res.Size = enc, int64(len(text))
-	limit := s.opts.MaxReadBytes
-	if req.MaxBytes > 0 && req.MaxBytes < limit {
-		limit = req.MaxBytes
-	}
+	limit := s.readLimit(req)
 	if req.Line > 0 || req.Lines > 0 {
 		return res, linesIn(text, req, limit, res), nil
 	}
 	body, err := readBytes(bytes.NewReader(text), req, int64(len(text)), limit, res)
 	if err != nil {
-		if e := canceled(ctx); e != nil {
-			return nil, nil, e
-		}
 		return nil, nil, s.internal("read", res.Path, err)
 	}
 	return res, body, nil
+}
+
+// readLimit is the most bytes a read returns: the host's cap, or the
+// request's when lower.
+func (s *server) readLimit(req *abi.ReadRequest) int64 {
+	if req.MaxBytes > 0 && req.MaxBytes < s.opts.MaxReadBytes {
+		return req.MaxBytes
+	}
+	return s.opts.MaxReadBytes
 }
 
 // readHead fills head from the start of f, a file of size bytes as its
