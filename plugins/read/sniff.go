@@ -39,8 +39,8 @@ var magic = []struct {
 	{[]byte("wOF2"), 0, "WOFF2 font", "font/woff2"},
 	{[]byte("\x00\x01\x00\x00"), 0, "TrueType font", "font/ttf"},
 	{[]byte("OTTO"), 0, "OpenType font", "font/otf"},
-	// UTF-16 text is text, but juju's file tools read and edit UTF-8:
-	// search_code reads it (transcoded, as ripgrep does).
+	// The host converts UTF-16 text up to 16 MiB to UTF-8; a larger file
+	// comes here, binary to read_file, though search_code reads it.
 	{[]byte("\xff\xfe"), 0, "UTF-16 text (little-endian)", utf16LE},
 	{[]byte("\xfe\xff"), 0, "UTF-16 text (big-endian)", utf16BE},
 }
