@@ -108,6 +108,11 @@ type stdioLoop struct {
 	calls       sync.WaitGroup // the tool calls being served
 	ended       chan error     // why reading stopped
 	warmNow     func()         // compiles the plugins in the background, once
+	// serving holds, by id as the client wrote it, a flag for each request
+	// the loop is serving, set when the client cancels it: its answer is
+	// then not sent. (A client names the request in its cancellation as it
+	// wrote it in the request; the raw form keeps idKey off the hot path.)
+	serving sync.Map
 }
 
 // handOffAfter is how long a tool call may keep the reading to itself. A
@@ -135,6 +140,9 @@ func (d *stdioLoop) read() {
 		}
 		if !bytes.HasSuffix(line, []byte("\n")) {
 			line = append(line, '\n') // a last line without its newline
+		}
+		if bytes.Contains(line, []byte(`"notifications/cancelled"`)) {
+			d.noteCancel(line) // and on to mcp-go, which stops the call
 		}
 		if _, err := d.fwd.Write(line); err != nil {
 			d.ended <- err
@@ -179,11 +187,33 @@ func (d *stdioLoop) serveReading(line []byte, head msgHead) bool {
 	return taken.CompareAndSwap(false, true)
 }
 
+// noteCancel marks the request a notifications/cancelled names, when the
+// loop is serving it.
+func (d *stdioLoop) noteCancel(line []byte) {
+	var n struct {
+		Method string `json:"method"`
+		Params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &n) != nil || n.Method != string(mcp.MethodNotificationCancelled) || len(n.Params.RequestID) == 0 {
+		return
+	}
+	if flag, ok := d.serving.Load(string(bytes.TrimSpace(n.Params.RequestID))); ok {
+		flag.(*atomic.Bool).Store(true)
+	}
+}
+
 // serve answers one tools/call or tools/list request through mcp-go's
-// server, in the stdio session.
+// server, in the stdio session. A request the client cancelled meanwhile
+// gets no answer, as MCP asks of a receiver: the client has given it up.
 func (d *stdioLoop) serve(line []byte, head msgHead) {
 	defer d.calls.Done()
 	defer func() { <-d.slots }()
+	id := string(head.ID)
+	cancelled := new(atomic.Bool)
+	d.serving.Store(id, cancelled)
+	defer d.serving.CompareAndDelete(id, cancelled)
 	var resp mcp.JSONRPCMessage
 	select {
 	case <-d.sessionMade:
@@ -201,6 +231,10 @@ func (d *stdioLoop) serve(line []byte, head msgHead) {
 			d.errLog.Printf("encoding the answer to %s: %v", head.Method, err)
 			b, _ = json.Marshal(internalError(head, "juju could not encode the answer"))
 		}
+	}
+	if cancelled.Load() {
+		d.w.f.done(idKey(head.ID)) // answered, as far as the end of the input is concerned
+		return
 	}
 	if _, err := d.w.Write(append(b, '\n')); err != nil {
 		d.errLog.Printf("writing the answer to %s: %v", head.Method, err)
