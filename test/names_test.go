@@ -1,11 +1,13 @@
 package test
 
 import (
+	"encoding/binary"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf16"
 )
 
 // A repository can hold any file name, line breaks included. Where a tool's
@@ -144,7 +146,7 @@ func TestUTF16FilesAreReadAsText(t *testing.T) {
 	root := workspace(t, map[string]string{"win.txt": le, "huge.txt": huge})
 	s := start(t, root, "--mode", "trusted")
 	res := s.call("read_file", map[string]any{"path": "win.txt"})
-	if got := text(res); !strings.HasPrefix(got, "hi needle\n2\n") || !strings.Contains(got, "[win.txt is UTF-16 text (utf-16le), shown converted to UTF-8.") || !strings.Contains(got, "iconv") {
+	if got := text(res); !strings.HasPrefix(got, "hi needle\n2\n") || !strings.Contains(got, "[win.txt is UTF-16 text (utf-16le), shown converted to UTF-8.") || !strings.Contains(got, "keep the file UTF-16") {
 		t.Errorf("read_file: %s", got)
 	}
 	if sc := structured(t, res); sc["encoding"] != "utf-16le" || sc["totalLines"] != float64(2) {
@@ -159,11 +161,94 @@ func TestUTF16FilesAreReadAsText(t *testing.T) {
 	if got := s.ok("search_code", map[string]any{"pattern": "needle"}); !strings.Contains(got, "win.txt:1:4:hi needle") {
 		t.Errorf("search_code: %s", got)
 	}
-	res = s.call("edit_file", map[string]any{"path": "win.txt", "oldString": "hi", "newString": "ho"})
-	if got := text(res); !res.IsError || !strings.HasPrefix(got, `NO_MATCH: oldString was not found in "win.txt", which is UTF-16 (little-endian) text`) {
-		t.Errorf("edit_file: %s", got)
-	}
 	if got := s.ok("read_file", map[string]any{"path": "huge.txt"}); !strings.HasPrefix(got, "huge.txt is UTF-16 text (little-endian), 16.0 MB, too large for read_file to convert") {
 		t.Errorf("read_file of a large UTF-16 file: %s", got)
+	}
+	res = s.call("edit_file", map[string]any{"path": "huge.txt", "oldString": "xx", "newString": "y", "replaceAll": true})
+	if got := text(res); !res.IsError || !strings.HasPrefix(got, `NO_MATCH: oldString was not found in "huge.txt", which starts as UTF-16 (little-endian) text but is not valid UTF-16 throughout`) {
+		t.Errorf("edit_file of a large UTF-16 file: %s", got)
+	}
+}
+
+// utf16le is s in UTF-16LE, byte-order mark first, as Windows tools write.
+func utf16le(s string) string {
+	b := []byte{0xff, 0xfe}
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = binary.LittleEndian.AppendUint16(b, u)
+	}
+	return string(b)
+}
+
+// TestUTF16FilesAreEditedInPlace checks that the edit tools take the UTF-8
+// text read_file shows of a UTF-16 file, and write the file back in its
+// own encoding, byte-order mark and CRLF line ends: what an editor on
+// Windows wrote stays readable by it. A rollback gives the bytes back.
+func TestUTF16FilesAreEditedInPlace(t *testing.T) {
+	orig := utf16le("[Strings]\r\nGreeting=hello 😀\r\nFarewell=bye\r\n")
+	be := "\xfe\xff\x00a\x00\n"                      // "a\n" in UTF-16BE
+	broken := "\xff\xfe" + "a\x00\x00\xd8" + "b\x00" // a high surrogate with no low one
+	root := workspace(t, map[string]string{"app.inf": orig, "be.txt": be, "broken.txt": broken})
+	s := start(t, root, "--mode", "trusted")
+	disk := func(name string) string {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+
+	res := s.call("edit_file", map[string]any{"path": "app.inf", "oldString": "Greeting=hello 😀\n", "newString": "Greeting=hi 🙂\nExtra=1\n"})
+	if res.IsError {
+		t.Fatalf("edit_file: %s", text(res))
+	}
+	want := utf16le("[Strings]\r\nGreeting=hi 🙂\r\nExtra=1\r\nFarewell=bye\r\n")
+	if got := disk("app.inf"); got != want {
+		t.Fatalf("after edit_file the file holds %q, want %q", got, want)
+	}
+	if got := text(res); !strings.Contains(got, "-Greeting=hello 😀\r\n+Greeting=hi 🙂\r\n+Extra=1\r\n") {
+		t.Errorf("edit_file's diff does not show the text's lines: %s", got)
+	}
+	first, _ := structured(t, res)["changeId"].(string)
+
+	patch := "--- a/app.inf\n+++ b/app.inf\n@@ -3,2 +3,2 @@\n Extra=1\n-Farewell=bye\n+Farewell=ciao\n"
+	if res := s.call("apply_patch", map[string]any{"patch": patch}); res.IsError {
+		t.Fatalf("apply_patch: %s", text(res))
+	}
+	want = utf16le("[Strings]\r\nGreeting=hi 🙂\r\nExtra=1\r\nFarewell=ciao\r\n")
+	if got := disk("app.inf"); got != want {
+		t.Fatalf("after apply_patch the file holds %q, want %q", got, want)
+	}
+
+	if res := s.call("write_file", map[string]any{"path": "app.inf", "content": "[Strings]\nOnly=1\n"}); res.IsError {
+		t.Fatalf("write_file: %s", text(res))
+	}
+	if got, want := disk("app.inf"), utf16le("[Strings]\r\nOnly=1\r\n"); got != want {
+		t.Fatalf("after write_file the file holds %q, want %q", got, want)
+	}
+
+	if res := s.call("edit_file", map[string]any{"path": "be.txt", "oldString": "a", "newString": "é"}); res.IsError {
+		t.Fatalf("edit_file of UTF-16BE: %s", text(res))
+	}
+	if got := disk("be.txt"); got != "\xfe\xff\x00\xe9\x00\n" {
+		t.Errorf("after edit_file be.txt holds %q", got)
+	}
+
+	res = s.call("edit_file", map[string]any{"path": "broken.txt", "oldString": "ab", "newString": "b"})
+	if got := text(res); !res.IsError || !strings.Contains(got, "not valid UTF-16 throughout") {
+		t.Errorf("edit_file of broken UTF-16: %s", got)
+	}
+	if got := disk("broken.txt"); got != broken {
+		t.Errorf("a refused edit changed broken.txt: %q", got)
+	}
+
+	if res := s.call("rollback_changes", map[string]any{"changeId": first, "scope": "since"}); res.IsError {
+		t.Fatalf("rollback_changes: %s", text(res))
+	}
+	if got := disk("app.inf"); got != orig {
+		t.Errorf("after the rollback app.inf holds %q, want %q", got, orig)
+	}
+	if got := disk("be.txt"); got != be {
+		t.Errorf("after the rollback be.txt holds %q, want %q", got, be)
 	}
 }

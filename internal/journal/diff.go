@@ -36,6 +36,7 @@ func fileDiff(s *slot) (string, int, int) {
 	if s.before.Kind == kindFile && s.after.Kind == kindFile && s.before.Mode != s.after.Mode {
 		header = fmt.Sprintf("mode %s → %s\n", s.before.Mode, s.after.Mode)
 	}
+	old, new = asText(old), asText(new)
 	if binary(old) || binary(new) || len(old) > maxDiffInput || len(new) > maxDiffInput {
 		if bytes.Equal(old, new) {
 			return header, 0, 0
@@ -71,6 +72,16 @@ func linkText(img image) string {
 		return img.Target
 	}
 	return img.Kind
+}
+
+// asText is b, or its UTF-8 text when b is UTF-16 that edits read as
+// text: a diff shows the lines an edit matched, and apply_patch takes it
+// back.
+func asText(b []byte) []byte {
+	if u, _, ok := text.DecodeUTF16(b); ok {
+		return []byte(u)
+	}
+	return b
 }
 
 func binary(b []byte) bool {

@@ -270,12 +270,12 @@ func notAFile(s *slot) *abi.Error {
 	return abi.Errorf(abi.InvalidArgument, "%s is not a file; name a file path", quote(s.display))
 }
 
-// keepStyle gives new content the BOM and CRLF line ends of old when new
-// has neither.
+// keepStyle gives new content the BOM, CRLF line ends and UTF-16 encoding
+// of old when new has none of them.
 func keepStyle(old, new []byte) []byte {
 	_, st := text.SplitStyle(old)
 	body, nst := text.SplitStyle(new)
-	if nst.BOM || strings.Contains(string(new), "\r\n") {
+	if nst.BOM || nst.UTF16 != "" || strings.Contains(string(new), "\r\n") {
 		return new
 	}
 	return st.Join(body)

@@ -18,8 +18,8 @@ func init() {
 	juju.Tool("edit_file", editTool("Edit file",
 		"Replaces oldString by newString in a file, exactly: no fuzzy matching. oldString must occur exactly once unless replaceAll is set; "+
 			"otherwise AMBIGUOUS_EDIT gives the line of each occurrence. If it does not occur, NO_MATCH names the closest lines and what differs "+
-			"(tabs against spaces, trailing blanks, letter case, line ends). The file's CRLF line ends, BOM and permissions are kept "+
-			"(match with plain \\n line ends). The edit is atomic, journaled and can be undone with rollback_changes; the result holds the diff.",
+			"(tabs against spaces, trailing blanks, letter case, line ends). The file's CRLF line ends, BOM, UTF-16 encoding and "+
+			"permissions are kept (match the UTF-8 text read_file shows, with plain \\n line ends). The edit is atomic, journaled and can be undone with rollback_changes; the result holds the diff.",
 		abi.ChangeResult{}, true, false), editFile)
 }
 

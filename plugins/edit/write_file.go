@@ -15,7 +15,7 @@ type WriteFileArgs struct {
 func init() {
 	juju.Tool("write_file", editTool("Write file",
 		"Creates a file, or replaces the whole content of an existing one, with content. Missing folders are created. "+
-			"An existing file keeps its permissions, and its CRLF line ends and BOM when content has none; a symlink is written through "+
+			"An existing file keeps its permissions, and its CRLF line ends, BOM and UTF-16 encoding when content has none; a symlink is written through "+
 			"(its target changes, the link stays). For a small change to an existing file prefer edit_file. "+
 			"The write is atomic, journaled and can be undone with rollback_changes. "+
 			".git internals, secrets and paths outside the workspace are refused.",

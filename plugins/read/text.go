@@ -37,7 +37,7 @@ type FileText struct {
 	Binary         bool   `json:"binary,omitempty" desc:"True for a binary file: no text is shown and fileType says what it looks like."`
 	FileType       string `json:"fileType,omitempty" desc:"For a binary file, its format guessed from its first bytes."`
 	MimeType       string `json:"mimeType,omitempty" desc:"For a binary file, the MIME type of that format."`
-	Encoding       string `json:"encoding,omitempty" desc:"utf-16le or utf-16be for a UTF-16 text file, shown converted to UTF-8: sizes and byte offsets count the converted text, and edits need the file converted first."`
+	Encoding       string `json:"encoding,omitempty" desc:"utf-16le or utf-16be for a UTF-16 text file, shown converted to UTF-8: sizes and byte offsets count the converted text; edits take that text and keep the file UTF-16."`
 
 	content string // the text read, without line numbers
 	lineCut bool   // the one line shown is longer than the cap and was cut
@@ -221,7 +221,7 @@ func render(ft *FileText, numbered bool) string {
 	}
 	notice := notice(ft)
 	if ft.Encoding != "" {
-		enc := fmt.Sprintf("[%s is UTF-16 text (%s), shown converted to UTF-8. Edits match UTF-8 text: to change it, convert it first with a command (iconv -f UTF-16 -t UTF-8).]", ft.Path, ft.Encoding)
+		enc := fmt.Sprintf("[%s is UTF-16 text (%s), shown converted to UTF-8. edit_file, apply_patch and write_file take UTF-8 text as shown and keep the file UTF-16.]", ft.Path, ft.Encoding)
 		if notice != "" {
 			enc += "\n" + notice
 		}

@@ -38,16 +38,16 @@ type ChangeOp struct {
 	// otherwise the change fails with FILE_CHANGED.
 	ExpectedSHA256 string `json:"expectedSha256,omitempty"`
 	// Edit: the exact text to find and its replacement. OldString must occur
-	// once, unless ReplaceAll; the match ignores the file's CRLF line ends
-	// and BOM, which the written file keeps.
+	// once, unless ReplaceAll; the match ignores the file's CRLF line ends,
+	// BOM and UTF-16 encoding, which the written file keeps.
 	OldString  string `json:"oldString,omitempty"`
 	NewString  string `json:"newString,omitempty"`
 	ReplaceAll bool   `json:"replaceAll,omitempty"`
 	// ExpectedCount, when positive, is how many replacements an edit must
 	// make (CONFLICT otherwise).
 	ExpectedCount int `json:"expectedCount,omitempty"`
-	// KeepStyle, for write over an existing file: keep its BOM and CRLF
-	// line ends when the new content has neither.
+	// KeepStyle, for write over an existing file: keep its BOM, CRLF
+	// line ends and UTF-16 encoding when the new content has none of them.
 	KeepStyle bool   `json:"keepStyle,omitempty"`
 	Overwrite bool   `json:"overwrite,omitempty"` // move: replace an existing destination file
 	Recursive bool   `json:"recursive,omitempty"` // delete: a folder with everything in it

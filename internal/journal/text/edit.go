@@ -11,23 +11,30 @@ import (
 // bom is the UTF-8 byte order mark.
 const bom = "\xef\xbb\xbf"
 
-// Style is how a file spells what its text does not show: a BOM and
-// CRLF line ends. Edits match against the text without them and write the
-// result back with them.
+// Style is how a file spells what its text does not show: a BOM, CRLF
+// line ends, UTF-16. Edits match against the text without them and write
+// the result back with them.
 type Style struct {
-	BOM  bool // the content starts with a UTF-8 byte order mark
-	CRLF bool // every line end is CRLF
+	BOM   bool   // the content starts with a UTF-8 byte order mark
+	CRLF  bool   // every line end is CRLF
+	UTF16 string // UTF16LE or UTF16BE: the content is UTF-16, BOM first
 }
 
-// SplitStyle returns content's text (LF line ends, no BOM) and its style.
-// A file with mixed line ends is left as it is (crlf false).
+// SplitStyle returns content's text (UTF-8, LF line ends, no BOM) and its
+// style. A file with mixed line ends is left as it is (crlf false), and
+// UTF-16 that would not encode back to the same bytes is left as bytes.
 func SplitStyle(content []byte) (string, Style) {
 	var st Style
-	if bytes.HasPrefix(content, []byte(bom)) {
-		st.BOM = true
-		content = content[len(bom):]
+	var s string
+	if u, enc, ok := DecodeUTF16(content); ok {
+		s, st.UTF16 = u, enc
+	} else {
+		if bytes.HasPrefix(content, []byte(bom)) {
+			st.BOM = true
+			content = content[len(bom):]
+		}
+		s = string(content)
 	}
-	s := string(content)
 	if crlf := strings.Count(s, "\r\n"); crlf > 0 && crlf == strings.Count(s, "\n") {
 		st.CRLF = true
 		s = strings.ReplaceAll(s, "\r\n", "\n")
@@ -39,6 +46,9 @@ func SplitStyle(content []byte) (string, Style) {
 func (st Style) Join(s string) []byte {
 	if st.CRLF {
 		s = strings.ReplaceAll(s, "\n", "\r\n")
+	}
+	if st.UTF16 != "" {
+		return EncodeUTF16(s, st.UTF16)
 	}
 	if st.BOM {
 		s = bom + s

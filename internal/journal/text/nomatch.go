@@ -15,7 +15,7 @@ const maxExplained = 3
 // where it is, and what differs between the two, line by line.
 func noMatch(display, text, old string) *abi.Error {
 	if enc := utf16BOM(text); enc != "" {
-		return abi.Errorf(abi.NoMatch, "oldString was not found in %s, which is %s text: edits match UTF-8 text byte for byte. Convert the file first (iconv -f UTF-16 -t UTF-8 with run_command), or change it with a command", quote(display), enc)
+		return abi.Errorf(abi.NoMatch, "oldString was not found in %s, which starts as %s text but is not valid UTF-16 throughout (an odd length, a broken surrogate pair) or is over 16 MiB, so edits cannot read it as text. Change it with a command (run_command), or rewrite it whole with write_file", quote(display), enc)
 	}
 	fl := strings.Split(text, "\n")
 	ol := strings.Split(strings.TrimSuffix(old, "\n"), "\n")
