@@ -1,6 +1,7 @@
 package test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -52,38 +53,71 @@ func TestServeConcurrentSessions(t *testing.T) {
 	}
 }
 
-// A body over the cap is refused with 413 whether its length is declared
-// or not, and the server goes on serving; malformed bodies get a 4xx or a
-// JSON-RPC parse error, never a 5xx.
+// A body over the cap (8 MiB) but within 64 MiB is read to its end, unkept,
+// and a tool call in it is answered as that call, with TOO_LARGE, as stdio
+// answers a line too long: a client reports a 413 as a failed request, not
+// as a result the model can act on. A larger body is refused with 413.
+// Either way, declared length or not, the call does not run, the refusal
+// is audited, and the server goes on serving; malformed bodies get a 4xx
+// or a JSON-RPC parse error, never a 5xx.
 func TestServeBodies(t *testing.T) {
 	root := workspace(t, map[string]string{"a.txt": "a\n"})
 	srv := startServe(t, root, "--mode", "trusted")
 	sid := srv.initSession(t, srv.bearer())
 	sess := merge(srv.bearer(), map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-11-25", "Content-Type": "application/json"})
 
-	big := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"pwned-big.txt","content":"` +
-		strings.Repeat("x", 50<<20) + `"}}}`
-	for _, declared := range []bool{true, false} {
-		var body io.Reader = strings.NewReader(big)
+	call := func(size int) string {
+		return `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"pwned-big.txt","content":"` +
+			strings.Repeat("x", size) + `"}}}`
+	}
+	post := func(body string, declared bool) (*http.Response, string, error) {
+		var r io.Reader = strings.NewReader(body)
 		if !declared {
-			body = io.MultiReader(strings.NewReader(big)) // no length: sent chunked
+			r = io.MultiReader(strings.NewReader(body)) // no length: sent chunked
 		}
-		req, _ := http.NewRequest("POST", srv.url, body)
+		req, _ := http.NewRequest("POST", srv.url, r)
 		for k, v := range sess {
 			req.Header.Set(k, v)
 		}
-		start := time.Now()
 		res, err := http.DefaultClient.Do(req)
-		if err == nil {
-			io.Copy(io.Discard, res.Body)
-			res.Body.Close()
-			if res.StatusCode != 413 {
-				t.Fatalf("50 MB body (length declared %v): %d, want 413", declared, res.StatusCode)
-			}
-		} else if !strings.Contains(err.Error(), "reset") && !strings.Contains(err.Error(), "broken pipe") && !strings.Contains(err.Error(), "EOF") {
-			t.Fatalf("50 MB body: %v", err)
+		if err != nil {
+			return nil, "", err
 		}
-		t.Logf("50 MB body (length declared %v) refused in %v", declared, time.Since(start))
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res, string(b), nil
+	}
+	for _, declared := range []bool{true, false} {
+		start := time.Now()
+		res, body, err := post(call(50<<20), declared)
+		if err != nil {
+			t.Fatalf("50 MB body (length declared %v): %v", declared, err)
+		}
+		var msg struct {
+			ID     int                `json:"id"`
+			Result mcp.CallToolResult `json:"result"`
+		}
+		if res.StatusCode != 200 || json.Unmarshal([]byte(body), &msg) != nil || msg.ID != 9 || !msg.Result.IsError ||
+			!strings.Contains(body, "TOO_LARGE: this call to write_file was larger than 8 MiB") {
+			t.Fatalf("50 MB body (length declared %v): %d %.300s", declared, res.StatusCode, body)
+		}
+		t.Logf("50 MB body (length declared %v) answered in %v", declared, time.Since(start))
+
+		res, body, err = post(call(80<<20), declared)
+		if err == nil && res.StatusCode != 413 {
+			t.Fatalf("80 MB body (length declared %v): %d %.300s, want 413", declared, res.StatusCode, body)
+		} else if err != nil && !strings.Contains(err.Error(), "reset") && !strings.Contains(err.Error(), "broken pipe") && !strings.Contains(err.Error(), "EOF") {
+			t.Fatalf("80 MB body: %v", err)
+		}
+	}
+	var refused []auditEntry
+	for _, a := range auditJSON(t, srv.home, root) {
+		if a.Outcome == "TOO_LARGE" {
+			refused = append(refused, a)
+		}
+	}
+	if len(refused) != 2 || refused[0].Tool != "write_file" {
+		t.Errorf("audited as too large: %+v", refused)
 	}
 	mustNotExist(t, root, "pwned-big.txt")
 

@@ -14,6 +14,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/jujutools/juju/sdk/abi"
 )
 
 const testToken = "juju_test-token-0123456789abcdefghijklmnopqrstuvwxyz"
@@ -283,9 +285,43 @@ func TestFrontBodies(t *testing.T) {
 	rig := newRig(t, "", Limits{MaxBody: 1 << 10})
 	id := rig.initialize(t, nil)
 	sid := map[string]string{server.HeaderKeySessionID: id}
+	var refused []string
+	rig.front.refused = func(ctx context.Context, tool string, code abi.Code) {
+		refused = append(refused, tool+" "+string(code)+" by "+principalOf(ctx))
+	}
 	big := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"touch","arguments":{"x":"` + strings.Repeat("a", 2<<10) + `"}}}`
-	if c := rig.do("POST", "/mcp", big, sid).Code; c != 413 {
-		t.Fatalf("large body: %d, want 413", c)
+	w := rig.do("POST", "/mcp", big, sid)
+	var res struct {
+		ID     int                `json:"id"`
+		Result mcp.CallToolResult `json:"result"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &res); w.Code != 200 || err != nil || res.ID != 3 || !res.Result.IsError ||
+		!strings.Contains(res.Result.Content[0].(mcp.TextContent).Text, "TOO_LARGE: this call to touch was larger than 1024 bytes") {
+		t.Fatalf("a tool call over the body limit: %d %s", w.Code, w.Body)
+	}
+	if len(refused) != 1 || refused[0] != "touch TOO_LARGE by "+localPrincipal {
+		t.Errorf("the refused call was audited as %q", refused)
+	}
+	if rig.touched.Load() != 0 {
+		t.Error("a tool call over the body limit ran")
+	}
+	for name, c := range map[string]struct {
+		body string
+		hdr  map[string]string
+		code int
+	}{
+		"a notification":       {`{"jsonrpc":"2.0","method":"notifications/x","params":{"p":"` + strings.Repeat("a", 2<<10) + `"}}`, sid, 413},
+		"no JSON":              {strings.Repeat("a", 2<<10), sid, 413},
+		"past the drain limit": {`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"touch","arguments":{"x":"` + strings.Repeat("a", minDrain) + `"}}}`, sid, 413},
+		"an unknown session":   {big, map[string]string{server.HeaderKeySessionID: "mcp-session-nope"}, 404},
+		"no session":           {big, nil, 400},
+	} {
+		if w := rig.do("POST", "/mcp", c.body, c.hdr); w.Code != c.code {
+			t.Errorf("%s: %d %.200s, want %d", name, w.Code, w.Body, c.code)
+		}
+	}
+	if len(refused) != 1 || rig.touched.Load() != 0 {
+		t.Errorf("a refused body was audited (%q) or ran", refused)
 	}
 	for _, body := range []string{"{", "[]", `[{"jsonrpc":"2.0"}]`, "null", `"x"`, `{"jsonrpc":"2.0","id":{},"method":5}`, "\x00\xff", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":7}`} {
 		w := rig.do("POST", "/mcp", body, sid)
@@ -293,7 +329,7 @@ func TestFrontBodies(t *testing.T) {
 			t.Errorf("%q: %d %s", body, w.Code, w.Body)
 		}
 	}
-	w := rig.do("POST", "/mcp", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}`, sid)
+	w = rig.do("POST", "/mcp", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}`, sid)
 	var msg mcp.JSONRPCError
 	if err := json.Unmarshal(w.Body.Bytes(), &msg); err != nil || msg.Error.Code != mcp.INVALID_PARAMS {
 		t.Fatalf("an unknown tool over HTTP: %s", w.Body)

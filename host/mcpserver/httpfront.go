@@ -11,6 +11,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/jujutools/juju/sdk/abi"
 )
 
 // mcpPath is the MCP endpoint.
@@ -36,6 +38,8 @@ type front struct {
 	limits   Limits
 	mcp      http.Handler
 	log      *slog.Logger
+	// refused audits a tool call refused before mcp-go saw it.
+	refused func(ctx context.Context, tool string, code abi.Code)
 }
 
 func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -77,6 +81,10 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 	if r.Method == http.MethodPost {
 		var err error
 		if body, err = readBody(w, r, f.limits.MaxBody, f.limits.BodyTimeout); err != nil {
+			if big := (*bodyTooLarge)(nil); errors.As(err, &big) {
+				f.tooLarge(w, r, principal, big.head)
+				return
+			}
 			var eb *errBody
 			errors.As(err, &eb)
 			httpError(w, eb.status, eb.msg)
@@ -117,6 +125,36 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 	}
 	ww := &rpcWriter{ResponseWriter: w, onSession: func(id string) { f.sessions.bind(id, principal) }}
 	f.mcp.ServeHTTP(ww, r.WithContext(ctx))
+}
+
+// tooLarge answers a POST whose body was over the limit and read to its
+// end unkept, from its first bytes (tooLargeAnswer), as stdio answers a
+// line too long: a tool call gets a TOO_LARGE result as its own answer,
+// which the model reads and acts on, where a 413 is a failed request to
+// the client. The session is checked as for any request, and a body whose
+// head names no request is a 413.
+func (f *front) tooLarge(w http.ResponseWriter, r *http.Request, principal string, head []byte) {
+	h := readDiscardedHead(head)
+	if h.id == nil || h.method == "" {
+		httpError(w, http.StatusRequestEntityTooLarge, "the request body is larger than this server accepts")
+		return
+	}
+	if id := r.Header.Get(server.HeaderKeySessionID); id != "" {
+		if !f.sessions.use(id, principal) {
+			httpError(w, http.StatusNotFound, "unknown session: initialize a new one")
+			return
+		}
+	} else if !mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) {
+		httpError(w, http.StatusBadRequest, "missing Mcp-Session-Id: initialize first")
+		return
+	}
+	if h.method == string(mcp.MethodToolsCall) && f.refused != nil {
+		f.refused(withPrincipal(r.Context(), principal), h.tool, abi.TooLarge)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	w.Write(tooLargeAnswer(h, int(f.limits.MaxBody)))
 }
 
 // endSession ends a session through mcp-go, so its state there goes too.

@@ -12,7 +12,10 @@ import (
 // Limits bound what one HTTP client can take from the others. The zero
 // value of a field means its default.
 type Limits struct {
-	// MaxBody is the largest request body read (413 past it).
+	// MaxBody is the largest request body read. A larger one is read on
+	// to its end, unkept, up to twice MaxBody or 64 MiB, whichever is
+	// more, and answered from its first bytes (a tool call gets a
+	// TOO_LARGE result); past that it is a 413.
 	MaxBody int64
 	// HeaderTimeout bounds the reading of a request's headers, and
 	// BodyTimeout the reading of its body: a client that sends them drop by
@@ -71,22 +74,48 @@ type errBody struct {
 
 func (e *errBody) Error() string { return e.msg }
 
+// minDrain is the least a body over the limit may hold and still be read
+// to its end and answered from its first bytes, rather than refused with
+// a 413 that a client reports as a failed request.
+const minDrain = 64 << 20
+
+// drainLimit is the largest body read, kept or not, when limit is the
+// largest kept.
+func drainLimit(limit int64) int64 { return max(minDrain, 2*limit) }
+
+// bodyTooLarge is a body over the limit that was read to its end: head is
+// its first bytes, which say what it was (readDiscardedHead).
+type bodyTooLarge struct{ head []byte }
+
+func (*bodyTooLarge) Error() string { return "the request body is larger than this server accepts" }
+
 // readBody reads r's whole body, at most max bytes within timeout, and
 // clears the read deadline again (a deadline left on the connection would
-// cut a long answer off).
+// cut a long answer off). A body over max but within drainLimit is read
+// on to its end, unkept, and reported as a *bodyTooLarge with its head.
 func readBody(w http.ResponseWriter, r *http.Request, max int64, timeout time.Duration) ([]byte, error) {
-	if r.ContentLength > max {
+	drain := drainLimit(max)
+	if r.ContentLength > drain {
 		return nil, &errBody{http.StatusRequestEntityTooLarge, "the request body is larger than this server accepts"}
 	}
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Now().Add(timeout))
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
-	rc.SetReadDeadline(time.Time{})
+	defer rc.SetReadDeadline(time.Time{})
+	body, err := io.ReadAll(io.LimitReader(r.Body, max+1))
+	if err == nil && int64(len(body)) <= max {
+		return body, nil
+	}
+	if err == nil {
+		head := append([]byte(nil), body[:min(headKeep, len(body))]...)
+		n := int64(len(body))
+		body = nil
+		if _, err = io.Copy(io.Discard, http.MaxBytesReader(w, r.Body, drain-n)); err == nil {
+			return nil, &bodyTooLarge{head}
+		}
+	}
 	var tooBig *http.MaxBytesError
 	var netErr net.Error
 	switch {
-	case err == nil:
-		return body, nil
 	case errors.As(err, &tooBig):
 		return nil, &errBody{http.StatusRequestEntityTooLarge, "the request body is larger than this server accepts"}
 	case errors.As(err, &netErr) && netErr.Timeout():

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/jujutools/juju/host"
+	"github.com/jujutools/juju/sdk/abi"
 )
 
 // HTTPConfig is what ServeHTTP needs besides the host.
@@ -89,7 +90,9 @@ func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, func(context.Context
 		server.WithHeartbeatInterval(30*time.Second),
 		server.WithStreamableHTTPLogger(logger(cfg.Log)),
 	)
-	return newFront(cfg, cfg.Listener.Addr(), sess, inner), inner.CloseSessions
+	f := newFront(cfg, cfg.Listener.Addr(), sess, inner)
+	f.refused = func(ctx context.Context, tool string, code abi.Code) { s.refused(ctx, tool, nil, code) }
+	return f, inner.CloseSessions
 }
 
 // newFront wraps an MCP handler in the front of a server listening on
