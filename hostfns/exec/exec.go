@@ -31,6 +31,7 @@ const (
 	MaxReadLimit           = 256 << 10 // JobOutput's most
 	DefaultMaxJobs         = 64        // finished jobs kept, with their logs
 	DefaultMaxLog          = 256 << 20 // bytes of output kept of one command, both streams
+	DefaultMaxKept         = 1 << 30   // bytes of the finished jobs' logs kept together
 	MaxRunning             = 32        // jobs running at once
 	MaxWait                = 10 * time.Minute
 	// deadlineMargin is left between a wait and the plugin call's deadline,
@@ -63,6 +64,11 @@ type Options struct {
 	// once it passes it, rather than fill the owner's disk (and the
 	// journal's) until its timeout.
 	MaxLog int64
+	// MaxKept bounds the logs of the finished jobs kept, together
+	// (DefaultMaxKept when 0): past it the oldest finished jobs are
+	// dropped with their logs, as past MaxJobs. The newest finished job
+	// is kept whatever its size, so its output can still be read.
+	MaxKept int64
 	// StandbyIdle is how long the standby reaper started for the next
 	// sandboxed command waits for it before it is let go
 	// (DefaultStandbyIdle when 0; kept until Close when negative).
@@ -123,6 +129,9 @@ func New(p *policy.Policy, opts Options) *Manager {
 	}
 	if opts.MaxLog == 0 {
 		opts.MaxLog = DefaultMaxLog
+	}
+	if opts.MaxKept <= 0 {
+		opts.MaxKept = DefaultMaxKept
 	}
 	if opts.StandbyIdle == 0 {
 		opts.StandbyIdle = DefaultStandbyIdle

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -225,6 +226,52 @@ func TestPruneKeepsMaxJobs(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(m.opts.JobsDir, ids[0]+".out")); !os.IsNotExist(err) {
 		t.Errorf("pruned log left: %v", err)
+	}
+}
+
+// TestPruneKeepsMaxKept checks that the finished jobs' logs together stay
+// under MaxKept, the first to end dropped first, and that the last to end
+// is kept whatever its size.
+func TestPruneKeepsMaxKept(t *testing.T) {
+	m, _ := newManager(t, Options{MaxKept: 1000})
+	fns := m.Funcs()
+	list := func() []string {
+		l, _, _ := call[abi.JobResult](t, fns[2].Handle, abi.JobRequest{Op: abi.JobList})
+		var ids []string
+		for _, j := range l.Jobs {
+			ids = append(ids, j.JobID)
+		}
+		return ids
+	}
+	settled := func(want ...string) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for !slices.Equal(list(), want) {
+			if time.Now().After(deadline) {
+				t.Fatalf("jobs kept: %v, want %v", list(), want)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	run := func(n int) string {
+		t.Helper()
+		r, _, err := call[abi.ExecResult](t, fns[0].Handle, abi.ExecRequest{Program: "head", Args: []string{"-c", fmt.Sprint(n), "/dev/zero"}})
+		if err != nil || r.State != abi.JobExited || r.StdoutBytes != int64(n) {
+			t.Fatalf("head -c %d: %+v %v", n, r, err)
+		}
+		return r.JobID
+	}
+	a, b := run(400), run(500)
+	settled(b, a) // 900 bytes: both kept
+	c := run(300)
+	settled(c, b) // 1200: the first to end goes
+	if _, err := os.Stat(filepath.Join(m.opts.JobsDir, a+".out")); !os.IsNotExist(err) {
+		t.Errorf("a dropped job's log is left: %v", err)
+	}
+	d := run(5000)
+	settled(d) // the last to end stays, over the bound alone
+	if r, _, err := call[abi.JobResult](t, fns[2].Handle, abi.JobRequest{Op: abi.JobStatus, JobID: d}); err != nil || r.Job.StdoutBytes != 5000 {
+		t.Errorf("the job kept over the bound: %+v %v", r, err)
 	}
 }
 

@@ -41,6 +41,7 @@ type job struct {
 	end    time.Time
 	reason string // JobKilled or JobTimeout once a kill was asked
 	flood  int64  // the output cap it passed, when that killed it
+	logs   int64  // the size of its logs together, once it ended
 }
 
 // logWatch is how often a running job's logs are measured against the
@@ -160,6 +161,9 @@ func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout 
 	m.prune()
 	go func() {
 		j.reap(cmd)
+		m.mu.Lock()
+		m.prune() // its logs may take the kept ones past MaxKept
+		m.mu.Unlock()
 		// A standby reaper for the next sandboxed command, now that this
 		// one no longer needs the processor.
 		if reaper := m.reaperFor(j.bwrap); reaper != nil {
@@ -249,6 +253,11 @@ func (j *job) reap(cmd *osexec.Cmd) {
 			j.exit = &code
 		}
 	}
+	for _, p := range []string{j.outPath, j.errPath} {
+		if fi, err := os.Stat(p); err == nil {
+			j.logs += fi.Size()
+		}
+	}
 	close(j.done)
 }
 
@@ -330,20 +339,35 @@ func (j *job) result(maxOut int64) abi.ExecResult {
 	return r
 }
 
-// prune drops the oldest finished jobs and their logs beyond MaxJobs.
+// ended reports whether j ended, and when, with the size of its logs.
+func (j *job) ended() (time.Time, int64, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.end, j.logs, j.state != abi.JobRunning
+}
+
+// prune drops finished jobs with their logs, the first to end first,
+// beyond MaxJobs, and while the finished jobs' logs together pass MaxKept,
+// all but the last to end (whose output a caller may be about to read).
 // m.mu is held.
 func (m *Manager) prune() {
-	for len(m.order) > m.opts.MaxJobs {
-		i := -1
+	for {
+		first, finished := -1, 0
+		var firstEnd time.Time
+		var kept int64
 		for k, j := range m.order {
-			if j.State() != abi.JobRunning {
-				i = k
-				break
+			if end, n, ok := j.ended(); ok {
+				if first < 0 || end.Before(firstEnd) {
+					first, firstEnd = k, end
+				}
+				finished++
+				kept += n
 			}
 		}
-		if i < 0 {
+		if first < 0 || len(m.order) <= m.opts.MaxJobs && (kept <= m.opts.MaxKept || finished < 2) {
 			return
 		}
+		i := first
 		j := m.order[i]
 		m.order = append(m.order[:i], m.order[i+1:]...)
 		delete(m.jobs, j.id)
