@@ -587,3 +587,102 @@ func TestOversizedMessageIsDiscarded(t *testing.T) {
 		t.Fatalf("audited as too large: %+v", refused)
 	}
 }
+
+// TestBatches checks JSON-RPC batches over stdio, which MCP 2025-03-26
+// servers must accept: each request answered in one array in the batch's
+// order, notifications answered by nothing, what is not a request refused
+// in its place, and a batch's answer written before juju ends with its
+// input. A request whose id is neither a string nor a number is refused,
+// alone or in a batch, and not served.
+func TestBatches(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "hello\n"})
+	r := startRaw(t, root, "--mode", "trusted")
+	if init := r.send(t, strings.Replace(initializeLine, "2025-06-18", "2025-03-26", 1)); init["result"] == nil {
+		t.Fatalf("initialize: %s", mustJSON(init))
+	}
+	line := func(what string) []map[string]any {
+		t.Helper()
+		if _, err := io.WriteString(r.in, what+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan bool, 1)
+		go func() { done <- r.out.Scan() }()
+		select {
+		case ok := <-done:
+			if !ok {
+				t.Fatalf("no answer to %s: stdout closed", what)
+			}
+		case <-time.After(15 * time.Second):
+			t.Fatalf("no answer to %s", what)
+		}
+		var batch []map[string]any
+		if err := json.Unmarshal(r.out.Bytes(), &batch); err != nil {
+			var one map[string]any
+			if err := json.Unmarshal(r.out.Bytes(), &one); err != nil {
+				t.Fatalf("%s: not JSON: %q", what, r.out.Text())
+			}
+			return []map[string]any{one, nil} // a lone answer: never a batch of one
+		}
+		return batch
+	}
+	// Nothing answers a batch of notifications: the next answer is the ping's.
+	io.WriteString(r.in, `[{"jsonrpc":"2.0","method":"notifications/initialized"}]`+"\n")
+	if got := line(`{"jsonrpc":"2.0","id":"p","method":"ping"}`); got[0]["id"] != "p" {
+		t.Fatalf("after a batch of notifications: %s", mustJSON(got))
+	}
+
+	got := line(`[{"jsonrpc":"2.0","id":2,"method":"ping"},` +
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a.txt"}}},` +
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}},` +
+		`5,{"jsonrpc":"2.0","id":null,"method":"ping"},{"jsonrpc":"2.0","id":{"a":1},"method":"ping"},` +
+		`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{}},` +
+		`{"jsonrpc":"2.0","id":"w","method":"tools/call","params":{"name":"write_file","arguments":{"path":"b.txt"}}}]`)
+	want := []struct {
+		id   any
+		code float64 // 0: a result
+	}{{float64(2), 0}, {float64(3), 0}, {nil, mcp.INVALID_REQUEST}, {nil, mcp.INVALID_REQUEST}, {nil, mcp.INVALID_REQUEST}, {float64(7), mcp.INVALID_REQUEST}, {"w", 0}}
+	if len(got) != len(want) {
+		t.Fatalf("a batch of 8 with 7 requests: %s", mustJSON(got))
+	}
+	for i, w := range want {
+		e, _ := got[i]["error"].(map[string]any)
+		code, _ := e["code"].(float64)
+		if got[i]["id"] != w.id || code != w.code || (w.code == 0) != (got[i]["result"] != nil) {
+			t.Errorf("answer %d: %s, want id %v and code %v", i, mustJSON(got[i]), w.id, w.code)
+		}
+	}
+	if !strings.Contains(string(mustJSON(got[1])), "hello") {
+		t.Errorf("read_file in a batch: %s", mustJSON(got[1]))
+	}
+	if res, _ := got[6]["result"].(map[string]any); res["isError"] != true || !strings.Contains(string(mustJSON(res)), "INVALID_ARGUMENT") {
+		t.Errorf("write_file without content in a batch: %s", mustJSON(got[6]))
+	}
+
+	for _, c := range []struct{ msg, says string }{
+		{`[]`, "empty"},
+		{`[1,2`, "not valid JSON"},
+		{`[` + strings.Repeat(`{"jsonrpc":"2.0","method":"notifications/x"},`, 300) + `{"jsonrpc":"2.0","id":1,"method":"ping"}]`, "more than the 256"},
+		{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, "neither a string nor a number"},
+		{`{"jsonrpc":"2.0","id":[1],"method":"tools/call","params":{"name":"write_file","arguments":{"path":"c.txt","content":"x"}}}`, "neither a string nor a number"},
+		{`{"jsonrpc":"2.0","id":true,"method":"ping"}`, "neither a string nor a number"},
+	} {
+		got := line(c.msg)
+		if got[1] != nil || got[0]["id"] != nil || !strings.Contains(string(mustJSON(got[0])), c.says) {
+			t.Errorf("%.60s: %s", c.msg, mustJSON(got))
+		}
+	}
+	mustNotExist(t, root, "c.txt")
+
+	// The input ends right behind a batch: its answer comes first.
+	io.WriteString(r.in, `[{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"sleep 0.3; echo late"}}}]`+"\n")
+	r.in.Close()
+	if !r.out.Scan() || !strings.Contains(r.out.Text(), "late") {
+		t.Fatalf("the batch before the end of input: %q", r.out.Text())
+	}
+	if r.out.Scan() {
+		t.Errorf("more after the batch's answer: %q", r.out.Text())
+	}
+	if err := r.cmd.Wait(); err != nil {
+		t.Errorf("juju ended with %v", err)
+	}
+}

@@ -162,6 +162,16 @@ func (l *lineReader) join() []byte {
 type msgHead struct {
 	Method string          `json:"method"`
 	ID     json.RawMessage `json:"id"`
+	// badID is set for a request whose id is neither a string nor a
+	// number (MCP allows no other, null included): it is answered with an
+	// invalid-request error, and neither recorded nor served.
+	badID bool
+}
+
+// validID reports whether raw, an id as written, is a string or a number.
+func validID(raw json.RawMessage) bool {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	return len(raw) > 0 && (raw[0] == '"' || raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9')
 }
 
 // request reports whether the message is a request (it has an id and a
@@ -174,6 +184,10 @@ func (l *lineReader) record(line []byte) msgHead {
 	var head msgHead
 	if json.Unmarshal(line, &head) != nil || !head.request() {
 		return msgHead{}
+	}
+	if !validID(head.ID) {
+		head.badID = true
+		return head
 	}
 	id := idKey(head.ID)
 	l.f.add(id)

@@ -113,6 +113,7 @@ type stdioLoop struct {
 	// then not sent. (A client names the request in its cancellation as it
 	// wrote it in the request; the raw form keeps idKey off the hot path.)
 	serving sync.Map
+	batches atomic.Uint64 // the batches read, for their keys in the inflight set
 }
 
 // handOffAfter is how long a tool call may keep the reading to itself. A
@@ -131,6 +132,14 @@ func (d *stdioLoop) read() {
 		if err != nil {
 			d.ended <- err
 			return
+		}
+		switch {
+		case head.badID:
+			d.writeAnswer(invalidRequest(nil, "the request's id is neither a string nor a number; MCP requests need one of those"))
+			continue
+		case isBatch(line):
+			d.startBatch(line)
+			continue
 		}
 		if (head.Method == string(mcp.MethodToolsCall) || head.Method == string(mcp.MethodToolsList)) && head.request() {
 			if !d.serveReading(line, head) {
@@ -251,6 +260,26 @@ func (d *stdioLoop) handle(ctx context.Context, line []byte, head msgHead) (resp
 		}
 	}()
 	return d.s.mcp.HandleMessage(ctx, line)
+}
+
+// writeAnswer writes one message of juju's own to the client.
+func (d *stdioLoop) writeAnswer(msg any) {
+	b, err := json.Marshal(msg)
+	if err == nil {
+		_, err = d.w.Write(append(b, '\n'))
+	}
+	if err != nil {
+		d.errLog.Printf("writing an answer: %v", err)
+	}
+}
+
+// invalidRequest is the JSON-RPC invalid-request error answering id.
+func invalidRequest(id any, msg string) mcp.JSONRPCError {
+	return mcp.JSONRPCError{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		ID:      mcp.NewRequestId(id),
+		Error:   mcp.NewJSONRPCErrorDetails(mcp.INVALID_REQUEST, msg, nil),
+	}
 }
 
 // internalError is the JSON-RPC internal error answering the request head.

@@ -1,0 +1,133 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// A JSON-RPC batch is an array of messages on one line. MCP 2025-03-26
+// has its servers accept them (later versions dropped them), and mcp-go's
+// stdio server answers one with a parse error, so juju's loop serves
+// batches itself: each request in turn, through mcp-go's server in the
+// stdio session as a lone request is served, and the answers written as
+// one array (JSON-RPC 2.0, section 6). Notifications and responses in a
+// batch go on to mcp-go's stdio server, as alone they would. A batch of
+// nothing but those gets no answer.
+
+// maxBatch bounds the messages in one batch: a batch is served one message
+// after another, and a line of 16 MiB holds a million pings.
+const maxBatch = 256
+
+// isBatch reports whether line is a JSON array.
+func isBatch(line []byte) bool {
+	line = bytes.TrimLeft(line, " \t\r")
+	return len(line) > 0 && line[0] == '['
+}
+
+// startBatch serves the batch line on a goroutine of its own, holding one
+// of the tool calls' slots, and holds back the end of the input until it
+// is answered.
+func (d *stdioLoop) startBatch(line []byte) {
+	d.slots <- struct{}{}
+	d.calls.Add(1)
+	key := fmt.Sprintf("batch %d", d.batches.Add(1)) // no JSON id reads so
+	d.l.f.add(key)
+	go func() {
+		defer d.calls.Done()
+		defer func() { <-d.slots }()
+		defer d.l.f.done(key)
+		d.serveBatch(line)
+	}()
+}
+
+// serveBatch answers the batch line.
+func (d *stdioLoop) serveBatch(line []byte) {
+	var msgs []json.RawMessage
+	if err := json.Unmarshal(line, &msgs); err != nil {
+		d.writeAnswer(mcp.JSONRPCError{
+			JSONRPC: mcp.JSONRPC_VERSION,
+			ID:      mcp.NewRequestId(nil),
+			Error:   mcp.NewJSONRPCErrorDetails(mcp.PARSE_ERROR, "the batch is not valid JSON: "+err.Error(), nil),
+		})
+		return
+	}
+	switch {
+	case len(msgs) == 0:
+		d.writeAnswer(invalidRequest(nil, "the batch is empty; send at least one message"))
+		return
+	case len(msgs) > maxBatch:
+		d.writeAnswer(invalidRequest(nil, fmt.Sprintf("the batch holds %d messages, more than the %d juju serves in one; send them in smaller batches", len(msgs), maxBatch)))
+		return
+	}
+	select {
+	case <-d.sessionMade:
+	case <-d.listenEnded:
+		d.writeAnswer(invalidRequest(nil, "juju's MCP session has ended"))
+		return
+	}
+	out := []byte{'['}
+	for _, m := range msgs {
+		if b, ok := d.batchAnswer(m); ok {
+			if len(out) > 1 {
+				out = append(out, ',')
+			}
+			out = append(out, b...)
+		}
+	}
+	if len(out) == 1 {
+		return // notifications and responses only
+	}
+	if _, err := d.w.Write(append(out, ']', '\n')); err != nil {
+		d.errLog.Printf("writing the answer to a batch: %v", err)
+	}
+}
+
+// batchAnswer serves one message of a batch and returns its answer, if it
+// has one.
+func (d *stdioLoop) batchAnswer(m json.RawMessage) ([]byte, bool) {
+	var head msgHead
+	m = bytes.TrimSpace(m)
+	if len(m) == 0 || m[0] != '{' || json.Unmarshal(m, &head) != nil {
+		return mustJSON(invalidRequest(nil, "each message of a batch is a JSON-RPC object")), true
+	}
+	switch {
+	case head.Method == "" || len(head.ID) == 0:
+		// A response to a request of juju's, or a notification: mcp-go's
+		// stdio server keeps track of those.
+		if head.Method == string(mcp.MethodNotificationCancelled) {
+			d.noteCancel(m)
+		}
+		if _, err := d.fwd.Write(append(bytes.Clone(m), '\n')); err != nil {
+			d.errLog.Printf("handing on a message of a batch: %v", err)
+		}
+		return nil, false
+	case !validID(head.ID):
+		return mustJSON(invalidRequest(nil, "the request's id is neither a string nor a number; MCP requests need one of those")), true
+	case head.Method == string(mcp.MethodInitialize):
+		var id any
+		json.Unmarshal(head.ID, &id)
+		return mustJSON(invalidRequest(id, "initialize cannot be part of a batch; send it alone, first")), true
+	}
+	if head.Method == string(mcp.MethodToolsList) {
+		defer d.warmNow() // as serve does
+	}
+	resp := d.handle(d.session, m, head)
+	if b, ok := appendToolAnswer(nil, resp); ok {
+		return b, true
+	}
+	b, err := json.Marshal(resp)
+	if err != nil {
+		d.errLog.Printf("encoding the answer to %s: %v", head.Method, err)
+		return mustJSON(internalError(head, "juju could not encode the answer")), true
+	}
+	return b, true
+}
+
+// mustJSON encodes a message made of plain parts.
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
