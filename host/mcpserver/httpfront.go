@@ -93,6 +93,10 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	msg := peek(r, body)
+	if msg.badID {
+		writeJSON(w, http.StatusOK, invalidRequest(nil, "the request's id is neither a string nor a number; MCP requests need one of those"))
+		return
+	}
 	if id := r.Header.Get(server.HeaderKeySessionID); id != "" {
 		if !f.sessions.use(id, principal) {
 			httpError(w, http.StatusNotFound, "unknown session: initialize a new one")
@@ -117,6 +121,10 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		}
 	}
 	ctx := withPrincipal(r.Context(), principal)
+	if r.Method == http.MethodPost && isBatch(body) {
+		f.serveBatch(w, r.WithContext(ctx), body)
+		return
+	}
 	if id := r.Header.Get(server.HeaderKeySessionID); r.Method == http.MethodGet && id != "" {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
@@ -171,6 +179,8 @@ func (f *front) endSession(id string) {
 // request is what the front needs to know of a request before mcp-go.
 type request struct {
 	valid      bool // the body is JSON
+	batch      bool // the body is a JSON array: a batch
+	badID      bool // a request whose id is neither a string nor a number
 	initialize bool // a legacy initialize request
 	modern     bool // protocol 2026-07-28 or later: no sessions
 }
@@ -182,8 +192,13 @@ func peek(r *http.Request, body []byte) request {
 	if r.Method != http.MethodPost {
 		return m
 	}
+	if isBatch(body) {
+		m.valid, m.batch = json.Valid(body), true
+		return m
+	}
 	var head struct {
 		Method string          `json:"method"`
+		ID     json.RawMessage `json:"id"`
 		Params json.RawMessage `json:"params"`
 	}
 	if json.Unmarshal(body, &head) != nil {
@@ -192,6 +207,7 @@ func peek(r *http.Request, body []byte) request {
 		return m
 	}
 	m.valid = true
+	m.badID = head.Method != "" && head.ID != nil && !validID(head.ID)
 	var params struct {
 		Meta *mcp.Meta `json:"_meta"`
 	}

@@ -1,0 +1,170 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// serveBatch answers a POST whose body is a JSON-RPC batch, which MCP
+// 2025-03-26 has servers accept and mcp-go's streamable HTTP server
+// refuses as invalid JSON. Each message is served in turn by mcp-go, as
+// if it had come in a POST of its own with the same headers, and the
+// answers to the batch's requests are streamed back as SSE events, one per
+// answer, which MCP allows for any POST holding requests: a tool call
+// that asks the client something (an approval) streams its question the
+// same way and is answered in a POST of the client's. A batch of nothing
+// but notifications and responses is answered 202, as one of those alone.
+func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte) {
+	var msgs []json.RawMessage
+	if err := json.Unmarshal(body, &msgs); err != nil {
+		writeJSON(w, http.StatusBadRequest, mcp.JSONRPCError{
+			JSONRPC: mcp.JSONRPC_VERSION,
+			ID:      mcp.NewRequestId(nil),
+			Error:   mcp.NewJSONRPCErrorDetails(mcp.PARSE_ERROR, "the batch is not valid JSON: "+err.Error(), nil),
+		})
+		return
+	}
+	switch {
+	case len(msgs) == 0:
+		writeJSON(w, http.StatusOK, invalidRequest(nil, "the batch is empty; send at least one message"))
+		return
+	case len(msgs) > maxBatch:
+		writeJSON(w, http.StatusOK, invalidRequest(nil, fmt.Sprintf("the batch holds %d messages, more than the %d juju serves in one; send them in smaller batches", len(msgs), maxBatch)))
+		return
+	}
+	out := &sseOut{w: w}
+	for _, m := range msgs {
+		var head msgHead
+		m = bytes.TrimSpace(m)
+		switch {
+		case len(m) == 0 || m[0] != '{' || json.Unmarshal(m, &head) != nil:
+			out.event(mustJSON(invalidRequest(nil, "each message of a batch is a JSON-RPC object")))
+			continue
+		case head.Method != "" && head.ID != nil && !validID(head.ID):
+			out.event(mustJSON(invalidRequest(nil, "the request's id is neither a string nor a number; MCP requests need one of those")))
+			continue
+		case head.Method == string(mcp.MethodInitialize):
+			var id any
+			json.Unmarshal(head.ID, &id)
+			out.event(mustJSON(invalidRequest(id, "initialize cannot be part of a batch; send it alone, first")))
+			continue
+		}
+		one := r.Clone(r.Context())
+		one.Body = http.NoBody
+		if len(m) > 0 {
+			one.Body = readCloser{bytes.NewReader(m)}
+		}
+		one.ContentLength = int64(len(m))
+		one.Header.Set("Content-Length", strconv.Itoa(len(m)))
+		bw := &batchWriter{out: out, header: http.Header{}}
+		f.mcp.ServeHTTP(bw, one)
+		bw.finish()
+	}
+	if !out.started {
+		w.WriteHeader(http.StatusAccepted)
+	}
+}
+
+// readCloser is a reader with a Close that does nothing.
+type readCloser struct{ *bytes.Reader }
+
+func (readCloser) Close() error { return nil }
+
+// sseOut is the stream answering a batch, started with its first event.
+type sseOut struct {
+	w       http.ResponseWriter
+	started bool
+}
+
+func (o *sseOut) start() {
+	if o.started {
+		return
+	}
+	o.started = true
+	h := o.w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	o.w.WriteHeader(http.StatusOK)
+}
+
+// event writes one JSON-RPC message as an SSE event, as mcp-go writes
+// them.
+func (o *sseOut) event(msg []byte) {
+	o.start()
+	fmt.Fprintf(o.w, "event: message\ndata: %s\n\n", msg)
+	o.flush()
+}
+
+func (o *sseOut) flush() {
+	if f, ok := o.w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// batchWriter is what mcp-go writes one message's answer to: an SSE stream
+// is passed through to the batch's as it comes (its events are whole
+// messages), a JSON answer kept and written as an event when mcp-go is
+// done with it, and nothing of an answer without a body (202).
+type batchWriter struct {
+	out    *sseOut
+	header http.Header
+	code   int
+	sse    bool
+	body   bytes.Buffer
+}
+
+func (b *batchWriter) Header() http.Header { return b.header }
+
+func (b *batchWriter) WriteHeader(code int) {
+	if b.code != 0 {
+		return
+	}
+	b.code = code
+	b.sse = strings.HasPrefix(b.header.Get("Content-Type"), "text/event-stream")
+	if b.sse {
+		b.out.start()
+	}
+}
+
+func (b *batchWriter) Write(p []byte) (int, error) {
+	if b.code == 0 {
+		b.WriteHeader(http.StatusOK)
+	}
+	if b.sse {
+		return b.out.w.Write(p)
+	}
+	return b.body.Write(p)
+}
+
+func (b *batchWriter) Flush() {
+	if b.sse {
+		b.out.flush()
+	}
+}
+
+// finish writes a JSON answer, kept whole, as one event. A body that is
+// not a JSON-RPC message (a plain-text error of mcp-go's) becomes an
+// internal error, so every request of the batch gets an answer.
+func (b *batchWriter) finish() {
+	if b.sse || b.body.Len() == 0 {
+		return
+	}
+	msg := bytes.TrimSpace(b.body.Bytes())
+	var probe struct {
+		JSONRPC string `json:"jsonrpc"`
+	}
+	if json.Unmarshal(msg, &probe) != nil || probe.JSONRPC != mcp.JSONRPC_VERSION {
+		msg = mustJSON(mcp.JSONRPCError{
+			JSONRPC: mcp.JSONRPC_VERSION,
+			ID:      mcp.NewRequestId(nil),
+			Error:   mcp.NewJSONRPCErrorDetails(mcp.INTERNAL_ERROR, fmt.Sprintf("a message of the batch was refused (%d): %s", b.code, bytes.TrimSpace(b.body.Bytes())), nil),
+		})
+	}
+	b.out.event(msg)
+}
