@@ -179,10 +179,11 @@ func utf16le(s string) string {
 	return string(b)
 }
 
-// TestUTF16FilesAreEditedInPlace checks that the edit tools take the UTF-8
-// text read_file shows of a UTF-16 file, and write the file back in its
-// own encoding, byte-order mark and CRLF line ends: what an editor on
-// Windows wrote stays readable by it. A rollback gives the bytes back.
+// TestUTF16FilesAreEditedInPlace checks that the edit tools (edit_file,
+// apply_patch, replace_in_files, write_file) take the UTF-8 text read_file
+// shows of a UTF-16 file, and write the file back in its own encoding,
+// byte-order mark and CRLF line ends: what an editor on Windows wrote
+// stays readable by it. A rollback gives the bytes back.
 func TestUTF16FilesAreEditedInPlace(t *testing.T) {
 	orig := utf16le("[Strings]\r\nGreeting=hello 😀\r\nFarewell=bye\r\n")
 	be := "\xfe\xff\x00a\x00\n"                      // "a\n" in UTF-16BE
@@ -218,6 +219,15 @@ func TestUTF16FilesAreEditedInPlace(t *testing.T) {
 	want = utf16le("[Strings]\r\nGreeting=hi 🙂\r\nExtra=1\r\nFarewell=ciao\r\n")
 	if got := disk("app.inf"); got != want {
 		t.Fatalf("after apply_patch the file holds %q, want %q", got, want)
+	}
+
+	res = s.call("replace_in_files", map[string]any{"oldString": "ciao", "newString": "adieu", "fileGlob": "*.inf", "dryRun": false})
+	if got := text(res); res.IsError || !strings.Contains(got, "Replaced 1 occurrence(s) in 1 file(s)") {
+		t.Fatalf("replace_in_files: %s", got)
+	}
+	want = utf16le("[Strings]\r\nGreeting=hi 🙂\r\nExtra=1\r\nFarewell=adieu\r\n")
+	if got := disk("app.inf"); got != want {
+		t.Fatalf("after replace_in_files the file holds %q, want %q", got, want)
 	}
 
 	if res := s.call("write_file", map[string]any{"path": "app.inf", "content": "[Strings]\nOnly=1\n"}); res.IsError {

@@ -71,7 +71,19 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 			return nil, err
 		}
 		out.FilesScanned++
-		if rr.Binary || rr.Truncated {
+		if rr.Binary {
+			op, n, err := replaceUTF16(e.Path, in)
+			if err != nil {
+				return nil, err
+			}
+			if n > 0 {
+				out.FilesMatched++
+				out.Replacements += n
+				c.Edit(op)
+			}
+			continue
+		}
+		if rr.Truncated {
 			continue
 		}
 		n := strings.Count(string(body), in.OldString)
@@ -111,6 +123,29 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 	}
 	out.ChangeResult = *res
 	return juju.Text(text).WithStructured(out), nil
+}
+
+// replaceUTF16 counts oldString in path, a file read as binary, when it is
+// UTF-16 text, which the host converts for reading and edits in its own
+// encoding: the replacement is then an edit of every occurrence, made by
+// the host on the file's text as read here (ExpectedSHA256, ExpectedCount),
+// which writes the file back UTF-16. Any other binary file has none.
+func replaceUTF16(path string, in ReplaceInFilesArgs) (abi.ChangeOp, int, error) {
+	_, mark, err := juju.ReadFile(abi.ReadRequest{Path: path, Binary: true, Length: 2})
+	if err != nil || string(mark) != "\xff\xfe" && string(mark) != "\xfe\xff" {
+		return abi.ChangeOp{}, 0, nil
+	}
+	raw, _, err := juju.ReadFile(abi.ReadRequest{Path: path, Binary: true, Hash: true})
+	if err != nil || raw.SHA256 == "" {
+		return abi.ChangeOp{}, 0, nil // gone meanwhile, or too large to read whole
+	}
+	rr, text, err := juju.ReadFile(abi.ReadRequest{Path: path})
+	if err != nil || rr.Encoding == "" || rr.Truncated {
+		return abi.ChangeOp{}, 0, nil // not UTF-16 throughout, or too large
+	}
+	n := strings.Count(string(text), in.OldString)
+	return abi.ChangeOp{Path: path, OldString: in.OldString, NewString: in.NewString, ReplaceAll: true,
+		ExpectedSHA256: raw.SHA256, ExpectedCount: n}, n, nil
 }
 
 // noReplacement explains a call that found nothing to replace: the glob
