@@ -323,6 +323,16 @@ func TestFrontBodies(t *testing.T) {
 	if len(refused) != 1 || rig.touched.Load() != 0 {
 		t.Errorf("a refused body was audited (%q) or ran", refused)
 	}
+	for _, id := range []string{`{"a":1}`, `[3]`, `true`, `null`} {
+		w := rig.do("POST", "/mcp", `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"touch"}}`, sid)
+		var msg mcp.JSONRPCError
+		if err := json.Unmarshal(w.Body.Bytes(), &msg); err != nil || msg.Error.Code != mcp.INVALID_REQUEST || msg.ID.Value() != nil {
+			t.Errorf("a tool call with id %s: %d %s", id, w.Code, w.Body)
+		}
+	}
+	if rig.touched.Load() != 0 {
+		t.Error("a tool call with an id neither a string nor a number ran")
+	}
 	for _, body := range []string{"{", "[]", `[{"jsonrpc":"2.0"}]`, "null", `"x"`, `{"jsonrpc":"2.0","id":{},"method":5}`, "\x00\xff", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":7}`} {
 		w := rig.do("POST", "/mcp", body, sid)
 		if w.Code >= 500 {

@@ -28,6 +28,9 @@ func FuzzFront(f *testing.F) {
 		{"POST", "/mcp", "127.0.0.1:7777", "", "Bearer nope", "live", touchBody},
 		{"POST", "/mcp", "127.0.0.1:7777", "", "good", "juju-forged", "{"},
 		{"POST", "/mcp?x=%zz", "127.0.0.1:7777", "", "good", "live", "[]"},
+		{"POST", "/mcp", "127.0.0.1:7777", "", "good", "live", `[{"jsonrpc":"2.0","id":2,"method":"ping"},` + touchBody + `,{"jsonrpc":"2.0","method":"notifications/x"},7]`},
+		{"POST", "/mcp", "127.0.0.1:7777", "", "good", "", `[` + initBody + `]`},
+		{"POST", "/mcp", "127.0.0.1:7777", "", "good", "live", `{"jsonrpc":"2.0","id":{"a":1},"method":"tools/call","params":{"name":"touch"}}`},
 		{"OPTIONS", "/oauth-test", "[::1]:7777", "http://[::1]:7777", "", "", ""},
 	} {
 		f.Add(s.method, s.path, s.host, s.origin, s.auth, s.session, s.body)
