@@ -183,6 +183,11 @@ var forbidden = []string{
 	"--textconv", "--ignore-submodules", "--submodule", "--recurse-submodules",
 }
 
+// exactLong are long options that are whole names of their own and also
+// the start of a forbidden one (--text of --textconv, --all of
+// --allow-empty): written whole they are not taken for an abbreviation.
+var exactLong = []string{"--text", "--all"}
+
 // allowedPerSub lifts a forbidden name for one subcommand where it is a
 // harmless read option.
 var allowedPerSub = map[string][]string{
@@ -297,6 +302,16 @@ func (s *server) checkOption(name string, sub subcommand, a string) *abi.Error {
 	if strings.HasPrefix(a, "--") {
 		opt, _, _ := strings.Cut(a, "=")
 		names = []string{opt}
+		// git takes any unambiguous start of a long option for the option
+		// (status, add and commit parse theirs so): --fil=x is --file=x and
+		// --amen is --amend. The start of a forbidden name is that name.
+		if len(opt) > 2 && !slices.Contains(exactLong, opt) && !slices.Contains(allowedPerSub[name], opt) {
+			for _, f := range forbidden {
+				if len(f) > len(opt) && strings.HasPrefix(f, opt) && !slices.Contains(allowedPerSub[name], f) {
+					names = append(names, f)
+				}
+			}
+		}
 	} else {
 		// A cluster of short options (-pn5): every letter counts.
 		for _, c := range a[1:] {
@@ -308,7 +323,11 @@ func (s *server) checkOption(name string, sub subcommand, a string) *abi.Error {
 	}
 	for _, opt := range names {
 		if slices.Contains(forbidden, opt) && !slices.Contains(allowedPerSub[name], opt) {
-			return abi.Errorf(abi.InvalidArgument, "git %s %s is not allowed: juju refuses options that run programs, point git elsewhere, read files or stage by sweep; for a commit message use --message=TEXT", name, quoteArg(opt))
+			what := quoteArg(opt)
+			if a != opt && !strings.HasPrefix(a, opt) {
+				what = quoteArg(a) + " (git reads it as " + opt + ")"
+			}
+			return abi.Errorf(abi.InvalidArgument, "git %s %s is not allowed: juju refuses options that run programs, point git elsewhere, read files or stage by sweep, and their abbreviations; for a commit message use --message=TEXT", name, what)
 		}
 	}
 	return nil

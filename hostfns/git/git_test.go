@@ -70,6 +70,15 @@ func TestRefusedArguments(t *testing.T) {
 		{"add", "-A"}, {"add", "."}, {"add", "--", "sub"}, {"add", "-u"}, {"add", "-f", "--", ".env"}, {"add", "--pathspec-from-file=/etc/x"},
 		{"add"},
 		{"branch", "evil"}, {"branch", "-D", "main"},
+		// git takes an unambiguous start of a long option for the option.
+		{"commit", "--fil=.env", "--", "a.txt"}, {"commit", "--fi=/etc/passwd"}, {"commit", "--amen", "--message=x"},
+		{"commit", "--no-verif", "--message=x"}, {"commit", "--al", "--message=x"}, {"commit", "--allow-emp", "--message=x"},
+		{"commit", "--templ=/etc/passwd"}, {"commit", "--reuse=HEAD"}, {"commit", "--fix=HEAD"}, {"commit", "--squ=HEAD"},
+		{"status", "--ignore-submo=none"}, {"status", "--ignore-s=none"}, {"status", "--recurse"},
+		{"add", "--pathspec-from-fil=/etc/x"}, {"add", "--pathspec-f=/etc/x"}, {"add", "--forc", "--", ".env"}, {"add", "--upd"},
+		{"add", "--interact"}, {"add", "--chm=+x", "--", "a.txt"}, {"add", "--spar", "--", "a.txt"},
+		{"diff", "--ext-d"}, {"diff", "--no-ind", "/etc/passwd", "a.txt"}, {"diff", "--textc"}, {"diff", "--outp=/tmp/x"},
+		{"log", "--output-dir=/tmp/x"}, {"log", "--exec-p=/tmp"}, {"show", "--submod=log"}, {"show", "--open-files"},
 	} {
 		if _, _, err := git(abi.TierExec, args...); err == nil {
 			t.Errorf("git %q accepted", args)

@@ -29,6 +29,10 @@ var baseEnv = []string{
 	"GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "PAGER=cat", "GIT_EDITOR=:", "GIT_SEQUENCE_EDITOR=:",
 	"GIT_SSH_COMMAND=false", "GIT_SSH=false", "GIT_ASKPASS=false", "SSH_ASKPASS=false",
 	"GIT_NO_REPLACE_OBJECTS=1", "GIT_PROTOCOL_FROM_USER=0", "GIT_ALLOW_PROTOCOL=",
+	// Where git parses options with parse-options, it refuses an
+	// abbreviated long option instead of taking it for the whole one: a
+	// second guard behind checkOption's refusal of abbreviations.
+	"GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS=true",
 }
 
 // readEnv is added for the reading subcommands: no optional locks, so a
