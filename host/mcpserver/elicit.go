@@ -3,12 +3,15 @@ package mcpserver
 import (
 	"context"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	b64 "encoding/base64"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -125,8 +128,10 @@ func (a legacyAsker) Ask(ctx context.Context, q host.Question) (host.Answer, err
 // roundTripAsker hands the question to the client as an input-required
 // result, and reads the answer from the retried call.
 type roundTripAsker struct {
-	key    []byte // signs the request state, binding an answer to its call
+	key    []byte       // signs the request state, binding an answer to its call
+	used   *stateLedger // the request states already answered
 	params mcp.MultiRoundTripParams
+	now    func() time.Time // time.Now; tests set it
 
 	mu     sync.Mutex
 	result *mcp.CallToolResult // the question, once handed out
@@ -134,24 +139,91 @@ type roundTripAsker struct {
 
 var _ host.Asker = (*roundTripAsker)(nil)
 
-// state binds the question to the call: client, tool and arguments.
-func (a *roundTripAsker) state(q host.Question) string {
+// stateTTL is how long a question handed out can be answered.
+const stateTTL = 15 * time.Minute
+
+// A request state is "nonce.time.mac": a random nonce, the time it was
+// handed out (Unix seconds), and the HMAC of both with the call's client,
+// tool and arguments. An answer is taken only with a state juju signed for
+// the same call, within stateTTL, and once: the owner's yes runs one call,
+// as a legacy elicitation's does, and a client that retries with the same
+// answer is asked again.
+
+// state makes the request state of a question handed out at t.
+func (a *roundTripAsker) state(q host.Question, t time.Time) string {
+	var n [12]byte
+	rand.Read(n[:])
+	nonce, at := b64.RawURLEncoding.EncodeToString(n[:]), strconv.FormatInt(t.Unix(), 10)
+	return nonce + "." + at + "." + a.mac(q, nonce, at)
+}
+
+func (a *roundTripAsker) mac(q host.Question, nonce, at string) string {
 	m := hmac.New(sha256.New, a.key)
-	fmt.Fprintf(m, "%s\x00%s\x00%s", q.Client, q.Tool, q.ArgsHash)
+	fmt.Fprintf(m, "%s\x00%s\x00%s\x00%s\x00%s", q.Client, q.Tool, q.ArgsHash, nonce, at)
 	return b64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// answered reports whether state is one juju signed for q, handed out no
+// longer than stateTTL before now and not answered before; it is then
+// struck off.
+func (a *roundTripAsker) answered(q host.Question, state string, now time.Time) bool {
+	nonce, rest, ok1 := strings.Cut(state, ".")
+	at, mac, ok2 := strings.Cut(rest, ".")
+	if !ok1 || !ok2 || !hmac.Equal([]byte(mac), []byte(a.mac(q, nonce, at))) {
+		return false
+	}
+	secs, err := strconv.ParseInt(at, 10, 64)
+	if err != nil {
+		return false
+	}
+	issued := time.Unix(secs, 0)
+	if now.Sub(issued) > stateTTL || issued.Sub(now) > time.Minute {
+		return false
+	}
+	return a.used.take(nonce, issued, now)
 }
 
 // Ask implements host.Asker.
 func (a *roundTripAsker) Ask(_ context.Context, q host.Question) (host.Answer, error) {
-	state := a.state(q)
+	now := time.Now()
+	if a.now != nil {
+		now = a.now()
+	}
 	if ans := server.ElicitationResponse(a.params.InputResponses, approvalInput); ans != nil &&
-		hmac.Equal([]byte(a.params.RequestState), []byte(state)) {
+		a.answered(q, a.params.RequestState, now) {
 		return answer(ans), nil
 	}
 	a.mu.Lock()
-	a.result = server.NewInputRequestBuilder(state).Elicit(approvalInput, elicitation(q)).ToolResult()
+	a.result = server.NewInputRequestBuilder(a.state(q, now)).Elicit(approvalInput, elicitation(q)).ToolResult()
 	a.mu.Unlock()
 	return host.Handed, nil
+}
+
+// stateLedger holds the nonces of the request states answered, each until
+// its state expires: a state is answered once.
+type stateLedger struct {
+	mu   sync.Mutex
+	used map[string]time.Time // nonce → when its state was handed out
+}
+
+func newStateLedger() *stateLedger { return &stateLedger{used: map[string]time.Time{}} }
+
+// take records nonce, handed out at issued, and reports whether it was
+// new. Nonces whose states have expired are dropped: they cannot be
+// answered any more.
+func (l *stateLedger) take(nonce string, issued, now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for n, t := range l.used {
+		if now.Sub(t) > stateTTL {
+			delete(l.used, n)
+		}
+	}
+	if _, ok := l.used[nonce]; ok {
+		return false
+	}
+	l.used[nonce] = issued
+	return true
 }
 
 func (a *roundTripAsker) question() *mcp.CallToolResult {
@@ -169,7 +241,7 @@ func (s *Server) asker(ctx context.Context, req mcp.CallToolRequest) (host.Asker
 		if info.ClientCapabilities == nil || info.ClientCapabilities.Elicitation == nil {
 			return nil, nil
 		}
-		a := &roundTripAsker{key: s.stateKey, params: req.Params.MultiRoundTripParams}
+		a := &roundTripAsker{key: s.stateKey, used: s.answered, params: req.Params.MultiRoundTripParams}
 		return a, a
 	}
 	sess, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo)

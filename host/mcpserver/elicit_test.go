@@ -3,8 +3,10 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -46,32 +48,87 @@ func TestAccepted(t *testing.T) {
 // The round trip: the first ask hands out the question; the retry with an
 // answer under the signed state is read; an answer whose state belongs to
 // another call is not.
+// TestRoundTripAsker checks the request state of a question handed out as
+// an input-required result: the answer is taken only with the state juju
+// signed for the same client, tool and arguments, within stateTTL, and
+// once, so that one yes runs one call.
 func TestRoundTripAsker(t *testing.T) {
 	key := []byte("0123456789abcdef0123456789abcdef")
+	used := newStateLedger()
+	now := time.Now()
+	clock := func() time.Time { return now }
 	q := host.Question{Client: "c", Plugin: "p", Tool: "edit_file", Tier: "E", Args: []byte(`{"path":"a"}`), ArgsHash: "h1"}
-	first := &roundTripAsker{key: key}
-	if a, err := first.Ask(context.Background(), q); a != host.Handed || err != nil {
-		t.Fatalf("first ask: %v %v, want Handed", a, err)
+	ask := func(q host.Question, params mcp.MultiRoundTripParams) (host.Answer, *mcp.CallToolResult) {
+		t.Helper()
+		a := &roundTripAsker{key: key, used: used, params: params, now: clock}
+		ans, err := a.Ask(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ans, a.question()
 	}
-	res := first.question()
-	if res == nil || res.ResultType != mcp.ResultTypeInputRequired || res.RequestState == "" {
-		t.Fatalf("question: %+v", res)
+	hand := func() string {
+		t.Helper()
+		a, res := ask(q, mcp.MultiRoundTripParams{})
+		if a != host.Handed || res == nil || res.ResultType != mcp.ResultTypeInputRequired || res.RequestState == "" {
+			t.Fatalf("ask: %v %+v, want a question handed out", a, res)
+		}
+		return res.RequestState
 	}
+	state := hand()
+	_, res := ask(q, mcp.MultiRoundTripParams{})
 	if msg := res.InputRequests[approvalInput].Elicitation.Message; !strings.Contains(msg, "edit_file") || !strings.Contains(msg, `{path: "a"}`) {
 		t.Errorf("question text: %s", msg)
 	}
-	answer := mcp.InputResponses{approvalInput: mcp.NewElicitationInputResponse(mcp.ElicitationResult{
+	if res.RequestState == state {
+		t.Error("two questions got the same state")
+	}
+	yes := mcp.InputResponses{approvalInput: mcp.NewElicitationInputResponse(mcp.ElicitationResult{
 		ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"approve": true}},
 	})}
-	retry := &roundTripAsker{key: key, params: mcp.MultiRoundTripParams{InputResponses: answer, RequestState: res.RequestState}}
-	if a, err := retry.Ask(context.Background(), q); a != host.Accepted || err != nil {
-		t.Fatalf("retry: %v %v", a, err)
+	with := func(state string) mcp.MultiRoundTripParams {
+		return mcp.MultiRoundTripParams{InputResponses: yes, RequestState: state}
 	}
-	other := q
-	other.ArgsHash = "h2"
-	replay := &roundTripAsker{key: key, params: mcp.MultiRoundTripParams{InputResponses: answer, RequestState: res.RequestState}}
-	if a, _ := replay.Ask(context.Background(), other); a != host.Handed {
-		t.Fatalf("an answer replayed onto other arguments was taken: %v", a)
+	for name, other := range map[string]func(*host.Question){
+		"other arguments": func(q *host.Question) { q.ArgsHash = "h2" },
+		"another tool":    func(q *host.Question) { q.Tool = "write_file" },
+		"another client":  func(q *host.Question) { q.Client = "d" },
+	} {
+		o := q
+		other(&o)
+		if a, _ := ask(o, with(state)); a != host.Handed {
+			t.Errorf("an answer replayed onto %s was taken: %v", name, a)
+		}
+	}
+	nonce, rest, _ := strings.Cut(state, ".")
+	at, mac, _ := strings.Cut(rest, ".")
+	for name, forged := range map[string]string{
+		"a later time":  nonce + "." + fmt.Sprint(now.Unix()+60) + "." + mac,
+		"another nonce": "AAAAAAAAAAAAAAAA." + at + "." + mac,
+		"no mac":        nonce + "." + at,
+		"empty":         "",
+	} {
+		if a, _ := ask(q, with(forged)); a != host.Handed {
+			t.Errorf("a state with %s was taken: %v", name, a)
+		}
+	}
+	if a, _ := ask(q, with(state)); a != host.Accepted {
+		t.Fatalf("the answer: %v, want Accepted", a)
+	}
+	if a, _ := ask(q, with(state)); a != host.Handed {
+		t.Fatalf("the same answer again: %v, want a new question", a)
+	}
+
+	old := hand()
+	now = now.Add(stateTTL + time.Second)
+	if a, _ := ask(q, with(old)); a != host.Handed {
+		t.Fatalf("an answer past stateTTL: %v, want a new question", a)
+	}
+	if a, _ := ask(q, with(hand())); a != host.Accepted {
+		t.Fatalf("a fresh answer: %v, want Accepted", a)
+	}
+	if len(used.used) != 1 {
+		t.Errorf("the ledger holds %d states, want the fresh one alone: expired ones are dropped", len(used.used))
 	}
 }
 

@@ -20,11 +20,13 @@ type Server struct {
 	hs *handshakes
 	// stateKey signs the state of approval questions handed to clients.
 	stateKey []byte
+	// answered holds the approval questions already answered.
+	answered *stateLedger
 }
 
 // New builds the MCP server from the host's catalog.
 func New(h *host.Host) (*Server, error) {
-	s := &Server{host: h, hs: newHandshakes(), stateKey: make([]byte, 32)}
+	s := &Server{host: h, hs: newHandshakes(), stateKey: make([]byte, 32), answered: newStateLedger()}
 	rand.Read(s.stateKey)
 	cfg := h.Config()
 	hooks := s.hs.hooks()
