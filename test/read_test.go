@@ -279,8 +279,11 @@ func TestGlobFiles(t *testing.T) {
 	if limited["truncated"] != true {
 		t.Fatalf("limit 1 of 3 must be truncated: %v", limited)
 	}
-	secrets := text(s.call("glob_files", map[string]any{"pattern": "**/*"}))
-	if strings.Contains(secrets, ".env") || strings.Contains(secrets, "key.pem") {
-		t.Fatalf("glob leaks secrets: %s", secrets)
+	res = s.call("glob_files", map[string]any{"pattern": "**/*"})
+	if secrets := text(res); strings.Contains(secrets, ".env") || strings.Contains(secrets, "key.pem") || !strings.Contains(secrets, "[2 matching files withheld: secrets") {
+		t.Fatalf("glob leaks secrets, or does not say it withheld them: %s", secrets)
+	}
+	if sc := structured(t, res); sc["hidden"] != float64(2) {
+		t.Fatalf("glob's structured content does not count the secrets withheld: %v", sc)
 	}
 }

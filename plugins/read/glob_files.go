@@ -28,6 +28,7 @@ type GlobResult struct {
 	Total      int         `json:"total" desc:"How many files match in all."`
 	Truncated  bool        `json:"truncated" desc:"True when files stops before the last match (at limit, or at the size cap); read on with offset nextOffset, or narrow the pattern."`
 	NextOffset int         `json:"nextOffset,omitempty" desc:"The offset to pass to get the matches after these, when there are any."`
+	Hidden     int         `json:"hidden,omitempty" desc:"Matching files withheld and not counted in total: secrets and paths the owner denied, which no tool reads."`
 
 	plain bool // no string of the result needs JSON escaping (juju.GlobPlain)
 }
@@ -49,6 +50,7 @@ func (g *GlobResult) AppendJSON(b []byte) ([]byte, bool) {
 	b = strconv.AppendInt(b, int64(g.Total), 10)
 	b = strconv.AppendBool(append(b, `,"truncated":`...), g.Truncated)
 	b = appendCount(b, `,"nextOffset":`, g.NextOffset)
+	b = appendCount(b, `,"hidden":`, g.Hidden)
 	return append(b, '}'), true
 }
 
@@ -78,7 +80,7 @@ func globFiles(_ *juju.Call, in GlobFilesArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &GlobResult{Pattern: in.Pattern, Path: in.Path, Total: res.Total,
+	out := &GlobResult{Pattern: in.Pattern, Path: in.Path, Total: res.Total, Hidden: res.Hidden,
 		plain: plain && abi.JSONPlain(in.Pattern) && abi.JSONPlain(in.Path)}
 	window := res.Entries[min(in.Offset, len(res.Entries)):]
 	var lines []byte
@@ -111,6 +113,9 @@ func globFiles(_ *juju.Call, in GlobFilesArgs) (*juju.Result, error) {
 		fmt.Fprintf(b, "[Matches %d to %d of %d.]\n", in.Offset+1, in.Offset+shown, res.Total)
 	default:
 		fmt.Fprintf(b, "[%s.]\n", plural(res.Total, "match", "matches"))
+	}
+	if res.Hidden > 0 {
+		fmt.Fprintf(b, "[%s withheld: secrets or paths the owner denied, which no tool reads.]\n", plural(res.Hidden, "matching file", "matching files"))
 	}
 	return juju.Text(b.String()).WithStructured(out), nil
 }
