@@ -1,0 +1,282 @@
+//go:build unix
+
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/jujutools/juju/internal/lspconfig"
+	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// Tests of the claims of docs/SECURITY.md, "Language servers": what juju
+// returns from a server is filtered by the path policy, a server's
+// workspace/applyEdit is refused, and a server's environment is scrubbed.
+//
+// They use a second fake server, separate from fakeServer: the test binary
+// run with the arguments claimsFakeArg MODE OUT (arguments rather than the
+// environment, so that the fake runs with exactly the environment juju
+// gives it). It is picked in init, before TestMain.
+
+const claimsFakeArg = "juju-claims-fake-lsp"
+
+func init() {
+	if len(os.Args) == 4 && os.Args[1] == claimsFakeArg {
+		claimsFakeServer(os.Args[2], os.Args[3])
+		os.Exit(0)
+	}
+}
+
+// claimsFakeServer speaks LSP on stdin and stdout. Its working folder is
+// the server root juju chose. Modes:
+//   - "env": writes os.Environ(), one a line, to out before anything else;
+//     definition answers null.
+//   - "hidden": definition answers a location in .env and one in b.go;
+//     references one in denied.go, one in b.go and one in .env.
+//   - "applyedit": at definition it first asks juju to apply an edit
+//     (workspace/applyEdit) that rewrites a.go and creates new.go, and
+//     writes juju's answer (or its error) as JSON to out; then it answers
+//     a location in b.go.
+func claimsFakeServer(mode, out string) {
+	if mode == "env" {
+		if err := os.WriteFile(out, []byte(strings.Join(os.Environ(), "\n")), 0o644); err != nil {
+			os.Exit(4)
+		}
+	}
+	cwd, _ := os.Getwd()
+	uri := func(name string) string { return fileURI(filepath.Join(cwd, name)) }
+	loc := func(name string, line int) map[string]any {
+		pos := map[string]any{"line": line, "character": 0}
+		return map[string]any{"uri": uri(name), "range": map[string]any{"start": pos, "end": pos}}
+	}
+	done := make(chan struct{})
+	h := jsonrpc2.HandlerWithError(func(ctx context.Context, c *jsonrpc2.Conn, r *jsonrpc2.Request) (any, error) {
+		switch r.Method {
+		case "initialize":
+			return map[string]any{"capabilities": map[string]any{"definitionProvider": true, "referencesProvider": true}}, nil
+		case "textDocument/definition":
+			switch mode {
+			case "hidden":
+				return []any{loc(".env", 0), loc("b.go", 1)}, nil
+			case "applyedit":
+				edit := map[string]any{
+					"label": "claims",
+					"edit": map[string]any{
+						"changes": map[string]any{
+							uri("a.go"): []any{map[string]any{
+								"range": map[string]any{
+									"start": map[string]any{"line": 0, "character": 0},
+									"end":   map[string]any{"line": 1, "character": 0}},
+								"newText": "HACKED BY THE SERVER\n"}},
+						},
+						"documentChanges": []any{map[string]any{"kind": "create", "uri": uri("new.go")}},
+					},
+				}
+				var answer json.RawMessage
+				rec := map[string]any{}
+				if err := c.Call(ctx, "workspace/applyEdit", edit, &answer); err != nil {
+					rec["error"] = err.Error()
+				} else {
+					rec["answer"] = answer
+				}
+				b, _ := json.Marshal(rec)
+				if err := os.WriteFile(out, b, 0o644); err != nil {
+					os.Exit(4)
+				}
+				return []any{loc("b.go", 1)}, nil
+			}
+			return nil, nil
+		case "textDocument/references":
+			if mode == "hidden" {
+				return []any{loc("denied.go", 0), loc("b.go", 1), loc(".env", 1)}, nil
+			}
+			return []any{}, nil
+		case "shutdown":
+			return nil, nil
+		case "exit":
+			close(done)
+		}
+		if !r.Notif {
+			return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "no " + r.Method}
+		}
+		return nil, nil
+	})
+	// Async: the handler of definition waits for juju's answer to
+	// applyEdit, which the read loop must still be free to read.
+	conn := jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(stdio{}, jsonrpc2.VSCodeObjectCodec{}), jsonrpc2.AsyncHandler(h))
+	select {
+	case <-done:
+	case <-conn.DisconnectNotify():
+	}
+}
+
+// claimsManager runs claimsFakeServer in mode over a fresh workspace
+// holding files, with the policy cfg (its Roots are set here). It returns
+// the manager, the workspace root and the path the fake writes out to.
+// opts.Env is left as given: nil means juju's own scrubbed environment.
+func claimsManager(t *testing.T, mode string, files map[string]string, cfg policy.Config, opts Options) (*Manager, string, string) {
+	t.Helper()
+	root := t.TempDir()
+	for p, c := range files {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg.Roots = []string{root}
+	pol, err := policy.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pol.Close() })
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	opts.Servers = []lspconfig.Server{{Name: "claims", Command: []string{exe, claimsFakeArg, mode, out}, Languages: []string{"go"}}}
+	m := New(pol, opts)
+	t.Cleanup(func() { m.Close(context.Background()) })
+	return m, root, out
+}
+
+// TestClaimLSPHidesSecretAndDeniedLocations checks SECURITY.md, "Language
+// servers": "a location in a secret or denied file is dropped (and
+// counted as hidden)". The server answers a definition in .env (a default
+// secret) and one in b.go; references in denied.go (an owner's deny
+// glob), b.go and .env. Only b.go's locations may come back, with Hidden
+// counting the others, and nothing of the secret's text may appear.
+func TestClaimLSPHidesSecretAndDeniedLocations(t *testing.T) {
+	files := map[string]string{
+		"a.go":      "package a\nvar x = y\n",
+		"b.go":      "package a\nvar y = 1\n",
+		".env":      "GITHUB_TOKEN=claims-secret-value\nOTHER=claims-secret-two\n",
+		"denied.go": "package a // claims-denied-text\n",
+	}
+	m, _, _ := claimsManager(t, "hidden", files, policy.Config{Deny: []string{"denied.go"}}, Options{})
+
+	check := func(op string, res *abi.LSPResult, e *abi.Error, hidden int) {
+		t.Helper()
+		if e != nil {
+			t.Fatalf("%s: %v", op, e)
+		}
+		if res.Hidden != hidden {
+			t.Errorf("%s: Hidden = %d, want %d (locations %+v)", op, res.Hidden, hidden, res.Locations)
+		}
+		if len(res.Locations) != 1 {
+			t.Fatalf("%s: want only the location in b.go, got %+v", op, res.Locations)
+		}
+		l := res.Locations[0]
+		if l.Path != "b.go" || l.Line != 2 || l.Text != "var y = 1" || l.Outside {
+			t.Errorf("%s: the normal location came back as %+v", op, l)
+		}
+		b, _ := json.Marshal(res)
+		for _, leak := range []string{".env", "denied.go", "claims-secret", "claims-denied"} {
+			if strings.Contains(string(b), leak) {
+				t.Errorf("%s: the answer names %q: %s", op, leak, b)
+			}
+		}
+	}
+	res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDefinition, Path: "a.go", Line: 2, Column: 9})
+	check("definition", res, e, 1)
+	res, e = ask(t, m, abi.LSPRequest{Op: abi.LSPReferences, Path: "a.go", Line: 2, Column: 9})
+	check("references", res, e, 2)
+}
+
+// TestClaimLSPApplyEditRefused checks SECURITY.md, "Language servers": "A
+// server that asks juju to apply an edit (workspace/applyEdit) is
+// refused: files change only through the journal." The server asks to
+// rewrite a.go and to create new.go; the answer it receives must say
+// applied: false, and neither file may change.
+func TestClaimLSPApplyEditRefused(t *testing.T) {
+	const a = "package a\nvar x = y\n"
+	files := map[string]string{"a.go": a, "b.go": "package a\nvar y = 1\n"}
+	m, root, out := claimsManager(t, "applyedit", files, policy.Config{}, Options{})
+	res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDefinition, Path: "a.go", Line: 2, Column: 9})
+	if e != nil {
+		t.Fatal(e)
+	}
+	if len(res.Locations) != 1 || res.Locations[0].Path != "b.go" {
+		t.Fatalf("the definition after the edit request: %+v", res.Locations)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("the fake server recorded no answer to its applyEdit: %v", err)
+	}
+	var rec struct {
+		Answer *struct {
+			Applied       *bool  `json:"applied"`
+			FailureReason string `json:"failureReason"`
+		} `json:"answer"`
+		Error string `json:"error"`
+	}
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		t.Fatalf("record %s: %v", raw, err)
+	}
+	if rec.Answer == nil || rec.Answer.Applied == nil || *rec.Answer.Applied {
+		t.Errorf("workspace/applyEdit was not answered applied: false: %s", raw)
+	}
+	if got, err := os.ReadFile(filepath.Join(root, "a.go")); err != nil || string(got) != a {
+		t.Errorf("a.go changed: %q %v", got, err)
+	}
+	if _, err := os.Lstat(filepath.Join(root, "new.go")); !os.IsNotExist(err) {
+		t.Errorf("new.go exists after a refused edit: %v", err)
+	}
+}
+
+// TestClaimLSPScrubbedEnvironment checks SECURITY.md, "Language servers":
+// a server runs with "an environment scrubbed of secrets as commands get
+// it (JUJU_*, tokens, passwords, cloud credentials …)". With GITHUB_TOKEN,
+// DATABASE_URL, JUJU_HOME and AWS_SECRET_ACCESS_KEY in juju's environment
+// and Options.Env left nil (juju's default), none of them may reach the
+// server, while a harmless variable does (so the dump is not vacuous).
+func TestClaimLSPScrubbedEnvironment(t *testing.T) {
+	secrets := map[string]string{
+		"GITHUB_TOKEN":          "ghp_claimsTokenValue",
+		"DATABASE_URL":          "postgres://user:claimspw@db.example/app",
+		"JUJU_HOME":             "/claims/juju/home",
+		"AWS_SECRET_ACCESS_KEY": "claimsAwsSecret",
+	}
+	for k, v := range secrets {
+		t.Setenv(k, v)
+	}
+	t.Setenv("JUJU_CLAIMS_PLAIN", "") // a JUJU_ name, empty: still withheld
+	t.Setenv("CLAIMS_LSP_PLAIN", "visible")
+	m, _, out := claimsManager(t, "env", map[string]string{"a.go": "package a\n"}, policy.Config{}, Options{})
+	if _, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDefinition, Path: "a.go", Line: 1, Column: 1}); e != nil {
+		t.Fatal(e)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("the fake server wrote no environment: %v", err)
+	}
+	env := map[string]string{}
+	for _, kv := range strings.Split(string(raw), "\n") {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	if env["CLAIMS_LSP_PLAIN"] != "visible" {
+		t.Fatalf("the server did not get juju's ordinary environment: %q", raw)
+	}
+	for k, v := range secrets {
+		if _, ok := env[k]; ok {
+			t.Errorf("%s reached the language server", k)
+		}
+		if strings.Contains(string(raw), v) {
+			t.Errorf("the value of %s reached the language server", k)
+		}
+	}
+	for k := range env {
+		if strings.HasPrefix(k, "JUJU_") || k == "JUJU" {
+			t.Errorf("%s reached the language server", k)
+		}
+	}
+}
