@@ -16,6 +16,13 @@ func TestSecret(t *testing.T) {
 		"CI_JOB_JWT": true, "SLACK_WEBHOOK_URL": true, "SENTRY_DSN": true, "DSN": true, "STRIPE_SK": true,
 		"GITHUB_PAT": true, "SESSION_COOKIE": true, "AZURE_STORAGE_CONNECTION_STRING": true, "OAUTH_CLIENT_ID": true,
 		"MY_TASK": false, "CLASSPATH": false, "DSN_HOST_LIST": false, "HTTP_PROXY": false,
+		// Every name and form SECURITY.md lists.
+		"MY_PASSWD": true, "GPG_PASSPHRASE": true, "AZURE_CREDENTIALS": true, "TLS_PRIVATE_KEY": true, "MAPS_APIKEY": true,
+		"S3_ACCESS_KEY": true, "REDIS_SESSION_KEY": true, "AUTH_BEARER": true, "SMTP_PASS": true, "DB_PWD": true,
+		"REGISTRY_AUTH": true, "GCP_PROJECT": true, "GOOGLE_APPLICATION_NAME": true, "VAULT_TOKEN_PATH": true,
+		"GPG_AGENT_INFO": true, "NETRC": true, "KUBECONFIG": true, "DOCKER_AUTH_CONFIG": true, "PGPASSFILE": true,
+		"GIT_ASKPASS": true, "SSH_ASKPASS": true, "AZURE_TENANT": true, "JUJU_ANYTHING": true, "juju_home": true,
+		"PASSPORT": false, "KEYS_DIR": false, "SKIP": false, "PATHEXT": false,
 	} {
 		if got := Secret(name); got != want {
 			t.Errorf("Secret(%q) = %v, want %v", name, got, want)

@@ -254,3 +254,28 @@ func TestSandboxHelperBesideJujuOrNot(t *testing.T) {
 		}
 	}
 }
+
+// TestGitCommitRequireFailsClosed holds git_commit to "require refuses
+// without a sandbox" (SECURITY.md, git): a commit runs the repository's
+// hooks and filters, so where no sandbox can be built it is refused, and
+// nothing is staged or committed.
+func TestGitCommitRequireFailsClosed(t *testing.T) {
+	root := gitRepo(t) // main.go changed, new.go staged, a pre-commit hook
+	head := gitOut(t, root, "rev-parse", "HEAD")
+	staged := gitOut(t, root, "diff", "--cached", "--name-only")
+	t.Setenv("PATH", pathWithout(t, "bash", "git"))
+	s := start(t, root, "--mode", "trusted", "--sandbox", "require")
+	msg := s.fail("git_commit", map[string]any{"message": "two", "paths": []any{"main.go"}}, "SANDBOX_UNAVAILABLE")
+	if !strings.Contains(msg, "sandbox") {
+		t.Errorf("message: %s", msg)
+	}
+	if now := gitOut(t, root, "rev-parse", "HEAD"); now != head {
+		t.Errorf("HEAD moved from %s to %s without the required sandbox", head, now)
+	}
+	if now := gitOut(t, root, "diff", "--cached", "--name-only"); now != staged {
+		t.Errorf("the index changed without the required sandbox: %q, was %q", now, staged)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".git/hook-mark")); err == nil {
+		t.Error("the pre-commit hook ran without the required sandbox")
+	}
+}
