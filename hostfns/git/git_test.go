@@ -86,6 +86,20 @@ func TestRefusedArguments(t *testing.T) {
 	}
 }
 
+// TestReadsRefuseAbbreviations checks the second guard behind
+// checkOption: a reading git refuses an abbreviated long option (here one
+// of no forbidden name) instead of taking it for the whole one.
+func TestReadsRefuseAbbreviations(t *testing.T) {
+	git, _ := fixture(t)
+	r, _, err := git(abi.TierRead, "status", "--porcel")
+	if err != nil || r.ExitCode == 0 || !strings.Contains(r.Stderr, "abbreviated") {
+		t.Fatalf("status --porcel: %+v %v, want git's refusal of an abbreviation", r, err)
+	}
+	if r, _, err := git(abi.TierRead, "status", "--porcelain"); err != nil || r.ExitCode != 0 {
+		t.Fatalf("status --porcelain: %+v %v", r, err)
+	}
+}
+
 func TestPathsAndSecrets(t *testing.T) {
 	git, root := fixture(t)
 	for args, code := range map[string]abi.Code{

@@ -29,15 +29,14 @@ var baseEnv = []string{
 	"GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "PAGER=cat", "GIT_EDITOR=:", "GIT_SEQUENCE_EDITOR=:",
 	"GIT_SSH_COMMAND=false", "GIT_SSH=false", "GIT_ASKPASS=false", "SSH_ASKPASS=false",
 	"GIT_NO_REPLACE_OBJECTS=1", "GIT_PROTOCOL_FROM_USER=0", "GIT_ALLOW_PROTOCOL=",
-	// Where git parses options with parse-options, it refuses an
-	// abbreviated long option instead of taking it for the whole one: a
-	// second guard behind checkOption's refusal of abbreviations.
-	"GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS=true",
 }
 
 // readEnv is added for the reading subcommands: no optional locks, so a
-// status never writes the index.
-var readEnv = []string{"GIT_OPTIONAL_LOCKS=0"}
+// status never writes the index; and where git parses options with
+// parse-options, an abbreviated long option is refused instead of taken
+// for the whole one, a second guard behind checkOption's. (Not for add and
+// commit, whose hooks run git as on the owner's terminal.)
+var readEnv = []string{"GIT_OPTIONAL_LOCKS=0", "GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS=true"}
 
 // always are the overrides of every run, commit included.
 var always = []string{
