@@ -85,13 +85,32 @@ func (d *stdioLoop) serveBatch(line []byte) {
 	}
 }
 
+// readBatched reads one message of a batch, over stdio or HTTP: its head,
+// or the answer refusing it (not an object, a request whose id is neither
+// a string nor a number, an initialize).
+func readBatched(m json.RawMessage) (msgHead, []byte) {
+	var head msgHead
+	if len(m) == 0 || m[0] != '{' || json.Unmarshal(m, &head) != nil {
+		return head, mustJSON(invalidRequest(nil, "each message of a batch is a JSON-RPC object"))
+	}
+	switch {
+	case head.Method != "" && head.ID != nil && !validID(head.ID):
+		return head, mustJSON(invalidRequest(nil, badIDMessage))
+	case head.Method == string(mcp.MethodInitialize):
+		var id any
+		json.Unmarshal(head.ID, &id)
+		return head, mustJSON(invalidRequest(id, "initialize cannot be part of a batch; send it alone, first"))
+	}
+	return head, nil
+}
+
 // batchAnswer serves one message of a batch and returns its answer, if it
 // has one.
 func (d *stdioLoop) batchAnswer(m json.RawMessage) ([]byte, bool) {
-	var head msgHead
 	m = bytes.TrimSpace(m)
-	if len(m) == 0 || m[0] != '{' || json.Unmarshal(m, &head) != nil {
-		return mustJSON(invalidRequest(nil, "each message of a batch is a JSON-RPC object")), true
+	head, refusal := readBatched(m)
+	if refusal != nil {
+		return refusal, true
 	}
 	switch {
 	case head.Method == "" || len(head.ID) == 0:
@@ -104,12 +123,6 @@ func (d *stdioLoop) batchAnswer(m json.RawMessage) ([]byte, bool) {
 			d.errLog.Printf("handing on a message of a batch: %v", err)
 		}
 		return nil, false
-	case !validID(head.ID):
-		return mustJSON(invalidRequest(nil, "the request's id is neither a string nor a number; MCP requests need one of those")), true
-	case head.Method == string(mcp.MethodInitialize):
-		var id any
-		json.Unmarshal(head.ID, &id)
-		return mustJSON(invalidRequest(id, "initialize cannot be part of a batch; send it alone, first")), true
 	}
 	if head.Method == string(mcp.MethodToolsList) {
 		defer d.warmNow() // as serve does

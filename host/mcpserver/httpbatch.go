@@ -40,19 +40,9 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte) 
 	}
 	out := &sseOut{w: w}
 	for _, m := range msgs {
-		var head msgHead
 		m = bytes.TrimSpace(m)
-		switch {
-		case len(m) == 0 || m[0] != '{' || json.Unmarshal(m, &head) != nil:
-			out.event(mustJSON(invalidRequest(nil, "each message of a batch is a JSON-RPC object")))
-			continue
-		case head.Method != "" && head.ID != nil && !validID(head.ID):
-			out.event(mustJSON(invalidRequest(nil, "the request's id is neither a string nor a number; MCP requests need one of those")))
-			continue
-		case head.Method == string(mcp.MethodInitialize):
-			var id any
-			json.Unmarshal(head.ID, &id)
-			out.event(mustJSON(invalidRequest(id, "initialize cannot be part of a batch; send it alone, first")))
+		if _, refusal := readBatched(m); refusal != nil {
+			out.event(refusal)
 			continue
 		}
 		one := r.Clone(r.Context())

@@ -94,7 +94,7 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 	}
 	msg := peek(r, body)
 	if msg.badID {
-		writeJSON(w, http.StatusOK, invalidRequest(nil, "the request's id is neither a string nor a number; MCP requests need one of those"))
+		writeJSON(w, http.StatusOK, invalidRequest(nil, badIDMessage))
 		return
 	}
 	if id := r.Header.Get(server.HeaderKeySessionID); id != "" {

@@ -168,6 +168,9 @@ type msgHead struct {
 	badID bool
 }
 
+// badIDMessage refuses a request whose id is not a string or a number.
+const badIDMessage = "the request's id is neither a string nor a number; MCP requests need one of those"
+
 // validID reports whether raw, an id as written, is a string or a number.
 func validID(raw json.RawMessage) bool {
 	raw = bytes.TrimLeft(raw, " \t\r\n")

@@ -135,7 +135,7 @@ func (d *stdioLoop) read() {
 		}
 		switch {
 		case head.badID:
-			d.writeAnswer(invalidRequest(nil, "the request's id is neither a string nor a number; MCP requests need one of those"))
+			d.writeAnswer(invalidRequest(nil, badIDMessage))
 			continue
 		case isBatch(line):
 			d.startBatch(line)
