@@ -11,26 +11,41 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/jujutools/juju/internal/filelock"
 )
 
 // FileName is the audit log's name inside a workspace's state folder; the
 // previous log, once rotated, is FileName + ".1".
 const FileName = "audit.jsonl"
 
-// MaxSize is the size past which the log is rotated when it is opened: the
-// current log becomes FileName.1 (replacing the older one).
+// MaxSize is the size past which the log is rotated, when it is opened and
+// as it grows: the current log becomes FileName.1 (replacing the older
+// one).
 const MaxSize = 32 << 20
+
+// checkEvery is how many bytes a Log appends between two looks at the
+// file's size: the log passes MaxSize by at most that much for each
+// process appending to it.
+const checkEvery = 1 << 20
 
 // Path is the audit log of the workspace whose state folder is stateDir.
 func Path(stateDir string) string { return filepath.Join(stateDir, FileName) }
 
 // Log appends records to one workspace's audit log. It opens the file on
 // the first record and keeps it open; it is safe for concurrent use.
+// Several processes append to one log (servers, the owner's commands): a
+// rotation is made under a lock file beside the log, by the first process
+// that finds the file past MaxSize, and every other one opens the new file
+// when it next looks.
 type Log struct {
 	path string
 	once sync.Once
+	mu   sync.Mutex // f and unchecked, once open
 	f    *os.File
 	err  error
+
+	unchecked int // bytes appended since the size was last looked at
 }
 
 // Open returns the log at path (see Path). Nothing is touched until the
@@ -42,10 +57,32 @@ func (l *Log) open() {
 		l.err = err
 		return
 	}
-	if info, err := os.Stat(l.path); err == nil && info.Size() > MaxSize {
-		os.Rename(l.path, l.path+".1")
+	l.err = l.rotate()
+}
+
+// rotate renames the log to FileName.1 when it is past MaxSize, and
+// opens the file at the log's path (again, when another process rotated
+// it meanwhile). l.mu is held, or l is not yet shared.
+func (l *Log) rotate() error {
+	unlock, err := filelock.Lock(l.path + ".lock")
+	if err != nil {
+		return err
 	}
-	l.f, l.err = os.OpenFile(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	defer unlock()
+	cur, err := os.Stat(l.path)
+	if err == nil && cur.Size() > MaxSize {
+		if err := os.Rename(l.path, l.path+".1"); err != nil {
+			return err
+		}
+	}
+	if l.f != nil {
+		if mine, err := l.f.Stat(); err == nil && cur != nil && os.SameFile(mine, cur) && cur.Size() <= MaxSize {
+			return nil // still the log, and within its bound
+		}
+		l.f.Close()
+	}
+	l.f, err = os.OpenFile(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	return err
 }
 
 // Append writes one record as one line. A record is small (arguments are
@@ -59,6 +96,17 @@ func (l *Log) Append(r *Record) error {
 	if err != nil {
 		return err
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return l.err // closed
+	}
+	if l.unchecked += len(b) + 1; l.unchecked > checkEvery {
+		l.unchecked = 0
+		if err := l.rotate(); err != nil {
+			return err
+		}
+	}
 	_, err = l.f.Write(append(b, '\n'))
 	return err
 }
@@ -66,10 +114,14 @@ func (l *Log) Append(r *Record) error {
 // Close closes the file.
 func (l *Log) Close() error {
 	l.once.Do(func() { l.err = errors.New("closed") })
-	if l.f != nil {
-		return l.f.Close()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return nil
 	}
-	return nil
+	err := l.f.Close()
+	l.f, l.err = nil, errors.New("closed")
+	return err
 }
 
 // Query selects records from a log.
