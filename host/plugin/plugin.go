@@ -137,7 +137,8 @@ func (r *Runtime) Load(m *manifest.Manifest, src WasmSource, grants []abi.Capabi
 			p.memMiB = min(l.MemoryMiB, MaxMemoryMiB)
 		}
 		if l.TimeoutMs > 0 {
-			p.timeout = min(time.Duration(l.TimeoutMs)*time.Millisecond, MaxTimeout)
+			// Capped before it is scaled: a huge timeoutMs would overflow.
+			p.timeout = time.Duration(min(l.TimeoutMs, int(MaxTimeout/time.Millisecond))) * time.Millisecond
 		}
 		if l.Instances > 0 {
 			inst = min(l.Instances, MaxInstances)
