@@ -11,6 +11,7 @@ import (
 
 	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/internal/oauth"
+	"github.com/jujutools/juju/internal/visible"
 )
 
 // clientsListOptions are the flags of juju clients list.
@@ -59,7 +60,7 @@ func runClientsList(o *clientsListOptions, out io.Writer) error {
 		if c.Grants == 0 {
 			access = "none"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.ID, c.Name, strings.Join(c.RedirectURIs, " "),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.ID, visible.String(c.Name), visible.String(strings.Join(c.RedirectURIs, " ")),
 			when(c.Created), when(c.LastUsed), access)
 	}
 	return tw.Flush()

@@ -17,6 +17,7 @@ import (
 	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/internal/oauth"
 	"github.com/jujutools/juju/internal/token"
+	"github.com/jujutools/juju/internal/visible"
 )
 
 var _ mcpserver.Authorizer = (*oauth.Server)(nil)
@@ -211,5 +212,5 @@ func printPairing(errw io.Writer, p oauth.Pairing) {
 	fmt.Fprintf(errw, "\njuju: pairing code for %q (OAuth client %s; the browser then goes to %s):\n\n      %s\n\n"+
 		"      Type it on the authorization page before %s to let it use juju in %s mode on %s.\n"+
 		"      If you did not just connect this application, do not type it.\n\n",
-		p.ClientName, p.ClientID, p.RedirectHost, p.Code, p.Expires.Local().Format("15:04:05"), p.Mode, strings.Join(p.Roots, ", "))
+		p.ClientName, p.ClientID, visible.String(p.RedirectHost), p.Code, p.Expires.Local().Format("15:04:05"), p.Mode, strings.Join(p.Roots, ", "))
 }

@@ -138,4 +138,10 @@ func TestPrintPairing(t *testing.T) {
 	if strings.Contains(s, "\x1b") {
 		t.Error("an escape sequence from the client's name reached the terminal")
 	}
+	// A host registered before redirect URIs had to be ASCII: shown escaped.
+	out.Reset()
+	printPairing(&out, oauth.Pairing{Code: "ABCD-EFGH", ClientName: "x", RedirectHost: "a\u009b2Jb\u202e.example", Expires: time.Now()})
+	if s := out.String(); strings.ContainsAny(s, "\u009b\u202e") {
+		t.Errorf("the redirect host reached the terminal raw:\n%q", s)
+	}
 }

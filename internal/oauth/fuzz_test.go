@@ -24,6 +24,9 @@ func FuzzCheckRedirectURI(f *testing.F) {
 			return
 		}
 		u, err := url.Parse(s)
+		if !plainASCII(s) {
+			t.Fatalf("accepted %q, which is not plain ASCII", s)
+		}
 		if err != nil || u.Fragment != "" || strings.Contains(s, "#") || u.User != nil || u.Host == "" {
 			t.Fatalf("accepted %q", s)
 		}

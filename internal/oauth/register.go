@@ -128,6 +128,12 @@ func CheckRedirectURI(u string) string {
 	if len(u) > maxURILen || strings.ContainsAny(u, "#\\ \t\r\n") || !printable(u) {
 		return "a redirect URI must be a plain URL without a fragment or spaces"
 	}
+	if !plainASCII(u) {
+		// A URI is ASCII (RFC 3986). Other characters would reach the
+		// owner's terminal and the consent page, where the host is the cue
+		// against phishing: C1 controls, bidi overrides, look-alike letters.
+		return "a redirect URI must be plain ASCII: an internationalised host in its xn-- form, other characters percent-encoded"
+	}
 	p, err := url.Parse(u)
 	if err != nil || !p.IsAbs() || p.Opaque != "" || p.Host == "" {
 		return "a redirect URI must be an absolute https:// URL"
@@ -164,6 +170,16 @@ func isLoopback(host string) bool {
 func printable(s string) bool {
 	for _, r := range s {
 		if r < 0x20 || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// plainASCII reports whether s holds only printable ASCII.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
 			return false
 		}
 	}

@@ -31,6 +31,12 @@ func TestRegister(t *testing.T) {
 		{`{"redirect_uris":["https:///nohost"]}`, 400},
 		{`{"redirect_uris":["https://claude.ai/cb\n"]}`, 400},
 		{`{"redirect_uris":["not a url"]}`, 400},
+		// Not ASCII: a C1 control sequence, a bidi override, a look-alike host.
+		{`{"redirect_uris":["https://a\u009b2Jb.example/cb"]}`, 400},
+		{`{"redirect_uris":["https://a\u202eb.example/cb"]}`, 400},
+		{`{"redirect_uris":["https://cl\u0430ude.ai/cb"]}`, 400},
+		{`{"redirect_uris":["https://claude.ai/caf\u00e9"]}`, 400},
+		{`{"redirect_uris":["https://xn--claude-6of.ai/caf%C3%A9"]}`, 201},
 		{`{"redirect_uris":["https://claude.ai/cb"],"grant_types":["client_credentials"]}`, 400},
 		{`{"redirect_uris":["https://claude.ai/cb"],"response_types":["token"]}`, 400},
 		{`{"redirect_uris":"https://claude.ai/cb"}`, 400},
