@@ -3,6 +3,7 @@ package journal
 import (
 	"errors"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -122,6 +123,31 @@ func (d *draft) name(p string) (*slot, *abi.Error) {
 		return nil, e
 	}
 	return d.slot(r.Root, rel, r.Display)
+}
+
+// recorded is slot for a path the journal recorded, as a rollback or a
+// plan names it: it was resolved when it was recorded, and is checked again
+// now as name checks a path it is given. It must still be writable by its
+// name, and its folder must still resolve to itself: os.Root follows a
+// symbolic link that stays inside the root, so a folder on the way swapped
+// for a link to .git/hooks or .ssh since would take the write there.
+func (d *draft) recorded(r *policy.Root, rel, display string) (*slot, *abi.Error) {
+	if e := d.j.pol.Writable(&policy.Resolved{Root: r, Rel: rel, Display: display}); e != nil {
+		return nil, e
+	}
+	if dir := path.Dir(rel); dir != "." {
+		parent, e := d.j.pol.ResolveMissing(d.j.pol.Display(r, dir))
+		if e != nil {
+			return nil, e
+		}
+		if parent.Root != r || parent.Rel != dir {
+			return nil, abi.Errorf(abi.Conflict, "a folder on the way to %s is now a symbolic link (to %s), which juju does not write through when it replays a recorded change; nothing was changed. Put the folder back, or make the change anew", quote(display), quote(parent.Display))
+		}
+		if parent.Info != nil && !parent.Info.IsDir() {
+			return nil, abi.Errorf(abi.Conflict, "%s is no longer a folder, so %s cannot be put back; nothing was changed. Look at the folder, then make the change anew", quote(parent.Display), quote(display))
+		}
+	}
+	return d.slot(r, rel, display)
 }
 
 // checkExpected applies an operation's expected sha256; without one, and

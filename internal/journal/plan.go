@@ -123,7 +123,7 @@ func (j *Journal) ApplyPlan(ctx context.Context, by Author, planID string) (*abi
 			if f.Root >= len(roots) {
 				return abi.Errorf(abi.Conflict, "plan %s names a root juju is not serving now; make a new plan", sp.ID)
 			}
-			s, e := d.slot(roots[f.Root], f.Rel, f.Path)
+			s, e := d.recorded(roots[f.Root], f.Rel, f.Path)
 			if e != nil {
 				return e
 			}
