@@ -203,6 +203,8 @@ func testResolve(t *testing.T) {
 		{name: "bad utf8", path: "a\xff", code: abi.InvalidArgument},
 		{name: "long name", path: strings.Repeat("x", 300), code: abi.InvalidArgument},
 		{name: "long path", path: strings.Repeat("x/", 3000), code: abi.InvalidArgument},
+		{name: "deep path", path: strings.Repeat("d/", 257) + "x", code: abi.InvalidArgument},
+		{name: "deep but within", path: strings.Repeat("./", 300) + "a.txt", rel: "a.txt"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -16,6 +16,9 @@ const (
 	maxHops    = 40   // symlinks followed in one resolution, as Linux's ELOOP
 	maxPathLen = 4096 // PATH_MAX
 	maxNameLen = 255  // NAME_MAX
+	// maxDepth bounds the names of a path: each is resolved on its own,
+	// and a path of 2,000 names took the whole of a call's time.
+	maxDepth = 256
 )
 
 // Resolved is where a requested path lands.
@@ -81,10 +84,17 @@ func validate(req string) *abi.Error {
 	case len(req) > maxPathLen:
 		return abi.Errorf(abi.InvalidArgument, "the path is longer than %d bytes; pass a shorter path", maxPathLen)
 	}
+	depth := 0
 	for name := range strings.SplitSeq(req, "/") {
 		if len(name) > maxNameLen {
 			return abi.Errorf(abi.InvalidArgument, "a name in the path is longer than %d bytes, which no file name can be; check the path", maxNameLen)
 		}
+		if name != "" && name != "." {
+			depth++
+		}
+	}
+	if depth > maxDepth {
+		return abi.Errorf(abi.InvalidArgument, "the path is %d names deep, more than the %d juju resolves; use a shallower path", depth, maxDepth)
 	}
 	return nil
 }
