@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -43,6 +44,15 @@ type front struct {
 }
 
 func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength != 0 {
+		// A body may follow. Whoever reads it (readBody, the OAuth
+		// endpoints, or net/http draining what a refusal left unread) does
+		// so within BodyTimeout, and a refusal closes the connection rather
+		// than wait for the rest: a client that drips its body, token or
+		// no token, holds a connection for at most BodyTimeout.
+		http.NewResponseController(w).SetReadDeadline(time.Now().Add(f.limits.BodyTimeout))
+		w = &closeOnRefusal{ResponseWriter: w}
+	}
 	base, ok := f.origins.base(r)
 	if !ok {
 		f.log.Debug("refused a request for its Host or Origin", "method", r.Method, "path", r.URL.Path)
@@ -164,6 +174,29 @@ func (f *front) tooLarge(w http.ResponseWriter, r *http.Request, principal strin
 	w.WriteHeader(http.StatusOK)
 	w.Write(tooLargeAnswer(h, int(f.limits.MaxBody)))
 }
+
+// closeOnRefusal closes the connection after an answer of 400 or more to a
+// request with a body: net/http would otherwise read the rest of a body the
+// handler left unread (up to 256 KiB) before it answers, at the client's
+// pace.
+type closeOnRefusal struct{ http.ResponseWriter }
+
+func (c *closeOnRefusal) WriteHeader(code int) {
+	if code >= http.StatusBadRequest {
+		c.Header().Set("Connection", "close")
+	}
+	c.ResponseWriter.WriteHeader(code)
+}
+
+// Flush keeps SSE streaming through the wrapper.
+func (c *closeOnRefusal) Flush() {
+	if f, ok := c.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (c *closeOnRefusal) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
 // endSession ends a session through mcp-go, so its state there goes too.
 func (f *front) endSession(id string) {

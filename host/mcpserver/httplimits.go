@@ -90,9 +90,12 @@ type bodyTooLarge struct{ head []byte }
 func (*bodyTooLarge) Error() string { return "the request body is larger than this server accepts" }
 
 // readBody reads r's whole body, at most max bytes within timeout, and
-// clears the read deadline again (a deadline left on the connection would
-// cut a long answer off). A body over max but within drainLimit is read
-// on to its end, unkept, and reported as a *bodyTooLarge with its head.
+// clears the read deadline again once it has read it (a deadline left on
+// the connection would end the request's background read, and with it an
+// SSE answer). A body over max but within drainLimit is read on to its
+// end, unkept, and reported as a *bodyTooLarge with its head. A body it
+// could not read keeps the deadline: net/http reads what is left of a short
+// body before it answers, and the client decides how fast.
 func readBody(w http.ResponseWriter, r *http.Request, max int64, timeout time.Duration) ([]byte, error) {
 	drain := drainLimit(max)
 	if r.ContentLength > drain {
@@ -100,9 +103,9 @@ func readBody(w http.ResponseWriter, r *http.Request, max int64, timeout time.Du
 	}
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Now().Add(timeout))
-	defer rc.SetReadDeadline(time.Time{})
 	body, err := io.ReadAll(io.LimitReader(r.Body, max+1))
 	if err == nil && int64(len(body)) <= max {
+		rc.SetReadDeadline(time.Time{})
 		return body, nil
 	}
 	if err == nil {
@@ -110,6 +113,7 @@ func readBody(w http.ResponseWriter, r *http.Request, max int64, timeout time.Du
 		n := int64(len(body))
 		body = nil
 		if _, err = io.Copy(io.Discard, http.MaxBytesReader(w, r.Body, drain-n)); err == nil {
+			rc.SetReadDeadline(time.Time{})
 			return nil, &bodyTooLarge{head}
 		}
 	}
