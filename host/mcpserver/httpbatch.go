@@ -45,6 +45,14 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte) 
 			out.event(refusal)
 			continue
 		}
+		msg := peekMessage(request{modern: mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion))}, m)
+		if msg.modern && msg.cancels != "" && f.stateless.othersHold(msg.cancels, principalOf(r.Context())) {
+			continue // as serveMCP drops it
+		}
+		end := func() {}
+		if msg.modern && msg.call != "" {
+			end = f.stateless.start(msg.call, principalOf(r.Context()))
+		}
 		one := r.Clone(r.Context())
 		one.Body = http.NoBody
 		if len(m) > 0 {
@@ -54,6 +62,7 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte) 
 		one.Header.Set("Content-Length", strconv.Itoa(len(m)))
 		bw := &batchWriter{out: out, header: http.Header{}}
 		f.mcp.ServeHTTP(bw, one)
+		end()
 		bw.finish()
 	}
 	if !out.started {

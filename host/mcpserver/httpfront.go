@@ -41,6 +41,8 @@ type front struct {
 	log      *slog.Logger
 	// refused audits a tool call refused before mcp-go saw it.
 	refused func(ctx context.Context, tool string, code abi.Code)
+	// stateless are the tool calls of protocol 2026-07-28 being served.
+	stateless statelessCalls
 }
 
 func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -130,6 +132,16 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 			f.endSession(evict)
 		}
 	}
+	if msg.modern {
+		switch {
+		case msg.call != "":
+			defer f.stateless.start(msg.call, principal)()
+		case msg.cancels != "" && f.stateless.othersHold(msg.cancels, principal):
+			f.log.Debug("dropped a stateless cancellation naming another principal's call")
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+	}
 	ctx := withPrincipal(r.Context(), principal)
 	if r.Method == http.MethodPost && isBatch(body) {
 		f.serveBatch(w, r.WithContext(ctx), body)
@@ -215,6 +227,8 @@ type request struct {
 	batch      bool // the body is a JSON array: a batch
 	badID      bool // a request whose id is neither a string nor a number
 	initialize bool // a legacy initialize request
+	call       string // a tools/call request: its id (idKey)
+	cancels    string // a notifications/cancelled: the id it names (idKey)
 	modern     bool // protocol 2026-07-28 or later: no sessions
 }
 
@@ -229,6 +243,12 @@ func peek(r *http.Request, body []byte) request {
 		m.valid, m.batch = json.Valid(body), true
 		return m
 	}
+	return peekMessage(m, body)
+}
+
+// peekMessage reads one JSON-RPC message of a POST into m, which holds
+// what the headers said.
+func peekMessage(m request, body []byte) request {
 	var head struct {
 		Method string          `json:"method"`
 		ID     json.RawMessage `json:"id"`
@@ -242,12 +262,19 @@ func peek(r *http.Request, body []byte) request {
 	m.valid = true
 	m.badID = head.Method != "" && head.ID != nil && !validID(head.ID)
 	var params struct {
-		Meta *mcp.Meta `json:"_meta"`
+		Meta      *mcp.Meta       `json:"_meta"`
+		RequestID json.RawMessage `json:"requestId"`
 	}
 	if json.Unmarshal(head.Params, &params) == nil {
 		m.modern = m.modern || mcp.IsModernProtocol(params.Meta.ProtocolVersion())
 	}
 	m.initialize = !m.modern && head.Method == string(mcp.MethodInitialize)
+	switch {
+	case head.Method == string(mcp.MethodToolsCall) && validID(head.ID):
+		m.call = idKey(head.ID)
+	case head.Method == string(mcp.MethodNotificationCancelled) && len(params.RequestID) > 0:
+		m.cancels = idKey(params.RequestID)
+	}
 	return m
 }
 
