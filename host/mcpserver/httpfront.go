@@ -223,13 +223,13 @@ func (f *front) endSession(id string) {
 
 // request is what the front needs to know of a request before mcp-go.
 type request struct {
-	valid      bool // the body is JSON
-	batch      bool // the body is a JSON array: a batch
-	badID      bool // a request whose id is neither a string nor a number
-	initialize bool // a legacy initialize request
+	valid      bool   // the body is JSON
+	batch      bool   // the body is a JSON array: a batch
+	badID      bool   // a request whose id is neither a string nor a number
+	initialize bool   // a legacy initialize request
 	call       string // a tools/call request: its id (idKey)
 	cancels    string // a notifications/cancelled: the id it names (idKey)
-	modern     bool // protocol 2026-07-28 or later: no sessions
+	modern     bool   // protocol 2026-07-28 or later: no sessions
 }
 
 // peek classifies a request the way mcp-go will: the era from the
