@@ -686,3 +686,35 @@ func TestBatches(t *testing.T) {
 		t.Errorf("juju ended with %v", err)
 	}
 }
+
+// TestStdioKeepsReadingWhenFull: with 32 tool calls running over stdio,
+// juju keeps reading: a 33rd call is refused at once (TOO_LARGE, with its
+// id), a ping is answered, and cancellations are read and stop the running
+// calls, after which calls are served again.
+func TestStdioKeepsReadingWhenFull(t *testing.T) {
+	r := startRawExec(t, workspace(t, map[string]string{"a.txt": "hello\n"}))
+	for id := 100; id < 134; id++ {
+		fmt.Fprintf(r.in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"sleep 20"}}}`+"\n", id)
+	}
+	refused := map[float64]bool{}
+	for len(refused) < 2 {
+		m := r.recv(t, "the calls past 32", 15*time.Second)
+		if !strings.Contains(string(mustJSON(m)), "already running 32 tool calls") {
+			t.Fatalf("want a refusal of a call past 32, got %s", mustJSON(m))
+		}
+		refused[m["id"].(float64)] = true
+	}
+	start := time.Now()
+	if m := r.send(t, `{"jsonrpc":"2.0","id":7,"method":"ping"}`); m["id"] != float64(7) || time.Since(start) > 5*time.Second {
+		t.Fatalf("ping behind 32 running calls: %s after %v", mustJSON(m), time.Since(start))
+	}
+	for id := 100; id < 134; id++ {
+		if !refused[float64(id)] {
+			fmt.Fprintf(r.in, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d}}`+"\n", id)
+		}
+	}
+	m := r.send(t, `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a.txt"}}}`)
+	if m["id"] != float64(8) || !strings.Contains(string(mustJSON(m)), "hello") {
+		t.Fatalf("a call once the running ones were cancelled: %s", mustJSON(m))
+	}
+}

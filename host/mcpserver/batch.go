@@ -31,7 +31,12 @@ func isBatch(line []byte) bool {
 // of the tool calls' slots, and holds back the end of the input until it
 // is answered.
 func (d *stdioLoop) startBatch(line []byte) {
-	d.slots <- struct{}{}
+	select {
+	case d.slots <- struct{}{}:
+	default:
+		d.writeAnswer(invalidRequest(nil, fmt.Sprintf("juju is already running %d tool calls at once on this connection; send the batch again once some end", maxStdioCalls)))
+		return
+	}
 	d.calls.Add(1)
 	key := fmt.Sprintf("batch %d", d.batches.Add(1)) // no JSON id reads so
 	d.l.f.add(key)

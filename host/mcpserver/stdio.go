@@ -166,13 +166,7 @@ func (d *stdioLoop) read() {
 func (d *stdioLoop) tooLarge(head []byte) {
 	h := readDiscardedHead(head)
 	if h.id != nil && h.method == string(mcp.MethodToolsCall) {
-		ctx := context.Background()
-		select {
-		case <-d.sessionMade:
-			ctx = d.session
-		default:
-		}
-		d.s.refused(ctx, h.tool, nil, abi.TooLarge)
+		d.s.refused(d.sessionContext(), h.tool, nil, abi.TooLarge)
 	}
 	if _, err := d.w.Write(tooLargeAnswer(h, MaxMessage)); err != nil {
 		d.errLog.Printf("answering a message over %d bytes: %v", MaxMessage, err)
@@ -183,7 +177,20 @@ func (d *stdioLoop) tooLarge(head []byte) {
 // whether the reading is still this goroutine's: it is handed on to a new
 // goroutine when the call takes longer than handOffAfter.
 func (d *stdioLoop) serveReading(line []byte, head msgHead) bool {
-	d.slots <- struct{}{}
+	select {
+	case d.slots <- struct{}{}:
+	default:
+		// maxStdioCalls calls are running: the reading goes on, so that
+		// pings and cancellations are read, and this call is refused.
+		if head.Method == string(mcp.MethodToolsList) {
+			d.calls.Add(1)
+			d.serve(line, head) // short, and the client needs it
+			return true
+		}
+		d.busy(line, head)
+		return true
+	}
+	defer func() { <-d.slots }()
 	d.calls.Add(1)
 	var taken atomic.Bool
 	t := time.AfterFunc(handOffAfter, func() {
@@ -194,6 +201,31 @@ func (d *stdioLoop) serveReading(line []byte, head msgHead) bool {
 	d.serve(line, head)
 	t.Stop()
 	return taken.CompareAndSwap(false, true)
+}
+
+// sessionContext is the stdio session's context once it is made.
+func (d *stdioLoop) sessionContext() context.Context {
+	select {
+	case <-d.sessionMade:
+		return d.session
+	default:
+		return context.Background()
+	}
+}
+
+// busy answers a tool call that comes while maxStdioCalls calls are
+// running: a TOO_LARGE result with its id, audited as a refused call.
+func (d *stdioLoop) busy(line []byte, head msgHead) {
+	var id any
+	json.Unmarshal(head.ID, &id)
+	tool := readDiscardedHead(line[:min(len(line), headKeep)]).tool
+	d.s.refused(d.sessionContext(), tool, nil, abi.TooLarge)
+	d.writeAnswer(mcp.JSONRPCResponse{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		ID:      mcp.NewRequestId(id),
+		Result: toMCP(&abi.CallResult{Error: abi.Errorf(abi.TooLarge,
+			"juju is already running %d tool calls at once on this connection; wait for one to end (cancel those you no longer need), then call again", maxStdioCalls)}),
+	})
 }
 
 // noteCancel marks the request a notifications/cancelled names, when the
@@ -218,7 +250,6 @@ func (d *stdioLoop) noteCancel(line []byte) {
 // gets no answer, as MCP asks of a receiver: the client has given it up.
 func (d *stdioLoop) serve(line []byte, head msgHead) {
 	defer d.calls.Done()
-	defer func() { <-d.slots }()
 	id := string(head.ID)
 	cancelled := new(atomic.Bool)
 	d.serving.Store(id, cancelled)
