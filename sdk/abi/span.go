@@ -29,6 +29,19 @@ type Splice struct {
 // the body, not at an empty string, or out of order.
 var ErrSpan = errors.New("abi: a span or splice does not fit the result")
 
+// ErrSpanRepeat reports spans that name the body's bytes more than
+// maxSpanRepeat times in all, or more than MaxResolved bytes: resolving
+// them would take the host's memory, not the plugin's. (A text sent once
+// for the text and the structured content is named twice.)
+var ErrSpanRepeat = errors.New("abi: a result's spans repeat its body more than the host resolves")
+
+// maxSpanRepeat is how many times, in all, a result's spans may name
+// its body's bytes, and MaxResolved the most bytes they may name.
+const (
+	maxSpanRepeat = 2
+	MaxResolved   = 64 << 20
+)
+
 // in returns the span's bytes, or false when they are not all in body.
 func (s *Span) in(body []byte) ([]byte, bool) {
 	if s.Off < 0 || s.Len < 0 || s.Off > len(body) || s.Len > len(body)-s.Off {
@@ -47,6 +60,9 @@ func (s *Span) in(body []byte) ([]byte, bool) {
 // decoded by encoding/json), the splices in increasing order of At, each
 // at a string token `""` of it.
 func (r *CallResult) Resolve(body []byte) error {
+	if !r.spansFit(len(body)) {
+		return ErrSpanRepeat
+	}
 	if r.StructuredSpan != nil {
 		b, ok := r.StructuredSpan.in(body)
 		if !ok || len(r.Structured) > 0 || !validJSON(b) {
@@ -101,6 +117,37 @@ func (r *CallResult) Resolve(body []byte) error {
 	r.Structured = append(out, r.Structured[last:]...)
 	r.Splices = nil
 	return nil
+}
+
+// spansFit reports whether r's spans name at most maxSpanRepeat times a
+// body of n bytes (and a little more, for small results), and at most
+// MaxResolved bytes. Spans out of the body are ErrSpan's, later.
+func (r *CallResult) spansFit(n int) bool {
+	limit := min(maxSpanRepeat*n+4096, MaxResolved)
+	total := 0
+	add := func(s *Span) bool {
+		if s != nil && s.Len > 0 {
+			if s.Len > limit-total {
+				return false
+			}
+			total += s.Len
+		}
+		return true
+	}
+	if !add(r.StructuredSpan) {
+		return false
+	}
+	for i := range r.Content {
+		if !add(r.Content[i].TextSpan) || !add(r.Content[i].DataSpan) {
+			return false
+		}
+	}
+	for i := range r.Splices {
+		if !add(&r.Splices[i].Span) {
+			return false
+		}
+	}
+	return true
 }
 
 // emptyStrings returns the offsets in js, valid JSON, at which an empty

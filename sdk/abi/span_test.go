@@ -113,3 +113,39 @@ func FuzzResolve(f *testing.F) {
 		}
 	})
 }
+
+// TestResolveRefusesRepeats: spans may name a body's bytes twice (a text
+// sent once for the text and the structured content), not a thousand
+// times: a small body must not resolve into gigabytes of the host's memory.
+func TestResolveRefusesRepeats(t *testing.T) {
+	body := []byte(strings.Repeat("x", 1<<20))
+	whole := func() *Span { return &Span{0, len(body)} }
+	twice := CallResult{
+		Content:    []Content{{Type: "text", TextSpan: whole()}},
+		Structured: json.RawMessage(`{"text":""}`),
+		Splices:    []Splice{{At: 8, Span: *whole()}},
+	}
+	if err := twice.Resolve(body); err != nil {
+		t.Fatalf("a text and its splice: %v", err)
+	}
+	var many CallResult
+	for range 1000 {
+		many.Content = append(many.Content, Content{Type: "text", TextSpan: whole()})
+	}
+	if err := many.Resolve(body); err != ErrSpanRepeat {
+		t.Fatalf("1000 spans over one body: %v, want ErrSpanRepeat", err)
+	}
+	images := CallResult{Content: []Content{{Type: "image", DataSpan: whole()}, {Type: "image", DataSpan: whole()}, {Type: "image", DataSpan: whole()}}}
+	if err := images.Resolve(body); err != ErrSpanRepeat {
+		t.Fatalf("three images of one body: %v, want ErrSpanRepeat", err)
+	}
+	big := make([]byte, MaxResolved/2+1)
+	huge := CallResult{Content: []Content{{Type: "text", TextSpan: &Span{0, len(big)}}, {Type: "text", TextSpan: &Span{0, len(big)}}}}
+	if err := huge.Resolve(big); err != ErrSpanRepeat {
+		t.Fatalf("spans past MaxResolved: %v, want ErrSpanRepeat", err)
+	}
+	small := CallResult{Content: []Content{{Type: "text", TextSpan: &Span{0, 3}}, {Type: "text", TextSpan: &Span{0, 3}}, {Type: "text", TextSpan: &Span{0, 3}}}}
+	if err := small.Resolve([]byte("abc")); err != nil {
+		t.Fatalf("a small result naming its body three times: %v", err)
+	}
+}
