@@ -19,8 +19,14 @@ import (
 	"github.com/jujutools/juju/sdk/abi"
 )
 
-// MaxValue bounds one value.
-const MaxValue = 1 << 20
+// Bounds of one plugin's space in one workspace: a value, the keys, and
+// the values together. A plugin that wrote key after key would otherwise
+// fill the owner's disk at a megabyte a write.
+const (
+	MaxValue = 1 << 20
+	MaxKeys  = 256
+	MaxTotal = 32 << 20
+)
 
 // keyRE is compiled on first use, not at every start: its counted
 // repetition compiles to 860 allocations (a millisecond of juju's start).
@@ -78,10 +84,39 @@ func (s *server) put(ctx context.Context, req *abi.StateRequest, body []byte) (*
 	if len(body) > MaxValue {
 		return nil, nil, abi.Errorf(abi.TooLarge, "the value is larger than %d KiB; keep less", MaxValue>>10)
 	}
+	if e := roomFor(name, len(body)); e != nil {
+		return nil, nil, e
+	}
 	if err := writeAtomic(name, body); err != nil {
 		return nil, nil, abi.Errorf(abi.Internal, "juju could not save its state; try again, and tell the owner if it persists")
 	}
 	return &abi.Status{}, nil, nil
+}
+
+// roomFor checks that the plugin's space can take n bytes at name: at most
+// MaxKeys keys and MaxTotal bytes, the value name holds now not counted.
+func roomFor(name string, n int) *abi.Error {
+	entries, err := os.ReadDir(filepath.Dir(name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return abi.Errorf(abi.Internal, "juju could not read its state; try again, and tell the owner if it persists")
+	}
+	keys, total := 1, int64(n)
+	for _, e := range entries {
+		if e.Name() == filepath.Base(name) {
+			continue
+		}
+		keys++
+		if fi, err := e.Info(); err == nil {
+			total += fi.Size()
+		}
+	}
+	if keys > MaxKeys || total > MaxTotal {
+		return abi.Errorf(abi.TooLarge, "this plugin's state would hold %d keys and %d KiB, past its %d keys and %d MiB; delete keys it no longer needs (put with delete) or keep less", keys, total>>10, MaxKeys, MaxTotal>>20)
+	}
+	return nil
 }
 
 // writeAtomic replaces name with data, synced, creating its folder.

@@ -3,6 +3,7 @@ package state
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -71,5 +72,42 @@ func TestState(t *testing.T) {
 	})
 	if len(left) != 0 {
 		t.Fatalf("files left (temporaries or deleted keys): %v", left)
+	}
+}
+
+// TestStateIsBounded: a plugin's space holds at most MaxKeys keys and
+// MaxTotal bytes; a key already there may always be rewritten within them,
+// a deleted key makes room, and another plugin's space is counted apart.
+func TestStateIsBounded(t *testing.T) {
+	fns := New(t.TempDir())
+	put := func(plugin, key string, n int) string {
+		m, _ := call(t, fns, abi.FnStatePut, plugin, abi.StateRequest{Key: key}, make([]byte, n))
+		if e, _ := m["error"].(map[string]any); e != nil {
+			return e["code"].(string)
+		}
+		return ""
+	}
+	for i := range MaxKeys {
+		if code := put("p1", fmt.Sprint("k", i), 10); code != "" {
+			t.Fatalf("key %d of %d: %s", i, MaxKeys, code)
+		}
+	}
+	if code := put("p1", "one-more", 10); code != string(abi.TooLarge) {
+		t.Fatalf("key %d: %q, want TOO_LARGE", MaxKeys+1, code)
+	}
+	if code := put("p1", "k0", 100); code != "" {
+		t.Fatalf("rewriting a key at the bound: %s", code)
+	}
+	call(t, fns, abi.FnStatePut, "p1", abi.StateRequest{Key: "k1", Delete: true}, nil)
+	if code := put("p1", "one-more", 10); code != "" {
+		t.Fatalf("a key after a delete: %s", code)
+	}
+	for i := range MaxTotal / MaxValue {
+		if code := put("p2", fmt.Sprint("v", i), MaxValue); code != "" {
+			t.Fatalf("value %d: %s", i, code)
+		}
+	}
+	if code := put("p2", "past", MaxValue); code != string(abi.TooLarge) {
+		t.Fatalf("a value past %d MiB: %q, want TOO_LARGE", MaxTotal>>20, code)
 	}
 }
