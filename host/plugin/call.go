@@ -207,7 +207,8 @@ func shortCause(rc uint32, err error) string {
 	case trapped(err):
 		return "it trapped"
 	}
-	msg := []rune(strings.Join(strings.Fields(err.Error()), " "))
+	text, _, _ := strings.Cut(err.Error(), "wasm stack trace:") // wazero's, of a host function that panicked
+	msg := []rune(strings.Join(strings.Fields(text), " "))
 	if len(msg) > 200 {
 		msg = append(msg[:200], '…')
 	}

@@ -1,7 +1,9 @@
 package plugin
 
 import (
+	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,5 +35,16 @@ func TestManifestLimitsAreCapped(t *testing.T) {
 		if p.timeout != c.timeout || p.memMiB != c.mem || cap(p.tokens) != c.inst {
 			t.Errorf("limits %+v: timeout %v, memory %d MiB, %d instances; want %v, %d, %d", c.asked, p.timeout, p.memMiB, cap(p.tokens), c.timeout, c.mem, c.inst)
 		}
+	}
+}
+
+// TestShortCauseHasNoStackTrace: an error of the plugin's reaches the
+// model without the wasm stack trace wazero appends when a host function
+// (Extism's var_set, say) panics.
+func TestShortCauseHasNoStackTrace(t *testing.T) {
+	err := errors.New("Variable store is full (recovered by wazero)\nwasm stack trace:\n\textism:host/env.var_set(i64,i64)\n\t.$2448(i32)")
+	got := shortCause(0, err)
+	if strings.Contains(got, "stack") || strings.Contains(got, "$2448") || !strings.Contains(got, "Variable store is full") {
+		t.Fatalf("shortCause = %s", got)
 	}
 }
