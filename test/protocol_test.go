@@ -688,19 +688,21 @@ func TestBatches(t *testing.T) {
 }
 
 // TestStdioKeepsReadingWhenFull: with 32 tool calls running over stdio,
-// juju keeps reading: a 33rd call is refused at once (TOO_LARGE, with its
-// id), a ping is answered, and cancellations are read and stop the running
-// calls, after which calls are served again.
+// juju keeps reading. Further calls wait for a slot (up to 256 of them); a
+// call past those is refused at once (TOO_LARGE, with its id); a ping is
+// answered; and cancellations are read: they stop the running calls and
+// drop the waiting ones unanswered, after which calls are served again.
 func TestStdioKeepsReadingWhenFull(t *testing.T) {
 	r := startRawExec(t, workspace(t, map[string]string{"a.txt": "hello\n"}))
-	for id := 100; id < 134; id++ {
+	const calls = 32 + 256 + 2
+	for id := 1000; id < 1000+calls; id++ {
 		fmt.Fprintf(r.in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"sleep 20"}}}`+"\n", id)
 	}
 	refused := map[float64]bool{}
 	for len(refused) < 2 {
-		m := r.recv(t, "the calls past 32", 15*time.Second)
+		m := r.recv(t, "the calls past 32 running and 256 waiting", 15*time.Second)
 		if !strings.Contains(string(mustJSON(m)), "already running 32 tool calls") {
-			t.Fatalf("want a refusal of a call past 32, got %s", mustJSON(m))
+			t.Fatalf("want a refusal of a call past 288, got %s", mustJSON(m))
 		}
 		refused[m["id"].(float64)] = true
 	}
@@ -708,13 +710,13 @@ func TestStdioKeepsReadingWhenFull(t *testing.T) {
 	if m := r.send(t, `{"jsonrpc":"2.0","id":7,"method":"ping"}`); m["id"] != float64(7) || time.Since(start) > 5*time.Second {
 		t.Fatalf("ping behind 32 running calls: %s after %v", mustJSON(m), time.Since(start))
 	}
-	for id := 100; id < 134; id++ {
+	for id := 1000; id < 1000+calls; id++ {
 		if !refused[float64(id)] {
 			fmt.Fprintf(r.in, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d}}`+"\n", id)
 		}
 	}
 	m := r.send(t, `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a.txt"}}}`)
 	if m["id"] != float64(8) || !strings.Contains(string(mustJSON(m)), "hello") {
-		t.Fatalf("a call once the running ones were cancelled: %s", mustJSON(m))
+		t.Fatalf("a call once the others were cancelled: %s", mustJSON(m))
 	}
 }

@@ -28,13 +28,11 @@ func isBatch(line []byte) bool {
 }
 
 // startBatch serves the batch line on a goroutine of its own, holding one
-// of the tool calls' slots, and holds back the end of the input until it
-// is answered.
+// of the tool calls' slots (waiting for one, as a call does), and holds
+// back the end of the input until it is answered.
 func (d *stdioLoop) startBatch(line []byte) {
-	select {
-	case d.slots <- struct{}{}:
-	default:
-		d.writeAnswer(invalidRequest(nil, fmt.Sprintf("juju is already running %d tool calls at once on this connection; send the batch again once some end", maxStdioCalls)))
+	if !d.reserveWait(len(line)) {
+		d.writeAnswer(invalidRequest(nil, fmt.Sprintf("juju is already running %d tool calls at once on this connection, and %d more wait; send the batch again once some end", maxStdioCalls, maxStdioWaiting)))
 		return
 	}
 	d.calls.Add(1)
@@ -42,8 +40,10 @@ func (d *stdioLoop) startBatch(line []byte) {
 	d.l.f.add(key)
 	go func() {
 		defer d.calls.Done()
-		defer func() { <-d.slots }()
 		defer d.l.f.done(key)
+		d.slots <- struct{}{}
+		defer func() { <-d.slots }()
+		d.endWait(len(line))
 		d.serveBatch(line)
 	}()
 }

@@ -114,6 +114,11 @@ type stdioLoop struct {
 	// wrote it in the request; the raw form keeps idKey off the hot path.)
 	serving sync.Map
 	batches atomic.Uint64 // the batches read, for their keys in the inflight set
+
+	waitMu       sync.Mutex
+	waiting      int // tool calls waiting for a slot
+	waitingBytes int // their messages' bytes
+
 }
 
 // handOffAfter is how long a tool call may keep the reading to itself. A
@@ -181,13 +186,16 @@ func (d *stdioLoop) serveReading(line []byte, head msgHead) bool {
 	case d.slots <- struct{}{}:
 	default:
 		// maxStdioCalls calls are running: the reading goes on, so that
-		// pings and cancellations are read, and this call is refused.
-		if head.Method == string(mcp.MethodToolsList) {
+		// pings and cancellations are read, and this call waits for a
+		// slot on a goroutine of its own, or, past maxStdioWaiting, is
+		// refused.
+		switch {
+		case head.Method == string(mcp.MethodToolsList):
 			d.calls.Add(1)
-			d.serve(line, head) // short, and the client needs it
-			return true
+			d.serve(line, head, d.markServing(head)) // short, and the client needs it
+		case !d.wait(line, head):
+			d.busy(line, head)
 		}
-		d.busy(line, head)
 		return true
 	}
 	defer func() { <-d.slots }()
@@ -198,9 +206,63 @@ func (d *stdioLoop) serveReading(line []byte, head msgHead) bool {
 			d.read()
 		}
 	})
-	d.serve(line, head)
+	d.serve(line, head, d.markServing(head))
 	t.Stop()
 	return taken.CompareAndSwap(false, true)
+}
+
+// maxStdioWaiting bounds the tool calls waiting for a slot, and
+// maxWaitingBytes their messages together.
+const (
+	maxStdioWaiting = 256
+	maxWaitingBytes = 64 << 20
+)
+
+// wait serves the call on a goroutine of its own once a slot is free, and
+// reports false when too many calls (or bytes) wait already. A call the
+// client cancels while it waits is dropped unanswered when its turn comes.
+func (d *stdioLoop) wait(line []byte, head msgHead) bool {
+	if !d.reserveWait(len(line)) {
+		return false
+	}
+	d.calls.Add(1)
+	cancelled := d.markServing(head)
+	go func() {
+		d.slots <- struct{}{}
+		defer func() { <-d.slots }()
+		d.endWait(len(line))
+		d.serve(line, head, cancelled)
+	}()
+	return true
+}
+
+// reserveWait counts a message of n bytes as waiting for a slot, unless
+// maxStdioWaiting messages or maxWaitingBytes bytes wait already.
+func (d *stdioLoop) reserveWait(n int) bool {
+	d.waitMu.Lock()
+	defer d.waitMu.Unlock()
+	if d.waiting+1 > maxStdioWaiting || d.waitingBytes+n > maxWaitingBytes {
+		return false
+	}
+	d.waiting++
+	d.waitingBytes += n
+	return true
+}
+
+// endWait counts a message of n bytes as no longer waiting.
+func (d *stdioLoop) endWait(n int) {
+	d.waitMu.Lock()
+	defer d.waitMu.Unlock()
+	d.waiting--
+	d.waitingBytes -= n
+}
+
+// markServing records the request as being served (or waiting to be), so
+// that a cancellation naming it flags it; serve forgets it.
+func (d *stdioLoop) markServing(head msgHead) *atomic.Bool {
+	cancelled := new(atomic.Bool)
+	d.serving.Store(string(head.ID), cancelled)
+	return cancelled
 }
 
 // sessionContext is the stdio session's context once it is made.
@@ -214,7 +276,8 @@ func (d *stdioLoop) sessionContext() context.Context {
 }
 
 // busy answers a tool call that comes while maxStdioCalls calls are
-// running: a TOO_LARGE result with its id, audited as a refused call.
+// running and maxStdioWaiting wait: a TOO_LARGE result with its id,
+// audited as a refused call.
 func (d *stdioLoop) busy(line []byte, head msgHead) {
 	var id any
 	json.Unmarshal(head.ID, &id)
@@ -224,7 +287,7 @@ func (d *stdioLoop) busy(line []byte, head msgHead) {
 		JSONRPC: mcp.JSONRPC_VERSION,
 		ID:      mcp.NewRequestId(id),
 		Result: toMCP(&abi.CallResult{Error: abi.Errorf(abi.TooLarge,
-			"juju is already running %d tool calls at once on this connection; wait for one to end (cancel those you no longer need), then call again", maxStdioCalls)}),
+			"juju is already running %d tool calls at once on this connection, and %d more wait; wait for some to end (cancel those you no longer need), then call again", maxStdioCalls, maxStdioWaiting)}),
 	})
 }
 
@@ -248,12 +311,13 @@ func (d *stdioLoop) noteCancel(line []byte) {
 // serve answers one tools/call or tools/list request through mcp-go's
 // server, in the stdio session. A request the client cancelled meanwhile
 // gets no answer, as MCP asks of a receiver: the client has given it up.
-func (d *stdioLoop) serve(line []byte, head msgHead) {
+func (d *stdioLoop) serve(line []byte, head msgHead, cancelled *atomic.Bool) {
 	defer d.calls.Done()
-	id := string(head.ID)
-	cancelled := new(atomic.Bool)
-	d.serving.Store(id, cancelled)
-	defer d.serving.CompareAndDelete(id, cancelled)
+	defer d.serving.CompareAndDelete(string(head.ID), cancelled)
+	if cancelled.Load() { // while it waited for a slot
+		d.w.f.done(idKey(head.ID))
+		return
+	}
 	var resp mcp.JSONRPCMessage
 	select {
 	case <-d.sessionMade:
