@@ -118,7 +118,6 @@ type stdioLoop struct {
 	waitMu       sync.Mutex
 	waiting      int // tool calls waiting for a slot
 	waitingBytes int // their messages' bytes
-
 }
 
 // handOffAfter is how long a tool call may keep the reading to itself. A
