@@ -193,7 +193,7 @@ func (j *Journal) undo(p *prepared, rec *record, last int) {
 	for i := last; i >= 0; i-- {
 		s := p.steps[i]
 		if t := rec.Files[i].Temp; t != "" {
-			s.r.OS.Remove(t)
+			removeTemp(s.r.OS, t)
 		}
 		cur, _, err := readState(s.r.OS, s.rel, j.opts.maxFileSize)
 		if err != nil || !cur.equal(s.after) || cur.equal(s.before) {

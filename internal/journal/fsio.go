@@ -4,10 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path"
+	"strings"
 )
 
 // Modes of what a change creates.
@@ -24,10 +26,91 @@ func sum(b []byte) string {
 // errTooLarge is returned by readState for a file over the size bound.
 var errTooLarge = errors.New("file too large")
 
+// errSwapped reports a folder on a change's path that is no longer the
+// folder the path names: swapped for a symbolic link (or moved) since the
+// change was checked.
+var errSwapped = errors.New("a folder on the path was swapped for a link")
+
+// folder is a folder of a root, opened by openFolder; the root itself when
+// the path lies at its top.
+type folder struct {
+	*os.Root
+	owned bool
+}
+
+func (f folder) close() {
+	if f.owned {
+		f.Root.Close()
+	}
+}
+
+// openFolder opens dir (slash-separated, clean, relative) beneath root
+// name by name, without following a symbolic link on the way.
+//
+// The policy resolved every path a change names, links included, so a
+// link on the way now is a swap made since, and os.Root follows a link
+// that stays inside the root: a folder swapped for a link to .git or a
+// secret folder would take the write there. So each folder opened is
+// checked to be the very folder its parent holds under that name (lstat:
+// a folder, the same device and inode), and every operation then works
+// beneath the opened folder, whatever happens to the names above it.
+func openFolder(root *os.Root, dir string) (folder, error) {
+	cur := folder{Root: root}
+	if dir == "." || dir == "" {
+		return cur, nil
+	}
+	for name := range strings.SplitSeq(dir, "/") {
+		sub, err := openChild(cur.Root, name)
+		cur.close()
+		if err != nil {
+			return folder{}, err
+		}
+		cur = folder{Root: sub, owned: true}
+	}
+	return cur, nil
+}
+
+// openChild opens the folder name of parent, refusing a link.
+func openChild(parent *os.Root, name string) (*os.Root, error) {
+	if name == "" || name == "." || name == ".." {
+		return nil, errSwapped
+	}
+	sub, err := parent.OpenRoot(name)
+	if err != nil {
+		if fi, lerr := parent.Lstat(name); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, errSwapped
+		}
+		return nil, err
+	}
+	at, err := sub.Stat(".")
+	if err != nil {
+		sub.Close()
+		return nil, err
+	}
+	named, err := parent.Lstat(name)
+	if err == nil && (!named.IsDir() || !os.SameFile(at, named)) {
+		err = errSwapped
+	}
+	if err != nil {
+		sub.Close()
+		return nil, err
+	}
+	return sub, nil
+}
+
 // readState returns the state of rel inside root, without following a
-// final symlink, and a file's content.
+// symlink, and a file's content.
 func readState(root *os.Root, rel string, max int64) (image, []byte, error) {
-	fi, err := root.Lstat(rel)
+	dir, err := openFolder(root, path.Dir(rel))
+	if errors.Is(err, fs.ErrNotExist) {
+		return image{Kind: kindAbsent}, nil, nil
+	}
+	if err != nil {
+		return image{}, nil, err
+	}
+	defer dir.close()
+	name := path.Base(rel)
+	fi, err := dir.Lstat(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return image{Kind: kindAbsent}, nil, nil
 	}
@@ -36,7 +119,7 @@ func readState(root *os.Root, rel string, max int64) (image, []byte, error) {
 	}
 	switch m := fi.Mode(); {
 	case m&fs.ModeSymlink != 0:
-		t, err := root.Readlink(rel)
+		t, err := dir.Readlink(name)
 		if err != nil {
 			return image{}, nil, err
 		}
@@ -47,11 +130,19 @@ func readState(root *os.Root, rel string, max int64) (image, []byte, error) {
 		if fi.Size() > max {
 			return image{}, nil, errTooLarge
 		}
-		f, err := root.OpenFile(rel, os.O_RDONLY|syscallNonblock, 0)
+		// os.Root follows a final link that stays inside dir: the file
+		// opened must be the one just seen, not a link swapped in since
+		// (to a secret, whose bytes would become the pre-image).
+		f, err := dir.OpenFile(name, os.O_RDONLY|syscallNonblock, 0)
 		if err != nil {
 			return image{}, nil, err
 		}
 		defer f.Close()
+		if at, err := f.Stat(); err != nil {
+			return image{}, nil, err
+		} else if !os.SameFile(at, fi) {
+			return image{}, nil, errSwapped
+		}
 		b, err := io.ReadAll(io.LimitReader(f, max+1))
 		if err != nil {
 			return image{}, nil, err
@@ -67,6 +158,19 @@ func readState(root *os.Root, rel string, max int64) (image, []byte, error) {
 // errSpecial is a FIFO, socket or device where a change wants a file.
 var errSpecial = errors.New("not a regular file, folder or symlink")
 
+// names opens the folder of rel and temp (a temporary name beside it) and
+// returns their last names in it.
+func names(root *os.Root, rel, temp string) (folder, string, string, error) {
+	if temp != "" && path.Dir(temp) != path.Dir(rel) {
+		return folder{}, "", "", fmt.Errorf("temporary name %q is not beside %q", temp, rel)
+	}
+	dir, err := openFolder(root, path.Dir(rel))
+	if err != nil {
+		return folder{}, "", "", err
+	}
+	return dir, path.Base(rel), path.Base(temp), nil
+}
+
 // place makes rel inside root hold the state img (content for a file),
 // atomically for files and symlinks: a temporary name in the same folder,
 // synced, then renamed over rel. The caller syncs the folder (syncDir),
@@ -74,41 +178,53 @@ var errSpecial = errors.New("not a regular file, folder or symlink")
 // mid, when not nil, runs after the temporary file is made and before the
 // rename (the crash tests stop there).
 func place(root *os.Root, rel, temp string, img image, content []byte, mid func()) error {
+	dir, name, tname, err := names(root, rel, temp)
+	if err != nil {
+		return err
+	}
+	defer dir.close()
 	switch img.Kind {
 	case kindAbsent:
-		if err := root.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := dir.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	case kindFile:
-		if err := writeTemp(root, temp, content, img.Mode); err != nil {
+		if err := writeTemp(dir.Root, tname, content, img.Mode); err != nil {
 			return err
 		}
 		if mid != nil {
 			mid()
 		}
-		if err := replaceWith(root, temp, rel); err != nil {
+		if err := replaceWith(dir.Root, tname, name); err != nil {
 			return err
 		}
 	case kindSymlink:
-		root.Remove(temp)
-		if err := root.Symlink(img.Target, temp); err != nil {
+		dir.Remove(tname)
+		if err := dir.Symlink(img.Target, tname); err != nil {
 			return err
 		}
-		if err := replaceWith(root, temp, rel); err != nil {
+		if err := replaceWith(dir.Root, tname, name); err != nil {
 			return err
 		}
 	case kindDir:
-		fi, err := root.Lstat(rel)
+		fi, err := dir.Lstat(name)
 		switch {
 		case err == nil && fi.IsDir():
 			if fi.Mode().Perm() != img.Mode.Perm() && img.Mode != 0 {
-				if err := root.Chmod(rel, img.Mode.Perm()); err != nil {
+				// Chmod follows a link: change the folder through a
+				// handle of its own.
+				sub, err := openChild(dir.Root, name)
+				if err != nil {
+					return err
+				}
+				defer sub.Close()
+				if err := sub.Chmod(".", img.Mode.Perm()); err != nil {
 					return err
 				}
 			}
 			return nil
 		case err == nil:
-			if err := root.Remove(rel); err != nil {
+			if err := dir.Remove(name); err != nil {
 				return err
 			}
 		}
@@ -116,7 +232,7 @@ func place(root *os.Root, rel, temp string, img image, content []byte, mid func(
 		if mode == 0 {
 			mode = newDirMode
 		}
-		if err := root.Mkdir(rel, mode); err != nil {
+		if err := dir.Mkdir(name, mode); err != nil {
 			return err
 		}
 	}
@@ -126,44 +242,60 @@ func place(root *os.Root, rel, temp string, img image, content []byte, mid func(
 // placeUnnamed makes rel hold the file img with content, already written
 // and synced in t: linked as temp, then renamed over rel. Where t cannot
 // be linked (no /proc), temp is written again by name. mid runs before
-// the rename.
+// the rename. t must have been made in the folder rel's folder is now.
 func placeUnnamed(root *os.Root, rel, temp string, t *unnamedTemp, img image, content []byte, mid func()) error {
-	if err := t.link(temp); err != nil {
-		if err := writeTemp(root, temp, content, img.Mode); err != nil {
+	dir, name, tname, err := names(root, rel, temp)
+	if err != nil {
+		return err
+	}
+	defer dir.close()
+	if !t.in(dir.Root) {
+		return errSwapped
+	}
+	if err := t.link(tname); err != nil {
+		if err := writeTemp(dir.Root, tname, content, img.Mode); err != nil {
 			return err
 		}
 	}
 	if mid != nil {
 		mid()
 	}
-	return replaceWith(root, temp, rel)
+	return replaceWith(dir.Root, tname, name)
 }
 
-// replaceWith renames temp over rel; a folder at rel is removed first
-// (it must be empty).
-func replaceWith(root *os.Root, temp, rel string) error {
-	err := root.Rename(temp, rel)
+// removeTemp removes a temporary name a change may have left.
+func removeTemp(root *os.Root, temp string) {
+	if dir, err := openFolder(root, path.Dir(temp)); err == nil {
+		dir.Remove(path.Base(temp))
+		dir.close()
+	}
+}
+
+// replaceWith renames temp over name, both in dir; a folder at name is
+// removed first (it must be empty).
+func replaceWith(dir *os.Root, temp, name string) error {
+	err := dir.Rename(temp, name)
 	if err == nil {
 		return nil
 	}
-	if fi, lerr := root.Lstat(rel); lerr == nil && fi.IsDir() {
-		if rerr := root.Remove(rel); rerr == nil {
-			err = root.Rename(temp, rel)
+	if fi, lerr := dir.Lstat(name); lerr == nil && fi.IsDir() {
+		if rerr := dir.Remove(name); rerr == nil {
+			err = dir.Rename(temp, name)
 		}
 	}
 	if err != nil {
-		root.Remove(temp)
+		dir.Remove(temp)
 	}
 	return err
 }
 
-// writeTemp writes content into a new file temp with mode, synced.
-func writeTemp(root *os.Root, temp string, content []byte, mode fs.FileMode) error {
+// writeTemp writes content into a new file temp of dir with mode, synced.
+func writeTemp(dir *os.Root, temp string, content []byte, mode fs.FileMode) error {
 	if mode == 0 {
 		mode = newFileMode
 	}
-	root.Remove(temp) // a leftover of an earlier attempt
-	f, err := root.OpenFile(temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode.Perm())
+	dir.Remove(temp) // a leftover of an earlier attempt
+	f, err := dir.OpenFile(temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode.Perm())
 	if err != nil {
 		return err
 	}
@@ -178,7 +310,7 @@ func writeTemp(root *os.Root, temp string, content []byte, mode fs.FileMode) err
 		err = cerr
 	}
 	if err != nil {
-		root.Remove(temp)
+		dir.Remove(temp)
 	}
 	return err
 }
@@ -193,7 +325,12 @@ func placeSynced(root *os.Root, rel, temp string, img image, content []byte) err
 
 // syncDir makes a folder's entries durable.
 func syncDir(root *os.Root, dir string) error {
-	d, err := root.Open(dir)
+	f, err := openFolder(root, dir)
+	if err != nil {
+		return err
+	}
+	defer f.close()
+	d, err := f.Open(".")
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,12 @@ func writeUnnamed(root *os.Root, dir string, content []byte, mode fs.FileMode) (
 	if mode == 0 {
 		mode = newFileMode
 	}
-	d, err := root.Open(dir)
+	f, err := openFolder(root, dir)
+	if err != nil {
+		return nil, errNoUnnamed
+	}
+	d, err := f.Open(".")
+	f.close()
 	if err != nil {
 		return nil, errNoUnnamed
 	}
@@ -67,6 +72,17 @@ func (t *unnamedTemp) link(temp string) error {
 		err = unix.Linkat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(int(t.f.Fd())), int(t.dir.Fd()), name, unix.AT_SYMLINK_FOLLOW)
 	}
 	return err
+}
+
+// in reports whether t was made in dir: the folder a change writes in
+// must be the one its new content waits in.
+func (t *unnamedTemp) in(dir *os.Root) bool {
+	at, err := t.dir.Stat()
+	if err != nil {
+		return false
+	}
+	now, err := dir.Stat(".")
+	return err == nil && os.SameFile(at, now)
 }
 
 // close drops the file; unlinked, its content goes with it.
