@@ -338,8 +338,13 @@ var ErrUnknownTool = errors.New("unknown tool")
 // arguments already validated against the tool's input schema.
 type Request struct {
 	Client string // the MCP client's declared name
-	Tool   string
-	Args   json.RawMessage
+	// Principal is who holds what a call keeps beyond it (background
+	// jobs): "" for the owner's local clients (stdio, juju serve's local
+	// token), the OAuth client's id over HTTP. A job is seen only by the
+	// principal that started it.
+	Principal string
+	Tool      string
+	Args      json.RawMessage
 	// Asker asks the owner through the client when the call needs an
 	// approval; nil when the client cannot be asked (the owner then answers
 	// with juju approvals).
@@ -363,7 +368,7 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 		return Result{}, fmt.Errorf("%w: %s", ErrUnknownTool, req.Tool)
 	}
 	start := time.Now()
-	caller := hostfns.Caller{Plugin: t.Plugin.Name(), Tool: req.Tool, Tier: t.Spec.Tier, Client: req.Client, CallID: newCallID()}
+	caller := hostfns.Caller{Plugin: t.Plugin.Name(), Tool: req.Tool, Tier: t.Spec.Tier, Client: req.Client, Principal: req.Principal, CallID: newCallID()}
 	var res *abi.CallResult
 	var appr *audit.Approval
 	if NeedsApproval(h.cfg.Mode, t.Spec.Tier) {

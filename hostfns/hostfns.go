@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -34,6 +35,9 @@ type Caller struct {
 	Tier   string // the tool's tier (abi.TierRead, TierEdit, TierExec)
 	Client string // the MCP client's name, when known
 	CallID string // the audit id of the tool call; the journal records it with every change
+	// Principal holds what the call keeps beyond it: "" for the owner's
+	// local clients, an OAuth client's id over HTTP (host.Request).
+	Principal string
 }
 
 type callerKey struct{}
@@ -83,4 +87,13 @@ func ErrorHeader(e *abi.Error) []byte {
 		return []byte(fmt.Sprintf(`{"error":{"code":%q,"message":"error"}}`, abi.Internal))
 	}
 	return b
+}
+
+// Millis is n milliseconds, at most limit: a count of milliseconds large
+// enough to overflow time.Duration is limit, not a negative duration.
+func Millis(n int64, limit time.Duration) time.Duration {
+	if n >= int64(limit/time.Millisecond) {
+		return limit
+	}
+	return time.Duration(n) * time.Millisecond
 }

@@ -37,7 +37,7 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		return s.refuse(ctx, name, args, abi.Errorf(abi.InvalidArgument, "the arguments of %s are not JSON: %v", name, err)), nil
 	}
 	asker, rt := s.asker(ctx, req)
-	res, err := s.host.Call(ctx, host.Request{Client: clientName(ctx), Tool: name, Args: raw, Asker: asker})
+	res, err := s.host.Call(ctx, host.Request{Client: clientName(ctx), Principal: remotePrincipal(ctx), Tool: name, Args: raw, Asker: asker})
 	if errors.Is(err, host.ErrUnknownTool) {
 		return s.refuse(ctx, name, args, removedTool(name)), nil
 	}
@@ -66,6 +66,15 @@ func clientName(ctx context.Context) string {
 		return name + " [" + p + "]"
 	}
 	return name
+}
+
+// remotePrincipal is the OAuth principal of an HTTP request, "" for the
+// owner's local clients (stdio, the local token).
+func remotePrincipal(ctx context.Context) string {
+	if p := principalOf(ctx); p != localPrincipal {
+		return p
+	}
+	return ""
 }
 
 // declaredName is the name the client gave at initialize (or, for newer

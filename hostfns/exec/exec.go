@@ -196,20 +196,20 @@ func (m *Manager) run(ctx context.Context, req *abi.ExecRequest, argv []string, 
 	case req.TimeoutMs < 0 || req.WaitMs < 0 || req.MaxOutput < 0:
 		return nil, nil, abi.Errorf(abi.InvalidArgument, "timeoutMs, waitMs and maxOutput cannot be negative")
 	case req.TimeoutMs > 0:
-		timeout = min(time.Duration(req.TimeoutMs)*time.Millisecond, MaxTimeout)
+		timeout = hostfns.Millis(req.TimeoutMs, MaxTimeout)
 	}
 	cwd, display2, aerr := m.cwd(req.Cwd)
 	if aerr != nil {
 		return nil, nil, aerr
 	}
-	j, aerr := m.start(argv, display, cwd, display2, timeout, req.Sandbox, req.Network)
+	j, aerr := m.start(principal(ctx), argv, display, cwd, display2, timeout, req.Sandbox, req.Network)
 	if aerr != nil {
 		return nil, nil, aerr
 	}
 	if !req.Background {
 		wait := m.opts.BackgroundAfter
 		if req.WaitMs > 0 {
-			wait = min(wait, time.Duration(req.WaitMs)*time.Millisecond)
+			wait = hostfns.Millis(req.WaitMs, wait)
 		}
 		j.await(ctx, capWait(ctx, wait))
 		if errors.Is(ctx.Err(), context.Canceled) {
@@ -225,6 +225,15 @@ func (m *Manager) run(ctx context.Context, req *abi.ExecRequest, argv []string, 
 		res.Note = joinNote(res.Note, note)
 	}
 	return &res, nil, nil
+}
+
+// principal is who a call's jobs belong to: a job is listed, read, waited
+// for and cancelled only by the principal that started it, so an OAuth
+// client of juju serve sees neither the owner's local jobs nor another
+// client's.
+func principal(ctx context.Context) string {
+	c, _ := hostfns.CallerFrom(ctx)
+	return c.Principal
 }
 
 // cwd resolves the working folder through the path policy.

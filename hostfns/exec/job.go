@@ -22,6 +22,7 @@ const killGrace = time.Second
 // job is one command and its logs.
 type job struct {
 	id      string
+	owner   string // the principal that started it (hostfns.Caller.Principal)
 	command string
 	cwd     string // display path
 	sandbox string
@@ -78,7 +79,7 @@ func (j *job) watchLogs(max int64) {
 }
 
 // start launches argv as a new job.
-func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout time.Duration, askSandbox, network bool) (*job, *abi.Error) {
+func (m *Manager) start(owner string, argv []string, display, cwd, cwdDisplay string, timeout time.Duration, askSandbox, network bool) (*job, *abi.Error) {
 	prog, err := lookPath(argv[0], cwd)
 	if err != nil {
 		return nil, abi.Errorf(abi.NotFound, "the program %q was not found on PATH; check its name, or give its path", argv[0])
@@ -113,7 +114,7 @@ func (m *Manager) start(argv []string, display, cwd, cwdDisplay string, timeout 
 	}
 	m.seq++
 	j := &job{
-		id: fmt.Sprintf("job-%d", m.seq), command: display, cwd: cwdDisplay, sandbox: mech, note: note,
+		id: fmt.Sprintf("job-%d", m.seq), owner: owner, command: display, cwd: cwdDisplay, sandbox: mech, note: note,
 		bwrap: mech == sandbox.MechBubblewrap || mech == sandbox.MechBubblewrapLandlock,
 		done:  make(chan struct{}), state: abi.JobRunning,
 	}

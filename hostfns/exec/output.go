@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 	"unicode/utf8"
 
+	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -73,21 +73,24 @@ func trimPartialRune(b []byte) []byte {
 
 // jobOp serves FnJob.
 func (m *Manager) jobOp(ctx context.Context, req *abi.JobRequest, _ []byte) (*abi.JobResult, []byte, *abi.Error) {
+	owner := principal(ctx)
 	if req.Op == abi.JobList {
 		m.mu.Lock()
 		jobs := append([]*job(nil), m.order...)
 		m.mu.Unlock()
 		res := &abi.JobResult{Jobs: []abi.ExecResult{}}
 		for i := len(jobs) - 1; i >= 0; i-- {
-			r := jobs[i].result(0)
-			res.Jobs = append(res.Jobs, r)
+			if jobs[i].owner != owner {
+				continue
+			}
+			res.Jobs = append(res.Jobs, jobs[i].result(0))
 		}
 		return res, nil, nil
 	}
 	m.mu.Lock()
 	j, ok := m.jobs[req.JobID]
 	m.mu.Unlock()
-	if !ok {
+	if !ok || j.owner != owner {
 		return nil, nil, abi.Errorf(abi.NotFound, "there is no job %q; list_jobs shows the jobs juju keeps (the oldest finished ones are dropped)", req.JobID)
 	}
 	switch req.Op {
@@ -98,7 +101,7 @@ func (m *Manager) jobOp(ctx context.Context, req *abi.JobRequest, _ []byte) (*ab
 		}
 		d := m.opts.BackgroundAfter
 		if req.WaitMs > 0 {
-			d = min(time.Duration(req.WaitMs)*time.Millisecond, d, MaxWait)
+			d = hostfns.Millis(req.WaitMs, min(d, MaxWait))
 		}
 		j.await(ctx, capWait(ctx, d))
 	case abi.JobCancel:

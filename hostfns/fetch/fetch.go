@@ -144,7 +144,7 @@ func (f *fetcher) do(ctx context.Context, req *abi.FetchRequest) (*abi.FetchResu
 	}
 	timeout := f.opts.Timeout
 	if req.TimeoutMs > 0 {
-		timeout = min(time.Duration(req.TimeoutMs)*time.Millisecond, MaxTimeout)
+		timeout = hostfns.Millis(req.TimeoutMs, MaxTimeout)
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		timeout = min(timeout, time.Until(dl)-deadlineMargin)

@@ -9,8 +9,8 @@ import (
 	"io"
 	"os/exec"
 	"strings"
-	"time"
 
+	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/internal/proc"
 	"github.com/jujutools/juju/sdk/abi"
@@ -24,7 +24,7 @@ const maxEventBytes = 4 << 20
 func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Resolved) (*abi.SearchResult, []byte, *abi.Error) {
 	timeout := s.opts.Timeout
 	if req.TimeoutMs > 0 {
-		timeout = min(timeout, time.Duration(req.TimeoutMs)*time.Millisecond)
+		timeout = hostfns.Millis(req.TimeoutMs, timeout)
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -1,0 +1,55 @@
+package test
+
+import (
+	"strings"
+	"testing"
+)
+
+// One juju serve holds the jobs of every client it serves. A job belongs
+// to the principal that started it: an OAuth client neither lists, reads,
+// waits for nor cancels the owner's local jobs, even knowing their ids,
+// and the owner's local clients do not see the OAuth client's.
+func TestServeJobsStayWithTheirPrincipal(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "alpha\n"})
+	srv := startServe(t, root, "--mode", "trusted", "--sandbox", "off")
+	local := srv.connect(t, "jobs-local", "2025-11-25")
+	g := srv.oauthGrant(t, "jobs-oauth", 1)
+	remote := srv.connectWith(t, "jobs-oauth-session", "2025-11-25", map[string]string{"Authorization": "Bearer " + g.token})
+
+	mine := structured(t, local.call("run_command", map[string]any{"command": "echo local-only-output; sleep 30", "background": true}))
+	theirs := structured(t, remote.call("run_command", map[string]any{"command": "echo remote-output; sleep 30", "background": true}))
+	localID, _ := mine["jobId"].(string)
+	remoteID, _ := theirs["jobId"].(string)
+	if localID == "" || remoteID == "" || localID == remoteID {
+		t.Fatalf("jobs: %v / %v", mine, theirs)
+	}
+
+	listed := func(s *session) []string {
+		var ids []string
+		for _, j := range structured(t, s.call("list_jobs", map[string]any{}))["jobs"].([]any) {
+			ids = append(ids, j.(map[string]any)["jobId"].(string))
+		}
+		return ids
+	}
+	if ids := listed(remote); len(ids) != 1 || ids[0] != remoteID {
+		t.Errorf("the OAuth client lists %v, want [%s]", ids, remoteID)
+	}
+	if ids := listed(local); len(ids) != 1 || ids[0] != localID {
+		t.Errorf("the local client lists %v, want [%s]", ids, localID)
+	}
+	for _, tool := range []string{"job_status", "job_output", "job_wait", "cancel_job"} {
+		text := remote.fail(tool, map[string]any{"jobId": localID}, "NOT_FOUND")
+		if strings.Contains(text, "local-only-output") {
+			t.Errorf("%s of the owner's job by the OAuth client: %s", tool, text)
+		}
+		local.fail(tool, map[string]any{"jobId": remoteID}, "NOT_FOUND")
+	}
+	if st := structured(t, local.call("job_status", map[string]any{"jobId": localID})); st["state"] != "running" {
+		t.Errorf("the owner's job after the OAuth client's attempts: %v", st)
+	}
+	for s, id := range map[*session]string{local: localID, remote: remoteID} {
+		if st := structured(t, s.call("cancel_job", map[string]any{"jobId": id})); st["state"] != "killed" {
+			t.Errorf("cancel of %s by its own client: %v", id, st)
+		}
+	}
+}
