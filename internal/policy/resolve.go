@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -249,6 +250,11 @@ func (p *Policy) resolve(req string, allowMissing bool) (*Resolved, *abi.Error) 
 			return nil, loopError(req)
 		}
 		target, err := dir.Readlink(s.name)
+		if errors.Is(err, syscall.EINVAL) {
+			// No longer a link since the lstat above: the name was
+			// replaced while juju walked it.
+			return nil, changedError(req)
+		}
 		if err != nil {
 			return nil, osError(req, p.Display(w.root, rel), err)
 		}
