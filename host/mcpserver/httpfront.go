@@ -43,6 +43,8 @@ type front struct {
 	refused func(ctx context.Context, tool string, code abi.Code)
 	// stateless are the tool calls of protocol 2026-07-28 being served.
 	stateless statelessCalls
+	// bodies counts the bytes of request bodies held (Limits.MaxBodies).
+	bodies budget
 }
 
 func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -92,13 +94,19 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 	var body []byte
 	if r.Method == http.MethodPost {
 		var err error
-		if body, err = readBody(w, r, f.limits.MaxBody, f.limits.BodyTimeout); err != nil {
+		var held int64
+		body, held, err = readBody(w, r, f.limits.MaxBody, f.limits.BodyTimeout, &f.bodies)
+		defer f.bodies.give(held)
+		if err != nil {
 			if big := (*bodyTooLarge)(nil); errors.As(err, &big) {
 				f.tooLarge(w, r, principal, big.head)
 				return
 			}
 			var eb *errBody
 			errors.As(err, &eb)
+			if eb.status == http.StatusServiceUnavailable {
+				w.Header().Set("Retry-After", "1")
+			}
 			httpError(w, eb.status, eb.msg)
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 )
 
@@ -29,6 +30,11 @@ type Limits struct {
 	// for SessionTTL is ended anyway.
 	MaxSessions             int
 	SessionIdle, SessionTTL time.Duration
+	// MaxBodies bounds the bytes of request bodies held at once, being
+	// read or being served, across every client: a body that would pass
+	// it is refused with 503 as its bytes arrive. Many clients sending
+	// large bodies slowly hold no more than this together.
+	MaxBodies int64
 }
 
 // Defaults of Limits.
@@ -40,6 +46,7 @@ const (
 	DefaultMaxSessions   = 64
 	DefaultSessionIdle   = 10 * time.Minute
 	DefaultSessionTTL    = time.Hour
+	DefaultMaxBodies     = 256 << 20
 	maxHeaderBytes       = 64 << 10
 	maxOAuthBody         = 64 << 10
 )
@@ -53,6 +60,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxBody <= 0 {
 		l.MaxBody = DefaultMaxBody
+	}
+	if l.MaxBodies <= 0 {
+		l.MaxBodies = max(DefaultMaxBodies, 4*l.MaxBody)
 	}
 	if l.MaxSessions <= 0 {
 		l.MaxSessions = DefaultMaxSessions
@@ -96,36 +106,99 @@ func (*bodyTooLarge) Error() string { return "the request body is larger than th
 // end, unkept, and reported as a *bodyTooLarge with its head. A body it
 // could not read keeps the deadline: net/http reads what is left of a short
 // body before it answers, and the client decides how fast.
-func readBody(w http.ResponseWriter, r *http.Request, max int64, timeout time.Duration) ([]byte, error) {
+//
+// The bytes of the body kept count against held (held.take) as they
+// arrive; the caller gives back the returned count (held.give) once it is
+// done with the body.
+func readBody(w http.ResponseWriter, r *http.Request, max int64, timeout time.Duration, held *budget) ([]byte, int64, error) {
 	drain := drainLimit(max)
 	if r.ContentLength > drain {
-		return nil, &errBody{http.StatusRequestEntityTooLarge, "the request body is larger than this server accepts"}
+		return nil, 0, &errBody{http.StatusRequestEntityTooLarge, "the request body is larger than this server accepts"}
 	}
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Now().Add(timeout))
-	body, err := io.ReadAll(io.LimitReader(r.Body, max+1))
+	body, taken, err := readHeld(r.Body, max+1, held)
 	if err == nil && int64(len(body)) <= max {
 		rc.SetReadDeadline(time.Time{})
-		return body, nil
+		return body, taken, nil
 	}
+	held.give(taken)
 	if err == nil {
 		head := append([]byte(nil), body[:min(headKeep, len(body))]...)
 		n := int64(len(body))
 		body = nil
 		if _, err = io.Copy(io.Discard, http.MaxBytesReader(w, r.Body, drain-n)); err == nil {
 			rc.SetReadDeadline(time.Time{})
-			return nil, &bodyTooLarge{head}
+			return nil, 0, &bodyTooLarge{head}
 		}
 	}
 	var tooBig *http.MaxBytesError
 	var netErr net.Error
 	switch {
+	case errors.Is(err, errBodiesFull):
+		return nil, 0, &errBody{http.StatusServiceUnavailable, "juju is holding as many request bodies as it allows at once; retry in a moment"}
 	case errors.As(err, &tooBig):
-		return nil, &errBody{http.StatusRequestEntityTooLarge, "the request body is larger than this server accepts"}
+		return nil, 0, &errBody{http.StatusRequestEntityTooLarge, "the request body is larger than this server accepts"}
 	case errors.As(err, &netErr) && netErr.Timeout():
-		return nil, &errBody{http.StatusRequestTimeout, "the request body came too slowly"}
+		return nil, 0, &errBody{http.StatusRequestTimeout, "the request body came too slowly"}
 	default:
-		return nil, &errBody{http.StatusBadRequest, "the request body could not be read"}
+		return nil, 0, &errBody{http.StatusBadRequest, "the request body could not be read"}
+	}
+}
+
+// budget counts bytes held against a bound, safely across goroutines.
+type budget struct {
+	used atomic.Int64
+	max  int64
+}
+
+// take counts n more bytes, unless that would pass the bound.
+func (b *budget) take(n int64) bool {
+	if b.used.Add(n) > b.max {
+		b.used.Add(-n)
+		return false
+	}
+	return true
+}
+
+// give returns n bytes taken.
+func (b *budget) give(n int64) { b.used.Add(-n) }
+
+// errBodiesFull is a body whose next bytes would pass Limits.MaxBodies.
+var errBodiesFull = errors.New("request bodies at their bound")
+
+// readHeld reads src to its end or limit bytes, whichever comes first. Its
+// buffer grows, by doubling, only as bytes arrive, and each growth is
+// taken from held first: a body declared large but sent slowly holds only
+// what came. It returns what it read and what it took from held, which
+// the caller gives back.
+func readHeld(src io.Reader, limit int64, held *budget) ([]byte, int64, error) {
+	const first = 4 << 10
+	var buf []byte
+	var taken int64
+	src = io.LimitReader(src, limit)
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) >= limit {
+				return buf, taken, nil
+			}
+			size := min(max(first, 2*int64(cap(buf))), limit)
+			if !held.take(size - int64(cap(buf))) {
+				return buf, taken, errBodiesFull
+			}
+			taken += size - int64(cap(buf))
+			next := make([]byte, len(buf), size)
+			copy(next, buf)
+			buf = next
+		}
+		n, err := src.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, taken, nil
+		}
+		if err != nil {
+			return buf, taken, err
+		}
 	}
 }
 

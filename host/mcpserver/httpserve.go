@@ -98,7 +98,7 @@ func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, func(context.Context
 // newFront wraps an MCP handler in the front of a server listening on
 // addr.
 func newFront(cfg HTTPConfig, addr net.Addr, sess *sessions, inner http.Handler) *front {
-	return &front{
+	f := &front{
 		origins:  newOrigins(addr, cfg.PublicURL),
 		auth:     newAuthenticator(cfg.Token, cfg.OAuth),
 		oauth:    cfg.OAuth,
@@ -107,6 +107,8 @@ func newFront(cfg HTTPConfig, addr net.Addr, sess *sessions, inner http.Handler)
 		mcp:      inner,
 		log:      logger(cfg.Log),
 	}
+	f.bodies.max = f.limits.MaxBodies
+	return f
 }
 
 func logger(l *slog.Logger) *slog.Logger {
