@@ -8,6 +8,7 @@ import (
 
 	"github.com/jujutools/juju/host"
 	"github.com/jujutools/juju/host/install"
+	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/internal/visible"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -49,6 +50,7 @@ type pluginInfoJSON struct {
 	Discoverers []abi.DiscovererSpec `json:"discoverers"`
 	MemoryMiB   int                  `json:"memoryMiB,omitempty"` // asked for by the manifest
 	TimeoutMs   int                  `json:"timeoutMs,omitempty"`
+	Limits      plugin.Limits        `json:"limits"` // what it runs under
 }
 
 type capabilityJSON struct {
@@ -88,6 +90,7 @@ func runPluginsInfo(w io.Writer, plugins []*host.Loaded, name string, o *plugins
 	if m.Limits != nil {
 		info.MemoryMiB, info.TimeoutMs = m.Limits.MemoryMiB, m.Limits.TimeoutMs
 	}
+	info.Limits = plugin.ManifestLimits(m.Limits)
 	held := map[abi.Capability]bool{}
 	for _, c := range l.Granted {
 		held[c] = true
@@ -112,6 +115,7 @@ func runPluginsInfo(w io.Writer, plugins []*host.Loaded, name string, o *plugins
 		fmt.Fprintf(w, "sha256:  %s\n", info.SHA256)
 	}
 	fmt.Fprintf(w, "state:   %s\n", info.State)
+	fmt.Fprintf(w, "limits:  %s\n", limitsWords(info.Limits))
 	if info.Error != "" {
 		fmt.Fprintf(w, "refused: %s\n", visible.String(info.Error))
 	}
@@ -139,4 +143,11 @@ func runPluginsInfo(w io.Writer, plugins []*host.Loaded, name string, o *plugins
 		fmt.Fprintf(w, "discoverer %s: [%s]\n", d.Name, visible.Join(d.Files, " "))
 	}
 	return nil
+}
+
+// limitsWords says what a plugin runs under, and the memory its instances
+// may hold together.
+func limitsWords(l plugin.Limits) string {
+	return fmt.Sprintf("%d MiB of memory per instance, up to %d instances at once (%s together), %g s a call",
+		l.MemoryMiB, l.Instances, humanBytes(int64(l.MemoryCeilingMiB())<<20), l.Timeout.Seconds())
 }

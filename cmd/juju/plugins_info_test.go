@@ -19,6 +19,8 @@ func infoPlugins() []*host.Loaded {
 		Tools: []abi.ToolSpec{{Name: "rake_tasks", Tier: abi.TierRead,
 			Description: "Lists the tasks of the Rakefile. Use it before running rake."}},
 		Discoverers: []abi.DiscovererSpec{{Name: "rake", Files: []string{"Rakefile"}}},
+		// Past every ceiling: the owner is shown what it will run under.
+		Limits: &manifest.Limits{MemoryMiB: 4096, Instances: 99, TimeoutMs: 1 << 40},
 	}, host.SourceInstalled, []abi.Capability{abi.CapFSRead}, nil)
 	l.Dir = "/data/plugins/rake"
 	return append(fakePlugins(), l)
@@ -34,6 +36,7 @@ func TestPluginsInfoText(t *testing.T) {
 folder:  /data/plugins/rake
 sha256:  ` + strings.Repeat("ab", 32) + `
 state:   not compiled
+limits:  1024 MiB of memory per instance, up to 16 instances at once (16.0 GiB together), 600 s a call
 capabilities:
   fs.read (granted): read files and list folders inside the workspace roots (never secrets)
   exec (NOT granted): run programs on this machine

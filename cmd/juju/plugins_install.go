@@ -127,6 +127,7 @@ func printInstall(w io.Writer, r *install.Result) {
 	fmt.Fprintf(w, "%s %s %s\n", r.Name, visible.String(r.Version), verb)
 	fmt.Fprintf(w, "  sha256 %s (pinned)\n", r.SHA256)
 	fmt.Fprintf(w, "  tools  %s\n", strings.Join(r.Tools, ", "))
+	fmt.Fprintf(w, "  limits %s\n", limitsWords(r.Limits))
 	if len(r.Capabilities) == 0 {
 		fmt.Fprintln(w, "  it asks for no capability")
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jujutools/juju/host/core"
+	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/host/pluginbuild"
 	"github.com/jujutools/juju/internal/installed"
 	"github.com/jujutools/juju/internal/manifest"
@@ -57,6 +58,9 @@ type Result struct {
 	Capabilities []abi.Capability `json:"capabilities"` // asked for
 	Granted      []abi.Capability `json:"granted"`
 	NotGranted   []abi.Capability `json:"notGranted"`
+	// Limits are what the plugin runs under: its manifest's asks within
+	// juju's ceilings, juju's defaults where it asks nothing.
+	Limits plugin.Limits `json:"limits"`
 	// Update is set when the install replaced an installed version.
 	Update *Update `json:"update,omitempty"`
 	// CachePrunedBytes is the compiled code of previous builds the install
@@ -117,6 +121,7 @@ func Install(ctx context.Context, src string, o Options) (*Result, error) {
 	res := &Result{
 		Name: m.Name, Version: m.Version, Dir: dest, SHA256: m.Wasm.SHA256,
 		Capabilities: ordered(m.Capabilities, m), Tools: []string{},
+		Limits: plugin.ManifestLimits(m.Limits),
 	}
 	for _, t := range m.Tools {
 		res.Tools = append(res.Tools, t.Name)

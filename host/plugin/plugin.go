@@ -131,21 +131,52 @@ func (r *Runtime) Load(m *manifest.Manifest, src WasmSource, grants []abi.Capabi
 		channel:  m.ABI >= abi.VersionChannel,
 	}
 	p.SetGrants(grants)
-	inst := r.opts.Instances
-	if l := m.Limits; l != nil {
+	lim := limitsOf(m.Limits, Limits{MemoryMiB: r.opts.MemoryMiB, Timeout: r.opts.Timeout, Instances: r.opts.Instances})
+	p.memMiB, p.timeout = lim.MemoryMiB, lim.Timeout
+	p.tokens = make(chan struct{}, lim.Instances)
+	return p
+}
+
+// Limits are what a plugin runs under: each instance's linear memory, each
+// call's time, and how many instances at once.
+type Limits struct {
+	MemoryMiB int           `json:"memoryMiB"`
+	Timeout   time.Duration `json:"-"`
+	TimeoutMs int64         `json:"timeoutMs"`
+	Instances int           `json:"instances"`
+}
+
+// MemoryCeilingMiB is the linear memory all its instances may hold
+// together.
+func (l Limits) MemoryCeilingMiB() int { return l.MemoryMiB * l.Instances }
+
+// ManifestLimits are the limits a plugin asking for l runs under with the
+// runtime's defaults: what `juju plugins install` and `info` show the
+// owner.
+func ManifestLimits(l *manifest.Limits) Limits {
+	return limitsOf(l, Limits{MemoryMiB: DefaultMemoryMiB, Timeout: DefaultTimeout, Instances: DefaultInstances()})
+}
+
+// DefaultInstances is the pool of a plugin whose manifest asks for none:
+// twice the processors, at least 4, at most MaxInstances.
+func DefaultInstances() int { return min(max(4, 2*runtime.GOMAXPROCS(0)), MaxInstances) }
+
+// limitsOf applies a manifest's asks to the defaults, within the ceilings.
+func limitsOf(l *manifest.Limits, d Limits) Limits {
+	if l != nil {
 		if l.MemoryMiB > 0 {
-			p.memMiB = min(l.MemoryMiB, MaxMemoryMiB)
+			d.MemoryMiB = min(l.MemoryMiB, MaxMemoryMiB)
 		}
 		if l.TimeoutMs > 0 {
 			// Capped before it is scaled: a huge timeoutMs would overflow.
-			p.timeout = time.Duration(min(l.TimeoutMs, int(MaxTimeout/time.Millisecond))) * time.Millisecond
+			d.Timeout = time.Duration(min(l.TimeoutMs, int(MaxTimeout/time.Millisecond))) * time.Millisecond
 		}
 		if l.Instances > 0 {
-			inst = min(l.Instances, MaxInstances)
+			d.Instances = min(l.Instances, MaxInstances)
 		}
 	}
-	p.tokens = make(chan struct{}, inst)
-	return p
+	d.TimeoutMs = d.Timeout.Milliseconds()
+	return d
 }
 
 // Name is the plugin's manifest name.

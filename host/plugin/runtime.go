@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -75,7 +74,7 @@ func NewRuntime(opts Options) (*Runtime, error) {
 		opts.UnloadAfter = DefaultUnloadAfter
 	}
 	if opts.Instances == 0 {
-		opts.Instances = max(4, 2*runtime.GOMAXPROCS(0))
+		opts.Instances = DefaultInstances()
 	}
 	if opts.MemoryMiB < 0 || opts.MemoryMiB > MaxMemoryMiB || opts.Timeout < 0 || opts.Instances < 0 {
 		return nil, errors.New("plugin: limits out of range")
