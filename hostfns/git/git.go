@@ -31,7 +31,8 @@
 //     interactive and editor options, and no argument mentioning ext:: URLs.
 //     Revisions cannot name a blob by path (HEAD:.env): an argument with a
 //     colon is refused.
-//   - Everything after "--" is a path, resolved against the path policy:
+//   - Everything after "--" is a path, resolved against the path policy,
+//     and handed to git as a literal pathspec (never a wildcard):
 //     outside the roots is PATH_DENIED; a secret or denied path is
 //     SECRET_DENIED or PATH_DENIED for the reading subcommands and is
 //     left out, and reported in Skipped, for add. add takes files only, and
@@ -235,6 +236,9 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 		if name == "add" && len(paths) == 0 {
 			return &abi.GitResult{Skipped: skipped}, nil, nil
 		}
+		if sub.reads || sub.mutates {
+			paths = literal(paths)
+		}
 	} else if name == "add" {
 		return nil, nil, abi.Errorf(abi.InvalidArgument, "git add needs the files to stage, after \"--\"")
 	}
@@ -392,6 +396,17 @@ func (s *server) checkPaths(name, cwd string, root *policy.Root, paths []string)
 		kept = append(kept, p)
 	}
 	return kept, skipped, nil
+}
+
+// literal marks paths as literal pathspecs. The policy checked each as the
+// file of that name, and git would read it as a wildcard: ".e*", "[.]env"
+// or "*" would stage .env and every key beside it.
+func literal(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = ":(literal)" + p
+	}
+	return out
 }
 
 // run runs git with args in dir, on the repository rp, made inert
