@@ -1,6 +1,7 @@
 package test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -35,6 +36,49 @@ func TestGitCommitPathsAreLiteral(t *testing.T) {
 					t.Errorf("paths %v committed %s", paths, f)
 				}
 			}
+		}
+	}
+}
+
+// The owner's secret and deny globs hold for git reads as for read_file:
+// a glob with a slash is a path from the root, which may lie below the
+// repository's top, and braces are expanded as the policy expands them.
+func TestGitReadsHideOwnerGlobsFromASubfolderRoot(t *testing.T) {
+	top := gitRepo(t)
+	write(t, top, "app/config/prod.yaml", "db_password: OLD\n")
+	write(t, top, "app/keys/k.txt", "OLDKEY\n")
+	write(t, top, "app/prod.vault", "OLDVAULT\n")
+	write(t, top, "app/main.txt", "visible\n")
+	gitOut(t, top, "-c", "user.name=x", "-c", "user.email=x@x", "add", "app")
+	gitOut(t, top, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "--no-verify", "-m", "app")
+	write(t, top, "app/config/prod.yaml", "db_password: NEWPW-S3CRET\n")
+	write(t, top, "app/keys/k.txt", "NEWKEY-S3CRET\n")
+	write(t, top, "app/prod.vault", "VAULT-S3CRET\n")
+	write(t, top, "app/main.txt", "visible and changed\n")
+
+	home := t.TempDir()
+	writeConfig(t, home, "[policy]\ndeny = [\"config/prod.yaml\"]\nsecrets = [\"keys/*.txt\", \"*.{vault,sealed}\"]\n")
+	s := startHome(t, home, filepath.Join(top, "app"), "--mode", "trusted", "--sandbox", "off")
+	s.fail("read_file", map[string]any{"path": "config/prod.yaml"}, "PATH_DENIED")
+	s.fail("read_file", map[string]any{"path": "keys/k.txt"}, "SECRET_DENIED")
+	s.fail("read_file", map[string]any{"path": "prod.vault"}, "SECRET_DENIED")
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"git_status", map[string]any{}},
+		{"git_diff", map[string]any{}},
+		{"git_diff", map[string]any{"revision": "HEAD"}},
+		{"git_log", map[string]any{}},
+	} {
+		out := text(s.call(c.tool, c.args))
+		for _, leak := range []string{"prod.yaml", "k.txt", "prod.vault", "S3CRET", "OLDKEY", "OLDVAULT", "db_password"} {
+			if strings.Contains(out, leak) {
+				t.Errorf("%s %v shows %q:\n%s", c.tool, c.args, leak, out)
+			}
+		}
+		if c.tool != "git_log" && !strings.Contains(out, "main.txt") {
+			t.Errorf("%s %v does not show the visible change, so it proves nothing:\n%s", c.tool, c.args, out)
 		}
 	}
 }

@@ -98,12 +98,12 @@ type Options struct {
 }
 
 type server struct {
-	pol      *policy.Policy
-	opts     Options
-	env      []string
-	excludes []string
-	repos    map[string]*repo // by root (real path): the repository pinned at start
-	log      *slog.Logger
+	pol   *policy.Policy
+	opts  Options
+	env   []string
+	globs []string         // the secret and deny globs (Excludes)
+	repos map[string]*repo // by root (real path): the repository pinned at start
+	log   *slog.Logger
 }
 
 // New returns the git host function over the policy p.
@@ -130,26 +130,155 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 			s.log.Warn("git: the root's repository is not used", "root", r.Real, "err", err)
 		}
 	}
-	s.excludes = Excludes(append(p.Secrets(), p.Deny()...))
+	s.globs = append(p.Secrets(), p.Deny()...)
 	return []hostfns.Func{{Name: abi.FnGit, Capability: abi.CapGit, Handle: hostfns.Typed(s.git)}}
 }
 
 // Excludes turns secret and deny globs (matched like the path policy
 // matches them: a glob without a slash names a file or folder at any
-// depth) into git exclusion pathspecs, from the repository's top.
-func Excludes(globs []string) []string {
+// depth, a glob with one is a path from a root) into git exclusion
+// pathspecs, from the repository's top. roots are the paths of the roots
+// inside the repository, from its top ("" for the top itself): a glob with
+// a slash is excluded under each. Braces, which the policy's globs expand
+// and git's do not, are expanded first.
+func Excludes(globs, roots []string) []string {
+	if len(roots) == 0 {
+		roots = []string{""}
+	}
 	var out []string
-	for _, g := range globs {
-		g = strings.TrimSuffix(strings.TrimPrefix(g, "/"), "/")
-		if g == "" {
-			continue
-		}
-		if !strings.Contains(g, "/") {
-			g = "**/" + g
-		}
+	add := func(g string) {
 		out = append(out, ":(top,exclude,glob,icase)"+g, ":(top,exclude,glob,icase)"+g+"/**")
 	}
+	for _, glob := range globs {
+		for _, g := range expandBraces(glob) {
+			g = strings.TrimSuffix(strings.TrimPrefix(g, "/"), "/")
+			switch {
+			case g == "":
+			case !strings.Contains(g, "/"):
+				add("**/" + g)
+			case strings.HasPrefix(g, "**/"):
+				add(g) // at any depth from the top: every root's too
+			default:
+				for _, r := range roots {
+					if r == "" || r == "." {
+						add(g)
+					} else {
+						add(r + "/" + g)
+					}
+				}
+			}
+		}
+	}
 	return out
+}
+
+// maxBraceGlobs bounds what one glob's braces expand to; past it each
+// brace group is a wildcard instead, which excludes more, never less.
+const maxBraceGlobs = 256
+
+// expandBraces expands the brace groups of a doublestar glob ("*.{pem,key}"
+// → "*.pem", "*.key"), nested ones too; a backslash escapes a brace or a
+// comma.
+func expandBraces(g string) []string {
+	out := []string{g}
+	for {
+		var next []string
+		grew := false
+		for _, p := range out {
+			alts, ok := firstGroup(p)
+			if !ok {
+				next = append(next, p)
+				continue
+			}
+			grew = true
+			next = append(next, alts...)
+		}
+		out = next
+		if !grew {
+			return out
+		}
+		if len(out) > maxBraceGlobs {
+			return []string{wildBraces(g)}
+		}
+	}
+}
+
+// firstGroup expands the first outermost brace group of p into one
+// pattern per alternative; ok is false when p has none.
+func firstGroup(p string) (alts []string, ok bool) {
+	open, depth := -1, 0
+	var commas []int
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '{':
+			if depth == 0 {
+				open, commas = i, nil
+			}
+			depth++
+		case ',':
+			if depth == 1 {
+				commas = append(commas, i)
+			}
+		case '}':
+			if depth == 0 {
+				continue
+			}
+			depth--
+			if depth == 0 {
+				prefix, suffix := p[:open], p[i+1:]
+				start := open + 1
+				for _, c := range append(commas, i) {
+					alts = append(alts, prefix+p[start:c]+suffix)
+					start = c + 1
+				}
+				return alts, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// wildBraces replaces every outermost brace group of g by a wildcard: "*",
+// or "**" where an alternative holds a slash.
+func wildBraces(g string) string {
+	var b strings.Builder
+	depth, slash, start := 0, false, 0
+	for i := 0; i < len(g); i++ {
+		switch g[i] {
+		case '\\':
+			i++
+		case '{':
+			if depth == 0 {
+				b.WriteString(g[start:i])
+				slash = false
+			}
+			depth++
+		case '/':
+			if depth > 0 {
+				slash = true
+			}
+		case '}':
+			if depth == 0 {
+				continue
+			}
+			depth--
+			if depth == 0 {
+				if slash {
+					b.WriteString("**")
+				} else {
+					b.WriteString("*")
+				}
+				start = i + 1
+			}
+		}
+	}
+	if depth > 0 { // an unclosed brace: the rest as it is
+		return g
+	}
+	b.WriteString(g[start:])
+	return b.String()
 }
 
 // subcommand says how one allowed subcommand is served.
@@ -263,7 +392,7 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 		}
 		args = append(args, "--")
 		args = append(args, paths...)
-		args = append(args, s.excludes...)
+		args = append(args, Excludes(s.globs, s.rootsIn(rp))...)
 	} else if len(paths) > 0 {
 		args = append(append(args, "--"), paths...)
 	}
@@ -272,6 +401,19 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 		return nil, nil, aerr
 	}
 	return &abi.GitResult{ExitCode: code, Stderr: stderr, Skipped: skipped}, stdout, nil
+}
+
+// rootsIn lists the roots inside rp's work tree, as paths from its top:
+// the policy matches a glob with a slash from each root, and git matches
+// pathspecs from the top.
+func (s *server) rootsIn(rp *repo) []string {
+	var out []string
+	for _, r := range s.pol.Roots() {
+		if rel, err := filepath.Rel(rp.top, r.Real); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			out = append(out, filepath.ToSlash(rel))
+		}
+	}
+	return out
 }
 
 // split cuts args at the first "--": options and revisions before, paths

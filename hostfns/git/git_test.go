@@ -155,11 +155,48 @@ func TestMutatingNeedsExecTier(t *testing.T) {
 }
 
 func TestExcludes(t *testing.T) {
-	got := strings.Join(Excludes([]string{".env", "**/.aws/credentials", "/top/"}), " ")
+	got := strings.Join(Excludes([]string{".env", "**/.aws/credentials", "/top/"}, nil), " ")
 	want := ":(top,exclude,glob,icase)**/.env :(top,exclude,glob,icase)**/.env/** " +
 		":(top,exclude,glob,icase)**/.aws/credentials :(top,exclude,glob,icase)**/.aws/credentials/** " +
 		":(top,exclude,glob,icase)**/top :(top,exclude,glob,icase)**/top/**"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// Globs with a slash are paths from each root, and a root may lie below
+// the repository's top; braces, which git does not expand, are expanded.
+func TestExcludesFromRootsAndBraces(t *testing.T) {
+	got := strings.Join(Excludes([]string{"config/prod.yaml", "*.{vault,sealed}", "keys/{a,b/{c,d}}.txt"}, []string{"app", "."}), " ")
+	var want []string
+	for _, g := range []string{"app/config/prod.yaml", "config/prod.yaml", "**/*.vault", "**/*.sealed",
+		"app/keys/a.txt", "keys/a.txt", "app/keys/b/c.txt", "keys/b/c.txt", "app/keys/b/d.txt", "keys/b/d.txt"} {
+		want = append(want, ":(top,exclude,glob,icase)"+g, ":(top,exclude,glob,icase)"+g+"/**")
+	}
+	if got != strings.Join(want, " ") {
+		t.Errorf("got  %s\nwant %s", got, strings.Join(want, " "))
+	}
+	for in, out := range map[string][]string{
+		"a":           {"a"},
+		"{a,b}":       {"a", "b"},
+		"x{a,{b,c}}y": {"xay", "xby", "xcy"},
+		"{a,b}{1,2}":  {"a1", "a2", "b1", "b2"},
+		`\{a,b\}`:     {`\{a,b\}`},
+		"{a":          {"{a"},
+		"a}":          {"a}"},
+		"{}":          {""},
+		"{solo}":      {"solo"},
+	} {
+		if got := expandBraces(in); strings.Join(got, "|") != strings.Join(out, "|") {
+			t.Errorf("expandBraces(%q) = %q, want %q", in, got, out)
+		}
+	}
+	// Too many: each group a wildcard, which excludes more, never less.
+	many := strings.Repeat("{a,b,c}", 6)
+	if got := expandBraces(many); len(got) != 1 || got[0] != "******" {
+		t.Errorf("expandBraces(%q) = %q", many, got)
+	}
+	if got := expandBraces(strings.Repeat("{a,b/c}", 9)); len(got) != 1 || got[0] != strings.Repeat("**", 9) {
+		t.Errorf("with slashes: %q", got)
 	}
 }
