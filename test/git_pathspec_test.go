@@ -82,3 +82,37 @@ func TestGitReadsHideOwnerGlobsFromASubfolderRoot(t *testing.T) {
 		}
 	}
 }
+
+// A .git file in the workspace (unpacked from an archive, say) may name
+// any repository on the disk; the git tools read one outside the roots
+// only when it names the work tree back, as a linked worktree's does.
+func TestGitIgnoresAForeignGitFile(t *testing.T) {
+	outside := gitRepo(t)
+	write(t, outside, "private_notes.txt", "OUTSIDE-PRIVATE-CONTENT\n")
+	gitOut(t, outside, "-c", "user.name=x", "-c", "user.email=x@x", "add", "private_notes.txt")
+	gitOut(t, outside, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "--no-verify", "-m", "outside private commit")
+	root := workspace(t, map[string]string{".git": "gitdir: " + filepath.Join(outside, ".git") + "\n", "a.txt": "a\n"})
+	s := startExec(t, root)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"git_log", map[string]any{}},
+		{"git_diff", map[string]any{"revision": "HEAD"}},
+		{"git_status", map[string]any{}},
+	} {
+		out := text(s.call(c.tool, c.args))
+		if strings.Contains(out, "OUTSIDE-PRIVATE") || strings.Contains(out, "outside private commit") || strings.Contains(out, "private_notes") {
+			t.Errorf("%s read the repository a workspace file named:\n%s", c.tool, out)
+		}
+	}
+
+	// A linked worktree outside the roots names its work tree back, and is
+	// used.
+	wt := filepath.Join(t.TempDir(), "wt")
+	gitOut(t, outside, "worktree", "add", "-q", wt)
+	w := startExec(t, wt)
+	if out := w.ok("git_log", map[string]any{}); !strings.Contains(out, "outside private commit") {
+		t.Errorf("a linked worktree's log: %s", out)
+	}
+}

@@ -123,8 +123,12 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 	}
 	s.env = append(cleanEnv(sandbox.Scrub(opts.Env)), baseEnv...)
 	s.repos = map[string]*repo{}
+	var roots []string
 	for _, r := range p.Roots() {
-		if rp, err := pinRepo(r.Real); err == nil {
+		roots = append(roots, r.Real)
+	}
+	for _, r := range p.Roots() {
+		if rp, err := pinRepo(r.Real, roots); err == nil {
 			s.repos[r.Real] = rp
 		} else if !errors.Is(err, errNoRepo) {
 			s.log.Warn("git: the root's repository is not used", "root", r.Real, "err", err)

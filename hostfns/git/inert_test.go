@@ -1,6 +1,7 @@
 package git
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -62,20 +63,46 @@ func TestPinRepo(t *testing.T) {
 	mk("main/.git/worktrees/w/HEAD", "ref: refs/heads/w\n")
 	mk("main/.git/worktrees/w/commondir", "../..\n")
 	mk("w/.git", "gitdir: ../main/.git/worktrees/w\n")
+	mk("main/.git/worktrees/w/gitdir", filepath.Join(top, "w", ".git")+"\n")
+	// A submodule's .git file: its folder's core.worktree names it back.
+	mk("super/.git/modules/s/HEAD", "ref: refs/heads/main\n")
+	mk("super/.git/modules/s/config", "[core]\n\tbare = false\n\tworktree = ../../../s\n")
+	mk("super/s/.git", "gitdir: ../.git/modules/s\n")
+	// A .git file naming a repository that does not name it back.
+	mk("other/.git/HEAD", "ref: refs/heads/main\n")
+	mk("planted/.git", "gitdir: "+filepath.Join(top, "other", ".git")+"\n")
+	mk("main/.git/worktrees/v/HEAD", "ref: refs/heads/v\n")
+	mk("main/.git/worktrees/v/gitdir", filepath.Join(top, "elsewhere", ".git")+"\n")
+	mk("v/.git", "gitdir: ../main/.git/worktrees/v\n")
 	// A .git link: not used.
 	mk("real/.git/HEAD", "ref: refs/heads/main\n")
 	os.MkdirAll(filepath.Join(top, "l"), 0o755)
 	os.Symlink(filepath.Join(top, "real", ".git"), filepath.Join(top, "l", ".git"))
 
-	r, err := pinRepo(filepath.Join(top, "a", "sub"))
+	roots := []string{filepath.Join(top, "a"), filepath.Join(top, "w"), filepath.Join(top, "super", "s"),
+		filepath.Join(top, "planted"), filepath.Join(top, "v"), filepath.Join(top, "l")}
+	pin := func(root string) (*repo, error) { return pinRepo(root, roots) }
+	r, err := pin(filepath.Join(top, "a", "sub"))
 	if err != nil || r.top != filepath.Join(top, "a") || r.gitDir != filepath.Join(top, "a", ".git") || r.common != r.gitDir {
 		t.Errorf("a/sub: %+v %v", r, err)
 	}
-	r, err = pinRepo(filepath.Join(top, "w"))
+	r, err = pin(filepath.Join(top, "w"))
 	if err != nil || r.gitDir != filepath.Join(top, "main", ".git", "worktrees", "w") || r.common != filepath.Join(top, "main", ".git") {
 		t.Errorf("worktree: %+v %v", r, err)
 	}
-	if r, err := pinRepo(filepath.Join(top, "l")); err == nil && r.top == filepath.Join(top, "l") {
+	if r, err := pin(filepath.Join(top, "l")); err == nil && r.top == filepath.Join(top, "l") {
 		t.Errorf("a .git link was used: %+v", r)
+	}
+	if r, err := pin(filepath.Join(top, "super", "s")); err != nil || r.gitDir != filepath.Join(top, "super", ".git", "modules", "s") {
+		t.Errorf("submodule: %+v %v", r, err)
+	}
+	for _, planted := range []string{"planted", "v"} {
+		if r, err := pin(filepath.Join(top, planted)); err == nil || !errors.Is(err, errForeign) {
+			t.Errorf("%s: a .git file naming a repository outside the roots that does not name it back was used: %+v %v", planted, r, err)
+		}
+	}
+	// Inside a root, the repository is workspace content anyway.
+	if r, err := pinRepo(filepath.Join(top, "planted"), append(roots, filepath.Join(top, "other"))); err != nil || r.gitDir != filepath.Join(top, "other", ".git") {
+		t.Errorf("a repository inside the roots: %+v %v", r, err)
 	}
 }

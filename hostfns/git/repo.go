@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -24,6 +25,10 @@ type repo struct {
 // errNoRepo says a root is in no git repository juju will use.
 var errNoRepo = errors.New("not a git repository")
 
+// errForeign says a root's `.git` file names a repository juju will not
+// use (pointsBack).
+var errForeign = errors.New("a repository outside the roots")
+
 // pinRepo finds the repository of the root real (a real, absolute path)
 // the way git would from that folder — the nearest `.git` at or above it —
 // and pins its folders. A `.git` folder is its own common folder: a
@@ -31,10 +36,12 @@ var errNoRepo = errors.New("not a git repository")
 // one, and those are reached through a `.git` file). A `.git` file (a
 // linked worktree or a submodule) is read now, at start, and pinned: what
 // a command writes into it later changes nothing. A `.git` that is a
-// symbolic link is not used.
-func pinRepo(real string) (*repo, error) {
+// symbolic link is not used. roots are the workspace roots (real paths):
+// a `.git` file is workspace content, so the repository it names outside
+// them must name it back (pointsBack).
+func pinRepo(real string, roots []string) (*repo, error) {
 	for dir := real; ; {
-		r, err := repoAt(dir)
+		r, err := repoAt(dir, roots)
 		if err == nil {
 			return r, nil
 		}
@@ -50,7 +57,7 @@ func pinRepo(real string) (*repo, error) {
 }
 
 // repoAt reads dir/.git; fs.ErrNotExist when there is none.
-func repoAt(dir string) (*repo, error) {
+func repoAt(dir string, roots []string) (*repo, error) {
 	dotgit := filepath.Join(dir, ".git")
 	fi, err := os.Lstat(dotgit)
 	if err != nil {
@@ -78,10 +85,90 @@ func repoAt(dir string) (*repo, error) {
 		if !isRepoDir(gitDir) {
 			return nil, fmt.Errorf("%w: %s points to %s, which has no HEAD", errNoRepo, dotgit, gitDir)
 		}
+		if !inside(gitDir, roots) && !pointsBack(gitDir, dotgit, dir) {
+			return nil, fmt.Errorf("%w: %s points to %s, outside the workspace roots, which does not name it back as a linked worktree or a submodule does; juju's git tools do not read a repository a workspace file names", errForeign, dotgit, gitDir)
+		}
 		return &repo{top: dir, gitDir: gitDir, common: common}, nil
 	default:
 		return nil, fmt.Errorf("%w: %s is neither a folder nor a file", errNoRepo, dotgit)
 	}
+}
+
+// inside reports whether p (after links) lies in one of roots.
+func inside(p string, roots []string) bool {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	for _, r := range roots {
+		if rel, err := filepath.Rel(r, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// pointsBack reports whether the repository folder gitDir names the work
+// tree dir back, as git's own links do: a linked worktree's folder holds
+// a gitdir file naming dir/.git, a submodule's config sets core.worktree
+// to dir. A `.git` file is workspace content, and could name any
+// repository on the disk; one outside the roots is used only when it
+// names this work tree back, which workspace content cannot make it do.
+// (A repository split off with --separate-git-dir outside the roots does
+// not name its work tree, and is not used.)
+func pointsBack(gitDir, dotgit, dir string) bool {
+	if b, err := os.ReadFile(filepath.Join(gitDir, "gitdir")); err == nil {
+		p := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(gitDir, p)
+		}
+		if sameFile(p, dotgit) {
+			return true
+		}
+	}
+	if wt := coreWorktree(filepath.Join(gitDir, "config")); wt != "" {
+		if !filepath.IsAbs(wt) {
+			wt = filepath.Join(gitDir, wt)
+		}
+		return sameFile(wt, dir)
+	}
+	return false
+}
+
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
+}
+
+// coreWorktree reads core.worktree from a config file, as git writes it
+// for a submodule ([core] then "worktree = PATH"); "" when absent. Only
+// that file is read: includes are not followed.
+func coreWorktree(name string) string {
+	f, err := os.Open(name)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(io.LimitReader(f, 1<<20))
+	core := false
+	wt := ""
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			section, _, _ := strings.Cut(strings.TrimPrefix(line, "["), "]")
+			core = strings.EqualFold(strings.TrimSpace(section), "core")
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if core && ok && strings.EqualFold(strings.TrimSpace(k), "worktree") {
+			wt = strings.Trim(strings.TrimSpace(v), `"`)
+		}
+	}
+	return wt
 }
 
 // readGitFile reads a `.git` file's "gitdir: PATH" line.
