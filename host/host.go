@@ -218,6 +218,7 @@ func (h *Host) execManager() *jexec.Manager {
 		StandbyIdle:     orNever(h.cfg.StandbyIdle),
 		Sandbox:         h.cfg.Sandbox,
 		Sandboxer:       sandbox.NewDefault(),
+		Private:         h.cfg.Dirs.All(),
 		Logger:          h.log,
 	})
 	return h.exec

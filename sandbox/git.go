@@ -73,10 +73,14 @@ func GuardGit(root string) GitGuard {
 // (for sandbox-exec, which otherwise lets a command move it away and make
 // a new one; under bubblewrap its own bind already pins it), and its git
 // metadata guarded by GuardGit.
+//
+// root must be the root's real path, resolved once when juju started (as
+// the path policy resolves its roots), and is not resolved again: a root
+// inside another may be reached through folders a command can replace, and
+// resolved anew it would lead wherever the command's link points. Such a
+// root is bound only as a pin, whose bind the helper checks, and written
+// through the outer root's bind (Policy.clean).
 func (p *Policy) AddRoot(root string) {
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r // as clean resolves the Write folders
-	}
 	g := GuardGit(root)
 	p.Write = append(p.Write, root)
 	p.Pinned = append(append(p.Pinned, root), g.Pinned...)

@@ -71,7 +71,12 @@ func TestAddRoot(t *testing.T) {
 	os.MkdirAll(filepath.Join(root, ".git", "objects"), 0o755)
 	os.Symlink("r", filepath.Join(base, "link"))
 	var p Policy
-	p.AddRoot(filepath.Join(base, "link")) // resolved, as clean resolves Write
+	p.AddRoot(filepath.Join(base, "link"))
+	if !slices.Equal(p.Write, []string{filepath.Join(base, "link")}) {
+		t.Errorf("a root was resolved again: %+v", p)
+	}
+	p = Policy{}
+	p.AddRoot(root)
 	g := GuardGit(root)
 	if !slices.Equal(p.Write, []string{root}) || !slices.Equal(p.Pinned, append([]string{root}, g.Pinned...)) || !slices.Equal(p.ReadOnly, g.ReadOnly) {
 		t.Errorf("got %+v", p)

@@ -263,12 +263,51 @@ func (s *Sandbox) Report() []Availability {
 
 // clean makes every path absolute and clean, drops duplicates and sorts
 // them (shorter first, so a folder's bind comes before those inside it).
-// The Write folders, the owner's, are also resolved through symbolic links
-// (a bind lands where its path leads, and the helper checks it there);
+// A Write folder inside another is dropped first, by its path as given:
+// the outer bind already makes it writable, and a command may replace
+// what leads to it (a folder of the outer one moved away, a link put in
+// its place), so a bind of its own, resolved when the next command's
+// sandbox is built, would carry writes wherever that link points. The
+// Write folders left, the owner's, are resolved through symbolic links (a
+// bind lands where its path leads, and the helper checks it there);
 // Pinned and ReadOnly paths are not: they stand for themselves (AddRoot
 // resolves the root they are in).
 func (p Policy) clean() Policy {
-	return Policy{Write: cleanPaths(p.Write, true), Pinned: cleanPaths(p.Pinned, false), ReadOnly: cleanPaths(p.ReadOnly, false), Network: p.Network, AliveFD: p.AliveFD}
+	return Policy{Write: cleanPaths(outermost(p.Write), true), Pinned: cleanPaths(p.Pinned, false), ReadOnly: cleanPaths(p.ReadOnly, false), Network: p.Network, AliveFD: p.AliveFD}
+}
+
+// outermost drops the paths that lie inside another of paths.
+func outermost(paths []string) []string {
+	abs := make([]string, 0, len(paths))
+	for _, d := range paths {
+		if d == "" {
+			continue
+		}
+		if a, err := filepath.Abs(d); err == nil {
+			abs = append(abs, a)
+		}
+	}
+	var out []string
+	for i, d := range abs {
+		nested := false
+		for j, o := range abs {
+			if i != j && d != o && Within(o, d) {
+				nested = true
+				break
+			}
+		}
+		if !nested {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Within reports whether p is dir or lies inside it (both absolute and
+// clean, compared as paths).
+func Within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // pinBinds are the Pinned paths bubblewrap binds onto themselves: those

@@ -304,10 +304,11 @@ func TestBubblewrapArgs(t *testing.T) {
 		ReadOnly: []string{"/w/.git/objects/info", "/w/.git/hooks", "/w/.git/config"},
 	}.clean()
 	got := strings.Join(Bubblewrap{Path: "bwrap", UserNS: true}.Args(p, "/w/sub", "/tmp/x/juju", []string{"bash", "-c", "x"}), " ")
-	// The root's own bind pins it; .git is bound after the root and before
+	// The root's own bind pins it; /w/b, a Write folder inside it, is not
+	// bound again (outermost); .git is bound after the root and before
 	// what is read-only inside it, objects before objects/info.
 	want := "bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --ro-bind /tmp/x/juju /tmp/x/juju " +
-		"--bind-try /w /w --bind-try /w/b /w/b " +
+		"--bind-try /w /w " +
 		"--bind-try /w/.git /w/.git --bind-try /w/.git/objects /w/.git/objects " +
 		"--ro-bind-try /w/.git/config /w/.git/config --ro-bind-try /w/.git/hooks /w/.git/hooks --ro-bind-try /w/.git/objects/info /w/.git/objects/info " +
 		"--unshare-user --unshare-net " +

@@ -52,8 +52,13 @@ type Options struct {
 	// Sandboxer confines commands; nil means no sandbox on this machine.
 	Sandboxer *sandbox.Sandbox
 	// Caches are the folders a sandboxed command may write besides the
-	// roots (sandbox.Caches by default when nil).
+	// roots (sandbox.Caches by default when nil): resolved once, and left
+	// out when inside a root or juju's folders, or holding one (guard.go).
 	Caches []string
+	// Private are juju's own folders (configuration, state, compilation
+	// cache, plugins): where one lies inside a root, a confined command
+	// may not write it, nor move away a folder on the way to it (guard.go).
+	Private []string
 	// Env is the environment children start from, before Scrub
 	// (os.Environ() when nil).
 	Env []string
@@ -83,6 +88,11 @@ type Manager struct {
 	opts Options
 	log  *slog.Logger
 	env  []string
+
+	// caches are the caches a confined command may write (safeCaches), and
+	// guard keeps juju's own folders inside the roots from it.
+	caches []string
+	guard  privateGuard
 
 	// alive is the read end of a pipe whose write end (aliveW) only juju
 	// holds: a sandboxed command gets it (sandbox.Policy.AliveFD), and
@@ -145,6 +155,15 @@ func New(p *policy.Policy, opts Options) *Manager {
 	m := &Manager{pol: p, opts: opts, log: opts.Logger, env: sandbox.Scrub(opts.Env), jobs: map[string]*job{}, standbyCh: make(chan *standby, 1)}
 	if m.log == nil {
 		m.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	var roots []string
+	for _, r := range p.Roots() {
+		roots = append(roots, r.Real)
+	}
+	m.caches = safeCaches(opts.Caches, roots, opts.Private)
+	m.guard = guardPrivate(opts.Private, roots)
+	for _, d := range m.guard.unguarded {
+		m.log.Warn("a folder of juju's inside a workspace root is reached through a link, which a confined command could point elsewhere; keep juju's folders outside the roots (JUJU_HOME)", "folder", d)
 	}
 	var err error
 	if m.devNull, err = openFile(os.DevNull, os.O_RDONLY, 0); err != nil {
@@ -261,7 +280,9 @@ func (m *Manager) sandboxPolicy(network, lifeline bool) sandbox.Policy {
 	for _, r := range m.pol.Roots() {
 		p.AddRoot(r.Real)
 	}
-	p.Write = append(p.Write, m.opts.Caches...)
+	p.Write = append(p.Write, m.caches...)
+	p.Pinned = append(p.Pinned, m.guard.pinned...)
+	p.ReadOnly = append(p.ReadOnly, m.guard.readOnly...)
 	p.Network = network
 	if lifeline && m.alive != nil {
 		p.AliveFD = aliveFD

@@ -1,0 +1,133 @@
+package exec
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/jujutools/juju/sandbox"
+)
+
+// What a confined command may write besides the roots, and what it may not
+// write inside them.
+//
+// A root may hold the owner's home, and with it the package caches and
+// juju's own folders. A cache inside a root is written through the root's
+// bind; a bind of its own would be resolved again for every command, and a
+// command that replaced what leads to it (.cache moved away, a link to / put
+// at .cache/go-build) would have the next command's sandbox bind wherever
+// that link points, writable. So caches are resolved once, and a cache
+// inside a root, holding one, or leading there is not bound.
+//
+// juju's own folders inside a root (its configuration, state, compilation
+// cache and plugins) are bound read-only, and every folder between the root
+// and each of them is pinned (bound onto itself, so it cannot be moved
+// away and made anew): a command could otherwise register a language
+// server juju starts unconfined, approve its own calls, or plant machine
+// code in the compilation cache.
+
+// safeCaches resolves each cache that exists now and keeps those that
+// neither lie inside a root or a folder of juju's, nor hold one, by their
+// path as given or as resolved.
+func safeCaches(caches, roots, private []string) []string {
+	var out []string
+	for _, c := range caches {
+		abs, err := filepath.Abs(c)
+		if err != nil {
+			continue
+		}
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			continue
+		}
+		if fi, err := os.Stat(real); err != nil || !fi.IsDir() || real == string(filepath.Separator) {
+			continue
+		}
+		if overlaps(abs, roots) || overlaps(real, roots) || overlaps(abs, private) || overlaps(real, private) {
+			continue
+		}
+		out = append(out, real)
+	}
+	return out
+}
+
+// overlaps reports whether p lies inside one of dirs or holds one.
+func overlaps(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if sandbox.Within(d, p) || sandbox.Within(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// privateGuard is how juju's own folders inside the roots are kept from
+// confined commands: pinned folders on the way, and the folders themselves
+// read-only.
+type privateGuard struct {
+	pinned, readOnly []string
+	// unguarded are folders of juju's inside a root that could not be
+	// guarded: a link on the way, which a command could point elsewhere.
+	unguarded []string
+}
+
+// guardPrivate finds juju's folders (private: absolute, as juju uses
+// them) inside the roots (real paths), makes those missing (an empty
+// folder the owner's juju would make anyway, so that a command cannot make
+// it first with a configuration of its own), and returns their guard. A
+// folder is guarded by its path as juju uses it and by where that leads.
+func guardPrivate(private, roots []string) privateGuard {
+	var g privateGuard
+	seen := map[string]bool{}
+	for _, p := range private {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		if overlaps(abs, roots) {
+			os.MkdirAll(abs, 0o700) // made now, where it leads (below)
+		}
+		paths := []string{abs}
+		if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
+			paths = append(paths, real)
+		}
+		for _, d := range paths {
+			for _, r := range roots {
+				if d == r || !sandbox.Within(r, d) || seen[d] {
+					continue
+				}
+				seen[d] = true
+				if pins, ok := folderChain(r, d); ok {
+					g.pinned = append(g.pinned, pins...)
+					g.readOnly = append(g.readOnly, d)
+				} else {
+					g.unguarded = append(g.unguarded, d)
+				}
+			}
+		}
+	}
+	return g
+}
+
+// folderChain makes dir (inside root) if it is missing and returns the
+// folders strictly between root and dir; ok is false when one of them, or
+// dir, is not a real folder (a link, a file).
+func folderChain(root, dir string) ([]string, bool) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, false
+	}
+	var chain []string
+	for d := dir; d != root; d = filepath.Dir(d) {
+		fi, err := os.Lstat(d)
+		if err != nil || fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir() {
+			return nil, false
+		}
+		if d != dir {
+			chain = append(chain, d)
+		}
+		if filepath.Dir(d) == d {
+			return nil, false
+		}
+	}
+	return chain, true
+}

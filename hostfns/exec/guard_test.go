@@ -1,0 +1,66 @@
+package exec
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func TestSafeCaches(t *testing.T) {
+	base := t.TempDir()
+	mk := func(p string) string {
+		d := filepath.Join(base, p)
+		os.MkdirAll(d, 0o755)
+		return d
+	}
+	root, outside, juju := mk("home/proj"), mk("caches/go-build"), mk("jujuhome")
+	inRoot := mk("home/proj/.cache/pip")
+	os.Symlink(outside, filepath.Join(root, "link-out"))
+	os.Symlink(root, filepath.Join(base, "caches", "link-in"))
+	got := safeCaches([]string{
+		outside,                                  // kept, resolved
+		inRoot,                                   // inside a root: its bind covers it
+		filepath.Join(root, "link-out"),          // a path inside a root, leading out
+		filepath.Join(base, "caches", "link-in"), // leading into a root
+		filepath.Join(base, "home"),              // holds a root
+		"/",                                      // everything
+		filepath.Join(base, "missing"),           // not there
+		juju,                                     // juju's own
+	}, []string{root}, []string{juju})
+	if !slices.Equal(got, []string{outside}) {
+		t.Errorf("safeCaches = %q, want only %s", got, outside)
+	}
+}
+
+func TestGuardPrivate(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	cfg := filepath.Join(root, ".config", "juju")
+	state := filepath.Join(root, ".local", "state", "juju")
+	os.MkdirAll(filepath.Join(root, "real"), 0o755)
+	os.Symlink(filepath.Join(root, "real"), filepath.Join(root, "linked"))
+	viaLink := filepath.Join(root, "linked", "juju")
+	g := guardPrivate([]string{cfg, state, viaLink, filepath.Join(outside, "data")}, []string{root})
+	wantPinned := []string{filepath.Join(root, ".config"), filepath.Join(root, ".local", "state"), filepath.Join(root, ".local"),
+		filepath.Join(root, "real")}
+	slices.Sort(g.pinned)
+	slices.Sort(wantPinned)
+	if !slices.Equal(g.pinned, wantPinned) {
+		t.Errorf("pinned %q, want %q", g.pinned, wantPinned)
+	}
+	if !slices.Equal(g.readOnly, []string{cfg, state, filepath.Join(root, "real", "juju")}) {
+		t.Errorf("readOnly %q", g.readOnly)
+	}
+	if !slices.Equal(g.unguarded, []string{viaLink}) {
+		t.Errorf("unguarded %q: a folder reached through a link inside the root", g.unguarded)
+	}
+	for _, d := range []string{cfg, state} {
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			t.Errorf("%s was not made: %v", d, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(outside, "data")); err == nil {
+		t.Error("a folder outside the roots was made")
+	}
+}

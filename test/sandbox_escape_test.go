@@ -1,0 +1,110 @@
+package test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// startHomeEnv is startHome with HOME (and so the caches juju finds)
+// set for juju.
+func startHomeEnv(t *testing.T, jujuHome, root, homeDir string, args ...string) *session {
+	t.Helper()
+	if _, err := os.Lstat(filepath.Join(jujuHome, "cache")); os.IsNotExist(err) {
+		os.MkdirAll(jujuHome, 0o700)
+		if err := os.Symlink(sharedCache, filepath.Join(jujuHome, "cache")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "HOME", "GOCACHE", "GOPATH", "GOMODCACHE", "npm_config_cache", "CARGO_HOME", "PIP_CACHE_DIR":
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "JUJU_HOME="+jujuHome, "HOME="+homeDir)
+	return startCommand(t, env, jujuBin, append([]string{"stdio", "--root", root}, args...), jujuHome, root)
+}
+
+// runIn runs a shell command through run_command and returns its stdout.
+func runIn(t *testing.T, s *session, script string) string {
+	t.Helper()
+	m := structured(t, s.call("run_command", map[string]any{"command": script}))
+	if mech, _ := m["sandbox"].(string); !strings.HasPrefix(mech, "bubblewrap") {
+		t.Fatalf("not confined: sandbox %q", mech)
+	}
+	out, _ := m["stdout"].(string)
+	return out
+}
+
+// A root may hold the owner's home and its package caches. A confined
+// command that replaces what leads to a cache (.cache moved away, a link
+// to a folder outside put at .cache/go-build) must not have the next
+// command's sandbox bind that folder writable; nor may a link planted at
+// a cache's path before juju starts.
+func TestSandboxCachesCannotBeRedirected(t *testing.T) {
+	needSandbox(t)
+	out := outside(t)
+	root := workspace(t, map[string]string{".cache/go-build/README": "cache\n", "src/a.go": "package a\n"})
+	s := startHomeEnv(t, t.TempDir(), root, root, "--mode", "trusted", "--sandbox", "require")
+	runIn(t, s, "mv .cache .cache-old && mkdir .cache && ln -s "+out+" .cache/go-build")
+	got := runIn(t, s, "echo PWNED > "+out+"/victim.txt && echo wrote || echo refused")
+	if _, err := os.Stat(filepath.Join(out, "victim.txt")); err == nil || strings.Contains(got, "wrote") {
+		t.Fatalf("a command wrote outside the roots through a redirected cache (%q)", got)
+	}
+
+	// Planted before juju starts: a cache path inside the root that is a
+	// link to outside.
+	root2 := workspace(t, map[string]string{"src/a.go": "package a\n", ".cargo/registry": "->" + out})
+	s2 := startHomeEnv(t, t.TempDir(), root2, root2, "--mode", "trusted", "--sandbox", "require")
+	got = runIn(t, s2, "echo PWNED > "+out+"/planted.txt && echo wrote || echo refused")
+	if _, err := os.Stat(filepath.Join(out, "planted.txt")); err == nil || strings.Contains(got, "wrote") {
+		t.Fatalf("a command wrote outside the roots through a planted cache link (%q)", got)
+	}
+}
+
+// With one root inside another, a command that replaces a folder leading
+// to the inner root by a link must not have the next sandbox bind the
+// link's target writable.
+func TestSandboxNestedRootsCannotBeRedirected(t *testing.T) {
+	needSandbox(t)
+	out := outside(t)
+	outer := workspace(t, map[string]string{"x/sub/a.txt": "a\n"})
+	s := start(t, outer, "--root", filepath.Join(outer, "x", "sub"), "--mode", "trusted", "--sandbox", "require")
+	runIn(t, s, "mv x y && mkdir x && ln -s "+out+" x/sub")
+	got := runIn(t, s, "echo PWNED > "+out+"/f && echo wrote || echo refused")
+	if _, err := os.Stat(filepath.Join(out, "f")); err == nil || strings.Contains(got, "wrote") {
+		t.Fatalf("a command wrote outside the roots through a redirected inner root (%q)", got)
+	}
+}
+
+// juju's own folders inside a root (a root holding JUJU_HOME, or the
+// owner's home with juju's default folders) are not a confined command's
+// to write: a language server registered there would run unconfined, an
+// approval there would be the owner's, machine code in the compilation
+// cache would run in juju. Nor can it move a folder on the way to them
+// and make a new one.
+func TestSandboxCannotWriteJujusOwnFolders(t *testing.T) {
+	needSandbox(t)
+	root := workspace(t, map[string]string{"src/a.go": "package a\n"})
+	jujuHome := filepath.Join(root, "dot", "juju")
+	s := startHomeEnv(t, jujuHome, root, t.TempDir(), "--mode", "trusted", "--sandbox", "require")
+	lsp := filepath.Join(jujuHome, "config", "lsp.toml")
+	got := runIn(t, s, `
+printf '[[server]]\nname = "evil"\ncommand = ["sh", "-c", "id"]\nlanguages = ["go"]\n' > `+lsp+` && echo wrote-lsp || echo refused-lsp
+mv dot dot-old 2>/dev/null && echo moved || echo refused-move
+mkdir -p dot/juju/config 2>/dev/null; printf 'x' > dot/juju/config/lsp.toml 2>/dev/null && echo replaced || echo refused-replace
+mkdir -p `+jujuHome+`/state/x 2>/dev/null && echo wrote-state || echo refused-state`)
+	for _, want := range []string{"refused-lsp", "refused-move", "refused-replace", "refused-state"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in %q", want, got)
+		}
+	}
+	if _, err := os.Stat(lsp); err == nil {
+		t.Errorf("a confined command registered a language server")
+	}
+}
