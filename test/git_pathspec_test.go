@@ -1,6 +1,7 @@
 package test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -114,5 +115,27 @@ func TestGitIgnoresAForeignGitFile(t *testing.T) {
 	w := startExec(t, wt)
 	if out := w.ok("git_log", map[string]any{}); !strings.Contains(out, "outside private commit") {
 		t.Errorf("a linked worktree's log: %s", out)
+	}
+}
+
+// With the home folder inside a root, ~/.gitconfig is a file the write
+// tools and commands can change: its drivers are not the owner's own, and
+// a read must not run them.
+func TestGitHomeConfigInsideARootIsNotTrusted(t *testing.T) {
+	root := gitRepo(t)
+	ran := filepath.Join(t.TempDir(), "ran")
+	write(t, root, ".gitattributes", "*.txt filter=g diff=d\n")
+	write(t, root, "tools/f.sh", "echo CODE-RAN > "+ran+"\ncat\n")
+	write(t, root, ".gitconfig", "[filter \"g\"]\n\tclean = sh tools/f.sh\n\tprocess = sh tools/f.sh\n[diff \"d\"]\n\ttextconv = sh tools/f.sh\n")
+	write(t, root, "t.txt", "tracked\n")
+	gitOut(t, root, "-c", "user.name=x", "-c", "user.email=x@x", "add", ".gitattributes", "tools/f.sh", "t.txt")
+	gitOut(t, root, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "--no-verify", "-m", "attrs")
+	write(t, root, "t.txt", "tracked and changed\n")
+	s := startHomeEnv(t, t.TempDir(), root, root, "--mode", "trusted", "--sandbox", "off")
+	for _, tool := range []string{"git_status", "git_diff"} {
+		s.call(tool, map[string]any{})
+		if b, err := os.ReadFile(ran); err == nil {
+			t.Fatalf("%s ran a driver of ~/.gitconfig inside the root: %s", tool, b)
+		}
 	}
 }

@@ -102,6 +102,9 @@ type server struct {
 	opts  Options
 	env   []string
 	globs []string         // the secret and deny globs (Excludes)
+	// ownerFile tells a configuration file of the owner's from one inside
+	// the roots (outsideRoots).
+	ownerFile func(origin string) bool
 	repos map[string]*repo // by root (real path): the repository pinned at start
 	log   *slog.Logger
 }
@@ -127,6 +130,7 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 	for _, r := range p.Roots() {
 		roots = append(roots, r.Real)
 	}
+	s.ownerFile = outsideRoots(roots)
 	for _, r := range p.Roots() {
 		if rp, err := pinRepo(r.Real, roots); err == nil {
 			s.repos[r.Real] = rp
@@ -568,7 +572,7 @@ func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bo
 			s.log.Error("git config --list failed", "err", err)
 			return 0, nil, "", abi.Errorf(abi.Internal, "git could not read the repository's configuration; check it with git on the terminal, and tell the owner if it persists")
 		}
-		drivers = repoDrivers(out)
+		drivers = repoDrivers(out, s.ownerFile)
 		env = append(env, readEnv...)
 	}
 	env = append(env, configEnv(mutates, drivers)...)

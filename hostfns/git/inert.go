@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -79,6 +80,30 @@ var programKey = regexp.MustCompile(`^(filter|diff|merge)\.(.+)\.(clean|smudge|p
 // owner's scopes: configuration files outside the repository.
 var ownerScopes = map[string]bool{"system": true, "global": true}
 
+// outsideRoots returns ownerFile for repoDrivers: an origin is the owner's
+// when it is a file (file:PATH, PATH absolute) that lies outside every root
+// (real paths) by its path and by where it leads.
+func outsideRoots(roots []string) func(origin string) bool {
+	return func(origin string) bool {
+		p, ok := strings.CutPrefix(origin, "file:")
+		if !ok || !filepath.IsAbs(p) {
+			return false
+		}
+		paths := []string{filepath.Clean(p)}
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			paths = append(paths, real)
+		}
+		for _, p := range paths {
+			for _, r := range roots {
+				if p == r || strings.HasPrefix(p, r+string(filepath.Separator)) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+}
+
 // cleanEnv returns env with every GIT_* variable removed.
 func cleanEnv(env []string) []string {
 	out := make([]string, 0, len(env))
@@ -127,17 +152,20 @@ func configEnv(mutates bool, repoDefined []string) []string {
 
 // repoDrivers lists the driver program keys that configuration other than
 // the owner's system and global files sets, read with `git config --list
-// --show-scope --includes -z` (output: scope NUL key LF value NUL …).
-// Section and variable come lower-cased; the driver's name keeps its case,
-// as git matches it.
-func repoDrivers(out []byte) []string {
+// --show-scope --show-origin --includes -z` (output: scope NUL origin NUL
+// key LF value NUL …). A system or global setting counts as the owner's
+// only when ownerFile says its file is (outside the workspace roots: with
+// the home folder inside a root, ~/.gitconfig is a file the write tools
+// and commands can change). Section and variable come lower-cased; the
+// driver's name keeps its case, as git matches it.
+func repoDrivers(out []byte, ownerFile func(origin string) bool) []string {
 	var keys []string
 	seen := map[string]bool{}
 	fields := bytes.Split(out, []byte{0})
-	for i := 0; i+1 < len(fields); i += 2 {
-		scope := string(fields[i])
-		key, _, _ := strings.Cut(string(fields[i+1]), "\n")
-		if ownerScopes[scope] || seen[key] || !programKey.MatchString(key) {
+	for i := 0; i+2 < len(fields); i += 3 {
+		scope, origin := string(fields[i]), string(fields[i+1])
+		key, _, _ := strings.Cut(string(fields[i+2]), "\n")
+		if seen[key] || !programKey.MatchString(key) || ownerScopes[scope] && ownerFile(origin) {
 			continue
 		}
 		seen[key] = true
@@ -150,5 +178,5 @@ func repoDrivers(out []byte) []string {
 func listConfig(ctx context.Context, dir string, env []string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	return proc.Command(ctx, dir, env, "git", "config", "--list", "--show-scope", "--includes", "-z").Output()
+	return proc.Command(ctx, dir, env, "git", "config", "--list", "--show-scope", "--show-origin", "--includes", "-z").Output()
 }

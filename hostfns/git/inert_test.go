@@ -11,21 +11,29 @@ import (
 )
 
 func TestRepoDrivers(t *testing.T) {
+	root := t.TempDir()
 	out := strings.Join([]string{
-		"system", "filter.lfs.clean\ngit-lfs clean -- %f",
-		"global", "diff.word.textconv\ndocx2txt",
-		"local", "filter.X.clean\nsh -c evil",
-		"local", "filter.x.process\nevil",
-		"local", "diff.a.b.command\nevil",
-		"local", "merge.m.driver\nevil",
-		"local", "core.editor\nvim",
-		"worktree", "diff.w.textconv\nevil",
-		"command", "filter.c.smudge\nevil",
-		"local", "filter.X.clean\nagain",
-		"local", "filterx.y.clean\nnot a driver",
+		"system", "file:/etc/gitconfig", "filter.lfs.clean\ngit-lfs clean -- %f",
+		"global", "file:/home/o/.gitconfig", "diff.word.textconv\ndocx2txt",
+		"local", "file:.git/config", "filter.X.clean\nsh -c evil",
+		"local", "file:.git/config", "filter.x.process\nevil",
+		"local", "file:.git/config", "diff.a.b.command\nevil",
+		"local", "file:.git/config", "merge.m.driver\nevil",
+		"local", "file:.git/config", "core.editor\nvim",
+		"worktree", "file:.git/config.worktree", "diff.w.textconv\nevil",
+		"command", "command line:", "filter.c.smudge\nevil",
+		"local", "file:.git/config", "filter.X.clean\nagain",
+		"local", "file:.git/config", "filterx.y.clean\nnot a driver",
+		// The owner's scopes, from files inside a root (the home folder
+		// served as a root) or not named by an absolute path: not the
+		// owner's own.
+		"global", "file:" + filepath.Join(root, ".gitconfig"), "filter.g.clean\nsh tools/f.sh",
+		"global", "file:" + filepath.Join(root, "inc"), "diff.i.textconv\nsh x",
+		"system", "file:relative/inc", "merge.r.driver\nsh y",
 	}, "\x00") + "\x00"
-	got := repoDrivers([]byte(out))
-	want := []string{"filter.X.clean", "filter.x.process", "diff.a.b.command", "merge.m.driver", "diff.w.textconv", "filter.c.smudge"}
+	got := repoDrivers([]byte(out), outsideRoots([]string{root}))
+	want := []string{"filter.X.clean", "filter.x.process", "diff.a.b.command", "merge.m.driver", "diff.w.textconv", "filter.c.smudge",
+		"filter.g.clean", "diff.i.textconv", "merge.r.driver"}
 	if !slices.Equal(got, want) {
 		t.Errorf("repoDrivers = %q, want %q", got, want)
 	}
