@@ -101,12 +101,12 @@ type server struct {
 	pol   *policy.Policy
 	opts  Options
 	env   []string
-	globs []string         // the secret and deny globs (Excludes)
+	globs []string // the secret and deny globs (Excludes)
 	// ownerFile tells a configuration file of the owner's from one inside
 	// the roots (outsideRoots).
 	ownerFile func(origin string) bool
-	repos map[string]*repo // by root (real path): the repository pinned at start
-	log   *slog.Logger
+	repos     map[string]*repo // by root (real path): the repository pinned at start
+	log       *slog.Logger
 }
 
 // New returns the git host function over the policy p.
