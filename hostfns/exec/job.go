@@ -63,7 +63,7 @@ func (j *job) watchLogs(max int64) {
 		var size int64
 		for _, p := range []string{j.outPath, j.errPath} {
 			if fi, err := os.Stat(p); err == nil {
-				size += fi.Size()
+				size += diskSize(fi)
 			}
 		}
 		if size > max {
@@ -256,7 +256,7 @@ func (j *job) reap(cmd *osexec.Cmd) {
 	}
 	for _, p := range []string{j.outPath, j.errPath} {
 		if fi, err := os.Stat(p); err == nil {
-			j.logs += fi.Size()
+			j.logs += diskSize(fi)
 		}
 	}
 	close(j.done)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	osexec "os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -108,5 +110,22 @@ func TestHugeMillisAreTheLongest(t *testing.T) {
 	}
 	if d := hostfns.Millis(1500, time.Minute); d != 1500*time.Millisecond {
 		t.Errorf("Millis(1500) = %v", d)
+	}
+}
+
+// Blocks allocated past a log's size (fallocate --keep-size) count
+// against the output cap: the size alone would not show them.
+func TestOutputCapCountsAllocatedBlocks(t *testing.T) {
+	if _, err := osexec.LookPath("fallocate"); err != nil {
+		t.Skip("no fallocate here")
+	}
+	m, _ := newManager(t, Options{MaxLog: 1 << 20})
+	shell := m.Funcs()[1].Handle
+	r, e := as[abi.ExecResult](t, "", shell, abi.ExecRequest{Command: "fallocate -n -l 64MiB /proc/self/fd/1 && sleep 5", WaitMs: 20_000})
+	if e != nil {
+		t.Fatal(e)
+	}
+	if r.State != abi.JobKilled || !strings.Contains(r.Note, "output passed 1 MiB") {
+		t.Fatalf("64 MiB allocated past the size: %+v", r)
 	}
 }

@@ -94,3 +94,16 @@ func awaitReady(sock *os.File, d time.Duration) error {
 		return nil
 	}
 }
+
+// diskSize is what a log takes on the disk: its size, or the blocks it
+// holds when they pass its size by more than a file system's rounding
+// (fallocate with FALLOC_FL_KEEP_SIZE allocates blocks past the size, and
+// would pass the output cap unseen).
+func diskSize(fi os.FileInfo) int64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		if held := int64(st.Blocks) * 512; held > fi.Size()+1<<20 {
+			return held
+		}
+	}
+	return fi.Size()
+}
