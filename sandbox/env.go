@@ -4,15 +4,15 @@ import "strings"
 
 // Scrub returns env without the variables a child must not see: juju's own
 // (JUJU_*), every variable whose name looks like it holds a secret — it
-// contains TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE, CREDENTIAL,
+// contains TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE, CREDENTIAL, CREDS,
 // PRIVATE_KEY, API_KEY, APIKEY, ACCESS_KEY, SESSION_KEY, JWT, WEBHOOK,
-// COOKIE, BEARER, OAUTH or CONNECTION_STRING, ends in _KEY, _PASS, _PWD,
-// _AUTH, _SK, _PAT or _DSN, starts with AWS_, AZURE_, GCP_,
-// GOOGLE_APPLICATION_ or VAULT_, or is one of the named ones
-// (SSH_AUTH_SOCK, GPG_AGENT_INFO, NETRC, KUBECONFIG, DOCKER_AUTH_CONFIG,
-// DATABASE_URL, DSN, …) — and every variable whose value does: a URL
-// carrying credentials before its host (https://user:pass@host, a Sentry
-// DSN's key@host, a proxy's login) or a PEM block. Names are compared
+// COOKIE, BEARER, OAUTH, AUTHORIZATION or CONNECTION_STRING, has AUTH as a
+// word (X_AUTH_HEADER, not GIT_AUTHOR_NAME), ends in _KEY, _PASS, _PWD,
+// _PW, _AUTH, _SK, _PAT or _DSN, starts with AWS_, AZURE_, GCP_,
+// GOOGLE_APPLICATION_ or VAULT_, or is one of the named ones (KEY, PASS,
+// PW, SSH_AUTH_SOCK, GPG_AGENT_INFO, NETRC, KUBECONFIG, DOCKER_AUTH_CONFIG,
+// DATABASE_URL, DSN, …), also with a number after it (OPENAI_KEY_1) — and
+// every variable whose value does (see SecretValue). Names are compared
 // ignoring case. The list errs on the side of dropping: a build that needs
 // one of them reads it from a file the owner controls.
 func Scrub(env []string) []string {
@@ -27,12 +27,11 @@ func Scrub(env []string) []string {
 }
 
 // SecretValue reports whether an environment variable's value looks like
-// a secret whatever its name: a URL with credentials in its authority — a
-// password (scheme://user:pass@host), or any user of an http(s) URL, where
-// the user part is a token (https://TOKEN@host, a Sentry DSN's key) — or a
-// PEM block. An ssh user (DOCKER_HOST=ssh://me@host) is no secret.
+// a secret whatever its name: a URL that carries one (see secretURL), a
+// login without a scheme (user:pass@host), an HTTP Authorization value
+// (Bearer, Basic or token and its credentials) or a PEM block.
 func SecretValue(v string) bool {
-	if strings.Contains(v, "-----BEGIN ") {
+	if strings.Contains(v, "-----BEGIN ") || authorization(v) || bareLogin(v) {
 		return true
 	}
 	for rest := v; ; {
@@ -40,40 +39,202 @@ func SecretValue(v string) bool {
 		if i < 0 {
 			return false
 		}
-		scheme := strings.ToLower(rest[max(0, strings.LastIndexAny(rest[:i], ",; \t")+1):i])
+		scheme := strings.ToLower(rest[max(0, strings.LastIndexAny(rest[:i], listSeps)+1):i])
 		rest = rest[i+3:]
-		authority := rest
-		if j := strings.IndexAny(authority, "/?#"); j >= 0 {
-			authority = authority[:j]
-		}
-		if user, _, ok := strings.Cut(authority, "@"); ok && (strings.Contains(user, ":") || scheme == "http" || scheme == "https") {
+		if secretURL(scheme, rest) {
 			return true
 		}
 	}
 }
 
+// listSeps end one item of a list value (GOPROXY, NO_PROXY, a PATH of
+// URLs): what follows is another item, not part of the URL.
+const listSeps = ",; \t\r\n"
+
+// secretURL reports whether the URL whose text follows "scheme://" (s
+// runs to the end of the value) carries a secret. Credentials in its
+// authority: a password (scheme://user:pass@host), or any user of an
+// http(s) URL, where the user part is a token (https://TOKEN@host, a
+// Sentry DSN's key); an ssh user (DOCKER_HOST=ssh://me@host) is no
+// secret. A webhook, whose path is the credential (see webhook). A query
+// parameter named like a credential (see secretQuery).
+func secretURL(scheme, s string) bool {
+	// The authority ends at the path only, not at a list separator: a
+	// password may hold a comma or a semicolon.
+	authority := s
+	if j := strings.IndexAny(authority, "/?#"); j >= 0 {
+		authority = authority[:j]
+	}
+	if user, _, ok := strings.Cut(authority, "@"); ok && (strings.Contains(user, ":") || scheme == "http" || scheme == "https") {
+		return true
+	}
+	if j := strings.IndexAny(s, listSeps); j >= 0 {
+		s = s[:j]
+	}
+	s, _, _ = strings.Cut(s, "#")
+	s, query, _ := strings.Cut(s, "?")
+	host, path, _ := strings.Cut(s, "/")
+	return webhook(hostname(host), "/"+path) || secretQuery(query)
+}
+
+// hostname returns the lower-cased host of a URL's authority, without its
+// user and port.
+func hostname(authority string) string {
+	h := authority[strings.LastIndex(authority, "@")+1:]
+	if j := strings.LastIndex(h, ":"); j >= 0 && !strings.HasSuffix(h, "]") {
+		h = h[:j]
+	}
+	return strings.ToLower(h)
+}
+
+// webhook reports whether a URL is a chat webhook: whoever has it posts
+// in the channel, and its path is the only credential. Slack
+// (hooks.slack.com/…), Discord (discord.com or discordapp.com, and their
+// ptb. and canary. hosts, /api/webhooks/… or /api/vN/webhooks/…) and
+// Microsoft Teams (outlook.office.com/webhook…, *.webhook.office.com/…).
+func webhook(host, path string) bool {
+	switch {
+	case host == "hooks.slack.com", strings.HasSuffix(host, ".webhook.office.com"):
+		return path != "/"
+	case host == "outlook.office.com":
+		return strings.HasPrefix(path, "/webhook")
+	case host == "discord.com", host == "discordapp.com", strings.HasSuffix(host, ".discord.com"), strings.HasSuffix(host, ".discordapp.com"):
+		rest, ok := strings.CutPrefix(path, "/api/")
+		if v, after, versioned := strings.Cut(rest, "/"); versioned && len(v) > 1 && v[0] == 'v' && digits(v[1:]) {
+			rest = after
+		}
+		return ok && strings.HasPrefix(rest, "webhooks/")
+	}
+	return false
+}
+
+// queryWords are the last word of a query parameter's name that makes its
+// value a credential: token, access_token, private_token, key, api_key,
+// secret, client_secret, sig (an Azure SAS), signature, X-Amz-Signature,
+// password.
+var queryWords = map[string]bool{"TOKEN": true, "KEY": true, "APIKEY": true, "SECRET": true,
+	"SIG": true, "SIGNATURE": true, "PASSWORD": true}
+
+// secretQuery reports whether a URL's query has a non-empty parameter whose
+// name ends in one of the queryWords (words split at _, - and .).
+func secretQuery(query string) bool {
+	for _, param := range strings.Split(query, "&") {
+		name, value, _ := strings.Cut(param, "=")
+		if value == "" {
+			continue
+		}
+		if w := words(strings.ToUpper(name)); len(w) > 0 && queryWords[w[len(w)-1]] {
+			return true
+		}
+	}
+	return false
+}
+
+// bareLogin reports whether an item of v is a login without a URL scheme,
+// user:password@host[:port][/…], as proxies and databases are often
+// written (u:p@proxy:3128). A user or password holding a slash or a
+// backslash is a path, "mailto:me@host" an address, and a "port" that is
+// not a number no port: nginx:1.25@sha256:… is an image, git@host:repo a
+// remote.
+func bareLogin(v string) bool {
+	for _, item := range strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune(listSeps, r) }) {
+		at := strings.LastIndex(item, "@")
+		if at < 0 {
+			continue
+		}
+		user, pass, ok := strings.Cut(item[:at], ":")
+		if !ok || user == "" || pass == "" || strings.ContainsAny(item[:at], `/\`) || strings.EqualFold(user, "mailto") {
+			continue
+		}
+		host, _, _ := strings.Cut(item[at+1:], "/")
+		if isHostPort(host) {
+			return true
+		}
+	}
+	return false
+}
+
+// isHostPort reports whether s is host or host:port, host being a name or
+// an IPv4 address (letters, digits, dots, dashes).
+func isHostPort(s string) bool {
+	host, port, hasPort := strings.Cut(s, ":")
+	if host == "" || (hasPort && !digits(port)) {
+		return false
+	}
+	for _, r := range host {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// authorization reports whether v is an HTTP Authorization value — a
+// Bearer, Basic or token scheme followed by one word, its credentials —
+// alone or after its header name ("Authorization: Bearer …", as in a git
+// http.extraHeader). A scheme word alone, or followed by a sentence, is
+// text.
+func authorization(v string) bool {
+	if name, rest, ok := strings.Cut(v, ":"); ok && strings.HasSuffix(strings.ToLower(strings.TrimSpace(name)), "authorization") {
+		v = rest
+	}
+	f := strings.Fields(v)
+	if len(f) != 2 {
+		return false
+	}
+	switch strings.ToLower(f[0]) {
+	case "bearer", "basic", "token":
+		return true
+	}
+	return false
+}
+
+// digits reports whether s is a non-empty run of ASCII digits.
+func digits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
 var (
-	secretWords = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL",
+	secretWords = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "CREDS",
 		"PRIVATE_KEY", "PRIVATEKEY", "API_KEY", "APIKEY", "ACCESS_KEY", "SESSION_KEY",
-		"JWT", "WEBHOOK", "COOKIE", "BEARER", "OAUTH", "CONNECTION_STRING", "CONNSTR"}
-	secretSuffixes = []string{"_KEY", "_PASS", "_PWD", "_AUTH", "_SK", "_PAT", "_DSN"}
+		"JWT", "WEBHOOK", "COOKIE", "BEARER", "OAUTH", "AUTHORIZATION", "CONNECTION_STRING", "CONNSTR"}
+	// secretSegments are words a name holds as a whole word only: AUTH is
+	// in X_AUTH_HEADER but not in GIT_AUTHOR_NAME, which juju sets for
+	// commits.
+	secretSegments = map[string]bool{"AUTH": true}
+	secretSuffixes = []string{"_KEY", "_PASS", "_PWD", "_PW", "_AUTH", "_SK", "_PAT", "_DSN"}
 	secretPrefixes = []string{"JUJU_", "AWS_", "AZURE_", "GCP_", "GOOGLE_APPLICATION_", "VAULT_"}
 	secretNames    = map[string]bool{
 		"JUJU": true, "SSH_AUTH_SOCK": true, "GPG_AGENT_INFO": true, "NETRC": true,
 		"KUBECONFIG": true, "DOCKER_AUTH_CONFIG": true, "DATABASE_URL": true,
 		"PGPASSFILE": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "DSN": true,
+		"KEY": true, "PASS": true, "PW": true,
 	}
 )
 
 // Secret reports whether an environment variable named name is withheld
-// from children (see Scrub).
+// from children (see Scrub). A numbered copy of a secret name is one too:
+// OPENAI_KEY_1 and SMTP_PASS2 are judged as OPENAI_KEY and SMTP_PASS.
 func Secret(name string) bool {
 	n := strings.ToUpper(name)
+	return secretName(n) || secretName(strings.TrimRight(n, "0123456789_"))
+}
+
+// secretName is Secret for an upper-cased name, as it is.
+func secretName(n string) bool {
+	if n == "" {
+		return false
+	}
 	if secretNames[n] {
 		return true
 	}
 	for _, w := range secretWords {
 		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	for _, w := range words(n) {
+		if secretSegments[w] {
 			return true
 		}
 	}
@@ -88,4 +249,10 @@ func Secret(name string) bool {
 		}
 	}
 	return false
+}
+
+// words splits a name at _, - and . into its words (X_AUTH_HEADER is X,
+// AUTH, HEADER), dropping empty ones.
+func words(n string) []string {
+	return strings.FieldsFunc(n, func(r rune) bool { return r == '_' || r == '-' || r == '.' })
 }
