@@ -174,6 +174,12 @@ func HelperMain(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "juju %s: %v\n", HelperCommand, err)
 		return 127
 	}
+	// Last, after the look-up and just before the exec: no set-user-ID or
+	// set-group-ID file (seccomp_linux.go).
+	if err := refuseSetID(); err != nil {
+		fmt.Fprintf(stderr, "juju %s: the command was not run: %v\n", HelperCommand, err)
+		return HelperExitCode
+	}
 	err = syscall.Exec(path, spec.command, os.Environ())
 	fmt.Fprintf(stderr, "juju %s: exec %s: %v\n", HelperCommand, path, err)
 	return HelperExitCode

@@ -108,3 +108,41 @@ mkdir -p `+jujuHome+`/state/x 2>/dev/null && echo wrote-state || echo refused-st
 		t.Errorf("a confined command registered a language server")
 	}
 }
+
+// A confined command makes no set-user-ID or set-group-ID file: with juju
+// running as root, the sandbox's root is the host's, and such a file left
+// in the workspace would run as root for any local user.
+func TestSandboxMakesNoSetIDFiles(t *testing.T) {
+	needSandbox(t)
+	root := workspace(t, map[string]string{"src/a.go": "package a\n"})
+	s := start(t, root, "--mode", "trusted", "--sandbox", "require")
+	got := runIn(t, s, `
+cp /bin/sh suid-chmod && chmod 4755 suid-chmod 2>/dev/null; echo chmod=$?
+cp /bin/sh sgid-chmod && chmod g+s sgid-chmod 2>/dev/null; echo chmodg=$?
+install -m 4755 /bin/sh suid-install 2>/dev/null; echo install=$?
+python3 -c 'import os; os.close(os.open("suid-open", os.O_CREAT|os.O_WRONLY, 0o4755))' 2>/dev/null; echo open=$?
+cp /bin/sh plain && chmod 750 plain && echo plain-ok
+echo done`)
+	if !strings.Contains(got, "plain-ok") || !strings.Contains(got, "done") {
+		t.Fatalf("the command did not run through: %q", got)
+	}
+	if !strings.Contains(got, "chmod=1") {
+		t.Errorf("chmod 4755 did not fail in the sandbox: %q", got)
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		fi, err := os.Lstat(filepath.Join(root, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode()&(os.ModeSetuid|os.ModeSetgid) != 0 {
+			t.Errorf("%s is %v on the host", e.Name(), fi.Mode())
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(root, "plain")); err != nil || fi.Mode().Perm() != 0o750 {
+		t.Errorf("an ordinary chmod: %v %v", fi, err)
+	}
+}

@@ -1,0 +1,117 @@
+package sandbox
+
+import (
+	"fmt"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// No set-user-ID or set-group-ID file made inside the sandbox.
+//
+// A command may chmod a file it owns as it likes, and with the mode bits
+// S_ISUID and S_ISGID it makes a program that runs as its owner for whoever
+// starts it. Inside the sandbox that is harmless (no_new_privs, nosuid
+// mounts), but the file stays in the workspace: with juju running as root
+// (containers, devcontainers) the sandbox's root is the host's, so a
+// command could leave a set-user-ID root shell for any local user. So the
+// helper installs a seccomp filter before it execs the command: every
+// call that sets a file's mode (chmod, fchmod, fchmodat, fchmodat2, and
+// the modes of open, openat, creat, mknod and mknodat) fails with EPERM
+// when the mode asks for either bit; openat2, whose mode seccomp cannot
+// see, fails with ENOSYS (libc falls back to openat), and so does
+// io_uring_setup, whose operations it cannot see either. A system call of
+// another architecture (a 32-bit program, x32) kills the process: its
+// numbers are not the ones checked.
+
+// setIDBits are S_ISUID and S_ISGID.
+const setIDBits = unix.S_ISUID | unix.S_ISGID
+
+// seccompData offsets (struct seccomp_data): the call's number, its
+// architecture, and the low 32 bits of argument i (little-endian) at
+// argOffset(i).
+const (
+	offsetNR   = 0
+	offsetArch = 4
+)
+
+func argOffset(i int) uint32 { return 16 + 8*uint32(i) }
+
+// noSetIDFilter is the filter's program: modeArgs maps each system call to
+// the index of its mode argument; refused lists those refused whole.
+func noSetIDFilter(arch uint32, x32 bool, modeArgs map[uintptr]int, refused []uintptr) []unix.SockFilter {
+	if arch == 0 {
+		return nil
+	}
+	stmt := func(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
+	jump := func(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
+		return unix.SockFilter{Code: code, K: k, Jt: jt, Jf: jf}
+	}
+	const (
+		ld   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+		jeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+		jge  = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+		jset = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
+		ret  = unix.BPF_RET | unix.BPF_K
+	)
+	allow := stmt(ret, unix.SECCOMP_RET_ALLOW)
+	eperm := stmt(ret, unix.SECCOMP_RET_ERRNO|uint32(unix.EPERM))
+	enosys := stmt(ret, unix.SECCOMP_RET_ERRNO|uint32(unix.ENOSYS))
+	kill := stmt(ret, unix.SECCOMP_RET_KILL_PROCESS)
+
+	prog := []unix.SockFilter{
+		stmt(ld, offsetArch),
+		jump(jeq, arch, 1, 0),
+		kill,
+		stmt(ld, offsetNR),
+	}
+	if x32 {
+		prog = append(prog, jump(jge, 0x40000000, 0, 1), kill) // __X32_SYSCALL_BIT
+	}
+	for _, nr := range refused {
+		prog = append(prog, jump(jeq, uint32(nr), 0, 1), enosys)
+	}
+	for _, nr := range sortedKeys(modeArgs) {
+		// Not this call: skip its four instructions. This call: load the
+		// mode and refuse it with either bit set.
+		prog = append(prog,
+			jump(jeq, uint32(nr), 0, 4),
+			stmt(ld, argOffset(modeArgs[nr])),
+			jump(jset, setIDBits, 0, 1),
+			eperm,
+			allow,
+		)
+	}
+	return append(prog, allow)
+}
+
+func sortedKeys(m map[uintptr]int) []uintptr {
+	keys := make([]uintptr, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	return keys
+}
+
+// refuseSetID installs the filter on the calling thread (the helper execs
+// the command from it, which keeps the filter for good). It needs
+// no_new_privs, which bubblewrap set and which is set again here.
+func refuseSetID() error {
+	prog := noSetIDFilter(nativeArch, hasX32, modeArgs, refusedCalls)
+	if len(prog) == 0 {
+		return nil
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("setting no_new_privs: %w", err)
+	}
+	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&fprog)), 0, 0); err != nil {
+		return fmt.Errorf("installing the seccomp filter that refuses set-user-ID files: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,21 @@
+package sandbox
+
+import "golang.org/x/sys/unix"
+
+const (
+	nativeArch = unix.AUDIT_ARCH_AARCH64
+	hasX32     = false
+)
+
+// modeArgs are the calls that set a file's mode, and which argument is the
+// mode (arm64 has only the *at forms).
+var modeArgs = map[uintptr]int{
+	unix.SYS_FCHMOD:    1,
+	unix.SYS_FCHMODAT:  2,
+	unix.SYS_FCHMODAT2: 2,
+	unix.SYS_OPENAT:    3,
+	unix.SYS_MKNODAT:   2,
+}
+
+// refusedCalls hide what they do from the filter.
+var refusedCalls = []uintptr{unix.SYS_OPENAT2, unix.SYS_IO_URING_SETUP}

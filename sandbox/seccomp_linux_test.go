@@ -1,0 +1,89 @@
+package sandbox
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// run interprets prog (the few classic BPF instructions the filter uses)
+// on one system call, as the kernel would.
+func runBPF(t *testing.T, prog []unix.SockFilter, arch uint32, nr uint32, args [6]uint64) uint32 {
+	t.Helper()
+	data := make([]byte, 64)
+	binary.LittleEndian.PutUint32(data[offsetNR:], nr)
+	binary.LittleEndian.PutUint32(data[offsetArch:], arch)
+	for i, a := range args {
+		binary.LittleEndian.PutUint64(data[argOffset(i):], a)
+	}
+	var acc uint32
+	for pc := 0; pc < len(prog); pc++ {
+		in := prog[pc]
+		switch in.Code {
+		case unix.BPF_LD | unix.BPF_W | unix.BPF_ABS:
+			acc = binary.LittleEndian.Uint32(data[in.K:])
+		case unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K, unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K:
+			var hit bool
+			switch in.Code & 0xf0 {
+			case unix.BPF_JEQ:
+				hit = acc == in.K
+			case unix.BPF_JGE:
+				hit = acc >= in.K
+			case unix.BPF_JSET:
+				hit = acc&in.K != 0
+			}
+			if hit {
+				pc += int(in.Jt)
+			} else {
+				pc += int(in.Jf)
+			}
+		case unix.BPF_RET | unix.BPF_K:
+			return in.K
+		default:
+			t.Fatalf("instruction %d: code %#x not expected", pc, in.Code)
+		}
+	}
+	t.Fatal("the program ran off its end")
+	return 0
+}
+
+func TestNoSetIDFilter(t *testing.T) {
+	prog := noSetIDFilter(nativeArch, hasX32, modeArgs, refusedCalls)
+	if len(prog) == 0 {
+		t.Skip("no filter on this architecture")
+	}
+	allow, eperm := uint32(unix.SECCOMP_RET_ALLOW), uint32(unix.SECCOMP_RET_ERRNO|uint32(unix.EPERM))
+	enosys, kill := uint32(unix.SECCOMP_RET_ERRNO|uint32(unix.ENOSYS)), uint32(unix.SECCOMP_RET_KILL_PROCESS)
+	for nr, arg := range modeArgs {
+		for mode, want := range map[uint64]uint32{0o755: allow, 0o4755: eperm, 0o2755: eperm, 0o6777: eperm, 0o1777: allow, 0x1_0000_0000 | 0o644: allow} {
+			var args [6]uint64
+			for i := range args {
+				args[i] = 0o4777 // every other argument set-ID-like: only the mode counts
+			}
+			args[arg] = mode
+			if got := runBPF(t, prog, nativeArch, uint32(nr), args); got != want {
+				t.Errorf("call %d, mode %o: %#x, want %#x", nr, mode, got, want)
+			}
+		}
+	}
+	for _, nr := range refusedCalls {
+		if got := runBPF(t, prog, nativeArch, uint32(nr), [6]uint64{}); got != enosys {
+			t.Errorf("call %d: %#x, want ENOSYS", nr, got)
+		}
+	}
+	// Calls outside the table pass whatever their arguments.
+	for _, nr := range []uint32{unix.SYS_READ, unix.SYS_WRITE, unix.SYS_EXECVE, unix.SYS_MKDIRAT} {
+		if got := runBPF(t, prog, nativeArch, nr, [6]uint64{0o4777, 0o4777, 0o4777, 0o4777}); got != allow {
+			t.Errorf("call %d: %#x, want allow", nr, got)
+		}
+	}
+	if got := runBPF(t, prog, nativeArch^1, unix.SYS_READ, [6]uint64{}); got != kill {
+		t.Errorf("another architecture: %#x, want kill", got)
+	}
+	if hasX32 {
+		if got := runBPF(t, prog, nativeArch, 0x40000000|unix.SYS_FCHMODAT, [6]uint64{0, 0, 0o4755}); got != kill {
+			t.Errorf("an x32 call: %#x, want kill", got)
+		}
+	}
+}
