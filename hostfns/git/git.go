@@ -72,6 +72,9 @@ import (
 const (
 	DefaultTimeout   = 2 * time.Minute
 	DefaultMaxOutput = 8 << 20
+	// deadlineMargin is left between git's end and the plugin call's
+	// deadline.
+	deadlineMargin = time.Second
 )
 
 // Options configure the git host function.
@@ -562,7 +565,17 @@ func literal(paths []string) []string {
 // run runs git with args in dir, on the repository rp, made inert
 // (inert.go) and confined where the host can confine it.
 func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bool, args []string) (int, []byte, string, *abi.Error) {
-	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+	// git stops a little before the plugin call's deadline, so the plugin
+	// hears TIMEOUT and can answer without git (a git that waits on a FIFO
+	// named .gitignore would otherwise take the plugin down with it).
+	timeout := s.opts.Timeout
+	if dl, ok := ctx.Deadline(); ok {
+		timeout = min(timeout, time.Until(dl)-deadlineMargin)
+	}
+	if timeout <= 0 {
+		return 0, nil, "", abi.Errorf(abi.Timeout, "the call had no time left to run git %s; try again", name)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	env := append(append([]string(nil), s.env...), rp.env()...)
 	var drivers []string
@@ -594,7 +607,7 @@ func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bo
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		return 0, nil, "", abi.Errorf(abi.Timeout, "git %s did not finish in time and was stopped; narrow it (paths, a limit) and try again", name)
+		return 0, nil, "", abi.Errorf(abi.Timeout, "git %s did not finish in time and was stopped; narrow it (paths, a limit) and try again (a FIFO or a slow mount in the work tree, which git opens as it reads .gitignore files, can hold it)", name)
 	}
 	var ee *osexec.ExitError
 	switch {
