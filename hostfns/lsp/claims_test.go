@@ -45,6 +45,9 @@ func init() {
 //     (workspace/applyEdit) that rewrites a.go and creates new.go, and
 //     writes juju's answer (or its error) as JSON to out; then it answers
 //     a location in b.go.
+//   - "quote": pull diagnostics of a.go whose messages quote file:line
+//     places: .env, the file out (outside the root), a.go itself and a
+//     system header.
 func claimsFakeServer(mode, out string) {
 	if mode == "env" {
 		if err := os.WriteFile(out, []byte(strings.Join(os.Environ(), "\n")), 0o644); err != nil {
@@ -61,7 +64,21 @@ func claimsFakeServer(mode, out string) {
 	h := jsonrpc2.HandlerWithError(func(ctx context.Context, c *jsonrpc2.Conn, r *jsonrpc2.Request) (any, error) {
 		switch r.Method {
 		case "initialize":
+			if mode == "quote" {
+				return map[string]any{"capabilities": map[string]any{"diagnosticProvider": map[string]any{}}}, nil
+			}
 			return map[string]any{"capabilities": map[string]any{"definitionProvider": true, "referencesProvider": true}}, nil
+		case "textDocument/diagnostic":
+			at := func(line int, msg string) map[string]any {
+				pos := map[string]any{"line": line, "character": 0}
+				return map[string]any{"range": map[string]any{"start": pos, "end": pos}, "severity": 1, "message": msg}
+			}
+			return map[string]any{"kind": "full", "items": []any{
+				at(0, "./.env:1:1: error: 'DB_PASSWORD' undeclared here\n    1 | DB_PASSWORD=claims-quoted-secret"),
+				at(1, "In file included from a.go:2:\n"+out+":2:5: error: expected ';'\n    2 | aws_secret_access_key = claims-outside-secret"),
+				at(1, "cannot use y (variable of type int) as string value (see a.go:2:9)"),
+				at(1, "/usr/include/stdio.h:12:1: note: declared here"),
+			}}, nil
 		case "textDocument/definition":
 			switch mode {
 			case "hidden":
@@ -277,6 +294,48 @@ func TestClaimLSPScrubbedEnvironment(t *testing.T) {
 	for k := range env {
 		if strings.HasPrefix(k, "JUJU_") || k == "JUJU" {
 			t.Errorf("%s reached the language server", k)
+		}
+	}
+}
+
+// A diagnostic's message may quote the files the server read (cgo runs
+// the C compiler, whose errors quote an #include'd .env line by line): a
+// message naming a secret or denied file:line, or a file outside the roots
+// that is no system file, is withheld whole; others are kept.
+func TestClaimLSPWithholdsQuotingMessages(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "credentials")
+	if err := os.WriteFile(outside, []byte("[default]\naws_secret_access_key = claims-outside-secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"a.go": "package a\nvar x = y\n", ".env": "DB_PASSWORD=claims-quoted-secret\n"}
+	root := t.TempDir()
+	for p, c := range files {
+		os.WriteFile(filepath.Join(root, p), []byte(c), 0o644)
+	}
+	pol, err := policy.New(policy.Config{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pol.Close() })
+	exe, _ := os.Executable()
+	m := New(pol, Options{Servers: []lspconfig.Server{{Name: "claims", Command: []string{exe, claimsFakeArg, "quote", outside}, Languages: []string{"go"}}}})
+	t.Cleanup(func() { m.Close(context.Background()) })
+	res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDiagnostics, Path: "a.go"})
+	if e != nil {
+		t.Fatal(e)
+	}
+	if len(res.Diagnostics) != 4 {
+		t.Fatalf("diagnostics: %+v", res.Diagnostics)
+	}
+	b, _ := json.Marshal(res)
+	for _, leak := range []string{"claims-quoted-secret", "claims-outside-secret", "DB_PASSWORD", "aws_secret"} {
+		if strings.Contains(string(b), leak) {
+			t.Errorf("the answer quotes %q: %s", leak, b)
+		}
+	}
+	for i, want := range []string{"juju withheld", "juju withheld", "cannot use y", "/usr/include/stdio.h:12:1"} {
+		if !strings.Contains(res.Diagnostics[i].Message, want) {
+			t.Errorf("diagnostic %d: %q, want it to hold %q", i, res.Diagnostics[i].Message, want)
 		}
 	}
 }

@@ -237,8 +237,14 @@ func (p *places) diagnostics(uri string, items []diagnostic) (out []abi.LSPDiagn
 		if loc.Outside {
 			continue
 		}
+		msg := d.Message
+		if abs, ok := uriPath(uri); ok {
+			if what := p.withheldQuote(abs, msg); what != "" {
+				msg = "[juju withheld this message: it quotes " + what + ", whose text juju never shows; fix the code that makes the server read it]"
+			}
+		}
 		out = append(out, abi.LSPDiagnostic{Path: loc.Path, Severity: severityName(d.Severity), Code: codeText(d.Code),
-			Source: d.Source, Message: d.Message, Line: loc.Line, Column: max(loc.Column, 1),
+			Source: d.Source, Message: msg, Line: loc.Line, Column: max(loc.Column, 1),
 			EndLine: max(loc.EndLine, loc.Line), EndColumn: max(loc.EndColumn, 1)})
 	}
 	return out, false

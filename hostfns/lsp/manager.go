@@ -58,6 +58,9 @@ type Manager struct {
 	opts Options
 	log  *slog.Logger
 	env  []string
+	// system are the folders outside the roots whose files a diagnostic
+	// may quote (quoted.go).
+	system []string
 
 	mu      sync.Mutex
 	clients map[key]*slot
@@ -96,7 +99,7 @@ func New(pol *policy.Policy, opts Options) *Manager {
 	if env == nil {
 		env = sandbox.Scrub(os.Environ())
 	}
-	return &Manager{pol: pol, opts: opts, log: log, env: env, clients: map[key]*slot{}}
+	return &Manager{pol: pol, opts: opts, log: log, env: env, system: systemPlaces(), clients: map[key]*slot{}}
 }
 
 // Funcs returns the juju_lsp host function.
