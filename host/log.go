@@ -18,7 +18,10 @@ import (
 const (
 	maxLogMessage = 4096
 	logBudget     = 1 << 20
-	logWindow     = time.Minute
+	// logLineFrame is what a log line writes besides its message, plugin
+	// and tool: the time, the level and the keys (about 60 bytes as text).
+	logLineFrame = 64
+	logWindow    = time.Minute
 )
 
 // logFunc lets a plugin write to juju's log (stderr or the log file), tagged
@@ -45,7 +48,10 @@ func logFunc(log *slog.Logger) hostfns.Func {
 			if !log.Enabled(ctx, level) {
 				return &abi.Status{}, nil, nil
 			}
-			ok, dropped, first := b.take(c.Plugin, len(msg))
+			// A line costs what it writes: the message, its tool's name and
+			// the line's own frame (time, level, keys), so that empty
+			// messages are not free.
+			ok, dropped, first := b.take(c.Plugin, len(msg)+len(c.Plugin)+len(c.Tool)+logLineFrame)
 			if dropped > 0 {
 				log.Warn("plugin log lines were dropped: it logged past its budget", "plugin", c.Plugin, "dropped", dropped, "budget_bytes_per_minute", logBudget)
 			}

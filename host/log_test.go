@@ -1,6 +1,12 @@
 package host
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/sdk/abi"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -37,5 +43,23 @@ func TestLogBudget(t *testing.T) {
 	ok, dropped, _ := b.take("loud", len(line))
 	if !ok || dropped != 10 {
 		t.Fatalf("the next minute: written %v, dropped before %d, want true and 10", ok, dropped)
+	}
+}
+
+// A line costs what it writes, not only its message: a plugin logging
+// empty messages without end stays within its budget too.
+func TestLogBudgetCountsWholeLines(t *testing.T) {
+	var out bytes.Buffer
+	fn := logFunc(slog.New(slog.NewTextHandler(&out, nil)))
+	ctx := hostfns.WithCaller(context.Background(), hostfns.Caller{Plugin: "evil", Tool: "evil_r"})
+	req, _ := json.Marshal(abi.LogRequest{Level: "info", Message: ""})
+	for range 100_000 {
+		fn.Handle(ctx, req, nil)
+	}
+	if n := out.Len(); n > logBudget+64<<10 {
+		t.Fatalf("100,000 empty messages wrote %d bytes, past the %d-byte budget", n, logBudget)
+	}
+	if !strings.Contains(out.String(), "past its budget") {
+		t.Error("the drop was not said")
 	}
 }
