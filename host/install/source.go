@@ -110,16 +110,26 @@ func readCapped(p string, max int64) ([]byte, error) {
 	return os.ReadFile(p)
 }
 
+// Bounds of an archive's content, read or not: what it unpacks to (a
+// gzip of zeros unpacks a thousand times larger) and how many entries.
+const (
+	maxArchiveBytes   = 4 * MaxWasmSize
+	maxArchiveEntries = 4096
+)
+
 // untar extracts a plugin archive: regular files at its top or inside one
-// folder, of which only manifest.json and .wasm files are kept. Links,
-// devices, deeper paths and oversized files are refused.
+// folder, of which only manifest.json and the one .wasm file are kept.
+// Links, devices, deeper paths, files in two folders, a second .wasm,
+// oversized files and archives unpacking past their bounds are refused.
 func untar(r io.Reader, dst string) error {
 	gz, err := gzip.NewReader(r)
 	if err != nil {
 		return fmt.Errorf("reading the archive: %w", err)
 	}
-	tr := tar.NewReader(gz)
+	unpacked := &countingReader{r: gz, max: maxArchiveBytes}
+	tr := tar.NewReader(unpacked)
 	found := map[string]bool{}
+	folder, wasm, entries := "", "", 0
 	for {
 		h, err := tr.Next()
 		if errors.Is(err, io.EOF) {
@@ -127,6 +137,9 @@ func untar(r io.Reader, dst string) error {
 		}
 		if err != nil {
 			return fmt.Errorf("reading the archive: %w", err)
+		}
+		if entries++; entries > maxArchiveEntries {
+			return fmt.Errorf("the archive holds more than %d entries; a plugin archive holds its manifest and its wasm", maxArchiveEntries)
 		}
 		name := path.Clean(strings.TrimPrefix(h.Name, "./"))
 		switch h.Typeflag {
@@ -140,6 +153,12 @@ func untar(r io.Reader, dst string) error {
 		if len(parts) > 2 || strings.HasPrefix(name, "/") || slices.Contains(parts, "..") {
 			return fmt.Errorf("the archive holds %s: a plugin archive holds its files at its top or in one folder", h.Name)
 		}
+		if len(parts) == 2 {
+			if folder != "" && parts[0] != folder {
+				return fmt.Errorf("the archive holds files in %s and in %s: a plugin archive holds its files at its top or in one folder", folder, parts[0])
+			}
+			folder = parts[0]
+		}
 		base := parts[len(parts)-1]
 		if base != manifest.FileName && !strings.HasSuffix(base, ".wasm") {
 			continue
@@ -148,6 +167,12 @@ func untar(r io.Reader, dst string) error {
 			return fmt.Errorf("the archive holds %s twice", base)
 		}
 		found[base] = true
+		if base != manifest.FileName {
+			if wasm != "" {
+				return fmt.Errorf("the archive holds two .wasm files, %s and %s; a plugin archive holds its manifest and its one wasm", wasm, base)
+			}
+			wasm = base
+		}
 		if h.Size > MaxWasmSize {
 			return fmt.Errorf("%s in the archive is larger than %d MiB", base, MaxWasmSize>>20)
 		}
@@ -159,10 +184,34 @@ func untar(r io.Reader, dst string) error {
 			return err
 		}
 	}
+	if unpacked.over {
+		return fmt.Errorf("the archive unpacks to more than %d MiB", maxArchiveBytes>>20)
+	}
 	if !found[manifest.FileName] {
 		return fmt.Errorf("the archive holds no %s", manifest.FileName)
 	}
 	return nil
+}
+
+// countingReader reads r up to max bytes, then reports the end (and over).
+type countingReader struct {
+	r    io.Reader
+	n    int64
+	max  int64
+	over bool
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	if c.n >= c.max {
+		c.over = true
+		return 0, fmt.Errorf("the archive unpacks to more than %d MiB", c.max>>20)
+	}
+	if int64(len(p)) > c.max-c.n {
+		p = p[:c.max-c.n]
+	}
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // stageURL downloads a plugin archive over https, under a size and a time
