@@ -5,10 +5,12 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 
@@ -45,6 +47,9 @@ func init() {
 //     (workspace/applyEdit) that rewrites a.go and creates new.go, and
 //     writes juju's answer (or its error) as JSON to out; then it answers
 //     a location in b.go.
+//   - "flood": at didOpen, pushes diagnostics for 5,000 files that do not
+//     exist, 2,000 for the document and begins 2,000 progress tokens it
+//     never ends; definition answers null.
 //   - "quote": pull diagnostics of a.go whose messages quote file:line
 //     places: .env, the file out (outside the root), a.go itself and a
 //     system header.
@@ -116,6 +121,28 @@ func claimsFakeServer(mode, out string) {
 				return []any{loc("denied.go", 0), loc("b.go", 1), loc(".env", 1)}, nil
 			}
 			return []any{}, nil
+		case "textDocument/didOpen":
+			if mode == "flood" {
+				var p struct {
+					TextDocument struct {
+						URI string `json:"uri"`
+					} `json:"textDocument"`
+				}
+				json.Unmarshal(*r.Params, &p)
+				diag := map[string]any{"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 1}}, "message": "m"}
+				for i := range 5000 {
+					c.Notify(ctx, "textDocument/publishDiagnostics", map[string]any{"uri": uri(fmt.Sprintf("gen/f%d.go", i)), "diagnostics": []any{diag}})
+				}
+				many := make([]any, 2000)
+				for i := range many {
+					many[i] = diag
+				}
+				c.Notify(ctx, "textDocument/publishDiagnostics", map[string]any{"uri": p.TextDocument.URI, "diagnostics": many})
+				for i := range 2000 {
+					c.Notify(ctx, "$/progress", map[string]any{"token": fmt.Sprint("t", i), "value": map[string]any{"kind": "begin", "title": "x"}})
+				}
+			}
+			return nil, nil
 		case "shutdown":
 			return nil, nil
 		case "exit":
@@ -336,6 +363,41 @@ func TestClaimLSPWithholdsQuotingMessages(t *testing.T) {
 	for i, want := range []string{"juju withheld", "juju withheld", "cannot use y", "/usr/include/stdio.h:12:1"} {
 		if !strings.Contains(res.Diagnostics[i].Message, want) {
 			t.Errorf("diagnostic %d: %q, want it to hold %q", i, res.Diagnostics[i].Message, want)
+		}
+	}
+}
+
+// What a server's notifications make juju keep is bounded: diagnostics
+// pushed for thousands of files, thousands of diagnostics for one, and
+// progress begun and never ended.
+func TestClaimLSPNotificationsAreBounded(t *testing.T) {
+	m, _, _ := claimsManager(t, "flood", map[string]string{"a.go": "package a\nvar x = y\n"}, policy.Config{}, Options{ReadyTimeout: 2 * time.Second})
+	if _, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDefinition, Path: "a.go", Line: 2, Column: 9}); e != nil {
+		t.Fatal(e)
+	}
+	var c *client
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if r := m.running(); len(r) == 1 {
+			c = r[0]
+			c.mu.Lock()
+			n, p := len(c.pushed), len(c.progress)
+			c.mu.Unlock()
+			if n >= maxPushed && p >= maxProgress {
+				break
+			}
+		}
+	}
+	if c == nil {
+		t.Fatal("no server running")
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.pushed) > maxPushed+1 || len(c.progress) > maxProgress {
+		t.Errorf("kept %d files of pushed diagnostics and %d progress tokens, past %d and %d", len(c.pushed), len(c.progress), maxPushed, maxProgress)
+	}
+	for uri, p := range c.pushed {
+		if len(p.items) > maxPushedItems {
+			t.Errorf("%s: %d diagnostics kept, past %d", uri, len(p.items), maxPushedItems)
 		}
 	}
 }

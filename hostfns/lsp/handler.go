@@ -5,6 +5,13 @@ import (
 	"path/filepath"
 )
 
+// Bounds of what a server's notifications make juju keep.
+const (
+	maxPushed      = 4096 // files whose pushed diagnostics are kept
+	maxPushedItems = 1000 // diagnostics kept per file
+	maxProgress    = 1024 // work-done progress tokens waited for
+)
+
 // handle serves one request or notification from the server, on the
 // connection's read loop (see rpcConn): state changes only, and the answer
 // to a request computed from state.
@@ -14,7 +21,17 @@ func (c *client) handle(req *incoming) (any, *rpcError) {
 	case "textDocument/publishDiagnostics":
 		var p publishDiagnosticsParams
 		if json.Unmarshal(params, &p) == nil {
-			c.update(func() { c.pushed[p.URI] = pushed{version: p.Version, gen: c.gen, items: p.Diagnostics} })
+			if len(p.Diagnostics) > maxPushedItems {
+				p.Diagnostics = p.Diagnostics[:maxPushedItems]
+			}
+			c.update(func() {
+				// A server may push for every file it knows: past
+				// maxPushed files, only the documents juju opened are kept.
+				if _, ok := c.pushed[p.URI]; !ok && len(c.pushed) >= maxPushed && c.docs[p.URI] == nil {
+					return
+				}
+				c.pushed[p.URI] = pushed{version: p.Version, gen: c.gen, items: p.Diagnostics}
+			})
 		}
 	case "$/progress":
 		var p progressParams
@@ -23,7 +40,9 @@ func (c *client) handle(req *incoming) (any, *rpcError) {
 			c.update(func() {
 				switch p.Value.Kind {
 				case "begin":
-					c.progress[tok] = true
+					if len(c.progress) < maxProgress { // past it, not waited for
+						c.progress[tok] = true
+					}
 				case "end":
 					delete(c.progress, tok)
 				}

@@ -25,6 +25,7 @@ const (
 	DefaultReadyTimeout  = 60 * time.Second
 	DefaultShutdownGrace = 2 * time.Second
 	DefaultMaxOpen       = 64
+	DefaultMaxServers    = 8
 	DefaultMaxResults    = 1000
 	// MaxFileSize bounds a file juju sends to a server.
 	MaxFileSize = 8 << 20
@@ -46,6 +47,11 @@ type Options struct {
 	// MaxOpen bounds the documents open in one server; the least recently
 	// used are closed past it.
 	MaxOpen int
+	// MaxServers bounds the servers running at once (DefaultMaxServers
+	// when 0): each folder holding a root marker gets a server of its own,
+	// so a workspace of a hundred modules would start a hundred. Past it
+	// the least recently used server is shut down to start the next.
+	MaxServers int
 	// Env is the servers' environment; nil: juju's own, scrubbed of secrets.
 	Env    []string
 	Logger *slog.Logger
@@ -74,6 +80,7 @@ type key struct{ reg, root string }
 type slot struct {
 	c        *client
 	starting chan struct{} // closed when the start ended (c set, or the slot dropped)
+	used     time.Time     // when a call last got it
 }
 
 // New returns a Manager for the workspace of pol. Nothing starts until a
@@ -90,6 +97,9 @@ func New(pol *policy.Policy, opts Options) *Manager {
 	}
 	if opts.MaxOpen <= 0 {
 		opts.MaxOpen = DefaultMaxOpen
+	}
+	if opts.MaxServers <= 0 {
+		opts.MaxServers = DefaultMaxServers
 	}
 	log := opts.Logger
 	if log == nil {
@@ -132,6 +142,7 @@ func (m *Manager) get(ctx context.Context, reg lspconfig.Server, root string) (*
 			}
 		}
 		if s != nil && !s.c.isDead() {
+			s.used = time.Now()
 			m.mu.Unlock()
 			return s.c, nil
 		}
@@ -140,9 +151,14 @@ func (m *Manager) get(ctx context.Context, reg lspconfig.Server, root string) (*
 				"stderr", s.c.stderr.String())
 			go s.c.kill() // reaps what is left of its group
 		}
-		s = &slot{starting: make(chan struct{})}
+		s = &slot{starting: make(chan struct{}), used: time.Now()}
 		m.clients[k] = s
+		evicted := m.evict(k)
 		m.mu.Unlock()
+		for _, c := range evicted {
+			m.log.Info("language server stopped to make room for another", "server", c.reg.Name, "root", c.root, "max_servers", m.opts.MaxServers)
+			go c.shutdown(context.Background())
+		}
 
 		// The start is shared: it does not end with this caller's context.
 		c, err := m.startClient(context.WithoutCancel(ctx), reg, root)
@@ -165,6 +181,31 @@ func (m *Manager) get(ctx context.Context, reg lspconfig.Server, root string) (*
 		}
 		return c, err
 	}
+}
+
+// evict takes the least recently used running servers out of the table
+// until at most MaxServers slots are left, keeping the slot of k and those
+// still starting; the caller shuts them down. m.mu is held.
+func (m *Manager) evict(k key) []*client {
+	var out []*client
+	for len(m.clients) > m.opts.MaxServers {
+		var oldest key
+		var found *slot
+		for kk, s := range m.clients {
+			if kk == k || s.c == nil || s.starting != nil {
+				continue
+			}
+			if found == nil || s.used.Before(found.used) {
+				oldest, found = kk, s
+			}
+		}
+		if found == nil {
+			break // all starting: they are bounded by the calls running
+		}
+		delete(m.clients, oldest)
+		out = append(out, found.c)
+	}
+	return out
 }
 
 // running returns the servers running now.
