@@ -14,6 +14,11 @@
 //     other invisible characters become \uNNNN or \UNNNNNNNN;
 //   - a byte that is not part of valid UTF-8 becomes \xNN (always \x80 or
 //     above, so never mistaken for a control character);
+//   - in a word (a run without white space) holding ASCII letters or
+//     digits, every other non-ASCII character but Latin-1's accented
+//     letters becomes \uNNNN, so a look-alike cannot pass for an ASCII
+//     letter or sign: g\u0456thub (a Cyrillic і), \u2013rf (an en dash),
+//     e\u0301 (not é);
 //   - a backslash becomes \\ and a literal ⟨ becomes \u27e8, so the text
 //     can forge neither an escape nor a marker; between quotes (Quote) a "
 //     becomes \".

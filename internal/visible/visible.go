@@ -43,7 +43,11 @@ func Join(elems []string, sep string) string {
 
 // write renders s into b; quoted escapes " too.
 func write(b *strings.Builder, s string, quoted bool) {
+	wordEnd, mixed := 0, false
 	for i := 0; i < len(s); {
+		if i >= wordEnd {
+			wordEnd, mixed = word(s, i)
+		}
 		if s[i] == ' ' {
 			n := 1
 			for i+n < len(s) && s[i+n] == ' ' {
@@ -60,12 +64,60 @@ func write(b *strings.Builder, s string, quoted bool) {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
+		switch {
+		case r == utf8.RuneError && size == 1:
 			hex(b, `\x`, rune(s[i]), 2)
-		} else {
+		case mixed && lookalike(r):
+			hexRune(b, r)
+		default:
 			writeRune(b, r, quoted)
 		}
 		i += size
+	}
+}
+
+// word returns the end of the word starting at i (a run without white
+// space; a white space character is a word of its own) and whether it
+// mixes ASCII letters or digits with other characters that could pass for
+// them: "g\u0456thub.com" (a Cyrillic і), "\u2013rf" (an en dash),
+// "e\u0301" (a combining accent).
+func word(s string, i int) (end int, mixed bool) {
+	if r, size := utf8.DecodeRuneInString(s[i:]); unicode.IsSpace(r) || r < 0x20 {
+		return i + size, false
+	}
+	ascii, other := false, false
+	for end = i; end < len(s); {
+		r, size := utf8.DecodeRuneInString(s[end:])
+		if unicode.IsSpace(r) || r < 0x20 {
+			break
+		}
+		switch {
+		case r < 0x80:
+			ascii = ascii || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		case lookalike(r):
+			other = true
+		}
+		end += size
+	}
+	return end, ascii && other
+}
+
+// lookalike reports whether r, beside ASCII letters, could be taken for
+// one of them or for ASCII punctuation: every non-ASCII character but the
+// accented letters of Latin-1 (é, ñ, ü …), which show as what they are.
+func lookalike(r rune) bool {
+	if r < 0x80 {
+		return false
+	}
+	return !(r >= 0xc0 && r <= 0xff && r != 0xd7 && r != 0xf7)
+}
+
+// hexRune writes r as \uNNNN or \UNNNNNNNN.
+func hexRune(b *strings.Builder, r rune) {
+	if r > 0xffff {
+		hex(b, `\U`, r, 8)
+	} else {
+		hex(b, `\u`, r, 4)
 	}
 }
 
@@ -85,11 +137,7 @@ func writeRune(b *strings.Builder, r rune, quoted bool) {
 	case r < 0x20 || r == 0x7f:
 		hex(b, `\x`, r, 2)
 	case r == markOpen || hidden(r):
-		if r > 0xffff {
-			hex(b, `\U`, r, 8)
-		} else {
-			hex(b, `\u`, r, 4)
-		}
+		hexRune(b, r)
 	default:
 		b.WriteRune(r)
 	}

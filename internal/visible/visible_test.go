@@ -41,10 +41,20 @@ func TestString(t *testing.T) {
 		{"invalid utf-8", "a\xffb\xfe", `a\xffb\xfe`},
 		{"truncated rune", "a\xe2\x80", `a\xe2\x80`},
 		{"backslash", `C:\dir\x1b`, `C:\\dir\\x1b`},
-		{"literal marker", "⟨3 spaces⟩", `\u27e83 spaces⟩`},
+		{"literal marker", "⟨3 spaces⟩", `\u27e83 spaces\u27e9`},
 		{"quote stays", `say "hi"`, `say "hi"`},
 		{"letters of every script", "héllo, 日本語, Ελληνικά, עברית 🎉", "héllo, 日本語, Ελληνικά, עברית 🎉"},
-		{"combining mark", "e\u0301", "e\u0301"},
+		{"combining mark", "e\u0301", `e\u0301`}, // not é: two spellings never look the same
+		{"combining marks alone", "\u0301\u0302", "\u0301\u0302"},
+		// Beside ASCII letters, a character that could pass for one is
+		// escaped: two different commands never look the same.
+		{"cyrillic in a host", "curl https://g\u0456thub.com/x", `curl https://g\u0456thub.com/x`},
+		{"greek omicron", "go\u03bfgle", `go\u03bfgle`},
+		{"en dash option", "rm \u2013rf /", `rm \u2013rf /`},
+		{"dotless i", "g\u0131thub", `g\u0131thub`},
+		{"fullwidth beside ascii", "a\uff41", `a\uff41`},
+		{"accented latin stays", "café naïve Ærø", "café naïve Ærø"},
+		{"a word of one script stays", "привет мир γεια", "привет мир γεια"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
