@@ -92,7 +92,8 @@ func (d *stdioLoop) serveBatch(line []byte) {
 
 // readBatched reads one message of a batch, over stdio or HTTP: its head,
 // or the answer refusing it (not an object, a request whose id is neither
-// a string nor a number, an initialize).
+// a string nor a number, a message carrying a method and a result or an
+// error, an initialize).
 func readBatched(m json.RawMessage) (msgHead, []byte) {
 	var head msgHead
 	if len(m) == 0 || m[0] != '{' || json.Unmarshal(m, &head) != nil {
@@ -101,6 +102,10 @@ func readBatched(m json.RawMessage) (msgHead, []byte) {
 	switch {
 	case head.Method != "" && head.ID != nil && !validID(head.ID):
 		return head, mustJSON(invalidRequest(nil, badIDMessage))
+	case head.Method != "" && (len(head.Result) > 0 || len(head.Error) > 0):
+		var id any
+		json.Unmarshal(head.ID, &id)
+		return head, mustJSON(invalidRequest(id, badShapeMessage))
 	case head.Method == string(mcp.MethodInitialize):
 		var id any
 		json.Unmarshal(head.ID, &id)

@@ -17,14 +17,16 @@ import (
 type inflight struct {
 	mu       sync.Mutex
 	pending  map[string]int
+	total    int                      // the requests pending, duplicates counted
 	zero     chan struct{}            // closed while nothing is pending
+	freed    chan struct{}            // closed and replaced when one is answered
 	answered map[string]chan struct{} // closed when that id is answered
 }
 
 func newInflight() *inflight {
 	z := make(chan struct{})
 	close(z)
-	return &inflight{pending: map[string]int{}, zero: z, answered: map[string]chan struct{}{}}
+	return &inflight{pending: map[string]int{}, zero: z, freed: make(chan struct{}), answered: map[string]chan struct{}{}}
 }
 
 func (f *inflight) add(id string) {
@@ -34,6 +36,25 @@ func (f *inflight) add(id string) {
 		f.zero = make(chan struct{})
 	}
 	f.pending[id]++
+	f.total++
+}
+
+// waitBelow returns once fewer than n requests are pending, or ctx ends.
+func (f *inflight) waitBelow(ctx context.Context, n int) {
+	for {
+		f.mu.Lock()
+		if f.total < n {
+			f.mu.Unlock()
+			return
+		}
+		freed := f.freed
+		f.mu.Unlock()
+		select {
+		case <-freed:
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 func (f *inflight) done(id string) {
@@ -43,6 +64,9 @@ func (f *inflight) done(id string) {
 	if !ok {
 		return
 	}
+	f.total--
+	close(f.freed)
+	f.freed = make(chan struct{})
 	if n > 1 {
 		f.pending[id] = n - 1
 		return

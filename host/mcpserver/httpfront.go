@@ -117,6 +117,10 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		writeJSON(w, http.StatusOK, invalidRequest(nil, badIDMessage))
 		return
 	}
+	if msg.badShape {
+		writeJSON(w, http.StatusOK, invalidRequest(msg.badShapeID, badShapeMessage))
+		return
+	}
 	if id := r.Header.Get(server.HeaderKeySessionID); id != "" {
 		if !f.sessions.use(id, principal) {
 			httpError(w, http.StatusNotFound, "unknown session: initialize a new one")
@@ -234,6 +238,8 @@ type request struct {
 	valid      bool   // the body is JSON
 	batch      bool   // the body is a JSON array: a batch
 	badID      bool   // a request whose id is neither a string nor a number
+	badShape   bool   // a request carrying result or error as well
+	badShapeID any    // its id
 	initialize bool   // a legacy initialize request
 	call       string // a tools/call request: its id (idKey)
 	cancels    string // a notifications/cancelled: the id it names (idKey)
@@ -261,6 +267,8 @@ func peekMessage(m request, body []byte) request {
 		Method string          `json:"method"`
 		ID     json.RawMessage `json:"id"`
 		Params json.RawMessage `json:"params"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
 	}
 	if json.Unmarshal(body, &head) != nil {
 		// Not an object of the expected shape: mcp-go answers a parse error
@@ -269,6 +277,10 @@ func peekMessage(m request, body []byte) request {
 	}
 	m.valid = true
 	m.badID = head.Method != "" && head.ID != nil && !validID(head.ID)
+	if head.Method != "" && !m.badID && (len(head.Result) > 0 || len(head.Error) > 0) {
+		json.Unmarshal(head.ID, &m.badShapeID)
+		m.badShape = true
+	}
 	var params struct {
 		Meta      *mcp.Meta       `json:"_meta"`
 		RequestID json.RawMessage `json:"requestId"`

@@ -162,11 +162,21 @@ func (l *lineReader) join() []byte {
 type msgHead struct {
 	Method string          `json:"method"`
 	ID     json.RawMessage `json:"id"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
 	// badID is set for a request whose id is neither a string nor a
 	// number (MCP allows no other, null included): it is answered with an
 	// invalid-request error, and neither recorded nor served.
 	badID bool
+	// badShape is set for a request that also carries result or error,
+	// which no JSON-RPC message may: mcp-go takes it for a response and
+	// answers nothing (juju wrote "null" and waited for the answer at the
+	// end of the input for ever). It is refused like a bad id.
+	badShape bool
 }
+
+// badShapeMessage refuses a request carrying result or error.
+const badShapeMessage = "the message carries a method and also result or error; a request carries method and params, a response result or error, never both"
 
 // badIDMessage refuses a request whose id is not a string or a number.
 const badIDMessage = "the request's id is neither a string nor a number; MCP requests need one of those"
@@ -190,6 +200,10 @@ func (l *lineReader) record(line []byte) msgHead {
 	}
 	if !validID(head.ID) {
 		head.badID = true
+		return head
+	}
+	if len(head.Result) > 0 || len(head.Error) > 0 {
+		head.badShape = true
 		return head
 	}
 	id := idKey(head.ID)

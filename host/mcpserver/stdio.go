@@ -141,6 +141,11 @@ func (d *stdioLoop) read() {
 		case head.badID:
 			d.writeAnswer(invalidRequest(nil, badIDMessage))
 			continue
+		case head.badShape:
+			var id any
+			json.Unmarshal(head.ID, &id)
+			d.writeAnswer(invalidRequest(id, badShapeMessage))
+			continue
 		case isBatch(line):
 			d.startBatch(line)
 			continue
@@ -156,6 +161,13 @@ func (d *stdioLoop) read() {
 		}
 		if bytes.Contains(line, []byte(`"notifications/cancelled"`)) {
 			d.noteCancel(line) // and on to mcp-go, which stops the call
+		}
+		if head.request() {
+			// mcp-go serves each request on a goroutine of its own, which
+			// waits to write its answer: a client that sends pings and
+			// never reads would grow them without end. Past maxPending
+			// requests unanswered, juju reads on only as answers go out.
+			d.l.f.waitBelow(d.l.ctx, maxPending)
 		}
 		if _, err := d.fwd.Write(line); err != nil {
 			d.ended <- err
@@ -209,6 +221,11 @@ func (d *stdioLoop) serveReading(line []byte, head msgHead) bool {
 	t.Stop()
 	return taken.CompareAndSwap(false, true)
 }
+
+// maxPending bounds the requests read and not yet answered before juju
+// stops reading until answers go out (tool calls are bounded apart, and
+// well below it).
+const maxPending = 1024
 
 // maxStdioWaiting bounds the tool calls waiting for a slot, and
 // maxWaitingBytes their messages together.
