@@ -131,7 +131,13 @@ func (h *Host) newApproval(q Question, hash string) (approval.Request, *abi.Erro
 		Client: q.Client, Plugin: q.Plugin, Tool: q.Tool, Tier: q.Tier,
 		Args: short, ArgsHash: hash, CallID: q.CallID,
 	}, q.Args)
-	if err != nil {
+	switch {
+	case errors.Is(err, approval.ErrTooLarge):
+		return req, abi.Errorf(abi.TooLarge, "this call needs the owner's approval, and its arguments (%d bytes) are more than the %d MiB the owner can be asked to approve; make the change in smaller parts", len(q.Args), approval.MaxArgs>>20)
+	case errors.Is(err, approval.ErrFull):
+		h.log.Warn("approvals: too many wait for you; decide them with `juju approvals`", "err", err)
+		return req, abi.Errorf(abi.TooLarge, "this call needs the owner's approval, and %d approvals (or %d MiB of arguments) already wait for the owner; ask the owner to decide them (juju approvals), then call again", approval.MaxRecords, approval.MaxStored>>20)
+	case err != nil:
 		h.log.Error("recording an approval", "err", err)
 		return req, abi.Errorf(abi.Internal, "juju could not record the approval this call needs; tell the owner (see juju's log)")
 	}

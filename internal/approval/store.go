@@ -34,6 +34,20 @@ var (
 	ErrDecided  = errors.New("the approval was already decided")
 	ErrExpired  = errors.New("the approval has expired")
 	ErrUsed     = errors.New("the approval was already used")
+	// ErrTooLarge: a call's arguments past MaxArgs.
+	ErrTooLarge = errors.New("the arguments are too large to be approved")
+	// ErrFull: MaxRecords approvals, or MaxStored bytes of arguments, are
+	// kept already, none of them settled.
+	ErrFull = errors.New("too many approvals are kept")
+)
+
+// Bounds of what the store keeps: a model may make calls that need the
+// owner's approval as fast as it likes, and each keeps its arguments for a
+// day.
+const (
+	MaxArgs    = 4 << 20  // one call's arguments
+	MaxRecords = 256      // approvals kept
+	MaxStored  = 64 << 20 // their arguments together
 )
 
 // Options tune a Store; zero values take the defaults.
@@ -104,6 +118,12 @@ func (s *Store) Create(r Request, args []byte) (Request, error) {
 		r.Created = s.opts.Now().UTC()
 	}
 	s.sweep()
+	if len(args) > MaxArgs {
+		return r, fmt.Errorf("%w: %d bytes, past %d", ErrTooLarge, len(args), MaxArgs)
+	}
+	if err := s.makeRoom(int64(len(args))); err != nil {
+		return r, err
+	}
 	dir := filepath.Join(s.dir, r.ID)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return r, err
@@ -264,6 +284,58 @@ func (s *Store) Wait(ctx context.Context, id string) (Record, error) {
 		case <-t.C:
 		}
 	}
+}
+
+// makeRoom removes settled approvals (decided and used, or past their TTL),
+// the oldest first, until one more record of n bytes of arguments fits the
+// bounds; ErrFull when even then it would not.
+func (s *Store) makeRoom(n int64) error {
+	ents, err := os.ReadDir(s.dir)
+	if err != nil {
+		return nil // no folder yet: nothing kept
+	}
+	type kept struct {
+		id      string
+		created time.Time
+		size    int64
+		settled bool
+	}
+	var all []kept
+	var total int64
+	now := s.opts.Now()
+	for _, e := range ents {
+		if !e.IsDir() || !validID(e.Name()) {
+			continue
+		}
+		k := kept{id: e.Name()}
+		if fi, err := os.Stat(filepath.Join(s.dir, k.id, argsFile)); err == nil {
+			k.size = fi.Size()
+		}
+		var r Request
+		if readJSON(filepath.Join(s.dir, k.id, requestFile), &r) == nil {
+			k.created = r.Created
+		}
+		_, usedErr := os.Stat(filepath.Join(s.dir, k.id, usedFile))
+		k.settled = usedErr == nil || !k.created.IsZero() && now.Sub(k.created) > s.opts.TTL
+		total += k.size
+		all = append(all, k)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].created.Before(all[j].created) })
+	count := len(all)
+	fits := func() bool { return count < MaxRecords && total+n <= MaxStored }
+	for _, k := range all {
+		if fits() {
+			return nil
+		}
+		if k.settled && os.RemoveAll(filepath.Join(s.dir, k.id)) == nil {
+			count--
+			total -= k.size
+		}
+	}
+	if fits() {
+		return nil
+	}
+	return fmt.Errorf("%w: %d approvals with %d bytes of arguments wait for the owner", ErrFull, count, total)
 }
 
 // sweep removes the approvals created longer than Keep ago.

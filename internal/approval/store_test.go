@@ -204,3 +204,53 @@ func TestArgsKeptWhole(t *testing.T) {
 		t.Errorf("Args of a bad id: %v, want ErrNotFound", err)
 	}
 }
+
+// A model may make calls that need approval as fast as it likes: what the
+// store keeps is bounded. Arguments past MaxArgs are refused; past
+// MaxRecords or MaxStored, settled approvals make room, the oldest first,
+// and when none is settled the next is refused.
+func TestStoreIsBounded(t *testing.T) {
+	now := time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)
+	s := Open(t.TempDir(), Options{Now: func() time.Time { return now }})
+	if _, err := s.Create(Request{Tool: "write_file"}, make([]byte, MaxArgs+1)); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("arguments past MaxArgs: %v", err)
+	}
+	big := make([]byte, MaxArgs)
+	var first Request
+	for i := range MaxStored / MaxArgs {
+		r, err := s.Create(Request{Tool: "write_file"}, big)
+		if err != nil {
+			t.Fatalf("record %d: %v", i, err)
+		}
+		if i == 0 {
+			first = r
+		}
+		now = now.Add(time.Second)
+	}
+	if _, err := s.Create(Request{Tool: "write_file"}, big); !errors.Is(err, ErrFull) {
+		t.Fatalf("past MaxStored with nothing settled: %v", err)
+	}
+	// The first is decided and used: it makes room.
+	if _, err := s.Decide(first.ID, true, "owner"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Use(first.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Create(Request{Tool: "write_file"}, big); err != nil {
+		t.Fatalf("with a settled approval to remove: %v", err)
+	}
+	if _, err := s.Get(first.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("the settled approval was kept: %v", err)
+	}
+	// Past their TTL, pending ones are settled too.
+	now = now.Add(DefaultTTL + time.Minute)
+	for i := range MaxRecords {
+		if _, err := s.Create(Request{Tool: "t"}, []byte("{}")); err != nil {
+			t.Fatalf("small record %d after the others expired: %v", i, err)
+		}
+	}
+	if _, err := s.Create(Request{Tool: "t"}, []byte("{}")); !errors.Is(err, ErrFull) {
+		t.Fatalf("past MaxRecords with nothing settled: %v", err)
+	}
+}
