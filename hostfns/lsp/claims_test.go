@@ -50,6 +50,7 @@ func init() {
 //   - "flood": at didOpen, pushes diagnostics for 5,000 files that do not
 //     exist, 2,000 for the document and begins 2,000 progress tokens it
 //     never ends; definition answers null.
+//   - "silent": never answers definition.
 //   - "quote": pull diagnostics of a.go whose messages quote file:line
 //     places: .env, the file out (outside the root), a.go itself and a
 //     system header.
@@ -86,6 +87,9 @@ func claimsFakeServer(mode, out string) {
 			}}, nil
 		case "textDocument/definition":
 			switch mode {
+			case "silent":
+				<-done // never answers
+				return nil, nil
 			case "hidden":
 				return []any{loc(".env", 0), loc("b.go", 1)}, nil
 			case "applyedit":
@@ -399,5 +403,22 @@ func TestClaimLSPNotificationsAreBounded(t *testing.T) {
 		if len(p.items) > maxPushedItems {
 			t.Errorf("%s: %d diagnostics kept, past %d", uri, len(p.items), maxPushedItems)
 		}
+	}
+}
+
+// A server that never answers gives TIMEOUT a little before the plugin
+// call's deadline, so the plugin answers instead of being stopped.
+func TestClaimLSPSilentServerTimesOutBeforeTheCall(t *testing.T) {
+	m, _, _ := claimsManager(t, "silent", map[string]string{"a.go": "package a\nvar x = y\n"}, policy.Config{}, Options{})
+	const deadline = deadlineMargin + 1500*time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	begin := time.Now()
+	_, _, e := m.serve(ctx, &abi.LSPRequest{Op: abi.LSPDefinition, Path: "a.go", Line: 2, Column: 9}, nil)
+	if e == nil || e.Code != abi.Timeout {
+		t.Fatalf("a silent server: %v", e)
+	}
+	if took := time.Since(begin); took >= deadline {
+		t.Errorf("answered after the call's deadline: %v", took)
 	}
 }

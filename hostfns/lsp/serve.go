@@ -7,16 +7,29 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/jujutools/juju/internal/lspconfig"
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
+// deadlineMargin is left between the end of a wait for a server and the
+// plugin call's deadline.
+const deadlineMargin = time.Second
+
 // serve answers one juju_lsp call.
 func (m *Manager) serve(ctx context.Context, req *abi.LSPRequest, _ []byte) (*abi.LSPResult, []byte, *abi.Error) {
 	if req.MaxResults <= 0 || req.MaxResults > DefaultMaxResults {
 		req.MaxResults = DefaultMaxResults
+	}
+	// The server's answer is waited for until a little before the plugin
+	// call's deadline, so that a server that never answers gives the
+	// plugin TIMEOUT, not a plugin stopped with it.
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, dl.Add(-deadlineMargin))
+		defer cancel()
 	}
 	var res *abi.LSPResult
 	var e *abi.Error
