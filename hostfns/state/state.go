@@ -41,7 +41,12 @@ func New(stateDir string) []hostfns.Func {
 	}
 }
 
-type server struct{ dir string }
+type server struct {
+	dir string
+	// mu makes a put's room check and its write one step: eight puts at
+	// once each found room for itself and passed the bound together.
+	mu sync.Mutex
+}
 
 // file returns the file of key for the calling plugin.
 func (s *server) file(ctx context.Context, key string) (string, *abi.Error) {
@@ -84,6 +89,8 @@ func (s *server) put(ctx context.Context, req *abi.StateRequest, body []byte) (*
 	if len(body) > MaxValue {
 		return nil, nil, abi.Errorf(abi.TooLarge, "the value is larger than %d KiB; keep less", MaxValue>>10)
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if e := roomFor(name, len(body)); e != nil {
 		return nil, nil, e
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/jujutools/juju/hostfns"
@@ -109,5 +110,35 @@ func TestStateIsBounded(t *testing.T) {
 	}
 	if code := put("p2", "past", MaxValue); code != string(abi.TooLarge) {
 		t.Fatalf("a value past %d MiB: %q, want TOO_LARGE", MaxTotal>>20, code)
+	}
+}
+
+// Puts at once do not pass the bound together: the room check and the
+// write are one step.
+func TestStateBoundHoldsUnderConcurrentPuts(t *testing.T) {
+	dir := t.TempDir()
+	fns := New(dir)
+	for i := range MaxTotal/MaxValue - 1 {
+		m, _ := call(t, fns, abi.FnStatePut, "p", abi.StateRequest{Key: fmt.Sprint("v", i)}, make([]byte, MaxValue))
+		if m["error"] != nil {
+			t.Fatalf("value %d: %v", i, m["error"])
+		}
+	}
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			call(t, fns, abi.FnStatePut, "p", abi.StateRequest{Key: fmt.Sprint("late", i)}, make([]byte, MaxValue))
+		})
+	}
+	wg.Wait()
+	var total int64
+	entries, _ := os.ReadDir(filepath.Join(dir, "state", "p"))
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil {
+			total += fi.Size()
+		}
+	}
+	if total > MaxTotal {
+		t.Errorf("%d bytes stored, past %d", total, MaxTotal)
 	}
 }
