@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -145,6 +146,9 @@ func New(cfg Config) (*Host, error) {
 		return nil, err
 	}
 	pol := ws.Policy
+	if r := rootHoldingHome(pol); r != "" {
+		log.Warn("a workspace root holds your home folder: commands and the write tools can change your shell profile, dotfiles and tools' settings there; serve a project folder instead", "root", r)
+	}
 	rt, err := plugin.NewRuntime(plugin.Options{
 		CacheDir:    cfg.Dirs.Cache,
 		Timeout:     cfg.PluginTimeout,
@@ -454,4 +458,25 @@ func (h *Host) Close(ctx context.Context) error {
 		return errors.Join(errs...)
 	}
 	return h.runtime.Close(ctx)
+}
+
+// rootHoldingHome returns the root that holds the owner's home folder, if
+// one does: everything there is then writable by commands and the write
+// tools, the shell profile included. juju's own folders inside it are kept
+// from them (hostfns/exec, guard.go); the rest is the owner's choice, said
+// once at start and by juju doctor.
+func rootHoldingHome(pol *policy.Policy) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(home); err == nil {
+		home = real
+	}
+	for _, r := range pol.Roots() {
+		if rel, err := filepath.Rel(r.Real, home); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return r.Real
+		}
+	}
+	return ""
 }
