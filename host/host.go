@@ -391,6 +391,12 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 		}
 	}
 	if res == nil {
+		if t.Spec.Tier == abi.TierExec {
+			// On record before it runs: a command can outlive juju, or
+			// kill it (with the sandbox off), before the call's end is
+			// written.
+			h.recordStart(start, caller, req.Args, appr)
+		}
 		t.Plugin.refreshGrants(h.log)
 		res = t.Plugin.Call(ctx, caller, req.Tool, req.Args)
 	}
@@ -421,6 +427,18 @@ func (h *Host) record(start time.Time, c hostfns.Caller, args []byte, res *abi.C
 	}
 	if res.Error != nil {
 		r.Outcome = string(res.Error.Code)
+	}
+	if err := h.audit.Append(&r); err != nil {
+		h.log.Warn("writing the audit log", "err", err)
+	}
+}
+
+// recordStart writes the started record of a call of tier X (see
+// audit.OutcomeStarted).
+func (h *Host) recordStart(start time.Time, c hostfns.Caller, args []byte, appr *audit.Approval) {
+	r := audit.Record{
+		Time: start.UTC(), CallID: c.CallID, Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier,
+		Args: audit.ShortArgs(args), Outcome: audit.OutcomeStarted, Approval: appr,
 	}
 	if err := h.audit.Append(&r); err != nil {
 		h.log.Warn("writing the audit log", "err", err)

@@ -146,3 +146,28 @@ func TestJoin(t *testing.T) {
 		t.Errorf("joined: %+v", out)
 	}
 }
+
+// A started record is left out once its call's own record is there; alone,
+// it stays (juju stopped while the call ran).
+func TestReadSettlesStartedRecords(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	l := Open(path)
+	defer l.Close()
+	t0 := time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)
+	for _, r := range []Record{
+		{Time: t0, CallID: "a", Tool: "run_command", Outcome: OutcomeStarted},
+		{Time: t0.Add(time.Second), CallID: "b", Tool: "run_command", Outcome: OutcomeStarted},
+		{Time: t0, CallID: "a", Tool: "run_command", Outcome: OutcomeOK},
+	} {
+		if err := l.Append(&r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := Read(path, Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].CallID != "a" || got[0].Outcome != OutcomeOK || got[1].CallID != "b" || got[1].Outcome != OutcomeStarted {
+		t.Errorf("read %+v", got)
+	}
+}

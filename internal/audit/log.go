@@ -156,10 +156,30 @@ func Read(path string, q Query) ([]Record, error) {
 			out = append(out, r)
 		}
 	}
+	out = settle(out)
 	// Records are appended as calls end; show them in the order they began.
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
 	if q.Limit > 0 && len(out) > q.Limit {
 		out = out[len(out)-q.Limit:]
 	}
 	return out, nil
+}
+
+// settle leaves out the started records of calls whose own record is
+// there too.
+func settle(recs []Record) []Record {
+	ended := map[string]bool{}
+	for _, r := range recs {
+		if r.Outcome != OutcomeStarted && r.CallID != "" {
+			ended[r.CallID] = true
+		}
+	}
+	out := recs[:0]
+	for _, r := range recs {
+		if r.Outcome == OutcomeStarted && ended[r.CallID] {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }

@@ -35,6 +35,13 @@ type Approval struct {
 // Outcome "ok": the call succeeded.
 const OutcomeOK = "ok"
 
+// Outcome "started": a call of tier X (one that runs programs or reaches
+// the network) was about to run. Its own record, written when it ends,
+// settles it (Read leaves the started one out); a started record alone
+// means juju stopped while the call ran (killed, or a command killed it),
+// and whatever the call did is still on record.
+const OutcomeStarted = "started"
+
 // Bounds of ShortArgs.
 const (
 	maxString = 80  // characters of one string value
