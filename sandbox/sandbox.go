@@ -291,7 +291,7 @@ func outermost(paths []string) []string {
 	for i, d := range abs {
 		nested := false
 		for j, o := range abs {
-			if i != j && d != o && Within(o, d) {
+			if i != j && d != o && under(d, o) {
 				nested = true
 				break
 			}
@@ -301,13 +301,6 @@ func outermost(paths []string) []string {
 		}
 	}
 	return out
-}
-
-// Within reports whether p is dir or lies inside it (both absolute and
-// clean, compared as paths).
-func Within(dir, p string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // pinBinds are the Pinned paths bubblewrap binds onto themselves: those

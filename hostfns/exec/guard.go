@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/jujutools/juju/sandbox"
+	"github.com/jujutools/juju/internal/policy"
 )
 
 // What a confined command may write besides the roots, and what it may not
@@ -54,7 +54,7 @@ func safeCaches(caches, roots, private []string) []string {
 // overlaps reports whether p lies inside one of dirs or holds one.
 func overlaps(p string, dirs []string) bool {
 	for _, d := range dirs {
-		if sandbox.Within(d, p) || sandbox.Within(p, d) {
+		if policy.Within(p, d) || policy.Within(d, p) {
 			return true
 		}
 	}
@@ -93,7 +93,7 @@ func guardPrivate(private, roots []string) privateGuard {
 		}
 		for _, d := range paths {
 			for _, r := range roots {
-				if d == r || !sandbox.Within(r, d) || seen[d] {
+				if d == r || !policy.Within(d, r) || seen[d] {
 					continue
 				}
 				seen[d] = true

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/internal/proc"
 )
 
@@ -95,7 +96,7 @@ func outsideRoots(roots []string) func(origin string) bool {
 		}
 		for _, p := range paths {
 			for _, r := range roots {
-				if p == r || strings.HasPrefix(p, r+string(filepath.Separator)) {
+				if policy.Within(p, r) {
 					return false
 				}
 			}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/jujutools/juju/internal/policy"
 )
 
 // repo is the repository juju's git runs use for one root: always the
@@ -101,7 +103,7 @@ func inside(p string, roots []string) bool {
 		return false
 	}
 	for _, r := range roots {
-		if rel, err := filepath.Rel(r, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if policy.Within(real, r) {
 			return true
 		}
 	}

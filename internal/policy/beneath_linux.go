@@ -99,7 +99,7 @@ func (p *Policy) fastRel(req string) (string, bool) {
 	}
 	rel, ok := "", false
 	for _, s := range []string{p.roots[0].Path, p.roots[0].Real} {
-		if clean != s && within(clean, s) {
+		if clean != s && Within(clean, s) {
 			rel, ok = strings.TrimPrefix(clean[len(s):], "/"), true
 			break
 		}
@@ -108,7 +108,7 @@ func (p *Policy) fastRel(req string) (string, bool) {
 		return "", false
 	}
 	for _, r := range p.roots[1:] {
-		if within(clean, r.Path) || within(clean, r.Real) {
+		if Within(clean, r.Path) || Within(clean, r.Real) {
 			return "", false
 		}
 	}

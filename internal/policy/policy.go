@@ -190,9 +190,9 @@ func evalExisting(abs string) string {
 func (r *Root) setPrivate(private []string) {
 	for _, priv := range private {
 		for _, s := range []string{r.Path, r.Real} {
-			if within(s, priv) {
+			if Within(s, priv) {
 				r.allPrivate = true
-			} else if within(priv, s) {
+			} else if Within(priv, s) {
 				rel, err := filepath.Rel(s, priv)
 				if err == nil {
 					r.private = append(r.private, filepath.ToSlash(rel))
@@ -202,8 +202,8 @@ func (r *Root) setPrivate(private []string) {
 	}
 }
 
-// within reports whether the absolute, clean path p is dir or lies under it.
-func within(p, dir string) bool {
+// Within reports whether the absolute, clean path p is dir or lies under it.
+func Within(p, dir string) bool {
 	if p == dir {
 		return true
 	}

@@ -105,7 +105,7 @@ func TestFastRelKeepsTheWalksRoot(t *testing.T) {
 			if ok && (!fast || e != nil) {
 				t.Errorf("roots %v: ResolveRegular(%q) went fast (fastRel %v, Resolve %v)", roots, req, fast, e)
 			}
-			if strings.HasPrefix(req, "/") && within(req, inner) && fast {
+			if strings.HasPrefix(req, "/") && Within(req, inner) && fast {
 				t.Errorf("roots %v: %q lies in both roots, and fastRel took it", roots, req)
 			}
 		}

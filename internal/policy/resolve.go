@@ -112,7 +112,7 @@ func (p *Policy) precheck(req string) *abi.Error {
 			// such whether or not the folders it climbs through exist.
 			abs := filepath.Join(p.roots[0].Path, filepath.FromSlash(clean))
 			for _, r := range p.roots {
-				if within(abs, r.Path) || within(abs, r.Real) {
+				if Within(abs, r.Path) || Within(abs, r.Real) {
 					return nil
 				}
 			}
@@ -122,13 +122,13 @@ func (p *Policy) precheck(req string) *abi.Error {
 	}
 	clean := filepath.Clean(req)
 	for _, priv := range p.private {
-		if within(clean, priv) {
+		if Within(clean, priv) {
 			return privateError(req)
 		}
 	}
 	for _, r := range p.roots {
 		for _, s := range []string{r.Path, r.Real} {
-			if within(clean, s) {
+			if Within(clean, s) {
 				rel, err := filepath.Rel(s, clean)
 				if err != nil {
 					continue
@@ -272,7 +272,7 @@ func (p *Policy) resolve(req string, allowMissing bool) (*Resolved, *abi.Error) 
 	}
 	if w.root == nil {
 		for _, priv := range p.private {
-			if within(w.outside, priv) {
+			if Within(w.outside, priv) {
 				return nil, privateError(req)
 			}
 		}
@@ -419,7 +419,7 @@ func (w *walker) leave(abs string, viaLink bool) {
 func (w *walker) enter(queue []step) []step {
 	for _, r := range w.p.roots {
 		for _, s := range []string{r.Path, r.Real} {
-			if !within(w.outside, s) {
+			if !Within(w.outside, s) {
 				continue
 			}
 			rest, err := filepath.Rel(s, w.outside)
