@@ -52,6 +52,10 @@ type Config struct {
 	BackgroundAfter time.Duration // a command still running after this becomes a background job
 	Version         string
 	Logger          *slog.Logger
+	// CommandEnv is the environment commands start from, before the
+	// secrets are scrubbed (os.Environ() when nil): juju started with it,
+	// before its own PATH lost the folders inside the roots.
+	CommandEnv []string
 	// ApprovalTimeout bounds how long a call waits for the owner's approval
 	// before it answers APPROVAL_PENDING (DefaultApprovalTimeout when 0).
 	ApprovalTimeout time.Duration
@@ -223,6 +227,8 @@ func (h *Host) execManager() *jexec.Manager {
 		Sandbox:         h.cfg.Sandbox,
 		Sandboxer:       sandbox.NewDefault(),
 		Private:         h.cfg.Dirs.All(),
+		Programs:        ownPrograms(),
+		Env:             h.cfg.CommandEnv,
 		Logger:          h.log,
 	})
 	return h.exec
@@ -497,4 +503,19 @@ func rootHoldingHome(pol *policy.Policy) string {
 		}
 	}
 	return ""
+}
+
+// ownPrograms are the executables juju runs outside any sandbox: itself
+// (the re-executed helper, and the program the owner starts next) and its
+// standalone sandbox helper.
+func ownPrograms() []string {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	out := []string{exe}
+	if h := sandbox.StandaloneHelper(exe); h != "" {
+		out = append(out, h)
+	}
+	return out
 }

@@ -146,3 +146,75 @@ echo done`)
 		t.Errorf("an ordinary chmod: %v %v", fi, err)
 	}
 }
+
+// juju runs its sandbox helper (and itself, next time) outside any
+// sandbox: when they lie inside a root, a confined command cannot replace
+// them, in place or by a rename, nor move their folder away.
+func TestSandboxCannotReplaceJujusPrograms(t *testing.T) {
+	needSandbox(t)
+	root := workspace(t, map[string]string{"src/a.go": "package a\n"})
+	bin := filepath.Join(root, "tools", "bin")
+	os.MkdirAll(bin, 0o755)
+	copyFile := func(src, dst string) {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Skip(err)
+		}
+		if err := os.WriteFile(dst, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	helper := filepath.Join(filepath.Dir(jujuBin), "juju-sandbox")
+	copyFile(jujuBin, filepath.Join(bin, "juju"))
+	copyFile(helper, filepath.Join(bin, "juju-sandbox"))
+	before, _ := os.ReadFile(filepath.Join(bin, "juju-sandbox"))
+	home := t.TempDir()
+	os.Symlink(sharedCache, filepath.Join(home, "cache"))
+	s := startCommand(t, append(os.Environ(), "JUJU_HOME="+home), filepath.Join(bin, "juju"),
+		[]string{"stdio", "--root", root, "--mode", "trusted", "--sandbox", "require"}, home, root)
+	got := runIn(t, s, `
+printf '#!/bin/sh\necho evil\n' > evil.sh; chmod 755 evil.sh
+cp evil.sh tools/bin/js.new && mv tools/bin/js.new tools/bin/juju-sandbox 2>/dev/null && echo renamed || echo refused-rename
+cat evil.sh > tools/bin/juju-sandbox 2>/dev/null && echo overwrote || echo refused-overwrite
+cat evil.sh > tools/bin/juju 2>/dev/null && echo overwrote-juju || echo refused-juju
+mv tools tools-old 2>/dev/null && echo moved || echo refused-move`)
+	for _, want := range []string{"refused-rename", "refused-overwrite", "refused-juju", "refused-move"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in %q", want, got)
+		}
+	}
+	if after, _ := os.ReadFile(filepath.Join(bin, "juju-sandbox")); string(after) != string(before) {
+		t.Fatal("a confined command replaced juju's sandbox helper")
+	}
+	// And the next command still runs, confined by the real helper.
+	if got := runIn(t, s, "echo second"); got != "second\n" {
+		t.Errorf("the next command: %q", got)
+	}
+}
+
+// juju's folders are guarded where they lead: a home folder reached
+// through a link, its juju configuration folder not made yet.
+func TestSandboxGuardsJujusFoldersThroughALink(t *testing.T) {
+	needSandbox(t)
+	base := t.TempDir()
+	real := filepath.Join(base, "realhome")
+	os.MkdirAll(filepath.Join(real, "src"), 0o755)
+	link := filepath.Join(base, "homelink")
+	os.Symlink(real, link)
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "HOME" || k == "JUJU_HOME" || strings.HasPrefix(k, "XDG_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "HOME="+link)
+	os.MkdirAll(filepath.Join(real, ".cache", "juju"), 0o700)
+	os.Symlink(sharedCache, filepath.Join(real, ".cache", "juju", "cache"))
+	s := startCommand(t, env, jujuBin, []string{"stdio", "--root", link, "--mode", "trusted", "--sandbox", "require"}, filepath.Join(real, ".config", "juju"), link)
+	got := runIn(t, s, `mkdir -p `+real+`/.config/juju 2>/dev/null; printf 'sandbox = "off"\n' > `+real+`/.config/juju/config.toml 2>/dev/null && echo wrote || echo refused`)
+	if !strings.Contains(got, "refused") {
+		t.Errorf("a confined command wrote juju's configuration through the home folder's link: %q", got)
+	}
+}

@@ -4,16 +4,21 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/jujutools/juju/host"
 	"github.com/jujutools/juju/internal/config"
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/internal/workspace"
 )
 
 // hostConfig turns the owner's settings into the host's configuration.
 func hostConfig(s config.Settings, dirs config.Dirs, log *slog.Logger) host.Config {
+	env := trimPath(s.Roots, log)
 	return host.Config{
+		CommandEnv:      env,
 		Roots:           s.Roots,
 		Mode:            s.Mode,
 		Sandbox:         s.Sandbox,
@@ -74,4 +79,57 @@ func closeHost(h *host.Host, log *slog.Logger, grace time.Duration) {
 	if err := h.Close(ctx); err != nil {
 		log.Debug("closing the host", "err", err)
 	}
+}
+
+// trimPath takes the folders inside the roots out of juju's own PATH and
+// returns the environment as juju started, for the commands it confines.
+// juju's PATH finds the programs it runs outside any sandbox — bubblewrap,
+// git, ripgrep, language servers — and a confined command may write
+// anywhere in the roots: a bwrap or gopls it put in ~/.local/bin, with the
+// home folder a root, would run with the owner's full rights.
+func trimPath(roots []string, log *slog.Logger) []string {
+	env := os.Environ()
+	var real []string
+	for _, r := range roots {
+		if abs, err := filepath.Abs(r); err == nil {
+			real = append(real, abs)
+			if rr, err := filepath.EvalSymlinks(abs); err == nil {
+				real = append(real, rr)
+			}
+		}
+	}
+	var kept, dropped []string
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if insideAny(d, real) {
+			dropped = append(dropped, d)
+		} else {
+			kept = append(kept, d)
+		}
+	}
+	if len(dropped) > 0 {
+		os.Setenv("PATH", strings.Join(kept, string(filepath.ListSeparator)))
+		log.Info("folders inside the roots are left out of the PATH juju looks up its own programs on (commands still get them)", "folders", dropped)
+	}
+	return env
+}
+
+// insideAny reports whether the PATH entry d lies inside one of roots, by
+// its path or where it leads; a relative entry counts as inside (it names
+// a folder of the current one, a root).
+func insideAny(d string, roots []string) bool {
+	if d == "" || !filepath.IsAbs(d) {
+		return true
+	}
+	paths := []string{filepath.Clean(d)}
+	if r, err := filepath.EvalSymlinks(d); err == nil {
+		paths = append(paths, r)
+	}
+	for _, p := range paths {
+		for _, r := range roots {
+			if policy.Within(p, r) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -59,6 +59,10 @@ type Options struct {
 	// cache, plugins): where one lies inside a root, a confined command
 	// may not write it, nor move away a folder on the way to it (guard.go).
 	Private []string
+	// Programs are juju's own executables, which it runs outside any
+	// sandbox (juju itself, its sandbox helper): where one lies inside a
+	// root, a confined command may not replace it (guard.go).
+	Programs []string
 	// Env is the environment children start from, before Scrub
 	// (os.Environ() when nil).
 	Env []string
@@ -161,7 +165,7 @@ func New(p *policy.Policy, opts Options) *Manager {
 		roots = append(roots, r.Real)
 	}
 	m.caches = safeCaches(opts.Caches, roots, opts.Private)
-	m.guard = guardPrivate(opts.Private, roots)
+	m.guard = guardPrivate(opts.Private, opts.Programs, roots)
 	for _, d := range m.guard.unguarded {
 		m.log.Warn("a folder of juju's inside a workspace root is reached through a link, which a confined command could point elsewhere; keep juju's folders outside the roots (JUJU_HOME)", "folder", d)
 	}

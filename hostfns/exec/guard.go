@@ -61,9 +61,9 @@ func overlaps(p string, dirs []string) bool {
 	return false
 }
 
-// privateGuard is how juju's own folders inside the roots are kept from
-// confined commands: pinned folders on the way, and the folders themselves
-// read-only.
+// privateGuard is how juju's own folders and programs inside the roots are
+// kept from confined commands: pinned folders on the way, and the folders
+// and programs themselves read-only.
 type privateGuard struct {
 	pinned, readOnly []string
 	// unguarded are folders of juju's inside a root that could not be
@@ -71,21 +71,24 @@ type privateGuard struct {
 	unguarded []string
 }
 
-// guardPrivate finds juju's folders (private: absolute, as juju uses
-// them) inside the roots (real paths), makes those missing (an empty
-// folder the owner's juju would make anyway, so that a command cannot make
-// it first with a configuration of its own), and returns their guard. A
-// folder is guarded by its path as juju uses it and by where that leads.
-func guardPrivate(private, roots []string) privateGuard {
+// guardPrivate finds juju's folders (private) and programs (its executable
+// and its sandbox helper, which juju runs outside any sandbox) inside the
+// roots (real paths), and returns their guard. Each is guarded by its path
+// as juju uses it and by where that leads. The folders are made first (an
+// empty folder the owner's juju would make anyway, so that a command cannot
+// make it first with a configuration of its own, and so that a path
+// through a link resolves). A root that is one of juju's folders, or lies
+// inside one, is read-only as a whole.
+func guardPrivate(private, programs, roots []string) privateGuard {
 	var g privateGuard
 	seen := map[string]bool{}
-	for _, p := range private {
+	guard := func(p string, folder bool) {
 		abs, err := filepath.Abs(p)
 		if err != nil {
-			continue
+			return
 		}
-		if overlaps(abs, roots) {
-			os.MkdirAll(abs, 0o700) // made now, where it leads (below)
+		if folder {
+			os.MkdirAll(abs, 0o700)
 		}
 		paths := []string{abs}
 		if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
@@ -93,41 +96,57 @@ func guardPrivate(private, roots []string) privateGuard {
 		}
 		for _, d := range paths {
 			for _, r := range roots {
-				if d == r || !policy.Within(d, r) || seen[d] {
-					continue
+				switch {
+				case seen[d+"\x00"+r]:
+				case folder && policy.Within(r, d):
+					g.readOnly = append(g.readOnly, r) // the root is juju's
+				case d == r || !policy.Within(d, r):
+				default:
+					if pins, ok := chain(r, d, folder); ok {
+						g.pinned = append(g.pinned, pins...)
+						g.readOnly = append(g.readOnly, d)
+					} else {
+						g.unguarded = append(g.unguarded, d)
+					}
 				}
-				seen[d] = true
-				if pins, ok := folderChain(r, d); ok {
-					g.pinned = append(g.pinned, pins...)
-					g.readOnly = append(g.readOnly, d)
-				} else {
-					g.unguarded = append(g.unguarded, d)
-				}
+				seen[d+"\x00"+r] = true
 			}
 		}
+	}
+	for _, p := range private {
+		guard(p, true)
+	}
+	for _, p := range programs {
+		guard(p, false)
 	}
 	return g
 }
 
-// folderChain makes dir (inside root) if it is missing and returns the
-// folders strictly between root and dir; ok is false when one of them, or
-// dir, is not a real folder (a link, a file).
-func folderChain(root, dir string) ([]string, bool) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, false
-	}
-	var chain []string
-	for d := dir; d != root; d = filepath.Dir(d) {
-		fi, err := os.Lstat(d)
-		if err != nil || fi.Mode()&fs.ModeSymlink != 0 || !fi.IsDir() {
+// chain returns the folders strictly between root and p (inside root),
+// which is a folder (made if missing) or a file; ok is false when one of
+// them, or p, is not what it should be (a link, or the wrong kind).
+func chain(root, p string, folder bool) ([]string, bool) {
+	if folder {
+		if err := os.MkdirAll(p, 0o700); err != nil {
 			return nil, false
 		}
-		if d != dir {
-			chain = append(chain, d)
+	}
+	var out []string
+	for d := p; d != root; d = filepath.Dir(d) {
+		fi, err := os.Lstat(d)
+		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, false
+		}
+		switch {
+		case d != p && !fi.IsDir(), d == p && folder && !fi.IsDir(), d == p && !folder && !fi.Mode().IsRegular():
+			return nil, false
+		}
+		if d != p {
+			out = append(out, d)
 		}
 		if filepath.Dir(d) == d {
 			return nil, false
 		}
 	}
-	return chain, true
+	return out, true
 }

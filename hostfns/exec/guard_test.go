@@ -41,7 +41,7 @@ func TestGuardPrivate(t *testing.T) {
 	os.MkdirAll(filepath.Join(root, "real"), 0o755)
 	os.Symlink(filepath.Join(root, "real"), filepath.Join(root, "linked"))
 	viaLink := filepath.Join(root, "linked", "juju")
-	g := guardPrivate([]string{cfg, state, viaLink, filepath.Join(outside, "data")}, []string{root})
+	g := guardPrivate([]string{cfg, state, viaLink, filepath.Join(outside, "data")}, nil, []string{root})
 	wantPinned := []string{filepath.Join(root, ".config"), filepath.Join(root, ".local", "state"), filepath.Join(root, ".local"),
 		filepath.Join(root, "real")}
 	slices.Sort(g.pinned)
@@ -60,7 +60,29 @@ func TestGuardPrivate(t *testing.T) {
 			t.Errorf("%s was not made: %v", d, err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(outside, "data")); err == nil {
-		t.Error("a folder outside the roots was made")
+}
+
+// juju's executables inside a root are read-only with their folders
+// pinned; a root that is one of juju's folders, or lies in one, is
+// read-only whole.
+func TestGuardProgramsAndJujuRoots(t *testing.T) {
+	root, other, jujuHome := t.TempDir(), t.TempDir(), t.TempDir()
+	bin := filepath.Join(root, "tools", "bin")
+	os.MkdirAll(bin, 0o755)
+	exe := filepath.Join(bin, "juju")
+	os.WriteFile(exe, []byte("x"), 0o755)
+	stateRoot := filepath.Join(jujuHome, "state")
+	os.MkdirAll(filepath.Join(stateRoot, "w"), 0o700)
+	g := guardPrivate([]string{filepath.Join(jujuHome, "config"), stateRoot}, []string{exe, filepath.Join(other, "juju-sandbox")},
+		[]string{root, filepath.Join(jujuHome, "config"), filepath.Join(stateRoot, "w")})
+	for _, want := range []string{exe, filepath.Join(jujuHome, "config"), filepath.Join(stateRoot, "w")} {
+		if !slices.Contains(g.readOnly, want) {
+			t.Errorf("%s is not read-only: %q", want, g.readOnly)
+		}
+	}
+	for _, want := range []string{filepath.Join(root, "tools"), bin} {
+		if !slices.Contains(g.pinned, want) {
+			t.Errorf("%s is not pinned: %q", want, g.pinned)
+		}
 	}
 }
