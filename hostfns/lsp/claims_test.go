@@ -422,3 +422,30 @@ func TestClaimLSPSilentServerTimesOutBeforeTheCall(t *testing.T) {
 		t.Errorf("answered after the call's deadline: %v", took)
 	}
 }
+
+// A server whose program lies inside the workspace is not started: juju
+// runs it outside any sandbox, and a confined command could replace it.
+func TestClaimLSPProgramInsideTheRootsRefused(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\nvar x = y\n"), 0o644)
+	exe, _ := os.Executable()
+	inside := filepath.Join(root, "bin", "server")
+	os.MkdirAll(filepath.Dir(inside), 0o755)
+	if err := os.Symlink(exe, inside); err != nil {
+		t.Fatal(err)
+	}
+	pol, err := policy.New(policy.Config{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pol.Close() })
+	m := New(pol, Options{Servers: []lspconfig.Server{{Name: "claims", Command: []string{inside, claimsFakeArg, "hidden", filepath.Join(t.TempDir(), "out")}, Languages: []string{"go"}}}})
+	t.Cleanup(func() { m.Close(context.Background()) })
+	_, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDefinition, Path: "a.go", Line: 2, Column: 9})
+	if e == nil || e.Code != abi.PathDenied || !strings.Contains(e.Message, "inside the workspace") {
+		t.Fatalf("a server program inside the root: %v", e)
+	}
+	if len(m.running()) != 0 {
+		t.Error("the server was started")
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jujutools/juju/internal/lspconfig"
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/internal/proc"
 )
 
@@ -22,6 +23,11 @@ func (m *Manager) startClient(ctx context.Context, reg lspconfig.Server, root st
 	prog, err := osexec.LookPath(reg.Command[0])
 	if err != nil {
 		return nil, &startError{reg: reg.Name, notFound: true, err: err}
+	}
+	if m.inRoots(prog) {
+		// juju runs it outside any sandbox, and a confined command may
+		// write anywhere in the roots: it could replace the program.
+		return nil, &startError{reg: reg.Name, inRoots: prog}
 	}
 	cmd := osexec.Command(prog, reg.Command[1:]...)
 	cmd.Dir = root
@@ -119,10 +125,31 @@ func (c *client) initializeParams() map[string]any {
 	return p
 }
 
+// inRoots reports whether the program prog lies inside a root, by its path
+// or where it leads.
+func (m *Manager) inRoots(prog string) bool {
+	paths := []string{prog}
+	if abs, err := filepath.Abs(prog); err == nil {
+		paths[0] = abs
+	}
+	if real, err := filepath.EvalSymlinks(paths[0]); err == nil {
+		paths = append(paths, real)
+	}
+	for _, p := range paths {
+		for _, r := range m.pol.Roots() {
+			if policy.Within(p, r.Real) || policy.Within(p, r.Path) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // startError is a server that could not be started.
 type startError struct {
 	reg      string
 	notFound bool          // no such program
+	inRoots  string        // the program, which lies inside a root
 	timeout  time.Duration // initialize not answered in time
 	stderr   string
 	err      error
@@ -132,6 +159,8 @@ func (e *startError) Error() string {
 	switch {
 	case e.notFound:
 		return fmt.Sprintf("language server %s: command not found: %v", e.reg, e.err)
+	case e.inRoots != "":
+		return fmt.Sprintf("language server %s: its program %s lies inside a workspace root", e.reg, e.inRoots)
 	case e.timeout > 0:
 		return fmt.Sprintf("language server %s: no answer to initialize within %s", e.reg, e.timeout)
 	}

@@ -127,6 +127,8 @@ func (m *Manager) startFailure(name string, err error) *abi.Error {
 		return abi.Errorf(abi.Internal, "juju is shutting down its language servers; try again after it restarts")
 	case errors.As(err, &se) && se.notFound:
 		return abi.Errorf(abi.NotFound, "the language server %s could not be started: its command was not found on this machine. The owner can install it, fix the registration (juju lsp add %s --replace --command …) or remove it (juju lsp remove %s); juju doctor lists the registrations", name, name, name)
+	case errors.As(err, &se) && se.inRoots != "":
+		return abi.Errorf(abi.PathDenied, "the language server %s was not started: its program lies inside the workspace, where commands can replace it, and juju runs it outside any sandbox. The owner can install it outside the workspace and register that (juju lsp add %s --replace --command …)", name, name)
 	case errors.As(err, &se) && se.timeout > 0:
 		return abi.Errorf(abi.Timeout, "the language server %s did not answer initialize within %s, so it was stopped; the next call starts it again. If it keeps happening, the owner should check its command (juju lsp list, juju doctor)", name, se.timeout)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
