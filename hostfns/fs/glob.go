@@ -10,6 +10,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -88,6 +89,9 @@ func splitGlob(req *abi.GlobRequest) (base, pattern string, e *abi.Error) {
 	pattern = strings.TrimRight(pattern, "/")
 	if pattern != "" && !doublestar.ValidatePattern(pattern) {
 		return "", "", abi.Errorf(abi.InvalidArgument, "the pattern %q is not a valid glob (check its brackets and braces)", req.Pattern)
+	}
+	if hostfns.GlobForms(pattern) > hostfns.MaxGlobForms {
+		return "", "", abi.Errorf(abi.InvalidArgument, "the pattern's brace groups expand to more than %d forms; use fewer {a,b} groups, or several calls", hostfns.MaxGlobForms)
 	}
 	if base == "" {
 		base = "."

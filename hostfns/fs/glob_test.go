@@ -102,6 +102,7 @@ func TestGlobErrors(t *testing.T) {
 		code abi.Code
 	}{
 		{abi.GlobRequest{Pattern: "[a"}, abi.InvalidArgument},
+		{abi.GlobRequest{Pattern: strings.Repeat("{,}", 40) + "x"}, abi.InvalidArgument}, // a trillion forms
 		{abi.GlobRequest{Pattern: "*", SortBy: "size"}, abi.InvalidArgument},
 		{abi.GlobRequest{Pattern: "*", Limit: -1}, abi.InvalidArgument},
 		{abi.GlobRequest{Pattern: "*", Path: "a.txt"}, abi.InvalidArgument},
