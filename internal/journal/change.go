@@ -34,6 +34,7 @@ type slot struct {
 	post    []byte
 	count   int // replacements made by edits
 	order   int
+	counted int64 // the new content counted in draft.bytes
 }
 
 // draft is a change being computed, over a virtual view of the disk.
@@ -41,7 +42,14 @@ type draft struct {
 	j     *Journal
 	slots map[key]*slot
 	n     int
+	bytes int64 // the new contents held, every path together (maxChangeBytes)
 }
+
+// maxChangeBytes bounds the new contents of one change, every path
+// together: each file may hold 32 MiB, and edits with replaceAll multiply
+// a small request into them (ten files of 32 KiB, each "a" made 1,000
+// "b"s, were 1.9 GB of memory and 450 MB kept by one preview).
+var maxChangeBytes int64 = 64 << 20
 
 func (j *Journal) newDraft() *draft { return &draft{j: j, slots: map[key]*slot{}} }
 

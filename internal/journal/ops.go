@@ -47,6 +47,9 @@ func (d *draft) setFile(s *slot, content []byte) *abi.Error {
 	if int64(len(content)) > d.j.opts.maxFileSize {
 		return abi.Errorf(abi.TooLarge, "the new content of %s is larger than %d MiB; write less at once", quote(s.display), d.j.opts.maxFileSize>>20)
 	}
+	if total := d.bytes - s.counted + int64(len(content)); total > maxChangeBytes {
+		return abi.Errorf(abi.TooLarge, "the change's new contents pass %d MiB together (at %s); split it into smaller changes", maxChangeBytes>>20, quote(s.display))
+	}
 	switch s.after.Kind {
 	case kindDir:
 		return abi.Errorf(abi.InvalidArgument, "%s is a folder; name a file path", quote(s.display))
@@ -60,6 +63,8 @@ func (d *draft) setFile(s *slot, content []byte) *abi.Error {
 			return e
 		}
 	}
+	d.bytes += int64(len(content)) - s.counted
+	s.counted = int64(len(content))
 	s.after, s.post = image{Kind: kindFile, SHA256: sum(content), Mode: mode}, content
 	return nil
 }

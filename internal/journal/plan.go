@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -47,7 +48,7 @@ func (j *Journal) Plan(ctx context.Context, by Author, req *abi.ChangeRequest, b
 		}
 		return db.Update(func(tx *bolt.Tx) error {
 			b := tx.Bucket(bucketPlans)
-			purgePlans(b, now)
+			kept := purgePlans(b, now)
 			seq, err := b.NextSequence()
 			if err != nil {
 				return err
@@ -56,6 +57,9 @@ func (j *Journal) Plan(ctx context.Context, by Author, req *abi.ChangeRequest, b
 			v, err := json.Marshal(sp)
 			if err != nil {
 				return err
+			}
+			if kept+int64(len(v)) > maxPlanBytes {
+				return abi.Errorf(abi.TooLarge, "the previews not yet applied hold %d MiB, and this one would pass the %d MiB juju keeps; apply or discard some (they expire after an hour), or preview smaller changes", kept>>20, maxPlanBytes>>20)
 			}
 			res = &abi.PlanResult{PlanID: sp.ID, Files: fileChanges(p.recs), Diff: p.diff, DiffCut: p.cut, Expires: sp.Expires.Format(time.RFC3339)}
 			return b.Put([]byte(sp.ID), v)
@@ -67,19 +71,39 @@ func (j *Journal) Plan(ctx context.Context, by Author, req *abi.ChangeRequest, b
 	return res, nil
 }
 
-// purgePlans drops the plans that have expired.
-func purgePlans(b *bolt.Bucket, now time.Time) {
+// maxPlanBytes bounds the plans kept together: each holds every file's new
+// content until it is applied, discarded or expires, an hour later.
+var maxPlanBytes int64 = 256 << 20
+
+// purgePlans drops the plans that have expired and returns the bytes of
+// those kept.
+func purgePlans(b *bolt.Bucket, now time.Time) (kept int64) {
 	var old [][]byte
 	b.ForEach(func(k, v []byte) error {
-		var sp storedPlan
-		if json.Unmarshal(v, &sp) != nil || now.After(sp.Expires) {
+		var head struct {
+			Expires time.Time `json:"expires"`
+		}
+		if json.Unmarshal(planHead(v), &head) != nil || now.After(head.Expires) {
 			old = append(old, append([]byte(nil), k...))
+		} else {
+			kept += int64(len(v))
 		}
 		return nil
 	})
 	for _, k := range old {
 		b.Delete(k)
 	}
+	return kept
+}
+
+// planHead is the start of a stored plan up to its files: its id and
+// expiry, which come first (storedPlan's field order), read without
+// decoding every file's content.
+func planHead(v []byte) []byte {
+	if i := bytes.Index(v, []byte(`,"files":`)); i > 0 {
+		return append(v[:i:i], '}')
+	}
+	return v
 }
 
 func normalizePlanID(s string) (string, bool) {
