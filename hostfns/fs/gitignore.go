@@ -128,18 +128,23 @@ func (s ignoreStack) ignored(rel string, isDir bool) bool {
 	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
 		name = rel[i+1:]
 	}
+	budget := maxEntrySteps
 	for i := len(s) - 1; i >= 0; i-- {
 		f := s[i]
 		for j := len(f.rules) - 1; j >= 0; j-- {
+			if budget <= 0 {
+				return false
+			}
 			r := &f.rules[j]
 			if r.dirOnly && !isDir {
 				continue
 			}
+			budget-- // a rule tried, however cheaply
 			var m bool
 			if r.nameOnly {
-				m = r.matchName(name)
+				m = r.matchName(name, &budget)
 			} else {
-				m = r.matchPath(rel, f.base)
+				m = r.matchPath(rel, f.base, &budget)
 			}
 			if m {
 				return !r.negate
@@ -150,18 +155,18 @@ func (s ignoreStack) ignored(rel string, isDir bool) bool {
 }
 
 // matchName is git's match_basename.
-func (r *ignoreRule) matchName(name string) bool {
+func (r *ignoreRule) matchName(name string, budget *int) bool {
 	switch {
 	case r.literal == len(r.pattern):
 		return name == r.pattern
 	case r.endsWith:
 		return strings.HasSuffix(name, r.pattern[1:])
 	}
-	return wildmatch(r.pattern, name, false)
+	return wildmatch(r.pattern, name, false, budget)
 }
 
 // matchPath is git's match_pathname: the pattern is relative to base.
-func (r *ignoreRule) matchPath(rel, base string) bool {
+func (r *ignoreRule) matchPath(rel, base string, budget *int) bool {
 	pattern, literal := r.pattern, r.literal
 	if pattern[0] == '/' {
 		pattern, literal = pattern[1:], literal-1
@@ -182,5 +187,5 @@ func (r *ignoreRule) matchPath(rel, base string) bool {
 			return true
 		}
 	}
-	return wildmatch(pattern, name, true)
+	return wildmatch(pattern, name, true, budget)
 }

@@ -2,12 +2,14 @@ package fs
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestWildmatch(t *testing.T) {
@@ -73,7 +75,8 @@ func TestWildmatch(t *testing.T) {
 		{"**/*a*b*g*n*t", "abcd/abcdefg/abcdefghijk/abcdefghijklmnop.txt", true, true},
 		{"**/*a*b*g*n*t", "abcd/abcdefg/abcdefghijk/abcdefghijklmnop.txtz", true, false},
 	} {
-		if got := wildmatch(c.pattern, c.text, c.pathname); got != c.want {
+		budget := maxEntrySteps
+		if got := wildmatch(c.pattern, c.text, c.pathname, &budget); got != c.want {
 			t.Errorf("wildmatch(%q, %q, %v) = %v, want %v", c.pattern, c.text, c.pathname, got, c.want)
 		}
 	}
@@ -277,4 +280,24 @@ func gitIgnored(t *testing.T, dir string, paths []string) ([]string, bool) {
 		}
 	}
 	return ignored, true
+}
+
+// A .gitignore comes with the repository: however many costly rules it
+// holds, one name is matched against them within maxEntrySteps (45,000
+// rules of **/**/**/**/**/a*b*c*d made each name of a deep folder take
+// 4.5 s, a listing of 200 a quarter of an hour).
+func TestHostileIgnoreIsBoundedPerName(t *testing.T) {
+	rules := strings.Repeat("**/**/**/**/**/a*b*c*d\n", 45000)
+	var s ignoreStack
+	s = s.push(parseIgnore("", []byte(rules)))
+	deep := strings.Repeat("x/", 40) + "yyyy"
+	begin := time.Now()
+	for i := range 20 {
+		s.ignored(fmt.Sprintf("%s%d", deep, i), false)
+	}
+	// maxEntrySteps steps take well under 10 ms; 20 names under a second
+	// on a slow machine, against 90 s before the bound.
+	if d := time.Since(begin); d > 3*time.Second {
+		t.Errorf("20 names against a hostile .gitignore took %v", d)
+	}
 }
