@@ -209,12 +209,16 @@ func ApplyHunks(display, text string, hunks []Hunk) (string, *abi.Error) {
 	}
 	var out []string
 	at := 0 // next line of lines not yet copied
+	budget := maxPlaceCompares
 	for n, h := range hunks {
 		want := h.OldStart - 1
 		if len(h.OldLines) == 0 {
 			want = h.OldStart // an insertion after line OldStart
 		}
-		pos := findBlock(lines, h.OldLines, at, want)
+		pos := findBlock(lines, h.OldLines, at, want, &budget)
+		if budget < 0 {
+			return "", abi.Errorf(abi.TooLarge, "hunk %d of %s is too long to find its place in a file this size (%d lines against %d); split the patch into smaller hunks", n+1, display, len(h.OldLines), len(lines))
+		}
 		if pos < 0 {
 			return "", hunkConflict(display, n+1, h, lines, want)
 		}
@@ -226,9 +230,16 @@ func ApplyHunks(display, text string, hunks []Hunk) (string, *abi.Error) {
 	return strings.Join(out, ""), nil
 }
 
+// maxPlaceCompares bounds the line comparisons a patch may spend finding
+// its hunks' places: each place tried compares up to a hunk's length, so a
+// hunk of 100,000 lines over a file of a million identical lines would be
+// 10^11 comparisons.
+const maxPlaceCompares = 20_000_000
+
 // findBlock returns where block occurs in lines at or after from, nearest
-// to want; -1 when it does not occur.
-func findBlock(lines, block []string, from, want int) int {
+// to want; -1 when it does not occur, or when it spent budget (then
+// below 0).
+func findBlock(lines, block []string, from, want int, budget *int) int {
 	if want < from {
 		want = from
 	}
@@ -237,13 +248,16 @@ func findBlock(lines, block []string, from, want int) int {
 			return false
 		}
 		for i, b := range block {
+			if *budget--; *budget < 0 {
+				return false
+			}
 			if lines[p+i] != b {
 				return false
 			}
 		}
 		return true
 	}
-	for d := 0; want-d >= from || want+d <= len(lines); d++ {
+	for d := 0; (want-d >= from || want+d <= len(lines)) && *budget >= 0; d++ {
 		if fits(want - d) {
 			return want - d
 		}
