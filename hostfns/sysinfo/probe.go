@@ -4,10 +4,14 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/internal/proc"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -57,17 +61,112 @@ var Programs = []Program{
 // owner's environment (tokens, keys) stays out.
 var passEnv = []string{"PATH", "HOME", "LANG", "JAVA_HOME", "GOROOT", "GOPATH", "CARGO_HOME", "RUSTUP_HOME"}
 
+// pathEnv are the variables of passEnv that name a folder whose files the
+// programs read and may run: mvn sources ~/.mavenrc and runs
+// $JAVA_HOME/bin/java, yarn follows ~/.yarnrc's yarn-path, rustup's
+// proxies read $RUSTUP_HOME's settings.
+var pathEnv = []string{"HOME", "JAVA_HOME", "GOROOT", "GOPATH", "CARGO_HOME", "RUSTUP_HOME"}
+
 func lookPath(name string) (string, error) { return exec.LookPath(name) }
 
-// probeAll probes every program in parallel and returns those found, in
-// the order of progs.
-func probeAll(ctx context.Context, progs []Program, timeout time.Duration) []abi.ToolVersion {
+// probeEnv is the environment of a version probe. A folder variable that
+// leads into a root is left out — a confined command may write there, and
+// the probes run unconfined — and HOME becomes the probes' folder.
+func probeEnv(roots []string) []string {
 	env := []string{"GOTOOLCHAIN=local", "NO_COLOR=1"}
 	for _, k := range passEnv {
-		if v, ok := os.LookupEnv(k); ok {
-			env = append(env, k+"="+v)
+		v, ok := os.LookupEnv(k)
+		if !ok {
+			continue
+		}
+		if slices.Contains(pathEnv, k) && insideAny(v, roots) {
+			if k == "HOME" {
+				env = append(env, "HOME="+probeDir())
+			}
+			continue
+		}
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+// insideAny reports whether the folder v lies inside one of roots, by its
+// path or where it leads, also through a link to something not made yet.
+// A relative or empty value, or one whose links do not end, counts as
+// inside: it would be taken from the probe's folder, and is of no use.
+func insideAny(v string, roots []string) bool {
+	if v == "" || !filepath.IsAbs(v) {
+		return true
+	}
+	hops := 0
+	real, ok := leadsTo(filepath.Clean(v), &hops)
+	if !ok {
+		return true
+	}
+	for _, p := range []string{filepath.Clean(v), real} {
+		for _, r := range roots {
+			if policy.Within(p, r) {
+				return true
+			}
 		}
 	}
+	return false
+}
+
+// maxHops bounds the links leadsTo follows, as the kernel's 40.
+const maxHops = 40
+
+// leadsTo resolves the absolute path p through its links as far as they
+// exist: a missing name is kept as it is, a link to a missing name
+// followed. It reports false past maxHops links.
+func leadsTo(p string, hops *int) (string, bool) {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r, true
+	}
+	dir := filepath.Dir(p)
+	if dir == p {
+		return p, true
+	}
+	parent, ok := leadsTo(dir, hops)
+	if !ok {
+		return "", false
+	}
+	q := filepath.Join(parent, filepath.Base(p))
+	t, err := os.Readlink(q)
+	if err != nil {
+		return q, true
+	}
+	if *hops++; *hops > maxHops {
+		return "", false
+	}
+	if !filepath.IsAbs(t) {
+		t = filepath.Join(parent, t)
+	}
+	return leadsTo(filepath.Clean(t), hops)
+}
+
+// probeDir is where the probes run and, when the owner's home lies in a
+// root, their home: a folder that only the administrator can write, and
+// every folder above it too. Programs look upward from their folder for
+// settings that run code — mvn for .mvn/jvm.config, yarn 1 for .yarnrc,
+// corepack for package.json — so neither a root (a cloned repository) nor
+// a shared folder such as /tmp, where any local user may put such files,
+// will do. On Windows every drive's top folder takes new folders from any
+// user, so the system folder is the best there is.
+func probeDir() string {
+	if runtime.GOOS == "windows" {
+		if d := os.Getenv("SystemRoot"); filepath.IsAbs(d) {
+			return d
+		}
+		return `C:\Windows`
+	}
+	return "/"
+}
+
+// probeAll probes every program in parallel and returns those found, in
+// the order of progs. roots are the folders a confined command may write.
+func probeAll(ctx context.Context, progs []Program, roots []string, timeout time.Duration) []abi.ToolVersion {
+	env := probeEnv(roots)
 	out := make([]*abi.ToolVersion, len(progs))
 	var wg sync.WaitGroup
 	for i, p := range progs {
@@ -97,7 +196,7 @@ func probeAll(ctx context.Context, progs []Program, timeout time.Duration) []abi
 func probe(ctx context.Context, path string, args, env []string, timeout time.Duration) string {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := proc.Command(ctx, os.TempDir(), env, append([]string{path}, args...)...)
+	cmd := proc.Command(ctx, probeDir(), env, append([]string{path}, args...)...)
 	cmd.WaitDelay = 500 * time.Millisecond
 	stdout, stderr := proc.NewCapped(64<<10), proc.NewCapped(64<<10)
 	cmd.Stdout, cmd.Stderr = stdout, stderr

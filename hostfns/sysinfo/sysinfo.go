@@ -24,6 +24,9 @@ type Setup struct {
 	Deny     []string
 	Secrets  []string // every secret glob: the built-in list and the owner's
 	WebFetch bool
+	// Writable are the roots by their paths and their real paths: what a
+	// confined command may write, so what the probes may not trust.
+	Writable []string
 }
 
 type server struct {
@@ -67,7 +70,7 @@ func (s *server) gather(ctx context.Context) *abi.EnvironmentResult {
 			states = append(states, abi.SandboxState{Name: a.Name, Available: a.Available, Version: a.Version, Reason: a.Reason})
 		}
 	}()
-	res.Tools = probeAll(ctx, Programs, ProbeTimeout)
+	res.Tools = probeAll(ctx, Programs, s.setup.Writable, ProbeTimeout)
 	wg.Wait()
 	res.Juju = abi.JujuSetup{
 		Version:       s.setup.Version,
