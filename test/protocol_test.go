@@ -720,3 +720,53 @@ func TestStdioKeepsReadingWhenFull(t *testing.T) {
 		t.Fatalf("a call once the others were cancelled: %s", mustJSON(m))
 	}
 }
+
+// TestUnreadableRequestsEndWithTheInput: a request mcp-go cannot read
+// (jsonrpc not a string, an id Go cannot hold) is refused by juju with its
+// id, as its own, instead of pending for ever: past 1,024 of them juju
+// still answers, and it ends with its input.
+func TestUnreadableRequestsEndWithTheInput(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "still here\n"})
+	lines := []string{
+		initializeLine,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":2,"id":"v","method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1e400,"method":"ping"}`,
+		`{"jsonrpc":2.0,"id":"c","method":"tools/call","params":{"name":"read_file","arguments":{"path":"a.txt"}}}`,
+	}
+	for i := range 1100 {
+		lines = append(lines, fmt.Sprintf(`{"jsonrpc":2,"id":%d,"method":"ping"}`, 100+i))
+	}
+	lines = append(lines, `{"jsonrpc":"2.0","id":"last","method":"tools/call","params":{"name":"read_file","arguments":{"path":"a.txt"}}}`)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, jujuBin, "stdio", "--root", root)
+	cmd.Env = append(os.Environ(), "JUJU_HOME="+t.TempDir())
+	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
+	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		t.Fatalf("juju did not end with its input: %d bytes answered", len(out))
+	}
+	if err != nil {
+		t.Fatalf("juju stdio: %v", err)
+	}
+	byID := map[string]map[string]any{}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("not JSON: %q", l)
+		}
+		byID[fmt.Sprint(m["id"])] = m
+	}
+	for _, id := range []string{"v", "c", "100", "1199"} {
+		if e := rpcError(t, byID[id]); e["code"] != float64(mcp.INVALID_REQUEST) || !strings.Contains(fmt.Sprint(e["message"]), `"2.0"`) {
+			t.Errorf("id %s: %s", id, mustJSON(byID[id]))
+		}
+	}
+	if e := rpcError(t, byID["<nil>"]); e["code"] != float64(mcp.INVALID_REQUEST) {
+		t.Errorf("id 1e400: %s", mustJSON(byID["<nil>"]))
+	}
+	if !strings.Contains(string(mustJSON(byID["last"])), "still here") {
+		t.Errorf("the call behind them: %s", mustJSON(byID["last"]))
+	}
+}

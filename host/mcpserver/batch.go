@@ -106,6 +106,10 @@ func readBatched(m json.RawMessage) (msgHead, []byte) {
 		var id any
 		json.Unmarshal(head.ID, &id)
 		return head, mustJSON(invalidRequest(id, badShapeMessage))
+	case head.Method != "" && head.ID != nil && !validVersion(head.JSONRPC):
+		var id any
+		json.Unmarshal(head.ID, &id)
+		return head, mustJSON(invalidRequest(id, badVersionMessage))
 	case head.Method == string(mcp.MethodInitialize):
 		var id any
 		json.Unmarshal(head.ID, &id)

@@ -160,10 +160,11 @@ func (l *lineReader) join() []byte {
 
 // msgHead is what the reader reads of a message: its method and id.
 type msgHead struct {
-	Method string          `json:"method"`
-	ID     json.RawMessage `json:"id"`
-	Result json.RawMessage `json:"result"`
-	Error  json.RawMessage `json:"error"`
+	JSONRPC json.RawMessage `json:"jsonrpc"`
+	Method  string          `json:"method"`
+	ID      json.RawMessage `json:"id"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
 	// badID is set for a request whose id is neither a string nor a
 	// number (MCP allows no other, null included): it is answered with an
 	// invalid-request error, and neither recorded nor served.
@@ -173,7 +174,15 @@ type msgHead struct {
 	// answers nothing (juju wrote "null" and waited for the answer at the
 	// end of the input for ever). It is refused like a bad id.
 	badShape bool
+	// badVersion is set for a request whose jsonrpc member is not a
+	// string: mcp-go answers it as unparsable, with a null id, so its id
+	// would stay pending for ever (and juju would not end with its input).
+	// It is refused like a bad id, with its id.
+	badVersion bool
 }
+
+// badVersionMessage refuses a request whose jsonrpc member is not "2.0".
+const badVersionMessage = `the request's jsonrpc member must be the string "2.0"`
 
 // badShapeMessage refuses a request carrying result or error.
 const badShapeMessage = "the message carries a method and also result or error; a request carries method and params, a response result or error, never both"
@@ -181,10 +190,23 @@ const badShapeMessage = "the message carries a method and also result or error; 
 // badIDMessage refuses a request whose id is not a string or a number.
 const badIDMessage = "the request's id is neither a string nor a number; MCP requests need one of those"
 
-// validID reports whether raw, an id as written, is a string or a number.
+// validID reports whether raw, an id as written, is a string or a number
+// that mcp-go can read (1e400 is a number JSON allows and Go does not).
 func validID(raw json.RawMessage) bool {
 	raw = bytes.TrimLeft(raw, " \t\r\n")
-	return len(raw) > 0 && (raw[0] == '"' || raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9')
+	if len(raw) == 0 || !(raw[0] == '"' || raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
+		return false
+	}
+	var v any
+	return json.Unmarshal(raw, &v) == nil
+}
+
+// validVersion reports whether raw, a request's jsonrpc member as written,
+// is absent or a string (mcp-go refuses a string other than "2.0" itself,
+// with the request's id).
+func validVersion(raw json.RawMessage) bool {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	return len(raw) == 0 || raw[0] == '"'
 }
 
 // request reports whether the message is a request (it has an id and a
@@ -204,6 +226,10 @@ func (l *lineReader) record(line []byte) msgHead {
 	}
 	if len(head.Result) > 0 || len(head.Error) > 0 {
 		head.badShape = true
+		return head
+	}
+	if !validVersion(head.JSONRPC) {
+		head.badVersion = true
 		return head
 	}
 	id := idKey(head.ID)

@@ -141,10 +141,14 @@ func (d *stdioLoop) read() {
 		case head.badID:
 			d.writeAnswer(invalidRequest(nil, badIDMessage))
 			continue
-		case head.badShape:
+		case head.badShape, head.badVersion:
 			var id any
 			json.Unmarshal(head.ID, &id)
-			d.writeAnswer(invalidRequest(id, badShapeMessage))
+			msg := badShapeMessage
+			if head.badVersion {
+				msg = badVersionMessage
+			}
+			d.writeAnswer(invalidRequest(id, msg))
 			continue
 		case isBatch(line):
 			d.startBatch(line)
