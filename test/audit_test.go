@@ -159,3 +159,29 @@ func TestCoreExecIsAPluginOfItsOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditKeepsCallsBehindHugeNames: a client naming itself, or a tool it
+// calls, with megabytes is recorded with the name cut, and the calls after
+// it stay in juju audit (a line past 1 MiB ended the reading).
+func TestAuditKeepsCallsBehindHugeNames(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "hello\n"})
+	home := gateHome(t, 200*time.Millisecond)
+	s := startGate(t, home, root, "trusted", strings.Repeat("n", 2<<20), nil)
+	s.ok("read_file", map[string]any{"path": "a.txt"})
+	if _, err := s.callErr(strings.Repeat("t", 2<<20), map[string]any{}); err == nil {
+		t.Fatal("an unknown tool was served")
+	}
+	s.ok("write_file", map[string]any{"path": "b.txt", "content": "after\n"})
+
+	got := auditJSON(t, home, root)
+	var tools []string
+	for _, e := range got {
+		tools = append(tools, e.Tool[:min(len(e.Tool), 10)])
+		if len(e.Client) > 200 || len(e.Tool) > 300 {
+			t.Errorf("a record keeps a client name of %d bytes and a tool name of %d", len(e.Client), len(e.Tool))
+		}
+	}
+	if want := "read_file tttttttttt write_file"; strings.Join(tools, " ") != want {
+		t.Errorf("juju audit shows %q, want %q", strings.Join(tools, " "), want)
+	}
+}

@@ -78,15 +78,33 @@ func remotePrincipal(ctx context.Context) string {
 }
 
 // declaredName is the name the client gave at initialize (or, for newer
-// protocol versions, with the request).
+// protocol versions, with the request), cut to maxClientName bytes.
 func declaredName(ctx context.Context) string {
 	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientInfo != nil && info.ClientInfo.Name != "" {
-		return info.ClientInfo.Name
+		return shortName(info.ClientInfo.Name)
 	}
 	if sess, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
-		return sess.GetClientInfo().Name
+		return shortName(sess.GetClientInfo().Name)
 	}
 	return ""
+}
+
+// maxClientName bounds a client's declared name as juju carries it into
+// approvals, the audit and the owner's terminal: names such as
+// "claude-code" are a few bytes, and one of megabytes filled the audit log.
+const maxClientName = 128
+
+// shortName cuts a declared name to maxClientName bytes, on a character's
+// start, marking the cut.
+func shortName(n string) string {
+	if len(n) <= maxClientName {
+		return n
+	}
+	at := maxClientName
+	for at > 0 && !utf8.RuneStart(n[at]) {
+		at--
+	}
+	return n[:at] + "…"
 }
 
 // toMCP converts a plugin's result into an MCP tool result.

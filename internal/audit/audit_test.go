@@ -171,3 +171,50 @@ func TestReadSettlesStartedRecords(t *testing.T) {
 		t.Errorf("read %+v", got)
 	}
 }
+
+// TestLongNamesHideNothing: a client's name or an unknown tool's of
+// megabytes is cut in its record, and a line longer than any record (an
+// older juju's, or one written by hand) is skipped: the records after it
+// are still read.
+func TestLongNamesHideNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	l := Open(path)
+	at := time.Now().UTC()
+	huge := strings.Repeat("z", 2<<20)
+	for i, r := range []Record{
+		{CallID: "before", Tool: "read_file"},
+		{CallID: "client", Client: huge + "é", Tool: "read_file"},
+		{CallID: "tool", Tool: huge, Plugin: huge},
+	} {
+		r.Time, r.Outcome = at.Add(time.Duration(i)*time.Second), OutcomeOK
+		if err := l.Append(&r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	if fi, _ := os.Stat(path); fi.Size() > 8<<10 {
+		t.Errorf("three records take %d bytes", fi.Size())
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long, _ := json.Marshal(Record{Time: at.Add(3 * time.Second), CallID: "long", Tool: huge})
+	fmt.Fprintf(f, "%s\n%s\n", long, `{"time":"`+at.Add(4*time.Second).Format(time.RFC3339Nano)+`","callId":"after","plugin":"core","tool":"read_file","tier":"R","args":"{}","outcome":"ok","durationMs":1}`)
+	f.Close()
+
+	recs, err := Read(path, Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, r := range recs {
+		ids = append(ids, r.CallID)
+		if len(r.Client) > maxName+len("…") || r.CallID != "long" && len(r.Tool) > maxName+len("…") || !utf8.ValidString(r.Client) {
+			t.Errorf("%s: client of %d bytes, tool of %d", r.CallID, len(r.Client), len(r.Tool))
+		}
+	}
+	if got := strings.Join(ids, " "); got != "before client tool long after" {
+		t.Errorf("records read: %s", got)
+	}
+}

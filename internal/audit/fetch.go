@@ -19,13 +19,16 @@ const (
 )
 
 // ShortURL cuts a URL for the log.
-func ShortURL(u string) string {
-	if len(u) <= maxURLBytes {
-		return u
+func ShortURL(u string) string { return cut(u, maxURLBytes) }
+
+// cut cuts s to at most n bytes, on a character's start, marking the cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	cut := maxURLBytes
-	for cut > 0 && !utf8.RuneStart(u[cut]) {
-		cut--
+	at := n
+	for at > 0 && !utf8.RuneStart(s[at]) {
+		at--
 	}
-	return u[:cut] + "…"
+	return s[:at] + "…"
 }

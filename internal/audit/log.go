@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -85,12 +84,24 @@ func (l *Log) rotate() error {
 	return err
 }
 
+// maxName bounds the names a record carries as the client sent them —
+// the client's declared name, a tool juju does not have — in bytes: a
+// client naming itself with megabytes would fill the log (and push the
+// calls before it out of both files) in a few calls.
+const maxName = 256
+
 // Append writes one record as one line. A record is small (arguments are
-// cut), so the single write is atomic with respect to other writers.
+// cut, and names), so the single write is atomic with respect to other
+// writers.
 func (l *Log) Append(r *Record) error {
 	l.once.Do(l.open)
 	if l.err != nil {
 		return l.err
+	}
+	if len(r.Client) > maxName || len(r.Tool) > maxName || len(r.Plugin) > maxName || len(r.Args) > 4*maxArgs {
+		short := *r
+		short.Client, short.Tool, short.Plugin, short.Args = cut(r.Client, maxName), cut(r.Tool, maxName), cut(r.Plugin, maxName), cut(r.Args, 4*maxArgs)
+		r = &short
 	}
 	b, err := appendRecord(make([]byte, 0, 512), r)
 	if err != nil {
@@ -131,8 +142,9 @@ type Query struct {
 }
 
 // Read returns the records of the log at path (and its rotated
-// predecessor) that match q, in the order the calls began. A missing log has no records;
-// a line that does not decode (a torn write) is skipped.
+// predecessor) that match q, in the order the calls began. A missing log
+// has no records; a line that does not decode (a torn write, a line of any
+// length that is not a record) is skipped, and the lines after it read.
 func Read(path string, q Query) ([]Record, error) {
 	var out []Record
 	for _, p := range []string{path + ".1", path} {
@@ -143,11 +155,15 @@ func Read(path string, q Query) ([]Record, error) {
 		if err != nil {
 			return nil, err
 		}
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-		for sc.Scan() {
+		for len(data) > 0 {
+			line := data
+			if i := bytes.IndexByte(data, '\n'); i >= 0 {
+				line, data = data[:i], data[i+1:]
+			} else {
+				data = nil
+			}
 			var r Record
-			if json.Unmarshal(sc.Bytes(), &r) != nil {
+			if json.Unmarshal(line, &r) != nil {
 				continue
 			}
 			if !q.Since.IsZero() && r.Time.Before(q.Since) {
