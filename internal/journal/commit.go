@@ -177,9 +177,25 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 	// 3. Done. Not synced: a crash that loses this leaves a pending record
 	// whose paths all hold their new state, which recovery keeps.
 	db.NoSync = true
-	err = db.Update(func(tx *bolt.Tx) error { return finish(tx, rec) })
+	err = db.Update(func(tx *bolt.Tx) error {
+		if j.opts.finishFault != nil {
+			return j.opts.finishFault
+		}
+		return finish(tx, rec)
+	})
 	db.NoSync = false
 	if err != nil {
+		// The files hold the change, the journal cannot say so (a full
+		// disk, say): put them back, so that "nothing was changed" is
+		// true. The record stays pending if it cannot be dropped, and
+		// recovery finds every path old.
+		j.log.Error("journal: marking a written change done", "id", rec.ID, "err", err)
+		if !j.undo(p, rec, len(p.steps)-1) {
+			return nil, abi.Errorf(abi.Internal, "juju wrote change %s but could not record it in its journal (%v), nor put every file back; juju settles it at its next write. Read the files before changing them again, and tell the owner", rec.ID, err)
+		}
+		if err := dropRecord(db, rec.ID); err != nil {
+			j.log.Error("journal: dropping an undone change", "id", rec.ID, "err", err)
+		}
 		return nil, j.internal("record the change", err)
 	}
 	j.observe(p)
@@ -188,21 +204,29 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 }
 
 // undo puts steps 0..last of p back to their old state, in reverse, and
-// removes the temporary files.
-func (j *Journal) undo(p *prepared, rec *record, last int) {
+// removes the temporary files. It reports whether every path holds its
+// old state, or one written since juju's, afterwards.
+func (j *Journal) undo(p *prepared, rec *record, last int) bool {
+	back := true
 	for i := last; i >= 0; i-- {
 		s := p.steps[i]
 		if t := rec.Files[i].Temp; t != "" {
 			removeTemp(s.r.OS, t)
 		}
 		cur, _, err := readState(s.r.OS, s.rel, j.opts.maxFileSize)
-		if err != nil || !cur.equal(s.after) || cur.equal(s.before) {
+		if err != nil {
+			back = false
+			continue
+		}
+		if !cur.equal(s.after) || cur.equal(s.before) {
 			continue
 		}
 		if err := placeSynced(s.r.OS, s.rel, tempName(s.rel, rec.ID, i), s.before, s.pre); err != nil {
 			j.log.Error("journal: undoing a failed change", "path", s.display, "err", err)
+			back = false
 		}
 	}
+	return back
 }
 
 // finish marks rec done and the changes it rolls back as rolled back.
@@ -242,9 +266,18 @@ func (j *Journal) internal(what string, err error) *abi.Error {
 	return abi.Errorf(abi.Internal, "juju could not %s in its journal, so nothing was changed; try again, and tell the owner if it persists", what)
 }
 
-// recover settles the pending change id left by a writer that died: kept
-// when every path already holds its new state, otherwise every path is put
-// back and the record dropped.
+// recover settles the pending change id left by a writer that died. Each
+// path holds its old state, its new state or — written by someone else
+// since, or unreadable now — a third one. When no path holds its old
+// state, every write happened: the change is kept. Otherwise it is undone:
+// the paths holding the new state, juju's own writes, are put back; a path
+// in a third state is left as it is, since what is there now was written
+// after juju's write and is stored nowhere else. A path that cannot be put
+// back is left too and logged: no path blocks the journal.
+//
+// The new contents were synced before their renames (see place), so a
+// power loss leaves each path old or new, never torn: a third state is
+// always someone's later work.
 func (j *Journal) recover(db *bolt.DB, id string) error {
 	var rec *record
 	blobs := map[string][]byte{}
@@ -271,8 +304,14 @@ func (j *Journal) recover(db *bolt.DB, id string) error {
 	}
 	roots := j.pol.Roots()
 	const noLimit = 1 << 40
-	all := true
-	cur := make([]image, len(rec.Files))
+	type found int
+	const (
+		elsewise found = iota // a third state, or unreadable
+		old
+		renewed
+	)
+	states := make([]found, len(rec.Files))
+	written := true
 	for i, f := range rec.Files {
 		if f.Root >= len(roots) {
 			j.log.Error("journal: a pending change names a root this workspace does not have", "id", id)
@@ -280,27 +319,30 @@ func (j *Journal) recover(db *bolt.DB, id string) error {
 		}
 		r := roots[f.Root].OS
 		if f.Temp != "" {
-			r.Remove(f.Temp)
+			removeTemp(r, f.Temp)
 		}
 		img, _, err := readState(r, f.Rel, noLimit)
-		if err != nil {
-			return fmt.Errorf("journal: recovering %s: %s: %w", id, f.Path, err)
-		}
-		cur[i] = img
-		if !img.equal(f.After) {
-			all = false
+		switch {
+		case err != nil:
+			j.log.Error("journal: a path of an interrupted change cannot be read; it is left as it is", "id", id, "path", f.Path, "err", err)
+		case img.equal(f.Before):
+			states[i], written = old, false
+		case img.equal(f.After):
+			states[i] = renewed
 		}
 	}
-	if all {
+	for i, f := range rec.Files {
+		if states[i] == elsewise {
+			j.log.Warn("journal: a path of an interrupted change was changed since; it is left as it is", "id", id, "path", f.Path)
+		}
+	}
+	if written {
 		j.log.Info("journal: kept a change interrupted after its last write", "id", id)
 		return db.Update(func(tx *bolt.Tx) error { return finish(tx, rec) })
 	}
-	// Every path not in its old state goes back to it: after a crash it
-	// holds the new state, or (after a power loss) a file whose data did
-	// not reach the disk.
 	for i := len(rec.Files) - 1; i >= 0; i-- {
 		f := rec.Files[i]
-		if cur[i].equal(f.Before) {
+		if states[i] != renewed {
 			continue
 		}
 		content, ok := blobs[f.Before.SHA256]
@@ -309,7 +351,7 @@ func (j *Journal) recover(db *bolt.DB, id string) error {
 			continue
 		}
 		if err := placeSynced(roots[f.Root].OS, f.Rel, tempName(f.Rel, id, i), f.Before, content); err != nil {
-			return fmt.Errorf("journal: recovering %s: %s: %w", id, f.Path, err)
+			j.log.Error("journal: a path of an interrupted change could not be put back; it is left as it is", "id", id, "path", f.Path, "err", err)
 		}
 	}
 	j.log.Info("journal: undid a change interrupted before its last write", "id", id)

@@ -4,7 +4,9 @@ package journal
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -300,3 +302,108 @@ func reopen(t *testing.T, root, state string) *fixture {
 }
 
 func filepathClean(p string) string { return filepath.Clean(p) }
+
+// TestRecoveryKeepsLaterWork: what the owner writes after a crash and
+// before the next juju starts is never undone. Killed halfway, the change
+// is undone, but a path holding neither its old nor its new state — the
+// owner's edit of a file juju had replaced, a file the owner created
+// where the change would have — is left as it is; killed after its last
+// write, the change is kept, and the owner's edit too.
+func TestRecoveryKeepsLaterWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns writers")
+	}
+	points := crashPoints(t)
+	done := newFixture(t, crashFiles)
+	req, body := crashChange(1)
+	if _, e := done.j.Apply(context.Background(), who, req, body); e != nil {
+		t.Fatal(e)
+	}
+	newTree := tree(t, done.root)
+	const mine = "the owner's own work\n"
+	for _, at := range []string{points[len(points)/2], "commit"} {
+		t.Run(at, func(t *testing.T) {
+			root := filepathClean(newFixture(t, crashFiles).root)
+			oldTree := tree(t, root)
+			state := filepath.Join(t.TempDir(), "state")
+			if err := runHelper(t, "points", root, state, at).Run(); !killedBySIGKILL(err) {
+				t.Fatalf("the writer was not killed at %s: %v", at, err)
+			}
+			// The owner edits a file the change had already replaced, and
+			// creates one where the change had not yet written.
+			var edited, created string
+			now := tree(t, root)
+			for _, p := range []string{"a.txt", "b.txt", "dir/c.txt"} {
+				if now[p] == newTree[p] && edited == "" {
+					edited = p
+				}
+			}
+			if _, err := os.Stat(filepath.Join(root, "new/sub/n.txt")); os.IsNotExist(err) {
+				created = "new/sub/n.txt"
+			}
+			if edited == "" || (at != "commit") != (created != "") {
+				t.Fatalf("killed at %s: no replaced file (%q) or a created one where expected (%q)", at, edited, created)
+			}
+			want := oldTree
+			if at == "commit" {
+				want = newTree
+			}
+			want = maps.Clone(want)
+			for _, p := range []string{edited, created} {
+				if p == "" {
+					continue
+				}
+				if err := os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(root, p), []byte(mine), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				mineTree := tree(t, root)
+				want[p] = mineTree[p]
+				for d := filepath.Dir(p); d != "."; d = filepath.Dir(d) {
+					want[d+"/"] = mineTree[d+"/"]
+				}
+			}
+			f := reopen(t, root, state)
+			if got := tree(t, root); !equalTrees(got, want) {
+				t.Fatalf("killed at %s, after the owner wrote %s and %s:\n%s", at, edited, created, diffTrees(got, want))
+			}
+			changes, err := f.j.Changes(time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if kept := len(changes) == 1; kept != (at == "commit") {
+				t.Fatalf("killed at %s: the journal records %d change(s)", at, len(changes))
+			}
+			noTemps(t, root)
+		})
+	}
+}
+
+// TestUnrecordedChangeIsUndone: when the journal cannot mark a written
+// change done (a full disk), the files are put back, so that the answer
+// "nothing was changed" is true, and no record is left to settle.
+func TestUnrecordedChangeIsUndone(t *testing.T) {
+	f := newFixture(t, crashFiles, func(o *options) { o.finishFault = errors.New("no space left on device") })
+	before := tree(t, f.root)
+	req, body := crashChange(1)
+	_, e := f.j.Apply(context.Background(), who, req, body)
+	if e == nil || e.Code != abi.Internal || !strings.Contains(e.Message, "nothing was changed") {
+		t.Fatalf("got %v, want INTERNAL saying nothing was changed", e)
+	}
+	if got := tree(t, f.root); !equalTrees(got, before) {
+		t.Fatalf("the files were left changed:\n%s", diffTrees(got, before))
+	}
+	f.j.opts.finishFault = nil
+	if err := f.j.Recover(); err != nil {
+		t.Fatal(err)
+	}
+	if changes, err := f.j.Changes(time.Time{}); err != nil || len(changes) != 0 {
+		t.Fatalf("changes recorded: %v %v", changes, err)
+	}
+	if got := tree(t, f.root); !equalTrees(got, before) {
+		t.Fatalf("recovery changed the files:\n%s", diffTrees(got, before))
+	}
+	noTemps(t, f.root)
+}

@@ -64,6 +64,7 @@ type options struct {
 	autoPrune   bool
 	compactMin  int64 // free bytes past which a prune compacts the file
 	serial      bool  // tests: write named temporary files after the intent, as before the overlap
+	finishFault error // tests: what marking a written change done fails with
 }
 
 // Option changes a default of Open.
