@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/jujutools/juju/host"
+	"github.com/jujutools/juju/internal/visible"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -81,10 +82,10 @@ func remotePrincipal(ctx context.Context) string {
 // protocol versions, with the request), cut to maxClientName bytes.
 func declaredName(ctx context.Context) string {
 	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientInfo != nil && info.ClientInfo.Name != "" {
-		return shortName(info.ClientInfo.Name)
+		return visible.Cut(info.ClientInfo.Name, maxClientName)
 	}
 	if sess, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
-		return shortName(sess.GetClientInfo().Name)
+		return visible.Cut(sess.GetClientInfo().Name, maxClientName)
 	}
 	return ""
 }
@@ -93,19 +94,6 @@ func declaredName(ctx context.Context) string {
 // approvals, the audit and the owner's terminal: names such as
 // "claude-code" are a few bytes, and one of megabytes filled the audit log.
 const maxClientName = 128
-
-// shortName cuts a declared name to maxClientName bytes, on a character's
-// start, marking the cut.
-func shortName(n string) string {
-	if len(n) <= maxClientName {
-		return n
-	}
-	at := maxClientName
-	for at > 0 && !utf8.RuneStart(n[at]) {
-		at--
-	}
-	return n[:at] + "…"
-}
 
 // toMCP converts a plugin's result into an MCP tool result.
 func toMCP(res *abi.CallResult) *mcp.CallToolResult {

@@ -1,6 +1,6 @@
 package audit
 
-import "unicode/utf8"
+import "github.com/jujutools/juju/internal/visible"
 
 // Fetch is one web fetch a call made (fetch_url, or a plugin granted
 // net.fetch), as the host saw it: the URL asked for and the URL of the last
@@ -19,16 +19,4 @@ const (
 )
 
 // ShortURL cuts a URL for the log.
-func ShortURL(u string) string { return cut(u, maxURLBytes) }
-
-// cut cuts s to at most n bytes, on a character's start, marking the cut.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	at := n
-	for at > 0 && !utf8.RuneStart(s[at]) {
-		at--
-	}
-	return s[:at] + "…"
-}
+func ShortURL(u string) string { return visible.Cut(u, maxURLBytes) }

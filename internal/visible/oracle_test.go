@@ -163,14 +163,16 @@ func BenchmarkArgs(b *testing.B) {
 // rendering must stay linear in their size, however they nest. Here 5000
 // objects deep around a 1 MB string: a renderer that looked ahead for each
 // member's end, once per level, scanned 5 GB (seconds, against json.Valid's
-// milliseconds on the same text). The bound, fifty times json.Valid's time
-// (the best of three each, measured side by side), holds under the race
-// detector and load, where the work is a few times json.Valid's.
+// milliseconds on the same text, some 2,000 times as long). The bound,
+// two hundred times json.Valid's time (the best of five each, measured
+// side by side), holds under the race detector and a loaded machine, where
+// the work is a few times json.Valid's and, with every core busy, was seen
+// at 88 times.
 func TestArgsLinear(t *testing.T) {
 	raw := []byte(strings.Repeat(`{"a":`, 5000) + `"` + strings.Repeat("x", 1<<20) + `"` + strings.Repeat("}", 5000))
 	best := func(f func()) time.Duration {
 		d := time.Duration(1 << 62)
-		for range 3 {
+		for range 5 {
 			start := time.Now()
 			f()
 			d = min(d, time.Since(start))
@@ -182,7 +184,7 @@ func TestArgsLinear(t *testing.T) {
 		var got string
 		d := best(func() { got = Args(raw, lim) })
 		t.Logf("%+v: %v, json.Valid %v (%.1fx)", lim, d, valid, float64(d)/float64(valid))
-		if d > 50*valid {
+		if d > 200*valid {
 			t.Errorf("Args of %d bytes nested 5000 deep with %+v took %v, json.Valid %v", len(raw), lim, d, valid)
 		}
 		if !strings.HasPrefix(got, "{a: {a: {a: ") {
