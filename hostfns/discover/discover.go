@@ -233,6 +233,25 @@ func (s *server) run(ctx context.Context, jobs []*job, res *abi.DiscoverTasksRes
 // speed (make bench ovm, two cores: 156–161 ms → 119–129 ms).
 const perSource = 2
 
+// discovererCaller is who a discoverer runs as: a caller of its own — its
+// plugin, the tool "discover:NAME", tier R — never the tool that asked for
+// the discovery. The host refuses a tier R caller every host function that
+// writes, runs a program or reaches the network (host/plugin's minTier, git's
+// add and commit), so a discoverer only reads, whatever called it: a tier X
+// tool of another plugin cannot lend it its tier, nor the owner's approval
+// of that call. The client, principal and call id stay the call's, so the
+// logs and the journal tie what the discoverer did to it.
+func discovererCaller(parent hostfns.Caller, j *job) hostfns.Caller {
+	return hostfns.Caller{
+		Plugin:    j.src.Name(),
+		Tool:      "discover:" + j.spec.Name,
+		Tier:      abi.TierRead,
+		Client:    parent.Client,
+		CallID:    parent.CallID,
+		Principal: parent.Principal,
+	}
+}
+
 // call runs one discoverer. Its failure is a warning naming the discoverer
 // and the first file it was offered.
 func (s *server) call(ctx context.Context, caller hostfns.Caller, j *job) ([]abi.Task, []abi.Warning) {
@@ -249,8 +268,7 @@ func (s *server) call(ctx context.Context, caller hostfns.Caller, j *job) ([]abi
 	ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
 	defer cancel()
 	in, _ := json.Marshal(abi.DiscoverRequest{Discoverer: j.spec.Name, Files: j.files})
-	caller.Plugin = j.src.Name()
-	out, aerr := j.src.Invoke(ctx, caller, abi.ExportDiscover, in)
+	out, aerr := j.src.Invoke(ctx, discovererCaller(caller, j), abi.ExportDiscover, in)
 	switch {
 	case aerr != nil && parent.Err() != nil:
 		return nil, fail("was cancelled with the call; its tasks are missing")

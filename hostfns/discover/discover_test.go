@@ -123,3 +123,32 @@ func TestDiscoverersOfOnePluginRunTwoAtATime(t *testing.T) {
 		t.Errorf("warnings %q (want the discoverers' order), %d tasks", warned, len(res.Tasks))
 	}
 }
+
+// callerSource is a plugin whose one discoverer records who it ran as.
+type callerSource struct{ got hostfns.Caller }
+
+func (s *callerSource) Name() string { return "other" }
+func (s *callerSource) Discoverers() []abi.DiscovererSpec {
+	return []abi.DiscovererSpec{{Name: "probe", Files: []string{"Makefile"}}}
+}
+func (s *callerSource) Warm(context.Context) error { return nil }
+func (s *callerSource) Invoke(ctx context.Context, c hostfns.Caller, _ string, _ []byte) ([]byte, *abi.Error) {
+	s.got = c
+	return []byte(`{"tasks":[]}`), nil
+}
+
+// A discoverer runs as a caller of its own, tier R, whatever tool started
+// the discovery: a tier X tool of another plugin lends it neither its
+// plugin, its name nor its tier. The call's client, principal and id stay.
+func TestDiscovererRunsAsItsOwnReadCaller(t *testing.T) {
+	src := &callerSource{}
+	j := newJob(src, src.Discoverers()[0])
+	j.files = []string{"Makefile"}
+	parent := hostfns.Caller{Plugin: "evil", Tool: "evil_x", Tier: abi.TierExec, Client: "cli", CallID: "c1", Principal: "p1"}
+	s := &server{opts: Options{Timeout: 10 * time.Second}}
+	s.run(hostfns.WithCaller(context.Background(), parent), []*job{j}, &abi.DiscoverTasksResult{})
+	want := hostfns.Caller{Plugin: "other", Tool: "discover:probe", Tier: abi.TierRead, Client: "cli", CallID: "c1", Principal: "p1"}
+	if src.got != want {
+		t.Errorf("the discoverer ran as %+v, want %+v", src.got, want)
+	}
+}
