@@ -234,12 +234,12 @@ func (s *server) run(ctx context.Context, jobs []*job, res *abi.DiscoverTasksRes
 const perSource = 2
 
 // discovererCaller is who a discoverer runs as: a caller of its own — its
-// plugin, the tool "discover:NAME", tier R — never the tool that asked for
-// the discovery. The host refuses a tier R caller every host function that
-// writes, runs a program or reaches the network (host/plugin's minTier, git's
-// add and commit), so a discoverer only reads, whatever called it: a tier X
-// tool of another plugin cannot lend it its tier, nor the owner's approval
-// of that call. The client, principal and call id stay the call's, so the
+// plugin, the tool "discover:NAME" (no tool's name holds a colon), tier R —
+// never the tool that asked for the discovery. The host refuses a tier R
+// caller every host function that writes, runs a program or reaches the
+// network (host/plugin's minTier, git's add and commit), so a discoverer
+// only reads, whatever called it: a tier X tool of another plugin cannot
+// lend it its tier, nor the owner's approval of that call. The client, principal and call id stay the call's, so the
 // logs and the journal tie what the discoverer did to it.
 func discovererCaller(parent hostfns.Caller, j *job) hostfns.Caller {
 	return hostfns.Caller{
@@ -259,6 +259,9 @@ func (s *server) call(ctx context.Context, caller hostfns.Caller, j *job) ([]abi
 	fail := func(msg string) []abi.Warning {
 		return []abi.Warning{{File: j.files[0], Message: who + " " + msg}}
 	}
+	// What the plugin says of its failure is its own text, kept to one
+	// line and cut.
+	failed := func(msg string) []abi.Warning { return fail("failed: " + cut(oneLine(msg), maxMessage)) }
 	// Compiling the plugin (once, at most) does not count against the
 	// discoverer's time.
 	if err := j.src.Warm(ctx); err != nil {
@@ -275,14 +278,14 @@ func (s *server) call(ctx context.Context, caller hostfns.Caller, j *job) ([]abi
 	case aerr != nil && ctx.Err() != nil:
 		return nil, fail(fmt.Sprintf("did not finish within %s and was stopped; its tasks are missing", s.opts.Timeout))
 	case aerr != nil:
-		return nil, fail("failed: " + aerr.Message)
+		return nil, failed(aerr.Message)
 	}
 	var r abi.DiscoverResult
 	if err := json.Unmarshal(out, &r); err != nil {
 		return nil, fail("returned a malformed result; its tasks are missing")
 	}
 	if r.Error != nil {
-		return nil, fail("failed: " + r.Error.Message)
+		return nil, failed(r.Error.Message)
 	}
 	warns := r.Warnings
 	if j.extra > 0 {
@@ -292,43 +295,28 @@ func (s *server) call(ctx context.Context, caller hostfns.Caller, j *job) ([]abi
 		warns = append(warns, abi.Warning{File: j.files[0], Message: fmt.Sprintf("%s found %d tasks; the first %d are kept", who, len(r.Tasks), DefaultMaxTasks)})
 		r.Tasks = r.Tasks[:DefaultMaxTasks]
 	}
+	roots := s.roots()
 	tasks := r.Tasks[:0]
+	dropped := 0
 	for _, t := range r.Tasks {
-		if t, ok := clean(t); ok {
+		if t, ok := clean(t, roots); ok {
 			tasks = append(tasks, t)
+		} else {
+			dropped++
 		}
 	}
-	return tasks, warns
-}
-
-// clean checks a task from a plugin: a name and a command are required, an
-// unknown kind becomes other, and over-long fields are cut.
-func clean(t abi.Task) (abi.Task, bool) {
-	if t.Name == "" || t.Command == "" || t.Runner == "" {
-		return t, false
+	kept := warns[:0]
+	for _, w := range warns {
+		if w, ok := cleanWarning(w, roots); ok {
+			kept = append(kept, w)
+		} else {
+			dropped++
+		}
 	}
-	switch t.Kind {
-	case abi.KindBuild, abi.KindTest, abi.KindLint, abi.KindRun, abi.KindOther:
-	default:
-		t.Kind = abi.KindOther
+	if dropped > 0 {
+		kept = append(kept, abi.Warning{File: j.files[0], Message: fmt.Sprintf("%s returned %d tasks or warnings that were left out: incomplete, with a control or invisible character in a name, runner or command, or with a path outside the folder", who, dropped)})
 	}
-	if t.Cwd == "" {
-		t.Cwd = "."
-	}
-	if t.Line < 0 {
-		t.Line = 0
-	}
-	t.Name = cut(t.Name, 200)
-	t.Command = cut(t.Command, 1000)
-	t.Description = cut(t.Description, 500)
-	return t, true
-}
-
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "") + "…"
+	return tasks, kept
 }
 
 func sortTasks(ts []abi.Task) {

