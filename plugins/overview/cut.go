@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
 )
 
 // The bounds of one overview: its text and, apart, its structured content
@@ -24,7 +25,7 @@ func cut(o *Overview, offset int) {
 	}
 	text, structured := headRoom, headRoom
 	for _, w := range o.Warnings {
-		text += len(w.File) + len(w.Message) + 6
+		text += len(juju.PathText(w.File)) + len(juju.LineText(w.Message)) + 6
 		structured += len(`{"file":"","message":""},`) + jsonLen(w.File) + jsonLen(w.Message)
 	}
 	o.TasksTotal = len(o.Tasks)
@@ -50,16 +51,18 @@ func cut(o *Overview, offset int) {
 }
 
 // taskGroup is the heading tasks are listed under.
-func taskGroup(t abi.Task) string { return t.Runner + " in " + t.Cwd }
+func taskGroup(t abi.Task) string { return juju.LineText(t.Runner) + " in " + juju.PathText(t.Cwd) }
 
-// taskLine is one task as the text lists it.
+// taskLine is one task as the text lists it: its fields come from the
+// project's files through a discoverer, so each stays on the line
+// (juju.LineText, juju.PathText).
 func taskLine(t abi.Task) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "    %s", t.Command)
+	fmt.Fprintf(&b, "    %s", juju.LineText(t.Command))
 	if t.Description != "" {
-		fmt.Fprintf(&b, " — %s", t.Description)
+		fmt.Fprintf(&b, " — %s", juju.LineText(t.Description))
 	}
-	fmt.Fprintf(&b, " [%s, %s:%d]\n", t.Kind, t.File, t.Line)
+	fmt.Fprintf(&b, " [%s, %s:%d]\n", juju.LineText(t.Kind), juju.PathText(t.File), t.Line)
 	return b.String()
 }
 

@@ -3,17 +3,23 @@ package overview
 import (
 	"fmt"
 	"strings"
+
+	"github.com/jujutools/juju/sdk/juju"
 )
 
 // renderOverview writes the overview for the model: a few lines of summary, then
-// the tasks grouped by folder and runner, then the warnings.
+// the tasks grouped by folder and runner, then the warnings. Every string
+// that comes from the workspace, git or a plugin (paths, tasks, warnings,
+// the branch and the last commit) goes through juju.LineText or
+// juju.PathText, so none can end its line, start one of juju's own, or hide
+// what it says: the text's lines are the ones written here.
 func renderOverview(o *Overview, offset int) string {
 	var b strings.Builder
 	files := fmt.Sprintf("%d files", o.Files)
 	if o.Files == 1 {
 		files = "1 file"
 	}
-	fmt.Fprintf(&b, "Project %s: %s, %s", o.Path, files, byteSize(o.Bytes))
+	fmt.Fprintf(&b, "Project %s: %s, %s", juju.PathText(o.Path), files, byteSize(o.Bytes))
 	if o.Truncated {
 		b.WriteString(" (walk stopped at its bound; more files exist)")
 	}
@@ -21,13 +27,17 @@ func renderOverview(o *Overview, offset int) string {
 	if len(o.Languages) > 0 {
 		parts := make([]string, len(o.Languages))
 		for i, l := range o.Languages {
-			parts[i] = fmt.Sprintf("%s %.1f%%", l.Name, l.Percent)
+			parts[i] = fmt.Sprintf("%s %.1f%%", juju.LineText(l.Name), l.Percent)
 		}
 		fmt.Fprintf(&b, "Languages: %s\n", strings.Join(parts, ", "))
 	}
 	fmt.Fprintf(&b, "Git: %s\n", gitLine(o.Git))
 	if len(o.Instructions) > 0 {
-		fmt.Fprintf(&b, "Instruction files (the project's conventions; read them before changing code): %s\n", strings.Join(o.Instructions, ", "))
+		paths := make([]string, len(o.Instructions))
+		for i, p := range o.Instructions {
+			paths[i] = juju.PathText(p)
+		}
+		fmt.Fprintf(&b, "Instruction files (the project's conventions; read them before changing code): %s\n", strings.Join(paths, ", "))
 	}
 	switch {
 	case o.TasksTotal == 0:
@@ -54,7 +64,7 @@ func renderOverview(o *Overview, offset int) string {
 	if len(o.Warnings) > 0 {
 		b.WriteString("Warnings:\n")
 		for _, w := range o.Warnings {
-			fmt.Fprintf(&b, "  %s: %s\n", w.File, w.Message)
+			fmt.Fprintf(&b, "  %s: %s\n", juju.PathText(w.File), juju.LineText(w.Message))
 		}
 		if o.WarningsLeft > 0 {
 			fmt.Fprintf(&b, "  … and %d more warnings\n", o.WarningsLeft)
@@ -66,16 +76,16 @@ func renderOverview(o *Overview, offset int) string {
 func gitLine(g Git) string {
 	switch {
 	case !g.Available || !g.Repository:
-		return g.Note
+		return juju.LineText(g.Note)
 	}
 	var s strings.Builder
 	if g.Branch == "" {
 		s.WriteString("detached HEAD")
 	} else {
-		s.WriteString("branch " + g.Branch)
+		s.WriteString("branch " + juju.LineText(g.Branch))
 	}
 	if g.Upstream != "" {
-		fmt.Fprintf(&s, " (tracking %s, ahead %d, behind %d)", g.Upstream, g.Ahead, g.Behind)
+		fmt.Fprintf(&s, " (tracking %s, ahead %d, behind %d)", juju.LineText(g.Upstream), g.Ahead, g.Behind)
 	}
 	if g.Clean {
 		s.WriteString(", clean")
@@ -83,7 +93,7 @@ func gitLine(g Git) string {
 		fmt.Fprintf(&s, ", %d staged, %d modified, %d untracked, %d conflicted", g.Staged, g.Modified, g.Untracked, g.Conflicted)
 	}
 	if g.Head != "" {
-		s.WriteString("; last commit " + g.Head)
+		s.WriteString("; last commit " + juju.LineText(g.Head))
 	}
 	return s.String()
 }
