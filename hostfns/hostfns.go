@@ -38,6 +38,10 @@ type Caller struct {
 	// Principal holds what the call keeps beyond it: "" for the owner's
 	// local clients, an OAuth client's id over HTTP (host.Request).
 	Principal string
+	// Discovery is set for a task discoverer (hostfns/discover): it
+	// reads build files and must run no project code, so beyond its tier
+	// R it may not start a language server either.
+	Discovery bool
 }
 
 type callerKey struct{}

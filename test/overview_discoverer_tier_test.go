@@ -10,20 +10,20 @@ import (
 
 // A discoverer runs as a caller of its own, tier R, whatever tool started
 // the discovery: the discoverer of test-discoverprobe, granted exec,
-// exec.shell, fs.write, net.fetch and git, is refused every one of them
+// exec.shell, fs.write, net.fetch, git and lsp, is refused every one of them
 // when a tier X tool (its own plugin's test_discover_x) runs the
 // discoverers, as when project_overview (tier R) does. Nothing ran, nothing
 // was written.
 func TestDiscovererRunsAtTierReadWhateverCalledIt(t *testing.T) {
 	home := t.TempDir()
-	installForTest(t, home, "plugins/testplugins/discoverprobe", []string{"fs.read", "fs.write", "exec", "exec.shell", "net.fetch", "git"})
+	installForTest(t, home, "plugins/testplugins/discoverprobe", []string{"fs.read", "fs.write", "exec", "exec.shell", "net.fetch", "git", "lsp"})
 	root := workspace(t, map[string]string{"probe.txt": "x"})
 	if out, err := exec.Command("git", "-C", root, "init", "-q").CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
 	s := startHome(t, home, root, "--mode", "trusted")
 	got := s.ok("test_discover_x", map[string]any{})
-	for _, fn := range []string{"exec", "shell", "write", "fetch", "commit"} {
+	for _, fn := range []string{"exec", "shell", "write", "fetch", "lsp", "commit"} {
 		if !strings.Contains(got, "\n"+fn+": CAPABILITY_DENIED ") && !strings.HasPrefix(got, fn+": CAPABILITY_DENIED ") {
 			t.Errorf("the discoverer's %s was not refused:\n%s", fn, got)
 		}

@@ -178,8 +178,14 @@ func tierRank(tier string) int {
 }
 
 // tierAllows refuses a host function whose capability is above the calling
-// tool's declared tier.
+// tool's declared tier, and a language server to a task discoverer: a
+// server may run the project's code (rust-analyzer its build scripts),
+// and discovery never does.
 func tierAllows(c hostfns.Caller, f hostfns.Func) *abi.Error {
+	if c.Discovery && f.Capability == abi.CapLSP {
+		return abi.Errorf(abi.CapabilityDenied,
+			"the discoverer %s may not ask a language server (%s): a server may run the project's code, and task discovery only reads build files", c.Tool, f.Capability)
+	}
 	need, ok := minTier[f.Capability]
 	if !ok || tierRank(c.Tier) >= tierRank(need) {
 		return nil

@@ -249,6 +249,7 @@ func discovererCaller(parent hostfns.Caller, j *job) hostfns.Caller {
 		Client:    parent.Client,
 		CallID:    parent.CallID,
 		Principal: parent.Principal,
+		Discovery: true,
 	}
 }
 

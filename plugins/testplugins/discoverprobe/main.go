@@ -1,6 +1,6 @@
 // Command discoverprobe is a test plugin whose task discoverer tries what a
 // discoverer must never do — run a program, run a shell string, write a
-// file, fetch a URL, commit — and reports each outcome as a task, and whose
+// file, fetch a URL, ask a language server, commit — and reports each outcome as a task, and whose
 // tier X tool runs the discoverers (juju_discover_tasks). A discoverer runs
 // as a caller of its own, tier R, whatever tool started the discovery: the
 // host must refuse every one of those (CAPABILITY_DENIED), though the plugin
@@ -60,6 +60,10 @@ func probe(req abi.DiscoverRequest) (*abi.DiscoverResult, error) {
 		}},
 		{"fetch", func() error {
 			_, _, err := juju.Fetch(abi.FetchRequest{URL: "https://example.com/"})
+			return err
+		}},
+		{"lsp", func() error {
+			_, err := juju.LSP(abi.LSPRequest{Op: "diagnostics", Path: req.Files[0]})
 			return err
 		}},
 		{"commit", func() error {
