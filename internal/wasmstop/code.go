@@ -30,12 +30,13 @@ func stopCheck(count, stop uint32) []byte {
 // loop instruction; with verify, it returns body itself once it has found
 // the check after every loop. Every instruction is decoded, immediates
 // and all, so that no byte of an immediate is taken for an opcode; a body
-// whose blocks do not close exactly at its end is refused.
-func instrumentCode(body []byte, count, stop uint32, verify bool) ([]byte, error) {
+// whose blocks do not close exactly at its end is refused. grows reports
+// whether any function holds a table.grow.
+func instrumentCode(body []byte, count, stop uint32, verify bool) (out []byte, grows bool, err error) {
 	check := stopCheck(count, stop)
 	r := reader{b: body}
 	n := r.u32()
-	out := binary.AppendUvarint(make([]byte, 0, len(body)+len(body)/8), uint64(n))
+	out = binary.AppendUvarint(make([]byte, 0, len(body)+len(body)/8), uint64(n))
 	var fn []byte
 	for i := uint32(0); i < n && r.err == nil; i++ {
 		size := r.u32()
@@ -43,23 +44,24 @@ func instrumentCode(body []byte, count, stop uint32, verify bool) ([]byte, error
 		if r.err != nil {
 			break
 		}
-		var err error
-		fn, err = instrumentFunc(fn[:0], code, count, check, verify)
+		var fnGrows bool
+		fn, fnGrows, err = instrumentFunc(fn[:0], code, count, check, verify)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
+		grows = grows || fnGrows
 		if !verify {
 			out = binary.AppendUvarint(out, uint64(len(fn)))
 			out = append(out, fn...)
 		}
 	}
 	if r.err != nil || r.off != len(body) {
-		return nil, unsupported("the code section is malformed")
+		return nil, false, unsupported("the code section is malformed")
 	}
 	if verify {
-		return body, nil
+		return body, grows, nil
 	}
-	return out, nil
+	return out, grows, nil
 }
 
 // instrumentFunc appends the function body code to out with a check at
@@ -70,23 +72,23 @@ func instrumentCode(body []byte, count, stop uint32, verify bool) ([]byte, error
 // The check at the start counts calls as turns: without it, a function
 // calling itself twice per call, with no loop, would run for as long as
 // it liked (2^depth calls, never deeper than the stack allows) without
-// ever coming to a check.
-func instrumentFunc(out, code []byte, first uint32, check []byte, verify bool) ([]byte, error) {
+// ever coming to a check. grows reports a table.grow in the function.
+func instrumentFunc(out, code []byte, first uint32, check []byte, verify bool) (_ []byte, grows bool, err error) {
 	r := reader{b: code}
 	groups := r.u32() // local declarations: count, type
 	for i := uint32(0); i < groups && r.err == nil; i++ {
 		r.u32()
 		if !isValType(r.byte()) {
-			return nil, unsupported("a local's type is not of wasm 2.0")
+			return nil, false, unsupported("a local's type is not of wasm 2.0")
 		}
 	}
 	if r.err != nil {
-		return nil, unsupported("a function's locals are malformed")
+		return nil, false, unsupported("a function's locals are malformed")
 	}
 	copied := r.off
 	if verify {
 		if !bytes.HasPrefix(code[r.off:], check) {
-			return nil, unsupported("a function does not start with the stop check")
+			return nil, false, unsupported("a function does not start with the stop check")
 		}
 		r.off += len(check)
 	} else {
@@ -104,7 +106,7 @@ func instrumentFunc(out, code []byte, first uint32, check []byte, verify bool) (
 			depth++
 			if verify {
 				if r.err == nil && !bytes.HasPrefix(code[r.off:], check) {
-					return nil, unsupported("a loop has no stop check")
+					return nil, false, unsupported("a loop has no stop check")
 				}
 				r.off += len(check) // its if and end balance
 				continue
@@ -115,25 +117,25 @@ func instrumentFunc(out, code []byte, first uint32, check []byte, verify bool) (
 		case op == 0x0b: // end
 			depth--
 			if depth == 0 && r.off != len(code) {
-				return nil, unsupported("a function body goes on after its end")
+				return nil, false, unsupported("a function body goes on after its end")
 			}
 		case op == 0x23 || op == 0x24: // global.get, global.set
 			if r.u32() >= first {
-				return nil, unsupported("an instruction names the check's globals, or a global the module does not have")
+				return nil, false, unsupported("an instruction names the check's globals, or a global the module does not have")
 			}
 		default:
 			if err := r.skipImmediates(op); err != nil {
-				return nil, err
+				return nil, false, err
 			}
 		}
 	}
 	if r.err != nil || depth != 0 {
-		return nil, unsupported("a function body is malformed")
+		return nil, false, unsupported("a function body is malformed")
 	}
 	if verify {
-		return out, nil
+		return out, r.grows, nil
 	}
-	return append(out, code[copied:]...), nil
+	return append(out, code[copied:]...), r.grows, nil
 }
 
 // skipImmediates reads the immediates of op, any instruction of wasm 2.0
@@ -193,8 +195,11 @@ func (r *reader) skipImmediates(op byte) error {
 func (r *reader) skipMisc() error {
 	switch sub := r.u32(); {
 	case sub <= 7: // trunc_sat
-	case sub == 9 || sub == 11 || sub == 13 || sub >= 15 && sub <= 17:
-		r.u32() // data.drop, memory.fill, elem.drop, table.grow/size/fill
+	case sub == 15: // table.grow
+		r.u32()
+		r.grows = true
+	case sub == 9 || sub == 11 || sub == 13 || sub == 16 || sub == 17:
+		r.u32() // data.drop, memory.fill, elem.drop, table.size/fill
 	case sub == 8 || sub == 10 || sub == 12 || sub == 14:
 		r.u32() // memory.init, memory.copy, table.init, table.copy
 		r.u32()
@@ -227,11 +232,13 @@ func (r *reader) skipVector() error {
 var errEOF = errors.New("wasmstop: malformed")
 
 // reader decodes the wasm binary format. Its first failure sticks: every
-// later read returns zero, and err says so.
+// later read returns zero, and err says so. grows records that an
+// instruction read was a table.grow.
 type reader struct {
-	b   []byte
-	off int
-	err error
+	b     []byte
+	off   int
+	err   error
+	grows bool
 }
 
 func (r *reader) byte() byte {

@@ -32,8 +32,8 @@ func coreModules(t testing.TB) map[string][]byte {
 }
 
 // Every module juju ships was instrumented when built (buildplugins): it
-// passes Verify, is not instrumented twice, and compiles without wazero's
-// own checks.
+// passes Verify, is not instrumented twice, has its tables bounded, and
+// compiles without wazero's own checks.
 func TestCoreModules(t *testing.T) {
 	ctx := context.Background()
 	for name, mod := range coreModules(t) {
@@ -43,6 +43,14 @@ func TestCoreModules(t *testing.T) {
 			}
 			if _, err := wasmstop.Instrument(mod); err == nil {
 				t.Error("Instrument instruments a module twice")
+			}
+			// Go's table never grows: its maximum is its minimum, a
+			// few thousand entries, which the host counts (one page).
+			if out, err := wasmstop.BoundTables(mod); err != nil || &out[0] != &mod[0] {
+				t.Errorf("BoundTables changed the module (%v)", err)
+			}
+			if n, err := wasmstop.TableBytes(mod); err != nil || n == 0 || n > 1<<16 {
+				t.Errorf("TableBytes = %d, %v; want within a page", n, err)
 			}
 			rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCloseOnContextDone(false))
 			defer rt.Close(ctx)

@@ -24,6 +24,10 @@
 // Instrument refuses a module that uses them, as it refuses anything it
 // does not fully understand, and the host then stops that module wazero's
 // way.
+//
+// Instrument also bounds the module's tables, which live in the host's
+// heap outside the memory limit; BoundTables does that alone, for a
+// module Instrument refuses or juju does not instrument (tables.go).
 package wasmstop
 
 import (
@@ -51,6 +55,7 @@ var ErrUnsupported = errors.New("wasmstop: module not instrumented")
 const (
 	secCustom   = 0
 	secImport   = 2
+	secTable    = 4
 	secMemory   = 5
 	secGlobal   = 6
 	secExport   = 7
@@ -77,21 +82,27 @@ type section struct {
 }
 
 // Instrument returns a copy of the module mod with the turn counter, the
-// stop flag and their checks. Its error wraps ErrUnsupported when mod uses
-// what the package does not decode, has no memory, already has an export
-// named Export, or is malformed; the caller then runs mod as it is,
-// stopped another way.
+// stop flag and their checks, and its tables bounded as BoundTables
+// bounds them. Its error wraps ErrUnsupported when mod uses what the
+// package does not decode, has no memory, already has an export named
+// Export, has tables past the bounds, or is malformed; the caller then
+// runs mod as it is, stopped another way (its tables bounded by
+// BoundTables).
 func Instrument(mod []byte) ([]byte, error) {
 	sections, err := split(mod)
 	if err != nil {
 		return nil, err
 	}
-	globals, memories := 0, 0 // imported and the module's own
+	globals, memories, tables := 0, 0, 0 // imported and the module's own
+	var code, tableBody []byte
+	grows := false
 	for _, s := range sections {
-		var n, m int
+		var n, m, t int
 		switch s.id {
 		case secImport:
-			n, m, err = importedGlobals(s.body)
+			n, m, t, err = importCounts(s.body)
+		case secTable:
+			tableBody = s.body
 		case secMemory:
 			m, err = vecLen(s.body)
 		case secGlobal:
@@ -101,17 +112,23 @@ func Instrument(mod []byte) ([]byte, error) {
 			if err = e; found {
 				err = unsupported("the module already exports %q", Export)
 			}
+		case secCode:
+			// The import and global sections come before: globals is
+			// the count of the module's own.
+			code, grows, err = instrumentCode(s.body, uint32(globals), uint32(globals)+1, false)
 		}
 		if err != nil {
 			return nil, err
 		}
-		globals, memories = globals+n, memories+m
+		globals, memories, tables = globals+n, memories+m, tables+t
 	}
 	if memories == 0 {
 		return nil, unsupported("the module has no memory to call out to Go through")
 	}
-	count := uint32(globals) // the new globals' indexes
-	stop := count + 1
+	if tableBody, _, err = boundTables(tableBody, tables, grows); err != nil {
+		return nil, unsupported("%v", err)
+	}
+	stop := uint32(globals) + 1
 
 	out := make([]byte, 0, len(mod)+len(mod)/16)
 	out = append(out, mod[:8]...)
@@ -129,6 +146,8 @@ func Instrument(mod []byte) ([]byte, error) {
 		}
 		body := s.body
 		switch s.id {
+		case secTable:
+			body = tableBody
 		case secGlobal:
 			body, err = appendVec(s.body, 2, appendGlobals)
 			addedGlobal = true
@@ -136,7 +155,7 @@ func Instrument(mod []byte) ([]byte, error) {
 			body, err = appendVec(s.body, 1, func(b []byte) []byte { return appendStopExport(b, stop) })
 			addedExport = true
 		case secCode:
-			body, err = instrumentCode(s.body, count, stop, false)
+			body = code
 		}
 		if err != nil {
 			return nil, err
@@ -185,7 +204,7 @@ func Verify(mod []byte) error {
 		var n int
 		switch s.id {
 		case secImport:
-			n, _, err = importedGlobals(s.body)
+			n, _, _, err = importCounts(s.body)
 		case secGlobal:
 			n, err = vecLen(s.body)
 			last = s.body
@@ -198,7 +217,7 @@ func Verify(mod []byte) error {
 			if globals < 2 || !bytes.HasSuffix(last, appendGlobals(nil)) {
 				return unsupported("the last globals are not the turn counter and the stop flag")
 			}
-			_, err = instrumentCode(s.body, stop-1, stop, true)
+			_, _, err = instrumentCode(s.body, stop-1, stop, true)
 		}
 		if err != nil {
 			return err
@@ -299,9 +318,9 @@ func vecLen(body []byte) (int, error) {
 	return int(n), nil
 }
 
-// importedGlobals counts the globals and memories an import section
+// importCounts counts the globals, memories and tables an import section
 // imports.
-func importedGlobals(body []byte) (globals, memories int, err error) {
+func importCounts(body []byte) (globals, memories, tables int, err error) {
 	r := reader{b: body}
 	n := r.u32()
 	for i := uint32(0); i < n && r.err == nil; i++ {
@@ -313,6 +332,7 @@ func importedGlobals(body []byte) (globals, memories int, err error) {
 		case 0x01: // a table
 			r.byte()
 			r.limits()
+			tables++
 		case 0x02: // a memory
 			r.limits()
 			memories++
@@ -321,13 +341,13 @@ func importedGlobals(body []byte) (globals, memories int, err error) {
 			r.byte()
 			globals++
 		default:
-			return 0, 0, unsupported("import kind %#x", kind)
+			return 0, 0, 0, unsupported("import kind %#x", kind)
 		}
 	}
 	if r.err != nil || r.off != len(body) {
-		return 0, 0, unsupported("the import section is malformed")
+		return 0, 0, 0, unsupported("the import section is malformed")
 	}
-	return globals, memories, nil
+	return globals, memories, tables, nil
 }
 
 // findExport finds the export named Export in an export section: the
