@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/jujutools/juju/host/plugin"
+	"github.com/jujutools/juju/internal/wasmstop"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -19,14 +20,18 @@ var Linked = []string{"extism:host/env", abi.HostNamespace, abi.ChannelNamespace
 // ErrModule wraps every problem CheckModule and CheckExports find.
 var ErrModule = errors.New("pluginbuild: the wasm cannot be a juju plugin")
 
-// CheckModule reads a module's imports and exports, without running it,
-// and says what would stop juju from instantiating it or asking it what it
-// is: an import from a module juju does not link (AssemblyScript's
-// env.abort), or no juju_describe export.
+// CheckModule reads a module's imports, exports and tables, without
+// running it, and says what would stop juju from instantiating it or
+// asking it what it is: an import from a module juju does not link
+// (AssemblyScript's env.abort), no juju_describe export, or tables past
+// juju's bounds (wasmstop.BoundTables).
 func CheckModule(wasm []byte) error {
 	imports, exports, err := plugin.ModuleInfo(wasm)
 	if err != nil {
 		return fmt.Errorf("%w: %v (a wasm module begins with the bytes \\0asm)", ErrModule, err)
+	}
+	if _, err := wasmstop.BoundTables(wasm); err != nil {
+		return fmt.Errorf("%w: %v (docs/ABI.md, Memory, WASI and the kernel)", ErrModule, err)
 	}
 	var bad []string
 	for _, im := range imports {

@@ -27,6 +27,15 @@ func TestCheckModule(t *testing.T) {
 	if !errors.Is(err, ErrModule) || !strings.Contains(err.Error(), "exports no juju_describe function") || !strings.Contains(err.Error(), "juju_call, _initialize") {
 		t.Fatalf("no describe: %v", err)
 	}
+	// A table past juju's bounds is refused before describe runs the
+	// module (whose instance would allocate 1 GiB of juju's heap for it).
+	err = CheckModule(wasmtest.TablePlugin(1<<27, wasmtest.Grower{Name: "t"}))
+	if !errors.Is(err, ErrModule) || !strings.Contains(err.Error(), "table 0 starts with 134217728 entries, more than the 1048576 juju allows") {
+		t.Fatalf("a table of 2^27 entries: %v", err)
+	}
+	if err := CheckModule(wasmtest.TablePlugin(0, wasmtest.Grower{Name: "t", Delta: 1<<32 - 16})); err != nil {
+		t.Fatalf("a growing table: %v", err)
+	}
 	if err := CheckModule([]byte("not wasm")); !errors.Is(err, ErrModule) {
 		t.Fatalf("junk: %v", err)
 	}
