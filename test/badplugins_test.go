@@ -1,6 +1,8 @@
 package test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/jujutools/juju/internal/installed"
+	"github.com/jujutools/juju/internal/wasmtest"
 
 	"github.com/jujutools/juju/host/pluginbuild"
 )
@@ -136,4 +139,71 @@ func TestPluginCannotEscape(t *testing.T) {
 		t.Fatalf("Extism HTTP must be refused: %s", text(res))
 	}
 	s.ok("read_file", map[string]any{"path": "a.txt"})
+}
+
+// tablesFolder is a plugin folder as its author leaves it: a source
+// manifest of test-tables and wasm, a module written byte by byte (no
+// compiler of ours emits table.grow).
+func tablesFolder(t *testing.T, wasm []byte) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "tables")
+	os.MkdirAll(dir, 0o755)
+	m := map[string]any{"abi": 2, "name": "test-tables", "version": "0.0.0",
+		"description": "Test plugin tables: grows its table; built only by tests.",
+		"wasm":        map[string]any{"file": "plugin.wasm", "sha256": ""}, "capabilities": []string{}}
+	b, _ := json.MarshalIndent(m, "", "  ")
+	os.WriteFile(filepath.Join(dir, "manifest.json"), b, 0o644)
+	os.WriteFile(filepath.Join(dir, "plugin.wasm"), wasm, 0o644)
+	return dir
+}
+
+// A plugin growing its wasm table cannot take juju's memory: a table's
+// entries live in juju's heap, outside the plugin's memory cap, and a
+// table.grow by 2^32-16 made wazero ask Go for 32 GiB, whose out-of-memory
+// error ended juju (no recover). Now table.grow past the bound gives the
+// plugin -1, the host lives on, and a module whose table starts past the
+// bound (2^27 entries, 1 GiB) is refused at build and install, before
+// describe runs it.
+func TestTableGrowKeepsTheHost(t *testing.T) {
+	home := newHome(t)
+	wasm := wasmtest.TablePlugin(0,
+		wasmtest.Grower{Name: "test_tables_crash", Delta: 1<<32 - 16},
+		wasmtest.Grower{Name: "test_tables_gig", Delta: 1 << 27},
+		wasmtest.Grower{Name: "test_tables_ok", Delta: 16})
+	dir := tablesFolder(t, wasm)
+	wasmFile := filepath.Join(t.TempDir(), "plugin.wasm")
+	os.WriteFile(wasmFile, wasm, 0o644)
+	cliOK(t, home, "plugins", "build", "--wasm", wasmFile, dir)
+	cliOK(t, home, "plugins", "install", dir, "--yes")
+
+	root := workspace(t, map[string]string{"a.txt": "still here\n"})
+	s := startHome(t, home, root)
+	for _, c := range []struct{ tool, want string }{
+		{"test_tables_crash", "refused"}, {"test_tables_gig", "refused"}, {"test_tables_ok", "grown"}, {"test_tables_crash", "refused"},
+	} {
+		if got := s.ok(c.tool, map[string]any{}); got != c.want {
+			t.Fatalf("%s: %q, want %q", c.tool, got, c.want)
+		}
+		if got := s.ok("read_file", map[string]any{"path": "a.txt"}); !strings.Contains(got, "still here") {
+			t.Fatalf("read_file after %s: %q", c.tool, got)
+		}
+	}
+
+	big := wasmtest.TablePlugin(1<<27, wasmtest.Grower{Name: "test_tables_ok"})
+	os.WriteFile(wasmFile, big, 0o644)
+	_, errs, code := cli(t, home, nil, "plugins", "build", "--wasm", wasmFile, tablesFolder(t, nil))
+	if code != 1 || !strings.Contains(errs, "table 0 starts with 134217728 entries") {
+		t.Errorf("build --wasm of a table of 2^27 entries: exit %d, %s", code, errs)
+	}
+	// The built folder with the module swapped and its pin updated, as an
+	// author could hand-stamp it.
+	os.WriteFile(filepath.Join(dir, "plugin.wasm"), big, 0o644)
+	editJSON(t, filepath.Join(dir, "manifest.json"), func(m map[string]any) {
+		sum := sha256.Sum256(big)
+		m["wasm"].(map[string]any)["sha256"] = hex.EncodeToString(sum[:])
+	})
+	_, errs, code = cli(t, newHome(t), nil, "plugins", "install", dir, "--yes")
+	if code != 1 || !strings.Contains(errs, "plugin refused") || !strings.Contains(errs, "table 0 starts with 134217728 entries") {
+		t.Errorf("install of a table of 2^27 entries: exit %d, %s", code, errs)
+	}
 }

@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding"
 	"encoding/binary"
@@ -40,15 +41,30 @@ const CachePruneGrace = time.Hour
 const cacheSmall = 1 << 20
 
 // cacheNames returns every name wazero may give the compiled code of wasm
-// in its cache folder: juju compiles a module that is not instrumented
-// already as wasmstop.Instrument makes it (Plugin.instrument), so the
-// names of those bytes are among them.
+// in its cache folder. juju compiles a module that is not instrumented
+// already as wasmstop.Instrument makes it when it runs directly
+// (Plugin.instrument), and otherwise, or when Instrument refuses it, with
+// its tables bounded (wasmstop.BoundTables): the names of those bytes are
+// among them.
 func cacheNames(wasm []byte) []string {
 	names := idNames(wasm)
-	if !wasmstop.Marked(wasm) {
-		if out, err := wasmstop.Instrument(wasm); err == nil {
-			names = append(names, idNames(out)...)
-		}
+	if wasmstop.Marked(wasm) {
+		return names
+	}
+	imports, _, err := ModuleInfo(wasm)
+	if err != nil {
+		return names
+	}
+	var out []byte
+	direct := runsDirect(moduleABI(imports), imports)
+	if direct {
+		out, err = wasmstop.Instrument(wasm)
+	}
+	if !direct || err != nil {
+		out, err = wasmstop.BoundTables(wasm)
+	}
+	if err == nil && !bytes.Equal(out, wasm) {
+		names = append(names, idNames(out)...)
 	}
 	return names
 }

@@ -179,11 +179,18 @@ func (m *directModule) close(ctx context.Context) error {
 // plugin the running call belongs to (callFrom), so plugins of the same
 // key may share the result.
 func (p *Plugin) compileDirect(ctx context.Context, wasm []byte) (*directModule, error) {
-	wasm, stopGlobal := p.instrument(wasm)
-	cm, err := p.compileDirectIn(ctx, p.rt.newEngine(p.memMiB, stopGlobal), wasm)
+	wasm, stopGlobal, err := p.instrument(wasm)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := memoryPages(p.memMiB, wasm)
+	if err != nil {
+		return nil, err
+	}
+	cm, err := p.compileDirectIn(ctx, p.rt.newEngine(pages, stopGlobal), wasm)
 	if err != nil && p.rt.cacheFailed(err) {
 		// The on-disk cache failed (full, read-only): compile in memory.
-		cm, err = p.compileDirectIn(ctx, p.rt.newEngine(p.memMiB, stopGlobal), wasm)
+		cm, err = p.compileDirectIn(ctx, p.rt.newEngine(pages, stopGlobal), wasm)
 	}
 	if cm != nil {
 		cm.stopGlobal, cm.wasmBytes = stopGlobal, int64(len(wasm))
@@ -192,22 +199,27 @@ func (p *Plugin) compileDirect(ctx context.Context, wasm []byte) (*directModule,
 	return cm, err
 }
 
-// instrument returns the wasm to compile and whether its instances are
-// stopped through its stop flag (see package wasmstop): a core module
-// was instrumented when juju was built (buildplugins), and its bytes are
-// the binary's own; any other module is instrumented here. A module
-// wasmstop does not understand is compiled as it is, and wazero stops it
-// (CloseOnContextDone).
-func (p *Plugin) instrument(wasm []byte) ([]byte, bool) {
+// instrument returns the wasm to compile, its tables bounded, and whether
+// its instances are stopped through its stop flag (see package wasmstop):
+// a core module was instrumented when juju was built (buildplugins), and
+// its bytes are the binary's own; any other module is instrumented here.
+// A module wasmstop does not understand is compiled with its tables
+// bounded alone (wasmstop.BoundTables), and wazero stops it
+// (CloseOnContextDone); one whose tables cannot be bounded is refused.
+func (p *Plugin) instrument(wasm []byte) ([]byte, bool, error) {
 	if p.embedded && wasmstop.Marked(wasm) {
-		return wasm, true
+		return wasm, true, nil
 	}
-	out, err := instrumentModule(wasm)
+	out, reason := instrumentModule(wasm)
+	if reason == nil {
+		return out, true, nil
+	}
+	out, err := wasmstop.BoundTables(wasm)
 	if err != nil {
-		p.rt.log.Info("plugin runs with wazero's slower deadline checks", "plugin", p.Name(), "reason", err)
-		return wasm, false
+		return nil, false, fmt.Errorf("plugin %s: %w", p.Name(), err)
 	}
-	return out, true
+	p.rt.log.Info("plugin runs with wazero's slower deadline checks", "plugin", p.Name(), "reason", reason)
+	return out, false, nil
 }
 
 // instrumentModule is wasmstop.Instrument; tests replace it.

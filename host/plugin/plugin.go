@@ -16,6 +16,7 @@ import (
 
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/internal/manifest"
+	"github.com/jujutools/juju/internal/wasmstop"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -342,13 +343,20 @@ func (p *Plugin) compileNow(l *load) error {
 		l.direct, err = p.rt.directModule(ctx, p, wasm)
 		return err
 	}
+	if wasm, err = wasmstop.BoundTables(wasm); err != nil {
+		return fmt.Errorf("plugin %s: %w", p.Name(), err)
+	}
+	pages, err := memoryPages(p.memMiB, wasm)
+	if err != nil {
+		return fmt.Errorf("plugin %s: %w", p.Name(), err)
+	}
 	m := extism.Manifest{
 		Wasm: []extism.Wasm{extism.WasmData{Data: wasm, Name: "main"}},
 		// No AllowedHosts: Extism's own HTTP is denied. No AllowedPaths: no preopens.
-		Memory: &extism.ManifestMemory{MaxPages: uint32(p.memMiB) * 16, MaxHttpResponseBytes: 0, MaxVarBytes: 1 << 20},
+		Memory: &extism.ManifestMemory{MaxPages: pages, MaxHttpResponseBytes: 0, MaxVarBytes: 1 << 20},
 	}
 	compile := func() error {
-		eng := p.rt.newEngine(p.memMiB, false)
+		eng := p.rt.newEngine(pages, false)
 		cfg := extism.PluginConfig{
 			RuntimeConfig: eng.cfg,
 			EnableWasi:    true, // the Go wasip1 runtime needs clocks and random; no preopens are given

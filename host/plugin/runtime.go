@@ -3,6 +3,7 @@ package plugin
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"github.com/tetratelabs/wazero"
+
+	"github.com/jujutools/juju/internal/wasmstop"
 )
 
 // Defaults for per-call limits; a manifest may ask for others within the
@@ -203,14 +206,15 @@ type engine struct {
 	cache wazero.CompilationCache // nil when compiling in memory
 }
 
-// newEngine is the engine of a new compilation. With stopGlobal, its
-// module was instrumented (wasmstop) and is stopped through its stop flag;
-// otherwise wazero checks for a closed module at every loop turn
+// newEngine is the engine of a new compilation, whose linear memory is
+// limited to pages (memoryPages). With stopGlobal, its module was
+// instrumented (wasmstop) and is stopped through its stop flag; otherwise
+// wazero checks for a closed module at every loop turn
 // (CloseOnContextDone), which costs far more.
-func (r *Runtime) newEngine(memMiB int, stopGlobal bool) engine {
+func (r *Runtime) newEngine(pages uint32, stopGlobal bool) engine {
 	cfg := wazero.NewRuntimeConfig().
 		WithCloseOnContextDone(!stopGlobal).
-		WithMemoryLimitPages(uint32(memMiB) * 16) // 64 KiB pages
+		WithMemoryLimitPages(pages)
 	dir := r.diskCache()
 	if dir == "" {
 		return engine{cfg: cfg}
@@ -224,6 +228,24 @@ func (r *Runtime) newEngine(memMiB int, stopGlobal bool) engine {
 		return engine{cfg: cfg}
 	}
 	return engine{cfg: cfg.WithCompilationCache(c), cache: c}
+}
+
+// memoryPages is the linear memory, in 64 KiB pages, an instance of wasm
+// (its tables bounded: wasmstop.BoundTables) may have under a cap of
+// memMiB: the cap less what its tables may hold, which wazero keeps in
+// juju's heap beside the linear memory. So the cap the owner is shown
+// bounds both. A Go module's tables cost one page.
+func memoryPages(memMiB int, wasm []byte) (uint32, error) {
+	tables, err := wasmstop.TableBytes(wasm)
+	if err != nil {
+		return 0, err
+	}
+	const page = 1 << 16
+	pages, tablePages := int64(memMiB)<<20/page, (tables+page-1)/page
+	if tablePages >= pages {
+		return 0, fmt.Errorf("the module's tables may hold %d MiB, all of its memory limit of %d MiB: raise limits.memoryMiB in its manifest, or give its tables a smaller maximum", (tables+1<<20-1)>>20, memMiB)
+	}
+	return uint32(pages - tablePages), nil
 }
 
 // close releases what e compiled, once the runtimes that ran it are
