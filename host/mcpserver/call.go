@@ -130,14 +130,11 @@ func toMCP(res *abi.CallResult) *mcp.CallToolResult {
 }
 
 // maxResultText bounds the text of one result, whatever a plugin returns,
-// and maxStructured its structured content (cap.go): clients reject or
-// truncate results past roughly 25,000 tokens (SPEC §4: each under 100,000
-// bytes), and the core tools cut their own output below this, saying how
-// to read on. It is a safety net for installed plugins.
-const (
-	maxResultText = 99_000
-	maxStructured = 99_000
-)
+// as abi.MaxStructured bounds its structured content (cap.go): clients
+// reject or truncate results past roughly 25,000 tokens (SPEC §4: each
+// under 100,000 bytes), and the core tools cut their own output below
+// this, saying how to read on. It is a safety net for installed plugins.
+const maxResultText = 99_000
 
 // cutText cuts s to at most n bytes at a line or rune boundary and says so.
 func cutText(s string, n int) string {

@@ -171,3 +171,46 @@ func readEscaped(b []byte, start, i int) (string, int, bool) {
 	}
 	return "", i, false
 }
+
+// jsonStringLen is len(AppendJSONString(nil, string(s), html)), counted
+// without writing it, or a number past limit once it is known to be past
+// it (a string's escaped length is at least its length plus its quotes).
+// It takes a table look-up per ASCII byte: the host counts up to 64 MiB of
+// a plugin's splices with it (Resolve).
+func jsonStringLen(s []byte, html bool, limit int) int {
+	n := len(s) + 2
+	extra := &asciiEscapes[0]
+	if html {
+		extra = &asciiEscapes[1]
+	}
+	for i := 0; i < len(s) && n <= limit; {
+		end := min(len(s), i+4096) // then look at the limit again
+		for i < end {
+			if c := s[i]; c < utf8.RuneSelf {
+				n += int(extra[c])
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRune(s[i:])
+			switch {
+			case r == utf8.RuneError && size == 1:
+				n += 5 // \ufffd for one byte
+			case r == '\u2028' || r == '\u2029':
+				n += 3 // \u2028 for three bytes
+			}
+			i += size
+		}
+	}
+	return n
+}
+
+// asciiEscapes holds, for each ASCII byte, how many bytes AppendJSONString
+// writes for it beyond the byte itself: without HTML escaping, then with.
+var asciiEscapes = func() (t [2][utf8.RuneSelf]uint8) {
+	for c := range utf8.RuneSelf {
+		for h, html := range []bool{false, true} {
+			t[h][c] = uint8(len(AppendJSONString(nil, string(rune(c)), html)) - 3)
+		}
+	}
+	return t
+}()

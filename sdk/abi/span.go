@@ -1,8 +1,8 @@
 package abi
 
 import (
-	"encoding/json"
 	"errors"
+	"math"
 )
 
 // A result's bulk bytes, in ABI 2, travel raw in the body of its frame:
@@ -59,6 +59,13 @@ func (s *Span) in(body []byte) ([]byte, bool) {
 // body. An inline Structured must be valid JSON (as it is when r was
 // decoded by encoding/json), the splices in increasing order of At, each
 // at a string token `""` of it.
+//
+// Splices that would make the structured content longer than MaxStructured
+// bytes, which no client gets, are not resolved: Structured becomes its
+// shape (CutStructured), whose members are built only up to a kilobyte.
+// Escaping is what costs: a span of control bytes is six times longer as
+// a JSON string, and two splices of one 30 MiB body took the host 23 s and
+// 1.2 GB to build and then cut (TestResolveCutsSplicesBeforeBuilding).
 func (r *CallResult) Resolve(body []byte) error {
 	if !r.spansFit(len(body)) {
 		return ErrSpanRepeat
@@ -95,26 +102,20 @@ func (r *CallResult) Resolve(body []byte) error {
 	if !ok {
 		return ErrSpan
 	}
-	n := len(r.Structured)
-	for _, s := range r.Splices {
-		n += s.Len + s.Len/8 // the escapes of a typical text
-	}
-	out := make([]byte, 0, n)
-	last := 0
+	size, last := len(r.Structured), 0
 	for _, s := range r.Splices {
 		b, ok := s.in(body)
 		if !ok || s.At < last || !starts[s.At] {
 			return ErrSpan
 		}
-		out = append(out, r.Structured[last:s.At]...)
-		q, err := json.Marshal(string(b))
-		if err != nil {
-			return err
-		}
-		out = append(out, q...)
+		size += jsonStringLen(b, true, math.MaxInt) - 2
 		last = s.At + 2
 	}
-	r.Structured = append(out, r.Structured[last:]...)
+	if size > MaxStructured {
+		r.Structured = shape(r.Structured, r.Splices, body, size)
+	} else {
+		r.Structured = appendResolved(make([]byte, 0, size), r.Structured, 0, r.Splices, body)
+	}
 	r.Splices = nil
 	return nil
 }
