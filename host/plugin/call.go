@@ -272,6 +272,16 @@ func (inst *instance) allocate(_, limit uint64) experimental.LinearMemory {
 	return m
 }
 
+// memoryInUse is how many bytes the instance's linear memories hold now
+// (their current sizes; none where they stay in the Go heap).
+func (inst *instance) memoryInUse() int {
+	n := 0
+	for _, m := range inst.mems {
+		n += m.size()
+	}
+	return n
+}
+
 // dispose closes the instance and unmaps its memories. No call may be
 // running in it (a call's deadline only closes it: see mmapMemory).
 func (inst *instance) dispose() {
@@ -316,6 +326,7 @@ func (p *Plugin) acquire(ctx context.Context, l *load, waitWarm bool) (*instance
 	cfg := wazero.NewModuleConfig().WithSysWalltime().WithSysNanotime().WithRandSource(randReader{})
 	if p.channel {
 		inst.ch = newChannel(p.memMiB << 20)
+		inst.ch.inUse = inst.memoryInUse
 		cfg = cfg.WithStdin(inst.ch).WithStdout(inst.ch)
 	}
 	var err error

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+
+	"github.com/jujutools/juju/sdk/abi"
 )
 
 // A channel is one instance's WASI stdin and stdout, the bulk path of ABI 2
@@ -26,11 +28,26 @@ type channel struct {
 	prefix [4]byte
 	// pending is what the guest wrote since it was last taken.
 	pending []byte
-	// limit bounds pending: a guest that writes more without a host call
-	// to take it gets an error, and what it wrote is dropped (the
-	// instance's memory cap, in bytes).
+	// limit bounds pending, its spare capacity included, and held: a guest
+	// that writes more without a host call to take it gets an error, and
+	// what it wrote is dropped. It is the instance's memory cap, in bytes,
+	// of which inUse, when set, tells what the guest's linear memories
+	// hold now; and never more than maxPending.
 	limit int
+	inUse func() int
+	// held is the call's output, taken by juju_output and kept until the
+	// call ends.
+	held int
 }
+
+// maxPending bounds what a guest may have pending at once: the largest
+// frame the host takes, a header of abi.MaxHeader and a body of
+// abi.MaxResolved (a journal change's new contents, 64 MiB, or a result's
+// spans). Pending bytes live in the host's heap, beside the instance's
+// memory: bounded by the memory cap alone, one instance writing one
+// buffer 255 times took the host from 100 MB to 764 MB, and an instance
+// of 1 GiB could hold 2 GiB.
+const maxPending = abi.MaxHeader + abi.MaxResolved
 
 // errFlood is what a guest's stdout write gets past the channel's limit
 // (EIO in the guest).
@@ -62,18 +79,35 @@ func (c *channel) Read(p []byte) (int, error) {
 }
 
 // Write implements io.Writer for the guest's stdout: p (the guest's memory,
-// valid only during the call) is appended to the pending bytes.
+// valid only during the call) is appended to the pending bytes. The buffer
+// grows by doubling, within the room left: its spare capacity is the
+// host's memory as much as its bytes are.
 func (c *channel) Write(p []byte) (int, error) {
-	if len(c.pending)+len(p) > c.limit {
+	room := c.room()
+	need := len(c.pending) + len(p)
+	if need > room {
 		c.pending = nil
 		return 0, errFlood
 	}
-	if c.pending == nil {
-		// Most writes are one whole frame: allocate it once, exactly.
-		c.pending = make([]byte, 0, max(len(p), 512))
+	if need > cap(c.pending) {
+		// Most writes are one whole frame: the first is allocated exactly.
+		grown := make([]byte, len(c.pending), min(room, max(need, 2*cap(c.pending), 512)))
+		copy(grown, c.pending)
+		c.pending = grown
 	}
 	c.pending = append(c.pending, p...)
 	return len(p), nil
+}
+
+// room is how many bytes pending may take: maxPending, and what the
+// instance's memory cap leaves beside its linear memories and the output
+// held.
+func (c *channel) room() int {
+	room := min(c.limit, maxPending)
+	if c.inUse != nil {
+		room = min(room, c.limit-c.inUse())
+	}
+	return room - c.held
 }
 
 // errAnnounced reports a take whose length is not what the guest wrote.
@@ -107,9 +141,23 @@ func (c *channel) stageInput(input []byte) {
 	c.staged = [3][]byte{c.prefix[:], input, nil}
 }
 
+// takeOutput is take for the call's output (juju_output), which stays in
+// the host's memory until the call ends: the whole buffer it is in counts
+// against the channel's limit until reset.
+func (c *channel) takeOutput(n uint64) ([]byte, error) {
+	whole := cap(c.pending)
+	out, err := c.take(n)
+	c.held = 0
+	if err == nil {
+		c.held = whole
+	}
+	return out, err
+}
+
 // reset empties both sides, and lets go of a large pending buffer.
 func (c *channel) reset() {
 	c.staged = [3][]byte{}
+	c.held = 0
 	if cap(c.pending) > keepBytes {
 		c.pending = nil
 	}

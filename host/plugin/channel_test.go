@@ -131,3 +131,45 @@ func FuzzChannel(f *testing.F) {
 		c.reset()
 	})
 }
+
+// Pending bytes are bounded with the buffer's spare capacity, beside the
+// guest's linear memory and the call's output already taken: the room
+// left in the instance's memory cap, and maxPending.
+func TestChannelPendingCountsItsCapacity(t *testing.T) {
+	const mib = 1 << 20
+	inUse := 40 * mib
+	c := newChannel(64 * mib)
+	c.inUse = func() int { return inUse }
+	chunk := make([]byte, 3*mib)
+	wrote := 0
+	for {
+		if _, err := c.Write(chunk); err != nil {
+			break
+		}
+		wrote += len(chunk)
+		if cap(c.pending) > 24*mib {
+			t.Fatalf("%d bytes pending hold a buffer of %d, past the 24 MiB the cap leaves", len(c.pending), cap(c.pending))
+		}
+	}
+	if wrote != 24*mib {
+		t.Fatalf("%d MiB went through, want 24", wrote/mib)
+	}
+	// The output taken stays the host's until the call ends.
+	inUse = 0
+	c.Write(make([]byte, 10*mib))
+	if _, err := c.takeOutput(10 * mib); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Write(make([]byte, 55*mib)); !errors.Is(err, errFlood) {
+		t.Fatalf("a write past what the output leaves: %v", err)
+	}
+	c.reset()
+	if _, err := c.Write(make([]byte, 60*mib)); err != nil {
+		t.Fatalf("a write after the call's end: %v", err)
+	}
+	// Never more than maxPending, whatever the cap.
+	c = newChannel(1 << 30)
+	if _, err := c.Write(make([]byte, maxPending+1)); !errors.Is(err, errFlood) {
+		t.Fatalf("a write past maxPending: %v", err)
+	}
+}

@@ -104,7 +104,7 @@ func takeOutput(ctx context.Context, n uint64) uint64 {
 	if c == nil || c.ch == nil {
 		return 1
 	}
-	out, err := c.ch.take(n)
+	out, err := c.ch.takeOutput(n)
 	if err != nil {
 		c.output = nil
 		return 1

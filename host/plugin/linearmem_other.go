@@ -11,3 +11,4 @@ func linearMemory(uint64) *mmapMemory { return nil }
 func (m *mmapMemory) Reallocate(uint64) []byte { return nil }
 func (m *mmapMemory) Free()                    {}
 func (m *mmapMemory) unmap()                   {}
+func (m *mmapMemory) size() int                { return 0 }

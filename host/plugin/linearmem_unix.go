@@ -29,6 +29,7 @@ import (
 type mmapMemory struct {
 	mu    sync.Mutex
 	buf   []byte // the whole mapping; nil once unmapped
+	used  int    // the memory's current size: what wazero last asked for
 	freed bool
 }
 
@@ -58,7 +59,15 @@ func (m *mmapMemory) Reallocate(size uint64) []byte {
 	if m.buf == nil || m.freed || size > uint64(len(m.buf)) {
 		return nil
 	}
+	m.used = int(size)
 	return m.buf[:size:size]
+}
+
+// size is the memory's current size.
+func (m *mmapMemory) size() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.used
 }
 
 // Free implements experimental.LinearMemory: the pages go back to the

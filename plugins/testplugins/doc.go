@@ -9,9 +9,10 @@
 // in another language writes one, for juju plugins build --wasm), kernel
 // (ABI 1, written with the Extism PDK alone), bulk (moves bytes for the
 // transport benchmarks), discoverprobe (a discoverer that tries to run,
-// write and fetch, and a tier X tool that runs the discoverers) and shared
-// (a module that serves two plugins, its own and test-shared-reader, as core
-// serves core-exec; sharedreader holds the second one's manifest). They are
-// built only by tests, never shipped; their tool names start with test_ so
-// they never collide with core tools.
+// write and fetch, and a tier X tool that runs the discoverers), flood
+// (writes to its channel without end, or answers with more images than a
+// client takes) and shared (a module that serves two plugins, its own and
+// test-shared-reader, as core serves core-exec; sharedreader holds the
+// second one's manifest). They are built only by tests, never shipped;
+// their tool names start with test_ so they never collide with core tools.
 package testplugins
