@@ -95,22 +95,43 @@ func declaredName(ctx context.Context) string {
 // "claude-code" are a few bytes, and one of megabytes filled the audit log.
 const maxClientName = 128
 
-// toMCP converts a plugin's result into an MCP tool result.
+// toMCP converts a plugin's result into an MCP tool result, within what a
+// client takes: text past maxResultText is cut, images past
+// maxResultImages and items past maxContentItems are left out, an image
+// item whose MIME type is not an image's too, each with a note saying so.
 func toMCP(res *abi.CallResult) *mcp.CallToolResult {
 	if e := res.Error; e != nil {
-		sc, _ := json.Marshal(e)
+		msg := e.Message
+		if len(msg) > maxResultText { // a plugin's
+			msg = cutText(strings.ToValidUTF8(msg, "\uFFFD"), maxResultText)
+		}
+		sc, _ := json.Marshal(abi.Error{Code: e.Code, Message: msg})
 		return &mcp.CallToolResult{
-			Content:              []mcp.Content{mcp.NewTextContent(string(e.Code) + ": " + e.Message)},
-			RawStructuredContent: sc,
+			Content:              []mcp.Content{mcp.NewTextContent(string(e.Code) + ": " + msg)},
+			RawStructuredContent: capStructured(sc),
 			IsError:              true,
 		}
 	}
-	out := &mcp.CallToolResult{Content: make([]mcp.Content, 0, len(res.Content))}
-	budget := maxResultText
-	for _, c := range res.Content {
+	out := &mcp.CallToolResult{Content: make([]mcp.Content, 0, min(len(res.Content), maxContentItems))}
+	budget, images := maxResultText, maxResultImages
+	var left leftOut
+	for i, c := range res.Content {
+		if len(out.Content) == maxContentItems {
+			left.items = len(res.Content) - i
+			break
+		}
 		switch c.Type {
 		case "image":
-			out.Content = append(out.Content, mcp.NewImageContent(base64(c.Data), c.MimeType))
+			switch {
+			case !imageType(c.MimeType):
+				left.untyped++
+			case len(c.Data) > images:
+				left.images++
+				left.largest = max(left.largest, len(c.Data))
+			default:
+				images -= len(c.Data)
+				out.Content = append(out.Content, mcp.NewImageContent(base64(c.Data), c.MimeType))
+			}
 		default:
 			if budget == 0 { // cut already, and said
 				continue
@@ -122,6 +143,9 @@ func toMCP(res *abi.CallResult) *mcp.CallToolResult {
 			budget = max(0, budget-len(text))
 			out.Content = append(out.Content, mcp.NewTextContent(text))
 		}
+	}
+	for _, note := range left.notes() {
+		out.Content = append(out.Content, mcp.NewTextContent(note))
 	}
 	if len(res.Structured) > 0 {
 		out.RawStructuredContent = capStructured(res.Structured)
@@ -135,6 +159,58 @@ func toMCP(res *abi.CallResult) *mcp.CallToolResult {
 // under 100,000 bytes), and the core tools cut their own output below
 // this, saying how to read on. It is a safety net for installed plugins.
 const maxResultText = 99_000
+
+// maxResultImages bounds the bytes of a result's images (5.6 MB once in
+// base64): four images as large as read_image sends (1 MiB, its own cap,
+// about what a model's image input takes at 1568 px), where a plugin's
+// images were base64-encoded whatever their size (two of 30 MiB made one
+// answer of 84 MB). maxContentItems bounds its items: half a million
+// empty ones made an answer of 13 MB while the text budget stayed unused.
+const (
+	maxResultImages = 4 << 20
+	maxContentItems = 100
+)
+
+// imageType reports whether m is an image's MIME type, as a client shows
+// it: image/ and a subtype of letters, digits and . + -, no parameters.
+func imageType(m string) bool {
+	sub, ok := strings.CutPrefix(m, "image/")
+	if !ok || sub == "" || len(m) > 64 {
+		return false
+	}
+	for _, c := range sub {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '+' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// leftOut counts what toMCP left out of a result, for its notes.
+type leftOut struct {
+	items   int // content items past maxContentItems
+	images  int // images past maxResultImages, the largest of them largest bytes
+	largest int
+	untyped int // image items whose MIME type is not an image's
+}
+
+// notes are the sentences that tell the model what was left out and what
+// to do.
+func (l leftOut) notes() []string {
+	var notes []string
+	if l.images > 0 {
+		notes = append(notes, fmt.Sprintf("[juju left out %d image(s), the largest %d bytes: a result carries at most %d bytes of images, the most a client takes; ask the tool for a smaller image or fewer at once]",
+			l.images, l.largest, maxResultImages))
+	}
+	if l.untyped > 0 {
+		notes = append(notes, fmt.Sprintf("[juju left out %d image item(s) whose MIME type is not an image type (image/png, image/jpeg …); the plugin is at fault: tell the owner]", l.untyped))
+	}
+	if l.items > 0 {
+		notes = append(notes, fmt.Sprintf("[juju left out the last %d content items: a result carries at most %d; ask the tool for less (a narrower path or pattern, a lower limit)]",
+			l.items, maxContentItems))
+	}
+	return notes
+}
 
 // cutText cuts s to at most n bytes at a line or rune boundary and says so.
 func cutText(s string, n int) string {
