@@ -344,7 +344,7 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 	name := req.Args[0]
 	sub, ok := subcommands[name]
 	if !ok {
-		return nil, nil, abi.Errorf(abi.InvalidArgument, "git %s is not served; the subcommands are status, diff, log, show, ls-files, rev-parse, branch --show-current, add and commit", quoteArg(name))
+		return nil, nil, abi.Errorf(abi.InvalidArgument, "git %s is not served; the subcommands are status, diff, log, show, ls-files, rev-parse, branch --show-current, add and commit", abi.Quote(name))
 	}
 	if sub.mutates {
 		if c, _ := hostfns.CallerFrom(ctx); c.Tier != abi.TierExec {
@@ -451,7 +451,7 @@ func (s *server) checkOption(name string, sub subcommand, a string) *abi.Error {
 		// A revision (or, for commit, a message after -m). A colon would
 		// name a blob by path, or a remote.
 		if strings.Contains(a, ":") && name != "commit" {
-			return abi.Errorf(abi.InvalidArgument, "%s: a revision cannot name a path with a colon; give paths after \"--\"", quoteArg(a))
+			return abi.Errorf(abi.InvalidArgument, "%s: a revision cannot name a path with a colon; give paths after \"--\"", abi.Quote(a))
 		}
 		return nil
 	}
@@ -480,9 +480,9 @@ func (s *server) checkOption(name string, sub subcommand, a string) *abi.Error {
 	}
 	for _, opt := range names {
 		if slices.Contains(forbidden, opt) && !slices.Contains(allowedPerSub[name], opt) {
-			what := quoteArg(opt)
+			what := abi.Quote(opt)
 			if a != opt && !strings.HasPrefix(a, opt) {
-				what = quoteArg(a) + " (git reads it as " + opt + ")"
+				what = abi.Quote(a) + " (git reads it as " + opt + ")"
 			}
 			return abi.Errorf(abi.InvalidArgument, "git %s %s is not allowed: juju refuses options that run programs, point git elsewhere, read files or stage by sweep, and their abbreviations; for a commit message use --message=TEXT", name, what)
 		}
@@ -511,7 +511,7 @@ func (s *server) cwd(req string) (string, *policy.Root, *abi.Error) {
 func (s *server) checkPaths(name, cwd string, root *policy.Root, paths []string) (kept, skipped []string, _ *abi.Error) {
 	for _, p := range paths {
 		if p == "" || strings.HasPrefix(p, ":") {
-			return nil, nil, abi.Errorf(abi.InvalidArgument, "%s is not a plain path; pathspec magic is not accepted", quoteArg(p))
+			return nil, nil, abi.Errorf(abi.InvalidArgument, "%s is not a plain path; pathspec magic is not accepted", abi.Quote(p))
 		}
 		abs := p
 		if !filepath.IsAbs(abs) {
@@ -526,7 +526,7 @@ func (s *server) checkPaths(name, cwd string, root *policy.Root, paths []string)
 			}
 		}
 		if hit == nil {
-			return nil, nil, abi.Errorf(abi.PathDenied, "%s is outside the workspace roots; git works on paths inside them", quoteArg(p))
+			return nil, nil, abi.Errorf(abi.PathDenied, "%s is outside the workspace roots; git works on paths inside them", abi.Quote(p))
 		}
 		rel, _ := filepath.Rel(hit.Real, abs)
 		rel = filepath.ToSlash(rel)
@@ -536,7 +536,7 @@ func (s *server) checkPaths(name, cwd string, root *policy.Root, paths []string)
 			if r, aerr := s.pol.Resolve(abs); aerr != nil && aerr.Code != abi.NotFound {
 				withheld = aerr
 			} else if aerr == nil && name == "add" && r.Info.IsDir() {
-				return nil, nil, abi.Errorf(abi.InvalidArgument, "%s is a folder; git add takes files here, so nothing is staged by a sweep (git_commit with all: true stages every visible change)", quoteArg(p))
+				return nil, nil, abi.Errorf(abi.InvalidArgument, "%s is a folder; git add takes files here, so nothing is staged by a sweep (git_commit with all: true stages every visible change)", abi.Quote(p))
 			}
 		}
 		if withheld != nil {
@@ -624,11 +624,4 @@ func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bo
 		errText += fmt.Sprintf("\n[juju: git's output was cut at %d bytes; narrow the request]", s.opts.MaxOutput)
 	}
 	return cmd.ProcessState.ExitCode(), stdout.Bytes(), errText, nil
-}
-
-func quoteArg(a string) string {
-	if len(a) > 80 {
-		a = a[:80] + "…"
-	}
-	return fmt.Sprintf("%q", a)
 }

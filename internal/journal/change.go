@@ -85,18 +85,18 @@ func (d *draft) slot(r *policy.Root, rel, display string) (*slot, *abi.Error) {
 func (j *Journal) fsError(display string, err error) *abi.Error {
 	switch {
 	case errors.Is(err, errTooLarge):
-		return abi.Errorf(abi.TooLarge, "%s is larger than %d MiB, which juju does not edit; change it with a command instead", quote(display), j.opts.maxFileSize>>20)
+		return abi.Errorf(abi.TooLarge, "%s is larger than %d MiB, which juju does not edit; change it with a command instead", abi.Quote(display), j.opts.maxFileSize>>20)
 	case errors.Is(err, errSwapped):
-		return abi.Errorf(abi.FileChanged, "a folder on the way to %s was replaced (by a symbolic link, or moved) while the change was being made; juju does not write through it, and nothing was changed. Look at the folder, then redo the change", quote(display))
+		return abi.Errorf(abi.FileChanged, "a folder on the way to %s was replaced (by a symbolic link, or moved) while the change was being made; juju does not write through it, and nothing was changed. Look at the folder, then redo the change", abi.Quote(display))
 	case errors.Is(err, errSpecial):
-		return abi.Errorf(abi.InvalidArgument, "%s is not a regular file, folder or symlink (a FIFO, socket or device); juju changes only those", quote(display))
+		return abi.Errorf(abi.InvalidArgument, "%s is not a regular file, folder or symlink (a FIFO, socket or device); juju changes only those", abi.Quote(display))
 	case errors.Is(err, fs.ErrPermission):
-		return abi.Errorf(abi.PathDenied, "the operating system refused access to %s (permission denied); choose another path or ask the owner", quote(display))
+		return abi.Errorf(abi.PathDenied, "the operating system refused access to %s (permission denied); choose another path or ask the owner", abi.Quote(display))
 	case errors.Is(err, fs.ErrNotExist):
-		return abi.Errorf(abi.NotFound, "%s does not exist (a folder on its way is missing)", quote(display))
+		return abi.Errorf(abi.NotFound, "%s does not exist (a folder on its way is missing)", abi.Quote(display))
 	}
 	j.log.Error("journal: file system error", "path", display, "err", err)
-	return abi.Errorf(abi.Internal, "%s could not be changed because of an unexpected file system error; try again", quote(display))
+	return abi.Errorf(abi.Internal, "%s could not be changed because of an unexpected file system error; try again", abi.Quote(display))
 }
 
 // target resolves a path to write: symlinks are followed (the target
@@ -122,7 +122,7 @@ func (d *draft) name(p string) (*slot, *abi.Error) {
 		return nil, e
 	}
 	if parent.Info != nil && !parent.Info.IsDir() {
-		return nil, abi.Errorf(abi.NotFound, "%s is not a folder, so %s does not exist", quote(parent.Display), quote(p))
+		return nil, abi.Errorf(abi.NotFound, "%s is not a folder, so %s does not exist", abi.Quote(parent.Display), abi.Quote(p))
 	}
 	rel := base
 	if parent.Rel != "." {
@@ -151,10 +151,10 @@ func (d *draft) recorded(r *policy.Root, rel, display string) (*slot, *abi.Error
 			return nil, e
 		}
 		if parent.Root != r || parent.Rel != dir {
-			return nil, abi.Errorf(abi.Conflict, "a folder on the way to %s is now a symbolic link (to %s), which juju does not write through when it replays a recorded change; nothing was changed. Put the folder back, or make the change anew", quote(display), quote(parent.Display))
+			return nil, abi.Errorf(abi.Conflict, "a folder on the way to %s is now a symbolic link (to %s), which juju does not write through when it replays a recorded change; nothing was changed. Put the folder back, or make the change anew", abi.Quote(display), abi.Quote(parent.Display))
 		}
 		if parent.Info != nil && !parent.Info.IsDir() {
-			return nil, abi.Errorf(abi.Conflict, "%s is no longer a folder, so %s cannot be put back; nothing was changed. Look at the folder, then make the change anew", quote(parent.Display), quote(display))
+			return nil, abi.Errorf(abi.Conflict, "%s is no longer a folder, so %s cannot be put back; nothing was changed. Look at the folder, then make the change anew", abi.Quote(parent.Display), abi.Quote(display))
 		}
 	}
 	return d.slot(r, rel, display)
@@ -165,16 +165,16 @@ func (d *draft) recorded(r *policy.Root, rel, display string) (*slot, *abi.Error
 func (d *draft) checkExpected(s *slot, want string, reads bool) *abi.Error {
 	if want == "" {
 		if reads && s.after.Kind == kindFile && s.before.equal(s.after) && d.j.opts.reads.stale(s.r, s.rel) {
-			return abi.Errorf(abi.FileChanged, "%s changed on disk since it was last read (another program, or another juju, wrote it); read it again and redo the change on its current content", quote(s.display))
+			return abi.Errorf(abi.FileChanged, "%s changed on disk since it was last read (another program, or another juju, wrote it); read it again and redo the change on its current content", abi.Quote(s.display))
 		}
 		return nil
 	}
 	want = strings.ToLower(want)
 	if s.after.Kind != kindFile {
-		return abi.Errorf(abi.FileChanged, "%s was expected to be a file with sha256 %s, but it is not there now; read the folder again and redo the change", quote(s.display), short(want))
+		return abi.Errorf(abi.FileChanged, "%s was expected to be a file with sha256 %s, but it is not there now; read the folder again and redo the change", abi.Quote(s.display), short(want))
 	}
 	if s.after.SHA256 != want {
-		return abi.Errorf(abi.FileChanged, "%s changed since it was read (its sha256 is now %s, not %s); read it again and redo the change on its current content", quote(s.display), short(s.after.SHA256), short(want))
+		return abi.Errorf(abi.FileChanged, "%s changed since it was read (its sha256 is now %s, not %s); read it again and redo the change on its current content", abi.Quote(s.display), short(s.after.SHA256), short(want))
 	}
 	return nil
 }

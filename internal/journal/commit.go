@@ -141,7 +141,7 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 		case err != nil:
 			e = j.fsError(s.display, err)
 		case !cur.equal(s.before):
-			e = abi.Errorf(abi.FileChanged, "%s changed on disk while the change was being written; nothing was changed. Read it again and redo the change", quote(s.display))
+			e = abi.Errorf(abi.FileChanged, "%s changed on disk while the change was being written; nothing was changed. Read it again and redo the change", abi.Quote(s.display))
 		}
 		if e == nil {
 			mid := func() { j.fault(fmt.Sprintf("temp:%d", i)) }

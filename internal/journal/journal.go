@@ -266,8 +266,6 @@ func (j *Journal) prepare(db *bolt.DB) error {
 	return nil
 }
 
-func quote(p string) string { return fmt.Sprintf("%q", p) }
-
 // Author is who made a change, as the journal records it: the MCP client,
 // the plugin and tool, and the call's audit id. The owner's own CLI is
 // Author{Client: "juju"}.

@@ -36,7 +36,7 @@ func (d *draft) parents(s *slot) *abi.Error {
 			}
 			ps.after, ps.post = image{Kind: kindDir, Mode: newDirMode}, nil
 		default:
-			return abi.Errorf(abi.InvalidArgument, "%s is a file, so nothing can be made inside it; choose another path", quote(ps.display))
+			return abi.Errorf(abi.InvalidArgument, "%s is a file, so nothing can be made inside it; choose another path", abi.Quote(ps.display))
 		}
 	}
 	return nil
@@ -45,16 +45,16 @@ func (d *draft) parents(s *slot) *abi.Error {
 // setFile makes s a file holding content; a new file gets mode 0644.
 func (d *draft) setFile(s *slot, content []byte) *abi.Error {
 	if int64(len(content)) > d.j.opts.maxFileSize {
-		return abi.Errorf(abi.TooLarge, "the new content of %s is larger than %d MiB; write less at once", quote(s.display), d.j.opts.maxFileSize>>20)
+		return abi.Errorf(abi.TooLarge, "the new content of %s is larger than %d MiB; write less at once", abi.Quote(s.display), d.j.opts.maxFileSize>>20)
 	}
 	if total := d.bytes - s.counted + int64(len(content)); total > maxChangeBytes {
-		return abi.Errorf(abi.TooLarge, "the change's new contents pass %d MiB together (at %s); split it into smaller changes", maxChangeBytes>>20, quote(s.display))
+		return abi.Errorf(abi.TooLarge, "the change's new contents pass %d MiB together (at %s); split it into smaller changes", maxChangeBytes>>20, abi.Quote(s.display))
 	}
 	switch s.after.Kind {
 	case kindDir:
-		return abi.Errorf(abi.InvalidArgument, "%s is a folder; name a file path", quote(s.display))
+		return abi.Errorf(abi.InvalidArgument, "%s is a folder; name a file path", abi.Quote(s.display))
 	case kindSymlink: // a dangling link (ResolveForWrite follows the others)
-		return abi.Errorf(abi.InvalidArgument, "%s is a symlink whose target cannot be written; write its target's path instead", quote(s.display))
+		return abi.Errorf(abi.InvalidArgument, "%s is a symlink whose target cannot be written; write its target's path instead", abi.Quote(s.display))
 	}
 	mode := s.after.Mode
 	if s.after.Kind != kindFile {
@@ -74,14 +74,14 @@ func (d *draft) setFile(s *slot, content []byte) *abi.Error {
 func (d *draft) remove(s *slot, recursive bool) *abi.Error {
 	switch s.after.Kind {
 	case kindAbsent:
-		return abi.Errorf(abi.NotFound, "%s does not exist; list its folder to see what is there", quote(s.display))
+		return abi.Errorf(abi.NotFound, "%s does not exist; list its folder to see what is there", abi.Quote(s.display))
 	case kindDir:
 		kids, e := d.children(s)
 		if e != nil {
 			return e
 		}
 		if len(kids) > 0 && !recursive {
-			return abi.Errorf(abi.InvalidArgument, "%s is a folder that is not empty (%d entries); set recursive to delete it with everything inside", quote(s.display), len(kids))
+			return abi.Errorf(abi.InvalidArgument, "%s is a folder that is not empty (%d entries); set recursive to delete it with everything inside", abi.Quote(s.display), len(kids))
 		}
 		for _, k := range kids {
 			if e := d.remove(k, true); e != nil {
@@ -107,7 +107,7 @@ func (d *draft) children(s *slot) ([]*slot, *abi.Error) {
 			rel := path.Join(s.rel, e.Name())
 			c := &policy.Resolved{Root: s.r, Rel: rel, Display: d.j.pol.Display(s.r, rel)}
 			if pe := d.j.pol.Writable(c); pe != nil {
-				return nil, abi.Errorf(pe.Code, "%s holds %s, which file tools may not change (%s); nothing was changed", quote(s.display), quote(c.Display), pe.Message)
+				return nil, abi.Errorf(pe.Code, "%s holds %s, which file tools may not change (%s); nothing was changed", abi.Quote(s.display), abi.Quote(c.Display), pe.Message)
 			}
 			cs, ae := d.slot(s.r, rel, c.Display)
 			if ae != nil {
@@ -132,22 +132,22 @@ func (d *draft) children(s *slot) ([]*slot, *abi.Error) {
 // with everything inside.
 func (d *draft) move(from, to *slot, overwrite bool) *abi.Error {
 	if from.after.Kind == kindAbsent {
-		return abi.Errorf(abi.NotFound, "%s does not exist; list its folder to see what is there", quote(from.display))
+		return abi.Errorf(abi.NotFound, "%s does not exist; list its folder to see what is there", abi.Quote(from.display))
 	}
 	if from.key == to.key {
-		return abi.Errorf(abi.InvalidArgument, "%s and %s are the same path; name a different destination", quote(from.display), quote(to.display))
+		return abi.Errorf(abi.InvalidArgument, "%s and %s are the same path; name a different destination", abi.Quote(from.display), abi.Quote(to.display))
 	}
 	if from.root == to.root && strings.HasPrefix(to.rel+"/", from.rel+"/") {
-		return abi.Errorf(abi.InvalidArgument, "%s cannot be moved inside itself", quote(from.display))
+		return abi.Errorf(abi.InvalidArgument, "%s cannot be moved inside itself", abi.Quote(from.display))
 	}
 	switch to.after.Kind {
 	case kindAbsent:
 	case kindFile, kindSymlink:
 		if !overwrite || from.after.Kind == kindDir {
-			return abi.Errorf(abi.InvalidArgument, "%s already exists; set overwrite to replace it, or choose another destination", quote(to.display))
+			return abi.Errorf(abi.InvalidArgument, "%s already exists; set overwrite to replace it, or choose another destination", abi.Quote(to.display))
 		}
 	default:
-		return abi.Errorf(abi.InvalidArgument, "%s is an existing folder; name the full destination path (folder and new name)", quote(to.display))
+		return abi.Errorf(abi.InvalidArgument, "%s is an existing folder; name the full destination path (folder and new name)", abi.Quote(to.display))
 	}
 	if e := d.parents(to); e != nil {
 		return e
@@ -192,7 +192,7 @@ func (d *draft) mkdir(s *slot) *abi.Error {
 		s.after, s.post = image{Kind: kindDir, Mode: newDirMode}, nil
 		return nil
 	}
-	return abi.Errorf(abi.InvalidArgument, "%s exists and is not a folder; choose another name", quote(s.display))
+	return abi.Errorf(abi.InvalidArgument, "%s exists and is not a folder; choose another name", abi.Quote(s.display))
 }
 
 // add applies one operation to the draft; body holds its content.
@@ -227,7 +227,7 @@ func (d *draft) add(op abi.ChangeOp, body []byte) *abi.Error {
 			return e
 		}
 		if op.ExpectedCount > 0 && n != op.ExpectedCount {
-			return abi.Errorf(abi.Conflict, "the edit of %s would make %d replacements, not the %d expected; nothing was written. Check the text and the count, then retry", quote(s.display), n, op.ExpectedCount)
+			return abi.Errorf(abi.Conflict, "the edit of %s would make %d replacements, not the %d expected; nothing was written. Check the text and the count, then retry", abi.Quote(s.display), n, op.ExpectedCount)
 		}
 		s.count += n
 		return d.setFile(s, out)
@@ -270,9 +270,9 @@ func (d *draft) add(op abi.ChangeOp, body []byte) *abi.Error {
 
 func notAFile(s *slot) *abi.Error {
 	if s.after.Kind == kindAbsent {
-		return abi.Errorf(abi.NotFound, "%s does not exist; create it with write_file, or check the path with list_directory", quote(s.display))
+		return abi.Errorf(abi.NotFound, "%s does not exist; create it with write_file, or check the path with list_directory", abi.Quote(s.display))
 	}
-	return abi.Errorf(abi.InvalidArgument, "%s is not a file; name a file path", quote(s.display))
+	return abi.Errorf(abi.InvalidArgument, "%s is not a file; name a file path", abi.Quote(s.display))
 }
 
 // keepStyle gives new content the BOM, CRLF line ends and UTF-16 encoding
@@ -310,7 +310,7 @@ func (d *draft) patchFile(fp text.FilePatch) *abi.Error {
 			return e
 		}
 		if s.after.Kind != kindFile {
-			return abi.Errorf(abi.Conflict, "the patch changes %s, which does not exist as a file; nothing was written. Check the path, or use --- /dev/null to create it", quote(fp.Old))
+			return abi.Errorf(abi.Conflict, "the patch changes %s, which does not exist as a file; nothing was written. Check the path, or use --- /dev/null to create it", abi.Quote(fp.Old))
 		}
 		from, src = s, s.post
 	}
@@ -321,7 +321,7 @@ func (d *draft) patchFile(fp text.FilePatch) *abi.Error {
 	}
 	if fp.New == "" {
 		if out != "" {
-			return abi.Errorf(abi.Conflict, "the patch deletes %s but its hunks do not remove the whole file; nothing was written. Read the file and regenerate the patch", quote(fp.Old))
+			return abi.Errorf(abi.Conflict, "the patch deletes %s but its hunks do not remove the whole file; nothing was written. Read the file and regenerate the patch", abi.Quote(fp.Old))
 		}
 		return d.remove(from, false)
 	}
@@ -332,7 +332,7 @@ func (d *draft) patchFile(fp text.FilePatch) *abi.Error {
 			return e
 		}
 		if s.after.Kind != kindAbsent {
-			return abi.Errorf(abi.Conflict, "the patch creates %s, which already exists; nothing was written. Read it and make the patch against its content", quote(fp.New))
+			return abi.Errorf(abi.Conflict, "the patch creates %s, which already exists; nothing was written. Read it and make the patch against its content", abi.Quote(fp.New))
 		}
 		to = s
 		if from != nil {

@@ -152,7 +152,7 @@ func (j *Journal) ApplyPlan(ctx context.Context, by Author, planID string) (*abi
 				return e
 			}
 			if !s.before.equal(f.Before) {
-				return abi.Errorf(abi.FileChanged, "%s changed since plan %s was made, so the plan no longer describes it; nothing was written. Make a new plan with preview_changes", quote(f.Path), sp.ID)
+				return abi.Errorf(abi.FileChanged, "%s changed since plan %s was made, so the plan no longer describes it; nothing was written. Make a new plan with preview_changes", abi.Quote(f.Path), sp.ID)
 			}
 			s.after, s.post, s.count = f.After, f.Post, f.Count
 		}

@@ -62,7 +62,7 @@ func (j *Journal) RollbackRequest(ctx context.Context, by Author, req *abi.Rollb
 		var conflicts []string
 		for _, t := range targets {
 			if t.f.Root >= len(roots) {
-				return abi.Errorf(abi.Conflict, "%s was recorded in a workspace root juju is not serving now; start juju with the same roots to roll it back", quote(t.f.Path))
+				return abi.Errorf(abi.Conflict, "%s was recorded in a workspace root juju is not serving now; start juju with the same roots to roll it back", abi.Quote(t.f.Path))
 			}
 			s, e := d.recorded(roots[t.f.Root], t.f.Rel, t.f.Path)
 			if e != nil {
@@ -112,7 +112,7 @@ func quoteAll(paths []string, max int) []string {
 			out = append(out, "…")
 			break
 		}
-		out = append(out, quote(p))
+		out = append(out, abi.Quote(p))
 	}
 	return out
 }
@@ -177,7 +177,7 @@ func (j *Journal) targets(db *bolt.DB, id string, after bool) ([]*record, []*tar
 					if f.Before.Kind == kindFile {
 						b := tx.Bucket(bucketBlobs).Get([]byte(f.Before.SHA256))
 						if b == nil {
-							e = abi.Errorf(abi.Internal, "the journal lost the old content of %s, so %s cannot be rolled back; tell the owner", quote(f.Path), r.ID)
+							e = abi.Errorf(abi.Internal, "the journal lost the old content of %s, so %s cannot be rolled back; tell the owner", abi.Quote(f.Path), r.ID)
 							return nil
 						}
 						t.content = append([]byte(nil), b...)

@@ -12,33 +12,24 @@ import (
 // The messages below name only what the model asked for or what lies inside
 // a root: never a host path outside the roots.
 
-// quote renders a path for a message, cut when it is very long.
-func quote(p string) string {
-	const max = 200
-	if len(p) > max {
-		p = p[:max] + "…"
-	}
-	return `"` + strings.ReplaceAll(p, `"`, `\"`) + `"`
-}
-
 func secretError(display string) *abi.Error {
-	return abi.Errorf(abi.SecretDenied, "%s is a secret (keys, credentials, .env files and the like are never readable, listable or writable through juju); do the task without it or ask the owner", quote(display))
+	return abi.Errorf(abi.SecretDenied, "%s is a secret (keys, credentials, .env files and the like are never readable, listable or writable through juju); do the task without it or ask the owner", abi.Quote(display))
 }
 
 func privateError(display string) *abi.Error {
-	return abi.Errorf(abi.SecretDenied, "%s is inside juju's own state, which no tool may touch; choose a path in the workspace instead", quote(display))
+	return abi.Errorf(abi.SecretDenied, "%s is inside juju's own state, which no tool may touch; choose a path in the workspace instead", abi.Quote(display))
 }
 
 func deniedError(display string) *abi.Error {
-	return abi.Errorf(abi.PathDenied, "%s is excluded by the owner's deny rules; choose another path", quote(display))
+	return abi.Errorf(abi.PathDenied, "%s is excluded by the owner's deny rules; choose another path", abi.Quote(display))
 }
 
 func (p *Policy) outsideError(req string) *abi.Error {
-	return abi.Errorf(abi.PathDenied, "%s resolves outside the workspace; use a path relative to the workspace root, or an absolute path under %s", quote(req), p.rootList())
+	return abi.Errorf(abi.PathDenied, "%s resolves outside the workspace; use a path relative to the workspace root, or an absolute path under %s", abi.Quote(req), p.rootList())
 }
 
 func (p *Policy) linkOutError(req string) *abi.Error {
-	return abi.Errorf(abi.PathDenied, "%s goes through a symbolic link that leads outside the workspace, which juju does not follow; use a path inside %s", quote(req), p.rootList())
+	return abi.Errorf(abi.PathDenied, "%s goes through a symbolic link that leads outside the workspace, which juju does not follow; use a path inside %s", abi.Quote(req), p.rootList())
 }
 
 func (p *Policy) rootList() string {
@@ -50,23 +41,23 @@ func (p *Policy) rootList() string {
 }
 
 func notFoundError(req string) *abi.Error {
-	return abi.Errorf(abi.NotFound, "%s does not exist; check the name with list_directory or glob_files", quote(req))
+	return abi.Errorf(abi.NotFound, "%s does not exist; check the name with list_directory or glob_files", abi.Quote(req))
 }
 
 func danglingError(req, display string) *abi.Error {
-	return abi.Errorf(abi.NotFound, "%s goes through a symbolic link to %s, which does not exist; check the link with list_directory", quote(req), quote(display))
+	return abi.Errorf(abi.NotFound, "%s goes through a symbolic link to %s, which does not exist; check the link with list_directory", abi.Quote(req), abi.Quote(display))
 }
 
 func notDirError(req, display string) *abi.Error {
-	return abi.Errorf(abi.NotFound, "%s does not exist: %s is a file, not a folder; check the path with list_directory", quote(req), quote(display))
+	return abi.Errorf(abi.NotFound, "%s does not exist: %s is a file, not a folder; check the path with list_directory", abi.Quote(req), abi.Quote(display))
 }
 
 func loopError(req string) *abi.Error {
-	return abi.Errorf(abi.InvalidArgument, "%s goes through too many symbolic links (more than %d, probably a loop); use the path of the file itself", quote(req), maxHops)
+	return abi.Errorf(abi.InvalidArgument, "%s goes through too many symbolic links (more than %d, probably a loop); use the path of the file itself", abi.Quote(req), maxHops)
 }
 
 func changedError(display string) *abi.Error {
-	return abi.Errorf(abi.FileChanged, "%s changed on disk while it was being opened (a file or folder was replaced); try again", quote(display))
+	return abi.Errorf(abi.FileChanged, "%s changed on disk while it was being opened (a file or folder was replaced); try again", abi.Quote(display))
 }
 
 // osError turns an error of a file operation on display into a tool error.
@@ -78,19 +69,19 @@ func osError(req, display string, err error) *abi.Error {
 	case errors.As(err, &errno) && errno == syscall.ENOTDIR:
 		return notFoundError(req)
 	case errors.Is(err, fs.ErrPermission):
-		return abi.Errorf(abi.PathDenied, "the operating system does not allow juju to read %s; choose another path or ask the owner to fix its permissions", quote(display))
+		return abi.Errorf(abi.PathDenied, "the operating system does not allow juju to read %s; choose another path or ask the owner to fix its permissions", abi.Quote(display))
 	case errors.As(err, &errno) && errno == syscall.ELOOP:
 		return loopError(req)
 	case errors.As(err, &errno) && errno == syscall.ENAMETOOLONG:
-		return abi.Errorf(abi.InvalidArgument, "%s is too long for the file system; use a shorter path", quote(req))
+		return abi.Errorf(abi.InvalidArgument, "%s is too long for the file system; use a shorter path", abi.Quote(req))
 	case strings.Contains(err.Error(), "escapes"):
 		// os.Root refused to leave the root: something was swapped for a
 		// link that leads out while juju was looking.
-		return abi.Errorf(abi.PathDenied, "%s changed into a path that leads outside the workspace while juju was opening it; it cannot be read", quote(req))
+		return abi.Errorf(abi.PathDenied, "%s changed into a path that leads outside the workspace while juju was opening it; it cannot be read", abi.Quote(req))
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err // drop the host path
 	}
-	return abi.Errorf(abi.Internal, "%s could not be read (%v); try again or choose another path", quote(display), err)
+	return abi.Errorf(abi.Internal, "%s could not be read (%v); try again or choose another path", abi.Quote(display), err)
 }

@@ -98,7 +98,7 @@ func openable(r *Resolved) *abi.Error {
 		return notFoundError(r.Display)
 	}
 	if m := r.Info.Mode(); !m.IsRegular() && !m.IsDir() {
-		return abi.Errorf(abi.InvalidArgument, "%s is not a regular file (it is a FIFO, socket or device); juju reads only files and folders", quote(r.Display))
+		return abi.Errorf(abi.InvalidArgument, "%s is not a regular file (it is a FIFO, socket or device); juju reads only files and folders", abi.Quote(r.Display))
 	}
 	return nil
 }
@@ -127,7 +127,7 @@ func (p *Policy) OpenDir(r *Resolved) (*os.Root, *abi.Error) {
 		return nil, notFoundError(r.Display)
 	}
 	if !r.Info.IsDir() {
-		return nil, abi.Errorf(abi.InvalidArgument, "%s is a file, not a folder; read it with read_file", quote(r.Display))
+		return nil, abi.Errorf(abi.InvalidArgument, "%s is a file, not a folder; read it with read_file", abi.Quote(r.Display))
 	}
 	dir, name, done, e := p.openParent(r)
 	if e != nil {
@@ -180,7 +180,7 @@ func pemCheck(f io.ReaderAt, display string) *abi.Error {
 		return osError(display, display, err)
 	}
 	if bytes.Contains(buf[:n], pemMarker) {
-		return abi.Errorf(abi.SecretDenied, "%s is a hard link to a private key, which is a secret wherever it is linked; do the task without it or ask the owner", quote(display))
+		return abi.Errorf(abi.SecretDenied, "%s is a hard link to a private key, which is a secret wherever it is linked; do the task without it or ask the owner", abi.Quote(display))
 	}
 	return nil
 }

@@ -19,11 +19,11 @@ func (p *Policy) Writable(r *Resolved) *abi.Error {
 		return abi.Errorf(abi.Internal, "the host checked a path it had not resolved; report this to the owner")
 	}
 	if r.Rel == "." {
-		return abi.Errorf(abi.PathDenied, "%s is a workspace root, which file tools never replace or delete; name a path inside it", quote(r.Display))
+		return abi.Errorf(abi.PathDenied, "%s is a workspace root, which file tools never replace or delete; name a path inside it", abi.Quote(r.Display))
 	}
 	for name := range strings.SplitSeq(r.Rel, "/") {
 		if strings.EqualFold(name, ".git") {
-			return abi.Errorf(abi.PathDenied, "%s is inside .git, whose hooks and config are never writable through file tools; use git commands (git_commit) instead", quote(r.Display))
+			return abi.Errorf(abi.PathDenied, "%s is inside .git, whose hooks and config are never writable through file tools; use git commands (git_commit) instead", abi.Quote(r.Display))
 		}
 	}
 	return p.Check(r.Root, r.Rel)

@@ -60,7 +60,7 @@ func (st Style) Join(s string) []byte {
 // content and the number of replacements. old must occur once, unless all.
 func Edit(display string, content []byte, old, new string, all bool) ([]byte, int, *abi.Error) {
 	if old == "" {
-		return nil, 0, abi.Errorf(abi.InvalidArgument, "oldString is empty; to replace the whole of %s use write_file, otherwise pass the exact text to replace", quote(display))
+		return nil, 0, abi.Errorf(abi.InvalidArgument, "oldString is empty; to replace the whole of %s use write_file, otherwise pass the exact text to replace", abi.Quote(display))
 	}
 	text, st := SplitStyle(content)
 	if st.CRLF || strings.Contains(old, "\r\n") && !strings.Contains(text, "\r\n") {
@@ -76,7 +76,7 @@ func Edit(display string, content []byte, old, new string, all bool) ([]byte, in
 		return nil, 0, noMatch(display, text, old)
 	case n > 1 && !all:
 		return nil, 0, abi.Errorf(abi.AmbiguousEdit, "oldString occurs %d times in %s (starting at lines %s); add surrounding lines to oldString so that it occurs once, or set replaceAll to change every occurrence",
-			n, quote(display), occurrenceLines(text, old, 20))
+			n, abi.Quote(display), occurrenceLines(text, old, 20))
 	}
 	if all {
 		text = strings.ReplaceAll(text, old, new)
@@ -111,4 +111,3 @@ func occurrenceLines(text, old string, max int) string {
 }
 
 // quote quotes a display path for a message.
-func quote(p string) string { return fmt.Sprintf("%q", p) }

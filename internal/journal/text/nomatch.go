@@ -15,17 +15,17 @@ const maxExplained = 3
 // where it is, and what differs between the two, line by line.
 func noMatch(display, text, old string) *abi.Error {
 	if enc := utf16BOM(text); enc != "" {
-		return abi.Errorf(abi.NoMatch, "oldString was not found in %s, which starts as %s text but is not valid UTF-16 throughout (an odd length, a broken surrogate pair) or is over 16 MiB, so edits cannot read it as text. Change it with a command (run_command), or rewrite it whole with write_file", quote(display), enc)
+		return abi.Errorf(abi.NoMatch, "oldString was not found in %s, which starts as %s text but is not valid UTF-16 throughout (an odd length, a broken surrogate pair) or is over 16 MiB, so edits cannot read it as text. Change it with a command (run_command), or rewrite it whole with write_file", abi.Quote(display), enc)
 	}
 	fl := strings.Split(text, "\n")
 	ol := strings.Split(strings.TrimSuffix(old, "\n"), "\n")
 	cands := closest(fl, ol)
 	if len(cands) == 0 {
-		return abi.Errorf(abi.NoMatch, "oldString was not found in %s, and no line of the file resembles it; read the file again (it may have changed) and copy the text to replace exactly, without line numbers", quote(display))
+		return abi.Errorf(abi.NoMatch, "oldString was not found in %s, and no line of the file resembles it; read the file again (it may have changed) and copy the text to replace exactly, without line numbers", abi.Quote(display))
 	}
 	start := cands[0].start
 	var b strings.Builder
-	fmt.Fprintf(&b, "oldString was not found exactly in %s. ", quote(display))
+	fmt.Fprintf(&b, "oldString was not found exactly in %s. ", abi.Quote(display))
 	why := ""
 	if len(ol) == 1 {
 		fmt.Fprintf(&b, "The closest line is line %d, %s", start+1, clip(fl[start]))

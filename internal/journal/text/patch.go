@@ -281,7 +281,7 @@ func hunkConflict(display string, n int, h Hunk, lines []string, want int) *abi.
 			break
 		}
 	}
-	return abi.Errorf(abi.Conflict, "hunk %d (%s) of %s does not apply%s. Nothing was written; read the file again and make the patch from its current content", n, h.Header, quote(display), detail)
+	return abi.Errorf(abi.Conflict, "hunk %d (%s) of %s does not apply%s. Nothing was written; read the file again and make the patch from its current content", n, h.Header, abi.Quote(display), detail)
 }
 
 // unquotePath reads a name git quoted at the start of s: in double quotes,

@@ -1,0 +1,34 @@
+package abi
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestQuote(t *testing.T) {
+	long := strings.Repeat("x", 5000)
+	tests := []struct{ in, want string }{
+		{"a.txt", `"a.txt"`},
+		{"a\x00b", `"a\x00b"`},
+		{`say "hi"`, `"say \"hi\""`},
+		{long, `"` + strings.Repeat("x", MaxQuoted) + `…" (5000 bytes)`},
+		// A cut never splits a character: é is two bytes.
+		{"a" + strings.Repeat("é", MaxQuoted), `"a` + strings.Repeat("é", (MaxQuoted-1)/2) + `…" (401 bytes)`},
+	}
+	for _, tt := range tests {
+		if got := Quote(tt.in); got != tt.want {
+			t.Errorf("Quote(%.40q) = %.300s, want %.300s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// Whatever the string, its quotation is bounded and valid UTF-8.
+func TestQuoteBounded(t *testing.T) {
+	for _, s := range []string{strings.Repeat("\x00", 10<<20), strings.Repeat("\xff", 1000), strings.Repeat("日本", 1000)} {
+		q := Quote(s)
+		if len(q) > 4*MaxQuoted+40 || !utf8.ValidString(q) {
+			t.Errorf("Quote of %d bytes is %d bytes (valid UTF-8: %v)", len(s), len(q), utf8.ValidString(q))
+		}
+	}
+}
