@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
@@ -94,6 +95,8 @@ func (j *Journal) fsError(display string, err error) *abi.Error {
 		return abi.Errorf(abi.PathDenied, "the operating system refused access to %s (permission denied); choose another path or ask the owner", abi.Quote(display))
 	case errors.Is(err, fs.ErrNotExist):
 		return abi.Errorf(abi.NotFound, "%s does not exist (a folder on its way is missing)", abi.Quote(display))
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		return abi.Errorf(abi.InvalidArgument, "%s is too long for the file system; use a shorter path", abi.Quote(display))
 	}
 	j.log.Error("journal: file system error", "path", display, "err", err)
 	return abi.Errorf(abi.Internal, "%s could not be changed because of an unexpected file system error; try again", abi.Quote(display))
@@ -112,6 +115,12 @@ func (d *draft) target(p string) (*slot, *abi.Error) {
 // name resolves a path whose last name itself is changed (deleted, moved):
 // a symlink there is the link, not its target.
 func (d *draft) name(p string) (*slot, *abi.Error) {
+	// The folder above is resolved on its own, and the last name is not:
+	// the whole path passes the rules every resolution applies, or a NUL
+	// byte or a 300-byte name reached the disk as a file system error.
+	if e := policy.Validate(p); e != nil {
+		return nil, e
+	}
 	clean := filepath.Clean(filepath.FromSlash(p))
 	base := filepath.Base(clean)
 	if p == "" || base == "." || base == ".." || base == string(filepath.Separator) {

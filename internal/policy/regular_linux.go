@@ -53,7 +53,7 @@ func (p *Policy) ResolveRegular(req string) (r *Resolved, f Reader, fi fs.FileIn
 	if !ok || openat2Works.Load() == 2 {
 		return nil, nil, nil, false
 	}
-	if validate(req) != nil || p.precheck(req) != nil {
+	if Validate(req) != nil || p.precheck(req) != nil {
 		return nil, nil, nil, false // the name rules applied to every name
 	}
 	root := p.roots[0]

@@ -73,8 +73,12 @@ func (p *Policy) ResolveForWrite(path string) (*Resolved, *abi.Error) {
 	return r, nil
 }
 
-// validate refuses what cannot be a path before anything else is done.
-func validate(req string) *abi.Error {
+// Validate refuses what cannot be a path at all (empty, a NUL byte, not
+// UTF-8, a name or the whole longer than the file system takes, too many
+// names deep), before anything else is done. Every resolution applies it;
+// a caller that resolves a path in parts (the folder above a name, then
+// the name) applies it to the whole path first.
+func Validate(req string) *abi.Error {
 	switch {
 	case req == "":
 		return abi.Errorf(abi.InvalidArgument, `the path is empty; pass a path relative to the workspace root ("." for the root itself)`)
@@ -183,7 +187,7 @@ type walker struct {
 }
 
 func (p *Policy) resolve(req string, allowMissing bool) (*Resolved, *abi.Error) {
-	if e := validate(req); e != nil {
+	if e := Validate(req); e != nil {
 		return nil, e
 	}
 	if e := p.precheck(req); e != nil {
