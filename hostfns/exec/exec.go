@@ -16,6 +16,7 @@ import (
 
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/internal/proc"
 	"github.com/jujutools/juju/sandbox"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -209,10 +210,8 @@ func (m *Manager) execShell(ctx context.Context, req *abi.ExecRequest, _ []byte)
 
 // run starts one command and waits for it as the request says.
 func (m *Manager) run(ctx context.Context, req *abi.ExecRequest, argv []string, display string) (*abi.ExecResult, []byte, *abi.Error) {
-	for _, a := range argv {
-		if strings.IndexByte(a, 0) >= 0 {
-			return nil, nil, abi.Errorf(abi.InvalidArgument, "an argument contains a NUL byte, which no program can receive; remove it")
-		}
+	if aerr := argvError(argv, req.Command != ""); aerr != nil {
+		return nil, nil, aerr
 	}
 	timeout := DefaultTimeout
 	switch {
@@ -340,6 +339,26 @@ func joinNote(a, b string) string {
 		return b
 	}
 	return a + "; " + b
+}
+
+// argvError refuses an argument list no program can receive, naming the
+// argument (the command line, for a shell command: argv is bash -c LINE).
+func argvError(argv []string, shell bool) *abi.Error {
+	var ae *proc.ArgError
+	if !errors.As(proc.CheckArgv(argv), &ae) {
+		return nil
+	}
+	what := "the program"
+	switch {
+	case shell:
+		what = "the command line"
+	case ae.Index > 0:
+		what = fmt.Sprintf("argument %d (%s)", ae.Index, abi.Quote(argv[ae.Index]))
+	}
+	if errors.Is(ae, proc.ErrArgNUL) {
+		return abi.Errorf(abi.InvalidArgument, "%s holds a NUL byte, which no program can receive; remove it", what)
+	}
+	return abi.Errorf(abi.TooLarge, "%s is %d bytes, and the system gives a program no argument of %d KiB or more; write the text to a file (write_file) and have the command read it", what, len(argv[ae.Index]), proc.MaxArg>>10)
 }
 
 // displayArgv joins argv for the model to read, quoting what needs it.

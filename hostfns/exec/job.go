@@ -152,6 +152,9 @@ func (m *Manager) start(owner string, argv []string, display, cwd, cwdDisplay st
 		if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) || errors.Is(err, syscall.ENOEXEC) {
 			return nil, abi.Errorf(abi.NotFound, "%q could not be started (%v); check the program's path and that it is executable", argv[0], err)
 		}
+		if proc.TooLong(err) {
+			return nil, abi.Errorf(abi.TooLarge, "the command's arguments are longer together than the system lets a program receive; pass fewer or shorter ones, or write them to a file (write_file) and have the command read it")
+		}
 		return nil, m.internal("starting a command", err)
 	}
 	j.pgid = cmd.Process.Pid
