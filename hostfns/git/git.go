@@ -341,6 +341,9 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 	if len(req.Args) == 0 {
 		return nil, nil, abi.Errorf(abi.InvalidArgument, "give a git subcommand and its arguments")
 	}
+	if aerr := argsError(req.Args); aerr != nil {
+		return nil, nil, aerr
+	}
 	name := req.Args[0]
 	sub, ok := subcommands[name]
 	if !ok {
@@ -615,6 +618,8 @@ func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bo
 	case errors.As(err, &ee):
 	case errors.Is(err, osexec.ErrNotFound):
 		return 0, nil, "", abi.Errorf(abi.NotFound, "git is not installed on this machine; ask the owner to install it")
+	case proc.TooLong(err):
+		return 0, nil, "", abi.Errorf(abi.TooLarge, "git %s's arguments are longer together than the system lets a program receive; give fewer paths, or commit in parts", name)
 	default:
 		s.log.Error("git failed to run", "err", err)
 		return 0, nil, "", abi.Errorf(abi.Internal, "git could not be run; try again, and tell the owner if it persists")
@@ -624,4 +629,18 @@ func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bo
 		errText += fmt.Sprintf("\n[juju: git's output was cut at %d bytes; narrow the request]", s.opts.MaxOutput)
 	}
 	return cmd.ProcessState.ExitCode(), stdout.Bytes(), errText, nil
+}
+
+// argsError refuses an argument no program can receive (proc.CheckArgv),
+// before anything runs: a NUL byte, or one of 128 KiB or more (a
+// revision, a message).
+func argsError(args []string) *abi.Error {
+	var ae *proc.ArgError
+	if !errors.As(proc.CheckArgv(args), &ae) {
+		return nil
+	}
+	if errors.Is(ae, proc.ErrArgNUL) {
+		return abi.Errorf(abi.InvalidArgument, "the git argument %s holds a NUL byte, which no program can receive; remove it", abi.Quote(args[ae.Index]))
+	}
+	return abi.Errorf(abi.TooLarge, "the git argument %s is longer than the %d KiB the system lets one program argument be; shorten it", abi.Quote(args[ae.Index]), proc.MaxArg>>10)
 }
