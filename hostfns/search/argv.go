@@ -18,6 +18,12 @@ func validate(req *abi.SearchRequest) *abi.Error {
 		return abi.Errorf(abi.InvalidArgument, "the pattern holds a line break, but matches are found line by line; search for one line at a time")
 	case strings.ContainsRune(req.Pattern, 0):
 		return abi.Errorf(abi.InvalidArgument, "the pattern holds a NUL character; remove it")
+	case len(req.Pattern) > abi.MaxSearchPattern:
+		return abi.Errorf(abi.TooLarge, "the pattern is %d bytes, longer than the %d KiB a search takes; search for a shorter one (a distinctive part of the text)", len(req.Pattern), abi.MaxSearchPattern>>10)
+	case strings.IndexByte(req.Glob, 0) >= 0:
+		return abi.Errorf(abi.InvalidArgument, "the file glob holds a NUL byte, which no file name can; remove it")
+	case len(req.Glob) > abi.MaxSearchGlob:
+		return abi.Errorf(abi.InvalidArgument, "the file glob is %d bytes, longer than any path (%d); use a shorter glob", len(req.Glob), abi.MaxSearchGlob)
 	case req.ContextLines < 0 || req.ContextLines > 100:
 		return abi.Errorf(abi.InvalidArgument, "contextLines must be between 0 and 100")
 	case req.MaxResults < 0:
@@ -26,11 +32,11 @@ func validate(req *abi.SearchRequest) *abi.Error {
 	if g, _ := splitGlob(req.Glob); req.Glob != "" {
 		switch {
 		case g == "" || !doublestar.ValidatePattern(g):
-			return abi.Errorf(abi.InvalidArgument, "the file glob %q is not a valid glob; use e.g. *.go, src/**/*.ts, or !*.min.js to leave files out", req.Glob)
+			return abi.Errorf(abi.InvalidArgument, "the file glob %s is not a valid glob; use e.g. *.go, src/**/*.ts, or !*.min.js to leave files out", abi.Quote(req.Glob))
 		case hostfns.GlobForms(g) > hostfns.MaxGlobForms:
 			return abi.Errorf(abi.InvalidArgument, "the file glob's brace groups expand to more than %d forms; use fewer {a,b} groups", hostfns.MaxGlobForms)
 		case strings.HasPrefix(g, "/") || g == ".." || strings.HasPrefix(g, "../") || strings.Contains(g, "/../") || strings.HasSuffix(g, "/.."):
-			return abi.Errorf(abi.InvalidArgument, "the file glob %q must be relative to the folder in path (no leading / and no ..); put the folder in path and keep the glob below it", req.Glob)
+			return abi.Errorf(abi.InvalidArgument, "the file glob %s must be relative to the folder in path (no leading / and no ..); put the folder in path and keep the glob below it", abi.Quote(req.Glob))
 		}
 	}
 	if len(req.SkipDirs) > abi.MaxSkipDirs {
@@ -38,14 +44,14 @@ func validate(req *abi.SearchRequest) *abi.Error {
 	}
 	for _, g := range req.SkipDirs {
 		// A leading ! would turn rg's exclusion into an inclusion.
-		if g == "" || g[0] == '!' || strings.ContainsAny(g, "/\\\x00\n\r") || !doublestar.ValidatePattern(g) || hostfns.GlobForms(g) > hostfns.MaxGlobForms {
-			return abi.Errorf(abi.InvalidArgument, "the folder to skip %q is not a glob of one folder name; use e.g. testdata or .*", g)
+		if g == "" || g[0] == '!' || len(g) > abi.MaxSearchGlob || strings.ContainsAny(g, "/\\\x00\n\r") || !doublestar.ValidatePattern(g) || hostfns.GlobForms(g) > hostfns.MaxGlobForms {
+			return abi.Errorf(abi.InvalidArgument, "the folder to skip %s is not a glob of one folder name; use e.g. testdata or .*", abi.Quote(g))
 		}
 	}
 	switch req.Mode {
 	case "", abi.SearchContent, abi.SearchFiles, abi.SearchCount:
 	default:
-		return abi.Errorf(abi.InvalidArgument, "the output mode %q is unknown; use content, files or count", req.Mode)
+		return abi.Errorf(abi.InvalidArgument, "the output mode %s is unknown; use content, files or count", abi.Quote(req.Mode))
 	}
 	return nil
 }

@@ -48,6 +48,9 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 		return nil, nil, s.internal(err)
 	}
 	if err := cmd.Start(); err != nil {
+		if proc.TooLong(err) {
+			return nil, nil, abi.Errorf(abi.TooLarge, "the search's arguments are longer together than the system lets ripgrep receive; use a shorter pattern or glob")
+		}
 		return nil, nil, s.internal(err)
 	}
 

@@ -42,6 +42,16 @@ type SearchRequest struct {
 // MaxSkipDirs bounds SearchRequest.SkipDirs.
 const MaxSkipDirs = 32
 
+// MaxSearchPattern bounds SearchRequest.Pattern, in bytes: an
+// alternation of a thousand identifiers fits, and the pattern stays well
+// inside the 128 KiB that one argument of ripgrep's can be (past it the
+// search could not start at all).
+const MaxSearchPattern = 32 << 10
+
+// MaxSearchGlob bounds SearchRequest.Glob and each of SkipDirs, in bytes:
+// Linux's PATH_MAX, as no path is longer than that.
+const MaxSearchGlob = 4096
+
 // SearchResult is what a search found. Unavailable said, from hosts
 // before juju searched by itself, that no search program was installed;
 // juju no longer sets it.
