@@ -32,7 +32,7 @@ type ExecCommandArgs struct {
 
 // RunCommandArgs are the arguments of run_command.
 type RunCommandArgs struct {
-	Command string `json:"command" jsonschema:"required" min:"1" desc:"The shell command line, run with bash -c."`
+	Command string `json:"command" jsonschema:"required" min:"1" max:"65536" desc:"The shell command line, run with bash -c (at most 64 KiB: write a longer script to a file and run that)."`
 	RunOptions
 }
 

@@ -47,7 +47,7 @@ type GitFileInfo struct {
 type GitDiffArgs struct {
 	Staged       bool     `json:"staged,omitempty" desc:"Show the staged changes (git diff --cached) instead of the unstaged ones."`
 	Paths        []string `json:"paths,omitempty" desc:"Limit the diff to these files or folders."`
-	Revision     string   `json:"revision,omitempty" desc:"Compare with this commit or range instead (e.g. HEAD~1, main...HEAD)."`
+	Revision     string   `json:"revision,omitempty" max:"1024" desc:"Compare with this commit or range instead (e.g. HEAD~1, main...HEAD)."`
 	ContextLines int      `json:"contextLines,omitempty" min:"0" max:"100" default:"3" desc:"Lines of context around each change."`
 	Offset       int      `json:"offset,omitempty" min:"0" desc:"The byte of the diff to start from: pass the nextOffset of a cut diff, with the same other arguments, to read on."`
 	Cwd          string   `json:"cwd,omitempty" desc:"A folder inside the repository (default: the first root)."`
@@ -67,9 +67,9 @@ type GitDiff struct {
 // GitLogArgs are the arguments of git_log.
 type GitLogArgs struct {
 	Limit    int    `json:"limit,omitempty" min:"1" max:"500" default:"20" desc:"How many commits, newest first; a result is also cut before it reaches about 90 KB."`
-	Offset   int    `json:"offset,omitempty" min:"0" desc:"How many of the newest commits to skip: pass the nextOffset of a cut log to read on."`
+	Offset   int    `json:"offset,omitempty" min:"0" max:"100000000" desc:"How many of the newest commits to skip: pass the nextOffset of a cut log to read on."`
 	Path     string `json:"path,omitempty" desc:"Only the commits that touched this file or folder."`
-	Revision string `json:"revision,omitempty" desc:"Start from this commit or range instead of HEAD."`
+	Revision string `json:"revision,omitempty" max:"1024" desc:"Start from this commit or range instead of HEAD."`
 	Cwd      string `json:"cwd,omitempty" desc:"A folder inside the repository (default: the first root)."`
 }
 
@@ -198,7 +198,7 @@ func gitDiff(_ *juju.Call, in GitDiffArgs) (*juju.Result, error) {
 	}
 	if in.Revision != "" {
 		if strings.HasPrefix(in.Revision, "-") {
-			return nil, juju.Errorf(abi.InvalidArgument, "revision %q must name a commit, not an option", in.Revision)
+			return nil, juju.Errorf(abi.InvalidArgument, "revision %s must name a commit, not an option", abi.Quote(in.Revision))
 		}
 		args = append(args, in.Revision)
 	}
@@ -244,7 +244,7 @@ func gitLog(_ *juju.Call, in GitLogArgs) (*juju.Result, error) {
 	}
 	if in.Revision != "" {
 		if strings.HasPrefix(in.Revision, "-") {
-			return nil, juju.Errorf(abi.InvalidArgument, "revision %q must name a commit, not an option", in.Revision)
+			return nil, juju.Errorf(abi.InvalidArgument, "revision %s must name a commit, not an option", abi.Quote(in.Revision))
 		}
 		args = append(args, in.Revision)
 	}
@@ -296,7 +296,7 @@ func touching(path string) string {
 	if path == "" {
 		return ""
 	}
-	return fmt.Sprintf(" that touch %q; check the path (git takes it relative to cwd)", path)
+	return fmt.Sprintf(" that touch %s; check the path (git takes it relative to cwd)", abi.Quote(path))
 }
 
 func clip(s string, n int) string {

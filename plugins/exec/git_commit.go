@@ -10,7 +10,7 @@ import (
 
 // GitCommitArgs are the arguments of git_commit.
 type GitCommitArgs struct {
-	Message string   `json:"message" jsonschema:"required" min:"1" desc:"The commit message."`
+	Message string   `json:"message" jsonschema:"required" min:"1" max:"65536" desc:"The commit message (at most 64 KiB)."`
 	Paths   []string `json:"paths,omitempty" desc:"Stage and commit exactly these files (other staged changes stay staged, uncommitted)."`
 	All     bool     `json:"all,omitempty" desc:"Stage and commit every changed file juju lets you see (secrets and denied paths are never staged; never git add -A)."`
 	Cwd     string   `json:"cwd,omitempty" desc:"A folder inside the repository (default: the first root)."`

@@ -11,11 +11,11 @@ import (
 
 // SearchCodeArgs are the arguments of search_code.
 type SearchCodeArgs struct {
-	Pattern       string `json:"pattern" jsonschema:"required" min:"1" desc:"What to find in each line: a regular expression in Go (RE2) syntax, e.g. func\\s+\\w+Handler, or the exact text with literal: true."`
+	Pattern       string `json:"pattern" jsonschema:"required" min:"1" max:"32768" desc:"What to find in each line: a regular expression in Go (RE2) syntax, e.g. func\\s+\\w+Handler, or the exact text with literal: true."`
 	Literal       bool   `json:"literal,omitempty" desc:"Treat pattern as plain text: . ( [ * and the other regular expression characters match themselves."`
 	CaseSensitive *bool  `json:"caseSensitive,omitempty" desc:"true: letter case must match; false: ignore case. Left out: smart case, i.e. case is ignored unless the pattern holds a capital letter."`
 	Path          string `json:"path,omitempty" default:"." desc:"The folder (or one file) to search: relative to the first workspace root, or absolute inside a root."`
-	FileGlob      string `json:"fileGlob,omitempty" desc:"Search only files matching this glob. Without a slash it matches file names at any depth (*.go, *.{ts,tsx}); with one it matches the path relative to path (src/**/*_test.go). A leading ! searches every file but those it matches (!*.min.js, !vendor/**)."`
+	FileGlob      string `json:"fileGlob,omitempty" max:"4096" desc:"Search only files matching this glob. Without a slash it matches file names at any depth (*.go, *.{ts,tsx}); with one it matches the path relative to path (src/**/*_test.go). A leading ! searches every file but those it matches (!*.min.js, !vendor/**)."`
 	OutputMode    string `json:"outputMode,omitempty" enum:"content,files,count" default:"content" desc:"content: the matching lines with their file, line and column; files: only the files that match; count: matching lines per file."`
 	ContextLines  int    `json:"contextLines,omitempty" min:"0" max:"10" desc:"Lines shown before and after each matching line (content mode)."`
 	MaxResults    int    `json:"maxResults,omitempty" default:"100" min:"1" max:"2000" desc:"The most matching lines (content) or files (files, count) to return; the result says when more exist."`

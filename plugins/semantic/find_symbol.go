@@ -10,8 +10,8 @@ import (
 
 // FindSymbolArgs are the arguments of find_symbol.
 type FindSymbolArgs struct {
-	Symbol     string `json:"symbol,omitempty" desc:"A name path to find exactly: a name (helper) or a name under its containers (Server.Run, pkg.Server.Run)."`
-	Query      string `json:"query,omitempty" desc:"Instead of symbol: a part of the name to search for, ignoring case (Serv finds Server and ServeHTTP)."`
+	Symbol     string `json:"symbol,omitempty" max:"1024" desc:"A name path to find exactly: a name (helper) or a name under its containers (Server.Run, pkg.Server.Run)."`
+	Query      string `json:"query,omitempty" max:"1024" desc:"Instead of symbol: a part of the name to search for, ignoring case (Serv finds Server and ServeHTTP)."`
 	Path       string `json:"path,omitempty" desc:"A folder or file to look in (default: the first root); its files' languages pick the language servers."`
 	MaxResults int    `json:"maxResults,omitempty" default:"100" min:"1" max:"1000" desc:"The most symbols to return; the result says when more exist."`
 }

@@ -28,6 +28,11 @@ func TestDecodeArgs(t *testing.T) {
 		{name: "enum", raw: `{"path":"a","mode":"warp"}`, err: `the argument "mode" must be one of "fast", "slow", not "warp"`},
 		{name: "minimum", raw: `{"path":"a","count":0}`, err: `the argument "count" must be at least 1 (got 0)`},
 		{name: "maximum", raw: `{"path":"a","count":11}`, err: `the argument "count" must be at most 10 (got 11)`},
+		// An integer its tags leave unbounded is bounded by the integers a
+		// float64 holds exactly.
+		{name: "safe maximum", raw: `{"path":"a","offset":9007199254740993}`, err: `the argument "offset" must be at most 9007199254740991 (got 9007199254740992)`},
+		{name: "safe minimum", raw: `{"path":"a","offset":-9007199254740993}`, err: `the argument "offset" must be at least -9007199254740991`},
+		{name: "safe range", raw: `{"path":"a","offset":9007199254740991}`, want: allArgs{Path: "a", Mode: "fast", Count: 3, Offset: 9007199254740991}},
 		{name: "minLength", raw: `{"path":""}`, err: `the argument "path" must be at least 1 characters long (got 0)`},
 		{name: "maxItems", raw: `{"path":"a","tags":["1","2","3"]}`, err: `the argument "tags" must have at most 2 items (got 3)`},
 		{name: "type", raw: `{"path":"a","count":"many"}`, err: `the argument "count" must be an integer, not string`},

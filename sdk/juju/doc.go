@@ -45,7 +45,9 @@
 //	enum:"a,b,c"           the allowed values (strings or numbers)
 //	default:"…"            the value used when the argument is absent
 //	min:"…" max:"…"        minimum/maximum for numbers, minLength/maxLength
-//	                       for strings, minItems/maxItems for slices
+//	                       for strings, minItems/maxItems for slices; an
+//	                       integer argument without them is bounded by
+//	                       ±MaxSafeInteger (2^53-1)
 //
 // Input objects do not admit unknown properties. juju checks every call
 // against the schema before the plugin runs, and answers arguments that do

@@ -30,7 +30,18 @@ type fieldInfo struct {
 	enumVals []any         // string or float64, as json.Unmarshal into any gives
 	defVal   reflect.Value // the default as a value of typ; invalid when none
 	lo, hi   *float64      // min and max
+	// safeMin, safeMax: an integer field given no min or max by its tags
+	// is bounded by ±MaxSafeInteger as an argument (its input schema and
+	// its check), not in output schemas.
+	safeMin, safeMax bool
 }
+
+// MaxSafeInteger bounds an integer argument that its tags do not bound
+// (2^53-1, JavaScript's Number.MAX_SAFE_INTEGER): past it a JSON number
+// read as a float64, as most clients and juju's own reader do, is no
+// longer the integer written (2^63 reads as 9223372036854775808 rounded),
+// and an offset of 2^32+1 read by a 32-bit program is 1.
+const MaxSafeInteger = 1<<53 - 1
 
 // fieldsOrError is what fieldCache holds for a type.
 type fieldsOrError struct {
@@ -217,7 +228,24 @@ func (f *fieldInfo) parseTags(tag reflect.StructTag) error {
 		n, _ := strconv.ParseFloat(s, 64)
 		*b.dst, *b.num = json.Number(s), &n
 	}
+	if k := base.Kind(); isInteger(k) {
+		if f.hi == nil {
+			hi := float64(MaxSafeInteger)
+			f.max, f.hi, f.safeMax = json.Number(strconv.Itoa(MaxSafeInteger)), &hi, true
+		}
+		if f.lo == nil {
+			lo := -float64(MaxSafeInteger)
+			if k >= reflect.Uint {
+				lo = 0
+			}
+			f.min, f.lo, f.safeMin = json.Number(strconv.FormatFloat(lo, 'f', -1, 64)), &lo, true
+		}
+	}
 	return nil
+}
+
+func isInteger(k reflect.Kind) bool {
+	return k >= reflect.Int && k <= reflect.Int64 || k >= reflect.Uint && k <= reflect.Uint64
 }
 
 // literal turns a tag's text into the JSON value of type t: strings are

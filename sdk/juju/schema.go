@@ -200,10 +200,10 @@ func (g *generator) constrain(s *schema, f *fieldInfo) {
 	switch k := deref(f.typ).Kind(); {
 	case f.min == "" && f.max == "":
 	case isNumber(k):
-		if f.min != "" {
+		if f.min != "" && (g.input || !f.safeMin) {
 			s.Minimum = f.min
 		}
-		if f.max != "" {
+		if f.max != "" && (g.input || !f.safeMax) {
 			s.Maximum = f.max
 		}
 	case k == reflect.String:

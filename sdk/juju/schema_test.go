@@ -32,6 +32,7 @@ type allArgs struct {
 	hidden  string             //nolint:unused // unexported fields are not properties
 	Nums    [2]int             `json:"nums,omitempty"`
 	Deep    map[string][]inner `json:"deep,omitempty"`
+	Offset  int64              `json:"offset,omitempty"`
 }
 
 func TestInputSchema(t *testing.T) {
@@ -44,7 +45,7 @@ func TestInputSchema(t *testing.T) {
 		`"mode":{"type":"string","enum":["fast","slow"],"default":"fast"},` +
 		`"count":{"type":"integer","default":3,"minimum":1,"maximum":10},` +
 		`"ratio":{"type":"number"},` +
-		`"size":{"type":"integer","minimum":0},` +
+		`"size":{"type":"integer","minimum":0,"maximum":9007199254740991},` +
 		`"on":{"type":"boolean"},` +
 		`"tags":{"type":"array","maxItems":2,"items":{"type":"string"}},` +
 		`"nested":{"type":"object","properties":{"depth":{"type":"integer","minimum":0,"maximum":9},"note":{"type":"string"}},"required":["depth"],"additionalProperties":false},` +
@@ -55,7 +56,8 @@ func TestInputSchema(t *testing.T) {
 		`"blob":{"type":"string","contentEncoding":"base64"},` +
 		`"any":{},` +
 		`"nums":{"type":"array","minItems":2,"maxItems":2,"items":{"type":"integer"}},` +
-		`"deep":{"type":"object","additionalProperties":{"type":"array","items":{"type":"object","properties":{"depth":{"type":"integer","minimum":0,"maximum":9},"note":{"type":"string"}},"required":["depth"],"additionalProperties":false}}}` +
+		`"deep":{"type":"object","additionalProperties":{"type":"array","items":{"type":"object","properties":{"depth":{"type":"integer","minimum":0,"maximum":9},"note":{"type":"string"}},"required":["depth"],"additionalProperties":false}}},` +
+		`"offset":{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991}` +
 		`},"required":["path"],"additionalProperties":false}`
 	if string(got) != want {
 		t.Errorf("schema:\n got %s\nwant %s", got, want)
