@@ -228,5 +228,5 @@ func newLogger(errw io.Writer, file, level string) (*slog.Logger, func(), error)
 		}
 		w, closeFn = f, func() { f.Close() }
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv})), closeFn, nil
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv, ReplaceAttr: boundValue})), closeFn, nil
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -155,6 +156,18 @@ func TestNewLogger(t *testing.T) {
 	closeLog()
 	if data, _ := os.ReadFile(file); !strings.Contains(string(data), "to the file") {
 		t.Errorf("log file = %q", data)
+	}
+
+	// A value as long as a call can send is cut, its start and end kept:
+	// a 10 MB path, logged as it was given and again inside the error,
+	// made a 20 MB line.
+	errw.Reset()
+	log, closeLog, _ = newLogger(&errw, "", "warn")
+	huge := strings.Repeat("y", 10<<20)
+	log.Error("journal: file system error", "path", huge, "err", &os.PathError{Op: "statat", Path: huge, Err: syscall.ENAMETOOLONG}, "args", []string{huge})
+	closeLog()
+	if line := errw.String(); len(line) > 4*maxLogValue+200 || !strings.Contains(line, "file name too long") || !strings.Contains(line, "bytes left out") {
+		t.Errorf("a line of %d bytes: %.300s…", len(line), line)
 	}
 
 	var u usageError
