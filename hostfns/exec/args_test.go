@@ -49,3 +49,19 @@ func TestArgumentsNoProgramCanReceive(t *testing.T) {
 		})
 	}
 }
+
+// What a call names is quoted cut (abi.Quote), not echoed whole: a
+// program or a job id of 100 KB made a 100 KB message.
+func TestMessagesQuoteNamesCut(t *testing.T) {
+	m, _ := newManager(t, Options{})
+	fns := m.Funcs()
+	long := strings.Repeat("n", 100<<10)
+	_, _, err := call[abi.ExecResult](t, fns[0].Handle, abi.ExecRequest{Program: long})
+	if err == nil || err.Code != abi.NotFound || len(err.Message) > 1000 {
+		t.Errorf("a program of 100 KB: %.300v", err)
+	}
+	_, _, err = call[abi.JobResult](t, fns[2].Handle, abi.JobRequest{Op: "status", JobID: long})
+	if err == nil || err.Code != abi.NotFound || len(err.Message) > 1000 {
+		t.Errorf("a job id of 100 KB: %.300v", err)
+	}
+}

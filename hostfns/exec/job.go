@@ -82,7 +82,7 @@ func (j *job) watchLogs(max int64) {
 func (m *Manager) start(owner string, argv []string, display, cwd, cwdDisplay string, timeout time.Duration, askSandbox, network bool) (*job, *abi.Error) {
 	prog, err := lookPath(argv[0], cwd)
 	if err != nil {
-		return nil, abi.Errorf(abi.NotFound, "the program %q was not found on PATH; check its name, or give its path", argv[0])
+		return nil, abi.Errorf(abi.NotFound, "the program %s was not found on PATH; check its name, or give its path", abi.Quote(argv[0]))
 	}
 	wrapped, mech, note, aerr := m.confine(argv, cwd, askSandbox, network, true)
 	if aerr != nil {
@@ -91,7 +91,7 @@ func (m *Manager) start(owner string, argv []string, display, cwd, cwdDisplay st
 	path := prog
 	if wrapped[0] != argv[0] { // a sandbox's program in front of it
 		if path, err = lookPath(wrapped[0], cwd); err != nil {
-			return nil, abi.Errorf(abi.NotFound, "the program %q was not found on PATH; check its name, or give its path", wrapped[0])
+			return nil, abi.Errorf(abi.NotFound, "the program %s was not found on PATH; check its name, or give its path", abi.Quote(wrapped[0]))
 		}
 	}
 
@@ -150,7 +150,7 @@ func (m *Manager) start(owner string, argv []string, display, cwd, cwdDisplay st
 		os.Remove(j.outPath)
 		os.Remove(j.errPath)
 		if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) || errors.Is(err, syscall.ENOEXEC) {
-			return nil, abi.Errorf(abi.NotFound, "%q could not be started (%v); check the program's path and that it is executable", argv[0], err)
+			return nil, abi.Errorf(abi.NotFound, "%s could not be started (%v); check the program's path and that it is executable", abi.Quote(argv[0]), err)
 		}
 		if proc.TooLong(err) {
 			return nil, abi.Errorf(abi.TooLarge, "the command's arguments are longer together than the system lets a program receive; pass fewer or shorter ones, or write them to a file (write_file) and have the command read it")

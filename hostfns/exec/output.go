@@ -91,7 +91,7 @@ func (m *Manager) jobOp(ctx context.Context, req *abi.JobRequest, _ []byte) (*ab
 	j, ok := m.jobs[req.JobID]
 	m.mu.Unlock()
 	if !ok || j.owner != owner {
-		return nil, nil, abi.Errorf(abi.NotFound, "there is no job %q; list_jobs shows the jobs juju keeps (the oldest finished ones are dropped)", req.JobID)
+		return nil, nil, abi.Errorf(abi.NotFound, "there is no job %s; list_jobs shows the jobs juju keeps (the oldest finished ones are dropped)", abi.Quote(req.JobID))
 	}
 	switch req.Op {
 	case abi.JobStatus:
@@ -110,7 +110,7 @@ func (m *Manager) jobOp(ctx context.Context, req *abi.JobRequest, _ []byte) (*ab
 	case abi.JobOutput:
 		return m.output(j, req)
 	default:
-		return nil, nil, abi.Errorf(abi.InvalidArgument, "op %q is not one of status, wait, cancel, output, list", req.Op)
+		return nil, nil, abi.Errorf(abi.InvalidArgument, "op %s is not one of status, wait, cancel, output, list", abi.Quote(req.Op))
 	}
 	r := j.result(maxOutput(req.MaxOutput))
 	return &abi.JobResult{Job: &r}, nil, nil
@@ -125,7 +125,7 @@ func (m *Manager) output(j *job, req *abi.JobRequest) (*abi.JobResult, []byte, *
 		stream = "stderr"
 		path = j.errPath
 	default:
-		return nil, nil, abi.Errorf(abi.InvalidArgument, "stream %q is not stdout or stderr", req.Stream)
+		return nil, nil, abi.Errorf(abi.InvalidArgument, "stream %s is not stdout or stderr", abi.Quote(req.Stream))
 	}
 	if req.Offset < 0 || req.Limit < 0 {
 		return nil, nil, abi.Errorf(abi.InvalidArgument, "offset and limit cannot be negative")

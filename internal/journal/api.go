@@ -159,7 +159,7 @@ func (j *Journal) History(req *abi.HistoryRequest) (*abi.HistoryResult, *abi.Err
 	if req.ChangeID != "" {
 		id, ok := normalizeID(req.ChangeID)
 		if !ok {
-			return nil, abi.Errorf(abi.InvalidArgument, "%q is not a change id; ids look like c000042 (see change_history)", req.ChangeID)
+			return nil, abi.Errorf(abi.InvalidArgument, "%s is not a change id; ids look like c000042 (see change_history)", abi.Quote(req.ChangeID))
 		}
 		var gone *abi.Error
 		err := j.view(func(tx *bolt.Tx) error {

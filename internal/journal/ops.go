@@ -265,7 +265,7 @@ func (d *draft) add(op abi.ChangeOp, body []byte) *abi.Error {
 	case abi.OpPatch:
 		return d.patch(op.Patch)
 	}
-	return abi.Errorf(abi.InvalidArgument, "unknown operation %q; use write, edit, delete, move, mkdir or patch", op.Op)
+	return abi.Errorf(abi.InvalidArgument, "unknown operation %s; use write, edit, delete, move, mkdir or patch", abi.Quote(op.Op))
 }
 
 func notAFile(s *slot) *abi.Error {

@@ -118,7 +118,7 @@ func normalizePlanID(s string) (string, bool) {
 func (j *Journal) loadPlan(tx *bolt.Tx, id string) (*storedPlan, *abi.Error) {
 	norm, ok := normalizePlanID(id)
 	if !ok {
-		return nil, abi.Errorf(abi.InvalidArgument, "%q is not a plan id; plan ids look like p000007 (preview_changes returns one)", id)
+		return nil, abi.Errorf(abi.InvalidArgument, "%s is not a plan id; plan ids look like p000007 (preview_changes returns one)", abi.Quote(id))
 	}
 	v := tx.Bucket(bucketPlans).Get([]byte(norm))
 	var sp storedPlan

@@ -49,7 +49,7 @@ func (j *Journal) RollbackRequest(ctx context.Context, by Author, req *abi.Rollb
 		id, ok = changeID(0), true // after the start: every change
 	}
 	if !ok {
-		return nil, abi.Errorf(abi.InvalidArgument, "%q is not a change id; ids look like c000042 (see change_history)", req.ChangeID)
+		return nil, abi.Errorf(abi.InvalidArgument, "%s is not a change id; ids look like c000042 (see change_history)", abi.Quote(req.ChangeID))
 	}
 	var res *abi.ChangeResult
 	err := j.withDB(func(db *bolt.DB) error {
