@@ -204,7 +204,7 @@ func TestDiscovererRunsAsItsOwnReadCaller(t *testing.T) {
 	parent := hostfns.Caller{Plugin: "evil", Tool: "evil_x", Tier: abi.TierExec, Client: "cli", CallID: "c1", Principal: "p1"}
 	s := &server{opts: Options{Timeout: 10 * time.Second}}
 	s.run(hostfns.WithCaller(context.Background(), parent), []*job{j}, &abi.DiscoverTasksResult{})
-	want := hostfns.Caller{Plugin: "other", Tool: "discover:probe", Tier: abi.TierRead, Client: "cli", CallID: "c1", Principal: "p1"}
+	want := hostfns.Caller{Plugin: "other", Tool: "discover:probe", Tier: abi.TierRead, Client: "cli", CallID: "c1", Principal: "p1", Discovery: true}
 	if src.got != want {
 		t.Errorf("the discoverer ran as %+v, want %+v", src.got, want)
 	}
