@@ -45,7 +45,7 @@ func BenchmarkToMarkdown(b *testing.B) {
 	page := []byte(benchPage())
 	b.SetBytes(int64(len(page)))
 	for b.Loop() {
-		if _, _, err := ToMarkdown(page, "https://example.com/"); err != nil {
+		if _, _, _, err := ToMarkdown(context.Background(), page, "https://example.com/"); err != nil {
 			b.Fatal(err)
 		}
 	}

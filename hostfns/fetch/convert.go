@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"mime"
 	"net/http"
@@ -18,7 +19,10 @@ import (
 // render sets the result's kind, format, title and note, and returns the
 // body in the asked format: text as UTF-8 (HTML converted to Markdown,
 // or stripped of its tags, or as sent), binary content only for FetchRaw.
-func (f *fetcher) render(format string, r *response) []byte {
+//
+// The Markdown conversion runs within ctx: a page not converted when ctx
+// ends is given as text, with a note.
+func (f *fetcher) render(ctx context.Context, format string, r *response) []byte {
 	res := r.result
 	res.Kind = kindOf(res.ContentType, r.body)
 	res.Format = format
@@ -41,19 +45,72 @@ func (f *fetcher) render(format string, r *response) []byte {
 		res.Title = title
 		return out
 	}
-	f.sem <- struct{}{}
-	defer func() { <-f.sem }()
-	if f.opts.LiftMemoryLimit != nil {
-		defer f.opts.LiftMemoryLimit()()
-	}
-	out, title, err := ToMarkdown(text, res.FinalURL)
-	if err != nil {
+	out, title, note, ok := f.markdown(ctx, text, res.FinalURL)
+	res.Note = joinNotes(res.Note, note)
+	if !ok {
 		res.Format = abi.FetchText
-		res.Note = fmt.Sprintf("the page could not be converted to Markdown (%s); its text is given instead", clip(err.Error(), 200))
 		out, title = StripTags(text)
 	}
 	res.Title = title
 	return out
+}
+
+// markdown converts an HTML page within ctx; not ok, with a note saying
+// why, when the page is to be given as text instead. The conversion waits
+// for one of the fetcher's slots and runs in a goroutine of its own, which
+// the call stops waiting for when ctx ends: the slot stays taken until the
+// conversion really ends (the converter stops at its next element once
+// ctx has ended), so conversions given up on never add up past the slots,
+// and a fetch waiting for a slot gives up when its own ctx ends.
+func (f *fetcher) markdown(ctx context.Context, page []byte, pageURL string) (out []byte, title, note string, ok bool) {
+	const instead = "; its text is given instead"
+	select {
+	case f.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, "", "other pages were being converted to Markdown until the time cap ran out" + instead, false
+	}
+	type converted struct {
+		md    []byte
+		title string
+		cut   bool
+		err   error
+	}
+	done := make(chan converted, 1)
+	go func() {
+		var c converted
+		defer func() {
+			if p := recover(); p != nil {
+				c = converted{err: fmt.Errorf("the converter failed: %v", p)}
+				f.log.Error("markdown conversion panicked", "url", clip(pageURL, 200), "panic", p)
+			}
+			<-f.sem
+			done <- c
+		}()
+		if f.opts.LiftMemoryLimit != nil {
+			defer f.opts.LiftMemoryLimit()()
+		}
+		c.md, c.title, c.cut, c.err = f.toMarkdown(ctx, page, pageURL)
+	}()
+	select {
+	case c := <-done:
+		switch {
+		case c.err != nil:
+			return nil, c.title, fmt.Sprintf("the page could not be converted to Markdown (%s)", clip(c.err.Error(), 200)) + instead, false
+		case c.cut:
+			return c.md, c.title, fmt.Sprintf("the page's Markdown was cut at about %d MiB; format text gives the whole page's text", MaxMarkdown>>20), true
+		}
+		return c.md, c.title, "", true
+	case <-ctx.Done():
+		return nil, "", "converting the page to Markdown took longer than the time cap" + instead, false
+	}
+}
+
+// joinNotes joins two notes of a result.
+func joinNotes(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
 }
 
 // kindOf says whether a body is HTML, other text or binary, from its

@@ -24,6 +24,13 @@ const (
 	// deadlineMargin is left before the plugin call's own deadline, for the
 	// plugin to answer.
 	deadlineMargin = time.Second
+	// minConvert is the least time a Markdown conversion gets when the
+	// fetch used up its time cap (a body that dripped until the cap): a
+	// 1 MB page converts in about a second on a loaded machine.
+	minConvert = 2 * time.Second
+	// convertSlots is how many Markdown conversions run at once, those
+	// given up on included (each holds a DOM and its garbage).
+	convertSlots = 2
 )
 
 // Options configure the fetch host function. They are fixed when New runs.
@@ -70,7 +77,9 @@ type fetcher struct {
 	// connection dials through guard.
 	transport func() *http.Transport
 	sem       chan struct{} // conversions at once
-	log       *slog.Logger
+	// toMarkdown is ToMarkdown (a test slows it down).
+	toMarkdown func(ctx context.Context, page []byte, pageURL string) (md []byte, title string, cut bool, err error)
+	log        *slog.Logger
 }
 
 // New returns the fetch host function. An allowed pair that is not
@@ -99,7 +108,7 @@ func newFetcher(opts Options) *fetcher {
 		}
 		g.allow[k] = true
 	}
-	f := &fetcher{opts: opts, guard: g, sem: make(chan struct{}, 2), log: log}
+	f := &fetcher{opts: opts, guard: g, sem: make(chan struct{}, convertSlots), toMarkdown: ToMarkdown, log: log}
 	f.transport = sync.OnceValue(f.newTransport)
 	return f
 }
@@ -152,6 +161,7 @@ func (f *fetcher) do(ctx context.Context, req *abi.FetchRequest) (*abi.FetchResu
 	if timeout <= 0 {
 		return nil, nil, abi.Errorf(abi.Timeout, "no time is left in this call to fetch the URL; try again")
 	}
+	start := time.Now()
 	u, aerr := f.guard.checkURL(req.URL)
 	if aerr != nil {
 		return nil, nil, aerr
@@ -160,7 +170,18 @@ func (f *fetcher) do(ctx context.Context, req *abi.FetchRequest) (*abi.FetchResu
 	if aerr != nil {
 		return resp.result, nil, aerr
 	}
-	out := f.render(req.Format, resp)
+	// The conversion runs within the same time cap, or minConvert when the
+	// fetch used it up, never past the call's own deadline.
+	end := start.Add(timeout)
+	if floor := time.Now().Add(minConvert); end.Before(floor) {
+		end = floor
+	}
+	if dl, ok := ctx.Deadline(); ok && dl.Add(-deadlineMargin).Before(end) {
+		end = dl.Add(-deadlineMargin)
+	}
+	cctx, cancel := context.WithDeadline(ctx, end)
+	defer cancel()
+	out := f.render(cctx, req.Format, resp)
 	return resp.result, out, nil
 }
 

@@ -115,7 +115,7 @@ func TestFormats(t *testing.T) {
 		res.URL != s.URL+"/page" || res.FinalURL != s.URL+"/page" || res.Bytes != int64(len(page)) || res.Truncated {
 		t.Errorf("markdown result %+v", res)
 	}
-	for _, want := range []string{"# Install", "`go install`", "[the next page](" + s.URL + "/docs/next)", "| mode | edit  |", "a diagram", "- one", "    indented"} {
+	for _, want := range []string{"# Install", "`go install`", "[the next page](" + s.URL + "/docs/next)", "| mode | edit |", "a diagram", "- one", "    indented"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}

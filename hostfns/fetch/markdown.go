@@ -2,6 +2,8 @@ package fetch
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"strings"
 	"sync"
 
@@ -27,32 +29,62 @@ var dropped = map[atom.Atom]bool{
 }
 
 // markdownConverter is html-to-markdown with CommonMark, GitHub's tables
-// and strikethrough; it is safe for concurrent use.
+// and strikethrough; it is safe for concurrent use. Table cells get one
+// space of padding, not the column's width: aligned padding costs the
+// widest cell of a column on every row. A first renderer renders nothing
+// once the conversion's context has ended, so a conversion given up on
+// stops at the next element.
 var markdownConverter = sync.OnceValue(func() *converter.Converter {
-	return converter.NewConverter(converter.WithPlugins(
+	conv := converter.NewConverter(converter.WithPlugins(
 		base.NewBasePlugin(),
 		commonmark.NewCommonmarkPlugin(),
-		table.NewTablePlugin(),
+		table.NewTablePlugin(table.WithCellPaddingBehavior(table.CellPaddingBehaviorMinimal)),
 		strikethrough.NewStrikethroughPlugin(),
 	))
+	conv.Register.Renderer(func(ctx converter.Context, _ converter.Writer, _ *html.Node) converter.RenderStatus {
+		if ctx.Err() != nil {
+			return converter.RenderSuccess
+		}
+		return converter.RenderTryNext
+	}, converter.PriorityEarly-50)
+	return conv
 })
 
 // ToMarkdown converts an HTML page (UTF-8) to Markdown: the dropped
 // elements and inline data: images removed, relative links made absolute
-// against pageURL. It returns the page's <title> too. A page the HTML
-// parser refuses (nesting deeper than 512 elements) is an error.
-func ToMarkdown(page []byte, pageURL string) (md []byte, title string, err error) {
+// against pageURL, the page cut where its Markdown would pass
+// MaxMarkdown (cut says so). It returns the page's <title> too. A page the
+// HTML parser refuses (nesting deeper than 512 elements) is an error, and
+// so is ctx ending before the conversion does.
+func ToMarkdown(ctx context.Context, page []byte, pageURL string) (md []byte, title string, cut bool, err error) {
 	doc, err := html.Parse(bytes.NewReader(page))
 	if err != nil {
-		return nil, "", err
+		return nil, "", false, err
 	}
 	title = findTitle(doc)
-	prune(doc)
-	md, err = markdownConverter().ConvertNode(doc, converter.WithDomain(pageURL))
-	if err != nil {
-		return nil, title, err
+	p := &pruner{base: len(pageURL)}
+	p.prune(doc, 0, 0)
+	md, err = markdownConverter().ConvertNode(doc, converter.WithDomain(pageURL), converter.WithContext(ctx))
+	if err == nil && ctx.Err() != nil {
+		err = errors.New("it took longer than the time left")
 	}
-	return md, title, nil
+	if err != nil {
+		return nil, title, false, err
+	}
+	if len(md) > MaxMarkdown {
+		md, p.cut = cutAtLine(md, MaxMarkdown), true
+	}
+	return md, title, p.cut, nil
+}
+
+// cutAtLine cuts b to at most n bytes, after a line when one ends in the
+// last quarter.
+func cutAtLine(b []byte, n int) []byte {
+	b = b[:n]
+	if i := bytes.LastIndexByte(b[n*3/4:], '\n'); i >= 0 {
+		return b[:n*3/4+i+1]
+	}
+	return bytes.ToValidUTF8(b, nil)
 }
 
 // findTitle returns the text of the document's first <title>, on one line.
@@ -77,30 +109,6 @@ func findTitle(n *html.Node) string {
 	return ""
 }
 
-// prune removes the dropped elements, and images whose source is inline
-// data (which would put kilobytes of base64 in the text); such an image
-// leaves its alt text.
-func prune(n *html.Node) {
-	for c := n.FirstChild; c != nil; {
-		next := c.NextSibling
-		switch {
-		case c.Type == html.CommentNode:
-			n.RemoveChild(c)
-		case c.Type != html.ElementNode:
-		case dropped[c.DataAtom]:
-			n.RemoveChild(c)
-		case c.DataAtom == atom.Img && strings.HasPrefix(strings.TrimSpace(attr(c, "src")), "data:"):
-			if alt := attr(c, "alt"); alt != "" {
-				n.InsertBefore(&html.Node{Type: html.TextNode, Data: alt}, c)
-			}
-			n.RemoveChild(c)
-		default:
-			prune(c)
-		}
-		c = next
-	}
-}
-
 func attr(n *html.Node, key string) string {
 	for _, a := range n.Attr {
 		if a.Key == key {
@@ -108,4 +116,14 @@ func attr(n *html.Node, key string) string {
 		}
 	}
 	return ""
+}
+
+func setAttr(n *html.Node, key, val string) {
+	for i, a := range n.Attr {
+		if a.Key == key {
+			n.Attr[i].Val = val
+			return
+		}
+	}
+	n.Attr = append(n.Attr, html.Attribute{Key: key, Val: val})
 }
