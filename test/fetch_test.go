@@ -181,7 +181,7 @@ func TestFetchFormats(t *testing.T) {
 	validate(t, out, res)
 
 	txt := sess.ok("fetch_url", map[string]any{"url": s.URL + "/notes", "format": "text"})
-	if !strings.Contains(txt, "v2.0\n\nSee the docs.") || strings.Contains(txt, "<") || strings.Contains(txt, "tracking") {
+	if page := webContent(t, txt); !strings.HasPrefix(page, "v2.0\n\nSee the docs.") || strings.Contains(page, "<") || strings.Contains(txt, "tracking") {
 		t.Errorf("text:\n%s", txt)
 	}
 	raw := sess.ok("fetch_url", map[string]any{"url": s.URL + "/notes", "format": "raw"})
@@ -211,6 +211,19 @@ func TestFetchFormats(t *testing.T) {
 }
 
 // outputSchema compiles a tool's advertised output schema.
+// webContent is the page's text in a fetch_url answer: what lies between
+// its two fence lines.
+func webContent(t *testing.T, answer string) string {
+	t.Helper()
+	i := strings.Index(answer, "\n<<<web content ")
+	j := strings.LastIndex(answer, "\n<<<end of web content ")
+	if i < 0 || j < i {
+		t.Fatalf("no fenced content in:\n%s", answer)
+	}
+	i += 1 + strings.IndexByte(answer[i+1:], '\n') + 1
+	return answer[i : j+1]
+}
+
 func outputSchema(t *testing.T, s *session, tool string) *jsonschema.Schema {
 	t.Helper()
 	list, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{})

@@ -6,12 +6,15 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"mime"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -104,8 +107,8 @@ func (f *fetcher) get(ctx context.Context, u *url.URL, maxBytes int64, timeout t
 	defer resp.Body.Close()
 	res := r.result
 	res.FinalURL = resp.Request.URL.String()
-	res.StatusCode, res.StatusText = resp.StatusCode, resp.Status
-	res.ContentType = resp.Header.Get("Content-Type")
+	res.StatusCode, res.StatusText = resp.StatusCode, statusText(resp.StatusCode)
+	res.ContentType = mediaType(resp.Header.Get("Content-Type"))
 	body, cut, err := readBody(resp, maxBytes)
 	r.body, res.Bytes, res.Truncated = body, int64(len(body)), cut
 	switch {
@@ -121,6 +124,29 @@ func (f *fetcher) get(ctx context.Context, u *url.URL, maxBytes int64, timeout t
 		return r, abi.Errorf(abi.NotFound, "%q answered (%s) but its body could not be read (%s)", clip(res.FinalURL, 200), resp.Status, shortErr(err))
 	}
 	return r, nil
+}
+
+// statusText is the status as juju names it: the code and Go's name for
+// it, never the server's reason phrase (which may hold a bare carriage
+// return, U+2028 or a sentence meant for the model).
+func statusText(code int) string {
+	return strings.TrimSpace(strconv.Itoa(code) + " " + http.StatusText(code))
+}
+
+// mediaType is a Content-Type reduced to what juju uses and shows: the
+// media type and its charset, written anew; "" when it does not parse.
+func mediaType(contentType string) string {
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil && !errors.Is(err, mime.ErrInvalidMediaParameter) {
+		return ""
+	}
+	cs := params["charset"]
+	if cs == "" || strings.IndexFunc(cs, func(r rune) bool {
+		return !(r == '-' || r == '_' || r == '.' || r == ':' || unicode.IsLetter(r) || unicode.IsDigit(r)) || r > unicode.MaxASCII
+	}) >= 0 {
+		return mime.FormatMediaType(mt, nil)
+	}
+	return mime.FormatMediaType(mt, map[string]string{"charset": strings.ToLower(cs)})
 }
 
 // doError turns a failure of the client into the tool error the model

@@ -44,8 +44,8 @@ type FetchResult struct {
 	FinalURL    string   `json:"finalUrl"`            // the URL of the last hop
 	Redirects   []string `json:"redirects,omitempty"` // the URLs redirected to, in order (the last is FinalURL)
 	StatusCode  int      `json:"status"`              // the HTTP status of the last hop
-	StatusText  string   `json:"statusText"`          // e.g. "404 Not Found"
-	ContentType string   `json:"contentType"`         // as the server sent it
+	StatusText  string   `json:"statusText"`          // the code and Go's name for it, e.g. "404 Not Found" (never the server's reason phrase)
+	ContentType string   `json:"contentType"`         // the media type and charset of the server's Content-Type, written anew
 	Kind        string   `json:"kind"`                // FetchKindHTML, FetchKindText, FetchKindBinary
 	Format      string   `json:"format"`              // the format of the body: FetchRaw as asked; else FetchMarkdown for converted HTML, FetchText for the rest (other text, or HTML that could not be converted)
 	Bytes       int64    `json:"bytes"`               // body bytes read, after decompression
