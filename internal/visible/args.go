@@ -267,18 +267,61 @@ func plain(k string) bool {
 	return k != ""
 }
 
-// writeString renders a string value, cut to lim.String characters.
+// writeString renders a string value, cut to lim.String characters, a
+// URL's password in it shown as PasswordMark (urlPasswords).
 func writeString(b *strings.Builder, s string, lim Limits) {
-	if lim.String <= 0 || utf8.RuneCountInString(s) <= lim.String {
-		b.WriteString(Quote(s))
-		return
-	}
-	cut := 0
-	for range lim.String - 1 {
-		_, size := utf8.DecodeRuneInString(s[cut:])
-		cut += size
+	cut := len(s)
+	if lim.String > 0 && utf8.RuneCountInString(s) > lim.String {
+		cut = 0
+		for range lim.String - 1 {
+			_, size := utf8.DecodeRuneInString(s[cut:])
+			cut += size
+		}
 	}
 	b.WriteByte('"')
-	write(b, s[:cut], true)
-	b.WriteString(Ellipsis + `" (` + strconv.Itoa(len(s)) + " bytes)")
+	at := 0
+	for _, p := range urlPasswords(s) {
+		if p[0] >= cut {
+			break
+		}
+		write(b, s[at:p[0]], true)
+		b.WriteString(PasswordMark)
+		at = min(p[1], cut)
+	}
+	write(b, s[at:cut], true)
+	if cut < len(s) {
+		b.WriteString(Ellipsis + `" (` + strconv.Itoa(len(s)) + " bytes)")
+		return
+	}
+	b.WriteByte('"')
+}
+
+// PasswordMark stands for the password of a URL in an argument
+// (https://alice:⟨password⟩@host/): the audit log and the owner's prompts
+// say that one is there, never what it is. (A literal ⟨ in a string is
+// escaped, so the mark cannot be forged.)
+const PasswordMark = string(markOpen) + "password" + string(markClose)
+
+// urlPasswords returns where the passwords of the URLs written in s lie:
+// in each "scheme://user:password@host", the bytes between the first ':'
+// of the user information and its last '@'.
+func urlPasswords(s string) (spans [][2]int) {
+	for i := 0; ; {
+		k := strings.Index(s[i:], "://")
+		if k < 0 {
+			return spans
+		}
+		start := i + k + 3
+		end := start
+		for end < len(s) && !strings.ContainsRune("/?#\\ \t\r\n\"'<>", rune(s[end])) {
+			end++
+		}
+		auth := s[start:end]
+		if at := strings.LastIndexByte(auth, '@'); at > 0 {
+			if c := strings.IndexByte(auth[:at], ':'); c >= 0 && c+1 < at {
+				spans = append(spans, [2]int{start + c + 1, start + at})
+			}
+		}
+		i = end
+	}
 }

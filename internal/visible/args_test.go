@@ -68,3 +68,25 @@ func mustJSON(v any) string {
 	}
 	return string(b)
 }
+
+// A URL's password in any string argument shows as PasswordMark, in the
+// audit's short rendering as in the owner's whole one; the user, the host
+// and the rest stay, and a literal mark cannot pass for one.
+func TestArgsURLPassword(t *testing.T) {
+	for raw, want := range map[string]string{
+		`{"url":"https://alice:hunter2secret@example.invalid/x"}`:                `{url: "https://alice:⟨password⟩@example.invalid/x"}`,
+		`{"command":"git clone https://u:tok@github.com/a b; curl ftp://x:y@h"}`: `{command: "git clone https://u:⟨password⟩@github.com/a b; curl ftp://x:⟨password⟩@h"}`,
+		`{"url":"https://alice@example.com/a:b@c"}`:                              `{url: "https://alice@example.com/a:b@c"}`,
+		`{"url":"https://a:p@ss@example.com/"}`:                                  `{url: "https://a:⟨password⟩@example.com/"}`,
+		`{"url":"https://a:@example.com/","x":"⟨password⟩"}`:                     `{url: "https://a:@example.com/", x: "\u27e8password\u27e9"}`,
+		`{"urls":["https://a:b@h/","no url"]}`:                                   `{urls: ["https://a:⟨password⟩@h/", "no url"]}`,
+	} {
+		if got := Args([]byte(raw), Limits{}); got != want {
+			t.Errorf("Args(%s)\n got %s\nwant %s", raw, got, want)
+		}
+	}
+	long := `{"url":"https://alice:` + strings.Repeat("s", 200) + `@example.com/"}`
+	if got := Args([]byte(long), Limits{String: 30}); strings.Contains(got, "sss") || !strings.Contains(got, "alice:⟨password⟩…") {
+		t.Errorf("cut inside the password: %s", got)
+	}
+}
