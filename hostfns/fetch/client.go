@@ -126,6 +126,15 @@ func (f *fetcher) get(ctx context.Context, u *url.URL, maxBytes int64, timeout t
 	return r, nil
 }
 
+// headersTooLarge reports whether the transport refused a response for
+// headers past MaxResponseHeaderBytes. Neither net/http (HTTP/1.1) nor its
+// bundled HTTP/2 exports the error, so their messages are matched.
+func headersTooLarge(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "server response headers exceeded") || // HTTP/1.1
+		strings.Contains(msg, "response header list larger than advertised limit") // HTTP/2
+}
+
 // statusText is the status as juju names it: the code and Go's name for
 // it, never the server's reason phrase (which may hold a bare carriage
 // return, U+2028 or a sentence meant for the model).
@@ -173,7 +182,7 @@ func (f *fetcher) doError(ctx context.Context, at string, timeout time.Duration,
 		return abi.Errorf(abi.Timeout, "%q did not answer within %s; nothing was read. Try again later, or another URL", at, timeout.Round(time.Millisecond))
 	case errors.As(err, &cert), errors.As(err, &unknownCA), errors.As(err, &hostname), errors.As(err, &invalid):
 		return abi.Errorf(abi.InvalidArgument, "the TLS certificate of %q could not be verified (%s): juju reads nothing over a connection it cannot verify, and nothing was read. Use another URL", at, shortErr(err))
-	case strings.Contains(err.Error(), "server response headers exceeded"):
+	case headersTooLarge(err):
 		return abi.Errorf(abi.TooLarge, "%q sent response headers larger than %d KiB; juju stops there and read nothing", at, MaxHeaderBytes>>10)
 	case errors.As(err, &dns):
 		return abi.Errorf(abi.NotFound, "the host %q could not be resolved (%s); check the URL", dns.Name, dns.Err)

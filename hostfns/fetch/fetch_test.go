@@ -485,3 +485,24 @@ func TestServerTextCleaned(t *testing.T) {
 		t.Errorf("statusText(599) = %q", got)
 	}
 }
+
+// Response headers past MaxHeaderBytes are TOO_LARGE over HTTP/2 as over
+// HTTP/1.1.
+func TestHTTP2HeadersTooLarge(t *testing.T) {
+	s := &server{Server: httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ProtoMajor != 2 {
+			t.Errorf("the request came over %s", r.Proto)
+		}
+		for i := range 70 {
+			w.Header().Set(fmt.Sprintf("X-H%d", i), strings.Repeat("v", 1000))
+		}
+		io.WriteString(w, "ok")
+	}))}
+	s.EnableHTTP2 = true
+	s.Config.ErrorLog = log.New(io.Discard, "", 0)
+	s.StartTLS()
+	t.Cleanup(s.Close)
+	f := testFetcher(s, s.hostport())
+	_, _, aerr := f.call(t, abi.FetchRequest{URL: s.URL + "/"})
+	wantCode(t, aerr, abi.TooLarge, "64 KiB")
+}
