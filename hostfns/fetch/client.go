@@ -63,6 +63,9 @@ func rootCAs(given *x509.CertPool) *x509.CertPool {
 type response struct {
 	result *abi.FetchResult
 	body   []byte
+	// encoding is a Content-Encoding the transport left undecoded (it
+	// decodes the gzip it asks for; a server may send deflate, br … unasked).
+	encoding string
 }
 
 // errTooManyRedirects stops the client past MaxRedirects hops.
@@ -109,6 +112,9 @@ func (f *fetcher) get(ctx context.Context, u *url.URL, maxBytes int64, timeout t
 	res.FinalURL = resp.Request.URL.String()
 	res.StatusCode, res.StatusText = resp.StatusCode, statusText(resp.StatusCode)
 	res.ContentType = mediaType(resp.Header.Get("Content-Type"))
+	if ce := strings.TrimSpace(resp.Header.Get("Content-Encoding")); ce != "" && !strings.EqualFold(ce, "identity") {
+		r.encoding = ce
+	}
 	body, cut, err := readBody(resp, maxBytes)
 	r.body, res.Bytes, res.Truncated = body, int64(len(body)), cut
 	switch {

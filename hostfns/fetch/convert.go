@@ -26,6 +26,14 @@ func (f *fetcher) render(ctx context.Context, format string, r *response) []byte
 	res := r.result
 	res.Kind = kindOf(res.ContentType, r.body)
 	res.Format = format
+	switch {
+	case r.encoding != "":
+		res.Kind = abi.FetchKindBinary
+		res.Note = joinNotes(res.Note, fmt.Sprintf("the server sent the body encoded as %q (Content-Encoding), which juju does not decode", clip(r.encoding, 40)))
+	case res.Kind != abi.FetchKindBinary && hasNUL(res.ContentType, r.body):
+		res.Kind = abi.FetchKindBinary
+		res.Note = joinNotes(res.Note, "the body holds NUL bytes, so it is binary whatever its Content-Type says")
+	}
 	if res.Kind == abi.FetchKindBinary {
 		if format == abi.FetchRaw {
 			return r.body
@@ -148,6 +156,19 @@ func isTextType(mt string) bool {
 		return true
 	}
 	return false
+}
+
+// hasNUL reports whether the first bytes of a body hold a NUL byte, which
+// no text holds unless it is UTF-16 or UTF-32 (by its byte-order mark or
+// its declared charset).
+func hasNUL(contentType string, body []byte) bool {
+	head := body[:min(len(body), 8192)]
+	if bytes.IndexByte(head, 0) < 0 || bytes.HasPrefix(head, []byte{0xFF, 0xFE}) || bytes.HasPrefix(head, []byte{0xFE, 0xFF}) {
+		return false
+	}
+	_, params, _ := mime.ParseMediaType(contentType)
+	cs := strings.ToLower(params["charset"])
+	return !strings.HasPrefix(cs, "utf-16") && !strings.HasPrefix(cs, "utf-32") && !strings.HasPrefix(cs, "ucs-")
 }
 
 // looksLikeText reports whether the first bytes of an untyped body are

@@ -331,8 +331,9 @@ func TestCaps(t *testing.T) {
 		t.Errorf("maxBytes: %v %+v %d", aerr, res, len(body))
 	}
 	start := time.Now()
-	res, body, aerr = f.call(t, abi.FetchRequest{URL: s.URL + "/bomb", MaxBytes: 2 << 20})
-	if aerr != nil || !res.Truncated || res.Bytes != 2<<20 || len(body) != 2<<20 || res.Kind != abi.FetchKindText {
+	// (Zeros are binary, NUL bytes being no text's: raw gives them back.)
+	res, body, aerr = f.call(t, abi.FetchRequest{URL: s.URL + "/bomb", MaxBytes: 2 << 20, Format: abi.FetchRaw})
+	if aerr != nil || !res.Truncated || res.Bytes != 2<<20 || len(body) != 2<<20 || res.Kind != abi.FetchKindBinary {
 		t.Errorf("gzip bomb: %v %+v %d", aerr, res, len(body))
 	}
 	if d := time.Since(start); d > 5*time.Second {
@@ -505,4 +506,41 @@ func TestHTTP2HeadersTooLarge(t *testing.T) {
 	f := testFetcher(s, s.hostport())
 	_, _, aerr := f.call(t, abi.FetchRequest{URL: s.URL + "/"})
 	wantCode(t, aerr, abi.TooLarge, "64 KiB")
+}
+
+// A body in a Content-Encoding juju does not decode (deflate, br …), or
+// one holding NUL bytes whatever its type says, is binary with a note;
+// UTF-16 text, NULs and all, is still text.
+func TestUndecodedBodiesAreBinary(t *testing.T) {
+	s := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/deflate", "/br":
+			w.Header().Set("Content-Type", "text/html")
+			w.Header().Set("Content-Encoding", r.URL.Path[1:])
+			w.Write([]byte("\xcb\x48\xcd\xc9\xc9\x07\x00 compressed"))
+		case "/identity":
+			w.Header().Set("Content-Type", "text/plain")
+			w.Header().Set("Content-Encoding", "identity")
+			io.WriteString(w, "plain")
+		case "/nul":
+			w.Header().Set("Content-Type", "text/plain")
+			w.Write(make([]byte, 64))
+		case "/utf16":
+			w.Header().Set("Content-Type", "text/plain; charset=utf-16le")
+			w.Write([]byte("h\x00i\x00"))
+		}
+	}))
+	f := testFetcher(s, s.hostport())
+	for path, note := range map[string]string{"/deflate": `encoded as "deflate"`, "/br": `encoded as "br"`, "/nul": "NUL bytes"} {
+		res, body, aerr := f.call(t, abi.FetchRequest{URL: s.URL + path})
+		if aerr != nil || res.Kind != abi.FetchKindBinary || body != "" || !strings.Contains(res.Note, note) {
+			t.Errorf("%s: %v kind %s note %q body %q", path, aerr, res.Kind, res.Note, body)
+		}
+	}
+	for path, want := range map[string]string{"/identity": "plain", "/utf16": "hi"} {
+		res, body, aerr := f.call(t, abi.FetchRequest{URL: s.URL + path})
+		if aerr != nil || res.Kind != abi.FetchKindText || body != want || res.Note != "" {
+			t.Errorf("%s: %v kind %s note %q body %q", path, aerr, res.Kind, res.Note, body)
+		}
+	}
 }
