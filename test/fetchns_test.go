@@ -27,8 +27,12 @@ import (
 // netnsAddrs are the addresses put on lo inside the namespace.
 var netnsAddrs = []string{"169.254.169.254/32", "10.0.0.1/32", "100.64.0.1/32", "192.168.1.10/32", "fd00:ec2::254/128"}
 
+// netnsLocal are blocks routed to lo as local ("AnyIP"): the machine
+// answers on them though no interface lists them.
+var netnsLocal = []string{"9.9.9.0/24"}
+
 // netnsTargets are the listeners that must never see a connection.
-var netnsTargets = []string{"169.254.169.254:443", "10.0.0.1:443", "100.64.0.1:443", "192.168.1.10:443", "[fd00:ec2::254]:443",
+var netnsTargets = []string{"9.9.9.9:443", "169.254.169.254:443", "10.0.0.1:443", "100.64.0.1:443", "192.168.1.10:443", "[fd00:ec2::254]:443",
 	"127.0.0.1:443", "[::1]:443"}
 
 const (
@@ -45,6 +49,7 @@ const netnsHosts = `127.0.0.1 localhost
 100.64.0.1 cgnat.test
 192.168.1.10 router.test
 fd00:ec2::254 metadata6.test
+9.9.9.9 anyip.test
 `
 
 // netnsUnshare returns the unshare command line that runs a program as
@@ -110,7 +115,7 @@ func netnsSession(t *testing.T) (*session, string) {
 	t.Setenv("NO_PROXY", "")
 	t.Setenv("no_proxy", "")
 	spec := map[string]any{
-		"addrs": netnsAddrs, "hosts": netnsHosts, "listeners": append(append([]string(nil), netnsTargets...), netnsProxy),
+		"addrs": netnsAddrs, "local": netnsLocal, "hosts": netnsHosts, "listeners": append(append([]string(nil), netnsTargets...), netnsProxy),
 		"server": map[string]string{"addr": netnsDev, "cert": certFile, "key": keyFile},
 		"log":    filepath.Join(dir, "accepts.log"),
 	}
@@ -172,6 +177,7 @@ func TestFetchSSRFInNamespace(t *testing.T) {
 		"https://10.0.0.1/", "https://intranet.test/", "https://both.test/",
 		"https://100.64.0.1/", "https://cgnat.test/",
 		"https://192.168.1.10/", "https://router.test/",
+		"https://9.9.9.9/", "https://anyip.test/",
 		"https://127.0.0.1/", "https://localhost/", "https://0.0.0.0/", "https://[::1]/", "https://[::]/",
 		"https://[::ffff:169.254.169.254]/", "https://[::ffff:a9fe:a9fe]/", "https://[::ffff:10.0.0.1]/",
 		"https://[64:ff9b::a9fe:a9fe]/", "https://[2002:a9fe:a9fe::1]/",

@@ -18,8 +18,10 @@
 //     cloud metadata, carrier-grade NAT, multicast, broadcast, reserved,
 //     unique local, IPv4-mapped and -compatible, NAT64, 6to4, Teredo …,
 //     and every IPv6 address outside 2000::/3), and the addresses of this
-//     machine's own interfaces (a public address of the machine reaches
-//     its services as loopback would). So DNS rebinding, a
+//     machine's own interfaces, and on Linux every address the kernel
+//     routes to the machine itself (a local route, AnyIP included): a
+//     public address of the machine reaches its services as loopback
+//     would. So DNS rebinding, a
 //     redirect, or an address written in decimal, octal or short form
 //     (which only the resolver could turn into an address) reach the same
 //     check; SSRF_BLOCKED names the class, and nothing was sent.

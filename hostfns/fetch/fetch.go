@@ -99,7 +99,7 @@ func newFetcher(opts Options) *fetcher {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes
 	}
-	g := &guard{allow: map[string]bool{}, local: interfaceAddrs}
+	g := &guard{allow: map[string]bool{}, local: interfaceAddrs, route: localRoute}
 	for _, a := range opts.Allow {
 		k, err := canonicalHostPort(a)
 		if err != nil {

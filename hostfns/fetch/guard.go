@@ -23,6 +23,10 @@ type guard struct {
 	// every connection (interfaces come and go): a public address of the
 	// machine itself reaches its services as loopback would.
 	local func() []netip.Addr
+	// route, when set, asks the kernel whether it routes an address to
+	// this machine (localRoute: a block routed locally, "AnyIP", is on no
+	// interface).
+	route func(netip.Addr) (bool, error)
 }
 
 // interfaceAddrs is guard.local on a real machine.
@@ -116,7 +120,9 @@ func checkConnect(network, address string, allowed bool) error {
 	return nil
 }
 
-// checkLocal refuses an address of one of this machine's own interfaces.
+// checkLocal refuses an address of one of this machine's own interfaces,
+// or one the kernel routes to the machine itself. A failed route lookup
+// (no route at all: the connection would fail anyway) refuses nothing.
 func (g *guard) checkLocal(address string) error {
 	ap, err := netip.ParseAddrPort(address)
 	if err != nil || g.local == nil {
@@ -126,6 +132,11 @@ func (g *guard) checkLocal(address string) error {
 	for _, l := range g.local() {
 		if l == a {
 			return &Blocked{Addr: a, Range: Range{Prefix: netip.PrefixFrom(a, a.BitLen()), Name: "an address of this machine's own network interfaces"}}
+		}
+	}
+	if g.route != nil {
+		if local, _ := g.route(a); local {
+			return &Blocked{Addr: a, Range: Range{Prefix: netip.PrefixFrom(a, a.BitLen()), Name: "an address this machine routes to itself (a local route)"}}
 		}
 	}
 	return nil

@@ -40,6 +40,7 @@ import (
 // Spec is what the test asks for.
 type Spec struct {
 	Addrs     []string `json:"addrs"`     // CIDRs added to lo, e.g. "169.254.169.254/32"
+	Local     []string `json:"local"`     // CIDRs routed to lo as local ("AnyIP"): on no interface
 	Hosts     string   `json:"hosts"`     // the content of /etc/hosts inside
 	Listeners []string `json:"listeners"` // host:port pairs that record accepts
 	Server    struct {
@@ -69,7 +70,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := network(spec.Addrs); err != nil {
+	if err := network(spec.Addrs, spec.Local); err != nil {
 		log.Fatal(err)
 	}
 	if err := files(spec.Hosts, filepath.Dir(spec.Log)); err != nil {
@@ -99,9 +100,9 @@ func main() {
 	}
 }
 
-// network brings lo up and adds the addresses. There is no other
-// interface, so no route leaves the namespace.
-func network(addrs []string) error {
+// network brings lo up, adds the addresses and routes the local blocks
+// to it. There is no other interface, so no route leaves the namespace.
+func network(addrs, local []string) error {
 	cmds := [][]string{{"ip", "link", "set", "lo", "up"}}
 	for _, a := range addrs {
 		c := []string{"ip", "addr", "add", a, "dev", "lo"}
@@ -109,6 +110,9 @@ func network(addrs []string) error {
 			c = append(c, "nodad")
 		}
 		cmds = append(cmds, c)
+	}
+	for _, l := range local {
+		cmds = append(cmds, []string{"ip", "route", "add", "local", l, "dev", "lo"})
 	}
 	for _, c := range cmds {
 		if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
