@@ -155,9 +155,9 @@ func writeHeader(b *strings.Builder, res *abi.FetchResult, out FetchURLResult, f
 }
 
 // oneLine is a string the server chose, as it stands in a line of juju's
-// text: quoted as JSON when it holds a line break, a control character or
-// U+2028/U+2029.
-func oneLine(s string) string { return juju.PathText(s) }
+// text: quoted as JSON when it holds a line break, a control or format
+// character, U+2028 or U+2029 (juju.LineText).
+func oneLine(s string) string { return juju.LineText(s) }
 
 // writeCuts says every cut and how to get past it.
 func writeCuts(b *strings.Builder, res *abi.FetchResult, out FetchURLResult, in FetchURLArgs) {
