@@ -57,7 +57,7 @@ type manifest struct {
 type crate struct {
 	file, dir string
 	m         manifest
-	ss        []task.Section
+	ini       *task.INI
 	bad       bool // it could not be read or parsed
 }
 
@@ -116,7 +116,7 @@ func (d *discoverer) crate(dir string, offered bool) *crate {
 		}
 		return c
 	}
-	c.ss = task.Sections(data)
+	c.ini = task.ParseINI(data)
 	return c
 }
 
@@ -140,7 +140,7 @@ func (d *discoverer) emit(c *crate) {
 		cwd, flag = ws.root.dir, " -p "+task.Shell(c.m.Package.Name)
 	}
 	name := c.m.Package.Name
-	line := task.KeyLineOf(c.ss, "package", "name")
+	line := c.ini.KeyLine("package", "name")
 	add := func(cmd, args, file string, line int, desc string) {
 		name := cmd + flag + args
 		d.res.Add(abi.Task{Name: name, Runner: "cargo", Command: "cargo " + name, Cwd: cwd, File: file, Line: line, Kind: kind(cmd), Description: desc})
@@ -164,7 +164,7 @@ func (d *discoverer) emit(c *crate) {
 // workspaceTasks adds the workspace-wide tasks of a workspace root.
 func (d *discoverer) workspaceTasks(c *crate) {
 	ws := d.workspace(c)
-	line := task.KeyLineOf(c.ss, "workspace", "members")
+	line := c.ini.KeyLine("workspace", "members")
 	desc := "every member: " + ws.memberDirs()
 	if dm := c.m.Workspace.DefaultMembers; len(dm) > 0 {
 		desc = "default members: " + strings.Join(dm, ", ")
@@ -191,7 +191,7 @@ func (d *discoverer) aliases(file string, data []byte) {
 		d.res.Warn(file, "is not valid TOML (%s); its aliases are not listed", task.TOMLError(err))
 		return
 	}
-	ss := task.Sections(data)
+	ini := task.ParseINI(data)
 	dir := path.Dir(task.Dir(file))
 	for _, name := range task.SortedKeys(c.Alias) {
 		var desc string
@@ -210,7 +210,7 @@ func (d *discoverer) aliases(file string, data []byte) {
 			k = kind(sub[1])
 		}
 		d.res.Add(abi.Task{Name: name, Runner: "cargo", Command: "cargo " + task.Shell(name), Cwd: dir, File: file,
-			Line: task.KeyLineOf(ss, "alias", name), Kind: k, Description: "alias for " + desc})
+			Line: ini.KeyLine("alias", name), Kind: k, Description: "alias for " + desc})
 	}
 }
 

@@ -67,7 +67,7 @@ func merge(c *crate, table string, declared []target, auto []runTarget) []runTar
 	var out []runTarget
 	names, paths := map[string]bool{}, map[string]bool{}
 	headers := 0
-	for _, s := range c.ss {
+	for _, s := range c.ini.Sections {
 		if s.Name != table || headers >= len(declared) {
 			continue
 		}

@@ -128,7 +128,7 @@ func (d *discoverer) config(r *root, f string) {
 	if v.TaskConfig.Includes != nil {
 		r.includes = append(r.includes, v.TaskConfig.Includes...)
 	}
-	ss := task.Sections(data)
+	ini := task.ParseINI(data)
 	for _, name := range task.SortedKeys(v.Tasks) {
 		desc := ""
 		switch t := v.Tasks[name].(type) {
@@ -143,10 +143,10 @@ func (d *discoverer) config(r *root, f string) {
 				desc = r
 			}
 		}
-		line := task.KeyLineOf(ss, "tasks", name)
-		if l := task.KeyLineOf(ss, "tasks."+name, ""); l > 0 {
+		line := ini.KeyLine("tasks", name)
+		if l := ini.KeyLine("tasks."+name, ""); l > 0 {
 			line = l
-		} else if l := task.KeyLineOf(ss, `tasks."`+name+`"`, ""); l > 0 {
+		} else if l := ini.KeyLine(`tasks."`+name+`"`, ""); l > 0 {
 			line = l
 		}
 		d.add(r, abi.Task{Name: name, File: f, Line: line, Description: desc})

@@ -129,7 +129,7 @@ func (d *discoverer) pyproject(file string, data []byte) {
 		d.res.Warn(file, "is not valid TOML (%v); its tasks are not listed", tomlError(err))
 		return
 	}
-	ss := task.Sections(data)
+	ini := task.ParseINI(data)
 	dir := task.Dir(file)
 	poetry := p.Tool.Poetry != nil
 	d.poetry[dir] = poetry
@@ -138,7 +138,7 @@ func (d *discoverer) pyproject(file string, data []byte) {
 		for _, name := range sortedKeys(m) {
 			target, _ := m[name].(string)
 			d.res.Add(abi.Task{Name: name, Runner: runner(env, "python"), Command: env + name, Cwd: dir, File: file,
-				Line: task.KeyLineOf(ss, section, name), Kind: abi.KindRun, Description: "console script " + target})
+				Line: ini.KeyLine(section, name), Kind: abi.KindRun, Description: "console script " + target})
 		}
 	}
 	scripts("project.scripts", p.Project.Scripts)
@@ -146,11 +146,11 @@ func (d *discoverer) pyproject(file string, data []byte) {
 		scripts("tool.poetry.scripts", p.Tool.Poetry.Scripts)
 	}
 	if p.Tool.Pytest != nil && p.Tool.Pytest.IniOptions != nil {
-		d.addPytest(file, task.KeyLineOf(ss, "tool.pytest.ini_options", ""), poetry)
+		d.addPytest(file, ini.KeyLine("tool.pytest.ini_options", ""), poetry)
 	}
 	if t := p.Tool.Tox; t != nil {
 		if t.LegacyTox != "" {
-			d.toxEnvs(file, task.Sections([]byte(t.LegacyTox)), task.KeyLineOf(ss, "tool.tox", "legacy_tox_ini"))
+			d.toxEnvs(file, task.ParseINI([]byte(t.LegacyTox)), ini.KeyLine("tool.tox", "legacy_tox_ini"))
 		}
 		envs := append([]string(nil), t.EnvList...)
 		for _, name := range sortedKeys(t.Env) {
@@ -160,7 +160,7 @@ func (d *discoverer) pyproject(file string, data []byte) {
 		}
 		for _, e := range envs {
 			d.res.Add(abi.Task{Name: e, Runner: "tox", Command: "tox -e " + task.Shell(e), Cwd: dir, File: file,
-				Line: lineOr(task.KeyLineOf(ss, "tool.tox.env."+e, ""), task.KeyLineOf(ss, "tool.tox", "env_list")), Kind: toxKind(e), Description: "tox environment"})
+				Line: lineOr(ini.KeyLine("tool.tox.env."+e, ""), ini.KeyLine("tool.tox", "env_list")), Kind: toxKind(e), Description: "tox environment"})
 		}
 	}
 	if p.Tool.Poe != nil {
@@ -168,8 +168,8 @@ func (d *discoverer) pyproject(file string, data []byte) {
 			if strings.HasPrefix(name, "_") {
 				continue
 			}
-			line := task.KeyLineOf(ss, "tool.poe.tasks", name)
-			if l := task.KeyLineOf(ss, "tool.poe.tasks."+name, ""); l > 0 {
+			line := ini.KeyLine("tool.poe.tasks", name)
+			if l := ini.KeyLine("tool.poe.tasks."+name, ""); l > 0 {
 				line = l
 			}
 			d.res.Add(abi.Task{Name: name, Runner: runner(env, "poe"), Command: env + "poe " + task.Shell(name), Cwd: dir, File: file, Line: line, Description: poeHelp(p.Tool.Poe.Tasks[name])})
@@ -183,7 +183,7 @@ func (d *discoverer) pyproject(file string, data []byte) {
 				if envName != "default" {
 					ref = envName + ":" + name
 				}
-				d.res.Add(abi.Task{Name: ref, Runner: "hatch", Command: "hatch run " + task.Shell(ref), Cwd: dir, File: file, Line: task.KeyLineOf(ss, section, name), Kind: task.Kind(name)})
+				d.res.Add(abi.Task{Name: ref, Runner: "hatch", Command: "hatch run " + task.Shell(ref), Cwd: dir, File: file, Line: ini.KeyLine(section, name), Kind: task.Kind(name)})
 			}
 		}
 	}
@@ -191,18 +191,18 @@ func (d *discoverer) pyproject(file string, data []byte) {
 
 // ini adds pytest when the INI file has its section.
 func (d *discoverer) ini(file string, data []byte, section string) {
-	if s, ok := task.SectionNamed(task.Sections(data), section); ok {
+	if s, ok := task.ParseINI(data).Section(section); ok {
 		d.addPytest(file, s.Line, false)
 	}
 }
 
 func (d *discoverer) toxINI(file string, data []byte) {
-	d.toxEnvs(file, task.Sections(data), 0)
+	d.toxEnvs(file, task.ParseINI(data), 0)
 }
 
 // toxEnvs adds the environments of a tox INI: envlist and [testenv:NAME]
 // sections. line, when set, is where the INI sits in its file.
-func (d *discoverer) toxEnvs(file string, ss []task.Section, line int) {
+func (d *discoverer) toxEnvs(file string, ini *task.INI, line int) {
 	dir := task.Dir(file)
 	seen := map[string]bool{}
 	add := func(name string, l int) {
@@ -215,7 +215,7 @@ func (d *discoverer) toxEnvs(file string, ss []task.Section, line int) {
 		}
 		d.res.Add(abi.Task{Name: name, Runner: "tox", Command: "tox -e " + task.Shell(name), Cwd: dir, File: file, Line: l, Kind: toxKind(name), Description: "tox environment"})
 	}
-	if s, ok := task.SectionNamed(ss, "tox"); ok {
+	if s, ok := ini.Section("tox"); ok {
 		for _, k := range s.Keys {
 			if k.Key == "envlist" || k.Key == "env_list" {
 				for _, e := range strings.FieldsFunc(k.Value, func(r rune) bool { return r == ',' || r == '\n' || r == ' ' }) {
@@ -224,7 +224,7 @@ func (d *discoverer) toxEnvs(file string, ss []task.Section, line int) {
 			}
 		}
 	}
-	for _, s := range ss {
+	for _, s := range ini.Sections {
 		if name, ok := strings.CutPrefix(s.Name, "testenv:"); ok {
 			add(name, s.Line)
 		}

@@ -27,13 +27,14 @@ func Members(data []byte, start int) ([]Member, error) {
 		return nil, errors.New("not an object")
 	}
 	var out []Member
+	lines := NewLines(data)
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
 			return nil, err
 		}
 		key, _ := tok.(string)
-		line := LineAt(data, start+int(dec.InputOffset()))
+		line := lines.At(start + int(dec.InputOffset()))
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return nil, err

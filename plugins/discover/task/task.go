@@ -92,7 +92,8 @@ func Kind(name string) string {
 	return abi.KindOther
 }
 
-// LineAt is the 1-based line of the byte offset off in data.
+// LineAt is the 1-based line of the byte offset off in data, counted from
+// the start: for one offset of a file (NewLines numbers many).
 func LineAt(data []byte, off int) int {
 	if off < 0 {
 		return 0
@@ -101,20 +102,6 @@ func LineAt(data []byte, off int) int {
 		off = len(data)
 	}
 	return bytes.Count(data[:off], []byte("\n")) + 1
-}
-
-// FindLine returns the 1-based line of the first occurrence of needle at or
-// after the byte offset from, and the offset just past it; 0 and from when
-// there is none.
-func FindLine(data []byte, from int, needle string) (line, next int) {
-	if from < 0 || from > len(data) {
-		return 0, from
-	}
-	i := bytes.Index(data[from:], []byte(needle))
-	if i < 0 {
-		return 0, from
-	}
-	return LineAt(data, from+i), from + i + len(needle)
 }
 
 // Shell quotes an argument for a command line when it needs it.

@@ -1,8 +1,6 @@
 package task
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -26,63 +24,90 @@ type KeyLine struct {
 	Line       int
 }
 
-// Sections splits an INI or TOML file into its sections, for line numbers
-// and for INI files read as such. Keys before any header belong to a
-// section named "". Quotes around TOML keys are dropped.
-func Sections(data []byte) []Section {
-	out := []Section{{}}
-	sc := bufio.NewScanner(bytes.NewReader(StripBOM(data)))
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		raw := strings.TrimRight(sc.Text(), "\r")
+// INI is an INI or TOML file split into its sections, for line numbers
+// and for INI files read as such, with the first section of each name and
+// the first line of each key indexed: a file of many keys is looked up in
+// constant time a key.
+type INI struct {
+	Sections []Section
+	first    map[string]int   // index in Sections of the first section of a name
+	keys     []map[string]int // by section: the line of the first line of a key
+}
+
+// ParseINI splits an INI or TOML file into its sections. Keys before any
+// header belong to a section named "". Quotes around TOML keys are
+// dropped. It reads every line however long, in time linear in the file.
+func ParseINI(data []byte) *INI {
+	f := &INI{Sections: []Section{{}}}
+	var cont strings.Builder // the continuation lines of the last key
+	flush := func() {
+		cur := &f.Sections[len(f.Sections)-1]
+		if k := len(cur.Keys); k > 0 && cont.Len() > 0 {
+			cur.Keys[k-1].Value += cont.String()
+		}
+		cont.Reset()
+	}
+	SplitLines(StripBOM(data), func(raw string, n int) {
 		line := strings.TrimSpace(raw)
-		cur := &out[len(out)-1]
 		switch {
 		case line == "" || line[0] == '#' || line[0] == ';':
 		case strings.HasPrefix(line, "[") && strings.Contains(line, "]"):
+			flush()
 			name := strings.Trim(line[:strings.LastIndex(line, "]")+1], "[]")
-			out = append(out, Section{Name: strings.TrimSpace(name), Line: n})
+			f.Sections = append(f.Sections, Section{Name: strings.TrimSpace(name), Line: n})
 		case raw[0] == ' ' || raw[0] == '\t':
-			if k := len(cur.Keys); k > 0 {
-				cur.Keys[k-1].Value += "\n" + line
+			if len(f.Sections[len(f.Sections)-1].Keys) > 0 {
+				cont.WriteString("\n" + line)
 			}
 		default:
 			i := strings.IndexAny(line, "=:")
 			if i <= 0 {
-				continue
+				return
 			}
+			flush()
+			cur := &f.Sections[len(f.Sections)-1]
 			key := strings.Trim(strings.TrimSpace(line[:i]), `"'`)
 			cur.Keys = append(cur.Keys, KeyLine{Key: key, Value: strings.TrimSpace(line[i+1:]), Line: n})
 		}
-	}
-	return out
-}
-
-// SectionNamed returns the section name.
-func SectionNamed(ss []Section, name string) (Section, bool) {
-	for _, s := range ss {
-		if s.Name == name {
-			return s, true
+	})
+	flush()
+	f.first = map[string]int{}
+	f.keys = make([]map[string]int, len(f.Sections))
+	for i, s := range f.Sections {
+		if _, ok := f.first[s.Name]; !ok {
+			f.first[s.Name] = i
+		}
+		f.keys[i] = map[string]int{}
+		for _, k := range s.Keys {
+			if _, ok := f.keys[i][k.Key]; !ok {
+				f.keys[i][k.Key] = k.Line
+			}
 		}
 	}
-	return Section{}, false
+	return f
 }
 
-// KeyLineOf returns the line of key in section name, or of the header
-// when the key is not on a line of its own; 0 when neither is there.
-func KeyLineOf(ss []Section, name, key string) int {
-	s, ok := SectionNamed(ss, name)
+// Section returns the first section named name.
+func (f *INI) Section(name string) (Section, bool) {
+	i, ok := f.first[name]
+	if !ok {
+		return Section{}, false
+	}
+	return f.Sections[i], true
+}
+
+// KeyLine returns the line of key in the first section named name, or of
+// its header when the key is not on a line of its own; 0 when neither is
+// there.
+func (f *INI) KeyLine(name, key string) int {
+	i, ok := f.first[name]
 	if !ok {
 		return 0
 	}
-	for _, k := range s.Keys {
-		if k.Key == key {
-			return k.Line
-		}
+	if l, ok := f.keys[i][key]; ok {
+		return l
 	}
-	return s.Line
+	return f.Sections[i].Line
 }
 
 // TOMLError says where a TOML document is broken.
