@@ -47,7 +47,34 @@ type discoverer struct {
 	res   *task.Result
 	pkgs  map[string]*pkg // by folder
 	files map[string]bool
-	globs map[string][]string // workspace member globs, by folder
+	globs map[string][]glob // workspace member globs, by folder
+}
+
+// maxGlobs bounds the member globs of one workspace read: every package
+// below it is matched against each, so a package.json of a million globs
+// would cost a million matches a package. Workspaces name their members
+// in tens of globs, or list a few hundred folders one by one.
+const maxGlobs = 1000
+
+// glob is one workspace member glob, split at its slashes once, with
+// consecutive "**" made one.
+type glob struct {
+	neg  bool
+	segs []string
+}
+
+// newGlob splits a workspace glob ("packages/*", "!apps/legacy").
+func newGlob(g string) glob {
+	neg := strings.HasPrefix(g, "!")
+	g = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(g, "!"), "./"), "/")
+	var segs []string
+	for _, s := range strings.Split(strings.TrimSuffix(g, "/"), "/") {
+		if s == "**" && len(segs) > 0 && segs[len(segs)-1] == "**" {
+			continue
+		}
+		segs = append(segs, s)
+	}
+	return glob{neg, segs}
 }
 
 // pkg is what matters of one package.json.
@@ -57,7 +84,7 @@ type pkg struct {
 
 // Discover lists the scripts of the package.json files in files.
 func Discover(fsys task.FS, files []string) *task.Result {
-	d := &discoverer{fsys: fsys, res: task.NewResult(), pkgs: map[string]*pkg{}, files: map[string]bool{}, globs: map[string][]string{}}
+	d := &discoverer{fsys: fsys, res: task.NewResult(), pkgs: map[string]*pkg{}, files: map[string]bool{}, globs: map[string][]glob{}}
 	for _, f := range files {
 		d.files[f] = true
 	}
@@ -292,11 +319,12 @@ func (d *discoverer) runner(dir string) (manager, bool) {
 // workspaceGlobs returns the member globs of the workspace rooted at dir:
 // pnpm-workspace.yaml's packages, else the workspaces field of its
 // package.json (a list, or {packages: […]}); nil when dir is no root.
-func (d *discoverer) workspaceGlobs(dir string) []string {
+func (d *discoverer) workspaceGlobs(dir string) []glob {
 	if g, ok := d.globs[dir]; ok {
 		return g
 	}
 	var globs []string
+	file := path.Join(dir, "pnpm-workspace.yaml")
 	if data, err := d.fsys.ReadFile(path.Join(dir, "pnpm-workspace.yaml")); err == nil {
 		var v struct {
 			Packages []string `yaml:"packages"`
@@ -304,7 +332,7 @@ func (d *discoverer) workspaceGlobs(dir string) []string {
 		if yaml.Unmarshal(data, &v) == nil {
 			globs = v.Packages
 		}
-	} else if d.files[path.Join(dir, "package.json")] {
+	} else if file = path.Join(dir, "package.json"); d.files[file] {
 		if data, err := d.fsys.ReadFile(path.Join(dir, "package.json")); err == nil {
 			var v struct {
 				Workspaces json.RawMessage `json:"workspaces"`
@@ -320,18 +348,24 @@ func (d *discoverer) workspaceGlobs(dir string) []string {
 			}
 		}
 	}
-	d.globs[dir] = globs
-	return globs
+	if len(globs) > maxGlobs {
+		d.res.Warn(file, "names %d workspace globs; the first %d are read", len(globs), maxGlobs)
+		globs = globs[:maxGlobs]
+	}
+	out := make([]glob, len(globs))
+	for i, g := range globs {
+		out[i] = newGlob(g)
+	}
+	d.globs[dir] = out
+	return out
 }
 
 // excludes says a "!" glob matches the folder rel.
-func excludes(globs []string, rel string) bool {
+func excludes(globs []glob, rel string) bool {
+	segs := strings.Split(rel, "/")
 	for _, g := range globs {
-		if neg, ok := strings.CutPrefix(g, "!"); ok {
-			neg = strings.TrimPrefix(strings.TrimPrefix(neg, "./"), "/")
-			if matchDirs(strings.Split(strings.TrimSuffix(neg, "/"), "/"), strings.Split(rel, "/")) {
-				return true
-			}
+		if g.neg && matchDirs(g.segs, segs) {
+			return true
 		}
 	}
 	return false
@@ -340,35 +374,55 @@ func excludes(globs []string, rel string) bool {
 // member says the folder rel (relative to the workspace root) is taken in
 // by the globs: one of them matches and no later "!" glob excludes it. A
 // glob matches folder by folder; "**" matches any number of folders.
-func member(globs []string, rel string) bool {
+func member(globs []glob, rel string) bool {
+	segs := strings.Split(rel, "/")
 	in := false
 	for _, g := range globs {
-		neg := strings.HasPrefix(g, "!")
-		g = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(g, "!"), "./"), "/")
-		if matchDirs(strings.Split(strings.TrimSuffix(g, "/"), "/"), strings.Split(rel, "/")) {
-			in = !neg
+		if matchDirs(g.segs, segs) {
+			in = !g.neg
 		}
 	}
 	return in
 }
 
+// matchDirs says the pattern pat, a glob split at its slashes, matches
+// the folder path segs, "**" matching any number of folders. It fills a
+// table of len(pat)×len(segs) cells, one column at a time, after giving
+// up on a pattern of more plain elements than segs has folders; with the
+// runs of "**" made one (newGlob), the time is bounded by the folder's
+// depth squared whatever the pattern (trying every split at every "**"
+// was exponential in their number).
 func matchDirs(pat, segs []string) bool {
-	if len(pat) == 0 {
-		return len(segs) == 0
+	plain := 0
+	for _, p := range pat {
+		if p != "**" {
+			plain++
+		}
 	}
-	if pat[0] == "**" {
-		for i := 0; i <= len(segs); i++ {
-			if matchDirs(pat[1:], segs[i:]) {
-				return true
+	if plain > len(segs) {
+		return false
+	}
+	// ok[j] says pat[i:] matches segs[j:], for i from len(pat) down.
+	ok := make([]bool, len(segs)+1)
+	ok[len(segs)] = true
+	next := make([]bool, len(segs)+1)
+	for i := len(pat) - 1; i >= 0; i-- {
+		if pat[i] == "**" {
+			tail := false
+			for j := len(segs); j >= 0; j-- {
+				tail = tail || ok[j]
+				next[j] = tail
+			}
+		} else {
+			next[len(segs)] = false
+			for j := range segs {
+				m, _ := path.Match(pat[i], segs[j])
+				next[j] = m && ok[j+1]
 			}
 		}
-		return false
+		ok, next = next, ok
 	}
-	if len(segs) == 0 {
-		return false
-	}
-	ok, _ := path.Match(pat[0], segs[0])
-	return ok && matchDirs(pat[1:], segs[1:])
+	return ok[0]
 }
 
 // checkPNPMWorkspace parses the pnpm-workspace.yaml of dir, if any.

@@ -1,7 +1,10 @@
 package node
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/jujutools/juju/plugins/discover/task"
 	"github.com/jujutools/juju/plugins/discover/tasktest"
@@ -105,8 +108,18 @@ func TestMember(t *testing.T) {
 		{[]string{"**"}, "x/y", true},
 		{[]string{"packages/*", "!packages/skip"}, "packages/skip", false},
 		{nil, "a", false},
+		{[]string{"**/**/b"}, "b", true},
+		{[]string{"a/**/**/b"}, "a/x/y/b", true},
+		{[]string{"a/**/b/**"}, "a/b", true},
+		{[]string{"a/**/b/**/c"}, "a/c", false},
+		{[]string{"*/**/*"}, "a", false},
+		{[]string{"**/x/**/y"}, "x/y/x", false},
 	} {
-		if got := member(c.globs, c.rel); got != c.want {
+		var globs []glob
+		for _, g := range c.globs {
+			globs = append(globs, newGlob(g))
+		}
+		if got := member(globs, c.rel); got != c.want {
 			t.Errorf("member(%q, %q) = %v", c.globs, c.rel, got)
 		}
 	}
@@ -152,4 +165,39 @@ dev | yarn | yarn run dev | apps/web | apps/web/package.json:1 | run | next
 build | yarn | yarn run build | . | package.json:1 | build | x
 start | yarn | yarn run start | sandbox | sandbox/package.json:1 | run | vite
 `, "")
+}
+
+// A workspace glob of many "**" is matched against a deep package in
+// time bounded by the package's depth (the recursive match tried every
+// split at every "**": 25 of them and a package 14 folders deep took
+// past the discoverer's 10 s), and a workspace of more globs than
+// maxGlobs is read to that bound with a warning.
+func TestWorkspaceGlobBombs(t *testing.T) {
+	deep := strings.Repeat("d/", 14) + "package.json"
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{
+		"package.json": `{"workspaces":["` + strings.Repeat("**/", 25) + `nomatch"]}`,
+		deep:           `{"scripts":{"x":"y"}}`,
+	}))
+	start := time.Now()
+	res := Discover(fsys, []string{"package.json", deep})
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	tasktest.Check(t, res, "x | npm | npm run x | "+strings.TrimSuffix(deep, "/package.json")+" | "+deep+":1 | other | y", "")
+
+	var globs []string
+	for i := range maxGlobs + 1 {
+		globs = append(globs, fmt.Sprintf(`"p%d"`, i))
+	}
+	fsys = task.DirFS(tasktest.Write(t, map[string]string{
+		"package.json":       `{"workspaces":[` + strings.Join(globs, ",") + `]}`,
+		"yarn.lock":          "",
+		"p0/package.json":    `{"scripts":{"a":"b"}}`,
+		"p1000/package.json": `{"scripts":{"c":"d"}}`,
+	}))
+	res = Discover(fsys, []string{"p0/package.json", "p1000/package.json", "package.json"})
+	tasktest.Check(t, res, `
+a | yarn | yarn run a | p0 | p0/package.json:1 | other | b
+c | yarn | yarn run c | p1000 | p1000/package.json:1 | other | d
+`, "package.json: names 1001 workspace globs; the first 1000 are read")
 }
