@@ -1,6 +1,7 @@
 package makefile
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -8,8 +9,22 @@ import (
 // reference expand never resolves.
 const unknown = "$(!)"
 
-// maxExpandDepth bounds variables that refer to variables.
-const maxExpandDepth = 10
+// Bounds of expansion. maxExpandDepth bounds variables that refer to
+// variables. Depth alone does not bound the work: ten variables that each
+// refer ten times to the one before expand to 10^10 bytes from a
+// 300-byte Makefile. maxExpansion is the longest text one include line
+// may expand to: a MiB holds tens of thousands of file names, past any
+// real include. maxExpandWork is what expansion may scan and write for a
+// Makefile and all it includes together, 16 such lines; and maxGlobs the
+// folder listings its globs and $(wildcard …) may ask the host for (real
+// Makefiles use a handful). An include past one is not followed, with a
+// warning, and the targets found are kept.
+const (
+	maxExpandDepth = 10
+	maxExpansion   = 1 << 20
+	maxExpandWork  = 16 << 20
+	maxGlobs       = 256
+)
 
 // expand expands the references of text that can be read without running
 // anything — literal variables, $$, and $(wildcard …), whose patterns are
@@ -24,6 +39,10 @@ func (p *parser) expand(text string, depth int) ([]string, bool) {
 
 func (p *parser) expandString(text string, depth int) (string, bool) {
 	if depth > maxExpandDepth {
+		return "", false
+	}
+	if p.work -= len(text) + 1; p.work < 0 {
+		p.bound = fmt.Sprintf("expanding the includes' names took more than %d MiB", maxExpandWork>>20)
 		return "", false
 	}
 	var b strings.Builder
@@ -55,6 +74,14 @@ func (p *parser) expandString(text string, depth int) (string, bool) {
 		if !ok {
 			return "", false
 		}
+		if b.Len()+len(v) > maxExpansion {
+			p.bound = fmt.Sprintf("the names expand to more than %d MiB", maxExpansion>>20)
+			return "", false
+		}
+		if p.work -= len(v); p.work < 0 {
+			p.bound = fmt.Sprintf("expanding the includes' names took more than %d MiB", maxExpandWork>>20)
+			return "", false
+		}
 		b.WriteString(v)
 	}
 	return b.String(), true
@@ -80,7 +107,7 @@ func (p *parser) reference(ref string, depth int) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return p.expandString(v, depth+1)
+	return p.expandString(v.String(), depth+1)
 }
 
 // closing returns the index of the bracket that closes the one at open.

@@ -10,20 +10,27 @@
 package makefile
 
 import (
-	"bufio"
-	"bytes"
+	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/jujutools/juju/plugins/discover/task"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
-// Files are the names make reads by default.
+// Files are the names make reads by default, in its order: it reads the
+// first of them its folder holds and no other.
 var Files = []string{"GNUmakefile", "makefile", "Makefile"}
 
-// maxIncludeDepth bounds include chains.
-const maxIncludeDepth = 8
+// maxIncludeDepth bounds include chains, and maxIncludeFiles the files
+// a Makefile and its includes may name to be read: each is a host call,
+// and a line of a million names costs a million (real builds include
+// tens of files).
+const (
+	maxIncludeDepth = 8
+	maxIncludeFiles = 1000
+)
 
 // target is one rule's target as found.
 type target struct {
@@ -42,16 +49,31 @@ type parser struct {
 	byName  map[string]int
 	phony   map[string]bool
 	anyPhon bool
-	vars    map[string]string // literal variables, for include paths
-	last    []string          // targets of the last rule, until its recipe
-	lastAt  target            // where that rule is
+	vars    map[string]*strings.Builder // literal variables, for include paths
+	work    int                         // what expansion may still scan and write (maxExpandWork)
+	reads   int                         // included files tried (maxIncludeFiles)
+	globs   int                         // folder listings made for globs (maxGlobs)
+	bound   string                      // the bound an include stopped at, until warned of
+	warned  bool                        // a bound was warned of: the first is
+	last    []string                    // targets of the last rule, until its recipe
+	lastAt  target                      // where that rule is
 }
 
 // Discover lists the tasks of the Makefiles in files.
 func Discover(fsys task.FS, files []string) *task.Result {
 	res := task.NewResult()
+	read := map[string]string{} // by folder: the Makefile make reads there
 	for _, f := range files {
-		p := &parser{fsys: fsys, res: res, root: task.Dir(f), seen: map[string]bool{}, byName: map[string]int{}, phony: map[string]bool{}, vars: map[string]string{}}
+		if cur, ok := read[task.Dir(f)]; !ok || rank(f) < rank(cur) {
+			read[task.Dir(f)] = f
+		}
+	}
+	for _, f := range files {
+		if read[task.Dir(f)] != f {
+			continue // make reads another file of this folder
+		}
+		p := &parser{fsys: fsys, res: res, root: task.Dir(f), seen: map[string]bool{}, byName: map[string]int{}, phony: map[string]bool{},
+			vars: map[string]*strings.Builder{}, work: maxExpandWork}
 		data, ok := res.Read(fsys, f)
 		if !ok {
 			continue
@@ -61,6 +83,9 @@ func Discover(fsys task.FS, files []string) *task.Result {
 	}
 	return res
 }
+
+// rank is the place of a Makefile's name in Files.
+func rank(file string) int { return slices.Index(Files, path.Base(file)) }
 
 func (p *parser) emit() {
 	for _, t := range p.targets {
@@ -148,22 +173,22 @@ func (p *parser) assign(text string) bool {
 		return false
 	}
 	name, op, value := m[1], m[2], m[3]
-	switch op {
-	case "!=":
-		p.vars[name] = unknown
-	case "?=":
-		if _, ok := p.vars[name]; !ok {
-			p.vars[name] = value
-		}
-	case "+=":
-		if old, ok := p.vars[name]; ok {
-			p.vars[name] = old + " " + value
-		} else {
-			p.vars[name] = value
-		}
-	default:
-		p.vars[name] = value
+	old, set := p.vars[name]
+	switch {
+	case op == "!=":
+		value = unknown
+	case op == "?=" && set:
+		return true
+	case op == "+=" && set:
+		// Appended in place: a file of a million "A += x" lines is
+		// read in linear time, not by copying A a million times.
+		old.WriteByte(' ')
+		old.WriteString(value)
+		return true
 	}
+	b := &strings.Builder{}
+	b.WriteString(value)
+	p.vars[name] = b
 	return true
 }
 
@@ -226,6 +251,13 @@ func (p *parser) rule(file, text string, line int, above []string) {
 func (p *parser) include(from, args string, required bool, line, depth int) {
 	args, _, _ = strings.Cut(args, "#")
 	words, ok := p.expand(args, 0)
+	defer func() {
+		if p.bound != "" && !p.warned {
+			p.res.Warn(from, "line %d: %s; the files it names were not read, nor those of any include after it past a bound", line, p.bound)
+			p.warned = true
+		}
+		p.bound = ""
+	}()
 	if !ok {
 		return
 	}
@@ -247,6 +279,10 @@ func (p *parser) include(from, args string, required bool, line, depth int) {
 func (p *parser) includeFile(from, name string, required bool, line, depth int) {
 	rel, ok := task.Join(p.root, name)
 	if !ok || p.seen[rel] {
+		return
+	}
+	if p.reads++; p.reads > maxIncludeFiles {
+		p.bound = fmt.Sprintf("the includes name more than %d files", maxIncludeFiles)
 		return
 	}
 	if depth >= maxIncludeDepth {
@@ -271,6 +307,10 @@ func (p *parser) glob(pattern string) []string {
 	if !ok || strings.ContainsAny(dir, "*?[") {
 		return nil
 	}
+	if p.globs++; p.globs > maxGlobs {
+		p.bound = fmt.Sprintf("the includes match more than %d globs", maxGlobs)
+		return nil
+	}
 	var out []string
 	for _, e := range p.fsys.List(full) {
 		if ok, _ := path.Match(base, e); ok && !strings.HasSuffix(e, "/") {
@@ -289,25 +329,21 @@ type logical struct {
 
 func logicalLines(data []byte) []logical {
 	var out []logical
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	var cur strings.Builder
-	start, n := 0, 0
-	for sc.Scan() {
-		n++
-		s := strings.TrimSuffix(sc.Text(), "\r")
+	start := 0
+	task.SplitLines(data, func(s string, n int) {
 		if cur.Len() == 0 {
 			start = n
 		}
 		if strings.HasSuffix(s, "\\") {
 			cur.WriteString(strings.TrimSuffix(s, "\\"))
 			cur.WriteByte(' ')
-			continue
+			return
 		}
 		cur.WriteString(s)
 		out = append(out, logical{text: cur.String(), line: start})
 		cur.Reset()
-	}
+	})
 	if cur.Len() > 0 {
 		out = append(out, logical{text: cur.String(), line: start})
 	}

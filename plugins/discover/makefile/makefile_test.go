@@ -1,9 +1,12 @@
 package makefile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/jujutools/juju/plugins/discover/task"
 	"github.com/jujutools/juju/plugins/discover/tasktest"
@@ -67,4 +70,73 @@ func TestIncludeNeverRuns(t *testing.T) {
 			t.Errorf("%s exists", f)
 		}
 	}
+}
+
+// An include whose names expand past the bounds (ten variables that each
+// refer ten times to the one before: 10^10 bytes from 663) is not
+// followed, with one warning, and the targets are kept; so are those of a
+// Makefile that appends to a variable a million times.
+func TestExpansionBombs(t *testing.T) {
+	bomb, err := os.ReadFile("testdata/bomb.mk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	appends := "A = x\n" + strings.Repeat("A += yy\n", 1_000_000) + "include $(A)\n.PHONY: last\nlast:\n\ttrue\n"
+	empty := "E0 =\n"
+	for i := 1; i <= 9; i++ {
+		empty += fmt.Sprintf("E%d = %s\n", i, strings.Repeat(fmt.Sprintf("$(E%d)", i-1), 10))
+	}
+	empty += "include $(E9) a.mk\ninclude $(E9) a.mk\n.PHONY: e\ne:\n\ttrue\n"
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{
+		"Makefile":         string(bomb),
+		"appends/Makefile": appends,
+		"empty/Makefile":   empty,
+		"empty/a.mk":       ".PHONY: a\na:\n\ttrue\n",
+	}))
+	start := time.Now()
+	res := Discover(fsys, []string{"Makefile", "appends/Makefile", "empty/Makefile"})
+	if d := time.Since(start); d > 20*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	tasktest.Check(t, res, `
+build | make | make build | . | Makefile:13 | build
+last | make | make last | appends | appends/Makefile:1000004 | other
+e | make | make e | empty | empty/Makefile:14 | other
+`, `
+Makefile: line 11: the names expand to more than 1 MiB; the files it names were not read
+appends/Makefile: line 1000002: the names expand to more than 1 MiB
+empty/Makefile: line 11: expanding the includes' names took more than 16 MiB
+`)
+}
+
+// make reads the first of GNUmakefile, makefile and Makefile in a folder,
+// and no other: the targets of the others are not listed.
+func TestFirstMakefileOnly(t *testing.T) {
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{
+		"Makefile":     ".PHONY: a\na:\n\ttrue\n",
+		"GNUmakefile":  ".PHONY: b\nb:\n\ttrue\n",
+		"sub/makefile": ".PHONY: c\nc:\n\ttrue\n",
+		"sub/Makefile": ".PHONY: d\nd:\n\ttrue\n",
+		"one/Makefile": ".PHONY: e\ne:\n\ttrue\n",
+	}))
+	res := Discover(fsys, []string{"Makefile", "GNUmakefile", "sub/Makefile", "sub/makefile", "one/Makefile"})
+	tasktest.Check(t, res, `
+b | make | make b | . | GNUmakefile:2 | other
+c | make | make c | sub | sub/makefile:2 | other
+e | make | make e | one | one/Makefile:2 | other
+`, "")
+}
+
+// Names past maxIncludeFiles are not read (each is a host call), a line
+// longer than a MiB does not stop the parse, and the targets are kept.
+func TestManyIncludesAndLongLines(t *testing.T) {
+	names := make([]string, maxIncludeFiles+10)
+	for i := range names {
+		names[i] = fmt.Sprintf("n%d.mk", i)
+	}
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{
+		"Makefile": "-include " + strings.Join(names, " ") + "\n# " + strings.Repeat("x", 2<<20) + "\n.PHONY: z\nz:\n\ttrue\n",
+	}))
+	res := Discover(fsys, []string{"Makefile"})
+	tasktest.Check(t, res, `z | make | make z | . | Makefile:4 | other`, "Makefile: line 1: the includes name more than 1000 files")
 }
