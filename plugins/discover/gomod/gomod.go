@@ -152,12 +152,15 @@ func (d *discoverer) emit(m *module, p *pkgInfo) {
 				arg, imp = "./"+rel, m.path+"/"+rel
 			}
 			f := p.mains[rel]
-			add("run "+arg, "run "+arg, abi.KindRun, f.Key, f.Line, "main package "+imp)
+			add("run "+arg, "run "+task.Shell(arg), abi.KindRun, f.Key, f.Line, "main package "+imp)
 		}
 	}
 	for _, t := range m.tools {
 		name := toolName(t.Key)
-		add("tool "+name, "tool "+name, task.Kind(name), m.file, t.Line, "tool "+t.Key)
+		if strings.HasPrefix(name, "-") {
+			continue // go tool would read it as a flag
+		}
+		add("tool "+name, "tool "+task.Shell(name), task.Kind(name), m.file, t.Line, "tool "+t.Key)
 	}
 }
 

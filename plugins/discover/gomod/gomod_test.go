@@ -130,3 +130,23 @@ run . | go | go run . | . | main.go:1 | run | main package example.com/m
 		t.Fatalf("the search skipped %q, want testdata and .* (a module lives in _gen)", fsys.skips)
 	}
 }
+
+// Folder and tool names come from the repository: each is one quoted
+// word of the command, a folder with a space too (ws/inj of the review).
+func TestNamesAreQuoted(t *testing.T) {
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{
+		"go.mod":                       "module example.com/m\n\ngo 1.24\n\ntool example.com/x/$(touch${IFS}pwned)\ntool (\n  example.com/y/a;id;b\n  example.com/z/-x\n)\n",
+		"cmd/x;touch ${HOME}x/main.go": "package main\nfunc main(){}\n",
+		"cmd/my tool/main.go":          "package main\nfunc main(){}\n",
+	}))
+	res := Discover(fsys, []string{"go.mod"})
+	tasktest.Check(t, res, `
+build | go | go build ./... | . | go.mod:1 | build | module example.com/m
+test | go | go test ./... | . | go.mod:1 | test | module example.com/m
+vet | go | go vet ./... | . | go.mod:1 | lint | module example.com/m
+run ./cmd/my tool | go | go run './cmd/my tool' | . | cmd/my tool/main.go:1 | run | main package example.com/m/cmd/my tool
+run ./cmd/x;touch ${HOME}x | go | go run './cmd/x;touch ${HOME}x' | . | cmd/x;touch ${HOME}x/main.go:1 | run | main package example.com/m/cmd/x;touch ${HOME}x
+tool $(touch${IFS}pwned) | go | go tool '$(touch${IFS}pwned)' | . | go.mod:5 | other | tool example.com/x/$(touch${IFS}pwned)
+tool a;id;b | go | go tool 'a;id;b' | . | go.mod:7 | other | tool example.com/y/a;id;b
+`, "")
+}

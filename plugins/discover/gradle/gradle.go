@@ -206,7 +206,7 @@ func (d *discoverer) tasksOf(b *build, p *project) []found {
 // emit adds the tasks of a build.
 func (d *discoverer) emit(b *build) {
 	add := func(name, kind, file string, line int, desc string) {
-		d.res.Add(abi.Task{Name: name, Runner: "gradle", Command: b.cmd + " " + name, Cwd: b.dir, File: file, Line: line, Kind: kind, Description: desc})
+		d.res.Add(abi.Task{Name: name, Runner: "gradle", Command: b.cmd + " " + task.Shell(name), Cwd: b.dir, File: file, Line: line, Kind: kind, Description: desc})
 	}
 	rootHas := map[string]bool{}
 	anyHas := map[string]bool{}

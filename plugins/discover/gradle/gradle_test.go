@@ -94,3 +94,23 @@ clean | gradle | gradle clean | . | settings.gradle:1 | other | delete the build
 tasks | gradle | gradle tasks | . | settings.gradle:1 | other | list the tasks of the build (runs its build scripts)
 `, "")
 }
+
+// A project path comes from the settings file: it is one quoted word of
+// the command (ws/inj of the review).
+func TestProjectPathsAreQuoted(t *testing.T) {
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{
+		"settings.gradle":  "rootProject.name='r'\ninclude 'app;touch pwned;'\nproject(':app;touch pwned;').projectDir = file('app')\n",
+		"app/build.gradle": "plugins { id 'java' }\n",
+	}))
+	res := Discover(fsys, []string{"settings.gradle", "app/build.gradle"})
+	tasktest.Check(t, res, `
+:app;touch pwned;:build | gradle | gradle ':app;touch pwned;:build' | . | app/build.gradle:1 | build | project :app;touch pwned;: assemble and test
+:app;touch pwned;:test | gradle | gradle ':app;touch pwned;:test' | . | app/build.gradle:1 | test | project :app;touch pwned;: run the tests
+:app;touch pwned;:jar | gradle | gradle ':app;touch pwned;:jar' | . | app/build.gradle:1 | build | project :app;touch pwned;: build the jar
+build | gradle | gradle build | . | settings.gradle:1 | build | assemble and test every project
+test | gradle | gradle test | . | settings.gradle:1 | test | run the tests of every project
+check | gradle | gradle check | . | settings.gradle:1 | lint | run every check (tests and verification tasks)
+clean | gradle | gradle clean | . | settings.gradle:1 | other | delete the build folders
+tasks | gradle | gradle tasks | . | settings.gradle:1 | other | list the tasks of the build (runs its build scripts)
+`, "")
+}

@@ -165,7 +165,7 @@ func (jf *justfile) add(t abi.Task) {
 		return
 	}
 	jf.names[t.Name] = true
-	t.Runner, t.Command = "just", "just "+t.Name
+	t.Runner, t.Command = "just", "just "+task.Shell(t.Name)
 	jf.tasks = append(jf.tasks, t)
 }
 

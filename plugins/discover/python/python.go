@@ -137,7 +137,7 @@ func (d *discoverer) pyproject(file string, data []byte) {
 	scripts := func(section string, m map[string]any) {
 		for _, name := range sortedKeys(m) {
 			target, _ := m[name].(string)
-			d.res.Add(abi.Task{Name: name, Runner: runner(env, "python"), Command: env + name, Cwd: dir, File: file,
+			d.res.Add(abi.Task{Name: name, Runner: runner(env, "python"), Command: env + task.Shell(name), Cwd: dir, File: file,
 				Line: ini.KeyLine(section, name), Kind: abi.KindRun, Description: "console script " + target})
 		}
 	}

@@ -43,3 +43,16 @@ type | tox | tox -e type | native | native/pyproject.toml:4 | lint | tox environ
 docs | tox | tox -e docs | native | native/pyproject.toml:7 | other | tox environment
 `, "")
 }
+
+// A console script's name is one quoted word of the command (ws/inj of
+// the review).
+func TestScriptNamesAreQuoted(t *testing.T) {
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{
+		"pyproject.toml": "[project]\nname=\"p\"\nversion=\"0\"\n[project.scripts]\n\"x;touch pwned\" = \"m:f\"\n\"ok\" = \"m:g\"\n\"-c\" = \"m:h\"\n",
+	}))
+	res := Discover(fsys, []string{"pyproject.toml"})
+	tasktest.Check(t, res, `
+ok | python | ok | . | pyproject.toml:6 | run | console script m:g
+x;touch pwned | python | 'x;touch pwned' | . | pyproject.toml:5 | run | console script m:f
+`, `pyproject.toml: line 7: the task -c is not listed: its name starts with "-"`)
+}

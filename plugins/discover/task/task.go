@@ -21,8 +21,14 @@ func NewResult() *Result {
 	return &Result{abi.DiscoverResult{Tasks: []abi.Task{}}}
 }
 
-// Add appends a task; an empty Kind is guessed from the name.
+// Add appends a task; an empty Kind is guessed from the name. A task
+// whose name starts with "-" is left out with a warning: its runner, given
+// the name, would read an option ("make -E…", "npm run --help").
 func (r *Result) Add(t abi.Task) {
+	if strings.HasPrefix(t.Name, "-") {
+		r.Warn(t.File, "line %d: the task %s is not listed: its name starts with \"-\", which %s would read as an option", t.Line, Shell(t.Name), t.Runner)
+		return
+	}
 	if t.Kind == "" {
 		t.Kind = Kind(t.Name)
 	}
