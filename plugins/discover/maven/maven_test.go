@@ -1,7 +1,9 @@
 package maven
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/jujutools/juju/plugins/discover/task"
 	"github.com/jujutools/juju/plugins/discover/tasktest"
@@ -48,4 +50,30 @@ verify -P integration-tests | maven | mvn -P integration-tests verify | . | pom.
 verify -P bench | maven | mvn -P bench verify | . | pom.xml:19 | test | verify with the profile bench
 verify -P native | maven | mvn -P native verify | . | app/pom.xml:11 | test | verify with the profile native
 `, "")
+}
+
+// A pom of 500,000 nested elements is refused at maxDepth with a warning,
+// quickly (the path of every element was rebuilt from all its parents:
+// the review's pom ran the discoverer past its time), and a pom nested
+// deep within the bound is still read.
+func TestDeepPom(t *testing.T) {
+	const n = 500_000
+	deep := "<project>" + strings.Repeat("<a>", n) + strings.Repeat("</a>", n) + "</project>\n"
+	near := "<project>\n<modules><module>m</module></modules>\n" + strings.Repeat("<a>", maxDepth-1) + strings.Repeat("</a>", maxDepth-1) + "</project>\n"
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{"deep/pom.xml": deep, "pom.xml": near, "m/pom.xml": "<project/>\n"}))
+	start := time.Now()
+	res := Discover(fsys, []string{"deep/pom.xml", "pom.xml", "m/pom.xml"})
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "nest deeper than 256") {
+		t.Errorf("warnings %+v", res.Warnings)
+	}
+	var names []string
+	for _, tk := range res.Tasks {
+		names = append(names, tk.Name)
+	}
+	if got := strings.Join(names, ","); got != "clean,compile,test,package,verify,install,test -pl m,package -pl m" {
+		t.Errorf("tasks %s", got)
+	}
 }

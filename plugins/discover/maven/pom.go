@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -32,16 +33,33 @@ type profile struct {
 	activeByDefault bool
 }
 
-// parse reads the elements of a pom that matter here.
+// maxDepth bounds how deep a pom's elements nest: the decoder keeps a
+// stack of them, and Maven's own model nests about ten deep (plugin
+// configurations a few more). A pom of 500,000 nested elements ran the
+// discoverer past its time.
+const maxDepth = 256
+
+// parse reads the elements of a pom that matter here, in time linear in
+// the file: the path of an element is kept as text for the first five
+// levels (the deepest path read) and never rebuilt.
 func parse(file string, data []byte) (*pom, error) {
 	p := &pom{file: file, line: 1}
 	dec := xml.NewDecoder(bytes.NewReader(data))
-	var stack []string
+	lines := task.NewLines(data)
+	// paths[i] is the path of the element i+1 deep ("project/modules"),
+	// "" past the fifth.
+	var paths []string
+	cur := func() string {
+		if len(paths) == 0 {
+			return ""
+		}
+		return paths[len(paths)-1]
+	}
 	for {
 		start := dec.InputOffset()
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
-			if len(stack) > 0 {
+			if len(paths) > 0 {
 				return nil, errors.New("unexpected end of file")
 			}
 			return p, nil
@@ -51,22 +69,32 @@ func parse(file string, data []byte) (*pom, error) {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			stack = append(stack, t.Name.Local)
-			switch strings.Join(stack, "/") {
+			if len(paths) >= maxDepth {
+				return nil, fmt.Errorf("line %d: elements nest deeper than %d", lines.At(int(start)), maxDepth)
+			}
+			path := ""
+			switch parent := cur(); {
+			case len(paths) == 0:
+				path = t.Name.Local
+			case parent != "" && len(paths) < 5:
+				path = parent + "/" + t.Name.Local
+			}
+			paths = append(paths, path)
+			switch path {
 			case "project":
-				p.line = task.LineAt(data, int(start))
+				p.line = lines.At(int(start))
 			case "project/profiles/profile":
 				p.profiles = append(p.profiles, profile{})
 			}
 		case xml.EndElement:
-			stack = stack[:len(stack)-1]
+			paths = paths[:len(paths)-1]
 		case xml.CharData:
 			text := strings.TrimSpace(string(t))
 			if text == "" {
 				continue
 			}
-			line := task.LineAt(data, int(dec.InputOffset()))
-			switch strings.Join(stack, "/") {
+			line := lines.At(int(dec.InputOffset()))
+			switch cur() {
 			case "project/modules/module":
 				p.modules = append(p.modules, module{text, line})
 			case "project/profiles/profile/modules/module":
