@@ -20,8 +20,14 @@ import (
 // Files are the files this discoverer reads.
 var Files = []string{"justfile", "Justfile", ".justfile"}
 
-// maxDepth bounds chains of imports and modules.
-const maxDepth = 8
+// maxDepth bounds chains of imports and modules, and maxFiles the files
+// read for one justfile: a file may be imported along many paths, and ten
+// files that each import the ten of the next level reach 10^8 reads in
+// eight levels (real justfiles import a few).
+const (
+	maxDepth = 8
+	maxFiles = 256
+)
 
 var (
 	recipeRE = task.Regexp(`^@?([A-Za-z_][A-Za-z0-9_-]*)(\s[^:]*)?:([^=]|$)`)
@@ -39,6 +45,7 @@ type justfile struct {
 	defined map[string]string // every recipe, private ones too: where it is
 	dup     string            // the first recipe defined twice, where
 	allow   bool              // set allow-duplicate-recipes
+	files   int               // imports and modules read (maxFiles)
 }
 
 type discoverer struct {
@@ -141,6 +148,12 @@ func (d *discoverer) parse(jf *justfile, file string, data []byte, prefix string
 		if src == "" || seen[src] {
 			if src == "" && !l.optional {
 				d.res.Warn(file, "line %d: the %s %s was not found", l.line, l.kind, strings.TrimSpace(l.name+" "+l.rel))
+			}
+			continue
+		}
+		if jf.files++; jf.files > maxFiles {
+			if jf.files == maxFiles+1 {
+				d.res.Warn(file, "line %d: the justfile imports more than %d files; %s and those after it were not read", l.line, maxFiles, src)
 			}
 			continue
 		}

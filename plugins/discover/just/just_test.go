@@ -1,7 +1,10 @@
 package just
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/jujutools/juju/plugins/discover/task"
 	"github.com/jujutools/juju/plugins/discover/tasktest"
@@ -55,4 +58,28 @@ a/justfile: the recipe build is defined at a/justfile:2 and again at a/x.just:1
 c/justfile: line 1: the import gone.just was not found
 c/justfile: line 2: the mod nope was not found
 `)
+}
+
+// Ten files at each of seven levels, each importing the ten of the next:
+// the justfile reads maxFiles of them and warns (10^7 reads before).
+func TestImportBomb(t *testing.T) {
+	files := map[string]string{"justfile": "set allow-duplicate-recipes\nimport 'l1/0.just'\nimport 'l1/1.just'\ntop:\n\techo\n"}
+	for lvl := 1; lvl <= 7; lvl++ {
+		var body strings.Builder
+		if lvl < 7 {
+			for i := range 10 {
+				fmt.Fprintf(&body, "import '../l%d/%d.just'\n", lvl+1, i)
+			}
+		}
+		for i := range 10 {
+			files[fmt.Sprintf("l%d/%d.just", lvl, i)] = body.String()
+		}
+	}
+	fsys := task.DirFS(tasktest.Write(t, files))
+	start := time.Now()
+	res := Discover(fsys, []string{"justfile"})
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	tasktest.Check(t, res, `top | just | just top | . | justfile:4 | other`, "l6/2.just: line 7: the justfile imports more than 256 files; l7/6.just")
 }

@@ -24,8 +24,14 @@ var Files = []string{"Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.
 // defaultNames are the files task looks for in a folder, in order.
 var defaultNames = []string{"Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml", "Taskfile.dist.yml", "taskfile.dist.yml", "Taskfile.dist.yaml", "taskfile.dist.yaml"}
 
-// maxDepth bounds chains of includes.
-const maxDepth = 8
+// maxDepth bounds chains of includes, and maxFiles the files read for
+// one Taskfile: a file may be included along many paths, and ten files
+// that each include the ten of the next level reach 10^8 reads in eight
+// levels (real Taskfiles include a few).
+const (
+	maxDepth = 8
+	maxFiles = 256
+)
 
 // include is one entry of includes:, in its short (a path) or long form.
 type include struct {
@@ -58,6 +64,7 @@ type discoverer struct {
 	res   *task.Result
 	found []abi.Task // of the top Taskfile being read
 	fatal string     // why task refuses it, if it does
+	files int        // included files read for it (maxFiles)
 }
 
 // Discover lists the tasks of the Taskfiles in files.
@@ -69,7 +76,7 @@ func Discover(fsys task.FS, files []string) *task.Result {
 			continue
 		}
 		dir := task.Dir(f)
-		d.found, d.fatal = nil, ""
+		d.found, d.fatal, d.files = nil, "", 0
 		d.taskfile(f, data, dir, scope{runDir: dir}, 0, map[string]bool{f: true})
 		if d.fatal != "" {
 			d.res.Warn(f, "task refuses this Taskfile: %s; its tasks are not listed", d.fatal)
@@ -115,6 +122,12 @@ func (d *discoverer) taskfile(file string, data []byte, root string, sc scope, d
 		if inc == "" || seen[inc] {
 			if inc == "" && !in.Optional && d.fatal == "" {
 				d.fatal = fmt.Sprintf("%s line %d includes %s, which is not there", file, k.Line, in.Taskfile)
+			}
+			continue
+		}
+		if d.files++; d.files > maxFiles {
+			if d.files == maxFiles+1 {
+				d.res.Warn(file, "line %d: the Taskfile includes more than %d files; %s and those after it were not read", k.Line, maxFiles, inc)
 			}
 			continue
 		}

@@ -1,7 +1,10 @@
 package taskfile
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/jujutools/juju/plugins/discover/task"
 	"github.com/jujutools/juju/plugins/discover/tasktest"
@@ -45,4 +48,34 @@ func TestBroken(t *testing.T) {
 Taskfile.yml: is not valid YAML
 b/Taskfile.yml: task refuses this Taskfile: b/Taskfile.yml line 3 includes ./gone, which is not there
 `)
+}
+
+// Ten files at each of seven levels, each including the ten of the next:
+// the Taskfile reads maxFiles of them and warns (10^7 reads before).
+func TestIncludeBomb(t *testing.T) {
+	inc := func(lvl int) string {
+		var b strings.Builder
+		b.WriteString("version: '3'\nincludes:\n")
+		for i := range 10 {
+			fmt.Fprintf(&b, "  i%d: ../l%d/%d.yml\n", i, lvl, i)
+		}
+		return b.String()
+	}
+	files := map[string]string{"Taskfile.yml": "version: '3'\nincludes:\n  a: l1/0.yml\ntasks:\n  top: echo\n"}
+	for lvl := 1; lvl <= 7; lvl++ {
+		body := "version: '3'\n"
+		if lvl < 7 {
+			body = inc(lvl + 1)
+		}
+		for i := range 10 {
+			files[fmt.Sprintf("l%d/%d.yml", lvl, i)] = body
+		}
+	}
+	fsys := task.DirFS(tasktest.Write(t, files))
+	start := time.Now()
+	res := Discover(fsys, []string{"Taskfile.yml"})
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	tasktest.Check(t, res, `top | task | task top | . | Taskfile.yml:5 | other`, "l6/2.yml: line 9: the Taskfile includes more than 256 files; l7/6.yml")
 }
