@@ -23,11 +23,16 @@ import (
 // Files are the files this discoverer reads.
 var Files = []string{"settings.gradle", "settings.gradle.kts", "build.gradle", "build.gradle.kts"}
 
-// maxConvention bounds chains of convention plugins.
-const maxConvention = 4
+// maxConvention bounds chains of convention plugins, and maxProjects the
+// projects of a build: each is a few reads through the host and a walk of
+// its plugins (Gradle's largest builds have a few thousand).
+const (
+	maxConvention = 4
+	maxProjects   = 5000
+)
 
 var (
-	includeRE     = task.Regexp(`(?m)^\s*include\b\s*(\((?s:[^)]*)\)|[^\n]*)`)
+	includeRE     = task.Regexp(`(?m)^\s*include\b\s*`)
 	includeBldRE  = task.Regexp(`(?m)^\s*includeBuild\s*\(?\s*["']([^"']+)["']`)
 	projectDirRE  = task.Regexp(`project\s*\(\s*["']([^"']+)["']\s*\)\s*\.projectDir\s*=\s*(?:file\s*\(\s*)?["']([^"']+)["']`)
 	quotedRE      = task.Regexp(`["']([^"']+)["']`)
@@ -43,6 +48,8 @@ type build struct {
 	logic     []string // buildSrc and included builds: convention plugins
 	catalog   map[string]string
 	projects  []*project
+	convs     map[string]*script // convention plugins looked for, by id; nil: none
+	convFull  bool               // maxConventionIDs were looked for
 }
 
 // project is one project of a build.
@@ -99,7 +106,7 @@ func (d *discoverer) build(file string, isSettings bool) *build {
 		return nil
 	}
 	dir := task.Dir(file)
-	b := &build{dir: dir, file: file, cmd: "gradle", catalog: d.catalog(dir)}
+	b := &build{dir: dir, file: file, cmd: "gradle", catalog: d.catalog(dir), convs: map[string]*script{}}
 	if d.fsys.Exists(path.Join(dir, "gradlew")) {
 		b.cmd = "./gradlew"
 	}
@@ -120,13 +127,18 @@ func (d *discoverer) build(file string, isSettings bool) *build {
 				dirs[":"+strings.TrimPrefix(m[1], ":")] = p
 			}
 		}
-		for _, m := range includeRE().FindAllStringSubmatchIndex(text, -1) {
-			line := task.LineAt(data, m[0]+leadingSpace(text[m[0]:]))
-			for _, q := range quotedRE().FindAllStringSubmatch(text[m[2]:m[3]], -1) {
+		lines := task.NewLines(data)
+		for _, inc := range includes(text) {
+			line := lines.At(inc[0] + leadingSpace(text[inc[0]:]))
+			for _, q := range quotedRE().FindAllStringSubmatch(text[inc[1]:inc[2]], -1) {
 				p := ":" + strings.TrimPrefix(q[1], ":")
 				pdir, ok := dirs[p]
 				if !ok {
 					pdir = path.Join(dir, strings.ReplaceAll(strings.TrimPrefix(p, ":"), ":", "/"))
+				}
+				if len(b.projects) > maxProjects {
+					d.res.Warn(file, "line %d: the build includes more than %d projects; %s and those after it are not listed", line, maxProjects, p)
+					break
 				}
 				b.projects = append(b.projects, &project{path: p, dir: pdir, line: line})
 			}
@@ -145,6 +157,73 @@ func (d *discoverer) build(file string, isSettings bool) *build {
 		}
 	}
 	return b
+}
+
+// includes finds the include statements of a settings file: for each,
+// the offset of its line and the bounds of its argument text, "(…)"
+// (across lines) or the rest of the line. A regular expression that does
+// both ran, at each include, to the next ")" of the file: quadratic in a
+// file of unclosed "include(" lines. Here the next ")" is found once for
+// all the includes before it.
+func includes(text string) [][3]int {
+	var out [][3]int
+	end, close := 0, -1 // end of the last include; the next ")" seen
+	noClose := false    // no ")" after close: none to the end of the file
+	for _, m := range includeRE().FindAllStringIndex(text, -1) {
+		if m[0] < end {
+			continue // inside the parentheses of the one before
+		}
+		arg := m[1]
+		if arg < len(text) && text[arg] == '(' && !noClose {
+			if close < arg {
+				if i := strings.IndexByte(text[arg:], ')'); i >= 0 {
+					close = arg + i
+				} else {
+					noClose = true
+				}
+			}
+			if !noClose {
+				out = append(out, [3]int{m[0], arg, close + 1})
+				end = close + 1
+				continue
+			}
+		}
+		eol := len(text)
+		if i := strings.IndexByte(text[arg:], '\n'); i >= 0 {
+			eol = arg + i
+		}
+		out = append(out, [3]int{m[0], arg, eol})
+		end = eol
+	}
+	return out
+}
+
+// maxConventionIDs bounds the plugin ids a build looks for among its
+// convention plugins: each look is a few host calls per folder of
+// build logic, and a script may name a million ids. Builds apply tens.
+const maxConventionIDs = 500
+
+// convention returns the convention plugin id of the build, read and
+// parsed once for all its projects; nil when there is none.
+func (d *discoverer) convention(b *build, id string) *script {
+	if cs, ok := b.convs[id]; ok {
+		return cs
+	}
+	if len(b.convs) >= maxConventionIDs {
+		if !b.convFull {
+			d.res.Warn(b.file, "its scripts apply more than %d plugins juju does not know; the tasks of the others are not listed", maxConventionIDs)
+			b.convFull = true
+		}
+		return nil
+	}
+	var cs *script
+	if f := d.conventionScript(b, id); f != "" {
+		if data, err := d.fsys.ReadFile(f); err == nil {
+			cs = parseScript(f, task.StripBOM(data), b.catalog)
+		}
+	}
+	b.convs[id] = cs
+	return cs
 }
 
 // found is a task of a project, with where it comes from.
@@ -178,13 +257,10 @@ func (d *discoverer) tasksOf(b *build, p *project) []found {
 			if depth >= maxConvention {
 				continue
 			}
-			if f := d.conventionScript(b, a.id); f != "" {
-				if data, err := d.fsys.ReadFile(f); err == nil {
-					cs := parseScript(f, task.StripBOM(data), b.catalog)
-					walk(cs, cs.plugins, depth+1)
-					for _, r := range cs.tasks {
-						add(pluginTask{r.name, task.Kind(r.name), r.desc, false}, f, r.line)
-					}
+			if cs := d.convention(b, a.id); cs != nil {
+				walk(cs, cs.plugins, depth+1)
+				for _, r := range cs.tasks {
+					add(pluginTask{r.name, task.Kind(r.name), r.desc, false}, cs.file, r.line)
 				}
 			}
 		}

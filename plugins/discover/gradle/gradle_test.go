@@ -1,7 +1,10 @@
 package gradle
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/jujutools/juju/plugins/discover/task"
 	"github.com/jujutools/juju/plugins/discover/tasktest"
@@ -113,4 +116,47 @@ check | gradle | gradle check | . | settings.gradle:1 | lint | run every check (
 clean | gradle | gradle clean | . | settings.gradle:1 | other | delete the build folders
 tasks | gradle | gradle tasks | . | settings.gradle:1 | other | list the tasks of the build (runs its build scripts)
 `, "")
+}
+
+// Unclosed "include(" and "plugins {" lines are read in time linear in
+// the file (each was read to the end of the file: quadratic), and builds
+// of too many projects or unknown plugins are cut at their bounds with a
+// warning.
+func TestBombs(t *testing.T) {
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{
+		"settings.gradle":  strings.Repeat("include(\n", 200_000) + "include 'app'\n",
+		"app/build.gradle": "plugins { id 'java' }\n" + strings.Repeat("plugins {\n", 200_000),
+	}))
+	start := time.Now()
+	res := Discover(fsys, []string{"settings.gradle", "app/build.gradle"})
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	tasktest.Check(t, res, `
+:app:build | gradle | gradle :app:build | . | app/build.gradle:1 | build | project :app: assemble and test
+:app:test | gradle | gradle :app:test | . | app/build.gradle:1 | test | project :app: run the tests
+:app:jar | gradle | gradle :app:jar | . | app/build.gradle:1 | build | project :app: build the jar
+build | gradle | gradle build | . | settings.gradle:1 | build | assemble and test every project
+test | gradle | gradle test | . | settings.gradle:1 | test | run the tests of every project
+check | gradle | gradle check | . | settings.gradle:1 | lint | run every check (tests and verification tasks)
+clean | gradle | gradle clean | . | settings.gradle:1 | other | delete the build folders
+tasks | gradle | gradle tasks | . | settings.gradle:1 | other | list the tasks of the build (runs its build scripts)
+`, "")
+
+	var inc, ids strings.Builder
+	for i := range maxProjects + 1 {
+		fmt.Fprintf(&inc, "include 'p%d'\n", i)
+	}
+	for i := range maxConventionIDs + 1 {
+		fmt.Fprintf(&ids, "  id 'x%d'\n", i)
+	}
+	fsys = task.DirFS(tasktest.Write(t, map[string]string{
+		"settings.gradle": inc.String(),
+		"build.gradle":    "plugins {\n" + ids.String() + "}\n",
+	}))
+	res = Discover(fsys, []string{"settings.gradle", "build.gradle"})
+	tasktest.Check(t, res, `tasks | gradle | gradle tasks | . | settings.gradle:1 | other | list the tasks of the build (runs its build scripts)`, `
+settings.gradle: line 5001: the build includes more than 5000 projects; :p5000
+settings.gradle: its scripts apply more than 500 plugins
+`)
 }

@@ -44,6 +44,7 @@ var (
 func parseScript(file string, data []byte, catalog map[string]string) *script {
 	s := &script{file: file}
 	text := string(data)
+	lines := task.NewLines(data)
 	var skip [][2]int // the subprojects {} / allprojects {} block
 	if m := parentRE().FindStringSubmatchIndex(text); m != nil {
 		end := matchBrace(text, m[1]-1)
@@ -51,7 +52,7 @@ func parseScript(file string, data []byte, catalog map[string]string) *script {
 		s.all = text[m[2]:m[3]] == "allprojects"
 		for _, a := range applyRE().FindAllStringSubmatchIndex(text[m[1]:end], -1) {
 			off := m[1] + a[0]
-			s.children = append(s.children, applied{text[m[1]+a[2] : m[1]+a[3]], task.LineAt(data, off+leadingSpace(text[off:]))})
+			s.children = append(s.children, applied{text[m[1]+a[2] : m[1]+a[3]], lines.At(off + leadingSpace(text[off:]))})
 		}
 	}
 	inSkip := func(off int) bool {
@@ -62,11 +63,13 @@ func parseScript(file string, data []byte, catalog map[string]string) *script {
 		}
 		return false
 	}
+	blockEnd := 0
 	for _, m := range pluginsBlockRE().FindAllStringIndex(text, -1) {
-		if inSkip(m[0]) {
-			continue
+		if inSkip(m[0]) || m[0] < blockEnd {
+			continue // a block inside the last: each byte is read once
 		}
 		end := matchBrace(text, m[1]-1)
+		blockEnd = end
 		body := strings.TrimSuffix(text[m[1]:end], "}")
 		for _, g := range idRE().FindAllStringSubmatchIndex(body, -1) {
 			id := ""
@@ -83,13 +86,13 @@ func parseScript(file string, data []byte, catalog map[string]string) *script {
 				id = body[g[10]:g[11]]
 			}
 			if line := lineOf(body, g[0]); id != "" && !strings.Contains(line, "apply false") {
-				s.plugins = append(s.plugins, applied{id, task.LineAt(data, m[1]+g[0]+leadingSpace(body[g[0]:]))})
+				s.plugins = append(s.plugins, applied{id, lines.At(m[1] + g[0] + leadingSpace(body[g[0]:]))})
 			}
 		}
 	}
 	for _, a := range applyRE().FindAllStringSubmatchIndex(text, -1) {
 		if !inSkip(a[0]) {
-			s.plugins = append(s.plugins, applied{text[a[2]:a[3]], task.LineAt(data, a[0]+leadingSpace(text[a[0]:]))})
+			s.plugins = append(s.plugins, applied{text[a[2]:a[3]], lines.At(a[0] + leadingSpace(text[a[0]:]))})
 		}
 	}
 	found := taskRE().FindAllStringSubmatchIndex(text, -1)
@@ -111,7 +114,7 @@ func parseScript(file string, data []byte, catalog map[string]string) *script {
 		if d := descRE().FindStringSubmatch(text[m[1]:end]); d != nil {
 			desc = d[1] + d[2]
 		}
-		s.tasks = append(s.tasks, registered{name: name, desc: desc, line: task.LineAt(data, m[0]+leadingSpace(text[m[0]:]))})
+		s.tasks = append(s.tasks, registered{name: name, desc: desc, line: lines.At(m[0] + leadingSpace(text[m[0]:]))})
 	}
 	return s
 }
