@@ -247,25 +247,73 @@ func toxKind(name string) string {
 	return task.Kind(name)
 }
 
-// sessionRE finds @nox.session decorators and the function after them.
 var (
-	sessionRE = task.Regexp(`(?m)^@(?:nox\.)?session(\((?s:[^)]*)\))?\s*\n(?:@[^\n]*\n)*\s*def\s+([A-Za-z_]\w*)\s*\(`)
+	defRE     = task.Regexp(`^def\s+([A-Za-z_]\w*)\s*\(`)
 	nameArgRE = task.Regexp(`name\s*=\s*["']([^"']+)["']`)
 )
 
-// nox scans noxfile.py for sessions; the file is never run.
+// nox scans noxfile.py for sessions, line by line: a decorator
+// @nox.session or @session at the start of a line, its arguments (over
+// several lines too), other decorators and blank lines, then the def of
+// the session's function; name= in the arguments renames the session.
+// The file is never run. (A regular expression that read the arguments
+// up to the next ")" of the file ran, at each decorator, to the end of a
+// file without one: quadratic.)
 func (d *discoverer) nox(file string, data []byte) {
 	dir := task.Dir(file)
-	for _, m := range sessionRE().FindAllSubmatchIndex(data, -1) {
-		name := string(data[m[4]:m[5]])
-		if m[2] >= 0 {
-			if n := nameArgRE().FindSubmatch(data[m[2]:m[3]]); n != nil {
-				name = string(n[1])
-			}
+	start, open := 0, false // the line of the pending decorator; inside its ( )
+	var args strings.Builder
+	// closeArgs reads the rest of a line of arguments; a decorator with
+	// more than a comment after its ")" is none of a session.
+	closeArgs := func(text string) {
+		before, after, closed := strings.Cut(text, ")")
+		args.WriteString(before)
+		open = !closed
+		if after = strings.TrimSpace(after); closed && after != "" && after[0] != '#' {
+			start = 0
 		}
-		d.res.Add(abi.Task{Name: name, Runner: "nox", Command: "nox -s " + task.Shell(name), Cwd: dir, File: file,
-			Line: task.LineAt(data, m[0]), Kind: toxKind(name), Description: "nox session"})
 	}
+	task.SplitLines(data, func(l string, n int) {
+		if open {
+			args.WriteByte('\n')
+			closeArgs(l)
+			return
+		}
+		if rest, ok := sessionDecorator(l); ok && start == 0 {
+			start = n
+			args.Reset()
+			if r, ok := strings.CutPrefix(rest, "("); ok {
+				closeArgs(r)
+			} else if strings.TrimSpace(rest) != "" {
+				start = 0
+			}
+			return
+		}
+		t := strings.TrimSpace(l)
+		if start == 0 || t == "" || strings.HasPrefix(l, "@") {
+			return // no session pending; blank lines and decorators before its def
+		}
+		if m := defRE().FindStringSubmatch(t); m != nil {
+			name := m[1]
+			if a := nameArgRE().FindStringSubmatch(args.String()); a != nil {
+				name = a[1]
+			}
+			d.res.Add(abi.Task{Name: name, Runner: "nox", Command: "nox -s " + task.Shell(name), Cwd: dir, File: file,
+				Line: start, Kind: toxKind(name), Description: "nox session"})
+		}
+		start = 0
+	})
+}
+
+// sessionDecorator says the line is @nox.session or @session, and returns
+// what follows.
+func sessionDecorator(l string) (string, bool) {
+	for _, p := range []string{"@nox.session", "@session"} {
+		if rest, ok := strings.CutPrefix(l, p); ok && (rest == "" || rest[0] == '(' || rest[0] == ' ' || rest[0] == '\t') {
+			return rest, true
+		}
+	}
+	return "", false
 }
 
 func poeHelp(v any) string {

@@ -1,7 +1,9 @@
 package python
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/jujutools/juju/plugins/discover/task"
 	"github.com/jujutools/juju/plugins/discover/tasktest"
@@ -55,4 +57,25 @@ func TestScriptNamesAreQuoted(t *testing.T) {
 ok | python | ok | . | pyproject.toml:6 | run | console script m:g
 x;touch pwned | python | 'x;touch pwned' | . | pyproject.toml:5 | run | console script m:f
 `, `pyproject.toml: line 7: the task -c is not listed: its name starts with "-"`)
+}
+
+// Sessions are found line by line: arguments over several lines, other
+// decorators and blank lines before the def; and a noxfile of 200,000
+// decorators without a ")" is read in time linear in its size (each was
+// read to the end of the file).
+func TestNoxSessions(t *testing.T) {
+	good := "import nox\n\n@nox.session(\n    python=['3.12'],\n    name='unit',\n)\n@nox.parametrize('x', [1, 2])\n\ndef tests(session):\n    pass\n\n@session\ndef lint(session):\n    pass\n\n@nox.sessionx\ndef not_one(session):\n    pass\n\n@nox.session() + 1\ndef nor_this(session):\n    pass\n"
+	bomb := good + strings.Repeat("@session(\n@session\ndef a(s):\n", 200_000)
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{"noxfile.py": good, "bomb/noxfile.py": bomb}))
+	start := time.Now()
+	res := Discover(fsys, []string{"noxfile.py", "bomb/noxfile.py"})
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	tasktest.Check(t, res, `
+unit | nox | nox -s unit | . | noxfile.py:3 | other | nox session
+lint | nox | nox -s lint | . | noxfile.py:12 | lint | nox session
+unit | nox | nox -s unit | bomb | bomb/noxfile.py:3 | other | nox session
+lint | nox | nox -s lint | bomb | bomb/noxfile.py:12 | lint | nox session
+`, "")
 }
