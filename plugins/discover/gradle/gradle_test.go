@@ -118,14 +118,14 @@ tasks | gradle | gradle tasks | . | settings.gradle:1 | other | list the tasks o
 `, "")
 }
 
-// Unclosed "include(" and "plugins {" lines are read in time linear in
+// Unclosed "include(", "plugins {" and "tasks.register<" lines are read in time linear in
 // the file (each was read to the end of the file: quadratic), and builds
 // of too many projects or unknown plugins are cut at their bounds with a
 // warning.
 func TestBombs(t *testing.T) {
 	fsys := task.DirFS(tasktest.Write(t, map[string]string{
 		"settings.gradle":  strings.Repeat("include(\n", 200_000) + "include 'app'\n",
-		"app/build.gradle": "plugins { id 'java' }\n" + strings.Repeat("plugins {\n", 200_000),
+		"app/build.gradle": "plugins { id 'java' }\n" + strings.Repeat("plugins {\n", 200_000) + "}\n" + strings.Repeat("tasks.register<\ntask a\n", 100_000),
 	}))
 	start := time.Now()
 	res := Discover(fsys, []string{"settings.gradle", "app/build.gradle"})
@@ -136,6 +136,7 @@ func TestBombs(t *testing.T) {
 :app:build | gradle | gradle :app:build | . | app/build.gradle:1 | build | project :app: assemble and test
 :app:test | gradle | gradle :app:test | . | app/build.gradle:1 | test | project :app: run the tests
 :app:jar | gradle | gradle :app:jar | . | app/build.gradle:1 | build | project :app: build the jar
+:app:a | gradle | gradle :app:a | . | app/build.gradle:200004 | other | project :app:
 build | gradle | gradle build | . | settings.gradle:1 | build | assemble and test every project
 test | gradle | gradle test | . | settings.gradle:1 | test | run the tests of every project
 check | gradle | gradle check | . | settings.gradle:1 | lint | run every check (tests and verification tasks)

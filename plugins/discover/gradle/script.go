@@ -34,7 +34,7 @@ var (
 	// `java-library`, or a bare core plugin name.
 	idRE     = task.Regexp(`(?m)^\s*(?:id\s*\(?\s*["']([^"']+)["']|kotlin\s*\(\s*["']([^"']+)["']\s*\)|alias\s*\(\s*libs\.plugins\.([\w.]+)\s*\)|` + "`([\\w-]+)`" + `|([a-z][\w-]*)\s*$)`)
 	applyRE  = task.Regexp(`(?m)^\s*apply\s*(?:\(\s*plugin\s*=\s*|plugin\s*:\s*)["']([^"']+)["']`)
-	taskRE   = task.Regexp(`(?m)^\s*(?:tasks\.(?:register|create)\s*(?:<[^>]*>)?\s*\(\s*["']([\w.:-]+)["']|task\s*\(\s*["']([\w.-]+)["']|task\s+([A-Za-z_][\w-]*)\b)`)
+	taskRE   = task.Regexp(`(?m)^\s*(?:tasks\.(?:register|create)\s*(?:<[^>\n]*>)?\s*\(\s*["']([\w.:-]+)["']|task\s*\(\s*["']([\w.-]+)["']|task\s+([A-Za-z_][\w-]*)\b)`)
 	descRE   = task.Regexp(`(?m)^\s*description\s*=?\s*(?:"([^"\n]*)"|'([^'\n]*)')`)
 	parentRE = task.Regexp(`(?m)^\s*(subprojects|allprojects)\s*\{`)
 )
