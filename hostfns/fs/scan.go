@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -45,7 +46,8 @@ type ScanFile struct {
 // function does — folders opened from their parent, never through a
 // symlink, .gitignore respected, hidden and secret names withheld — and
 // calls visit for every regular file, in one goroutine, in no promised
-// order. Symlinks are neither followed nor reported. It returns whether
+// order. Names that are not UTF-8 are left out, folders with all they
+// hold: no path can name them. Symlinks are neither followed nor reported. It returns whether
 // the walk stopped at a bound. Callers are host functions that hold the
 // capability their plugin was granted (fs.read at least).
 func Scan(ctx context.Context, pol *policy.Policy, path string, opts ScanOptions, visit func(ScanFile)) (truncated bool, e *abi.Error) {
@@ -112,6 +114,12 @@ func (s *scan) walk(d walkDir, rel string, ign ignoreStack, depth int) {
 	for _, de := range ents {
 		name, typ := de.name, de.typ
 		erel := joinRel(rel, name)
+		if !utf8.ValidString(name) {
+			// No path through juju can name it (the policy refuses
+			// one that is not UTF-8), and its display form, with
+			// U+FFFD, names another file: left out, with all below.
+			continue
+		}
 		if name == ".git" || s.pol.Hidden(s.root, erel) || ign.ignored(erel, typ.IsDir()) {
 			continue
 		}

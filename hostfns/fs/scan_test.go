@@ -2,9 +2,12 @@ package fs
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func scanAll(t *testing.T, f *fixture, path string, opts ScanOptions) (string, bool) {
@@ -59,5 +62,26 @@ func TestScanRefuses(t *testing.T) {
 	cancel()
 	if _, e := Scan(ctx, f.p, "", ScanOptions{}, func(ScanFile) {}); e == nil || e.Code != "TIMEOUT" {
 		t.Errorf("Scan with a done context = %v, want TIMEOUT", e)
+	}
+}
+
+// A file or folder whose name is not UTF-8 is not offered: no path can
+// name it (the policy refuses it), and its display form, U+FFFD in its
+// place, would name another file — a discoverer read it back and warned
+// NOT_FOUND.
+func TestScanSkipsNamesThatAreNotUTF8(t *testing.T) {
+	f := newFixture(t, Options{})
+	for _, p := range []string{"bad\xffdir/package.json", "sub/bad\xfe.go", "ok\u00e9/x.go"} {
+		full := filepath.Join(f.ws, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _ := scanAll(t, f, "", ScanOptions{Skip: []string{"node_modules"}})
+	if strings.Contains(got, "bad") || strings.ContainsRune(got, utf8.RuneError) || !strings.Contains(got, "ok\u00e9/x.go") {
+		t.Errorf("Scan: %q", got)
 	}
 }
