@@ -1,6 +1,8 @@
 package cargo
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/jujutools/juju/plugins/discover/task"
@@ -90,4 +92,21 @@ build -p sub | cargo | cargo build -p sub | . | sub/Cargo.toml:2 | build | packa
 test -p sub | cargo | cargo test -p sub | . | sub/Cargo.toml:2 | test | package sub
 clippy -p sub | cargo | cargo clippy -p sub | . | sub/Cargo.toml:2 | lint | package sub
 `, "")
+}
+
+// A workspace's member and exclude lists are read to maxMembers entries,
+// with a warning: each member pattern is globbed through the host.
+func TestManyMembers(t *testing.T) {
+	var members []string
+	for i := range 2001 {
+		members = append(members, fmt.Sprintf("%q", fmt.Sprintf("m%d", i)))
+	}
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{
+		"Cargo.toml":    "[workspace]\nmembers = [" + strings.Join(members, ", ") + "]\n",
+		"m0/Cargo.toml": "[package]\nname = \"m0\"\n",
+	}))
+	res := Discover(fsys, []string{"Cargo.toml", "m0/Cargo.toml"})
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "more than 2000 workspace members") || len(res.Tasks) == 0 {
+		t.Errorf("%d tasks, warnings %+v", len(res.Tasks), res.Warnings)
+	}
 }

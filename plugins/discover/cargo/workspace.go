@@ -29,6 +29,13 @@ func (d *discoverer) workspace(root *crate) *workspace {
 	}
 	ws := &workspace{root: root, members: map[string]bool{}}
 	d.wss[root.dir] = ws
+	// Every pattern is globbed through the host, and every member
+	// checked against each exclude: the lists are cut at maxMembers.
+	w := root.m.Workspace
+	if len(w.Members) > maxMembers || len(w.Exclude) > maxMembers {
+		d.res.Warn(root.file, "lists more than %d workspace members or excludes; the first %d of each are read", maxMembers, maxMembers)
+		w.Members, w.Exclude = w.Members[:min(len(w.Members), maxMembers)], w.Exclude[:min(len(w.Exclude), maxMembers)]
+	}
 	if root.m.Package != nil {
 		d.addMember(ws, root.dir)
 	}

@@ -26,12 +26,13 @@ type module struct {
 }
 
 type discoverer struct {
-	fsys  task.FS
-	res   *task.Result
-	mods  []*module
-	byDir map[string]*module
-	tried map[string]bool            // go.mod files read
-	works map[string]map[string]bool // go.work folder → the module folders it uses
+	fsys   task.FS
+	res    *task.Result
+	mods   []*module
+	byDir  map[string]*module
+	tried  map[string]bool            // go.mod files read
+	works  map[string]map[string]bool // go.work folder → the module folders it uses
+	warned bool                       // of maxModules
 }
 
 // Discover lists the tasks of the go.mod and go.work files in files.
@@ -57,9 +58,30 @@ func Discover(fsys task.FS, files []string) *task.Result {
 	return d.res
 }
 
+// maxModules bounds the go.mod files read: a go.work's use directives
+// name modules the walk did not offer (and so did not bound), each a read
+// through the host, and every module is compared with every other.
+const maxModules = 1000
+
+// full says maxModules go.mod files were read, with a warning naming file
+// the first time.
+func (d *discoverer) full(file string) bool {
+	if len(d.tried) < maxModules {
+		return false
+	}
+	if !d.warned {
+		d.res.Warn(file, "names a module past the first %d read; it and those after it are not listed", maxModules)
+		d.warned = true
+	}
+	return true
+}
+
 // module reads one go.mod.
 func (d *discoverer) module(file string) {
 	if d.tried[file] {
+		return
+	}
+	if d.full(file) {
 		return
 	}
 	d.tried[file] = true
@@ -105,6 +127,9 @@ func (d *discoverer) work(file string) {
 			continue
 		}
 		used[p] = true
+		if d.full(file) {
+			continue // the module is used, and not read
+		}
 		if !d.fsys.Exists(path.Join(p, "go.mod")) {
 			d.res.Warn(file, "line %d: uses %s, which has no go.mod", dl.line, dl.arg)
 			continue

@@ -1,8 +1,10 @@
 package gomod
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jujutools/juju/plugins/discover/task"
@@ -149,4 +151,22 @@ run ./cmd/x;touch ${HOME}x | go | go run './cmd/x;touch ${HOME}x' | . | cmd/x;to
 tool $(touch${IFS}pwned) | go | go tool '$(touch${IFS}pwned)' | . | go.mod:5 | other | tool example.com/x/$(touch${IFS}pwned)
 tool a;id;b | go | go tool 'a;id;b' | . | go.mod:7 | other | tool example.com/y/a;id;b
 `, "")
+}
+
+// A go.work's use directives name modules the walk did not offer: the
+// first maxModules are read, then a warning.
+func TestManyModules(t *testing.T) {
+	files := map[string]string{}
+	var work strings.Builder
+	work.WriteString("go 1.24\n\nuse (\n")
+	for i := range 1005 {
+		fmt.Fprintf(&work, "\t./m%d\n", i)
+		files[fmt.Sprintf("m%d/go.mod", i)] = fmt.Sprintf("module example.com/m%d\n", i)
+	}
+	work.WriteString(")\n")
+	files["go.work"] = work.String()
+	res := Discover(task.DirFS(tasktest.Write(t, files)), []string{"go.work"})
+	if len(res.Tasks) != 3000 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "past the first 1000 read") {
+		t.Errorf("%d tasks, warnings %+v", len(res.Tasks), res.Warnings)
+	}
 }
