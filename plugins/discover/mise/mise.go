@@ -25,7 +25,8 @@ var taskDirs = []string{".config/mise/tasks", ".mise/tasks", ".mise-tasks", "mis
 // in a task folder.
 var Files = []string{"mise.toml", ".mise.toml", "**/mise-tasks/**", "**/.mise-tasks/**", "**/.mise/tasks/**", "**/.config/mise/tasks/**", "**/mise/tasks/**"}
 
-// Bounds of the walk of [task_config] includes and of a script's head.
+// Bounds of the walk of [task_config] includes (its files, and its
+// folders: each a listing through the host) and of a script's head.
 const (
 	maxIncludeFiles = 500
 	headBytes       = 4 << 10
@@ -165,16 +166,17 @@ func (d *discoverer) add(r *root, t abi.Task) {
 
 // included walks the folders of [task_config] includes for file tasks.
 func (d *discoverer) included(r *root) {
-	seen := 0
+	seen, listed := 0, 0 // files looked at, folders listed
 	for _, inc := range r.includes {
 		top, ok := task.Join(r.dir, inc)
 		if !ok || strings.HasSuffix(inc, ".toml") {
 			continue // TOML task files are not read
 		}
 		queue := []string{""}
-		for len(queue) > 0 && seen < maxIncludeFiles {
+		for len(queue) > 0 && seen < maxIncludeFiles && listed < maxIncludeFiles {
 			rel := queue[0]
 			queue = queue[1:]
+			listed++
 			for _, e := range d.fsys.List(path.Join(top, rel)) {
 				p := path.Join(rel, strings.TrimSuffix(e, "/"))
 				if strings.HasSuffix(e, "/") {

@@ -1,6 +1,7 @@
 package mise
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/jujutools/juju/plugins/discover/task"
@@ -37,4 +38,30 @@ test:unit | mise | mise run test:unit | . | mise-tasks/test/unit:1 | test | Run 
 deploy | mise | mise run deploy | web | web/scripts/deploy.sh:1 | other | Deploy the site
 release:notes | mise | mise run release:notes | web | web/scripts/release/notes:1 | build
 `, "")
+}
+
+// listing counts the folders listed.
+type listing struct {
+	task.FS
+	lists *int
+}
+
+func (l listing) List(dir string) []string {
+	*l.lists++
+	return l.FS.List(dir)
+}
+
+// The walk of [task_config] includes lists at most maxIncludeFiles
+// folders: a tree of empty folders was listed whole, each through the
+// host.
+func TestIncludeWalkBounded(t *testing.T) {
+	files := map[string]string{"mise.toml": "[task_config]\nincludes = [\"tasks\"]\n"}
+	for i := range maxIncludeFiles + 100 {
+		files[fmt.Sprintf("tasks/d%d/e/.keep", i)] = ""
+	}
+	n := 0
+	Discover(listing{task.DirFS(tasktest.Write(t, files)), &n}, []string{"mise.toml"})
+	if n > maxIncludeFiles {
+		t.Errorf("%d folders listed", n)
+	}
 }

@@ -48,6 +48,15 @@ type discoverer struct {
 	pkgs  map[string]*pkg // by folder
 	files map[string]bool
 	globs map[string][]glob // workspace member globs, by folder
+	// What each folder says of its manager, found once: every package
+	// below a folder asks it, and its .npmrc may be megabytes.
+	managers map[string]found
+}
+
+// found is what managerAt found in a folder.
+type found struct {
+	m  manager
+	ok bool
 }
 
 // maxGlobs bounds the member globs of one workspace read: every package
@@ -84,7 +93,7 @@ type pkg struct {
 
 // Discover lists the scripts of the package.json files in files.
 func Discover(fsys task.FS, files []string) *task.Result {
-	d := &discoverer{fsys: fsys, res: task.NewResult(), pkgs: map[string]*pkg{}, files: map[string]bool{}, globs: map[string][]glob{}}
+	d := &discoverer{fsys: fsys, res: task.NewResult(), pkgs: map[string]*pkg{}, files: map[string]bool{}, globs: map[string][]glob{}, managers: map[string]found{}}
 	for _, f := range files {
 		d.files[f] = true
 	}
@@ -188,6 +197,16 @@ func (d *discoverer) manager(dir string) manager {
 // managerAt reads what the folder dir says of its package manager: the
 // packageManager field of its package.json, else its lock file.
 func (d *discoverer) managerAt(dir string) (manager, bool) {
+	f, ok := d.managers[dir]
+	if !ok {
+		f.m, f.ok = d.readManagerAt(dir)
+		d.managers[dir] = f
+	}
+	return f.m, f.ok
+}
+
+// readManagerAt is managerAt, read from the folder.
+func (d *discoverer) readManagerAt(dir string) (manager, bool) {
 	if p := d.pkg(dir); p != nil && p.packageManager != "" {
 		return fromField(p.packageManager, d.fsys.Exists(path.Join(dir, ".yarnrc.yml")), d.pnpmHooks(dir)), true
 	}

@@ -201,3 +201,31 @@ a | yarn | yarn run a | p0 | p0/package.json:1 | other | b
 c | yarn | yarn run c | p1000 | p1000/package.json:1 | other | d
 `, "package.json: names 1001 workspace globs; the first 1000 are read")
 }
+
+// counting counts the reads of each file.
+type counting struct {
+	task.FS
+	reads map[string]int
+}
+
+func (c counting) ReadFile(name string) ([]byte, error) {
+	c.reads[name]++
+	return c.FS.ReadFile(name)
+}
+
+// A folder's lock files and .npmrc are read once for all the packages
+// below it: a .npmrc of megabytes was read again for every package.
+func TestManagerReadOnce(t *testing.T) {
+	files := map[string]string{"pnpm-lock.yaml": "", ".npmrc": "enable-pre-post-scripts=true\n" + strings.Repeat("# x\n", 1000)}
+	var offered []string
+	for i := range 50 {
+		f := fmt.Sprintf("p%d/package.json", i)
+		files[f] = `{"scripts":{"x":"y"}}`
+		offered = append(offered, f)
+	}
+	c := counting{task.DirFS(tasktest.Write(t, files)), map[string]int{}}
+	res := Discover(c, offered)
+	if len(res.Tasks) != 50 || res.Tasks[0].Runner != "pnpm" || c.reads[".npmrc"] != 1 {
+		t.Errorf("%d tasks by %s; .npmrc read %d times", len(res.Tasks), res.Tasks[0].Runner, c.reads[".npmrc"])
+	}
+}
