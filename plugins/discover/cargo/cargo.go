@@ -15,8 +15,6 @@ import (
 	"path"
 	"strings"
 
-	toml "github.com/pelletier/go-toml/v2"
-
 	"github.com/jujutools/juju/plugins/discover/task"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -109,10 +107,10 @@ func (d *discoverer) crate(dir string, offered bool) *crate {
 		}
 		data = task.StripBOM(b)
 	}
-	if err := toml.Unmarshal(data, &c.m); err != nil {
+	if err := task.UnmarshalTOML(data, &c.m); err != nil {
 		c.bad = true
 		if offered {
-			d.res.Warn(c.file, "is not valid TOML (%s); its tasks are not listed", task.TOMLError(err))
+			d.res.Warn(c.file, "%s; its tasks are not listed", task.TOMLError(err))
 		}
 		return c
 	}
@@ -187,8 +185,8 @@ func (d *discoverer) aliases(file string, data []byte) {
 	var c struct {
 		Alias map[string]any `toml:"alias"`
 	}
-	if err := toml.Unmarshal(data, &c); err != nil {
-		d.res.Warn(file, "is not valid TOML (%s); its aliases are not listed", task.TOMLError(err))
+	if err := task.UnmarshalTOML(data, &c); err != nil {
+		d.res.Warn(file, "%s; its aliases are not listed", task.TOMLError(err))
 		return
 	}
 	ini := task.ParseINI(data)

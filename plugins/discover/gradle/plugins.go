@@ -4,8 +4,7 @@ import (
 	"path"
 	"strings"
 
-	toml "github.com/pelletier/go-toml/v2"
-
+	"github.com/jujutools/juju/plugins/discover/task"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -117,7 +116,7 @@ func (d *discoverer) catalog(dir string) map[string]string {
 	var v struct {
 		Plugins map[string]any `toml:"plugins"`
 	}
-	if toml.Unmarshal(data, &v) != nil {
+	if task.UnmarshalTOML(data, &v) != nil {
 		return out
 	}
 	for alias, spec := range v.Plugins {

@@ -122,8 +122,8 @@ func (d *discoverer) config(r *root, f string) {
 		return
 	}
 	var v config
-	if err := toml.Unmarshal(data, &v); err != nil {
-		d.res.Warn(f, "is not valid TOML (%s); its tasks are not listed", task.TOMLError(err))
+	if err := task.UnmarshalTOML(data, &v); err != nil {
+		d.res.Warn(f, "%s; its tasks are not listed", task.TOMLError(err))
 		return
 	}
 	if v.TaskConfig.Includes != nil {

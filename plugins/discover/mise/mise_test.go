@@ -2,7 +2,9 @@ package mise
 
 import (
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/jujutools/juju/plugins/discover/task"
 	"github.com/jujutools/juju/plugins/discover/tasktest"
@@ -64,4 +66,22 @@ func TestIncludeWalkBounded(t *testing.T) {
 	if n > maxIncludeFiles {
 		t.Errorf("%d folders listed", n)
 	}
+}
+
+// A mise.toml of 150,000 tasks is refused at once with a warning: the
+// TOML decoder compares each key with every one before it (27 s of CPU
+// natively, past the discoverer's 10 s inside wasm).
+func TestManyKeys(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[tasks]\n")
+	for i := range 150_000 {
+		fmt.Fprintf(&b, "t%d = \"x\"\n", i)
+	}
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{"mise.toml": b.String()}))
+	start := time.Now()
+	res := Discover(fsys, []string{"mise.toml"})
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	tasktest.Check(t, res, "", "mise.toml: has more than 5000 keys")
 }

@@ -13,8 +13,6 @@ import (
 	"sort"
 	"strings"
 
-	toml "github.com/pelletier/go-toml/v2"
-
 	"github.com/jujutools/juju/plugins/discover/task"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -125,8 +123,8 @@ type pyproject struct {
 
 func (d *discoverer) pyproject(file string, data []byte) {
 	var p pyproject
-	if err := toml.Unmarshal(data, &p); err != nil {
-		d.res.Warn(file, "is not valid TOML (%v); its tasks are not listed", tomlError(err))
+	if err := task.UnmarshalTOML(data, &p); err != nil {
+		d.res.Warn(file, "%s; its tasks are not listed", tomlError(err))
 		return
 	}
 	ini := task.ParseINI(data)
