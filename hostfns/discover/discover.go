@@ -3,6 +3,7 @@ package discover
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"runtime"
@@ -178,6 +179,14 @@ func (j *job) matches(display, name string) bool {
 func (s *server) run(ctx context.Context, jobs []*job, res *abi.DiscoverTasksResult) {
 	caller, _ := hostfns.CallerFrom(ctx)
 	ctx = context.WithValue(ctx, nestedKey{}, true)
+	// The discoverers end before the call does, whatever they cost each:
+	// six slow ones, two at a time, would take the whole of a plugin's
+	// time, and the overview would answer nothing.
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, dl.Add(-callReserve))
+		defer cancel()
+	}
 	type outcome struct {
 		tasks []abi.Task
 		warns []abi.Warning
@@ -226,6 +235,11 @@ func (s *server) run(ctx context.Context, jobs []*job, res *abi.DiscoverTasksRes
 	}
 }
 
+// callReserve is the part of the calling tool's time the discoverers leave
+// to it: project_overview merges, cuts and renders what they found (a few
+// milliseconds) after its other work, and answers with what finished.
+const callReserve = 3 * time.Second
+
 // perSource is how many discoverers of one plugin run at once: each runs
 // in an instance of its own, and the pool keeps an instance once made, so
 // this bounds what a project_overview adds to resident memory (one more
@@ -263,6 +277,9 @@ func (s *server) call(ctx context.Context, caller hostfns.Caller, j *job) ([]abi
 	// What the plugin says of its failure is its own text, kept to one
 	// line and cut.
 	failed := func(msg string) []abi.Warning { return fail("failed: " + cut(oneLine(msg), maxMessage)) }
+	if ctx.Err() != nil {
+		return nil, fail(outOfTime(ctx))
+	}
 	// Compiling the plugin (once, at most) does not count against the
 	// discoverer's time.
 	if err := j.src.Warm(ctx); err != nil {
@@ -275,7 +292,7 @@ func (s *server) call(ctx context.Context, caller hostfns.Caller, j *job) ([]abi
 	out, aerr := j.src.Invoke(ctx, discovererCaller(caller, j), abi.ExportDiscover, in)
 	switch {
 	case aerr != nil && parent.Err() != nil:
-		return nil, fail("was cancelled with the call; its tasks are missing")
+		return nil, fail(outOfTime(parent))
 	case aerr != nil && ctx.Err() != nil:
 		return nil, fail(fmt.Sprintf("did not finish within %s and was stopped; its tasks are missing", s.opts.Timeout))
 	case aerr != nil:
@@ -369,4 +386,14 @@ func inTestdata(dir string) bool {
 func hasKey(m map[string]abi.ExtensionStat, k string) bool {
 	_, ok := m[k]
 	return ok
+}
+
+// outOfTime says why a discoverer did not finish when the discovery's
+// own context ended: the call was cancelled, or the time the discoverers
+// share ran out.
+func outOfTime(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return "was stopped or not run: the discoverers' share of the call's time ran out; its tasks are missing"
+	}
+	return "was cancelled with the call; its tasks are missing"
 }

@@ -209,3 +209,60 @@ func TestDiscovererRunsAsItsOwnReadCaller(t *testing.T) {
 		t.Errorf("the discoverer ran as %+v, want %+v", src.got, want)
 	}
 }
+
+// patientSource is a plugin whose discoverers take the time their names
+// say, or until they are stopped.
+type patientSource struct{ specs []abi.DiscovererSpec }
+
+func (s *patientSource) Name() string                      { return "patient" }
+func (s *patientSource) Discoverers() []abi.DiscovererSpec { return s.specs }
+func (s *patientSource) Warm(context.Context) error        { return nil }
+func (s *patientSource) Invoke(ctx context.Context, _ hostfns.Caller, _ string, in []byte) ([]byte, *abi.Error) {
+	var req abi.DiscoverRequest
+	json.Unmarshal(in, &req)
+	d, _ := time.ParseDuration(req.Discoverer[1:])
+	select {
+	case <-time.After(d):
+	case <-ctx.Done():
+		return nil, abi.Errorf(abi.Timeout, "stopped")
+	}
+	out, _ := json.Marshal(abi.DiscoverResult{Tasks: []abi.Task{{Name: req.Discoverer, Runner: "make", Command: "make " + req.Discoverer}}})
+	return out, nil
+}
+
+// The discoverers share the call's time less callReserve: slow ones are
+// stopped, or not started, when it runs out, and what the others found
+// comes back in time for the tool to answer.
+func TestDiscoverersLeaveTheCallItsTime(t *testing.T) {
+	src := &patientSource{}
+	var jobs []*job
+	for _, n := range []string{"a10ms", "b10ms", "c1h", "d1h", "e1h", "f1h"} {
+		src.specs = append(src.specs, abi.DiscovererSpec{Name: n, Files: []string{"Makefile"}})
+		j := newJob(src, src.specs[len(src.specs)-1])
+		j.files = []string{"Makefile"}
+		jobs = append(jobs, j)
+	}
+	s := &server{opts: Options{Timeout: time.Hour}}
+	ctx, cancel := context.WithTimeout(context.Background(), callReserve+2*time.Second)
+	defer cancel()
+	res := &abi.DiscoverTasksResult{}
+	s.run(ctx, jobs, res)
+	if ctx.Err() != nil {
+		t.Fatal("the discoverers took the whole of the call's time")
+	}
+	var names []string
+	for _, task := range res.Tasks {
+		names = append(names, task.Name)
+	}
+	if got := strings.Join(names, " "); got != "a10ms b10ms" {
+		t.Errorf("tasks %q, want those of the two quick discoverers", got)
+	}
+	if len(res.Warnings) != 4 {
+		t.Fatalf("warnings %+v, want one for each discoverer out of time", res.Warnings)
+	}
+	for _, w := range res.Warnings {
+		if !strings.Contains(w.Message, "share of the call's time ran out") {
+			t.Errorf("warning %q", w.Message)
+		}
+	}
+}
