@@ -51,4 +51,7 @@ func (c *journalCheck) render(w io.Writer) {
 	if c.PrunedThrough != "" {
 		fmt.Fprintf(w, "  pruned: every change up to %s\n", c.PrunedThrough)
 	}
+	if c.SetAside != "" {
+		fmt.Fprintf(w, "  replaced a damaged journal, kept beside it as %s\n", visible.String(c.SetAside))
+	}
 }

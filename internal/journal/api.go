@@ -80,10 +80,10 @@ func (j *Journal) Apply(ctx context.Context, by Author, req *abi.ChangeRequest, 
 func (j *Journal) Changes(since time.Time) ([]ChangeSummary, error) {
 	var out []ChangeSummary
 	err := j.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketChanges).ForEach(func(_, v []byte) error {
+		return tx.Bucket(bucketChanges).ForEach(func(k, v []byte) error {
 			var r record
 			if err := json.Unmarshal(v, &r); err != nil {
-				return err
+				return corrupt("the record of %s cannot be read (%v)", k, err)
 			}
 			if r.State == stateDone && !r.Time.Before(since) {
 				out = append(out, r.summary())
@@ -162,6 +162,7 @@ func (j *Journal) History(req *abi.HistoryRequest) (*abi.HistoryResult, *abi.Err
 			return nil, abi.Errorf(abi.InvalidArgument, "%s is not a change id; ids look like c000042 (see change_history)", abi.Quote(req.ChangeID))
 		}
 		var gone *abi.Error
+		missing := unknownChange(nil, id)
 		err := j.view(func(tx *bolt.Tx) error {
 			r, err := getRecord(tx, id)
 			if r != nil && r.State == stateDone {
@@ -170,6 +171,7 @@ func (j *Journal) History(req *abi.HistoryRequest) (*abi.HistoryResult, *abi.Err
 			if through := prunedThrough(tx); r == nil && through != "" && id <= through {
 				gone = j.prunedError(id, through)
 			}
+			missing = unknownChange(tx, id)
 			return err
 		})
 		if err != nil {
@@ -179,7 +181,7 @@ func (j *Journal) History(req *abi.HistoryRequest) (*abi.HistoryResult, *abi.Err
 			return nil, gone
 		}
 		if len(res.Changes) == 0 {
-			return nil, abi.Errorf(abi.NotFound, "there is no change %s in this workspace's journal; list the changes with change_history", id)
+			return nil, missing
 		}
 		return res, nil
 	}
@@ -188,7 +190,7 @@ func (j *Journal) History(req *abi.HistoryRequest) (*abi.HistoryResult, *abi.Err
 		for k, v := c.Last(); k != nil; k, v = c.Prev() {
 			var r record
 			if err := json.Unmarshal(v, &r); err != nil {
-				return err
+				return corrupt("the record of %s cannot be read (%v)", k, err)
 			}
 			if r.State != stateDone || r.Time.Before(since) || (path != "" && !touches(&r, path)) {
 				continue

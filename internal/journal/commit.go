@@ -262,6 +262,9 @@ func (j *Journal) internal(what string, err error) *abi.Error {
 	if ae, ok := err.(*abi.Error); ok {
 		return ae
 	}
+	if d, ok := err.(*DamagedError); ok {
+		return d.abi() // guarded logged it
+	}
 	j.log.Error("journal: "+what, "err", err)
 	return abi.Errorf(abi.Internal, "juju could not %s in its journal, so nothing was changed; try again, and tell the owner if it persists", what)
 }

@@ -1,8 +1,10 @@
 package journal
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -65,6 +67,7 @@ type options struct {
 	compactMin  int64 // free bytes past which a prune compacts the file
 	serial      bool  // tests: write named temporary files after the intent, as before the overlap
 	finishFault error // tests: what marking a written change done fails with
+	noFileCheck bool  // tests: open without checkFile, to try guard alone
 }
 
 // Option changes a default of Open.
@@ -142,27 +145,53 @@ var errBusy = abi.Errorf(abi.Timeout, "the change journal is busy (another juju 
 // one while another process waits for the old one's lock; that process
 // then holds a file nobody else will see again. So once the lock is held,
 // the opened file must still be the one at the path, or it is opened again.
+//
+// The file is checked before bbolt maps it (checkFile) and never created
+// by bbolt: a missing journal is made whole under another name and linked
+// into place (create), so an empty journal.db is one juju found, not one
+// it is making. A folder, FIFO or device at the path is refused without
+// opening it, and opened without blocking all the same (a swap between
+// the look and the open).
 func (j *Journal) openDB(write bool) (*bolt.DB, error) {
-	if !write {
-		if _, err := os.Stat(j.path); errors.Is(err, os.ErrNotExist) {
-			write = true // create it
-		}
-	}
-	if write {
-		if err := os.MkdirAll(filepath.Dir(j.path), 0o700); err != nil {
-			return nil, fmt.Errorf("journal: %w", err)
-		}
-	}
 	for attempt := 0; ; attempt++ {
+		fi, err := os.Lstat(j.path)
+		if errors.Is(err, fs.ErrNotExist) && attempt < 5 {
+			if err := j.create(nil); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err == nil && !fi.Mode().IsRegular() {
+			d := damaged(j.path, "it is not a regular file but a %s", kindOf(fi.Mode()))
+			d.fi = fi
+			return nil, d
+		}
 		var f *os.File
 		openFile := func(name string, flag int, perm os.FileMode) (*os.File, error) {
-			var err error
-			f, err = os.OpenFile(name, flag, perm)
-			return f, err
+			file, err := os.OpenFile(name, flag&^os.O_CREATE|syscallNonblock, perm)
+			if err != nil {
+				return nil, err
+			}
+			if reason := checkFile(file, j.opts.noFileCheck); reason != "" {
+				d := damaged(j.path, "%s", reason)
+				d.fi, _ = file.Stat()
+				file.Close()
+				return nil, d
+			}
+			f = file
+			return file, nil
 		}
-		db, err := bolt.Open(j.path, 0o600, &bolt.Options{Timeout: j.opts.lockTimeout, ReadOnly: !write, OpenFile: openFile})
+		db, err := openBolt(j.path, &bolt.Options{Timeout: j.opts.lockTimeout, ReadOnly: !write, OpenFile: openFile}, &f)
+		if errors.Is(err, fs.ErrNotExist) && attempt < 5 {
+			continue // set aside or compacted since the look
+		}
 		if errors.Is(err, bolt.ErrTimeout) {
 			return nil, errBusy
+		}
+		if errors.Is(err, bolt.ErrInvalid) || errors.Is(err, bolt.ErrChecksum) || errors.Is(err, bolt.ErrVersionMismatch) {
+			d := damaged(j.path, "bbolt refuses it (%v)", err)
+			d.fi, _ = os.Lstat(j.path)
+			return nil, d
 		}
 		if err != nil {
 			return nil, fmt.Errorf("journal: open %s: %w", j.path, err)
@@ -173,6 +202,68 @@ func (j *Journal) openDB(write bool) (*bolt.DB, error) {
 		}
 		return db, nil
 	}
+}
+
+// openBolt is bolt.Open. A panic in it (bbolt reads the free-page list as
+// it opens, which checkFile checked) closes the file it opened, *f, and
+// goes on as an openPanic: the file is damaged. Its lock stays while the
+// map bbolt made of it lives, which bbolt keeps to itself; the file is set
+// aside, so the lock no longer matters.
+func openBolt(path string, o *bolt.Options, f **os.File) (*bolt.DB, error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if *f != nil {
+				(*f).Close()
+			}
+			panic(openPanic{r})
+		}
+	}()
+	return bolt.Open(path, 0o600, o)
+}
+
+// create makes a new database, with its buckets and, when note is not
+// nil, a note of the damaged one it replaces, under a temporary name, and
+// links it into place unless a database is there already.
+func (j *Journal) create(note *setAsideNote) error {
+	dir := filepath.Dir(j.path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, FileName+".new-*")
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	db, err := bolt.Open(tmp.Name(), 0o600, &bolt.Options{Timeout: j.opts.lockTimeout})
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, b := range buckets {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		if note == nil {
+			return nil
+		}
+		v, err := json.Marshal(note)
+		if err != nil {
+			return err
+		}
+		return tx.Bucket(bucketMeta).Put(keySetAside, v)
+	})
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	if err := os.Link(tmp.Name(), j.path); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("journal: %w", err)
+	}
+	return syncFolder(dir)
 }
 
 // replaced reports whether the file at path is no longer f (a compaction
@@ -191,19 +282,22 @@ func replaced(f *os.File, path string) bool {
 
 // withDB runs fn with the database opened for writing: buckets exist and
 // pending records are settled. The process lock and the file lock are held
-// throughout.
+// throughout. A damaged database is set aside (guarded) and reported.
 func (j *Journal) withDB(fn func(db *bolt.DB) error) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	db, err := j.openDB(true)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	if err := j.prepare(db); err != nil {
-		return err
-	}
-	return fn(db)
+	return j.guarded(true, func(early *bool) error {
+		db, err := j.openDB(true)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		if err := j.prepare(db); err != nil {
+			return err
+		}
+		*early = false
+		return fn(db)
+	})
 }
 
 // update is withDB for one read-write transaction.
@@ -212,18 +306,21 @@ func (j *Journal) update(fn func(tx *bolt.Tx) error) error {
 }
 
 // view runs fn in a read-only transaction under a shared lock. Pending
-// records are skipped by the readers.
+// records are skipped by the readers. A damaged database is reported and
+// left as it is.
 func (j *Journal) view(fn func(tx *bolt.Tx) error) error {
-	db, err := j.openDB(false)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	return db.View(func(tx *bolt.Tx) error {
-		if tx.Bucket(bucketChanges) == nil {
-			return nil
+	return j.guarded(false, func(*bool) error {
+		db, err := j.openDB(false)
+		if err != nil {
+			return err
 		}
-		return fn(tx)
+		defer db.Close()
+		return db.View(func(tx *bolt.Tx) error {
+			if tx.Bucket(bucketChanges) == nil {
+				return nil
+			}
+			return fn(tx)
+		})
 	})
 }
 

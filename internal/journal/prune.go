@@ -42,6 +42,9 @@ type Stats struct {
 	// PrunedThrough is the newest change pruned so far: none up to it can
 	// be rolled back.
 	PrunedThrough string `json:"prunedThrough,omitempty"`
+	// SetAside names the damaged journal this one replaced, kept beside
+	// it, with when and why ("": none).
+	SetAside string `json:"setAside,omitempty"`
 }
 
 // PruneResult is what a prune did.
@@ -157,7 +160,7 @@ func (j *Journal) pruneTx(tx *bolt.Tx, res *PruneResult) error {
 	err := changes.ForEach(func(k, v []byte) error {
 		var r pruneView
 		if err := json.Unmarshal(v, &r); err != nil {
-			return fmt.Errorf("record %s: %w", k, err)
+			return corrupt("the record of %s cannot be read (%v)", k, err)
 		}
 		c := pruned{id: string(k), time: r.Time, done: r.State == stateDone, size: int64(len(k) + len(v))}
 		for _, f := range r.Files {
@@ -246,7 +249,7 @@ func (j *Journal) Stats() (Stats, error) {
 		err := tx.Bucket(bucketChanges).ForEach(func(k, v []byte) error {
 			var r pruneView
 			if err := json.Unmarshal(v, &r); err != nil {
-				return fmt.Errorf("record %s: %w", k, err)
+				return corrupt("the record of %s cannot be read (%v)", k, err)
 			}
 			s.Bytes += int64(len(k) + len(v))
 			for _, f := range r.Files {
@@ -275,6 +278,9 @@ func (j *Journal) Stats() (Stats, error) {
 			})
 		}
 		s.PrunedThrough = prunedThrough(tx)
+		if n := setAsideOf(tx); n.File != "" {
+			s.SetAside = fmt.Sprintf("%s (found damaged on %s: %s)", n.File, n.Time.Format(time.RFC3339), n.Reason)
+		}
 		return nil
 	})
 	if err != nil {

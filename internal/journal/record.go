@@ -175,7 +175,7 @@ func getRecord(tx *bolt.Tx, id string) (*record, error) {
 	}
 	r := new(record)
 	if err := json.Unmarshal(v, r); err != nil {
-		return nil, fmt.Errorf("journal: record %s: %w", id, err)
+		return nil, corrupt("the record of %s cannot be read (%v)", id, err)
 	}
 	return r, nil
 }

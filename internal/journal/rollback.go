@@ -139,7 +139,7 @@ func (j *Journal) targets(db *bolt.DB, id string, after bool) ([]*record, []*tar
 			return nil
 		}
 		if !after && (first == nil || first.State != stateDone) {
-			e = abi.Errorf(abi.NotFound, "there is no change %s in this workspace's journal; list the changes with change_history", id)
+			e = unknownChange(tx, id)
 			return nil
 		}
 		if !after {
@@ -156,7 +156,7 @@ func (j *Journal) targets(db *bolt.DB, id string, after bool) ([]*record, []*tar
 				}
 				r := new(record)
 				if err := json.Unmarshal(v, r); err != nil {
-					return err
+					return corrupt("the record of %s cannot be read (%v)", k, err)
 				}
 				if r.State == stateDone {
 					recs = append(recs, r)
@@ -179,6 +179,9 @@ func (j *Journal) targets(db *bolt.DB, id string, after bool) ([]*record, []*tar
 						if b == nil {
 							e = abi.Errorf(abi.Internal, "the journal lost the old content of %s, so %s cannot be rolled back; tell the owner", abi.Quote(f.Path), r.ID)
 							return nil
+						}
+						if sum(b) != f.Before.SHA256 {
+							return corrupt("the stored old content of %s (in %s) does not match its sha256", f.Path, r.ID)
 						}
 						t.content = append([]byte(nil), b...)
 					}
