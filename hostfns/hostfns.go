@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -55,6 +56,43 @@ func WithCaller(ctx context.Context, c Caller) context.Context {
 func CallerFrom(ctx context.Context) (Caller, bool) {
 	c, ok := ctx.Value(callerKey{}).(Caller)
 	return c, ok
+}
+
+// Made is what the host functions of one plugin call made that stays
+// made whatever happens to the call (journal changes, by id). The runtime
+// gives each call one (WithMade): a call stopped at its deadline after a
+// host function committed a change says so, instead of "stopped", so the
+// change is not made twice.
+type Made struct {
+	mu  sync.Mutex
+	ids []string
+}
+
+type madeKey struct{}
+
+// WithMade returns a context carrying a new, empty Made.
+func WithMade(ctx context.Context) (context.Context, *Made) {
+	m := &Made{}
+	return context.WithValue(ctx, madeKey{}, m), m
+}
+
+// NoteMade records, in the Made of ctx (if any), that id was made.
+func NoteMade(ctx context.Context, id string) {
+	if m, ok := ctx.Value(madeKey{}).(*Made); ok && id != "" {
+		m.mu.Lock()
+		m.ids = append(m.ids, id)
+		m.mu.Unlock()
+	}
+}
+
+// IDs returns what was made, in order.
+func (m *Made) IDs() []string {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]string(nil), m.ids...)
 }
 
 // Typed adapts a handler over typed requests and results into Func.Handle.

@@ -114,7 +114,8 @@ func (p *Plugin) run(ctx context.Context, l *load, caller hostfns.Caller, export
 	// handing wazero a cancellable context: with one, wazero starts a
 	// watcher goroutine for every nested call into the Extism kernel.
 	// Host functions get the real, cancellable context (callContext).
-	callCtx, cancel := context.WithTimeout(hostfns.WithCaller(ctx, caller), p.timeout)
+	base, made := hostfns.WithMade(hostfns.WithCaller(ctx, caller))
+	callCtx, cancel := context.WithTimeout(base, p.timeout)
 	defer cancel()
 	stop := context.AfterFunc(callCtx, inst.stop)
 	rc, out, err := p.exec(callCtx, inst, export, input)
@@ -125,7 +126,7 @@ func (p *Plugin) run(ctx context.Context, l *load, caller hostfns.Caller, export
 		if err == nil && rc == 0 && callCtx.Err() == nil {
 			err = errors.New("interrupted")
 		}
-		return nil, p.callError(ctx, callCtx, export, rc, err)
+		return nil, p.callError(ctx, callCtx, export, rc, err, made.IDs())
 	}
 	if inst.exited.Load() {
 		// An exit with status 0 ends the call as Extism's convention has it,
@@ -159,7 +160,14 @@ func (p *Plugin) exec(callCtx context.Context, inst *instance, export string, in
 	return rc, c.output, err
 }
 
-func (p *Plugin) callError(parent, callCtx context.Context, export string, rc uint32, err error) *abi.Error {
+// made names what the call's host functions made before it ended (journal
+// changes): stopped or cancelled, the call says they are made.
+func (p *Plugin) callError(parent, callCtx context.Context, export string, rc uint32, err error, made []string) *abi.Error {
+	stopped := parent.Err() != nil || errors.Is(callCtx.Err(), context.DeadlineExceeded)
+	if stopped && len(made) > 0 {
+		p.rt.log.Warn("plugin call stopped after a change was made", "plugin", p.Name(), "export", export, "made", made)
+		return abi.Errorf(abi.Timeout, "the plugin %s ran out of time after it made change %s, which is complete and recorded (see change_history with its id); only the tool's answer was lost, so do not make the change again", p.Name(), strings.Join(made, ", "))
+	}
 	switch {
 	case parent.Err() != nil:
 		return abi.Errorf(abi.Timeout, "the call was cancelled before the plugin %s finished", p.Name())

@@ -33,9 +33,19 @@ func author(ctx context.Context) store.Author {
 	return store.Author{Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, CallID: c.CallID}
 }
 
+// made notes the change res made in the call of ctx: once committed, a
+// change is reported as made even if the call runs out of time before
+// the plugin answers (hostfns.Made).
+func made(ctx context.Context, res *abi.ChangeResult) *abi.ChangeResult {
+	if res != nil {
+		hostfns.NoteMade(ctx, res.ChangeID)
+	}
+	return res
+}
+
 func (s *server) apply(ctx context.Context, req *abi.ChangeRequest, body []byte) (*abi.ChangeResult, []byte, *abi.Error) {
 	res, e := s.j.Apply(ctx, author(ctx), req, body)
-	return res, nil, e
+	return made(ctx, res), nil, e
 }
 
 func (s *server) plan(ctx context.Context, req *abi.ChangeRequest, body []byte) (*abi.PlanResult, []byte, *abi.Error) {
@@ -45,7 +55,7 @@ func (s *server) plan(ctx context.Context, req *abi.ChangeRequest, body []byte) 
 
 func (s *server) planApply(ctx context.Context, req *abi.PlanRequest, _ []byte) (*abi.ChangeResult, []byte, *abi.Error) {
 	res, e := s.j.ApplyPlan(ctx, author(ctx), req.PlanID)
-	return res, nil, e
+	return made(ctx, res), nil, e
 }
 
 func (s *server) planDiscard(_ context.Context, req *abi.PlanRequest, _ []byte) (*abi.Status, []byte, *abi.Error) {
@@ -62,5 +72,5 @@ func (s *server) history(_ context.Context, req *abi.HistoryRequest, _ []byte) (
 
 func (s *server) rollback(ctx context.Context, req *abi.RollbackRequest, _ []byte) (*abi.ChangeResult, []byte, *abi.Error) {
 	res, e := s.j.RollbackRequest(ctx, author(ctx), req)
-	return res, nil, e
+	return made(ctx, res), nil, e
 }
