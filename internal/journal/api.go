@@ -23,11 +23,11 @@ func (j *Journal) build(ctx context.Context, req *abi.ChangeRequest, body []byte
 	if len(req.Ops) > maxOps {
 		return nil, abi.Errorf(abi.TooLarge, "the change holds more than %d operations; split it", maxOps)
 	}
-	d := j.newDraft()
+	d := j.newDraft(ctx)
 	var off int64
 	for i, op := range req.Ops {
-		if ctx.Err() != nil {
-			return nil, abi.Errorf(abi.Timeout, "the call ran out of time while the change was computed; nothing was written")
+		if e := d.expired(); e != nil {
+			return nil, e
 		}
 		var content []byte
 		if op.Op == abi.OpWrite {
@@ -43,6 +43,9 @@ func (j *Journal) build(ctx context.Context, req *abi.ChangeRequest, body []byte
 	}
 	if off != int64(len(body)) {
 		return nil, abi.Errorf(abi.InvalidArgument, "the request body holds %d bytes more than the write operations claim", int64(len(body))-off)
+	}
+	if e := d.expired(); e != nil {
+		return nil, e
 	}
 	return d, nil
 }

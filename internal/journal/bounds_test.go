@@ -64,3 +64,65 @@ func TestPlansAreBounded(t *testing.T) {
 		t.Fatalf("once the others expired: %v", e)
 	}
 }
+
+// The old contents a change reads (and keeps for its undo) are bounded
+// together: a recursive delete or a move of a large folder is TOO_LARGE,
+// with nothing deleted, and says how to do it instead.
+func TestPreImagesAreBounded(t *testing.T) {
+	defer func(n int64) { maxPreImageBytes = n }(maxPreImageBytes)
+	maxPreImageBytes = 1 << 20
+	files := map[string]string{}
+	for i := range 3 {
+		files[fmt.Sprintf("data/f%d.bin", i)] = strings.Repeat("d", 400<<10)
+	}
+	f := newFixture(t, files)
+	before := tree(t, f.root)
+	del := wop{ChangeOp: abi.ChangeOp{Op: abi.OpDelete, Path: "data", Recursive: true}}
+	for _, o := range []wop{del, op(abi.OpMove, "data", "moved")} {
+		_, e := f.apply(o)
+		if msg := wantCode(t, e, abi.TooLarge); !strings.Contains(msg, "in parts") || !strings.Contains(msg, "run_command") {
+			t.Fatalf("%s: the message does not say what to do: %s", o.Op, msg)
+		}
+		if !equalTrees(tree(t, f.root), before) {
+			t.Fatalf("%s: the workspace changed:\n%s", o.Op, diffTrees(tree(t, f.root), before))
+		}
+	}
+	f.mustApply(op(abi.OpDelete, "data/f0.bin", ""))
+	f.mustApply(del) // 800 KiB left: within the bound
+}
+
+// A moved file is written anew at its destination, so its content counts
+// toward the change's new contents.
+func TestMovedContentIsCounted(t *testing.T) {
+	defer func(n int64) { maxChangeBytes = n }(maxChangeBytes)
+	maxChangeBytes = 1 << 20
+	f := newFixture(t, map[string]string{"a.bin": strings.Repeat("a", 700<<10), "b.bin": strings.Repeat("b", 700<<10)})
+	_, e := f.apply(op(abi.OpMove, "a.bin", "x/a.bin"), op(abi.OpMove, "b.bin", "x/b.bin"))
+	wantCode(t, e, abi.TooLarge)
+	f.missing("x")
+	f.mustApply(op(abi.OpMove, "a.bin", "x/a.bin"))
+	// Moved back and forth in one change, a file counts once.
+	f.mustApply(op(abi.OpMove, "b.bin", "c.bin"), op(abi.OpMove, "c.bin", "d.bin"))
+}
+
+// A call out of time before its change's intent is recorded writes
+// nothing: rollbacks and applied plans check too, not only each operation.
+func TestOutOfTimeWritesNothing(t *testing.T) {
+	f := newFixture(t, map[string]string{"a.txt": "a\n"})
+	res := f.mustApply(write("a.txt", "b\n"))
+	plan, e := f.j.Plan(context.Background(), who, &abi.ChangeRequest{Ops: []abi.ChangeOp{{Op: abi.OpWrite, Path: "a.txt", Length: 2}}}, []byte("c\n"))
+	if e != nil {
+		t.Fatal(e)
+	}
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, e = f.j.RollbackRequest(done, who, &abi.RollbackRequest{ChangeID: res.ChangeID})
+	wantCode(t, e, abi.Timeout)
+	_, e = f.j.ApplyPlan(done, who, plan.PlanID)
+	wantCode(t, e, abi.Timeout)
+	_, e = f.j.Apply(done, who, &abi.ChangeRequest{Ops: []abi.ChangeOp{{Op: abi.OpDelete, Path: "a.txt"}}}, nil)
+	wantCode(t, e, abi.Timeout)
+	if f.read("a.txt") != "b\n" {
+		t.Fatalf("a call out of time wrote: %q", f.read("a.txt"))
+	}
+}

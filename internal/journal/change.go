@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"path"
@@ -41,9 +42,11 @@ type slot struct {
 // draft is a change being computed, over a virtual view of the disk.
 type draft struct {
 	j     *Journal
+	ctx   context.Context // the call's: out of time, nothing is written
 	slots map[key]*slot
 	n     int
 	bytes int64 // the new contents held, every path together (maxChangeBytes)
+	pre   int64 // the old contents read, every path together (maxPreImageBytes)
 }
 
 // maxChangeBytes bounds the new contents of one change, every path
@@ -52,7 +55,39 @@ type draft struct {
 // "b"s, were 1.9 GB of memory and 450 MB kept by one preview).
 var maxChangeBytes int64 = 64 << 20
 
-func (j *Journal) newDraft() *draft { return &draft{j: j, slots: map[key]*slot{}} }
+// maxPreImageBytes bounds the old contents one change reads, every path
+// together: each is held in memory and stored in the journal as the
+// change's undo, in one transaction (a recursive delete of 12 files of
+// 30 MiB took 1.2 GiB of memory, 66 s, and grew the journal past its
+// 256 MiB limit in one change). A quarter of the journal's default size
+// keeps one change from pushing out most of the undo history.
+var maxPreImageBytes int64 = 64 << 20
+
+func (j *Journal) newDraft(ctx context.Context) *draft {
+	return &draft{j: j, ctx: ctx, slots: map[key]*slot{}}
+}
+
+// errOutOfTime is the answer when the call's time ran out before the
+// change's intent was recorded: nothing was written.
+var errOutOfTime = abi.Errorf(abi.Timeout, "the call ran out of time while the change was computed; nothing was written. Make a smaller change")
+
+// expired reports whether the call's time ran out.
+func (d *draft) expired() *abi.Error {
+	if d.ctx != nil && d.ctx.Err() != nil {
+		return errOutOfTime
+	}
+	return nil
+}
+
+// count makes the new content of s n bytes long in the change's total.
+func (d *draft) count(s *slot, n int64) *abi.Error {
+	if total := d.bytes - s.counted + n; total > maxChangeBytes {
+		return abi.Errorf(abi.TooLarge, "the change's new contents pass %d MiB together (at %s; a moved file is written anew); split it into smaller changes, or move large folders with a command", maxChangeBytes>>20, abi.Quote(s.display))
+	}
+	d.bytes += n - s.counted
+	s.counted = n
+	return nil
+}
 
 func (d *draft) rootIndex(r *policy.Root) int {
 	for i, x := range d.j.pol.Roots() {
@@ -72,9 +107,15 @@ func (d *draft) slot(r *policy.Root, rel, display string) (*slot, *abi.Error) {
 	if len(d.slots) >= maxPaths {
 		return nil, abi.Errorf(abi.TooLarge, "the change touches more than %d paths; split it into smaller changes", maxPaths)
 	}
+	if e := d.expired(); e != nil {
+		return nil, e
+	}
 	img, content, err := readState(r.OS, rel, d.j.opts.maxFileSize)
 	if err != nil {
 		return nil, d.j.fsError(display, err)
+	}
+	if d.pre += int64(len(content)); d.pre > maxPreImageBytes {
+		return nil, abi.Errorf(abi.TooLarge, "the change would keep more than %d MiB of old content to undo it (reached at %s); delete or move the folder in parts, or remove it with a command (run_command), which the journal does not record and cannot undo", maxPreImageBytes>>20, abi.Quote(display))
 	}
 	d.n++
 	s := &slot{key: k, r: r, display: display, before: img, pre: content, after: img, post: content, order: d.n}

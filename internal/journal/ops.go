@@ -47,9 +47,6 @@ func (d *draft) setFile(s *slot, content []byte) *abi.Error {
 	if int64(len(content)) > d.j.opts.maxFileSize {
 		return abi.Errorf(abi.TooLarge, "the new content of %s is larger than %d MiB; write less at once", abi.Quote(s.display), d.j.opts.maxFileSize>>20)
 	}
-	if total := d.bytes - s.counted + int64(len(content)); total > maxChangeBytes {
-		return abi.Errorf(abi.TooLarge, "the change's new contents pass %d MiB together (at %s); split it into smaller changes", maxChangeBytes>>20, abi.Quote(s.display))
-	}
 	switch s.after.Kind {
 	case kindDir:
 		return abi.Errorf(abi.InvalidArgument, "%s is a folder; name a file path", abi.Quote(s.display))
@@ -63,8 +60,9 @@ func (d *draft) setFile(s *slot, content []byte) *abi.Error {
 			return e
 		}
 	}
-	d.bytes += int64(len(content)) - s.counted
-	s.counted = int64(len(content))
+	if e := d.count(s, int64(len(content))); e != nil {
+		return e
+	}
 	s.after, s.post = image{Kind: kindFile, SHA256: sum(content), Mode: mode}, content
 	return nil
 }
@@ -174,6 +172,12 @@ func (d *draft) move(from, to *slot, overwrite bool) *abi.Error {
 			}
 		}
 	default:
+		// The content is written anew at to, so it counts as new there,
+		// and no longer at from.
+		d.count(from, 0)
+		if e := d.count(to, int64(len(from.post))); e != nil {
+			return e
+		}
 		to.after, to.post = from.after, from.post
 	}
 	from.after, from.post = image{Kind: kindAbsent}, nil

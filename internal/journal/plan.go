@@ -141,7 +141,7 @@ func (j *Journal) ApplyPlan(ctx context.Context, by Author, planID string) (*abi
 		if e != nil {
 			return e
 		}
-		d := j.newDraft()
+		d := j.newDraft(ctx)
 		roots := j.pol.Roots()
 		for _, f := range sp.Files {
 			if f.Root >= len(roots) {
@@ -155,6 +155,9 @@ func (j *Journal) ApplyPlan(ctx context.Context, by Author, planID string) (*abi
 				return abi.Errorf(abi.FileChanged, "%s changed since plan %s was made, so the plan no longer describes it; nothing was written. Make a new plan with preview_changes", abi.Quote(f.Path), sp.ID)
 			}
 			s.after, s.post, s.count = f.After, f.Post, f.Count
+		}
+		if e := d.expired(); e != nil {
+			return e
 		}
 		p := d.prepare()
 		rec, e := j.commit(db, by, p, nil)

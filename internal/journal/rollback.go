@@ -57,7 +57,7 @@ func (j *Journal) RollbackRequest(ctx context.Context, by Author, req *abi.Rollb
 		if e != nil {
 			return e
 		}
-		d := j.newDraft()
+		d := j.newDraft(ctx)
 		roots := j.pol.Roots()
 		var conflicts []string
 		for _, t := range targets {
@@ -82,6 +82,9 @@ func (j *Journal) RollbackRequest(ctx context.Context, by Author, req *abi.Rollb
 			if recs[i].RolledBackBy == "" {
 				undone = append(undone, recs[i].ID)
 			}
+		}
+		if e := d.expired(); e != nil {
+			return e
 		}
 		p := d.prepare()
 		rec, e := j.commit(db, by, p, undone)
