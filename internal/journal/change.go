@@ -125,6 +125,7 @@ func (d *draft) slot(r *policy.Root, rel, display string) (*slot, *abi.Error) {
 
 // fsError turns a file system failure into the error the model sees.
 func (j *Journal) fsError(display string, err error) *abi.Error {
+	var ne *notEmptyError
 	switch {
 	case errors.Is(err, errTooLarge):
 		return abi.Errorf(abi.TooLarge, "%s is larger than %d MiB, which juju does not edit; change it with a command instead", abi.Quote(display), j.opts.maxFileSize>>20)
@@ -138,6 +139,10 @@ func (j *Journal) fsError(display string, err error) *abi.Error {
 		return abi.Errorf(abi.NotFound, "%s does not exist (a folder on its way is missing)", abi.Quote(display))
 	case errors.Is(err, syscall.ENAMETOOLONG):
 		return abi.Errorf(abi.InvalidArgument, "%s is too long for the file system; use a shorter path", abi.Quote(display))
+	case errors.As(err, &ne):
+		return abi.Errorf(abi.FileChanged, "%s is a folder that now holds %s, which this change did not expect, so juju did not remove it and nothing was changed; look at the folder, then redo the change", abi.Quote(display), abi.Quote(display+"/"+ne.entry))
+	case errors.Is(err, syscall.ENOSPC) || errors.Is(err, errQuota):
+		return abi.Errorf(abi.TooLarge, "the disk holding %s is full (or its quota is used up), so it could not be written and nothing was changed; free space on that disk or tell the owner, then try again", abi.Quote(display))
 	}
 	j.log.Error("journal: file system error", "path", display, "err", err)
 	return abi.Errorf(abi.Internal, "%s could not be changed because of an unexpected file system error; try again", abi.Quote(display))
@@ -208,6 +213,29 @@ func (d *draft) recorded(r *policy.Root, rel, display string) (*slot, *abi.Error
 		}
 	}
 	return d.slot(r, rel, display)
+}
+
+// stray returns a folder the change removes that holds, on disk, an entry
+// the change does not remove, and that entry's name. A folder's image says
+// nothing of what it holds, so a file added since a change was recorded or
+// planned would otherwise stop the removal halfway, as a file system error.
+func (d *draft) stray() (*slot, string, *abi.Error) {
+	for _, s := range d.slots {
+		if s.before.Kind != kindDir || s.after.Kind == kindDir {
+			continue
+		}
+		entries, err := fs.ReadDir(s.r.OS.FS(), s.rel)
+		if err != nil {
+			return nil, "", d.j.fsError(s.display, err)
+		}
+		for _, e := range entries {
+			cs, ok := d.slots[key{s.root, path.Join(s.rel, e.Name())}]
+			if !ok || cs.after.Kind != kindAbsent {
+				return s, d.j.pol.Display(s.r, path.Join(s.rel, e.Name())), nil
+			}
+		}
+	}
+	return nil, "", nil
 }
 
 // checkExpected applies an operation's expected sha256; without one, and

@@ -1,9 +1,11 @@
 package journal
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path"
+	"syscall"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -264,6 +266,10 @@ func (j *Journal) internal(what string, err error) *abi.Error {
 	}
 	if d, ok := err.(*DamagedError); ok {
 		return d.abi() // guarded logged it
+	}
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, errQuota) {
+		j.log.Error("journal: "+what, "err", err)
+		return abi.Errorf(abi.TooLarge, "juju could not %s in its journal because the disk holding the journal is full; free space on that disk (or tell the owner), then try again", what)
 	}
 	j.log.Error("journal: "+what, "err", err)
 	return abi.Errorf(abi.Internal, "juju could not %s in its journal, so nothing was changed; try again, and tell the owner if it persists", what)

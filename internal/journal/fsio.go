@@ -186,7 +186,7 @@ func place(root *os.Root, rel, temp string, img image, content []byte, mid func(
 	switch img.Kind {
 	case kindAbsent:
 		if err := dir.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+			return notEmpty(dir.Root, name, err)
 		}
 	case kindFile:
 		if err := writeTemp(dir.Root, tname, content, img.Mode); err != nil {
@@ -237,6 +237,31 @@ func place(root *os.Root, rel, temp string, img image, content []byte, mid func(
 		}
 	}
 	return nil
+}
+
+// notEmptyError is a folder a change removes that holds an entry the
+// change did not expect (added since it was computed).
+type notEmptyError struct {
+	entry string // the entry's name in the folder
+	err   error
+}
+
+func (e *notEmptyError) Error() string { return e.err.Error() }
+func (e *notEmptyError) Unwrap() error { return e.err }
+
+// notEmpty turns the failure err of removing name from dir into a
+// notEmptyError naming one entry, when name is a folder that holds one.
+func notEmpty(dir *os.Root, name string, err error) error {
+	sub, oerr := openChild(dir, name)
+	if oerr != nil {
+		return err
+	}
+	defer sub.Close()
+	entries, rerr := fs.ReadDir(sub.FS(), ".")
+	if rerr != nil || len(entries) == 0 {
+		return err
+	}
+	return &notEmptyError{entry: entries[0].Name(), err: err}
 }
 
 // placeUnnamed makes rel hold the file img with content, already written

@@ -156,6 +156,11 @@ func (j *Journal) ApplyPlan(ctx context.Context, by Author, planID string) (*abi
 			}
 			s.after, s.post, s.count = f.After, f.Post, f.Count
 		}
+		if dir, entry, e := d.stray(); e != nil {
+			return e
+		} else if dir != nil {
+			return abi.Errorf(abi.FileChanged, "%s changed since plan %s was made: it now holds %s, which the plan would have to delete; nothing was written. Make a new plan with preview_changes", abi.Quote(dir.display), sp.ID, abi.Quote(entry))
+		}
 		if e := d.expired(); e != nil {
 			return e
 		}

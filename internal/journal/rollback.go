@@ -73,14 +73,20 @@ func (j *Journal) RollbackRequest(ctx context.Context, by Author, req *abi.Rollb
 			}
 			s.after, s.post = t.f.Before, t.content
 		}
+		if dir, entry, e := d.stray(); e != nil {
+			return e
+		} else if dir != nil {
+			return abi.Errorf(abi.Conflict, "rolling back %s removes the folder %s, which now holds %s, something %s did not make; juju does not delete what it did not record, with force or not, so nothing was changed. Move or delete %s first, then roll back again",
+				what(id, req.After), abi.Quote(dir.display), abi.Quote(entry), what(id, req.After), abi.Quote(entry))
+		}
 		if len(conflicts) > 0 && !req.Force {
 			return abi.Errorf(abi.Conflict, "%s changed since %s (it no longer holds what the change left), so rolling back would lose that work; nothing was changed. Look at the file, then roll back with force to overwrite it",
 				strings.Join(quoteAll(conflicts, 5), ", "), what(id, req.After))
 		}
 		var undone []string
 		for i := len(recs) - 1; i >= 0; i-- {
-			if recs[i].RolledBackBy == "" {
-				undone = append(undone, recs[i].ID)
+			if recs[i].RolledBackBy == "" || !req.After {
+				undone = append(undone, recs[i].ID) // targets checked the one change is in effect
 			}
 		}
 		if e := d.expired(); e != nil {
@@ -120,6 +126,29 @@ func quoteAll(paths []string, max int) []string {
 	return out
 }
 
+// maxRollbackChain bounds how far inEffect follows rollbacks of rollbacks.
+const maxRollbackChain = 10_000
+
+// inEffect says whether r's effect is on disk as far as the journal knows:
+// not rolled back, or rolled back by a rollback itself rolled back (which
+// redid r), and so on. Each rollback records itself as RolledBackBy of the
+// changes it undid, so the chain from r alternates undone and redone.
+func inEffect(tx *bolt.Tx, r *record) (bool, error) {
+	in := true
+	for n := 0; r.RolledBackBy != "" && n < maxRollbackChain; n++ {
+		in = !in // r was undone (or redone) by r.RolledBackBy
+		next, err := getRecord(tx, r.RolledBackBy)
+		if err != nil {
+			return false, err
+		}
+		if next == nil {
+			break
+		}
+		r = next
+	}
+	return in, nil
+}
+
 // targets loads the changes to undo (oldest first) and, per path, the
 // state to restore and the state they left, in the order to restore them.
 func (j *Journal) targets(db *bolt.DB, id string, after bool) ([]*record, []*target, *abi.Error) {
@@ -146,7 +175,11 @@ func (j *Journal) targets(db *bolt.DB, id string, after bool) ([]*record, []*tar
 			return nil
 		}
 		if !after {
-			if first.RolledBackBy != "" {
+			in, err := inEffect(tx, first)
+			if err != nil {
+				return err
+			}
+			if !in {
 				e = abi.Errorf(abi.Conflict, "%s was already rolled back by %s; roll back %s to redo it", id, first.RolledBackBy, first.RolledBackBy)
 				return nil
 			}
