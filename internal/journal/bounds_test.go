@@ -126,3 +126,29 @@ func TestOutOfTimeWritesNothing(t *testing.T) {
 		t.Fatalf("a call out of time wrote: %q", f.read("a.txt"))
 	}
 }
+
+// A history list gives the first paths of each change and their count,
+// so that changes of thousands of paths stay a bounded answer; by id, a
+// change gives them all.
+func TestHistoryListBoundsPaths(t *testing.T) {
+	f := newFixture(t, nil)
+	var ops []wop
+	for i := range maxListedPaths + 10 {
+		ops = append(ops, write(fmt.Sprintf("f%02d.txt", i), "x"))
+	}
+	id := f.mustApply(ops...).ChangeID
+	h, e := f.j.History(&abi.HistoryRequest{})
+	if e != nil {
+		t.Fatal(e)
+	}
+	if c := h.Changes[0]; len(c.Files) != maxListedPaths || c.FilesTotal != maxListedPaths+10 {
+		t.Fatalf("list: %d paths, total %d", len(c.Files), c.FilesTotal)
+	}
+	h, e = f.j.History(&abi.HistoryRequest{ChangeID: id})
+	if e != nil {
+		t.Fatal(e)
+	}
+	if c := h.Changes[0]; len(c.Files) != maxListedPaths+10 || c.FilesTotal != 0 {
+		t.Fatalf("by id: %d paths, total %d", len(c.Files), c.FilesTotal)
+	}
+}

@@ -81,11 +81,12 @@ func listChanges(h *History, offset int) string {
 	}
 	kept := h.Changes[:0:0]
 	structured := 0
-	for i, c := range h.Changes {
+	for _, c := range h.Changes {
 		var cb strings.Builder
 		writeHeader(&cb, c)
-		if more := len(c.Files) - listPaths; more > 0 {
-			c.Files = c.Files[:listPaths]
+		total := max(len(c.Files), c.FilesTotal)
+		if more := total - listPaths; more > 0 {
+			c.Files = c.Files[:min(listPaths, len(c.Files))]
 			writeFiles(&cb, c.Files)
 			fmt.Fprintf(&cb, "  … and %d more paths: change_history changeId=%s lists them all\n", more, c.ID)
 		} else {
@@ -97,7 +98,7 @@ func listChanges(h *History, offset int) string {
 			h.Truncated = true
 			break
 		}
-		if len(c.Files) < len(h.Changes[i].Files) {
+		if len(c.Files) < total {
 			h.PathsCut = append(h.PathsCut, c.ID)
 		}
 		b.WriteString(cb.String())

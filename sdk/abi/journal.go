@@ -127,14 +127,17 @@ type HistoryRequest struct {
 // ChangeInfo is one recorded change. Time is RFC 3339; CallID is the audit
 // id of the tool call that made it.
 type ChangeInfo struct {
-	ID         string       `json:"id" desc:"The change id (pass it to rollback_changes)."`
-	Time       string       `json:"time" desc:"When it was made (RFC 3339)."`
-	Client     string       `json:"client,omitempty" desc:"The MCP client that asked for it."`
-	Plugin     string       `json:"plugin,omitempty" desc:"The plugin that made it."`
-	Tool       string       `json:"tool,omitempty" desc:"The tool that made it."`
-	CallID     string       `json:"callId,omitempty" desc:"The audit id of the tool call that made it."`
-	Files      []FileChange `json:"files" desc:"The paths it touched."`
-	RolledBack bool         `json:"rolledBack,omitempty" desc:"A later change undid it."`
+	ID     string       `json:"id" desc:"The change id (pass it to rollback_changes)."`
+	Time   string       `json:"time" desc:"When it was made (RFC 3339)."`
+	Client string       `json:"client,omitempty" desc:"The MCP client that asked for it."`
+	Plugin string       `json:"plugin,omitempty" desc:"The plugin that made it."`
+	Tool   string       `json:"tool,omitempty" desc:"The tool that made it."`
+	CallID string       `json:"callId,omitempty" desc:"The audit id of the tool call that made it."`
+	Files  []FileChange `json:"files" desc:"The paths it touched (in a list, only the first ones: see filesTotal)."`
+	// FilesTotal is how many paths it touched, set when a list gives only
+	// the first of them in Files.
+	FilesTotal int  `json:"filesTotal,omitempty" desc:"How many paths it touched, when files lists only the first ones (ask for the change by changeId to see them all)."`
+	RolledBack bool `json:"rolledBack,omitempty" desc:"A later change undid it."`
 	// RolledBackBy is the change that undid this one; RollbackOf lists
 	// the changes this one undid.
 	RolledBackBy string   `json:"rolledBackBy,omitempty" desc:"The change that undid it."`
