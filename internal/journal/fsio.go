@@ -189,7 +189,7 @@ func place(root *os.Root, rel, temp string, img image, content []byte, mid func(
 			return notEmpty(dir.Root, name, err)
 		}
 	case kindFile:
-		if err := writeTemp(dir.Root, tname, content, img.Mode); err != nil {
+		if err := writeTemp(dir.Root, tname, name, content, img.Mode); err != nil {
 			return err
 		}
 		if mid != nil {
@@ -278,9 +278,11 @@ func placeUnnamed(root *os.Root, rel, temp string, t *unnamedTemp, img image, co
 		return errSwapped
 	}
 	if err := t.link(tname); err != nil {
-		if err := writeTemp(dir.Root, tname, content, img.Mode); err != nil {
+		if err := writeTemp(dir.Root, tname, name, content, img.Mode); err != nil {
 			return err
 		}
+	} else if keepOwner(dir.Root, name, t.file()) && img.Mode != 0 {
+		t.file().Chmod(img.Mode) // a change of owner drops setuid and setgid
 	}
 	if mid != nil {
 		mid()
@@ -314,8 +316,9 @@ func replaceWith(dir *os.Root, temp, name string) error {
 	return err
 }
 
-// writeTemp writes content into a new file temp of dir with mode, synced.
-func writeTemp(dir *os.Root, temp string, content []byte, mode fs.FileMode) error {
+// writeTemp writes content into a new file temp of dir with mode, synced,
+// owned as the file it replaces, name, is (keepOwner).
+func writeTemp(dir *os.Root, temp, name string, content []byte, mode fs.FileMode) error {
 	if mode == 0 {
 		mode = newFileMode
 	}
@@ -325,8 +328,9 @@ func writeTemp(dir *os.Root, temp string, content []byte, mode fs.FileMode) erro
 		return err
 	}
 	_, err = f.Write(content)
+	keepOwner(dir, name, f)
 	if err == nil {
-		err = f.Chmod(mode) // the umask may have narrowed it
+		err = f.Chmod(mode) // the umask may have narrowed it; a chown drops setuid
 	}
 	if err == nil {
 		err = datasync(f)

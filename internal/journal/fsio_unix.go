@@ -2,7 +2,37 @@
 
 package journal
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 // syscallNonblock keeps an open from blocking on a FIFO swapped in.
 const syscallNonblock = syscall.O_NONBLOCK
+
+// keepOwner gives f, the new file that will replace name in dir, name's
+// owner and group, as far as juju may: a file is replaced, never written
+// in place, so its new inode would otherwise belong to juju's user (root,
+// when juju runs as root). Without the right to give the owner, the group
+// alone is tried (a member may give a file to its group). It reports
+// whether f's owner or group changed, which drops setuid and setgid.
+// Extended attributes (ACLs, SELinux labels, user.*) are not kept.
+func keepOwner(dir *os.Root, name string, f *os.File) bool {
+	old, err := dir.Lstat(name)
+	if err != nil || !old.Mode().IsRegular() {
+		return false
+	}
+	was, ok1 := old.Sys().(*syscall.Stat_t)
+	now, err := f.Stat()
+	if err != nil || !ok1 {
+		return false
+	}
+	is, ok2 := now.Sys().(*syscall.Stat_t)
+	if !ok2 || was.Uid == is.Uid && was.Gid == is.Gid {
+		return false
+	}
+	if f.Chown(int(was.Uid), int(was.Gid)) == nil {
+		return true
+	}
+	return was.Gid != is.Gid && f.Chown(-1, int(was.Gid)) == nil
+}

@@ -85,6 +85,9 @@ func (t *unnamedTemp) in(dir *os.Root) bool {
 	return err == nil && os.SameFile(at, now)
 }
 
+// file is the unnamed file.
+func (t *unnamedTemp) file() *os.File { return t.f }
+
 // close drops the file; unlinked, its content goes with it.
 func (t *unnamedTemp) close() {
 	t.f.Close()

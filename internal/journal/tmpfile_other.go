@@ -21,3 +21,4 @@ func writeUnnamed(*os.Root, string, []byte, fs.FileMode) (*unnamedTemp, error) {
 func (t *unnamedTemp) link(string) error { return errNoUnnamed }
 func (t *unnamedTemp) close()            {}
 func (t *unnamedTemp) in(*os.Root) bool  { return false }
+func (t *unnamedTemp) file() *os.File    { return nil }
