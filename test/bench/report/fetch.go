@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/pem"
 	"fmt"
 	"io"
@@ -64,7 +65,7 @@ func (b *bench) fetchPage() row {
 		}
 		js = append(js, d)
 		t := time.Now()
-		md, _, err := fetch.ToMarkdown([]byte(page), srv.URL+"/page")
+		md, _, _, err := fetch.ToMarkdown(context.Background(), []byte(page), srv.URL+"/page")
 		if err != nil {
 			return r.with(nil, nil, err)
 		}
