@@ -18,7 +18,8 @@ ROOT      ?= $(CURDIR)
 # make, go, npm, cargo, mvn, just, task and mise are the oracles of the
 # overview tests (test/overview_oracle_test.go); the last three are not
 # Debian packages here: npm packages that ship the binary, and a Go module.
-APT_PKGS  := git bubblewrap:bwrap ripgrep:rg make npm cargo maven:mvn
+# chromium is the browser of the OAuth consent test (test/serve_browser_test.go).
+APT_PKGS  := git bubblewrap:bwrap ripgrep:rg make npm cargo maven:mvn chromium
 NPM_PKGS  := rust-just@1.57.0:just @jdxcode/mise@2026.9.15:mise
 GO_TOOLS  := github.com/go-task/task/v3/cmd/task@v3.54.0:task
 # The pinned MCP conformance suite (package.json + package-lock.json).
@@ -101,7 +102,7 @@ test: deps lsp-servers vet cross conformance-deps
 	cd sdk && $(GO) test ./...
 	cd examples/procfile && $(GO) test ./...
 	cd plugins && $(GO) test $$($(GO) list ./... | grep -v /testplugins)
-	JUJU_CONFORMANCE=require $(GO) test -race -timeout 30m ./...
+	JUJU_CONFORMANCE=require JUJU_BROWSER=require $(GO) test -race -timeout 30m ./...
 
 ## bench: the SPEC §11 report; BENCHTIME=… to change the sample size. It installs what it
 ##        measures against when missing: ripgrep and bubblewrap (deps), gopls (lsp-servers)

@@ -75,14 +75,15 @@ func (s *server) pairingCode(t *testing.T, n int) (code, clientID string) {
 	return "", ""
 }
 
-// submitConsent posts the consent form as the browser would (same origin)
+// submitConsent posts the consent form as a browser would, with the Origin
+// header a browser sends under the page's Referrer-Policy (formOrigin),
 // and returns the answer's status and Location.
 func (s *server) submitConsent(t *testing.T, f consentForm, code, action string) (int, *url.URL) {
 	t.Helper()
 	form := url.Values{"txn": {f.txn}, "csrf": {f.csrf}, "code": {code}, "action": {action}}
 	req, _ := http.NewRequest("POST", s.base+"/authorize", strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Origin", s.base)
+	req.Header.Set("Origin", formOrigin(f.header.Get("Referrer-Policy"), s.base, s.base))
 	for _, c := range f.cookies {
 		req.AddCookie(c)
 	}

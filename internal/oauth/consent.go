@@ -50,14 +50,21 @@ var modeNotes = map[string]string{
 }
 
 // pageHeaders keep the pages from being framed, cached, or leaking their
-// address.
+// address to another site.
+//
+// The referrer policy is same-origin, not no-referrer: under the Fetch
+// standard a browser sends "Origin: null" with the POST of a form on a
+// no-referrer page, and juju's HTTP front refuses that Origin (DNS
+// rebinding protection), so the owner could never allow anyone. Under
+// same-origin the consent form's POST carries the page's own origin, and
+// the redirect to the client, on another site, carries no Referer.
 func pageHeaders(w http.ResponseWriter) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
 	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Referrer-Policy", "same-origin")
 }
 
 // showConsent renders the consent page of c.
