@@ -16,7 +16,8 @@ func TestServeOAuthRefusals(t *testing.T) {
 	srv := startServe(t, root, "--mode", "trusted")
 	form := map[string]string{"Content-Type": "application/x-www-form-urlencoded"}
 
-	for _, uri := range []string{"javascript:alert(1)", "data:text/html,x", "http://evil.example/cb", "https://claude.ai/cb#x", "not a url"} {
+	for _, uri := range []string{"javascript:alert(1)", "data:text/html,x", "http://evil.example/cb", "https://claude.ai/cb#x", "not a url",
+		"https://cl%D0%B0ude.ai/cb", "https://%E2%80%AEia.edualc/cb", "https://a.com:99999/cb"} {
 		if res, body := srv.raw(t, "POST", "/register", `{"redirect_uris":["`+uri+`"]}`, nil); res.StatusCode != 400 {
 			t.Errorf("register %q: %d %s", uri, res.StatusCode, body)
 		}

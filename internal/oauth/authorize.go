@@ -54,6 +54,12 @@ func (s *Server) authorizeStart(w http.ResponseWriter, r *http.Request, base str
 		errorPage(w, http.StatusBadRequest, "The redirect_uri is not one this application registered. Start again from the application.")
 		return
 	}
+	if CheckRedirectURI(redirect) != "" {
+		// Registered under older, looser rules: its host could not be
+		// shown to the owner as it is.
+		errorPage(w, http.StatusBadRequest, "This application registered a redirect_uri juju no longer accepts. It must register again.")
+		return
+	}
 	state := q.Get("state")
 	fail := func(code, desc string) {
 		redirectTo(w, r, redirect, url.Values{"error": {code}, "error_description": {desc}}, state, base)

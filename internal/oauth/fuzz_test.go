@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -16,6 +17,7 @@ func FuzzCheckRedirectURI(f *testing.F) {
 		"http://[::1]:80/", "javascript:alert(1)", "data:text/html,x", "https://a#b", "http://evil/",
 		"HTTPS://A.EXAMPLE/x?y=1", "http://127.0.0.1.evil.example/", "http://[::ffff:127.0.0.1]/",
 		"http://0x7f.0.0.1/", "http://2130706433/", "https://user@host/",
+		"https://cl%D0%B0ude.ai/cb", "https://%E2%80%AEia.edualc/cb", "https://a.com:99999/cb", "http://[fe80::1%25eth0]/",
 	} {
 		f.Add(s)
 	}
@@ -29,6 +31,20 @@ func FuzzCheckRedirectURI(f *testing.F) {
 		}
 		if err != nil || u.Fragment != "" || strings.Contains(s, "#") || u.User != nil || u.Host == "" {
 			t.Fatalf("accepted %q", s)
+		}
+		// The host shown is the one the browser goes to, character for
+		// character: nothing percent-decoded, nothing but a DNS name or
+		// an IP address and a real port.
+		if shown := redirectHost(s); shown != u.Host || strings.Contains(shown, "%") {
+			t.Fatalf("accepted %q, whose host is shown as %q but is %q", s, shown, u.Host)
+		}
+		if h := u.Hostname(); !dnsName(h) && !strings.Contains(h, ":") {
+			t.Fatalf("accepted host %q", h)
+		}
+		if p := u.Port(); p != "" {
+			if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+				t.Fatalf("accepted port %q", p)
+			}
 		}
 		switch u.Scheme {
 		case "https":

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -141,6 +142,9 @@ func CheckRedirectURI(u string) string {
 	if p.User != nil {
 		return "a redirect URI must not carry user information"
 	}
+	if err := checkHost(u, p); err != "" {
+		return err
+	}
 	switch p.Scheme {
 	case "https":
 		if p.Hostname() == "" {
@@ -155,6 +159,68 @@ func CheckRedirectURI(u string) string {
 	default:
 		return "a redirect URI must be https://, or http:// on a loopback address"
 	}
+}
+
+// maxPort is the largest TCP port.
+const maxPort = 65535
+
+// checkHost returns why the host and port of u, parsed as p, cannot be shown to the owner as
+// the place the browser goes, or "". url.Parse decodes percent-encoded
+// bytes of the host, so an ASCII URI can still have a host of any
+// characters ("cl%D0%B0ude.ai" is "clаude.ai", with a Cyrillic а): the
+// host must be a DNS name of letters, digits and hyphens (an
+// internationalised one in its xn-- form), or an IP address, as written,
+// and the port a real one.
+func checkHost(u string, p *url.URL) string {
+	const msg = "a redirect URI's host must be a DNS name of ASCII letters, digits, hyphens and dots " +
+		"(an internationalised one in its xn-- form) or an IP address, without percent-encoding"
+	host := p.Hostname()
+	if strings.Contains(rawAuthority(u), "%") {
+		return msg
+	}
+	if strings.HasPrefix(p.Host, "[") {
+		ip, err := netip.ParseAddr(host)
+		if err != nil || !ip.Is6() || ip.Zone() != "" {
+			return msg
+		}
+	} else if !dnsName(host) {
+		return msg
+	}
+	if port := p.Port(); port != "" || strings.HasSuffix(p.Host, ":") {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > maxPort {
+			return "a redirect URI's port must be a number from 1 to 65535"
+		}
+	}
+	return ""
+}
+
+// maxLabel and maxDNSName bound a DNS name's labels and the whole name
+// (RFC 1035 §2.3.4).
+const (
+	maxLabel   = 63
+	maxDNSName = 253
+)
+
+// dnsName reports whether host is a DNS name of letter-digit-hyphen labels
+// (which takes in IPv4 addresses and xn-- labels), with at most a final
+// dot.
+func dnsName(host string) bool {
+	host = strings.TrimSuffix(host, ".")
+	if host == "" || len(host) > maxDNSName {
+		return false
+	}
+	for label := range strings.SplitSeq(host, ".") {
+		if label == "" || len(label) > maxLabel || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			c := label[i]
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // isLoopback reports whether host is localhost or a loopback address.
@@ -205,11 +271,27 @@ func cleanName(s string) string {
 }
 
 // redirectHost is where a redirect URI sends the browser (host and port),
-// as the owner is shown it.
+// as the owner is shown it: as written in the URI, never decoded, so that
+// no percent-encoded byte becomes a character the owner misreads.
 func redirectHost(u string) string {
-	p, err := url.Parse(u)
-	if err != nil {
+	if _, err := url.Parse(u); err != nil {
 		return "?"
 	}
-	return p.Host
+	return rawAuthority(u)
+}
+
+// rawAuthority is the host and port of an absolute URI as written: what
+// follows "//" up to the path, query or fragment, without user info.
+func rawAuthority(u string) string {
+	_, rest, ok := strings.Cut(u, "//")
+	if !ok {
+		return ""
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	return rest
 }

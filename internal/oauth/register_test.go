@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 )
@@ -37,6 +38,24 @@ func TestRegister(t *testing.T) {
 		{`{"redirect_uris":["https://cl\u0430ude.ai/cb"]}`, 400},
 		{`{"redirect_uris":["https://claude.ai/caf\u00e9"]}`, 400},
 		{`{"redirect_uris":["https://xn--claude-6of.ai/caf%C3%A9"]}`, 201},
+		// ASCII, but the host decodes to other characters, or is no host.
+		{`{"redirect_uris":["https://cl%D0%B0ude.ai/cb"]}`, 400},
+		{`{"redirect_uris":["https://%E2%80%AEia.edualc/cb"]}`, 400},
+		{`{"redirect_uris":["https://cl%61ude.ai/cb"]}`, 400},
+		{`{"redirect_uris":["https://a%2Fb.example/cb"]}`, 400},
+		{`{"redirect_uris":["http://[fe80::1%25eth0]/cb"]}`, 400},
+		{`{"redirect_uris":["https://a_b.example/cb"]}`, 400},
+		{`{"redirect_uris":["https://-a.example/cb"]}`, 400},
+		{`{"redirect_uris":["https://a..example/cb"]}`, 400},
+		{`{"redirect_uris":["https://[claude.ai]/cb"]}`, 400},
+		{`{"redirect_uris":["https://claude.ai./cb"]}`, 201},
+		{`{"redirect_uris":["https://[2001:db8::1]:8443/cb"]}`, 201},
+		// Ports that cannot be.
+		{`{"redirect_uris":["https://a.com:99999/cb"]}`, 400},
+		{`{"redirect_uris":["https://a.com:0/cb"]}`, 400},
+		{`{"redirect_uris":["https://a.com:/cb"]}`, 400},
+		{`{"redirect_uris":["http://127.0.0.1:65536/cb"]}`, 400},
+		{`{"redirect_uris":["http://127.0.0.1:65535/cb"]}`, 201},
 		{`{"redirect_uris":["https://claude.ai/cb"],"grant_types":["client_credentials"]}`, 400},
 		{`{"redirect_uris":["https://claude.ai/cb"],"response_types":["token"]}`, 400},
 		{`{"redirect_uris":"https://claude.ai/cb"}`, 400},
@@ -94,5 +113,34 @@ func TestRegisterLimits(t *testing.T) {
 	r.register(testRedirect)
 	if w := r.do("POST", PathRegister, body, nil); w.Code != 429 {
 		t.Fatalf("past the rate limit: %d", w.Code)
+	}
+}
+
+// The host the owner is shown is the URI's as written, and a client
+// registered before the host rules (its URI in the store as it was) gets
+// an error page, never the consent page.
+func TestRedirectHostAsWritten(t *testing.T) {
+	for u, want := range map[string]string{
+		"https://claude.ai/cb":              "claude.ai",
+		"https://cl%D0%B0ude.ai/cb":         "cl%D0%B0ude.ai",
+		"https://%E2%80%AEia.edualc:8443?x": "%E2%80%AEia.edualc:8443",
+		"http://[::1]:80/cb":                "[::1]:80",
+	} {
+		if got := redirectHost(u); got != want {
+			t.Errorf("redirectHost(%q) = %q, want %q", u, got, want)
+		}
+	}
+	r := newRig(t)
+	id := r.register(testRedirect)
+	bad := "https://cl%D0%B0ude.ai/cb"
+	if err := r.s.store.update(func(d *db) error {
+		d.client(id).RedirectURIs = []string{bad}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	w := r.do("GET", authorizeURL(id, map[string]string{"redirect_uri": bad}), "", nil)
+	if w.Code != 400 || !strings.Contains(w.Body.String(), "no longer accepts") || len(r.codes) != 0 {
+		t.Fatalf("%d, %d codes printed: %s", w.Code, len(r.codes), w.Body)
 	}
 }
