@@ -25,9 +25,12 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request, base str
 // maxState bounds the client's state value.
 const maxState = 1024
 
-// authorizeStart checks an authorization request. Until the client and
-// its redirect URI are known good, a problem is an error page, never a
-// redirect (RFC 6749 §4.1.2.1); after that, errors go back to the client.
+// authorizeStart checks an authorization request. A problem is an error
+// page, never a redirect: until the client and its redirect URI are known
+// good (RFC 6749 §4.1.2.1), and after too, since anyone may register any
+// https redirect URI: redirecting a malformed request to it would make
+// juju's (tunnel's) host name an open redirector (RFC 9700 §4.11.2). Only
+// the owner's decision on the consent page goes back to the client.
 func (s *Server) authorizeStart(w http.ResponseWriter, r *http.Request, base string) {
 	q := r.URL.Query()
 	d, err := s.store.current()
@@ -62,7 +65,7 @@ func (s *Server) authorizeStart(w http.ResponseWriter, r *http.Request, base str
 	}
 	state := q.Get("state")
 	fail := func(code, desc string) {
-		redirectTo(w, r, redirect, url.Values{"error": {code}, "error_description": {desc}}, state, base)
+		errorPage(w, http.StatusBadRequest, "The application's authorization request is not valid ("+code+": "+desc+"). Start again from the application.")
 	}
 	for k, v := range q {
 		if len(v) > 1 && k != "resource" {
