@@ -20,9 +20,20 @@ import (
 // that asks the client something (an approval) streams its question the
 // same way and is answered in a POST of the client's. A batch of nothing
 // but notifications and responses is answered 202, as one of those alone.
-func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte) {
+//
+// Once split, the batch holds of the body budget only its messages (not
+// the whitespace around them), and each message's part is given back once
+// mcp-go has served it, before its answer is written.
+func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte, held *lease) {
 	var msgs []json.RawMessage
-	if err := json.Unmarshal(body, &msgs); err != nil {
+	err := json.Unmarshal(body, &msgs)
+	body, r.Body = nil, http.NoBody // r is the front's copy
+	var kept int64
+	for _, m := range msgs {
+		kept += int64(len(m))
+	}
+	held.keep(kept)
+	if err != nil {
 		writeJSON(w, http.StatusBadRequest, mcp.JSONRPCError{
 			JSONRPC: mcp.JSONRPC_VERSION,
 			ID:      mcp.NewRequestId(nil),
@@ -39,14 +50,18 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte) 
 		return
 	}
 	out := &sseOut{w: w}
-	for _, m := range msgs {
+	for i, m := range msgs {
+		msgs[i] = nil
+		size := int64(len(m))
 		m = bytes.TrimSpace(m)
 		if _, refusal := readBatched(m); refusal != nil {
+			held.give(size)
 			out.event(refusal)
 			continue
 		}
 		msg := peekMessage(request{modern: mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion))}, m)
 		if msg.modern && msg.cancels != "" && f.stateless.othersHold(msg.cancels, principalOf(r.Context())) {
+			held.give(size)
 			continue // as serveMCP drops it
 		}
 		end := func() {}
@@ -63,6 +78,7 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte) 
 		bw := &batchWriter{out: out, header: http.Header{}}
 		f.mcp.ServeHTTP(bw, one)
 		end()
+		held.give(size)
 		bw.finish()
 	}
 	if !out.started {

@@ -48,6 +48,9 @@ type front struct {
 }
 
 func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	tw := &timedWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: f.limits.WriteTimeout}
+	defer tw.done()
+	w = tw
 	if r.ContentLength != 0 {
 		// A body may follow. Whoever reads it (readBody, the OAuth
 		// endpoints, or net/http draining what a refusal left unread) does
@@ -92,11 +95,14 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		return
 	}
 	var body []byte
+	// held is the budget the body takes, given back once the body has
+	// been handed on (rpcWriter's first write, serveBatch), so that a
+	// client that reads no answer holds nothing of it.
+	held := newLease(&f.bodies, principal)
+	defer held.release()
 	if r.Method == http.MethodPost {
 		var err error
-		var held int64
-		body, held, err = readBody(w, r, f.limits.MaxBody, f.limits.BodyTimeout, &f.bodies)
-		defer f.bodies.give(held)
+		body, err = readBody(w, r, f.limits.MaxBody, f.limits.BodyTimeout, held)
 		if err != nil {
 			if big := (*bodyTooLarge)(nil); errors.As(err, &big) {
 				f.tooLarge(w, r, principal, big.head)
@@ -110,6 +116,8 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 			httpError(w, eb.status, eb.msg)
 			return
 		}
+		// On a copy: net/http's own request keeps its own body.
+		r = r.WithContext(r.Context())
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	msg := peek(r, body)
@@ -156,7 +164,7 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 	}
 	ctx := withPrincipal(r.Context(), principal)
 	if r.Method == http.MethodPost && isBatch(body) {
-		f.serveBatch(w, r.WithContext(ctx), body)
+		f.serveBatch(w, r.WithContext(ctx), body, held)
 		return
 	}
 	if id := r.Header.Get(server.HeaderKeySessionID); r.Method == http.MethodGet && id != "" {
@@ -165,7 +173,7 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		defer cancel()
 		defer f.sessions.attach(id, cancel)()
 	}
-	ww := &rpcWriter{ResponseWriter: w, onSession: func(id string) { f.sessions.bind(id, principal) }}
+	ww := &rpcWriter{ResponseWriter: w, onSession: func(id string) { f.sessions.bind(id, principal) }, onAnswer: held.release}
 	f.mcp.ServeHTTP(ww, r.WithContext(ctx))
 }
 

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"sync/atomic"
 	"time"
 )
 
@@ -33,8 +32,14 @@ type Limits struct {
 	// MaxBodies bounds the bytes of request bodies held at once, being
 	// read or being served, across every client: a body that would pass
 	// it is refused with 503 as its bytes arrive. Many clients sending
-	// large bodies slowly hold no more than this together.
+	// large bodies slowly hold no more than this together. One OAuth
+	// client holds at most a quarter of it, and OAuth clients together
+	// leave the local token's clients a quarter (budget).
 	MaxBodies int64
+	// WriteTimeout bounds each write of an answer (a JSON answer whole,
+	// an SSE event): a client that stops reading is cut off then, and
+	// holds its connection no longer.
+	WriteTimeout time.Duration
 }
 
 // Defaults of Limits.
@@ -47,6 +52,7 @@ const (
 	DefaultSessionIdle   = 10 * time.Minute
 	DefaultSessionTTL    = time.Hour
 	DefaultMaxBodies     = 256 << 20
+	DefaultWriteTimeout  = time.Minute
 	maxHeaderBytes       = 64 << 10
 	maxOAuthBody         = 64 << 10
 )
@@ -62,7 +68,8 @@ func (l Limits) withDefaults() Limits {
 		l.MaxBody = DefaultMaxBody
 	}
 	if l.MaxBodies <= 0 {
-		l.MaxBodies = max(DefaultMaxBodies, 4*l.MaxBody)
+		// A principal's share, a quarter, holds two of the largest bodies.
+		l.MaxBodies = max(DefaultMaxBodies, bodyShares*2*l.MaxBody)
 	}
 	if l.MaxSessions <= 0 {
 		l.MaxSessions = DefaultMaxSessions
@@ -70,6 +77,7 @@ func (l Limits) withDefaults() Limits {
 	set(&l.HeaderTimeout, DefaultHeaderTimeout)
 	set(&l.BodyTimeout, DefaultBodyTimeout)
 	set(&l.IdleTimeout, DefaultIdleTimeout)
+	set(&l.WriteTimeout, DefaultWriteTimeout)
 	set(&l.SessionIdle, DefaultSessionIdle)
 	set(&l.SessionTTL, DefaultSessionTTL)
 	return l
@@ -108,85 +116,63 @@ func (*bodyTooLarge) Error() string { return "the request body is larger than th
 // body before it answers, and the client decides how fast.
 //
 // The bytes of the body kept count against held (held.take) as they
-// arrive; the caller gives back the returned count (held.give) once it is
-// done with the body.
-func readBody(w http.ResponseWriter, r *http.Request, max int64, timeout time.Duration, held *budget) ([]byte, int64, error) {
+// arrive; the caller gives them back (held.release) once it has handed
+// the body on, before its answer is written.
+func readBody(w http.ResponseWriter, r *http.Request, max int64, timeout time.Duration, held *lease) ([]byte, error) {
 	drain := drainLimit(max)
 	if r.ContentLength > drain {
-		return nil, 0, &errBody{http.StatusRequestEntityTooLarge, "the request body is larger than this server accepts"}
+		return nil, &errBody{http.StatusRequestEntityTooLarge, "the request body is larger than this server accepts"}
 	}
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Now().Add(timeout))
-	body, taken, err := readHeld(r.Body, max+1, held)
+	body, err := readHeld(r.Body, max+1, held)
 	if err == nil && int64(len(body)) <= max {
 		rc.SetReadDeadline(time.Time{})
-		return body, taken, nil
+		return body, nil
 	}
-	held.give(taken)
+	held.release()
 	if err == nil {
 		head := append([]byte(nil), body[:min(headKeep, len(body))]...)
 		n := int64(len(body))
 		body = nil
 		if _, err = io.Copy(io.Discard, http.MaxBytesReader(w, r.Body, drain-n)); err == nil {
 			rc.SetReadDeadline(time.Time{})
-			return nil, 0, &bodyTooLarge{head}
+			return nil, &bodyTooLarge{head}
 		}
 	}
 	var tooBig *http.MaxBytesError
 	var netErr net.Error
 	switch {
+	case errors.Is(err, errShareFull):
+		return nil, &errBody{http.StatusServiceUnavailable, "this client has as many request bodies in flight as juju allows one client; wait for its answers, then retry"}
 	case errors.Is(err, errBodiesFull):
-		return nil, 0, &errBody{http.StatusServiceUnavailable, "juju is holding as many request bodies as it allows at once; retry in a moment"}
+		return nil, &errBody{http.StatusServiceUnavailable, "juju is holding as many request bodies as it allows at once; retry in a moment"}
 	case errors.As(err, &tooBig):
-		return nil, 0, &errBody{http.StatusRequestEntityTooLarge, "the request body is larger than this server accepts"}
+		return nil, &errBody{http.StatusRequestEntityTooLarge, "the request body is larger than this server accepts"}
 	case errors.As(err, &netErr) && netErr.Timeout():
-		return nil, 0, &errBody{http.StatusRequestTimeout, "the request body came too slowly"}
+		return nil, &errBody{http.StatusRequestTimeout, "the request body came too slowly"}
 	default:
-		return nil, 0, &errBody{http.StatusBadRequest, "the request body could not be read"}
+		return nil, &errBody{http.StatusBadRequest, "the request body could not be read"}
 	}
 }
-
-// budget counts bytes held against a bound, safely across goroutines.
-type budget struct {
-	used atomic.Int64
-	max  int64
-}
-
-// take counts n more bytes, unless that would pass the bound.
-func (b *budget) take(n int64) bool {
-	if b.used.Add(n) > b.max {
-		b.used.Add(-n)
-		return false
-	}
-	return true
-}
-
-// give returns n bytes taken.
-func (b *budget) give(n int64) { b.used.Add(-n) }
-
-// errBodiesFull is a body whose next bytes would pass Limits.MaxBodies.
-var errBodiesFull = errors.New("request bodies at their bound")
 
 // readHeld reads src to its end or limit bytes, whichever comes first. Its
 // buffer grows, by doubling, only as bytes arrive, and each growth is
 // taken from held first: a body declared large but sent slowly holds only
-// what came. It returns what it read and what it took from held, which
-// the caller gives back.
-func readHeld(src io.Reader, limit int64, held *budget) ([]byte, int64, error) {
+// what came.
+func readHeld(src io.Reader, limit int64, held *lease) ([]byte, error) {
 	const first = 4 << 10
 	var buf []byte
-	var taken int64
 	src = io.LimitReader(src, limit)
 	for {
 		if len(buf) == cap(buf) {
 			if int64(len(buf)) >= limit {
-				return buf, taken, nil
+				return buf, nil
 			}
 			size := min(max(first, 2*int64(cap(buf))), limit)
-			if !held.take(size - int64(cap(buf))) {
-				return buf, taken, errBodiesFull
+			if err := held.take(size - int64(cap(buf))); err != nil {
+				return buf, err
 			}
-			taken += size - int64(cap(buf))
 			next := make([]byte, len(buf), size)
 			copy(next, buf)
 			buf = next
@@ -194,10 +180,10 @@ func readHeld(src io.Reader, limit int64, held *budget) ([]byte, int64, error) {
 		n, err := src.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if err == io.EOF {
-			return buf, taken, nil
+			return buf, nil
 		}
 		if err != nil {
-			return buf, taken, err
+			return buf, err
 		}
 	}
 }

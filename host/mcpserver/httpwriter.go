@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"net/http"
+	"sync/atomic"
+	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -14,12 +16,16 @@ import (
 type rpcWriter struct {
 	http.ResponseWriter
 	onSession   func(id string)
+	onAnswer    func() // called once, as the answer starts
 	wroteHeader bool
 }
 
 func (w *rpcWriter) WriteHeader(code int) {
 	if !w.wroteHeader {
 		w.wroteHeader = true
+		if w.onAnswer != nil {
+			w.onAnswer()
+		}
 		if id := w.Header().Get(server.HeaderKeySessionID); id != "" && code < 300 && w.onSession != nil {
 			w.onSession(id)
 		}
@@ -43,3 +49,49 @@ func (w *rpcWriter) Flush() {
 
 // Unwrap lets http.ResponseController reach the connection.
 func (w *rpcWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// timedWriter gives each write of an answer, and each flush, a deadline
+// of its own (Limits.WriteTimeout): a client that stops reading blocks a
+// write for that long at most, then the connection is cut. A whole SSE
+// stream has no deadline, only each event. done flushes what is left under
+// the deadline and clears it, so that the connection's next request starts
+// without one (net/http sets no write deadline of its own here).
+type timedWriter struct {
+	http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+	wrote   atomic.Bool
+}
+
+func (t *timedWriter) arm() {
+	t.wrote.Store(true)
+	t.rc.SetWriteDeadline(time.Now().Add(t.timeout))
+}
+
+func (t *timedWriter) WriteHeader(code int) {
+	t.wrote.Store(true)
+	t.ResponseWriter.WriteHeader(code)
+}
+
+func (t *timedWriter) Write(p []byte) (int, error) {
+	t.arm()
+	return t.ResponseWriter.Write(p)
+}
+
+func (t *timedWriter) Flush() {
+	t.arm()
+	t.rc.Flush()
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (t *timedWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }
+
+// done ends the answer's writes: a flush under the deadline, when anything
+// was written, then no deadline.
+func (t *timedWriter) done() {
+	if t.wrote.Load() {
+		t.arm()
+		t.rc.Flush()
+	}
+	t.rc.SetWriteDeadline(time.Time{})
+}
