@@ -3,6 +3,7 @@ package test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -243,7 +244,27 @@ func TestServeOAuth(t *testing.T) {
 	if out := juju(t, srv.home, root, "clients", "list"); !strings.Contains(out, access.client) || !strings.Contains(out, "revoke-me") {
 		t.Fatalf("juju clients list:\n%s", out)
 	}
+	// The client's session and its GET stream are open when it is
+	// revoked: both end, which pings would otherwise keep alive.
+	sid := srv.initSession(t, bearer)
+	sctx, scancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer scancel()
+	sreq, _ := http.NewRequestWithContext(sctx, "GET", srv.url, nil)
+	for k, v := range merge(bearer, map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-11-25", "Accept": "text/event-stream"}) {
+		sreq.Header.Set(k, v)
+	}
+	stream, err := http.DefaultClient.Do(sreq)
+	if err != nil || stream.StatusCode != 200 {
+		t.Fatalf("the client's GET stream: %v %v", stream, err)
+	}
 	juju(t, srv.home, root, "clients", "revoke", access.client)
+	revoked := time.Now()
+	if _, err := io.Copy(io.Discard, stream.Body); err != nil {
+		t.Fatalf("the revoked client's GET stream did not end: %v", err)
+	}
+	if d := time.Since(revoked); d > 30*time.Second {
+		t.Fatalf("the revoked client's GET stream ended after %s", d)
+	}
 	if res, _ := srv.raw(t, "POST", "/mcp", writeCall("pwned-after-revoke.txt", true), merge(bearer, modernHeaders("write_file"))); res.StatusCode != 401 {
 		t.Fatalf("a revoked client's token: %d", res.StatusCode)
 	}

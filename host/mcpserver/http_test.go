@@ -3,11 +3,13 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -47,16 +49,36 @@ func newRig(t testing.TB, public string, lim Limits) *testRig {
 	return rig
 }
 
-// fakeOAuth owns /oauth-test and knows a fixed set of access tokens.
-type fakeOAuth struct{ tokens map[string]string }
+// fakeOAuth owns /oauth-test and knows a set of access tokens.
+type fakeOAuth struct {
+	mu     sync.Mutex
+	tokens map[string]string
+}
 
 func (f *fakeOAuth) Owns(path string) bool { return path == "/oauth-test" }
 func (f *fakeOAuth) ServeOAuth(w http.ResponseWriter, r *http.Request, base string) {
 	w.Write([]byte("issuer " + base))
 }
 func (f *fakeOAuth) Verify(tok, resource string) (string, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	c, ok := f.tokens[tok]
 	return c, ok && resource == "http://127.0.0.1:7777/mcp"
+}
+func (f *fakeOAuth) Valid(tok, resource string) bool {
+	_, ok := f.Verify(tok, resource)
+	return ok
+}
+
+// set gives a token to a client, or revokes it ("").
+func (f *fakeOAuth) set(tok, client string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if client == "" {
+		delete(f.tokens, tok)
+		return
+	}
+	f.tokens[tok] = client
 }
 
 // do sends one request through the front.
@@ -278,6 +300,94 @@ func TestFrontSessionCap(t *testing.T) {
 	}
 	if c := rig.do("POST", "/mcp", touchBody, map[string]string{server.HeaderKeySessionID: ids[1]}).Code; c != 200 {
 		t.Fatalf("a used session was evicted: %d", c)
+	}
+}
+
+// One OAuth client opens at most principalSessions sessions, and OAuth
+// clients together leave the local token's clients an eighth of the cap:
+// the owner's initialize is never refused for them.
+func TestFrontSessionsPerPrincipal(t *testing.T) {
+	rig := newRig(t, "", Limits{MaxSessions: 32, SessionIdle: time.Minute})
+	bearer := func(tok string) map[string]string { return map[string]string{"Authorization": "Bearer " + tok} }
+	rig.oauth.set("oauth-token-of-c2", "c2")
+	var first string
+	for i := range principalSessions {
+		id := rig.initialize(t, bearer("oauth-good-token-of-client-c1"))
+		if i == 0 {
+			first = id
+		}
+	}
+	if c := rig.do("POST", "/mcp", initBody, bearer("oauth-good-token-of-client-c1")).Code; c != 503 {
+		t.Fatalf("an OAuth client past its sessions: %d, want 503", c)
+	}
+	for range 32 - 32/localRoom - principalSessions {
+		rig.initialize(t, bearer("oauth-token-of-c2"))
+	}
+	if c := rig.do("POST", "/mcp", initBody, bearer("oauth-token-of-c2")).Code; c != 503 {
+		t.Fatalf("OAuth clients past their part of the table: %d, want 503", c)
+	}
+	for range 32 / localRoom {
+		rig.initialize(t, nil)
+	}
+	// Full: an OAuth client's idle session makes room for its own new one.
+	now := time.Now().Add(2 * time.Minute)
+	rig.front.sessions.now = func() time.Time { return now }
+	rig.initialize(t, bearer("oauth-good-token-of-client-c1"))
+	if c := rig.do("POST", "/mcp", touchBody, map[string]string{server.HeaderKeySessionID: first, "Authorization": "Bearer oauth-good-token-of-client-c1"}).Code; c != 404 {
+		t.Fatalf("the OAuth client's idle session: %d, want 404 (evicted)", c)
+	}
+}
+
+// A session, and its GET stream, end once the OAuth token it last
+// presented is revoked or expires, at the next check (endRevoked); the
+// local token's sessions and other clients' stay.
+func TestFrontRevokedClientsSessionsEnd(t *testing.T) {
+	rig := newRig(t, "", Limits{})
+	srv := httptest.NewServer(rig.front)
+	defer srv.Close()
+	const tok = "oauth-good-token-of-client-c1"
+	id := rig.initialize(t, map[string]string{"Authorization": "Bearer " + tok})
+	local := rig.initialize(t, nil)
+	rig.do("POST", "/mcp", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, map[string]string{server.HeaderKeySessionID: id, "Authorization": "Bearer " + tok})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel() // before srv.Close, which waits for the stream
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/mcp", nil)
+	req.Host = "127.0.0.1:7777"
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set(server.HeaderKeySessionID, id)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("GET stream: %v %v", res, err)
+	}
+	ended := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(io.Discard, res.Body)
+		ended <- err
+	}()
+	rig.front.endRevoked()
+	select {
+	case <-ended:
+		t.Fatal("the stream of a valid token ended")
+	case <-time.After(200 * time.Millisecond):
+	}
+	rig.oauth.set(tok, "")
+	rig.front.endRevoked()
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the revoked client's GET stream is still open")
+	}
+	rig.oauth.set(tok, "c1") // even with its token back, the session is gone
+	if c := rig.do("POST", "/mcp", touchBody, map[string]string{server.HeaderKeySessionID: id, "Authorization": "Bearer " + tok}).Code; c != 404 {
+		t.Fatalf("the revoked client's session: %d, want 404", c)
+	}
+	if c := rig.do("POST", "/mcp", touchBody, map[string]string{server.HeaderKeySessionID: local}).Code; c != 200 {
+		t.Fatalf("the local session: %d", c)
+	}
+	if n := rig.front.sessions.count(); n != 1 {
+		t.Fatalf("%d sessions left, want the local one", n)
 	}
 }
 

@@ -21,6 +21,9 @@ type Authorizer interface {
 	// Verify returns the OAuth client an access token was issued to, when
 	// the token is live and was issued for resource.
 	Verify(token, resource string) (client string, ok bool)
+	// Valid reports what Verify would, without recording a use: whether
+	// the token behind an open session is still live.
+	Valid(token, resource string) bool
 }
 
 // localPrincipal is the principal of requests with the local token: the

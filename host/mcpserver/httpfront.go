@@ -87,6 +87,13 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		unauthorized(w, base, presented)
 		return
 	}
+	// An OAuth principal's sessions last as long as the token they last
+	// presented (endRevoked).
+	var cred credential
+	if principal != localPrincipal {
+		tok, _ := bearer(r)
+		cred = credential{token: tok, resource: base + mcpPath}
+	}
 	switch r.Method {
 	case http.MethodPost, http.MethodGet, http.MethodDelete:
 	default:
@@ -130,7 +137,7 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		return
 	}
 	if id := r.Header.Get(server.HeaderKeySessionID); id != "" {
-		if !f.sessions.use(id, principal) {
+		if !f.sessions.use(id, principal, cred) {
 			httpError(w, http.StatusNotFound, "unknown session: initialize a new one")
 			return
 		}
@@ -141,15 +148,15 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		return
 	}
 	if msg.initialize {
-		evict, ok := f.sessions.admit()
+		evict, ok := f.sessions.admit(principal)
 		if !ok {
 			w.Header().Set("Retry-After", "30")
 			httpError(w, http.StatusServiceUnavailable, "too many sessions: end one (DELETE) or retry later")
 			return
 		}
-		defer f.sessions.release()
+		defer f.sessions.release(principal)
 		if evict != "" {
-			f.endSession(evict)
+			f.endSession(evict, "ended an idle HTTP session to make room for a new one")
 		}
 	}
 	if msg.modern {
@@ -173,7 +180,7 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		defer cancel()
 		defer f.sessions.attach(id, cancel)()
 	}
-	ww := &rpcWriter{ResponseWriter: w, onSession: func(id string) { f.sessions.bind(id, principal) }, onAnswer: held.release}
+	ww := &rpcWriter{ResponseWriter: w, onSession: func(id string) { f.sessions.bind(id, principal, cred) }, onAnswer: held.release}
 	f.mcp.ServeHTTP(ww, r.WithContext(ctx))
 }
 
@@ -190,7 +197,7 @@ func (f *front) tooLarge(w http.ResponseWriter, r *http.Request, principal strin
 		return
 	}
 	if id := r.Header.Get(server.HeaderKeySessionID); id != "" {
-		if !f.sessions.use(id, principal) {
+		if !f.sessions.use(id, principal, credential{}) {
 			httpError(w, http.StatusNotFound, "unknown session: initialize a new one")
 			return
 		}
@@ -230,15 +237,47 @@ func (c *closeOnRefusal) Flush() {
 // Unwrap lets http.ResponseController reach the connection.
 func (c *closeOnRefusal) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
-// endSession ends a session through mcp-go, so its state there goes too.
-func (f *front) endSession(id string) {
+// endSession ends a session through mcp-go, so its state there goes too,
+// and its GET streams with it; why is logged.
+func (f *front) endSession(id, why string) {
 	req, err := http.NewRequest(http.MethodDelete, mcpPath, nil)
 	if err != nil {
 		return
 	}
 	req.Header.Set(server.HeaderKeySessionID, id)
 	f.mcp.ServeHTTP(discard{}, req)
-	f.log.Info("ended an idle HTTP session to make room for a new one")
+	f.sessions.Terminate(id) // mcp-go ends only the sessions it knows
+	f.log.Info(why)
+}
+
+// recheckEvery is how often the OAuth tokens behind open sessions are
+// checked again: a revoked client's session and GET stream, or one whose
+// token expired, end within this time (its requests are refused at once).
+const recheckEvery = 10 * time.Second
+
+// endRevoked ends every session whose OAuth token is no longer valid:
+// revoked with juju clients revoke, its grant dropped, or expired.
+func (f *front) endRevoked() {
+	if f.oauth == nil {
+		return
+	}
+	for _, id := range f.sessions.unauthorized(func(c credential) bool { return f.oauth.Valid(c.token, c.resource) }) {
+		f.endSession(id, "ended an HTTP session whose OAuth token expired or was revoked")
+	}
+}
+
+// watchGrants runs endRevoked every recheckEvery until ctx is done.
+func (f *front) watchGrants(ctx context.Context) {
+	t := time.NewTicker(recheckEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			f.endRevoked()
+		}
+	}
 }
 
 // request is what the front needs to know of a request before mcp-go.

@@ -46,6 +46,9 @@ func ServeHTTP(ctx context.Context, h *host.Host, cfg HTTPConfig) error {
 	}
 	s.warmAfterHandshake(ctx, 0, warmDelay)
 	handler, closeSessions := s.httpHandler(cfg)
+	wctx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go handler.watchGrants(wctx)
 	log := logger(cfg.Log)
 	lim := cfg.Limits.withDefaults()
 	srv := &http.Server{
@@ -78,7 +81,7 @@ func ServeHTTP(ctx context.Context, h *host.Host, cfg HTTPConfig) error {
 
 // httpHandler builds the front around mcp-go's streamable HTTP server, and
 // returns with it the function that ends every session at shutdown.
-func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, func(context.Context)) {
+func (s *Server) httpHandler(cfg HTTPConfig) (*front, func(context.Context)) {
 	lim := cfg.Limits.withDefaults()
 	sess := newSessions(lim.MaxSessions, lim.SessionIdle)
 	inner := server.NewStreamableHTTPServer(s.mcp,

@@ -18,21 +18,39 @@ import (
 // an unknown, altered or foreign id is refused with 404 and never opens a
 // session by accident. The table is capped: past the cap, the least
 // recently used session idle longer than evictIdle makes room, else a new
-// session is refused.
+// session is refused. One principal other than the local one holds at
+// most principalSessions, and those principals together leave the local
+// one max/localRoom: an OAuth client cannot take every session.
 type sessions struct {
 	mu        sync.Mutex
 	byID      map[string]*sessionEntry
-	reserved  int // initialize requests in flight
+	reserved  map[string]int // initialize requests in flight, by principal
 	max       int
 	evictIdle time.Duration
 	now       func() time.Time
 }
 
+// principalSessions caps one OAuth client's sessions: a client opens one
+// per connection (a conversation, a window), and 16 is many windows while
+// leaving most of the 64 to the others.
+const principalSessions = 16
+
+// localRoom divides the cap: OAuth clients together leave the owner's
+// clients (the local token) an eighth of it, 8 of 64 sessions.
+const localRoom = 8
+
 type sessionEntry struct {
 	owner   string // the principal; "" until the initialize answer is written
 	last    time.Time
 	streams map[*int]context.CancelFunc // the session's open GET streams
+	// cred is the bearer token of an OAuth principal's last request on
+	// the session and the resource it was checked for: the session lasts
+	// only as long as that token is valid (sessions.unauthorized).
+	cred credential
 }
+
+// credential is an OAuth access token as a session last presented it.
+type credential struct{ token, resource string }
 
 var _ server.SessionIdManager = (*sessions)(nil)
 
@@ -40,7 +58,7 @@ var _ server.SessionIdManager = (*sessions)(nil)
 var errUnknownSession = errors.New("unknown session")
 
 func newSessions(max int, evictIdle time.Duration) *sessions {
-	return &sessions{byID: map[string]*sessionEntry{}, max: max, evictIdle: evictIdle, now: time.Now}
+	return &sessions{byID: map[string]*sessionEntry{}, reserved: map[string]int{}, max: max, evictIdle: evictIdle, now: time.Now}
 }
 
 // sessionPrefix starts every session id.
@@ -109,17 +127,19 @@ func (e *sessionEntry) closeStreams() {
 	e.streams = nil
 }
 
-// bind gives an unowned session to its principal, once.
-func (s *sessions) bind(id, owner string) {
+// bind gives an unowned session to its principal, once, with the
+// credential of an OAuth principal.
+func (s *sessions) bind(id, owner string, cred credential) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e, ok := s.byID[id]; ok && e.owner == "" {
-		e.owner = owner
+		e.owner, e.cred = owner, cred
 	}
 }
 
-// use reports whether id is a live session of owner, and marks it used.
-func (s *sessions) use(id, owner string) bool {
+// use reports whether id is a live session of owner, and marks it used
+// with the credential of this request.
+func (s *sessions) use(id, owner string, cred credential) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e, ok := s.byID[id]
@@ -127,23 +147,51 @@ func (s *sessions) use(id, owner string) bool {
 		return false
 	}
 	e.last = s.now()
+	e.cred = cred
 	return true
 }
 
-// admit reserves room for a new session. When the table is full it names a
-// session to end first (the least recently used, if idle long enough), or
+// admit reserves room for a new session of principal. When the table, or
+// the principal's part of it, is full it names a session to end first
+// (the least recently used of those in the way, if idle long enough), or
 // refuses. release must follow an admit that succeeded.
-func (s *sessions) admit() (evict string, ok bool) {
+func (s *sessions) admit(principal string) (evict string, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.byID)+s.reserved < s.max {
-		s.reserved++
+	mine, oauth := s.reserved[principal], 0
+	for p, n := range s.reserved {
+		if p != localPrincipal {
+			oauth += n
+		}
+	}
+	for _, e := range s.byID {
+		if e.owner == principal {
+			mine++
+		}
+		if e.owner != localPrincipal && e.owner != "" {
+			oauth++
+		}
+	}
+	total := len(s.byID)
+	for _, n := range s.reserved {
+		total += n
+	}
+	var inTheWay func(*sessionEntry) bool
+	switch {
+	case principal != localPrincipal && mine >= min(principalSessions, s.max):
+		inTheWay = func(e *sessionEntry) bool { return e.owner == principal }
+	case principal != localPrincipal && oauth >= s.max-s.max/localRoom:
+		inTheWay = func(e *sessionEntry) bool { return e.owner != localPrincipal }
+	case total >= s.max:
+		inTheWay = func(*sessionEntry) bool { return true }
+	default:
+		s.reserved[principal]++
 		return "", true
 	}
 	var oldest string
 	var when time.Time
 	for id, e := range s.byID {
-		if oldest == "" || e.last.Before(when) {
+		if inTheWay(e) && (oldest == "" || e.last.Before(when)) {
 			oldest, when = id, e.last
 		}
 	}
@@ -152,14 +200,37 @@ func (s *sessions) admit() (evict string, ok bool) {
 	}
 	s.byID[oldest].closeStreams()
 	delete(s.byID, oldest)
-	s.reserved++
+	s.reserved[principal]++
 	return oldest, true
 }
 
-func (s *sessions) release() {
+func (s *sessions) release(principal string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.reserved--
+	if s.reserved[principal]--; s.reserved[principal] <= 0 {
+		delete(s.reserved, principal)
+	}
+}
+
+// unauthorized returns the sessions whose OAuth credential check no
+// longer accepts: its token expired, or its client or grant was revoked.
+// check is called without the table's lock held.
+func (s *sessions) unauthorized(check func(credential) bool) []string {
+	s.mu.Lock()
+	creds := map[string]credential{}
+	for id, e := range s.byID {
+		if e.cred.token != "" {
+			creds[id] = e.cred
+		}
+	}
+	s.mu.Unlock()
+	var out []string
+	for id, c := range creds {
+		if !check(c) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // count is the number of live sessions.

@@ -10,6 +10,22 @@ import (
 // the mode and roots served now. A revocation made by another process is
 // seen here on the next call (the store re-reads a changed file).
 func (s *Server) Verify(token, resource string) (string, bool) {
+	client, ok := s.verify(token, resource)
+	if ok {
+		s.touch(client, s.now())
+	}
+	return client, ok
+}
+
+// Valid reports whether Verify would accept the token, without recording
+// a use: juju serve asks it of the tokens behind open sessions, and ends
+// those of a revoked or expired one.
+func (s *Server) Valid(token, resource string) bool {
+	_, ok := s.verify(token, resource)
+	return ok
+}
+
+func (s *Server) verify(token, resource string) (string, bool) {
 	if !strings.HasPrefix(token, accessPrefix) {
 		return "", false // not one of ours: a JWT, a refresh token, garbage
 	}
@@ -27,7 +43,6 @@ func (s *Server) Verify(token, resource string) (string, bool) {
 			if !a.Expires.After(now) || g.Resource != resource || !s.bound(g) || d.client(g.Client) == nil {
 				return "", false
 			}
-			s.touch(g.Client, now)
 			return g.Client, true
 		}
 	}
