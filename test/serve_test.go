@@ -120,3 +120,31 @@ func TestServeToken(t *testing.T) {
 	}
 	mustNotExist(t, root, "tok")
 }
+
+// A root that holds juju's config folder (a root of the owner's home)
+// serves with the default token, which the tools cannot read or find
+// there: the config folder is secret to them wherever it lies.
+func TestServeRootHoldingTheConfig(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "a\n"})
+	home := filepath.Join(root, ".jh")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServeHome(t, home, root)
+	if srv.token == "" {
+		t.Fatal("no token in the config folder")
+	}
+	s := srv.connect(t, "home-root", "2025-11-25")
+	s.fail("read_file", map[string]any{"path": ".jh/config/token"}, "SECRET_DENIED")
+	// A copy under a plain name is found, the token file is not.
+	if err := os.WriteFile(filepath.Join(root, "notes.txt"), []byte(srv.token[:16]+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := text(s.call("search_code", map[string]any{"pattern": srv.token[:16], "outputMode": "files"}))
+	if !strings.Contains(out, "notes.txt") || strings.Contains(out, "config") {
+		t.Fatalf("search_code for the token:\n%s", out)
+	}
+	if out := text(s.call("search_code", map[string]any{"pattern": srv.token[:16], "path": ".jh/config"})); strings.Contains(out, srv.token[:16]) {
+		t.Fatalf("search_code in the config folder found the token:\n%s", out)
+	}
+}

@@ -106,8 +106,13 @@ func runServe(ctx context.Context, o *serveOptions, errw io.Writer) error {
 	}
 	defer w.close()
 	tokenPath := tokenPath(o.tokenFile, w.dirs)
-	if err := outsideRoots(tokenPath, w.settings.Roots); err != nil {
-		return err
+	if o.tokenFile != "" {
+		// The default token lies in the config directory, secret to the
+		// tools wherever it is (a root may hold the owner's home); a file
+		// of the owner's choosing is not, and must stay out of the roots.
+		if err := outsideRoots(tokenPath, w.settings.Roots); err != nil {
+			return err
+		}
 	}
 	tok, err := token.LoadOrCreate(tokenPath)
 	if err != nil {
@@ -143,7 +148,7 @@ func tokenPath(flag string, dirs config.Dirs) string {
 	return token.Path(dirs.Config)
 }
 
-// outsideRoots refuses a token file inside a workspace root, where the
+// outsideRoots refuses a --token-file inside a workspace root, where the
 // tools could read it.
 func outsideRoots(path string, roots []string) error {
 	dir := filepath.Dir(path)
