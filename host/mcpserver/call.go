@@ -12,7 +12,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/jujutools/juju/host"
-	"github.com/jujutools/juju/internal/visible"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -82,10 +81,10 @@ func remotePrincipal(ctx context.Context) string {
 // protocol versions, with the request), cut to maxClientName bytes.
 func declaredName(ctx context.Context) string {
 	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientInfo != nil && info.ClientInfo.Name != "" {
-		return visible.Cut(info.ClientInfo.Name, maxClientName)
+		return abi.Cut(info.ClientInfo.Name, maxClientName)
 	}
 	if sess, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
-		return visible.Cut(sess.GetClientInfo().Name, maxClientName)
+		return abi.Cut(sess.GetClientInfo().Name, maxClientName)
 	}
 	return ""
 }

@@ -140,9 +140,4 @@ func (s *server) roots() []string {
 	return out
 }
 
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "") + "…"
-}
+func cut(s string, n int) string { return abi.Cut(s, n) }

@@ -88,16 +88,7 @@ func (p *places) location(uri string, rg lspRange) (loc abi.LSPLocation, hidden 
 }
 
 // cutLine cuts a line's text at maxLineText bytes, on a code point.
-func cutLine(s string) string {
-	if len(s) <= maxLineText {
-		return s
-	}
-	i := maxLineText
-	for i > 0 && s[i]&0xC0 == 0x80 {
-		i--
-	}
-	return s[:i] + "…"
-}
+func cutLine(s string) string { return abi.Cut(s, maxLineText) }
 
 // decodeLocations reads what textDocument/definition and references
 // answer: null, a Location, a list of Locations or of LocationLinks.

@@ -1,6 +1,6 @@
 package audit
 
-import "github.com/jujutools/juju/internal/visible"
+import "github.com/jujutools/juju/sdk/abi"
 
 // Fetch is one web fetch a call made (fetch_url, or a plugin granted
 // net.fetch), as the host saw it: the URL asked for and the URL of the last
@@ -19,4 +19,4 @@ const (
 )
 
 // ShortURL cuts a URL for the log.
-func ShortURL(u string) string { return visible.Cut(u, maxURLBytes) }
+func ShortURL(u string) string { return abi.Cut(u, maxURLBytes) }

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/jujutools/juju/internal/filelock"
-	"github.com/jujutools/juju/internal/visible"
+	"github.com/jujutools/juju/sdk/abi"
 )
 
 // FileName is the audit log's name inside a workspace's state folder; the
@@ -101,7 +101,7 @@ func (l *Log) Append(r *Record) error {
 	}
 	if len(r.Client) > maxName || len(r.Tool) > maxName || len(r.Plugin) > maxName || len(r.Args) > 4*maxArgs {
 		short := *r
-		short.Client, short.Tool, short.Plugin, short.Args = visible.Cut(r.Client, maxName), visible.Cut(r.Tool, maxName), visible.Cut(r.Plugin, maxName), visible.Cut(r.Args, 4*maxArgs)
+		short.Client, short.Tool, short.Plugin, short.Args = abi.Cut(r.Client, maxName), abi.Cut(r.Tool, maxName), abi.Cut(r.Plugin, maxName), abi.Cut(r.Args, 4*maxArgs)
 		r = &short
 	}
 	b, err := appendRecord(make([]byte, 0, 512), r)

@@ -31,20 +31,6 @@ func Clip(rendered string, n int) (shown string, left int) {
 	return rendered[:kept] + Ellipsis, total - runes
 }
 
-// Cut shortens raw text, not yet rendered, to at most n bytes on a
-// character's start, and marks the cut with Ellipsis: a name a client
-// chose, before it is stored.
-func Cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	at := n
-	for at > 0 && !utf8.RuneStart(s[at]) {
-		at--
-	}
-	return s[:at] + Ellipsis
-}
-
 // token measures the first token of a rendering: an escape, a marker or
 // one character. It returns its size in bytes and in characters.
 func token(s string) (size, count int) {

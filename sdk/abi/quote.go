@@ -19,9 +19,19 @@ func Quote(s string) string {
 	if len(s) <= MaxQuoted {
 		return strconv.Quote(s)
 	}
-	n := MaxQuoted
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
+	return strconv.Quote(Cut(s, MaxQuoted)) + " (" + strconv.Itoa(len(s)) + " bytes)"
+}
+
+// Cut shortens s to at most n bytes, on a character's start, and marks
+// the cut with an ellipsis: a name or a line a call or a program chose,
+// before it is stored or shown.
+func Cut(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return strconv.Quote(s[:n]+"…") + " (" + strconv.Itoa(len(s)) + " bytes)"
+	at := n
+	for at > 0 && !utf8.RuneStart(s[at]) {
+		at--
+	}
+	return s[:at] + "…"
 }
