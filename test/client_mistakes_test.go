@@ -61,6 +61,12 @@ func TestClientMistakesHaveTheirCodes(t *testing.T) {
 		{"log from offset 2^63", "git_log", map[string]any{"offset": uint64(1) << 63}, "INVALID_ARGUMENT"},
 		{"read from offset 2^63", "read_file", map[string]any{"path": "README.md", "offset": uint64(1) << 63}, "INVALID_ARGUMENT"},
 		{"list from offset 2^60", "list_directory", map[string]any{"path": ".", "offset": uint64(1) << 60}, "INVALID_ARGUMENT"},
+		// Numbers JSON allows and no float64 holds: mcp-go cannot decode
+		// the call, so the front refuses it as a result of its own.
+		{"read from offset 1e400", "read_file", map[string]any{"path": "README.md", "offset": json.Number("1e400")}, "INVALID_ARGUMENT"},
+		{"list with a limit of -1e999", "list_directory", map[string]any{"path": ".", "limit": json.Number("-1e999")}, "INVALID_ARGUMENT"},
+		{"read 400 digits of offset", "read_file", map[string]any{"path": "README.md", "offset": json.Number(long("9", 400))}, "INVALID_ARGUMENT"},
+		{"a 1e400 deep in an operation", "preview_changes", map[string]any{"operations": []any{map[string]any{"op": "delete", "path": "x", "n": json.Number("25e307")}}}, "INVALID_ARGUMENT"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			msg := s.with(t).fail(c.tool, c.args, c.code)

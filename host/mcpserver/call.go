@@ -25,6 +25,9 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 	if args == nil {
 		args = map[string]any{}
 	}
+	if e := unreadableArguments(ctx); e != nil {
+		return s.refuse(ctx, name, nil, e), nil
+	}
 	in := s.schema(name)
 	if in == nil {
 		return s.refuse(ctx, name, args, removedTool(name)), nil

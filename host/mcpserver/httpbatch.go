@@ -68,13 +68,12 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte, 
 		if msg.modern && msg.call != "" {
 			end = f.stateless.start(msg.call, principalOf(r.Context()))
 		}
-		one := r.Clone(r.Context())
-		one.Body = http.NoBody
-		if len(m) > 0 {
-			one.Body = readCloser{bytes.NewReader(m)}
+		ctx := r.Context()
+		if msg.call != "" {
+			ctx, m = readableCall(ctx, m)
 		}
-		one.ContentLength = int64(len(m))
-		one.Header.Set("Content-Length", strconv.Itoa(len(m)))
+		one := r.Clone(ctx)
+		setBody(one, m)
 		bw := &batchWriter{out: out, header: http.Header{}}
 		f.mcp.ServeHTTP(bw, one)
 		end()
@@ -84,6 +83,16 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte, 
 	if !out.started {
 		w.WriteHeader(http.StatusAccepted)
 	}
+}
+
+// setBody makes body the body of r, a copy the front made.
+func setBody(r *http.Request, body []byte) {
+	r.Body = http.NoBody
+	if len(body) > 0 {
+		r.Body = readCloser{bytes.NewReader(body)}
+	}
+	r.ContentLength = int64(len(body))
+	r.Header.Set("Content-Length", strconv.Itoa(len(body)))
 }
 
 // readCloser is a reader with a Close that does nothing.

@@ -180,6 +180,12 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		defer cancel()
 		defer f.sessions.attach(id, cancel)()
 	}
+	if msg.call != "" && r.Method == http.MethodPost {
+		var read []byte
+		if ctx, read = readableCall(ctx, body); unreadableArguments(ctx) != nil {
+			setBody(r, read)
+		}
+	}
 	ww := &rpcWriter{ResponseWriter: w, onSession: func(id string) { f.sessions.bind(id, principal, cred) }, onAnswer: held.release}
 	f.mcp.ServeHTTP(ww, r.WithContext(ctx))
 }

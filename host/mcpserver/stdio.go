@@ -374,6 +374,9 @@ func (d *stdioLoop) handle(ctx context.Context, line []byte, head msgHead) (resp
 			resp = internalError(head, fmt.Sprintf("internal panic: %v", r))
 		}
 	}()
+	if isToolsCall(head) {
+		ctx, line = readableCall(ctx, line)
+	}
 	return d.s.mcp.HandleMessage(ctx, line)
 }
 
