@@ -262,3 +262,90 @@ func TestUTF16FilesAreEditedInPlace(t *testing.T) {
 		t.Errorf("after the rollback be.txt holds %q, want %q", got, be)
 	}
 }
+
+// A patch git wrote with its extended headers — a pure rename, an empty
+// file made and one deleted, a mode change beside a hunk, a new script —
+// leaves the tree as git apply would, and rolls back whole; what
+// apply_patch does not do (a binary patch, a copy, a symbolic link) refuses
+// the patch and writes nothing, where the parts were once dropped from a
+// patch reported as applied.
+func TestPatchesApplyGitHeaders(t *testing.T) {
+	root := workspace(t, map[string]string{"ren.txt": "same\n", "gone.txt": "", "pa.txt": "one\ntwo\n", "keep.txt": "k\n"})
+	gitIn := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", root, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "core.fileMode=true"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	gitIn("init", "-q")
+	gitIn("add", ".")
+	gitIn("commit", "-qm", "one")
+	gitIn("mv", "ren.txt", "renamed.txt")
+	gitIn("rm", "-q", "gone.txt")
+	writeFile(t, filepath.Join(root, "empty.txt"), "")
+	writeFile(t, filepath.Join(root, "pa.txt"), "one\nTWO\n")
+	writeFile(t, filepath.Join(root, "run.sh"), "#!/bin/sh\necho hi\n")
+	for _, f := range []string{"pa.txt", "run.sh"} {
+		if err := os.Chmod(filepath.Join(root, f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitIn("add", "-A")
+	// Two empty files, one made and one deleted, git would take for a
+	// rename: those two come from a diff without rename detection.
+	patch := gitIn("diff", "--cached", "-M", "--", "ren.txt", "renamed.txt", "pa.txt", "run.sh") +
+		gitIn("diff", "--cached", "--no-renames", "--", "gone.txt", "empty.txt")
+	for _, want := range []string{"rename from ren.txt", "deleted file mode 100644", "new file mode 100644", "old mode 100644", "new file mode 100755"} {
+		if !strings.Contains(patch, want) {
+			t.Fatalf("git's patch has no %q:\n%s", want, patch)
+		}
+	}
+	gitIn("reset", "-q", "--hard")
+
+	s := start(t, root, "--mode", "trusted")
+	id := changeID(t, s, "apply_patch", map[string]any{"patch": patch})
+	absent(t, root, "ren.txt")
+	absent(t, root, "gone.txt")
+	if disk(t, root, "renamed.txt") != "same\n" || disk(t, root, "empty.txt") != "" || disk(t, root, "pa.txt") != "one\nTWO\n" || disk(t, root, "run.sh") != "#!/bin/sh\necho hi\n" {
+		t.Fatal("the patch was not applied whole")
+	}
+	for f, want := range map[string]os.FileMode{"pa.txt": 0o755, "run.sh": 0o755, "keep.txt": 0o644} {
+		if fi, err := os.Stat(filepath.Join(root, f)); err != nil || fi.Mode().Perm()&0o111 != want&0o111 {
+			t.Errorf("%s: mode %v, want executable %v", f, fi.Mode(), want&0o111 != 0)
+		}
+	}
+	gitIn("add", "-A")
+	if st := gitIn("diff", "--cached", "-M", "--summary"); !strings.Contains(st, "rename ren.txt => renamed.txt") || !strings.Contains(st, "mode change 100644 => 100755 pa.txt") || !strings.Contains(st, "create mode 100755 run.sh") {
+		t.Errorf("git reads the tree juju left as:\n%s", st)
+	}
+	gitIn("reset", "-q")
+	s.ok("rollback_changes", map[string]any{"changeId": id})
+	if disk(t, root, "ren.txt") != "same\n" || disk(t, root, "gone.txt") != "" || disk(t, root, "pa.txt") != "one\ntwo\n" {
+		t.Fatal("the rollback did not put the tree back")
+	}
+	absent(t, root, "renamed.txt")
+	absent(t, root, "empty.txt")
+	absent(t, root, "run.sh")
+	if fi, _ := os.Stat(filepath.Join(root, "pa.txt")); fi.Mode().Perm()&0o111 != 0 {
+		t.Errorf("pa.txt stays executable after the rollback: %v", fi.Mode())
+	}
+
+	for name, bad := range map[string]string{
+		"binary":  "diff --git a/keep.txt b/keep.txt\nindex 1..2 100644\nGIT binary patch\nliteral 3\nKcmZ?\n",
+		"binary2": "diff --git a/keep.txt b/keep.txt\nindex 1..2 100644\nBinary files a/keep.txt and b/keep.txt differ\n",
+		"copy":    "diff --git a/keep.txt b/copy.txt\nsimilarity index 100%\ncopy from keep.txt\ncopy to copy.txt\n",
+		"symlink": "diff --git a/ln b/ln\nnew file mode 120000\nindex 0..1\n--- /dev/null\n+++ b/ln\n@@ -0,0 +1 @@\n+keep.txt\n\\ No newline at end of file\n",
+	} {
+		withPart := "--- a/keep.txt\n+++ b/keep.txt\n@@ -1 +1 @@\n-k\n+K\n" + bad
+		msg := s.with(t).fail("apply_patch", map[string]any{"patch": withPart}, "INVALID_ARGUMENT")
+		if disk(t, root, "keep.txt") != "k\n" {
+			t.Fatalf("%s: a refused patch wrote keep.txt", name)
+		}
+		if !strings.Contains(msg, map[string]string{"binary": "binary", "binary2": "binary", "copy": "copies", "symlink": "symbolic link"}[name]) {
+			t.Errorf("%s: %s", name, msg)
+		}
+	}
+}

@@ -345,5 +345,20 @@ func (d *draft) patchFile(fp text.FilePatch) *abi.Error {
 			}
 		}
 	}
-	return d.setFile(to, st.Join(out))
+	if e := d.setFile(to, st.Join(out)); e != nil {
+		return e
+	}
+	if fp.Exec != nil {
+		to.after.Mode = withExec(to.after.Mode, *fp.Exec)
+	}
+	return nil
+}
+
+// withExec is mode made executable where it can be read, as chmod +x does
+// under the usual umask, or made not executable: git keeps only that bit.
+func withExec(mode fs.FileMode, exec bool) fs.FileMode {
+	if exec {
+		return mode | (mode&0o444)>>2
+	}
+	return mode &^ 0o111
 }

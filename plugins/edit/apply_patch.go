@@ -15,7 +15,8 @@ func init() {
 	juju.Tool("apply_patch", editTool("Apply patch",
 		"Applies a unified diff to the workspace, all files at once or none: hunks must match the files exactly (no fuzz; a hunk may only "+
 			"sit at other line numbers when lines above it moved). One hunk that does not apply fails the whole call with CONFLICT naming the file "+
-			"and the hunk, and nothing is written. Handles new files (--- /dev/null), deletions (+++ /dev/null) and renames. "+
+			"and the hunk, and nothing is written. Handles new files (--- /dev/null), deletions (+++ /dev/null) and git's headers: renames, empty files made or deleted, the executable bit; "+
+			"a binary patch, a copy or a symbolic link refuses the whole patch. "+
 			"CRLF and UTF-16 files are matched as the UTF-8 text read_file shows, with plain \\n line ends, and keep their line ends and encoding. Journaled: rollback_changes undoes the whole patch.",
 		abi.ChangeResult{}, true, false), applyPatch)
 }

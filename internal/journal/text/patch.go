@@ -12,7 +12,12 @@ import (
 // empty for /dev/null (a file created or deleted).
 type FilePatch struct {
 	Old, New string
-	Hunks    []Hunk
+	// Exec is set when a git patch gives the file a mode ("new file mode",
+	// "new mode"): whether it is executable, the one bit git keeps. It is
+	// nil when the patch says nothing of the mode, and the file keeps its
+	// own (a new file gets the default).
+	Exec  *bool
+	Hunks []Hunk
 }
 
 // Hunk is one @@ section. Lines keep their "\n", except a last line marked
@@ -28,22 +33,51 @@ type Hunk struct {
 const maxPatchFiles = 1000
 
 // ParsePatch reads a unified diff (git's or diff -u's) into file patches.
-// Anything before the first "---" line of a file (diff --git, index, mode
-// lines, prose) is skipped.
+// Prose before a file's "---" line is skipped. A git diff's extended
+// header lines are read: a rename, a file made or deleted, and a mode
+// change each apply, also with no hunk (an empty file, a pure rename).
+// What apply_patch does not do — a copy, a binary patch, a symbolic link
+// or submodule — refuses the whole patch by name rather than being left
+// out of a patch reported as applied.
 func ParsePatch(text string) ([]FilePatch, *abi.Error) {
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	lines := strings.SplitAfter(text, "\n")
 	var out []FilePatch
+	add := func(fp FilePatch) *abi.Error {
+		out = append(out, fp)
+		if len(out) > maxPatchFiles {
+			return abi.Errorf(abi.TooLarge, "the patch touches more than %d files; split it into smaller patches", maxPatchFiles)
+		}
+		return nil
+	}
 	for i := 0; i < len(lines); {
-		l := lines[i]
-		if !strings.HasPrefix(l, "--- ") || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "+++ ") {
-			if strings.HasPrefix(l, "@@") {
-				return nil, patchError("a Hunk (%s) comes before any --- / +++ file header", strings.TrimSpace(l))
+		var g gitHeader
+		if strings.HasPrefix(lines[i], "diff --git ") {
+			var e *abi.Error
+			if g, i, e = readGitHeader(lines, i); e != nil {
+				return nil, e
+			}
+			if !fileHeaderAt(lines, i) {
+				fp, ok, e := g.alone()
+				if e != nil {
+					return nil, e
+				}
+				if ok {
+					if e := add(fp); e != nil {
+						return nil, e
+					}
+				}
+				continue
+			}
+		}
+		if !fileHeaderAt(lines, i) {
+			if strings.HasPrefix(lines[i], "@@") {
+				return nil, patchError("a Hunk (%s) comes before any --- / +++ file header", strings.TrimSpace(lines[i]))
 			}
 			i++
 			continue
 		}
-		fp := FilePatch{Old: patchPath(l[4:]), New: patchPath(lines[i+1][4:])}
+		fp := FilePatch{Old: patchPath(lines[i][4:]), New: patchPath(lines[i+1][4:]), Exec: g.exec}
 		if fp.Old == "" && fp.New == "" {
 			return nil, patchError("a file goes from /dev/null to /dev/null")
 		}
@@ -56,18 +90,178 @@ func ParsePatch(text string) ([]FilePatch, *abi.Error) {
 			fp.Hunks = append(fp.Hunks, h)
 			i = next
 		}
-		if len(fp.Hunks) == 0 && !(fp.Old != "" && fp.New != "" && fp.Old != fp.New) {
+		if len(fp.Hunks) == 0 && !(fp.Old != "" && fp.New != "" && fp.Old != fp.New) && fp.Exec == nil {
 			return nil, patchError("the file %s has a header but no @@ Hunk", FileName(fp))
 		}
-		out = append(out, fp)
-		if len(out) > maxPatchFiles {
-			return nil, abi.Errorf(abi.TooLarge, "the patch touches more than %d files; split it into smaller patches", maxPatchFiles)
+		if e := add(fp); e != nil {
+			return nil, e
 		}
 	}
 	if len(out) == 0 {
 		return nil, patchError("it holds no file: a unified diff needs --- and +++ header lines followed by @@ hunks")
 	}
 	return out, nil
+}
+
+// fileHeaderAt reports whether lines[i] and lines[i+1] are a file's ---
+// and +++ lines.
+func fileHeaderAt(lines []string, i int) bool {
+	return i+1 < len(lines) && strings.HasPrefix(lines[i], "--- ") && strings.HasPrefix(lines[i+1], "+++ ")
+}
+
+// gitHeader is what the extended header lines of a git diff say of one
+// file: the lines from "diff --git" to its "---" line, or to the next
+// file when it has none.
+type gitHeader struct {
+	a, b             string // the names of the diff --git line, "" when unreadable
+	from, to         string // rename from, rename to
+	created, deleted bool
+	exec             *bool // the new mode's executable bit, when a mode is given
+}
+
+// readGitHeader reads the git header starting at lines[i] and returns the
+// index of the line after it.
+func readGitHeader(lines []string, i int) (gitHeader, int, *abi.Error) {
+	var g gitHeader
+	g.a, g.b = gitNames(strings.TrimSuffix(strings.TrimPrefix(lines[i], "diff --git "), "\n"))
+	name := g.b
+	if name == "" {
+		name = strings.TrimSpace(strings.TrimPrefix(lines[i], "diff --git "))
+	}
+	for i++; i < len(lines); i++ {
+		l := strings.TrimSuffix(lines[i], "\n")
+		if strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "@@") || strings.HasPrefix(l, "diff --git ") {
+			break
+		}
+		key, value := headerLine(l)
+		switch key {
+		case "new file mode", "new mode", "deleted file mode":
+			exec, e := gitMode(value, name)
+			if e != nil {
+				return g, i, e
+			}
+			switch key {
+			case "new file mode":
+				g.created, g.exec = true, &exec
+			case "new mode":
+				g.exec = &exec
+			default:
+				g.deleted = true
+			}
+		case "rename from":
+			g.from = headerPath(value)
+		case "rename to":
+			g.to = headerPath(value)
+		case "copy from", "copy to":
+			return g, i, patchError("it copies a file (%s), which apply_patch does not do; send the copy as a new file (--- /dev/null)", abi.Quote(headerPath(value)))
+		case "GIT binary patch", "Binary files":
+			return g, i, patchError("it holds a binary patch for %s, which apply_patch does not apply; change binary files another way", abi.Quote(name))
+		}
+	}
+	return g, i, nil
+}
+
+// headerLine splits a git extended header line into its key and value.
+func headerLine(l string) (key, value string) {
+	for _, k := range []string{"new file mode", "deleted file mode", "new mode", "old mode", "rename from", "rename to", "copy from", "copy to", "GIT binary patch", "Binary files"} {
+		if v, ok := strings.CutPrefix(l, k); ok && (v == "" || v[0] == ' ') {
+			return k, strings.TrimSpace(v)
+		}
+	}
+	return "", ""
+}
+
+// gitMode reads the mode of a git header line: a regular file, executable
+// or not; a symbolic link or a submodule refuses the patch.
+func gitMode(v, name string) (exec bool, e *abi.Error) {
+	switch v {
+	case "100644", "100664":
+		return false, nil
+	case "100755":
+		return true, nil
+	case "120000":
+		return false, patchError("it makes %s a symbolic link (mode 120000), which apply_patch does not do; make links with a command", abi.Quote(name))
+	case "160000":
+		return false, patchError("it changes %s as a submodule (mode 160000), which apply_patch does not do", abi.Quote(name))
+	}
+	return false, patchError("the mode %s of %s is not a file mode git writes (100644 or 100755)", abi.Quote(v), abi.Quote(name))
+}
+
+// alone is the file patch of a git header followed by no --- line: a file
+// renamed, made or deleted empty, or given a new mode, and nothing else.
+// It reports false for a header that changes nothing (a bare diff --git
+// line of prose).
+func (g gitHeader) alone() (FilePatch, bool, *abi.Error) {
+	old, new := g.a, g.b
+	if g.from != "" || g.to != "" {
+		if g.from == "" || g.to == "" {
+			return FilePatch{}, false, patchError("a rename names only one side (rename from / rename to)")
+		}
+		old, new = g.from, g.to
+	}
+	if old == "" || new == "" {
+		if g.created || g.deleted || g.exec != nil {
+			return FilePatch{}, false, patchError("its diff --git line names no file juju can read")
+		}
+		return FilePatch{}, false, nil
+	}
+	switch {
+	case g.created:
+		return FilePatch{New: new, Exec: g.exec}, true, nil
+	case g.deleted:
+		return FilePatch{Old: old}, true, nil
+	case old != new || g.exec != nil:
+		return FilePatch{Old: old, New: new, Exec: g.exec}, true, nil
+	}
+	return FilePatch{}, false, nil
+}
+
+// gitNames reads the two names of a diff --git line ("a/x b/x", or as git
+// quotes them), without their a/ and b/ prefixes. Unquoted names holding
+// spaces are read only when both are the same (no rename), as git reads
+// them; otherwise both are "".
+func gitNames(s string) (a, b string) {
+	if strings.HasPrefix(s, `"`) {
+		q, ok := unquotePath(s)
+		if !ok {
+			return "", ""
+		}
+		rest := strings.TrimPrefix(s[closingQuote(s)+1:], " ")
+		if r, ok := unquotePath(rest); ok {
+			return stripAB(q, "a/"), stripAB(r, "b/")
+		}
+		return stripAB(q, "a/"), stripAB(rest, "b/")
+	}
+	if strings.HasSuffix(s, `"`) {
+		if i := strings.Index(s, ` "`); i >= 0 {
+			if r, ok := unquotePath(s[i+1:]); ok {
+				return stripAB(s[:i], "a/"), stripAB(r, "b/")
+			}
+		}
+		return "", ""
+	}
+	if n := (len(s) - 5) / 2; n > 0 && len(s) == 2*n+5 && s[:2] == "a/" && s[2+n:2+n+3] == " b/" && s[2:2+n] == s[5+n:] {
+		return s[2 : 2+n], s[5+n:]
+	}
+	return "", ""
+}
+
+// stripAB takes git's a/ or b/ prefix off a name; a name without it is
+// not git's and is returned as "".
+func stripAB(s, prefix string) string {
+	if r, ok := strings.CutPrefix(s, prefix); ok {
+		return r
+	}
+	return ""
+}
+
+// headerPath reads a path of a rename or copy line: as written, or as git
+// quotes it; git writes these without a/ or b/.
+func headerPath(v string) string {
+	if p, ok := unquotePath(v); ok {
+		return p
+	}
+	return v
 }
 
 func patchError(format string, args ...any) *abi.Error {
@@ -302,6 +496,20 @@ func unquotePath(s string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// closingQuote is the index of the quote closing the quoted name s
+// starts with (unquotePath has read it).
+func closingQuote(s string) int {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return len(s) - 1
 }
 
 // QuotePath writes a path for a --- or +++ line as git does: as it is,

@@ -75,6 +75,8 @@ func FuzzParsePatch(f *testing.F) {
 	f.Add("--- a/x\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\n\\ No newline at end of file\n", "a")
 	f.Add("diff --git a/x b/y\n--- a/x\n+++ b/y\n", "")
 	f.Add("--- a/x\n+++ b/x\n@@ -3 +3,2 @@\n c\n+d\n@@ -9,0 +10 @@\n+z\n", "a\nb\nc\n")
+	f.Add("diff --git a/x b/y\nsimilarity index 100%\nrename from x\nrename to y\ndiff --git \"a/s p\" \"b/s p\"\nold mode 100644\nnew mode 100755\n", "")
+	f.Add("diff --git a/e b/e\nnew file mode 100644\nindex 0000000..e69de29\ndiff --git a/d b/d\ndeleted file mode 100755\n", "")
 	f.Fuzz(func(t *testing.T, patch, text string) {
 		fps, e := ParsePatch(patch)
 		if e != nil {
@@ -133,5 +135,55 @@ func TestPatchQuotedNames(t *testing.T) {
 	fps, e := ParsePatch("diff --git \"a/s p\\tc.txt\" \"b/s p\\tc.txt\"\nindex 5626abf..f719efd 100644\n--- \"a/s p\\tc.txt\"\t\n+++ \"b/s p\\tc.txt\"\t\n@@ -1 +1 @@\n-one\n+two\n")
 	if e != nil || len(fps) != 1 || fps[0].Old != "s p\tc.txt" || fps[0].New != "s p\tc.txt" {
 		t.Fatalf("git's diff: %+v, %v", fps, e)
+	}
+}
+
+// A git diff's extended headers are read whether or not a --- line
+// follows: renames, empty files made or deleted, mode changes; names as
+// git writes them, quoted or with spaces.
+func TestParseGitHeaders(t *testing.T) {
+	yes, no := true, false
+	for _, c := range []struct {
+		patch string
+		want  []FilePatch
+	}{
+		{"diff --git a/x b/y\nsimilarity index 100%\nrename from x\nrename to y\n", []FilePatch{{Old: "x", New: "y"}}},
+		{"diff --git a/e b/e\nnew file mode 100644\nindex 0000000..e69de29\n", []FilePatch{{New: "e", Exec: &no}}},
+		{"diff --git a/d b/d\ndeleted file mode 100755\nindex e69de29..0000000\n", []FilePatch{{Old: "d"}}},
+		{"diff --git a/s p b/s p\nold mode 100644\nnew mode 100755\n", []FilePatch{{Old: "s p", New: "s p", Exec: &yes}}},
+		{"diff --git \"a/t\\tb\" \"b/t\\tb\"\nold mode 100755\nnew mode 100644\n", []FilePatch{{Old: "t\tb", New: "t\tb", Exec: &no}}},
+		{"diff --git a/old name b/new name\nrename from old name\nrename to new name\n", []FilePatch{{Old: "old name", New: "new name"}}},
+		{"diff --git a/r b/r\nold mode 100644\nnew mode 100755\n--- a/r\n+++ b/r\n@@ -1 +1 @@\n-a\n+b\n", []FilePatch{{Old: "r", New: "r", Exec: &yes}}},
+		// A bare diff --git line of prose before a real file changes nothing.
+		{"diff --git a/p b/p\nindex 1..2\n--- a/q\n+++ b/q\n@@ -1 +1 @@\n-a\n+b\n", []FilePatch{{Old: "q", New: "q"}}},
+	} {
+		got, e := ParsePatch(c.patch)
+		if e != nil {
+			t.Errorf("%q: %v", c.patch, e)
+			continue
+		}
+		if len(got) != len(c.want) {
+			t.Errorf("%q: %d files, want %d", c.patch, len(got), len(c.want))
+			continue
+		}
+		for i, w := range c.want {
+			g := got[i]
+			if g.Old != w.Old || g.New != w.New || (g.Exec == nil) != (w.Exec == nil) || g.Exec != nil && *g.Exec != *w.Exec {
+				t.Errorf("%q: file %d is %+v, want %+v", c.patch, i, g, w)
+			}
+		}
+	}
+	for _, bad := range []string{
+		"diff --git a/b b/b\nindex 1..2 100644\nGIT binary patch\nliteral 0\n",
+		"diff --git a/b b/b\nBinary files a/b and b/b differ\n",
+		"diff --git a/x b/y\ncopy from x\ncopy to y\n",
+		"diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+t\n",
+		"diff --git a/m b/m\nnew mode 160000\n",
+		"diff --git a/m b/m\nnew mode 100777\n",
+		"diff --git a/x b/y\nrename from x\n",
+	} {
+		if _, e := ParsePatch(bad); e == nil || e.Code != abi.InvalidArgument {
+			t.Errorf("%q: got %v, want INVALID_ARGUMENT", bad, e)
+		}
 	}
 }
