@@ -12,10 +12,12 @@ import (
 	"strings"
 )
 
-// Modes of what a change creates.
-const (
-	newFileMode fs.FileMode = 0o644
-	newDirMode  fs.FileMode = 0o755
+// Modes of what a change creates: as a shell's > and mkdir -p make them,
+// less the umask juju started with (an owner who keeps 077 keeps new
+// files private on a shared machine).
+var (
+	newFileMode = 0o666 &^ startUmask
+	newDirMode  = 0o777 &^ startUmask
 )
 
 func sum(b []byte) string {

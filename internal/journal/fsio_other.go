@@ -2,9 +2,15 @@
 
 package journal
 
-import "os"
+import (
+	"io/fs"
+	"os"
+)
 
 const syscallNonblock = 0
+
+// startUmask is 022 where there is no umask: files 0644, folders 0755.
+const startUmask fs.FileMode = 0o22
 
 // keepOwner does nothing here: files take their folder's owner and ACLs.
 func keepOwner(dir *os.Root, name string, f *os.File) bool { return false }

@@ -3,9 +3,19 @@
 package journal
 
 import (
+	"io/fs"
 	"os"
 	"syscall"
 )
+
+// startUmask is the process's umask at start, read by setting it and
+// putting it back while the packages initialise, before any goroutine of
+// juju's makes a file.
+var startUmask = func() fs.FileMode {
+	m := syscall.Umask(0o22)
+	syscall.Umask(m)
+	return fs.FileMode(m) & fs.ModePerm
+}()
 
 // syscallNonblock keeps an open from blocking on a FIFO swapped in.
 const syscallNonblock = syscall.O_NONBLOCK
