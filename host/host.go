@@ -41,13 +41,17 @@ import (
 // Config is everything the host needs, already merged from flags, the
 // config file and defaults by cmd/juju. It is not changed after New.
 type Config struct {
-	Roots           []string
-	Mode            config.Mode
-	Sandbox         sandbox.Mode
-	AllowWebFetch   bool
-	Deny            []string // extra deny globs
-	Secrets         []string // extra secret globs
-	Dirs            config.Dirs
+	Roots         []string
+	Mode          config.Mode
+	Sandbox       sandbox.Mode
+	AllowWebFetch bool
+	Deny          []string // extra deny globs
+	Secrets       []string // extra secret globs
+	Dirs          config.Dirs
+	// Files are juju's own files outside Dirs (the config file it read,
+	// its log file): private to the tools like Dirs, and read-only to a
+	// confined command, wherever they lie.
+	Files           []string
 	FetchAllow      []string      // host:port pairs exempt from the private-address block
 	BackgroundAfter time.Duration // a command still running after this becomes a background job
 	Version         string
@@ -144,7 +148,7 @@ func New(cfg Config) (*Host, error) {
 			servers.Observe(t)
 		}
 	}
-	ws, err := workspace.Open(workspace.Config{Roots: cfg.Roots, Deny: cfg.Deny, Secrets: cfg.Secrets, Dirs: cfg.Dirs, Logger: log, Observer: observe,
+	ws, err := workspace.Open(workspace.Config{Roots: cfg.Roots, Deny: cfg.Deny, Secrets: cfg.Secrets, Dirs: cfg.Dirs, Files: cfg.Files, Logger: log, Observer: observe,
 		Journal: cfg.JournalLimits, AutoPrune: true})
 	if err != nil {
 		return nil, err
@@ -227,6 +231,7 @@ func (h *Host) execManager() *jexec.Manager {
 		Sandbox:         h.cfg.Sandbox,
 		Sandboxer:       sandbox.NewDefault(),
 		Private:         h.cfg.Dirs.All(),
+		Files:           h.cfg.Files,
 		Programs:        ownPrograms(),
 		Env:             h.cfg.CommandEnv,
 		Logger:          h.log,

@@ -32,6 +32,7 @@ func hostConfig(s config.Settings, dirs config.Dirs, log *slog.Logger) host.Conf
 		UnloadAfter:     s.UnloadAfter,
 		StandbyIdle:     s.StandbyIdle,
 		Dirs:            dirs,
+		Files:           workspace.OwnFiles(s.ConfigFile),
 		Version:         version,
 		Logger:          log,
 		LSPServers:      lspServers(dirs, log),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jujutools/juju/host"
 	"github.com/jujutools/juju/internal/config"
+	"github.com/jujutools/juju/internal/workspace"
 )
 
 // served is what a serving command (stdio, serve) opens before it
@@ -49,6 +50,11 @@ func (w *served) open(o *stdioOptions) error {
 	if w.settings, err = o.settings(w.dirs, cwd); err != nil {
 		return err
 	}
-	w.host, err = host.New(hostConfig(w.settings, w.dirs, w.log))
+	cfg := hostConfig(w.settings, w.dirs, w.log)
+	// The log is juju's record for the owner, like the audit log in the
+	// state folder: a tool may neither rewrite it nor read the host paths
+	// it names.
+	cfg.Files = append(cfg.Files, workspace.OwnFiles(o.logFile)...)
+	w.host, err = host.New(cfg)
 	return err
 }

@@ -60,6 +60,10 @@ type Options struct {
 	// cache, plugins): where one lies inside a root, a confined command
 	// may not write it, nor move away a folder on the way to it (guard.go).
 	Private []string
+	// Files are juju's own files outside those folders (its config file,
+	// its log file): where one lies inside a root, a confined command may
+	// not write, replace or remove it (guard.go).
+	Files []string
 	// Programs are juju's own executables, which it runs outside any
 	// sandbox (juju itself, its sandbox helper): where one lies inside a
 	// root, a confined command may not replace it (guard.go).
@@ -166,7 +170,7 @@ func New(p *policy.Policy, opts Options) *Manager {
 		roots = append(roots, r.Real)
 	}
 	m.caches = safeCaches(opts.Caches, roots, opts.Private)
-	m.guard = guardPrivate(opts.Private, opts.Programs, roots)
+	m.guard = guardPrivate(opts.Private, append(append([]string(nil), opts.Programs...), opts.Files...), roots)
 	for _, d := range m.guard.unguarded {
 		m.log.Warn("a folder of juju's inside a workspace root is reached through a link, which a confined command could point elsewhere; keep juju's folders outside the roots (JUJU_HOME)", "folder", d)
 	}

@@ -30,7 +30,7 @@
 // glob (the built-in list, extended by Config.Secrets and never shrunk), and
 // denied when it or a folder above it matches a deny glob (Config.Deny).
 // Anything inside Config.Private (juju's state, config, data and cache
-// folders) is a secret too. A glob without a slash matches a name at any
+// folders, its config file and log file) is a secret too. A glob without a slash matches a name at any
 // depth (like .gitignore); a glob with a slash is matched against the whole
 // root-relative path. Matching ignores letter case, so that `.ENV` on a
 // case-insensitive file system is still `.env`. Secrets are reported as

@@ -17,7 +17,7 @@ func secretError(display string) *abi.Error {
 }
 
 func privateError(display string) *abi.Error {
-	return abi.Errorf(abi.SecretDenied, "%s is inside juju's own state, which no tool may touch; choose a path in the workspace instead", abi.Quote(display))
+	return abi.Errorf(abi.SecretDenied, "%s is part of juju's own state or configuration, which no tool may touch; choose a path in the workspace instead", abi.Quote(display))
 }
 
 func deniedError(display string) *abi.Error {

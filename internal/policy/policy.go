@@ -26,8 +26,9 @@ type Config struct {
 	// Secrets holds extra secret globs, matched like Deny; they extend
 	// DefaultSecrets, which cannot be shrunk. A secret is SECRET_DENIED.
 	Secrets []string
-	// Private holds juju's own folders (state, config, data, cache): anything
-	// inside them is SECRET_DENIED, wherever they are.
+	// Private holds juju's own folders (state, config, data, cache) and
+	// files (the config file read, the log file): they and anything inside
+	// them are SECRET_DENIED, wherever they are.
 	Private []string
 }
 

@@ -22,7 +22,10 @@ type Config struct {
 	Deny    []string // the owner's extra deny globs
 	Secrets []string // the owner's extra secret globs
 	Dirs    config.Dirs
-	Logger  *slog.Logger
+	// Files are juju's own files outside Dirs (the config file read, the
+	// log file): private to the tools like Dirs, wherever they lie.
+	Files  []string
+	Logger *slog.Logger
 	// Observer, when set, is told of every change the journal commits
 	// (the language servers' manager keeps them current with it).
 	Observer func([]journal.Touched)
@@ -35,7 +38,21 @@ type Config struct {
 
 // FromSettings is the Config of the owner's merged settings.
 func FromSettings(s config.Settings, dirs config.Dirs, log *slog.Logger) Config {
-	return Config{Roots: s.Roots, Deny: s.Deny, Secrets: s.Secrets, Dirs: dirs, Logger: log, Journal: JournalLimits(s)}
+	return Config{Roots: s.Roots, Deny: s.Deny, Secrets: s.Secrets, Dirs: dirs, Files: OwnFiles(s.ConfigFile), Logger: log, Journal: JournalLimits(s)}
+}
+
+// OwnFiles lists those of juju's own files that are named (config file,
+// log file): the empty names of the files not used are left out. Each is
+// private wherever it lies, even inside a root, where a tool that rewrote
+// the config file would lower every setting at the next start.
+func OwnFiles(names ...string) []string {
+	var out []string
+	for _, n := range names {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // JournalLimits are the journal's limits in the owner's settings.
@@ -61,7 +78,7 @@ func Open(c Config) (*Workspace, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	pol, err := policy.New(policy.Config{Roots: c.Roots, Deny: c.Deny, Secrets: c.Secrets, Private: c.Dirs.All()})
+	pol, err := policy.New(policy.Config{Roots: c.Roots, Deny: c.Deny, Secrets: c.Secrets, Private: append(c.Dirs.All(), c.Files...)})
 	if err != nil {
 		return nil, err
 	}
