@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jujutools/juju/internal/lspconfig"
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -136,7 +137,7 @@ func (m *Manager) symbolTargets(p string) ([]*target, *abi.LSPResult, *abi.Error
 	}
 	var out []*target
 	for _, reg := range m.opts.Servers {
-		file := m.findFile(r.Root.OS.FS(), r.Rel, reg)
+		file := m.findFile(r.Root, r.Rel, reg)
 		if file == "" {
 			continue
 		}
@@ -153,7 +154,8 @@ func (m *Manager) symbolTargets(p string) ([]*target, *abi.LSPResult, *abi.Error
 
 // findFile returns the root-relative path of the first visible file of
 // reg's languages under dir, walking breadth-first so the shallowest wins.
-func (m *Manager) findFile(fsys fs.FS, dir string, reg lspconfig.Server) string {
+func (m *Manager) findFile(root *policy.Root, dir string, reg lspconfig.Server) string {
+	fsys := root.OS.FS()
 	exts := map[string]bool{}
 	for _, name := range reg.Languages {
 		if l, ok := abi.LanguageNamed(name); ok {
@@ -174,7 +176,7 @@ func (m *Manager) findFile(fsys fs.FS, dir string, reg lspconfig.Server) string 
 			seen++
 			name := en.Name()
 			rel := path.Join(d, name)
-			if m.pol.Secret(rel) || m.pol.Denied(rel) {
+			if m.pol.Hidden(root, rel) {
 				continue
 			}
 			switch {

@@ -32,7 +32,9 @@
 // Anything inside Config.Private (juju's state, config, data and cache
 // folders, its config file and log file) is a secret too. A glob without a slash matches a name at any
 // depth (like .gitignore); a glob with a slash is matched against the whole
-// root-relative path. Matching ignores letter case, so that `.ENV` on a
+// root-relative path. With one root inside another, a path inside both is
+// judged by its path from each of them, and the strongest refusal wins: a
+// glob with a slash holds however the path is reached. Matching ignores letter case, so that `.ENV` on a
 // case-insensitive file system is still `.env`. Secrets are reported as
 // SECRET_DENIED however they are reached (a link, `..`, an absolute path),
 // never as NOT_FOUND.

@@ -47,6 +47,35 @@ type Root struct {
 	index      int      // position in Config.Roots (after duplicates are dropped)
 	allPrivate bool     // the root lies inside one of juju's own folders
 	private    []string // juju's own folders inside the root, root-relative
+	nests      []nest   // the other roots that hold this one or lie inside it
+}
+
+// nest is another root nested with a root: one that holds it (outer), or
+// one inside it (inner). A path inside both has a spelling in each, and
+// the owner's globs with a slash are written from one root or the other.
+type nest struct {
+	root *Root
+	// prefix is the path of the inner root inside the outer one: the
+	// root's own path inside n.root (outer), or n.root's inside the root
+	// (inner).
+	prefix string
+	inner  bool
+}
+
+// in returns rel, a path of the root, spelt inside n.root, and whether it
+// lies there at all.
+func (n *nest) in(rel string) (string, bool) {
+	switch {
+	case !n.inner && rel == ".":
+		return n.prefix, true
+	case !n.inner:
+		return n.prefix + "/" + rel, true
+	case rel == n.prefix:
+		return ".", true
+	case len(rel) > len(n.prefix) && rel[len(n.prefix)] == '/' && strings.HasPrefix(rel, n.prefix):
+		return rel[len(n.prefix)+1:], true
+	}
+	return "", false
 }
 
 // Policy is the immutable path policy built by New. It is safe for
@@ -108,7 +137,39 @@ func New(cfg Config) (*Policy, error) {
 		r.setPrivate(private)
 		p.roots = append(p.roots, r)
 	}
+	p.setNests()
 	return p, nil
+}
+
+// setNests records, for each root, the roots nested with it, by their real
+// paths (a root's Rel is symlink-free, so its real path is Real joined
+// with it).
+func (p *Policy) setNests() {
+	for _, r := range p.roots {
+		for _, o := range p.roots {
+			var n nest
+			switch {
+			case o == r:
+				continue
+			case Within(r.Real, o.Real):
+				n = nest{root: o, prefix: r.Real}
+			case Within(o.Real, r.Real):
+				n = nest{root: o, prefix: o.Real, inner: true}
+			default:
+				continue
+			}
+			outer := r.Real
+			if !n.inner {
+				outer = o.Real
+			}
+			rel, err := filepath.Rel(outer, n.prefix)
+			if err != nil {
+				continue
+			}
+			n.prefix = filepath.ToSlash(rel)
+			r.nests = append(r.nests, n)
+		}
+	}
 }
 
 func openRoot(given string) (*Root, error) {
@@ -260,32 +321,24 @@ func (p *Policy) Denied(rel string) bool {
 // PATH_DENIED. It returns nil when the path is visible.
 func (p *Policy) Check(root *Root, rel string) *abi.Error {
 	rel = cleanRel(rel)
-	switch {
-	case root.isPrivate(rel):
-		return privateError(p.Display(root, rel))
-	case p.secrets.match(rel):
-		return secretError(p.Display(root, rel))
-	case p.deny.match(rel):
-		return deniedError(p.Display(root, rel))
-	}
-	return nil
+	return p.refusal(p.judge(root, rel, true), p.Display(root, rel))
 }
 
 // Hidden reports whether a listing or a walk must withhold rel, a direct
 // entry of a folder that is itself visible. It is the per-entry half of
 // Check, cheap enough to call for every file of a large tree.
 func (p *Policy) Hidden(root *Root, rel string) bool {
-	return root.isPrivate(rel) || p.secrets.matchOne(rel) || p.deny.matchOne(rel)
+	return p.judge(root, rel, false) != visible
 }
 
 // Withholds is Hidden with the code of the refusal it stands for:
 // SECRET_DENIED for a secret or juju's own state, PATH_DENIED for a path the
 // owner's deny rules exclude, "" for a visible entry.
 func (p *Policy) Withholds(root *Root, rel string) abi.Code {
-	switch {
-	case root.isPrivate(rel), p.secrets.matchOne(rel):
+	switch p.judge(root, rel, false) {
+	case private, secret:
 		return abi.SecretDenied
-	case p.deny.matchOne(rel):
+	case denied:
 		return abi.PathDenied
 	}
 	return ""
@@ -293,13 +346,71 @@ func (p *Policy) Withholds(root *Root, rel string) abi.Code {
 
 // checkOne is Hidden with the error it stands for.
 func (p *Policy) checkOne(root *Root, rel string) *abi.Error {
+	return p.refusal(p.judge(root, rel, false), p.Display(root, rel))
+}
+
+// verdict is what the name rules say of a path, the stronger the higher.
+type verdict uint8
+
+const (
+	visible verdict = iota
+	denied          // the owner's deny globs: PATH_DENIED
+	secret          // a secret glob: SECRET_DENIED
+	private         // juju's own folders and files: SECRET_DENIED
+)
+
+// judge applies the name rules to rel inside root, and to its spelling in
+// every other root that holds it too: a glob with a slash is written from a
+// root, and the owner's `build/secrets/**` holds however the path is
+// reached, through the outer root or through a root at build. whole checks
+// every folder above rel as well; otherwise rel alone (an entry of a folder
+// already found visible). The strongest verdict wins.
+func (p *Policy) judge(root *Root, rel string, whole bool) verdict {
+	v := p.judgeIn(root, rel, whole)
+	for i := range root.nests {
+		if v == private {
+			break
+		}
+		if o, ok := root.nests[i].in(rel); ok {
+			v = max(v, p.judgeIn(root.nests[i].root, o, whole))
+		}
+	}
+	return v
+}
+
+// judgeIn is judge for the spelling of the path inside one root. The root
+// itself (".") is judged by the names above it, in an outer root.
+func (p *Policy) judgeIn(root *Root, rel string, whole bool) verdict {
+	if rel == "." {
+		if root.isPrivate(rel) {
+			return private
+		}
+		return visible
+	}
+	match := (*globSet).matchOne
+	if whole {
+		match = (*globSet).match
+	}
 	switch {
 	case root.isPrivate(rel):
-		return privateError(p.Display(root, rel))
-	case p.secrets.matchOne(rel):
-		return secretError(p.Display(root, rel))
-	case p.deny.matchOne(rel):
-		return deniedError(p.Display(root, rel))
+		return private
+	case match(&p.secrets, rel):
+		return secret
+	case match(&p.deny, rel):
+		return denied
+	}
+	return visible
+}
+
+// refusal is the error of v for the path the model sees as display.
+func (p *Policy) refusal(v verdict, display string) *abi.Error {
+	switch v {
+	case private:
+		return privateError(display)
+	case secret:
+		return secretError(display)
+	case denied:
+		return deniedError(display)
 	}
 	return nil
 }
