@@ -39,6 +39,12 @@ type slot struct {
 	counted int64 // the new content counted in draft.bytes
 }
 
+// real is the slot's path on disk, symlink-free: its root's real path and
+// its root-relative path, which the policy resolved free of links.
+func (s *slot) real() string {
+	return filepath.Join(s.r.Real, filepath.FromSlash(s.rel))
+}
+
 // draft is a change being computed, over a virtual view of the disk.
 type draft struct {
 	j     *Journal
@@ -174,7 +180,7 @@ func (d *draft) name(p string) (*slot, *abi.Error) {
 	}
 	parent, e := d.j.pol.ResolveMissing(filepath.Dir(clean))
 	if e != nil {
-		return nil, e
+		return nil, d.refusal(p, e)
 	}
 	if parent.Info != nil && !parent.Info.IsDir() {
 		return nil, abi.Errorf(abi.NotFound, "%s is not a folder, so %s does not exist", abi.Quote(parent.Display), abi.Quote(p))
@@ -188,6 +194,21 @@ func (d *draft) name(p string) (*slot, *abi.Error) {
 		return nil, e
 	}
 	return d.slot(r.Root, rel, r.Display)
+}
+
+// refusal words the refusal of p, whose folder failed to resolve with e,
+// as a refusal of p itself: a root named by its absolute path has its
+// folder outside the roots, and the model is told the root cannot be
+// changed, never of a host path outside the roots it did not name.
+func (d *draft) refusal(p string, e *abi.Error) *abi.Error {
+	r, pe := d.j.pol.ResolveMissing(p)
+	if pe != nil {
+		return pe
+	}
+	if we := d.j.pol.Writable(r); we != nil {
+		return we
+	}
+	return e
 }
 
 // recorded is slot for a path the journal recorded, as a rollback or a

@@ -132,10 +132,12 @@ func (d *draft) move(from, to *slot, overwrite bool) *abi.Error {
 	if from.after.Kind == kindAbsent {
 		return abi.Errorf(abi.NotFound, "%s does not exist; list its folder to see what is there", abi.Quote(from.display))
 	}
-	if from.key == to.key {
+	// Compared by real path: with one root inside another, a path has a
+	// spelling in each.
+	if from.key == to.key || from.real() == to.real() {
 		return abi.Errorf(abi.InvalidArgument, "%s and %s are the same path; name a different destination", abi.Quote(from.display), abi.Quote(to.display))
 	}
-	if from.root == to.root && strings.HasPrefix(to.rel+"/", from.rel+"/") {
+	if policy.Within(to.real(), from.real()) {
 		return abi.Errorf(abi.InvalidArgument, "%s cannot be moved inside itself", abi.Quote(from.display))
 	}
 	switch to.after.Kind {

@@ -7,7 +7,7 @@ import (
 )
 
 // Writable says whether file tools may change the resolved path r: never
-// the root itself, nothing named .git or inside it (hooks and config are
+// a root itself (nor another root inside it), nothing named .git or inside it (hooks and config are
 // code execution), no secret, denied path or juju's own state. It returns
 // nil when the write is allowed.
 //
@@ -18,7 +18,7 @@ func (p *Policy) Writable(r *Resolved) *abi.Error {
 	if r == nil || r.Root == nil {
 		return abi.Errorf(abi.Internal, "the host checked a path it had not resolved; report this to the owner")
 	}
-	if r.Rel == "." {
+	if r.Rel == "." || r.Root.rootAt(r.Rel) {
 		return abi.Errorf(abi.PathDenied, "%s is a workspace root, which file tools never replace or delete; name a path inside it", abi.Quote(r.Display))
 	}
 	for name := range strings.SplitSeq(r.Rel, "/") {
@@ -27,6 +27,16 @@ func (p *Policy) Writable(r *Resolved) *abi.Error {
 		}
 	}
 	return p.Check(r.Root, r.Rel)
+}
+
+// rootAt reports whether rel is another root, one nested inside r.
+func (r *Root) rootAt(rel string) bool {
+	for _, n := range r.nests {
+		if n.inner && n.prefix == rel {
+			return true
+		}
+	}
+	return false
 }
 
 // ResolveMissing is Resolve where the last names of the path may be
