@@ -30,7 +30,7 @@ type server struct{ j *store.Journal }
 // author is the journal's record of the call in ctx.
 func author(ctx context.Context) store.Author {
 	c, _ := hostfns.CallerFrom(ctx)
-	return store.Author{Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, CallID: c.CallID}
+	return store.Author{Client: c.Client, Principal: c.Principal, Plugin: c.Plugin, Tool: c.Tool, CallID: c.CallID}
 }
 
 // made notes the change res made in the call of ctx: once committed, a
@@ -58,8 +58,8 @@ func (s *server) planApply(ctx context.Context, req *abi.PlanRequest, _ []byte) 
 	return made(ctx, res), nil, e
 }
 
-func (s *server) planDiscard(_ context.Context, req *abi.PlanRequest, _ []byte) (*abi.Status, []byte, *abi.Error) {
-	if e := s.j.DiscardPlan(req.PlanID); e != nil {
+func (s *server) planDiscard(ctx context.Context, req *abi.PlanRequest, _ []byte) (*abi.Status, []byte, *abi.Error) {
+	if e := s.j.DiscardPlan(author(ctx), req.PlanID); e != nil {
 		return nil, nil, e
 	}
 	return &abi.Status{}, nil, nil

@@ -123,8 +123,8 @@ func TestPlans(t *testing.T) {
 	}
 	_, e = f.j.ApplyPlan(context.Background(), who, p.PlanID)
 	wantCode(t, e, abi.NotFound)
-	wantCode(t, f.j.DiscardPlan("p999"), abi.NotFound)
-	wantCode(t, f.j.DiscardPlan("bogus"), abi.InvalidArgument)
+	wantCode(t, f.j.DiscardPlan(who, "p999"), abi.NotFound)
+	wantCode(t, f.j.DiscardPlan(who, "bogus"), abi.InvalidArgument)
 	// Expired plans are gone.
 	f.j.opts.planTTL = -time.Second
 	p, e = f.j.Plan(context.Background(), who, &abi.ChangeRequest{Ops: []abi.ChangeOp{{Op: abi.OpMkdir, Path: "d"}}}, nil)

@@ -363,14 +363,15 @@ func (j *Journal) prepare(db *bolt.DB) error {
 	return nil
 }
 
-// Author is who made a change, as the journal records it: the MCP client,
-// the plugin and tool, and the call's audit id. The owner's own CLI is
-// Author{Client: "juju"}.
+// Author is who made a change, as the journal records it: the MCP client
+// (its name, and over HTTP with OAuth its principal), the plugin and tool,
+// and the call's audit id. The owner's own CLI is Author{Client: "juju"}.
 type Author struct {
-	Client string `json:"client,omitempty"`
-	Plugin string `json:"plugin,omitempty"`
-	Tool   string `json:"tool,omitempty"`
-	CallID string `json:"callId,omitempty"`
+	Client    string `json:"client,omitempty"`
+	Principal string `json:"principal,omitempty"` // hostfns.Caller.Principal: "" for the owner's local clients
+	Plugin    string `json:"plugin,omitempty"`
+	Tool      string `json:"tool,omitempty"`
+	CallID    string `json:"callId,omitempty"`
 }
 
 // Owner is the author of the changes the owner makes with juju's CLI.

@@ -15,12 +15,15 @@ import (
 )
 
 // storedPlan is a previewed change kept until applied, discarded or
-// expired.
+// expired. It is the client's that made it (its name and principal, as
+// approvals know a client): to any other it does not exist.
 type storedPlan struct {
-	ID      string     `json:"id"`
-	Expires time.Time  `json:"expires"`
-	Plugin  string     `json:"plugin,omitempty"`
-	Files   []planFile `json:"files"`
+	ID        string     `json:"id"`
+	Expires   time.Time  `json:"expires"`
+	Plugin    string     `json:"plugin,omitempty"`
+	Client    string     `json:"client,omitempty"`
+	Principal string     `json:"principal,omitempty"`
+	Files     []planFile `json:"files"`
 }
 
 type planFile struct {
@@ -42,7 +45,7 @@ func (j *Journal) Plan(ctx context.Context, by Author, req *abi.ChangeRequest, b
 			return abi.Errorf(abi.InvalidArgument, "the operations change nothing (every file already holds that content), so there is no plan to make")
 		}
 		now := j.opts.now().UTC()
-		sp := storedPlan{Expires: now.Add(j.opts.planTTL), Plugin: by.Plugin}
+		sp := storedPlan{Expires: now.Add(j.opts.planTTL), Plugin: by.Plugin, Client: by.Client, Principal: by.Principal}
 		for i, s := range p.steps {
 			sp.Files = append(sp.Files, planFile{fileRec: p.recs[i], Post: s.post})
 		}
@@ -115,27 +118,30 @@ func normalizePlanID(s string) (string, bool) {
 	return fmt.Sprintf("p%06d", n), true
 }
 
-func (j *Journal) loadPlan(tx *bolt.Tx, id string) (*storedPlan, *abi.Error) {
+// loadPlan loads the plan id made by the client of by. Another client's
+// plan is NOT_FOUND, as a plan that never was: ids are sequential, and
+// the answer must not tell another client that one exists.
+func (j *Journal) loadPlan(tx *bolt.Tx, by Author, id string) (*storedPlan, *abi.Error) {
 	norm, ok := normalizePlanID(id)
 	if !ok {
 		return nil, abi.Errorf(abi.InvalidArgument, "%s is not a plan id; plan ids look like p000007 (preview_changes returns one)", abi.Quote(id))
 	}
 	v := tx.Bucket(bucketPlans).Get([]byte(norm))
 	var sp storedPlan
-	if v == nil || json.Unmarshal(v, &sp) != nil || j.opts.now().After(sp.Expires) {
+	if v == nil || json.Unmarshal(v, &sp) != nil || j.opts.now().After(sp.Expires) || sp.Client != by.Client || sp.Principal != by.Principal {
 		return nil, abi.Errorf(abi.NotFound, "there is no plan %s: it was applied, discarded or has expired; make a new one with preview_changes", norm)
 	}
 	return &sp, nil
 }
 
-// ApplyPlan applies a plan made by Plan, if no file it touches changed
+// ApplyPlan applies a plan the client of by made with Plan, if no file it touches changed
 // since (FILE_CHANGED otherwise), and forgets it.
 func (j *Journal) ApplyPlan(ctx context.Context, by Author, planID string) (*abi.ChangeResult, *abi.Error) {
 	var res *abi.ChangeResult
 	err := j.withDB(func(db *bolt.DB) error {
 		var sp *storedPlan
 		var e *abi.Error
-		if err := db.View(func(tx *bolt.Tx) error { sp, e = j.loadPlan(tx, planID); return nil }); err != nil {
+		if err := db.View(func(tx *bolt.Tx) error { sp, e = j.loadPlan(tx, by, planID); return nil }); err != nil {
 			return err
 		}
 		if e != nil {
@@ -178,11 +184,11 @@ func (j *Journal) ApplyPlan(ctx context.Context, by Author, planID string) (*abi
 	return res, nil
 }
 
-// DiscardPlan forgets a plan.
-func (j *Journal) DiscardPlan(planID string) *abi.Error {
+// DiscardPlan forgets a plan the client of by made.
+func (j *Journal) DiscardPlan(by Author, planID string) *abi.Error {
 	err := j.withDB(func(db *bolt.DB) error {
 		return db.Update(func(tx *bolt.Tx) error {
-			sp, e := j.loadPlan(tx, planID)
+			sp, e := j.loadPlan(tx, by, planID)
 			if e != nil {
 				return e
 			}
