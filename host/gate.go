@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/jujutools/juju/hostfns"
@@ -43,7 +44,23 @@ type Question struct {
 	Tier     string
 	Args     []byte // the call's JSON arguments, whole: the owner reads them all (visible.Args)
 	ArgsHash string // identifies the arguments (approval.HashArgs)
+	// Epoch is the workspace's epoch as the owner is asked
+	// (approval.Store.Epoch): their yes covers the call while it is the same.
+	Epoch string
+	// Note, when set, tells the owner why they are asked again
+	// (ChangedWhileAsked).
+	Note string
 }
+
+// ChangedWhileAsked is the Note of a question asked again because the
+// workspace changed through juju while the owner was asked the first time.
+const ChangedWhileAsked = "The workspace changed through juju while you were asked about this call (a file was written or a command ran), so juju asks again: read it again."
+
+// maxAsks is how many times one call asks the owner in the client when
+// the workspace keeps changing while they are asked: the second question
+// says why it comes; a client that changes the workspace again meanwhile
+// is refused (changed) rather than keep the owner answering.
+const maxAsks = 2
 
 // Answer is what an Asker got from the owner.
 type Answer int
@@ -69,6 +86,10 @@ type Asker interface {
 // was decided for the audit, and a non-nil error when the call must not
 // run (APPROVAL_DENIED or APPROVAL_PENDING); handed when the question went
 // to the client, whose retry carries the answer.
+//
+// The owner's yes covers the call as the workspace stood when they were
+// asked: an approval whose epoch has moved since (a file written, a command
+// run through juju) does not run the call; the owner is asked again.
 func (h *Host) approve(ctx context.Context, c hostfns.Caller, args []byte, asker Asker) (appr *audit.Approval, refused *abi.Error, handed bool) {
 	hash := approval.HashArgs(args)
 	q := Question{CallID: c.CallID, Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier, Args: args, ArgsHash: hash}
@@ -77,6 +98,9 @@ func (h *Host) approve(ctx context.Context, c hostfns.Caller, args []byte, asker
 	if r, ok := h.approvals.Match(c.Client, c.Tool, hash); ok {
 		switch r.State {
 		case approval.Approved:
+			if r.Epoch != h.approvals.Epoch() {
+				return h.askAgain(ctx, q, r.Request)
+			}
 			if h.approvals.Use(r.ID) == nil {
 				return &audit.Approval{Via: "cli", Decision: "approved", ID: r.ID}, nil, false
 			}
@@ -84,52 +108,97 @@ func (h *Host) approve(ctx context.Context, c hostfns.Caller, args []byte, asker
 			h.approvals.Use(r.ID)
 			return &audit.Approval{Via: "cli", Decision: "denied", ID: r.ID}, denied(c.Tool), false
 		case approval.Pending:
-			appr, refused = h.wait(ctx, r.Request)
+			appr, refused = h.wait(ctx, q, r.Request)
 			return appr, refused, false
 		}
 	}
 
 	if asker != nil {
-		actx, cancel := context.WithTimeout(ctx, h.approvalTimeout())
-		answer, err := asker.Ask(actx, q)
-		cancel()
-		switch {
-		case err == nil && answer == Handed:
-			return &audit.Approval{Via: "elicitation", Decision: "asked"}, nil, true
-		case err == nil && answer == Accepted:
-			return &audit.Approval{Via: "elicitation", Decision: "approved"}, nil, false
-		case err == nil:
-			return &audit.Approval{Via: "elicitation", Decision: "denied"}, denied(c.Tool), false
-		case ctx.Err() != nil:
-			return &audit.Approval{Via: "elicitation", Decision: "cancelled"}, cancelled(c.Tool), false
-		}
-		h.log.Warn("the client could not ask the owner; waiting for juju approvals instead", "tool", c.Tool, "err", err)
-		if errors.Is(err, context.DeadlineExceeded) {
-			// The owner had their time already: record the call for the
-			// terminal and answer at once.
-			req, cerr := h.newApproval(q, hash)
-			if cerr != nil {
-				return &audit.Approval{Via: "cli", Decision: "unavailable"}, cerr, false
-			}
-			return &audit.Approval{Via: "cli", Decision: "pending", ID: req.ID}, pending(req), false
+		if appr, refused, handed, asked := h.askInClient(ctx, q, asker); asked {
+			return appr, refused, handed
 		}
 	}
 
-	req, err := h.newApproval(q, hash)
+	q.Epoch = h.approvals.Epoch()
+	req, err := h.newApproval(q)
 	if err != nil {
 		return &audit.Approval{Via: "cli", Decision: "unavailable"}, err, false
 	}
-	appr, refused = h.wait(ctx, req)
+	appr, refused = h.wait(ctx, q, req)
 	return appr, refused, false
+}
+
+// askInClient asks the owner through the client. asked is false when
+// the client could not ask and the owner has time left: the call then
+// waits for `juju approvals`. A yes given while the workspace's epoch
+// moved is not taken: the owner is asked again, told why, up to maxAsks
+// times.
+func (h *Host) askInClient(ctx context.Context, q Question, asker Asker) (appr *audit.Approval, refused *abi.Error, handed, asked bool) {
+	actx, cancel := context.WithTimeout(ctx, h.approvalTimeout())
+	defer cancel()
+	for ask := 1; ; ask++ {
+		q.Epoch = h.approvals.Epoch()
+		answer, err := asker.Ask(actx, q)
+		switch {
+		case err == nil && answer == Handed:
+			return &audit.Approval{Via: "elicitation", Decision: "asked"}, nil, true, true
+		case err == nil && answer == Accepted && h.approvals.Epoch() != q.Epoch:
+			if ask < maxAsks {
+				q.Note = ChangedWhileAsked
+				continue
+			}
+			return &audit.Approval{Via: "elicitation", Decision: "changed"}, changed(q.Tool), false, true
+		case err == nil && answer == Accepted:
+			return &audit.Approval{Via: "elicitation", Decision: "approved"}, nil, false, true
+		case err == nil:
+			return &audit.Approval{Via: "elicitation", Decision: "denied"}, denied(q.Tool), false, true
+		case ctx.Err() != nil:
+			return &audit.Approval{Via: "elicitation", Decision: "cancelled"}, cancelled(q.Tool), false, true
+		}
+		h.log.Warn("the client could not ask the owner; waiting for juju approvals instead", "tool", q.Tool, "err", err)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			return nil, nil, false, false
+		}
+		// The owner had their time already: record the call for the
+		// terminal and answer at once.
+		q.Epoch, q.Note = h.approvals.Epoch(), ""
+		req, cerr := h.newApproval(q)
+		if cerr != nil {
+			return &audit.Approval{Via: "cli", Decision: "unavailable"}, cerr, false, true
+		}
+		return &audit.Approval{Via: "cli", Decision: "pending", ID: req.ID}, pending(req), false, true
+	}
+}
+
+// askAgain answers a retry of a call the owner approved in a workspace
+// that has changed since: the approval is spent without running the call
+// (marked stale), and a new one, saying why, waits for the owner.
+func (h *Host) askAgain(ctx context.Context, q Question, old approval.Request) (*audit.Approval, *abi.Error, bool) {
+	next, aerr := h.renew(q, old)
+	if aerr != nil {
+		return &audit.Approval{Via: "cli", Decision: "unavailable"}, aerr, false
+	}
+	appr, refused := h.wait(ctx, q, next)
+	return appr, refused, false
+}
+
+// renew marks old stale and records a new pending approval of the same
+// call at the workspace's present epoch, its note naming old.
+func (h *Host) renew(q Question, old approval.Request) (approval.Request, *abi.Error) {
+	h.approvals.Stale(old.ID) // taken by a retry at the same moment: it asks again too
+	q.Epoch = h.approvals.Epoch()
+	q.Note = fmt.Sprintf("the workspace changed through juju (a file was written or a command ran) after the owner approved this call as %s, so that approval no longer covers it", old.ID)
+	h.log.Warn("an approved call came back after the workspace changed; asking you again", "id", old.ID, "tool", q.Tool, "client", q.Client)
+	return h.newApproval(q)
 }
 
 // newApproval records a pending approval, with the whole arguments for
 // `juju approvals`, and tells the owner's log.
-func (h *Host) newApproval(q Question, hash string) (approval.Request, *abi.Error) {
+func (h *Host) newApproval(q Question) (approval.Request, *abi.Error) {
 	short := audit.ShortArgs(q.Args)
 	req, err := h.approvals.Create(approval.Request{
 		Client: q.Client, Plugin: q.Plugin, Tool: q.Tool, Tier: q.Tier,
-		Args: short, ArgsHash: hash, CallID: q.CallID,
+		Args: short, ArgsHash: q.ArgsHash, CallID: q.CallID, Epoch: q.Epoch, Note: q.Note,
 	}, q.Args)
 	switch {
 	case errors.Is(err, approval.ErrTooLarge):
@@ -147,11 +216,27 @@ func (h *Host) newApproval(q Question, hash string) (approval.Request, *abi.Erro
 }
 
 // wait polls a pending approval until the owner decides or the approval
-// timeout passes.
-func (h *Host) wait(ctx context.Context, req approval.Request) (*audit.Approval, *abi.Error) {
+// timeout passes. An approval given after the workspace changed is
+// renewed (renew) and waited for in turn.
+func (h *Host) wait(ctx context.Context, q Question, req approval.Request) (*audit.Approval, *abi.Error) {
 	wctx, cancel := context.WithTimeout(ctx, h.approvalTimeout())
 	defer cancel()
-	r, err := h.approvals.Wait(wctx, req.ID)
+	for {
+		r, err := h.approvals.Wait(wctx, req.ID)
+		if err != nil || r.State != approval.Approved || r.Epoch == h.approvals.Epoch() {
+			return h.waited(ctx, req, r, err)
+		}
+		next, aerr := h.renew(q, req)
+		if aerr != nil {
+			return &audit.Approval{Via: "cli", Decision: "unavailable"}, aerr
+		}
+		req = next
+	}
+}
+
+// waited is what became of a call wait held: r and err are what
+// approval.Store.Wait returned.
+func (h *Host) waited(ctx context.Context, req approval.Request, r approval.Record, err error) (*audit.Approval, *abi.Error) {
 	a := &audit.Approval{Via: "cli", ID: req.ID}
 	switch {
 	case err == nil && r.State == approval.Approved:
@@ -177,6 +262,15 @@ func (h *Host) wait(ctx context.Context, req approval.Request) (*audit.Approval,
 	return a, pending(req)
 }
 
+// bumpEpoch notes that the workspace may have changed through juju: the
+// approvals asked before no longer run their calls (approval.Store.Epoch).
+// A failure is logged; the store then matches no approval.
+func (h *Host) bumpEpoch() {
+	if err := h.approvals.Bump(); err != nil {
+		h.log.Warn("approvals: juju could not note a change of the workspace; approved calls ask you again", "err", err)
+	}
+}
+
 func (h *Host) approvalTimeout() time.Duration {
 	if h.cfg.ApprovalTimeout > 0 {
 		return h.cfg.ApprovalTimeout
@@ -193,8 +287,19 @@ func cancelled(tool string) *abi.Error {
 	return abi.Errorf(abi.ApprovalDenied, "the call to %s was cancelled before the owner approved it, and nothing was done", tool)
 }
 
+// changed refuses a call the owner accepted in the client while the
+// workspace changed, twice (maxAsks).
+func changed(tool string) *abi.Error {
+	return abi.Errorf(abi.ApprovalDenied,
+		"the workspace changed through juju while the owner was asked about this call to %s, each time it was asked, so their answer does not cover it and nothing was done; finish the other changes first, then call it again to ask the owner anew", tool)
+}
+
 func pending(req approval.Request) *abi.Error {
+	why := ""
+	if req.Note != "" {
+		why = req.Note + "; "
+	}
 	return abi.Errorf(abi.ApprovalPending,
-		"the call to %s is waiting for the owner's approval (id %s) and has not run. Ask the owner to run `juju approvals approve %s` in a terminal, then retry this same call with the same arguments, or check it with approval_status",
-		req.Tool, req.ID, req.ID)
+		"%sthe call to %s is waiting for the owner's approval (id %s) and has not run. Ask the owner to run `juju approvals approve %s` in a terminal, then retry this same call with the same arguments, or check it with approval_status",
+		why, req.Tool, req.ID, req.ID)
 }

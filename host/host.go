@@ -234,6 +234,7 @@ func (h *Host) execManager() *jexec.Manager {
 		Files:           h.cfg.Files,
 		Programs:        ownPrograms(),
 		Env:             h.cfg.CommandEnv,
+		Ended:           h.bumpEpoch, // a job in the background may have changed files until now
 		Logger:          h.log,
 	})
 	return h.exec
@@ -409,7 +410,14 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 			h.recordStart(start, caller, req.Args, appr)
 		}
 		t.Plugin.refreshGrants(h.log)
+		changes := t.Spec.Tier != abi.TierRead
+		if changes {
+			h.bumpEpoch() // before: an approval asked from now on sees this call
+		}
 		res = t.Plugin.Call(ctx, caller, req.Tool, req.Args)
+		if changes {
+			h.bumpEpoch() // after: and one asked while it ran sees it too
+		}
 	}
 	h.record(start, caller, req.Args, res, appr)
 	return Result{CallResult: res}, nil

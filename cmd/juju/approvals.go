@@ -42,7 +42,10 @@ when there is more; 'juju approvals show ID' shows all of them.
 A call waits up to approvals.timeoutMs (45 s by default), then answers the
 client APPROVAL_PENDING with the id. Approve it afterwards and the same call,
 retried by the client with the same arguments, runs once without asking
-again. Undecided approvals expire after an hour.`,
+again, as long as the workspace has not changed through juju since you were
+asked (a file written, a command run): otherwise the approval shows as stale
+and a new one waits for you, saying why. Undecided approvals expire after an
+hour.`,
 		Example: `  juju approvals
   juju approvals show k3xq7mza
   juju approvals approve k3xq7mza
@@ -111,6 +114,15 @@ func newWorkspaceApproval(r approval.Record, ws string, st *approval.Store) work
 	return a
 }
 
+// state is the approval's state as the owner reads it: "stale" for one
+// spent without running because the workspace changed after it was asked.
+func (a workspaceApproval) state() string {
+	if a.Stale {
+		return "stale"
+	}
+	return string(a.State)
+}
+
 // listed is the arguments as the list shows them: at most listArgs
 // characters, and a plain note when there is more.
 func (a workspaceApproval) listed() string {
@@ -158,6 +170,7 @@ func runApprovalsList(w io.Writer, o *approvalsOptions, now time.Time) error {
 		return writeJSON(w, recs)
 	}
 	shown := 0
+	var notes []string // why an approval asks again
 	tw := newTable(w)
 	for _, r := range recs {
 		if !o.all && r.State != approval.Pending {
@@ -167,10 +180,19 @@ func runApprovalsList(w io.Writer, o *approvalsOptions, now time.Time) error {
 			fmt.Fprintln(tw, "ID\tAGE\tSTATE\tCLIENT\tTOOL\tWORKSPACE\tARGUMENTS")
 		}
 		shown++
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, age(now.Sub(r.Created)), r.State, clientName(r.Client), r.Tool, r.Workspace, r.listed())
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, age(now.Sub(r.Created)), r.state(), clientName(r.Client), r.Tool, r.Workspace, r.listed())
+		if r.Note != "" {
+			notes = append(notes, fmt.Sprintf("%s: %s; read it again before you decide.", r.ID, visible.String(r.Note)))
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for i, n := range notes {
+		if i == 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, n)
 	}
 	if shown == 0 {
 		if o.all {

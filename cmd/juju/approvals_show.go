@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jujutools/juju/internal/approval"
+	"github.com/jujutools/juju/internal/visible"
 )
 
 // approvalShowOptions are the flags of juju approvals show.
@@ -49,7 +50,13 @@ func runApprovalShow(w io.Writer, id string, o *approvalShowOptions, now time.Ti
 		return writeJSON(w, a)
 	}
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	p("Approval %s: %s, asked %s ago\n", a.ID, a.State, age(now.Sub(a.Created)))
+	p("Approval %s: %s, asked %s ago\n", a.ID, a.state(), age(now.Sub(a.Created)))
+	if a.Note != "" {
+		p("  asked again: %s\n", visible.String(a.Note))
+	}
+	if a.Stale {
+		p("  not run: the workspace changed through juju after it was asked, so juju asked you again\n")
+	}
 	p("  client     %s\n", clientName(a.Client))
 	p("  tool       %s (plugin %s, tier %s)\n", a.Tool, a.Plugin, a.Tier)
 	p("  workspace  %s\n", a.Workspace)

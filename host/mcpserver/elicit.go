@@ -101,8 +101,12 @@ func question(q host.Question) string {
 	if who == "" {
 		who = "the client"
 	}
-	return fmt.Sprintf("juju: %s wants to call %s (tier %s: %s, plugin %s) with %s. Allow this call once?",
-		visible.String(who), q.Tool, q.Tier, tier, q.Plugin, visible.Args(q.Args, visible.Limits{}))
+	note := ""
+	if q.Note != "" {
+		note = q.Note + " "
+	}
+	return fmt.Sprintf("%sjuju: %s wants to call %s (tier %s: %s, plugin %s) with %s. Allow this call once?",
+		note, visible.String(who), q.Tool, q.Tier, tier, q.Plugin, visible.Args(q.Args, visible.Limits{}))
 }
 
 // legacyAsker sends elicitation/create and waits for the answer.
@@ -142,45 +146,64 @@ var _ host.Asker = (*roundTripAsker)(nil)
 // stateTTL is how long a question handed out can be answered.
 const stateTTL = 15 * time.Minute
 
-// A request state is "nonce.time.mac": a random nonce, the time it was
-// handed out (Unix seconds), and the HMAC of both with the call's client,
-// tool and arguments. An answer is taken only with a state juju signed for
-// the same call, within stateTTL, and once: the owner's yes runs one call,
-// as a legacy elicitation's does, and a client that retries with the same
-// answer is asked again.
+// A request state is "nonce.time.epoch.mac": a random nonce, the time it
+// was handed out (Unix seconds), the workspace's epoch then (host.Question
+// Epoch), and the HMAC of the three with the call's client, tool and
+// arguments. An answer is taken only with a state juju signed for the same
+// call, within stateTTL, and once: the owner's yes runs one call, as a
+// legacy elicitation's does, and a client that retries with the same
+// answer is asked again. An answer given while the workspace changed
+// through juju (its epoch moved) is not taken either: the owner is asked
+// again, told why (host.ChangedWhileAsked).
 
 // state makes the request state of a question handed out at t.
 func (a *roundTripAsker) state(q host.Question, t time.Time) string {
 	var n [12]byte
 	rand.Read(n[:])
 	nonce, at := b64.RawURLEncoding.EncodeToString(n[:]), strconv.FormatInt(t.Unix(), 10)
-	return nonce + "." + at + "." + a.mac(q, nonce, at)
+	return nonce + "." + at + "." + q.Epoch + "." + a.mac(q, nonce, at, q.Epoch)
 }
 
-func (a *roundTripAsker) mac(q host.Question, nonce, at string) string {
+func (a *roundTripAsker) mac(q host.Question, nonce, at, epoch string) string {
 	m := hmac.New(sha256.New, a.key)
-	fmt.Fprintf(m, "%s\x00%s\x00%s\x00%s\x00%s", q.Client, q.Tool, q.ArgsHash, nonce, at)
+	fmt.Fprintf(m, "%s\x00%s\x00%s\x00%s\x00%s\x00%s", q.Client, q.Tool, q.ArgsHash, nonce, at, epoch)
 	return b64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
+// The answers to a request state.
+type stateAnswer int
+
+const (
+	stateRefused stateAnswer = iota // not a state juju signed for this call, expired, or answered before
+	stateTaken                      // the answer is the owner's, for this call as the workspace stands
+	stateChanged                    // the owner's, but the workspace changed since it was asked
+)
+
 // answered reports whether state is one juju signed for q, handed out no
-// longer than stateTTL before now and not answered before; it is then
-// struck off.
-func (a *roundTripAsker) answered(q host.Question, state string, now time.Time) bool {
-	nonce, rest, ok1 := strings.Cut(state, ".")
-	at, mac, ok2 := strings.Cut(rest, ".")
-	if !ok1 || !ok2 || !hmac.Equal([]byte(mac), []byte(a.mac(q, nonce, at))) {
-		return false
+// longer than stateTTL before now and not answered before (it is then
+// struck off), and whether the workspace's epoch is still the one it was
+// handed out in.
+func (a *roundTripAsker) answered(q host.Question, state string, now time.Time) stateAnswer {
+	parts := strings.Split(state, ".")
+	if len(parts) != 4 {
+		return stateRefused
+	}
+	nonce, at, epoch, mac := parts[0], parts[1], parts[2], parts[3]
+	if !hmac.Equal([]byte(mac), []byte(a.mac(q, nonce, at, epoch))) {
+		return stateRefused
 	}
 	secs, err := strconv.ParseInt(at, 10, 64)
 	if err != nil {
-		return false
+		return stateRefused
 	}
 	issued := time.Unix(secs, 0)
-	if now.Sub(issued) > stateTTL || issued.Sub(now) > time.Minute {
-		return false
+	if now.Sub(issued) > stateTTL || issued.Sub(now) > time.Minute || !a.used.take(nonce, issued, now) {
+		return stateRefused
 	}
-	return a.used.take(nonce, issued, now)
+	if epoch != q.Epoch {
+		return stateChanged
+	}
+	return stateTaken
 }
 
 // Ask implements host.Asker.
@@ -189,9 +212,18 @@ func (a *roundTripAsker) Ask(_ context.Context, q host.Question) (host.Answer, e
 	if a.now != nil {
 		now = a.now()
 	}
-	if ans := server.ElicitationResponse(a.params.InputResponses, approvalInput); ans != nil &&
-		a.answered(q, a.params.RequestState, now) {
-		return answer(ans), nil
+	if ans := server.ElicitationResponse(a.params.InputResponses, approvalInput); ans != nil {
+		switch a.answered(q, a.params.RequestState, now) {
+		case stateTaken:
+			return answer(ans), nil
+		case stateChanged:
+			if answer(ans) == host.Declined {
+				return host.Declined, nil // a no stands, whatever changed
+			}
+			if q.Note == "" {
+				q.Note = host.ChangedWhileAsked
+			}
+		}
 	}
 	a.mu.Lock()
 	a.result = server.NewInputRequestBuilder(a.state(q, now)).Elicit(approvalInput, elicitation(q)).ToolResult()

@@ -100,12 +100,17 @@ func TestRoundTripAsker(t *testing.T) {
 			t.Errorf("an answer replayed onto %s was taken: %v", name, a)
 		}
 	}
-	nonce, rest, _ := strings.Cut(state, ".")
-	at, mac, _ := strings.Cut(rest, ".")
+	parts := strings.Split(state, ".")
+	if len(parts) != 4 {
+		t.Fatalf("state %q: want nonce.time.epoch.mac", state)
+	}
+	nonce, at, epoch, mac := parts[0], parts[1], parts[2], parts[3]
 	for name, forged := range map[string]string{
-		"a later time":  nonce + "." + fmt.Sprint(now.Unix()+60) + "." + mac,
-		"another nonce": "AAAAAAAAAAAAAAAA." + at + "." + mac,
-		"no mac":        nonce + "." + at,
+		"a later time":  nonce + "." + fmt.Sprint(now.Unix()+60) + "." + epoch + "." + mac,
+		"another nonce": "AAAAAAAAAAAAAAAA." + at + "." + epoch + "." + mac,
+		"another epoch": nonce + "." + at + ".e2." + mac,
+		"no epoch":      nonce + "." + at + "." + mac,
+		"no mac":        nonce + "." + at + "." + epoch,
 		"empty":         "",
 	} {
 		if a, _ := ask(q, with(forged)); a != host.Handed {
@@ -129,6 +134,57 @@ func TestRoundTripAsker(t *testing.T) {
 	}
 	if len(used.used) != 1 {
 		t.Errorf("the ledger holds %d states, want the fresh one alone: expired ones are dropped", len(used.used))
+	}
+}
+
+// An answer given while the workspace changed through juju (its epoch
+// moved since the question was handed out) is not taken: the owner is
+// asked again, and the new question says why. A no stands whatever
+// changed. The epoch is signed: a client cannot carry an answer over to a
+// new epoch by rewriting it in the state.
+func TestRoundTripAskerEpoch(t *testing.T) {
+	key := []byte("0123456789abcdef0123456789abcdef")
+	used := newStateLedger()
+	q := host.Question{Client: "c", Plugin: "p", Tool: "run_command", Tier: "X", Args: []byte(`{"command":"bash s.sh"}`), ArgsHash: "h1", Epoch: "e1"}
+	ask := func(q host.Question, params mcp.MultiRoundTripParams) (host.Answer, *mcp.CallToolResult) {
+		t.Helper()
+		a := &roundTripAsker{key: key, used: used, params: params}
+		ans, err := a.Ask(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ans, a.question()
+	}
+	reply := func(action mcp.ElicitationResponseAction, state string) mcp.MultiRoundTripParams {
+		return mcp.MultiRoundTripParams{RequestState: state, InputResponses: mcp.InputResponses{approvalInput: mcp.NewElicitationInputResponse(mcp.ElicitationResult{
+			ElicitationResponse: mcp.ElicitationResponse{Action: action, Content: map[string]any{"approve": true}},
+		})}}
+	}
+	hand := func(q host.Question) string {
+		t.Helper()
+		_, res := ask(q, mcp.MultiRoundTripParams{})
+		return res.RequestState
+	}
+	moved := q
+	moved.Epoch = "e2"
+
+	a, res := ask(moved, reply(mcp.ElicitationResponseActionAccept, hand(q)))
+	if a != host.Handed {
+		t.Fatalf("a yes given while the epoch moved: %v, want the owner asked again", a)
+	}
+	if msg := res.InputRequests[approvalInput].Elicitation.Message; !strings.HasPrefix(msg, host.ChangedWhileAsked) {
+		t.Errorf("the question asked again does not say why: %s", msg)
+	}
+	if a, _ := ask(moved, reply(mcp.ElicitationResponseActionAccept, res.RequestState)); a != host.Accepted {
+		t.Errorf("a yes to the question asked again, the epoch the same: %v, want Accepted", a)
+	}
+	if a, _ := ask(moved, reply(mcp.ElicitationResponseActionDecline, hand(q))); a != host.Declined {
+		t.Errorf("a no given while the epoch moved: %v, want Declined", a)
+	}
+	parts := strings.Split(hand(q), ".")
+	forged := strings.Join([]string{parts[0], parts[1], "e2", parts[3]}, ".")
+	if a, res := ask(moved, reply(mcp.ElicitationResponseActionAccept, forged)); a != host.Handed || strings.Contains(res.InputRequests[approvalInput].Elicitation.Message, host.ChangedWhileAsked) {
+		t.Errorf("a state whose epoch was rewritten: %v, want a plain new question", a)
 	}
 }
 

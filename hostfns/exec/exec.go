@@ -87,7 +87,12 @@ type Options struct {
 	// sandboxed command waits for it before it is let go
 	// (DefaultStandbyIdle when 0; kept until Close when negative).
 	StandbyIdle time.Duration
-	Logger      *slog.Logger
+	// Ended, when set, is called after each command has ended and its
+	// process group is gone: a job left running in the background may
+	// have changed the workspace until then (the host bumps the
+	// approvals' epoch).
+	Ended  func()
+	Logger *slog.Logger
 }
 
 // Manager runs the commands and keeps their jobs. It is safe for

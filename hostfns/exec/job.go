@@ -165,6 +165,9 @@ func (m *Manager) start(owner string, argv []string, display, cwd, cwdDisplay st
 	m.prune()
 	go func() {
 		j.reap(cmd)
+		if m.opts.Ended != nil {
+			m.opts.Ended()
+		}
 		m.mu.Lock()
 		m.prune() // its logs may take the kept ones past MaxKept
 		m.mu.Unlock()

@@ -29,6 +29,12 @@ type Request struct {
 	Args     string    `json:"args"`     // the arguments in short (audit.ShortArgs); Store.Args has them whole
 	ArgsHash string    `json:"argsHash"` // sha256 of the full arguments, to match a retried call
 	CallID   string    `json:"callId"`   // the call that asked
+	// Epoch is the workspace's epoch when the owner was asked (Store.Epoch):
+	// the approval runs its call only while the epoch is the same.
+	Epoch string `json:"epoch,omitempty"`
+	// Note tells the owner why they are asked again, when they are: the
+	// workspace changed after they approved the same call.
+	Note string `json:"note,omitempty"`
 }
 
 // Decision is the owner's answer.
@@ -45,6 +51,10 @@ type Record struct {
 	Decided  time.Time `json:"decided,omitzero"`
 	By       string    `json:"by,omitempty"`
 	UsedTime time.Time `json:"used,omitzero"`
+	// Stale: approved, but the workspace changed through juju before the
+	// call came back, so it did not run and the owner was asked again
+	// (Store.Stale). The state is Used.
+	Stale bool `json:"stale,omitempty"`
 }
 
 // HashArgs returns the hash that identifies a call's arguments: a retry of

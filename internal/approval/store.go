@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -61,8 +62,9 @@ type Options struct {
 // Store is the approvals folder of one workspace. It holds no file open and
 // no lock; any number of processes may use the same folder.
 type Store struct {
-	dir  string
-	opts Options
+	dir        string
+	opts       Options
+	bumpFailed atomic.Bool // a Bump failed: Epoch matches nothing (epoch.go)
 }
 
 // Dir is the approvals folder inside a workspace's state folder.
@@ -171,11 +173,9 @@ func (s *Store) Get(id string) (Record, error) {
 			rec.State = Approved
 		}
 	}
-	var u struct {
-		Time time.Time `json:"time"`
-	}
+	var u used
 	if err := readJSON(filepath.Join(dir, usedFile), &u); err == nil {
-		rec.State, rec.UsedTime = Used, u.Time
+		rec.State, rec.UsedTime, rec.Stale = Used, u.Time, u.Stale
 	}
 	if (rec.State == Pending || rec.State == Approved) && s.opts.Now().Sub(rec.Created) > s.opts.TTL {
 		rec.State = Expired
@@ -231,15 +231,26 @@ func (s *Store) Decide(id string, approve bool, by string) (Record, error) {
 	return s.Get(id)
 }
 
+// used is what used.json holds.
+type used struct {
+	Time  time.Time `json:"time"`
+	Stale bool      `json:"stale,omitempty"`
+}
+
 // Use marks a decided approval as acted on. Only one caller succeeds; the
 // others get ErrUsed. It is how an approval runs its call at most once.
-func (s *Store) Use(id string) error {
+func (s *Store) Use(id string) error { return s.use(id, false) }
+
+// Stale marks an approval as acted on without running its call: the
+// workspace changed since the owner was asked (Request.Epoch). As with
+// Use, only one caller succeeds; the others get ErrUsed.
+func (s *Store) Stale(id string) error { return s.use(id, true) }
+
+func (s *Store) use(id string, stale bool) error {
 	if !validID(id) {
 		return fmt.Errorf("%q: %w", id, ErrNotFound)
 	}
-	err := writeOnce(filepath.Join(s.dir, id, usedFile), struct {
-		Time time.Time `json:"time"`
-	}{s.opts.Now().UTC()})
+	err := writeOnce(filepath.Join(s.dir, id, usedFile), used{Time: s.opts.Now().UTC(), Stale: stale})
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("%s: %w", id, ErrUsed)
 	}

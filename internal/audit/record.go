@@ -26,8 +26,10 @@ type Approval struct {
 	// Via is how the owner was asked: "elicitation" (the MCP client asked
 	// them), "cli" (`juju approvals`).
 	Via string `json:"via"`
-	// Decision is "approved", "denied", "pending" (no answer in time) or
-	// "unavailable" (the owner could not be asked).
+	// Decision is "approved", "denied", "pending" (no answer in time),
+	// "changed" (the owner said yes in the client while the workspace
+	// changed through juju, each time asked) or "unavailable" (the owner
+	// could not be asked).
 	Decision string `json:"decision"`
 	ID       string `json:"id,omitempty"` // the approval id, for "cli"
 }

@@ -88,9 +88,15 @@ func Open(c Config) (*Workspace, error) {
 	if c.AutoPrune {
 		opts = append(opts, journal.WithAutoPrune())
 	}
-	if c.Observer != nil {
-		opts = append(opts, journal.WithObserver(c.Observer))
-	}
+	approvals := approval.Open(approval.Dir(state), approval.Options{})
+	opts = append(opts, journal.WithObserver(func(t []journal.Touched) {
+		// Every change the journal commits, whoever makes it, moves the
+		// epoch the owner's approvals were given in (approval.Store.Epoch).
+		approvals.Bump()
+		if c.Observer != nil {
+			c.Observer(t)
+		}
+	}))
 	j, err := journal.Open(state, pol, opts...)
 	if err != nil {
 		pol.Close()
@@ -101,7 +107,7 @@ func Open(c Config) (*Workspace, error) {
 		Journal:   j,
 		Reads:     reads,
 		Audit:     audit.Open(audit.Path(state)),
-		Approvals: approval.Open(approval.Dir(state), approval.Options{}),
+		Approvals: approvals,
 		StateDir:  state,
 	}, nil
 }
