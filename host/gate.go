@@ -37,13 +37,14 @@ func NeedsApproval(mode config.Mode, tier string) bool {
 
 // Question is what the owner is asked about a call.
 type Question struct {
-	CallID   string
-	Client   string
-	Plugin   string
-	Tool     string
-	Tier     string
-	Args     []byte // the call's JSON arguments, whole: the owner reads them all (visible.Args)
-	ArgsHash string // identifies the arguments (approval.HashArgs)
+	CallID    string
+	Client    string
+	Principal string // hostfns.Caller.Principal: "" for the owner's local clients
+	Plugin    string
+	Tool      string
+	Tier      string
+	Args      []byte // the call's JSON arguments, whole: the owner reads them all (visible.Args)
+	ArgsHash  string // identifies the arguments (approval.HashArgs)
 	// Epoch is the workspace's epoch as the owner is asked
 	// (approval.Store.Epoch): their yes covers the call while it is the same.
 	Epoch string
@@ -92,10 +93,10 @@ type Asker interface {
 // run through juju) does not run the call; the owner is asked again.
 func (h *Host) approve(ctx context.Context, c hostfns.Caller, args []byte, asker Asker) (appr *audit.Approval, refused *abi.Error, handed bool) {
 	hash := approval.HashArgs(args)
-	q := Question{CallID: c.CallID, Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier, Args: args, ArgsHash: hash}
+	q := Question{CallID: c.CallID, Client: c.Client, Principal: c.Principal, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier, Args: args, ArgsHash: hash}
 
 	// A retry of a call the owner already decided on, or is deciding on.
-	if r, ok := h.approvals.Match(c.Client, c.Tool, hash); ok {
+	if r, ok := h.approvals.Match(c.Principal, c.Client, c.Tool, hash); ok {
 		switch r.State {
 		case approval.Approved:
 			if r.Epoch != h.approvals.Epoch() {
@@ -197,7 +198,7 @@ func (h *Host) renew(q Question, old approval.Request) (approval.Request, *abi.E
 func (h *Host) newApproval(q Question) (approval.Request, *abi.Error) {
 	short := audit.ShortArgs(q.Args)
 	req, err := h.approvals.Create(approval.Request{
-		Client: q.Client, Plugin: q.Plugin, Tool: q.Tool, Tier: q.Tier,
+		Client: q.Client, Principal: q.Principal, Plugin: q.Plugin, Tool: q.Tool, Tier: q.Tier,
 		Args: short, ArgsHash: q.ArgsHash, CallID: q.CallID, Epoch: q.Epoch, Note: q.Note,
 	}, q.Args)
 	switch {

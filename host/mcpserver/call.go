@@ -64,9 +64,20 @@ func removedTool(name string) *abi.Error {
 // approvals. Over HTTP with an OAuth token the OAuth client is named too:
 // a remote client cannot pass for a local one of the same name.
 func clientName(ctx context.Context) string {
-	name := declaredName(ctx)
-	if p := principalOf(ctx); p != "" && p != localPrincipal {
-		return name + " [" + p + "]"
+	return identity(declaredName(ctx), principalOf(ctx))
+}
+
+// identity is how juju names a client that declared name, authenticated
+// as principal: the name with its square brackets made round, then, for
+// an OAuth client, its principal in brackets ("claude [oauth:c_1]"). Only
+// juju writes brackets, so no declared name, local or remote, reads as
+// another principal's client: a local client declaring "claude
+// [oauth:c_1]" is "claude (oauth:c_1)". Approvals also compare the
+// principal itself (approval.Request.Principal).
+func identity(name, principal string) string {
+	name = strings.NewReplacer("[", "(", "]", ")").Replace(name)
+	if principal != "" && principal != localPrincipal {
+		return name + " [" + principal + "]"
 	}
 	return name
 }

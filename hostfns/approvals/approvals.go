@@ -1,6 +1,7 @@
 // Package approvals is the host function behind approval_status: it shows
 // a client the state of its own calls held for the owner's approval. It
-// needs no capability; a client never sees another client's approvals.
+// needs no capability; a client never sees another client's approvals,
+// nor those of another principal under the same name.
 package approvals
 
 import (
@@ -23,7 +24,7 @@ func New(store *approval.Store) hostfns.Func {
 		res := &abi.ApprovalStatusResult{Approvals: []abi.ApprovalInfo{}}
 		if req.ID != "" {
 			r, err := store.Get(req.ID)
-			if errors.Is(err, approval.ErrNotFound) || err == nil && r.Client != c.Client {
+			if errors.Is(err, approval.ErrNotFound) || err == nil && !r.Of(c.Principal, c.Client) {
 				return nil, nil, abi.Errorf(abi.NotFound, "there is no approval %q for this client; call approval_status without an id to list yours", req.ID)
 			}
 			if err != nil {
@@ -37,7 +38,7 @@ func New(store *approval.Store) hostfns.Func {
 			return nil, nil, abi.Errorf(abi.Internal, "juju could not read its approvals; tell the owner")
 		}
 		for _, r := range recs {
-			if r.Client == c.Client && len(res.Approvals) < maxListed {
+			if r.Of(c.Principal, c.Client) && len(res.Approvals) < maxListed {
 				res.Approvals = append(res.Approvals, info(r))
 			}
 		}

@@ -14,7 +14,13 @@ import (
 // call runs the host function as client and decodes its answer.
 func call(t *testing.T, f hostfns.Func, client, header string) abi.ApprovalStatusResult {
 	t.Helper()
-	ctx := hostfns.WithCaller(context.Background(), hostfns.Caller{Client: client, Tool: "approval_status", Tier: abi.TierRead})
+	return callAs(t, f, "", client, header)
+}
+
+// callAs is call by a client of principal.
+func callAs(t *testing.T, f hostfns.Func, principal, client, header string) abi.ApprovalStatusResult {
+	t.Helper()
+	ctx := hostfns.WithCaller(context.Background(), hostfns.Caller{Client: client, Principal: principal, Tool: "approval_status", Tier: abi.TierRead})
 	h, _ := f.Handle(ctx, []byte(header), nil)
 	var res abi.ApprovalStatusResult
 	if err := json.Unmarshal(h, &res); err != nil {
@@ -54,5 +60,28 @@ func TestOwnApprovalsOnly(t *testing.T) {
 	}
 	if res := call(t, f, "me", `{"bogus":1}`); res.Error == nil || res.Error.Code != abi.InvalidArgument {
 		t.Errorf("unknown field: %+v", res)
+	}
+}
+
+// A client sees the approvals of its principal only: a local client that
+// declares an OAuth client's name sees none of that client's, and an OAuth
+// client none of a local client's of the same name.
+func TestOwnPrincipalOnly(t *testing.T) {
+	store := approval.Open(filepath.Join(t.TempDir(), "approvals"), approval.Options{})
+	const name = "claude [oauth:c_1]"
+	remote, _ := store.Create(approval.Request{Client: name, Principal: "oauth:c_1", Tool: "run_command"}, []byte(`{}`))
+	local, _ := store.Create(approval.Request{Client: name, Tool: "run_command"}, []byte(`{}`))
+	f := New(store)
+	for _, tc := range []struct{ principal, own, other string }{
+		{"", local.ID, remote.ID},
+		{"oauth:c_1", remote.ID, local.ID},
+	} {
+		res := callAs(t, f, tc.principal, name, `{}`)
+		if len(res.Approvals) != 1 || res.Approvals[0].ID != tc.own {
+			t.Errorf("principal %q lists %+v, want %s alone", tc.principal, res.Approvals, tc.own)
+		}
+		if res := callAs(t, f, tc.principal, name, `{"id":"`+tc.other+`"}`); res.Error == nil || res.Error.Code != abi.NotFound {
+			t.Errorf("principal %q reads %s: %+v, want NOT_FOUND", tc.principal, tc.other, res)
+		}
 	}
 }

@@ -20,21 +20,32 @@ const (
 
 // Request is what the owner is asked about: one tool call.
 type Request struct {
-	ID       string    `json:"id"`
-	Created  time.Time `json:"created"`
-	Client   string    `json:"client"`
-	Plugin   string    `json:"plugin"`
-	Tool     string    `json:"tool"`
-	Tier     string    `json:"tier"`
-	Args     string    `json:"args"`     // the arguments in short (audit.ShortArgs); Store.Args has them whole
-	ArgsHash string    `json:"argsHash"` // sha256 of the full arguments, to match a retried call
-	CallID   string    `json:"callId"`   // the call that asked
+	ID      string    `json:"id"`
+	Created time.Time `json:"created"`
+	Client  string    `json:"client"`
+	// Principal is who the client authenticated as: "" for the owner's
+	// local clients, "oauth:<client id>" for an OAuth client of juju serve.
+	// A client's approvals are those of its principal and name (Of).
+	Principal string `json:"principal,omitempty"`
+	Plugin    string `json:"plugin"`
+	Tool      string `json:"tool"`
+	Tier      string `json:"tier"`
+	Args      string `json:"args"`     // the arguments in short (audit.ShortArgs); Store.Args has them whole
+	ArgsHash  string `json:"argsHash"` // sha256 of the full arguments, to match a retried call
+	CallID    string `json:"callId"`   // the call that asked
 	// Epoch is the workspace's epoch when the owner was asked (Store.Epoch):
 	// the approval runs its call only while the epoch is the same.
 	Epoch string `json:"epoch,omitempty"`
 	// Note tells the owner why they are asked again, when they are: the
 	// workspace changed after they approved the same call.
 	Note string `json:"note,omitempty"`
+}
+
+// Of reports whether the request was made by the client named client of
+// principal: both must be the same, so that no declared name reaches
+// another principal's approvals.
+func (r Request) Of(principal, client string) bool {
+	return r.Principal == principal && r.Client == client
 }
 
 // Decision is the owner's answer.

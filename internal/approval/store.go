@@ -257,15 +257,15 @@ func (s *Store) use(id string, stale bool) error {
 	return err
 }
 
-// Match finds the newest approval of the same call (client, tool and
-// arguments) that is still pending, or decided and not used yet.
-func (s *Store) Match(client, tool, argsHash string) (Record, bool) {
+// Match finds the newest approval of the same call (principal, client,
+// tool and arguments) that is still pending, or decided and not used yet.
+func (s *Store) Match(principal, client, tool, argsHash string) (Record, bool) {
 	recs, err := s.List()
 	if err != nil {
 		return Record{}, false
 	}
 	for _, r := range recs {
-		if r.Client != client || r.Tool != tool || r.ArgsHash != argsHash {
+		if !r.Of(principal, client) || r.Tool != tool || r.ArgsHash != argsHash {
 			continue
 		}
 		switch r.State {

@@ -66,25 +66,36 @@ func TestLifecycle(t *testing.T) {
 	if got, _ := s.Get(r.ID); got.State != Used {
 		t.Fatalf("state %s, want used", got.State)
 	}
-	if _, ok := s.Match(r.Client, r.Tool, r.ArgsHash); ok {
+	if _, ok := s.Match(r.Principal, r.Client, r.Tool, r.ArgsHash); ok {
 		t.Fatal("a used approval must not match a retry")
 	}
 }
 
+// A retry matches an approval of the same principal, client, tool and
+// arguments: a local client sharing an OAuth client's name, or the other
+// way round, matches nothing.
 func TestMatch(t *testing.T) {
 	s, _ := newStore(t)
 	r, _ := s.Create(request(), requestArgs)
+	remote := request()
+	remote.Client, remote.Principal = "claude [oauth:c_1]", "oauth:c_1"
+	rr, _ := s.Create(remote, requestArgs)
 	for _, tc := range []struct {
-		client, tool, hash string
-		want               bool
+		principal, client, tool, hash string
+		want                          string
 	}{
-		{r.Client, r.Tool, r.ArgsHash, true},
-		{"other-client", r.Tool, r.ArgsHash, false},
-		{r.Client, "write_file", r.ArgsHash, false},
-		{r.Client, r.Tool, HashArgs([]byte(`{"path":"b"}`)), false},
+		{"", r.Client, r.Tool, r.ArgsHash, r.ID},
+		{"", "other-client", r.Tool, r.ArgsHash, ""},
+		{"", r.Client, "write_file", r.ArgsHash, ""},
+		{"", r.Client, r.Tool, HashArgs([]byte(`{"path":"b"}`)), ""},
+		{"oauth:c_1", r.Client, r.Tool, r.ArgsHash, ""},         // an OAuth client under the local name
+		{"oauth:c_1", remote.Client, r.Tool, r.ArgsHash, rr.ID}, // itself
+		{"", remote.Client, r.Tool, r.ArgsHash, ""},             // a local client under the OAuth client's name
+		{"oauth:c_2", remote.Client, r.Tool, r.ArgsHash, ""},    // another OAuth client under that name
 	} {
-		if _, ok := s.Match(tc.client, tc.tool, tc.hash); ok != tc.want {
-			t.Errorf("Match(%s, %s, %s) = %v, want %v", tc.client, tc.tool, tc.hash, ok, tc.want)
+		got, ok := s.Match(tc.principal, tc.client, tc.tool, tc.hash)
+		if ok != (tc.want != "") || ok && got.ID != tc.want {
+			t.Errorf("Match(%q, %s, %s, %s) = %s %v, want %q", tc.principal, tc.client, tc.tool, tc.hash, got.ID, ok, tc.want)
 		}
 	}
 }
@@ -99,7 +110,7 @@ func TestExpiry(t *testing.T) {
 	if _, err := s.Decide(r.ID, true, "cli"); !errors.Is(err, ErrExpired) {
 		t.Fatalf("deciding an expired approval: %v", err)
 	}
-	if _, ok := s.Match(r.Client, r.Tool, r.ArgsHash); ok {
+	if _, ok := s.Match(r.Principal, r.Client, r.Tool, r.ArgsHash); ok {
 		t.Fatal("an expired approval must not match")
 	}
 	// Past Keep, the next Create sweeps it away.
