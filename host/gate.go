@@ -204,6 +204,9 @@ func (h *Host) newApproval(q Question) (approval.Request, *abi.Error) {
 	switch {
 	case errors.Is(err, approval.ErrTooLarge):
 		return req, abi.Errorf(abi.TooLarge, "this call needs the owner's approval, and its arguments (%d bytes) are more than the %d MiB the owner can be asked to approve; make the change in smaller parts", len(q.Args), approval.MaxArgs>>20)
+	case errors.Is(err, approval.ErrShareFull):
+		h.log.Warn("approvals: one client's calls fill its share of the approvals; decide them with `juju approvals`, or refuse them all with `juju approvals deny --client NAME`", "client", q.Client, "err", err)
+		return req, abi.Errorf(abi.TooLarge, "this call needs the owner's approval, and %d of this client's calls (or %d MiB of their arguments) already wait for the owner; do not make more such calls now: ask the owner to decide them (juju approvals), or wait for them, then call again", approval.MaxPerClient, approval.MaxStoredPerClient>>20)
 	case errors.Is(err, approval.ErrFull):
 		h.log.Warn("approvals: too many wait for you; decide them with `juju approvals`", "err", err)
 		return req, abi.Errorf(abi.TooLarge, "this call needs the owner's approval, and %d approvals (or %d MiB of arguments) already wait for the owner; ask the owner to decide them (juju approvals), then call again", approval.MaxRecords, approval.MaxStored>>20)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -25,14 +24,15 @@ type approvalsOptions struct {
 func newApprovalsCommand() *cobra.Command {
 	o := &approvalsOptions{}
 	cmd := &cobra.Command{
-		Use:   "approvals [show ID | approve ID | deny ID]",
+		Use:   "approvals [show ID | approve ID | deny ID|--all|--client NAME]",
 		Short: "See and decide the calls waiting for your approval",
 		Long: `In inspect mode every edit and every command waits for your approval; in
 edit mode every command does. When the MCP client cannot ask you itself,
 the call waits here: 'juju approvals' lists what waits (in every workspace),
 'juju approvals show ID' shows one call's arguments in full, 'juju approvals
 approve ID' lets it run once, 'juju approvals deny ID' refuses it, and
-nothing is done.
+nothing is done; 'juju approvals deny --all' refuses every call that waits,
+'--client NAME' every call of one client.
 
 Arguments are shown exactly: a run of three or more spaces as ⟨N spaces⟩,
 control and invisible characters as \x1b or \u202e escapes, a backslash as
@@ -50,6 +50,7 @@ hour.`,
   juju approvals show k3xq7mza
   juju approvals approve k3xq7mza
   juju approvals deny k3xq7mza
+  juju approvals deny --client claude-code
   juju approvals --all --json`,
 		Args:                  noArgs,
 		DisableFlagsInUseLine: true,
@@ -59,28 +60,8 @@ hour.`,
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON: every approval kept, with its workspace")
 	cmd.Flags().BoolVar(&o.all, "all", false, "list the decided and expired approvals too (kept for a day)")
-	cmd.AddCommand(newApprovalShowCommand(), newApprovalDecideCommand(true), newApprovalDecideCommand(false))
+	cmd.AddCommand(newApprovalShowCommand(), newApprovalApproveCommand(), newApprovalDenyCommand())
 	return cmd
-}
-
-func newApprovalDecideCommand(approve bool) *cobra.Command {
-	use, short := "approve ID", "Let a waiting call run, once"
-	if !approve {
-		use, short = "deny ID", "Refuse a waiting call; nothing is done"
-	}
-	return &cobra.Command{
-		Use:   use,
-		Short: short,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usageError{fmt.Errorf("%s takes one approval id (see juju approvals)", cmd.CommandPath())}
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runApprovalDecide(cmd.OutOrStdout(), args[0], approve)
-		},
-	}
 }
 
 // workspaceApproval is an approval with the workspace it belongs to and
@@ -220,28 +201,6 @@ func findApproval(id string) (workspaceApproval, error) {
 		}
 	}
 	return workspaceApproval{}, fmt.Errorf("no approval %s (see juju approvals --all)", visible.Quote(id))
-}
-
-func runApprovalDecide(w io.Writer, id string, approve bool) error {
-	a, err := findApproval(id)
-	if err != nil {
-		return err
-	}
-	got, err := a.store.Decide(id, approve, "cli")
-	switch {
-	case errors.Is(err, approval.ErrExpired):
-		return fmt.Errorf("approval %s has expired; the client must call the tool again", id)
-	case errors.Is(err, approval.ErrDecided):
-		return fmt.Errorf("approval %s was already decided (%s)", id, got.State)
-	case err != nil:
-		return err
-	}
-	if approve {
-		_, err = fmt.Fprintf(w, "Approved %s: %s %s. The waiting call runs now; if it already gave up, the client's retry of the same call runs once.\n", id, got.Tool, a.listed())
-	} else {
-		_, err = fmt.Fprintf(w, "Denied %s: %s %s. Nothing was done; the client is told APPROVAL_DENIED.\n", id, got.Tool, a.listed())
-	}
-	return err
 }
 
 // clientName is the client's name as the owner reads it: "-" for none.

@@ -74,3 +74,68 @@ func TestApprovalsListAndShow(t *testing.T) {
 		t.Errorf("an earlier record:\n%s", show)
 	}
 }
+
+// waiting records a pending approval of client (of principal) in the
+// workspace ws of the juju home.
+func waiting(t *testing.T, stateDir, ws, principal, client string) string {
+	t.Helper()
+	st := approval.Open(approval.Dir(filepath.Join(stateDir, "workspaces", ws)), approval.Options{})
+	r, err := st.Create(approval.Request{Client: client, Principal: principal, Tool: "run_command", Tier: "X", Args: "{}", ArgsHash: approval.HashArgs([]byte(client))}, []byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.ID
+}
+
+// stateOf is the state of the approval id, as juju approvals --json has it.
+func stateOf(t *testing.T, id string) string {
+	t.Helper()
+	var recs []struct{ ID, State string }
+	json.Unmarshal([]byte(jujuOut(t, "approvals", "--json")), &recs)
+	for _, r := range recs {
+		if r.ID == id {
+			return r.State
+		}
+	}
+	return "missing"
+}
+
+// deny --client refuses the waiting calls of one client, in every
+// workspace, by the name listed or an OAuth client's id; --all refuses the
+// rest. Nothing else is touched.
+func TestApprovalsDenyMany(t *testing.T) {
+	dirs := jujuHome(t)
+	flood := []string{waiting(t, dirs.State, "app-1", "", "flood"), waiting(t, dirs.State, "app-2", "", "flood")}
+	remote := []string{waiting(t, dirs.State, "app-1", "oauth:c_1", "one [oauth:c_1]"), waiting(t, dirs.State, "app-1", "oauth:c_1", "two [oauth:c_1]")}
+	victim := waiting(t, dirs.State, "app-1", "", "victim")
+	escaped := waiting(t, dirs.State, "app-1", "", "esc\x1bape")
+
+	out := jujuOut(t, "approvals", "deny", "--client", "flood")
+	if !strings.Contains(out, "Denied 2 calls") {
+		t.Errorf("deny --client flood:\n%s", out)
+	}
+	jujuOut(t, "approvals", "deny", "--client", "oauth:c_1")
+	jujuOut(t, "approvals", "deny", "--client", `esc\x1bape`) // as listed
+	for _, id := range append(append(flood, remote...), escaped) {
+		if s := stateOf(t, id); s != "denied" {
+			t.Errorf("%s is %s, want denied", id, s)
+		}
+	}
+	if s := stateOf(t, victim); s != "pending" {
+		t.Fatalf("another client's call is %s, want still pending", s)
+	}
+
+	var got []struct{ ID, State, Client string }
+	if err := json.Unmarshal([]byte(jujuOut(t, "approvals", "deny", "--all", "--json")), &got); err != nil || len(got) != 1 || got[0].ID != victim || got[0].State != "denied" {
+		t.Errorf("deny --all --json: %+v %v", got, err)
+	}
+	if out := jujuOut(t, "approvals", "deny", "--all"); !strings.Contains(out, "Nothing to deny") {
+		t.Errorf("deny --all with nothing waiting:\n%s", out)
+	}
+	for _, args := range [][]string{{"deny"}, {"deny", victim, "--all"}, {"deny", "--all", "--client", "x"}, {"deny", victim, "--json"}} {
+		var o, e bytes.Buffer
+		if code := run(context.Background(), append([]string{"approvals"}, args...), nil, &o, &e); code == 0 {
+			t.Errorf("juju approvals %v succeeded, want a usage error", args)
+		}
+	}
+}

@@ -48,6 +48,16 @@ func (r Request) Of(principal, client string) bool {
 	return r.Principal == principal && r.Client == client
 }
 
+// sharer is who the request counts against in the per-client share
+// (MaxPerClient): its principal, whatever name the client declared, or,
+// for a local client, its declared name.
+func (r Request) sharer() string {
+	if r.Principal != "" {
+		return r.Principal
+	}
+	return "local " + r.Client
+}
+
 // Decision is the owner's answer.
 type Decision struct {
 	Approve bool      `json:"approve"`

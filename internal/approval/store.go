@@ -40,6 +40,9 @@ var (
 	// ErrFull: MaxRecords approvals, or MaxStored bytes of arguments, are
 	// kept already, none of them settled.
 	ErrFull = errors.New("too many approvals are kept")
+	// ErrShareFull: the calling client's MaxPerClient approvals, or
+	// MaxStoredPerClient bytes of its arguments, wait for the owner already.
+	ErrShareFull = errors.New("too many of this client's approvals wait for the owner")
 )
 
 // Bounds of what the store keeps: a model may make calls that need the
@@ -49,6 +52,20 @@ const (
 	MaxArgs    = 4 << 20  // one call's arguments
 	MaxRecords = 256      // approvals kept
 	MaxStored  = 64 << 20 // their arguments together
+)
+
+// One client's share of the approvals that wait for the owner (pending,
+// within their TTL): a client that makes calls needing approval
+// in a loop fills its own share, not the store, and the owner's other
+// clients can still be asked. An eighth of the store each: a session asks
+// for one call at a time, a few with parallel calls, and 32 is well past
+// that; eight such clients would still fill the store, and the owner then
+// clears it (juju approvals deny --all or --client). A client is its
+// principal (an OAuth client, whatever names it declares), or a local
+// client's declared name (Request.sharer).
+const (
+	MaxPerClient       = MaxRecords / 8
+	MaxStoredPerClient = MaxStored / 8
 )
 
 // Options tune a Store; zero values take the defaults.
@@ -123,7 +140,7 @@ func (s *Store) Create(r Request, args []byte) (Request, error) {
 	if len(args) > MaxArgs {
 		return r, fmt.Errorf("%w: %d bytes, past %d", ErrTooLarge, len(args), MaxArgs)
 	}
-	if err := s.makeRoom(int64(len(args))); err != nil {
+	if err := s.makeRoom(r, int64(len(args))); err != nil {
 		return r, err
 	}
 	dir := filepath.Join(s.dir, r.ID)
@@ -297,10 +314,12 @@ func (s *Store) Wait(ctx context.Context, id string) (Record, error) {
 	}
 }
 
-// makeRoom removes settled approvals (decided and used, or past their TTL),
-// the oldest first, until one more record of n bytes of arguments fits the
-// bounds; ErrFull when even then it would not.
-func (s *Store) makeRoom(n int64) error {
+// makeRoom checks that r's client has room in its share (its approvals
+// the owner has not decided yet), then removes
+// settled approvals (decided and used, or past their TTL), the oldest
+// first, until one more record of n bytes of arguments fits the bounds;
+// ErrShareFull or ErrFull when it would not.
+func (s *Store) makeRoom(r Request, n int64) error {
 	ents, err := os.ReadDir(s.dir)
 	if err != nil {
 		return nil // no folder yet: nothing kept
@@ -312,7 +331,7 @@ func (s *Store) makeRoom(n int64) error {
 		settled bool
 	}
 	var all []kept
-	var total int64
+	var total, mine, mineBytes int64
 	now := s.opts.Now()
 	for _, e := range ents {
 		if !e.IsDir() || !validID(e.Name()) {
@@ -322,14 +341,21 @@ func (s *Store) makeRoom(n int64) error {
 		if fi, err := os.Stat(filepath.Join(s.dir, k.id, argsFile)); err == nil {
 			k.size = fi.Size()
 		}
-		var r Request
-		if readJSON(filepath.Join(s.dir, k.id, requestFile), &r) == nil {
-			k.created = r.Created
+		var kr Request
+		if readJSON(filepath.Join(s.dir, k.id, requestFile), &kr) == nil {
+			k.created = kr.Created
 		}
 		_, usedErr := os.Stat(filepath.Join(s.dir, k.id, usedFile))
 		k.settled = usedErr == nil || !k.created.IsZero() && now.Sub(k.created) > s.opts.TTL
+		if !k.settled && kr.sharer() == r.sharer() && !exists(filepath.Join(s.dir, k.id, decisionFile)) {
+			mine++
+			mineBytes += k.size
+		}
 		total += k.size
 		all = append(all, k)
+	}
+	if mine >= MaxPerClient || mineBytes+n > MaxStoredPerClient {
+		return fmt.Errorf("%w: %d approvals with %d bytes of arguments", ErrShareFull, mine, mineBytes)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].created.Before(all[j].created) })
 	count := len(all)
@@ -418,6 +444,11 @@ func writeOnceBytes(path string, b []byte) error {
 		return err
 	}
 	return nil
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 func readJSON(path string, v any) error {

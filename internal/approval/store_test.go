@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -229,7 +230,7 @@ func TestStoreIsBounded(t *testing.T) {
 	big := make([]byte, MaxArgs)
 	var first Request
 	for i := range MaxStored / MaxArgs {
-		r, err := s.Create(Request{Tool: "write_file"}, big)
+		r, err := s.Create(Request{Client: fmt.Sprint("c", i), Tool: "write_file"}, big) // each in its share
 		if err != nil {
 			t.Fatalf("record %d: %v", i, err)
 		}
@@ -238,7 +239,7 @@ func TestStoreIsBounded(t *testing.T) {
 		}
 		now = now.Add(time.Second)
 	}
-	if _, err := s.Create(Request{Tool: "write_file"}, big); !errors.Is(err, ErrFull) {
+	if _, err := s.Create(Request{Client: "new", Tool: "write_file"}, big); !errors.Is(err, ErrFull) {
 		t.Fatalf("past MaxStored with nothing settled: %v", err)
 	}
 	// The first is decided and used: it makes room.
@@ -248,7 +249,7 @@ func TestStoreIsBounded(t *testing.T) {
 	if err := s.Use(first.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Create(Request{Tool: "write_file"}, big); err != nil {
+	if _, err := s.Create(Request{Client: "new", Tool: "write_file"}, big); err != nil {
 		t.Fatalf("with a settled approval to remove: %v", err)
 	}
 	if _, err := s.Get(first.ID); !errors.Is(err, ErrNotFound) {
@@ -257,11 +258,58 @@ func TestStoreIsBounded(t *testing.T) {
 	// Past their TTL, pending ones are settled too.
 	now = now.Add(DefaultTTL + time.Minute)
 	for i := range MaxRecords {
-		if _, err := s.Create(Request{Tool: "t"}, []byte("{}")); err != nil {
+		if _, err := s.Create(Request{Client: fmt.Sprint("c", i%(MaxRecords/MaxPerClient)), Tool: "t"}, []byte("{}")); err != nil {
 			t.Fatalf("small record %d after the others expired: %v", i, err)
 		}
 	}
-	if _, err := s.Create(Request{Tool: "t"}, []byte("{}")); !errors.Is(err, ErrFull) {
+	if _, err := s.Create(Request{Client: "new", Tool: "t"}, []byte("{}")); !errors.Is(err, ErrFull) {
 		t.Fatalf("past MaxRecords with nothing settled: %v", err)
+	}
+}
+
+// One client fills its share, not the store: past MaxPerClient waiting
+// approvals (or MaxStoredPerClient bytes) it is refused, while another
+// client is still asked. An OAuth client has one share whatever names it
+// declares; an approval the owner decided frees its place.
+func TestClientShare(t *testing.T) {
+	s, _ := newStore(t)
+	var firstOfFlood Request
+	for i := range MaxPerClient {
+		r, err := s.Create(Request{Client: "flood", Tool: "run_command"}, []byte(fmt.Sprintf(`{"n":%d}`, i)))
+		if err != nil {
+			t.Fatalf("approval %d of the flood: %v", i, err)
+		}
+		if i == 0 {
+			firstOfFlood = r
+		}
+	}
+	if _, err := s.Create(Request{Client: "flood", Tool: "run_command"}, []byte(`{}`)); !errors.Is(err, ErrShareFull) {
+		t.Fatalf("past the flood's share: %v, want ErrShareFull", err)
+	}
+	if _, err := s.Create(Request{Client: "victim", Tool: "run_command"}, []byte(`{}`)); err != nil {
+		t.Fatalf("another client after the flood: %v", err)
+	}
+	s.Decide(firstOfFlood.ID, false, "cli") // decided, not used yet: no longer waits for the owner
+	if _, err := s.Create(Request{Client: "flood", Tool: "run_command"}, []byte(`{}`)); err != nil {
+		t.Fatalf("the flood after the owner decided one of its approvals: %v", err)
+	}
+
+	for i := range MaxPerClient {
+		if _, err := s.Create(Request{Client: fmt.Sprint("name ", i), Principal: "oauth:c_1", Tool: "t"}, []byte(`{}`)); err != nil {
+			t.Fatalf("approval %d of the OAuth client: %v", i, err)
+		}
+	}
+	if _, err := s.Create(Request{Client: "yet another name", Principal: "oauth:c_1", Tool: "t"}, []byte(`{}`)); !errors.Is(err, ErrShareFull) {
+		t.Fatalf("an OAuth client under a new name past its share: %v, want ErrShareFull", err)
+	}
+
+	big := make([]byte, MaxArgs)
+	for range MaxStoredPerClient / MaxArgs {
+		if _, err := s.Create(Request{Client: "bytes", Tool: "write_file"}, big); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Create(Request{Client: "bytes", Tool: "write_file"}, []byte(`{}`)); !errors.Is(err, ErrShareFull) {
+		t.Fatalf("past the client's bytes: %v, want ErrShareFull", err)
 	}
 }
