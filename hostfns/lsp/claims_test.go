@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -52,8 +53,11 @@ func init() {
 //     never ends; definition answers null.
 //   - "silent": never answers definition.
 //   - "quote": pull diagnostics of a.go whose messages quote file:line
-//     places: .env, the file out (outside the root), a.go itself and a
-//     system header.
+//     places: .env, the file out (outside the root), a.go itself, a
+//     file of GOROOT, .env through a name with spaces and "..", out
+//     through a link followed before "..", an excerpt with no place, a
+//     place that is nowhere, and a header of the root whose name has
+//     spaces.
 func claimsFakeServer(mode, out string) {
 	if mode == "env" {
 		if err := os.WriteFile(out, []byte(strings.Join(os.Environ(), "\n")), 0o644); err != nil {
@@ -83,7 +87,12 @@ func claimsFakeServer(mode, out string) {
 				at(0, "./.env:1:1: error: 'DB_PASSWORD' undeclared here\n    1 | DB_PASSWORD=claims-quoted-secret"),
 				at(1, "In file included from a.go:2:\n"+out+":2:5: error: expected ';'\n    2 | aws_secret_access_key = claims-outside-secret"),
 				at(1, "cannot use y (variable of type int) as string value (see a.go:2:9)"),
-				at(1, "/usr/include/stdio.h:12:1: note: declared here"),
+				at(1, filepath.Join(runtime.GOROOT(), "src", "fmt", "print.go")+":12:1: note: declared here"),
+				at(1, "# example.com/w\nIn file included from a.go:2:\nx/a b/c/../../../.env:1:13: error: 'claims' undeclared\n    1 | DB_PASSWORD=claims-quoted-secret"),
+				at(1, "lnk/../outside/credentials:2:1: error: expected ';'\n    2 | aws_secret_access_key = claims-outside-secret"),
+				at(1, "undefined: x\n    1 | DB_PASSWORD=claims-quoted-secret"),
+				at(1, "$WORK/b001/_cgo_main.c:1:1: error: claims-unplaced"),
+				at(1, "In file included from a.go:2:\nx/a b/c/h.h:1:5: error: unknown type name 'claims'\n    1 | int claims;"),
 			}}, nil
 		case "textDocument/definition":
 			switch mode {
@@ -332,16 +341,29 @@ func TestClaimLSPScrubbedEnvironment(t *testing.T) {
 // A diagnostic's message may quote the files the server read (cgo runs
 // the C compiler, whose errors quote an #include'd .env line by line): a
 // message naming a secret or denied file:line, or a file outside the roots
-// that is no system file, is withheld whole; others are kept.
+// that is no system file, is withheld whole; others are kept. Names are
+// read as the compiler writes them (spaces and all) and looked up as the
+// kernel does (a link before ".."); a place juju cannot find, or source
+// text under no place, is withheld too.
 func TestClaimLSPWithholdsQuotingMessages(t *testing.T) {
-	outside := filepath.Join(t.TempDir(), "credentials")
+	if runtime.GOROOT() == "" {
+		t.Skip("no GOROOT to quote a system file from")
+	}
+	tmp := t.TempDir()
+	outside := filepath.Join(tmp, "outside", "credentials")
+	os.MkdirAll(filepath.Join(tmp, "sub"), 0o755)
+	os.MkdirAll(filepath.Dir(outside), 0o755)
 	if err := os.WriteFile(outside, []byte("[default]\naws_secret_access_key = claims-outside-secret\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	files := map[string]string{"a.go": "package a\nvar x = y\n", ".env": "DB_PASSWORD=claims-quoted-secret\n"}
+	files := map[string]string{"a.go": "package a\nvar x = y\n", ".env": "DB_PASSWORD=claims-quoted-secret\n", "x/a b/c/h.h": "int claims;\n"}
 	root := t.TempDir()
 	for p, c := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755)
 		os.WriteFile(filepath.Join(root, p), []byte(c), 0o644)
+	}
+	if err := os.Symlink(filepath.Join(tmp, "sub"), filepath.Join(root, "lnk")); err != nil {
+		t.Fatal(err)
 	}
 	pol, err := policy.New(policy.Config{Roots: []string{root}})
 	if err != nil {
@@ -355,16 +377,18 @@ func TestClaimLSPWithholdsQuotingMessages(t *testing.T) {
 	if e != nil {
 		t.Fatal(e)
 	}
-	if len(res.Diagnostics) != 4 {
+	want := []string{"juju withheld", "juju withheld", "cannot use y", "print.go:12:1",
+		"juju withheld", "juju withheld", "juju withheld", "juju withheld", "unknown type name 'claims'"}
+	if len(res.Diagnostics) != len(want) {
 		t.Fatalf("diagnostics: %+v", res.Diagnostics)
 	}
 	b, _ := json.Marshal(res)
-	for _, leak := range []string{"claims-quoted-secret", "claims-outside-secret", "DB_PASSWORD", "aws_secret"} {
+	for _, leak := range []string{"claims-quoted-secret", "claims-outside-secret", "DB_PASSWORD", "aws_secret", "claims-unplaced"} {
 		if strings.Contains(string(b), leak) {
 			t.Errorf("the answer quotes %q: %s", leak, b)
 		}
 	}
-	for i, want := range []string{"juju withheld", "juju withheld", "cannot use y", "/usr/include/stdio.h:12:1"} {
+	for i, want := range want {
 		if !strings.Contains(res.Diagnostics[i].Message, want) {
 			t.Errorf("diagnostic %d: %q, want it to hold %q", i, res.Diagnostics[i].Message, want)
 		}

@@ -18,10 +18,12 @@ type places struct {
 	texts map[string]*text // by absolute path; nil: not readable
 	disp  map[string]string
 	deny  map[string]bool
+	// quoted caches what the paths diagnostics name were found to be.
+	quoted map[string]lookedUp
 }
 
 func (m *Manager) places(c *client) *places {
-	return &places{m: m, c: c, texts: map[string]*text{}, disp: map[string]string{}, deny: map[string]bool{}}
+	return &places{m: m, c: c, texts: map[string]*text{}, disp: map[string]string{}, deny: map[string]bool{}, quoted: map[string]lookedUp{}}
 }
 
 // file looks up the file a URI names. outside: it lies outside every root
