@@ -31,22 +31,27 @@ func cgoWorkspace(t *testing.T) (root string, secrets []string) {
 	root = workspace(t, map[string]string{
 		"go.mod":          "module example.com/w\n\ngo 1.22\n",
 		".env":            "DB_PASSWORD=hunter2-supersecret\n",
+		".token":          "ghp_cgoTokenSecret123\n",
 		"p5/x/a b/c/keep": "",
 		// A name with a space, whose ".." climbs past the folder it names.
 		"p5/x.go": preamble("p5", `#include "x/a b/c/../../../../.env"`),
 		// A link followed before "..": lnk/.. is the link's target's parent.
 		"p8/lnk":  "->" + filepath.Join(out, "sub"),
 		"p8/x.go": preamble("p8", `#include "lnk/../outside/credentials"`),
+		// No name at all: the token is folded into a report on x.go itself.
+		"p9/x.go": preamble("p9", "int x = sizeof(struct\n#include \"../.token\"\n);"),
 	})
-	return root, []string{"hunter2", "supersecret", "cgo-outside-secret", "aws_secret"}
+	return root, []string{"hunter2", "supersecret", "cgo-outside-secret", "aws_secret", "cgoTokenSecret"}
 }
 
-// What gopls's C compiler reads of files juju never shows does not reach
-// the model through get_diagnostics, however the preamble names them.
+// What a cgo preamble makes the C compiler read of files juju never shows
+// does not reach the model through get_diagnostics, however the preamble
+// names them: a name juju must resolve as the kernel does (p5, p8), or no
+// name at all (p9, which only running no C compiler stops).
 func TestLSPGoplsCgoQuotesNoSecret(t *testing.T) {
 	root, secrets := cgoWorkspace(t)
 	s := startHome(t, lspHome(t, goplsServer(t)), root, "--mode", "trusted")
-	for _, file := range []string{"p5/x.go", "p8/x.go"} {
+	for _, file := range []string{"p5/x.go", "p8/x.go", "p9/x.go"} {
 		t.Run(file, func(t *testing.T) {
 			res := s.with(t).call("get_diagnostics", map[string]any{"path": file})
 			if res.IsError {

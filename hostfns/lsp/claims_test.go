@@ -307,6 +307,7 @@ func TestClaimLSPScrubbedEnvironment(t *testing.T) {
 	}
 	t.Setenv("JUJU_CLAIMS_PLAIN", "") // a JUJU_ name, empty: still withheld
 	t.Setenv("CLAIMS_LSP_PLAIN", "visible")
+	t.Setenv("CGO_ENABLED", "1")
 	m, _, out := claimsManager(t, "env", map[string]string{"a.go": "package a\n"}, policy.Config{}, Options{})
 	if _, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDefinition, Path: "a.go", Line: 1, Column: 1}); e != nil {
 		t.Fatal(e)
@@ -322,6 +323,9 @@ func TestClaimLSPScrubbedEnvironment(t *testing.T) {
 	}
 	if env["CLAIMS_LSP_PLAIN"] != "visible" {
 		t.Fatalf("the server did not get juju's ordinary environment: %q", raw)
+	}
+	if env["CGO_ENABLED"] != "0" || strings.Count(string(raw), "CGO_ENABLED=") != 1 {
+		t.Errorf("the server may run the C compiler on the repository's cgo preambles: %q", raw)
 	}
 	for k, v := range secrets {
 		if _, ok := env[k]; ok {

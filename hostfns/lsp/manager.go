@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -53,6 +54,7 @@ type Options struct {
 	// the least recently used server is shut down to start the next.
 	MaxServers int
 	// Env is the servers' environment; nil: juju's own, scrubbed of secrets.
+	// Either way CGO_ENABLED=0 is set (withoutCgo).
 	Env    []string
 	Logger *slog.Logger
 }
@@ -109,7 +111,25 @@ func New(pol *policy.Policy, opts Options) *Manager {
 	if env == nil {
 		env = sandbox.Scrub(os.Environ())
 	}
-	return &Manager{pol: pol, opts: opts, log: log, env: env, system: systemPlaces(), clients: map[key]*slot{}}
+	return &Manager{pol: pol, opts: opts, log: log, env: withoutCgo(env), system: systemPlaces(), clients: map[key]*slot{}}
+}
+
+// withoutCgo is env with CGO_ENABLED=0, whatever it said: a server runs
+// unconfined, and gopls with cgo runs the C compiler on the preamble of
+// every Go file that imports "C". The repository writes that preamble, so
+// it can #include any file the owner can read, and the compiler folds the
+// file's text into its reports — even into a report placed in the Go file
+// itself ("incomplete type 'struct <the file's first word>'"), which no
+// filter of the names a message quotes can tell apart. Without cgo, gopls
+// still answers for those files, from their Go code alone.
+func withoutCgo(env []string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "CGO_ENABLED=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "CGO_ENABLED=0")
 }
 
 // Funcs returns the juju_lsp host function.
