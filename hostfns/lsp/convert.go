@@ -138,44 +138,6 @@ func decodeLocations(raw json.RawMessage) ([]location, error) {
 	return out, nil
 }
 
-// decodeSymbols reads what textDocument/documentSymbol and
-// workspace/symbol answer: DocumentSymbols (a tree) or SymbolInformation
-// (flat). Exactly one of the two results is set.
-func decodeSymbols(raw json.RawMessage) ([]documentSymbol, []symbolInformation, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil, nil
-	}
-	// Both shapes in one pass: an outline can be hundreds of kilobytes.
-	var items []struct {
-		documentSymbol
-		ContainerName string          `json:"containerName"`
-		Location      json.RawMessage `json:"location"`
-	}
-	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, nil, err
-	}
-	if len(items) == 0 {
-		return nil, nil, nil
-	}
-	if items[0].Location != nil {
-		flat := make([]symbolInformation, len(items))
-		for i, it := range items {
-			flat[i] = symbolInformation{Name: it.Name, Kind: it.Kind, ContainerName: it.ContainerName}
-			if it.Location != nil {
-				if err := json.Unmarshal(it.Location, &flat[i].Location); err != nil {
-					return nil, nil, err
-				}
-			}
-		}
-		return nil, flat, nil
-	}
-	tree := make([]documentSymbol, len(items))
-	for i := range items {
-		tree[i] = items[i].documentSymbol
-	}
-	return tree, nil, nil
-}
-
 // symbolTree converts document symbols of the file uri, counting into n
 // and stopping at max.
 func (p *places) symbolTree(uri string, syms []documentSymbol, n *int, max int, truncated *bool) []abi.LSPSymbol {

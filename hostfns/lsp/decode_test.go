@@ -2,7 +2,10 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -29,11 +32,11 @@ func TestDecodeLocations(t *testing.T) {
 }
 
 func TestDecodeSymbols(t *testing.T) {
-	tree, flat, err := decodeSymbols(json.RawMessage(`[{"name":"S","kind":23,"range":{"start":{"line":0,"character":0},"end":{"line":3,"character":1}},"selectionRange":{"start":{"line":0,"character":5},"end":{"line":0,"character":6}},"children":[{"name":"F","kind":8}]}]`))
+	tree, flat, _, err := decodeSymbols(json.RawMessage(`[{"name":"S","kind":23,"range":{"start":{"line":0,"character":0},"end":{"line":3,"character":1}},"selectionRange":{"start":{"line":0,"character":5},"end":{"line":0,"character":6}},"children":[{"name":"F","kind":8}]}]`), 10)
 	if err != nil || len(tree) != 1 || flat != nil || len(tree[0].Children) != 1 {
 		t.Fatalf("tree: %+v %+v %v", tree, flat, err)
 	}
-	tree, flat, err = decodeSymbols(json.RawMessage(`[{"name":"S","kind":23,"containerName":"p","location":{"uri":"file:///a.go","range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}}}}]`))
+	tree, flat, _, err = decodeSymbols(json.RawMessage(`[{"name":"S","kind":23,"containerName":"p","location":{"uri":"file:///a.go","range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}}}}]`), 10)
 	if err != nil || tree != nil || len(flat) != 1 || flat[0].ContainerName != "p" {
 		t.Fatalf("flat: %+v %+v %v", tree, flat, err)
 	}
@@ -44,7 +47,7 @@ func TestDecodeSymbols(t *testing.T) {
 		`[{"name":"S","kind":23,"containerName":"p","location":{"uri":"file:///a.go","range":{"start":{"line":2,"character":3},"end":{"line":2,"character":4}}}},{"name":"T","kind":5},{"name":"U","kind":6,"location":null},{"name":"V","kind":6,"location":{"uri":"file:///b.go"}}]`,
 		`[{"name":"W","kind":6,"location":null,"children":[{"name":"x"}]}]`,
 	} {
-		tree, flat, err := decodeSymbols(json.RawMessage(raw))
+		tree, flat, _, err := decodeSymbols(json.RawMessage(raw), 10)
 		wantTree, wantFlat, wantErr := decodeSymbolsWhole(json.RawMessage(raw))
 		if !reflect.DeepEqual(tree, wantTree) || !reflect.DeepEqual(flat, wantFlat) || (err == nil) != (wantErr == nil) {
 			t.Errorf("%s:\n got %+v %+v %v\nwant %+v %+v %v", raw, tree, flat, err, wantTree, wantFlat, wantErr)
@@ -108,7 +111,7 @@ func FuzzDecodeAnswers(f *testing.F) {
 				uriPath(l.URI)
 			}
 		}
-		if tree, flat, err := decodeSymbols(raw); err == nil {
+		if tree, flat, _, err := decodeSymbols(raw, 5); err == nil {
 			var walk func([]documentSymbol)
 			walk = func(ds []documentSymbol) {
 				for _, d := range ds {
@@ -133,4 +136,50 @@ func FuzzDecodeAnswers(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A symbol answer is decoded only as far as juju keeps it, whatever its
+// size: gopls answers a file of 200,000 declarations with 44 MB, which
+// took 5 s to decode whole, past the call's deadline when it came late.
+// What decoding allocates is the measure (a time would be flaky): an
+// answer of 50,000 symbols costs what 1,000 do.
+func TestDecodeSymbolsReadsWhatItKeeps(t *testing.T) {
+	sym := func(i int, children string) string {
+		r := fmt.Sprintf(`{"start":{"line":%d,"character":4},"end":{"line":%d,"character":15}}`, i, i)
+		return fmt.Sprintf(`{"name":"a%06d","detail":"int","kind":13,%s"range":%s,"selectionRange":%s}`, i, children, r, r)
+	}
+	list := func(n int) string {
+		items := make([]string, n)
+		for i := range items {
+			items[i] = sym(i, "")
+		}
+		return "[" + strings.Join(items, ",") + "]"
+	}
+	const max = 1000
+	allocated := func(raw []byte) uint64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		tree, _, cut, err := decodeSymbols(raw, max)
+		runtime.ReadMemStats(&after)
+		if err != nil || len(tree) != max || !cut {
+			t.Fatalf("%d bytes: %d symbols, cut %v, %v", len(raw), len(tree), cut, err)
+		}
+		if tree[max-1].Name != fmt.Sprintf("a%06d", max-1) || tree[max-1].Range.Start.Line != max-1 {
+			t.Fatalf("symbol %d: %+v", max-1, tree[max-1])
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, big := allocated([]byte(list(max+1))), allocated([]byte(list(50*max)))
+	if big > 2*small+1<<20 {
+		t.Errorf("decoding 50,000 symbols allocated %d bytes, 1,001 took %d: the answer was decoded past what is kept", big, small)
+	}
+
+	// Children past the budget are stepped over, and the fields after them
+	// still read.
+	raw := `[` + sym(7, `"children":`+list(3*max)+`,`) + `,` + sym(8, "") + `]`
+	tree, _, cut, err := decodeSymbols([]byte(raw), max)
+	if err != nil || !cut || len(tree) != 1 || len(tree[0].Children) != max-1 || tree[0].Range.Start.Line != 7 || tree[0].Name != "a000007" {
+		t.Fatalf("a parent of 3,000: %d symbols, cut %v, %v", len(tree), cut, err)
+	}
 }

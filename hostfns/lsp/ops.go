@@ -95,17 +95,18 @@ func (m *Manager) documentSymbols(ctx context.Context, req *abi.LSPRequest) (*ab
 		if err := c.call(ctx, "textDocument/documentSymbol", map[string]any{"textDocument": textDocumentID{URI: d.uri}}, &raw); err != nil {
 			return err
 		}
-		tree, flat, err := decodeSymbols(raw)
+		tree, flat, cut, err := decodeSymbols(raw, req.MaxResults)
 		if err != nil {
 			return abi.Errorf(abi.Internal, "the language server %s gave an answer juju could not read", t.reg.Name)
 		}
 		pl := m.places(c)
 		if flat != nil {
 			res.Symbols, res.Hidden, res.Truncated = pl.symbolList(flat, req.MaxResults)
-			return nil
+		} else {
+			n := 0
+			res.Symbols = pl.symbolTree(d.uri, tree, &n, req.MaxResults, &res.Truncated)
 		}
-		n := 0
-		res.Symbols = pl.symbolTree(d.uri, tree, &n, req.MaxResults, &res.Truncated)
+		res.Truncated = res.Truncated || cut
 		return nil
 	})
 	return res, e
@@ -140,14 +141,14 @@ func (m *Manager) workspaceSymbols(ctx context.Context, req *abi.LSPRequest) (*a
 			if err := c.call(ctx, "workspace/symbol", map[string]any{"query": req.Query}, &raw); err != nil {
 				return err
 			}
-			_, flat, err := decodeSymbols(raw)
+			_, flat, unread, err := decodeSymbols(raw, req.MaxResults)
 			if err != nil {
 				return abi.Errorf(abi.Internal, "the language server %s gave an answer juju could not read", t.reg.Name)
 			}
 			syms, hidden, cut := m.places(c).symbolList(flat, req.MaxResults-len(res.Symbols))
 			res.Symbols = append(res.Symbols, syms...)
 			res.Hidden += hidden
-			res.Truncated = res.Truncated || cut
+			res.Truncated = res.Truncated || cut || unread
 			return nil
 		})
 		if e != nil {

@@ -15,8 +15,12 @@ import (
 )
 
 // deadlineMargin is left between the end of a wait for a server and the
-// plugin call's deadline.
-const deadlineMargin = time.Second
+// plugin call's deadline, for juju to convert the answer (bounded:
+// decodeSymbols) and the plugin to write it. A server busy on every core
+// delays juju too: with gopls loading a 3.2 MB file on a 2-core machine,
+// the wait ended 0.4 s after its deadline and the plugin had not written
+// even a TIMEOUT 0.6 s later, so 1 s ended such calls as PLUGIN_FAILED.
+const deadlineMargin = 3 * time.Second
 
 // serve answers one juju_lsp call.
 func (m *Manager) serve(ctx context.Context, req *abi.LSPRequest, _ []byte) (*abi.LSPResult, []byte, *abi.Error) {
