@@ -19,7 +19,7 @@ ROOT      ?= $(CURDIR)
 # overview tests (test/overview_oracle_test.go); the last three are not
 # Debian packages here: npm packages that ship the binary, and a Go module.
 # chromium is the browser of the OAuth consent test (test/serve_browser_test.go).
-APT_PKGS  := git bubblewrap:bwrap ripgrep:rg make npm cargo maven:mvn chromium
+APT_PKGS  := git bubblewrap:bwrap ripgrep:rg make npm cargo maven:mvn chromium gcc
 NPM_PKGS  := rust-just@1.57.0:just @jdxcode/mise@2026.9.15:mise
 GO_TOOLS  := github.com/go-task/task/v3/cmd/task@v3.54.0:task
 # The pinned MCP conformance suite (package.json + package-lock.json).
