@@ -2,6 +2,8 @@ package exec
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -136,6 +138,9 @@ type Manager struct {
 	standbyGen     int
 	standbyIdle    *time.Timer
 
+	// nonce tells this Manager's jobs (jobVar) from another juju's.
+	nonce string
+
 	mu     sync.Mutex
 	jobs   map[string]*job
 	order  []*job // oldest first
@@ -179,6 +184,12 @@ func New(p *policy.Policy, opts Options) *Manager {
 	for _, d := range m.guard.unguarded {
 		m.log.Warn("a folder of juju's inside a workspace root is reached through a link, which a confined command could point elsewhere; keep juju's folders outside the roots (JUJU_HOME)", "folder", d)
 	}
+	var nonce [8]byte
+	rand.Read(nonce[:])
+	m.nonce = hex.EncodeToString(nonce[:])
+	// Before any command starts: only a process started after it looks
+	// for a subreaper above it.
+	proc.Subreap()
 	var err error
 	if m.devNull, err = openFile(os.DevNull, os.O_RDONLY, 0); err != nil {
 		m.devNull = nil

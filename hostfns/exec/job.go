@@ -16,8 +16,20 @@ import (
 	"github.com/jujutools/juju/sdk/abi"
 )
 
-// killGrace is how long a group has between SIGTERM and SIGKILL.
+// killGrace is how long a job's processes have between SIGTERM and
+// SIGKILL.
 const killGrace = time.Second
+
+// killPoll is how often a kill looks whether the processes it sent SIGTERM
+// have ended, before killGrace: a few /proc reads each time, and a
+// cancel_job that answers at most this much after the last one ended.
+const killPoll = 20 * time.Millisecond
+
+// jobVar is the environment variable that marks an unsandboxed job's
+// processes, so that an orphan juju was handed (proc.Subreap) is killed
+// with its job (proc.Adopted). Its value is the Manager's nonce and the
+// job's id.
+const jobVar = "JUJU_JOB"
 
 // job is one command and its logs.
 type job struct {
@@ -32,6 +44,7 @@ type job struct {
 	outPath string
 	errPath string
 	pgid    int
+	marker  string // jobVar=…, in an unsandboxed job's environment
 	done    chan struct{}
 	timer   *time.Timer
 
@@ -41,8 +54,12 @@ type job struct {
 	signal string
 	end    time.Time
 	reason string // JobKilled or JobTimeout once a kill was asked
-	flood  int64  // the output cap it passed, when that killed it
-	logs   int64  // the size of its logs together, once it ended
+	reaped bool   // its leader was waited for: pgid may be another's now
+	// killing is closed when the first kill of the job is done; a later
+	// one waits for it.
+	killing chan struct{}
+	flood   int64 // the output cap it passed, when that killed it
+	logs    int64 // the size of its logs together, once it ended
 }
 
 // logWatch is how often a running job's logs are measured against the
@@ -118,6 +135,11 @@ func (m *Manager) start(owner string, argv []string, display, cwd, cwdDisplay st
 		bwrap: mech == sandbox.MechBubblewrap || mech == sandbox.MechBubblewrapLandlock,
 		done:  make(chan struct{}), state: abi.JobRunning,
 	}
+	env := m.env
+	if !j.bwrap {
+		j.marker = jobVar + "=" + m.nonce + "-" + j.id
+		env = append(env[:len(env):len(env)], j.marker)
+	}
 	j.outPath = filepath.Join(m.opts.JobsDir, j.id+".out")
 	j.errPath = filepath.Join(m.opts.JobsDir, j.id+".err")
 	stdout, err := openFile(j.outPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
@@ -135,7 +157,7 @@ func (m *Manager) start(owner string, argv []string, display, cwd, cwdDisplay st
 		Path:        path,
 		Args:        wrapped,
 		Dir:         cwd,
-		Env:         m.env,
+		Env:         env,
 		Stdin:       m.devNull, // nil when it could not be opened: os/exec opens it
 		Stdout:      stdout,    // *os.File: the child writes the log itself
 		Stderr:      stderr,
@@ -231,11 +253,20 @@ func (m *Manager) reaperFor(bwrap bool) []string {
 	return nil
 }
 
-// reap waits for the command, kills what is left of its group, and
-// records how it ended.
+// reap waits for the command, kills what is left of its group and the
+// orphans it left (proc.Adopted), and records how it ended.
 func (j *job) reap(cmd *osexec.Cmd) {
 	err := cmd.Wait()
+	j.mu.Lock()
+	j.reaped = true
+	killing := j.killing != nil // it kills the orphans once their grace is over
+	j.mu.Unlock()
 	proc.KillGroup(j.pgid) // the group's stragglers
+	if j.marker != "" && !killing {
+		if left := proc.Adopted(j.marker); len(left) > 0 {
+			proc.StopTree(left...).Kill()
+		}
+	}
 	j.timer.Stop()
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -268,11 +299,16 @@ func (j *job) reap(cmd *osexec.Cmd) {
 	close(j.done)
 }
 
-// kill ends the job: SIGTERM to the command's process group, then, after
-// killGrace, SIGKILL to its whole tree. reason is the state it ends in.
-// A sandboxed command is signalled inside bubblewrap's sandbox, never
-// bubblewrap first (see sandbox.Interrupt); one that has not started yet
-// is killed with its sandbox at once.
+// kill ends the job; reason is the state it ends in. An unsandboxed
+// command's whole tree is found and stopped first (proc.StopTree: its
+// group, its descendants in sessions of their own, the orphans it left),
+// then sent SIGTERM, and after killGrace every process found that still
+// runs is killed with what it started meanwhile, whether or not the
+// command itself ended: a descendant is not lost by its parent dying
+// first. A sandboxed command is signalled inside bubblewrap's sandbox,
+// never bubblewrap first (see sandbox.Interrupt); one that has not started
+// yet is killed with its sandbox at once. A kill while another is under
+// way waits for it.
 func (j *job) kill(reason string) {
 	j.mu.Lock()
 	if j.state != abi.JobRunning {
@@ -282,19 +318,63 @@ func (j *job) kill(reason string) {
 	if j.reason == "" {
 		j.reason = reason
 	}
-	j.mu.Unlock()
-	switch {
-	case !j.bwrap:
-		proc.Signal(j.pgid, syscall.SIGTERM)
-	case !sandbox.Interrupt(j.pgid):
-		proc.KillTree(j.pgid)
+	if j.killing != nil {
+		killing := j.killing
+		j.mu.Unlock()
+		<-killing
 		return
 	}
-	select {
-	case <-j.done:
-	case <-time.After(killGrace):
-		proc.KillTree(j.pgid)
+	j.killing = make(chan struct{})
+	defer close(j.killing)
+	j.mu.Unlock()
+	if j.bwrap {
+		if !sandbox.Interrupt(j.pgid) {
+			proc.KillTree(j.pgid)
+			return
+		}
+		select {
+		case <-j.done:
+		case <-time.After(killGrace):
+			proc.KillTree(j.pgid)
+		}
+		return
 	}
+	t := proc.StopTree(j.roots()...)
+	t.Signal(syscall.SIGTERM)
+	t.Continue() // a stopped process handles SIGTERM only once it runs
+	grace := time.NewTimer(killGrace)
+	defer grace.Stop()
+	poll := time.NewTicker(killPoll)
+	defer poll.Stop()
+	// What still runs after the grace, with what it started meanwhile and
+	// the orphans left since, is killed; all of it ended, the orphans
+	// left since are.
+	defer func() { proc.StopTree(append(j.roots(), t.Running()...)...).Kill() }()
+	done := j.done
+	for {
+		select {
+		case <-grace.C:
+			return
+		case <-poll.C:
+		case <-done:
+			done = nil
+		}
+		if done == nil && len(t.Running()) == 0 {
+			return
+		}
+	}
+}
+
+// roots are where an unsandboxed job's tree is found: its command, until
+// it was waited for, and the orphans it left.
+func (j *job) roots() []int {
+	var roots []int
+	j.mu.Lock()
+	if !j.reaped {
+		roots = append(roots, j.pgid)
+	}
+	j.mu.Unlock()
+	return append(roots, proc.Adopted(j.marker)...)
 }
 
 // await waits up to d for the job to end, or until ctx ends.
@@ -397,7 +477,11 @@ func (m *Manager) Close(ctx context.Context) error {
 				j.reason = abi.JobKilled
 			}
 			j.mu.Unlock()
-			proc.KillTree(j.pgid)
+			if j.bwrap {
+				proc.KillTree(j.pgid)
+			} else {
+				proc.StopTree(j.roots()...).Kill()
+			}
 		}
 	}
 	m.mu.Lock()
