@@ -222,10 +222,14 @@ func (h *Host) hostFunctions() []hostfns.Func {
 }
 
 // execManager makes the command job manager: logs under the state folder,
-// one folder per server process.
+// one folder per server process, after removing those of servers gone.
 func (h *Host) execManager() *jexec.Manager {
+	jobs := filepath.Join(h.StateDir(), "jobs")
+	for _, dir := range jexec.SweepJobs(jobs) {
+		h.log.Info("removed the job logs of a juju that is gone", "folder", dir)
+	}
 	h.exec = jexec.New(h.policy, jexec.Options{
-		JobsDir:         filepath.Join(h.StateDir(), "jobs", strconv.Itoa(os.Getpid())),
+		JobsDir:         filepath.Join(jobs, strconv.Itoa(os.Getpid())),
 		BackgroundAfter: h.cfg.BackgroundAfter,
 		StandbyIdle:     orNever(h.cfg.StandbyIdle),
 		Sandbox:         h.cfg.Sandbox,

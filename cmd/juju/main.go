@@ -24,7 +24,11 @@ func main() {
 	// line (Go dies of SIGPIPE on fds 1 and 2): juju would exit without
 	// closing the host, and its command jobs would outlive it.
 	signal.Ignore(syscall.SIGPIPE)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// A terminal or ssh session that closes sends SIGHUP: juju closes as
+	// for SIGTERM, killing its jobs and removing their logs, rather than
+	// die of it and leave them. SIGQUIT keeps Go's meaning, a dump of
+	// every goroutine for a juju that hangs (see RATIONALE.md).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		<-ctx.Done()
 		stop() // a second signal ends the process at once

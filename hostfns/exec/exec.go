@@ -138,6 +138,10 @@ type Manager struct {
 	standbyGen     int
 	standbyIdle    *time.Timer
 
+	// unlockDir releases the lock of the jobs folder (makeJobsDir), held
+	// from its making until Close; under mu.
+	unlockDir func()
+
 	// nonce tells this Manager's jobs (jobVar) from another juju's.
 	nonce string
 

@@ -126,7 +126,7 @@ func (m *Manager) start(owner string, argv []string, display, cwd, cwdDisplay st
 	if running >= MaxRunning {
 		return nil, abi.Errorf(abi.TooLarge, "%d jobs are already running, the most juju allows; wait for some (job_wait) or cancel them (cancel_job), then try again", running)
 	}
-	if err := os.MkdirAll(m.opts.JobsDir, 0o700); err != nil {
+	if err := m.makeJobsDir(); err != nil {
 		return nil, m.internal("creating the jobs folder", err)
 	}
 	m.seq++
@@ -511,7 +511,11 @@ func (m *Manager) Close(ctx context.Context) error {
 		m.aliveW.Close() // a sandbox still setting up now runs nothing
 	}
 	if m.opts.JobsDir != "" {
-		return os.RemoveAll(m.opts.JobsDir)
+		err := os.RemoveAll(m.opts.JobsDir)
+		if m.unlockDir != nil {
+			m.unlockDir()
+		}
+		return err
 	}
 	return nil
 }

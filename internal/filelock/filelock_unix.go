@@ -6,6 +6,7 @@
 package filelock
 
 import (
+	"errors"
 	"os"
 	"syscall"
 )
@@ -19,6 +20,30 @@ func Lock(path string) (func(), error) {
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
 		f.Close()
+		return nil, err
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}
+
+// ErrHeld: the lock TryLock asked for is held.
+var ErrHeld = errors.New("the lock is held")
+
+// TryLock takes an exclusive lock on path, which must exist, without
+// waiting: ErrHeld when another holds it, an error for which os.IsNotExist
+// is true when path is missing. The returned function releases it.
+func TryLock(path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, ErrHeld
+		}
 		return nil, err
 	}
 	return func() {

@@ -18,3 +18,13 @@ func Signal(pid int, _ syscall.Signal) {
 		p.Kill()
 	}
 }
+
+// Alive reports whether a process pid exists.
+func Alive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	p.Release()
+	return true
+}
