@@ -288,14 +288,22 @@ func TestExecJobsEndWithTheServer(t *testing.T) {
 			t.Fatal("the job never started")
 		}
 	}
+	jobLogs := func() []string {
+		logs, _ := filepath.Glob(filepath.Join(s.home, "state", "workspaces", "*", "jobs", "*", "job-*"))
+		return logs
+	}
+	if len(jobLogs()) == 0 {
+		t.Fatal("no job log found while the job runs: the pattern below would prove nothing")
+	}
 	s.c.Close()
 	for deadline := time.Now().Add(10 * time.Second); len(sleepers(marker)) > 0; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("a job outlived the server: %v", sleepers(marker))
 		}
 	}
-	logs, _ := filepath.Glob(filepath.Join(s.home, "state", "*", "jobs", "*", "job-*"))
-	if len(logs) > 0 {
-		t.Errorf("job logs left: %v", logs)
+	for deadline := time.Now().Add(10 * time.Second); len(jobLogs()) > 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("job logs left: %v", jobLogs())
+		}
 	}
 }
