@@ -3,18 +3,10 @@ package sandbox
 import "strings"
 
 // Scrub returns env without the variables a child must not see: juju's own
-// (JUJU_*), every variable whose name looks like it holds a secret — it
-// contains TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE, CREDENTIAL, CREDS,
-// PRIVATE_KEY, API_KEY, APIKEY, ACCESS_KEY, SESSION_KEY, JWT, WEBHOOK,
-// COOKIE, BEARER, OAUTH, AUTHORIZATION or CONNECTION_STRING, has AUTH as a
-// word (X_AUTH_HEADER, not GIT_AUTHOR_NAME), ends in _KEY, _PASS, _PWD,
-// _PW, _AUTH, _SK, _PAT or _DSN, starts with AWS_, AZURE_, GCP_,
-// GOOGLE_APPLICATION_ or VAULT_, or is one of the named ones (KEY, PASS,
-// PW, SSH_AUTH_SOCK, GPG_AGENT_INFO, NETRC, KUBECONFIG, DOCKER_AUTH_CONFIG,
-// DATABASE_URL, DSN, …), also with a number after it (OPENAI_KEY_1) — and
-// every variable whose value does (see SecretValue). Names are compared
-// ignoring case. The list errs on the side of dropping: a build that needs
-// one of them reads it from a file the owner controls.
+// (JUJU_*), every variable whose name looks like it holds a secret (see
+// Secret) and every variable whose value does (see SecretValue). Names are
+// compared ignoring case. The list errs on the side of dropping: a build
+// that needs one of them reads it from a file the owner controls.
 func Scrub(env []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
@@ -28,10 +20,12 @@ func Scrub(env []string) []string {
 
 // SecretValue reports whether an environment variable's value looks like
 // a secret whatever its name: a URL that carries one (see secretURL), a
-// login without a scheme (user:pass@host), an HTTP Authorization value
-// (Bearer, Basic or token and its credentials) or a PEM block.
+// login without a scheme (user:pass@host, see bareLogin), an HTTP
+// Authorization value or header (see authorization), a password in a
+// connection string (see secretPair), a token of a well-known service
+// (see knownToken) or a PEM block.
 func SecretValue(v string) bool {
-	if strings.Contains(v, "-----BEGIN ") || authorization(v) || bareLogin(v) {
+	if strings.Contains(v, "-----BEGIN ") || authorization(v) || bareLogin(v) || secretPair(v) || knownToken(v) {
 		return true
 	}
 	for rest := v; ; {
@@ -132,7 +126,8 @@ func secretQuery(query string) bool {
 
 // bareLogin reports whether an item of v is a login without a URL scheme,
 // user:password@host[:port][/…], as proxies and databases are often
-// written (u:p@proxy:3128). A user or password holding a slash or a
+// written (u:p@proxy:3128), or Go's MySQL DSN, user:password@tcp(host:port)/db
+// or user:password@/db. A user or password holding a slash or a
 // backslash is a path, "mailto:me@host" an address, and a "port" that is
 // not a number no port: nginx:1.25@sha256:… is an image, git@host:repo a
 // remote.
@@ -146,12 +141,25 @@ func bareLogin(v string) bool {
 		if !ok || user == "" || pass == "" || strings.ContainsAny(item[:at], `/\`) || strings.EqualFold(user, "mailto") {
 			continue
 		}
-		host, _, _ := strings.Cut(item[at+1:], "/")
+		rest := item[at+1:]
+		if strings.HasPrefix(rest, "/") || dsnAddress(rest) {
+			return true
+		}
+		host, _, _ := strings.Cut(rest, "/")
 		if isHostPort(host) {
 			return true
 		}
 	}
 	return false
+}
+
+// dsnAddress reports whether s starts with the address of a Go SQL DSN:
+// a protocol word and its address in brackets, tcp(db:3306) or
+// unix(/run/mysqld.sock).
+func dsnAddress(s string) bool {
+	proto, addr, ok := strings.Cut(s, "(")
+	return ok && proto != "" && strings.Trim(strings.ToLower(proto), "abcdefghijklmnopqrstuvwxyz0123456789") == "" &&
+		strings.Contains(addr, ")")
 }
 
 // isHostPort reports whether s is host or host:port, host being a name or
@@ -169,54 +177,59 @@ func isHostPort(s string) bool {
 	return true
 }
 
-// authorization reports whether v is an HTTP Authorization value — a
-// Bearer, Basic or token scheme followed by one word, its credentials —
-// alone or after its header name ("Authorization: Bearer …", as in a git
-// http.extraHeader). A scheme word alone, or followed by a sentence, is
-// text.
-func authorization(v string) bool {
-	if name, rest, ok := strings.Cut(v, ":"); ok && strings.HasSuffix(strings.ToLower(strings.TrimSpace(name)), "authorization") {
-		v = rest
-	}
-	f := strings.Fields(v)
-	if len(f) != 2 {
-		return false
-	}
-	switch strings.ToLower(f[0]) {
-	case "bearer", "basic", "token":
-		return true
-	}
-	return false
-}
-
 // digits reports whether s is a non-empty run of ASCII digits.
 func digits(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 var (
+	// secretWords are held anywhere in a name; one of two words is also
+	// held with its separator dropped or changed (APIKEY, CONNECTIONSTRINGS__DEFAULT,
+	// KUBE-CONFIG-DATA), as the name is compared without its separators.
 	secretWords = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "CREDS",
-		"PRIVATE_KEY", "PRIVATEKEY", "API_KEY", "APIKEY", "ACCESS_KEY", "SESSION_KEY",
-		"JWT", "WEBHOOK", "COOKIE", "BEARER", "OAUTH", "AUTHORIZATION", "CONNECTION_STRING", "CONNSTR"}
+		"PRIVATE_KEY", "API_KEY", "ACCESS_KEY", "SESSION_KEY", "AUTH_KEY", "WRITE_KEY",
+		"JWT", "WEBHOOK", "COOKIE", "BEARER", "OAUTH", "AUTHORIZATION", "CONNECTION_STRING", "CONNSTR",
+		"KUBE_CONFIG"}
 	// secretSegments are words a name holds as a whole word only: AUTH is
 	// in X_AUTH_HEADER but not in GIT_AUTHOR_NAME, which juju sets for
 	// commits.
 	secretSegments = map[string]bool{"AUTH": true}
-	secretSuffixes = []string{"_KEY", "_PASS", "_PWD", "_PW", "_AUTH", "_SK", "_PAT", "_DSN"}
-	secretPrefixes = []string{"JUJU_", "AWS_", "AZURE_", "GCP_", "GOOGLE_APPLICATION_", "VAULT_"}
+	// passWords are the English words that end in PASS: any other word
+	// that does (SSHPASS, DBPASS, SMTP_PASS) names a password.
+	passWords      = map[string]bool{"BYPASS": true, "COMPASS": true, "ENCOMPASS": true, "OVERPASS": true, "UNDERPASS": true, "SURPASS": true, "TRESPASS": true}
+	secretSuffixes = []string{"_KEY", "_PWD", "_PW", "_AUTH", "_SK", "_PAT", "_DSN", "_SESSION"}
+	secretPrefixes = []string{"JUJU_", "AWS_", "AZURE_", "GCP_", "GOOGLE_APPLICATION_", "VAULT_", "OP_SESSION_"}
 	secretNames    = map[string]bool{
 		"JUJU": true, "SSH_AUTH_SOCK": true, "GPG_AGENT_INFO": true, "NETRC": true,
-		"KUBECONFIG": true, "DOCKER_AUTH_CONFIG": true, "DATABASE_URL": true,
-		"PGPASSFILE": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "DSN": true,
-		"KEY": true, "PASS": true, "PW": true,
+		"DOCKER_AUTH_CONFIG": true, "DATABASE_URL": true, "PGPASSFILE": true, "DSN": true,
+		"KEY": true, "PW": true,
 	}
+	// keptNames end in _SESSION but name a desktop session, not a login
+	// one: the desktop's name, Konsole's D-Bus path.
+	keptNames = map[string]bool{"DESKTOP_SESSION": true, "KONSOLE_DBUS_SESSION": true}
 )
 
 // Secret reports whether an environment variable named name is withheld
-// from children (see Scrub). A numbered copy of a secret name is one too:
-// OPENAI_KEY_1 and SMTP_PASS2 are judged as OPENAI_KEY and SMTP_PASS.
+// from children (see Scrub): a name that contains TOKEN, SECRET, PASSWORD,
+// PASSWD, PASSPHRASE, CREDENTIAL, CREDS, PRIVATE_KEY, API_KEY, ACCESS_KEY,
+// SESSION_KEY, AUTH_KEY, WRITE_KEY, JWT, WEBHOOK, COOKIE, BEARER, OAUTH,
+// AUTHORIZATION, CONNECTION_STRING, CONNSTR or KUBE_CONFIG (the ones of two
+// words also with another separator or none: APIKEY, TS_AUTHKEY,
+// ConnectionStrings__Default, KUBECONFIG), has AUTH as a word
+// (X_AUTH_HEADER, not GIT_AUTHOR_NAME), has a word ending in PASS that is
+// no English word (SSHPASS, DBPASS, SMTP_PASS, GIT_ASKPASS; not BYPASS or
+// COMPASS), ends in _KEY, _PWD, _PW, _AUTH, _SK, _PAT, _DSN or _SESSION
+// (BW_SESSION; not DESKTOP_SESSION), starts with AWS_, AZURE_, GCP_,
+// GOOGLE_APPLICATION_, VAULT_ or OP_SESSION_, or is one of the named ones
+// (KEY, PW, DSN, SSH_AUTH_SOCK, GPG_AGENT_INFO, NETRC, DOCKER_AUTH_CONFIG,
+// DATABASE_URL, PGPASSFILE), also with a number after it. A numbered
+// copy of a secret name is one too: OPENAI_KEY_1 and SMTP_PASS2 are judged
+// as OPENAI_KEY and SMTP_PASS. Case is ignored.
 func Secret(name string) bool {
 	n := strings.ToUpper(name)
+	if keptNames[n] {
+		return false
+	}
 	return secretName(n) || secretName(strings.TrimRight(n, "0123456789_"))
 }
 
@@ -228,13 +241,15 @@ func secretName(n string) bool {
 	if secretNames[n] {
 		return true
 	}
-	for _, w := range secretWords {
-		if strings.Contains(n, w) {
+	w := words(n)
+	squashed := strings.Join(w, "")
+	for _, s := range secretWords {
+		if strings.Contains(n, s) || strings.Contains(s, "_") && strings.Contains(squashed, strings.ReplaceAll(s, "_", "")) {
 			return true
 		}
 	}
-	for _, w := range words(n) {
-		if secretSegments[w] {
+	for _, s := range w {
+		if secretSegments[s] || strings.HasSuffix(s, "PASS") && !passWords[s] {
 			return true
 		}
 	}

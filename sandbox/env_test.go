@@ -195,3 +195,77 @@ func TestScrubEnv(t *testing.T) {
 		t.Errorf("Scrub =\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestScrubWellKnownSecrets runs Scrub on variables tools and services
+// really use for secrets, each as name=value: every one goes, by its name
+// or by its value. The second list is the environment of a developer's
+// shell, desktop and toolchains: every one stays, so the rules do not
+// starve builds.
+func TestScrubWellKnownSecrets(t *testing.T) {
+	for _, kv := range []string{
+		// Named like a secret.
+		"SSHPASS=hunter2", "DBPASS=hunter2", "MYSQLPASS=x", "SMTP_PASS=x", "DB_PASS_FILE=/run/p",
+		"TS_AUTHKEY=tskey-auth-k1-x", "HONEYCOMB_WRITEKEY=abc", "SEGMENT_WRITE_KEY=abc",
+		"BW_SESSION=abc==", "FASTLANE_SESSION=---\n- !ruby/object:HTTP::Cookie", "OP_SESSION_myteam=abc",
+		"OP_SESSION_my_team_2=abc", "TERRAFORM_SESSION=x",
+		"ConnectionStrings__Default=x", "CONNECTIONSTRINGS__DEFAULT=x", "SQLCONNECTIONSTRING=x", "DB-CONNECTION-STRING=x",
+		"KUBE_CONFIG_DATA=YXBp", "KUBE-CONFIG=x", "KUBECONFIG=/home/me/.kube/config", "KUBECONFIG_DATA=x",
+		"GIT_ASKPASS=/bin/askpass", "SUDO_ASKPASS=/bin/askpass",
+		// A connection string's password, however the pairs are separated.
+		"DB=Server=db;Database=app;User Id=sa;Password=Hunter2Conn;",
+		"PG_CONNINFO=host=db user=app password=hunter2pg dbname=x",
+		"SPRING_DATASOURCE_URL=jdbc:sqlserver://db:1433;databaseName=x;user=sa;password=Hunter2Jdbc",
+		"ODBC=Driver={SQL Server};Server=db;Uid=sa;Pwd=hunter2;", "ADO=Data Source=db; PASSWORD = hunter2",
+		"SB=Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=root;SharedAccessKey=abc=",
+		"STORAGE=DefaultEndpointsProtocol=https;AccountName=a;AccountKey=abc==;",
+		`SPRING_APPLICATION_JSON={"spring.datasource.password":"hunter2"}`, "OPTS=--db-password=hunter2",
+		"Q=a=1&api_key=abc",
+		// A DSN with a login, Go's MySQL form included.
+		"MYSQL_CONN=app:hunter2go@tcp(db:3306)/app", "MYSQL=app:pw@unix(/run/mysqld/mysqld.sock)/app",
+		"MYSQL_DEFAULT=app:pw@/app",
+		// A credential header anywhere in the value.
+		"GIT_CONFIG_PARAMETERS='url.https://example.com/.insteadof'='x' 'http.extraheader'='AUTHORIZATION: basic aHVudGVyMg=='",
+		"HTTP_HEADER=Authorization: Bearer  tok en", "X_API=Bearer\ttok", "H=X-Api-Key: abc123",
+		"CURL_OPTS=-H 'PRIVATE-TOKEN: glabc123' -s", "H2=Cookie: session=abc",
+		// A well-known token, whatever the name.
+		"GH_ENTERPRISE=ghp_abcdefghijklmnopqrstuvwxyz0123456789", "T=gho_abcdefghijklmnopqrstuvwxyz0123456789",
+		"T=github_pat_11ABCDEFG0abcdefghijkl_mnopqrstuvwxyz0123456789", "T=glpat-abcdefghij0123456789",
+		"SLACK_BOT=xoxb-1234-5678-abcdefgh", "T=xoxp-1234-5678-abcdefgh", "T=xapp-1-A0-123-abc",
+		"OPENAI=sk-proj-abcdefghijklmnopqrstuvwxyz0123", "A=sk-ant-api03-abcdefghijklmnopqrstuvwxyz",
+		"STRIPE=sk_live_abcdefghijklmnop0123", "ID=AKIAIOSFODNN7EXAMPLE", "ID=ASIAIOSFODNN7EXAMPLE",
+		"MAPS=AIzaSyA-abcdefghijklmnopqrstuvwxyz0123", "N=npm_abcdefghijklmnopqrstuvwxyz0123456789",
+		"P=pypi-AgEIcHlwaS5vcmcCJGFiY2RlZmdo", "HF=hf_abcdefghijklmnopqrstuvwxyz01234567",
+		"ARGS=--token ghp_abcdefghijklmnopqrstuvwxyz0123456789 --x",
+	} {
+		if got := Scrub([]string{kv}); len(got) != 0 {
+			t.Errorf("Scrub kept %q", kv)
+		}
+	}
+	for _, kv := range []string{
+		"PATH=/home/me/.local/bin:/usr/local/go/bin:/usr/bin:/bin", "HOME=/home/me", "USER=me", "SHELL=/bin/bash",
+		"LANG=sk_SK.UTF-8", "LANGUAGE=sk-SK:en", "LC_ALL=C.UTF-8", "TERM=xterm-256color", "COLORTERM=truecolor",
+		"EDITOR=vim", "VISUAL=code --wait", "PAGER=less", "LESS=-R", "LESSOPEN=| /usr/bin/lesspipe %s",
+		"GOPATH=/home/me/go", "GOFLAGS=-mod=mod -trimpath", "GOPROXY=https://proxy.golang.org,direct",
+		"JAVA_HOME=/usr/lib/jvm/java-17", "CLASSPATH=.:/opt/lib/*", "VIRTUAL_ENV=/home/me/proj/.venv",
+		"PYTHONPATH=/home/me/proj", "NODE_ENV=production", "NODE_OPTIONS=--max-old-space-size=4096",
+		"NPM_CONFIG_PREFIX=/home/me/.npm", "CARGO_HOME=/home/me/.cargo", "RUSTFLAGS=-C target-cpu=native",
+		"CFLAGS=-O2 -g -pipe", "MAKEFLAGS=-j4", "PKG_CONFIG_PATH=/usr/lib/pkgconfig",
+		"LS_COLORS=rs=0:di=01;34:ln=01;36:mh=00:pi=40;33:so=01;35:do=01;35:bd=40;33;01:ow=34;42:st=37;44:ex=01;32",
+		"XDG_SESSION_ID=3", "XDG_SESSION_TYPE=wayland", "XDG_SESSION_CLASS=user", "XDG_SESSION_DESKTOP=gnome",
+		"XDG_RUNTIME_DIR=/run/user/1000", "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus",
+		"DESKTOP_SESSION=ubuntu", "GDMSESSION=ubuntu", "KONSOLE_DBUS_SESSION=/Sessions/1",
+		"SESSION_MANAGER=local/host:@/tmp/.ICE-unix/1234,unix/host:/tmp/.ICE-unix/1234",
+		"TMUX=/tmp/tmux-1000/default,4242,0", "TMUX_PANE=%0", "STY=4242.pts-0.host", "TERM_SESSION_ID=w0t0p0:ABC",
+		"SSH_CONNECTION=10.0.0.2 51234 10.0.0.1 22", "SSH_TTY=/dev/pts/0", "DISPLAY=:0",
+		"GIT_CONFIG_PARAMETERS='core.pager'='less -R' 'credential.helper'=''", "GIT_AUTHOR_NAME=juju",
+		"HTTP_PROXY=http://proxy:3128", "NO_PROXY=localhost,127.0.0.1,.internal", "PGHOST=db", "PGUSER=app",
+		"DOCKER_HOST=ssh://me@build-host", "MAIL=/var/mail/me", "HISTCONTROL=ignoredups:erasespace",
+		"PS1=\\u@\\h:\\w\\$ ", "PROMPT_COMMAND=history -a", "BYPASS=1", "COMPASS_HOME=/opt/compass",
+		"TASK=risk-assessment-for-the-build-farm", "DIR=/opt/tools/sk-x", "URL=https://example.com/#token=abc",
+		"MSG=Authorization: none", "NOTE=basic auth is off",
+	} {
+		if got := Scrub([]string{kv}); len(got) != 1 {
+			t.Errorf("Scrub dropped %q", kv)
+		}
+	}
+}
