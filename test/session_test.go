@@ -214,6 +214,9 @@ var captures = []struct {
 	{"APPROVAL", regexp.MustCompile(`"id":"([a-z2-7]{8})","tool"`)},
 	// Call ids: the audit's id of each call (callid.go).
 	{"CALL", regexp.MustCompile(`"callId":"([^"]+)"`)},
+	// The random word on the fence lines around output juju did not
+	// write (newFence in plugins/exec), its < JSON-escaped or not.
+	{"FENCE", regexp.MustCompile(`(?:<<<|\\u003c\\u003c\\u003c)(?:end of )?(?:stdout|stderr|web content|git output) ([0-9a-f]{16})`)},
 }
 
 var (

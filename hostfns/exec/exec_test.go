@@ -45,15 +45,21 @@ func TestHeadTail(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "log")
 	os.WriteFile(p, []byte("short"), 0o600)
-	if s, n, cut := headTail(p, 100, "job-1", "stdout"); s != "short" || n != 5 || cut {
+	if s, n, cut := headTail(p, 100, "job-1", "stdout"); s != "short" || n != 5 || cut != nil {
 		t.Errorf("short: %q %d %v", s, n, cut)
 	}
 	// Multi-byte runes across both cut points.
 	content := strings.Repeat("é", 50) + strings.Repeat("x", 1000) + strings.Repeat("€", 50)
 	os.WriteFile(p, []byte(content), 0o600)
 	s, n, cut := headTail(p, 101, "job-1", "stderr")
-	if !cut || n != int64(len(content)) || !utf8.ValidString(s) {
+	if cut == nil || n != int64(len(content)) || !utf8.ValidString(s) {
 		t.Fatalf("cut=%v n=%d valid=%v", cut, n, utf8.ValidString(s))
+	}
+	// The cut says where the head ends and the tail starts, in the stream
+	// and so in the text.
+	if cut.From != 50 || cut.To != int64(len(content))-48 || s[:cut.From] != strings.Repeat("é", 25) ||
+		!strings.HasSuffix(s, content[cut.To:]) || len(s)-int(n-cut.To) <= int(cut.From) {
+		t.Errorf("cut %+v of %q", *cut, s)
 	}
 	head, rest, _ := strings.Cut(s, "\n[… juju cut bytes ")
 	if head != strings.Repeat("é", 25) || !strings.HasSuffix(rest, ") …]\n"+strings.Repeat("€", 16)) {

@@ -419,10 +419,9 @@ func (j *job) result(maxOut int64) abi.ExecResult {
 		end = time.Now()
 	}
 	r.DurationMs = end.Sub(j.start).Milliseconds()
-	var cut1, cut2 bool
-	r.Stdout, r.StdoutBytes, cut1 = headTail(j.outPath, maxOut, j.id, "stdout")
-	r.Stderr, r.StderrBytes, cut2 = headTail(j.errPath, maxOut, j.id, "stderr")
-	r.Cut = cut1 || cut2
+	r.Stdout, r.StdoutBytes, r.StdoutCut = headTail(j.outPath, maxOut, j.id, "stdout")
+	r.Stderr, r.StderrBytes, r.StderrCut = headTail(j.errPath, maxOut, j.id, "stderr")
+	r.Cut = r.StdoutCut != nil || r.StderrCut != nil
 	return r
 }
 

@@ -14,30 +14,30 @@ import (
 // headTail reads a log: all of it when it fits in maxOut bytes, else its
 // first and last maxOut/2 bytes (moved to UTF-8 boundaries) around a line
 // that says what was cut and how to read it. A maxOut of 0 reads nothing
-// and gives the size only. It returns the text, the
-// log's size and whether it was cut.
-func headTail(path string, maxOut int64, id, stream string) (string, int64, bool) {
+// and gives the size only. It returns the text, the log's size and, when
+// it was cut, where.
+func headTail(path string, maxOut int64, id, stream string) (string, int64, *abi.OutputCut) {
 	if maxOut == 0 {
 		fi, err := os.Stat(path)
 		if err != nil {
-			return "", 0, false
+			return "", 0, nil
 		}
-		return "", fi.Size(), false
+		return "", fi.Size(), nil
 	}
 	f, err := openFile(path, os.O_RDONLY, 0)
 	if err != nil {
-		return "", 0, false
+		return "", 0, nil
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return "", 0, false
+		return "", 0, nil
 	}
 	size := fi.Size()
 	if size <= maxOut {
 		b := make([]byte, size)
 		n, _ := io.ReadFull(f, b)
-		return string(b[:n]), size, false
+		return string(b[:n]), size, nil
 	}
 	half := maxOut / 2
 	head := make([]byte, half)
@@ -55,7 +55,7 @@ func headTail(path string, maxOut int64, id, stream string) (string, int64, bool
 	from, to := int64(len(head)), size-int64(len(tail))
 	marker := fmt.Sprintf("\n[… juju cut bytes %d to %d of %d here; read them with job_output (jobId %q, stream %q, offset %d) …]\n",
 		from, to, size, id, stream, from)
-	return string(head) + marker + string(tail), size, true
+	return string(head) + marker + string(tail), size, &abi.OutputCut{From: from, To: to}
 }
 
 // trimPartialRune drops an incomplete UTF-8 sequence at the end of b.

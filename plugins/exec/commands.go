@@ -48,13 +48,14 @@ func init() {
 	juju.Tool("exec_command", execTool("Execute a program",
 		"Runs one program with an argument list, never through a shell: each argument reaches the program exactly as given. "+
 			"Returns the exit code and stdout/stderr (long output cut to head and tail, the whole readable with job_output). "+
+			fenceNote+
 			"stdin is empty and secrets are removed from the environment. A command still running after waitMs is left running "+
 			"in the background and its jobId returned. Prefer it to run_command when no shell feature is needed.",
 		CommandResult{}, runs), execCommand)
 	juju.Tool("run_command", execTool("Run a shell command",
 		"Runs a shell command line with bash -c in the workspace (pipes, &&, redirections, globs work), e.g. `go test ./...` or "+
 			"`npm install`. Waits up to waitMs, then returns the exit code and bounded stdout/stderr; a command still running is "+
-			"left in the background and its jobId returned (job_wait, job_output, cancel_job). background: true returns the jobId at once; "+
+			"left in the background and its jobId returned (job_wait, job_output, cancel_job). "+fenceNote+"background: true returns the jobId at once; "+
 			"sandbox: true confines its writes to the workspace and denies the network unless network: true. The owner's setting may "+
 			"sandbox every command (the result's sandbox field says how it ran): pass network: true for commands that download.",
 		CommandResult{}, runs), runCommand)
@@ -80,15 +81,29 @@ func runCommand(_ *juju.Call, in RunCommandArgs) (*juju.Result, error) {
 	return commandResult(CommandResult{ExecResult: *r}), nil
 }
 
+// fenceNote tells the model how a command's output is marked off.
+const fenceNote = "Each stream's output lies between the lines <<<stdout WORD>>> and <<<end of stdout WORD>>> (stderr alike), " +
+	"WORD random, its control characters escaped: only the lines outside are juju's. "
+
+// maxStreamText bounds the escaped text of one stream in a command's
+// result: two of them and juju's lines stay under the 100,000 bytes a
+// client takes (SPEC §4). The host keeps 16 KiB of a stream by default,
+// so only output thick with escaped control characters reaches it.
+const maxStreamText = 45_000
+
 func commandResult(c CommandResult) *juju.Result {
 	var b strings.Builder
-	writeCommand(&b, c)
+	writeCommand(&b, c, newFence(), maxStreamText)
 	return juju.Text(b.String()).WithStructured(c)
 }
 
-// writeCommand renders one command's result for the model.
-func writeCommand(b *strings.Builder, c CommandResult) {
-	fmt.Fprintf(b, "$ %s\n", c.Command)
+// writeCommand renders one command's result for the model: juju's lines,
+// then each stream between fence lines naming fence (writeStream), at
+// most budget bytes of it.
+func writeCommand(b *strings.Builder, c CommandResult, fence string, budget int) {
+	b.WriteString("$ ")
+	b.Write(cleanLine(c.Command))
+	b.WriteByte('\n')
 	if c.Error != nil {
 		fmt.Fprintf(b, "%s: %s\n", c.Error.Code, c.Error.Message)
 		return
@@ -109,18 +124,52 @@ func writeCommand(b *strings.Builder, c CommandResult) {
 	if c.Note != "" {
 		fmt.Fprintf(b, "note: %s\n", c.Note)
 	}
-	if c.Stdout != "" {
-		fmt.Fprintf(b, "--- stdout (%d bytes) ---\n%s", c.StdoutBytes, c.Stdout)
-		if !strings.HasSuffix(c.Stdout, "\n") {
-			b.WriteByte('\n')
+	writeStream(b, "stdout", fence, c.Stdout, c.StdoutBytes, c.StdoutCut, c.JobID, budget)
+	writeStream(b, "stderr", fence, c.Stderr, c.StderrBytes, c.StderrCut, c.JobID, budget)
+}
+
+// writeStream writes one stream's text between fence lines. When the host
+// cut it, the text is its head, juju's marker line and its tail: the head
+// and the tail are fenced apart and the marker stands between them, so
+// output that only looks like a marker stays inside a fence. The escaped
+// text is at most budget bytes; a part cut for that is said after its
+// fence.
+func writeStream(b *strings.Builder, name, fence, text string, size int64, cut *abi.OutputCut, jobID string, budget int) {
+	if text == "" {
+		return
+	}
+	if cut != nil {
+		head, tail := cut.From, int64(len(text))-(size-cut.To)
+		if head >= 0 && head < tail && tail <= int64(len(text)) && cut.To <= size {
+			if marker := strings.Trim(text[head:tail], "\n"); strings.HasPrefix(marker, "[") && !strings.Contains(marker, "\n") {
+				writePart(b, name, fence, text[:head], 0, jobID, budget/2)
+				b.WriteString(marker + "\n")
+				writePart(b, name, fence, text[tail:], cut.To, jobID, budget/2)
+				return
+			}
 		}
 	}
-	if c.Stderr != "" {
-		fmt.Fprintf(b, "--- stderr (%d bytes) ---\n%s", c.StderrBytes, c.Stderr)
-		if !strings.HasSuffix(c.Stderr, "\n") {
-			b.WriteByte('\n')
-		}
+	writePart(b, name, fence, text, 0, jobID, budget)
+}
+
+// writePart writes a part of a stream that starts at byte from of it,
+// fenced, and says what of it the budget left out.
+func writePart(b *strings.Builder, name, fence, part string, from int64, jobID string, budget int) {
+	if part == "" {
+		return
 	}
+	if used := writeFenced(b, name, fence, part, budget); used < len(part) {
+		fmt.Fprintf(b, "[… juju left out bytes %d to %d of %s here: with their control characters escaped they passed the most a result shows; read them with job_output (jobId %q, stream %q, offset %d) …]\n",
+			from+int64(used), from+int64(len(part)), name, jobID, name, from+int64(used))
+	}
+}
+
+// cleanLine is what the model wrote (a command line) as it stands in
+// juju's text: its control characters escaped (appendClean), line feeds
+// kept.
+func cleanLine(s string) []byte {
+	out, _ := appendClean(nil, s, len(s)*6)
+	return out
 }
 
 func ms(n int64) string { return (time.Duration(n) * time.Millisecond).String() }

@@ -1,8 +1,6 @@
 package exec
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -64,15 +62,6 @@ func fetchURL(_ *juju.Call, in FetchURLArgs) (*juju.Result, error) {
 	return juju.Text(text).WithStructured(out), nil
 }
 
-// newFence is a fresh random word for the lines around a page's content:
-// a page cannot know it, so it cannot end the content early and write
-// what looks like juju's own text after.
-func newFence() string {
-	var b [8]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
 // renderFetch is the answer's text and structured content: juju's header,
 // the page's text between two lines naming fence, then juju's notes on
 // what was cut.
@@ -102,12 +91,12 @@ func renderFetch(res *abi.FetchResult, body []byte, in FetchURLArgs, fence strin
 	case len(text) == 0:
 		b.WriteString("\n(the page has no text)\n")
 	default:
-		fmt.Fprintf(&b, "\n<<<web content %s>>>\n", fence)
-		b.Write(text)
-		if text[len(text)-1] != '\n' {
-			b.WriteByte('\n')
+		b.WriteByte('\n')
+		// Escaped controls take more room than the bytes they stand for:
+		// the text shown is cut again to stay within maxText.
+		if used := writeFenced(&b, "web content", fence, string(text), maxText); used < len(text) {
+			out.NextOffset, out.Truncated = in.Offset+int64(used), true
 		}
-		fmt.Fprintf(&b, "<<<end of web content %s>>>\n", fence)
 	}
 	writeCuts(&b, res, out, in)
 	return b.String(), out, nil

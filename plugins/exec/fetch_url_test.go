@@ -2,6 +2,7 @@ package exec
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -81,5 +82,25 @@ func TestRenderFetchFenced(t *testing.T) {
 	}
 	if a, b := newFence(), newFence(); a == b || len(a) != 16 {
 		t.Errorf("fences %q and %q", a, b)
+	}
+}
+
+// A page's control characters are escaped inside the fence, and a page
+// thick with them is cut where its escaped text reaches maxText, with the
+// offset to read on.
+func TestRenderFetchEscapes(t *testing.T) {
+	res := &abi.FetchResult{URL: "https://example.com/x", FinalURL: "https://example.com/x", StatusCode: 200,
+		StatusText: "200 OK", ContentType: "text/plain", Kind: abi.FetchKindText, Format: abi.FetchText}
+	body := []byte("a\x1b]52;c;ZWNobyBwd25lZA==\a\r\n" + strings.Repeat("\x1b", maxText))
+	text, out, err := renderFetch(res, body, FetchURLArgs{URL: res.URL}, "f3nce")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(text, "\x1b\a\r") || !strings.Contains(text, "<<<web content f3nce>>>\na\\x1b]52;c;ZWNobyBwd25lZA==\\x07\n\\x1b") {
+		t.Errorf("controls not escaped:\n%.300s", text)
+	}
+	if len(text) > maxText+2000 || out.NextOffset <= 0 || out.NextOffset >= int64(len(body)) ||
+		!strings.Contains(text, fmt.Sprintf("call fetch_url again with offset %d", out.NextOffset)) {
+		t.Errorf("%d bytes of text, next offset %d", len(text), out.NextOffset)
 	}
 }

@@ -114,7 +114,7 @@ func git(cwd string, args ...string) ([]byte, *abi.GitResult, error) {
 		if strings.Contains(msg, "not a git repository") {
 			return nil, nil, juju.Errorf(abi.NotFound, "this folder is not inside a git repository")
 		}
-		return nil, r, juju.Errorf(abi.InvalidArgument, "git %s failed (exit %d): %s", args[0], r.ExitCode, clip(msg, 2000))
+		return nil, r, juju.Errorf(abi.InvalidArgument, "git %s failed (exit %d): %s", args[0], r.ExitCode, cleanLine(clip(msg, 2000)))
 	}
 	return out, r, nil
 }
@@ -219,9 +219,16 @@ func gitDiff(_ *juju.Call, in GitDiffArgs) (*juju.Result, error) {
 		}
 		d.Cut, d.NextOffset = true, in.Offset+len(shown)
 	}
+	// A file's control characters are escaped (appendClean), which takes
+	// more room: the diff shown is cut again to stay within maxDiff.
+	clean, used := appendClean(nil, shown, maxDiff)
+	if used < len(shown) {
+		shown = shown[:used]
+		d.Cut, d.NextOffset = true, in.Offset+used
+	}
 	d.Shown = len(shown)
 	var b strings.Builder
-	b.WriteString(shown)
+	b.Write(clean)
 	switch {
 	case d.Bytes == 0:
 		b.WriteString("no differences\n")
@@ -268,7 +275,7 @@ func gitLog(_ *juju.Call, in GitLogArgs) (*juju.Result, error) {
 			continue
 		}
 		c := GitCommitInfo{Hash: f[0], Author: f[1], Email: f[2], Date: f[3], Subject: f[4]}
-		line := fmt.Sprintf("%s %s %s  %s\n", c.Hash[:min(12, len(c.Hash))], c.Date, c.Author, c.Subject)
+		line := fmt.Sprintf("%s %s %s  %s\n", c.Hash[:min(12, len(c.Hash))], c.Date, cleanLine(c.Author), cleanLine(c.Subject))
 		n := commitJSONSize(c)
 		if b.Len()+len(line) > maxLog || structured+n > maxLog {
 			l.Truncated, l.NextOffset = true, in.Offset+len(l.Commits)

@@ -8,6 +8,11 @@ import (
 	"github.com/jujutools/juju/sdk/juju"
 )
 
+// maxRefusal bounds the escaped text of what the hooks and git said when
+// a commit was refused: the error is a sentence and an excerpt, the whole
+// output of a failing hook is for the owner's terminal.
+const maxRefusal = 3000
+
 // GitCommitArgs are the arguments of git_commit.
 type GitCommitArgs struct {
 	Message string   `json:"message" jsonschema:"required" min:"1" max:"65536" desc:"The commit message (at most 64 KiB)."`
@@ -93,8 +98,9 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 		return nil, err
 	}
 	if r.ExitCode != 0 {
-		why := strings.TrimSpace(r.Stderr + "\n" + string(out))
-		return nil, juju.Errorf(abi.Conflict, "git commit was refused (exit %d), nothing was committed: %s", r.ExitCode, clip(why, 3000))
+		var why strings.Builder
+		writeFenced(&why, "git output", newFence(), strings.TrimSpace(r.Stderr+"\n"+string(out)), maxRefusal)
+		return nil, juju.Errorf(abi.Conflict, "git commit was refused (exit %d), nothing was committed; the hooks and git said:\n%s", r.ExitCode, why.String())
 	}
 	res.Hooks = strings.TrimSpace(r.Stderr)
 	res.Summary = firstLine(string(out))
@@ -113,7 +119,10 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 		fmt.Fprintf(&b, "left out (withheld by the path policy): %s\n", strings.Join(res.Skipped, ", "))
 	}
 	if res.Hooks != "" {
-		fmt.Fprintf(&b, "hooks and git said:\n%s\n", res.Hooks)
+		b.WriteString("hooks and git said:\n")
+		if used := writeFenced(&b, "git output", newFence(), res.Hooks, maxStreamText); used < len(res.Hooks) {
+			fmt.Fprintf(&b, "[juju cut what they said after %d of %d bytes]\n", used, len(res.Hooks))
+		}
 	}
 	return juju.Text(b.String()).WithStructured(res), nil
 }

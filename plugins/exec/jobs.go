@@ -58,7 +58,8 @@ func init() {
 		CommandResult{}, abi.Annotations{Idempotent: true}), jobWait)
 	juju.Tool("job_output", execTool("Read a job's output",
 		"Reads a job's stdout or stderr from a byte offset, to see output a result cut, or to follow a running job (pass next as the new offset). "+
-			"The text is a line saying which bytes it shows, then the bytes; at most 90000 bytes a call.",
+			"The text is a line saying which bytes it shows, then the bytes between the lines <<<stdout WORD>>> and <<<end of stdout WORD>>> "+
+			"(WORD random), control characters escaped; at most 90000 bytes a call.",
 		JobOutput{}, abi.Annotations{Idempotent: true}), jobOutput)
 	juju.Tool("cancel_job", execTool("Cancel a job",
 		"Stops a running job: its whole process group gets SIGTERM, then SIGKILL a second later. Returns its final state.",
@@ -99,8 +100,21 @@ func jobOutput(_ *juju.Call, in JobOutputArgs) (*juju.Result, error) {
 		size = r.Job.StderrBytes
 	}
 	o := JobOutput{JobID: in.JobID, State: r.Job.State, Stream: in.Stream, Offset: in.Offset, Bytes: int64(len(body)), Next: r.Next, Size: size, EOF: r.EOF}
+	label := in.Stream
+	if label == "" {
+		label = "stdout"
+	}
+	// The bytes go between fence lines, escaped; escaped controls take
+	// more room than the bytes they stand for, so the bytes shown may be
+	// fewer than those read, and next says where they stop.
+	var fenced strings.Builder
+	if len(body) > 0 {
+		if used := writeFenced(&fenced, label, newFence(), string(body), maxJobOutput); used < len(body) {
+			o.Bytes, o.Next, o.EOF = int64(used), o.Offset+int64(used), false
+		}
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s bytes %d–%d of %d (%s)", o.JobID, o.Stream, o.Offset, o.Next, o.Size, o.State)
+	fmt.Fprintf(&b, "%s %s bytes %d–%d of %d (%s)", o.JobID, label, o.Offset, o.Next, o.Size, o.State)
 	if !o.EOF {
 		fmt.Fprintf(&b, "; more: call job_output with offset %d", o.Next)
 		if in.Limit > maxJobOutput {
@@ -108,9 +122,7 @@ func jobOutput(_ *juju.Call, in JobOutputArgs) (*juju.Result, error) {
 		}
 	}
 	b.WriteString("\n")
-	// Invalid UTF-8 would reach the client as U+FFFD, three bytes for each
-	// bad one: one for a run keeps the text within the cap.
-	b.WriteString(strings.ToValidUTF8(string(body), "\uFFFD"))
+	b.WriteString(fenced.String())
 	return juju.Text(b.String()).WithStructured(o), nil
 }
 
@@ -128,7 +140,7 @@ func listJobs(_ *juju.Call, _ struct{}) (*juju.Result, error) {
 		if c.ExitCode != nil {
 			status = fmt.Sprintf("exit %d", *c.ExitCode)
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", c.JobID, status, ms(c.DurationMs), c.Command)
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", c.JobID, status, ms(c.DurationMs), juju.LineText(c.Command))
 	}
 	if len(l.Jobs) == 0 {
 		b.WriteString("no jobs\n")

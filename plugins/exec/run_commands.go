@@ -15,6 +15,11 @@ const maxParallel = 8
 // parallelOutput is the output kept per stream per command in run_commands.
 const parallelOutput = 6 << 10
 
+// parallelText bounds the escaped text of one stream of one command in
+// run_commands' result: twice the bytes kept, so that only output thick
+// with escaped control characters is cut by it.
+const parallelText = 2 * parallelOutput
+
 // defaultWait stands for the host's background-after limit, which caps
 // every wait anyway.
 const defaultWait = 50 * time.Second
@@ -89,12 +94,13 @@ func runCommands(_ *juju.Call, in RunCommandsArgs) (*juju.Result, error) {
 	}
 	out.WallMs = time.Since(start).Milliseconds()
 	var b strings.Builder
+	fence := newFence()
 	for i, r := range out.Results {
 		if i > 0 {
 			b.WriteString("\n")
 		}
 		fmt.Fprintf(&b, "[%d/%d] ", i+1, len(out.Results))
-		writeCommand(&b, r)
+		writeCommand(&b, r, fence, parallelText)
 	}
 	fmt.Fprintf(&b, "\n%d commands in %s\n", len(out.Results), ms(out.WallMs))
 	return juju.Text(b.String()).WithStructured(out), nil

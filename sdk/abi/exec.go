@@ -65,15 +65,27 @@ type ExecResult struct {
 	// StdoutBytes and StderrBytes are the streams' whole sizes so far.
 	StdoutBytes int64 `json:"stdoutBytes" desc:"The whole size of stdout so far; job_output reads any part of it by offset."`
 	StderrBytes int64 `json:"stderrBytes" desc:"The whole size of stderr so far."`
-	// Cut says a stream was cut (head and tail kept).
-	Cut        bool  `json:"cut,omitempty" desc:"Some output was cut from stdout or stderr."`
-	DurationMs int64 `json:"durationMs" desc:"How long it ran (so far, while running)."`
+	// Cut says a stream was cut (head and tail kept), and StdoutCut and
+	// StderrCut where: a reader can tell juju's marker from output that
+	// only looks like it.
+	Cut        bool       `json:"cut,omitempty" desc:"Some output was cut from stdout or stderr."`
+	StdoutCut  *OutputCut `json:"stdoutCut,omitempty" desc:"Where stdout was cut, when it was."`
+	StderrCut  *OutputCut `json:"stderrCut,omitempty" desc:"Where stderr was cut, when it was."`
+	DurationMs int64      `json:"durationMs" desc:"How long it ran (so far, while running)."`
 	// Sandbox says how the command was confined: "bubblewrap+landlock",
 	// "bubblewrap", "sandbox-exec" or "none".
 	Sandbox string `json:"sandbox,omitempty" desc:"How it was confined: bubblewrap+landlock, bubblewrap, sandbox-exec, or none."`
 	// Note is a sentence for the model: why the command ran unconfined under
 	// the prefer setting, or that it went to the background.
 	Note string `json:"note,omitempty" desc:"What to know: it went to the background, or it ran unconfined."`
+}
+
+// OutputCut says where juju cut a stream it shows as head and tail: the
+// text holds the stream's bytes before From, juju's marker line, then the
+// stream's bytes from To to its end.
+type OutputCut struct {
+	From int64 `json:"from" desc:"The first byte cut out: the text starts with the bytes before it."`
+	To   int64 `json:"to" desc:"The first byte after the cut: the text ends with the bytes from it on."`
 }
 
 // Job operations.
