@@ -1,19 +1,25 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/jujutools/juju/internal/approval"
+	"github.com/jujutools/juju/internal/visible"
 )
 
 func newApprovalApproveCommand() *cobra.Command {
-	return &cobra.Command{
+	var yes bool
+	cmd := &cobra.Command{
 		Use:   "approve ID",
 		Short: "Let a waiting call run, once",
+		Long: "Lets the waiting call ID run, once. On a terminal juju first shows the call " +
+			"(client, tool, arguments) and asks; --yes approves without asking.",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError{fmt.Errorf("%s takes one approval id (see juju approvals)", cmd.CommandPath())}
@@ -21,9 +27,37 @@ func newApprovalApproveCommand() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if in := cmd.InOrStdin(); !yes && isTerminal(in) {
+				ok, err := confirmApproval(cmd.ErrOrStderr(), in, args[0])
+				if err != nil || !ok {
+					return err
+				}
+			}
 			return runApprovalDecide(cmd.OutOrStdout(), args[0], true)
 		},
 	}
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "approve without showing the call and asking first")
+	return cmd
+}
+
+// confirmApproval shows the waiting call id and asks the owner on w
+// whether it runs, reading the answer from in: the id may be one a model
+// relayed, and the call it names may not be the one the owner has in mind.
+// An id that waits for nothing is left to runApprovalDecide to explain.
+func confirmApproval(w io.Writer, in io.Reader, id string) (bool, error) {
+	a, err := findApproval(id)
+	if err != nil || a.State != approval.Pending {
+		return true, nil
+	}
+	fmt.Fprintf(w, "Approval %s waits for you:\n  client  %s\n  tool    %s (tier %s)\n  args    %s\nRun this call once? [y/N] ",
+		id, clientName(a.Client), visible.String(a.Tool), a.Tier, a.listed())
+	answer, _ := bufio.NewReader(in).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(answer)) {
+	case "y", "yes":
+		return true, nil
+	}
+	_, err = fmt.Fprintf(w, "Not approved: the call still waits (juju approvals deny %s refuses it).\n", id)
+	return false, err
 }
 
 // runApprovalDecide records the owner's answer to the approval id.

@@ -139,3 +139,36 @@ func TestApprovalsDenyMany(t *testing.T) {
 		}
 	}
 }
+
+// On a terminal, approve first shows the call its id names and runs it
+// only on a yes: an id relayed by a model may name another call than the
+// one the owner means. Anything but y or yes leaves the call waiting.
+func TestApproveAsksFirst(t *testing.T) {
+	dirs := jujuHome(t)
+	id := waiting(t, dirs.State, "app-1", "", "asker")
+	for _, answer := range []string{"\n", "n\n", "whatever\n", ""} {
+		var w bytes.Buffer
+		ok, err := confirmApproval(&w, strings.NewReader(answer), id)
+		if err != nil || ok {
+			t.Fatalf("answer %q: %v %v", answer, ok, err)
+		}
+		if !strings.Contains(w.String(), "client  asker") || !strings.Contains(w.String(), "Run this call once? [y/N]") || !strings.Contains(w.String(), "still waits") {
+			t.Errorf("answer %q: the question shown:\n%s", answer, w.String())
+		}
+		if s := stateOf(t, id); s != "pending" {
+			t.Fatalf("answer %q: the call is %s, want still pending", answer, s)
+		}
+	}
+	var w bytes.Buffer
+	if ok, err := confirmApproval(&w, strings.NewReader("Yes\n"), id); err != nil || !ok {
+		t.Fatalf("yes: %v %v", ok, err)
+	}
+	// Not a terminal (a script): no question, as before; --yes the same.
+	jujuOut(t, "approvals", "approve", id)
+	if s := stateOf(t, id); s != "approved" {
+		t.Errorf("approve from a script: %s", s)
+	}
+	if ok, err := confirmApproval(&w, strings.NewReader(""), id); err != nil || !ok {
+		t.Errorf("an id already decided is left to approve to explain: %v %v", ok, err)
+	}
+}

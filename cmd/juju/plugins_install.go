@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/jujutools/juju/host/install"
 	"github.com/jujutools/juju/internal/config"
@@ -69,11 +70,7 @@ granted only by --grant or your answer.`,
 // isTerminal reports whether r is a terminal the owner can answer on.
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd())) // not /dev/null, a character device too
 }
 
 // runPluginsInstall installs src; with interactive set it asks on stderr
