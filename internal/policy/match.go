@@ -19,6 +19,11 @@ var defaultSecrets = []string{
 	"credentials.json",
 	"**/.aws/credentials",
 	".netrc", ".git-credentials", ".pgpass",
+	// A repository's configuration holds a remote's URL with its password
+	// (https://user:TOKEN@host/…) and CI's http.extraheader with a token:
+	// each repository's own, and a worktree's or a submodule's below the
+	// root's .git. git reads them itself, never through the policy.
+	"**/.git/config", ".git/**/config",
 }
 
 // globSet matches root-relative, slash-separated paths against a list of
