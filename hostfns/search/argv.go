@@ -1,6 +1,7 @@
 package search
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -72,9 +73,16 @@ func nameGlob(glob string) bool {
 	return glob != "" && !strings.ContainsAny(glob, "/:")
 }
 
-// argv builds rg's arguments for req over the root-relative path rel. Every
-// element is built here: nothing from the request becomes a flag.
-func (s *server) argv(req *abi.SearchRequest, rel string) []string {
+// maxColumns is the length from which rg leaves a matching line out and
+// prints a note in its place (--max-columns): rg holds a file's matching
+// lines in memory until it prints them, so each costs it this much at
+// most, times perFile lines.
+const maxColumns = abi.LongLineBytes
+
+// argv builds rg's arguments for req over the root-relative path rel,
+// taking at most perFile matching lines of a file. Every element is built
+// here: nothing from the request becomes a flag.
+func (s *server) argv(req *abi.SearchRequest, rel string, perFile int) []string {
 	a := []string{
 		"--no-config", "--no-follow", "--hidden", "--no-require-git", "--no-ignore-global", "--no-ignore-dot",
 		"--no-messages", "--iglob=!.git",
@@ -88,10 +96,8 @@ func (s *server) argv(req *abi.SearchRequest, rel string) []string {
 	// Every mode reads rg's matching lines, PATH\0LINE:COLUMN:TEXT, which
 	// the host checks against its own read; rg prints no context (the host
 	// reads it), and in files mode one line per file is evidence enough.
-	a = append(a, "--null", "--with-filename", "--no-heading", "--line-number", "--column", "--color=never")
-	if req.Mode == abi.SearchFiles {
-		a = append(a, "--max-count=1")
-	}
+	a = append(a, "--null", "--with-filename", "--no-heading", "--line-number", "--column", "--color=never",
+		"--max-count="+strconv.Itoa(perFile), "--max-columns="+strconv.Itoa(maxColumns))
 	if req.Literal {
 		a = append(a, "--fixed-strings")
 	}

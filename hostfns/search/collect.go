@@ -80,8 +80,37 @@ func (c *collector) line(b []byte) bool {
 		c.res.Truncated, c.stopped = true, true
 		return false
 	}
-	c.cur.cands = append(c.cur.cands, nominate(n, text, col-1, c.content(), c.seed))
+	if c.req.Mode == abi.SearchCount && len(c.cur.cands) >= abi.MaxFileCount {
+		c.res.Truncated = true // the file holds more: its count stops here
+		return c.ctx.Err() == nil
+	}
+	cand := nominate(n, text, col-1, c.content(), c.seed)
+	cand.omitted = omitted(text)
+	c.cur.cands = append(c.cur.cands, cand)
 	return c.ctx.Err() == nil
+}
+
+// omitted reports whether text is rg's note in place of a matching line
+// of maxColumns bytes or more ("[Omitted long line with 2 matches]"; the
+// host's own search writes omittedNote). A line whose text only reads so
+// is told apart when the host reads it (verify).
+func omitted(text []byte) bool {
+	return bytes.HasPrefix(text, []byte("[Omitted long ")) && bytes.HasSuffix(text, []byte("]"))
+}
+
+// perFile is the most matching lines the search takes from one file: in
+// content mode one past the result cap, so that the collector sees that
+// more exist; in files mode one; in count mode one past MaxFileCount. rg
+// is given it as --max-count and the host's own search stops there too,
+// so that no file's lines cost more than the answer needs.
+func perFile(mode string, max int) int {
+	switch mode {
+	case abi.SearchFiles:
+		return 1
+	case abi.SearchCount:
+		return abi.MaxFileCount + 1
+	}
+	return max + 1
 }
 
 // longLine notes a record too long to read (a matching line over
@@ -189,6 +218,11 @@ func (c *collector) flush() {
 	if hf.dropped {
 		c.res.Changed = true
 	}
+	for _, n := range hf.long {
+		if len(c.res.LongLines) < abi.MaxLongLines {
+			c.res.LongLines = append(c.res.LongLines, abi.SearchLine{Path: f.display, Line: n})
+		}
+	}
 	if len(hf.matches) == 0 {
 		return
 	}
@@ -214,11 +248,18 @@ func (c *collector) flush() {
 // when it is not to be shown.
 func (c *collector) admit(name string) *file {
 	skip := &file{name: name}
-	if !utf8.ValidString(name) {
-		return skip // no tool can name it
-	}
 	rel := path.Clean(strings.TrimPrefix(name, "./"))
 	if g, exclude := splitGlob(c.req.Glob); g != "" && !nameGlob(g) && c.globMatch(g, rel) == exclude {
+		return skip
+	}
+	if inGit(rel) {
+		return skip // never searched, whatever rg was given
+	}
+	if !utf8.ValidString(rel) {
+		// No tool can name it; it is counted, as a root's file.
+		if c.s.pol.Check(c.root, rel) == nil && c.inRoot(rel) {
+			c.res.Unnamed++
+		}
 		return skip
 	}
 	display := c.s.pol.Display(c.root, rel)
@@ -260,6 +301,17 @@ func (c *collector) admit(name string) *file {
 func (c *collector) inRoot(rel string) bool {
 	_, err := c.root.OS.Lstat(rel)
 	return err == nil
+}
+
+// inGit reports whether rel is .git or inside a .git folder (any letter
+// case: on a case-insensitive disk .GIT is the same folder).
+func inGit(rel string) bool {
+	for el := range strings.SplitSeq(rel, "/") {
+		if strings.EqualFold(el, ".git") {
+			return true
+		}
+	}
+	return false
 }
 
 // globMatch matches a glob with a slash against rel taken relative to the

@@ -9,11 +9,15 @@
 //	rg --no-config --no-follow --hidden --no-require-git --no-ignore-global
 //	   --no-ignore-dot --no-messages --iglob=!.git --iglob=!SECRET… --iglob=!DENY…
 //	   --null --with-filename --no-heading --line-number --column --color=never
-//	   [--max-count=1] [-F] [-i | -s] [--type-add=juju:GLOB --type=juju]
-//	   --regexp=PATTERN -- PATH
+//	   --max-count=N --max-columns=65536 [-F] [-i | -s]
+//	   [--type-add=juju:GLOB --type=juju] --regexp=PATTERN -- PATH
 //
 // run in the root's real folder, with an empty stdin, an empty environment,
-// a time cap and a bound on the output read. The pattern is one argument
+// a time cap, a cap on its data memory (rgMaxData) and a bound on the
+// output read. --max-count takes from a file only the lines the answer
+// can hold (perFile) and --max-columns leaves out a line of 64 KiB or
+// more with a note, which the host names as a long line: rg holds each
+// file's lines in memory before it prints them. The pattern is one argument
 // (--regexp=…), so no pattern can be read as a flag; the path has been
 // resolved by the path policy and comes after "--".
 //
@@ -53,5 +57,10 @@
 // withheld, no symlink followed), reads the files on a few goroutines,
 // matches them with Go's regexp and writes its nominations as rg prints
 // them, so the collector checks them the same way. Results then name the
-// engine "juju". It never answers Unavailable.
+// engine "juju". It never answers Unavailable. It stops at the deadline or
+// a cancellation within one regexp call, each bounded by matchWork (files
+// are tested in blocks of lines, a long line through a reader that checks
+// the deadline), writes a file's records in pieces of writeChunk, at most
+// perFile of them, and refuses a pattern whose program is larger than
+// maxProgram. Nothing inside a .git folder is searched, even named.
 package search

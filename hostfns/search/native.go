@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"os"
 	"regexp"
 	"regexp/syntax"
@@ -14,6 +16,7 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -37,7 +40,37 @@ const (
 	nativeWholeFile = 16 << 20 // a larger file is read line by line, without the whole-file test
 	nativeMaxDepth  = 4096     // folders below the searched one; rg has no bound either
 	nativeMaxFiles  = 10_000_000
+
+	// maxProgram bounds a pattern's compiled program, counted as its
+	// instructions with a character class counted as its ranges. Go's
+	// regexp costs up to the program's size for each byte it reads, so a
+	// larger program would search a workspace for minutes. rg refuses
+	// [\pL\pN]{1000} (748,002 here) for the size of its automaton and takes
+	// [\pL\pN]{300} (224,402); the figure draws the same line. An
+	// alternation of a thousand identifiers is about 7,000.
+	maxProgram = 250_000
+
+	// matchWork bounds the work of one call into Go's regexp, which
+	// cannot be stopped once it runs: bytes times the program's
+	// instructions. The slowest rate measured is about 150 ns per byte
+	// and instruction (a Unicode class repeated, on the shared 2-core
+	// machine), so a call ends within about 150 ms and the search sees
+	// its deadline, a cancellation or a stopped collector that soon.
+	matchWork = 1 << 20
+
+	// writeChunk is about how much of a file's records the search holds
+	// before it writes them to the collector: a file of millions of
+	// matching lines costs this much memory, not its records' size.
+	writeChunk = 64 << 10
 )
+
+// errProgram is compilePattern's error for a pattern whose program is
+// larger than maxProgram.
+type errProgram struct{ size int }
+
+func (e *errProgram) Error() string {
+	return fmt.Sprintf("the pattern compiles to a program of %d steps, more than the %d the search takes", e.size, maxProgram)
+}
 
 // patterns are a search's pattern compiled for the native search.
 type patterns struct {
@@ -55,6 +88,11 @@ type patterns struct {
 	// holds none is passed over with a few bytes.Contains calls, which
 	// scan far faster than a regexp without a literal prefix.
 	needles [][]byte
+	// block is the most bytes one regexp call reads (matchWork over the
+	// program's instructions): a file is tested whole in blocks of lines
+	// of about this size, and a longer line is read through a reader
+	// that checks the deadline every block runes.
+	block int
 }
 
 // compilePattern compiles req's pattern as rg reads it: literal or a
@@ -71,11 +109,28 @@ func compilePattern(req *abi.SearchRequest) (*patterns, error) {
 	if err != nil {
 		return nil, err
 	}
-	pt := &patterns{first: first, rest: first}
 	// Parsed with ^ and $ as line anchors, \A and \z stay text anchors.
 	t, err := syntax.Parse(p, syntax.Perl&^syntax.OneLine)
 	if err != nil {
-		return pt, nil
+		return nil, err
+	}
+	prog, err := syntax.Compile(t.Simplify())
+	if err != nil {
+		return nil, err
+	}
+	size := 0
+	for _, in := range prog.Inst {
+		size++
+		if in.Op == syntax.InstRune {
+			size += len(in.Rune) / 2
+		}
+	}
+	if size > maxProgram {
+		return nil, &errProgram{size: size}
+	}
+	pt := &patterns{first: first, rest: first, block: max(1, matchWork/len(prog.Inst))}
+	if _, complete := first.LiteralPrefix(); complete {
+		pt.block = math.MaxInt // a text alone is found at memory's speed
 	}
 	if lits, ok := needles(t.Simplify()); ok && len(lits) <= maxNeedles && slices.IndexFunc(lits, func(l []byte) bool { return len(l) < minNeedle }) < 0 {
 		pt.needles = lits
@@ -231,17 +286,19 @@ func noTextStart(re *syntax.Regexp) *syntax.Regexp {
 }
 
 // nominate walks r (a folder, or one file) and writes to w every line of
-// every file that the pattern matches, each file's lines together, until
-// the walk ends, ctx ends or w fails (the collector stopped reading).
-func (s *server) nominate(ctx context.Context, req *abi.SearchRequest, r *policy.Resolved, pt *patterns, w io.Writer) error {
-	n := &nominator{root: r.Root, pt: pt, w: w, filesOnly: req.Mode == abi.SearchFiles}
+// every file that the pattern matches, each file's lines together and at
+// most perFile of them, until the walk ends, ctx ends or w fails (the
+// collector stopped reading). Once ctx ends, no file is begun and the one
+// being searched is left within a regexp call (matchWork).
+func (s *server) nominate(ctx context.Context, req *abi.SearchRequest, r *policy.Resolved, pt *patterns, w io.Writer, perFile int) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	n := &nominator{ctx: ctx, root: r.Root, pt: pt, w: w, perFile: perFile}
 	if !r.Info.IsDir() {
 		// A file named is searched whatever its name, as rg does.
 		var buf []byte
 		return n.file(r.Rel, &buf)
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	files := make(chan string, 256)
 	errs := make(chan error, 1)
 	var wg sync.WaitGroup
@@ -251,6 +308,9 @@ func (s *server) nominate(ctx context.Context, req *abi.SearchRequest, r *policy
 			defer wg.Done()
 			var buf []byte
 			for rel := range files {
+				if ctx.Err() != nil {
+					continue // the files queued are passed over
+				}
 				if err := n.file(rel, &buf); err != nil {
 					select {
 					case errs <- err:
@@ -289,11 +349,12 @@ func (s *server) nominate(ctx context.Context, req *abi.SearchRequest, r *policy
 // nominator searches files for nominate; its methods are safe for
 // concurrent use.
 type nominator struct {
-	root      *policy.Root
-	pt        *patterns
-	filesOnly bool // one line per file is enough
+	ctx     context.Context
+	root    *policy.Root
+	pt      *patterns
+	perFile int // the most records written for one file
 
-	mu sync.Mutex // serializes writes to w
+	mu sync.Mutex // held by the file whose records are being written
 	w  io.Writer
 }
 
@@ -301,8 +362,8 @@ type nominator struct {
 const keepBuffer = 1 << 20
 
 // file searches the root-relative file rel, reading it into *buf, and
-// writes its matching lines. It fails only when writing fails: a file
-// that cannot be read is skipped, as rg skips it.
+// writes its matching lines. It fails when writing fails or ctx ended: a
+// file that cannot be read is skipped, as rg skips it.
 func (n *nominator) file(rel string, buf *[]byte) error {
 	// O_NONBLOCK: a FIFO swapped in after the walk must not block the open.
 	f, err := n.root.OS.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
@@ -311,7 +372,7 @@ func (n *nominator) file(rel string, buf *[]byte) error {
 	}
 	defer f.Close()
 	br := decode(bufio.NewReaderSize(f, 32<<10))
-	var out []byte
+	rec := &records{n: n, rel: rel}
 	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() <= nativeWholeFile {
 		// Bounded: a file that grows while it is read is searched as far
 		// as twice the size it had (UTF-16 decodes to up to 1.5 times).
@@ -322,17 +383,14 @@ func (n *nominator) file(rel string, buf *[]byte) error {
 		if err != nil {
 			return nil
 		}
-		out = n.match(rel, data)
+		n.match(rec, data)
 	} else if err == nil && info.Mode().IsRegular() {
-		out = n.stream(rel, br)
+		n.stream(rec, br)
 	}
-	if len(out) == 0 {
-		return nil
+	if err := rec.end(); err != nil {
+		return err
 	}
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	_, err = n.w.Write(out)
-	return err
+	return n.ctx.Err()
 }
 
 // readAll reads r to its end into buf.
@@ -352,86 +410,197 @@ func readAll(r io.Reader, buf []byte) ([]byte, error) {
 	}
 }
 
-// match returns the records of data's matching lines. A file holding a
-// NUL byte is binary, and skipped as rg skips it.
-func (n *nominator) match(rel string, data []byte) []byte {
+// match writes the records of data's matching lines. A file holding a
+// NUL byte is binary, and skipped as rg skips it. data is tested in
+// blocks of whole lines of about pt.block bytes, one regexp call each,
+// and ctx is checked between them.
+func (n *nominator) match(rec *records, data []byte) {
 	if bytes.IndexByte(data, 0) >= 0 {
-		return nil
+		return
 	}
 	if n.pt.needles != nil && !slices.ContainsFunc(n.pt.needles, func(l []byte) bool { return bytes.Contains(data, l) }) {
-		return nil
+		return
 	}
-	if n.pt.whole != nil && !n.pt.whole.Match(data) {
-		return nil
-	}
-	var out []byte
-	for num := 1; len(data) > 0; num++ {
-		ln := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			ln, data = data[:i], data[i+1:]
-		} else {
-			data = nil
+	for num := 1; len(data) > 0; {
+		if n.ctx.Err() != nil {
+			return
 		}
-		if out = n.record(out, rel, num, ln); n.filesOnly && len(out) > 0 {
-			break
+		cut := len(data)
+		if cut > n.pt.block {
+			// The lines within a block, or the first line alone when it
+			// is longer.
+			if cut = bytes.LastIndexByte(data[:n.pt.block], '\n') + 1; cut == 0 {
+				if cut = bytes.IndexByte(data, '\n') + 1; cut == 0 {
+					cut = len(data)
+				}
+			}
+		}
+		block := data[:cut]
+		data = data[cut:]
+		if n.pt.whole != nil && len(block) <= n.pt.block && !n.pt.whole.Match(block) {
+			num += bytes.Count(block, []byte("\n"))
+			continue
+		}
+		for len(block) > 0 {
+			ln := block
+			if i := bytes.IndexByte(block, '\n'); i >= 0 {
+				ln, block = block[:i], block[i+1:]
+			} else {
+				block = nil
+			}
+			if !n.line(rec, num, ln) {
+				return
+			}
+			num++
 		}
 	}
-	return out
 }
 
 // stream is match for a file too large to read whole: line by line, a
-// line longer than the collector reads (maxEventBytes) is left out.
-func (n *nominator) stream(rel string, br *bufio.Reader) []byte {
-	var out, long []byte
+// line longer than the collector reads (maxEventBytes) is left out. A NUL
+// byte ends the file, as binary: its earlier lines may have been written,
+// as rg may print them.
+func (n *nominator) stream(rec *records, br *bufio.Reader) {
+	var long []byte
 	for num := 1; ; num++ {
+		if num%1024 == 0 && n.ctx.Err() != nil {
+			return
+		}
 		chunk, err := br.ReadSlice('\n')
 		for errors.Is(err, bufio.ErrBufferFull) {
 			if len(long) <= maxEventBytes {
 				long = append(long, chunk...)
 			}
+			if n.ctx.Err() != nil {
+				return
+			}
 			chunk, err = br.ReadSlice('\n')
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
-			return out
+			return
 		}
 		ln := chunk
 		if len(long) > 0 {
 			ln, long = append(long, chunk...), long[:0]
 		}
 		if len(ln) == 0 { // the end: no line is left
-			return out
+			return
 		}
 		ln = bytes.TrimSuffix(ln, []byte("\n"))
 		if bytes.IndexByte(ln, 0) >= 0 {
-			return nil // binary
+			return // binary
 		}
-		if out = n.record(out, rel, num, ln); n.filesOnly && len(out) > 0 {
-			return out
-		}
-		if err != nil {
-			return out
+		if len(ln) <= maxEventBytes && !n.line(rec, num, ln) || err != nil {
+			return
 		}
 	}
 }
 
-// record appends rel's record of line num, text ln, when the pattern
-// matches it: PATH\0LINE:COLUMN:TEXT, the column of the first match in
-// bytes from 1.
-func (n *nominator) record(out []byte, rel string, num int, ln []byte) []byte {
+// line writes the record of line num, text ln, when the pattern matches
+// it. It returns false once the file is done: its records are all
+// written (perFile), writing failed, or ctx ended.
+func (n *nominator) line(rec *records, num int, ln []byte) bool {
 	re := n.pt.rest
 	if num == 1 {
 		re = n.pt.first
 	}
-	at := re.FindIndex(ln)
-	if at == nil {
-		return out
+	var at []int
+	if len(ln) <= n.pt.block {
+		at = re.FindIndex(ln)
+	} else {
+		// One call over a line this long could run past the deadline.
+		at = re.FindReaderIndex(&ctxRunes{ctx: n.ctx, b: ln, every: n.pt.block})
+		if n.ctx.Err() != nil {
+			return false // the line was cut short: no answer about it
+		}
 	}
-	out = append(out, rel...)
-	out = append(out, 0)
-	out = strconv.AppendInt(out, int64(num), 10)
-	out = append(out, ':')
-	out = strconv.AppendInt(out, int64(at[0]+1), 10)
-	out = append(out, ':')
-	out = append(out, ln...)
-	return append(out, '\n')
+	if at == nil {
+		return true
+	}
+	return rec.add(num, at[0]+1, ln)
+}
+
+// ctxRunes reads b's runes for a regexp, as Go's regexp reads a []byte
+// (a byte that is not UTF-8 is one RuneError of width 1), and ends early,
+// as if b ended, once ctx has ended: it checks every so many runes.
+type ctxRunes struct {
+	ctx   context.Context
+	b     []byte
+	every int
+	n     int
+}
+
+func (r *ctxRunes) ReadRune() (rune, int, error) {
+	if r.n++; r.n%r.every == 0 && r.ctx.Err() != nil || len(r.b) == 0 {
+		return 0, 0, io.EOF
+	}
+	c, size := rune(r.b[0]), 1
+	if c >= utf8.RuneSelf {
+		c, size = utf8.DecodeRune(r.b)
+	}
+	r.b = r.b[size:]
+	return c, size, nil
+}
+
+// records writes one file's records, PATH\0LINE:COLUMN:TEXT, as rg does:
+// in pieces of about writeChunk bytes, every piece of the file together
+// (the collector takes a new name for a new file, so the file holds the
+// writer from its first piece to its last), at most perFile of them. A
+// line of maxColumns bytes or more is written as rg's note that it was
+// omitted, as rg writes it with --max-columns.
+type records struct {
+	n      *nominator
+	rel    string
+	out    []byte
+	count  int
+	locked bool
+	err    error
+}
+
+// omittedNote is what the host's search writes for a matching line too
+// long to return (rg writes "[Omitted long line with N matches]").
+const omittedNote = "[Omitted long matching line]"
+
+// add writes the record of line num, its first match at byte column col.
+// It returns false once the file is done: perFile records were written,
+// or writing failed.
+func (rec *records) add(num, col int, ln []byte) bool {
+	if len(ln) >= maxColumns {
+		ln = []byte(omittedNote)
+	}
+	rec.out = append(rec.out, rec.rel...)
+	rec.out = append(rec.out, 0)
+	rec.out = strconv.AppendInt(rec.out, int64(num), 10)
+	rec.out = append(rec.out, ':')
+	rec.out = strconv.AppendInt(rec.out, int64(col), 10)
+	rec.out = append(rec.out, ':')
+	rec.out = append(rec.out, ln...)
+	rec.out = append(rec.out, '\n')
+	rec.count++
+	if len(rec.out) >= writeChunk {
+		rec.write()
+	}
+	return rec.err == nil && rec.count < rec.n.perFile
+}
+
+// write writes the records held, taking the writer for the file first.
+func (rec *records) write() {
+	if len(rec.out) == 0 || rec.err != nil {
+		return
+	}
+	if !rec.locked {
+		rec.n.mu.Lock()
+		rec.locked = true
+	}
+	_, rec.err = rec.n.w.Write(rec.out)
+	rec.out = rec.out[:0]
+}
+
+// end writes what is left of the file's records and lets go of the writer.
+func (rec *records) end() error {
+	rec.write()
+	if rec.locked {
+		rec.n.mu.Unlock()
+	}
+	return rec.err
 }

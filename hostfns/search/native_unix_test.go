@@ -3,6 +3,7 @@
 package search
 
 import (
+	"context"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -28,7 +29,7 @@ func TestNativeSkipsFIFO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := &nominator{root: r.Root, pt: pt, w: nil}
+	n := &nominator{ctx: context.Background(), root: r.Root, pt: pt, w: nil, perFile: 1}
 	done := make(chan error, 1)
 	go func() {
 		var buf []byte

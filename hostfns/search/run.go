@@ -9,6 +9,8 @@ import (
 	"io"
 	"os/exec"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/internal/policy"
@@ -40,7 +42,7 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 	}
 
 	// No environment at all: nothing of the owner's reaches rg.
-	cmd := proc.Command(ctx, r.Root.Real, nil, append([]string{s.rg}, s.argv(req, r.Rel)...)...)
+	cmd := proc.Command(ctx, r.Root.Real, nil, append([]string{s.rg}, s.argv(req, r.Rel, perFile(req.Mode, max))...)...)
 	stderr := proc.NewCapped(4 << 10)
 	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
@@ -53,6 +55,9 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 		}
 		return nil, nil, s.internal(err)
 	}
+	if err := proc.LimitData(cmd.Process.Pid, rgMaxData); err != nil {
+		s.log.Warn("search: rg's memory cap could not be set", "err", err)
+	}
 
 	readErr := c.read(out)
 	if c.stopped || readErr != nil {
@@ -63,12 +68,18 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 	c.finish(readErr)
 
 	var exit *exec.ExitError
+	if errors.As(waitErr, &exit) && !c.stopped && readErr == nil && ctx.Err() == nil {
+		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			// Not killed by the host: rg ended at its memory cap.
+			c.res.Aborted = true
+		}
+	}
 	if errors.As(waitErr, &exit) && exit.ExitCode() == 2 && !c.stopped && !c.res.Partial {
 		if msg := stderr.String(); strings.Contains(msg, "regex") {
 			// RE2 syntax rg does not take (\Q…\E, for one) is searched
 			// natively; a pattern neither takes is refused.
 			if _, err := compilePattern(req); err != nil || len(c.res.Files) > 0 {
-				return nil, nil, badPattern(firstLines(msg, 3))
+				return nil, nil, patternError(err, firstLines(msg, 3))
 			}
 			c.stopped = false
 			c.res = &abi.SearchResult{Engine: "ripgrep", Files: []abi.SearchFile{}}
@@ -83,14 +94,14 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 func (s *server) runNative(ctx context.Context, req *abi.SearchRequest, r *policy.Resolved, c *collector) (*abi.SearchResult, []byte, *abi.Error) {
 	pt, err := compilePattern(req)
 	if err != nil {
-		return nil, nil, badPattern(err.Error())
+		return nil, nil, patternError(err, err.Error())
 	}
 	c.res.Engine = "juju"
 	pr, pw := io.Pipe()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		pw.CloseWithError(s.nominate(ctx, req, r, pt, pw))
+		pw.CloseWithError(s.nominate(ctx, req, r, pt, pw, perFile(req.Mode, c.max)))
 	}()
 	// At the deadline the collector stops reading, even while a file is
 	// being searched.
@@ -98,15 +109,45 @@ func (s *server) runNative(ctx context.Context, req *abi.SearchRequest, r *polic
 	defer stop()
 	readErr := c.read(pr)
 	pr.Close() // a nominator still writing stops
-	<-done
+	// The nominators stop within a regexp call of the pipe's closing or
+	// of ctx's end (matchWork); the answer waits for them nativeStopWait
+	// at most. One that is later still ends: run cancels ctx as it
+	// returns.
+	select {
+	case <-done:
+	case <-time.After(nativeStopWait):
+	}
 	c.finish(readErr)
 	return c.res, nil, nil
+}
+
+// nativeStopWait is how long an answer waits for the host's own search to
+// stop: several times what one regexp call takes at most (matchWork) on a
+// loaded machine.
+const nativeStopWait = time.Second
+
+// patternError is the error of a pattern that does not compile (why says
+// why) or whose program is too large (err is an *errProgram).
+func patternError(err error, why string) *abi.Error {
+	if ep, ok := errors.AsType[*errProgram](err); ok {
+		return abi.Errorf(abi.InvalidArgument, "the pattern compiles to a program of %d steps, more than the %d a search takes (ripgrep refuses such too): a large repeat of a character class, such as [\\pL\\pN]{1000}, is the usual cause; use a smaller count, such as {1,100}, or a simpler pattern", ep.size, maxProgram)
+	}
+	return badPattern(why)
 }
 
 // badPattern is the error of a pattern that does not compile.
 func badPattern(why string) *abi.Error {
 	return abi.Errorf(abi.InvalidArgument, "the pattern is not a valid regular expression (%s); fix it, or pass literal: true to search for the text as it is", why)
 }
+
+// rgMaxData caps rg's data memory (proc.LimitData), a backstop: with
+// --max-count and --max-columns a file's matching lines cost rg little,
+// but rg holds a whole line to find its end, and every match of a line it
+// leaves out, to count them (a 100 MB line of one letter, searched for
+// it, took it 1.4 GB). 1 GiB is some hundred times what a source tree
+// costs it, and stops rg before it takes the machine's memory; the
+// result then says it was aborted.
+const rgMaxData = 1 << 30
 
 // internal logs an unexpected failure and returns the error the plugin sees.
 func (s *server) internal(err error) *abi.Error {

@@ -88,6 +88,10 @@ func (s *server) search(ctx context.Context, req *abi.SearchRequest, _ []byte) (
 	if aerr != nil {
 		return nil, nil, aerr
 	}
+	if inGit(r.Rel) {
+		// rg skips .git in a folder, but would search one named.
+		return nil, nil, abi.Errorf(abi.PathDenied, "%q is inside .git, which is never searched; search a folder of the work tree, and use the git tools for the repository's history", r.Display)
+	}
 	if !r.Info.IsDir() && !r.Info.Mode().IsRegular() {
 		return nil, nil, abi.Errorf(abi.InvalidArgument, "%q is neither a folder nor a file; search a folder or a file", r.Display)
 	}

@@ -62,12 +62,12 @@ func TestFuncs(t *testing.T) {
 // pattern as one --regexp= argument, the path after "--".
 func TestArgv(t *testing.T) {
 	s := &server{excludes: []string{".env", "*.pem", "vendor/private/"}}
-	got := s.argv(&abi.SearchRequest{Pattern: "--pre=sh", Literal: true, IgnoreCase: true, Glob: "*.go", ContextLines: 2}, "src")
+	got := s.argv(&abi.SearchRequest{Pattern: "--pre=sh", Literal: true, IgnoreCase: true, Glob: "*.go", ContextLines: 2}, "src", 101)
 	want := []string{
 		"--no-config", "--no-follow", "--hidden", "--no-require-git", "--no-ignore-global", "--no-ignore-dot", "--no-messages", "--iglob=!.git",
 		"--iglob=!.env", "--iglob=!*.pem", "--iglob=!vendor/private",
 		"--null", "--with-filename", "--no-heading", "--line-number", "--column", "--color=never",
-		"--fixed-strings", "--ignore-case", "--type-add=juju:*.go", "--type=juju",
+		"--max-count=101", "--max-columns=65536", "--fixed-strings", "--ignore-case", "--type-add=juju:*.go", "--type=juju",
 		"--regexp=--pre=sh", "--", "src",
 	}
 	if !slices.Equal(got, want) {
@@ -75,11 +75,11 @@ func TestArgv(t *testing.T) {
 	}
 	// count and files modes read rg's matching lines too, for the host to
 	// check; files mode needs one per file.
-	got = s.argv(&abi.SearchRequest{Pattern: "x", Mode: abi.SearchCount, Glob: "src/**/*.go"}, ".")
-	if !slices.Contains(got, "--column") || slices.Contains(got, "--max-count=1") || !slices.Contains(got, "--case-sensitive") || slices.ContainsFunc(got, func(a string) bool { return strings.HasPrefix(a, "--type") }) {
+	got = s.argv(&abi.SearchRequest{Pattern: "x", Mode: abi.SearchCount, Glob: "src/**/*.go"}, ".", perFile(abi.SearchCount, 5))
+	if !slices.Contains(got, "--column") || !slices.Contains(got, "--max-count=10001") || !slices.Contains(got, "--case-sensitive") || slices.ContainsFunc(got, func(a string) bool { return strings.HasPrefix(a, "--type") }) {
 		t.Fatalf("count argv: %q", got)
 	}
-	got = s.argv(&abi.SearchRequest{Pattern: "x", Mode: abi.SearchFiles}, ".")
+	got = s.argv(&abi.SearchRequest{Pattern: "x", Mode: abi.SearchFiles}, ".", perFile(abi.SearchFiles, 5))
 	if !slices.Contains(got, "--column") || !slices.Contains(got, "--max-count=1") {
 		t.Fatalf("files argv: %q", got)
 	}

@@ -29,6 +29,9 @@ type candidate struct {
 	size   int
 	sum    uint64
 	column int
+	// omitted: rg's text is its note that the line, of maxColumns bytes
+	// or more, was left out.
+	omitted bool
 }
 
 // hostFile is what the host's own read of a file confirms.
@@ -39,6 +42,10 @@ type hostFile struct {
 	// dropped says a candidate was not confirmed: the host read another
 	// line at its number, or the file ends before it.
 	dropped bool
+	// long are the numbers of the lines rg left out as too long which the
+	// host read as that long: named, never counted, as their match is
+	// not confirmed.
+	long []int
 	// text holds the host's text of each line shown (the candidates' and
 	// the context lines around them), by line number.
 	text map[int]string
@@ -83,9 +90,12 @@ func verify(ctx context.Context, lr *lineReader, r io.Reader, cands []candidate,
 		if check {
 			c := cands[next]
 			next++
-			if ln.size == c.size && ln.sum == c.sum {
+			switch {
+			case c.omitted && ln.size >= maxColumns-1: // rg counts the line break
+				hf.long = append(hf.long, c.n)
+			case ln.size == c.size && ln.sum == c.sum:
 				hf.matches = append(hf.matches, c)
-			} else {
+			default:
 				hf.dropped = true
 			}
 		}

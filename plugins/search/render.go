@@ -19,8 +19,8 @@ const maxTextBytes = 80_000
 func render(in SearchCodeArgs, res *abi.SearchResult) *juju.Result {
 	out := SearchCodeResult{
 		Pattern: in.Pattern, Path: in.Path, Mode: in.OutputMode, Engine: res.Engine,
-		Files: []abi.SearchFile{}, Truncated: res.Truncated, Partial: res.Partial || res.Changed, Hidden: res.Hidden,
-		LongLines: res.LongLines,
+		Files: []abi.SearchFile{}, Truncated: res.Truncated, Partial: res.Partial || res.Changed || res.Aborted, Hidden: res.Hidden,
+		LongLines: res.LongLines, Unnamed: res.Unnamed, Aborted: res.Aborted,
 	}
 	var b strings.Builder
 	structured := 0
@@ -32,6 +32,9 @@ func render(in SearchCodeArgs, res *abi.SearchResult) *juju.Result {
 			line := juju.PathText(f.Path) + "\n"
 			if in.OutputMode == abi.SearchCount {
 				line = fmt.Sprintf("%s:%d\n", juju.PathText(f.Path), f.Count)
+				if f.Count >= abi.MaxFileCount {
+					line = fmt.Sprintf("%s:%d or more\n", juju.PathText(f.Path), f.Count)
+				}
 			}
 			n := fileJSONSize(f.Path)
 			if b.Len()+len(line) > maxTextBytes || structured+n > maxTextBytes {
@@ -174,14 +177,20 @@ func summary(in SearchCodeArgs, out *SearchCodeResult, res *abi.SearchResult, cu
 	if res.Changed {
 		notes = append(notes, "PARTIAL: files changed while they were searched (rewritten, removed, or a folder swapped for a link); their lines juju could not confirm are left out; search again")
 	}
+	if res.Aborted {
+		notes = append(notes, "PARTIAL: ripgrep stopped at its memory cap (a huge line, or one with millions of matches, such as a minified bundle or a log) before covering every file; narrow path or fileGlob to leave such files out, or make the pattern more distinctive")
+	}
 	if out.Hidden > 0 {
-		notes = append(notes, plural(out.Hidden, "secret or denied file", "secret or denied files")+" not searched")
+		notes = append(notes, plural(out.Hidden, "file", "files")+" with matches withheld by the policy (secrets or denied paths)")
+	}
+	if out.Unnamed > 0 {
+		notes = append(notes, plural(out.Unnamed, "file", "files")+" with matches left out: their names are not UTF-8, so no tool can name them")
 	}
 	if len(out.LongLines) > 0 {
 		notes = append(notes, longLinesNote(out.LongLines))
 	}
-	if len(out.Files) == 0 && !out.Partial && len(out.LongLines) == 0 {
-		return fmt.Sprintf("No matches for %q under %s. Check the pattern (regular expression unless literal: true; case is smart unless caseSensitive), or widen path and fileGlob.\n", in.Pattern, in.Path)
+	if len(out.Files) == 0 && !out.Partial && len(out.LongLines) == 0 && out.Hidden == 0 && out.Unnamed == 0 {
+		return fmt.Sprintf("No matches for %q under %s. Check the pattern (regular expression unless literal: true; case is smart unless caseSensitive), or widen path and fileGlob. Secret and denied files and .git are never searched.\n", in.Pattern, in.Path)
 	}
 	return "[" + strings.Join(notes, "; ") + ".]\n"
 }
@@ -196,8 +205,8 @@ func longLinesNote(lines []abi.SearchLine) string {
 	if len(lines) >= abi.MaxLongLines {
 		n = fmt.Sprintf("at least %d matching lines", len(lines))
 	}
-	return fmt.Sprintf("%s too long to show (over 4 MiB each, such as a minified bundle's): %s; read inside one with read_file and byteOffset, or narrow fileGlob to leave such files out",
-		n, strings.Join(at, ", "))
+	return fmt.Sprintf("%s too long to show (%d KiB or more each, such as a minified bundle's): %s; read inside one with read_file and byteOffset, or narrow fileGlob to leave such files out",
+		n, abi.LongLineBytes>>10, strings.Join(at, ", "))
 }
 
 func plural(n int, one, many string) string {

@@ -32,8 +32,10 @@ type SearchCodeResult struct {
 	Matches   int              `json:"matches" desc:"Matching lines returned (content) or counted in the files returned (count)."`
 	Truncated bool             `json:"truncated" desc:"True when the search stopped at maxResults (or at the output size cap): more matches exist; narrow the pattern, path or fileGlob."`
 	Partial   bool             `json:"partial" desc:"True when results are incomplete: the search ran out of time before it covered every file, or files changed while they were searched."`
-	Hidden    int              `json:"hidden,omitempty" desc:"Files withheld because they are secrets or denied paths."`
-	LongLines []abi.SearchLine `json:"longLines,omitempty" desc:"Matching lines too long to return (over 4 MiB, such as a minified bundle's; at most 20 are named): read them with read_file and byteOffset."`
+	Hidden    int              `json:"hidden,omitempty" desc:"Files with matches withheld because the policy refused them after the search named them. Secret and denied files are never searched, so they are not counted here (glob_files counts them)."`
+	LongLines []abi.SearchLine `json:"longLines,omitempty" desc:"Matching lines too long to return (64 KiB or more, such as a minified bundle's; at most 20 are named): read them with read_file and byteOffset."`
+	Unnamed   int              `json:"unnamed,omitempty" desc:"Files with matches whose names are not UTF-8, which no tool can name: left out."`
+	Aborted   bool             `json:"aborted,omitempty" desc:"True when ripgrep stopped at its memory cap (a huge line, or one with millions of matches): files it had not reached are missing."`
 }
 
 func init() {
@@ -41,7 +43,7 @@ func init() {
 		"Searches the content of the workspace's files, line by line, for a regular expression (Go RE2 syntax) or, with literal: true, an exact text. "+
 			"Case: smart by default (ignored unless the pattern holds a capital letter); caseSensitive: true or false forces it. "+
 			"outputMode content (default) returns file:line:column and the line, with contextLines around it; files returns only the matching files; count the matching lines per file. "+
-			"Narrow with path (a folder) and fileGlob (*.go, src/**/*.ts). Skips what .gitignore excludes and binary files; never searches secrets or denied paths. "+
+			"Narrow with path (a folder) and fileGlob (*.go, src/**/*.ts). Skips what .gitignore excludes, binary files and .git; never searches secrets or denied paths. "+
 			"Returns at most maxResults (default 100) and says when more exist; a search that reaches timeoutMs returns what it found, marked partial. Runs ripgrep on the host when installed, otherwise juju's own search. "+
 			"Use glob_files to find files by name.",
 		SearchCodeResult{}), searchCode)

@@ -74,14 +74,33 @@ type SearchResult struct {
 	Changed bool `json:"changed,omitempty"`
 	// Hidden counts files the policy withheld (secrets, denied paths).
 	Hidden int `json:"hidden,omitempty"`
-	// LongLines are matching lines too long for the search to return (over
-	// 4 MiB, such as a minified bundle's), at most MaxLongLines of them: the
-	// search found them, and read_file reads them by byte offset.
+	// LongLines are matching lines too long for the search to return
+	// (LongLineBytes or more, such as a minified bundle's), at most
+	// MaxLongLines of them: the search found them, and read_file reads them
+	// by byte offset.
 	LongLines []SearchLine `json:"longLines,omitempty"`
+	// Unnamed counts files with matches whose names are not UTF-8: no
+	// tool can name them, so their lines are left out.
+	Unnamed int `json:"unnamed,omitempty"`
+	// Aborted says ripgrep stopped before the end (its memory cap: a huge
+	// line, or one with millions of matches): files it had not searched
+	// yet are missing.
+	Aborted bool `json:"aborted,omitempty"`
 }
 
 // MaxLongLines bounds SearchResult.LongLines.
 const MaxLongLines = 20
+
+// LongLineBytes is the length from which a matching line is not returned
+// but named in SearchResult.LongLines: results show a line's first 1,000
+// bytes anyway, and ripgrep holds each file's matching lines in memory
+// before it prints them, so this bounds what one file's lines cost it.
+const LongLineBytes = 64 << 10
+
+// MaxFileCount bounds the matching lines counted in one file (count
+// mode): a file that holds more is given as MaxFileCount and the result
+// is truncated.
+const MaxFileCount = 10_000
 
 // SearchLine names one line of a file.
 type SearchLine struct {
