@@ -46,6 +46,13 @@ func findSymbol(_ *juju.Call, in FindSymbolArgs) (*juju.Result, error) {
 	case in.Query != "":
 		q, fuzzy = in.Query, true
 	}
+	if strings.ContainsAny(q, "\r\n") {
+		arg := "symbol"
+		if fuzzy {
+			arg = "query"
+		}
+		return nil, juju.Errorf(abi.InvalidArgument, "%s %s holds a line break, but a symbol's name is one line; give one name or part of one", arg, abi.Quote(q))
+	}
 	if _, name := splitNamePath(q); name == "" {
 		return nil, juju.Errorf(abi.InvalidArgument, "%q holds no name to look for", q)
 	}
