@@ -93,7 +93,7 @@ const maxStreamText = 45_000
 
 func commandResult(c CommandResult) *juju.Result {
 	var b strings.Builder
-	writeCommand(&b, c, newFence(), maxStreamText)
+	writeCommand(&b, c, juju.Fence(), maxStreamText)
 	return juju.Text(b.String()).WithStructured(c)
 }
 

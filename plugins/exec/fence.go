@@ -1,22 +1,10 @@
 package exec
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 )
-
-// newFence is a fresh random word for the lines around text juju did not
-// write, a page's or a command's output: that text was made before the
-// word was drawn, so it cannot end the fence early and write what looks
-// like juju's own lines after it.
-func newFence() string {
-	var b [8]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
 
 // writeFenced writes text between the lines <<<label fence>>> and <<<end
 // of label fence>>>, escaped as appendClean does and cut where its escaped

@@ -55,7 +55,7 @@ func fetchURL(_ *juju.Call, in FetchURLArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, out, err := renderFetch(res, body, in, newFence())
+	text, out, err := renderFetch(res, body, in, juju.Fence())
 	if err != nil {
 		return nil, err
 	}

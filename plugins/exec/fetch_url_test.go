@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jujutools/juju/sdk/abi"
+	"github.com/jujutools/juju/sdk/juju"
 )
 
 // window cuts long text under maxText, at a line when it can, never inside
@@ -80,7 +81,7 @@ func TestRenderFetchFenced(t *testing.T) {
 	if !strings.Contains(header, "<<<web content f3nce>>> and <<<end of web content f3nce>>>") {
 		t.Errorf("the header does not name the fence:\n%s", header)
 	}
-	if a, b := newFence(), newFence(); a == b || len(a) != 16 {
+	if a, b := juju.Fence(), juju.Fence(); a == b || len(a) != 16 {
 		t.Errorf("fences %q and %q", a, b)
 	}
 }

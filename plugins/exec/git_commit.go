@@ -99,7 +99,7 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 	}
 	if r.ExitCode != 0 {
 		var why strings.Builder
-		writeFenced(&why, "git output", newFence(), strings.TrimSpace(r.Stderr+"\n"+string(out)), maxRefusal)
+		writeFenced(&why, "git output", juju.Fence(), strings.TrimSpace(r.Stderr+"\n"+string(out)), maxRefusal)
 		return nil, juju.Errorf(abi.Conflict, "git commit was refused (exit %d), nothing was committed; the hooks and git said:\n%s", r.ExitCode, why.String())
 	}
 	res.Hooks = strings.TrimSpace(r.Stderr)
@@ -120,7 +120,7 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 	}
 	if res.Hooks != "" {
 		b.WriteString("hooks and git said:\n")
-		if used := writeFenced(&b, "git output", newFence(), res.Hooks, maxStreamText); used < len(res.Hooks) {
+		if used := writeFenced(&b, "git output", juju.Fence(), res.Hooks, maxStreamText); used < len(res.Hooks) {
 			fmt.Fprintf(&b, "[juju cut what they said after %d of %d bytes]\n", used, len(res.Hooks))
 		}
 	}

@@ -109,7 +109,7 @@ func jobOutput(_ *juju.Call, in JobOutputArgs) (*juju.Result, error) {
 	// fewer than those read, and next says where they stop.
 	var fenced strings.Builder
 	if len(body) > 0 {
-		if used := writeFenced(&fenced, label, newFence(), string(body), maxJobOutput); used < len(body) {
+		if used := writeFenced(&fenced, label, juju.Fence(), string(body), maxJobOutput); used < len(body) {
 			o.Bytes, o.Next, o.EOF = int64(used), o.Offset+int64(used), false
 		}
 	}

@@ -94,7 +94,7 @@ func runCommands(_ *juju.Call, in RunCommandsArgs) (*juju.Result, error) {
 	}
 	out.WallMs = time.Since(start).Milliseconds()
 	var b strings.Builder
-	fence := newFence()
+	fence := juju.Fence()
 	for i, r := range out.Results {
 		if i > 0 {
 			b.WriteString("\n")
