@@ -8,7 +8,10 @@
 //     nearest .git at or above the root) and named to git explicitly
 //     (GIT_DIR, GIT_COMMON_DIR, GIT_WORK_TREE): never a repository
 //     discovered in a subfolder (an embedded bare repository, a git init by
-//     a command), never a commondir or .git file written after start.
+//     a command), never a commondir or .git file written after start, and
+//     never one whose .git leads outside the roots: a commondir there, a
+//     link (a ref, objects, the index) or an alternates line (store.go) is
+//     refused.
 //   - Every setting that names a program is overridden in git's
 //     command-line scope (inert.go): fsmonitor, hooks path, pagers, editors,
 //     ssh, credential helpers, gpg, external diff; the --no-ext-diff,
@@ -109,6 +112,7 @@ type server struct {
 	// the roots (outsideRoots).
 	ownerFile func(origin string) bool
 	repos     map[string]*repo // by root (real path): the repository pinned at start
+	foreign   map[string]bool  // roots whose .git names a repository juju refused at start
 	log       *slog.Logger
 }
 
@@ -128,7 +132,7 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	s.env = append(cleanEnv(sandbox.Scrub(opts.Env)), baseEnv...)
-	s.repos = map[string]*repo{}
+	s.repos, s.foreign = map[string]*repo{}, map[string]bool{}
 	var roots []string
 	for _, r := range p.Roots() {
 		roots = append(roots, r.Real)
@@ -138,6 +142,7 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 		if rp, err := pinRepo(r.Real, roots); err == nil {
 			s.repos[r.Real] = rp
 		} else if !errors.Is(err, errNoRepo) {
+			s.foreign[r.Real] = errors.Is(err, errForeign)
 			s.log.Warn("git: the root's repository is not used", "root", r.Real, "err", err)
 		}
 	}
@@ -387,9 +392,15 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 	}
 
 	rp, err := s.rootRepo(root.Real)
+	if err != nil && s.foreign[root.Real] {
+		return nil, nil, abi.Errorf(abi.PathDenied, "the .git at or above this root names a repository outside the workspace roots (through its gitdir or commondir) that does not name this work tree back; juju's git tools do not read it: ask the owner to check the root's .git")
+	}
 	if err != nil {
 		// As git would say it, so callers that test for it still do.
 		return &abi.GitResult{ExitCode: 128, Stderr: "fatal: not a git repository: juju's git tools use the repository of the workspace root, and this root has none"}, nil, nil
+	}
+	if aerr := checkStore(s.pol, rp); aerr != nil {
+		return nil, nil, aerr
 	}
 	args := []string{"--no-pager", name}
 	if sub.extDiff {

@@ -40,7 +40,9 @@ var errForeign = errors.New("a repository outside the roots")
 // a command writes into it later changes nothing. A `.git` that is a
 // symbolic link is not used. roots are the workspace roots (real paths):
 // a `.git` file is workspace content, so the repository it names outside
-// them must name it back (pointsBack).
+// them must name it back (pointsBack), and a `commondir` file in a folder
+// inside them is workspace content too, which may name only a folder
+// inside them. gitDir and common are pinned with their links resolved.
 func pinRepo(real string, roots []string) (*repo, error) {
 	for dir := real; ; {
 		r, err := repoAt(dir, roots)
@@ -76,6 +78,9 @@ func repoAt(dir string, roots []string) (*repo, error) {
 		if err != nil {
 			return nil, err
 		}
+		if !isRepoDir(gitDir) {
+			return nil, fmt.Errorf("%w: %s points to %s, which has no HEAD", errNoRepo, dotgit, gitDir)
+		}
 		common := gitDir
 		if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
 			c := strings.TrimSpace(string(b))
@@ -84,12 +89,28 @@ func repoAt(dir string, roots []string) (*repo, error) {
 			}
 			common = filepath.Clean(c)
 		}
-		if !isRepoDir(gitDir) {
-			return nil, fmt.Errorf("%w: %s points to %s, which has no HEAD", errNoRepo, dotgit, gitDir)
+		// Where git would read, with every link resolved now: the
+		// folders pinned are the ones checked, whatever links a command
+		// changes later.
+		if gitDir, err = filepath.EvalSymlinks(gitDir); err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", errNoRepo, dotgit, err)
 		}
-		if !inside(gitDir, roots) && !pointsBack(gitDir, dotgit, dir) {
+		if common, err = filepath.EvalSymlinks(common); err != nil {
+			return nil, fmt.Errorf("%w: %s names a common folder that does not resolve: %v", errForeign, dotgit, err)
+		}
+		switch {
+		case inside(gitDir, roots):
+			// Workspace content, and so is the commondir file in it: the
+			// repository it names must lie inside the roots too.
+			if !inside(common, roots) {
+				return nil, fmt.Errorf("%w: %s points to %s, whose commondir names %s, outside the workspace roots; juju's git tools do not read a repository a workspace file names", errForeign, dotgit, gitDir, common)
+			}
+		case !pointsBack(gitDir, dotgit, dir):
 			return nil, fmt.Errorf("%w: %s points to %s, outside the workspace roots, which does not name it back as a linked worktree or a submodule does; juju's git tools do not read a repository a workspace file names", errForeign, dotgit, gitDir)
 		}
+		// A folder outside the roots that names this work tree back is
+		// the owner's (a workspace cannot write there), and so is the
+		// commondir in it.
 		return &repo{top: dir, gitDir: gitDir, common: common}, nil
 	default:
 		return nil, fmt.Errorf("%w: %s is neither a folder nor a file", errNoRepo, dotgit)
