@@ -33,7 +33,11 @@
 //     --file, --pathspec-from-file, --template, submodule recursion,
 //     interactive and editor options, and no argument mentioning ext:: URLs.
 //     Revisions cannot name a blob by path (HEAD:.env): an argument with a
-//     colon is refused.
+//     colon is refused. The revisions of show, log and diff must name
+//     commits (revisions.go), and nothing may lift the exclusions below:
+//     --full-diff, --pickaxe-all, and for show and diff the options that
+//     add what refs or the index name (--tags, --all, --indexed-objects …)
+//     are refused; status and ls-files take paths only after "--".
 //   - Everything after "--" is a path, resolved against the path policy,
 //     and handed to git as a literal pathspec (never a wildcard):
 //     outside the roots is PATH_DENIED; a secret or denied path is
@@ -302,15 +306,19 @@ type subcommand struct {
 	mutates bool // add, commit: exec tier only
 	reads   bool // gets the exclusion pathspecs and stays inside the roots
 	extDiff bool // gets --no-ext-diff
-	only    []string
+	// revisions: its arguments before "--" are revisions, each of which
+	// must name commits (checkRevisions); pathsAfter: it takes no
+	// argument before "--" but options.
+	revisions, pathsAfter bool
+	only                  []string
 }
 
 var subcommands = map[string]subcommand{
-	"status":    {reads: true},
-	"diff":      {reads: true, extDiff: true},
-	"log":       {reads: true, extDiff: true},
-	"show":      {reads: true, extDiff: true},
-	"ls-files":  {reads: true},
+	"status":    {reads: true, pathsAfter: true},
+	"diff":      {reads: true, extDiff: true, revisions: true},
+	"log":       {reads: true, extDiff: true, revisions: true},
+	"show":      {reads: true, extDiff: true, revisions: true},
+	"ls-files":  {reads: true, pathsAfter: true},
 	"rev-parse": {},
 	"branch":    {only: []string{"--show-current"}},
 	"add":       {mutates: true},
@@ -318,21 +326,28 @@ var subcommands = map[string]subcommand{
 }
 
 // forbidden are option names refused before "--" (also as --name=value).
+// Besides those that run programs, point git elsewhere, read files or
+// stage by sweep: those that show what the exclusion pathspecs leave out
+// (--full-diff shows every file of a commit that touched a visible one,
+// --pickaxe-all every file of a change -S matched), and commit --include, which
+// commits the whole index with the paths given.
 var forbidden = []string{
 	"-c", "-C", "--config-env", "--exec-path", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
 	"--upload-pack", "--receive-pack", "--exec", "-x", "--output", "--output-directory", "-o",
-	"--ext-diff", "--no-index", "--open-files-in-pager", "-O",
+	"--ext-diff", "--no-index", "--open-files-in-pager", "-O", "--orderfile", "-X", "--exclude-from",
 	"-F", "--file", "--pathspec-from-file", "--pathspec-file-nul", "--template", "-t",
 	"-i", "--interactive", "-p", "--patch", "-e", "--edit", "--reuse-message", "--reedit-message",
 	"-a", "-A", "--all", "-u", "--update", "--no-ignore-removal", "-f", "--force", "--chmod", "--sparse",
-	"--no-verify", "-n", "--dry-run", "--amend", "--fixup", "--squash", "--allow-empty",
+	"--no-verify", "-n", "--dry-run", "--amend", "--fixup", "--squash", "--allow-empty", "--include",
 	"--textconv", "--ignore-submodules", "--submodule", "--recurse-submodules",
+	"--full-diff", "--pickaxe-all",
 }
 
 // exactLong are long options that are whole names of their own and also
 // the start of a forbidden one (--text of --textconv, --all of
-// --allow-empty): written whole they are not taken for an abbreviation.
-var exactLong = []string{"--text", "--all"}
+// --allow-empty, --exclude of --exclude-from): written whole they are not
+// taken for an abbreviation.
+var exactLong = []string{"--text", "--all", "--exclude"}
 
 // allowedPerSub lifts a forbidden name for one subcommand where it is a
 // harmless read option.
@@ -341,6 +356,17 @@ var allowedPerSub = map[string][]string{
 	"show": {"-p", "--patch", "-c", "-t", "-a", "-C"},
 	"diff": {"-p", "--patch", "-u", "-c", "-t", "-a", "-C"},
 }
+
+// pseudoRefs are the options that add the objects every ref, a reflog or
+// the index names. log shows only the commits among them; show prints
+// whatever it is given, a blob or a tree a tag names too, whatever the
+// pathspecs (git show --tags), so show and diff take revisions only as
+// arguments, which checkRevisions checks.
+var pseudoRefs = []string{"--all", "--branches", "--tags", "--remotes", "--glob", "--exclude", "--exclude-hidden",
+	"--reflog", "--alternate-refs", "--indexed-objects", "--stdin", "--bisect"}
+
+// forbiddenPerSub adds forbidden names for one subcommand.
+var forbiddenPerSub = map[string][]string{"show": pseudoRefs, "diff": pseudoRefs}
 
 func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.GitResult, []byte, *abi.Error) {
 	if len(req.Args) == 0 {
@@ -402,6 +428,11 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 	if aerr := checkStore(s.pol, rp); aerr != nil {
 		return nil, nil, aerr
 	}
+	if sub.revisions {
+		if aerr := s.checkRevisions(ctx, rp, cwd, opts); aerr != nil {
+			return nil, nil, aerr
+		}
+	}
 	args := []string{"--no-pager", name}
 	if sub.extDiff {
 		args = append(args, "--no-ext-diff", "--no-textconv", "--ignore-submodules=all")
@@ -462,6 +493,9 @@ func (s *server) checkOption(name string, sub subcommand, a string) *abi.Error {
 		return abi.Errorf(abi.InvalidArgument, "git %s takes only %s here", name, strings.Join(sub.only, ", "))
 	}
 	if !strings.HasPrefix(a, "-") {
+		if sub.pathsAfter {
+			return abi.Errorf(abi.InvalidArgument, "git %s takes paths after \"--\", where the path policy checks them; %s came before it", name, abi.Quote(a))
+		}
 		// A revision (or, for commit, a message after -m). A colon would
 		// name a blob by path, or a remote.
 		if strings.Contains(a, ":") && name != "commit" {
@@ -477,7 +511,7 @@ func (s *server) checkOption(name string, sub subcommand, a string) *abi.Error {
 		// (status, add and commit parse theirs so): --fil=x is --file=x and
 		// --amen is --amend. The start of a forbidden name is that name.
 		if len(opt) > 2 && !slices.Contains(exactLong, opt) && !slices.Contains(allowedPerSub[name], opt) {
-			for _, f := range forbidden {
+			for _, f := range append(forbiddenPerSub[name], forbidden...) {
 				if len(f) > len(opt) && strings.HasPrefix(f, opt) && !slices.Contains(allowedPerSub[name], f) {
 					names = append(names, f)
 				}
@@ -493,7 +527,7 @@ func (s *server) checkOption(name string, sub subcommand, a string) *abi.Error {
 		}
 	}
 	for _, opt := range names {
-		if slices.Contains(forbidden, opt) && !slices.Contains(allowedPerSub[name], opt) {
+		if slices.Contains(forbiddenPerSub[name], opt) || slices.Contains(forbidden, opt) && !slices.Contains(allowedPerSub[name], opt) {
 			what := abi.Quote(opt)
 			if a != opt && !strings.HasPrefix(a, opt) {
 				what = abi.Quote(a) + " (git reads it as " + opt + ")"

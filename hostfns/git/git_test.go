@@ -200,3 +200,72 @@ func TestExcludesFromRootsAndBraces(t *testing.T) {
 		t.Errorf("with slashes: %q", got)
 	}
 }
+
+// No argument of status, diff, log or show shows a secret's name or
+// content: not the options that show what the exclusion pathspecs leave
+// out (--full-diff, --pickaxe-all), not a blob, a tree or a tag of
+// one given as a revision or reached through the refs, not a path before
+// "--". What is left serves.
+func TestReadsNeverShowWithheldFiles(t *testing.T) {
+	root := newRepo(t, "a.txt", "a\n")
+	os.MkdirAll(filepath.Join(root, "sub"), 0o755)
+	os.WriteFile(filepath.Join(root, "sub", "s.txt"), []byte("s\n"), 0o644)
+	os.WriteFile(filepath.Join(root, ".env"), []byte("SECRET-ONE\n"), 0o644)
+	gitIn(t, root, "add", "-f", ".env", "sub")
+	gitIn(t, root, "commit", "-q", "-m", "two")
+	os.WriteFile(filepath.Join(root, ".env"), []byte("SECRET-TWO\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("a2\n"), 0o644)
+	gitIn(t, root, "commit", "-q", "-a", "-m", "three")
+	blob1 := strings.TrimSpace(gitIn(t, root, "rev-parse", "HEAD~1:.env"))
+	blob2 := strings.TrimSpace(gitIn(t, root, "rev-parse", "HEAD:.env"))
+	tree := strings.TrimSpace(gitIn(t, root, "rev-parse", "HEAD^{tree}"))
+	gitIn(t, root, "tag", "blobtag", blob2)
+	gitIn(t, root, "tag", "-a", "-m", "x", "annblob", blob2)
+	gitIn(t, root, "tag", "-a", "-m", "release", "v1", "HEAD")
+	os.WriteFile(filepath.Join(root, ".env"), []byte("SECRET-THREE\n"), 0o644)
+	gitIn(t, root, "add", "-f", ".env")
+
+	git := hostGit(t, Options{}, root)
+	leaks := func(out string) bool {
+		return strings.Contains(out, "SECRET") || strings.Contains(out, ".env") || strings.Contains(out, blob1[:7]) || strings.Contains(out, blob2[:7])
+	}
+	for _, args := range [][]string{
+		{"log", "-p", "--full-diff"}, {"log", "--raw", "--full-diff"}, {"log", "--full-d", "-p"}, {"show", "--full-diff", "HEAD~1"},
+		{"log", "-p", "-Sa2", "--pickaxe-all"}, {"log", "-p", "-Sa2", "--pickaxe-a"},
+		{"show", blob2}, {"show", blob1[:12]}, {"show", "HEAD~1^{tree}"}, {"show", tree}, {"show", "blobtag"}, {"show", "annblob"},
+		{"show", "--tags"}, {"show", "--all"}, {"show", "--glob=refs/tags/*"}, {"show", "--indexed-objects"}, {"show", "--branches"},
+		{"diff", blob1, blob2}, {"diff", "blobtag", "HEAD"}, {"diff", "--cached", tree},
+		{"show", "HEAD"}, {"log", "-p"}, {"log", "-p", "--all"}, {"log", "--tags", "-p"}, {"log", blob2}, {"log", "HEAD~1^{tree}..HEAD"},
+		{"status", "--porcelain"}, {"diff", "--cached"}, {"diff", "--cached", "--stat"}, {"ls-files", "--stage"},
+		{"ls-files", "-X", ".env", "-i", "-c"}, {"diff", "--orderfile=.env", "HEAD~2"},
+	} {
+		r, out, err := git(args...)
+		if leaks(out) || r != nil && leaks(r.Stderr) || err != nil && strings.Contains(err.Message, "SECRET") {
+			t.Errorf("git %q showed a withheld file: %+v %v\n%s", args, r, err, out)
+		}
+	}
+	// What stays served: commits, ranges, tags of commits, option values.
+	for args, want := range map[string]string{
+		"show --format=%s --no-patch v1":         "tag v1\nTagger: a <a@a>\n\nrelease\nthree\n",
+		"log --format=%s HEAD~2..HEAD":           "three\ntwo\n",
+		"log --format=%s HEAD~1...HEAD~2":        "two\n",
+		"log --format=%s -n 1":                   "three\n",
+		"log --format=%s --no-walk HEAD^@":       "two\n",
+		"diff --stat HEAD~1 HEAD":                " a.txt | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n",
+		"show --format=%s --stat HEAD~1":         "two\n\n sub/s.txt | 1 +\n 1 file changed, 1 insertion(+)\n",
+		"log --format=%s --all --no-walk=sorted": "three\n",
+	} {
+		r, out, err := git(strings.Fields(args)...)
+		if err != nil || r.ExitCode != 0 || out != want {
+			t.Errorf("git %s: %+v %v\n%q, want %q", args, r, err, out, want)
+		}
+	}
+	// A path before "--" would skip the path policy: status and ls-files
+	// take none there.
+	sub := hostGit(t, Options{}, filepath.Join(root, "sub"))
+	for _, args := range [][]string{{"ls-files", ".."}, {"status", "--porcelain", ".."}} {
+		if r, out, err := sub(args...); err == nil || err.Code != abi.InvalidArgument || strings.Contains(out, "a.txt") {
+			t.Errorf("git %q in a subfolder root: %+v %v %q", args, r, err, out)
+		}
+	}
+}
