@@ -126,9 +126,9 @@ func gitStatus(_ *juju.Call, in GitStatusArgs) (*juju.Result, error) {
 	}
 	st := parseStatus(out)
 	var b strings.Builder
-	fmt.Fprintf(&b, "branch %s", st.Branch)
+	fmt.Fprintf(&b, "branch %s", juju.LineText(st.Branch))
 	if st.Upstream != "" {
-		fmt.Fprintf(&b, " → %s (ahead %d, behind %d)", st.Upstream, st.Ahead, st.Behind)
+		fmt.Fprintf(&b, " → %s (ahead %d, behind %d)", juju.LineText(st.Upstream), st.Ahead, st.Behind)
 	}
 	b.WriteString("\n")
 	if st.Clean {
@@ -245,7 +245,7 @@ func gitDiff(_ *juju.Call, in GitDiffArgs) (*juju.Result, error) {
 }
 
 func gitLog(_ *juju.Call, in GitLogArgs) (*juju.Result, error) {
-	args := []string{"log", "--max-count=" + strconv.Itoa(in.Limit), "--format=%H%x1f%an%x1f%ae%x1f%aI%x1f%s%x1e"}
+	args := []string{"log", "--max-count=" + strconv.Itoa(in.Limit), "--format=" + logFormat}
 	if in.Offset > 0 {
 		args = append(args, "--skip="+strconv.Itoa(in.Offset))
 	}
@@ -269,13 +269,8 @@ func gitLog(_ *juju.Call, in GitLogArgs) (*juju.Result, error) {
 	l := GitLog{Commits: []GitCommitInfo{}}
 	var b strings.Builder
 	structured := 0
-	for _, rec := range strings.Split(string(out), "\x1e") {
-		f := strings.Split(strings.TrimLeft(rec, "\n"), "\x1f")
-		if len(f) != 5 {
-			continue
-		}
-		c := GitCommitInfo{Hash: f[0], Author: f[1], Email: f[2], Date: f[3], Subject: f[4]}
-		line := fmt.Sprintf("%s %s %s  %s\n", c.Hash[:min(12, len(c.Hash))], c.Date, cleanLine(c.Author), cleanLine(c.Subject))
+	for _, c := range parseLog(out) {
+		line := fmt.Sprintf("%s %s %s  %s\n", c.Hash[:min(12, len(c.Hash))], juju.LineText(c.Date), juju.LineText(c.Author), juju.LineText(c.Subject))
 		n := commitJSONSize(c)
 		if b.Len()+len(line) > maxLog || structured+n > maxLog {
 			l.Truncated, l.NextOffset = true, in.Offset+len(l.Commits)
@@ -294,6 +289,44 @@ func gitLog(_ *juju.Call, in GitLogArgs) (*juju.Result, error) {
 		fmt.Fprintf(&b, "no commits%s\n", touching(in.Path))
 	}
 	return juju.Text(b.String()).WithStructured(l), nil
+}
+
+// logFormat is one commit of git_log: hash, author, email, date and
+// subject, each ended by a NUL, which git never prints inside a field (a
+// subject stops at one): a commit's text can hold any other byte, \x1e
+// and \x1f included, and must not make a field or a commit of its own.
+const logFormat = "%H%x00%an%x00%ae%x00%aI%x00%s%x00"
+
+// logFields is how many fields logFormat gives a commit.
+const logFields = 5
+
+// parseLog reads git log --format=logFormat: logFields NUL-ended fields
+// per commit, a newline between commits. It stops at a record whose hash
+// is not one, which git does not print.
+func parseLog(out []byte) []GitCommitInfo {
+	f := strings.Split(string(out), "\x00")
+	var cs []GitCommitInfo
+	for i := 0; i+logFields <= len(f); i += logFields {
+		hash := strings.TrimPrefix(f[i], "\n")
+		if !isHash(hash) {
+			break
+		}
+		cs = append(cs, GitCommitInfo{Hash: hash, Author: f[i+1], Email: f[i+2], Date: f[i+3], Subject: f[i+4]})
+	}
+	return cs
+}
+
+// isHash reports whether s is a full SHA-1 or SHA-256 object name.
+func isHash(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // touching says which path a log was narrowed to, for an empty answer: a
