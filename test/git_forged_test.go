@@ -3,6 +3,7 @@ package test
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
@@ -78,5 +79,32 @@ func TestGitLogAndStatusCannotForgeEntries(t *testing.T) {
 	}
 	if m := structured(t, st); m["branch"] != "main\u202eniam" || m["upstream"] != "up\u2028stream\u202e" {
 		t.Errorf("status: %v", m)
+	}
+}
+
+// With JUJU_HOME inside the root, juju's own state (the audit log, the
+// journal) is as hidden from git_status and git_diff as from read_file,
+// committed or not.
+func TestGitToolsHideJujuHomeInsideTheRoot(t *testing.T) {
+	root := gitRepo(t)
+	home := filepath.Join(root, ".jh")
+	os.MkdirAll(home, 0o755)
+	s := startHome(t, home, root, "--mode", "trusted", "--sandbox", "off")
+	s.ok("read_file", map[string]any{"path": "README.md"}) // the audit log now holds a line
+	for _, tool := range []string{"git_status", "git_diff"} {
+		if out := text(s.call(tool, map[string]any{})); strings.Contains(out, ".jh") || strings.Contains(out, "audit") {
+			t.Errorf("%s shows juju's own state:\n%s", tool, out)
+		}
+	}
+	gitOut(t, root, "-c", "user.name=x", "-c", "user.email=x@x", "add", "-f", ".jh")
+	gitOut(t, root, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "--no-verify", "-m", "state")
+	s.ok("read_file", map[string]any{"path": "main.go"})
+	for _, args := range []map[string]any{{}, {"revision": "HEAD~1"}} {
+		if out := text(s.call("git_diff", args)); strings.Contains(out, ".jh") || strings.Contains(out, "audit") || strings.Contains(out, "read_file") {
+			t.Errorf("git_diff %v shows juju's own state:\n%s", args, out)
+		}
+	}
+	if out := text(s.call("git_status", map[string]any{})); strings.Contains(out, ".jh") {
+		t.Errorf("git_status shows juju's own state:\n%s", out)
 	}
 }

@@ -45,7 +45,7 @@
 //     left out, and reported in Skipped, for add. add takes files only, and
 //     never -A, -u or a folder, so nothing is staged by a sweep.
 //   - The reading subcommands get exclusion pathspecs for every secret and
-//     deny glob, and stay inside the roots, so status, diff, log -p and
+//     deny glob and for juju's own folders inside the roots, and stay inside the roots, so status, diff, log -p and
 //     ls-files never show a secret's name or content.
 //   - add and commit change the repository and are served only to
 //     exec-tier tools (hostfns.Caller.Tier).
@@ -63,6 +63,7 @@ import (
 	"log/slog"
 	"os"
 	osexec "os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -449,6 +450,7 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 		args = append(args, "--")
 		args = append(args, paths...)
 		args = append(args, Excludes(s.globs, s.rootsIn(rp))...)
+		args = append(args, s.privateExcludes(rp)...)
 	} else if len(paths) > 0 {
 		args = append(append(args, "--"), paths...)
 	}
@@ -467,6 +469,31 @@ func (s *server) rootsIn(rp *repo) []string {
 	for _, r := range s.pol.Roots() {
 		if rel, err := filepath.Rel(rp.top, r.Real); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
 			out = append(out, filepath.ToSlash(rel))
+		}
+	}
+	return out
+}
+
+// privateExcludes are exclusion pathspecs, from rp's top, for juju's own
+// folders inside the roots in rp's work tree (its state, config and cache,
+// with JUJU_HOME in a root or --root ~): as literal names, since the
+// policy matches them as paths, not globs. A root wholly inside one is
+// refused before git runs (cwd).
+func (s *server) privateExcludes(rp *repo) []string {
+	var out []string
+	for _, r := range s.pol.Roots() {
+		rel, err := filepath.Rel(rp.top, r.Real)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			continue
+		}
+		for _, p := range r.Private() {
+			if p == "." {
+				continue
+			}
+			spec := ":(top,exclude,literal)" + path.Join(filepath.ToSlash(rel), p)
+			if !slices.Contains(out, spec) {
+				out = append(out, spec)
+			}
 		}
 	}
 	return out

@@ -269,3 +269,48 @@ func TestReadsNeverShowWithheldFiles(t *testing.T) {
 		}
 	}
 }
+
+// juju's own folders inside a root (JUJU_HOME there, or --root ~) are
+// hidden from git's reads as from read_file: status, diff, log and
+// ls-files never name or show them, committed or not, and add leaves them
+// out.
+func TestGitReadsHideJujusOwnFolders(t *testing.T) {
+	root := newRepo(t, "a.txt", "a\n")
+	state := filepath.Join(root, ".jh", "state", "audit")
+	os.MkdirAll(state, 0o755)
+	os.WriteFile(filepath.Join(state, "audit.jsonl"), []byte("AUDIT-LINE-1\n"), 0o644)
+	gitIn(t, root, "add", ".jh")
+	gitIn(t, root, "commit", "-q", "-m", "state")
+	os.WriteFile(filepath.Join(state, "audit.jsonl"), []byte("AUDIT-LINE-2\n"), 0o644)
+	os.WriteFile(filepath.Join(state, "journal.db"), []byte("JOURNAL\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("a2\n"), 0o644)
+	p, err := policy.New(policy.Config{Roots: []string{root}, Private: []string{filepath.Join(root, ".jh")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	h := New(p, Options{})[0].Handle
+	call := func(tier string, args ...string) (*abi.GitResult, string) {
+		ctx := hostfns.WithCaller(context.Background(), hostfns.Caller{Tier: tier})
+		b, _ := json.Marshal(abi.GitRequest{Args: args})
+		rh, body := h(ctx, b, nil)
+		var r abi.GitResult
+		json.Unmarshal(rh, &r)
+		if r.Error != nil || r.ExitCode != 0 {
+			t.Fatalf("git %q: %+v %v", args, r, r.Error)
+		}
+		return &r, string(body)
+	}
+	for _, args := range [][]string{{"status", "--porcelain", "--untracked-files=all"}, {"diff"}, {"diff", "HEAD~1"}, {"log", "-p", "--stat"}, {"ls-files"}, {"show", "HEAD"}} {
+		_, out := call(abi.TierRead, args...)
+		if strings.Contains(out, ".jh") || strings.Contains(out, "AUDIT") || strings.Contains(out, "JOURNAL") {
+			t.Errorf("git %q shows juju's own state:\n%s", args, out)
+		}
+		if args[0] != "ls-files" && args[0] != "show" && !strings.Contains(out, "a") {
+			t.Errorf("git %q: %q, want the visible change", args, out)
+		}
+	}
+	if r, _ := call(abi.TierExec, "add", "--", "a.txt", ".jh/state/audit/journal.db"); strings.Join(r.Skipped, ",") != ".jh/state/audit/journal.db" {
+		t.Errorf("add: %+v", r)
+	}
+}

@@ -432,6 +432,17 @@ func cleanRel(rel string) string {
 	return rel
 }
 
+// Private returns juju's own folders inside the root (its state, config,
+// data and cache folders where they lie in it), root-relative with
+// slashes, or "." when the root itself lies inside one. Tools that filter
+// by path (git's exclusion pathspecs) take them from here.
+func (r *Root) Private() []string {
+	if r.allPrivate {
+		return []string{"."}
+	}
+	return append([]string(nil), r.private...)
+}
+
 // Secrets returns every secret glob: the defaults, then the owner's. Tools
 // that filter by glob (git's exclusions, ripgrep's) take them from here.
 func (p *Policy) Secrets() []string { return append([]string(nil), p.secretGlobs...) }
