@@ -429,6 +429,11 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 	if aerr := checkStore(s.pol, rp); aerr != nil {
 		return nil, nil, aerr
 	}
+	if name == "commit" && len(paths) == 0 {
+		if aerr := s.checkStaged(ctx, rp, cwd); aerr != nil {
+			return nil, nil, aerr
+		}
+	}
 	if sub.revisions {
 		if aerr := s.checkRevisions(ctx, rp, cwd, opts); aerr != nil {
 			return nil, nil, aerr

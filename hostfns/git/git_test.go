@@ -314,3 +314,59 @@ func TestGitReadsHideJujusOwnFolders(t *testing.T) {
 		t.Errorf("add: %+v", r)
 	}
 }
+
+// A commit without paths commits the whole index: while it holds a change
+// to a path the policy withholds (staged by a command with git add -f),
+// the commit is refused without naming it, and nothing is committed.
+// Named paths still commit; so does the index once it is unstaged.
+func TestCommitRefusesAStagedWithheldPath(t *testing.T) {
+	root := newRepo(t, "a.txt", "a\n")
+	p, err := policy.New(policy.Config{Roots: []string{root}, Deny: []string{"denied"}, Private: []string{filepath.Join(root, ".jh")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	h := New(p, Options{Env: append(os.Environ(), "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@a", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@a")})[0].Handle
+	commit := func(args ...string) (*abi.GitResult, *abi.Error) {
+		ctx := hostfns.WithCaller(context.Background(), hostfns.Caller{Tier: abi.TierExec})
+		b, _ := json.Marshal(abi.GitRequest{Args: append([]string{"commit", "--message=m"}, args...)})
+		rh, _ := h(ctx, b, nil)
+		var r abi.GitResult
+		json.Unmarshal(rh, &r)
+		return &r, r.Error
+	}
+	for file, code := range map[string]abi.Code{".env": abi.SecretDenied, "denied/x": abi.PathDenied, ".jh/state/j.db": abi.SecretDenied, "sub/id_rsa": abi.SecretDenied} {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, file)), 0o755)
+		os.WriteFile(filepath.Join(root, file), []byte("WITHHELD\n"), 0o644)
+		gitIn(t, root, "add", "-f", file)
+		os.WriteFile(filepath.Join(root, "a.txt"), []byte(file+"\n"), 0o644)
+		gitIn(t, root, "add", "a.txt")
+		head := gitIn(t, root, "rev-parse", "HEAD")
+		for _, args := range [][]string{nil, {"--"}} {
+			r, err := commit(args...)
+			if err == nil || err.Code != code || strings.Contains(err.Message, filepath.Base(file)) || !strings.Contains(err.Message, "unstage") {
+				t.Errorf("commit %q with %s staged: %+v %v, want %s without its name", args, file, r, err, code)
+			}
+		}
+		if gitIn(t, root, "rev-parse", "HEAD") != head {
+			t.Fatalf("a commit was made with %s staged", file)
+		}
+		// Named paths commit only those.
+		if r, err := commit("--", "a.txt"); err != nil || r.ExitCode != 0 {
+			t.Fatalf("commit -- a.txt: %+v %v", r, err)
+		}
+		if files := gitIn(t, root, "show", "--name-only", "--format=", "HEAD"); files != "a.txt\n" {
+			t.Errorf("commit -- a.txt committed %q", files)
+		}
+		gitIn(t, root, "rm", "-q", "--cached", file)
+	}
+	// --include would add the index to named paths.
+	if _, err := commit("--include", "--", "a.txt"); err == nil || err.Code != abi.InvalidArgument {
+		t.Errorf("commit --include: %v", err)
+	}
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("last\n"), 0o644)
+	gitIn(t, root, "add", "a.txt")
+	if r, err := commit(); err != nil || r.ExitCode != 0 {
+		t.Fatalf("commit of a clean index: %+v %v", r, err)
+	}
+}

@@ -46,8 +46,7 @@ func (s *server) checkRevisions(ctx context.Context, rp *repo, dir string, opts 
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	env := append(append(append([]string(nil), s.env...), rp.env()...), readEnv...)
-	env = append(env, configEnv(false, nil)...)
+	env := s.plainEnv(rp)
 	var names []string
 	var from []string // the argument each name came from
 	for _, r := range revs {

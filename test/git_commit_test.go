@@ -1,0 +1,33 @@
+package test
+
+import (
+	"strings"
+	"testing"
+)
+
+// A secret a command staged (git add -f .env) is never committed by
+// git_commit: with neither paths nor all, and with all, the commit would
+// take the whole index, so it is refused without naming the secret, and
+// nothing is committed; named paths still commit.
+func TestGitCommitRefusesAStagedSecret(t *testing.T) {
+	root := gitRepo(t)
+	gitOut(t, root, "add", "-f", ".env")
+	s := startExec(t, root)
+	if out := s.ok("git_status", map[string]any{}); strings.Contains(out, ".env") {
+		t.Fatalf("git_status names the secret: %s", out)
+	}
+	head := gitOut(t, root, "rev-parse", "HEAD")
+	for _, args := range []map[string]any{{"message": "m"}, {"message": "m", "all": true}} {
+		msg := s.fail("git_commit", args, "SECRET_DENIED")
+		if strings.Contains(msg, ".env") || !strings.Contains(msg, "unstage") {
+			t.Errorf("git_commit %v: %s", args, msg)
+		}
+	}
+	if gitOut(t, root, "rev-parse", "HEAD") != head {
+		t.Fatalf("a commit was made with .env staged")
+	}
+	s.ok("git_commit", map[string]any{"message": "m", "paths": []any{"notes.txt"}})
+	if files := gitOut(t, root, "show", "--name-only", "--format=", "HEAD"); files != "notes.txt\n" {
+		t.Errorf("committed %q", files)
+	}
+}
