@@ -31,3 +31,28 @@ func TestGitCommitRefusesAStagedSecret(t *testing.T) {
 		t.Errorf("committed %q", files)
 	}
 }
+
+// git_commit with all works on an ordinary workspace: a file whose name
+// starts with ':' is committed as that file, an untracked nested
+// repository is left out and said so (not a refusal recommending the call
+// that failed), and a message may mention ext::.
+func TestGitCommitAllOnOrdinaryWorkspaces(t *testing.T) {
+	root := gitRepo(t)
+	write(t, root, ":(glob)x", "x\n")
+	write(t, root, "nested/n.txt", "n\n")
+	gitOut(t, root+"/nested", "init", "-q")
+	s := startExec(t, root)
+	res := s.call("git_commit", map[string]any{"message": "all of it, not via ext:: anything", "all": true})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	c := structured(t, res)
+	if sk := c["skipped"].([]any); len(sk) != 1 || sk[0] != "nested/" || !strings.Contains(text(res), "nested/") {
+		t.Errorf("skipped %v:\n%s", sk, text(res))
+	}
+	files := gitOut(t, root, "show", "--name-only", "--format=%s", "HEAD")
+	if !strings.HasPrefix(files, "all of it, not via ext:: anything\n") || !strings.Contains(files, "\n:(glob)x\n") ||
+		strings.Contains(files, "nested") || strings.Contains(files, ".env") {
+		t.Errorf("committed %q", files)
+	}
+}

@@ -31,7 +31,8 @@
 //     the caller: -c, --exec-path, --git-dir, --work-tree, --upload-pack,
 //     --receive-pack, --exec, --output, --ext-diff, --textconv, --no-index,
 //     --file, --pathspec-from-file, --template, submodule recursion,
-//     interactive and editor options, and no argument mentioning ext:: URLs.
+//     interactive and editor options, and no argument mentioning ext:: URLs
+//     (a commit's message may).
 //     Revisions cannot name a blob by path (HEAD:.env): an argument with a
 //     colon is refused. The revisions of show, log and diff must name
 //     commits (revisions.go), and nothing may lift the exclusions below:
@@ -39,7 +40,8 @@
 //     add what refs or the index name (--tags, --all, --indexed-objects …)
 //     are refused; status and ls-files take paths only after "--".
 //   - Everything after "--" is a path, resolved against the path policy,
-//     and handed to git as a literal pathspec (never a wildcard):
+//     and handed to git as a literal pathspec (never a wildcard, and a
+//     name starting with ':' is that file's):
 //     outside the roots is PATH_DENIED; a secret or denied path is
 //     SECRET_DENIED or PATH_DENIED for the reading subcommands and is
 //     left out, and reported in Skipped, for add. add takes files only, and
@@ -396,8 +398,8 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 			return nil, nil, err
 		}
 	}
-	for _, a := range append(append([]string(nil), opts...), paths...) {
-		if strings.Contains(strings.ToLower(a), "ext::") {
+	for i, a := range append(append([]string(nil), opts...), paths...) {
+		if strings.Contains(strings.ToLower(a), "ext::") && !isMessage(name, opts, i) {
 			return nil, nil, abi.Errorf(abi.InvalidArgument, "git arguments cannot mention ext:: transports")
 		}
 	}
@@ -411,7 +413,7 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 		if name == "add" && len(paths) == 0 {
 			return &abi.GitResult{Skipped: skipped}, nil, nil
 		}
-		if sub.reads || sub.mutates {
+		if literalPaths(name) {
 			paths = literal(paths)
 		}
 	} else if name == "add" {
@@ -504,6 +506,16 @@ func (s *server) privateExcludes(rp *repo) []string {
 	return out
 }
 
+// isMessage reports whether opts[i] is a commit's message (--message=TEXT,
+// or the argument after -m), which git never reads as a transport: a
+// message may mention ext:: like any text.
+func isMessage(name string, opts []string, i int) bool {
+	if name != "commit" || i >= len(opts) {
+		return false
+	}
+	return strings.HasPrefix(opts[i], "--message=") || i > 0 && opts[i-1] == "-m"
+}
+
 // split cuts args at the first "--": options and revisions before, paths
 // after.
 func split(args []string) (opts, paths []string, dashdash bool) {
@@ -590,7 +602,10 @@ func (s *server) cwd(req string) (string, *policy.Root, *abi.Error) {
 // folders refused; for the others a withheld path is an error.
 func (s *server) checkPaths(name, cwd string, root *policy.Root, paths []string) (kept, skipped []string, _ *abi.Error) {
 	for _, p := range paths {
-		if p == "" || strings.HasPrefix(p, ":") {
+		// A name starting with ':' is a file like any other where git
+		// gets literal pathspecs (literal); elsewhere git would read
+		// pathspec magic in it.
+		if p == "" || strings.HasPrefix(p, ":") && !literalPaths(name) {
 			return nil, nil, abi.Errorf(abi.InvalidArgument, "%s is not a plain path; pathspec magic is not accepted", abi.Quote(p))
 		}
 		abs := p
@@ -613,10 +628,10 @@ func (s *server) checkPaths(name, cwd string, root *policy.Root, paths []string)
 		withheld := s.pol.Check(hit, rel)
 		if withheld == nil {
 			// A path through a symlink is checked where it lands.
-			if r, aerr := s.pol.Resolve(abs); aerr != nil && aerr.Code != abi.NotFound {
+			if _, aerr := s.pol.Resolve(abs); aerr != nil && aerr.Code != abi.NotFound {
 				withheld = aerr
-			} else if aerr == nil && name == "add" && r.Info.IsDir() {
-				return nil, nil, abi.Errorf(abi.InvalidArgument, "%s is a folder; git add takes files here, so nothing is staged by a sweep (git_commit with all: true stages every visible change)", abi.Quote(p))
+			} else if aerr == nil && name == "add" && isFolder(abs) {
+				return nil, nil, abi.Errorf(abi.InvalidArgument, "%s is a folder; git add takes files here, so nothing is staged by a sweep: name its files (git_commit with all: true stages every visible file)", abi.Quote(p))
 			}
 		}
 		if withheld != nil {
@@ -629,6 +644,20 @@ func (s *server) checkPaths(name, cwd string, root *policy.Root, paths []string)
 		kept = append(kept, p)
 	}
 	return kept, skipped, nil
+}
+
+// literalPaths reports whether the subcommand name gets its paths as
+// literal pathspecs: the reading and changing ones.
+func literalPaths(name string) bool {
+	sub := subcommands[name]
+	return sub.reads || sub.mutates
+}
+
+// isFolder reports whether abs is a folder itself, not a link to one: git
+// add stages a link as the link.
+func isFolder(abs string) bool {
+	fi, err := os.Lstat(abs)
+	return err == nil && fi.IsDir()
 }
 
 // literal marks paths as literal pathspecs. The policy checked each as the

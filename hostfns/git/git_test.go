@@ -57,8 +57,6 @@ func TestRefusedArguments(t *testing.T) {
 		{"show", "HEAD:.env"},
 		{"diff", "HEAD", ":.env"},
 		{"log", "--exec-path=/tmp"},
-		{"status", "--", ":(top)"},
-		{"status", "--", ":!a.txt"},
 		{"log", "ext::foo"},
 		{"commit", "-F", "/etc/passwd"},
 		{"commit", "--file=/etc/passwd"},
@@ -368,5 +366,44 @@ func TestCommitRefusesAStagedWithheldPath(t *testing.T) {
 	gitIn(t, root, "add", "a.txt")
 	if r, err := commit(); err != nil || r.ExitCode != 0 {
 		t.Fatalf("commit of a clean index: %+v %v", r, err)
+	}
+}
+
+// A path starting with ':' is the file of that name, never pathspec magic:
+// it reaches git as a literal pathspec, so ":(top)" or ":!a.txt" matches
+// only a file so named, and a file so named is staged and committed like
+// any other. Where git would not get it literally (rev-parse), it is
+// refused. A commit message may mention ext:: like any text.
+func TestPathsWithAColonAreFiles(t *testing.T) {
+	for _, kv := range []string{"GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@a", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@a"} {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	git, root := fixture(t)
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("changed\n"), 0o644)
+	for _, p := range []string{":(top)", ":!a.txt", ":(exclude)a.txt"} {
+		if r, out, err := git(abi.TierRead, "status", "--porcelain", "--", p); err != nil || r.ExitCode != 0 || out != "" {
+			t.Errorf("status -- %s: %+v %v %q, want nothing (no file is so named)", p, r, err, out)
+		}
+	}
+	if _, _, err := git(abi.TierRead, "rev-parse", "--", ":(top)"); err == nil || err.Code != abi.InvalidArgument {
+		t.Errorf("rev-parse -- :(top): %v", err)
+	}
+	os.WriteFile(filepath.Join(root, ":(glob)x"), []byte("x\n"), 0o644)
+	if r, _, err := git(abi.TierExec, "add", "--", ":(glob)x"); err != nil || r.ExitCode != 0 || len(r.Skipped) != 0 {
+		t.Fatalf("add -- :(glob)x: %+v %v", r, err)
+	}
+	if r, out, err := git(abi.TierExec, "commit", "--message=uses the ext:: transport note", "--", ":(glob)x"); err != nil || r.ExitCode != 0 {
+		t.Fatalf("commit: %+v %v %s", r, err, out)
+	}
+	cmd := exec.Command("git", "show", "--name-only", "--format=%s", "HEAD")
+	cmd.Dir = root
+	if out, _ := cmd.Output(); string(out) != "uses the ext:: transport note\n\n:(glob)x\n" {
+		t.Errorf("committed: %q", out)
+	}
+	for _, args := range [][]string{{"commit", "--message=x", "--", "ext::sh"}, {"commit", "--message=x", "ext::sh"}, {"log", "--grep=ext::x"}} {
+		if _, _, err := git(abi.TierExec, args...); err == nil || !strings.Contains(err.Message, "ext::") {
+			t.Errorf("git %q: %v, want the ext:: refusal", args, err)
+		}
 	}
 }

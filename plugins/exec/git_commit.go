@@ -27,7 +27,7 @@ type GitCommitResult struct {
 	Branch  string   `json:"branch" desc:"The branch it was made on."`
 	Summary string   `json:"summary" desc:"git's summary line."`
 	Staged  []string `json:"staged" desc:"The paths this call staged."`
-	Skipped []string `json:"skipped,omitempty" desc:"Paths left out because the path policy withholds them (secrets, denied paths)."`
+	Skipped []string `json:"skipped,omitempty" desc:"Paths left out: those the path policy withholds (secrets, denied paths) and, with all, folders git shows whole (an untracked nested repository, ending in /), which would stage by sweep."`
 	Hooks   string   `json:"hooks,omitempty" desc:"What the repository's hooks and git printed on stderr."`
 }
 
@@ -45,6 +45,7 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 	}
 	res := GitCommitResult{Staged: []string{}}
 	paths := in.Paths
+	var folders, withheld []string
 	if in.All {
 		out, _, err := git(in.Cwd, "status", "--porcelain=v1", "-z", "--untracked-files=all")
 		if err != nil {
@@ -67,8 +68,17 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 					// Outside cwd, or cwd itself (a nested repository).
 					continue
 				}
+				if strings.HasSuffix(rel, "/") {
+					// A folder git shows whole (an untracked nested
+					// repository): adding it would stage by sweep.
+					folders = append(folders, rel)
+					continue
+				}
 				paths = append(paths, rel)
 			}
+		}
+		if len(paths) == 0 && len(folders) > 0 {
+			return nil, juju.Errorf(abi.InvalidArgument, "there is nothing to commit but folders git shows whole (%s: a nested repository, or one untracked as a whole); commit their files by name with paths, or run git in a nested repository with run_command", strings.Join(quoteAll(folders), ", "))
 		}
 		if len(paths) == 0 {
 			return nil, juju.Errorf(abi.InvalidArgument, "there is nothing to commit: git_status shows no visible change")
@@ -79,14 +89,15 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		res.Skipped = r.Skipped
+		withheld = r.Skipped
+		res.Skipped = append(append([]string(nil), withheld...), folders...)
 		for _, p := range paths {
 			if !contains(r.Skipped, p) {
 				res.Staged = append(res.Staged, p)
 			}
 		}
 		if len(res.Staged) == 0 {
-			return nil, juju.Errorf(abi.SecretDenied, "every path given is withheld by the path policy (%s); nothing was staged or committed", strings.Join(r.Skipped, ", "))
+			return nil, juju.Errorf(abi.SecretDenied, "every path given is withheld by the path policy (%s); nothing was staged or committed", strings.Join(quoteAll(r.Skipped), ", "))
 		}
 	}
 	args := []string{"commit", "--message=" + in.Message}
@@ -113,10 +124,13 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "committed %s on %s\n%s\n", res.Commit, res.Branch, res.Summary)
 	if len(res.Staged) > 0 {
-		fmt.Fprintf(&b, "staged: %s\n", strings.Join(res.Staged, ", "))
+		fmt.Fprintf(&b, "staged: %s\n", strings.Join(quoteAll(res.Staged), ", "))
 	}
-	if len(res.Skipped) > 0 {
-		fmt.Fprintf(&b, "left out (withheld by the path policy): %s\n", strings.Join(res.Skipped, ", "))
+	if len(withheld) > 0 {
+		fmt.Fprintf(&b, "left out (withheld by the path policy): %s\n", strings.Join(quoteAll(withheld), ", "))
+	}
+	if len(folders) > 0 {
+		fmt.Fprintf(&b, "left out (folders git shows whole, such as a nested repository; commit their files by name): %s\n", strings.Join(quoteAll(folders), ", "))
 	}
 	if res.Hooks != "" {
 		b.WriteString("hooks and git said:\n")
@@ -125,6 +139,15 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 		}
 	}
 	return juju.Text(b.String()).WithStructured(res), nil
+}
+
+// quoteAll is each path as a line of text shows it (juju.PathText).
+func quoteAll(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = juju.PathText(p)
+	}
+	return out
 }
 
 func contains(list []string, s string) bool {
