@@ -1,0 +1,100 @@
+package test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jujutools/juju/internal/installed"
+)
+
+// stdinRef is an input schema property that refers to juju's stdin.
+var stdinRef = map[string]any{"$ref": "file:///dev/stdin"}
+
+// rawWithRef is the raw test plugin, built, its echo tool's "text"
+// argument made a $ref to /dev/stdin.
+func rawWithRef(t *testing.T) string {
+	t.Helper()
+	dir := authorFolder(t)
+	cliOK(t, t.TempDir(), "plugins", "build", "--wasm", buildRaw(t, ""), dir)
+	editJSON(t, filepath.Join(dir, "manifest.json"), func(m map[string]any) {
+		tool := m["tools"].([]any)[0].(map[string]any)
+		tool["inputSchema"].(map[string]any)["properties"].(map[string]any)["text"] = stdinRef
+	})
+	return dir
+}
+
+// A plugin's schema that refers to a file (here /dev/stdin, which would
+// wait for the owner's input while holding the lifecycle lock) is refused
+// at install, at once, saying why; nothing is read from stdin.
+func TestInstallRefusesExternalSchemaRef(t *testing.T) {
+	home := newHome(t)
+	dir := rawWithRef(t)
+	stdinR, stdinW, err := os.Pipe() // open, never written: a read would wait forever
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdinW.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, jujuBin, "plugins", "install", dir, "--yes")
+	cmd.Env = append(os.Environ(), "JUJU_HOME="+home)
+	cmd.Stdin = stdinR
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err = cmd.Run()
+	stdinR.Close()
+	if ctx.Err() != nil {
+		t.Fatalf("install waited on the schema's $ref (killed after 60 s):\n%s", out.String())
+	}
+	if err == nil {
+		t.Fatalf("install accepted a schema referring to /dev/stdin:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), `refers outside itself: it names "file:///dev/stdin"`) {
+		t.Fatalf("the refusal does not say why:\n%s", out.String())
+	}
+	if _, err := os.Stat(filepath.Join(home, "data", "plugins", "test-raw")); !os.IsNotExist(err) {
+		t.Fatalf("the refused plugin was installed: %v", err)
+	}
+}
+
+// A plugin whose manifest refers to /dev/stdin, put in place without
+// juju plugins install (an older juju, a hand-made folder), is refused
+// when juju starts: juju does not read its client's messages from stdin as
+// a schema, it answers them, and serves everything else.
+func TestStartRefusesExternalSchemaRef(t *testing.T) {
+	home := newHome(t)
+	dir := rawWithRef(t)
+	dst := filepath.Join(home, "data", "plugins", "test-raw")
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(copyFolder(t, dir), dst); err != nil {
+		t.Fatal(err)
+	}
+	mdata, err := os.ReadFile(filepath.Join(dst, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pin struct{ Wasm struct{ SHA256 string } }
+	json.Unmarshal(mdata, &pin)
+	if err := installed.WriteGrants(dst, installed.Grants{SHA256: pin.Wasm.SHA256, ManifestSHA256: installed.Hash(mdata)}); err != nil {
+		t.Fatal(err)
+	}
+
+	s := startHome(t, home, workspace(t, map[string]string{"a.txt": "a\n"}))
+	if names := s.toolNames(); slices.Contains(names, "test_raw_echo") || !slices.Contains(names, "list_directory") {
+		t.Fatalf("tools/list: %v", names)
+	}
+	s.ok("list_directory", map[string]any{"path": "."})
+	if p := findListed(t, home, "test-raw"); !strings.Contains(p.Error, "refers outside itself") {
+		t.Fatalf("plugins list does not say why the plugin is refused: %+v", p)
+	}
+}
