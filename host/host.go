@@ -115,9 +115,8 @@ type Loaded struct {
 	Source  Source
 	Dir     string // installed plugins: their folder
 	Granted []abi.Capability
-	Err     error       // why the plugin is not serving
-	pin     *pinWatch   // installed plugins: follows grants.json (installed.go)
-	folder  os.FileInfo // installed plugins: their folder when loaded (a reload keeps the plugin while it is the same)
+	Err     error     // why the plugin is not serving
+	pin     *pinWatch // installed plugins: follows grants.json, and pins the version loaded (installed.go)
 }
 
 // warmsAtStart reports whether the warm-up compiles the plugin and readies

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -17,9 +18,11 @@ import (
 // `juju plugins list` can show it; it serves nothing. The wasm is hashed
 // again when it compiles, so swapping it later is caught too. Folders whose
 // name starts with a dot are never plugins. A plugin of prev (by folder
-// name) that was serving and whose folder is still the same one (an install
-// or update puts a new folder in place) is kept as it is, compiled
-// instances and all.
+// name) that was serving and whose folder still holds the version it was
+// loaded from (grants.json pins the same manifest and wasm) is kept as it
+// is, compiled instances and all. The pin, not the folder's identity, says
+// so: a folder removed and installed again may get the inode of the one it
+// replaces, and the old code must not serve under the new manifest's grants.
 func (h *Host) loadInstalled(prev map[string]*Loaded) []*Loaded {
 	root := installed.PluginsDir(h.cfg.Dirs.Data)
 	entries, err := os.ReadDir(root)
@@ -33,20 +36,18 @@ func (h *Host) loadInstalled(prev map[string]*Loaded) []*Loaded {
 			continue
 		}
 		dir := filepath.Join(root, e.Name())
-		folder, _ := os.Stat(dir)
-		if p := prev[e.Name()]; p != nil && p.Err == nil && folder != nil && p.folder != nil && os.SameFile(folder, p.folder) {
+		if p := prev[e.Name()]; p != nil && p.Err == nil && p.pin.holds(dir) {
 			out = append(out, p)
 			continue
 		}
-		out = append(out, h.loadInstalledDir(dir, folder))
+		out = append(out, h.loadInstalledDir(dir))
 	}
 	return out
 }
 
-// loadInstalledDir loads the installed plugin in dir, whose folder's
-// identity is folder.
-func (h *Host) loadInstalledDir(dir string, folder os.FileInfo) *Loaded {
-	l := &Loaded{Source: SourceInstalled, Dir: dir, folder: folder}
+// loadInstalledDir loads the installed plugin in dir.
+func (h *Host) loadInstalledDir(dir string) *Loaded {
+	l := &Loaded{Source: SourceInstalled, Dir: dir}
 	inst, err := installed.ReadInstalled(dir)
 	if err == nil {
 		err = inst.CheckWasm()
@@ -62,7 +63,7 @@ func (h *Host) loadInstalledDir(dir string, folder os.FileInfo) *Loaded {
 		return l
 	}
 	l.Granted = inst.Granted
-	l.pin = newPinWatch(dir)
+	l.pin = newPinWatch(dir, inst.Pin)
 	wasmPath := inst.WasmPath()
 	l.Plugin = h.runtime.Load(inst.Manifest, func() ([]byte, error) { return os.ReadFile(wasmPath) }, inst.Granted, h.reload.fns)
 	return l
@@ -73,20 +74,43 @@ func (h *Host) loadInstalledDir(dir string, folder os.FileInfo) *Loaded {
 // of the file replaces it (a new inode), so comparing the file's identity
 // and modification time finds every change for the price of one stat.
 type pinWatch struct {
-	dir  string
-	mu   sync.Mutex
-	last os.FileInfo
+	dir string
+	// manifest and wasm are the sha256s pinned for the version loaded: a
+	// grants.json pinning others belongs to another version.
+	manifest, wasm string
+	mu             sync.Mutex
+	last           os.FileInfo
 }
 
-func newPinWatch(dir string) *pinWatch {
+func newPinWatch(dir string, pin installed.Grants) *pinWatch {
 	fi, _ := os.Stat(filepath.Join(dir, installed.GrantsFile))
-	return &pinWatch{dir: dir, last: fi}
+	return &pinWatch{dir: dir, manifest: pin.ManifestSHA256, wasm: pin.SHA256, last: fi}
 }
+
+// pins reports whether g pins the version loaded.
+func (w *pinWatch) pins(g installed.Grants) bool {
+	return g.ManifestSHA256 == w.manifest && g.SHA256 == w.wasm
+}
+
+// holds reports whether dir's grants.json pins the version loaded (false
+// for a plugin loaded without a pin).
+func (w *pinWatch) holds(dir string) bool {
+	if w == nil {
+		return false
+	}
+	g, err := installed.ReadPin(dir)
+	return err == nil && w.pins(g)
+}
+
+// errReplaced is why a plugin whose folder holds another version now
+// holds no capability until the next reload replaces it.
+var errReplaced = errors.New("its folder holds another version now")
 
 // refreshGrants re-reads the plugin's grants when grants.json changed since
 // the last look. A plugin whose folder no longer passes its checks (its
-// manifest edited in place) keeps its tools until the next reload but holds
-// no capability any more.
+// manifest edited in place), or holds another version (installed again
+// since it was loaded), keeps its tools until the next reload but holds no
+// capability any more: another version's grants are never this one's.
 func (l *Loaded) refreshGrants(log *slog.Logger) {
 	w := l.pin
 	if w == nil {
@@ -100,9 +124,12 @@ func (l *Loaded) refreshGrants(log *slog.Logger) {
 	}
 	w.last = fi
 	in, err := installed.ReadInstalled(w.dir)
+	if err == nil && !w.pins(in.Pin) {
+		err = errReplaced
+	}
 	if err != nil {
 		l.SetGrants(nil)
-		log.Warn("installed plugin changed; it holds no capability until juju restarts", "plugin", l.Name(), "err", err)
+		log.Warn("installed plugin changed; it holds no capability until it is loaded again", "plugin", l.Name(), "err", err)
 		return
 	}
 	l.SetGrants(in.Granted)

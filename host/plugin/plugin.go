@@ -216,11 +216,16 @@ func (p *Plugin) Granted(c abi.Capability) bool {
 
 // SetGrants replaces the plugin's grants; host calls made after it returns
 // are checked against the new set (the owner's grant or revoke applies to
-// the next call without a restart).
+// the next call without a restart). Only capabilities the plugin's own
+// manifest asks for are held: a grant meant for another version of it, or
+// written by hand, gives the code running here nothing more.
 func (p *Plugin) SetGrants(grants []abi.Capability) {
+	asked := p.Manifest.CapabilitySet()
 	m := make(map[abi.Capability]bool, len(grants))
 	for _, g := range grants {
-		m[g] = true
+		if asked[g] {
+			m[g] = true
+		}
 	}
 	p.grants.Store(&m)
 }

@@ -78,18 +78,8 @@ func ReadInstalled(dir string) (*Installed, error) {
 	if filepath.Base(dir) != m.Name {
 		return in, fmt.Errorf("%w: folder %s holds plugin %q", ErrFolderMismatch, filepath.Base(dir), m.Name)
 	}
-	g, err := os.ReadFile(filepath.Join(dir, GrantsFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return in, ErrNotPinned
-	}
-	if err != nil {
-		return in, fmt.Errorf("reading grants: %w", err)
-	}
-	if err := json.Unmarshal(g, &in.Pin); err != nil {
-		return in, fmt.Errorf("reading grants: %w", err)
-	}
-	if in.Pin.SHA256 == "" || in.Pin.ManifestSHA256 == "" {
-		return in, ErrNotPinned
+	if in.Pin, err = ReadPin(dir); err != nil {
+		return in, err
 	}
 	if Hash(data) != in.Pin.ManifestSHA256 {
 		return in, ErrManifestPin
@@ -104,6 +94,26 @@ func ReadInstalled(dir string) (*Installed, error) {
 		}
 	}
 	return in, nil
+}
+
+// ReadPin reads dir's grants file alone: the pin and the grants as
+// written, unchecked against the manifest.
+func ReadPin(dir string) (Grants, error) {
+	var g Grants
+	data, err := os.ReadFile(filepath.Join(dir, GrantsFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return g, ErrNotPinned
+	}
+	if err != nil {
+		return g, fmt.Errorf("reading grants: %w", err)
+	}
+	if err := json.Unmarshal(data, &g); err != nil {
+		return Grants{}, fmt.Errorf("reading grants: %w", err)
+	}
+	if g.SHA256 == "" || g.ManifestSHA256 == "" {
+		return g, ErrNotPinned
+	}
+	return g, nil
 }
 
 // CheckWasm hashes the plugin's wasm file and compares it with the pin.
