@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -39,6 +40,12 @@ type Options struct {
 	Progress   io.Writer
 	HTTPClient *http.Client
 	Timeout    time.Duration // the download's time cap (DownloadTimeout if 0)
+
+	// Tests only: fault is called at each step of the swap into place
+	// (a crash test kills the process there); twoStep swaps as where
+	// folders cannot be exchanged in one step.
+	fault   func(step string)
+	twoStep bool
 }
 
 func (o *Options) downloadTimeout() time.Duration {
@@ -92,7 +99,6 @@ func Install(ctx context.Context, src string, o Options) (*Result, error) {
 		return nil, err
 	}
 	defer unlock()
-	sweep(o.Data)
 	plugins := installed.PluginsDir(o.Data)
 	if err := os.MkdirAll(plugins, 0o700); err != nil {
 		return nil, err
@@ -139,7 +145,7 @@ func Install(ctx context.Context, src string, o Options) (*Result, error) {
 	if err := installed.WriteGrants(staging, pin); err != nil {
 		return nil, err
 	}
-	if err := swapIn(o.Data, staging, dest); err != nil {
+	if err := swapIn(o.Data, staging, dest, &o); err != nil {
 		return nil, err
 	}
 	if pr, err := PruneCache(o.Data, o.Cache); err == nil {
@@ -331,11 +337,29 @@ func decide(m *manifest.Manifest, kept []abi.Capability, o *Options) ([]abi.Capa
 	return ordered(granted, m), nil
 }
 
-// swapIn moves the staged folder to dest. An installed version is first
-// moved aside and put back if the new one cannot take its place.
-func swapIn(data, staging, dest string) error {
+// errNoExchange is exchange's answer where folders cannot be swapped in
+// one step.
+var errNoExchange = errors.New("no atomic exchange of folders here")
+
+// swapIn moves the staged folder to dest. An installed version is swapped
+// with it in one step where the system can (Linux: staging then holds the
+// old version, which Install removes); elsewhere it is first moved aside
+// into a .old-* folder and put back if the new one cannot take its place,
+// or by sweep if juju dies in between. At no step does a crash lose both.
+func swapIn(data, staging, dest string, o *Options) error {
 	if _, err := os.Stat(dest); err != nil {
 		return os.Rename(staging, dest)
+	}
+	err := errNoExchange
+	if !o.twoStep {
+		err = exchange(staging, dest)
+	}
+	if err == nil {
+		o.step("exchanged")
+		return nil
+	}
+	if !errors.Is(err, errNoExchange) {
+		return err
 	}
 	aside, err := os.MkdirTemp(data, ".old-*")
 	if err != nil {
@@ -346,21 +370,53 @@ func swapIn(data, staging, dest string) error {
 	if err := os.Rename(dest, old); err != nil {
 		return err
 	}
+	o.step("aside")
 	if err := os.Rename(staging, dest); err != nil {
 		return errors.Join(err, os.Rename(old, dest))
 	}
+	o.step("swapped")
 	return nil
 }
 
-// sweep removes what an interrupted lifecycle command left in the data
-// directory (a staging, set-aside or removed folder). It runs under the
-// lock, so none of them belongs to a command still running.
+// step tells the test's fault hook, if any, that swapIn reached a step.
+func (o *Options) step(name string) {
+	if o.fault != nil {
+		o.fault(name)
+	}
+}
+
+// sweep finishes what an interrupted lifecycle command left in the data
+// directory: a plugin an update had moved aside (.old-*) goes back in place
+// when the new one never took it, and the rest (a staging folder, a
+// replaced version, a removed plugin) is deleted. It runs under the lock,
+// so none of them belongs to a command still running.
 func sweep(data string) {
 	entries, _ := os.ReadDir(data)
 	for _, e := range entries {
 		n := e.Name()
-		if e.IsDir() && (strings.HasPrefix(n, ".install-") || strings.HasPrefix(n, ".old-") || strings.HasPrefix(n, ".remove-")) {
+		if !e.IsDir() {
+			continue
+		}
+		if strings.HasPrefix(n, ".old-") {
+			restore(filepath.Join(data, n), installed.PluginsDir(data))
+		}
+		if strings.HasPrefix(n, ".install-") || strings.HasPrefix(n, ".old-") || strings.HasPrefix(n, ".remove-") {
 			os.RemoveAll(filepath.Join(data, n))
+		}
+	}
+}
+
+// restore moves each plugin folder in aside back into plugins when plugins
+// holds none of its name.
+func restore(aside, plugins string) {
+	entries, _ := os.ReadDir(aside)
+	for _, e := range entries {
+		dest := filepath.Join(plugins, e.Name())
+		if _, err := os.Lstat(dest); !errors.Is(err, fs.ErrNotExist) || !e.IsDir() {
+			continue
+		}
+		if os.MkdirAll(plugins, 0o700) == nil {
+			os.Rename(filepath.Join(aside, e.Name()), dest)
 		}
 	}
 }

@@ -115,6 +115,10 @@ func snapshot(t *testing.T, data string) map[string]string {
 var sharedCache string
 
 func TestMain(m *testing.M) {
+	if crashHelper != nil && os.Getenv(envCrash) != "" {
+		crashHelper()
+		os.Exit(3) // not reached when killed
+	}
 	dir, err := os.MkdirTemp("", "juju-install-cache-*")
 	if err != nil {
 		panic(err)
@@ -585,3 +589,10 @@ func TestConcurrentGrants(t *testing.T) {
 		t.Errorf("granted %v, %v; want all of %v", in.Granted, err, caps)
 	}
 }
+
+// envCrash names the step of the swap into place at which the test binary,
+// run again as a helper, kills itself (swap_test.go, on unix).
+const envCrash = "JUJU_INSTALL_CRASH_AT"
+
+// crashHelper is that helper, where the test can kill itself.
+var crashHelper func()

@@ -21,12 +21,19 @@ const lockFile = ".plugins.lock"
 
 // lockData takes the data directory's lifecycle lock, so that two juju
 // plugins commands never interleave (two grants losing one, an install
-// checking collisions while another lands). It waits for the holder.
+// checking collisions while another lands). It waits for the holder, then
+// finishes what an interrupted command left (sweep), so every lifecycle
+// command starts from a whole installed set.
 func lockData(data string) (func(), error) {
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return nil, err
 	}
-	return filelock.Lock(filepath.Join(data, lockFile))
+	unlock, err := filelock.Lock(filepath.Join(data, lockFile))
+	if err != nil {
+		return nil, err
+	}
+	sweep(data)
+	return unlock, nil
 }
 
 // Errors of the lifecycle commands.
