@@ -34,7 +34,7 @@ A running juju applies the change to the plugin's next call.`,
 			if err != nil {
 				return err
 			}
-			ch, err := install.Grant(dirs.Data, args[0], args[1:])
+			ch, err := install.Grant(cmd.Context(), dirs.Data, args[0], args[1:], cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

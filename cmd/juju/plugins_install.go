@@ -86,6 +86,7 @@ func runPluginsInstall(cmd *cobra.Command, src string, dirs config.Dirs, in io.R
 	if !o.json {
 		opts.Progress = stderr
 	}
+	opts.Waiting = stderr
 	if interactive {
 		answers := bufio.NewReader(in)
 		first := true

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -31,15 +30,16 @@ and that of any build no plugin uses any more, goes from the cache.`,
 			if err != nil {
 				return err
 			}
-			return runPluginsRemove(cmd.OutOrStdout(), dirs, args[0], o)
+			return runPluginsRemove(cmd, dirs, args[0], o)
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the result as JSON")
 	return cmd
 }
 
-func runPluginsRemove(w io.Writer, dirs config.Dirs, name string, o *pluginsRemoveOptions) error {
-	pruned, err := install.Remove(dirs.Data, dirs.Cache, name)
+func runPluginsRemove(cmd *cobra.Command, dirs config.Dirs, name string, o *pluginsRemoveOptions) error {
+	w := cmd.OutOrStdout()
+	pruned, err := install.Remove(cmd.Context(), dirs.Data, dirs.Cache, name, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}

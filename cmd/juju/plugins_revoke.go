@@ -22,7 +22,7 @@ them fail with CAPABILITY_DENIED. Core plugins cannot be revoked.`,
 			if err != nil {
 				return err
 			}
-			ch, err := install.Revoke(dirs.Data, args[0], args[1:])
+			ch, err := install.Revoke(cmd.Context(), dirs.Data, args[0], args[1:], cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

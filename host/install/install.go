@@ -37,7 +37,10 @@ type Options struct {
 	// returns the owner's answer. Nil grants nothing more.
 	Confirm func(c abi.Capability, words string) (bool, error)
 	// Progress receives the download and compile progress lines (nil: quiet).
-	Progress   io.Writer
+	Progress io.Writer
+	// Waiting is told when the install waits for another lifecycle command
+	// (nil: quiet).
+	Waiting    io.Writer
 	HTTPClient *http.Client
 	Timeout    time.Duration // the download's time cap (DownloadTimeout if 0)
 
@@ -94,7 +97,7 @@ func Install(ctx context.Context, src string, o Options) (*Result, error) {
 	if want != "" && (len(want) != 64 || strings.Trim(want, "0123456789abcdef") != "") {
 		return nil, fmt.Errorf("--sha256 %q is not 64 hex digits", o.SHA256)
 	}
-	unlock, err := lockData(o.Data)
+	unlock, err := lockData(ctx, o.Data, o.Waiting)
 	if err != nil {
 		return nil, err
 	}

@@ -494,14 +494,14 @@ func TestGrantRevokeRemove(t *testing.T) {
 	editManifest(t, src, func(m map[string]any) { m["capabilities"] = []string{"fs.read", "state"} })
 	e.install(t, src, e.opts())
 
-	ch, err := Grant(e.data, "test-reader", []string{"state,fs.read"})
+	ch, err := Grant(context.Background(), e.data, "test-reader", []string{"state,fs.read"}, nil)
 	if err != nil || !slices.Equal(ch.Granted, []abi.Capability{abi.CapFSRead, abi.CapState}) || len(ch.Changed) != 2 {
 		t.Fatalf("grant: %+v, %v", ch, err)
 	}
-	if _, err := Grant(e.data, "test-reader", []string{"exec"}); !errors.Is(err, ErrNotAsked) {
+	if _, err := Grant(context.Background(), e.data, "test-reader", []string{"exec"}, nil); !errors.Is(err, ErrNotAsked) {
 		t.Errorf("granting exec: %v", err)
 	}
-	ch, err = Revoke(e.data, "test-reader", []string{"fs.read"})
+	ch, err = Revoke(context.Background(), e.data, "test-reader", []string{"fs.read"}, nil)
 	if err != nil || !slices.Equal(ch.Granted, []abi.Capability{abi.CapState}) || !slices.Equal(ch.Changed, []abi.Capability{abi.CapFSRead}) {
 		t.Fatalf("revoke: %+v, %v", ch, err)
 	}
@@ -510,11 +510,11 @@ func TestGrantRevokeRemove(t *testing.T) {
 		t.Errorf("after revoke: %+v, %v", in, err)
 	}
 	for _, name := range []string{"nothing", "../plugins", ".install-x", ""} {
-		if _, err := Grant(e.data, name, []string{"fs.read"}); !errors.Is(err, ErrNotInstalled) {
+		if _, err := Grant(context.Background(), e.data, name, []string{"fs.read"}, nil); !errors.Is(err, ErrNotInstalled) {
 			t.Errorf("grant %q: %v", name, err)
 		}
 	}
-	if _, err := Remove(e.data, "", "test-reader"); err != nil {
+	if _, err := Remove(context.Background(), e.data, "", "test-reader", nil); err != nil {
 		t.Fatal(err)
 	}
 	if entries, _ := os.ReadDir(filepath.Join(e.data, "plugins")); len(entries) != 0 {
@@ -523,7 +523,7 @@ func TestGrantRevokeRemove(t *testing.T) {
 	if top := dataEntries(t, e.data); !slices.Equal(top, []string{"plugins"}) {
 		t.Errorf("data dir after remove: %v", top)
 	}
-	if _, err := Remove(e.data, "", "test-reader"); !errors.Is(err, ErrNotInstalled) {
+	if _, err := Remove(context.Background(), e.data, "", "test-reader", nil); !errors.Is(err, ErrNotInstalled) {
 		t.Errorf("second remove: %v", err)
 	}
 }
@@ -559,7 +559,7 @@ func TestVerify(t *testing.T) {
 		t.Errorf("verify nothing: %v", err)
 	}
 	// Granting to a tampered plugin is refused too: the pin is checked first.
-	if _, err := Grant(e.data, "test-reader", []string{"exec"}); !errors.Is(err, installed.ErrManifestPin) {
+	if _, err := Grant(context.Background(), e.data, "test-reader", []string{"exec"}, nil); !errors.Is(err, installed.ErrManifestPin) {
 		t.Errorf("grant to a tampered plugin: %v", err)
 	}
 }
@@ -578,7 +578,7 @@ func TestConcurrentGrants(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := Grant(e.data, "test-reader", []string{c}); err != nil {
+			if _, err := Grant(context.Background(), e.data, "test-reader", []string{c}, nil); err != nil {
 				t.Error(err)
 			}
 		}()

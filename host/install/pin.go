@@ -1,8 +1,10 @@
 package install
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,15 +23,23 @@ const lockFile = ".plugins.lock"
 
 // lockData takes the data directory's lifecycle lock, so that two juju
 // plugins commands never interleave (two grants losing one, an install
-// checking collisions while another lands). It waits for the holder, then
+// checking collisions while another lands). It waits for the holder, saying
+// so on note (when not nil), until ctx ends (the owner's Ctrl-C), then
 // finishes what an interrupted command left (sweep), so every lifecycle
 // command starts from a whole installed set.
-func lockData(data string) (func(), error) {
+func lockData(ctx context.Context, data string, note io.Writer) (func(), error) {
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return nil, err
 	}
-	unlock, err := filelock.Lock(filepath.Join(data, lockFile))
+	unlock, err := filelock.LockContext(ctx, filepath.Join(data, lockFile), func() {
+		if note != nil {
+			fmt.Fprintln(note, "waiting for another juju plugins command to finish… (Ctrl-C to stop)")
+		}
+	})
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%w while waiting for another juju plugins command; nothing changed", ctx.Err())
+		}
 		return nil, err
 	}
 	sweep(data)
@@ -86,19 +96,21 @@ type Change struct {
 // Grant gives the installed plugin name the capabilities caps, which its
 // manifest must ask for ("all" grants everything it asks for). The plugin
 // must pass its pin check; the next juju start (or the next call of a
-// running one, see docs/SECURITY.md) sees the new grants.
-func Grant(data, name string, caps []string) (*Change, error) {
-	return regrant(data, name, caps, true)
+// running one, see docs/SECURITY.md) sees the new grants. While another
+// lifecycle command holds the lock it waits, saying so on note, until ctx
+// ends; so do Revoke, Remove and Install.
+func Grant(ctx context.Context, data, name string, caps []string, note io.Writer) (*Change, error) {
+	return regrant(ctx, data, name, caps, true, note)
 }
 
 // Revoke takes the capabilities caps away from the installed plugin name
 // ("all" takes every one).
-func Revoke(data, name string, caps []string) (*Change, error) {
-	return regrant(data, name, caps, false)
+func Revoke(ctx context.Context, data, name string, caps []string, note io.Writer) (*Change, error) {
+	return regrant(ctx, data, name, caps, false, note)
 }
 
-func regrant(data, name string, caps []string, add bool) (*Change, error) {
-	unlock, err := lockData(data)
+func regrant(ctx context.Context, data, name string, caps []string, add bool, note io.Writer) (*Change, error) {
+	unlock, err := lockData(ctx, data, note)
 	if err != nil {
 		return nil, err
 	}
@@ -209,8 +221,8 @@ func Words(c abi.Capability) string {
 // out of the plugins folder, so a juju starting meanwhile never loads half
 // a plugin. Its compiled code then goes from the cache in cacheDir (when
 // given), and Remove returns how many bytes that freed.
-func Remove(data, cacheDir, name string) (int64, error) {
-	unlock, err := lockData(data)
+func Remove(ctx context.Context, data, cacheDir, name string, note io.Writer) (int64, error) {
+	unlock, err := lockData(ctx, data, note)
 	if err != nil {
 		return 0, err
 	}

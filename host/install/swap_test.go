@@ -76,7 +76,7 @@ func TestUpdateKilledMidSwapLeavesAPlugin(t *testing.T) {
 			}
 
 			// The next lifecycle command (here a grant) finds a whole plugin.
-			if _, err := Grant(e.data, "test-echo", nil); err != nil {
+			if _, err := Grant(context.Background(), e.data, "test-echo", nil, nil); err != nil {
 				t.Fatalf("after a crash at %s: %v (data holds %v)", c.at, err, dataEntries(t, e.data))
 			}
 			in, err := installed.ReadInstalled(filepath.Join(installed.PluginsDir(e.data), "test-echo"))

@@ -6,9 +6,11 @@
 package filelock
 
 import (
+	"context"
 	"errors"
 	"os"
 	"syscall"
+	"time"
 )
 
 // Lock takes an exclusive lock on path, created 0600 if missing, waiting
@@ -22,10 +24,41 @@ func Lock(path string) (func(), error) {
 		f.Close()
 		return nil, err
 	}
-	return func() {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
+	return unlocker(f), nil
+}
+
+// pollEvery is how often LockContext tries a held lock again: the owner
+// waiting at a terminal sees no delay in a tenth of a second, and ten
+// non-blocking flock calls a second cost nothing.
+const pollEvery = 100 * time.Millisecond
+
+// LockContext is Lock for a command the owner waits on: when the lock is
+// held it calls waiting once (to say so), then tries again every pollEvery
+// until it gets the lock or ctx ends (Ctrl-C), whose error it returns.
+func LockContext(ctx context.Context, path string, waiting func()) (func(), error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	for first := true; ; first = false {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return unlocker(f), nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+			f.Close()
+			return nil, err
+		}
+		if first && waiting != nil {
+			waiting()
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(pollEvery):
+		}
+	}
 }
 
 // ErrHeld: the lock TryLock asked for is held.
@@ -46,8 +79,12 @@ func TryLock(path string) (func(), error) {
 		}
 		return nil, err
 	}
+	return unlocker(f), nil
+}
+
+func unlocker(f *os.File) func() {
 	return func() {
 		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 		f.Close()
-	}, nil
+	}
 }
