@@ -262,6 +262,9 @@ func compile(ctx context.Context, m *manifest.Manifest, wasm []byte, o *Options)
 			fmt.Fprintf(o.Progress, " done in %s\n", time.Since(start).Round(time.Millisecond))
 		}
 	}
+	if errors.Is(err, pluginbuild.ErrDescribe) {
+		return fmt.Errorf("%v; the plugin is broken, not your setup: tell its author", err)
+	}
 	if err != nil {
 		return fmt.Errorf("the plugin does not run: %v", err)
 	}

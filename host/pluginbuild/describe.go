@@ -6,8 +6,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 
 	"github.com/jujutools/juju/host/plugin"
@@ -24,19 +26,26 @@ func Describe(ctx context.Context, wasm []byte) (*abi.Description, error) {
 	return DescribeCached(ctx, "", wasm)
 }
 
+// ErrDescribe is the error of a plugin whose juju_describe failed.
+var ErrDescribe = errors.New("the plugin's juju_describe failed")
+
 // DescribeCached is Describe with wazero's compilation cache in cacheDir
 // (in memory when empty), so that describing an unchanged plugin again
-// costs no compilation.
+// costs no compilation. A failed juju_describe is ErrDescribe saying what
+// the runtime saw of that call alone (not of the warm-up call the runtime
+// makes beside it), in words for the plugin's author or owner rather than
+// those a tool's failure gives the model.
 func DescribeCached(ctx context.Context, cacheDir string, wasm []byte) (*abi.Description, error) {
-	logs := &lastError{}
+	logs := &describeLog{}
 	rt, err := plugin.NewRuntime(plugin.Options{Instances: 1, CacheDir: cacheDir, Logger: slog.New(logs)})
 	if err != nil {
 		return nil, err
 	}
 	defer rt.Close(context.Background())
 	d, err := DescribeIn(ctx, rt, wasm)
-	if err != nil && logs.get() != "" {
-		return nil, fmt.Errorf("%w: %s", err, logs.get())
+	var aerr *abi.Error
+	if err != nil && errors.As(err, &aerr) {
+		return nil, fmt.Errorf("%w: %s", ErrDescribe, logs.cause(aerr))
 	}
 	return d, err
 }
@@ -109,31 +118,66 @@ func denied(name string) func(context.Context, []byte, []byte) ([]byte, []byte) 
 	}
 }
 
-// lastError is a slog handler that keeps the last "err" attribute the
-// runtime logs, so that a failed describe can say why.
-type lastError struct {
-	mu  sync.Mutex
-	err string
+// describeLog is a slog handler that keeps what the runtime logs of the
+// juju_describe call: its failure or its timeout.
+type describeLog struct {
+	mu      sync.Mutex
+	timeout string // the time limit it ran out of
+	err     string // the error it failed with
+	rc      string // or the failure code it returned
 }
 
-func (h *lastError) Enabled(context.Context, slog.Level) bool { return true }
-func (h *lastError) WithAttrs([]slog.Attr) slog.Handler       { return h }
-func (h *lastError) WithGroup(string) slog.Handler            { return h }
+func (h *describeLog) Enabled(context.Context, slog.Level) bool { return true }
+func (h *describeLog) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h *describeLog) WithGroup(string) slog.Handler            { return h }
 
-func (h *lastError) Handle(_ context.Context, r slog.Record) error {
+func (h *describeLog) Handle(_ context.Context, r slog.Record) error {
+	var export, err, limit, rc string
 	r.Attrs(func(a slog.Attr) bool {
-		if a.Key == "err" {
-			h.mu.Lock()
-			h.err = a.Value.String()
-			h.mu.Unlock()
+		switch a.Key {
+		case "export":
+			export = a.Value.String()
+		case "err":
+			err = a.Value.String()
+		case "limit":
+			limit = a.Value.String()
+		case "rc":
+			rc = a.Value.String()
 		}
 		return true
 	})
+	// The runtime has one instance here: one that cannot start is the
+	// describe call's.
+	if export != abi.ExportDescribe && r.Message != "plugin instance failed to start" {
+		return nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if limit != "" {
+		h.timeout = limit
+	} else if err != "" || rc != "" && rc != "0" {
+		h.err, h.rc = err, rc
+	}
 	return nil
 }
 
-func (h *lastError) get() string {
+// maxCause bounds the plugin's own error text in the message: the first
+// line, cut to a line of a terminal or two.
+const maxCause = 200
+
+// cause says how the juju_describe call failed, from what the runtime
+// logged of it, or from the runtime's answer aerr when it logged nothing.
+func (h *describeLog) cause(aerr *abi.Error) string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.err
+	switch {
+	case h.timeout != "":
+		return fmt.Sprintf("it did not finish within %s; a plugin describes itself at once, without waiting for anything", h.timeout)
+	case h.err != "":
+		first, _, _ := strings.Cut(h.err, "\n")
+		return "it failed: " + abi.Cut(strings.TrimSpace(first), maxCause)
+	case h.rc != "":
+		return "it returned the failure code " + h.rc
+	}
+	return fmt.Sprintf("it did not answer (%s)", aerr.Code)
 }

@@ -1,4 +1,4 @@
-//go:build !rawnodescribe
+//go:build !rawnodescribe && !rawdescribetrap
 
 package main
 

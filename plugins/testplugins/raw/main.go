@@ -3,7 +3,8 @@
 // another language would write one. It is built with a plain `go build`
 // and its manifest written by `juju plugins build --wasm`. Build tags make
 // the mistakes such an author meets: rawabort imports env.abort (as
-// AssemblyScript does), rawnodescribe leaves out juju_describe; rawv2 is a
+// AssemblyScript does), rawnodescribe leaves out juju_describe,
+// rawdescribetrap makes it trap; rawv2 is a
 // new version of the code (its echo says so, and takes a new argument,
 // times), for updates.
 package main
