@@ -125,6 +125,17 @@ func printInstall(w io.Writer, r *install.Result) {
 	fmt.Fprintf(w, "%s %s %s\n", r.Name, visible.String(r.Version), verb)
 	fmt.Fprintf(w, "  sha256 %s (pinned)\n", r.SHA256)
 	fmt.Fprintf(w, "  tools  %s\n", strings.Join(r.Tools, ", "))
+	if u := r.Update; u != nil {
+		if len(u.NewTools) > 0 {
+			fmt.Fprintf(w, "  new tools: %s\n", strings.Join(u.NewTools, ", "))
+		}
+		if len(u.RemovedTools) > 0 {
+			fmt.Fprintf(w, "  removed tools: %s\n", strings.Join(u.RemovedTools, ", "))
+		}
+		for _, t := range u.Retiered {
+			fmt.Fprintf(w, "  re-tiered: %s %s → %s (%s)\n", t.Tool, t.From, t.To, tierWords(t.To))
+		}
+	}
 	fmt.Fprintf(w, "  limits %s\n", limitsWords(r.Limits))
 	if len(r.Capabilities) == 0 {
 		fmt.Fprintln(w, "  it asks for no capability")
@@ -164,4 +175,17 @@ func printInstall(w io.Writer, r *install.Result) {
 		fmt.Fprintf(w, "Removed %s of compiled code no plugin uses any more from the cache.\n", humanBytes(r.CachePrunedBytes))
 	}
 	fmt.Fprintln(w, "A running juju serves the new tools from its next call (and tells its client the tool list changed).")
+}
+
+// tierWords says what a tier lets a tool do, as the owner approves it.
+func tierWords(tier string) string {
+	switch tier {
+	case abi.TierRead:
+		return "it reads"
+	case abi.TierEdit:
+		return "it changes files"
+	case abi.TierExec:
+		return "it runs commands or reaches the network"
+	}
+	return tier
 }

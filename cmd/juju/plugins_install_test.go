@@ -112,3 +112,23 @@ func TestPluginsInstallNotInteractive(t *testing.T) {
 		t.Error("a reader is not a terminal")
 	}
 }
+
+// An update's report names the tools it adds, removes and re-tiers.
+func TestPrintInstallShowsToolChanges(t *testing.T) {
+	var out bytes.Buffer
+	printInstall(&out, &install.Result{
+		Name: "rake", Version: "2.0.0", Tools: []string{"rake_run", "rake_new"},
+		Update: &install.Update{PreviousVersion: "1.0.0", NewTools: []string{"rake_new"}, RemovedTools: []string{"rake_old"},
+			Retiered: []install.Retier{{Tool: "rake_run", From: "R", To: "X"}}},
+	})
+	for _, want := range []string{
+		"rake 2.0.0 updated (from 1.0.0)",
+		"  new tools: rake_new\n",
+		"  removed tools: rake_old\n",
+		"  re-tiered: rake_run R → X (it runs commands or reaches the network)\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in:\n%s", want, out.String())
+		}
+	}
+}

@@ -84,6 +84,44 @@ type Update struct {
 	Kept            []abi.Capability `json:"kept"`    // grants carried over
 	NewAsks         []abi.Capability `json:"newAsks"` // asked for now, not by the previous version
 	Dropped         []abi.Capability `json:"dropped"` // asked for before, no longer
+	// The tools that changed, so the owner sees what a client will be
+	// offered anew: those the previous version lacked, those it had and
+	// this one lacks, and those whose tier changed (what approvals they
+	// need). Empty when the previous manifest cannot be read.
+	NewTools     []string `json:"newTools"`
+	RemovedTools []string `json:"removedTools"`
+	Retiered     []Retier `json:"retiered"`
+}
+
+// Retier is a tool whose tier an update changed.
+type Retier struct {
+	Tool string `json:"tool"`
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// toolChanges fills up's tool changes from the previous manifest to m.
+func toolChanges(up *Update, prev, m *manifest.Manifest) {
+	old := map[string]string{}
+	for _, t := range prev.Tools {
+		old[t.Name] = t.Tier
+	}
+	now := map[string]bool{}
+	for _, t := range m.Tools {
+		now[t.Name] = true
+		tier, had := old[t.Name]
+		switch {
+		case !had:
+			up.NewTools = append(up.NewTools, t.Name)
+		case tier != t.Tier:
+			up.Retiered = append(up.Retiered, Retier{Tool: t.Name, From: tier, To: t.Tier})
+		}
+	}
+	for _, t := range prev.Tools {
+		if !now[t.Name] {
+			up.RemovedTools = append(up.RemovedTools, t.Name)
+		}
+	}
 }
 
 // Install stages, checks, compiles and installs the plugin at src: a plugin
@@ -294,9 +332,13 @@ func previousGrants(dest string, m *manifest.Manifest, res *Result) []abi.Capabi
 	if _, err := os.Stat(dest); err != nil {
 		return nil
 	}
-	up := &Update{Kept: []abi.Capability{}, NewAsks: []abi.Capability{}, Dropped: []abi.Capability{}}
+	up := &Update{Kept: []abi.Capability{}, NewAsks: []abi.Capability{}, Dropped: []abi.Capability{},
+		NewTools: []string{}, RemovedTools: []string{}, Retiered: []Retier{}}
 	res.Update = up
 	prev, err := installed.ReadInstalled(dest)
+	if prev != nil && prev.Manifest != nil {
+		toolChanges(up, prev.Manifest, m)
+	}
 	if err != nil {
 		if prev != nil && prev.Manifest != nil {
 			up.PreviousVersion = prev.Manifest.Version

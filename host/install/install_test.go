@@ -20,6 +20,7 @@ import (
 
 	"github.com/jujutools/juju/host/pluginbuild"
 	"github.com/jujutools/juju/internal/installed"
+	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -596,3 +597,27 @@ const envCrash = "JUJU_INSTALL_CRASH_AT"
 
 // crashHelper is that helper, where the test can kill itself.
 var crashHelper func()
+
+// An update says which tools are new, which are gone and which changed
+// tier, so the owner sees what a client will be offered anew.
+func TestUpdateShowsToolChanges(t *testing.T) {
+	e := newEnv(t)
+	e.install(t, testPlugin(t, "reader"), e.opts())
+	// Another plugin's code under the same name: its tools replace test_reader.
+	src := testPlugin(t, "tiers")
+	editManifest(t, src, func(m map[string]any) { m["name"] = "test-reader" })
+	up := e.install(t, src, e.opts()).Update
+	if up == nil || !slices.Equal(up.NewTools, []string{"test_tier_r", "test_tier_e", "test_tier_x"}) ||
+		!slices.Equal(up.RemovedTools, []string{"test_reader"}) || len(up.Retiered) != 0 {
+		t.Fatalf("update = %+v", up)
+	}
+
+	prev := &manifest.Manifest{Tools: []abi.ToolSpec{{Name: "a", Tier: abi.TierRead}, {Name: "b", Tier: abi.TierRead}, {Name: "gone", Tier: abi.TierEdit}}}
+	next := &manifest.Manifest{Tools: []abi.ToolSpec{{Name: "a", Tier: abi.TierRead}, {Name: "b", Tier: abi.TierExec}, {Name: "new", Tier: abi.TierRead}}}
+	got := &Update{}
+	toolChanges(got, prev, next)
+	if !slices.Equal(got.NewTools, []string{"new"}) || !slices.Equal(got.RemovedTools, []string{"gone"}) ||
+		!slices.Equal(got.Retiered, []Retier{{Tool: "b", From: abi.TierRead, To: abi.TierExec}}) {
+		t.Fatalf("toolChanges = %+v", got)
+	}
+}
