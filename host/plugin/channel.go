@@ -41,13 +41,12 @@ type channel struct {
 }
 
 // maxPending bounds what a guest may have pending at once: the largest
-// frame the host takes, a header of abi.MaxHeader and a body of
-// abi.MaxResolved (a journal change's new contents, 64 MiB, or a result's
-// spans). Pending bytes live in the host's heap, beside the instance's
+// frame the host takes (abi.MaxFrame), a header of abi.MaxHeader and a
+// body of a journal change's new contents or a result's spans, 64 MiB. Pending bytes live in the host's heap, beside the instance's
 // memory: bounded by the memory cap alone, one instance writing one
 // buffer 255 times took the host from 100 MB to 764 MB, and an instance
 // of 1 GiB could hold 2 GiB.
-const maxPending = abi.MaxHeader + abi.MaxResolved
+const maxPending = abi.MaxFrame
 
 // errFlood is what a guest's stdout write gets past the channel's limit
 // (EIO in the guest).

@@ -12,8 +12,8 @@ import (
 	"github.com/jujutools/juju/sdk/abi"
 )
 
-// maxOps bounds the operations of one change request.
-const maxOps = 1000
+// maxOps bounds the operations of one change request (a dry run too).
+const maxOps = abi.MaxChangeOps
 
 // build computes the change req describes over the current disk.
 func (j *Journal) build(ctx context.Context, req *abi.ChangeRequest, body []byte) (*draft, *abi.Error) {

@@ -56,10 +56,8 @@ type draft struct {
 }
 
 // maxChangeBytes bounds the new contents of one change, every path
-// together: each file may hold 32 MiB, and edits with replaceAll multiply
-// a small request into them (ten files of 32 KiB, each "a" made 1,000
-// "b"s, were 1.9 GB of memory and 450 MB kept by one preview).
-var maxChangeBytes int64 = 64 << 20
+// together (see abi.MaxChangeBytes); a variable so tests can lower it.
+var maxChangeBytes int64 = abi.MaxChangeBytes
 
 // maxPreImageBytes bounds the old contents one change reads, every path
 // together: each is held in memory and stored in the journal as the

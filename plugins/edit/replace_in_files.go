@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -8,8 +9,21 @@ import (
 	"github.com/jujutools/juju/sdk/juju"
 )
 
-// maxReplaceFiles bounds the files replace_in_files reads.
+// maxReplaceFiles bounds the files replace_in_files reads: a glob such as
+// **/*.go may match thousands of files of which few hold oldString.
 const maxReplaceFiles = 5000
+
+// maxReplaceChanged bounds the files one call changes: each is an
+// operation of the change, and the host refuses a change of more
+// (abi.MaxChangeOps), a dry run too.
+const maxReplaceChanged = abi.MaxChangeOps
+
+// maxReplaceBytes bounds the new contents one call sends: the host refuses
+// a change whose new contents pass it (abi.MaxChangeBytes), and the plugin
+// holds them all in its memory to send them, so it stops there itself
+// rather than trap out of memory or fail to send (300 files of 100 KB,
+// each "a" made "bbbb", were 120 MB).
+const maxReplaceBytes = abi.MaxChangeBytes
 
 // ReplaceInFilesArgs are the arguments of replace_in_files.
 type ReplaceInFilesArgs struct {
@@ -34,7 +48,9 @@ func init() {
 	juju.Tool("replace_in_files", editTool("Replace in files",
 		"Replaces a literal string in every file matching fileGlob. Dry run by default: returns the count per file and the diff without writing; "+
 			"then call again with dryRun false and expectedCount set to the total shown, so nothing else gets replaced. "+
-			"All files change at once or none; journaled, one rollback_changes undoes it. Binary files, secrets and .git are skipped.",
+			"All files change at once or none; journaled, one rollback_changes undoes it. Binary files, secrets and .git are skipped. "+
+			fmt.Sprintf("One call reads at most %d files and changes at most %d, with at most %d MiB of new content together: narrow fileGlob past that.",
+				maxReplaceFiles, maxReplaceChanged, maxReplaceBytes>>20),
 		ReplaceOutput{}, true, false), replaceInFiles)
 }
 
@@ -49,6 +65,7 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 	out := ReplaceOutput{FilesLeftOut: g.Hidden}
 	secrets := g.HiddenSecrets
 	c := new(juju.Change)
+	var newBytes int64 // the new contents c holds, every file together
 	for _, e := range g.Entries {
 		if e.Type != abi.TypeFile {
 			continue
@@ -77,6 +94,9 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 				return nil, err
 			}
 			if n > 0 {
+				if err := tooManyFiles(in, out.FilesMatched); err != nil {
+					return nil, err
+				}
 				out.FilesMatched++
 				out.Replacements += n
 				c.Edit(op)
@@ -86,16 +106,27 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 		if rr.Truncated {
 			continue
 		}
-		n := strings.Count(string(body), in.OldString)
+		old, repl := []byte(in.OldString), []byte(in.NewString)
+		n := bytes.Count(body, old)
 		if n == 0 {
 			continue
+		}
+		if err := tooManyFiles(in, out.FilesMatched); err != nil {
+			return nil, err
+		}
+		// The new content's length is known before it is made: past the
+		// bound, nothing more is allocated.
+		newBytes += int64(len(body)) + int64(n)*int64(len(repl)-len(old))
+		if newBytes > maxReplaceBytes {
+			return nil, juju.Errorf(abi.TooLarge, "the replacements' new contents pass %d MiB together (at %s), more than one change holds; nothing was written. Narrow fileGlob or path and replace in several calls",
+				maxReplaceBytes>>20, abi.Quote(e.Path))
 		}
 		out.FilesMatched++
 		out.Replacements += n
 		if rr.SHA256 == "" {
 			return nil, juju.Errorf(abi.Internal, "the host read %q without its sha256; tell the owner (this juju and its core plugin do not match)", e.Path)
 		}
-		c.Write(abi.ChangeOp{Path: e.Path, ExpectedSHA256: rr.SHA256}, []byte(strings.ReplaceAll(string(body), in.OldString, in.NewString)))
+		c.Write(abi.ChangeOp{Path: e.Path, ExpectedSHA256: rr.SHA256}, bytes.ReplaceAll(body, old, repl))
 	}
 	if c.Len() == 0 {
 		return nil, noReplacement(in, &out, secrets)
@@ -123,6 +154,16 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 	}
 	out.ChangeResult = *res
 	return juju.Text(text).WithStructured(out), nil
+}
+
+// tooManyFiles refuses one more changed file when matched files already
+// make the most one change holds.
+func tooManyFiles(in ReplaceInFilesArgs, matched int) error {
+	if matched < maxReplaceChanged {
+		return nil
+	}
+	return juju.Errorf(abi.TooLarge, "oldString occurs in more than %d of the files matching %q, and one change holds at most %d; nothing was written. Narrow fileGlob or path and replace in several calls",
+		maxReplaceChanged, in.FileGlob, maxReplaceChanged)
 }
 
 // replaceUTF16 counts oldString in path, a file read as binary, when it is

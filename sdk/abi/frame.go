@@ -16,6 +16,13 @@ import (
 // MaxHeader bounds the JSON header of a frame.
 const MaxHeader = 16 << 20
 
+// MaxFrame bounds a frame the host takes from a plugin at once: a header
+// of MaxHeader and a body of a journal change's new contents
+// (MaxChangeBytes) or of a result's spans (MaxResolved). The host takes
+// less when the plugin's memory cap, less what its memory holds, leaves
+// less room.
+const MaxFrame = 4 + MaxHeader + max(MaxChangeBytes, MaxResolved)
+
 // ErrFrame reports a frame that cannot be decoded.
 var ErrFrame = errors.New("abi: malformed frame")
 

@@ -13,6 +13,22 @@ const (
 	FnFSRollback    = "juju_fs_rollback"     // RollbackRequest → ChangeResult; fs.write
 )
 
+// Bounds of one change, the same for a dry run, a plan and an apply. A
+// plugin that builds a change from many files (replace_in_files) stops at
+// them itself, with a sentence of its own, rather than send a request the
+// host refuses or cannot take.
+const (
+	// MaxChangeOps bounds the operations of one change request: each
+	// is a path read, diffed and listed in the result.
+	MaxChangeOps = 1000
+	// MaxChangeBytes bounds the new contents of one change, every path
+	// together: each file may hold 32 MiB, and edits with replaceAll
+	// multiply a small request into them (ten files of 32 KiB, each "a"
+	// made 1,000 "b"s, were 1.9 GB of memory and 450 MB kept by one
+	// preview).
+	MaxChangeBytes = 64 << 20
+)
+
 // Operation kinds of a ChangeOp.
 const (
 	OpWrite  = "write"  // create or replace a file with the content (Length bytes of the body)

@@ -3,6 +3,7 @@ package juju
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -76,6 +77,32 @@ func hostCall(imp func(uint64) uint64, fn string, header, body []byte) (rh, rb [
 		return nil, nil, Errorf(abi.Internal, "the host answered %s with a malformed frame", fn)
 	}
 	return rh, rb, nil
+}
+
+// frameSize is the length of a request frame of header and body.
+func frameSize(header, body []byte) uint64 {
+	return 4 + uint64(len(header)) + uint64(len(body))
+}
+
+// refused is the error of a request frame of n bytes to host function fn
+// that the host would not take: one past abi.MaxFrame, or one the channel
+// refused, which it does for its size alone (the room the plugin's memory
+// cap leaves beside what the plugin holds). Nothing was sent, so nothing
+// was done: the request is too large, not the host broken.
+func refused(fn string, n uint64) error {
+	return Errorf(abi.TooLarge, "the plugin's request to %s is %s, more than the host takes at once (%d MiB at most, less when the plugin's memory is full); nothing was done. Ask for less in one call: a change of fewer or smaller files, made in several calls",
+		fn, sizeText(n), abi.MaxFrame>>20)
+}
+
+// sizeText says n bytes in the unit that reads best.
+func sizeText(n uint64) string {
+	switch {
+	case n >= 1<<20:
+		return strconv.FormatUint(n>>20, 10) + " MiB"
+	case n >= 1<<10:
+		return strconv.FormatUint(n>>10, 10) + " KiB"
+	}
+	return strconv.FormatUint(n, 10) + " bytes"
 }
 
 func malformedHeader(fn string) error {

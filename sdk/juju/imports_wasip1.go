@@ -88,9 +88,12 @@ func hostFetch(uint64) uint64
 // exchange sends a request frame of header and body through the import
 // imp (host function fn) and returns the response frame.
 func exchange(imp func(uint64) uint64, fn string, header, body []byte) ([]byte, error) {
+	if n := frameSize(header, body); n > abi.MaxFrame {
+		return nil, refused(fn, n)
+	}
 	n, ok := sendFrame(header, body)
 	if !ok {
-		return nil, Errorf(abi.Internal, "the plugin could not send its request to %s", fn)
+		return nil, refused(fn, n)
 	}
 	n = imp(n)
 	if n == 0 {

@@ -5,6 +5,8 @@
 package main
 
 import (
+	"bytes"
+
 	"github.com/jujutools/juju/sdk/abi"
 	"github.com/jujutools/juju/sdk/juju"
 )
@@ -13,6 +15,7 @@ import (
 type WriterArgs struct {
 	Path    string `json:"path" jsonschema:"required" desc:"The file to write."`
 	Content string `json:"content" desc:"Its new content."`
+	MiB     int    `json:"mib,omitempty" min:"0" desc:"When set, content repeated to this many MiB."`
 }
 
 func init() {
@@ -20,7 +23,11 @@ func init() {
 		Description: "Test plugin: writes a file through the journal.",
 		Tier:        abi.TierEdit,
 	}, func(_ *juju.Call, in WriterArgs) (*juju.Result, error) {
-		res, err := new(juju.Change).Write(abi.ChangeOp{Path: in.Path}, []byte(in.Content)).Apply()
+		content := []byte(in.Content)
+		if in.MiB > 0 && len(content) > 0 {
+			content = bytes.Repeat(content, (in.MiB<<20+len(content)-1)/len(content))
+		}
+		res, err := new(juju.Change).Write(abi.ChangeOp{Path: in.Path}, content).Apply()
 		if err != nil {
 			return nil, err
 		}
