@@ -3,6 +3,7 @@ package journal
 import (
 	"io/fs"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -143,7 +144,10 @@ func (d *draft) move(from, to *slot, overwrite bool) *abi.Error {
 	switch to.after.Kind {
 	case kindAbsent:
 	case kindFile, kindSymlink:
-		if !overwrite || from.after.Kind == kindDir {
+		if from.after.Kind == kindDir {
+			return abi.Errorf(abi.InvalidArgument, "%s is a folder and %s is not, and a folder never replaces a file or a link, even with overwrite; delete %s first (delete_path), or choose another destination", abi.Quote(from.display), abi.Quote(to.display), abi.Quote(to.display))
+		}
+		if !overwrite {
 			return abi.Errorf(abi.InvalidArgument, "%s already exists; set overwrite to replace it, or choose another destination", abi.Quote(to.display))
 		}
 	default:
@@ -205,7 +209,7 @@ func (d *draft) mkdir(s *slot) *abi.Error {
 func (d *draft) add(op abi.ChangeOp, body []byte) *abi.Error {
 	switch op.Op {
 	case abi.OpWrite:
-		s, e := d.target(op.Path)
+		s, e := d.fileTarget(op.Path)
 		if e != nil {
 			return e
 		}
@@ -218,7 +222,7 @@ func (d *draft) add(op abi.ChangeOp, body []byte) *abi.Error {
 		}
 		return d.setFile(s, content)
 	case abi.OpEdit:
-		s, e := d.target(op.Path)
+		s, e := d.fileTarget(op.Path)
 		if e != nil {
 			return e
 		}
@@ -242,6 +246,9 @@ func (d *draft) add(op abi.ChangeOp, body []byte) *abi.Error {
 		if e != nil {
 			return e
 		}
+		if e := spelledAsFolder(op.Path, s); e != nil {
+			return e
+		}
 		if e := d.checkExpected(s, op.ExpectedSHA256, false); e != nil {
 			return e
 		}
@@ -254,12 +261,21 @@ func (d *draft) add(op abi.ChangeOp, body []byte) *abi.Error {
 		if e != nil {
 			return e
 		}
+		if e := spelledAsFolder(op.Path, from); e != nil {
+			return e
+		}
 		if e := d.checkExpected(from, op.ExpectedSHA256, false); e != nil {
 			return e
 		}
 		to, e := d.name(op.To)
 		if e != nil {
 			return e
+		}
+		if e := spelledAsFolder(op.To, to); e != nil {
+			return e
+		}
+		if namesFolder(op.To) && from.after.Kind != kindDir && from.after.Kind != kindAbsent {
+			return abi.Errorf(abi.InvalidArgument, "the destination %s ends in \"/\", which names a folder, but %s is not a folder; give the full new path of the file, without the trailing slash", abi.Quote(op.To), abi.Quote(from.display))
 		}
 		return d.move(from, to, op.Overwrite)
 	case abi.OpMkdir:
@@ -272,6 +288,45 @@ func (d *draft) add(op abi.ChangeOp, body []byte) *abi.Error {
 		return d.patch(op.Patch)
 	}
 	return abi.Errorf(abi.InvalidArgument, "unknown operation %s; use write, edit, delete, move, mkdir or patch", abi.Quote(op.Op))
+}
+
+// namesFolder reports whether p ends in a slash, or in "/." or "/..":
+// such a path names a folder, and POSIX refuses to make, open, remove or
+// rename a file by it (ENOTDIR), though a cleaned path would lose the
+// slash and name the file.
+func namesFolder(p string) bool {
+	i := strings.LastIndexAny(p, "/"+string(filepath.Separator))
+	if i < 0 {
+		return false
+	}
+	last := p[i+1:]
+	return last == "" || last == "." || last == ".."
+}
+
+// fileTarget is target for a path written or edited as a file: one that
+// names a folder is refused, not written as the file its clean form names.
+func (d *draft) fileTarget(p string) (*slot, *abi.Error) {
+	if namesFolder(p) {
+		return nil, abi.Errorf(abi.InvalidArgument, "%s ends in \"/\", so it names a folder, and no file is written or edited by it; name the file without the trailing slash (make_directory makes a folder)", abi.Quote(p))
+	}
+	return d.target(p)
+}
+
+// spelledAsFolder refuses to delete or move s, which p names, when p
+// names a folder and s is not one: "f.txt/" names no file (NOT_FOUND, as
+// the policy answers a read of it), and "link/" names the folder the link
+// leads to, not the link juju would change.
+func spelledAsFolder(p string, s *slot) *abi.Error {
+	if !namesFolder(p) {
+		return nil
+	}
+	switch s.after.Kind {
+	case kindFile:
+		return policy.NotDirError(p, s.display)
+	case kindSymlink:
+		return abi.Errorf(abi.InvalidArgument, "%s ends in \"/\", which names the folder a link leads to, but juju changes %s, a symbolic link, by its own name; name the link without the trailing slash, or the folder by its own path", abi.Quote(p), abi.Quote(s.display))
+	}
+	return nil
 }
 
 func notAFile(s *slot) *abi.Error {
@@ -311,7 +366,7 @@ func (d *draft) patchFile(fp text.FilePatch) *abi.Error {
 	var st text.Style
 	var from *slot
 	if fp.Old != "" {
-		s, e := d.target(fp.Old)
+		s, e := d.fileTarget(fp.Old)
 		if e != nil {
 			return e
 		}
@@ -333,7 +388,7 @@ func (d *draft) patchFile(fp text.FilePatch) *abi.Error {
 	}
 	to := from
 	if fp.New != fp.Old {
-		s, e := d.target(fp.New)
+		s, e := d.fileTarget(fp.New)
 		if e != nil {
 			return e
 		}

@@ -48,7 +48,10 @@ func danglingError(req, display string) *abi.Error {
 	return abi.Errorf(abi.NotFound, "%s goes through a symbolic link to %s, which does not exist; check the link with list_directory", abi.Quote(req), abi.Quote(display))
 }
 
-func notDirError(req, display string) *abi.Error {
+// NotDirError answers req, which names display as a folder (a trailing
+// slash, or a name below it), when display is a file: every tool, reading
+// or changing, answers so.
+func NotDirError(req, display string) *abi.Error {
 	return abi.Errorf(abi.NotFound, "%s does not exist: %s is a file, not a folder; check the path with list_directory", abi.Quote(req), abi.Quote(display))
 }
 

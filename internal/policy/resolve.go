@@ -316,7 +316,7 @@ func (w *walker) result() (*Resolved, *abi.Error) {
 		}
 	}
 	if r.Info != nil && !r.Info.IsDir() && strings.HasSuffix(w.req, "/") {
-		return nil, notDirError(w.req, r.Display)
+		return nil, NotDirError(w.req, r.Display)
 	}
 	r.Name = r.Display
 	if w.linked {
@@ -346,7 +346,7 @@ func (w *walker) cur() string {
 // parentIsDir refuses to go below a name that is not a folder.
 func (w *walker) parentIsDir() *abi.Error {
 	if n := len(w.stack); n > 0 && (w.stack[n-1].info == nil || !w.stack[n-1].info.IsDir()) {
-		return notDirError(w.req, w.p.Display(w.root, w.cur()))
+		return NotDirError(w.req, w.p.Display(w.root, w.cur()))
 	}
 	return nil
 }
