@@ -57,16 +57,17 @@ func changeID(t *testing.T, s *session, tool string, args map[string]any) string
 
 func TestEditTools(t *testing.T) {
 	root := workspace(t, map[string]string{
-		"main.go":     "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n",
-		"dos.txt":     "\xef\xbb\xbfone\r\ntwo\r\nthree\r\n",
-		"dup.txt":     "x = 1\ny = 2\nx = 1\n",
-		"real/t.txt":  "target\n",
-		"link.txt":    "->real/t.txt",
-		"out.txt":     "->" + filepath.Join(os.TempDir(), "juju-e2e-outside.txt"),
-		".env":        "TOKEN=1\n",
-		".git/config": "[core]\n",
-		"old/a.txt":   "a\n",
-		"tabs.go":     "func f() {\n\treturn 1\n}\n",
+		"main.go":          "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n",
+		"dos.txt":          "\xef\xbb\xbfone\r\ntwo\r\nthree\r\n",
+		"dup.txt":          "x = 1\ny = 2\nx = 1\n",
+		"real/t.txt":       "target\n",
+		"link.txt":         "->real/t.txt",
+		"out.txt":          "->" + filepath.Join(os.TempDir(), "juju-e2e-outside.txt"),
+		".env":             "TOKEN=1\n",
+		".git/config":      "[core]\n",
+		".git/description": "unnamed\n",
+		"old/a.txt":        "a\n",
+		"tabs.go":          "func f() {\n\treturn 1\n}\n",
 	})
 	if err := os.WriteFile(filepath.Join(root, "run.sh"), []byte("#!/bin/sh\necho one\n"), 0o755); err != nil {
 		t.Fatal(err)
@@ -174,11 +175,13 @@ func TestEditTools(t *testing.T) {
 			{".env", "SECRET_DENIED"},
 			{"sub/.env.local", "SECRET_DENIED"},
 			{".git/hooks/pre-commit", "PATH_DENIED"},
-			{".git/config", "PATH_DENIED"},
+			{".git/config", "SECRET_DENIED"}, // a remote's password may sit in it
+			{".git/description", "PATH_DENIED"},
 		} {
 			s.fail("write_file", map[string]any{"path": c.path, "content": "x"}, c.code)
 		}
-		s.fail("delete_path", map[string]any{"path": ".git/config"}, "PATH_DENIED")
+		s.fail("delete_path", map[string]any{"path": ".git/config"}, "PATH_DENIED") // inside .git, before it is a secret
+		s.fail("delete_path", map[string]any{"path": ".git/description"}, "PATH_DENIED")
 		s.fail("move_path", map[string]any{"path": "main.go", "destination": ".git/hooks/pre-commit"}, "PATH_DENIED")
 		s.fail("edit_file", map[string]any{"path": ".env", "oldString": "1", "newString": "2"}, "SECRET_DENIED")
 		if disk(t, root, ".env") != "TOKEN=1\n" || disk(t, root, ".git/config") != "[core]\n" {

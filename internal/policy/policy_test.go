@@ -53,6 +53,7 @@ func newFixture(t testing.TB) *fixture {
 		"ws/data/key.bin":          pemKey,
 		"ws/data/plain.txt":        "plain",
 		"ws/.git/config":           "[core]",
+		"ws/.git/description":      "unnamed",
 		"ws/.git/hooks/pre-commit": "#!/bin/sh",
 		"ws/.juju/state.db":        "db",
 		"ws2/file.txt":             "two",
@@ -428,7 +429,8 @@ func testWritable(t *testing.T) {
 		{path: "sub/new/deeper/file.txt"},
 		{path: "link-rel", info: true},
 		{path: ".", code: abi.PathDenied},
-		{path: ".git/config", code: abi.PathDenied},
+		{path: ".git/config", code: abi.SecretDenied}, // a remote's password may sit in it
+		{path: ".git/description", code: abi.PathDenied},
 		{path: ".git/hooks/pre-commit", code: abi.PathDenied},
 		{path: ".GIT/hooks/new", code: abi.PathDenied},
 		{path: "sub/.git", code: abi.PathDenied},

@@ -20,7 +20,7 @@ func TestResolveRegularIsResolveAndOpenRead(t *testing.T) {
 	f := newFixture(t)
 	fast := map[string]bool{"a.txt": true, "sub/b.txt": true, "sub/deep/c.txt": true, "./sub//b.txt": true,
 		"data/plain.txt": false /* two links */, "keys/readme.md": true, "build/out.txt": true,
-		".git/config": true, ".git/hooks/pre-commit": true, // read, not written
+		".git/description": true, ".git/hooks/pre-commit": true, // read, not written (.git/config is a secret)
 		filepath.Join(f.ws, "a.txt"): true, filepath.Join(f.wslink, "sub/b.txt"): true, // either spelling of the root
 		f.ws + "//sub/./deep//c.txt": true}
 	paths := []string{
