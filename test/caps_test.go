@@ -296,7 +296,7 @@ func TestResultCaps(t *testing.T) {
 			t.Fatalf("next %v, said %d, eof %v", sc["next"], next, sc["eof"])
 		}
 		on := s.ok("job_output", map[string]any{"jobId": id, "offset": next, "limit": 10})
-		if !strings.HasSuffix(on, "\n"+strings.Repeat("a", 10)) {
+		if !strings.Contains(on, ">>>\n"+strings.Repeat("a", 10)+"\n<<<end of stdout ") {
 			t.Fatalf("offset %d: %q", next, on)
 		}
 	})
