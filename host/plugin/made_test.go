@@ -30,7 +30,15 @@ func TestStoppedAfterAChangeSaysItIsMade(t *testing.T) {
 	p := load(t, rt, "writer", append(hostFuncs(t), apply))
 	defer p.Close(context.Background())
 	res := p.Call(context.Background(), hostfns.Caller{Tool: "test_write", Tier: abi.TierEdit}, "test_write", json.RawMessage(`{"path":"a.txt","content":"x"}`))
-	if res.Error == nil || res.Error.Code != abi.Timeout || !strings.Contains(res.Error.Message, "made change c000007") || strings.Contains(res.Error.Message, "stopped") {
+	if res.Error == nil {
+		// On a loaded machine the guest can end on its own between the
+		// deadline and the stop: its own answer then names the change.
+		if b, _ := json.Marshal(res); !strings.Contains(string(b), "c000007") {
+			t.Fatalf("the call ended without an error, and its answer names no change: %s", b)
+		}
+		return
+	}
+	if res.Error.Code != abi.Timeout || !strings.Contains(res.Error.Message, "made change c000007") || strings.Contains(res.Error.Message, "stopped") {
 		t.Fatalf("got %+v, want a TIMEOUT naming the change made", res.Error)
 	}
 }
