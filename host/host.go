@@ -63,6 +63,10 @@ type Config struct {
 	// ApprovalTimeout bounds how long a call waits for the owner's approval
 	// before it answers APPROVAL_PENDING (DefaultApprovalTimeout when 0).
 	ApprovalTimeout time.Duration
+	// TerminalApprovalsOnly: the owner is never asked through the client
+	// (elicitation), only through `juju approvals`: the client's answer
+	// is then not taken for the owner's.
+	TerminalApprovalsOnly bool
 	// JournalLimits bound the change journal, which prunes itself at start
 	// and after changes past the size limit (zero: it keeps everything).
 	JournalLimits store.Limits

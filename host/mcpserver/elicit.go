@@ -267,8 +267,13 @@ func (a *roundTripAsker) question() *mcp.CallToolResult {
 // asker is the Asker for the client of this call, when it declared the
 // elicitation capability: at initialize, or, for newer protocol versions,
 // on the request itself (then the round-trip asker, returned twice so the
-// front can hand its question out). Nil when the client cannot be asked.
+// front can hand its question out). Nil when the client cannot be asked,
+// or the owner set approvals.askInClient = false: a client can answer its
+// own elicitation, and that owner takes only a terminal's answer.
 func (s *Server) asker(ctx context.Context, req mcp.CallToolRequest) (host.Asker, *roundTripAsker) {
+	if s.host.Config().TerminalApprovalsOnly {
+		return nil, nil
+	}
 	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
 		if info.ClientCapabilities == nil || info.ClientCapabilities.Elicitation == nil {
 			return nil, nil

@@ -71,6 +71,10 @@ type ApprovalsTable struct {
 	// TimeoutMs is how long a call held for the owner's approval waits
 	// before it answers APPROVAL_PENDING.
 	TimeoutMs *int64 `toml:"timeoutMs"`
+	// AskInClient: when false, juju never asks the owner through the
+	// client (elicitation), whose answer a client could give itself; every
+	// call held for approval waits for `juju approvals` in a terminal.
+	AskInClient *bool `toml:"askInClient"`
 }
 
 // JournalTable is the [journal] table: how much of its history the change

@@ -295,7 +295,7 @@ func TestKnownKeys(t *testing.T) {
 		got = append(got, k)
 	}
 	want := []string{
-		"allowWebFetch", "approvals", "approvals.timeoutMs", "exec", "exec.backgroundAfterMs", "exec.standbyIdleMs", "fetch", "fetch.allow",
+		"allowWebFetch", "approvals", "approvals.askInClient", "approvals.timeoutMs", "exec", "exec.backgroundAfterMs", "exec.standbyIdleMs", "fetch", "fetch.allow",
 		"journal", "journal.maxAgeDays", "journal.maxSizeMiB", "mode", "plugins", "plugins.unloadAfterMs", "policy", "policy.deny", "policy.secrets", "sandbox",
 	}
 	slices.Sort(got)

@@ -45,11 +45,14 @@ type Settings struct {
 	FetchAllow      []string      // exact host:port pairs exempt from the private-address block
 	BackgroundAfter time.Duration // when a running command becomes a background job
 	ApprovalTimeout time.Duration // how long a call waits for the owner's approval
-	JournalMaxAge   time.Duration // changes older than this are pruned (0: no limit)
-	JournalMaxSize  int64         // bytes of changes the journal keeps (0: no limit)
-	UnloadAfter     time.Duration // a plugin loaded on demand is unloaded once unused this long (0: never)
-	StandbyIdle     time.Duration // the sandbox started ahead of the next command is let go once unused this long (0: never)
-	ConfigFile      string        // the config file that was read; "" when none
+	// TerminalApprovalsOnly: the owner is never asked through the client
+	// (approvals.askInClient = false), only by `juju approvals`.
+	TerminalApprovalsOnly bool
+	JournalMaxAge         time.Duration // changes older than this are pruned (0: no limit)
+	JournalMaxSize        int64         // bytes of changes the journal keeps (0: no limit)
+	UnloadAfter           time.Duration // a plugin loaded on demand is unloaded once unused this long (0: never)
+	StandbyIdle           time.Duration // the sandbox started ahead of the next command is let go once unused this long (0: never)
+	ConfigFile            string        // the config file that was read; "" when none
 }
 
 // Resolve merges flags over the config file over the defaults. Relative
@@ -82,6 +85,9 @@ func Resolve(flags Flags, file *File, cwd string) (Settings, error) {
 	s.ApprovalTimeout = DefaultApprovalTimeout
 	if ms := file.Approvals.TimeoutMs; ms != nil {
 		s.ApprovalTimeout = time.Duration(*ms) * time.Millisecond
+	}
+	if ask := file.Approvals.AskInClient; ask != nil {
+		s.TerminalApprovalsOnly = !*ask
 	}
 	s.JournalMaxAge, s.JournalMaxSize = DefaultJournalMaxAge, DefaultJournalMaxSize
 	if d := file.Journal.MaxAgeDays; d != nil {
