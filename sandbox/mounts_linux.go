@@ -77,6 +77,7 @@ func checkReadOnly(paths []string) error {
 // mountEntry is one line of /proc/self/mountinfo.
 type mountEntry struct {
 	id, parent int
+	dev        string // the file system's device, major:minor
 	root       string // the mounted folder, within its file system
 	point      string // where it is mounted
 }
@@ -96,7 +97,7 @@ func parseMountInfo(r io.Reader) ([]mountEntry, error) {
 			return nil, fmt.Errorf("mountinfo line %q", sc.Text())
 		}
 		out = append(out, mountEntry{
-			id: id, parent: parent,
+			id: id, parent: parent, dev: f[2],
 			root: unescapeMount(f[3]), point: unescapeMount(f[4]),
 		})
 	}
@@ -136,7 +137,7 @@ func checkMountTable(mounts []mountEntry, p Policy) error {
 		}
 		parent, ok := byID[m.parent]
 		want, in := within(parent, pin)
-		if !ok || !in || m.root != want {
+		if !ok || !in || m.root != want || m.dev != parent.dev {
 			return fmt.Errorf("%s is not pinned: the sandbox bound %s there; it changed while the sandbox was being built", pin, m.root)
 		}
 	}

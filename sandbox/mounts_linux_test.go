@@ -33,6 +33,12 @@ func TestCheckMountTable(t *testing.T) {
 		{"destination swapped", `102 69 254:0 /home/o/.ssh /home/o/.ssh rw - ext4 /dev/vda rw
 103 101 254:0 /w/.git/objects /w/.git/objects rw - ext4 /dev/vda rw
 `, "/w/.git is not pinned: it changed"},
+		// The source was a link to the same path on another file system
+		// (another disk mounted with the same layout): the path within its
+		// file system is the one expected, its device is not.
+		{"other file system", `102 101 254:7 /w/.git /w/.git rw - ext4 /dev/vdc rw
+103 102 254:7 /w/.git/objects /w/.git/objects rw - ext4 /dev/vdc rw
+`, "/w/.git is not pinned"},
 		{"missing", `102 101 254:0 /w/.git /w/.git rw - ext4 /dev/vda rw
 `, "/w/.git/objects is not pinned"},
 	}
