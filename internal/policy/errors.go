@@ -74,7 +74,10 @@ func osError(req, display string, err error) *abi.Error {
 	case errors.Is(err, fs.ErrPermission):
 		return abi.Errorf(abi.PathDenied, "the operating system does not allow juju to read %s; choose another path or ask the owner to fix its permissions", abi.Quote(display))
 	case errors.As(err, &errno) && errno == syscall.ELOOP:
-		return loopError(req)
+		// The walk follows every link itself and counts them (loopError):
+		// the names it hands the operating system were no links when it
+		// looked, so a loop found now is a name replaced since.
+		return changedError(display)
 	case errors.As(err, &errno) && errno == syscall.ENAMETOOLONG:
 		return abi.Errorf(abi.InvalidArgument, "%s is too long for the file system; use a shorter path", abi.Quote(req))
 	case strings.Contains(err.Error(), "escapes"):
