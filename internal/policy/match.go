@@ -19,11 +19,16 @@ var defaultSecrets = []string{
 	"credentials.json",
 	"**/.aws/credentials",
 	".netrc", ".git-credentials", ".pgpass",
+	// Package registries' and clusters' client files hold tokens.
+	"id_dsa*", ".npmrc", ".pypirc", "**/.kube/config", "**/.docker/config.json",
 	// A repository's configuration holds a remote's URL with its password
 	// (https://user:TOKEN@host/…) and CI's http.extraheader with a token:
-	// each repository's own, and a worktree's or a submodule's below the
-	// root's .git. git reads them itself, never through the policy.
-	"**/.git/config", ".git/**/config",
+	// every repository's own (a nested clone's too), its worktrees' and
+	// submodules' below its .git, their config.worktree files, and a bare
+	// clone's (mirror.git/config). git reads them itself, never through
+	// the policy.
+	"**/.git/**/config", "**/.git/**/config.worktree",
+	"**/*.git/config", "**/*.git/config.worktree",
 }
 
 // globSet matches root-relative, slash-separated paths against a list of
