@@ -141,6 +141,36 @@ func TestFileInfo(t *testing.T) {
 	}
 }
 
+// A file past the hash's bound (a 10 GB sparse file, a disk image) is
+// described at once, without its sha256 and saying why: hashing it took
+// the whole of the call's time and failed it.
+func TestFileInfoOfAHugeFile(t *testing.T) {
+	root := workspace(t, map[string]string{})
+	const size = 10 << 30
+	f, err := os.Create(filepath.Join(root, "disk.img"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(size); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	s := start(t, root)
+	begin := time.Now()
+	res := s.call("file_info", map[string]any{"path": "disk.img"})
+	took := time.Since(begin)
+	sc := structured(t, res)
+	if res.IsError || sc["type"] != "file" || sc["size"] != float64(size) || sc["sha256"] != nil {
+		t.Fatalf("file_info of a 10 GiB file: %s %v", text(res), sc)
+	}
+	if !strings.Contains(text(res), "sha256: not computed: the file is larger than 1 GiB") {
+		t.Errorf("the text must say why there is no hash: %s", text(res))
+	}
+	if took > 10*time.Second {
+		t.Errorf("file_info took %v: it read the file", took)
+	}
+}
+
 func TestListDirectory(t *testing.T) {
 	root := workspace(t, map[string]string{
 		"src/main.go":     "package main\n",

@@ -27,7 +27,7 @@ func (s *server) stat(ctx context.Context, req *abi.StatRequest, _ []byte) (*abi
 	res := &abi.StatResult{Path: r.Name, Link: r.Link}
 	if f != nil {
 		defer f.Close()
-		if req.Hash {
+		if req.Hash && info.Size() <= abi.MaxHashBytes {
 			h := sha256.New()
 			if _, err := io.CopyBuffer(h, ctxReader{ctx, f}, make([]byte, hashBuffer(info.Size()))); err != nil {
 				if e := canceled(ctx); e != nil {

@@ -16,7 +16,7 @@ type FileInfoArgs struct {
 func init() {
 	juju.Tool("file_info", juju.ReadTool("File info",
 		"Describes one path without reading it: type (file, dir, symlink, other), size, modification time, permissions, "+
-			"the SHA-256 of a file's content, and a symlink's target. Use it to check that a path exists, "+
+			"the SHA-256 of a file's content (up to 1 GiB), and a symlink's target. Use it to check that a path exists, "+
 			"or to get the hash an edit can be made conditional on.",
 		abi.StatResult{}), fileInfo)
 }
@@ -31,8 +31,11 @@ func fileInfo(_ *juju.Call, in FileInfoArgs) (*juju.Result, error) {
 	if st.Link != "" {
 		fmt.Fprintf(&b, "symlink to: %s\n", st.Link)
 	}
-	if st.SHA256 != "" {
+	switch {
+	case st.SHA256 != "":
 		fmt.Fprintf(&b, "sha256: %s\n", st.SHA256)
+	case st.Type == abi.TypeFile && st.Size > abi.MaxHashBytes:
+		fmt.Fprintf(&b, "sha256: not computed: the file is larger than %d GiB\n", abi.MaxHashBytes>>30)
 	}
 	return juju.Text(b.String()).WithStructured(st), nil
 }

@@ -195,11 +195,17 @@ type ListResult struct {
 	Ignored   int     `json:"ignored,omitempty" desc:"Entries not listed because .gitignore excludes them; includeIgnored lists them."`
 }
 
-// StatRequest describes one path. Hash asks for the sha256 of a file.
+// StatRequest describes one path. Hash asks for the sha256 of a file of
+// at most MaxHashBytes.
 type StatRequest struct {
 	Path string `json:"path"`
 	Hash bool   `json:"hash,omitempty"`
 }
+
+// MaxHashBytes bounds the file a stat hashes: a larger one (a disk
+// image, a 10 GB sparse file) would take the whole of a call's time, and
+// no edit takes a file that large; its SHA256 is left empty.
+const MaxHashBytes = 1 << 30
 
 // StatResult describes one path. For a symlink, Type is that of its target
 // and Link holds the link's own display target. SHA256 is set for a file
