@@ -119,11 +119,10 @@ func responseID(b []byte) (string, bool) {
 	rest := b[len(prefix):]
 	var end int
 	if len(rest) > 0 && rest[0] == '"' {
-		j := bytes.IndexByte(rest[1:], '"')
-		if j < 0 {
+		end = stringEnd(rest)
+		if end < 0 {
 			return "", false
 		}
-		end = j + 2
 	} else {
 		end = bytes.IndexByte(rest, ',')
 		if end < 0 {
@@ -135,6 +134,20 @@ func responseID(b []byte) (string, bool) {
 		return "", false
 	}
 	return idKey(rest[:end]), true
+}
+
+// stringEnd is the length of the JSON string b starts with, its quotes
+// included, or -1: a quote after a backslash is inside it ("a\"b").
+func stringEnd(b []byte) int {
+	for i := 1; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++ // the escaped character, whatever it is
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
 }
 
 // idKey is the canonical form of a JSON-RPC id: as mcp-go writes it back,

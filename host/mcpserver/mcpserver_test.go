@@ -76,6 +76,11 @@ func TestResponseID(t *testing.T) {
 		`{"jsonrpc":"2.0","id":3,"method":"elicitation/create"}`:        "",
 		`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`: "",
 		`garbage`: "",
+		// A quote inside the id is escaped: the id ends at the next one.
+		`{"jsonrpc":"2.0","id":"a\"b","result":{}}`:      `"a\"b"`,
+		`{"jsonrpc":"2.0","id":"a\\","result":{}}`:      `"a\\"`,
+		`{"jsonrpc":"2.0","id":"\u0022,\"result\"","result":{}}`: `"\",\"result\""`,
+		`{"jsonrpc":"2.0","id":"a\"`:                     "",
 	}
 	for in, want := range cases {
 		got, ok := responseID([]byte(in))
@@ -83,6 +88,34 @@ func TestResponseID(t *testing.T) {
 			t.Errorf("responseID(%s) = %q, %v; want %q", in, got, ok, want)
 		}
 	}
+}
+
+// Whatever id a request carries, the answer mcp-go writes for it names the
+// same id as the request (idKey): the request is struck off the ones in
+// flight, or juju would wait for it at the end of its input for ever.
+func FuzzResponseID(f *testing.F) {
+	for _, id := range []string{`1`, `"a"`, `"a\"b"`, `"\\"`, `"\u0022"`, `-0`, `1e2`, `"a,\"result\":1"`} {
+		f.Add(id)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		var id any
+		if json.Unmarshal([]byte(raw), &id) != nil {
+			return
+		}
+		switch id.(type) {
+		case string, float64:
+		default:
+			return // refused before it is served
+		}
+		answer, err := json.Marshal(mcp.JSONRPCResponse{JSONRPC: "2.0", ID: mcp.NewRequestId(id), Result: map[string]any{}})
+		if err != nil {
+			return
+		}
+		got, ok := responseID(answer)
+		if !ok || got != idKey([]byte(raw)) {
+			t.Fatalf("responseID(%s) = %q, %v; the request's id is %q", answer, got, ok, idKey([]byte(raw)))
+		}
+	})
 }
 
 func TestOversizedTextIsCut(t *testing.T) {
