@@ -34,3 +34,23 @@ func TestAuditRecordsRefusedCalls(t *testing.T) {
 		t.Errorf("juju audit:\n%s", out)
 	}
 }
+
+// A tool name is the client's to choose: juju audit shows an unknown one
+// escaped, so terminal controls, carriage returns, newlines and tabs in it
+// can neither wipe nor forge a row of the owner's terminal.
+func TestAuditShowsUnknownToolNamesEscaped(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "x\n"})
+	home := t.TempDir()
+	s := startHome(t, home, root)
+	forged := "\x1b[1A\x1b[2K\rread_file\tok\t0.4\n2026-12-06 01:50:00\t0hotaaaaaaaaaaa\tclaude-code\tlist_directory"
+	if _, err := s.callErr(forged, map[string]any{}); err == nil {
+		t.Fatal("an unknown tool answered")
+	}
+	out := juju(t, home, root, "audit")
+	if strings.ContainsAny(out, "\x1b\r") || strings.Count(out, "\n") != 2 {
+		t.Fatalf("juju audit printed the name raw:\n%q", out)
+	}
+	if !strings.Contains(out, `\x1b[1A\x1b[2K\rread_file\tok\t0.4\n2026-12-06`) {
+		t.Errorf("juju audit does not show the name escaped:\n%s", out)
+	}
+}

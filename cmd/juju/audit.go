@@ -140,7 +140,7 @@ func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
 		}
 		args, _ = visible.Clip(args, 60)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s\n", e.Time.Local().Format("2006-01-02 15:04:05"), e.CallID, clientName(e.Client),
-			e.Tool, e.Outcome, e.DurationMs, approvalWords(e.Approval), args)
+			visible.String(e.Tool), visible.String(e.Outcome), e.DurationMs, approvalWords(e.Approval), args)
 		for _, c := range e.Changes {
 			rb := ""
 			if c.RolledBack {
@@ -150,7 +150,7 @@ func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
 			fmt.Fprintf(tw, "\t\t\t  change %s%s\t\t\t\t%s\n", c.ID, rb, paths)
 		}
 		for _, f := range e.Fetches {
-			fmt.Fprintf(tw, "\t\t\t  fetch\t%s\t\t\t%s\n", fetchOutcome(f), fetchWords(f))
+			fmt.Fprintf(tw, "\t\t\t  fetch\t%s\t\t\t%s\n", visible.String(fetchOutcome(f)), fetchWords(f))
 		}
 	}
 	return tw.Flush()
