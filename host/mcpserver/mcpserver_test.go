@@ -77,10 +77,10 @@ func TestResponseID(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`: "",
 		`garbage`: "",
 		// A quote inside the id is escaped: the id ends at the next one.
-		`{"jsonrpc":"2.0","id":"a\"b","result":{}}`:      `"a\"b"`,
-		`{"jsonrpc":"2.0","id":"a\\","result":{}}`:      `"a\\"`,
+		`{"jsonrpc":"2.0","id":"a\"b","result":{}}`:              `"a\"b"`,
+		`{"jsonrpc":"2.0","id":"a\\","result":{}}`:               `"a\\"`,
 		`{"jsonrpc":"2.0","id":"\u0022,\"result\"","result":{}}`: `"\",\"result\""`,
-		`{"jsonrpc":"2.0","id":"a\"`:                     "",
+		`{"jsonrpc":"2.0","id":"a\"`:                             "",
 	}
 	for in, want := range cases {
 		got, ok := responseID([]byte(in))
