@@ -205,10 +205,14 @@ func (h *Host) newApproval(q Question) (approval.Request, *abi.Error) {
 	case errors.Is(err, approval.ErrTooLarge):
 		return req, abi.Errorf(abi.TooLarge, "this call needs the owner's approval, and its arguments (%d bytes) are more than the %d MiB the owner can be asked to approve; make the change in smaller parts", len(q.Args), approval.MaxArgs>>20)
 	case errors.Is(err, approval.ErrShareFull):
-		h.log.Warn("approvals: one client's calls fill its share of the approvals; decide them with `juju approvals`, or refuse them all with `juju approvals deny --client NAME`", "client", q.Client, "err", err)
+		if ok, more := h.fullWarning(); ok {
+			h.log.Warn("approvals: one client's calls fill its share of the approvals; decide them with `juju approvals`, or refuse them all with `juju approvals deny --client NAME`", "client", q.Client, "err", err, "refused_since_last_warning", more)
+		}
 		return req, abi.Errorf(abi.TooLarge, "this call needs the owner's approval, and %d of this client's calls (or %d MiB of their arguments) already wait for the owner; do not make more such calls now: ask the owner to decide them (juju approvals), or wait for them, then call again", approval.MaxPerClient, approval.MaxStoredPerClient>>20)
 	case errors.Is(err, approval.ErrFull):
-		h.log.Warn("approvals: too many wait for you; decide them with `juju approvals`", "err", err)
+		if ok, more := h.fullWarning(); ok {
+			h.log.Warn("approvals: too many wait for you; decide them with `juju approvals`", "err", err, "refused_since_last_warning", more)
+		}
 		return req, abi.Errorf(abi.TooLarge, "this call needs the owner's approval, and %d approvals (or %d MiB of arguments) already wait for the owner; ask the owner to decide them (juju approvals), then call again", approval.MaxRecords, approval.MaxStored>>20)
 	case err != nil:
 		h.log.Error("recording an approval", "err", err)
@@ -264,6 +268,14 @@ func (h *Host) waited(ctx context.Context, req approval.Request, r approval.Reco
 	}
 	a.Decision = "pending"
 	return a, pending(req)
+}
+
+// fullWarning reports whether the warning that approvals are full may be
+// logged now, at most once a minute (logWindow), and how many calls were
+// refused for it since the last one was.
+func (h *Host) fullWarning() (bool, int) {
+	ok, dropped, _ := h.fullLog.take("approvals", logBudget)
+	return ok, dropped
 }
 
 // bumpEpoch notes that the workspace may have changed through juju: the

@@ -96,9 +96,12 @@ type Host struct {
 	ws        *workspace.Workspace // policy, journal, audit, approvals, state folder
 	audit     *audit.Log           // every call, in the state folder (ws.Audit)
 	approvals *approval.Store      // calls waiting for the owner (ws.Approvals)
-	exec      *jexec.Manager       // the command jobs, killed by Close
-	lsp       *lsp.Manager         // the language servers, started on first use
-	fetches   *fetchLog            // web fetches of the calls in progress, for their audit records
+	// fullLog spaces the warnings that approvals are full: a client can
+	// make refused calls as fast as it likes, and each would log a line.
+	fullLog *logBudgets
+	exec    *jexec.Manager // the command jobs, killed by Close
+	lsp     *lsp.Manager   // the language servers, started on first use
+	fetches *fetchLog      // web fetches of the calls in progress, for their audit records
 
 	warmed    chan struct{} // closed when Warm's compilations have ended
 	warmedSet sync.Once
@@ -171,7 +174,8 @@ func New(cfg Config) (*Host, error) {
 		ws.Close()
 		return nil, err
 	}
-	h := &Host{cfg: cfg, log: log, policy: pol, runtime: rt, ws: ws, audit: ws.Audit, approvals: ws.Approvals, warmed: make(chan struct{})}
+	h := &Host{cfg: cfg, log: log, policy: pol, runtime: rt, ws: ws, audit: ws.Audit, approvals: ws.Approvals, warmed: make(chan struct{}),
+		fullLog: &logBudgets{byPlugin: map[string]*logUse{}, now: time.Now}}
 	h.lsp = lsp.New(pol, lsp.Options{Servers: cfg.LSPServers, Logger: log})
 	servers = h.lsp
 	h.reload.fns = h.hostFunctions()

@@ -2,6 +2,7 @@ package test
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,6 +35,14 @@ func TestApprovalShareOfOneClient(t *testing.T) {
 	msg := flood.fail("test_gated_exec", map[string]any{"text": "one too many"}, "TOO_LARGE")
 	if !strings.Contains(msg, "of this client's calls") || !strings.Contains(msg, "juju approvals") {
 		t.Errorf("the refusal must say that this client's calls wait: %s", msg)
+	}
+	// A flood of refused calls logs the warning once a minute, not once a
+	// call: the log file would grow without bound.
+	for i := range 20 {
+		flood.fail("test_gated_exec", map[string]any{"text": fmt.Sprint("more ", i)}, "TOO_LARGE")
+	}
+	if n := strings.Count(flood.stderr(), "fill its share"); n != 1 {
+		t.Errorf("21 refused calls logged the warning %d times, want once", n)
 	}
 	victim := startGate(t, home, root, "edit", "victim-e2e", nil)
 	victim.fail("test_gated_exec", map[string]any{"text": "victim"}, "APPROVAL_PENDING")
