@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unsafe"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/aymanbagabas/go-udiff/lcs"
 
 	"github.com/jujutools/juju/internal/journal/text"
 )
@@ -15,8 +17,10 @@ import (
 const maxDiffInput = 1 << 20
 
 // fileDiff is the unified diff of one slot and its added and removed line
-// counts.
-func fileDiff(s *slot) (string, int, int) {
+// counts. Without render only the counts are computed: a diff past the
+// result's cut is never shown, and rendering it cost most of a large
+// change's dry run (docs/RATIONALE.md).
+func fileDiff(s *slot, render bool) (string, int, int) {
 	switch {
 	case s.after.Kind == kindDir && s.before.Kind != kindDir:
 		return fmt.Sprintf("new folder %s\n", s.display), 0, 0
@@ -50,21 +54,65 @@ func fileDiff(s *slot) (string, int, int) {
 	if s.after.Kind != kindFile {
 		to = "/dev/null"
 	}
-	d := udiff.Unified(from, to, string(old), string(new))
-	added, removed := 0, 0
-	for line := range strings.SplitSeq(d, "\n") {
-		switch {
-		case strings.HasPrefix(line, "+++"), strings.HasPrefix(line, "---"):
-		case strings.HasPrefix(line, "+"):
-			added++
-		case strings.HasPrefix(line, "-"):
-			removed++
-		}
-	}
-	if d == "" && s.before.Kind != kindFile { // an empty new file
+	d, added, removed := textDiff(from, to, borrow(old), borrow(new), render)
+	if d == "" && render && s.before.Kind != kindFile { // an empty new file
 		d = fmt.Sprintf("--- /dev/null\n+++ %s\n", text.QuotePath("b/"+s.display))
 	}
 	return header + d, added, removed
+}
+
+// textDiff is the unified diff of old and new (only when render) and the
+// lines it adds and removes, counted from the edits the diff is made of:
+// the same numbers as its + and - lines, without writing them out.
+func textDiff(from, to, old, new string, render bool) (string, int, int) {
+	a, offsets := splitLines(old)
+	b, _ := splitLines(new)
+	diffs := lcs.DiffLines(a, b)
+	added, removed := 0, 0
+	for _, d := range diffs {
+		added += d.ReplEnd - d.ReplStart
+		removed += d.End - d.Start
+	}
+	if !render || len(diffs) == 0 {
+		return "", added, removed
+	}
+	// The edits udiff.Lines makes of these diffs, so the text is
+	// udiff.Unified's.
+	edits := make([]udiff.Edit, len(diffs))
+	for i, d := range diffs {
+		edits[i] = udiff.Edit{Start: offsets[d.Start], End: offsets[d.End], New: strings.Join(b[d.ReplStart:d.ReplEnd], "")}
+	}
+	u, err := udiff.ToUnified(from, to, old, edits, udiff.DefaultContextLines)
+	if err != nil { // the edits come from old: it cannot happen
+		return fmt.Sprintf("%s changed (its diff failed: %v)\n", to, err), added, removed
+	}
+	return u, added, removed
+}
+
+// borrow is b as a string without a copy, for textDiff alone: a change's
+// contents are not written while its diff is made, and the diff keeps
+// none of them (udiff writes the lines it shows into a new string).
+// Copying them was 200 KB of garbage for each file of 100 KB, under juju
+// stdio's soft memory limit.
+func borrow(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// splitLines is s cut after each newline, with a last line without one,
+// and the offset each line starts at, then len(s): the lines udiff diffs.
+func splitLines(s string) ([]string, []int) {
+	n := strings.Count(s, "\n") + 1
+	lines, offsets := make([]string, 0, n), make([]int, 1, n+1)
+	for len(s) > 0 {
+		i := strings.IndexByte(s, '\n') + 1
+		if i == 0 {
+			i = len(s)
+		}
+		lines = append(lines, s[:i])
+		offsets = append(offsets, offsets[len(offsets)-1]+i)
+		s = s[i:]
+	}
+	return lines, offsets
 }
 
 func linkText(img image) string {
@@ -96,7 +144,7 @@ func diffOf(steps []*slot, recs []fileRec, max int) (string, bool) {
 	var b strings.Builder
 	cut := false
 	for i, s := range steps {
-		d, added, removed := fileDiff(s)
+		d, added, removed := fileDiff(s, !cut)
 		recs[i].Added, recs[i].Removed = added, removed
 		if cut {
 			continue

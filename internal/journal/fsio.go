@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -198,12 +199,18 @@ func readState(root *os.Root, rel string, max int64) (image, []byte, error) {
 			return image{}, nil, err
 		}
 		defer f.Close()
-		if at, err := f.Stat(); err != nil {
+		at, err := f.Stat()
+		if err != nil {
 			return image{}, nil, err
 		} else if !os.SameFile(at, fi) {
 			return image{}, nil, errSwapped
 		}
-		b, err := io.ReadAll(io.LimitReader(f, max+1))
+		// Room for the size just seen, and one read more to see the end:
+		// io.ReadAll's growing from 512 bytes allocated 2-3 times each
+		// file, and a large change reads hundreds.
+		buf := bytes.NewBuffer(make([]byte, 0, min(at.Size(), max)+bytes.MinRead))
+		_, err = buf.ReadFrom(io.LimitReader(f, max+1))
+		b := buf.Bytes()
 		if err != nil {
 			return image{}, nil, err
 		}

@@ -54,6 +54,13 @@ func (f *fixture) apply(ops ...wop) (*abi.ChangeResult, *abi.Error) {
 }
 
 func (f *fixture) do(dry bool, ops ...wop) (*abi.ChangeResult, *abi.Error) {
+	req, body := request(dry, ops)
+	return f.j.Apply(context.Background(), who, req, body)
+}
+
+// request is the change of ops and its body, the write operations'
+// contents one after another.
+func request(dry bool, ops []wop) (*abi.ChangeRequest, []byte) {
 	req := &abi.ChangeRequest{DryRun: dry}
 	var body []byte
 	for _, o := range ops {
@@ -63,7 +70,7 @@ func (f *fixture) do(dry bool, ops ...wop) (*abi.ChangeResult, *abi.Error) {
 		}
 		req.Ops = append(req.Ops, o.ChangeOp)
 	}
-	return f.j.Apply(context.Background(), who, req, body)
+	return req, body
 }
 
 func (f *fixture) mustApply(ops ...wop) *abi.ChangeResult {
