@@ -218,7 +218,9 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	fns = append(fns, git.New(h.policy, git.Options{Logger: h.log,
 		ConfineRead: h.exec.ConfineRead, ConfineWrite: h.exec.ConfineWrite})...)
 	fns = append(fns, fs.New(h.policy, fs.Options{Observe: h.ws.Reads.Saw})...)
-	fns = append(fns, journal.New(h.ws.Journal)...)
+	// A large change holds its old and new contents: the collector would
+	// run throughout under the soft limit (RATIONALE).
+	fns = append(fns, journal.New(h.ws.Journal, journal.Options{LiftMemoryLimit: plugin.LiftMemoryLimit})...)
 	fns = append(fns, state.New(h.StateDir())...)
 	fns = append(fns, search.New(h.policy, search.Options{Logger: h.log})...)
 	fns = append(fns, sysinfo.New(h.environmentSetup())...)

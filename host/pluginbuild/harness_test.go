@@ -89,7 +89,7 @@ func coreFunctions(t testing.TB, pol *policy.Policy) []hostfns.Func {
 	fns = append(fns, approvals.New(approval.Open(approval.Dir(stateDir), approval.Options{})))
 	fns = append(fns, git.New(pol, git.Options{})...)
 	fns = append(fns, fs.New(pol, fs.Options{Observe: reads.Saw})...)
-	fns = append(fns, journal.New(j)...)
+	fns = append(fns, journal.New(j, journal.Options{})...)
 	fns = append(fns, state.New(stateDir)...)
 	fns = append(fns, search.New(pol, search.Options{})...)
 	fns = append(fns, sysinfo.New(sysinfo.Setup{Version: "test", Roots: rootPaths(pol)})...)

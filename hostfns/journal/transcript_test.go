@@ -58,7 +58,7 @@ func TestTranscript(t *testing.T) {
 		t.Fatal(err)
 	}
 	fns := map[string]hostfns.Func{}
-	for _, fn := range New(j) {
+	for _, fn := range New(j, Options{}) {
 		fns[fn.Name] = fn
 	}
 	ctx := hostfns.WithCaller(context.Background(), hostfns.Caller{
