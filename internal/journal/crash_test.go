@@ -96,8 +96,8 @@ func crashHelper(mode string) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	if mode == "points" {
-		req, body := crashChange(1)
+	if c, ok := crashChanges[mode]; ok {
+		req, body := c.change()
 		if _, e := j.Apply(context.Background(), who, req, body); e != nil {
 			fmt.Fprintln(os.Stderr, e)
 			os.Exit(2)
@@ -131,10 +131,50 @@ func killedBySIGKILL(err error) bool {
 	return ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
 }
 
+// crashCase is a change a writer makes once and is killed in.
+type crashCase struct {
+	files  map[string]string // the workspace before it
+	modes  map[string]os.FileMode
+	change func() (*abi.ChangeRequest, []byte)
+}
+
+// workspace makes the workspace before the change.
+func (c crashCase) workspace(t *testing.T) *fixture {
+	t.Helper()
+	f := newFixture(t, c.files)
+	for p, m := range c.modes {
+		if err := os.Chmod(filepath.Join(f.root, p), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return f
+}
+
+// crashChanges are the changes the writer makes once, by the helper's
+// mode: "points" is crashChange(1); "mode" makes a.sh executable, and
+// nothing else of it, and edits b.txt.
+var crashChanges = map[string]crashCase{
+	"points": {files: crashFiles, change: func() (*abi.ChangeRequest, []byte) { return crashChange(1) }},
+	"mode": {
+		files: map[string]string{"a.sh": "echo hi\n", "b.txt": "one\n"},
+		modes: map[string]os.FileMode{"a.sh": 0o644},
+		change: func() (*abi.ChangeRequest, []byte) {
+			patch := "diff --git a/a.sh b/a.sh\nold mode 100644\nnew mode 100755\n" +
+				"diff --git a/b.txt b/b.txt\n--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-one\n+two\n"
+			return &abi.ChangeRequest{Ops: []abi.ChangeOp{{Op: abi.OpPatch, Patch: patch}}}, nil
+		},
+	},
+}
+
 // crashPoints are the steps of crashChange(1) the writer can die at.
 func crashPoints(t *testing.T) []string {
-	f := newFixture(t, crashFiles)
-	req, body := crashChange(1)
+	return crashChanges["points"].points(t)
+}
+
+// points are the steps of c's change the writer can die at.
+func (c crashCase) points(t *testing.T) []string {
+	f := c.workspace(t)
+	req, body := c.change()
 	d, e := f.j.build(context.Background(), req, body)
 	if e != nil {
 		t.Fatal(e)
@@ -168,23 +208,45 @@ func TestCrashAtEveryStep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns a writer per step")
 	}
-	points := crashPoints(t)
-	if len(points) < 20 {
-		t.Fatalf("only %d kill points; the change should touch more paths", len(points))
+	if n := len(crashPoints(t)); n < 20 {
+		t.Fatalf("only %d kill points; the change should touch more paths", n)
 	}
+	crashAtEveryStep(t, "points")
+}
+
+// A path whose mode alone changes is a change like any other: killed at
+// any step of a patch that makes a.sh executable and edits b.txt, a.sh is
+// executable exactly when b.txt holds its new line and the journal records
+// the change.
+func TestCrashAtEveryStepOfAModeChange(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a writer per step")
+	}
+	crashAtEveryStep(t, "mode")
+}
+
+// crashAtEveryStep kills a writer making the change of crashChanges[mode]
+// at each of its steps, and checks that the disk holds the state before
+// it or after it, as the journal says.
+func crashAtEveryStep(t *testing.T, mode string) {
+	c := crashChanges[mode]
+	points := c.points(t)
 	// The state after the change, from a run that is not killed.
-	done := newFixture(t, crashFiles)
-	req, body := crashChange(1)
+	done := c.workspace(t)
+	req, body := c.change()
 	if _, e := done.j.Apply(context.Background(), who, req, body); e != nil {
 		t.Fatal(e)
 	}
 	newTree := tree(t, done.root)
 	for _, at := range append(points, "none") {
 		t.Run(at, func(t *testing.T) {
-			root := filepathClean(newFixture(t, crashFiles).root)
+			root := filepathClean(c.workspace(t).root)
 			oldTree := tree(t, root)
+			if equalTrees(oldTree, newTree) {
+				t.Fatal("the change changes nothing tree sees")
+			}
 			state := filepath.Join(t.TempDir(), "state")
-			err := runHelper(t, "points", root, state, at).Run()
+			err := runHelper(t, mode, root, state, at).Run()
 			if at == "none" {
 				if err != nil {
 					t.Fatalf("writer failed: %v", err)

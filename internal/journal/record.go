@@ -29,16 +29,26 @@ type image struct {
 	Target string      `json:"target,omitempty"` // symlink
 }
 
+// equal reports whether a and b are one state: a file's content and mode
+// (its permission bits, setuid, setgid and sticky, which a patch may change
+// alone), a link's target. A folder is a folder whatever its mode: no
+// change sets a folder's mode alone, and the mode a made folder gets is
+// the system's (the umask, a default ACL), not one juju chose.
 func (a image) equal(b image) bool {
 	switch {
 	case a.Kind != b.Kind:
 		return false
 	case a.Kind == kindFile:
-		return a.SHA256 == b.SHA256
+		return a.SHA256 == b.SHA256 && fileMode(a.Mode) == fileMode(b.Mode)
 	case a.Kind == kindSymlink:
 		return a.Target == b.Target
 	}
 	return true
+}
+
+// fileMode is the part of a file's mode the journal keeps and restores.
+func fileMode(m fs.FileMode) fs.FileMode {
+	return m.Perm() | m&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky)
 }
 
 // fileRec is one path of a change.
