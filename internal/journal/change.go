@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
@@ -114,9 +115,15 @@ func (d *draft) slot(r *policy.Root, rel, display string) (*slot, *abi.Error) {
 	if e := d.expired(); e != nil {
 		return nil, e
 	}
+	if !utf8.ValidString(rel) {
+		return nil, notText(display, "its name is not UTF-8")
+	}
 	img, content, err := readState(r.OS, rel, d.j.opts.maxFileSize)
 	if err != nil {
 		return nil, d.j.fsError(display, err)
+	}
+	if img.Kind == kindSymlink && !utf8.ValidString(img.Target) {
+		return nil, notText(display, "it is a symbolic link whose target is not UTF-8")
 	}
 	if d.pre += int64(len(content)); d.pre > maxPreImageBytes {
 		return nil, abi.Errorf(abi.TooLarge, "the change would keep more than %d MiB of old content to undo it (reached at %s); delete or move the folder in parts, or remove it with a command (run_command), which the journal does not record and cannot undo", maxPreImageBytes>>20, abi.Quote(display))
@@ -125,6 +132,14 @@ func (d *draft) slot(r *policy.Root, rel, display string) (*slot, *abi.Error) {
 	s := &slot{key: k, r: r, display: display, before: img, pre: content, after: img, post: content, order: d.n}
 	d.slots[k] = s
 	return s, nil
+}
+
+// notText refuses a path the journal cannot record: it records names and
+// link targets as text, which would turn each byte that is not UTF-8 into
+// U+FFFD, so that two names become one and a rollback puts back neither.
+// why says what is not text.
+func notText(display, why string) *abi.Error {
+	return abi.Errorf(abi.InvalidArgument, "juju does not change %s: %s, and the journal records names and link targets as text, so it could not undo the change. Nothing was changed; change it with a command (run_command), which the journal does not record and cannot undo", abi.Quote(display), why)
 }
 
 // fsError turns a file system failure into the error the model sees.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jujutools/juju/internal/journal/text"
 	"github.com/jujutools/juju/internal/policy"
@@ -103,6 +104,9 @@ func (d *draft) children(s *slot) ([]*slot, *abi.Error) {
 			return nil, d.j.fsError(s.display, err)
 		}
 		for _, e := range entries {
+			if !utf8.ValidString(e.Name()) {
+				return nil, abi.Errorf(abi.InvalidArgument, "%s holds %s, whose name is not UTF-8; the journal records names as text, so it could not undo a change of the folder, and nothing was changed. Delete or move %s with a command (run_command), which the journal does not record and cannot undo", abi.Quote(s.display), abi.Quote(e.Name()), abi.Quote(s.display))
+			}
 			rel := path.Join(s.rel, e.Name())
 			c := &policy.Resolved{Root: s.r, Rel: rel, Display: d.j.pol.Display(s.r, rel)}
 			if pe := d.j.pol.Writable(c); pe != nil {
