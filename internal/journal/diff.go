@@ -23,11 +23,11 @@ const maxDiffInput = 1 << 20
 func fileDiff(s *slot, render bool) (string, int, int) {
 	switch {
 	case s.after.Kind == kindDir && s.before.Kind != kindDir:
-		return fmt.Sprintf("new folder %s\n", s.display), 0, 0
+		return fmt.Sprintf("new folder %s\n", text.QuotePath(s.display)), 0, 0
 	case s.before.Kind == kindDir && s.after.Kind != kindDir && s.after.Kind != kindFile:
-		return fmt.Sprintf("deleted folder %s\n", s.display), 0, 0
+		return fmt.Sprintf("deleted folder %s\n", text.QuotePath(s.display)), 0, 0
 	case s.before.Kind == kindSymlink || s.after.Kind == kindSymlink:
-		return fmt.Sprintf("symlink %s: %s → %s\n", s.display, linkText(s.before), linkText(s.after)), 0, 0
+		return fmt.Sprintf("symlink %s: %s → %s\n", text.QuotePath(s.display), linkText(s.before), linkText(s.after)), 0, 0
 	}
 	var old, new []byte
 	if s.before.Kind == kindFile {
@@ -45,7 +45,7 @@ func fileDiff(s *slot, render bool) (string, int, int) {
 		if bytes.Equal(old, new) {
 			return header, 0, 0
 		}
-		return header + fmt.Sprintf("Binary or large file %s changed (%d → %d bytes)\n", s.display, len(old), len(new)), 0, 0
+		return header + fmt.Sprintf("Binary or large file %s changed (%d → %d bytes)\n", text.QuotePath(s.display), len(old), len(new)), 0, 0
 	}
 	from, to := text.QuotePath("a/"+s.display), text.QuotePath("b/"+s.display)
 	if s.before.Kind != kindFile {
@@ -115,9 +115,12 @@ func splitLines(s string) ([]string, []int) {
 	return lines, offsets
 }
 
+// linkText is a link's target, quoted as a path is (a newline in it
+// would start a line of its own in the diff), or the kind of what is
+// there instead.
 func linkText(img image) string {
 	if img.Kind == kindSymlink {
-		return img.Target
+		return text.QuotePath(img.Target)
 	}
 	return img.Kind
 }
