@@ -1,8 +1,11 @@
 package journal
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"syscall"
@@ -41,9 +44,50 @@ func (j *Journal) fault(point string) {
 	}
 }
 
-// tempName is the temporary name of step i of change id, beside rel.
+// tempName is a temporary name for step i of change id, beside rel,
+// ending in a random suffix.
 func tempName(rel, id string, i int) string {
-	return path.Join(path.Dir(rel), fmt.Sprintf(".juju-%s-%d.tmp", id, i))
+	return path.Join(path.Dir(rel), fmt.Sprintf(".juju-%s-%d-%s.tmp", id, i, tempSuffix()))
+}
+
+// tempSuffix makes temporary names unpredictable: a name anyone can
+// foresee (.juju-c000042-0.tmp) can be taken first, by a folder that stops
+// every write there or by a file juju would delete as its own leftover.
+// A test makes it predictable.
+var tempSuffix = func() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// maxTempTries bounds the names pickTemp tries.
+const maxTempTries = 8
+
+// pickTemp returns a temporary name for step i of change id, beside rel in
+// root, that nothing holds now: the intent records it, and whatever holds
+// that name when juju writes or recovers is taken for juju's own. One
+// taken already is someone else's and is left alone.
+func pickTemp(root *os.Root, rel, id string, i int) string {
+	var name string
+	for range maxTempTries {
+		name = tempName(rel, id, i)
+		dir, err := openFolder(root, path.Dir(rel))
+		if err != nil {
+			return name // no folder yet (the change makes it), so no name in it
+		}
+		_, err = dir.Lstat(path.Base(name))
+		dir.close()
+		if errors.Is(err, fs.ErrNotExist) {
+			return name
+		}
+	}
+	return name // the write fails on it, and leaves it alone
+}
+
+// needsTemp reports whether writing or undoing f places a file or a link,
+// which goes through a temporary name.
+func needsTemp(f fileRec) bool {
+	return f.After.Kind == kindFile || f.After.Kind == kindSymlink || f.Before.Kind == kindFile || f.Before.Kind == kindSymlink
 }
 
 // commit writes p to disk as one all-or-nothing change and records it.
@@ -97,8 +141,8 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 		rec.ID = changeID(seq)
 		blobs := tx.Bucket(bucketBlobs)
 		for i, s := range p.steps {
-			if s.after.Kind == kindFile || s.after.Kind == kindSymlink {
-				rec.Files[i].Temp = tempName(s.rel, rec.ID, i)
+			if needsTemp(rec.Files[i]) {
+				rec.Files[i].Temp = pickTemp(s.r.OS, s.rel, rec.ID, i)
 			}
 			if s.before.Kind == kindFile && blobs.Get([]byte(s.before.SHA256)) == nil {
 				if err := blobs.Put([]byte(s.before.SHA256), s.pre); err != nil {
@@ -205,16 +249,14 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 	return rec, nil
 }
 
-// undo puts steps 0..last of p back to their old state, in reverse, and
-// removes the temporary files. It reports whether every path holds its
-// old state, or one written since juju's, afterwards.
+// undo puts steps 0..last of p back to their old state, in reverse. A
+// step's temporary file is gone already: place renames or removes the one
+// it makes, and one it found taken is not juju's. It reports whether every
+// path holds its old state, or one written since juju's, afterwards.
 func (j *Journal) undo(p *prepared, rec *record, last int) bool {
 	back := true
 	for i := last; i >= 0; i-- {
 		s := p.steps[i]
-		if t := rec.Files[i].Temp; t != "" {
-			removeTemp(s.r.OS, t)
-		}
 		cur, _, err := readState(s.r.OS, s.rel, j.opts.maxFileSize)
 		if err != nil {
 			back = false
@@ -223,7 +265,7 @@ func (j *Journal) undo(p *prepared, rec *record, last int) bool {
 		if !cur.equal(s.after) || cur.equal(s.before) {
 			continue
 		}
-		if err := placeSynced(s.r.OS, s.rel, tempName(s.rel, rec.ID, i), s.before, s.pre); err != nil {
+		if err := placeSynced(s.r.OS, s.rel, rec.Files[i].Temp, s.before, s.pre); err != nil {
 			j.log.Error("journal: undoing a failed change", "path", s.display, "err", err)
 			back = false
 		}
@@ -359,7 +401,11 @@ func (j *Journal) recover(db *bolt.DB, id string) error {
 			j.log.Error("journal: a pre-image is missing; the path is left as it is", "id", id, "path", f.Path)
 			continue
 		}
-		if err := placeSynced(roots[f.Root].OS, f.Rel, tempName(f.Rel, id, i), f.Before, content); err != nil {
+		temp := f.Temp
+		if temp == "" { // recorded before every step that places a file had one
+			temp = tempName(f.Rel, id, i)
+		}
+		if err := placeSynced(roots[f.Root].OS, f.Rel, temp, f.Before, content); err != nil {
 			j.log.Error("journal: a path of an interrupted change could not be put back; it is left as it is", "id", id, "path", f.Path, "err", err)
 		}
 	}

@@ -31,6 +31,7 @@ const (
 	envRoot   = "JUJU_JOURNAL_CRASH_ROOT"
 	envState  = "JUJU_JOURNAL_CRASH_STATE"
 	envKillAt = "JUJU_JOURNAL_CRASH_KILL_AT"
+	envTaken  = "JUJU_JOURNAL_CRASH_TAKEN" // the suffix of the first temporary name tried
 )
 
 func TestMain(m *testing.M) {
@@ -86,6 +87,9 @@ func crashHelper(mode string) {
 		os.Exit(2)
 	}
 	killAt := os.Getenv(envKillAt)
+	if taken := os.Getenv(envTaken); taken != "" {
+		tempSuffix = firstSuffix(taken)
+	}
 	j, err := Open(os.Getenv(envState), pol, WithFault(func(p string) {
 		if p == killAt {
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
@@ -113,10 +117,11 @@ func crashHelper(mode string) {
 	}
 }
 
-func runHelper(t *testing.T, mode, root, state, killAt string) *exec.Cmd {
+func runHelper(t *testing.T, mode, root, state, killAt string, env ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), envHelper+"="+mode, envRoot+"="+root, envState+"="+state, envKillAt+"="+killAt)
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stderr = os.Stderr
 	return cmd
 }

@@ -266,7 +266,6 @@ func place(root *os.Root, rel, temp string, img image, content []byte, mid func(
 			return err
 		}
 	case kindSymlink:
-		dir.Remove(tname)
 		if err := dir.Symlink(img.Target, tname); err != nil {
 			return err
 		}
@@ -384,12 +383,13 @@ func replaceWith(dir *os.Root, temp, name string) error {
 }
 
 // writeTemp writes content into a new file temp of dir with mode, synced,
-// owned as the file it replaces, name, is (keepOwner).
+// owned as the file it replaces, name, is (keepOwner). Whatever is at temp
+// already is not juju's (see pickTemp): it is left alone, and the write
+// fails.
 func writeTemp(dir *os.Root, temp, name string, content []byte, mode fs.FileMode) error {
 	if mode == 0 {
 		mode = newFileMode
 	}
-	dir.Remove(temp) // a leftover of an earlier attempt
 	f, err := dir.OpenFile(temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode.Perm())
 	if err != nil {
 		return err

@@ -61,12 +61,11 @@ func writeUnnamed(root *os.Root, dir string, content []byte, mode fs.FileMode) (
 	return t, nil
 }
 
-// link gives the file the name temp (in its folder). Linking by the
-// descriptor itself needs a capability most users lack; /proc's link to
-// it does not.
+// link gives the file the name temp (in its folder), which must be free.
+// Linking by the descriptor itself needs a capability most users lack;
+// /proc's link to it does not.
 func (t *unnamedTemp) link(temp string) error {
 	name := path.Base(temp)
-	unix.Unlinkat(int(t.dir.Fd()), name, 0) // a leftover of an earlier attempt
 	err := unix.Linkat(int(t.f.Fd()), "", int(t.dir.Fd()), name, unix.AT_EMPTY_PATH)
 	if err != nil {
 		err = unix.Linkat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(int(t.f.Fd())), int(t.dir.Fd()), name, unix.AT_SYMLINK_FOLLOW)
