@@ -181,7 +181,7 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 			dirs = append(dirs, k)
 		}
 		j.fault(fmt.Sprintf("write:%d", i))
-		cur, _, err := readState(s.r.OS, s.rel, j.opts.maxFileSize)
+		cur, err := hashState(s.r.OS, s.rel, j.opts.maxFileSize)
 		var e *abi.Error
 		switch {
 		case err != nil:
@@ -257,7 +257,7 @@ func (j *Journal) undo(p *prepared, rec *record, last int) bool {
 	back := true
 	for i := last; i >= 0; i-- {
 		s := p.steps[i]
-		cur, _, err := readState(s.r.OS, s.rel, j.opts.maxFileSize)
+		cur, err := hashState(s.r.OS, s.rel, j.opts.maxFileSize)
 		if err != nil {
 			back = false
 			continue
@@ -354,7 +354,9 @@ func (j *Journal) recover(db *bolt.DB, id string) error {
 		return db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketPending).Delete([]byte(id)) })
 	}
 	roots := j.pol.Roots()
-	const noLimit = 1 << 40
+	// Any size: a file is hashed as it is read, never held (a file of many
+	// GiB at a pending path would otherwise stop every start).
+	const noLimit = 1 << 62
 	type found int
 	const (
 		elsewise found = iota // a third state, or unreadable
@@ -372,7 +374,7 @@ func (j *Journal) recover(db *bolt.DB, id string) error {
 		if f.Temp != "" {
 			removeTemp(r, f.Temp)
 		}
-		img, _, err := readState(r, f.Rel, noLimit)
+		img, err := hashState(r, f.Rel, noLimit)
 		switch {
 		case err != nil:
 			j.log.Error("journal: a path of an interrupted change cannot be read; it is left as it is", "id", id, "path", f.Path, "err", err)

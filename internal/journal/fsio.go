@@ -162,6 +162,18 @@ func readLink(dir *os.Root, name string) (string, error) {
 // readState returns the state of rel inside root, without following a
 // symlink, and a file's content.
 func readState(root *os.Root, rel string, max int64) (image, []byte, error) {
+	return state(root, rel, max, true)
+}
+
+// hashState is readState for a caller that only compares states: a file
+// is hashed as it is read, and its content is not kept.
+func hashState(root *os.Root, rel string, max int64) (image, error) {
+	img, _, err := state(root, rel, max, false)
+	return img, err
+}
+
+// state is readState, keeping a file's content when keep.
+func state(root *os.Root, rel string, max int64, keep bool) (image, []byte, error) {
 	dir, err := openFolder(root, path.Dir(rel))
 	if errors.Is(err, fs.ErrNotExist) {
 		return image{Kind: kindAbsent}, nil, nil
@@ -205,6 +217,20 @@ func readState(root *os.Root, rel string, max int64) (image, []byte, error) {
 		} else if !os.SameFile(at, fi) {
 			return image{}, nil, errSwapped
 		}
+		img := image{Kind: kindFile, Mode: fileMode(m)}
+		if !keep {
+			h := sha256.New()
+			buf := make([]byte, min(fi.Size()+1, 64<<10)) // a small file takes a small buffer
+			n, err := io.CopyBuffer(h, io.LimitReader(f, max+1), buf)
+			if err != nil {
+				return image{}, nil, err
+			}
+			if n > max {
+				return image{}, nil, errTooLarge
+			}
+			img.SHA256 = hex.EncodeToString(h.Sum(nil))
+			return img, nil, nil
+		}
 		// Room for the size just seen, and one read more to see the end:
 		// io.ReadAll's growing from 512 bytes allocated 2-3 times each
 		// file, and a large change reads hundreds.
@@ -217,7 +243,8 @@ func readState(root *os.Root, rel string, max int64) (image, []byte, error) {
 		if int64(len(b)) > max {
 			return image{}, nil, errTooLarge
 		}
-		return image{Kind: kindFile, SHA256: sum(b), Mode: m.Perm() | m&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky)}, b, nil
+		img.SHA256 = sum(b)
+		return img, b, nil
 	}
 	return image{}, nil, errSpecial
 }
