@@ -391,6 +391,76 @@ func TestFrontRevokedClientsSessionsEnd(t *testing.T) {
 	}
 }
 
+// A tool call over the body limit leaves its session the credential it
+// came with: once that token is revoked, the session and its GET stream
+// end at the next check as any other's. (tooLarge once cleared it, and a
+// session without a token was never checked again.)
+func TestFrontRevokedAfterTooLargeBody(t *testing.T) {
+	rig := newRig(t, "", Limits{MaxBody: 1 << 10})
+	srv := httptest.NewServer(rig.front)
+	t.Cleanup(srv.Close)
+	const tok = "oauth-good-token-of-client-c1"
+	hdr := map[string]string{"Authorization": "Bearer " + tok}
+	hdr[server.HeaderKeySessionID] = rig.initialize(t, hdr)
+	_, ended := openStream(t, srv.URL, hdr)
+	big := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"touch","arguments":{"x":"` + strings.Repeat("a", 2<<10) + `"}}}`
+	if w := rig.do("POST", "/mcp", big, hdr); w.Code != 200 || !strings.Contains(w.Body.String(), "TOO_LARGE") {
+		t.Fatalf("a tool call over the body limit: %d %s", w.Code, w.Body)
+	}
+	rig.oauth.set(tok, "")
+	rig.front.endRevoked()
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the revoked client's GET stream outlived the check, after a body over the limit")
+	}
+}
+
+// An OAuth client's session that holds no token, whatever lost it, counts
+// as revoked: the check fails closed.
+func TestSessionsWithoutATokenAreUnauthorized(t *testing.T) {
+	s := newSessions(8, time.Minute)
+	oauth, local, unbound := s.Generate(), s.Generate(), s.Generate()
+	s.bind(oauth, "oauth:c1", credential{})
+	s.bind(local, localPrincipal, credential{})
+	got := s.unauthorized(func(credential) bool { return true })
+	if len(got) != 1 || got[0] != oauth {
+		t.Fatalf("unauthorized = %q, want only the OAuth session without a token %q (local %q, unbound %q)", got, oauth, local, unbound)
+	}
+}
+
+// openStream opens a session's GET stream on the server at base with hdr;
+// ended receives when the stream ends. The stream is closed at cleanup.
+func openStream(t *testing.T, base string, hdr map[string]string) (*http.Response, <-chan error) {
+	t.Helper()
+	res, err := getStream(t, base, hdr)
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("GET stream: %v %v", res, err)
+	}
+	ended := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(io.Discard, res.Body)
+		ended <- err
+	}()
+	return res, ended
+}
+
+// getStream sends a GET for an event stream to base with hdr; the request
+// is cancelled at cleanup.
+func getStream(t *testing.T, base string, hdr map[string]string) (*http.Response, error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel) // before the server's Close, which waits for the stream
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/mcp", nil)
+	req.Host = "127.0.0.1:7777"
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	return http.DefaultClient.Do(req)
+}
+
 func TestFrontBodies(t *testing.T) {
 	rig := newRig(t, "", Limits{MaxBody: 1 << 10})
 	id := rig.initialize(t, nil)

@@ -112,7 +112,7 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		body, err = readBody(w, r, f.limits.MaxBody, f.limits.BodyTimeout, held)
 		if err != nil {
 			if big := (*bodyTooLarge)(nil); errors.As(err, &big) {
-				f.tooLarge(w, r, principal, big.head)
+				f.tooLarge(w, r, principal, cred, big.head)
 				return
 			}
 			var eb *errBody
@@ -194,16 +194,17 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 // end unkept, from its first bytes (tooLargeAnswer), as stdio answers a
 // line too long: a tool call gets a TOO_LARGE result as its own answer,
 // which the model reads and acts on, where a 413 is a failed request to
-// the client. The session is checked as for any request, and a body whose
-// head names no request is a 413.
-func (f *front) tooLarge(w http.ResponseWriter, r *http.Request, principal string, head []byte) {
+// the client. The session is checked, and marked used with the request's
+// credential, as for any request, and a body whose head names no request
+// is a 413.
+func (f *front) tooLarge(w http.ResponseWriter, r *http.Request, principal string, cred credential, head []byte) {
 	h := readDiscardedHead(head)
 	if h.id == nil || h.method == "" {
 		httpError(w, http.StatusRequestEntityTooLarge, "the request body is larger than this server accepts")
 		return
 	}
 	if id := r.Header.Get(server.HeaderKeySessionID); id != "" {
-		if !f.sessions.use(id, principal, credential{}) {
+		if !f.sessions.use(id, principal, cred) {
 			httpError(w, http.StatusNotFound, "unknown session: initialize a new one")
 			return
 		}

@@ -212,21 +212,23 @@ func (s *sessions) release(principal string) {
 	}
 }
 
-// unauthorized returns the sessions whose OAuth credential check no
-// longer accepts: its token expired, or its client or grant was revoked.
-// check is called without the table's lock held.
+// unauthorized returns the OAuth principals' sessions whose credential
+// check no longer accepts: its token expired, or its client or grant was
+// revoked. It fails closed: an OAuth principal's session without a token
+// is returned too, whatever lost it. check is called without the table's
+// lock held.
 func (s *sessions) unauthorized(check func(credential) bool) []string {
 	s.mu.Lock()
 	creds := map[string]credential{}
 	for id, e := range s.byID {
-		if e.cred.token != "" {
+		if e.owner != "" && e.owner != localPrincipal {
 			creds[id] = e.cred
 		}
 	}
 	s.mu.Unlock()
 	var out []string
 	for id, c := range creds {
-		if !check(c) {
+		if c.token == "" || !check(c) {
 			out = append(out, id)
 		}
 	}
