@@ -43,7 +43,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
-// writeError answers with an OAuth error document.
+// writeError answers with an OAuth error document. A 429 says when to
+// retry: every rate here counts over a minute.
 func writeError(w http.ResponseWriter, e *Error) {
+	if e.Status == http.StatusTooManyRequests {
+		w.Header().Set("Retry-After", "60")
+	}
 	writeJSON(w, e.Status, e)
 }

@@ -54,6 +54,8 @@ type Server struct {
 	consents *consents
 	codes    *codes
 	register *window // registrations per minute
+	// refreshes are the refreshes per minute, by client.
+	refreshes *keyedWindow
 
 	touchMu sync.Mutex
 	touched map[string]time.Time // last-used times already written, by client
@@ -78,10 +80,11 @@ func New(cfg Config) *Server {
 	st.now = now
 	return &Server{
 		cfg: cfg, store: st, log: log, now: now,
-		consents: newConsents(now),
-		codes:    &codes{byHash: map[string]*authCode{}},
-		register: &window{limit: 30, span: time.Minute, now: now},
-		touched:  map[string]time.Time{},
+		consents:  newConsents(now),
+		codes:     &codes{byHash: map[string]*authCode{}},
+		register:  &window{limit: 30, span: time.Minute, now: now},
+		refreshes: &keyedWindow{limit: refreshesPerMinute, span: time.Minute, now: now, times: map[string][]time.Time{}},
+		touched:   map[string]time.Time{},
 	}
 }
 
@@ -155,4 +158,34 @@ func (w *window) full() bool {
 	now := w.now()
 	w.times = slices.DeleteFunc(w.times, func(t time.Time) bool { return now.Sub(t) >= w.span })
 	return len(w.times) >= w.limit
+}
+
+// keyedWindow is a window for each key: events of one key never count
+// against another's limit. A key is forgotten once its span holds nothing.
+type keyedWindow struct {
+	mu    sync.Mutex
+	limit int
+	span  time.Duration
+	now   func() time.Time
+	times map[string][]time.Time
+}
+
+// allow records an event of key and reports whether it is within the
+// limit.
+func (w *keyedWindow) allow(key string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := w.now()
+	for k, ts := range w.times {
+		if ts = slices.DeleteFunc(ts, func(t time.Time) bool { return now.Sub(t) >= w.span }); len(ts) == 0 {
+			delete(w.times, k)
+		} else {
+			w.times[k] = ts
+		}
+	}
+	if len(w.times[key]) >= w.limit {
+		return false
+	}
+	w.times[key] = append(w.times[key], now)
+	return true
 }

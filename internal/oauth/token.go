@@ -133,6 +133,22 @@ func (s *Server) grant(ac *authCode) (*tokenResponse, string, *Error) {
 // maxRetired bounds the rotated refresh tokens a grant remembers.
 const maxRetired = 64
 
+// maxAccess bounds the access tokens a grant keeps: a refresh issues one,
+// and past these the oldest stops working. A client uses its newest; the
+// few before it cover requests still in flight with them.
+const maxAccess = 4
+
+// refreshesPerMinute bounds one client's refreshes. A client refreshes
+// about once an hour, when its access token expires; each refresh
+// rewrites the store, so a client refreshing in a loop would have juju
+// write and sync a file as fast as it asks.
+const refreshesPerMinute = 10
+
+// errSlowDown refuses a refresh past refreshesPerMinute. The refresh
+// token is not used up: the same one works a minute later.
+var errSlowDown = oauthErr(http.StatusTooManyRequests, errTemporarily,
+	"this client has refreshed its tokens too often in the last minute; retry in a minute with the same refresh token, which is still valid")
+
 // refresh rotates a refresh token: the old one is retired (presenting it
 // again revokes the grant), a new one and a new access token are issued.
 func (s *Server) refresh(f url.Values, base string) (*tokenResponse, *Error) {
@@ -166,6 +182,9 @@ func (s *Server) refresh(f url.Values, base string) (*tokenResponse, *Error) {
 			case !s.bound(g):
 				e = oauthErr(400, errInvalidGrant, "the grant was for another workspace or trust mode; authorize again")
 			}
+			if e == nil && !s.refreshes.allow(g.Client) {
+				e = errSlowDown
+			}
 			if e != nil {
 				return errNoChange
 			}
@@ -175,6 +194,9 @@ func (s *Server) refresh(f url.Values, base string) (*tokenResponse, *Error) {
 			}
 			g.Refresh = hashed{Hash: hash(refresh), Expires: now.Add(RefreshTTL)}
 			g.Access = append(g.Access, hashed{Hash: hash(access), Expires: now.Add(AccessTTL)})
+			if len(g.Access) > maxAccess {
+				g.Access = slices.Clone(g.Access[len(g.Access)-maxAccess:])
+			}
 			d.client(g.Client).LastUsed = now
 			return nil
 		}

@@ -1,0 +1,100 @@
+package oauth
+
+import (
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// refreshForm is a refresh token request of client.
+func refreshForm(client, rt string) url.Values {
+	return url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {rt}, "resource": {testBase + "/mcp"}}
+}
+
+// refreshOK refreshes and returns the new access and refresh tokens.
+func (r *rig) refreshOK(client, rt string) (string, string) {
+	r.t.Helper()
+	status, out := r.token(refreshForm(client, rt))
+	at, _ := out["access_token"].(string)
+	next, _ := out["refresh_token"].(string)
+	if status != 200 || at == "" || next == "" {
+		r.t.Fatalf("refresh: %d %v", status, out)
+	}
+	return at, next
+}
+
+// A grant keeps its last maxAccess access tokens, the newest working and
+// the older ones not: refreshing in a loop grows neither the grant nor
+// the store.
+func TestRefreshKeepsTheLastAccessTokens(t *testing.T) {
+	r := newRig(t)
+	client := r.register(testRedirect)
+	at, rt := r.tokens(client)
+	issued := []string{at}
+	size := func() int64 {
+		st, err := os.Stat(filepath.Join(r.dir, storeFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Size()
+	}
+	var early int64
+	for i := range 100 {
+		r.advance(7 * time.Second) // within the rate
+		at, rt = r.refreshOK(client, rt)
+		issued = append(issued, at)
+		if i == maxRetired+maxAccess {
+			early = size()
+		}
+	}
+	for i, tok := range issued {
+		_, ok := r.s.Verify(tok, testBase+"/mcp")
+		if want := i >= len(issued)-maxAccess; ok != want {
+			t.Errorf("access token %d of %d accepted: %v, want %v", i+1, len(issued), ok, want)
+		}
+	}
+	d, err := r.s.store.current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(d.Grants[0].Access); n != maxAccess {
+		t.Errorf("the grant keeps %d access tokens, want %d", n, maxAccess)
+	}
+	// The retired refresh tokens are bounded too (maxRetired): past both
+	// bounds the store stops growing.
+	if late := size(); late > early+64 {
+		t.Errorf("the store grew from %d to %d bytes over its last %d refreshes", early, late, 99-maxRetired-maxAccess)
+	}
+}
+
+// One client refreshes at most refreshesPerMinute times a minute: the next
+// is 429 temporarily_unavailable with Retry-After, its refresh token still
+// good a minute later. Another client is not slowed, and requests that
+// name a client without its refresh token never count against it.
+func TestRefreshRateIsPerClient(t *testing.T) {
+	r := newRig(t)
+	client, other := r.register(testRedirect), r.register(testRedirect)
+	_, rt := r.tokens(client)
+	_, ort := r.tokens(other)
+	for range 3 * refreshesPerMinute {
+		if status, out := r.token(refreshForm(client, "jjr_forged")); status != 400 || out["error"] != "invalid_grant" {
+			t.Fatalf("a forged refresh token: %d %v", status, out)
+		}
+	}
+	for range refreshesPerMinute {
+		_, rt = r.refreshOK(client, rt)
+	}
+	w := r.do("POST", PathToken, refreshForm(client, rt).Encode(), nil)
+	if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" {
+		t.Fatalf("a refresh past the rate: %d %s (Retry-After %q)", w.Code, w.Body, w.Header().Get("Retry-After"))
+	}
+	if status, out := r.token(refreshForm(client, rt)); out["error"] != errTemporarily || out["error_description"] == "" {
+		t.Fatalf("a refresh past the rate: %d %v, want %s with a description", status, out, errTemporarily)
+	}
+	_, ort = r.refreshOK(other, ort)
+	r.advance(time.Minute)
+	r.refreshOK(client, rt) // the refused refresh left its token valid
+}
