@@ -69,3 +69,86 @@ func TestServeRevokedAfterTooLargeBody(t *testing.T) {
 		t.Fatal("the revoked client's GET stream is open 15 s after juju clients revoke (the recheck runs every 10 s)")
 	}
 }
+
+// listenStream opens a subscriptions/listen stream of protocol 2026-07-28
+// with hdr and returns its status; an open stream is read in the
+// background until cleanup.
+func (s *server) listenStream(t *testing.T, hdr map[string]string) int {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	body := `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
+	req, err := http.NewRequestWithContext(ctx, "POST", s.url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "subscriptions/listen")
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	res, err := streamClient.Do(req)
+	if err != nil {
+		t.Fatalf("subscriptions/listen: %v", err)
+	}
+	if res.StatusCode != 200 {
+		res.Body.Close()
+	} else {
+		drain(res)
+	}
+	return res.StatusCode
+}
+
+// One OAuth client holds 16 event streams at most, GET streams and
+// subscriptions/listen streams together, and one GET stream per session:
+// the next is refused (409 on a session that has one, 503 past the
+// share), while the owner's clients still open theirs and call tools.
+func TestServeStreamsPerClient(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "alpha\n"})
+	srv := startServe(t, root, "--mode", "inspect")
+	g := srv.oauthGrant(t, "many-streams", 1)
+	b := map[string]string{"Authorization": "Bearer " + g.token}
+	sh := merge(b, map[string]string{"Mcp-Session-Id": srv.initSession(t, b)})
+	first, err := srv.openGet(t, sh)
+	if err != nil || first.StatusCode != 200 {
+		t.Fatalf("GET stream: %v %v", first, err)
+	}
+	drain(first)
+	for range 3 {
+		res, err := srv.openGet(t, sh)
+		if err != nil || res.StatusCode != http.StatusConflict {
+			t.Fatalf("a second GET stream on one session: %v %v, want 409", res, err)
+		}
+		res.Body.Close()
+	}
+	for i := range 15 {
+		if c := srv.listenStream(t, b); c != 200 {
+			t.Fatalf("listen stream %d of the client: %d", i+1, c)
+		}
+	}
+	if c := srv.listenStream(t, b); c != http.StatusServiceUnavailable {
+		t.Fatalf("the client's 17th stream: %d, want 503", c)
+	}
+	res, err := srv.openGet(t, merge(b, map[string]string{"Mcp-Session-Id": srv.initSession(t, b)}))
+	if err != nil || res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
+		t.Fatalf("a GET stream past the client's share: %v %v, want 503 with Retry-After", res, err)
+	}
+	res.Body.Close()
+
+	lh := merge(srv.bearer(), map[string]string{"Mcp-Session-Id": srv.initSession(t, srv.bearer())})
+	if res, err := srv.openGet(t, lh); err != nil || res.StatusCode != 200 {
+		t.Fatalf("the owner's GET stream: %v %v", res, err)
+	} else {
+		drain(res)
+	}
+	if c := srv.listenStream(t, srv.bearer()); c != 200 {
+		t.Fatalf("the owner's listen stream: %d", c)
+	}
+	call := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a.txt"}}}`
+	if res, body := srv.raw(t, "POST", "/mcp", call, merge(lh, map[string]string{"Mcp-Protocol-Version": "2025-11-25"})); res.StatusCode != 200 || !strings.Contains(body, "alpha") {
+		t.Fatalf("the owner's read_file: %d %.300s", res.StatusCode, body)
+	}
+}

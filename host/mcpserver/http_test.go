@@ -32,7 +32,7 @@ type testRig struct {
 
 func newRig(t testing.TB, public string, lim Limits) *testRig {
 	rig := &testRig{oauth: &fakeOAuth{tokens: map[string]string{"oauth-good-token-of-client-c1": "c1"}}}
-	m := server.NewMCPServer("t", "1", server.WithToolCapabilities(false))
+	m := server.NewMCPServer("t", "1", server.WithToolCapabilities(true)) // listChanged: a listen stream stays open
 	m.AddTool(mcp.NewTool("touch"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rig.touched.Add(1)
 		return mcp.NewToolResultText("touched by " + clientName(ctx)), nil
@@ -427,38 +427,6 @@ func TestSessionsWithoutATokenAreUnauthorized(t *testing.T) {
 	if len(got) != 1 || got[0] != oauth {
 		t.Fatalf("unauthorized = %q, want only the OAuth session without a token %q (local %q, unbound %q)", got, oauth, local, unbound)
 	}
-}
-
-// openStream opens a session's GET stream on the server at base with hdr;
-// ended receives when the stream ends. The stream is closed at cleanup.
-func openStream(t *testing.T, base string, hdr map[string]string) (*http.Response, <-chan error) {
-	t.Helper()
-	res, err := getStream(t, base, hdr)
-	if err != nil || res.StatusCode != 200 {
-		t.Fatalf("GET stream: %v %v", res, err)
-	}
-	ended := make(chan error, 1)
-	go func() {
-		_, err := io.Copy(io.Discard, res.Body)
-		ended <- err
-	}()
-	return res, ended
-}
-
-// getStream sends a GET for an event stream to base with hdr; the request
-// is cancelled at cleanup.
-func getStream(t *testing.T, base string, hdr map[string]string) (*http.Response, error) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel) // before the server's Close, which waits for the stream
-	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/mcp", nil)
-	req.Host = "127.0.0.1:7777"
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Authorization", "Bearer "+testToken)
-	for k, v := range hdr {
-		req.Header.Set(k, v)
-	}
-	return http.DefaultClient.Do(req)
 }
 
 func TestFrontBodies(t *testing.T) {

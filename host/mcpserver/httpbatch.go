@@ -54,12 +54,21 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte, 
 		msgs[i] = nil
 		size := int64(len(m))
 		m = bytes.TrimSpace(m)
-		if _, refusal := readBatched(m); refusal != nil {
+		head, refusal := readBatched(m)
+		if refusal != nil {
 			held.give(size)
 			out.event(refusal)
 			continue
 		}
 		msg := peekMessage(request{modern: mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion))}, m)
+		if msg.listen {
+			// It would hold the batch open, its stream uncounted.
+			var id any
+			json.Unmarshal(head.ID, &id)
+			held.give(size)
+			out.event(mustJSON(invalidRequest(id, "subscriptions/listen opens an event stream of its own: send it alone, not in a batch")))
+			continue
+		}
 		if msg.modern && msg.cancels != "" && f.stateless.othersHold(msg.cancels, principalOf(r.Context())) {
 			held.give(size)
 			continue // as serveMCP drops it

@@ -30,12 +30,16 @@ const mcpPath = "/mcp"
 //  5. the session: an id must be a live one of the same principal (404),
 //     a request without one must be initialize (400), and initialize must
 //     find room under the cap (503);
-//  6. mcp-go, writing through rpcWriter.
+//  6. an event stream (a session's GET, subscriptions/listen) must be its
+//     session's only GET stream (409) and find room under the principal's
+//     share of streams (503);
+//  7. mcp-go, writing through rpcWriter.
 type front struct {
 	origins  origins
 	auth     authenticator
 	oauth    Authorizer // may be nil
 	sessions *sessions
+	streams  *streams
 	limits   Limits
 	mcp      http.Handler
 	log      *slog.Logger
@@ -174,12 +178,11 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		f.serveBatch(w, r.WithContext(ctx), body, held)
 		return
 	}
-	if id := r.Header.Get(server.HeaderKeySessionID); r.Method == http.MethodGet && id != "" {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		defer f.sessions.attach(id, cancel)()
+	ctx, end, ok := f.holdStream(ctx, w, r, principal, cred, msg)
+	if !ok {
+		return
 	}
+	defer end()
 	if msg.call != "" && r.Method == http.MethodPost {
 		var read []byte
 		if ctx, read = readableCall(ctx, body); unreadableArguments(ctx) != nil {
@@ -188,6 +191,40 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 	}
 	ww := &rpcWriter{ResponseWriter: w, onSession: func(id string) { f.sessions.bind(id, principal, cred) }, onAnswer: held.release}
 	f.mcp.ServeHTTP(ww, r.WithContext(ctx))
+}
+
+// holdStream counts the event stream a request opens, if it opens one: a
+// session's GET stream, tied to its session (sessions.attach), or a
+// subscriptions/listen request. It returns the context to serve the
+// request in and the stream's end, or answers a refusal and returns false:
+// 409 for a second GET stream on one session, 503 past the principal's
+// share of streams.
+func (f *front) holdStream(ctx context.Context, w http.ResponseWriter, r *http.Request, principal string, cred credential, msg request) (context.Context, func(), bool) {
+	id := r.Header.Get(server.HeaderKeySessionID)
+	get := r.Method == http.MethodGet && id != ""
+	if !get && !msg.listen {
+		return ctx, func() {}, true
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	detach := func() {}
+	if get {
+		var ok bool
+		if detach, ok = f.sessions.attach(id, cancel); !ok {
+			cancel()
+			httpError(w, http.StatusConflict, "this session has a GET stream open already, and may have one at a time: close it first")
+			return ctx, nil, false
+		}
+	}
+	remove, ok := f.streams.add(&stream{principal: principal, cred: cred, listen: msg.listen, cancel: cancel})
+	if !ok {
+		detach()
+		cancel()
+		f.log.Debug("refused an event stream past its principal's share", "listen", msg.listen)
+		w.Header().Set("Retry-After", "30")
+		httpError(w, http.StatusServiceUnavailable, "too many open event streams: close one (a GET stream, a subscriptions/listen request), or retry later")
+		return ctx, nil, false
+	}
+	return ctx, func() { remove(); detach(); cancel() }, true
 }
 
 // tooLarge answers a POST whose body was over the limit and read to its
@@ -262,14 +299,19 @@ func (f *front) endSession(id, why string) {
 // token expired, end within this time (its requests are refused at once).
 const recheckEvery = 10 * time.Second
 
-// endRevoked ends every session whose OAuth token is no longer valid:
-// revoked with juju clients revoke, its grant dropped, or expired.
+// endRevoked ends every session, and every listen stream, whose OAuth
+// token is no longer valid: revoked with juju clients revoke, its grant
+// dropped, or expired.
 func (f *front) endRevoked() {
 	if f.oauth == nil {
 		return
 	}
-	for _, id := range f.sessions.unauthorized(func(c credential) bool { return f.oauth.Valid(c.token, c.resource) }) {
+	valid := func(c credential) bool { return f.oauth.Valid(c.token, c.resource) }
+	for _, id := range f.sessions.unauthorized(valid) {
 		f.endSession(id, "ended an HTTP session whose OAuth token expired or was revoked")
+	}
+	if n := f.streams.endUnauthorized(valid); n > 0 {
+		f.log.Info("ended subscriptions/listen streams whose OAuth token expired or was revoked", "streams", n)
 	}
 }
 
@@ -298,6 +340,7 @@ type request struct {
 	call       string // a tools/call request: its id (idKey)
 	cancels    string // a notifications/cancelled: the id it names (idKey)
 	modern     bool   // protocol 2026-07-28 or later: no sessions
+	listen     bool   // a subscriptions/listen request: an event stream
 }
 
 // peek classifies a request the way mcp-go will: the era from the
@@ -343,6 +386,7 @@ func peekMessage(m request, body []byte) request {
 		m.modern = m.modern || mcp.IsModernProtocol(params.Meta.ProtocolVersion())
 	}
 	m.initialize = !m.modern && head.Method == string(mcp.MethodInitialize)
+	m.listen = m.modern && head.Method == string(mcp.MethodSubscriptionsListen)
 	switch {
 	case head.Method == string(mcp.MethodToolsCall) && validID(head.ID):
 		m.call = idKey(head.ID)

@@ -29,6 +29,10 @@ type Limits struct {
 	// for SessionTTL is ended anyway.
 	MaxSessions             int
 	SessionIdle, SessionTTL time.Duration
+	// MaxStreams caps the open event streams (GET streams and
+	// subscriptions/listen requests), shared by principal as sessions are
+	// (streams).
+	MaxStreams int
 	// MaxBodies bounds the bytes of request bodies held at once, being
 	// read or being served, across every client: a body that would pass
 	// it is refused with 503 as its bytes arrive. Many clients sending
@@ -51,6 +55,7 @@ const (
 	DefaultMaxSessions   = 64
 	DefaultSessionIdle   = 10 * time.Minute
 	DefaultSessionTTL    = time.Hour
+	DefaultMaxStreams    = 64
 	DefaultMaxBodies     = 256 << 20
 	DefaultWriteTimeout  = time.Minute
 	maxHeaderBytes       = 64 << 10
@@ -73,6 +78,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxSessions <= 0 {
 		l.MaxSessions = DefaultMaxSessions
+	}
+	if l.MaxStreams <= 0 {
+		l.MaxStreams = DefaultMaxStreams
 	}
 	set(&l.HeaderTimeout, DefaultHeaderTimeout)
 	set(&l.BodyTimeout, DefaultBodyTimeout)

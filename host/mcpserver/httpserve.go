@@ -106,6 +106,7 @@ func newFront(cfg HTTPConfig, addr net.Addr, sess *sessions, inner http.Handler)
 		auth:     newAuthenticator(cfg.Token, cfg.OAuth),
 		oauth:    cfg.OAuth,
 		sessions: sess,
+		streams:  newStreams(cfg.Limits.withDefaults().MaxStreams),
 		limits:   cfg.Limits.withDefaults(),
 		mcp:      inner,
 		log:      logger(cfg.Log),

@@ -40,9 +40,9 @@ const principalSessions = 16
 const localRoom = 8
 
 type sessionEntry struct {
-	owner   string // the principal; "" until the initialize answer is written
-	last    time.Time
-	streams map[*int]context.CancelFunc // the session's open GET streams
+	owner  string // the principal; "" until the initialize answer is written
+	last   time.Time
+	stream *context.CancelFunc // ends the session's GET stream; nil when none
 	// cred is the bearer token of an OAuth principal's last request on
 	// the session and the resource it was checked for: the session lasts
 	// only as long as that token is valid (sessions.unauthorized).
@@ -91,7 +91,7 @@ func (s *sessions) Terminate(id string) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e, ok := s.byID[id]; ok {
-		e.closeStreams()
+		e.closeStream()
 	}
 	delete(s.byID, id)
 	return false, nil
@@ -99,32 +99,35 @@ func (s *sessions) Terminate(id string) (bool, error) {
 
 // attach ties a GET stream to its session: ending the session (DELETE,
 // eviction, the idle sweep) ends the stream, which mcp-go would leave
-// open. The returned function detaches it.
-func (s *sessions) attach(id string, cancel context.CancelFunc) func() {
+// open. A session has one GET stream at a time: ok is false while it has
+// one already. The returned function detaches it.
+func (s *sessions) attach(id string, cancel context.CancelFunc) (detach func(), ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e, ok := s.byID[id]
-	if !ok {
+	e, live := s.byID[id]
+	switch {
+	case !live:
 		cancel()
-		return func() {}
+		return func() {}, true
+	case e.stream != nil:
+		return nil, false
 	}
-	key := new(int)
-	if e.streams == nil {
-		e.streams = map[*int]context.CancelFunc{}
-	}
-	e.streams[key] = cancel
+	mine := &cancel
+	e.stream = mine
 	return func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		delete(e.streams, key)
-	}
+		if e.stream == mine {
+			e.stream = nil
+		}
+	}, true
 }
 
-func (e *sessionEntry) closeStreams() {
-	for _, cancel := range e.streams {
-		cancel()
+func (e *sessionEntry) closeStream() {
+	if e.stream != nil {
+		(*e.stream)()
+		e.stream = nil
 	}
-	e.streams = nil
 }
 
 // bind gives an unowned session to its principal, once, with the
@@ -198,7 +201,7 @@ func (s *sessions) admit(principal string) (evict string, ok bool) {
 	if oldest == "" || s.now().Sub(when) < s.evictIdle {
 		return "", false
 	}
-	s.byID[oldest].closeStreams()
+	s.byID[oldest].closeStream()
 	delete(s.byID, oldest)
 	s.reserved[principal]++
 	return oldest, true
