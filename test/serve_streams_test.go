@@ -2,8 +2,11 @@ package test
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -150,5 +153,38 @@ func TestServeStreamsPerClient(t *testing.T) {
 	call := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a.txt"}}}`
 	if res, body := srv.raw(t, "POST", "/mcp", call, merge(lh, map[string]string{"Mcp-Protocol-Version": "2025-11-25"})); res.StatusCode != 200 || !strings.Contains(body, "alpha") {
 		t.Fatalf("the owner's read_file: %d %.300s", res.StatusCode, body)
+	}
+}
+
+// Connections opened and left silent never pass juju's cap on open
+// connections (256): it closes the longest waiting to make room, so its
+// file descriptors stay bounded and the owner's requests are served.
+func TestServeConnectionsAreBounded(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "alpha\n"})
+	srv := startServe(t, root, "--mode", "inspect")
+	lh := merge(srv.bearer(), map[string]string{"Mcp-Session-Id": srv.initSession(t, srv.bearer()), "Mcp-Protocol-Version": "2025-11-25"})
+	fds := func() int {
+		ents, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", srv.cmd.Process.Pid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ents)
+	}
+	before := fds()
+	const silent, limit = 600, 256
+	for range silent {
+		c, err := net.DialTimeout("tcp", srv.host, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+	}
+	time.Sleep(500 * time.Millisecond) // juju accepts what is queued
+	if n := fds(); n > before+limit+16 {
+		t.Fatalf("juju holds %d descriptors after %d silent connections, %d before: the cap of %d connections does not hold", n, silent, before, limit)
+	}
+	call := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a.txt"}}}`
+	if res, body := srv.raw(t, "POST", "/mcp", call, lh); res.StatusCode != 200 || !strings.Contains(body, "alpha") {
+		t.Fatalf("the owner's read_file beside %d silent connections: %d %.300s", silent, res.StatusCode, body)
 	}
 }

@@ -33,6 +33,12 @@ type Limits struct {
 	// subscriptions/listen requests), shared by principal as sessions are
 	// (streams).
 	MaxStreams int
+	// MaxConns caps the open connections. Past it a new connection takes
+	// the place of the one idle longest (no request in flight), or is
+	// closed at once when every one is busy (connLimit): however many
+	// connections clients open, juju keeps file descriptors for its own
+	// work.
+	MaxConns int
 	// MaxBodies bounds the bytes of request bodies held at once, being
 	// read or being served, across every client: a body that would pass
 	// it is refused with 503 as its bytes arrive. Many clients sending
@@ -56,6 +62,7 @@ const (
 	DefaultSessionIdle   = 10 * time.Minute
 	DefaultSessionTTL    = time.Hour
 	DefaultMaxStreams    = 64
+	DefaultMaxConns      = 256
 	DefaultMaxBodies     = 256 << 20
 	DefaultWriteTimeout  = time.Minute
 	maxHeaderBytes       = 64 << 10
@@ -81,6 +88,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxStreams <= 0 {
 		l.MaxStreams = DefaultMaxStreams
+	}
+	if l.MaxConns <= 0 {
+		l.MaxConns = DefaultMaxConns
 	}
 	set(&l.HeaderTimeout, DefaultHeaderTimeout)
 	set(&l.BodyTimeout, DefaultBodyTimeout)

@@ -51,15 +51,17 @@ func ServeHTTP(ctx context.Context, h *host.Host, cfg HTTPConfig) error {
 	go handler.watchGrants(wctx)
 	log := logger(cfg.Log)
 	lim := cfg.Limits.withDefaults()
+	conns := newConnLimit(cfg.Listener, lim.MaxConns, log)
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: lim.HeaderTimeout,
 		IdleTimeout:       lim.IdleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+		ConnState:         conns.track,
 	}
 	done := make(chan error, 1)
-	go func() { done <- srv.Serve(cfg.Listener) }()
+	go func() { done <- srv.Serve(conns) }()
 	select {
 	case err := <-done:
 		return err
