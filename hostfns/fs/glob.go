@@ -10,7 +10,6 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
-	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -90,8 +89,8 @@ func splitGlob(req *abi.GlobRequest) (base, pattern string, e *abi.Error) {
 	if pattern != "" && !doublestar.ValidatePattern(pattern) {
 		return "", "", abi.Errorf(abi.InvalidArgument, "the pattern %q is not a valid glob (check its brackets and braces)", req.Pattern)
 	}
-	if hostfns.GlobForms(pattern) > hostfns.MaxGlobForms {
-		return "", "", abi.Errorf(abi.InvalidArgument, "the pattern's brace groups expand to more than %d forms; use fewer {a,b} groups, or several calls", hostfns.MaxGlobForms)
+	if abi.GlobForms(pattern) > abi.MaxGlobForms {
+		return "", "", abi.Errorf(abi.InvalidArgument, "the pattern's brace groups expand to more than %d forms; use fewer {a,b} groups, or several calls", abi.MaxGlobForms)
 	}
 	if base == "" {
 		base = "."

@@ -6,7 +6,6 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
-	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -34,8 +33,8 @@ func validate(req *abi.SearchRequest) *abi.Error {
 		switch {
 		case g == "" || !doublestar.ValidatePattern(g):
 			return abi.Errorf(abi.InvalidArgument, "the file glob %s is not a valid glob; use e.g. *.go, src/**/*.ts, or !*.min.js to leave files out", abi.Quote(req.Glob))
-		case hostfns.GlobForms(g) > hostfns.MaxGlobForms:
-			return abi.Errorf(abi.InvalidArgument, "the file glob's brace groups expand to more than %d forms; use fewer {a,b} groups", hostfns.MaxGlobForms)
+		case abi.GlobForms(g) > abi.MaxGlobForms:
+			return abi.Errorf(abi.InvalidArgument, "the file glob's brace groups expand to more than %d forms; use fewer {a,b} groups", abi.MaxGlobForms)
 		case strings.HasPrefix(g, "/") || g == ".." || strings.HasPrefix(g, "../") || strings.Contains(g, "/../") || strings.HasSuffix(g, "/.."):
 			return abi.Errorf(abi.InvalidArgument, "the file glob %s must be relative to the folder in path (no leading / and no ..); put the folder in path and keep the glob below it", abi.Quote(req.Glob))
 		}
@@ -45,7 +44,7 @@ func validate(req *abi.SearchRequest) *abi.Error {
 	}
 	for _, g := range req.SkipDirs {
 		// A leading ! would turn rg's exclusion into an inclusion.
-		if g == "" || g[0] == '!' || len(g) > abi.MaxSearchGlob || strings.ContainsAny(g, "/\\\x00\n\r") || !doublestar.ValidatePattern(g) || hostfns.GlobForms(g) > hostfns.MaxGlobForms {
+		if g == "" || g[0] == '!' || len(g) > abi.MaxSearchGlob || strings.ContainsAny(g, "/\\\x00\n\r") || !doublestar.ValidatePattern(g) || abi.GlobForms(g) > abi.MaxGlobForms {
 			return abi.Errorf(abi.InvalidArgument, "the folder to skip %s is not a glob of one folder name; use e.g. testdata or .*", abi.Quote(g))
 		}
 	}

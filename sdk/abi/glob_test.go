@@ -1,4 +1,4 @@
-package hostfns
+package abi
 
 import (
 	"strings"
