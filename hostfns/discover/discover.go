@@ -138,15 +138,18 @@ func (s *server) jobs() []*job {
 	return jobs
 }
 
-// newJob sorts the globs of d into plain names and patterns (invalid
-// ones dropped).
+// newJob sorts the globs of d into plain names and patterns, dropping
+// invalid ones and those past the manifest's bounds (a manifest is checked
+// for them at install and start; abi.MaxDiscovererGlob, abi.GlobForms):
+// each is matched against every file, in host code no deadline stops.
 func newJob(src Source, d abi.DiscovererSpec) *job {
 	j := &job{src: src, spec: d, names: map[string]bool{}}
 	for _, g := range d.Files {
 		switch {
+		case len(g) > abi.MaxDiscovererGlob:
 		case !strings.ContainsAny(g, `/*?[]{}\`):
 			j.names[g] = true
-		case doublestar.ValidatePattern(g):
+		case doublestar.ValidatePattern(g) && abi.GlobForms(g) <= abi.MaxGlobForms:
 			j.globs = append(j.globs, g)
 		}
 	}

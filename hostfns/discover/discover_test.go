@@ -12,10 +12,14 @@ import (
 	"github.com/jujutools/juju/sdk/abi"
 )
 
+// The glob rule of abi.DiscovererSpec; invalid globs and those past the
+// manifest's bounds (forty {,} groups: days of matching for each name)
+// are dropped.
 func TestGlobRule(t *testing.T) {
-	j := newJob(nil, abi.DiscovererSpec{Files: []string{"Makefile", "*.mk", "**/.cargo/config.toml", "build/*.gradle", "[bad"}})
+	j := newJob(nil, abi.DiscovererSpec{Files: []string{"Makefile", "*.mk", "**/.cargo/config.toml", "build/*.gradle", "[bad",
+		strings.Repeat("{,}", 40) + "x", strings.Repeat("*", abi.MaxDiscovererGlob+1), strings.Repeat("n", abi.MaxDiscovererGlob+1)}})
 	if len(j.names) != 1 || len(j.globs) != 3 {
-		t.Errorf("names %v, globs %v", j.names, j.globs)
+		t.Fatalf("names %v, globs %v", j.names, j.globs)
 	}
 	for path, want := range map[string]bool{
 		"Makefile": true, "a/b/Makefile": true, "x.mk": true, "a/x.mk": true,

@@ -193,7 +193,11 @@ func (m *Manifest) check(needHash bool, schemas schemaCheck) error {
 		}
 		seenTool[t.Name] = true
 	}
+	if len(m.Discoverers) > abi.MaxDiscoverers {
+		return bad("%d discoverers, more than the %d a plugin may have", len(m.Discoverers), abi.MaxDiscoverers)
+	}
 	seenDisc := map[string]bool{}
+	forms := 0 // of all the discoverers' globs
 	for _, d := range m.Discoverers {
 		if !validName(d.Name) {
 			return bad("discoverer name %q must match %s", d.Name, namePattern)
@@ -204,6 +208,17 @@ func (m *Manifest) check(needHash bool, schemas schemaCheck) error {
 		seenDisc[d.Name] = true
 		if len(d.Files) == 0 {
 			return bad("discoverer %q names no files", d.Name)
+		}
+		if len(d.Files) > abi.MaxDiscovererGlobs {
+			return bad("discoverer %q has %d file globs, more than %d", d.Name, len(d.Files), abi.MaxDiscovererGlobs)
+		}
+		for _, g := range d.Files {
+			if len(g) > abi.MaxDiscovererGlob {
+				return bad("discoverer %q: a file glob of %d bytes, longer than %d", d.Name, len(g), abi.MaxDiscovererGlob)
+			}
+			if forms += abi.GlobForms(g); forms > abi.MaxGlobForms {
+				return bad("discoverer %q: the discoverers' file globs expand to more than %d forms in all (each {a,b} group multiplies its glob's); use fewer brace groups", d.Name, abi.MaxGlobForms)
+			}
 		}
 	}
 	return nil

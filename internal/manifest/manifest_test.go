@@ -1,9 +1,13 @@
 package manifest
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/jujutools/juju/sdk/abi"
 )
 
 const good = `{
@@ -74,6 +78,62 @@ func TestDecodeRejects(t *testing.T) {
 			_, err := Decode([]byte(strings.Replace(good, tc.from, tc.to, 1)))
 			if err == nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("want an ErrInvalid mentioning %q, got %v", tc.want, err)
+			}
+		})
+	}
+}
+
+// A plugin's discoverer globs are matched against every file of the
+// workspace in host code, at each project_overview: their number, their
+// length and the forms their brace groups expand to are bounded, at
+// install and at every start, before any of them is matched.
+func TestDiscovererGlobsBounded(t *testing.T) {
+	withDiscoverers := func(ds []abi.DiscovererSpec) []byte {
+		var m map[string]any
+		json.Unmarshal([]byte(good), &m)
+		m["discoverers"] = ds
+		out, _ := json.Marshal(m)
+		return out
+	}
+	many := func(n int, files ...string) []abi.DiscovererSpec {
+		var ds []abi.DiscovererSpec
+		for i := range n {
+			ds = append(ds, abi.DiscovererSpec{Name: fmt.Sprintf("d%d", i), Files: files})
+		}
+		return ds
+	}
+	globs := func(n int, g string) []string {
+		var out []string
+		for i := range n {
+			out = append(out, fmt.Sprintf("%s%d", g, i))
+		}
+		return out
+	}
+	eight := "*.{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}" // 128 forms
+	for _, c := range []struct {
+		name string
+		ds   []abi.DiscovererSpec
+		want string // "" when the manifest is good
+	}{
+		{"forty brace groups", many(1, strings.Repeat("{,}", 40)+"x"), "forms"},
+		{"65 discoverers", many(abi.MaxDiscoverers+1, "Makefile"), "discoverers, more than"},
+		{"33 globs", many(1, globs(abi.MaxDiscovererGlobs+1, "f")...), "file globs, more than"},
+		{"a glob too long", many(1, strings.Repeat("x", abi.MaxDiscovererGlob+1)), "longer than"},
+		{"forms over the plugin's discoverers", many(9, eight), "forms in all"},
+		{"at the bounds", append(many(abi.MaxDiscoverers-1, "Makefile"),
+			abi.DiscovererSpec{Name: "last", Files: append(globs(abi.MaxDiscovererGlobs-1, "f"), strings.Repeat("x", abi.MaxDiscovererGlob))}), ""},
+		{"1,024 forms in all", many(abi.MaxGlobForms/128, eight), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			data := withDiscoverers(c.ds)
+			for name, decode := range map[string]func([]byte) (*Manifest, error){"Decode": Decode, "DecodeEmbedded": DecodeEmbedded, "DecodeSource": DecodeSource} {
+				_, err := decode(data)
+				switch {
+				case c.want == "" && err != nil:
+					t.Errorf("%s refused a manifest within the bounds: %v", name, err)
+				case c.want != "" && (!errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.want)):
+					t.Errorf("%s: want an ErrInvalid mentioning %q, got %v", name, c.want, err)
+				}
 			}
 		})
 	}

@@ -36,6 +36,19 @@ type DiscovererSpec struct {
 	Files []string `json:"files"`
 }
 
+// The bounds of a plugin's discoverers. The host matches every file of
+// the workspace against every glob of every discoverer, in host code, on
+// each project_overview: a plugin has at most MaxDiscoverers, each at most
+// MaxDiscovererGlobs globs of at most MaxDiscovererGlob bytes, and the
+// globs of all its discoverers expand to at most MaxGlobForms forms in all
+// (see GlobForms; a plain name is one). core-discover has 12 discoverers,
+// at most 7 globs each and 39 in all.
+const (
+	MaxDiscoverers     = 64
+	MaxDiscovererGlobs = 32
+	MaxDiscovererGlob  = 256
+)
+
 // Description is the output of ExportDescribe.
 type Description struct {
 	Tools       []ToolSpec       `json:"tools"`
