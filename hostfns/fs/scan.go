@@ -139,6 +139,16 @@ func (s *scan) walk(d walkDir, rel string, ign ignoreStack, depth int) {
 			}
 			s.files++
 			s.visit(ScanFile{Path: s.pol.Display(s.root, erel), Rel: erel, Name: name, Dir: display, Size: info.Size()})
+			// A folder may hold many files, and visit costs what the
+			// caller makes it (discover matches each against every
+			// discoverer's globs): the deadline is checked within a
+			// folder too.
+			if s.files%scanCheckEvery == 0 {
+				if e := canceled(s.ctx); e != nil {
+					s.err = e
+					return
+				}
+			}
 		}
 	}
 	if len(dirs) > 0 && depth >= s.opts.MaxDepth {
@@ -151,6 +161,10 @@ func (s *scan) walk(d walkDir, rel string, ign ignoreStack, depth int) {
 		}
 	}
 }
+
+// scanCheckEvery is how many files a Scan visits between two looks at
+// its context.
+const scanCheckEvery = 256
 
 // matchesAny reports whether name matches one of the globs.
 func matchesAny(globs []string, name string) bool {

@@ -2,6 +2,7 @@ package fs
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -83,5 +84,32 @@ func TestScanSkipsNamesThatAreNotUTF8(t *testing.T) {
 	got, _ := scanAll(t, f, "", ScanOptions{Skip: []string{"node_modules"}})
 	if strings.Contains(got, "bad") || strings.ContainsRune(got, utf8.RuneError) || !strings.Contains(got, "ok\u00e9/x.go") {
 		t.Errorf("Scan: %q", got)
+	}
+}
+
+// A Scan stops at its deadline inside one folder too: a visit may cost
+// much (discover matches each file against every discoverer's globs),
+// and a folder may hold many files.
+func TestScanStopsWithinAFolder(t *testing.T) {
+	f := newFixture(t, Options{})
+	dir := filepath.Join(f.ws, "many")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const n = 4 * scanCheckEvery
+	for i := range n {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	visits := 0
+	_, e := Scan(ctx, f.p, "many", ScanOptions{}, func(ScanFile) {
+		visits++
+		cancel() // the call's time runs out during the first visit
+	})
+	if e == nil || e.Code != "TIMEOUT" || visits > scanCheckEvery {
+		t.Errorf("Scan = %v after %d of %d visits, want TIMEOUT within %d", e, visits, n, scanCheckEvery)
 	}
 }
