@@ -190,14 +190,10 @@ func (s *server) run(ctx context.Context, jobs []*job, res *abi.DiscoverTasksRes
 		ctx, cancel = context.WithDeadline(ctx, dl.Add(-callReserve))
 		defer cancel()
 	}
-	type outcome struct {
-		tasks []abi.Task
-		warns []abi.Warning
-	}
 	var (
 		order []Source
 		bySrc = map[Source][]int{} // indexes into jobs
-		out   = make([]outcome, len(jobs))
+		out   = newBudget(len(jobs))
 		wg    sync.WaitGroup
 		sema  = make(chan struct{}, min(max(runtime.GOMAXPROCS(0), 2), 4))
 	)
@@ -223,19 +219,19 @@ func (s *server) run(ctx context.Context, jobs []*job, res *abi.DiscoverTasksRes
 			go func() {
 				defer wg.Done()
 				for i := range next {
+					if !out.open(i, jobs[i]) {
+						continue
+					}
 					sema <- struct{}{}
 					t, w := s.call(ctx, caller, jobs[i])
 					<-sema
-					out[i] = outcome{t, w}
+					out.add(i, jobs[i], t, w)
 				}
 			}()
 		}
 	}
 	wg.Wait()
-	for _, o := range out { // in the discoverers' order, whichever ended first
-		res.Tasks = append(res.Tasks, o.tasks...)
-		res.Warnings = append(res.Warnings, o.warns...)
-	}
+	out.merge(res) // in the discoverers' order, whichever ended first
 }
 
 // callReserve is the part of the calling tool's time the discoverers leave

@@ -3,6 +3,8 @@ package discover
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -268,5 +270,112 @@ func TestDiscoverersLeaveTheCallItsTime(t *testing.T) {
 		if !strings.Contains(w.Message, "share of the call's time ran out") {
 			t.Errorf("warning %q", w.Message)
 		}
+	}
+}
+
+// bulkSource is a plugin whose discoverers return as many tasks as their
+// names say ("d3-5000": 5,000), each with every field at its bound when
+// long, after a pause that makes them end in another order than theirs.
+type bulkSource struct {
+	specs   []abi.DiscovererSpec
+	long    bool
+	pause   func(i int) time.Duration
+	invoked atomic.Int32
+}
+
+func (s *bulkSource) Name() string                      { return "bulk" }
+func (s *bulkSource) Discoverers() []abi.DiscovererSpec { return s.specs }
+func (s *bulkSource) Warm(context.Context) error        { return nil }
+func (s *bulkSource) Invoke(_ context.Context, _ hostfns.Caller, _ string, in []byte) ([]byte, *abi.Error) {
+	s.invoked.Add(1)
+	var req abi.DiscoverRequest
+	json.Unmarshal(in, &req)
+	var i, n int
+	fmt.Sscanf(req.Discoverer, "d%d-%d", &i, &n)
+	time.Sleep(s.pause(i))
+	res := abi.DiscoverResult{Tasks: []abi.Task{}, Warnings: []abi.Warning{{File: "Makefile", Message: req.Discoverer}}}
+	pad := func(s string, n int) string { return s }
+	if s.long {
+		pad = func(s string, n int) string { return s + strings.Repeat("x", n-len(s)) }
+	}
+	for k := range n {
+		res.Tasks = append(res.Tasks, abi.Task{
+			Name: pad(fmt.Sprintf("%s.%d.", req.Discoverer, k), maxName), Runner: "make",
+			Command: pad("make", maxCommand), Cwd: ".", File: "Makefile", Line: k + 1,
+			Description: pad("d", maxDescription), Kind: abi.KindBuild,
+		})
+	}
+	out, _ := json.Marshal(res)
+	return out, nil
+}
+
+// bulk runs the discoverers of counts (of tasks) over one file, and
+// returns what came back, how many tasks each discoverer kept, and how
+// many ran.
+func bulk(t *testing.T, counts []int, long bool, pause func(int) time.Duration) (*abi.DiscoverTasksResult, []int, int) {
+	t.Helper()
+	src := &bulkSource{long: long, pause: pause}
+	var jobs []*job
+	for i, n := range counts {
+		src.specs = append(src.specs, abi.DiscovererSpec{Name: fmt.Sprintf("d%d-%d", i, n), Files: []string{"Makefile"}})
+		j := newJob(src, src.specs[i])
+		j.files = []string{"Makefile"}
+		jobs = append(jobs, j)
+	}
+	s := &server{opts: Options{Timeout: time.Minute}}
+	res := &abi.DiscoverTasksResult{}
+	s.run(context.Background(), jobs, res)
+	kept := make([]int, len(counts))
+	for _, task := range res.Tasks {
+		var i int
+		fmt.Sscanf(task.Name, "d%d-", &i)
+		kept[i]++
+	}
+	return res, kept, int(src.invoked.Load())
+}
+
+// What all the discoverers found together stays within MaxTotalTasks and
+// maxTotalBytes, far below the 16 MiB a host function may answer: the
+// first tasks in the discoverers' order are kept, whichever ended first,
+// a warning first of all says how many were left out, and the
+// discoverers after the bound are not run. Before, 100 discoverers of
+// 5,000 tasks took juju past 700 MB and failed the overview, and seven
+// build files of long tasks its answer.
+func TestDiscoverersShareOneBudget(t *testing.T) {
+	counts := []int{3, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000}
+	for _, c := range []struct {
+		name  string
+		long  bool
+		pause func(int) time.Duration
+		kept  []int // the first discoverers' tasks kept
+	}{
+		// A long task is about 1.9 KB of JSON: the bytes are the bound.
+		{"long tasks, in order", true, func(i int) time.Duration { return time.Duration(i) * 5 * time.Millisecond }, []int{3, 4_583, 0}},
+		{"long tasks, last first", true, func(i int) time.Duration { return time.Duration(10-i) * 20 * time.Millisecond }, []int{3, 4_583, 0}},
+		// A short one is about 100 bytes: the count is the bound.
+		{"short tasks, in order", false, func(i int) time.Duration { return time.Duration(i) * 5 * time.Millisecond }, []int{3, 5000, 5000, 5000, 4997, 0}},
+		{"short tasks, last first", false, func(i int) time.Duration { return time.Duration(10-i) * 20 * time.Millisecond }, []int{3, 5000, 5000, 5000, 4997, 0}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, kept, ran := bulk(t, counts, c.long, c.pause)
+			data, _ := json.Marshal(res)
+			if len(data) > maxTotalBytes+4<<10 || len(res.Tasks) > MaxTotalTasks {
+				t.Fatalf("%d tasks, %d bytes of JSON", len(res.Tasks), len(data))
+			}
+			if !slices.Equal(kept[:len(c.kept)], c.kept) || slices.Max(kept[len(c.kept):]) != 0 {
+				t.Errorf("tasks kept by each discoverer %v, want %v then none", kept, c.kept)
+			}
+			if ran == len(counts) {
+				t.Errorf("all %d discoverers ran, though the first few fill the budget", ran)
+			}
+			left := 0
+			for i, n := range counts[:ran] {
+				left += n - kept[i]
+			}
+			want := fmt.Sprintf("and %d tasks and %d warnings were left out; %d discoverers were not run", left, ran-(len(res.Warnings)-1), len(counts)-ran)
+			if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0].Message, want) {
+				t.Fatalf("warnings %v, want first one saying %q", res.Warnings, want)
+			}
+		})
 	}
 }
