@@ -1,6 +1,7 @@
 package python
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -78,4 +79,28 @@ lint | nox | nox -s lint | . | noxfile.py:12 | lint | nox session
 unit | nox | nox -s unit | bomb | bomb/noxfile.py:3 | other | nox session
 lint | nox | nox -s lint | bomb | bomb/noxfile.py:12 | lint | nox session
 `, "")
+}
+
+// A pyproject.toml of 70,000 table headers and no "=" is refused at once
+// with a warning, and the project beside it keeps its tasks: the TOML
+// decoder compares each table with every one before it (the discoverer
+// ran past its 10 s inside wasm and lost the legit project's script),
+// and the bound counted only "=" signs.
+func TestManyTableHeaders(t *testing.T) {
+	var b strings.Builder
+	for i := range 70_000 {
+		fmt.Fprintf(&b, "[t%d]\n", i)
+	}
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{
+		"pyproject.toml":               "[project]\nname = \"app\"\n[project.scripts]\nserve = \"app:main\"\n",
+		"third_party/x/pyproject.toml": b.String(),
+	}))
+	start := time.Now()
+	res := Discover(fsys, []string{"pyproject.toml", "third_party/x/pyproject.toml"})
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("took %v", d)
+	}
+	tasktest.Check(t, res, `
+serve | python | serve | . | pyproject.toml:4 | run | console script app:main
+`, "third_party/x/pyproject.toml: has more than 5000 keys")
 }

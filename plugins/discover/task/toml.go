@@ -111,23 +111,39 @@ func (f *INI) KeyLine(name, key string) int {
 	return f.Sections[i].Line
 }
 
-// maxTOMLKeys bounds the keys of a TOML file decoded. go-toml's check
-// for duplicate keys compares each key with those before it: a mise.toml
-// of 150,000 tasks took 27 s of CPU natively (and ran the discoverer past
-// its 10 s inside wasm). 5,000 keys cost about 30 ms; real manifests and
-// configs hold hundreds. The "=" signs of the file are counted: at least
-// as many as its keys, inline tables' too.
+// maxTOMLKeys bounds the keys and tables of a TOML file decoded.
+// go-toml's check for duplicate keys compares each key with those before
+// it, and each table header with the tables before it: a mise.toml of
+// 150,000 tasks took 27 s of CPU natively, a pyproject.toml of 70,000
+// "[tN]" headers 24 s (each ran the discoverer past its 10 s inside wasm).
+// 5,000 keys cost about 30 ms; real manifests and configs hold hundreds.
+// The "=" signs of the file are counted, at least as many as its keys,
+// inline tables' too, and the lines that start with "[", at least as many
+// as its table headers.
 const maxTOMLKeys = 5000
 
 // errTooManyKeys says a TOML file was not decoded for its size.
-var errTooManyKeys = fmt.Errorf("has more than %d keys (counting its = signs), past juju's bound", maxTOMLKeys)
+var errTooManyKeys = fmt.Errorf("has more than %d keys (counting its = signs and [table] lines), past juju's bound", maxTOMLKeys)
 
-// UnmarshalTOML decodes a TOML file of at most maxTOMLKeys keys into v.
+// UnmarshalTOML decodes a TOML file of at most maxTOMLKeys keys and
+// tables into v.
 func UnmarshalTOML(data []byte, v any) error {
-	if bytes.Count(data, []byte("=")) > maxTOMLKeys {
+	if tomlKeys(data) > maxTOMLKeys {
 		return errTooManyKeys
 	}
 	return toml.Unmarshal(data, v)
+}
+
+// tomlKeys counts the "=" signs of data and its lines whose first
+// character other than a space or tab is "[", in one pass.
+func tomlKeys(data []byte) int {
+	n := bytes.Count(data, []byte("="))
+	for line := range bytes.SplitSeq(data, []byte("\n")) {
+		if l := bytes.TrimLeft(line, " \t"); len(l) > 0 && l[0] == '[' {
+			n++
+		}
+	}
+	return n
 }
 
 // TOMLError says why a TOML document was not read: where it is broken, or
