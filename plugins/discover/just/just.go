@@ -46,6 +46,7 @@ type justfile struct {
 	dup     string            // the first recipe defined twice, where
 	allow   bool              // set allow-duplicate-recipes
 	files   int               // imports and modules read (maxFiles)
+	bytes   int               // their bytes, at each import (task.MaxIncluded)
 }
 
 type discoverer struct {
@@ -157,9 +158,16 @@ func (d *discoverer) parse(jf *justfile, file string, data []byte, prefix string
 			}
 			continue
 		}
+		if jf.bytes > task.MaxIncluded {
+			continue // said once, below
+		}
 		data, err := d.fsys.ReadFile(src)
 		if err != nil {
 			d.res.Warn(file, "line %d: %s could not be read: %v", l.line, src, err)
+			continue
+		}
+		if jf.bytes += len(data); jf.bytes > task.MaxIncluded {
+			d.res.Warn(file, "line %d: the justfile imports more than %d MiB, counting a file at each import; %s and those after it were not read", l.line, task.MaxIncluded>>20, src)
 			continue
 		}
 		seen[src] = true

@@ -83,3 +83,25 @@ func TestImportBomb(t *testing.T) {
 	}
 	tasktest.Check(t, res, `top | just | just top | . | justfile:4 | other`, "l6/2.just: line 7: the justfile imports more than 256 files; l7/6.just")
 }
+
+// A justfile importing one 3 MiB file 64 times reads task.MaxIncluded of
+// it and warns: each import was read and parsed again.
+func TestImportAmplification(t *testing.T) {
+	var big strings.Builder
+	for big.Len() < 3<<20 {
+		fmt.Fprintf(&big, "v%d := \"%s\"\n", big.Len(), strings.Repeat("x", 60))
+	}
+	var jf strings.Builder
+	jf.WriteString("set allow-duplicate-recipes\n")
+	for range 64 {
+		jf.WriteString("import 'big.just'\n")
+	}
+	jf.WriteString("top:\n\techo\n")
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{"justfile": jf.String(), "big.just": big.String()}))
+	start := time.Now()
+	res := Discover(fsys, []string{"justfile"})
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+	tasktest.Check(t, res, `top | just | just top | . | justfile:66 | other`, "justfile: line 3: the justfile imports more than 4 MiB, counting a file at each import; big.just and those after it were not read")
+}

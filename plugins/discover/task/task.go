@@ -13,6 +13,15 @@ import (
 	"github.com/jujutools/juju/sdk/abi"
 )
 
+// MaxIncluded bounds the bytes of the files one top file includes or
+// imports (a Taskfile's includes, a justfile's imports and modules),
+// counted at each inclusion: a file may be included along many paths, and
+// one Taskfile including a 3 MiB file 256 times made 256 parses of it, the
+// discoverer ran past its 10 s and the other Taskfiles' tasks were lost.
+// Real ones include a few kilobytes; parsing 4 MiB of YAML takes about
+// 0.3 s natively.
+const MaxIncluded = 4 << 20
+
 // Result collects the tasks and warnings of one discoverer run.
 type Result struct{ abi.DiscoverResult }
 

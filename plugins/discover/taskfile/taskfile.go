@@ -65,6 +65,7 @@ type discoverer struct {
 	found []abi.Task // of the top Taskfile being read
 	fatal string     // why task refuses it, if it does
 	files int        // included files read for it (maxFiles)
+	bytes int        // their bytes, at each inclusion (task.MaxIncluded)
 }
 
 // Discover lists the tasks of the Taskfiles in files.
@@ -76,7 +77,7 @@ func Discover(fsys task.FS, files []string) *task.Result {
 			continue
 		}
 		dir := task.Dir(f)
-		d.found, d.fatal, d.files = nil, "", 0
+		d.found, d.fatal, d.files, d.bytes = nil, "", 0, 0
 		d.taskfile(f, data, dir, scope{runDir: dir}, 0, map[string]bool{f: true})
 		if d.fatal != "" {
 			d.res.Warn(f, "task refuses this Taskfile: %s; its tasks are not listed", d.fatal)
@@ -131,9 +132,16 @@ func (d *discoverer) taskfile(file string, data []byte, root string, sc scope, d
 			}
 			continue
 		}
+		if d.bytes > task.MaxIncluded {
+			continue // said once, below
+		}
 		b, err := d.fsys.ReadFile(inc)
 		if err != nil {
 			d.res.Warn(file, "line %d: the included Taskfile %s could not be read: %v", k.Line, inc, err)
+			continue
+		}
+		if d.bytes += len(b); d.bytes > task.MaxIncluded {
+			d.res.Warn(file, "line %d: the Taskfile includes more than %d MiB, counting a file at each inclusion; %s and those after it were not read", k.Line, task.MaxIncluded>>20, inc)
 			continue
 		}
 		next := scope{prefix: sc.prefix + k.Value + ":", runDir: sc.runDir, excludes: map[string]bool{}}

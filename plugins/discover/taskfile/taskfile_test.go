@@ -79,3 +79,35 @@ func TestIncludeBomb(t *testing.T) {
 	}
 	tasktest.Check(t, res, `top | task | task top | . | Taskfile.yml:5 | other`, "l6/2.yml: line 9: the Taskfile includes more than 256 files; l7/6.yml")
 }
+
+// A Taskfile including one 3 MiB file 64 times reads task.MaxIncluded of
+// it and warns, and the Taskfile beside it keeps its task: each inclusion
+// was read and parsed again (256 took the discoverer past its 10 s inside
+// wasm, and every Taskfile's tasks were lost).
+func TestIncludeAmplification(t *testing.T) {
+	var big strings.Builder
+	big.WriteString("version: '3'\nvars:\n")
+	for big.Len() < 3<<20 {
+		fmt.Fprintf(&big, "  V%d: \"%s\"\n", big.Len(), strings.Repeat("x", 60))
+	}
+	var tf strings.Builder
+	tf.WriteString("version: '3'\nincludes:\n")
+	for i := range 64 {
+		fmt.Fprintf(&tf, "  i%d: ./big.yml\n", i)
+	}
+	tf.WriteString("tasks:\n  evil: echo\n")
+	fsys := task.DirFS(tasktest.Write(t, map[string]string{
+		"legit/Taskfile.yml":     "version: '3'\ntasks:\n  build:\n    desc: legit build\n    cmds: [go build]\n",
+		"vendorish/Taskfile.yml": tf.String(),
+		"vendorish/big.yml":      big.String(),
+	}))
+	start := time.Now()
+	res := Discover(fsys, []string{"legit/Taskfile.yml", "vendorish/Taskfile.yml"})
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+	tasktest.Check(t, res, `
+build | task | task build | legit | legit/Taskfile.yml:3 | build | legit build
+evil | task | task evil | vendorish | vendorish/Taskfile.yml:68 | other
+`, "vendorish/Taskfile.yml: line 4: the Taskfile includes more than 4 MiB, counting a file at each inclusion; vendorish/big.yml and those after it were not read")
+}
