@@ -241,34 +241,25 @@ func (c *collector) flush() {
 
 // admit decides whether a file rg names may be shown: the file glob (a
 // glob with a slash, matched here), then the policy, which has the last
-// word and opens the file the host will read. A file the policy refuses by
-// its name, or as a multiply-linked private key, is counted hidden; one
-// that no longer resolves to itself (removed, or a folder above it swapped
-// for a link) marks the result changed. The file returned has no handle
-// when it is not to be shown.
+// word and opens the file the host will read. A file the policy refuses,
+// by its name or as a multiply-linked private key, is passed over without
+// a word, and so is a name that is not UTF-8 (no tool can name it, and
+// the policy opens no such path): rg names such a file only when the
+// pattern matches its content, so any count of them would tell the
+// pattern's author what the file holds. A file that no longer resolves to
+// itself (removed, or a folder above it swapped for a link) marks the
+// result changed. The file returned has no handle when it is not to be
+// shown.
 func (c *collector) admit(name string) *file {
 	skip := &file{name: name}
 	rel := path.Clean(strings.TrimPrefix(name, "./"))
 	if g, exclude := splitGlob(c.req.Glob); g != "" && !nameGlob(g) && c.globMatch(g, rel) == exclude {
 		return skip
 	}
-	if inGit(rel) {
-		return skip // never searched, whatever rg was given
-	}
-	if !utf8.ValidString(rel) {
-		// No tool can name it; it is counted, as a root's file.
-		if c.s.pol.Check(c.root, rel) == nil && c.inRoot(rel) {
-			c.res.Unnamed++
-		}
+	if inGit(rel) || !utf8.ValidString(rel) || c.s.pol.Check(c.root, rel) != nil {
 		return skip
 	}
 	display := c.s.pol.Display(c.root, rel)
-	if c.s.pol.Check(c.root, rel) != nil {
-		if c.inRoot(rel) {
-			c.res.Hidden++
-		}
-		return skip
-	}
 	if r, f, _, ok := c.s.pol.ResolveRegular(display); ok {
 		if r.Root == c.root && r.Rel == rel {
 			return &file{name: name, display: display, f: f}
@@ -285,22 +276,12 @@ func (c *collector) admit(name string) *file {
 	f, _, aerr := c.s.pol.OpenRead(r)
 	switch {
 	case aerr != nil && aerr.Code == abi.SecretDenied:
-		c.res.Hidden++
 		return skip
 	case aerr != nil:
 		c.res.Changed = true
 		return skip
 	}
 	return &file{name: name, display: display, f: f}
-}
-
-// inRoot reports whether the root holds a file at rel now. Only such files
-// are counted hidden: a name rg saw in an outside folder swapped in for a
-// moment is not the root's to count. The lookup goes through the root's
-// os.Root, which never leaves it, and reads nothing.
-func (c *collector) inRoot(rel string) bool {
-	_, err := c.root.OS.Lstat(rel)
-	return err == nil
 }
 
 // inGit reports whether rel is .git or inside a .git folder (any letter

@@ -38,10 +38,14 @@
 // candidate is kept only when the host read the same line at its number;
 // the line and its context lines returned are the host's, and files and
 // counts are derived from the kept lines alone. A candidate the host did
-// not confirm is dropped and the result says Changed. Hidden counts only
-// files the root holds. A secret's or an outside file's content, name or
-// count therefore never leaves the host, whatever the pattern or the race;
-// what rg read can only make some of the root's own matches missing.
+// not confirm is dropped and the result says Changed. A file the policy
+// refuses, or whose name is not UTF-8, is passed over without a word: rg
+// names a file only when the pattern matches it, so counting refused
+// files (the result's Hidden and Unnamed, no longer set) would let a
+// pattern read them. A withheld or outside file's content, name or count
+// therefore never leaves the host, whatever the pattern; what rg read can
+// only make some of the root's own matches missing (and, in a race, the
+// result say Changed).
 //
 // The host reads lines as rg does with its default encoding (a UTF-8 or
 // UTF-16 byte-order mark makes the file decoded), so that both number and

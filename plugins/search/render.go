@@ -19,8 +19,8 @@ const maxTextBytes = 80_000
 func render(in SearchCodeArgs, res *abi.SearchResult) *juju.Result {
 	out := SearchCodeResult{
 		Pattern: in.Pattern, Path: in.Path, Mode: in.OutputMode, Engine: res.Engine,
-		Files: []abi.SearchFile{}, Truncated: res.Truncated, Partial: res.Partial || res.Changed || res.Aborted, Hidden: res.Hidden,
-		LongLines: res.LongLines, Unnamed: res.Unnamed, Aborted: res.Aborted,
+		Files: []abi.SearchFile{}, Truncated: res.Truncated, Partial: res.Partial || res.Changed || res.Aborted,
+		LongLines: res.LongLines, Aborted: res.Aborted,
 	}
 	var b strings.Builder
 	structured := 0
@@ -180,16 +180,10 @@ func summary(in SearchCodeArgs, out *SearchCodeResult, res *abi.SearchResult, cu
 	if res.Aborted {
 		notes = append(notes, "PARTIAL: ripgrep stopped at its memory cap (a huge line, or one with millions of matches, such as a minified bundle or a log) before covering every file; narrow path or fileGlob to leave such files out, or make the pattern more distinctive")
 	}
-	if out.Hidden > 0 {
-		notes = append(notes, plural(out.Hidden, "file", "files")+" with matches withheld by the policy (secrets or denied paths)")
-	}
-	if out.Unnamed > 0 {
-		notes = append(notes, plural(out.Unnamed, "file", "files")+" with matches left out: their names are not UTF-8, so no tool can name them")
-	}
 	if len(out.LongLines) > 0 {
 		notes = append(notes, longLinesNote(out.LongLines))
 	}
-	if len(out.Files) == 0 && !out.Partial && len(out.LongLines) == 0 && out.Hidden == 0 && out.Unnamed == 0 {
+	if len(out.Files) == 0 && !out.Partial && len(out.LongLines) == 0 {
 		return fmt.Sprintf("No matches for %q under %s. Check the pattern (regular expression unless literal: true; case is smart unless caseSensitive), or widen path and fileGlob. Secret and denied files and .git are never searched.\n", in.Pattern, in.Path)
 	}
 	return "[" + strings.Join(notes, "; ") + ".]\n"

@@ -32,9 +32,7 @@ type SearchCodeResult struct {
 	Matches   int              `json:"matches" desc:"Matching lines returned (content) or counted in the files returned (count)."`
 	Truncated bool             `json:"truncated" desc:"True when the search stopped at maxResults (or at the output size cap): more matches exist; narrow the pattern, path or fileGlob."`
 	Partial   bool             `json:"partial" desc:"True when results are incomplete: the search ran out of time before it covered every file, or files changed while they were searched."`
-	Hidden    int              `json:"hidden,omitempty" desc:"Files with matches withheld because the policy refused them after the search named them. Secret and denied files are never searched, so they are not counted here (glob_files counts them)."`
 	LongLines []abi.SearchLine `json:"longLines,omitempty" desc:"Matching lines too long to return (64 KiB or more, such as a minified bundle's; at most 20 are named): read them with read_file and byteOffset."`
-	Unnamed   int              `json:"unnamed,omitempty" desc:"Files with matches whose names are not UTF-8, which no tool can name: left out."`
 	Aborted   bool             `json:"aborted,omitempty" desc:"True when ripgrep stopped at its memory cap (a huge line, or one with millions of matches): files it had not reached are missing."`
 }
 

@@ -54,10 +54,15 @@ const MaxSearchGlob = 4096
 
 // SearchResult is what a search found. Unavailable said, from hosts
 // before juju searched by itself, that no search program was installed;
-// juju no longer sets it.
+// Hidden and Unnamed counted files with matches that the policy withheld
+// or that no tool could name. juju sets none of them any more: a count of
+// withheld files with matches told a pattern's author what those files
+// hold.
 type SearchResult struct {
 	Status
 	Unavailable bool         `json:"unavailable,omitempty"`
+	Hidden      int          `json:"hidden,omitempty"`
+	Unnamed     int          `json:"unnamed,omitempty"`
 	Engine      string       `json:"engine,omitempty"` // "ripgrep", or "juju" (the host's own search)
 	Files       []SearchFile `json:"files"`
 	// Matches counts the matching lines returned (content) or found in the
@@ -72,16 +77,11 @@ type SearchResult struct {
 	// removed, or a folder on their path swapped): the lines the host could
 	// not confirm were left out, so matches may be missing.
 	Changed bool `json:"changed,omitempty"`
-	// Hidden counts files the policy withheld (secrets, denied paths).
-	Hidden int `json:"hidden,omitempty"`
 	// LongLines are matching lines too long for the search to return
 	// (LongLineBytes or more, such as a minified bundle's), at most
 	// MaxLongLines of them: the search found them, and read_file reads them
 	// by byte offset.
 	LongLines []SearchLine `json:"longLines,omitempty"`
-	// Unnamed counts files with matches whose names are not UTF-8: no
-	// tool can name them, so their lines are left out.
-	Unnamed int `json:"unnamed,omitempty"`
 	// Aborted says ripgrep stopped before the end (its memory cap: a huge
 	// line, or one with millions of matches): files it had not searched
 	// yet are missing.
