@@ -93,3 +93,25 @@ func BenchmarkReads(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkLeftOutGoTree is the walk search_code does over Go's source
+// tree before it starts rg (fs.LeftOut): its cost is added to every
+// search of a folder.
+func BenchmarkLeftOutGoTree(b *testing.B) {
+	p, err := policy.New(policy.Config{Roots: []string{filepath.Join(runtime.GOROOT(), "src")}})
+	if err != nil {
+		b.Skip("no Go source tree:", err)
+	}
+	defer p.Close()
+	r, e := p.Resolve(".")
+	if e != nil {
+		b.Fatal(e)
+	}
+	var out []byte
+	for b.Loop() {
+		if out, e = LeftOut(context.Background(), p, r, 4096); e != nil {
+			b.Fatal(e)
+		}
+	}
+	b.ReportMetric(float64(len(out)), "bytes")
+}

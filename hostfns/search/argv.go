@@ -79,12 +79,15 @@ func nameGlob(glob string) bool {
 const maxColumns = abi.LongLineBytes
 
 // argv builds rg's arguments for req over the root-relative path rel,
-// taking at most perFile matching lines of a file. Every element is built
-// here: nothing from the request becomes a flag.
-func (s *server) argv(req *abi.SearchRequest, rel string, perFile int) []string {
-	a := []string{
-		"--no-config", "--no-follow", "--hidden", "--no-require-git", "--no-ignore-global", "--no-ignore-dot",
-		"--no-messages", "--iglob=!.git",
+// taking at most perFile matching lines of a file. rg reads no ignore file
+// of the tree (--no-ignore: no .gitignore, .ignore, .rgignore,
+// .git/info/exclude, global or parent file); ignoreFile, when not empty,
+// is the one the host wrote (leftOut). Every element is built here:
+// nothing from the request becomes a flag.
+func (s *server) argv(req *abi.SearchRequest, rel, ignoreFile string, perFile int) []string {
+	a := []string{"--no-config", "--no-follow", "--hidden", "--no-ignore", "--no-messages", "--iglob=!.git"}
+	if ignoreFile != "" {
+		a = append(a, "--ignore-file="+ignoreFile)
 	}
 	for _, g := range s.excludes {
 		a = append(a, "--iglob=!"+strings.TrimSuffix(g, "/"))

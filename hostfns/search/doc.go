@@ -6,8 +6,8 @@
 // file glob, mode, context, limits); the host alone builds rg's argument
 // list from it:
 //
-//	rg --no-config --no-follow --hidden --no-require-git --no-ignore-global
-//	   --no-ignore-dot --no-messages --iglob=!.git --iglob=!SECRET… --iglob=!DENY…
+//	rg --no-config --no-follow --hidden --no-ignore --no-messages
+//	   --iglob=!.git [--ignore-file=LEFTOUT] --iglob=!SECRET… --iglob=!DENY…
 //	   --null --with-filename --no-heading --line-number --column --color=never
 //	   --max-count=N --max-columns=65536 [-F] [-i | -s]
 //	   [--type-add=juju:GLOB --type=juju] --regexp=PATTERN -- PATH
@@ -21,10 +21,18 @@
 // (--regexp=…), so no pattern can be read as a flag; the path has been
 // resolved by the path policy and comes after "--".
 //
-// .gitignore files (the root's, nested ones, .git/info/exclude) are
-// honoured as the fs functions honour them, whether or not the root is a
-// git repository; git's global excludes file and rg's own .ignore files
-// are not, so both engines of search_code see the same files.
+// rg reads no ignore file of the tree (--no-ignore): it would open a
+// .gitignore by path, following a link to /dev/zero, a FIFO or a file
+// outside the roots, and read those of the folders above the root. The
+// host walks the folder first as the fs functions do (fs.LeftOut: .gitignore
+// files read only when regular, the root's .git/info/exclude, .git never
+// entered) and writes LEFTOUT, a temporary ignore file naming by exact path
+// every entry that walk leaves out: what .gitignore excludes and what the
+// policy withholds (juju's own folders, secrets, denied paths, names
+// covered by a glob written from a nested root). So both engines of
+// search_code see the same files, and rg opens no withheld file by name;
+// the secret and deny globs are given besides, for files made since the
+// walk.
 //
 // rg only nominates: every byte the search returns was read by the host
 // through the policy. rg reads by path, so a folder swapped for a link

@@ -41,8 +41,18 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 		return s.runNative(ctx, req, r, c)
 	}
 
+	ignoreFile, removeIgnore, aerr := s.ignoreFile(ctx, r)
+	if aerr != nil {
+		if ctx.Err() != nil {
+			c.finish(nil) // out of time before rg began: partial
+			return c.res, nil, nil
+		}
+		return nil, nil, aerr
+	}
+	defer removeIgnore()
+
 	// No environment at all: nothing of the owner's reaches rg.
-	cmd := proc.Command(ctx, r.Root.Real, nil, append([]string{s.rg}, s.argv(req, r.Rel, perFile(req.Mode, max))...)...)
+	cmd := proc.Command(ctx, r.Root.Real, nil, append([]string{s.rg}, s.argv(req, r.Rel, ignoreFile, perFile(req.Mode, max))...)...)
 	stderr := proc.NewCapped(4 << 10)
 	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()

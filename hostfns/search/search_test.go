@@ -62,9 +62,9 @@ func TestFuncs(t *testing.T) {
 // pattern as one --regexp= argument, the path after "--".
 func TestArgv(t *testing.T) {
 	s := &server{excludes: []string{".env", "*.pem", "vendor/private/"}}
-	got := s.argv(&abi.SearchRequest{Pattern: "--pre=sh", Literal: true, IgnoreCase: true, Glob: "*.go", ContextLines: 2}, "src", 101)
+	got := s.argv(&abi.SearchRequest{Pattern: "--pre=sh", Literal: true, IgnoreCase: true, Glob: "*.go", ContextLines: 2}, "src", "/tmp/left-out", 101)
 	want := []string{
-		"--no-config", "--no-follow", "--hidden", "--no-require-git", "--no-ignore-global", "--no-ignore-dot", "--no-messages", "--iglob=!.git",
+		"--no-config", "--no-follow", "--hidden", "--no-ignore", "--no-messages", "--iglob=!.git", "--ignore-file=/tmp/left-out",
 		"--iglob=!.env", "--iglob=!*.pem", "--iglob=!vendor/private",
 		"--null", "--with-filename", "--no-heading", "--line-number", "--column", "--color=never",
 		"--max-count=101", "--max-columns=65536", "--fixed-strings", "--ignore-case", "--type-add=juju:*.go", "--type=juju",
@@ -75,12 +75,12 @@ func TestArgv(t *testing.T) {
 	}
 	// count and files modes read rg's matching lines too, for the host to
 	// check; files mode needs one per file.
-	got = s.argv(&abi.SearchRequest{Pattern: "x", Mode: abi.SearchCount, Glob: "src/**/*.go"}, ".", perFile(abi.SearchCount, 5))
+	got = s.argv(&abi.SearchRequest{Pattern: "x", Mode: abi.SearchCount, Glob: "src/**/*.go"}, ".", "", perFile(abi.SearchCount, 5))
 	if !slices.Contains(got, "--column") || !slices.Contains(got, "--max-count=10001") || !slices.Contains(got, "--case-sensitive") || slices.ContainsFunc(got, func(a string) bool { return strings.HasPrefix(a, "--type") }) {
 		t.Fatalf("count argv: %q", got)
 	}
-	got = s.argv(&abi.SearchRequest{Pattern: "x", Mode: abi.SearchFiles}, ".", perFile(abi.SearchFiles, 5))
-	if !slices.Contains(got, "--column") || !slices.Contains(got, "--max-count=1") {
+	got = s.argv(&abi.SearchRequest{Pattern: "x", Mode: abi.SearchFiles}, ".", "", perFile(abi.SearchFiles, 5))
+	if !slices.Contains(got, "--column") || !slices.Contains(got, "--max-count=1") || slices.ContainsFunc(got, func(a string) bool { return strings.HasPrefix(a, "--ignore-file") }) {
 		t.Fatalf("files argv: %q", got)
 	}
 }
