@@ -261,8 +261,11 @@ func (p *Plugin) compileDirectIn(ctx context.Context, eng engine, wasm []byte) (
 }
 
 // instantiate makes a new instance of the module under cfg (ctx carries
-// the instance's memory allocator). Its start functions are not run:
-// initialize runs the guest runtime's start under a deadline.
+// the instance's memory allocator). It runs no guest code: _start is not
+// called (WithStartFunctions), and a module with a start section, which
+// wazero would run here whatever the config, was refused before it
+// compiled (ModuleInfo); initialize runs the guest runtime's start under
+// a deadline.
 func (m *directModule) instantiate(ctx context.Context, cfg wazero.ModuleConfig) (api.Module, error) {
 	// An anonymous module: any number of instances may live side by side.
 	return m.rt.InstantiateModule(ctx, m.code, cfg.WithName("").WithStartFunctions())

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/jujutools/juju/internal/wasmstop"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -20,7 +21,10 @@ type Import struct {
 
 // ModuleInfo reads a module's imports and the names of the functions it
 // exports, straight from the binary's import and export sections (no
-// compilation).
+// compilation). A module with a start section is refused
+// (wasmstop.ErrStart): wazero would run its start function while it
+// instantiates the module, where no deadline can stop it. Every path that
+// accepts a module reads it here first: build, install and load.
 func ModuleInfo(wasm []byte) (imports []Import, exports []string, err error) {
 	if len(wasm) < 8 || !bytes.Equal(wasm[:8], []byte("\x00asm\x01\x00\x00\x00")) {
 		return nil, nil, errWasm
@@ -43,6 +47,8 @@ func ModuleInfo(wasm []byte) (imports []Import, exports []string, err error) {
 			if exports, err = readExports(body); err != nil {
 				return nil, nil, err
 			}
+		case 8: // the start section
+			return nil, nil, wasmstop.ErrStart
 		}
 	}
 	return imports, exports, nil

@@ -22,11 +22,15 @@ var ErrModule = errors.New("pluginbuild: the wasm cannot be a juju plugin")
 
 // CheckModule reads a module's imports, exports and tables, without
 // running it, and says what would stop juju from instantiating it or
-// asking it what it is: an import from a module juju does not link
-// (AssemblyScript's env.abort), no juju_describe export, or tables past
-// juju's bounds (wasmstop.BoundTables).
+// asking it what it is: a start section (wasmstop.ErrStart), an import
+// from a module juju does not link (AssemblyScript's env.abort), no
+// juju_describe export, or tables past juju's bounds
+// (wasmstop.BoundTables).
 func CheckModule(wasm []byte) error {
 	imports, exports, err := plugin.ModuleInfo(wasm)
+	if errors.Is(err, wasmstop.ErrStart) {
+		return fmt.Errorf("%w: %w (docs/ABI.md, Memory, WASI and the kernel)", ErrModule, err)
+	}
 	if err != nil {
 		return fmt.Errorf("%w: %v (a wasm module begins with the bytes \\0asm)", ErrModule, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jujutools/juju/internal/wasmstop"
 	"github.com/jujutools/juju/internal/wasmtest"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -35,6 +36,17 @@ func TestCheckModule(t *testing.T) {
 	}
 	if err := CheckModule(wasmtest.TablePlugin(0, wasmtest.Grower{Name: "t", Delta: 1<<32 - 16})); err != nil {
 		t.Fatalf("a growing table: %v", err)
+	}
+	// A start section is refused before describe would instantiate the
+	// module, which runs it where no deadline stops it.
+	if err := CheckModule(wasmtest.StartPlugin(wasmtest.StartOptions{Tool: "t"})); err != nil {
+		t.Fatalf("the module without a start section: %v", err)
+	}
+	for _, abi1 := range []bool{false, true} {
+		err = CheckModule(wasmtest.StartPlugin(wasmtest.StartOptions{Tool: "t", Start: wasmtest.StartSection, ABI1: abi1}))
+		if !errors.Is(err, ErrModule) || !errors.Is(err, wasmstop.ErrStart) || !strings.Contains(err.Error(), "start section") || !strings.Contains(err.Error(), "_initialize") {
+			t.Fatalf("a start section (abi 1: %v): %v", abi1, err)
+		}
 	}
 	if err := CheckModule([]byte("not wasm")); !errors.Is(err, ErrModule) {
 		t.Fatalf("junk: %v", err)

@@ -53,11 +53,11 @@ var ErrTables = errors.New("wasmstop: the module's tables cannot be bounded")
 // table may grow, to MaxTableEntries. Its error wraps ErrTables when mod
 // imports a table, has more than MaxTables, one starting with more than
 // MaxTableEntries entries or of a type not of wasm 2.0, or is malformed;
-// such a module must not run.
+// it is ErrStart when mod has a start section. Such a module must not run.
 func BoundTables(mod []byte) ([]byte, error) {
 	sections, err := split(mod)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrTables, err)
+		return nil, splitError(err)
 	}
 	imported, at, grows := 0, -1, false
 	for i, s := range sections {
@@ -100,11 +100,12 @@ func BoundTables(mod []byte) ([]byte, error) {
 // or Instrument), may hold in juju's heap at most: the sum of their
 // maximums, TableEntryBytes each. Its error wraps ErrTables when a table
 // of mod is not bounded (it has no maximum, one past MaxTableEntries, or
-// is imported), or mod is malformed.
+// is imported), or mod is malformed; it is ErrStart when mod has a start
+// section.
 func TableBytes(mod []byte) (int64, error) {
 	sections, err := split(mod)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %w", ErrTables, err)
+		return 0, splitError(err)
 	}
 	imported := 0
 	var body []byte
@@ -126,6 +127,15 @@ func TableBytes(mod []byte) (int64, error) {
 		return 0, fmt.Errorf("%w: a table has no maximum, or one past %d entries", ErrTables, MaxTableEntries)
 	}
 	return int64(entries) * TableEntryBytes, nil
+}
+
+// splitError is split's error as BoundTables and TableBytes return it:
+// wrapped in ErrTables, except ErrStart, which says all itself.
+func splitError(err error) error {
+	if errors.Is(err, ErrStart) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrTables, err)
 }
 
 // boundTables returns the table section body with every table's maximum

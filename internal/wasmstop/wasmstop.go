@@ -51,6 +51,14 @@ const Turns = 512
 // ErrUnsupported wraps every reason Instrument refuses a module.
 var ErrUnsupported = errors.New("wasmstop: module not instrumented")
 
+// ErrStart is the error of a module with a start section. wazero runs the
+// function it names inside instantiation, before the instance exists, so
+// before juju can set its stop flag or hand it a deadline: a start that
+// loops would never end. Every function of this package refuses such a
+// module, and so does juju wherever it accepts one (docs/ABI.md).
+var ErrStart = errors.New("the module has a start section (section 8), a function the runtime runs while it instantiates the module, where no deadline can stop it, so juju refuses it; " +
+	"start a reactor in an exported _initialize instead, which juju calls under the call's deadline, as Go (-buildmode=c-shared), TinyGo and Rust (cdylib) build it, and AssemblyScript with --exportStart _initialize")
+
 // Section ids of the wasm binary format.
 const (
 	secCustom   = 0
@@ -59,6 +67,7 @@ const (
 	secMemory   = 5
 	secGlobal   = 6
 	secExport   = 7
+	secStart    = 8
 	secCode     = 10
 	maxSections = 12
 )
@@ -87,7 +96,8 @@ type section struct {
 // package does not decode, has no memory, already has an export named
 // Export, has tables past the bounds, or is malformed; the caller then
 // runs mod as it is, stopped another way (its tables bounded by
-// BoundTables).
+// BoundTables). It is ErrStart when mod has a start section, which no
+// way stops: such a module must not run.
 func Instrument(mod []byte) ([]byte, error) {
 	sections, err := split(mod)
 	if err != nil {
@@ -231,7 +241,7 @@ func Verify(mod []byte) error {
 }
 
 // split checks mod's header and returns its sections, which must be known
-// and in order.
+// and in order; a start section is refused (ErrStart).
 func split(mod []byte) ([]section, error) {
 	if len(mod) < 8 || !bytes.Equal(mod[:8], []byte("\x00asm\x01\x00\x00\x00")) {
 		return nil, unsupported("not a wasm 1 binary")
@@ -251,6 +261,9 @@ func split(mod []byte) ([]section, error) {
 				return nil, unsupported("section %d is unknown or out of order", id)
 			}
 			last = order[id]
+		}
+		if id == secStart {
+			return nil, ErrStart
 		}
 		sections = append(sections, section{id, body})
 	}

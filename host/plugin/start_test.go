@@ -1,0 +1,82 @@
+package plugin_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jujutools/juju/host/plugin"
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/manifest"
+	"github.com/jujutools/juju/internal/wasmstop"
+	"github.com/jujutools/juju/internal/wasmtest"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// startPlugin loads a wasmtest.StartPlugin of o as an installed plugin,
+// test-start, whose manifest pins it, with fns as its host functions and
+// every capability they need asked for and granted.
+func startPlugin(t *testing.T, rt *plugin.Runtime, o wasmtest.StartOptions, fns []hostfns.Func) *plugin.Plugin {
+	t.Helper()
+	wasm := wasmtest.StartPlugin(o)
+	sum := sha256.Sum256(wasm)
+	version := abi.VersionChannel
+	if o.ABI1 {
+		version = abi.VersionKernel
+	}
+	var caps []abi.Capability
+	for _, f := range fns {
+		if f.Capability != "" {
+			caps = append(caps, f.Capability)
+		}
+	}
+	m := &manifest.Manifest{ABI: version, Name: "test-start", Version: "0", Capabilities: caps,
+		Wasm: manifest.Wasm{File: "plugin.wasm", SHA256: hex.EncodeToString(sum[:])}}
+	p := rt.Load(m, func() ([]byte, error) { return wasm, nil }, caps, fns)
+	t.Cleanup(func() { p.Close(context.Background()) })
+	return p
+}
+
+// startPaths are the ways juju runs a module: directly, instrumented or
+// as it is (stopped by wazero), and through Extism (ABI 1).
+var startPaths = []struct {
+	name         string
+	abi1, asItIs bool
+}{{"instrumented", false, false}, {"as it is", false, true}, {"through Extism", true, false}}
+
+// A module with a start section is refused when it loads, whichever way
+// it would run, quickly and with the reason: wazero runs a start section
+// inside instantiation, where no deadline stopped it, so one that loops
+// held a core and every call of the plugin for ever.
+func TestStartSectionRefusedAtLoad(t *testing.T) {
+	for _, path := range startPaths {
+		t.Run(path.name, func(t *testing.T) {
+			if path.asItIs {
+				plugin.RefuseInstrumenting(t)
+			}
+			rt, err := plugin.NewRuntime(plugin.Options{CacheDir: t.TempDir(), Timeout: 500 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := startPlugin(t, rt, wasmtest.StartOptions{Tool: "t", Start: wasmtest.StartSection, ABI1: path.abi1}, nil)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := p.Warm(ctx); !errors.Is(err, wasmstop.ErrStart) || !strings.Contains(err.Error(), "start section") {
+				t.Fatalf("Warm: %v, want the start section refused", err)
+			}
+			start := time.Now()
+			res := p.Call(ctx, hostfns.Caller{}, "t", json.RawMessage(`{}`))
+			if res.Error == nil || res.Error.Code != abi.PluginFailed {
+				t.Fatalf("call: %+v, want PLUGIN_FAILED", res.Error)
+			}
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("the call took %v", d)
+			}
+		})
+	}
+}
