@@ -102,21 +102,20 @@ func (p *Plugin) Invoke(ctx context.Context, caller hostfns.Caller, export strin
 // run calls export in an idle instance of l, or a new one; the caller
 // holds a slot. With waitWarm, a call that finds no idle instance while
 // the warm-up is still making the first one waits for it (the warm-up
-// itself does not).
+// itself does not). The call's deadline covers all of it: the wait, a new
+// instance's start and the call itself.
 func (p *Plugin) run(ctx context.Context, l *load, caller hostfns.Caller, export string, input []byte, waitWarm bool) ([]byte, *abi.Error) {
-	inst, err := p.acquire(ctx, l, waitWarm)
-	if err != nil {
-		p.rt.log.Error("plugin instance failed to start", "plugin", p.Name(), "err", err)
-		return nil, abi.Errorf(abi.PluginFailed, "the plugin %s could not start an instance (%s); tell the owner if it persists", p.Name(), startCause(err))
-	}
-
-	// The deadline is enforced by closing the instance from a timer, not by
-	// handing wazero a cancellable context: with one, wazero starts a
+	// The deadline is enforced by stopping the instance from a timer, not
+	// by handing wazero a cancellable context: with one, wazero starts a
 	// watcher goroutine for every nested call into the Extism kernel.
 	// Host functions get the real, cancellable context (callContext).
 	base, made := hostfns.WithMade(hostfns.WithCaller(ctx, caller))
 	callCtx, cancel := context.WithTimeout(base, p.timeout)
 	defer cancel()
+	inst, err := p.acquire(callCtx, l, waitWarm)
+	if err != nil {
+		return nil, p.startError(ctx, callCtx, err)
+	}
 	stop := context.AfterFunc(callCtx, inst.stop)
 	rc, out, err := p.exec(callCtx, inst, export, input)
 	interrupted := !stop()
@@ -139,13 +138,35 @@ func (p *Plugin) run(ctx context.Context, l *load, caller hostfns.Caller, export
 	return out, nil
 }
 
+// startError is the error of a call that got no instance: cancelled or
+// out of time while it waited for one or started one, or a start that
+// failed.
+func (p *Plugin) startError(parent, callCtx context.Context, err error) *abi.Error {
+	switch {
+	case parent.Err() != nil:
+		return abi.Errorf(abi.Timeout, "the call was cancelled while an instance of the plugin %s was starting", p.Name())
+	case errors.Is(callCtx.Err(), context.DeadlineExceeded):
+		p.rt.log.Warn("plugin instance did not start within the call's limit", "plugin", p.Name(), "limit", p.timeout, "err", err)
+		return abi.Errorf(abi.PluginFailed, "the plugin %s could not start an instance within its limit of %s and was stopped; tell the owner if it persists", p.Name(), p.timeout)
+	}
+	p.rt.log.Error("plugin instance failed to start", "plugin", p.Name(), "err", err)
+	return abi.Errorf(abi.PluginFailed, "the plugin %s could not start an instance (%s); tell the owner if it persists", p.Name(), startCause(err))
+}
+
 // exec makes one call of export in inst under callCtx, whose deadline the
-// caller enforces. An ABI 2 plugin gets its input through the instance's
-// channel and hands its output back through juju_output; an ABI 1 plugin
-// uses Extism's input and output.
+// caller enforces (inst.stop): wazero sees callCtx's values, not its end.
+// An ABI 2 plugin gets its input through the instance's channel and hands
+// its output back through juju_output; an ABI 1 plugin uses Extism's input
+// and output.
 func (p *Plugin) exec(callCtx context.Context, inst *instance, export string, input []byte) (uint32, []byte, error) {
+	return p.execIn(context.WithoutCancel(callCtx), callCtx, inst, export, input)
+}
+
+// execIn is exec with wasmCtx, callCtx itself or without its end, as the
+// context wazero runs the guest under.
+func (p *Plugin) execIn(wasmCtx, callCtx context.Context, inst *instance, export string, input []byte) (uint32, []byte, error) {
 	c := &call{ctx: callCtx, ch: inst.ch, p: p}
-	wasmCtx := context.WithValue(context.WithoutCancel(callCtx), callKey{}, c)
+	wasmCtx = context.WithValue(wasmCtx, callKey{}, c)
 	if inst.ch == nil {
 		return inst.ext.CallWithContext(wasmCtx, export, input)
 	}
@@ -330,6 +351,13 @@ func (p *Plugin) acquire(ctx context.Context, l *load, waitWarm bool) (*instance
 			return nil, ctx.Err()
 		}
 	}
+	// The call's deadline covers the instantiation too. It runs no guest
+	// code: a module with a start section is refused (ModuleInfo), and
+	// _start is never called; wazero would close a module it does not
+	// stop through its stop flag once ctx ends all the same.
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	inst := &instance{}
 	cfg := wazero.NewModuleConfig().WithSysWalltime().WithSysNanotime().WithRandSource(randReader{})
 	if p.channel {
@@ -357,43 +385,49 @@ func (p *Plugin) acquire(ctx context.Context, l *load, waitWarm bool) (*instance
 		inst.dispose()
 		return nil, fmt.Errorf("instance: %w", err)
 	}
-	if err := p.initialize(inst); err != nil {
+	if err := p.initialize(ctx, inst); err != nil {
 		return nil, err
 	}
 	return inst, nil
 }
 
-// initAllowance bounds a fresh instance's start (the guest runtime's
-// initialisation: startGuest, or Extism's on the first call), apart from
-// the call's own limit.
-const initAllowance = 10 * time.Second
-
 // initialize runs the guest runtime's start on a fresh instance with an
-// empty call, under its own limit, so that a call's deadline never closes
-// the module during the start, whose WASI calls wazero's close would race.
-// The call is juju_call with no tool, or, in a module without juju_call
-// (discoverers only), juju_describe. Its answer does not matter, an error
-// included (a plugin may answer the unknown tool with error_set and a
-// non-zero return); a trap does, since it leaves the instance unusable.
-func (p *Plugin) initialize(inst *instance) error {
-	ctx, cancel := context.WithTimeout(context.Background(), max(initAllowance, p.timeout))
-	defer cancel()
+// empty call, within the deadline of callCtx, the call the instance is
+// made for: no guest code runs without one, and a cancelled call stops its
+// start. The call is juju_call with no tool, or, in a module without
+// juju_call (discoverers only), juju_describe. Its answer does not matter,
+// an error included (a plugin may answer the unknown tool with error_set
+// and a non-zero return); a trap does, since it leaves the instance
+// unusable.
+//
+// An instrumented module is stopped through its stop flag, as a call is.
+// Any other one is stopped by wazero itself (CloseOnContextDone), handed
+// the cancellable context: closing the module from a timer, as a call's
+// deadline does, raced inside wazero with the WASI calls of the guest
+// runtime's start reading the module's file table, where wazero's own
+// close leaves the files to the end of the call.
+func (p *Plugin) initialize(callCtx context.Context, inst *instance) error {
+	ctx := hostfns.WithCaller(callCtx, hostfns.Caller{}) // not the tool's
 	export, input := abi.ExportCall, p.warmInput()
 	if !inst.has(export) {
 		export, input = abi.ExportDescribe, nil
 	}
-	stop := context.AfterFunc(ctx, inst.stop)
+	stop := func() bool { return true }
+	if inst.halt != nil {
+		stop = context.AfterFunc(ctx, inst.stop)
+	}
 	var rc uint32
 	var err error
 	if inst.mod != nil { // Extism starts the guest in the first call
-		err = inst.startGuest(context.WithoutCancel(ctx))
+		err = inst.startGuest(ctx)
 	}
 	if err == nil {
-		rc, _, err = p.exec(ctx, inst, export, input)
+		rc, _, err = p.execIn(ctx, ctx, inst, export, input)
 	}
-	if !stop() {
+	stop()
+	if ctx.Err() != nil {
 		inst.dispose()
-		return fmt.Errorf("the instance did not start within %s", max(initAllowance, p.timeout))
+		return fmt.Errorf("the instance did not start within the call's limit: %w", ctx.Err())
 	}
 	if err != nil && (trapped(err) || strings.HasPrefix(err.Error(), "failed to initialize runtime")) {
 		inst.dispose()
@@ -424,9 +458,6 @@ func startCause(err error) string {
 		if i := strings.Index(msg, mark); i >= 0 {
 			return "it imports a function juju does not provide: " + lastLine(msg)
 		}
-	}
-	if strings.Contains(msg, "did not start within") {
-		return "its start did not finish in time"
 	}
 	return shortCause(1, errors.Unwrap(err))
 }

@@ -265,7 +265,7 @@ func (p *Plugin) compileDirectIn(ctx context.Context, eng engine, wasm []byte) (
 // called (WithStartFunctions), and a module with a start section, which
 // wazero would run here whatever the config, was refused before it
 // compiled (ModuleInfo); initialize runs the guest runtime's start under
-// a deadline.
+// the call's deadline.
 func (m *directModule) instantiate(ctx context.Context, cfg wazero.ModuleConfig) (api.Module, error) {
 	// An anonymous module: any number of instances may live side by side.
 	return m.rt.InstantiateModule(ctx, m.code, cfg.WithName("").WithStartFunctions())

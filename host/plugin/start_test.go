@@ -80,3 +80,73 @@ func TestStartSectionRefusedAtLoad(t *testing.T) {
 		})
 	}
 }
+
+// A new instance's start (the guest runtime's _initialize and the warm-up
+// call) runs within the deadline of the call it is made for, not beside
+// it under a limit of its own of 10 s or more: a start that loops fails
+// the call at its limit, and a cancelled call stops the start at once.
+func TestInstanceStartIsBoundedByTheCall(t *testing.T) {
+	for _, path := range startPaths {
+		t.Run(path.name, func(t *testing.T) {
+			if path.asItIs {
+				plugin.RefuseInstrumenting(t)
+			}
+			t.Run("deadline", func(t *testing.T) {
+				rt, err := plugin.NewRuntime(plugin.Options{CacheDir: t.TempDir(), Timeout: 500 * time.Millisecond})
+				if err != nil {
+					t.Fatal(err)
+				}
+				p := startPlugin(t, rt, wasmtest.StartOptions{Tool: "t", Start: wasmtest.StartInitialize, ABI1: path.abi1}, nil)
+				ctx := context.Background()
+				if err := p.Warm(ctx); err != nil {
+					t.Fatal(err)
+				}
+				for range 2 { // the first waits for the warm-up, the second starts its own
+					start := time.Now()
+					res := p.Call(ctx, hostfns.Caller{}, "t", json.RawMessage(`{}`))
+					if res.Error == nil || res.Error.Code != abi.PluginFailed || !strings.Contains(res.Error.Message, "within its limit of 500ms") {
+						t.Fatalf("call: %+v, want PLUGIN_FAILED at the limit", res.Error)
+					}
+					if d := time.Since(start); d > 3*time.Second {
+						t.Fatalf("a call limited to 500ms took %v", d)
+					}
+				}
+			})
+			t.Run("cancel", func(t *testing.T) {
+				rt, err := plugin.NewRuntime(plugin.Options{CacheDir: t.TempDir(), Timeout: 30 * time.Second})
+				if err != nil {
+					t.Fatal(err)
+				}
+				// A time bomb: the warm-up starts an instance, and past the
+				// bomb's time every start and call loops.
+				bomb := time.Now().Add(time.Second)
+				p := startPlugin(t, rt, wasmtest.StartOptions{Tool: "t", Start: wasmtest.StartInitialize, After: bomb, ABI1: path.abi1}, nil)
+				ctx := context.Background()
+				if err := p.Ready(ctx); err != nil {
+					t.Fatal(err)
+				}
+				if p.Idle() != 1 {
+					t.Fatalf("the warm-up left %d instances idle, want 1", p.Idle())
+				}
+				time.Sleep(time.Until(bomb) + 100*time.Millisecond)
+				// The first call takes the warm instance and loops in it;
+				// the second starts an instance, which loops in its start.
+				for i := range 2 {
+					cctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+					start := time.Now()
+					res := p.Call(cctx, hostfns.Caller{}, "t", json.RawMessage(`{}`))
+					cancel()
+					if res.Error == nil || res.Error.Code != abi.Timeout {
+						t.Fatalf("call %d: %+v, want TIMEOUT", i, res.Error)
+					}
+					if d := time.Since(start); d > 3*time.Second {
+						t.Fatalf("call %d, cancelled after 300ms, took %v", i, d)
+					}
+					if i == 1 && !strings.Contains(res.Error.Message, "starting") {
+						t.Errorf("call %d: %s, want the start named", i, res.Error.Message)
+					}
+				}
+			})
+		})
+	}
+}
