@@ -400,6 +400,10 @@ func (p *Plugin) acquire(ctx context.Context, l *load, waitWarm bool) (*instance
 // and a non-zero return); a trap does, since it leaves the instance
 // unusable.
 //
+// The start serves no tool: its host calls are the plugin's own
+// (hostfns.Caller names the plugin, for juju_log and its budget among
+// others) and carry no tier, so they are held to tier R's.
+//
 // An instrumented module is stopped through its stop flag, as a call is.
 // Any other one is stopped by wazero itself (CloseOnContextDone), handed
 // the cancellable context: closing the module from a timer, as a call's
@@ -407,7 +411,7 @@ func (p *Plugin) acquire(ctx context.Context, l *load, waitWarm bool) (*instance
 // runtime's start reading the module's file table, where wazero's own
 // close leaves the files to the end of the call.
 func (p *Plugin) initialize(callCtx context.Context, inst *instance) error {
-	ctx := hostfns.WithCaller(callCtx, hostfns.Caller{}) // not the tool's
+	ctx := hostfns.WithCaller(callCtx, hostfns.Caller{Plugin: p.Name()})
 	export, input := abi.ExportCall, p.warmInput()
 	if !inst.has(export) {
 		export, input = abi.ExportDescribe, nil

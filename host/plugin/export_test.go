@@ -71,3 +71,15 @@ func KeepSoftMemoryLimit(t interface{ Cleanup(func()) }, base int64) {
 
 // KeptPerWasmByte is keptPerWasmByte.
 const KeptPerWasmByte = keptPerWasmByte
+
+// DropIdle disposes of p's idle instances, so that its next call starts
+// one.
+func DropIdle(p *Plugin) {
+	p.mu.Lock()
+	idle := p.idle
+	p.idle = nil
+	p.mu.Unlock()
+	for _, inst := range idle {
+		inst.dispose()
+	}
+}

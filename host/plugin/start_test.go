@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -147,6 +149,67 @@ func TestInstanceStartIsBoundedByTheCall(t *testing.T) {
 					}
 				}
 			})
+		})
+	}
+}
+
+// An instance's start runs as the plugin: its host calls carry a caller
+// naming it, with no tool and no tier, whichever call the instance is made
+// for, so juju_log charges its lines to the plugin's budget and a
+// capability needing a tier is refused; the tool's own call carries the
+// tool's caller.
+func TestInstanceStartRunsAsThePlugin(t *testing.T) {
+	var mu sync.Mutex
+	var seen []hostfns.Caller
+	record := func(ctx context.Context, _, _ []byte) ([]byte, []byte) {
+		c, _ := hostfns.CallerFrom(ctx)
+		mu.Lock()
+		seen = append(seen, c)
+		mu.Unlock()
+		return []byte(`{}`), nil
+	}
+	taken := func() []hostfns.Caller {
+		mu.Lock()
+		defer mu.Unlock()
+		s := seen
+		seen = nil
+		return s
+	}
+	probe := hostfns.Func{Name: "juju_test_probe", Handle: record}
+	write := hostfns.Func{Name: "juju_test_write", Capability: abi.CapFSWrite, Handle: record}
+	rt, err := plugin.NewRuntime(plugin.Options{CacheDir: t.TempDir(), Instances: 1, Timeout: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := hostfns.Caller{Plugin: "test-start"}
+	tool := hostfns.Caller{Plugin: "test-start", Tool: "t", Tier: abi.TierEdit, CallID: "c1"}
+	for _, fn := range []hostfns.Func{probe, write} {
+		t.Run(fn.Name, func(t *testing.T) {
+			p := startPlugin(t, rt, wasmtest.StartOptions{Tool: "t", Probe: fn.Name}, []hostfns.Func{probe, write})
+			if err := p.Ready(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			// The warm-up: the start, then the warm-up call as the plugin.
+			want := []hostfns.Caller{own, own}
+			if fn.Capability != "" {
+				want = nil // refused: no tier
+			}
+			if got := taken(); !slices.Equal(got, want) {
+				t.Errorf("the warm-up's host calls saw %+v, want %+v", got, want)
+			}
+			// A call that starts an instance: the start as the plugin, then
+			// the tool's call as the tool.
+			plugin.DropIdle(p)
+			if res := p.Call(context.Background(), tool, "t", json.RawMessage(`{}`)); res.Error != nil {
+				t.Fatalf("call: %+v", res.Error)
+			}
+			want = []hostfns.Caller{own, tool}
+			if fn.Capability != "" {
+				want = []hostfns.Caller{tool}
+			}
+			if got := taken(); !slices.Equal(got, want) {
+				t.Errorf("a call starting an instance: its host calls saw %+v, want %+v", got, want)
+			}
 		})
 	}
 }
