@@ -67,9 +67,10 @@ func (f *fetcher) render(ctx context.Context, format string, r *response) []byte
 // why, when the page is to be given as text instead. The conversion waits
 // for one of the fetcher's slots and runs in a goroutine of its own, which
 // the call stops waiting for when ctx ends: the slot stays taken until the
-// conversion really ends (the converter stops at its next element once
-// ctx has ended), so conversions given up on never add up past the slots,
-// and a fetch waiting for a slot gives up when its own ctx ends.
+// conversion really ends (once ctx has ended, the parser reads no more of
+// the page and the pruning and the converter stop at their next element),
+// so conversions given up on never add up past the slots, and a fetch
+// waiting for a slot gives up when its own ctx ends.
 func (f *fetcher) markdown(ctx context.Context, page []byte, pageURL string) (out []byte, title, note string, ok bool) {
 	const instead = "; its text is given instead"
 	select {
@@ -80,7 +81,7 @@ func (f *fetcher) markdown(ctx context.Context, page []byte, pageURL string) (ou
 	type converted struct {
 		md    []byte
 		title string
-		cut   bool
+		cut   string
 		err   error
 	}
 	done := make(chan converted, 1)
@@ -104,8 +105,8 @@ func (f *fetcher) markdown(ctx context.Context, page []byte, pageURL string) (ou
 		switch {
 		case c.err != nil:
 			return nil, c.title, fmt.Sprintf("the page could not be converted to Markdown (%s)", clip(c.err.Error(), 200)) + instead, false
-		case c.cut:
-			return c.md, c.title, fmt.Sprintf("the page's Markdown was cut at about %d MiB; format text gives the whole page's text", MaxMarkdown>>20), true
+		case c.cut != "":
+			return c.md, c.title, c.cut + "; format text gives the whole page's text", true
 		}
 		return c.md, c.title, "", true
 	case <-ctx.Done():

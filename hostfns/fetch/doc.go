@@ -39,10 +39,13 @@
 //
 // HTML becomes Markdown with html-to-markdown v2 (ToMarkdown) on the host:
 // the same conversion inside a wasm plugin ran about 25 times slower
-// (docs/RATIONALE.md). The page is bounded before the converter sees it
-// (prune.go: nesting, list numbers, table spans and cells, and the
-// Markdown's estimated size), and the conversion runs within the call's
-// time cap, in at most convertSlots goroutines, abandoned ones included. The text format strips the tags (StripTags); other
+// (docs/RATIONALE.md). The DOM is built for at most the page's first
+// maxDOMBytes and an estimated maxNodes (budget.go), and the page is
+// bounded before the converter sees it (prune.go: nesting, list numbers,
+// table spans and cells, and the Markdown's estimated size); the
+// conversion runs within the call's time cap, in at most convertSlots
+// goroutines, abandoned ones included, each stopping soon after its
+// context ends. The text format strips the tags (StripTags); other
 // text is returned as text, decoded to UTF-8; binary content is described
 // by the tool, never dumped.
 package fetch

@@ -78,7 +78,7 @@ type fetcher struct {
 	transport func() *http.Transport
 	sem       chan struct{} // conversions at once
 	// toMarkdown is ToMarkdown (a test slows it down).
-	toMarkdown func(ctx context.Context, page []byte, pageURL string) (md []byte, title string, cut bool, err error)
+	toMarkdown func(ctx context.Context, page []byte, pageURL string) (md []byte, title, cut string, err error)
 	log        *slog.Logger
 }
 

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
@@ -52,30 +54,57 @@ var markdownConverter = sync.OnceValue(func() *converter.Converter {
 
 // ToMarkdown converts an HTML page (UTF-8) to Markdown: the dropped
 // elements and inline data: images removed, relative links made absolute
-// against pageURL, the page cut where its Markdown would pass
-// MaxMarkdown (cut says so). It returns the page's <title> too. A page the
-// HTML parser refuses (nesting deeper than 512 elements) is an error, and
-// so is ctx ending before the conversion does.
-func ToMarkdown(ctx context.Context, page []byte, pageURL string) (md []byte, title string, cut bool, err error) {
-	doc, err := html.Parse(bytes.NewReader(page))
+// against pageURL. It returns the page's <title> too. Only the start of a
+// page whose DOM would pass maxNodes is parsed (domPrefix), and the page
+// is cut where its Markdown would pass MaxMarkdown; cut is then juju's
+// note saying where the Markdown stops. A page the HTML parser refuses
+// (nesting deeper than 512 elements) is an error, and so is ctx ending
+// before the conversion does: the parse, the pruning and the rendering
+// each stop soon after it ends.
+func ToMarkdown(ctx context.Context, page []byte, pageURL string) (md []byte, title, cut string, err error) {
+	head := page
+	if len(head) > maxDOMBytes {
+		n := maxDOMBytes
+		for n > 0 && !utf8.RuneStart(page[n]) {
+			n--
+		}
+		head = page[:n]
+	}
+	end, _ := domPrefix(head, maxNodes)
+	doc, err := html.Parse(ctxReader{ctx: ctx, r: bytes.NewReader(page[:end])})
+	if ctx.Err() != nil {
+		return nil, "", "", errLate
+	}
 	if err != nil {
-		return nil, "", false, err
+		return nil, "", "", err
 	}
 	title = findTitle(doc)
-	p := &pruner{base: len(pageURL)}
+	p := &pruner{ctx: ctx, base: len(pageURL)}
 	p.prune(doc, 0, 0)
+	if ctx.Err() != nil {
+		return nil, title, "", errLate
+	}
 	md, err = markdownConverter().ConvertNode(doc, converter.WithDomain(pageURL), converter.WithContext(ctx))
 	if err == nil && ctx.Err() != nil {
-		err = errors.New("it took longer than the time left")
+		err = errLate
 	}
 	if err != nil {
-		return nil, title, false, err
+		return nil, title, "", err
 	}
 	if len(md) > MaxMarkdown {
 		md, p.cut = cutAtLine(md, MaxMarkdown), true
 	}
-	return md, title, p.cut, nil
+	switch {
+	case p.cut:
+		cut = fmt.Sprintf("the page's Markdown was cut at about %d MiB", MaxMarkdown>>20)
+	case end < len(page):
+		cut = fmt.Sprintf("the page is larger than juju converts to Markdown (%d MiB of HTML or about %d elements): its Markdown stops %d%% into the page", maxDOMBytes>>20, maxNodes, int64(end)*100/int64(len(page)))
+	}
+	return md, title, cut, nil
 }
+
+// errLate is the conversion's error when ctx ended first.
+var errLate = errors.New("it took longer than the time left")
 
 // cutAtLine cuts b to at most n bytes, after a line when one ends in the
 // last quarter.

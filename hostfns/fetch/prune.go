@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -51,10 +52,12 @@ var rewrap = map[atom.Atom]int{
 // the size of the Markdown to come, and cuts the page where the estimate
 // passes MaxMarkdown.
 type pruner struct {
-	base       int   // the page URL's length, which every relative link gets
-	size       int64 // Markdown estimated so far
-	tableCells int   // cells of the tables kept as tables
-	cut        bool  // the rest of the page was removed
+	ctx        context.Context // the conversion's: once it ends, the rest is removed
+	seen       int             // nodes pruned, for checking ctx now and then
+	base       int             // the page URL's length, which every relative link gets
+	size       int64           // Markdown estimated so far
+	tableCells int             // cells of the tables kept as tables
+	cut        bool            // the rest of the page was removed
 }
 
 // prune removes the dropped elements, and images whose source is inline
@@ -66,6 +69,9 @@ type pruner struct {
 func (p *pruner) prune(n *html.Node, depth, prefix int) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
+		if p.seen++; p.seen%4096 == 0 && p.ctx.Err() != nil {
+			p.cut = true
+		}
 		if p.cut {
 			n.RemoveChild(c)
 			c = next
