@@ -247,6 +247,12 @@ func TestRedirects(t *testing.T) {
 			http.Redirect(w, r, "file:///etc/passwd", http.StatusFound)
 		case r.URL.Path == "/to-metadata":
 			http.Redirect(w, r, "https://169.254.169.254/latest/meta-data/", http.StatusFound)
+		case r.URL.Path == "/to-long":
+			// 60,000 bytes as sent, 180,000 percent-encoded.
+			w.Header().Set("Location", "/long/"+strings.Repeat("é", 30000))
+			w.WriteHeader(http.StatusFound)
+		case strings.HasPrefix(r.URL.Path, "/long/"):
+			io.WriteString(w, "too far")
 		default:
 			if _, err := fmt.Sscanf(r.URL.Path, "/r/%d", &n); err != nil {
 				http.NotFound(w, r)
@@ -270,6 +276,9 @@ func TestRedirects(t *testing.T) {
 	wantCode(t, aerr, abi.InvalidArgument, "file:")
 	_, _, aerr = f.call(t, abi.FetchRequest{URL: s.URL + "/to-metadata"})
 	wantCode(t, aerr, abi.SSRFBlocked, "169.254.169.254", "cloud metadata")
+	// A target longer than MaxURL is refused, not fetched.
+	_, _, aerr = f.call(t, abi.FetchRequest{URL: s.URL + "/to-long"})
+	wantCode(t, aerr, abi.InvalidArgument, "more than 8192")
 	var seen Fetched
 	f.opts.Observe = func(_ context.Context, r Fetched) { seen = r }
 	_, _, aerr = f.call(t, abi.FetchRequest{URL: s.URL + "/to-other"})

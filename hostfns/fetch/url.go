@@ -30,10 +30,14 @@ func (g *guard) checkURL(raw string) (*url.URL, *abi.Error) {
 	return u, g.checkParsed(u)
 }
 
-// checkParsed is checkURL on a parsed URL (a redirect's target).
+// checkParsed is checkURL on a parsed URL (a redirect's target), which is
+// refused longer than MaxURL as written again (a path of 30,000 "é"
+// is 180 KB percent-encoded).
 func (g *guard) checkParsed(u *url.URL) *abi.Error {
 	shown := clip(u.Redacted(), 200)
 	switch {
+	case len(u.String()) > MaxURL:
+		return abi.Errorf(abi.InvalidArgument, "%q is %d bytes long, more than %d: juju does not fetch it", shown, len(u.String()), MaxURL)
 	case u.Scheme == "":
 		return abi.Errorf(abi.InvalidArgument, "%q is not an absolute URL; give an https:// URL", shown)
 	case !strings.EqualFold(u.Scheme, "https"):
