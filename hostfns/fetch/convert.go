@@ -159,12 +159,12 @@ func isTextType(mt string) bool {
 	return false
 }
 
-// hasNUL reports whether the first bytes of a body hold a NUL byte, which
-// no text holds unless it is UTF-16 or UTF-32 (by its byte-order mark or
-// its declared charset).
+// hasNUL reports whether a body holds a NUL byte anywhere (a scan of at
+// most maxBytes, about a millisecond for 8 MiB), which no text holds
+// unless it is UTF-16 or UTF-32 (by its byte-order mark or its declared
+// charset).
 func hasNUL(contentType string, body []byte) bool {
-	head := body[:min(len(body), 8192)]
-	if bytes.IndexByte(head, 0) < 0 || bytes.HasPrefix(head, []byte{0xFF, 0xFE}) || bytes.HasPrefix(head, []byte{0xFE, 0xFF}) {
+	if bytes.IndexByte(body, 0) < 0 || bytes.HasPrefix(body, []byte{0xFF, 0xFE}) || bytes.HasPrefix(body, []byte{0xFE, 0xFF}) {
 		return false
 	}
 	_, params, _ := mime.ParseMediaType(contentType)
@@ -187,7 +187,8 @@ func looksLikeText(b []byte) bool {
 
 // decode returns the body as UTF-8: from the charset of the Content-Type,
 // or for HTML from a byte-order mark or a <meta charset> too; invalid
-// bytes become U+FFFD.
+// bytes become U+FFFD. A byte-order mark is the encoding's, not text, and
+// is left out (the parser would make it a line of its own).
 func decode(contentType string, body []byte, isHTML bool) []byte {
 	enc := charsetOf(contentType, body, isHTML)
 	if enc != nil {
@@ -198,7 +199,7 @@ func decode(contentType string, body []byte, isHTML bool) []byte {
 	if !utf8.Valid(body) {
 		body = bytes.ToValidUTF8(body, []byte("\uFFFD"))
 	}
-	return body
+	return bytes.TrimPrefix(body, []byte("\uFEFF"))
 }
 
 // charsetOf is the body's encoding when it is not UTF-8; nil for UTF-8.

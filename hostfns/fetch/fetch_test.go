@@ -523,8 +523,8 @@ func TestHTTP2HeadersTooLarge(t *testing.T) {
 }
 
 // A body in a Content-Encoding juju does not decode (deflate, br …), or
-// one holding NUL bytes whatever its type says, is binary with a note;
-// UTF-16 text, NULs and all, is still text.
+// one holding NUL bytes anywhere whatever its type says, is binary with a
+// note; UTF-16 text, NULs and all, is still text.
 func TestUndecodedBodiesAreBinary(t *testing.T) {
 	s := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -539,21 +539,35 @@ func TestUndecodedBodiesAreBinary(t *testing.T) {
 		case "/nul":
 			w.Header().Set("Content-Type", "text/plain")
 			w.Write(make([]byte, 64))
+		case "/late-nul":
+			w.Header().Set("Content-Type", "text/plain")
+			io.WriteString(w, strings.Repeat("a", 9000)+"\x00\x1b[2Jafter")
 		case "/utf16":
 			w.Header().Set("Content-Type", "text/plain; charset=utf-16le")
 			w.Write([]byte("h\x00i\x00"))
+		case "/utf16-bom":
+			w.Header().Set("Content-Type", "text/html")
+			page := []byte{0xFF, 0xFE}
+			for _, c := range []byte("<html><body><p>hi</p></body></html>") {
+				page = append(page, c, 0)
+			}
+			w.Write(page)
+		case "/utf8-bom":
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			io.WriteString(w, "\uFEFFhi")
 		}
 	}))
 	f := testFetcher(s, s.hostport())
-	for path, note := range map[string]string{"/deflate": `encoded as "deflate"`, "/br": `encoded as "br"`, "/nul": "NUL bytes"} {
+	for path, note := range map[string]string{"/deflate": `encoded as "deflate"`, "/br": `encoded as "br"`, "/nul": "NUL bytes", "/late-nul": "NUL bytes"} {
 		res, body, aerr := f.call(t, abi.FetchRequest{URL: s.URL + path})
 		if aerr != nil || res.Kind != abi.FetchKindBinary || body != "" || !strings.Contains(res.Note, note) {
-			t.Errorf("%s: %v kind %s note %q body %q", path, aerr, res.Kind, res.Note, body)
+			t.Errorf("%s: %v kind %s note %q body %.200q", path, aerr, res.Kind, res.Note, body)
 		}
 	}
-	for path, want := range map[string]string{"/identity": "plain", "/utf16": "hi"} {
+	// A byte-order mark is the encoding's, not text: it starts no line.
+	for path, want := range map[string]string{"/identity": "plain", "/utf16": "hi", "/utf16-bom": "hi", "/utf8-bom": "hi"} {
 		res, body, aerr := f.call(t, abi.FetchRequest{URL: s.URL + path})
-		if aerr != nil || res.Kind != abi.FetchKindText || body != want || res.Note != "" {
+		if aerr != nil || res.Kind == abi.FetchKindBinary || body != want || res.Note != "" {
 			t.Errorf("%s: %v kind %s note %q body %q", path, aerr, res.Kind, res.Note, body)
 		}
 	}
