@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"net/url"
 	"sync"
 
 	"github.com/jujutools/juju/host/plugin"
@@ -14,7 +15,7 @@ import (
 // (allowWebFetch, fetch.allow); every fetch it makes is kept for the audit
 // record of the call that made it.
 func (h *Host) fetchFuncs() []hostfns.Func {
-	h.fetches = &fetchLog{byCall: map[string][]audit.Fetch{}}
+	h.fetches = &fetchLog{byCall: map[string]*callFetches{}}
 	return fetch.New(fetch.Options{
 		Enabled:   h.cfg.AllowWebFetch,
 		Allow:     h.cfg.FetchAllow,
@@ -31,7 +32,14 @@ func (h *Host) fetchFuncs() []hostfns.Func {
 // call's audit record takes them.
 type fetchLog struct {
 	mu     sync.Mutex
-	byCall map[string][]audit.Fetch
+	byCall map[string]*callFetches
+}
+
+// callFetches are a call's fetches: the first audit.MaxFetches, and the
+// rest counted.
+type callFetches struct {
+	listed  []audit.Fetch
+	dropped *audit.DroppedFetches
 }
 
 func (l *fetchLog) observe(ctx context.Context, f fetch.Fetched) {
@@ -41,21 +49,40 @@ func (l *fetchLog) observe(ctx context.Context, f fetch.Fetched) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(l.byCall[c.CallID]) < audit.MaxFetches {
-		l.byCall[c.CallID] = append(l.byCall[c.CallID], audit.Fetch{
-			URL: audit.ShortURL(f.URL), FinalURL: audit.ShortURL(f.FinalURL), Status: f.Status, Outcome: f.Outcome,
-		})
+	cf := l.byCall[c.CallID]
+	if cf == nil {
+		cf = &callFetches{}
+		l.byCall[c.CallID] = cf
 	}
+	if len(cf.listed) < audit.MaxFetches {
+		cf.listed = append(cf.listed, audit.NewFetch(f.URL, f.FinalURL, f.Status, f.Outcome, fetch.MaxURL))
+		return
+	}
+	if cf.dropped == nil {
+		cf.dropped = &audit.DroppedFetches{}
+	}
+	cf.dropped.Add(hostOf(f.URL), hostOf(f.FinalURL))
+}
+
+// hostOf is a URL's host (and port), "" when it has none.
+func hostOf(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return u.Host
+	}
+	return ""
 }
 
 // take returns and forgets the fetches of a call.
-func (l *fetchLog) take(callID string) []audit.Fetch {
+func (l *fetchLog) take(callID string) ([]audit.Fetch, *audit.DroppedFetches) {
 	if l == nil {
-		return nil
+		return nil, nil
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	fs := l.byCall[callID]
+	cf := l.byCall[callID]
 	delete(l.byCall, callID)
-	return fs
+	if cf == nil {
+		return nil, nil
+	}
+	return cf.listed, cf.dropped
 }

@@ -455,8 +455,8 @@ func (h *Host) record(start time.Time, c hostfns.Caller, args []byte, res *abi.C
 		Time: start.UTC(), CallID: c.CallID, Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier,
 		Args: audit.ShortArgs(args), Outcome: audit.OutcomeOK, Approval: appr,
 		DurationMs: float64(time.Since(start).Microseconds()) / 1000,
-		Fetches:    h.fetches.take(c.CallID),
 	}
+	r.Fetches, r.FetchesDropped = h.fetches.take(c.CallID)
 	if res.Error != nil {
 		r.Outcome = string(res.Error.Code)
 	}

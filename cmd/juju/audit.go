@@ -152,6 +152,9 @@ func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
 		for _, f := range e.Fetches {
 			fmt.Fprintf(tw, "\t\t\t  fetch\t%s\t\t\t%s\n", visible.String(fetchOutcome(f)), fetchWords(f))
 		}
+		if d := e.FetchesDropped; d != nil {
+			fmt.Fprintf(tw, "\t\t\t  fetch\t+%d more\t\t\t%s\n", d.Count, droppedWords(d))
+		}
 	}
 	return tw.Flush()
 }
@@ -185,10 +188,32 @@ func fetchOutcome(f audit.Fetch) string {
 
 // fetchWords is the URL fetched and, when it differs, where it ended.
 func fetchWords(f audit.Fetch) string {
-	if f.FinalURL == "" || f.FinalURL == f.URL {
-		return shortURL(f.URL, 120)
+	s := shortURL(f.URL, 120)
+	if f.FinalURL != "" && f.FinalURL != f.URL {
+		s = shortURL(f.URL, 80) + " → " + shortURL(f.FinalURL, 80)
 	}
-	return shortURL(f.URL, 80) + " → " + shortURL(f.FinalURL, 80)
+	for _, w := range []*audit.Whole{f.URLWhole, f.FinalURLWhole} {
+		if w != nil {
+			s += fmt.Sprintf(" (a URL of %d bytes, recorded cut; sha256 %s)", w.Bytes, w.SHA256)
+		}
+	}
+	return s
+}
+
+// droppedWords names the hosts of the fetches past the listed ones.
+func droppedWords(d *audit.DroppedFetches) string {
+	hosts := make([]string, len(d.Hosts))
+	for i, h := range d.Hosts {
+		hosts[i] = shortURL(h, 60)
+	}
+	s := "not listed"
+	if len(hosts) > 0 {
+		s += "; to " + strings.Join(hosts, ", ")
+	}
+	if d.MoreHosts {
+		s += " and other hosts"
+	}
+	return s
 }
 
 // shortURL is a URL as the owner's terminal shows it: escaped, at most n

@@ -185,10 +185,11 @@ func (f *fetcher) do(ctx context.Context, req *abi.FetchRequest) (*abi.FetchResu
 	return resp.result, out, nil
 }
 
-// redacted is a URL as the audit may keep it: without a password, cut.
+// redacted is a URL as the audit may keep it: without a password (the
+// audit cuts it past MaxURL, saying its length and hash).
 func redacted(raw string) string {
 	if u, err := url.Parse(raw); err == nil {
 		raw = u.Redacted()
 	}
-	return clip(raw, 1024)
+	return raw
 }

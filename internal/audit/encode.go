@@ -15,7 +15,7 @@ import (
 // record with an approval or fetches, or with a time that is not UTC or
 // that json.Marshal refuses, goes through json.Marshal.
 func appendRecord(b []byte, r *Record) ([]byte, error) {
-	if r.Approval != nil || len(r.Fetches) > 0 || r.Time.Location() != time.UTC || r.Time.Year() < 0 || r.Time.Year() > 9999 ||
+	if r.Approval != nil || len(r.Fetches) > 0 || r.FetchesDropped != nil || r.Time.Location() != time.UTC || r.Time.Year() < 0 || r.Time.Year() > 9999 ||
 		math.IsInf(r.DurationMs, 0) || math.IsNaN(r.DurationMs) {
 		out, err := json.Marshal(r)
 		return append(b, out...), err

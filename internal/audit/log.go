@@ -92,8 +92,9 @@ func (l *Log) rotate() error {
 const maxName = 256
 
 // Append writes one record as one line. A record is small (arguments are
-// cut, and names), so the single write is atomic with respect to other
-// writers.
+// cut, and names; a call's fetches are at most MaxFetches, their URLs at
+// most the 8 KiB the fetch function sends), so the single write is atomic
+// with respect to other writers.
 func (l *Log) Append(r *Record) error {
 	l.once.Do(l.open)
 	if l.err != nil {

@@ -18,7 +18,9 @@ type Record struct {
 	Outcome    string    `json:"outcome"`            // "ok" or the error code
 	DurationMs float64   `json:"durationMs"`         // wall time of the call, approval included
 	Approval   *Approval `json:"approval,omitempty"` // nil: none was needed
-	Fetches    []Fetch   `json:"fetches,omitempty"`  // the web fetches the call made
+	Fetches    []Fetch   `json:"fetches,omitempty"`  // the web fetches the call made, the first MaxFetches
+	// FetchesDropped counts the fetches past MaxFetches, with their hosts.
+	FetchesDropped *DroppedFetches `json:"fetchesDropped,omitempty"`
 }
 
 // Approval says how a call that needed the owner's approval was decided.
