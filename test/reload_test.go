@@ -2,6 +2,7 @@ package test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"slices"
 	"strings"
@@ -26,6 +27,28 @@ func (s *session) toolNames() []string {
 		names = append(names, t.Name)
 	}
 	return names
+}
+
+// toolSchema is the input schema tools/list gives the tool name, as JSON.
+func (s *session) toolSchema(name string) string {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := s.c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		s.t.Fatalf("tools/list: %v", err)
+	}
+	for _, t := range res.Tools {
+		if t.Name == name {
+			b, err := json.Marshal(t)
+			if err != nil {
+				s.t.Fatal(err)
+			}
+			return string(b)
+		}
+	}
+	s.t.Fatalf("tools/list lacks %s", name)
+	return ""
 }
 
 // listChanged counts the notifications/tools/list_changed a session got.
@@ -89,9 +112,14 @@ func TestInstallUpdateRemoveWhileServing(t *testing.T) {
 		t.Fatalf("an argument the installed version does not take: %s", msg)
 	}
 
-	// Update: the same tool runs the new code.
+	// Update: tools/list, the first request after it, lists the tool's
+	// new schema (an answer encoded once per catalog is encoded again), and
+	// the same tool runs the new code.
 	cliOK(t, home, "plugins", "build", "--wasm", buildRaw(t, "rawv2"), dir)
 	cliOK(t, home, "plugins", "install", dir, "--yes")
+	if schema := s.toolSchema("test_raw_echo"); !strings.Contains(schema, `"times"`) {
+		t.Fatalf("tools/list after the update: test_raw_echo takes %s", schema)
+	}
 	if got := s.ok("test_raw_echo", map[string]any{"text": "two"}); got != "raw v2: two" {
 		t.Fatalf("after the update: %q", got)
 	}

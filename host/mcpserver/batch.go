@@ -142,7 +142,7 @@ func (d *stdioLoop) batchAnswer(m json.RawMessage) ([]byte, bool) {
 		defer d.warmNow() // as serve does
 	}
 	resp := d.handle(d.session, m, head)
-	if b, ok := appendToolAnswer(nil, resp); ok {
+	if b, ok := d.s.appendAnswer(nil, resp); ok {
 		return b, true
 	}
 	b, err := json.Marshal(resp)

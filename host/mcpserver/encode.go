@@ -10,6 +10,16 @@ import (
 
 func base64(b []byte) string { return stdbase64.StdEncoding.EncodeToString(b) }
 
+// appendAnswer appends the answer to a tools/call or a tools/list, resp, as
+// json.Marshal writes it (appendToolAnswer, appendToolsList), and reports
+// false, leaving the answer to json.Marshal, for any other.
+func (s *Server) appendAnswer(b []byte, resp mcp.JSONRPCMessage) ([]byte, bool) {
+	if out, ok := appendToolAnswer(b, resp); ok {
+		return out, true
+	}
+	return s.appendToolsList(b, resp)
+}
+
 // appendToolAnswer appends the JSON-RPC answer to a tools/call, resp, as
 // json.Marshal writes it, without its detours: mcp-go's CallToolResult
 // marshals itself through a map (keys sorted, content items through

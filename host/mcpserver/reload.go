@@ -35,4 +35,5 @@ func (s *Server) sync() {
 	}
 	s.schemas.Store(&schemas)
 	s.mcp.SetTools(tools...)
+	s.noteTools()
 }

@@ -15,6 +15,7 @@ type Server struct {
 	host    *host.Host
 	mcp     *server.MCPServer
 	schemas atomic.Pointer[map[string]*inputSchema] // by tool name; swapped whole by sync (reload.go)
+	listed  atomic.Pointer[toolsList]               // the tools as listed, swapped whole by sync
 	syncMu  sync.Mutex                              // serialises sync
 	// hs refuses requests before a session's initialize is answered.
 	hs *handshakes
@@ -44,6 +45,7 @@ func New(h *host.Host) (*Server, error) {
 	}
 	s.schemas.Store(&schemas)
 	s.mcp.AddTools(tools...)
+	s.noteTools()
 	return s, nil
 }
 

@@ -32,6 +32,9 @@ func ServeStdio(ctx context.Context, h *host.Host, in io.Reader, out io.Writer, 
 	if err != nil {
 		return err
 	}
+	// The tools/list answer is encoded beside the client's initialize, so
+	// that the first tools/list, which comes right after it, finds it ready.
+	go s.listing().encoded()
 	f := newInflight()
 	w := &answerWriter{w: out, f: f}
 	fromClient, toMCP := io.Pipe()
@@ -348,7 +351,7 @@ func (d *stdioLoop) serve(line []byte, head msgHead, cancelled *atomic.Bool) {
 	if head.Method == string(mcp.MethodToolsList) {
 		defer d.warmNow() // once the client has its tools: see warmAfterHandshake
 	}
-	b, ok := appendToolAnswer(make([]byte, 0, 1024), resp)
+	b, ok := d.s.appendAnswer(make([]byte, 0, 1024), resp)
 	if !ok {
 		var err error
 		if b, err = json.Marshal(resp); err != nil {
