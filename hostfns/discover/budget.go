@@ -131,21 +131,9 @@ func clip[T any](s []T, n int) []T {
 // counted as the six of \u00XX when JSON may escape it.
 func taskSize(t abi.Task) int {
 	return len(`{"name":"","runner":"","command":"","cwd":"","file":"","line":,"description":"","kind":""},`) + 20 +
-		jsonLen(t.Name) + jsonLen(t.Runner) + jsonLen(t.Command) + jsonLen(t.Cwd) + jsonLen(t.File) + jsonLen(t.Description) + jsonLen(t.Kind)
+		abi.JSONLen(t.Name) + abi.JSONLen(t.Runner) + abi.JSONLen(t.Command) + abi.JSONLen(t.Cwd) + abi.JSONLen(t.File) + abi.JSONLen(t.Description) + abi.JSONLen(t.Kind)
 }
 
 func warningSize(w abi.Warning) int {
-	return len(`{"file":"","message":""},`) + jsonLen(w.File) + jsonLen(w.Message)
-}
-
-func jsonLen(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			n += 6
-		} else {
-			n++
-		}
-	}
-	return n
+	return len(`{"file":"","message":""},`) + abi.JSONLen(w.File) + abi.JSONLen(w.Message)
 }

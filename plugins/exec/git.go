@@ -353,17 +353,5 @@ func clip(s string, n int) string {
 // byte of a string counted as the six of \u00XX when JSON may escape it.
 func commitJSONSize(c GitCommitInfo) int {
 	return len(`{"hash":"","author":"","email":"","date":"","subject":""},`) +
-		jsonLen(c.Hash) + jsonLen(c.Author) + jsonLen(c.Email) + jsonLen(c.Date) + jsonLen(c.Subject)
-}
-
-func jsonLen(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			n += 6
-		} else {
-			n++
-		}
-	}
-	return n
+		abi.JSONLen(c.Hash) + abi.JSONLen(c.Author) + abi.JSONLen(c.Email) + abi.JSONLen(c.Date) + abi.JSONLen(c.Subject)
 }

@@ -26,7 +26,7 @@ func cut(o *Overview, offset int) {
 	text, structured := headRoom, headRoom
 	for _, w := range o.Warnings {
 		text += len(juju.PathText(w.File)) + len(juju.LineText(w.Message)) + 6
-		structured += len(`{"file":"","message":""},`) + jsonLen(w.File) + jsonLen(w.Message)
+		structured += len(`{"file":"","message":""},`) + abi.JSONLen(w.File) + abi.JSONLen(w.Message)
 	}
 	o.TasksTotal = len(o.Tasks)
 	tasks := o.Tasks[min(offset, len(o.Tasks)):]
@@ -70,17 +70,5 @@ func taskLine(t abi.Task) string {
 // byte of a string counted as the six of \u00XX when JSON may escape it.
 func taskJSONSize(t abi.Task) int {
 	return len(`{"name":"","runner":"","command":"","cwd":"","file":"","line":,"description":"","kind":""},`) + 20 +
-		jsonLen(t.Name) + jsonLen(t.Runner) + jsonLen(t.Command) + jsonLen(t.Cwd) + jsonLen(t.File) + jsonLen(t.Description) + jsonLen(t.Kind)
-}
-
-func jsonLen(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			n += 6
-		} else {
-			n++
-		}
-	}
-	return n
+		abi.JSONLen(t.Name) + abi.JSONLen(t.Runner) + abi.JSONLen(t.Command) + abi.JSONLen(t.Cwd) + abi.JSONLen(t.File) + abi.JSONLen(t.Description) + abi.JSONLen(t.Kind)
 }

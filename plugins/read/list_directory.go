@@ -145,7 +145,7 @@ func entryJSONSize(e abi.Entry, plain bool) int {
 	if plain {
 		return fields + len(e.Name) + len(e.Path) + len(e.Type) + len(e.ModTime) + len(e.Target)
 	}
-	return fields + jsonLen(e.Name) + jsonLen(e.Path) + len(e.Type) + len(e.ModTime) + jsonLen(e.Target)
+	return fields + abi.JSONLen(e.Name) + abi.JSONLen(e.Path) + len(e.Type) + len(e.ModTime) + abi.JSONLen(e.Target)
 }
 
 // entriesJSONSize is at least the JSON size of plain entries.
@@ -182,18 +182,6 @@ func appendEntries(b []byte, ents []abi.Entry) []byte {
 		b = append(b, `"}`...)
 	}
 	return append(b, ']')
-}
-
-func jsonLen(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			n += 6
-		} else {
-			n++
-		}
-	}
-	return n
 }
 
 // brokenLink stands for the target of a symlink listed without one: a link

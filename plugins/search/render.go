@@ -130,28 +130,16 @@ func (w *matchWriter) end() {
 // match in the structured content: each byte of a string counted as the
 // six of \u00XX when JSON may escape it.
 func fileJSONSize(path string) int {
-	return len(`{"path":"","count":,"matches":[]},`) + 20 + jsonLen(path)
+	return len(`{"path":"","count":,"matches":[]},`) + 20 + abi.JSONLen(path)
 }
 
 func matchJSONSize(m abi.SearchMatch) int {
-	n := len(`{"line":,"column":,"text":"","before":[],"after":[]},`) + 40 + jsonLen(m.Text)
+	n := len(`{"line":,"column":,"text":"","before":[],"after":[]},`) + 40 + abi.JSONLen(m.Text)
 	for _, t := range m.Before {
-		n += jsonLen(t) + 3
+		n += abi.JSONLen(t) + 3
 	}
 	for _, t := range m.After {
-		n += jsonLen(t) + 3
-	}
-	return n
-}
-
-func jsonLen(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			n += 6
-		} else {
-			n++
-		}
+		n += abi.JSONLen(t) + 3
 	}
 	return n
 }
