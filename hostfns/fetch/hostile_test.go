@@ -74,8 +74,9 @@ func TestHostilePagesBounded(t *testing.T) {
 				t.Errorf("quotes nested past %d", maxNesting)
 			}
 			// Minutes before the bounds; a few seconds on a loaded
-			// 2-core machine after.
-			if d > 30*time.Second {
+			// 2-core machine after (ten times that under the race
+			// detector).
+			if d > raceSlowdown*30*time.Second {
 				t.Errorf("the conversion took %v", d)
 			}
 			// 60 to 250 MB after, the most for nested quotes; over a
