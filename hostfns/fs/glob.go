@@ -100,6 +100,22 @@ func splitGlob(req *abi.GlobRequest) (base, pattern string, e *abi.Error) {
 
 func isGitignore(d dirent) bool { return d.name == ".gitignore" && d.typ.IsRegular() }
 
+// readFolder reads the entries of the folder d, root-relative rel, and,
+// with ignores, pushes its regular .gitignore onto ign. ok is false when
+// nothing could be read (the folder is gone, or not readable).
+func readFolder(d walkDir, rel string, ign ignoreStack, ignores bool) (ents []dirent, _ ignoreStack, ok bool) {
+	ents, err := d.ReadDir()
+	if err != nil && len(ents) == 0 {
+		return nil, ign, false
+	}
+	if ignores && slices.ContainsFunc(ents, isGitignore) {
+		if data, err := d.ReadFile(".gitignore", maxIgnoreFile); err == nil {
+			ign = ign.push(parseIgnore(relBase(rel), data))
+		}
+	}
+	return ents, ign, true
+}
+
 // relBase turns a root-relative folder into the base of its .gitignore.
 func relBase(rel string) string {
 	if rel == "." {
@@ -166,14 +182,9 @@ func (w *globWalk) walk(d walkDir, rel string, state int, ign ignoreStack, depth
 		w.fail(e)
 		return
 	}
-	ents, err := d.ReadDir()
-	if err != nil && len(ents) == 0 {
+	ents, ign, ok := readFolder(d, rel, ign, !w.all)
+	if !ok {
 		return // gone, or not readable: nothing to report
-	}
-	if !w.all && slices.ContainsFunc(ents, isGitignore) {
-		if data, err := d.ReadFile(".gitignore", maxIgnoreFile); err == nil {
-			ign = ign.push(parseIgnore(relBase(rel), data))
-		}
 	}
 	var batch []found
 	var held withheld

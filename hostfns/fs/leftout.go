@@ -72,14 +72,9 @@ func (lo *leftOut) walk(d walkDir, rel string, ign ignoreStack, depth int) {
 	if lo.ctx.Err() != nil {
 		return
 	}
-	ents, err := d.ReadDir()
-	if err != nil && len(ents) == 0 {
+	ents, ign, ok := readFolder(d, rel, ign, true)
+	if !ok {
 		return
-	}
-	if slices.ContainsFunc(ents, isGitignore) {
-		if data, err := d.ReadFile(".gitignore", maxIgnoreFile); err == nil {
-			ign = ign.push(parseIgnore(relBase(rel), data))
-		}
 	}
 	var dirs []string
 	var lines []byte

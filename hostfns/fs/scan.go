@@ -100,14 +100,9 @@ func (s *scan) walk(d walkDir, rel string, ign ignoreStack, depth int) {
 		s.err = e
 		return
 	}
-	ents, err := d.ReadDir()
-	if err != nil && len(ents) == 0 {
+	ents, ign, ok := readFolder(d, rel, ign, true)
+	if !ok {
 		return
-	}
-	if slices.ContainsFunc(ents, isGitignore) {
-		if data, err := d.ReadFile(".gitignore", maxIgnoreFile); err == nil {
-			ign = ign.push(parseIgnore(relBase(rel), data))
-		}
 	}
 	display := s.pol.Display(s.root, rel)
 	var dirs []string
