@@ -57,16 +57,6 @@ func StartPlugin(o StartOptions) []byte {
 	answerAt := uint32(descAt + len(desc))
 	requestAt := answerAt + uint32(len(answer))
 
-	u := func(v uint32) []byte { return binary.AppendUvarint(nil, uint64(v)) }
-	s32 := func(v int32) []byte { return append([]byte{0x41}, sleb(int64(v))...) }
-	cat := func(parts ...[]byte) []byte {
-		var b []byte
-		for _, p := range parts {
-			b = append(b, p...)
-		}
-		return b
-	}
-	store := func(at, v int32) []byte { return cat(s32(at), s32(v), []byte{0x36, 0x02, 0x00}) }
 	// send writes ln bytes at ptr to stdout (fd_write, its iovec at 0) and
 	// calls the function of index fn with their length, its answer dropped.
 	send := func(ptr, ln int32, fn byte) []byte {

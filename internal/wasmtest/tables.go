@@ -48,16 +48,6 @@ func TablePlugin(min uint32, tools ...Grower) []byte {
 	grownAt := uint32(descAt + len(desc))
 	refusedAt := grownAt + uint32(len(grown))
 
-	u := func(v uint32) []byte { return binary.AppendUvarint(nil, uint64(v)) }
-	s32 := func(v int32) []byte { return append([]byte{0x41}, sleb(int64(v))...) }
-	cat := func(parts ...[]byte) []byte {
-		var b []byte
-		for _, p := range parts {
-			b = append(b, p...)
-		}
-		return b
-	}
-	store := func(at, v int32) []byte { return cat(s32(at), s32(v), []byte{0x36, 0x02, 0x00}) }
 	// write sends ln bytes at ptr to stdout (fd_write, its iovec at 0) and
 	// calls juju_output with their length.
 	write := func(ptr, ln int32) []byte {
@@ -105,6 +95,24 @@ func TablePlugin(min uint32, tools ...Grower) []byte {
 }
 
 // sleb is v in signed LEB128.
+// u is v as an unsigned LEB128, the encoding of wasm's sizes and indexes.
+func u(v uint32) []byte { return binary.AppendUvarint(nil, uint64(v)) }
+
+// s32 is the instruction i32.const v.
+func s32(v int32) []byte { return append([]byte{0x41}, sleb(int64(v))...) }
+
+// cat joins byte runs.
+func cat(parts ...[]byte) []byte {
+	var b []byte
+	for _, p := range parts {
+		b = append(b, p...)
+	}
+	return b
+}
+
+// store is the instructions that store the i32 v at the address at.
+func store(at, v int32) []byte { return cat(s32(at), s32(v), []byte{0x36, 0x02, 0x00}) }
+
 func sleb(v int64) []byte {
 	var b []byte
 	for {
