@@ -6,8 +6,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -42,8 +44,13 @@ func init() {
 // the server root juju chose. Modes:
 //   - "env": writes os.Environ(), one a line, to out before anything else;
 //     definition answers null.
-//   - "hidden": definition answers a location in .env and one in b.go;
-//     references one in denied.go, one in b.go and one in .env.
+//   - "index": a server that indexes every file of its root, as gopls
+//     and others do, secrets included: it reads them from disk at each
+//     request. Definition and references answer every occurrence of the
+//     word at the position, in every file; workspace/symbol every word
+//     that begins with the query; documentSymbol (flat) every occurrence,
+//     in every file, of each word of the asked file. Files are read in
+//     lexical order of their names.
 //   - "applyedit": at definition it first asks juju to apply an edit
 //     (workspace/applyEdit) that rewrites a.go and creates new.go, and
 //     writes juju's answer (or its error) as JSON to out; then it answers
@@ -77,7 +84,43 @@ func claimsFakeServer(mode, out string) {
 			if mode == "quote" {
 				return map[string]any{"capabilities": map[string]any{"diagnosticProvider": map[string]any{}}}, nil
 			}
+			if mode == "index" {
+				return map[string]any{"capabilities": map[string]any{"definitionProvider": true, "referencesProvider": true,
+					"documentSymbolProvider": true, "workspaceSymbolProvider": true}}, nil
+			}
 			return map[string]any{"capabilities": map[string]any{"definitionProvider": true, "referencesProvider": true}}, nil
+		case "workspace/symbol":
+			var p struct {
+				Query string `json:"query"`
+			}
+			json.Unmarshal(*r.Params, &p)
+			syms := []any{}
+			for _, w := range indexWords(cwd) {
+				if strings.HasPrefix(w.word, p.Query) {
+					syms = append(syms, w.symbol())
+				}
+			}
+			return syms, nil
+		case "textDocument/documentSymbol":
+			var p struct {
+				TextDocument struct {
+					URI string `json:"uri"`
+				} `json:"textDocument"`
+			}
+			json.Unmarshal(*r.Params, &p)
+			mine := map[string]bool{}
+			for _, w := range indexWords(cwd) {
+				if fileURI(w.path) == p.TextDocument.URI {
+					mine[w.word] = true
+				}
+			}
+			syms := []any{}
+			for _, w := range indexWords(cwd) {
+				if mine[w.word] {
+					syms = append(syms, w.symbol())
+				}
+			}
+			return syms, nil
 		case "textDocument/diagnostic":
 			at := func(line int, msg string) map[string]any {
 				pos := map[string]any{"line": line, "character": 0}
@@ -99,8 +142,8 @@ func claimsFakeServer(mode, out string) {
 			case "silent":
 				<-done // never answers
 				return nil, nil
-			case "hidden":
-				return []any{loc(".env", 0), loc("b.go", 1)}, nil
+			case "index":
+				return indexOccurrences(cwd, r.Params), nil
 			case "applyedit":
 				edit := map[string]any{
 					"label": "claims",
@@ -130,8 +173,8 @@ func claimsFakeServer(mode, out string) {
 			}
 			return nil, nil
 		case "textDocument/references":
-			if mode == "hidden" {
-				return []any{loc("denied.go", 0), loc("b.go", 1), loc(".env", 1)}, nil
+			if mode == "index" {
+				return indexOccurrences(cwd, r.Params), nil
 			}
 			return []any{}, nil
 		case "textDocument/didOpen":
@@ -205,47 +248,136 @@ func claimsManager(t *testing.T, mode string, files map[string]string, cfg polic
 	return m, root, out
 }
 
-// TestClaimLSPHidesSecretAndDeniedLocations checks SECURITY.md, "Language
-// servers": "a location in a secret or denied file is dropped (and
-// counted as hidden)". The server answers a definition in .env (a default
-// secret) and one in b.go; references in denied.go (an owner's deny
-// glob), b.go and .env. Only b.go's locations may come back, with Hidden
-// counting the others, and nothing of the secret's text may appear.
-func TestClaimLSPHidesSecretAndDeniedLocations(t *testing.T) {
-	files := map[string]string{
-		"a.go":      "package a\nvar x = y\n",
-		"b.go":      "package a\nvar y = 1\n",
-		".env":      "GITHUB_TOKEN=claims-secret-value\nOTHER=claims-secret-two\n",
-		"denied.go": "package a // claims-denied-text\n",
-	}
-	m, _, _ := claimsManager(t, "hidden", files, policy.Config{Deny: []string{"denied.go"}}, Options{})
+// indexWord is one occurrence of a word in a file the "index" fake read.
+type indexWord struct {
+	path             string // absolute
+	line, start, end int    // 0-based; the fixtures are ASCII, so bytes are UTF-16 units
+	word             string
+}
 
-	check := func(op string, res *abi.LSPResult, e *abi.Error, hidden int) {
+func (w indexWord) loc() map[string]any {
+	return map[string]any{"uri": fileURI(w.path), "range": map[string]any{
+		"start": map[string]any{"line": w.line, "character": w.start},
+		"end":   map[string]any{"line": w.line, "character": w.end}}}
+}
+
+func (w indexWord) symbol() map[string]any {
+	return map[string]any{"name": w.word, "kind": 13, "location": w.loc()}
+}
+
+// indexWords reads every regular file under root, in lexical order, as
+// a language server indexes a workspace: secrets and denied files too.
+func indexWords(root string) []indexWord {
+	var out []indexWord
+	word := regexp.MustCompile(`[A-Za-z0-9_]+`)
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			for _, m := range word.FindAllStringIndex(line, -1) {
+				out = append(out, indexWord{path: p, line: i, start: m[0], end: m[1], word: line[m[0]:m[1]]})
+			}
+		}
+		return nil
+	})
+	return out
+}
+
+// indexOccurrences answers definition and references for the "index"
+// fake: every occurrence, in every file, of the word at the position.
+func indexOccurrences(root string, params *json.RawMessage) []any {
+	var p textDocumentPosition
+	json.Unmarshal(*params, &p)
+	words := indexWords(root)
+	at := ""
+	for _, w := range words {
+		if fileURI(w.path) == p.TextDocument.URI && w.line == p.Position.Line && w.start <= p.Position.Character && p.Position.Character < w.end {
+			at = w.word
+		}
+	}
+	out := []any{}
+	for _, w := range words {
+		if w.word == at {
+			out = append(out, w.loc())
+		}
+	}
+	return out
+}
+
+// TestClaimLSPWithheldContentSaysNothing checks SECURITY.md, "Language
+// servers": a place in a secret or denied file is dropped without a word,
+// so no answer of a semantic question depends on what such a file holds.
+// A language server indexes the whole workspace, secrets included; had
+// juju counted the places it drops, a workspace-symbols query would say
+// whether a name in .env begins with its prefix, one character a query.
+// Two workspaces alike in what juju shows, one whose .env (first in the
+// server's order) and denied file (last) hold the word asked about, the
+// other whose withheld files do not, get the same answers, byte for byte:
+// definitions, references, workspace symbols and flat document symbols,
+// at the host's cap and at a cap as large as what is shown.
+func TestClaimLSPWithheldContentSaysNothing(t *testing.T) {
+	visible := map[string]string{
+		"a.go": "package a\nvar needle = 1\nvar x = needle\n",
+		"b.go": "package a\nvar y = needle\n",
+	}
+	workspace := func(hit bool) *Manager {
+		files := map[string]string{
+			".env":         "OTHER=claims-secret-value\n",
+			"zz_denied.go": "package a // claims-denied-text\n",
+		}
+		if hit {
+			files[".env"] = "needle=claims-secret-value\nneedleToken=claims-secret-two\n"
+			files["zz_denied.go"] = "package a // needle needleDenied claims-denied-text\n"
+		}
+		for p, c := range visible {
+			files[p] = c
+		}
+		m, _, _ := claimsManager(t, "index", files, policy.Config{Deny: []string{"zz_denied.go"}}, Options{})
+		return m
+	}
+	hit, miss := workspace(true), workspace(false)
+	answer := func(m *Manager, req abi.LSPRequest) (string, *abi.LSPResult) {
 		t.Helper()
+		res, e := ask(t, m, req)
 		if e != nil {
-			t.Fatalf("%s: %v", op, e)
-		}
-		if res.Hidden != hidden {
-			t.Errorf("%s: Hidden = %d, want %d (locations %+v)", op, res.Hidden, hidden, res.Locations)
-		}
-		if len(res.Locations) != 1 {
-			t.Fatalf("%s: want only the location in b.go, got %+v", op, res.Locations)
-		}
-		l := res.Locations[0]
-		if l.Path != "b.go" || l.Line != 2 || l.Text != "var y = 1" || l.Outside {
-			t.Errorf("%s: the normal location came back as %+v", op, l)
+			t.Fatalf("%s: %v", req.Op, e)
 		}
 		b, _ := json.Marshal(res)
-		for _, leak := range []string{".env", "denied.go", "claims-secret", "claims-denied"} {
+		for _, leak := range []string{".env", "zz_denied", "claims-", "Token", "needleDenied"} {
 			if strings.Contains(string(b), leak) {
-				t.Errorf("%s: the answer names %q: %s", op, leak, b)
+				t.Errorf("%s: the answer names %q: %s", req.Op, leak, b)
+			}
+		}
+		return string(b), res
+	}
+	for _, req := range []abi.LSPRequest{
+		{Op: abi.LSPDefinition, Path: "a.go", Line: 3, Column: 9},
+		{Op: abi.LSPReferences, Path: "a.go", Line: 3, Column: 9, IncludeDeclaration: true},
+		{Op: abi.LSPWorkspaceSymbols, Query: "needle"},
+		{Op: abi.LSPDocumentSymbols, Path: "a.go"},
+	} {
+		// The withheld files' matches come first and last in the
+		// server's answer: a cap as large as what is shown is reached
+		// just before the last of them.
+		_, shown := answer(miss, req)
+		n := len(shown.Locations) + len(shown.Symbols)
+		if n < 3 {
+			t.Fatalf("%s: the visible files' %d results are missing: %+v", req.Op, n, shown)
+		}
+		for _, max := range []int{0, n} {
+			req.MaxResults = max
+			h, _ := answer(hit, req)
+			s, _ := answer(miss, req)
+			if h != s {
+				t.Errorf("%s (maxResults %d): the answer depends on withheld content:\n matching it: %s\n not:         %s", req.Op, max, h, s)
 			}
 		}
 	}
-	res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDefinition, Path: "a.go", Line: 2, Column: 9})
-	check("definition", res, e, 1)
-	res, e = ask(t, m, abi.LSPRequest{Op: abi.LSPReferences, Path: "a.go", Line: 2, Column: 9})
-	check("references", res, e, 2)
 }
 
 // TestClaimLSPApplyEditRefused checks SECURITY.md, "Language servers": "A
@@ -467,7 +599,7 @@ func TestClaimLSPProgramInsideTheRootsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { pol.Close() })
-	m := New(pol, Options{Servers: []lspconfig.Server{{Name: "claims", Command: []string{inside, claimsFakeArg, "hidden", filepath.Join(t.TempDir(), "out")}, Languages: []string{"go"}}}})
+	m := New(pol, Options{Servers: []lspconfig.Server{{Name: "claims", Command: []string{inside, claimsFakeArg, "index", filepath.Join(t.TempDir(), "out")}, Languages: []string{"go"}}}})
 	t.Cleanup(func() { m.Close(context.Background()) })
 	_, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDefinition, Path: "a.go", Line: 2, Column: 9})
 	if e == nil || e.Code != abi.PathDenied || !strings.Contains(e.Message, "inside the workspace") {

@@ -27,8 +27,13 @@ func (m *Manager) places(c *client) *places {
 }
 
 // file looks up the file a URI names. outside: it lies outside every root
-// (named, never read). hidden: it is a secret or denied path (left out).
-func (p *places) file(uri string) (abs, display string, t *text, outside, hidden bool) {
+// (named, never read). withheld: it is a secret or denied path, left out
+// without a word. A server indexes the whole workspace, secrets included,
+// and answers with places in them when they hold what was asked: a count
+// of the places dropped, a note, or a cap that they filled would tell
+// the model what they hold (whether a name in .env begins with a
+// workspace-symbols query), so nothing of an answer depends on them.
+func (p *places) file(uri string) (abs, display string, t *text, outside, withheld bool) {
 	abs, ok := uriPath(uri)
 	if !ok {
 		return uri, uri, nil, true, false
@@ -71,10 +76,11 @@ func (p *places) file(uri string) (abs, display string, t *text, outside, hidden
 	return abs, r.Display, p.texts[abs], false, false
 }
 
-// location converts one range in a file.
-func (p *places) location(uri string, rg lspRange) (loc abi.LSPLocation, hidden bool) {
-	_, display, t, outside, hidden := p.file(uri)
-	if hidden {
+// location converts one range in a file; withheld: the file is a secret
+// or denied path, and loc is empty.
+func (p *places) location(uri string, rg lspRange) (loc abi.LSPLocation, withheld bool) {
+	_, display, t, outside, withheld := p.file(uri)
+	if withheld {
 		return loc, true
 	}
 	loc = abi.LSPLocation{Path: display, Outside: outside, Line: rg.Start.Line + 1}
@@ -143,15 +149,15 @@ func decodeLocations(raw json.RawMessage) ([]location, error) {
 func (p *places) symbolTree(uri string, syms []documentSymbol, n *int, max int, truncated *bool) []abi.LSPSymbol {
 	out := make([]abi.LSPSymbol, 0, len(syms))
 	for _, s := range syms {
+		loc, withheld := p.location(uri, s.SelectionRange)
+		if withheld {
+			continue
+		}
 		if *n >= max {
 			*truncated = true
 			break
 		}
 		*n++
-		loc, hidden := p.location(uri, s.SelectionRange)
-		if hidden {
-			continue
-		}
 		full, _ := p.location(uri, s.Range)
 		sym := abi.LSPSymbol{Name: s.Name, Kind: kindName(s.Kind), Detail: s.Detail, Path: loc.Path, Outside: loc.Outside,
 			Line: loc.Line, Column: loc.Column, EndLine: full.EndLine, EndColumn: full.EndColumn}
@@ -163,31 +169,31 @@ func (p *places) symbolTree(uri string, syms []documentSymbol, n *int, max int, 
 	return out
 }
 
-// symbolList converts flat symbols; hidden counts those in secret or
-// denied files.
-func (p *places) symbolList(syms []symbolInformation, max int) (out []abi.LSPSymbol, hidden int, truncated bool) {
+// symbolList converts flat symbols, up to max of them; those in secret or
+// denied files are left out and take no room.
+func (p *places) symbolList(syms []symbolInformation, max int) (out []abi.LSPSymbol, truncated bool) {
 	out = make([]abi.LSPSymbol, 0, min(len(syms), max))
 	for _, s := range syms {
-		if len(out) >= max {
-			return out, hidden, true
-		}
-		loc, h := p.location(s.Location.URI, s.Location.Range)
-		if h {
-			hidden++
+		loc, withheld := p.location(s.Location.URI, s.Location.Range)
+		if withheld {
 			continue
+		}
+		if len(out) >= max {
+			return out, true
 		}
 		out = append(out, abi.LSPSymbol{Name: s.Name, Kind: kindName(s.Kind), Container: s.ContainerName,
 			Path: loc.Path, Outside: loc.Outside, Line: loc.Line, Column: loc.Column, EndLine: loc.EndLine, EndColumn: loc.EndColumn})
 	}
-	return out, hidden, false
+	return out, false
 }
 
-// diagnostics converts one file's diagnostics.
-func (p *places) diagnostics(uri string, items []diagnostic) (out []abi.LSPDiagnostic, hidden bool) {
+// diagnostics converts one file's diagnostics: none when the file is a
+// secret or denied path (it was since juju opened it).
+func (p *places) diagnostics(uri string, items []diagnostic) (out []abi.LSPDiagnostic) {
 	for _, d := range items {
-		loc, h := p.location(uri, d.Range)
-		if h {
-			return nil, true
+		loc, withheld := p.location(uri, d.Range)
+		if withheld {
+			return nil
 		}
 		if loc.Outside {
 			continue
@@ -202,5 +208,5 @@ func (p *places) diagnostics(uri string, items []diagnostic) (out []abi.LSPDiagn
 			Source: d.Source, Message: msg, Line: loc.Line, Column: max(loc.Column, 1),
 			EndLine: max(loc.EndLine, loc.Line), EndColumn: max(loc.EndColumn, 1)})
 	}
-	return out, false
+	return out
 }

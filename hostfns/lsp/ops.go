@@ -46,14 +46,13 @@ func (m *Manager) locations(ctx context.Context, req *abi.LSPRequest) (*abi.LSPR
 		}
 		pl := m.places(c)
 		for _, l := range locs {
+			loc, withheld := pl.location(l.URI, l.Range)
+			if withheld {
+				continue // not counted, and no room taken: see places.file
+			}
 			if len(res.Locations) >= req.MaxResults {
 				res.Truncated = true
 				break
-			}
-			loc, hidden := pl.location(l.URI, l.Range)
-			if hidden {
-				res.Hidden++
-				continue
 			}
 			res.Locations = append(res.Locations, loc)
 		}
@@ -101,7 +100,7 @@ func (m *Manager) documentSymbols(ctx context.Context, req *abi.LSPRequest) (*ab
 		}
 		pl := m.places(c)
 		if flat != nil {
-			res.Symbols, res.Hidden, res.Truncated = pl.symbolList(flat, req.MaxResults)
+			res.Symbols, res.Truncated = pl.symbolList(flat, req.MaxResults)
 		} else {
 			n := 0
 			res.Symbols = pl.symbolTree(d.uri, tree, &n, req.MaxResults, &res.Truncated)
@@ -145,9 +144,8 @@ func (m *Manager) workspaceSymbols(ctx context.Context, req *abi.LSPRequest) (*a
 			if err != nil {
 				return abi.Errorf(abi.Internal, "the language server %s gave an answer juju could not read", t.reg.Name)
 			}
-			syms, hidden, cut := m.places(c).symbolList(flat, req.MaxResults-len(res.Symbols))
+			syms, cut := m.places(c).symbolList(flat, req.MaxResults-len(res.Symbols))
 			res.Symbols = append(res.Symbols, syms...)
-			res.Hidden += hidden
 			res.Truncated = res.Truncated || cut || unread
 			return nil
 		})
@@ -179,7 +177,7 @@ func (m *Manager) diagnostics(ctx context.Context, req *abi.LSPRequest) (*abi.LS
 			return err
 		}
 		res.Pulled = pulled
-		res.Diagnostics, _ = m.places(c).diagnostics(d.uri, items)
+		res.Diagnostics = m.places(c).diagnostics(d.uri, items)
 		cutDiagnostics(res, req.MaxResults)
 		return nil
 	})
@@ -211,11 +209,7 @@ func (m *Manager) allDiagnostics(ctx context.Context, req *abi.LSPRequest) (*abi
 				continue
 			}
 			res.Pulled = res.Pulled || pulled
-			diags, hidden := pl.diagnostics(d.uri, items)
-			if hidden {
-				res.Hidden++
-			}
-			res.Diagnostics = append(res.Diagnostics, diags...)
+			res.Diagnostics = append(res.Diagnostics, pl.diagnostics(d.uri, items)...)
 		}
 		if res.Server != "" {
 			res.Server += ","

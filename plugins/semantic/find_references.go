@@ -60,7 +60,7 @@ func findReferences(_ *juju.Call, in FindReferencesArgs) (*juju.Result, error) {
 		}
 		return wordMatches(in, name, res.Language)
 	}
-	out := LocationsResult{Source: sourceLSP, Server: res.Server, Symbol: name, Locations: []Location{}, Truncated: res.Truncated, Hidden: res.Hidden}
+	out := LocationsResult{Source: sourceLSP, Server: res.Server, Symbol: name, Locations: []Location{}, Truncated: res.Truncated}
 	for _, l := range res.Locations {
 		out.Locations = append(out.Locations, locationOf(l))
 	}
@@ -95,7 +95,7 @@ func wordMatches(in FindReferencesArgs, name, language string) (*juju.Result, er
 	if err != nil {
 		return nil, err
 	}
-	out := LocationsResult{Source: sourceHeuristic, Symbol: leaf, Locations: []Location{}, Truncated: res.Truncated, Hidden: res.Hidden,
+	out := LocationsResult{Source: sourceHeuristic, Symbol: leaf, Locations: []Location{}, Truncated: res.Truncated,
 		Note: "whole-word text matches of " + leaf + ", not semantic references: other symbols of the same name, comments and strings are included. " + registerHint(language)}
 	if res.Unavailable {
 		out.Note = "ripgrep is not installed on the host, so no text matches could be listed; use search_code. " + registerHint(language)

@@ -22,7 +22,6 @@ type SymbolsResult struct {
 	Server    string   `json:"server,omitempty" desc:"The language servers asked."`
 	Symbols   []Symbol `json:"symbols" jsonschema:"required" desc:"The symbols found, exact names first."`
 	Truncated bool     `json:"truncated,omitempty" desc:"More symbols exist than are listed."`
-	Hidden    int      `json:"hidden,omitempty" desc:"Symbols left out because they are in secret or denied files."`
 	Note      string   `json:"note,omitempty" desc:"What to know about this answer."`
 }
 
@@ -86,7 +85,7 @@ func findSymbols(q string, fuzzy bool, scope string, max int) (*SymbolsResult, e
 		return &SymbolsResult{Source: sourceHeuristic, Symbols: orEmpty(syms), Truncated: cut,
 			Note: "found with juju's pattern index, not by a language server: declarations only, matched by name. " + registerHint(res.Language)}, nil
 	}
-	out := &SymbolsResult{Source: sourceLSP, Server: res.Server, Symbols: []Symbol{}, Truncated: res.Truncated, Hidden: res.Hidden}
+	out := &SymbolsResult{Source: sourceLSP, Server: res.Server, Symbols: []Symbol{}, Truncated: res.Truncated}
 	for _, s := range res.Symbols {
 		if matchNamePath(s.Name, s.Container, containers, name, fuzzy) && underScope(s, scope) {
 			out.Symbols = append(out.Symbols, symbolOf(s, ""))

@@ -22,7 +22,6 @@ type LocationsResult struct {
 	Symbol    string     `json:"symbol,omitempty" desc:"The name looked up (heuristic answers, or find_references by symbol)."`
 	Locations []Location `json:"locations" jsonschema:"required" desc:"The places found."`
 	Truncated bool       `json:"truncated,omitempty" desc:"More places exist than are listed."`
-	Hidden    int        `json:"hidden,omitempty" desc:"Places left out because they are in secret or denied files."`
 	Note      string     `json:"note,omitempty" desc:"What to know about this answer."`
 }
 
@@ -44,7 +43,7 @@ func goToDefinition(_ *juju.Call, in PositionArgs) (*juju.Result, error) {
 	if res.Unregistered {
 		return heuristicDefinition(in, res.Language)
 	}
-	out := LocationsResult{Source: sourceLSP, Server: res.Server, Locations: []Location{}, Truncated: res.Truncated, Hidden: res.Hidden}
+	out := LocationsResult{Source: sourceLSP, Server: res.Server, Locations: []Location{}, Truncated: res.Truncated}
 	for _, l := range res.Locations {
 		out.Locations = append(out.Locations, locationOf(l))
 	}
@@ -106,9 +105,6 @@ func locationsText(what string, out *LocationsResult) string {
 	if out.Truncated || b.cut {
 		out.Truncated = true
 		summary += "; more exist, not listed"
-	}
-	if out.Hidden > 0 {
-		summary += fmt.Sprintf("; %d in secret or denied files left out", out.Hidden)
 	}
 	summary += "]"
 	if len(out.Locations) == 0 {

@@ -113,7 +113,6 @@ func (r *LocationsResult) AppendJSON(b []byte) ([]byte, bool) {
 	b = appendOptString(b, `,"symbol":`, r.Symbol)
 	b = appendList(append(b, `,"locations":`...), r.Locations == nil, len(r.Locations), r.location)
 	b = appendOptTrue(b, `,"truncated":`, r.Truncated)
-	b = appendOptInt(b, `,"hidden":`, r.Hidden)
 	b = appendOptString(b, `,"note":`, r.Note)
 	return append(b, '}'), true
 }
@@ -151,7 +150,6 @@ func (r *SymbolsResult) AppendJSON(b []byte) ([]byte, bool) {
 	b = appendOptString(b, `,"server":`, r.Server)
 	b = appendList(append(b, `,"symbols":`...), r.Symbols == nil, len(r.Symbols), r.symbol)
 	b = appendOptTrue(b, `,"truncated":`, r.Truncated)
-	b = appendOptInt(b, `,"hidden":`, r.Hidden)
 	b = appendOptString(b, `,"note":`, r.Note)
 	return append(b, '}'), true
 }

@@ -65,8 +65,8 @@ func TestAnswersAppendJSON(t *testing.T) {
 	var answers []juju.JSONAppender
 	for i := range 12 {
 		answers = append(answers,
-			&LocationsResult{Source: word(i), Server: word(i + 1), Symbol: word(i + 2), Locations: sampleLocations(i), Truncated: i%2 == 0, Hidden: i % 3, Note: word(i + 3)},
-			&SymbolsResult{Source: word(i), Server: word(i + 1), Symbols: sampleSymbols(i), Truncated: i%2 == 1, Hidden: i % 4, Note: word(i + 5)},
+			&LocationsResult{Source: word(i), Server: word(i + 1), Symbol: word(i + 2), Locations: sampleLocations(i), Truncated: i%2 == 0, Note: word(i + 3)},
+			&SymbolsResult{Source: word(i), Server: word(i + 1), Symbols: sampleSymbols(i), Truncated: i%2 == 1, Note: word(i + 5)},
 			&DocumentSymbolsResult{Source: word(i), Server: word(i + 1), Path: word(i + 2), Symbols: sampleTree(i%6, i%3), Count: i * 11, Truncated: i%3 == 0, Note: word(i + 4)},
 			&DiagnosticsResult{Source: word(i), Server: word(i + 1), Pulled: i%2 == 0, Diagnostics: sampleDiagnostics(i), Errors: i, Warnings: i % 4, Truncated: i%3 == 2, Note: word(i + 6)},
 		)

@@ -51,10 +51,14 @@ type LSPResult struct {
 	// Pulled says the diagnostics were asked for (textDocument/diagnostic);
 	// otherwise they are the last the server pushed for each file.
 	Pulled bool `json:"pulled,omitempty"`
-	// Truncated says MaxResults cut the answer.
+	// Truncated says MaxResults cut the answer. Results in secret or
+	// denied files are left out without a word: they take no room, and
+	// nothing says they were there.
 	Truncated bool `json:"truncated,omitempty"`
-	// Hidden counts results left out because they lie in secret or denied
-	// files.
+	// Hidden counted, from hosts before, the results left out because they
+	// lay in secret or denied files. juju no longer sets it: a language
+	// server indexes those files too, so the count told a query's author
+	// what they hold.
 	Hidden  int             `json:"hidden,omitempty"`
 	Servers []LSPServerInfo `json:"servers,omitempty"`
 }
