@@ -434,7 +434,7 @@ func TestFrontBodies(t *testing.T) {
 	id := rig.initialize(t, nil)
 	sid := map[string]string{server.HeaderKeySessionID: id}
 	var refused []string
-	rig.front.refused = func(ctx context.Context, tool string, code abi.Code) {
+	rig.front.refused = func(ctx context.Context, tool string, _ any, code abi.Code) {
 		refused = append(refused, tool+" "+string(code)+" by "+principalOf(ctx))
 	}
 	big := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"touch","arguments":{"x":"` + strings.Repeat("a", 2<<10) + `"}}}`

@@ -73,6 +73,12 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte, 
 			held.give(size)
 			continue // as serveMCP drops it
 		}
+		if msg.badCall != nil {
+			f.refusedCall(r.Context(), msg.badCall)
+			held.give(size)
+			out.event(mustJSON(msg.badCall.answer))
+			continue
+		}
 		end := func() {}
 		if msg.modern && msg.call != "" {
 			end = f.stateless.start(msg.call, principalOf(r.Context()))

@@ -44,7 +44,7 @@ type front struct {
 	mcp      http.Handler
 	log      *slog.Logger
 	// refused audits a tool call refused before mcp-go saw it.
-	refused func(ctx context.Context, tool string, code abi.Code)
+	refused func(ctx context.Context, tool string, args any, code abi.Code)
 	// stateless are the tool calls of protocol 2026-07-28 being served.
 	stateless statelessCalls
 	// bodies counts the bytes of request bodies held (Limits.MaxBodies).
@@ -183,6 +183,11 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		return
 	}
 	defer end()
+	if msg.badCall != nil {
+		f.refusedCall(ctx, msg.badCall)
+		writeJSON(w, http.StatusOK, msg.badCall.answer)
+		return
+	}
 	if msg.call != "" && r.Method == http.MethodPost {
 		var read []byte
 		if ctx, read = readableCall(ctx, body); unreadableArguments(ctx) != nil {
@@ -250,7 +255,7 @@ func (f *front) tooLarge(w http.ResponseWriter, r *http.Request, principal strin
 		return
 	}
 	if h.method == string(mcp.MethodToolsCall) && f.refused != nil {
-		f.refused(withPrincipal(r.Context(), principal), h.tool, abi.TooLarge)
+		f.refused(withPrincipal(r.Context(), principal), h.tool, nil, abi.TooLarge)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
@@ -341,6 +346,9 @@ type request struct {
 	cancels    string // a notifications/cancelled: the id it names (idKey)
 	modern     bool   // protocol 2026-07-28 or later: no sessions
 	listen     bool   // a subscriptions/listen request: an event stream
+	// badCall is the refusal of a tools/call whose params name no tool as
+	// a string (callname.go), nil for any other.
+	badCall *refusedCall
 }
 
 // peek classifies a request the way mcp-go will: the era from the
@@ -381,8 +389,10 @@ func peekMessage(m request, body []byte) request {
 	var params struct {
 		Meta      *mcp.Meta       `json:"_meta"`
 		RequestID json.RawMessage `json:"requestId"`
+		Name      json.RawMessage `json:"name"`
 	}
-	if json.Unmarshal(head.Params, &params) == nil {
+	paramsErr := json.Unmarshal(head.Params, &params)
+	if paramsErr == nil {
 		m.modern = m.modern || mcp.IsModernProtocol(params.Meta.ProtocolVersion())
 	}
 	m.initialize = !m.modern && head.Method == string(mcp.MethodInitialize)
@@ -390,6 +400,9 @@ func peekMessage(m request, body []byte) request {
 	switch {
 	case head.Method == string(mcp.MethodToolsCall) && validID(head.ID):
 		m.call = idKey(head.ID)
+		if paramsErr != nil || len(params.Name) > 0 && params.Name[0] != '"' {
+			m.badCall = namelessCall(head.ID, head.Params)
+		}
 	case head.Method == string(mcp.MethodNotificationCancelled) && len(params.RequestID) > 0:
 		m.cancels = idKey(params.RequestID)
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/jujutools/juju/host"
-	"github.com/jujutools/juju/sdk/abi"
 )
 
 // HTTPConfig is what ServeHTTP needs besides the host.
@@ -96,7 +95,7 @@ func (s *Server) httpHandler(cfg HTTPConfig) (*front, func(context.Context)) {
 		server.WithStreamableHTTPLogger(logger(cfg.Log)),
 	)
 	f := newFront(cfg, cfg.Listener.Addr(), sess, inner)
-	f.refused = func(ctx context.Context, tool string, code abi.Code) { s.refused(ctx, tool, nil, code) }
+	f.refused = s.refused
 	return f, inner.CloseSessions
 }
 

@@ -33,6 +33,7 @@ func New(h *host.Host) (*Server, error) {
 	hooks := s.hs.hooks()
 	s.followCatalog(hooks)
 	s.auditUnknownTools(hooks)
+	s.auditUnparsableCalls(hooks)
 	s.mcp = server.NewMCPServer("juju", cfg.Version,
 		server.WithToolCapabilities(true), // tools/list_changed when installed plugins change
 		server.WithInstructions(instructions(h)),

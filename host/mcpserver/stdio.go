@@ -377,10 +377,11 @@ func (d *stdioLoop) handle(ctx context.Context, line []byte, head msgHead) (resp
 			resp = internalError(head, fmt.Sprintf("internal panic: %v", r))
 		}
 	}()
-	if isToolsCall(head) {
-		ctx, line = readableCall(ctx, line)
+	if !isToolsCall(head) {
+		return d.s.mcp.HandleMessage(ctx, line)
 	}
-	return d.s.mcp.HandleMessage(ctx, line)
+	ctx, line = readableCall(ctx, line)
+	return clearerRefusal(d.s.mcp.HandleMessage(ctx, line), line, head)
 }
 
 // writeAnswer writes one message of juju's own to the client.
