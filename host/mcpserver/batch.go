@@ -103,17 +103,11 @@ func readBatched(m json.RawMessage) (msgHead, []byte) {
 	case head.Method != "" && head.ID != nil && !validID(head.ID):
 		return head, mustJSON(invalidRequest(nil, badIDMessage))
 	case head.Method != "" && (len(head.Result) > 0 || len(head.Error) > 0):
-		var id any
-		json.Unmarshal(head.ID, &id)
-		return head, mustJSON(invalidRequest(id, badShapeMessage))
+		return head, mustJSON(invalidRequest(asWritten(head.ID), badShapeMessage))
 	case head.Method != "" && head.ID != nil && !validVersion(head.JSONRPC):
-		var id any
-		json.Unmarshal(head.ID, &id)
-		return head, mustJSON(invalidRequest(id, badVersionMessage))
+		return head, mustJSON(invalidRequest(asWritten(head.ID), badVersionMessage))
 	case head.Method == string(mcp.MethodInitialize):
-		var id any
-		json.Unmarshal(head.ID, &id)
-		return head, mustJSON(invalidRequest(id, "initialize cannot be part of a batch; send it alone, first"))
+		return head, mustJSON(invalidRequest(asWritten(head.ID), "initialize cannot be part of a batch; send it alone, first"))
 	}
 	return head, nil
 }
@@ -131,7 +125,7 @@ func (d *stdioLoop) batchAnswer(m json.RawMessage) ([]byte, bool) {
 		// A response to a request of juju's, or a notification: mcp-go's
 		// stdio server keeps track of those.
 		if head.Method == string(mcp.MethodNotificationCancelled) {
-			d.noteCancel(m)
+			m = d.noteCancel(m)
 		}
 		if _, err := d.fwd.Write(append(bytes.Clone(m), '\n')); err != nil {
 			d.errLog.Printf("handing on a message of a batch: %v", err)
@@ -141,16 +135,17 @@ func (d *stdioLoop) batchAnswer(m json.RawMessage) ([]byte, bool) {
 	if head.Method == string(mcp.MethodToolsList) {
 		defer d.warmNow() // as serve does
 	}
+	m, head.ID, _ = d.w.f.ids.substitute(m, head.ID)
 	resp := d.handle(d.session, m, head)
 	if b, ok := d.s.appendAnswer(nil, resp); ok {
-		return b, true
+		return d.w.f.ids.restore(b), true
 	}
 	b, err := json.Marshal(resp)
 	if err != nil {
 		d.errLog.Printf("encoding the answer to %s: %v", head.Method, err)
-		return mustJSON(internalError(head, "juju could not encode the answer")), true
+		b = mustJSON(internalError(head, "juju could not encode the answer"))
 	}
-	return b, true
+	return d.w.f.ids.restore(b), true
 }
 
 // mustJSON encodes a message made of plain parts.

@@ -21,12 +21,13 @@ type inflight struct {
 	zero     chan struct{}            // closed while nothing is pending
 	freed    chan struct{}            // closed and replaced when one is answered
 	answered map[string]chan struct{} // closed when that id is answered
+	ids      *idMap                   // the ids juju gave requests in place of the client's
 }
 
 func newInflight() *inflight {
 	z := make(chan struct{})
 	close(z)
-	return &inflight{pending: map[string]int{}, zero: z, freed: make(chan struct{}), answered: map[string]chan struct{}{}}
+	return &inflight{pending: map[string]int{}, zero: z, freed: make(chan struct{}), answered: map[string]chan struct{}{}, ids: newIDMap()}
 }
 
 func (f *inflight) add(id string) {
@@ -112,28 +113,38 @@ func (f *inflight) wait(ctx context.Context) {
 // responseID returns the id of a JSON-RPC response as mcp-go writes it
 // ({"jsonrpc":"2.0","id":…,"result"|"error":…}), or false for anything else.
 func responseID(b []byte) (string, bool) {
+	start, end, ok := responseIDSpan(b)
+	if !ok {
+		return "", false
+	}
+	return idKey(b[start:end]), true
+}
+
+// responseIDSpan returns where the id of a JSON-RPC response, as
+// responseID reads it, starts and ends in b.
+func responseIDSpan(b []byte) (start, end int, ok bool) {
 	const prefix = `{"jsonrpc":"2.0","id":`
 	if !bytes.HasPrefix(b, []byte(prefix)) {
-		return "", false
+		return 0, 0, false
 	}
 	rest := b[len(prefix):]
-	var end int
+	var n int
 	if len(rest) > 0 && rest[0] == '"' {
-		end = stringEnd(rest)
-		if end < 0 {
-			return "", false
+		n = stringEnd(rest)
+		if n < 0 {
+			return 0, 0, false
 		}
 	} else {
-		end = bytes.IndexByte(rest, ',')
-		if end < 0 {
-			return "", false
+		n = bytes.IndexByte(rest, ',')
+		if n < 0 {
+			return 0, 0, false
 		}
 	}
-	after := rest[end:]
+	after := rest[n:]
 	if !bytes.HasPrefix(after, []byte(`,"result"`)) && !bytes.HasPrefix(after, []byte(`,"error"`)) {
-		return "", false
+		return 0, 0, false
 	}
-	return idKey(rest[:end]), true
+	return len(prefix), len(prefix) + n, true
 }
 
 // stringEnd is the length of the JSON string b starts with, its quotes

@@ -85,7 +85,7 @@ func (l *lineReader) next() ([]byte, msgHead, error) {
 			l.buf, l.err = l.chunk[:n], err
 		case l.size > 0 && !l.skipping:
 			l.ready = l.join() // a last line without its newline, as it came
-			l.head = l.record(l.ready)
+			l.ready, l.head = l.record(l.ready)
 		default:
 			if l.err == io.EOF {
 				l.f.wait(l.ctx)
@@ -120,7 +120,7 @@ func (l *lineReader) scan() {
 	case i >= 0 && l.size == 0:
 		// The whole line is in chunk, which the next read overwrites.
 		l.ready = bytes.Clone(seg)
-		l.head = l.record(l.ready)
+		l.ready, l.head = l.record(l.ready)
 		return
 	default:
 		l.parts = append(l.parts, bytes.Clone(seg))
@@ -134,7 +134,7 @@ func (l *lineReader) scan() {
 		l.tooLarge(head)
 	default:
 		l.ready = l.join()
-		l.head = l.record(l.ready)
+		l.ready, l.head = l.record(l.ready)
 	}
 }
 
@@ -214,30 +214,33 @@ func validVersion(raw json.RawMessage) bool {
 func (h msgHead) request() bool { return len(h.ID) > 0 && h.Method != "" }
 
 // record reads a message's head and notes a request in the inflight set;
-// after an initialize, the reader holds until it is answered.
-func (l *lineReader) record(line []byte) msgHead {
+// after an initialize, the reader holds until it is answered. A request
+// whose id mcp-go would not write back as it is gets one of juju's
+// (idMap.substitute): record returns the message as it is to be served.
+func (l *lineReader) record(line []byte) ([]byte, msgHead) {
 	var head msgHead
 	if json.Unmarshal(line, &head) != nil || !head.request() {
-		return msgHead{}
+		return line, msgHead{}
 	}
 	if !validID(head.ID) {
 		head.badID = true
-		return head
+		return line, head
 	}
 	if len(head.Result) > 0 || len(head.Error) > 0 {
 		head.badShape = true
-		return head
+		return line, head
 	}
 	if !validVersion(head.JSONRPC) {
 		head.badVersion = true
-		return head
+		return line, head
 	}
-	id := idKey(head.ID)
+	var id string
+	line, head.ID, id = l.f.ids.substitute(line, head.ID)
 	l.f.add(id)
 	if head.Method == string(mcp.MethodInitialize) {
 		l.hold = id
 	}
-	return head
+	return line, head
 }
 
 // waitAnswer waits for the answer to id, at most maxInitializeWait.

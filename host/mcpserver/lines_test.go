@@ -135,8 +135,14 @@ func TestLineReaderHoldsAfterInitialize(t *testing.T) {
 		t.Fatalf("read on before initialize was answered: %q", got)
 	case <-time.After(50 * time.Millisecond):
 	}
-	w := &answerWriter{w: io.Discard, f: f}
-	w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n"))
+	// mcp-go answers under the id juju gave the request in place of 1.0,
+	// which it would write back as 1 (ids.go).
+	var out bytes.Buffer
+	w := &answerWriter{w: &out, f: f}
+	w.Write([]byte(`{"jsonrpc":"2.0","id":"\u001fjuju:1","result":{}}` + "\n"))
+	if out.String() != `{"jsonrpc":"2.0","id":1.0,"result":{}}`+"\n" {
+		t.Errorf("the answer written: %q", out.String())
+	}
 	select {
 	case got := <-next:
 		if !strings.Contains(got, "tools/call") {

@@ -145,13 +145,11 @@ func (d *stdioLoop) read() {
 			d.writeAnswer(invalidRequest(nil, badIDMessage))
 			continue
 		case head.badShape, head.badVersion:
-			var id any
-			json.Unmarshal(head.ID, &id)
 			msg := badShapeMessage
 			if head.badVersion {
 				msg = badVersionMessage
 			}
-			d.writeAnswer(invalidRequest(id, msg))
+			d.writeAnswer(invalidRequest(asWritten(head.ID), msg))
 			continue
 		case isBatch(line):
 			d.startBatch(line)
@@ -167,7 +165,7 @@ func (d *stdioLoop) read() {
 			line = append(line, '\n') // a last line without its newline
 		}
 		if bytes.Contains(line, []byte(`"notifications/cancelled"`)) {
-			d.noteCancel(line) // and on to mcp-go, which stops the call
+			line = d.noteCancel(line) // and on to mcp-go, which stops the call
 		}
 		if head.request() {
 			// mcp-go serves each request on a goroutine of its own, which
@@ -315,8 +313,9 @@ func (d *stdioLoop) busy(line []byte, head msgHead) {
 }
 
 // noteCancel marks the request a notifications/cancelled names, when the
-// loop is serving it.
-func (d *stdioLoop) noteCancel(line []byte) {
+// loop is serving it, and returns the notification as mcp-go is to read
+// it: naming the request by the id juju gave it, if it gave it one.
+func (d *stdioLoop) noteCancel(line []byte) []byte {
 	var n struct {
 		Method string `json:"method"`
 		Params struct {
@@ -324,11 +323,13 @@ func (d *stdioLoop) noteCancel(line []byte) {
 		} `json:"params"`
 	}
 	if json.Unmarshal(line, &n) != nil || n.Method != string(mcp.MethodNotificationCancelled) || len(n.Params.RequestID) == 0 {
-		return
+		return line
 	}
-	if flag, ok := d.serving.Load(string(bytes.TrimSpace(n.Params.RequestID))); ok {
+	line, id := d.w.f.ids.cancelled(line, n.Params.RequestID)
+	if flag, ok := d.serving.Load(string(id)); ok {
 		flag.(*atomic.Bool).Store(true)
 	}
+	return line
 }
 
 // serve answers one tools/call or tools/list request through mcp-go's
@@ -338,6 +339,7 @@ func (d *stdioLoop) serve(line []byte, head msgHead, cancelled *atomic.Bool) {
 	defer d.calls.Done()
 	defer d.serving.CompareAndDelete(string(head.ID), cancelled)
 	if cancelled.Load() { // while it waited for a slot
+		d.w.f.ids.forget(head.ID)
 		d.w.f.done(idKey(head.ID))
 		return
 	}
@@ -360,6 +362,7 @@ func (d *stdioLoop) serve(line []byte, head msgHead, cancelled *atomic.Bool) {
 		}
 	}
 	if cancelled.Load() {
+		d.w.f.ids.forget(head.ID)
 		d.w.f.done(idKey(head.ID)) // answered, as far as the end of the input is concerned
 		return
 	}
@@ -395,6 +398,12 @@ func (d *stdioLoop) writeAnswer(msg any) {
 	}
 }
 
+// asWritten is a request's id as the client wrote it, for an answer of
+// juju's own: mcp-go's RequestId writes a json.RawMessage as it is.
+func asWritten(raw json.RawMessage) json.RawMessage {
+	return json.RawMessage(bytes.TrimSpace(raw))
+}
+
 // invalidRequest is the JSON-RPC invalid-request error answering id.
 func invalidRequest(id any, msg string) mcp.JSONRPCError {
 	return mcp.JSONRPCError{
@@ -427,10 +436,16 @@ type answerWriter struct {
 func (a *answerWriter) Write(b []byte) (int, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if id, ok := responseID(b); ok {
-		defer a.f.done(id)
+	id, ok := responseID(b)
+	if !ok {
+		return a.w.Write(b)
 	}
-	return a.w.Write(b)
+	defer a.f.done(id)
+	n := len(b)
+	if _, err := a.w.Write(a.f.ids.restore(b)); err != nil {
+		return 0, err
+	}
+	return n, nil
 }
 
 // warmDelay is how long juju waits for the client's handshake before it

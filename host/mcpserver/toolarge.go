@@ -146,6 +146,8 @@ func tooLargeAnswer(h discardedHead, max int) []byte {
 	var id any
 	if h.method == "" || json.Unmarshal(h.id, &id) != nil {
 		id = nil
+	} else {
+		id = asWritten(h.id) // as the client wrote it (ids.go)
 	}
 	var msg any
 	switch {

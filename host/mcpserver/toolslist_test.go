@@ -145,7 +145,7 @@ func TestBatchedToolsList(t *testing.T) {
 	s := catalogServer(t)
 	sessionMade := make(chan struct{})
 	close(sessionMade)
-	d := &stdioLoop{s: s, session: context.Background(), sessionMade: sessionMade, errLog: log.New(io.Discard, "", 0), warmNow: func() {}}
+	d := &stdioLoop{s: s, w: &answerWriter{w: io.Discard, f: newInflight()}, session: context.Background(), sessionMade: sessionMade, errLog: log.New(io.Discard, "", 0), warmNow: func() {}}
 	m := json.RawMessage(`{"jsonrpc":"2.0","id":"b1","method":"tools/list"}`)
 	got, ok := d.batchAnswer(m)
 	want, _ := json.Marshal(s.mcp.HandleMessage(context.Background(), m))

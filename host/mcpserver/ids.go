@@ -1,0 +1,142 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// A JSON-RPC response names its request's id as the request wrote it.
+// mcp-go decodes an id into a float64 and writes that back, so over stdio
+// 9007199254740993 came back as 9007199254740992, 1e3 as 1000, 2.50 as
+// 2.5 and "\u0061" as "a", and a client matching answers by id waited for
+// ever; two ids that read as one float64 also shared mcp-go's entry for
+// cancellation, so cancelling one stopped the other. A request whose id
+// does not come back as written (idKey differs from it) is therefore
+// handed to mcp-go under an id of juju's own, a string no client id can
+// equal (idMap.substitute), and its answer, written or juju's own, gets
+// the client's id back, byte for byte (idMap.restore); a cancellation
+// naming it is handed on naming juju's id. Other requests pass untouched,
+// their bytes unread beyond the head.
+
+// privatePrefix starts every id juju gives a request; a client id that
+// starts with it is replaced too, so none reaches mcp-go as one of juju's.
+const privatePrefix = "\x1fjuju:"
+
+// idMap holds the ids juju gave requests in place of the client's.
+type idMap struct {
+	mu      sync.Mutex
+	n       uint64
+	raw     map[string]json.RawMessage // juju's id (idKey) → the client's, as written
+	private map[string]string          // the client's id, as written → the latest juju's id for it
+}
+
+func newIDMap() *idMap {
+	return &idMap{raw: map[string]json.RawMessage{}, private: map[string]string{}}
+}
+
+// keeps reports whether raw, a valid id whose canonical form is key,
+// comes back from mcp-go as written.
+func keeps(raw json.RawMessage, key string) bool {
+	return key == string(raw) && !bytes.HasPrefix(raw, []byte(`"\u001fjuju:`)) && !bytes.HasPrefix(raw, []byte(`"`+privatePrefix))
+}
+
+// substitute returns the message msg with its id, raw, replaced by one of
+// juju's when mcp-go would not write raw back as it is, and the id's
+// canonical form (idKey); msg, raw and its form otherwise.
+func (m *idMap) substitute(msg []byte, raw json.RawMessage) ([]byte, json.RawMessage, string) {
+	raw = bytes.TrimSpace(raw)
+	key := idKey(raw)
+	if keeps(raw, key) {
+		return msg, raw, key
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(msg, &obj) != nil {
+		return msg, raw, key
+	}
+	m.mu.Lock()
+	m.n++
+	id := mustJSON(privatePrefix + strconv.FormatUint(m.n, 10))
+	m.raw[string(id)] = bytes.Clone(raw)
+	m.private[string(raw)] = string(id)
+	m.mu.Unlock()
+	obj["id"] = id
+	out, err := json.Marshal(obj)
+	if err != nil {
+		m.forget(id)
+		return msg, raw, key
+	}
+	return out, id, string(id)
+}
+
+// restore returns b, a response as mcp-go or juju writes it, with the
+// client's id in place of juju's, and forgets juju's id.
+func (m *idMap) restore(b []byte) []byte {
+	start, end, ok := responseIDSpan(b)
+	if !ok || !bytes.HasPrefix(b[start:end], []byte(`"\u001fjuju:`)) {
+		return b
+	}
+	key := string(b[start:end])
+	m.mu.Lock()
+	raw, found := m.raw[key]
+	m.dropLocked(key)
+	m.mu.Unlock()
+	if !found {
+		return b
+	}
+	out := make([]byte, 0, len(b)-(end-start)+len(raw))
+	out = append(append(append(out, b[:start]...), raw...), b[end:]...)
+	return out
+}
+
+// forget drops juju's id for a request answered without a response (one
+// the client cancelled).
+func (m *idMap) forget(id json.RawMessage) {
+	if !bytes.HasPrefix(id, []byte(`"\u001fjuju:`)) {
+		return
+	}
+	m.mu.Lock()
+	m.dropLocked(string(id))
+	m.mu.Unlock()
+}
+
+func (m *idMap) dropLocked(key string) {
+	raw, ok := m.raw[key]
+	if !ok {
+		return
+	}
+	delete(m.raw, key)
+	if m.private[string(raw)] == key {
+		delete(m.private, string(raw))
+	}
+}
+
+// cancelled returns a notifications/cancelled message, line, naming the
+// request by juju's id when juju gave it one, with that id; line and the
+// id as the client wrote it otherwise.
+func (m *idMap) cancelled(line []byte, requestID json.RawMessage) ([]byte, json.RawMessage) {
+	requestID = bytes.TrimSpace(requestID)
+	m.mu.Lock()
+	id, ok := m.private[string(requestID)]
+	m.mu.Unlock()
+	if !ok {
+		return line, requestID
+	}
+	var obj map[string]json.RawMessage
+	var params map[string]json.RawMessage
+	if json.Unmarshal(line, &obj) != nil || json.Unmarshal(obj["params"], &params) != nil {
+		return line, requestID
+	}
+	params["requestId"] = json.RawMessage(id)
+	obj["params"] = mustJSON(params)
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return line, requestID
+	}
+	if !strings.HasSuffix(string(line), "\n") {
+		return out, json.RawMessage(id)
+	}
+	return append(out, '\n'), json.RawMessage(id)
+}
