@@ -1,7 +1,9 @@
 package test
 
 import (
+	"context"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -69,4 +71,59 @@ func TestIDsComeBackAsWritten(t *testing.T) {
 	if got := answerID("the ping after the cancellations"); got != "1e3" {
 		t.Fatalf("the next answer is of id %s: a cancelled call was answered", got)
 	}
+}
+
+// Over HTTP too, an answer names its request's id as the client wrote it,
+// alone, in a batch or refused by juju's front, and a cancellation naming
+// such an id stops that call and not one whose id reads as the same
+// float64.
+func TestServeIDsComeBackAsWritten(t *testing.T) {
+	srv := startServe(t, workspace(t, map[string]string{"a.txt": "alpha\n"}), "--mode", "trusted", "--sandbox", "off")
+	sid := srv.initSession(t, srv.bearer())
+	hdr := merge(srv.bearer(), map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-03-26"})
+	for _, id := range oddIDs {
+		for _, req := range []string{
+			`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`,
+			`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a.txt"}}}`,
+			`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}`,
+			`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":7}}`,
+			`{"jsonrpc":"2.0","id":` + id + `,"method":"ping","result":{}}`,
+		} {
+			res, body := srv.raw(t, "POST", "/mcp", req, hdr)
+			if !strings.Contains(body, `{"jsonrpc":"2.0","id":`+id+`,"`) {
+				t.Errorf("%s was answered %d %.200s", req, res.StatusCode, body)
+			}
+		}
+		res := postBatch(t, srv, `[{"jsonrpc":"2.0","id":`+id+`,"method":"ping"},{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a.txt"}}}]`, hdr)
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if strings.Count(string(b), `data: {"jsonrpc":"2.0","id":`+id+`,"`) != 2 {
+			t.Errorf("a batch of id %s: %.300s", id, b)
+		}
+	}
+
+	post := func(body string) {
+		req, _ := http.NewRequest("POST", srv.url, strings.NewReader(body))
+		for k, v := range merge(map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}, hdr) {
+			req.Header.Set(k, v)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+		defer cancel()
+		if res, err := http.DefaultClient.Do(req.WithContext(ctx)); err == nil {
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+		}
+	}
+	const first, second = "sleep 29.71", "sleep 29.73"
+	go post(`{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"` + first + `"}}}`)
+	waitFor(t, "the first command to start", func() bool { return running(first) })
+	go post(`{"jsonrpc":"2.0","id":9007199254740992,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"` + second + `"}}}`)
+	waitFor(t, "the second command to start", func() bool { return running(second) })
+	post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9007199254740993}}`)
+	waitFor(t, "the first command to be killed", func() bool { return !running(first) })
+	if !running(second) {
+		t.Fatal("cancelling 9007199254740993 stopped the call 9007199254740992 too")
+	}
+	post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9007199254740992}}`)
+	waitFor(t, "the second command to be killed", func() bool { return !running(second) })
 }

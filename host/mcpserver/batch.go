@@ -135,7 +135,7 @@ func (d *stdioLoop) batchAnswer(m json.RawMessage) ([]byte, bool) {
 	if head.Method == string(mcp.MethodToolsList) {
 		defer d.warmNow() // as serve does
 	}
-	m, head.ID, _ = d.w.f.ids.substitute(m, head.ID)
+	m, head.ID, _ = d.w.f.ids.substitute(m, head.ID, "")
 	resp := d.handle(d.session, m, head)
 	if b, ok := d.s.appendAnswer(nil, resp); ok {
 		return d.w.f.ids.restore(b), true

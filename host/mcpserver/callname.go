@@ -82,11 +82,9 @@ func jsonKind(v []byte) string {
 // invalidParams is the JSON-RPC invalid-params error answering id, as
 // written.
 func invalidParams(id json.RawMessage, msg string) mcp.JSONRPCError {
-	var v any
-	json.Unmarshal(id, &v)
 	return mcp.JSONRPCError{
 		JSONRPC: mcp.JSONRPC_VERSION,
-		ID:      mcp.NewRequestId(v),
+		ID:      mcp.NewRequestId(asWritten(id)),
 		Error:   mcp.NewJSONRPCErrorDetails(mcp.INVALID_PARAMS, msg, nil),
 	}
 }

@@ -84,13 +84,15 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte, 
 			end = f.stateless.start(msg.call, principalOf(r.Context()))
 		}
 		ctx := r.Context()
+		m, swap, forget := f.swapIDs(m, msg, idScope(r, principalOf(ctx)))
 		if msg.call != "" {
 			ctx, m = readableCall(ctx, m)
 		}
 		one := r.Clone(ctx)
 		setBody(one, m)
-		bw := &batchWriter{out: out, header: http.Header{}}
+		bw := &batchWriter{out: out, header: http.Header{}, swap: swap}
 		f.mcp.ServeHTTP(bw, one)
+		forget()
 		end()
 		held.give(size)
 		bw.finish()
@@ -156,6 +158,7 @@ type batchWriter struct {
 	code   int
 	sse    bool
 	body   bytes.Buffer
+	swap   idSwap // the client's id back in place of juju's (ids.go)
 }
 
 func (b *batchWriter) Header() http.Header { return b.header }
@@ -176,7 +179,10 @@ func (b *batchWriter) Write(p []byte) (int, error) {
 		b.WriteHeader(http.StatusOK)
 	}
 	if b.sse {
-		return b.out.w.Write(p)
+		if _, err := b.out.w.Write(b.swap.apply(p)); err != nil {
+			return 0, err
+		}
+		return len(p), nil
 	}
 	return b.body.Write(p)
 }
@@ -205,5 +211,5 @@ func (b *batchWriter) finish() {
 			Error:   mcp.NewJSONRPCErrorDetails(mcp.INTERNAL_ERROR, fmt.Sprintf("a message of the batch was refused (%d): %s", b.code, bytes.TrimSpace(b.body.Bytes())), nil),
 		})
 	}
-	b.out.event(msg)
+	b.out.event(b.swap.apply(msg))
 }

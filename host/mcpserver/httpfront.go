@@ -49,6 +49,8 @@ type front struct {
 	stateless statelessCalls
 	// bodies counts the bytes of request bodies held (Limits.MaxBodies).
 	bodies budget
+	// ids are the request ids swapped for juju's (ids.go).
+	ids *idMap
 }
 
 func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -188,13 +190,22 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		writeJSON(w, http.StatusOK, msg.badCall.answer)
 		return
 	}
+	var swap idSwap
+	if r.Method == http.MethodPost {
+		swapped, s, done := f.swapIDs(body, msg, idScope(r, principal))
+		defer done()
+		if s.private != nil || !bytes.Equal(swapped, body) {
+			body, swap = swapped, s
+			setBody(r, body)
+		}
+	}
 	if msg.call != "" && r.Method == http.MethodPost {
 		var read []byte
 		if ctx, read = readableCall(ctx, body); unreadableArguments(ctx) != nil {
 			setBody(r, read)
 		}
 	}
-	ww := &rpcWriter{ResponseWriter: w, onSession: func(id string) { f.sessions.bind(id, principal, cred) }, onAnswer: held.release}
+	ww := &rpcWriter{ResponseWriter: w, onSession: func(id string) { f.sessions.bind(id, principal, cred) }, onAnswer: held.release, swap: swap}
 	f.mcp.ServeHTTP(ww, r.WithContext(ctx))
 }
 
@@ -346,6 +357,9 @@ type request struct {
 	cancels    string // a notifications/cancelled: the id it names (idKey)
 	modern     bool   // protocol 2026-07-28 or later: no sessions
 	listen     bool   // a subscriptions/listen request: an event stream
+	// id is a request's id, cancelID the id a notifications/cancelled
+	// names, each as written (ids.go).
+	id, cancelID json.RawMessage
 	// badCall is the refusal of a tools/call whose params name no tool as
 	// a string (callname.go), nil for any other.
 	badCall *refusedCall
@@ -383,7 +397,7 @@ func peekMessage(m request, body []byte) request {
 	m.valid = true
 	m.badID = head.Method != "" && head.ID != nil && !validID(head.ID)
 	if head.Method != "" && !m.badID && (len(head.Result) > 0 || len(head.Error) > 0) {
-		json.Unmarshal(head.ID, &m.badShapeID)
+		m.badShapeID = asWritten(head.ID)
 		m.badShape = true
 	}
 	var params struct {
@@ -405,6 +419,10 @@ func peekMessage(m request, body []byte) request {
 		}
 	case head.Method == string(mcp.MethodNotificationCancelled) && len(params.RequestID) > 0:
 		m.cancels = idKey(params.RequestID)
+		m.cancelID = params.RequestID
+	}
+	if head.Method != "" && len(head.ID) > 0 && validID(head.ID) && !m.badShape {
+		m.id = head.ID
 	}
 	return m
 }

@@ -111,6 +111,7 @@ func newFront(cfg HTTPConfig, addr net.Addr, sess *sessions, inner http.Handler)
 		limits:   cfg.Limits.withDefaults(),
 		mcp:      inner,
 		log:      logger(cfg.Log),
+		ids:      newIDMap(),
 	}
 	f.bodies.max = f.limits.MaxBodies
 	return f

@@ -18,6 +18,7 @@ type rpcWriter struct {
 	onSession   func(id string)
 	onAnswer    func() // called once, as the answer starts
 	wroteHeader bool
+	swap        idSwap // the client's id back in place of juju's (ids.go)
 }
 
 func (w *rpcWriter) WriteHeader(code int) {
@@ -37,7 +38,10 @@ func (w *rpcWriter) Write(p []byte) (int, error) {
 	if !w.wroteHeader {
 		w.WriteHeader(http.StatusOK)
 	}
-	return w.ResponseWriter.Write(p)
+	if _, err := w.ResponseWriter.Write(w.swap.apply(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // Flush keeps SSE streaming: mcp-go streams only to a writer that flushes.

@@ -3,9 +3,12 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // A JSON-RPC response names its request's id as the request wrote it.
@@ -30,11 +33,12 @@ type idMap struct {
 	mu      sync.Mutex
 	n       uint64
 	raw     map[string]json.RawMessage // juju's id (idKey) → the client's, as written
-	private map[string]string          // the client's id, as written → the latest juju's id for it
+	scope   map[string]string          // juju's id → the scope of the client's
+	private map[string]string          // scope, NUL, the client's id as written → the latest juju's id for it
 }
 
 func newIDMap() *idMap {
-	return &idMap{raw: map[string]json.RawMessage{}, private: map[string]string{}}
+	return &idMap{raw: map[string]json.RawMessage{}, scope: map[string]string{}, private: map[string]string{}}
 }
 
 // keeps reports whether raw, a valid id whose canonical form is key,
@@ -46,7 +50,11 @@ func keeps(raw json.RawMessage, key string) bool {
 // substitute returns the message msg with its id, raw, replaced by one of
 // juju's when mcp-go would not write raw back as it is, and the id's
 // canonical form (idKey); msg, raw and its form otherwise.
-func (m *idMap) substitute(msg []byte, raw json.RawMessage) ([]byte, json.RawMessage, string) {
+//
+// scope is where the client's ids are its own (an HTTP session, a
+// principal; "" over stdio): a cancellation finds the request by its id
+// within its scope.
+func (m *idMap) substitute(msg []byte, raw json.RawMessage, scope string) ([]byte, json.RawMessage, string) {
 	raw = bytes.TrimSpace(raw)
 	key := idKey(raw)
 	if keeps(raw, key) {
@@ -60,7 +68,8 @@ func (m *idMap) substitute(msg []byte, raw json.RawMessage) ([]byte, json.RawMes
 	m.n++
 	id := mustJSON(privatePrefix + strconv.FormatUint(m.n, 10))
 	m.raw[string(id)] = bytes.Clone(raw)
-	m.private[string(raw)] = string(id)
+	m.scope[string(id)] = scope
+	m.private[scope+"\x00"+string(raw)] = string(id)
 	m.mu.Unlock()
 	obj["id"] = id
 	out, err := json.Marshal(obj)
@@ -107,19 +116,21 @@ func (m *idMap) dropLocked(key string) {
 	if !ok {
 		return
 	}
+	scoped := m.scope[key] + "\x00" + string(raw)
 	delete(m.raw, key)
-	if m.private[string(raw)] == key {
-		delete(m.private, string(raw))
+	delete(m.scope, key)
+	if m.private[scoped] == key {
+		delete(m.private, scoped)
 	}
 }
 
 // cancelled returns a notifications/cancelled message, line, naming the
 // request by juju's id when juju gave it one, with that id; line and the
 // id as the client wrote it otherwise.
-func (m *idMap) cancelled(line []byte, requestID json.RawMessage) ([]byte, json.RawMessage) {
+func (m *idMap) cancelled(line []byte, requestID json.RawMessage, scope string) ([]byte, json.RawMessage) {
 	requestID = bytes.TrimSpace(requestID)
 	m.mu.Lock()
-	id, ok := m.private[string(requestID)]
+	id, ok := m.private[scope+"\x00"+string(requestID)]
 	m.mu.Unlock()
 	if !ok {
 		return line, requestID
@@ -139,4 +150,57 @@ func (m *idMap) cancelled(line []byte, requestID json.RawMessage) ([]byte, json.
 		return out, json.RawMessage(id)
 	}
 	return append(out, '\n'), json.RawMessage(id)
+}
+
+// idSwap puts a client's id back in place of juju's in the answer to one
+// HTTP request, written by mcp-go as a JSON body or as an SSE event.
+type idSwap struct {
+	private, raw json.RawMessage // nil: nothing to swap
+}
+
+// apply returns p with the response naming private made to name raw: the
+// message that starts p, or one that follows "data: ".
+func (s idSwap) apply(p []byte) []byte {
+	if s.private == nil {
+		return p
+	}
+	const head = `{"jsonrpc":"2.0","id":`
+	old := append([]byte(head), s.private...)
+	i := bytes.Index(p, old)
+	if i < 0 || i > 0 && !bytes.HasSuffix(p[:i], []byte("data: ")) {
+		return p
+	}
+	out := make([]byte, 0, len(p)-len(s.private)+len(s.raw))
+	out = append(append(append(append(out, p[:i]...), head...), s.raw...), p[i+len(old):]...)
+	return out
+}
+
+// swapIDs returns an HTTP message, body, to be handed on under juju's id
+// when mcp-go would not write its id back as it is (a request), or naming
+// the request by juju's id (a cancellation); with it, the swap its answer
+// needs and what to call once the request is served. scope is the
+// session, or the principal of a request without one.
+func (f *front) swapIDs(body []byte, msg request, scope string) ([]byte, idSwap, func()) {
+	switch {
+	case msg.id != nil:
+		out, id, _ := f.ids.substitute(body, msg.id, scope)
+		raw := bytes.TrimSpace(msg.id)
+		if bytes.Equal(id, raw) {
+			return body, idSwap{}, func() {}
+		}
+		return out, idSwap{private: id, raw: raw}, func() { f.ids.forget(id) }
+	case msg.cancelID != nil:
+		out, _ := f.ids.cancelled(body, msg.cancelID, scope)
+		return out, idSwap{}, func() {}
+	}
+	return body, idSwap{}, func() {}
+}
+
+// idScope is where the ids of r's client are its own: its session, or,
+// without one, its principal.
+func idScope(r *http.Request, principal string) string {
+	if id := r.Header.Get(server.HeaderKeySessionID); id != "" {
+		return "session " + id
+	}
+	return "principal " + principal
 }

@@ -235,7 +235,7 @@ func (l *lineReader) record(line []byte) ([]byte, msgHead) {
 		return line, head
 	}
 	var id string
-	line, head.ID, id = l.f.ids.substitute(line, head.ID)
+	line, head.ID, id = l.f.ids.substitute(line, head.ID, "")
 	l.f.add(id)
 	if head.Method == string(mcp.MethodInitialize) {
 		l.hold = id

@@ -325,7 +325,7 @@ func (d *stdioLoop) noteCancel(line []byte) []byte {
 	if json.Unmarshal(line, &n) != nil || n.Method != string(mcp.MethodNotificationCancelled) || len(n.Params.RequestID) == 0 {
 		return line
 	}
-	line, id := d.w.f.ids.cancelled(line, n.Params.RequestID)
+	line, id := d.w.f.ids.cancelled(line, n.Params.RequestID, "")
 	if flag, ok := d.serving.Load(string(id)); ok {
 		flag.(*atomic.Bool).Store(true)
 	}
