@@ -3,6 +3,7 @@ package fs
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	iofs "io/fs"
 	"os"
 	"path/filepath"
@@ -114,4 +115,34 @@ func BenchmarkLeftOutGoTree(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(out)), "bytes")
+}
+
+// BenchmarkList is the host's share of list_directory of a folder of 80
+// entries (20 folders, 60 small files), packed as the SDK asks for it:
+// the make bench P4 line's folder.
+func BenchmarkList(b *testing.B) {
+	old := settleTime
+	settleTime = 0 // the fixture's ignore files are new: count them settled
+	defer func() { settleTime = old }()
+	f := newFixture(b, Options{})
+	dir := filepath.Join(f.ws, "list80")
+	for i := range 80 {
+		name := filepath.Join(dir, fmt.Sprintf("file%02d.go", i))
+		if i%4 == 0 {
+			must(b, os.MkdirAll(filepath.Join(dir, fmt.Sprintf("dir%02d", i)), 0o755))
+			continue
+		}
+		must(b, os.MkdirAll(dir, 0o755))
+		must(b, os.WriteFile(name, []byte("package list\n"), 0o644))
+	}
+	hdr, err := json.Marshal(abi.ListRequest{Path: "list80", Packed: true})
+	must(b, err)
+	list := f.fns[abi.FnFSList]
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if h, body := list(ctx, hdr, nil); len(body) == 0 {
+			b.Fatal(string(h))
+		}
+	}
 }

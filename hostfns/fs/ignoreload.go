@@ -2,7 +2,6 @@ package fs
 
 import (
 	"io"
-	"os"
 	"strings"
 
 	"github.com/jujutools/juju/internal/policy"
@@ -16,7 +15,7 @@ const maxIgnoreFile = 1 << 20
 // .git/info/exclude and the .gitignore of every folder above dir.
 func loadIgnores(root *policy.Root, dir string) ignoreStack {
 	var s ignoreStack
-	s = s.push(readIgnoreFile(root.OS, ".git/info/exclude", ""))
+	s = s.push(readIgnoreFile(root, ".git/info/exclude", ""))
 	if dir == "." || dir == "" {
 		return s
 	}
@@ -33,25 +32,24 @@ func readIgnore(root *policy.Root, base string) *ignoreFile {
 	if base == "." {
 		base = ""
 	}
-	return readIgnoreFile(root.OS, joinRel(base, ".gitignore"), base)
+	return readIgnoreFile(root, joinRel(base, ".gitignore"), base)
 }
 
-// readIgnoreFile reads the rules in name (relative to dir), a regular file,
-// whose patterns are relative to the root-relative folder base. A missing
-// or unreadable file has no rules.
-func readIgnoreFile(dir *os.Root, name, base string) *ignoreFile {
-	fi, err := dir.Lstat(name)
+// readIgnoreFile reads the rules in name (root-relative), a regular file,
+// whose patterns are relative to the root-relative folder base, or takes
+// them from the cache when the file has not changed since. A missing or
+// unreadable file has no rules.
+func readIgnoreFile(root *policy.Root, name, base string) *ignoreFile {
+	fi, err := root.OS.Lstat(name)
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
-	f, err := openRegular(dir, name, fi)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxIgnoreFile))
-	if err != nil {
-		return nil
-	}
-	return parseIgnore(base, data)
+	return cachedIgnoreFile(ignoreKey{root: root.Real, name: name, base: base}, fi, func() ([]byte, error) {
+		f, err := openRegular(root.OS, name, fi)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return io.ReadAll(io.LimitReader(f, maxIgnoreFile))
+	})
 }

@@ -55,8 +55,9 @@ func (s *server) list(ctx context.Context, req *abi.ListRequest, _ []byte) (*abi
 	if !req.IncludeIgnored {
 		ign = loadIgnores(r.Root, r.Rel)
 		if slices.ContainsFunc(ents, isGitignore) {
-			if data, err := d.ReadFile(".gitignore", maxIgnoreFile); err == nil {
-				ign = ign.push(parseIgnore(relBase(r.Rel), data))
+			if fi, err := d.Lstat(".gitignore"); err == nil && fi.Mode().IsRegular() {
+				key := ignoreKey{root: r.Root.Real, name: joinRel(r.Rel, ".gitignore"), base: relBase(r.Rel)}
+				ign = ign.push(cachedIgnoreFile(key, fi, func() ([]byte, error) { return d.ReadFile(".gitignore", maxIgnoreFile) }))
 			}
 		}
 	}

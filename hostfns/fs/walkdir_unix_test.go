@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jujutools/juju/internal/policy"
 )
 
 // TestOpenRegularRefusesASwappedFIFO checks the open of the portable walk
@@ -51,7 +53,7 @@ func TestOpenRegularRefusesASwappedFIFO(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the open of a FIFO swapped in blocked")
 	}
-	if ig := readIgnoreFile(root, ".gitignore", "."); ig != nil {
+	if ig := readIgnoreFile(&policy.Root{OS: root, Real: dir}, ".gitignore", "."); ig != nil {
 		t.Fatal("a FIFO was read as a .gitignore")
 	}
 }
