@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,4 +81,24 @@ func BenchmarkResolveOpen(b *testing.B) {
 			f.Close()
 		}
 	})
+}
+
+// BenchmarkHidden is the check list_directory makes of each entry of a
+// folder of 80, under the default secrets.
+func BenchmarkHidden(b *testing.B) {
+	p, err := New(Config{Roots: []string{b.TempDir()}})
+	mustDo(b, err)
+	defer p.Close()
+	root := p.Roots()[0]
+	rels := make([]string, 80)
+	for i := range rels {
+		rels[i] = fmt.Sprintf("list80/file%02d.go", i)
+	}
+	for b.Loop() {
+		for _, rel := range rels {
+			if p.Hidden(root, rel) {
+				b.Fatal(rel, "is hidden")
+			}
+		}
+	}
 }

@@ -45,9 +45,13 @@ type globSet struct {
 }
 
 // fullGlob is a glob with a slash. dir is its leading folders without
-// wildcards: a matching path is dir or lies under it.
+// wildcards: a matching path is dir or lies under it. tail is its trailing
+// text without wildcards (less a leading slash, which a "**/" before it
+// may stand in for): a matching path ends with it. The two spare the glob
+// engine the paths that cannot match (the default secrets' four
+// "**/….git…/config" globs, tried on every entry of every listing).
 type fullGlob struct {
-	glob, dir string
+	glob, dir, tail string
 }
 
 // add compiles one glob into the set.
@@ -78,7 +82,8 @@ func (g *globSet) add(pattern string) error {
 		if !strings.ContainsAny(p, meta) {
 			dir = p
 		}
-		g.full = append(g.full, fullGlob{glob: p, dir: dir})
+		tail := strings.TrimPrefix(p[strings.LastIndexAny(p, meta)+1:], "/")
+		g.full = append(g.full, fullGlob{glob: p, dir: dir, tail: tail})
 		return nil
 	}
 	switch {
@@ -134,6 +139,9 @@ func (g *globSet) matchOne(rel string) bool {
 		}
 		if lower == "" {
 			lower = strings.ToLower(rel)
+		}
+		if !strings.HasSuffix(lower, f.tail) {
+			continue
 		}
 		if ok, _ := doublestar.Match(f.glob, lower); ok {
 			return true

@@ -1,6 +1,11 @@
 package policy
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
 
 func TestGlobSet(t *testing.T) {
 	var g globSet
@@ -43,4 +48,26 @@ func TestGlobSet(t *testing.T) {
 			t.Errorf("match(%q) = %v, want %v", c.rel, got, c.any)
 		}
 	}
+}
+
+// FuzzFullGlobTail checks the shortcut of globs with a slash: a path the
+// glob engine matches always ends with the glob's tail, so skipping the
+// engine for the paths that do not changes no answer.
+func FuzzFullGlobTail(f *testing.F) {
+	for _, p := range append(DefaultSecrets(), "docs/*.md", "/build/secret/**", "a/b", "x/**/y", "a/{b,c/d}", `a/\*b`, `a/b\c`, "a/[bc]/d", "**/x/**", "a**/b", "**/*.git/config") {
+		for _, rel := range []string{"repo/.git/config", ".git/config", "x.git/config", "a/b", "docs/a.md", "x/y", "a/c/d", "a/*b", "a/bc", "ab/b", "config"} {
+			f.Add(p, rel)
+		}
+	}
+	f.Fuzz(func(t *testing.T, pattern, rel string) {
+		var g globSet
+		if g.add(pattern) != nil || len(g.full) != 1 {
+			return
+		}
+		fg := g.full[0]
+		lower := strings.ToLower(rel)
+		if ok, _ := doublestar.Match(fg.glob, lower); ok && !strings.HasSuffix(lower, fg.tail) {
+			t.Fatalf("glob %q matches %q, which does not end with its tail %q", fg.glob, lower, fg.tail)
+		}
+	})
 }
