@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -98,4 +99,26 @@ func compact(b []byte) string {
 		return "invalid JSON: " + string(b)
 	}
 	return c.String()
+}
+
+// BenchmarkAppendToolAnswer writes the answer of a list_directory of 80
+// entries: its text and its structured content.
+func BenchmarkAppendToolAnswer(b *testing.B) {
+	var text strings.Builder
+	var ents []string
+	for i := range 80 {
+		fmt.Fprintf(&text, "file%02d.go  (13 B)\n", i)
+		ents = append(ents, fmt.Sprintf(`{"name":"file%02d.go","path":"list80/file%02d.go","type":"file","size":13,"modTime":"2026-12-06T04:35:10.123456789Z"}`, i, i))
+	}
+	structured := json.RawMessage(`{"path":"list80","entries":[` + strings.Join(ents, ",") + `],"total":80}`)
+	msg := mcp.NewJSONRPCResultResponse(mcp.NewRequestId(float64(9)), &mcp.CallToolResult{
+		Content: []mcp.Content{mcp.NewTextContent(text.String())}, RawStructuredContent: structured})
+	var buf []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		var ok bool
+		if buf, ok = appendToolAnswer(buf[:0], msg); !ok {
+			b.Fatal("declined")
+		}
+	}
 }

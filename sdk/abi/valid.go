@@ -12,6 +12,10 @@ func validJSON(b []byte) bool {
 	return ok && skipSpace(b, i) == len(b)
 }
 
+// ValidJSON is validJSON, for the host's writer of answers, which checks
+// the structured content it copies into the JSON-RPC around it.
+func ValidJSON(b []byte) bool { return validJSON(b) }
+
 // maxJSONDepth is encoding/json's bound on nesting.
 const maxJSONDepth = 10000
 
