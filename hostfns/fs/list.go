@@ -93,6 +93,7 @@ func (s *server) list(ctx context.Context, req *abi.ListRequest, _ []byte) (*abi
 	from := min(req.Offset, len(shown))
 	window := shown[from:min(from+limit, len(shown))]
 	res.Truncated = from+len(window) < len(shown)
+	res.Entries = make([]abi.Entry, 0, len(window))
 	for _, l := range window {
 		info, err := d.Lstat(l.de.name)
 		if err != nil {
