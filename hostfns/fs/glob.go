@@ -109,7 +109,7 @@ func readFolder(d walkDir, rel string, ign ignoreStack, ignores bool) (ents []di
 		return nil, ign, false
 	}
 	if ignores && slices.ContainsFunc(ents, isGitignore) {
-		if data, err := d.ReadFile(".gitignore", maxIgnoreFile); err == nil {
+		if data, _, err := d.ReadFile(".gitignore", maxIgnoreFile); err == nil {
 			ign = ign.push(parseIgnore(relBase(rel), data))
 		}
 	}

@@ -15,22 +15,6 @@ import (
 // before and takes the parsed rules when the stamp is the same, or reads
 // and parses it again.
 
-// fileStamp is what a stat says of a file's identity and content: a write
-// changes its change time (which no call can set), its size or its
-// modification time.
-type fileStamp struct {
-	dev, ino     uint64
-	size         int64
-	mtime, ctime int64 // nanoseconds
-}
-
-// settleTime is how old a file's change time must be for its parse to be
-// kept. A file written again within the clock's tick (a few milliseconds
-// on some file systems) can keep its stamp; a file that has not changed
-// for this long cannot be written again under the same change time. Tests
-// set it to 0.
-var settleTime = 2 * time.Second
-
 // maxCachedIgnores bounds the cache; past it, the cache starts again.
 const maxCachedIgnores = 512
 
@@ -41,7 +25,7 @@ type ignoreKey struct {
 }
 
 type cachedIgnore struct {
-	stamp fileStamp
+	stamp stamp
 	f     *ignoreFile
 }
 
@@ -56,7 +40,7 @@ var ignoreParses int64
 // cachedIgnoreFile returns the rules of the regular file fi (key) whose
 // content read returns: from the cache when fi's stamp is the one they
 // were parsed under, else read and parsed (and kept once the file has
-// settled). A file read fails with nil rules.
+// settled: racyWindow). A file read fails with nil rules.
 func cachedIgnoreFile(key ignoreKey, fi fs.FileInfo, read func() ([]byte, error)) *ignoreFile {
 	st, ok := stampOf(fi)
 	if ok {
@@ -75,7 +59,7 @@ func cachedIgnoreFile(key ignoreKey, fi fs.FileInfo, read func() ([]byte, error)
 	ignoreCache.Lock()
 	defer ignoreCache.Unlock()
 	ignoreParses++
-	if ok && time.Since(time.Unix(0, max(st.ctime, st.mtime))) > settleTime {
+	if ok && time.Since(time.Unix(0, max(st.ctime, st.mtime))) > racyWindow {
 		if ignoreCache.m == nil || len(ignoreCache.m) >= maxCachedIgnores {
 			ignoreCache.m = make(map[ignoreKey]cachedIgnore)
 		}

@@ -26,9 +26,9 @@ func TestListKeepsIgnoreFilesParsed(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("ignore files are cached on Linux only")
 	}
-	old := settleTime
-	settleTime = 0 // every file read counts as settled
-	t.Cleanup(func() { settleTime = old })
+	old := racyWindow
+	racyWindow = 0 // every file read counts as settled
+	t.Cleanup(func() { racyWindow = old })
 	f := newFixture(t, Options{})
 	list := func(path string) abi.ListResult {
 		t.Helper()

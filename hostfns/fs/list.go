@@ -57,7 +57,10 @@ func (s *server) list(ctx context.Context, req *abi.ListRequest, _ []byte) (*abi
 		if slices.ContainsFunc(ents, isGitignore) {
 			if fi, err := d.Lstat(".gitignore"); err == nil && fi.Mode().IsRegular() {
 				key := ignoreKey{root: r.Root.Real, name: joinRel(r.Rel, ".gitignore"), base: relBase(r.Rel)}
-				ign = ign.push(cachedIgnoreFile(key, fi, func() ([]byte, error) { return d.ReadFile(".gitignore", maxIgnoreFile) }))
+				ign = ign.push(cachedIgnoreFile(key, fi, func() ([]byte, error) {
+					data, _, err := d.ReadFile(".gitignore", maxIgnoreFile)
+					return data, err
+				}))
 			}
 		}
 	}

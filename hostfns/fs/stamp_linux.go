@@ -1,3 +1,5 @@
+//go:build linux
+
 package fs
 
 import (
@@ -5,17 +7,13 @@ import (
 	"syscall"
 )
 
-// stampOf reads fi's stamp from its stat; ok is false when fi holds none.
-func stampOf(fi fs.FileInfo) (fileStamp, bool) {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fileStamp{}, false
+// stampOf reads what a later stat compares to learn that the entry has
+// not changed: its identity, size, mode and times. ok is false where the
+// file system does not keep times a change moves (zero).
+func stampOf(fi fs.FileInfo) (s stamp, ok bool) {
+	st, _ := fi.Sys().(*syscall.Stat_t)
+	if st == nil || st.Ctim.Nano() == 0 || st.Mtim.Nano() == 0 {
+		return stamp{}, false
 	}
-	return fileStamp{
-		dev:   uint64(st.Dev),
-		ino:   uint64(st.Ino),
-		size:  st.Size,
-		mtime: st.Mtim.Nano(),
-		ctime: st.Ctim.Nano(),
-	}, true
+	return stamp{dev: uint64(st.Dev), ino: st.Ino, size: st.Size, mode: st.Mode, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}, true
 }

@@ -21,8 +21,11 @@ type walkDir interface {
 	Lstat(name string) (fs.FileInfo, error)
 	// Child opens the subfolder name; it fails if name is not a folder.
 	Child(name string) (walkDir, error)
-	// ReadFile reads up to max bytes of the regular file name.
-	ReadFile(name string, max int64) ([]byte, error)
+	// ReadFile reads up to max bytes of the regular file name, and
+	// describes the file as it was before the read.
+	ReadFile(name string, max int64) ([]byte, fs.FileInfo, error)
+	// Stat describes the open folder itself.
+	Stat() (fs.FileInfo, error)
 	Close() error
 }
 
@@ -83,21 +86,24 @@ func (d rootDir) Child(name string) (walkDir, error) {
 	return rootDir{sub}, nil
 }
 
-func (d rootDir) ReadFile(name string, max int64) ([]byte, error) {
+func (d rootDir) ReadFile(name string, max int64) ([]byte, fs.FileInfo, error) {
 	fi, err := d.r.Lstat(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, errNotRegular
+		return nil, nil, errNotRegular
 	}
 	f, err := openRegular(d.r, name, fi)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, max))
+	data, err := io.ReadAll(io.LimitReader(f, max))
+	return data, fi, err
 }
+
+func (d rootDir) Stat() (fs.FileInfo, error) { return d.r.Stat(".") }
 
 // openRegular opens name in dir to read it if it is still the regular
 // file want (Lstat's): without blocking, so that a FIFO swapped in since

@@ -139,21 +139,35 @@ func (d *fdDir) Child(name string) (walkDir, error) {
 	return openAt(d.fd, name, syscall.O_DIRECTORY)
 }
 
-func (d *fdDir) ReadFile(name string, max int64) ([]byte, error) {
+func (d *fdDir) ReadFile(name string, max int64) ([]byte, fs.FileInfo, error) {
 	fd, err := openAt(d.fd, name, syscall.O_NONBLOCK)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	f := os.NewFile(uintptr(fd.fd), name)
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, errNotRegular
+		return nil, nil, errNotRegular
 	}
-	return io.ReadAll(io.LimitReader(f, max))
+	data, err := io.ReadAll(io.LimitReader(f, max))
+	return data, fi, err
+}
+
+func (d *fdDir) Stat() (fs.FileInfo, error) {
+	s := &policy.StatInfo{Base: "."}
+	for {
+		err := syscall.Fstat(d.fd, &s.St)
+		if err != syscall.EINTR {
+			if err != nil {
+				return nil, &fs.PathError{Op: "fstat", Path: ".", Err: err}
+			}
+			return s, nil
+		}
+	}
 }
 
 func (d *fdDir) Close() error { return syscall.Close(d.fd) }

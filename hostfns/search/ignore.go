@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 
-	"github.com/jujutools/juju/hostfns/fs"
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -13,7 +12,8 @@ import (
 // what .gitignore excludes and what the policy withholds, each by its
 // exact path) to a temporary file for rg's --ignore-file, so that rg,
 // which reads no ignore file of the tree, skips what juju's own walk
-// skips. It returns the file's path ("" when r is a file or nothing is
+// skips; only the folders that changed since the last search of r are
+// read again (fs.LeftOuts). It returns the file's path ("" when r is a file or nothing is
 // left out) and a function that removes it.
 //
 // rg would otherwise read the tree's .gitignore files itself, by path:
@@ -24,7 +24,7 @@ func (s *server) ignoreFile(ctx context.Context, r *policy.Resolved) (string, fu
 	if !r.Info.IsDir() {
 		return "", none, nil
 	}
-	rules, aerr := fs.LeftOut(ctx, s.pol, r, nativeMaxDepth)
+	rules, aerr := s.leftOuts.LeftOut(ctx, s.pol, r, nativeMaxDepth)
 	if aerr != nil || len(rules) == 0 {
 		return "", none, aerr
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/hostfns/fs"
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -43,6 +44,7 @@ type server struct {
 	rg       string // "" when unavailable
 	excludes []string
 	log      *slog.Logger
+	leftOuts fs.LeftOuts // what the last walks found, for ignoreFile
 }
 
 // New returns the search host function over the policy p.
