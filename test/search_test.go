@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -264,6 +265,18 @@ func searchChecks(t *testing.T, s *session, engine string) {
 		msg := s.fail("search_code", map[string]any{"pattern": "func("}, "INVALID_ARGUMENT")
 		if !strings.Contains(msg, "literal") {
 			t.Fatalf("the message should point to literal: %s", msg)
+		}
+		// The message says what is wrong, in either engine's words, and
+		// where: rg's own message puts the reason on its last line.
+		for pattern, why := range map[string][]string{
+			"func(":   {"unclosed group", "missing closing )"},
+			"(?<=a)b": {"look-around"},
+			`(a)\1`:   {"backreferences are not supported"},
+		} {
+			msg := s.fail("search_code", map[string]any{"pattern": pattern}, "INVALID_ARGUMENT")
+			if !slices.ContainsFunc(why, func(w string) bool { return strings.Contains(msg, w) }) || !strings.Contains(msg, "(at ") {
+				t.Errorf("%s: the message should say what is wrong (%q) and where: %s", pattern, why, msg)
+			}
 		}
 		s.fail("search_code", map[string]any{"pattern": "-e", "fileGlob": "[", "outputMode": "files"}, "INVALID_ARGUMENT")
 	})

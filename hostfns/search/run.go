@@ -8,6 +8,7 @@ import (
 	"hash/maphash"
 	"io"
 	"os/exec"
+	"regexp/syntax"
 	"strings"
 	"syscall"
 	"time"
@@ -89,7 +90,7 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 			// RE2 syntax rg does not take (\Q…\E, for one) is searched
 			// natively; a pattern neither takes is refused.
 			if _, err := compilePattern(req); err != nil || len(c.res.Files) > 0 {
-				return nil, nil, patternError(err, firstLines(msg, 3))
+				return nil, nil, patternError(err, rgReason(msg, err))
 			}
 			c.stopped = false
 			c.res = &abi.SearchResult{Engine: "ripgrep", Files: []abi.SearchFile{}}
@@ -104,7 +105,7 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 func (s *server) runNative(ctx context.Context, req *abi.SearchRequest, r *policy.Resolved, c *collector) (*abi.SearchResult, []byte, *abi.Error) {
 	pt, err := compilePattern(req)
 	if err != nil {
-		return nil, nil, patternError(err, err.Error())
+		return nil, nil, patternError(err, goReason(err))
 	}
 	c.res.Engine = "juju"
 	pr, pw := io.Pipe()
@@ -147,7 +148,51 @@ func patternError(err error, why string) *abi.Error {
 
 // badPattern is the error of a pattern that does not compile.
 func badPattern(why string) *abi.Error {
-	return abi.Errorf(abi.InvalidArgument, "the pattern is not a valid regular expression (%s); fix it, or pass literal: true to search for the text as it is", why)
+	return abi.Errorf(abi.InvalidArgument, "the pattern is not a valid regular expression: %s; fix it, or pass literal: true to search for the text as it is", why)
+}
+
+// rgReason is why rg refused a pattern, from what it wrote on stderr: the
+// reason on its "error:" line (the lines above it only repeat the pattern
+// and point under it), with the part Go's parser points at when it
+// refuses the pattern too (goErr).
+func rgReason(stderr string, goErr error) string {
+	for l := range strings.SplitSeq(stderr, "\n") {
+		if why, ok := strings.CutPrefix(strings.TrimSpace(l), "error:"); ok && strings.TrimSpace(why) != "" {
+			if se, ok := errors.AsType[*syntax.Error](goErr); ok {
+				return strings.TrimSpace(why) + at(se)
+			}
+			return strings.TrimSpace(why)
+		}
+	}
+	if goErr != nil {
+		return goReason(goErr)
+	}
+	return firstLines(stderr, 3)
+}
+
+// goReason is why Go's parser refused a pattern: what is wrong and where,
+// in rg's words for the Perl syntax RE2 lacks (Go reads a look-behind as a
+// bad named group, a backreference as a bad escape).
+func goReason(err error) string {
+	se, ok := errors.AsType[*syntax.Error](err)
+	if !ok {
+		return err.Error()
+	}
+	why, expr := string(se.Code), strings.TrimPrefix(se.Expr, "(?i)")
+	switch {
+	case strings.HasPrefix(expr, "(?=") || strings.HasPrefix(expr, "(?!") ||
+		strings.HasPrefix(expr, "(?<=") || strings.HasPrefix(expr, "(?<!"):
+		why = "look-around, including look-ahead and look-behind, is not supported"
+	case se.Code == syntax.ErrInvalidEscape && len(expr) == 2 && expr[1] >= '1' && expr[1] <= '9':
+		why = "backreferences are not supported"
+	}
+	return why + at(se)
+}
+
+// at says where in the pattern Go's parser stopped, without the (?i)
+// compilePattern adds to a search that ignores case.
+func at(se *syntax.Error) string {
+	return " (at " + abi.Quote(strings.TrimPrefix(se.Expr, "(?i)")) + ")"
 }
 
 // rgMaxData caps rg's data memory (proc.LimitData), a backstop: with
