@@ -317,3 +317,19 @@ func TestGlobFiles(t *testing.T) {
 		t.Fatalf("glob's structured content does not count the secrets withheld: %v", sc)
 	}
 }
+
+// A glob written as the model often writes it finds what it names: a
+// leading ./, or an absolute pattern inside the root (SPEC §4: absolute
+// paths are accepted inside a root) with path left at its default.
+func TestGlobFilesPatternForms(t *testing.T) {
+	root := workspace(t, map[string]string{"src/a/x.go": "package a\n", "src/b.go": "package src\n", "top.go": "package top\n"})
+	s := start(t, root)
+	for _, pattern := range []string{"./src/**/*.go", filepath.Join(root, "src") + "/**/*.go"} {
+		res := s.call("glob_files", map[string]any{"pattern": pattern})
+		if got := text(res); res.IsError || got != "src/a/x.go\nsrc/b.go\n[2 matches.]\n" {
+			t.Errorf("glob_files %q: %s", pattern, got)
+		}
+	}
+	s.fail("glob_files", map[string]any{"pattern": "/etc/*"}, "PATH_DENIED")
+	s.fail("glob_files", map[string]any{"pattern": "/etc/*", "path": "src"}, "INVALID_ARGUMENT")
+}

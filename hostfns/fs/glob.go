@@ -65,7 +65,7 @@ func (s *server) glob(ctx context.Context, req *abi.GlobRequest, _ []byte) (*abi
 
 // splitGlob checks the request and returns the base folder and the pattern
 // relative to it. An absolute pattern, or one that climbs with "..", is
-// split at its last literal folder when no base is given.
+// split at its last literal folder when no base (or ".") is given.
 func splitGlob(req *abi.GlobRequest) (base, pattern string, e *abi.Error) {
 	switch req.SortBy {
 	case "", "name", "mtime":
@@ -76,8 +76,14 @@ func splitGlob(req *abi.GlobRequest) (base, pattern string, e *abi.Error) {
 		return "", "", abi.Errorf(abi.InvalidArgument, "limit must not be negative")
 	}
 	base, pattern = req.Path, req.Pattern
+	// "./src/**" is "src/**", as rg and shells read it.
+	for strings.HasPrefix(pattern, "./") && len(pattern) > 2 {
+		pattern = strings.TrimLeft(pattern[2:], "/")
+	}
 	if strings.HasPrefix(pattern, "/") || hasDotDot(pattern) {
-		if base != "" {
+		// "." is the first root, the base a tool's default gives: an
+		// absolute pattern names its folder itself.
+		if base != "" && base != "." {
 			return "", "", abi.Errorf(abi.InvalidArgument, "the pattern %q must be relative to the folder in path (no leading / and no ..)", req.Pattern)
 		}
 		base, pattern = doublestar.SplitPattern(pattern)

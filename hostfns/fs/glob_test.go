@@ -58,6 +58,9 @@ func TestGlob(t *testing.T) {
 		{name: "missing base in pattern", req: abi.GlobRequest{Pattern: "nope/**"}, want: ""},
 		{name: "trailing slash", req: abi.GlobRequest{Pattern: "sub/", IncludeDirs: true}, want: "sub:dir"},
 		{name: "absolute literal", req: abi.GlobRequest{Pattern: f.ws + "/a.txt"}, want: "a.txt"},
+		{name: "absolute pattern, base the root", req: abi.GlobRequest{Pattern: f.ws + "/sub/**/*_test.go", Path: "."}, want: "sub/c_test.go sub/deep/d_test.go"},
+		{name: "dot slash", req: abi.GlobRequest{Pattern: "./sub/*.go"}, want: "sub/b.go sub/c_test.go"},
+		{name: "dot slash under a base", req: abi.GlobRequest{Pattern: ".//deep/*.go", Path: "sub"}, want: "sub/deep/d_test.go"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var res abi.GlobResult
@@ -111,6 +114,8 @@ func TestGlobErrors(t *testing.T) {
 		{abi.GlobRequest{Pattern: "../outside/*"}, abi.PathDenied},
 		{abi.GlobRequest{Pattern: "*/../*"}, abi.InvalidArgument},
 		{abi.GlobRequest{Pattern: "/x/*", Path: "sub"}, abi.InvalidArgument},
+		{abi.GlobRequest{Pattern: "/etc/*", Path: "."}, abi.PathDenied},
+		{abi.GlobRequest{Pattern: "../outside/*", Path: "."}, abi.PathDenied},
 		{abi.GlobRequest{Pattern: "*", Path: ".ssh"}, abi.SecretDenied},
 		{abi.GlobRequest{Pattern: "*", Path: "nope"}, abi.NotFound},
 		{`{"pattern":"*","limit":"10"}`, abi.InvalidArgument},
