@@ -333,3 +333,22 @@ func TestGlobFilesPatternForms(t *testing.T) {
 	s.fail("glob_files", map[string]any{"pattern": "/etc/*"}, "PATH_DENIED")
 	s.fail("glob_files", map[string]any{"pattern": "/etc/*", "path": "src"}, "INVALID_ARGUMENT")
 }
+
+// A search that finds nothing names the folder it looked under so that
+// the root reads as itself: `under "."`, never `under ..`, which reads as
+// the parent folder.
+func TestNoMatchNamesTheFolder(t *testing.T) {
+	s := start(t, workspace(t, map[string]string{"src/a.go": "package a\n"}))
+	for tool, args := range map[string]map[string]any{
+		"glob_files":  {"pattern": "*.rs"},
+		"search_code": {"pattern": "nowhere to be found"},
+	} {
+		got := s.ok(tool, args)
+		if !strings.Contains(got, `under "."`) || strings.Contains(got, "under ..") {
+			t.Errorf("%s: %s", tool, got)
+		}
+	}
+	if got := s.ok("glob_files", map[string]any{"pattern": "*.rs", "path": "src"}); !strings.Contains(got, `under "src"`) {
+		t.Errorf("glob_files under src: %s", got)
+	}
+}

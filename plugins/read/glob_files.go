@@ -103,7 +103,7 @@ func globFiles(_ *juju.Call, in GlobFilesArgs) (*juju.Result, error) {
 	b := bytes.NewBuffer(lines)
 	switch {
 	case res.Total == 0:
-		fmt.Fprintf(b, "No files match %q under %s. Check the pattern (** crosses folders), or pass includeIgnored: true for ignored files.\n", in.Pattern, in.Path)
+		fmt.Fprintf(b, "No files match %q under %q. Check the pattern (** crosses folders; only files match, not folders), or pass includeIgnored: true for ignored files.\n", in.Pattern, in.Path)
 	case shown == 0:
 		fmt.Fprintf(b, "[offset %d is past the last match (%s); pass an offset below %d.]\n", in.Offset, plural(res.Total, "match", "matches"), res.Total)
 	case out.Truncated:
