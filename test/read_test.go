@@ -118,6 +118,19 @@ func TestReadFiles(t *testing.T) {
 	}
 }
 
+// Every section of read_files ends with an empty line, an empty or a
+// binary file's one-line description too, so no header runs on from the
+// line above it.
+func TestReadFilesSectionsAreSeparated(t *testing.T) {
+	root := workspace(t, map[string]string{"empty.txt": "", "blob.bin": "a\x00b\n", "a.txt": "alpha"})
+	s := start(t, root)
+	got := s.ok("read_files", map[string]any{"paths": []any{"empty.txt", "blob.bin", "a.txt"}})
+	if !strings.HasPrefix(got, "==> empty.txt <==\n(empty.txt is empty)\n\n==> blob.bin <==\nblob.bin is a binary file") ||
+		!strings.HasSuffix(got, ".\n\n==> a.txt <==\nalpha\n") {
+		t.Fatalf("sections run together:\n%s", got)
+	}
+}
+
 func TestFileInfo(t *testing.T) {
 	content := "hash me\n"
 	root := workspace(t, map[string]string{"f.txt": content, "link.txt": "->f.txt"})

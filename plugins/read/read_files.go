@@ -102,12 +102,16 @@ func readFiles(_ *juju.Call, in ReadFilesArgs) (*juju.Result, error) {
 }
 
 // writeSection writes one file's section of the text: its header, then
-// its text and an empty line.
+// its text and an empty line (a one-line text, such as an empty or binary
+// file's, gets its line break first).
 func writeSection(b *strings.Builder, path, text string) {
 	b.WriteString("==> ")
 	b.WriteString(juju.PathText(path))
 	b.WriteString(" <==\n")
 	b.WriteString(text)
+	if !strings.HasSuffix(text, "\n") {
+		b.WriteByte('\n')
+	}
 	b.WriteByte('\n')
 }
 
