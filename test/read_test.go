@@ -20,6 +20,7 @@ func TestReadFile(t *testing.T) {
 	root := workspace(t, map[string]string{
 		"notes.txt": strings.Join(lines, "\n") + "\n",
 		"crlf.txt":  "a\r\nb\r\n",
+		"empty.txt": "",
 	})
 	if err := os.WriteFile(filepath.Join(root, "blob.bin"), []byte{0x89, 'P', 'N', 'G', 0, 1, 2, 3, 0, 0}, 0o644); err != nil {
 		t.Fatal(err)
@@ -64,6 +65,13 @@ func TestReadFile(t *testing.T) {
 		res := s.call("read_file", map[string]any{"path": "notes.txt", "offset": 500})
 		if !res.IsError && !strings.Contains(text(res), "30") {
 			t.Fatalf("offset past the end should say how long the file is: %q", text(res))
+		}
+	})
+	t.Run("offset in an empty file", func(t *testing.T) {
+		s := s.with(t)
+		msg := s.fail("read_file", map[string]any{"path": "empty.txt", "offset": 2}, "INVALID_ARGUMENT")
+		if !strings.Contains(msg, "empty.txt is empty") || strings.Contains(msg, "from 1 to 1") {
+			t.Fatalf("the message should say the file is empty: %s", msg)
 		}
 	})
 	t.Run("missing", func(t *testing.T) {

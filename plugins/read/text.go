@@ -85,6 +85,9 @@ func shapeLines(res *abi.ReadResult, body []byte, sp span) (*FileText, error) {
 		return describeBinary(ft)
 	}
 	content, count, cut := completeLines(body, res)
+	if count == 0 && first > 1 && res.TotalLines == 0 {
+		return nil, juju.Errorf(abi.InvalidArgument, "%s is empty, so it has no line %d; there is nothing more to read", res.Path, first)
+	}
 	if count == 0 && first > 1 && first > res.TotalLines {
 		return nil, juju.Errorf(abi.InvalidArgument,
 			"%s has %s, so offset %d is past its end; call read_file again with an offset from 1 to %d",
