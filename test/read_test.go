@@ -373,3 +373,18 @@ func TestNoMatchNamesTheFolder(t *testing.T) {
 		t.Errorf("glob_files under src: %s", got)
 	}
 }
+
+// search_code has no includeIgnored: a search that finds nothing says how
+// an ignored file is searched (path naming it), and that way finds it.
+func TestSearchCodeNoMatchSaysHowIgnoredFilesAreSearched(t *testing.T) {
+	s := start(t, workspace(t, map[string]string{".gitignore": "gen/\n", "gen/deep/z.go": "the word\n", "a.go": "package a\n"}))
+	got := s.ok("search_code", map[string]any{"pattern": "the word"})
+	if !strings.Contains(got, "No matches") || !strings.Contains(got, ".gitignore excludes are searched only when path is one of them or inside one") {
+		t.Fatalf("the answer does not say how to search ignored files: %s", got)
+	}
+	for _, path := range []string{"gen", "gen/deep", "gen/deep/z.go"} {
+		if got := s.ok("search_code", map[string]any{"pattern": "the word", "path": path}); !strings.Contains(got, "gen/deep/z.go:1:1:the word") {
+			t.Errorf("path %s: %s", path, got)
+		}
+	}
+}

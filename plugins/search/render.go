@@ -172,7 +172,7 @@ func summary(in SearchCodeArgs, out *SearchCodeResult, res *abi.SearchResult, cu
 		notes = append(notes, longLinesNote(out.LongLines))
 	}
 	if len(out.Files) == 0 && !out.Partial && len(out.LongLines) == 0 {
-		return fmt.Sprintf("No matches for %q under %q. Check the pattern (regular expression unless literal: true; case is smart unless caseSensitive), or widen path and fileGlob. Secret and denied files and .git are never searched.\n", in.Pattern, in.Path)
+		return fmt.Sprintf("No matches for %q under %q. Check the pattern (regular expression unless literal: true; case is smart unless caseSensitive), or widen path and fileGlob. Files .gitignore excludes are searched only when path is one of them or inside one; secret and denied files and .git are never searched.\n", in.Pattern, in.Path)
 	}
 	return "[" + strings.Join(notes, "; ") + ".]\n"
 }
