@@ -6,6 +6,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
+
+	"github.com/jujutools/juju/internal/visible"
 )
 
 // writeJSON writes v as indented JSON and a newline.
@@ -22,8 +24,9 @@ func newTable(w io.Writer) *tabwriter.Writer {
 }
 
 // oneLine shortens a description to its first sentence on one line, at most
-// max characters, cut at a word when it is longer.
-func oneLine(s string, max int) string {
+// max characters, cut at a word when it is longer; cut says it was, and
+// the caller marks it with an ellipsis.
+func oneLine(s string, max int) (line string, cut bool) {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = strings.TrimSpace(s[:i])
@@ -32,11 +35,22 @@ func oneLine(s string, max int) string {
 		s = s[:i+1]
 	}
 	if utf8.RuneCountInString(s) <= max {
-		return s
+		return s, false
 	}
-	cut := string([]rune(s)[:max-1])
-	if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
-		cut = cut[:i] // end on a whole word
+	line = string([]rune(s)[:max-1])
+	if i := strings.LastIndexByte(line, ' '); i > len(line)/2 {
+		line = line[:i] // end on a whole word
 	}
-	return strings.TrimRight(cut, " ,;:") + "…"
+	return strings.TrimRight(line, " ,;:"), true
+}
+
+// shownLine is oneLine of a text a plugin chose, rendered for the terminal
+// (visible.String), the ellipsis added after the rendering: juju's own
+// mark, which rendered with the word it ends would show as \u2026.
+func shownLine(s string, max int) string {
+	line, cut := oneLine(s, max)
+	if line = visible.String(line); cut {
+		line += visible.Ellipsis
+	}
+	return line
 }

@@ -135,7 +135,7 @@ func runPluginsInfo(w io.Writer, plugins []*host.Loaded, name string, o *plugins
 		fmt.Fprintln(w, "tools:")
 		tw := newTable(w)
 		for _, t := range info.ToolList {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", t.Name, t.Tier, visible.String(oneLine(t.Description, 70)))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", t.Name, t.Tier, shownLine(t.Description, 70))
 		}
 		tw.Flush()
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jujutools/juju/host"
-	"github.com/jujutools/juju/internal/visible"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -77,7 +76,7 @@ func runTools(w io.Writer, tools []*host.Tool, o *toolsOptions) error {
 	tw := newTable(w)
 	fmt.Fprintln(tw, "NAME\tTIER\tPLUGIN\tDESCRIPTION")
 	for _, t := range tools {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.Spec.Name, t.Spec.Tier, t.Plugin.Name(), visible.String(oneLine(t.Spec.Description, 72)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.Spec.Name, t.Spec.Tier, t.Plugin.Name(), shownLine(t.Spec.Description, 72))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -149,10 +149,29 @@ func TestOneLine(t *testing.T) {
 		{"v1.2 is a version. Next", 72, "v1.2 is a version."},
 		{"a very long description without any stop at all", 20, "a very long…"},
 		{"ünïcödé ünïcödé ünïcödé", 10, "ünïcödé…"},
+		// What the plugin wrote is rendered, a look-alike escaped; the
+		// ellipsis juju adds is not.
+		{"Reads раths one by one, all of them at once", 20, `Reads \u0440\u0430ths one by…`},
+		{"Ends on a\x1bb word cut here", 14, `Ends on a\x1bb…`},
 	} {
-		if got := oneLine(tt.in, tt.max); got != tt.want {
-			t.Errorf("oneLine(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
+		if got := shownLine(tt.in, tt.max); got != tt.want {
+			t.Errorf("shownLine(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
 		}
+	}
+}
+
+// TestToolsTextEllipsis lists the real catalog as text: a description cut
+// short ends with "…", never with its escape "\u2026" (the rendering
+// escapes a non-ASCII character inside a word of ASCII letters, and the
+// ellipsis was once added before rendering, to the word it ends).
+func TestToolsTextEllipsis(t *testing.T) {
+	h := catalog(t)
+	var out bytes.Buffer
+	if err := runTools(&out, h.Tools(), &toolsOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), `\u2026`) || !strings.Contains(out.String(), "…\n") {
+		t.Errorf("juju tools cuts its descriptions with an escaped ellipsis:\n%s", out.String())
 	}
 }
 
