@@ -3,6 +3,7 @@ package test
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -119,6 +120,42 @@ func TestServeToken(t *testing.T) {
 		t.Fatalf("a token file inside the workspace: %v\n%s", err, out)
 	}
 	mustNotExist(t, root, "tok")
+}
+
+// The line juju serve prints for local clients works as printed, pasted
+// into a shell of the owner's: its $(…) prints the token this server
+// takes, from a shell without juju on its PATH (after `make serve`,
+// bin/juju is on none) and without the JUJU_HOME the server runs under;
+// with --token-file too.
+func TestServePrintedTokenCommand(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "a\n"})
+	other := filepath.Join(t.TempDir(), "other token")
+	for _, args := range [][]string{nil, {"--token-file", other}} {
+		srv := startServe(t, root, args...)
+		line := ""
+		for l := range strings.SplitSeq(srv.log.String(), "\n") {
+			if strings.Contains(l, "claude mcp add --transport http juju "+srv.url) {
+				line = l
+			}
+		}
+		_, cmd, ok := strings.Cut(line, `--header "Authorization: Bearer $(`)
+		cmd, _, ok2 := strings.Cut(cmd, `)"`)
+		if !ok || !ok2 {
+			t.Fatalf("juju serve printed no claude mcp add line with $(…):\n%s", srv.log)
+		}
+		sh := exec.Command("sh", "-c", "printf %s \"$("+cmd+")\"")
+		sh.Dir = t.TempDir()
+		sh.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + t.TempDir()}
+		out, err := sh.CombinedOutput()
+		want := srv.token
+		if args != nil {
+			b, _ := os.ReadFile(other)
+			want = strings.TrimSpace(string(b))
+		}
+		if err != nil || string(out) != want || want == "" {
+			t.Errorf("the printed $(%s) gave %q (%v), the server takes %q", cmd, out, err, want)
+		}
+	}
 }
 
 // A root that holds juju's config folder (a root of the owner's home)

@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -123,7 +125,11 @@ func runServe(ctx context.Context, o *serveOptions, errw io.Writer) error {
 		return fmt.Errorf("listening on %s: %w", o.addr, err)
 	}
 	defer ln.Close()
-	announce(errw, ln.Addr(), pub, o.tokenFile)
+	tokenCmd := tokenCommand("")
+	if o.tokenFile != "" {
+		tokenCmd = tokenCommand(tokenPath)
+	}
+	announce(errw, ln.Addr(), pub, tokenCmd)
 	w.log.Info("juju serving over HTTP", "version", version, "addr", ln.Addr().String(), "roots", w.settings.Roots,
 		"mode", w.settings.Mode, "sandbox", w.settings.Sandbox, "config", w.settings.ConfigFile, "tools", len(w.host.Tools()))
 	auth := oauth.New(oauth.Config{
@@ -166,6 +172,49 @@ func outsideRoots(path string, roots []string) error {
 	return nil
 }
 
+// tokenCommand is the shell command that prints the token this juju serve
+// takes, for the owner to paste where a client starts: this very program,
+// called "juju" only when that name on PATH is this program (after `make
+// serve`, bin/juju is on no PATH), with the JUJU_HOME it runs under and
+// tokenFile (absolute) when not the default.
+func tokenCommand(tokenFile string) string {
+	cmd := "juju"
+	if exe, err := os.Executable(); err == nil && !onPath(exe) {
+		cmd = shellQuote(exe)
+	}
+	if home := os.Getenv(config.HomeEnv); home != "" {
+		if abs, err := filepath.Abs(home); err == nil {
+			home = abs
+		}
+		cmd = config.HomeEnv + "=" + shellQuote(home) + " " + cmd
+	}
+	cmd += " token"
+	if tokenFile != "" {
+		cmd += " --token-file " + shellQuote(tokenFile)
+	}
+	return cmd
+}
+
+// onPath reports whether "juju" on PATH is the program exe.
+func onPath(exe string) bool {
+	found, err := exec.LookPath("juju")
+	if err != nil {
+		return false
+	}
+	a, err1 := os.Stat(found)
+	b, err2 := os.Stat(exe)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but
+// letters, digits and -_./,:@%+=.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,:@%+=") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // parsePublicURL checks --public-url: http or https, a host, nothing else.
 func parsePublicURL(s string) (*url.URL, error) {
 	if s == "" {
@@ -187,19 +236,16 @@ func parsePublicURL(s string) (*url.URL, error) {
 	return &url.URL{Scheme: scheme, Host: strings.ToLower(u.Host)}, nil
 }
 
-// announce says on the terminal where juju serves and how to connect;
-// the line "juju: serving MCP at URL" comes first and is stable (tests
-// and scripts read it). Never the token itself.
-func announce(errw io.Writer, addr net.Addr, pub *url.URL, tokenFile string) {
+// announce says on the terminal where juju serve serves and how to
+// connect; the line "juju: serving MCP at URL" comes first and is stable
+// (tests and scripts read it). tokenCmd is the shell command that prints
+// the token (tokenCommand); never the token itself.
+func announce(errw io.Writer, addr net.Addr, pub *url.URL, tokenCmd string) {
 	local := "http://" + addr.String() + "/mcp"
 	fmt.Fprintf(errw, "juju: serving MCP at %s\n", local)
 	if ap, err := netip.ParseAddrPort(addr.String()); err == nil && !ap.Addr().IsLoopback() {
 		fmt.Fprintf(errw, "juju: WARNING: listening on %s, which other machines can reach. "+
 			"They still need a token, but prefer 127.0.0.1 and a tunnel.\n", addr)
-	}
-	tokenCmd := "juju token"
-	if tokenFile != "" {
-		tokenCmd += " --token-file " + tokenFile
 	}
 	fmt.Fprintf(errw, "juju: local clients send \"Authorization: Bearer $(%s)\", e.g.\n"+
 		"  claude mcp add --transport http juju %s --header \"Authorization: Bearer $(%s)\"\n", tokenCmd, local, tokenCmd)

@@ -111,7 +111,7 @@ func TestAnnounce(t *testing.T) {
 		}
 		pub, _ := parsePublicURL(tt.public)
 		var out strings.Builder
-		announce(&out, addr, pub, "")
+		announce(&out, addr, pub, "juju token")
 		for _, w := range tt.want {
 			if !strings.Contains(out.String(), w) {
 				t.Errorf("%s %s: no %q in\n%s", tt.addr, tt.public, w, out.String())
