@@ -2,6 +2,7 @@ package test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -134,6 +135,59 @@ func TestServeRefusesHostileHostAndOrigin(t *testing.T) {
 		if res.StatusCode != 200 || !fileExists(root, path) {
 			t.Fatalf("%v: %d %s", ok, res.StatusCode, body)
 		}
+	}
+}
+
+// A request refused for its Host tells the owner, on juju serve's
+// terminal, what usually causes it and what to do: a tunnel juju serve was
+// not started for (no --public-url, or a quick tunnel's new address). Once
+// per host, for at most 8 of them (a page trying DNS rebinding picks the
+// hosts); an Origin refused alone is a browser's page and says nothing
+// there. The client is told too, in the 403's body.
+func TestServeRefusedHostTellsTheOwner(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "a\n"})
+	srv := startServe(t, root)
+	res, body := srv.raw(t, "POST", "/mcp", writeCall("x.txt", true), merge(srv.bearer(), modernHeaders("write_file"),
+		map[string]string{"Origin": "https://evil.example"}))
+	if res.StatusCode != 403 {
+		t.Fatalf("a foreign Origin: %d %s", res.StatusCode, body)
+	}
+	for round := range 2 {
+		for i := range 12 {
+			host := fmt.Sprintf("tunnel-%d.trycloudflare.com", i)
+			res, body := srv.raw(t, "GET", "/.well-known/oauth-protected-resource", "", map[string]string{"Host": host})
+			if res.StatusCode != 403 || !strings.Contains(body, "--public-url") {
+				t.Fatalf("round %d, Host %s: %d %s", round, host, res.StatusCode, body)
+			}
+		}
+	}
+	// A line logged after every refusal: all of theirs are read by then.
+	if res, body := srv.raw(t, "POST", "/register", `{"client_name":"sentinel","redirect_uris":["https://client.example/cb"]}`, nil); res.StatusCode != 201 {
+		t.Fatalf("register: %d %s", res.StatusCode, body)
+	}
+	if !srv.logged("registered an OAuth client") {
+		t.Fatalf("no registration logged:\n%s", srv.log)
+	}
+	var warned []string
+	for line := range strings.SplitSeq(srv.log.String(), "\n") {
+		if strings.Contains(line, "restart juju serve with --public-url https://HOST") {
+			_, host, _ := strings.Cut(line, " host=")
+			warned = append(warned, host)
+		}
+	}
+	want := []string{}
+	for i := range 8 {
+		want = append(want, fmt.Sprintf("tunnel-%d.trycloudflare.com", i))
+	}
+	if !slices.Equal(warned, want) {
+		t.Errorf("the owner was told of the refused hosts %q, want %q once each:\n%s", warned, want, srv.log)
+	}
+
+	// Started for another tunnel address: the warning names it.
+	srv = startServe(t, root, "--public-url", "https://old-name.trycloudflare.com")
+	srv.raw(t, "GET", "/mcp", "", map[string]string{"Host": "new-name.trycloudflare.com"})
+	if !srv.logged("--public-url is https://old-name.trycloudflare.com)") {
+		t.Errorf("the warning does not name the --public-url juju serve was started with:\n%s", srv.log)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -51,6 +52,41 @@ type front struct {
 	bodies budget
 	// ids are the request ids swapped for juju's (ids.go).
 	ids *idMap
+	// refusedHosts are the Host values refused so far that the owner was
+	// told of (hostRefused).
+	refusedHostsMu sync.Mutex
+	refusedHosts   map[string]bool
+}
+
+// maxRefusedHosts bounds the refused Host values the owner is told of: a
+// web page trying DNS rebinding chooses them, and fills no log.
+const maxRefusedHosts = 8
+
+// hostRefused tells the owner, once per value, of a request refused for its
+// Host (an Origin alone refused is a browser's page, and stays in the debug
+// log). The common cause is a tunnel that juju serve was not started for:
+// no --public-url, or the address of a quick tunnel started anew, which
+// changes each time; nothing on the owner's side would say so, the client
+// only reports that it could not connect.
+func (f *front) hostRefused(host string) {
+	if _, ok := f.origins.hostBase(host, ""); ok {
+		return // the Host was fine: the Origin was refused
+	}
+	f.refusedHostsMu.Lock()
+	defer f.refusedHostsMu.Unlock()
+	if f.refusedHosts[host] || len(f.refusedHosts) >= maxRefusedHosts {
+		return
+	}
+	if f.refusedHosts == nil {
+		f.refusedHosts = map[string]bool{}
+	}
+	f.refusedHosts[host] = true
+	msg := "refused a request for a host juju serve does not answer to (403, DNS rebinding protection); " +
+		"if it is your tunnel's address, restart juju serve with --public-url https://HOST"
+	if f.origins.public != nil {
+		msg += " (a quick tunnel's address changes each time it starts; --public-url is " + f.origins.public.String() + ")"
+	}
+	f.log.Warn(msg, "host", host)
 }
 
 func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -69,7 +105,9 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	base, ok := f.origins.base(r)
 	if !ok {
 		f.log.Debug("refused a request for its Host or Origin", "method", r.Method, "path", r.URL.Path)
-		httpError(w, http.StatusForbidden, "forbidden: this Host or Origin is not allowed (DNS rebinding protection)")
+		f.hostRefused(r.Host)
+		httpError(w, http.StatusForbidden, "forbidden: this Host or Origin is not allowed (DNS rebinding protection); "+
+			"juju serve answers to loopback with its port and to the host of its --public-url")
 		return
 	}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
