@@ -34,7 +34,7 @@ func runClientsRevoke(id string, out io.Writer) error {
 	}
 	err = oauth.OpenStore(oauthDir(dirs)).Revoke(id)
 	if errors.Is(err, oauth.ErrUnknownClient) {
-		return usageError{fmt.Errorf("no OAuth client %q; juju clients list shows them", id)}
+		return fmt.Errorf("no OAuth client %q; juju clients list shows them", id)
 	}
 	if err != nil {
 		return err

@@ -28,6 +28,10 @@ func TestRunExitCodes(t *testing.T) {
 		{args: []string{"stdio", "--log-level", "loud"}, code: 2, stderr: `--log-level "loud"`, noInOut: true},
 		{args: []string{"stdio", "--config", "/nonexistent/juju.toml"}, code: 1, stderr: "juju: config file: open /nonexistent/juju.toml", noInOut: true},
 		{args: []string{"stdio", "--mode", "yolo"}, code: 1, stderr: `--mode "yolo" must be one of inspect, edit, trusted`, noInOut: true},
+		// A command line right in form that names nothing there fails (1),
+		// and is not sent to the usage (2).
+		{args: []string{"clients", "revoke", "c_nope"}, code: 1, stderr: `no OAuth client "c_nope"; juju clients list shows them`, noInOut: true},
+		{args: []string{"serve", "--public-url", "https://t.example/mcp"}, code: 2, stderr: "give https://t.example (the tunnel's address", noInOut: true},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

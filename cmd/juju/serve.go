@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -121,6 +123,10 @@ func runServe(ctx context.Context, o *serveOptions, errw io.Writer) error {
 		return err
 	}
 	ln, err := net.Listen("tcp", o.addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("listening on %s: another program listens there, perhaps another juju serve: "+
+			"stop it, or give another port (--addr 127.0.0.1:7778, and the tunnel the same port)", o.addr)
+	}
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", o.addr, err)
 	}
@@ -231,7 +237,8 @@ func parsePublicURL(s string) (*url.URL, error) {
 	case u.Host == "" || u.Hostname() == "":
 		return nil, fmt.Errorf("--public-url %q has no host", s)
 	case u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.Path != "" && u.Path != "/":
-		return nil, fmt.Errorf("--public-url %q must be scheme://host[:port] alone, without a path, query or user", s)
+		return nil, fmt.Errorf("--public-url %q must be scheme://host[:port] alone, without a path, query or user: "+
+			"give %s://%s (the tunnel's address; clients connect to its /mcp)", s, scheme, u.Host)
 	}
 	return &url.URL{Scheme: scheme, Host: strings.ToLower(u.Host)}, nil
 }

@@ -145,3 +145,20 @@ func TestPrintPairing(t *testing.T) {
 		t.Errorf("the redirect host reached the terminal raw:\n%q", s)
 	}
 }
+
+// A port already taken (another juju serve, most often) is said as such,
+// with what to do.
+func TestServePortTaken(t *testing.T) {
+	jujuHome(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var out, errw strings.Builder
+	code := run(t.Context(), []string{"serve", "--root", t.TempDir(), "--addr", ln.Addr().String()}, strings.NewReader(""), &out, &errw)
+	if code != 1 || !strings.Contains(errw.String(), "another program listens there, perhaps another juju serve") ||
+		!strings.Contains(errw.String(), "--addr 127.0.0.1:7778") {
+		t.Errorf("exit %d, stderr:\n%s", code, errw.String())
+	}
+}
