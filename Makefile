@@ -46,13 +46,13 @@ build: plugins
 ## run: build, explain how to connect a client, and serve ROOT (default: here)
 run: build
 	@./scripts/connect-help.sh "$(CURDIR)/$(BIN)" "$(ROOT)"
-	@./$(BIN) doctor --warm >&2 || true
+	@./$(BIN) doctor --warm --root "$(ROOT)" >&2 || true
 	@echo "juju is now serving MCP on this terminal (stdin/stdout) for $(ROOT). Press Ctrl-D to stop." >&2
 	@./$(BIN) stdio --root "$(ROOT)"
 
 ## serve: build, and serve ROOT (default: here) over streamable HTTP for clients that connect by URL
 serve: build
-	@./$(BIN) doctor --warm >&2 || true
+	@./$(BIN) doctor --warm --root "$(ROOT)" >&2 || true
 	@echo "juju is now serving MCP over HTTP for $(ROOT). Press Ctrl-C to stop." >&2
 	@./$(BIN) serve --root "$(ROOT)"
 

@@ -2,6 +2,7 @@ package test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -39,5 +40,32 @@ func TestMakefileFuzzersExist(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no fuzzer line found in the Makefile: the pattern of this test is stale")
+	}
+}
+
+// `make run` and `make serve` check the machine with juju doctor before
+// serving ROOT: the doctor's report on the change journal must be that of
+// ROOT, the workspace served, not of juju's own folder.
+func TestMakeServeDoctorsTheRootServed(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make")
+	}
+	for _, target := range []string{"run", "serve"} {
+		out, err := exec.Command("make", "-C", "..", "-n", target, "ROOT=/some/project").CombinedOutput()
+		if err != nil {
+			t.Fatalf("make -n %s: %v\n%s", target, err, out)
+		}
+		found := false
+		for _, line := range strings.Split(string(out), "\n") {
+			if strings.Contains(line, " doctor ") {
+				found = true
+				if !strings.Contains(line, `--root "/some/project"`) {
+					t.Errorf("make %s runs %q, not on ROOT", target, line)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("make %s runs no juju doctor:\n%s", target, out)
+		}
 	}
 }
