@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -28,6 +29,12 @@ func run(ctx context.Context, args []string, in io.Reader, out, errw io.Writer) 
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
+	}
+	if errors.Is(err, syscall.EPIPE) {
+		// The reader of stdout went away (juju tools | head): nothing
+		// failed that the owner must hear of, as a program that dies of
+		// SIGPIPE says nothing (juju ignores SIGPIPE, main.go).
+		return exitError
 	}
 	fmt.Fprintf(errw, "juju: %v\n", err)
 	var u usageError

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -51,5 +53,23 @@ func TestRunExitCodes(t *testing.T) {
 				t.Errorf("stdout holds %q, want nothing", out.String())
 			}
 		})
+	}
+}
+
+// brokenPipe is a stdout whose reader went away, as head's after its lines.
+type brokenPipe struct{}
+
+func (brokenPipe) Write([]byte) (int, error) {
+	return 0, &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.EPIPE}
+}
+
+// A command whose output is cut off by its reader (juju audit | head)
+// stops without a word on stderr, as a program killed by SIGPIPE would.
+func TestRunBrokenPipeIsQuiet(t *testing.T) {
+	jujuHome(t)
+	var errw strings.Builder
+	code := run(t.Context(), []string{"version", "--json"}, strings.NewReader(""), brokenPipe{}, &errw)
+	if code == 0 || errw.Len() > 0 {
+		t.Errorf("exit %d, stderr %q; want a failure without a word", code, errw.String())
 	}
 }
