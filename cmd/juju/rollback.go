@@ -136,6 +136,11 @@ func runRollback(ctx context.Context, o *rollbackOptions, rootsGiven bool, args 
 		if errors.As(err, &ae) && ae.Code == abi.Conflict && !o.force {
 			return fmt.Errorf("%s (%s)", ae.Message, "add --force to overwrite")
 		}
+		if errors.As(err, &ae) && ae.Code == abi.NotFound {
+			// The journal's words are for a model, which lists the
+			// changes with its tool; the owner lists them here.
+			return errors.New(strings.Replace(ae.Message, "list the changes with change_history", "juju rollback alone lists them", 1))
+		}
 		if errors.As(err, &ae) {
 			return errors.New(ae.Message)
 		}

@@ -91,7 +91,7 @@ func TestRollbackCommand(t *testing.T) {
 	if code, _, _ := juju("--after"); code != exitUsage {
 		t.Fatalf("--after alone: %d", code)
 	}
-	if code, _, errs := juju("c999"); code != exitError || !strings.Contains(errs, "no change") {
+	if code, _, errs := juju("c999"); code != exitError || !strings.Contains(errs, "no change c000999 in this workspace's journal; juju rollback alone lists them") {
 		t.Fatalf("unknown: %d %q", code, errs)
 	}
 }
