@@ -126,7 +126,7 @@ func collect(ctx context.Context, o *doctorOptions, env doctorEnv, progress io.W
 	var file *config.File
 	r.ConfigFile, file = checkConfig(o.configFile, env.dirs)
 	if r.ConfigFile.Error != "" {
-		problem("config file: %s", r.ConfigFile.Error)
+		problem("config file: %s", strings.TrimPrefix(r.ConfigFile.Error, "config file: "))
 	}
 	if file != nil && env.dirsErr == nil && env.cwd != "" {
 		var flags config.Flags

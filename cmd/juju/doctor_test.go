@@ -102,6 +102,9 @@ func TestDoctorConfigProblems(t *testing.T) {
 	if r.ConfigFile.Exists || !strings.Contains(r.ConfigFile.Error, "no such file") {
 		t.Errorf("missing --config: %+v", r.ConfigFile)
 	}
+	if p := strings.Join(r.Problems, "\n"); !strings.Contains(p, "config file: open ") || strings.Contains(p, "config file: config file") {
+		t.Errorf("the problem with a missing --config reads %q", p)
+	}
 }
 
 func TestDoctorSandboxRequire(t *testing.T) {
