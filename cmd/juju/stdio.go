@@ -44,8 +44,8 @@ func newStdioCommand() *cobra.Command {
 		Short: "Serve MCP over stdin and stdout (what an MCP client runs)",
 		Long: `Serve the tools over MCP on stdin and stdout. This is the command an MCP
 client starts: stdout carries only JSON-RPC messages, and logs go to stderr
-(or to --log-file). juju stops when the client closes stdin, or on SIGINT or
-SIGTERM.
+(or to --log-file). juju stops when the client closes stdin, or on SIGINT,
+SIGTERM or SIGHUP.
 
 Settings come from the flags, then the config file (config.toml in the
 config directory, or --config FILE), then the defaults: the current folder
