@@ -160,6 +160,11 @@ func Install(ctx context.Context, src string, o Options) (*Result, error) {
 	if err := collisions(o.Data, m); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrRefused, err)
 	}
+	// A --grant the manifest does not ask for is the owner's typo: said
+	// before the seconds of compiling, not after (decide reads it again).
+	if _, err := ParseCapabilities(o.Grants, m); err != nil {
+		return nil, err
+	}
 	if err := compile(ctx, m, wasm, &o); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrRefused, err)
 	}

@@ -247,10 +247,17 @@ func TestInstallGrantsOnlyWhatIsConfirmed(t *testing.T) {
 	if !slices.Equal(res.Granted, []abi.Capability{abi.CapState}) || !slices.Equal(res.NotGranted, []abi.Capability{abi.CapFSRead}) {
 		t.Errorf("granted %v, not granted %v", res.Granted, res.NotGranted)
 	}
-	// A capability the manifest does not ask for cannot be granted.
-	_, err := Install(context.Background(), src, e.opts("exec"))
+	// A capability the manifest does not ask for cannot be granted, and
+	// that is said before the plugin is compiled (seconds of it).
+	o = e.opts("exec")
+	var progress strings.Builder
+	o.Progress = &progress
+	_, err := Install(context.Background(), src, o)
 	if !errors.Is(err, ErrNotAsked) {
 		t.Errorf("--grant exec: %v", err)
+	}
+	if progress.Len() > 0 {
+		t.Errorf("--grant exec was refused after %q", progress.String())
 	}
 	_, err = Install(context.Background(), src, e.opts("fs.everything"))
 	if err == nil || !strings.Contains(err.Error(), "unknown capability") {
