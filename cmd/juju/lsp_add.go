@@ -77,7 +77,7 @@ func runLSPAdd(w io.Writer, dirs config.Dirs, name string, o *lspAddOptions) err
 		return err
 	}
 	if o.json {
-		return writeJSON(w, s)
+		return writeJSON(w, newLSPEntry(s))
 	}
 	fmt.Fprintf(w, "registered %s for %s\n", name, o.languages)
 	if _, err := exec.LookPath(argv[0]); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os/exec"
@@ -42,8 +43,23 @@ command, and whether the command is found on PATH now.`,
 // lspEntry is one registration as lsp list and doctor show it.
 type lspEntry struct {
 	lspconfig.Server
-	Found bool   `json:"found"`          // the command is on PATH
-	Path  string `json:"path,omitempty"` // where
+	// InitOptions is the registration's initOptions as the JSON object it
+	// is, not a string of JSON a script would decode twice.
+	InitOptions json.RawMessage `json:"initOptions,omitempty"`
+	Found       bool            `json:"found"`          // the command is on PATH
+	Path        string          `json:"path,omitempty"` // where
+}
+
+// newLSPEntry shows the registration s, its command looked up on PATH.
+func newLSPEntry(s lspconfig.Server) lspEntry {
+	e := lspEntry{Server: s}
+	if json.Valid([]byte(s.InitOptions)) {
+		e.InitOptions = json.RawMessage(s.InitOptions)
+	}
+	if p, err := exec.LookPath(s.Command[0]); err == nil {
+		e.Found, e.Path = true, p
+	}
+	return e
 }
 
 // lspEntries loads the registrations and looks their commands up.
@@ -54,11 +70,7 @@ func lspEntries(dirs config.Dirs) ([]lspEntry, error) {
 	}
 	out := make([]lspEntry, 0, len(servers))
 	for _, s := range servers {
-		e := lspEntry{Server: s}
-		if p, err := exec.LookPath(s.Command[0]); err == nil {
-			e.Found, e.Path = true, p
-		}
-		out = append(out, e)
+		out = append(out, newLSPEntry(s))
 	}
 	return out, nil
 }

@@ -47,6 +47,24 @@ func TestLSPCommands(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &entries) != nil || len(entries) != 2 || !entries[0].Found || entries[1].Found {
 		t.Fatalf("list: %d %s", code, out)
 	}
+	// --init-options is a JSON object, and a script reads it as one, not
+	// as a string holding JSON.
+	out, errs, code := cli("lsp", "add", "opts", "--command", "fake-ls", "--languages", "lua", "--init-options", `{"verbose": true}`, "--json")
+	var added struct{ InitOptions map[string]bool }
+	if code != 0 || json.Unmarshal([]byte(out), &added) != nil || !added.InitOptions["verbose"] {
+		t.Fatalf("add --init-options --json: %d %s %s", code, out, errs)
+	}
+	out, _, _ = cli("lsp", "list", "--json")
+	var listed []struct {
+		Name        string
+		InitOptions map[string]bool
+	}
+	if err := json.Unmarshal([]byte(out), &listed); err != nil || len(listed) != 3 || !listed[2].InitOptions["verbose"] {
+		t.Fatalf("list --json with initOptions (%v):\n%s", err, out)
+	}
+	if _, errs, code := cli("lsp", "remove", "opts"); code != 0 {
+		t.Fatalf("remove opts: %s", errs)
+	}
 	out, _, _ = cli("lsp", "list")
 	if !strings.Contains(out, "NOT FOUND") || !strings.Contains(out, "fake-ls --stdio") {
 		t.Fatalf("list table:\n%s", out)
