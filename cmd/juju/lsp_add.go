@@ -48,7 +48,7 @@ initializationOptions.`,
 			if err != nil {
 				return err
 			}
-			return runLSPAdd(cmd.OutOrStdout(), dirs, args[0], o)
+			return runLSPAdd(cmd.OutOrStdout(), cmd.ErrOrStderr(), dirs, args[0], o)
 		},
 	}
 	f := cmd.Flags()
@@ -61,7 +61,7 @@ initializationOptions.`,
 	return cmd
 }
 
-func runLSPAdd(w io.Writer, dirs config.Dirs, name string, o *lspAddOptions) error {
+func runLSPAdd(w, errw io.Writer, dirs config.Dirs, name string, o *lspAddOptions) error {
 	if o.command == "" || o.languages == "" {
 		return usageError{fmt.Errorf("--command and --languages are required")}
 	}
@@ -81,7 +81,7 @@ func runLSPAdd(w io.Writer, dirs config.Dirs, name string, o *lspAddOptions) err
 	}
 	fmt.Fprintf(w, "registered %s for %s\n", name, o.languages)
 	if _, err := exec.LookPath(argv[0]); err != nil {
-		fmt.Fprintf(w, "warning: %s is not on PATH now; install it before a semantic call needs it\n", argv[0])
+		fmt.Fprintf(errw, "juju: warning: %s is not on PATH now; install it before a semantic call needs it\n", argv[0])
 	}
 	return nil
 }

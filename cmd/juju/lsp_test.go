@@ -29,8 +29,9 @@ func TestLSPCommands(t *testing.T) {
 	if out, errs, code := cli("lsp", "add", "fake", "--command", `fake-ls --stdio --name "a b"`, "--languages", "go,python", "--root-markers", "go.mod"); code != 0 {
 		t.Fatalf("add: %d %s %s", code, out, errs)
 	}
-	if _, errs, code := cli("lsp", "add", "ghost", "--command", "no-such-ls", "--languages", "rust"); code != 0 {
-		t.Fatalf("add ghost: %d %s", code, errs)
+	if out, errs, code := cli("lsp", "add", "ghost", "--command", "no-such-ls", "--languages", "rust"); code != 0 ||
+		!strings.Contains(errs, "warning: no-such-ls is not on PATH") || strings.Contains(out, "warning") {
+		t.Fatalf("add ghost: %d, stdout %q, stderr %q (the warning goes to stderr)", code, out, errs)
 	}
 	if _, errs, code := cli("lsp", "add", "bad", "--command", "x", "--languages", "cobol"); code == 0 || !strings.Contains(errs, "unknown language") {
 		t.Fatalf("unknown language: %d %s", code, errs)
