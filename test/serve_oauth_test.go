@@ -320,3 +320,124 @@ func (s *server) oauthGrant(t *testing.T, name string, n int) grantResult {
 	}
 	return grantResult{reg.ClientID, tok.AccessToken, tok.RefreshToken}
 }
+
+// The owner's walk of docs/CLI.md for ChatGPT through a tunnel, with every
+// request arriving as a tunnel delivers it (Host: the tunnel's name, the
+// consent form's Origin its https origin): each URL the client is given —
+// the 401's metadata, the issuer, the endpoints, the redirect's iss — is
+// the --public-url's, the consent cookie is Secure, and the token works
+// there and nowhere else (docs/CLI.md: a grant is for the address it was
+// made at), until `juju clients revoke`.
+func TestServeOAuthThroughTunnel(t *testing.T) {
+	const public = "https://demo-name.trycloudflare.com"
+	const redirect = "https://chatgpt.com/connector_platform_oauth_redirect"
+	const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"chatgpt","version":"1"}}}`
+	root := workspace(t, map[string]string{"a.txt": "alpha\n"})
+	srv := startServe(t, root, "--public-url", public)
+	if !srv.logged("remote clients connect to " + public + "/mcp with OAuth") {
+		t.Fatalf("juju serve does not print the connector's URL:\n%s", srv.log)
+	}
+	tunnel := map[string]string{"Host": strings.TrimPrefix(public, "https://")}
+	// local maps a URL juju gave under the public address to the listener.
+	local := func(u string) string {
+		if !strings.HasPrefix(u, public+"/") {
+			t.Fatalf("juju gave the client %q, not a URL under %s", u, public)
+		}
+		return srv.base + strings.TrimPrefix(u, public)
+	}
+	getJSON := func(u string, v any) {
+		res, body := srv.raw(t, "GET", local(u), "", tunnel)
+		if res.StatusCode != 200 || json.Unmarshal([]byte(body), v) != nil {
+			t.Fatalf("GET %s: %d %s", u, res.StatusCode, body)
+		}
+	}
+
+	res, body := srv.raw(t, "POST", "/mcp", initBody, tunnel)
+	challenge := res.Header.Get("WWW-Authenticate")
+	_, prm, _ := strings.Cut(challenge, `resource_metadata="`)
+	prm, _, _ = strings.Cut(prm, `"`)
+	if res.StatusCode != 401 || prm != public+"/.well-known/oauth-protected-resource" {
+		t.Fatalf("no token: %d %q %s", res.StatusCode, challenge, body)
+	}
+	var pr struct {
+		Resource string   `json:"resource"`
+		Servers  []string `json:"authorization_servers"`
+	}
+	getJSON(prm, &pr)
+	if pr.Resource != public+"/mcp" || len(pr.Servers) != 1 || pr.Servers[0] != public {
+		t.Fatalf("protected resource metadata %+v", pr)
+	}
+	var as struct {
+		Issuer                string `json:"issuer"`
+		AuthorizationEndpoint string `json:"authorization_endpoint"`
+		TokenEndpoint         string `json:"token_endpoint"`
+		RegistrationEndpoint  string `json:"registration_endpoint"`
+	}
+	getJSON(public+"/.well-known/oauth-authorization-server", &as)
+	if as.Issuer != public || as.AuthorizationEndpoint != public+"/authorize" || as.TokenEndpoint != public+"/token" || as.RegistrationEndpoint != public+"/register" {
+		t.Fatalf("authorization server metadata %+v", as)
+	}
+
+	res, body = srv.raw(t, "POST", local(as.RegistrationEndpoint), `{"client_name":"ChatGPT","redirect_uris":["`+redirect+`"],`+
+		`"grant_types":["authorization_code","refresh_token"],"response_types":["code"],"token_endpoint_auth_method":"none","scope":"openid"}`, tunnel)
+	var reg struct {
+		ClientID string `json:"client_id"`
+	}
+	if res.StatusCode != 201 || json.Unmarshal([]byte(body), &reg) != nil || reg.ClientID == "" {
+		t.Fatalf("register: %d %s", res.StatusCode, body)
+	}
+	verifier, challengeS256 := pkcePair()
+	q := url.Values{"response_type": {"code"}, "client_id": {reg.ClientID}, "redirect_uri": {redirect}, "state": {"st"},
+		"code_challenge": {challengeS256}, "code_challenge_method": {"S256"}, "resource": {pr.Resource}, "scope": {""}}
+	req, _ := http.NewRequest("GET", local(as.AuthorizationEndpoint)+"?"+q.Encode(), nil)
+	req.Host = tunnel["Host"]
+	page, err := noRedirects.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pageBody, _ := io.ReadAll(page.Body)
+	page.Body.Close()
+	txn, csrf := txnRE.FindSubmatch(pageBody), csrfRE.FindSubmatch(pageBody)
+	cookies := page.Cookies()
+	if page.StatusCode != 200 || txn == nil || csrf == nil || len(cookies) != 1 || !cookies[0].Secure {
+		t.Fatalf("consent page: %d, cookies %v\n%s", page.StatusCode, cookies, pageBody)
+	}
+	code, _ := srv.pairingCode(t, 1)
+	form := url.Values{"txn": {string(txn[1])}, "csrf": {string(csrf[1])}, "code": {code}, "action": {"allow"}}
+	post, _ := http.NewRequest("POST", local(as.AuthorizationEndpoint), strings.NewReader(form.Encode()))
+	post.Host = tunnel["Host"]
+	post.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	post.Header.Set("Origin", formOrigin(page.Header.Get("Referrer-Policy"), public, as.AuthorizationEndpoint))
+	post.AddCookie(cookies[0])
+	back, err := noRedirects.Do(post)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back.Body.Close()
+	loc, _ := url.Parse(back.Header.Get("Location"))
+	if back.StatusCode != 303 || loc == nil || !strings.HasPrefix(loc.String(), redirect+"?") ||
+		loc.Query().Get("iss") != public || loc.Query().Get("state") != "st" || loc.Query().Get("code") == "" {
+		t.Fatalf("consent: %d %v", back.StatusCode, loc)
+	}
+
+	res, body = srv.raw(t, "POST", local(as.TokenEndpoint), url.Values{"grant_type": {"authorization_code"}, "client_id": {reg.ClientID},
+		"code": {loc.Query().Get("code")}, "redirect_uri": {redirect}, "code_verifier": {verifier}, "resource": {pr.Resource}}.Encode(),
+		merge(tunnel, map[string]string{"Content-Type": "application/x-www-form-urlencoded"}))
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	if res.StatusCode != 200 || json.Unmarshal([]byte(body), &tok) != nil || tok.AccessToken == "" {
+		t.Fatalf("token: %d %s", res.StatusCode, body)
+	}
+	bearer := map[string]string{"Authorization": "Bearer " + tok.AccessToken}
+	if res, body := srv.raw(t, "POST", local(pr.Resource), initBody, merge(tunnel, bearer)); res.StatusCode != 200 {
+		t.Fatalf("initialize through the tunnel with the token: %d %s", res.StatusCode, body)
+	}
+	if res, _ := srv.raw(t, "POST", "/mcp", initBody, bearer); res.StatusCode != 401 {
+		t.Fatalf("the tunnel's token at the local address: %d, want 401", res.StatusCode)
+	}
+	juju(t, srv.home, root, "clients", "revoke", reg.ClientID)
+	if res, _ := srv.raw(t, "POST", local(pr.Resource), initBody, merge(tunnel, bearer)); res.StatusCode != 401 {
+		t.Fatalf("a revoked client's token through the tunnel: %d, want 401", res.StatusCode)
+	}
+}
