@@ -41,6 +41,9 @@ const maxPatchFiles = 1000
 // out of a patch reported as applied.
 func ParsePatch(text string) ([]FilePatch, *abi.Error) {
 	text = strings.ReplaceAll(text, "\r\n", "\n")
+	if e := codexPatch(text); e != nil {
+		return nil, e
+	}
 	lines := strings.SplitAfter(text, "\n")
 	var out []FilePatch
 	add := func(fp FilePatch) *abi.Error {
@@ -72,7 +75,7 @@ func ParsePatch(text string) ([]FilePatch, *abi.Error) {
 		}
 		if !fileHeaderAt(lines, i) {
 			if strings.HasPrefix(lines[i], "@@") {
-				return nil, patchError("a Hunk (%s) comes before any --- / +++ file header", strings.TrimSpace(lines[i]))
+				return nil, patchError("a hunk (%s) comes before any --- / +++ file header", strings.TrimSpace(lines[i]))
 			}
 			i++
 			continue
@@ -91,7 +94,7 @@ func ParsePatch(text string) ([]FilePatch, *abi.Error) {
 			i = next
 		}
 		if len(fp.Hunks) == 0 && !(fp.Old != "" && fp.New != "" && fp.Old != fp.New) && fp.Exec == nil {
-			return nil, patchError("the file %s has a header but no @@ Hunk", FileName(fp))
+			return nil, patchError("the file %s has a header but no @@ hunk", FileName(fp))
 		}
 		if e := add(fp); e != nil {
 			return nil, e
@@ -101,6 +104,20 @@ func ParsePatch(text string) ([]FilePatch, *abi.Error) {
 		return nil, patchError("it holds no file: a unified diff needs --- and +++ header lines followed by @@ hunks")
 	}
 	return out, nil
+}
+
+// codexPatch refuses a patch in Codex's own format ("*** Begin Patch",
+// "*** Update File: …"), which models trained on Codex send to a tool
+// named apply_patch, with what to send instead: read as a unified diff,
+// it failed on its first @@ with a message about file headers.
+func codexPatch(text string) *abi.Error {
+	first, _, _ := strings.Cut(strings.TrimLeft(text, " \t\n"), "\n")
+	if strings.TrimSpace(first) != "*** Begin Patch" {
+		return nil
+	}
+	return abi.Errorf(abi.InvalidArgument, "the patch is in Codex's \"*** Begin Patch\" format, which apply_patch does not read: send a unified diff instead, "+
+		"each file as \"--- a/PATH\" and \"+++ b/PATH\" lines (--- /dev/null to create it, +++ /dev/null to delete it) followed by \"@@ -l,n +l,n @@\" hunks "+
+		"with their context lines; or make the change with edit_file, write_file, delete_path and move_path")
 }
 
 // fileHeaderAt reports whether lines[i] and lines[i+1] are a file's ---
@@ -295,13 +312,13 @@ func patchPath(s string) string {
 	return s
 }
 
-// parseHunk reads the Hunk starting at lines[i] and returns the index of
+// parseHunk reads the hunk starting at lines[i] and returns the index of
 // the line after it.
 func parseHunk(lines []string, i int, file string) (Hunk, int, *abi.Error) {
 	header := strings.TrimRight(lines[i], "\n")
 	oldStart, oldLen, newLen, ok := hunkRange(header)
 	if !ok {
-		return Hunk{}, 0, patchError("the Hunk header %q of %s is malformed (want @@ -l,n +l,n @@)", header, file)
+		return Hunk{}, 0, patchError("the hunk header %q of %s is malformed (want @@ -l,n +l,n @@)", header, file)
 	}
 	h := Hunk{Header: header, OldStart: oldStart}
 	i++
@@ -341,7 +358,7 @@ func parseHunk(lines []string, i int, file string) (Hunk, int, *abi.Error) {
 				return Hunk{}, 0, patchError("a \"\\ No newline\" marker in %s follows no line", file)
 			}
 		default:
-			return Hunk{}, 0, patchError("line %q in Hunk %s of %s starts with neither ' ', '-' nor '+'", strings.TrimRight(l, "\n"), header, file)
+			return Hunk{}, 0, patchError("line %q in hunk %s of %s starts with neither ' ', '-' nor '+'", strings.TrimRight(l, "\n"), header, file)
 		}
 		last = kind
 		i++
@@ -393,9 +410,10 @@ func span(s string) (int, int, bool) {
 	return start, n, true
 }
 
-// ApplyHunks applies the hunks to text (LF line ends), exactly: each Hunk's
-// old lines must be found as they are, at the line the Hunk names or, when
-// the lines above moved, at the nearest place after the previous Hunk.
+// ApplyHunks applies the hunks to text (LF line ends), exactly: each hunk's
+// old lines must be found as they are, at the line the hunk names or, when
+// the lines above moved, at the nearest place after the previous hunk; a
+// hunk without old lines goes exactly where it says.
 func ApplyHunks(display, text string, hunks []Hunk) (string, *abi.Error) {
 	lines := strings.SplitAfter(text, "\n")
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
@@ -406,15 +424,23 @@ func ApplyHunks(display, text string, hunks []Hunk) (string, *abi.Error) {
 	budget := maxPlaceCompares
 	for n, h := range hunks {
 		want := h.OldStart - 1
+		pos := -1
 		if len(h.OldLines) == 0 {
-			want = h.OldStart // an insertion after line OldStart
-		}
-		pos := findBlock(lines, h.OldLines, at, want, &budget)
-		if budget < 0 {
-			return "", abi.Errorf(abi.TooLarge, "hunk %d of %s is too long to find its place in a file this size (%d lines against %d); split the patch into smaller hunks", n+1, display, len(h.OldLines), len(lines))
+			// An insertion without context (diff -U0) has no lines to be
+			// found by, so it goes after line OldStart exactly: anywhere
+			// else would be a guess.
+			want = h.OldStart
+			if want >= at && want <= len(lines) {
+				pos = want
+			}
+		} else {
+			pos = findBlock(lines, h.OldLines, at, want, &budget)
+			if budget < 0 {
+				return "", abi.Errorf(abi.TooLarge, "hunk %d of %s is too long to find its place in a file this size (%d lines against %d); split the patch into smaller hunks", n+1, display, len(h.OldLines), len(lines))
+			}
 		}
 		if pos < 0 {
-			return "", hunkConflict(display, n+1, h, lines, want)
+			return "", hunkConflict(display, n+1, h, lines, want, at)
 		}
 		out = append(out, lines[at:pos]...)
 		out = append(out, h.NewLines...)
@@ -462,18 +488,33 @@ func findBlock(lines, block []string, from, want int, budget *int) int {
 	return -1
 }
 
-func hunkConflict(display string, n int, h Hunk, lines []string, want int) *abi.Error {
+// hunkConflict explains why hunk n, h, found no place: want is where its
+// old lines would start and at the first line after the previous hunk.
+func hunkConflict(display string, n int, h Hunk, lines []string, want, at int) *abi.Error {
 	detail := ""
+	switch {
+	case len(h.OldLines) == 0 && want > len(lines):
+		detail = fmt.Sprintf("; it adds lines after line %d, but the file has %d lines", want, len(lines))
+	case want < at:
+		detail = fmt.Sprintf("; it starts at line %d, but hunk %d before it reaches line %d: a file's hunks must come in order, top to bottom, without overlapping, so reorder or merge them", want+1, n-1, at)
+	}
 	for i, b := range h.OldLines {
 		p := want + i
+		if detail != "" {
+			break
+		}
 		if p >= len(lines) {
-			detail = fmt.Sprintf("; the file ends before line %d, which the Hunk expects to be %s", p+1, clip(strings.TrimSuffix(b, "\n")))
+			detail = fmt.Sprintf("; the file ends before line %d, which the hunk expects to be %s", p+1, clip(strings.TrimSuffix(b, "\n")))
 			break
 		}
-		if lines[p] != b {
-			detail = fmt.Sprintf("; line %d of the file is %s where the Hunk expects %s", p+1, clip(strings.TrimSuffix(lines[p], "\n")), clip(strings.TrimSuffix(b, "\n")))
+		if lines[p] == b {
+			continue
+		}
+		if strings.TrimSuffix(b, "\n") == lines[p] && p == len(lines)-1 {
+			detail = fmt.Sprintf("; line %d of the file, %s, is its last line and has no newline at its end, which the hunk must mark: put a line \"\\ No newline at end of file\" right after it", p+1, clip(lines[p]))
 			break
 		}
+		detail = fmt.Sprintf("; line %d of the file is %s where the hunk expects %s", p+1, clip(strings.TrimSuffix(lines[p], "\n")), clip(strings.TrimSuffix(b, "\n")))
 	}
 	return abi.Errorf(abi.Conflict, "hunk %d (%s) of %s does not apply%s. Nothing was written; read the file again and make the patch from its current content", n, h.Header, abi.Quote(display), detail)
 }

@@ -187,3 +187,63 @@ func TestParseGitHeaders(t *testing.T) {
 		}
 	}
 }
+
+// A hunk without old lines (diff -U0's insertion) goes exactly after the
+// line it names or nowhere: one naming a line past the end, or a line a
+// hunk before it already passed, was put at the end or after that hunk,
+// where the patch never said, and reported as applied.
+func TestInsertionHunkGoesWhereItSays(t *testing.T) {
+	text := "1\n2\n3\n4\n5\n6\n7\n8\n"
+	patch := func(s string) []Hunk {
+		fps, e := ParsePatch("--- a/f\n+++ b/f\n" + s)
+		if e != nil {
+			t.Fatal(e)
+		}
+		return fps[0].Hunks
+	}
+	got, e := ApplyHunks("f", text, patch("@@ -0,0 +1 @@\n+0\n@@ -3,0 +5 @@\n+3b\n@@ -8,0 +10 @@\n+9\n"))
+	if e != nil || got != "0\n1\n2\n3\n3b\n4\n5\n6\n7\n8\n9\n" {
+		t.Fatalf("insertions in place: %q %v", got, e)
+	}
+	msg := wantCode(t, second(ApplyHunks("f", text, patch("@@ -50,0 +51 @@\n+tail\n"))), abi.Conflict)
+	if !strings.Contains(msg, "after line 50, but the file has 8 lines") {
+		t.Errorf("past the end: %s", msg)
+	}
+	msg = wantCode(t, second(ApplyHunks("f", text, patch("@@ -5,2 +5,2 @@\n 5\n-6\n+six\n@@ -2,0 +3 @@\n+2b\n"))), abi.Conflict)
+	if !strings.Contains(msg, "hunk 2") || !strings.Contains(msg, "must come in order") {
+		t.Errorf("before the hunk above it: %s", msg)
+	}
+}
+
+// A hunk that fails to apply says why, even when its lines are in the
+// file: it comes above the hunk before it, or the file's last line has
+// no newline and the hunk does not mark it.
+func TestHunkConflictExplains(t *testing.T) {
+	patch := func(s string) []Hunk {
+		fps, e := ParsePatch("--- a/f\n+++ b/f\n" + s)
+		if e != nil {
+			t.Fatal(e)
+		}
+		return fps[0].Hunks
+	}
+	msg := wantCode(t, second(ApplyHunks("f", "1\n2\n3\n4\n5\n6\n7\n8\n", patch("@@ -6,2 +6,2 @@\n 6\n-7\n+seven\n@@ -3,2 +3,2 @@\n 3\n-4\n+four\n"))), abi.Conflict)
+	if !strings.Contains(msg, "it starts at line 3, but hunk 1 before it reaches line 7") {
+		t.Errorf("out of order: %s", msg)
+	}
+	msg = wantCode(t, second(ApplyHunks("f", "x\ny", patch("@@ -1,2 +1,2 @@\n x\n-y\n+z\n"))), abi.Conflict)
+	if !strings.Contains(msg, "no newline at its end") || !strings.Contains(msg, `"\ No newline at end of file"`) {
+		t.Errorf("missing marker: %s", msg)
+	}
+}
+
+// A patch in Codex's format is refused with what to send instead, not
+// read as a broken unified diff.
+func TestCodexPatchIsExplained(t *testing.T) {
+	_, e := ParsePatch("*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+b\n*** End Patch\n")
+	msg := wantCode(t, e, abi.InvalidArgument)
+	if !strings.Contains(msg, "Codex") || !strings.Contains(msg, "--- a/PATH") || !strings.Contains(msg, "edit_file") {
+		t.Errorf("message: %s", msg)
+	}
+}
+
+func second[T any](_ T, e *abi.Error) *abi.Error { return e }
