@@ -38,10 +38,11 @@ type ReplaceInFilesArgs struct {
 // ReplaceOutput is the structured content of replace_in_files.
 type ReplaceOutput struct {
 	abi.ChangeResult
-	Replacements int `json:"replacements" desc:"Total replacements, over every file."`
-	FilesMatched int `json:"filesMatched" desc:"Files holding oldString."`
-	FilesScanned int `json:"filesScanned" desc:"Files the glob matched and that were read."`
-	FilesLeftOut int `json:"filesLeftOut,omitempty" desc:"Files the glob matched that juju never reads or changes (secrets, paths the owner denied)."`
+	Replacements  int `json:"replacements" desc:"Total replacements, over every file."`
+	FilesMatched  int `json:"filesMatched" desc:"Files holding oldString."`
+	FilesScanned  int `json:"filesScanned" desc:"Files the glob matched and that were read."`
+	FilesLeftOut  int `json:"filesLeftOut,omitempty" desc:"Files the glob matched that juju never reads or changes (secrets, paths the owner denied)."`
+	FilesTooLarge int `json:"filesTooLarge,omitempty" desc:"Files the glob matched that are too large for one read, so they were not searched: edit them with edit_file."`
 }
 
 func init() {
@@ -55,6 +56,9 @@ func init() {
 }
 
 func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
+	if in.OldString == in.NewString {
+		return nil, juju.Errorf(abi.InvalidArgument, "oldString and newString are the same, so nothing would change; pass the new text as newString")
+	}
 	g, err := juju.Glob(abi.GlobRequest{Pattern: in.FileGlob, Path: in.Path, Limit: maxReplaceFiles})
 	if err != nil {
 		return nil, err
@@ -104,9 +108,10 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 			continue
 		}
 		if rr.Truncated {
+			out.FilesTooLarge++
 			continue
 		}
-		old, repl := []byte(in.OldString), []byte(in.NewString)
+		old, repl := lineEnds(body, in.OldString, in.NewString)
 		n := bytes.Count(body, old)
 		if n == 0 {
 			continue
@@ -152,8 +157,33 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 	if out.FilesLeftOut > 0 {
 		text += leftOut(out.FilesLeftOut, secrets) + "\n"
 	}
+	if out.FilesTooLarge > 0 {
+		text += tooLarge(out.FilesTooLarge) + "\n"
+	}
 	out.ChangeResult = *res
 	return juju.Text(text).WithStructured(out), nil
+}
+
+// lineEnds returns oldString and newString as they are matched and
+// written in body, as edit_file does: in a file whose every line ends in
+// CRLF a "\n" stands for CRLF (so a multi-line oldString copied from
+// read_file matches, and a newString's new lines do not mix line ends
+// into the file), and in a file without CRLF a CRLF stands for "\n".
+func lineEnds(body []byte, old, new string) ([]byte, []byte) {
+	lf := func(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
+	crlf := bytes.Count(body, []byte("\r\n"))
+	switch {
+	case crlf > 0 && crlf == bytes.Count(body, []byte("\n")):
+		return []byte(strings.ReplaceAll(lf(old), "\n", "\r\n")), []byte(strings.ReplaceAll(lf(new), "\n", "\r\n"))
+	case crlf == 0 && strings.Contains(old, "\r\n"):
+		return []byte(lf(old)), []byte(lf(new))
+	}
+	return []byte(old), []byte(new)
+}
+
+// tooLarge says how many matching files were too large to search.
+func tooLarge(n int) string {
+	return fmt.Sprintf("%d matching file(s) were not searched: each is larger than one read takes; replace in them with edit_file and replaceAll", n)
 }
 
 // tooManyFiles refuses one more changed file when matched files already
@@ -206,6 +236,9 @@ func noReplacement(in ReplaceInFilesArgs, out *ReplaceOutput, secrets int) error
 	msg := fmt.Sprintf("oldString occurs in none of the %d files matching %q; check the text (the match is literal and case-sensitive) or widen fileGlob", out.FilesScanned, in.FileGlob)
 	if out.FilesLeftOut > 0 {
 		msg += " (" + leftOut(out.FilesLeftOut, secrets) + ")"
+	}
+	if out.FilesTooLarge > 0 {
+		msg += " (" + tooLarge(out.FilesTooLarge) + ")"
 	}
 	return juju.Errorf(abi.NoMatch, "%s", msg)
 }

@@ -1,0 +1,67 @@
+package test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// replace_in_files matches and writes a CRLF file as edit_file does: a
+// newString with "\n" keeps the file's CRLF line ends (it wrote a bare
+// "\n" into them), and a multi-line oldString copied from read_file
+// matches (it was NO_MATCH).
+func TestReplaceInFilesKeepsLineEnds(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"dos.go":  "a := one\r\nb := two\r\n",
+		"unix.go": "a := one\nb := two\n",
+	})
+	s := start(t, root, "--mode", "trusted")
+	s.ok("replace_in_files", map[string]any{"oldString": "one", "newString": "1\n// more", "fileGlob": "*.go", "dryRun": false, "expectedCount": 2})
+	if got := disk(t, root, "dos.go"); got != "a := 1\r\n// more\r\nb := two\r\n" {
+		t.Errorf("dos.go: %q", got)
+	}
+	if got := disk(t, root, "unix.go"); got != "a := 1\n// more\nb := two\n" {
+		t.Errorf("unix.go: %q", got)
+	}
+	s.ok("replace_in_files", map[string]any{"oldString": "// more\nb := two", "newString": "b := 2", "fileGlob": "*.go", "dryRun": false, "expectedCount": 2})
+	if got := disk(t, root, "dos.go"); got != "a := 1\r\nb := 2\r\n" {
+		t.Errorf("dos.go, multi-line: %q", got)
+	}
+	if got := disk(t, root, "unix.go"); got != "a := 1\nb := 2\n" {
+		t.Errorf("unix.go, multi-line: %q", got)
+	}
+}
+
+// replace_in_files refuses to replace a text by itself, as edit_file does,
+// rather than report replacements it did not make.
+func TestReplaceInFilesSameText(t *testing.T) {
+	root := workspace(t, map[string]string{"a.go": "one\n"})
+	s := start(t, root, "--mode", "trusted")
+	msg := s.fail("replace_in_files", map[string]any{"oldString": "one", "newString": "one", "fileGlob": "*.go", "dryRun": false}, "INVALID_ARGUMENT")
+	if !strings.Contains(msg, "the same") {
+		t.Errorf("message: %s", msg)
+	}
+}
+
+// A matching file too large for one read is named as not searched, in the
+// text and the structured content, not passed over as if it held nothing.
+func TestReplaceInFilesNamesFilesTooLarge(t *testing.T) {
+	root := workspace(t, map[string]string{"small.txt": "needle\n"})
+	big := strings.Repeat("hay hay hay hay hay hay hay hay hay hay hay hay\n", 11<<20/48) + "needle\n"
+	if err := os.WriteFile(filepath.Join(root, "big.txt"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, root, "--mode", "trusted")
+	res := s.call("replace_in_files", map[string]any{"oldString": "needle", "newString": "pin", "fileGlob": "*.txt"})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	if num(t, structured(t, res), "filesTooLarge") != 1 || !strings.Contains(text(res), "1 matching file(s) were not searched") {
+		t.Errorf("the large file is not named: %s", text(res))
+	}
+	msg := s.fail("replace_in_files", map[string]any{"oldString": "needle", "newString": "pin", "fileGlob": "big.txt"}, "NO_MATCH")
+	if !strings.Contains(msg, "not searched") {
+		t.Errorf("NO_MATCH does not say the file was not searched: %s", msg)
+	}
+}
