@@ -282,6 +282,9 @@ func (d *draft) checkExpected(s *slot, want string, reads bool) *abi.Error {
 		return nil
 	}
 	want = strings.ToLower(want)
+	if !isSHA256(want) {
+		return abi.Errorf(abi.InvalidArgument, "expectedSha256 %s is not a sha256: pass all 64 hex digits that file_info (or the result of the last change, sha256After) gives for %s, or leave expectedSha256 out", abi.Quote(clipHash(want)), abi.Quote(s.display))
+	}
 	if s.after.Kind != kindFile {
 		return abi.Errorf(abi.FileChanged, "%s was expected to be a file with sha256 %s, but it is not there now; read the folder again and redo the change", abi.Quote(s.display), short(want))
 	}
@@ -289,6 +292,29 @@ func (d *draft) checkExpected(s *slot, want string, reads bool) *abi.Error {
 		return abi.Errorf(abi.FileChanged, "%s changed since it was read (its sha256 is now %s, not %s); read it again and redo the change on its current content", abi.Quote(s.display), short(s.after.SHA256), short(want))
 	}
 	return nil
+}
+
+// isSHA256 reports whether h, lower-cased, is a whole sha256 in hex: a
+// shortened one, as messages show, matches no file and would be taken
+// for a file changed since.
+func isSHA256(h string) bool {
+	if len(h) != 64 {
+		return false
+	}
+	for _, c := range h {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// clipHash cuts what was given as a hash for a message.
+func clipHash(h string) string {
+	if r := []rune(h); len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return h
 }
 
 func short(h string) string {
