@@ -230,6 +230,9 @@ func (d *draft) add(op abi.ChangeOp, body []byte) *abi.Error {
 		if e != nil {
 			return e
 		}
+		if op.OldString == "" {
+			return d.create(s, op)
+		}
 		if s.after.Kind != kindFile {
 			return notAFile(s)
 		}
@@ -292,6 +295,23 @@ func (d *draft) add(op abi.ChangeOp, body []byte) *abi.Error {
 		return d.patch(op.Patch)
 	}
 	return abi.Errorf(abi.InvalidArgument, "unknown operation %s; use write, edit, delete, move, mkdir or patch", abi.Quote(op.Op))
+}
+
+// create is an edit with an empty oldString, as Claude Code's Edit makes
+// a file: newString becomes the content of s when s does not exist or is
+// an empty file. Anywhere else an empty oldString matches no one place.
+func (d *draft) create(s *slot, op abi.ChangeOp) *abi.Error {
+	switch {
+	case s.after.Kind == kindFile && len(s.post) > 0:
+		return abi.Errorf(abi.InvalidArgument, "oldString is empty, which creates a file or fills an empty one, but %s already has content; pass the exact text to replace as oldString, or use write_file to replace the whole file", abi.Quote(s.display))
+	case s.after.Kind == kindDir:
+		return notAFile(s)
+	}
+	if e := d.checkExpected(s, op.ExpectedSHA256, true); e != nil {
+		return e
+	}
+	s.count++
+	return d.setFile(s, []byte(op.NewString))
 }
 
 // namesFolder reports whether p ends in a slash, or in "/." or "/..":

@@ -1,0 +1,35 @@
+package test
+
+import (
+	"strings"
+	"testing"
+)
+
+// edit_file with an empty oldString does what Claude Code's Edit does: it
+// creates a missing file (and its folders) or fills an empty one with
+// newString, journaled like any edit; on a file with content it is
+// INVALID_ARGUMENT saying what to pass instead. It was refused by the
+// input schema, with no word of write_file.
+func TestEditEmptyOldStringCreates(t *testing.T) {
+	root := workspace(t, map[string]string{"empty.txt": "", "full.txt": "text\n", ".env": ""})
+	s := start(t, root, "--mode", "trusted")
+	id := changeID(t, s, "edit_file", map[string]any{"path": "new/dir/a.go", "oldString": "", "newString": "package a\n"})
+	if got := disk(t, root, "new/dir/a.go"); got != "package a\n" {
+		t.Fatalf("created: %q", got)
+	}
+	s.ok("edit_file", map[string]any{"path": "empty.txt", "oldString": "", "newString": "filled\n"})
+	if got := disk(t, root, "empty.txt"); got != "filled\n" {
+		t.Fatalf("filled: %q", got)
+	}
+	msg := s.fail("edit_file", map[string]any{"path": "full.txt", "oldString": "", "newString": "x"}, "INVALID_ARGUMENT")
+	if !strings.Contains(msg, "already has content") || !strings.Contains(msg, "write_file") {
+		t.Errorf("a file with content: %s", msg)
+	}
+	s.fail("edit_file", map[string]any{"path": ".env", "oldString": "", "newString": "K=1\n"}, "SECRET_DENIED")
+	s.fail("edit_file", map[string]any{"path": "../out.txt", "oldString": "", "newString": "x"}, "PATH_DENIED")
+	if disk(t, root, "full.txt") != "text\n" || disk(t, root, ".env") != "" {
+		t.Fatal("a refused edit wrote")
+	}
+	s.ok("rollback_changes", map[string]any{"changeId": id})
+	absent(t, root, "new")
+}
