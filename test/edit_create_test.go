@@ -1,6 +1,8 @@
 package test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -32,4 +34,27 @@ func TestEditEmptyOldStringCreates(t *testing.T) {
 	}
 	s.ok("rollback_changes", map[string]any{"changeId": id})
 	absent(t, root, "new")
+}
+
+// A path starting with "~/" means the home folder to whoever wrote it;
+// juju does not expand it, and no longer makes a folder named "~" in the
+// workspace for it (write_file, make_directory, move_path), which someone
+// then types `rm -rf ~` to remove. A "~" that exists is written into.
+func TestNoTildeFolderIsMade(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "a\n"})
+	s := start(t, root, "--mode", "trusted")
+	msg := s.fail("write_file", map[string]any{"path": "~/notes.txt", "content": "x"}, "INVALID_ARGUMENT")
+	if !strings.Contains(msg, "does not expand ~") {
+		t.Errorf("message: %s", msg)
+	}
+	s.fail("make_directory", map[string]any{"path": "~"}, "INVALID_ARGUMENT")
+	s.fail("make_directory", map[string]any{"path": "~/a/b"}, "INVALID_ARGUMENT")
+	s.fail("move_path", map[string]any{"path": "a.txt", "destination": "~/a.txt"}, "INVALID_ARGUMENT")
+	s.fail("edit_file", map[string]any{"path": "~/new.txt", "oldString": "", "newString": "x"}, "INVALID_ARGUMENT")
+	absent(t, root, "~")
+	s.ok("write_file", map[string]any{"path": "sub/~/x.txt", "content": "x"}) // not at the top: a name like any
+	if err := os.Mkdir(filepath.Join(root, "~"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s.ok("write_file", map[string]any{"path": "~/notes.txt", "content": "x"})
 }

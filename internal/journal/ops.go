@@ -33,6 +33,9 @@ func (d *draft) parents(s *slot) *abi.Error {
 		switch ps.after.Kind {
 		case kindDir:
 		case kindAbsent:
+			if e := tilde(rel, s.display); e != nil {
+				return e
+			}
 			if e := d.j.pol.Writable(&policy.Resolved{Root: s.r, Rel: rel, Display: ps.display}); e != nil {
 				return e
 			}
@@ -42,6 +45,17 @@ func (d *draft) parents(s *slot) *abi.Error {
 		}
 	}
 	return nil
+}
+
+// tilde refuses to make a folder named "~" at the top of a root: a path
+// such as "~/notes.txt" means the home folder, which juju does not
+// expand, and a folder "~" in the workspace is one that `rm -rf ~` would
+// be typed to remove.
+func tilde(rel, display string) *abi.Error {
+	if rel != "~" {
+		return nil
+	}
+	return abi.Errorf(abi.InvalidArgument, "%s would make a folder named \"~\" in the workspace: juju does not expand ~ to the home folder, which is outside the workspace. Name the path relative to the workspace root, or absolute inside it", abi.Quote(display))
 }
 
 // setFile makes s a file holding content; a new file gets mode 0644.
@@ -200,6 +214,9 @@ func (d *draft) mkdir(s *slot) *abi.Error {
 	case kindDir:
 		return nil
 	case kindAbsent:
+		if e := tilde(s.rel, s.display); e != nil {
+			return e
+		}
 		if e := d.parents(s); e != nil {
 			return e
 		}
