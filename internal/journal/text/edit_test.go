@@ -110,3 +110,26 @@ func wantCode(t testing.TB, e *abi.Error, code abi.Code) string {
 	}
 	return e.Message
 }
+
+// A NO_MATCH whose oldString is in the file once both are composed (the
+// file decomposes its accents, NFD, the model composes them, NFC) says
+// so and where: it said no line of the file resembled oldString.
+func TestNoMatchNamesUnicodeNormalization(t *testing.T) {
+	file := "title: cafe\u0301 du monde\nnaive: nai\u0308ve\n"
+	for _, old := range []string{"café", "naïve"} {
+		_, _, e := Edit("f.txt", []byte(file), old, "x", false)
+		msg := wantCode(t, e, abi.NoMatch)
+		if !strings.Contains(msg, "NFD against NFC") || !strings.Contains(msg, "at line") {
+			t.Errorf("%q: %s", old, msg)
+		}
+	}
+	_, _, e := Edit("f.txt", []byte(file), "naïve", "x", false)
+	if !strings.Contains(wantCode(t, e, abi.NoMatch), "at line 2") {
+		t.Error("the line is not named")
+	}
+	// Without any difference of form, the closest lines are named as ever.
+	_, _, e = Edit("f.txt", []byte("title: café du monde\n"), "title: cafe du monde", "x", false)
+	if msg := wantCode(t, e, abi.NoMatch); strings.Contains(msg, "NFC") {
+		t.Errorf("no normalization difference: %s", msg)
+	}
+}

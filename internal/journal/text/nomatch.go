@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -16,6 +18,10 @@ const maxExplained = 3
 func noMatch(display, text, old string) *abi.Error {
 	if enc := utf16BOM(text); enc != "" {
 		return abi.Errorf(abi.NoMatch, "oldString was not found in %s, which starts as %s text but is not valid UTF-16 throughout (an odd length, a broken surrogate pair) or is over 16 MiB, so edits cannot read it as text. Change it with a command (run_command), or rewrite it whole with write_file", abi.Quote(display), enc)
+	}
+	if line, ok := normalizedMatch(text, old); ok {
+		return abi.Errorf(abi.NoMatch, "oldString was not found exactly in %s, but it is there, at line %d, once accented letters are compared by how they look: the file and oldString encode some of them differently "+
+			"(a letter followed by a combining mark against one precomposed character, Unicode NFD against NFC). Edits are exact: copy the text with the file's own encoding of those letters, or rewrite the file with write_file", abi.Quote(display), line)
 	}
 	fl := strings.Split(text, "\n")
 	ol := strings.Split(strings.TrimSuffix(old, "\n"), "\n")
@@ -50,6 +56,23 @@ func noMatch(display, text, old string) *abi.Error {
 	}
 	b.WriteString(". Edits are exact: copy the text as read_file shows it (without line numbers) and retry")
 	return abi.Errorf(abi.NoMatch, "%s", b.String())
+}
+
+// normalizedMatch reports whether old occurs in text once both are in
+// Unicode's composed form (NFC), and at which line: a file written on a
+// system that decomposes accents (NFD) looks the same as the model's
+// composed oldString and holds other bytes, which the closest-line search
+// scores as unlike (a short oldString over a long line resembles nothing).
+func normalizedMatch(text, old string) (int, bool) {
+	if norm.NFC.IsNormalString(text) && norm.NFC.IsNormalString(old) {
+		return 0, false
+	}
+	nt := norm.NFC.String(text)
+	i := strings.Index(nt, norm.NFC.String(old))
+	if i < 0 {
+		return 0, false
+	}
+	return strings.Count(nt[:i], "\n") + 1, true
 }
 
 // explain says how oldString differs from the file (the first few
