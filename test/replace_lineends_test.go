@@ -10,7 +10,8 @@ import (
 // replace_in_files matches and writes a CRLF file as edit_file does: a
 // newString with "\n" keeps the file's CRLF line ends (it wrote a bare
 // "\n" into them), and a multi-line oldString copied from read_file
-// matches (it was NO_MATCH).
+// matches (it was NO_MATCH). A newString's CRLF put in an LF file, by
+// either tool, takes the file's "\n".
 func TestReplaceInFilesKeepsLineEnds(t *testing.T) {
 	root := workspace(t, map[string]string{
 		"dos.go":  "a := one\r\nb := two\r\n",
@@ -30,6 +31,18 @@ func TestReplaceInFilesKeepsLineEnds(t *testing.T) {
 	}
 	if got := disk(t, root, "unix.go"); got != "a := 1\nb := 2\n" {
 		t.Errorf("unix.go, multi-line: %q", got)
+	}
+	// A newString with CRLF takes each file's line ends too.
+	s.ok("replace_in_files", map[string]any{"oldString": "b := 2", "newString": "b := 2\r\n// end", "fileGlob": "*.go", "dryRun": false, "expectedCount": 2})
+	if got := disk(t, root, "unix.go"); got != "a := 1\nb := 2\n// end\n" {
+		t.Errorf("unix.go, CRLF newString: %q", got)
+	}
+	if got := disk(t, root, "dos.go"); got != "a := 1\r\nb := 2\r\n// end\r\n" {
+		t.Errorf("dos.go, CRLF newString: %q", got)
+	}
+	s.ok("edit_file", map[string]any{"path": "unix.go", "oldString": "// end", "newString": "// one\r\n// two"})
+	if got := disk(t, root, "unix.go"); got != "a := 1\nb := 2\n// one\n// two\n" {
+		t.Errorf("unix.go, edit_file's CRLF newString: %q", got)
 	}
 }
 

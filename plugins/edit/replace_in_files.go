@@ -168,14 +168,15 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 // written in body, as edit_file does: in a file whose every line ends in
 // CRLF a "\n" stands for CRLF (so a multi-line oldString copied from
 // read_file matches, and a newString's new lines do not mix line ends
-// into the file), and in a file without CRLF a CRLF stands for "\n".
+// into the file), and in a file without CRLF a CRLF of either stands for
+// "\n".
 func lineEnds(body []byte, old, new string) ([]byte, []byte) {
 	lf := func(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
 	crlf := bytes.Count(body, []byte("\r\n"))
 	switch {
 	case crlf > 0 && crlf == bytes.Count(body, []byte("\n")):
 		return []byte(strings.ReplaceAll(lf(old), "\n", "\r\n")), []byte(strings.ReplaceAll(lf(new), "\n", "\r\n"))
-	case crlf == 0 && strings.Contains(old, "\r\n"):
+	case crlf == 0:
 		return []byte(lf(old)), []byte(lf(new))
 	}
 	return []byte(old), []byte(new)

@@ -63,7 +63,10 @@ func Edit(display string, content []byte, old, new string, all bool) ([]byte, in
 		return nil, 0, abi.Errorf(abi.InvalidArgument, "oldString is empty; to replace the whole of %s use write_file, otherwise pass the exact text to replace", abi.Quote(display))
 	}
 	text, st := SplitStyle(content)
-	if st.CRLF || strings.Contains(old, "\r\n") && !strings.Contains(text, "\r\n") {
+	// The arguments take the file's line ends: in a CRLF file, or in one
+	// without any CRLF, a CRLF of oldString or newString is a "\n" (a
+	// newString's CRLF in an LF file once mixed line ends into it).
+	if st.CRLF || !strings.Contains(text, "\r\n") {
 		old = strings.ReplaceAll(old, "\r\n", "\n")
 		new = strings.ReplaceAll(new, "\r\n", "\n")
 	}

@@ -133,3 +133,21 @@ func TestNoMatchNamesUnicodeNormalization(t *testing.T) {
 		t.Errorf("no normalization difference: %s", msg)
 	}
 }
+
+// A newString with CRLF line ends put in a file without any takes the
+// file's "\n": it mixed CRLF into an LF file, and only an oldString's CRLF
+// was made "\n".
+func TestEditNewStringTakesTheFilesLineEnds(t *testing.T) {
+	out, _, e := Edit("f.txt", []byte("a\nb\n"), "a", "x\r\ny", false)
+	if e != nil || string(out) != "x\ny\nb\n" {
+		t.Errorf("LF file: %q %v", out, e)
+	}
+	out, _, e = Edit("f.txt", []byte("a\r\nb\r\n"), "a", "x\ny", false)
+	if e != nil || string(out) != "x\r\ny\r\nb\r\n" {
+		t.Errorf("CRLF file: %q %v", out, e)
+	}
+	out, _, e = Edit("f.txt", []byte("a\r\nb\n"), "a", "x\r\ny", false) // mixed: left as given
+	if e != nil || string(out) != "x\r\ny\r\nb\n" {
+		t.Errorf("mixed file: %q %v", out, e)
+	}
+}
