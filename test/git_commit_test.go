@@ -56,3 +56,25 @@ func TestGitCommitAllOnOrdinaryWorkspaces(t *testing.T) {
 		t.Errorf("committed %q", files)
 	}
 }
+
+// A git that fails on the arguments given (a revision or a path that
+// names nothing) is an error that says what to check next, as every
+// error's message does (SPEC §10).
+func TestGitFailuresSayWhatToDoNext(t *testing.T) {
+	root := gitRepo(t)
+	s := startExec(t, root)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"git_log", map[string]any{"revision": "no-such-branch"}, "git_log"},
+		{"git_diff", map[string]any{"revision": "no-such-branch"}, "git_log"},
+		{"git_commit", map[string]any{"message": "m", "paths": []any{"no-such-file.txt"}}, "git_status"},
+	} {
+		msg := s.fail(c.tool, c.args, "INVALID_ARGUMENT")
+		if !strings.Contains(msg, c.want) {
+			t.Errorf("%s %v: the message names no next step (%s): %s", c.tool, c.args, c.want, msg)
+		}
+	}
+}

@@ -114,9 +114,21 @@ func git(cwd string, args ...string) ([]byte, *abi.GitResult, error) {
 		if strings.Contains(msg, "not a git repository") {
 			return nil, nil, juju.Errorf(abi.NotFound, "this folder is not inside a git repository")
 		}
-		return nil, r, juju.Errorf(abi.InvalidArgument, "git %s failed (exit %d): %s", args[0], r.ExitCode, cleanLine(clip(msg, 2000)))
+		return nil, r, juju.Errorf(abi.InvalidArgument, "git %s failed (exit %d): %s; %s", args[0], r.ExitCode, cleanLine(clip(msg, 2000)), nextStep(args[0]))
 	}
 	return out, r, nil
+}
+
+// nextStep is what a failed git's error tells the model to check: for a
+// read, the revision and paths it gave; for add, the paths.
+func nextStep(sub string) string {
+	switch sub {
+	case "add":
+		return "check each path with git_status (paths are relative to cwd) and call again"
+	case "log", "diff", "show":
+		return "check the revision (git_log lists commits) and the paths, and call again"
+	}
+	return "check the arguments and call again"
 }
 
 func gitStatus(_ *juju.Call, in GitStatusArgs) (*juju.Result, error) {
