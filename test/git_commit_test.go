@@ -57,6 +57,60 @@ func TestGitCommitAllOnOrdinaryWorkspaces(t *testing.T) {
 	}
 }
 
+// A file whose name is not UTF-8 cannot be named in a tool's arguments
+// (JSON turns its bytes into U+FFFD, a name of no file): git_commit with
+// all leaves it out and says so, and commits the rest, rather than
+// failing the whole commit on a pathspec git cannot match.
+func TestGitCommitAllLeavesOutNamesThatAreNotText(t *testing.T) {
+	root := gitRepo(t)
+	write(t, root, "caf\xe9.txt", "latin-1 name\n")
+	s := startExec(t, root)
+	res := s.call("git_commit", map[string]any{"message": "all", "all": true})
+	if res.IsError {
+		t.Fatalf("one name that is not UTF-8 fails the whole commit: %s", text(res))
+	}
+	if !strings.Contains(text(res), "not UTF-8") || !strings.Contains(text(res), "run_command") {
+		t.Errorf("the text does not say why a file was left out, and how to commit it:\n%s", text(res))
+	}
+	files := gitOut(t, root, "show", "--name-only", "--format=", "HEAD")
+	if !strings.Contains(files, "notes.txt\n") || strings.Contains(files, "caf") {
+		t.Errorf("committed %q", files)
+	}
+	if st := gitOut(t, root, "status", "--porcelain"); !strings.Contains(st, "?? ") {
+		t.Errorf("the file that is not text was staged or lost: %q", st)
+	}
+
+	// With nothing else to commit, the refusal says why and what to do.
+	gitOut(t, root, "checkout", "-q", "--", ".")
+	msg := s.fail("git_commit", map[string]any{"message": "again", "all": true}, "INVALID_ARGUMENT")
+	if !strings.Contains(msg, "not UTF-8") || !strings.Contains(msg, "run_command") {
+		t.Errorf("refusal: %s", msg)
+	}
+}
+
+// git_commit with nothing staged is told as such, INVALID_ARGUMENT with
+// what to pass, not a CONFLICT quoting git's status, which lists every
+// untracked file, the secrets the reads withhold included; a commit on a detached HEAD says so
+// rather than "on " and an empty branch.
+func TestGitCommitNothingStagedAndDetached(t *testing.T) {
+	root := gitRepo(t)
+	gitOut(t, root, "reset", "-q")
+	s := startExec(t, root)
+	msg := s.fail("git_commit", map[string]any{"message": "nothing"}, "INVALID_ARGUMENT")
+	if !strings.Contains(msg, "nothing is staged") || !strings.Contains(msg, "paths") || !strings.Contains(msg, "all: true") || strings.Contains(msg, ".env") {
+		t.Errorf("nothing staged: %s", msg)
+	}
+
+	gitOut(t, root, "checkout", "-q", "--detach", "HEAD~1")
+	res := s.call("git_commit", map[string]any{"message": "detached", "paths": []any{"notes.txt"}})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	if first, _, _ := strings.Cut(text(res), "\n"); !strings.HasSuffix(first, " on a detached HEAD") || structured(t, res)["branch"] != "(detached)" {
+		t.Errorf("a detached commit: %q, branch %v", first, structured(t, res)["branch"])
+	}
+}
+
 // A git that fails on the arguments given (a revision or a path that
 // names nothing) is an error that says what to check next, as every
 // error's message does (SPEC §10).

@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jujutools/juju/sdk/abi"
 	"github.com/jujutools/juju/sdk/juju"
@@ -27,7 +28,7 @@ type GitCommitResult struct {
 	Branch  string   `json:"branch" desc:"The branch it was made on."`
 	Summary string   `json:"summary" desc:"git's summary line."`
 	Staged  []string `json:"staged" desc:"The paths this call staged."`
-	Skipped []string `json:"skipped,omitempty" desc:"Paths left out: those the path policy withholds (secrets, denied paths) and, with all, folders git shows whole (an untracked nested repository, ending in /), which would stage by sweep."`
+	Skipped []string `json:"skipped,omitempty" desc:"Paths left out: those the path policy withholds (secrets, denied paths) and, with all, folders git shows whole (an untracked nested repository, ending in /), which would stage by sweep, and names that are not UTF-8, which no argument can carry."`
 	Hooks   string   `json:"hooks,omitempty" desc:"What the repository's hooks and git printed on stderr."`
 }
 
@@ -45,7 +46,7 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 	}
 	res := GitCommitResult{Staged: []string{}}
 	paths := in.Paths
-	var folders, withheld []string
+	var folders, withheld, notText []string
 	if in.All {
 		out, _, err := git(in.Cwd, "status", "--porcelain=v1", "-z", "--untracked-files=all")
 		if err != nil {
@@ -68,6 +69,13 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 					// Outside cwd, or cwd itself (a nested repository).
 					continue
 				}
+				if !utf8.ValidString(rel) {
+					// A name that is not UTF-8 reaches git as a JSON
+					// string, its bytes turned into U+FFFD: a name of no
+					// file, and add would fail the whole commit.
+					notText = append(notText, rel)
+					continue
+				}
 				if strings.HasSuffix(rel, "/") {
 					// A folder git shows whole (an untracked nested
 					// repository): adding it would stage by sweep.
@@ -80,6 +88,9 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 		if len(paths) == 0 && len(folders) > 0 {
 			return nil, juju.Errorf(abi.InvalidArgument, "there is nothing to commit but folders git shows whole (%s: a nested repository, or one untracked as a whole); commit their files by name with paths, or run git in a nested repository with run_command", strings.Join(quoteAll(folders), ", "))
 		}
+		if len(paths) == 0 && len(notText) > 0 {
+			return nil, juju.Errorf(abi.InvalidArgument, "there is nothing to commit but files whose names are not UTF-8 (%s), which juju's tools cannot name; commit them with run_command (git add and git commit)", strings.Join(quoteAll(notText), ", "))
+		}
 		if len(paths) == 0 {
 			return nil, juju.Errorf(abi.InvalidArgument, "there is nothing to commit: git_status shows no visible change")
 		}
@@ -90,7 +101,7 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 			return nil, err
 		}
 		withheld = r.Skipped
-		res.Skipped = append(append([]string(nil), withheld...), folders...)
+		res.Skipped = append(append(append([]string(nil), withheld...), folders...), notText...)
 		for _, p := range paths {
 			if !contains(r.Skipped, p) {
 				res.Staged = append(res.Staged, p)
@@ -109,6 +120,14 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 		return nil, err
 	}
 	if r.ExitCode != 0 {
+		if nothingStaged(in.Cwd, res.Staged) {
+			// git printed its status, which names every untracked file,
+			// secrets too: the refusal says what to pass instead.
+			if len(in.Paths) > 0 {
+				return nil, juju.Errorf(abi.InvalidArgument, "the paths given have no change to commit (they match the last commit), so nothing was committed; check them with git_status")
+			}
+			return nil, juju.Errorf(abi.InvalidArgument, "nothing is staged, so nothing was committed; give paths (the files to stage and commit) or all: true (every change git_status shows)")
+		}
 		var why strings.Builder
 		writeFenced(&why, "git output", juju.Fence(), strings.TrimSpace(r.Stderr+"\n"+string(out)), maxRefusal)
 		return nil, juju.Errorf(abi.Conflict, "git commit was refused (exit %d), nothing was committed; the hooks and git said:\n%s", r.ExitCode, why.String())
@@ -121,8 +140,13 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 	if b, _, err := git(in.Cwd, "branch", "--show-current"); err == nil {
 		res.Branch = strings.TrimSpace(string(b))
 	}
+	on := juju.LineText(res.Branch)
+	if res.Branch == "" {
+		// No branch: HEAD is detached, as git_status names it.
+		res.Branch, on = "(detached)", "a detached HEAD"
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "committed %s on %s\n%s\n", res.Commit, res.Branch, res.Summary)
+	fmt.Fprintf(&b, "committed %s on %s\n%s\n", res.Commit, on, res.Summary)
 	if len(res.Staged) > 0 {
 		fmt.Fprintf(&b, "staged: %s\n", strings.Join(quoteAll(res.Staged), ", "))
 	}
@@ -132,6 +156,9 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 	if len(folders) > 0 {
 		fmt.Fprintf(&b, "left out (folders git shows whole, such as a nested repository; commit their files by name): %s\n", strings.Join(quoteAll(folders), ", "))
 	}
+	if len(notText) > 0 {
+		fmt.Fprintf(&b, "left out (names that are not UTF-8, which juju's tools cannot name; commit them with run_command): %s\n", strings.Join(quoteAll(notText), ", "))
+	}
 	if res.Hooks != "" {
 		b.WriteString("hooks and git said:\n")
 		if used := writeFenced(&b, "git output", juju.Fence(), res.Hooks, maxStreamText); used < len(res.Hooks) {
@@ -139,6 +166,18 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 		}
 	}
 	return juju.Text(b.String()).WithStructured(res), nil
+}
+
+// nothingStaged reports whether a refused commit had nothing to commit:
+// no staged change (to paths, when given) and no merge being concluded,
+// which commits even with none.
+func nothingStaged(cwd string, paths []string) bool {
+	out, _, err := git(cwd, append([]string{"diff", "--cached", "--name-only", "-z", "--"}, paths...)...)
+	if err != nil || len(out) > 0 {
+		return false
+	}
+	r, _, err := juju.Git(abi.GitRequest{Args: []string{"rev-parse", "-q", "--verify", "MERGE_HEAD"}, Cwd: cwd})
+	return err == nil && r.ExitCode != 0
 }
 
 // quoteAll is each path as a line of text shows it (juju.PathText).
