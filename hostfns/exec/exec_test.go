@@ -140,10 +140,12 @@ func TestRunAndJobs(t *testing.T) {
 	if _, _, err := call[abi.JobResult](t, job, abi.JobRequest{Op: abi.JobOutput, JobID: bg.JobID, Stream: "stdin"}); err == nil {
 		t.Error("stream stdin accepted")
 	}
-	// An offset past the end names the stream read, the default one too.
+	// An offset past the end names the stream read, the default one too,
+	// and says which offsets can be read (SPEC §10: what to do next).
 	for stream, name := range map[string]string{"": "stdout", "stderr": "stderr"} {
 		_, _, err := call[abi.JobResult](t, job, abi.JobRequest{Op: abi.JobOutput, JobID: bg.JobID, Stream: stream, Offset: 1 << 20})
-		if err == nil || err.Code != abi.InvalidArgument || !strings.Contains(err.Message, "past the end of "+name+" (") {
+		if err == nil || err.Code != abi.InvalidArgument || !strings.Contains(err.Message, "past the end of "+name+" (") ||
+			!strings.Contains(err.Message, "pass an offset from 0 to ") {
 			t.Errorf("offset past the end of %q: %v", stream, err)
 		}
 	}

@@ -145,7 +145,7 @@ func (m *Manager) output(j *job, req *abi.JobRequest) (*abi.JobResult, []byte, *
 	}
 	size := fi.Size()
 	if req.Offset > size {
-		return nil, nil, abi.Errorf(abi.InvalidArgument, "offset %d is past the end of %s (%d bytes so far)", req.Offset, stream, size)
+		return nil, nil, abi.Errorf(abi.InvalidArgument, "offset %d is past the end of %s (%d bytes so far); pass an offset from 0 to %d, or job_wait for the job to write more", req.Offset, stream, size, size)
 	}
 	buf := make([]byte, min(limit, size-req.Offset))
 	n, err := f.ReadAt(buf, req.Offset)
