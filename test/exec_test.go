@@ -264,11 +264,22 @@ func TestRunCommandsConcurrently(t *testing.T) {
 	if wall > 7*time.Second {
 		t.Errorf("8 × sleep 1 took %v: not concurrent", wall)
 	}
-	// One command that cannot start does not sink the others.
-	m = structured(t, s.call("run_commands", map[string]any{"commands": []any{"echo a", "echo b"}, "cwd": "missing"}))
-	for _, r := range m["results"].([]any) {
-		if e, _ := r.(map[string]any)["error"].(map[string]any); e["code"] != "NOT_FOUND" {
-			t.Errorf("bad cwd: %v", r)
+	// One command that cannot start does not sink the others: it
+	// carries its error, and they run.
+	m = structured(t, s.call("run_commands", map[string]any{"commands": []any{"echo a", ""}}))
+	rs := m["results"].([]any)
+	if r := rs[0].(map[string]any); r["stdout"] != "a\n" {
+		t.Errorf("the command that could start: %v", r)
+	}
+	if e, _ := rs[1].(map[string]any)["error"].(map[string]any); e["code"] != "INVALID_ARGUMENT" {
+		t.Errorf("the empty command: %v", rs[1])
+	}
+	// When none starts, for the one reason they share (the cwd, the
+	// sandbox), the call failed: an error result with the code, as
+	// every failure is (SPEC §10), not a success holding errors.
+	for cwd, code := range map[string]string{"missing": "NOT_FOUND", "/etc": "PATH_DENIED"} {
+		if msg := s.fail("run_commands", map[string]any{"commands": []any{"echo a", "echo b"}, "cwd": cwd}, code); !strings.Contains(msg, cwd) {
+			t.Errorf("cwd %s: %s", cwd, msg)
 		}
 	}
 	if msg := s.fail("run_commands", map[string]any{"commands": []any{"1", "2", "3", "4", "5", "6", "7", "8", "9"}}, "INVALID_ARGUMENT"); !strings.Contains(msg, `the argument "commands" must have at most 8 items (got 9)`) {

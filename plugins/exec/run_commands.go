@@ -44,7 +44,7 @@ func init() {
 	juju.Tool("run_commands", execTool("Run several commands at once",
 		"Runs up to 8 shell command lines concurrently (each with bash -c) and returns one result per command, in order: "+
 			"use it for independent checks such as tests, lint and build, which then take as long as the slowest one. "+
-			"Each result is like run_command's; a command that could not start carries its error, and one still running "+
+			"Each result is like run_command's; a command that could not start carries its error (when none can, for one reason such as the cwd, the call fails with it), and one still running "+
 			"after waitMs is left in the background with its jobId.",
 		RunCommandsResult{}, runs), runCommands)
 }
@@ -71,6 +71,11 @@ func runCommands(_ *juju.Call, in RunCommandsArgs) (*juju.Result, error) {
 			continue
 		}
 		out.Results[i] = CommandResult{ExecResult: *r}
+	}
+	if err := sameFailure(out.Results); err != nil {
+		// Nothing started, for one reason (the cwd, the sandbox): the
+		// call failed, and says so as a call's error does.
+		return nil, juju.Errorf(err.Code, "%s", err.Message)
 	}
 	for i := range out.Results {
 		res := &out.Results[i]
@@ -104,6 +109,18 @@ func runCommands(_ *juju.Call, in RunCommandsArgs) (*juju.Result, error) {
 	}
 	fmt.Fprintf(&b, "\n%d commands in %s\n", len(out.Results), ms(out.WallMs))
 	return juju.Text(b.String()).WithStructured(out), nil
+}
+
+// sameFailure is the error every command failed to start with, when each
+// failed with the same one; nil when one started or their errors differ.
+func sameFailure(results []CommandResult) *abi.Error {
+	first := results[0].Error
+	for _, r := range results {
+		if r.Error == nil || *r.Error != *first {
+			return nil
+		}
+	}
+	return first
 }
 
 // asError turns a host function failure into the abi.Error a result holds.
