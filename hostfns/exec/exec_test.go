@@ -379,3 +379,21 @@ func TestOutputCapKillsAFlood(t *testing.T) {
 		t.Fatalf("under the cap: %+v, %v", r, aerr)
 	}
 }
+
+// A command killed at its timeout says so in its note, with what to do
+// when it needs longer: the state alone leaves the model to guess.
+func TestTimeoutSaysWhatToDo(t *testing.T) {
+	m, _ := newManager(t, Options{BackgroundAfter: 5 * time.Second})
+	shell := m.Funcs()[1].Handle
+	r, _, err := call[abi.ExecResult](t, shell, abi.ExecRequest{Command: "sleep 30", TimeoutMs: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.State != abi.JobTimeout || !strings.Contains(r.Note, "timeout (300ms)") || !strings.Contains(r.Note, "larger timeoutMs") {
+		t.Errorf("state %s, note %q", r.State, r.Note)
+	}
+	r, _, err = call[abi.ExecResult](t, shell, abi.ExecRequest{Command: "true", TimeoutMs: 5000})
+	if err != nil || r.State != abi.JobExited || r.Note != "" {
+		t.Errorf("a command that ended in time: %+v %v", r, err)
+	}
+}

@@ -47,6 +47,7 @@ type job struct {
 	marker  string // jobVar=…, in an unsandboxed job's environment
 	done    chan struct{}
 	timer   *time.Timer
+	timeout time.Duration // the timeoutMs it was given, or the default
 
 	mu     sync.Mutex
 	state  string
@@ -180,6 +181,7 @@ func (m *Manager) start(owner string, argv []string, display, cwd, cwdDisplay st
 		return nil, m.internal("starting a command", err)
 	}
 	j.pgid = cmd.Process.Pid
+	j.timeout = timeout
 	j.timer = time.AfterFunc(timeout, func() { j.kill(abi.JobTimeout) })
 	go j.watchLogs(m.opts.MaxLog)
 	m.jobs[j.id] = j
@@ -405,6 +407,9 @@ func (j *job) result(maxOut int64) abi.ExecResult {
 	r := abi.ExecResult{
 		JobID: j.id, Command: j.command, Cwd: j.cwd, State: j.state, ExitCode: j.exit, Signal: j.signal,
 		Sandbox: j.sandbox, Note: j.note,
+	}
+	if j.state == abi.JobTimeout {
+		r.Note = joinNote(r.Note, fmt.Sprintf("killed by juju when its timeout (%s) ran out, with every process it started; if it needs longer, run it again with a larger timeoutMs, with background: true to follow it with job_output", j.timeout))
 	}
 	if j.flood > 0 {
 		flood := fmt.Sprintf("killed by juju: its output passed %d MiB, the most juju keeps of one command; write it to a file, or filter it (| tail, | grep)", j.flood>>20)

@@ -77,7 +77,7 @@ type ExecResult struct {
 	Sandbox string `json:"sandbox,omitempty" desc:"How it was confined: bubblewrap+landlock, bubblewrap, sandbox-exec, or none."`
 	// Note is a sentence for the model: why the command ran unconfined under
 	// the prefer setting, or that it went to the background.
-	Note string `json:"note,omitempty" desc:"What to know: it went to the background, or it ran unconfined."`
+	Note string `json:"note,omitempty" desc:"What to know: it went to the background, it ran unconfined, or juju killed it (its timeout, its output cap) and what to do then."`
 }
 
 // OutputCut says where juju cut a stream it shows as head and tail: the
