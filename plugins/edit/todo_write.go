@@ -68,7 +68,7 @@ func renderTodos(todos []Todo) string {
 			mark = "[x]"
 			done++
 		}
-		fmt.Fprintf(&b, "%s %s. %s", mark, t.ID, t.Content)
+		fmt.Fprintf(&b, "%s %s. %s", mark, juju.LineText(t.ID), juju.LineText(t.Content))
 		if t.Priority != "" {
 			fmt.Fprintf(&b, " (%s)", t.Priority)
 		}
