@@ -1,11 +1,14 @@
 // Package juju is the API for writing juju tools in Go.
 //
-// A plugin is a main package built with
+// A plugin is a main package, beside a manifest.json, built and installed with
 //
-//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o plugin.wasm .
+//	juju plugins build .                    # GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared, then the manifest
+//	juju plugins install . --grant fs.read
 //
 // that registers its tools from init (or main) and imports nothing of the
-// host. The package owns the plugin's exports: juju_call decodes each call,
+// host. A plain go build leaves the manifest's sha256 and tools behind, and
+// install refuses it; docs/PLUGINS.md in juju's repository walks through
+// a plugin from nothing. The package owns the plugin's exports: juju_call decodes each call,
 // checks the arguments strictly against the tool's Go type, runs the handler
 // and encodes its result; juju_describe lists the tools with JSON Schemas
 // generated from the same Go types, which is where the plugin's manifest
