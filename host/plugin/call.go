@@ -40,7 +40,24 @@ func (p *Plugin) Call(ctx context.Context, caller hostfns.Caller, tool string, a
 	if res.Error != nil && !res.Error.Code.Valid() {
 		res.Error = abi.Errorf(abi.PluginFailed, "the plugin %s failed: %s", p.Name(), res.Error.Message)
 	}
+	if res.Error == nil && len(res.Structured) == 0 && p.declaresOutput(tool) {
+		// MCP clients refuse a result without structured content from a
+		// tool that declares an output schema (the TypeScript SDK throws),
+		// so the model would get a protocol error instead of a tool's answer.
+		p.rt.log.Warn("plugin returned no structured content for a tool with an output schema", "plugin", p.Name(), "tool", tool)
+		return failure(abi.Errorf(abi.PluginFailed, "the plugin %s returned no structured content from %s, whose output schema promises it; report it to the plugin's author", p.Name(), tool))
+	}
 	return res
+}
+
+// declaresOutput reports whether the manifest gives tool an output schema.
+func (p *Plugin) declaresOutput(tool string) bool {
+	for i := range p.Manifest.Tools {
+		if p.Manifest.Tools[i].Name == tool {
+			return len(p.Manifest.Tools[i].OutputSchema) > 0
+		}
+	}
+	return false
 }
 
 // decodeResult decodes juju_call's output: a CallResult, or in ABI 2 a

@@ -1,6 +1,7 @@
 package pluginbuild
 
 import (
+	"encoding/json"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -128,4 +129,24 @@ func TestBadPlugins(t *testing.T) {
 			t.Errorf("the recovered panic was not logged: %s", trap.logs.String())
 		}
 	})
+}
+
+// A tool whose manifest promises structured content (an output schema) and
+// that succeeds without any fails as the plugin's bug: MCP clients refuse
+// such a result (the TypeScript SDK throws), which would reach the model as
+// a protocol error rather than a tool's answer.
+func TestResultWithoutPromisedStructuredContentFails(t *testing.T) {
+	root := t.TempDir()
+	trap := load(t, "plugins/testplugins/trap", root, nil, func(m *manifest.Manifest) {
+		m.Tools[0].OutputSchema = json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`)
+	})
+	res := trap.call(t, "test_trap", `{"kind":"none"}`)
+	if res.Error == nil || res.Error.Code != abi.PluginFailed || !strings.Contains(res.Error.Message, "no structured content from test_trap") {
+		t.Fatalf("got %+v, want PLUGIN_FAILED naming the missing structured content", res)
+	}
+	// Without an output schema the same answer is the tool's.
+	plain := load(t, "plugins/testplugins/trap", root, nil, nil)
+	if got, _ := plain.ok(t, "test_trap", `{"kind":"none"}`); got != "no trap" {
+		t.Errorf("test_trap without an output schema: %q", got)
+	}
 }
