@@ -280,7 +280,7 @@ func TestInstallRefusalsLeaveInstalledSetAlone(t *testing.T) {
 		{"a core tool's name", func(dir string) {
 			edit(dir, `"name": "test-echo"`, `"name": "test-echo-two"`)
 			edit(dir, `"name": "test_echo"`, `"name": "read_file"`)
-		}, `tool "read_file" is already provided by plugin core`},
+		}, `tool "read_file" is already provided by plugin core, part of juju; rename the tool` + "\n"},
 		{"another plugin's tool", func(dir string) { edit(dir, `"name": "test-echo"`, `"name": "test-echo-two"`) },
 			`tool "test_echo" is already provided by plugin test-echo`},
 		{"a core plugin's name", func(dir string) { edit(dir, `"name": "test-echo"`, `"name": "core"`) },

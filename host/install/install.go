@@ -264,6 +264,7 @@ func collisions(data string, m *manifest.Manifest) error {
 		}
 		others = append(others, c.Manifest)
 	}
+	nCore := len(others)
 	entries, _ := os.ReadDir(installed.PluginsDir(data))
 	for _, e := range entries {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") || e.Name() == m.Name {
@@ -274,11 +275,15 @@ func collisions(data string, m *manifest.Manifest) error {
 			others = append(others, in.Manifest)
 		}
 	}
-	for _, o := range others {
+	for i, o := range others {
 		for _, t := range m.Tools {
-			if slices.ContainsFunc(o.Tools, func(x abi.ToolSpec) bool { return x.Name == t.Name }) {
-				return fmt.Errorf("%w: tool %q is already provided by plugin %s; rename the tool (or remove %s first)", ErrCollision, t.Name, o.Name, o.Name)
+			if !slices.ContainsFunc(o.Tools, func(x abi.ToolSpec) bool { return x.Name == t.Name }) {
+				continue
 			}
+			if i < nCore { // a core plugin cannot be removed
+				return fmt.Errorf("%w: tool %q is already provided by plugin %s, part of juju; rename the tool", ErrCollision, t.Name, o.Name)
+			}
+			return fmt.Errorf("%w: tool %q is already provided by plugin %s; rename the tool (or remove %s first)", ErrCollision, t.Name, o.Name, o.Name)
 		}
 		for _, d := range m.Discoverers {
 			if slices.ContainsFunc(o.Discoverers, func(x abi.DiscovererSpec) bool { return x.Name == d.Name }) {
