@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -107,21 +108,42 @@ func (s *server) discover(ctx context.Context, req *abi.DiscoverTasksRequest, _ 
 		}
 		for _, j := range jobs {
 			if j.matches(f.Path, f.Name) {
-				if len(j.files) < s.opts.MaxFiles {
-					j.files = append(j.files, f.Path)
-				} else {
-					j.extra++
-				}
+				j.offer(f.Path, s.opts.MaxFiles)
 			}
 		}
 	})
 	if e != nil {
 		return nil, nil, e
 	}
+	for _, j := range jobs {
+		j.settle(s.opts.MaxFiles)
+	}
 	res.Truncated = truncated
 	s.run(ctx, jobs, res)
 	sortTasks(res.Tasks)
 	return res, nil, nil
+}
+
+// offer adds a matching file. The walk comes in no order, and a
+// discoverer is promised its files sorted, the first max of them when
+// there are more: j keeps the max first seen so far, at most twice that
+// many between two cuts.
+func (j *job) offer(path string, max int) {
+	j.files = append(j.files, path)
+	if len(j.files) >= 2*max {
+		slices.Sort(j.files)
+		j.extra += len(j.files) - max
+		j.files = j.files[:max]
+	}
+}
+
+// settle sorts the files offered and keeps the first max.
+func (j *job) settle(max int) {
+	slices.Sort(j.files)
+	if len(j.files) > max {
+		j.extra += len(j.files) - max
+		j.files = j.files[:max]
+	}
 }
 
 // jobs lists every discoverer of every source, with its valid globs.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -11,6 +13,8 @@ import (
 	"time"
 
 	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/hostfns/fs"
+	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -377,5 +381,58 @@ func TestDiscoverersShareOneBudget(t *testing.T) {
 				t.Fatalf("warnings %v, want first one saying %q", res.Warnings, want)
 			}
 		})
+	}
+}
+
+// recordSource records the files its discoverer is offered.
+type recordSource struct{ files []string }
+
+func (s *recordSource) Name() string { return "record" }
+func (s *recordSource) Discoverers() []abi.DiscovererSpec {
+	return []abi.DiscovererSpec{{Name: "rec", Files: []string{"Procfile"}}}
+}
+func (s *recordSource) Warm(context.Context) error { return nil }
+func (s *recordSource) Invoke(_ context.Context, _ hostfns.Caller, _ string, in []byte) ([]byte, *abi.Error) {
+	var req abi.DiscoverRequest
+	json.Unmarshal(in, &req)
+	s.files = req.Files
+	return []byte(`{"tasks":[]}`), nil
+}
+
+// A discoverer is offered its files sorted, as ABI.md and the SDK promise,
+// and past MaxFiles the first of them in that order, whatever order the
+// walk found them in (it promises none, and finds folders concurrently).
+func TestDiscovererOfferedItsFilesSorted(t *testing.T) {
+	root := t.TempDir()
+	var all []string
+	for i := range 40 {
+		dir := fmt.Sprintf("p%02d", 39-i)
+		os.Mkdir(filepath.Join(root, dir), 0o700)
+		os.WriteFile(filepath.Join(root, dir, "Procfile"), []byte("web: x\n"), 0o600)
+		all = append(all, dir+"/Procfile")
+	}
+	slices.Sort(all)
+	pol, err := policy.New(policy.Config{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, max := range []int{100, 40, 7, 3} {
+		src := &recordSource{}
+		s := &server{pol: pol, opts: Options{Sources: func() []Source { return []Source{src} }, Timeout: time.Minute, MaxFiles: max, Scan: fs.ScanOptions{Skip: SkipDirs}}}
+		res, _, e := s.discover(context.Background(), &abi.DiscoverTasksRequest{}, nil)
+		if e != nil {
+			t.Fatal(e)
+		}
+		want := all[:min(max, len(all))]
+		if !slices.Equal(src.files, want) {
+			t.Errorf("MaxFiles %d: offered %v, want %v", max, src.files, want)
+		}
+		left := false
+		for _, w := range res.Warnings {
+			left = left || strings.Contains(w.Message, fmt.Sprintf("%d more were left out", len(all)-max))
+		}
+		if left != (max < len(all)) {
+			t.Errorf("MaxFiles %d: warnings %+v", max, res.Warnings)
+		}
 	}
 }
