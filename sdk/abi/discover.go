@@ -16,7 +16,8 @@ const (
 )
 
 // DiscoverRequest asks discoverer Discoverer about Files: the display paths
-// (relative to the first root) of the files that matched its globs.
+// (relative to the first root) of the files that matched its globs, sorted,
+// the first 1,000 of them at most (a warning says how many more there were).
 type DiscoverRequest struct {
 	Discoverer string   `json:"discoverer"`
 	Files      []string `json:"files"`
