@@ -148,14 +148,22 @@ func ask(t *testing.T, m *Manager, req abi.LSPRequest) (*abi.LSPResult, *abi.Err
 func TestFakeDefinitionColumns(t *testing.T) {
 	line := "/* 😀😀 */ s := lib.NewServer()" // NewServer: column 19, UTF-16 offset 21
 	m, _ := fakeManager(t, "ok", map[string]string{"a.go": "package a\n" + line + "\n"}, Options{})
-	for _, col := range []int{1, 4, 5, 11, 19, 31, 99} {
+	for _, col := range []int{1, 4, 5, 10, 19, 29} {
 		res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDefinition, Path: "a.go", Line: 2, Column: col})
 		if e != nil {
 			t.Fatal(e)
 		}
-		want := min(col, 30) // past the end: just after the line's 29 code points
-		if len(res.Locations) != 1 || res.Locations[0].Column != want || res.Locations[0].Line != 2 || res.Locations[0].Text != line {
+		if len(res.Locations) != 1 || res.Locations[0].Column != col || res.Locations[0].Line != 2 || res.Locations[0].Text != line {
 			t.Fatalf("column %d came back as %+v", col, res.Locations)
+		}
+	}
+	// A space, and columns past the line's 29 code points, point at no
+	// character: refused, not clamped to the nearest identifier.
+	for _, col := range []int{11, 30, 99} {
+		for _, op := range []string{abi.LSPDefinition, abi.LSPReferences} {
+			if _, e := ask(t, m, abi.LSPRequest{Op: op, Path: "a.go", Line: 2, Column: col, MaxResults: 10}); e == nil || e.Code != abi.InvalidArgument {
+				t.Fatalf("%s at column %d: want INVALID_ARGUMENT, got %v", op, col, e)
+			}
 		}
 	}
 }

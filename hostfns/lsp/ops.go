@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -26,6 +27,9 @@ func (m *Manager) locations(ctx context.Context, req *abi.LSPRequest) (*abi.LSPR
 		tx := c.docText(d)
 		if req.Line > tx.lines() {
 			return abi.Errorf(abi.InvalidArgument, "line %d is past the end of %s (%d lines)", req.Line, t.res.Display, tx.lines())
+		}
+		if e := pointsAtText(tx.line(req.Line-1), t.res.Display, req.Line, req.Column); e != nil {
+			return e
 		}
 		pos := textDocumentPosition{TextDocument: textDocumentID{URI: d.uri},
 			Position: position{Line: req.Line - 1, Character: toServer(tx.line(req.Line-1), req.Column, c.enc)}}
@@ -60,6 +64,33 @@ func (m *Manager) locations(ctx context.Context, req *abi.LSPRequest) (*abi.LSPR
 		return nil
 	})
 	return res, e
+}
+
+// pointsAtText refuses a column past the end of its line, or on a space or
+// tab: a server would answer for the identifier nearest the clamped
+// position, or for none, and the model would not learn that it miscounted.
+func pointsAtText(line, display string, lineNo, column int) *abi.Error {
+	n := utf8.RuneCountInString(line)
+	if column > n {
+		return abi.Errorf(abi.InvalidArgument, "column %d is past the end of line %d of %s, which has %d columns (%s); point column at a character of the identifier, counting code points from 1",
+			column, lineNo, display, n, abi.Quote(line))
+	}
+	r, _ := utf8.DecodeRuneInString(line[byteOffset(line, column):])
+	if r == ' ' || r == '\t' {
+		return abi.Errorf(abi.InvalidArgument, "column %d of line %d of %s is whitespace (%s); point column at a character of the identifier, counting code points from 1 (a tab is one column)",
+			column, lineNo, display, abi.Quote(line))
+	}
+	return nil
+}
+
+// byteOffset is the byte offset of 1-based code-point column on line.
+func byteOffset(line string, column int) int {
+	i := 0
+	for cp := 1; cp < column && i < len(line); cp++ {
+		_, size := utf8.DecodeRuneInString(line[i:])
+		i += size
+	}
+	return i
 }
 
 func sortLocations(locs []abi.LSPLocation) {

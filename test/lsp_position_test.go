@@ -1,0 +1,55 @@
+//go:build unix
+
+package test
+
+import (
+	"strings"
+	"testing"
+)
+
+// A position that points at no character of the line, past its end or on
+// a space or tab, is refused with INVALID_ARGUMENT quoting the line, by
+// real gopls and pyright alike: a server would otherwise answer for the
+// identifier nearest the clamped position (x, at the end of "\treturn x",
+// for any column past it), or for nothing, and the model would not learn
+// it miscounted. A column on the identifier still answers.
+func TestLSPPositionOffTheText(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"go.mod":                "module example.com/p\n\ngo 1.22\n",
+		"a.go":                  "package p\n\nfunc F() int {\n\tx := 1\n\treturn x\n}\n",
+		"py/pyrightconfig.json": "{}\n",
+		"py/m.py":               "def helper(x: int) -> int:\n    return x\n",
+	})
+	home := lspHome(t, goplsServer(t), pyrightServer(t))
+	s := startHome(t, home, root, "--mode", "trusted")
+	for _, c := range []struct {
+		path       string
+		line, col  int
+		want, what string
+	}{
+		{"a.go", 5, 9, "a.go:4:2", "on x"},
+		{"a.go", 5, 10, "", "past the end"},
+		{"a.go", 5, 99, "", "far past the end"},
+		{"a.go", 5, 1, "", "on the tab"},
+		{"a.go", 5, 8, "", "on the space"},
+		{"a.go", 2, 1, "", "on an empty line"},
+		{"py/m.py", 2, 12, "py/m.py:1:12", "on x"},
+		{"py/m.py", 2, 13, "", "past the end"},
+		{"py/m.py", 2, 2, "", "on the indentation"},
+	} {
+		for _, tool := range []string{"go_to_definition", "find_references"} {
+			args := map[string]any{"path": c.path, "line": c.line, "column": c.col}
+			if c.want != "" {
+				got := locs(t, s.call(tool, args))
+				if len(got) == 0 || !strings.HasPrefix(got[0], c.want) {
+					t.Errorf("%s %s:%d:%d (%s): got %v, want %s first", tool, c.path, c.line, c.col, c.what, got, c.want)
+				}
+				continue
+			}
+			msg := s.fail(tool, args, "INVALID_ARGUMENT")
+			if !strings.Contains(msg, "point column at a character of the identifier") {
+				t.Errorf("%s %s:%d:%d (%s): the message does not say what to do: %s", tool, c.path, c.line, c.col, c.what, msg)
+			}
+		}
+	}
+}
