@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -151,11 +152,8 @@ func (m *Manager) workspaceSymbols(ctx context.Context, req *abi.LSPRequest) (*a
 		return res, e
 	}
 	res = &abi.LSPResult{Symbols: []abi.LSPSymbol{}}
+	var failed *abi.Error
 	for _, t := range targets {
-		if res.Server != "" {
-			res.Server += ","
-		}
-		res.Server += t.reg.Name
 		e := m.withServer(ctx, t, func(c *client) error {
 			if t.res != nil && t.res.Info.Mode().IsRegular() {
 				// Opening the file picks its module or package for the
@@ -181,10 +179,33 @@ func (m *Manager) workspaceSymbols(ctx context.Context, req *abi.LSPRequest) (*a
 			return nil
 		})
 		if e != nil {
-			return nil, e
+			// One server that cannot start or answer (not installed, a
+			// crash) leaves out its languages, not the others' symbols.
+			if failed == nil {
+				failed = e
+			}
+			res.Skipped = append(res.Skipped, e.Message)
+			continue
 		}
+		addServer(res, t.reg.Name)
+	}
+	if res.Server == "" && failed != nil {
+		return nil, failed
 	}
 	return res, nil
+}
+
+// addServer names a server among those that answered res, once.
+func addServer(res *abi.LSPResult, name string) {
+	for _, s := range strings.Split(res.Server, ",") {
+		if s == name {
+			return
+		}
+	}
+	if res.Server != "" {
+		res.Server += ","
+	}
+	res.Server += name
 }
 
 // diagnostics answers the diagnostics of one file, or of every file open

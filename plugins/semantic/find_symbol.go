@@ -96,11 +96,22 @@ func findSymbols(q string, fuzzy bool, scope string, max int) (*SymbolsResult, e
 			return nil, err
 		}
 	}
+	for _, why := range res.Skipped {
+		out.Note = joinNote(out.Note, "a language server was left out, so the symbols of its languages are missing: "+why)
+	}
 	sortSymbols(out.Symbols, name)
 	if len(out.Symbols) > max {
 		out.Symbols, out.Truncated = out.Symbols[:max], true
 	}
 	return out, nil
+}
+
+// joinNote adds a sentence to a note.
+func joinNote(note, s string) string {
+	if note == "" {
+		return s
+	}
+	return note + ". " + s
 }
 
 // maxDocumentSearch bounds the files whose document symbols are asked for

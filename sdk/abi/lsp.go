@@ -59,7 +59,11 @@ type LSPResult struct {
 	// lay in secret or denied files. juju no longer sets it: a language
 	// server indexes those files too, so the count told a query's author
 	// what they hold.
-	Hidden  int             `json:"hidden,omitempty"`
+	Hidden int `json:"hidden,omitempty"`
+	// Skipped says, one sentence each, which servers of a request asking
+	// several (workspace symbols over a folder) failed and were left out,
+	// while the others answered.
+	Skipped []string        `json:"skipped,omitempty"`
 	Servers []LSPServerInfo `json:"servers,omitempty"`
 }
 

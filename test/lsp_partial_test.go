@@ -1,0 +1,62 @@
+//go:build unix
+
+package test
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// lspAdd registers a server as the owner does, with `juju lsp add`.
+func lspAdd(t *testing.T, home string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(jujuBin, append([]string{"lsp", "add"}, args...)...)
+	cmd.Env = append(os.Environ(), "JUJU_HOME="+home)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("juju lsp add %v: %v\n%s", args, err, out)
+	}
+}
+
+// A workspace of Go and Ruby, with gopls registered and a Ruby server
+// whose program is not installed: find_symbol and find_references by
+// name, which ask every server with files in the workspace, answer from
+// gopls and say the Ruby server was left out and how to fix it, instead
+// of failing the whole call because of a server the question may not
+// concern. Alone, the missing server's error is still the answer.
+func TestLSPFindSymbolSkipsAMissingServer(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"go.mod": "module example.com/p\n\ngo 1.22\n",
+		"a.go":   "package p\n\nfunc Foo() int { return 1 }\n\nvar _ = Foo()\n",
+		"x.rb":   "def foo\nend\n",
+	})
+	home := lspHome(t)
+	lspAdd(t, home, "gopls", "--command", goplsCommand(t), "--languages", "go", "--root-markers", "go.work,go.mod",
+		"--init-options", `{"verboseWorkDoneProgress":true}`)
+	lspAdd(t, home, "rubyls", "--command", "juju-test-no-such-ruby-ls --stdio", "--languages", "ruby")
+	s := startHome(t, home, root, "--mode", "trusted")
+
+	res := s.call("find_symbol", map[string]any{"symbol": "Foo"})
+	var out struct {
+		Server  string
+		Symbols []struct {
+			Path string
+			Line int
+		}
+		Note string
+	}
+	decode(t, res, &out)
+	if len(out.Symbols) != 1 || out.Symbols[0].Path != "a.go" || out.Symbols[0].Line != 3 || out.Server != "gopls" {
+		t.Fatalf("want Foo at a.go:3 from gopls: %s", text(res))
+	}
+	if !strings.Contains(out.Note, "rubyls") || !strings.Contains(out.Note, "juju lsp remove rubyls") || !strings.Contains(text(res), "rubyls") {
+		t.Fatalf("the answer must say rubyls was left out and what the owner can do: %s", text(res))
+	}
+
+	sameList(t, "references", locs(t, s.call("find_references", map[string]any{"symbol": "Foo"})), []string{"a.go:3:6", "a.go:5:9"})
+
+	// Asked about its own files, the missing server is the error.
+	s.fail("find_symbol", map[string]any{"symbol": "foo", "path": "x.rb"}, "NOT_FOUND")
+	s.fail("document_symbols", map[string]any{"path": "x.rb"}, "NOT_FOUND")
+}
