@@ -60,3 +60,38 @@ func TestLSPFindSymbolSkipsAMissingServer(t *testing.T) {
 	s.fail("find_symbol", map[string]any{"symbol": "foo", "path": "x.rb"}, "NOT_FOUND")
 	s.fail("document_symbols", map[string]any{"path": "x.rb"}, "NOT_FOUND")
 }
+
+// Two modules in one root get a gopls each (go.mod is a root marker); the
+// diagnostics of every open file name gopls once, as the servers that
+// answered, not once per running instance.
+func TestLSPDiagnosticsNameEachServerOnce(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"go.mod":     "module example.com/a\n\ngo 1.22\n",
+		"a.go":       "package a\n\nfunc A() int { return \"a\" }\n",
+		"sub/go.mod": "module example.com/sub\n\ngo 1.22\n",
+		"sub/s.go":   "package sub\n\nfunc S() string { return 1 }\n",
+	})
+	home := lspHome(t)
+	lspAdd(t, home, "gopls", "--command", goplsCommand(t), "--languages", "go", "--root-markers", "go.work,go.mod",
+		"--init-options", `{"verboseWorkDoneProgress":true}`)
+	s := startHome(t, home, root, "--mode", "trusted")
+	for _, p := range []string{"a.go", "sub/s.go"} {
+		var d diagList
+		decode(t, s.call("get_diagnostics", map[string]any{"path": p}), &d)
+		if len(d.Diagnostics) != 1 {
+			t.Fatalf("%s: want one error, got %+v", p, d)
+		}
+	}
+	if c := childrenOf(t, jujuPID(t, root), "gopls"); len(c) != 2 {
+		t.Fatalf("want a gopls for each module, got %+v", c)
+	}
+	res := s.call("get_diagnostics", map[string]any{})
+	var out struct {
+		Server      string
+		Diagnostics []struct{ Path string }
+	}
+	decode(t, res, &out)
+	if len(out.Diagnostics) != 2 || out.Server != "gopls" || !strings.Contains(text(res), "language server gopls]") {
+		t.Fatalf("want both files' errors, from gopls named once: %s", text(res))
+	}
+}

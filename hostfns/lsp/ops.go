@@ -263,10 +263,7 @@ func (m *Manager) allDiagnostics(ctx context.Context, req *abi.LSPRequest) (*abi
 			res.Pulled = res.Pulled || pulled
 			res.Diagnostics = append(res.Diagnostics, pl.diagnostics(d.uri, items)...)
 		}
-		if res.Server != "" {
-			res.Server += ","
-		}
-		res.Server += c.reg.Name
+		addServer(res, c.reg.Name)
 	}
 	cutDiagnostics(res, req.MaxResults)
 	return res, nil
