@@ -95,3 +95,34 @@ func TestLSPDiagnosticsNameEachServerOnce(t *testing.T) {
 		t.Fatalf("want both files' errors, from gopls named once: %s", text(res))
 	}
 }
+
+// find_references by a symbol gopls does not find declared in the
+// workspace (misspelt, or declared outside it) falls back to whole-word
+// text matches, and its note says that gopls found no declaration and
+// what to do, not that no language server is registered, which would send
+// the model to ask the owner for one that is there.
+func TestLSPReferencesOfAnUndeclaredSymbolNameTheServer(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"go.mod": "module example.com/p\n\ngo 1.22\n",
+		"a.go":   "package p\n\nimport \"strings\"\n\n// Fooo is a typo.\nfunc Foo() string { return strings.ToUpper(\"x\") }\n",
+	})
+	home := lspHome(t)
+	lspAdd(t, home, "gopls", "--command", goplsCommand(t), "--languages", "go", "--root-markers", "go.work,go.mod",
+		"--init-options", `{"verboseWorkDoneProgress":true}`)
+	s := startHome(t, home, root, "--mode", "trusted")
+	for _, c := range []struct {
+		symbol string
+		want   []string
+	}{
+		{"Fooo", []string{"a.go:5:4"}},
+		{"ToUpper", []string{"a.go:6:36"}},
+	} {
+		res := s.call("find_references", map[string]any{"symbol": c.symbol})
+		sameList(t, c.symbol, locs(t, res), c.want)
+		note, _ := structured(t, res)["note"].(string)
+		if strings.Contains(note, "No language server") || strings.Contains(note, "juju lsp add") ||
+			!strings.Contains(note, "gopls found no declaration of "+c.symbol) || !strings.Contains(note, "find_symbol") {
+			t.Errorf("%s: the note must say gopls found no declaration and what to do: %s", c.symbol, note)
+		}
+	}
+}

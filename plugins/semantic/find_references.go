@@ -33,12 +33,15 @@ func findReferences(_ *juju.Call, in FindReferencesArgs) (*juju.Result, error) {
 	incl := in.IncludeDeclaration == nil || *in.IncludeDeclaration
 	path, line, column, name := in.Path, in.Line, in.Column, ""
 	if in.Symbol != "" {
-		def, err := resolveSymbol(in.Symbol, in.Path)
+		def, server, err := resolveSymbol(in.Symbol, in.Path)
 		if err != nil {
 			return nil, err
 		}
 		if def == nil {
-			return wordMatches(in, in.Symbol, "")
+			if server != "" {
+				return wordMatches(in, in.Symbol, "", "the language server "+server+" found no declaration of "+in.Symbol+" inside the workspace to ask for its references (check the name with find_symbol query, or give path, line and column of a use)")
+			}
+			return wordMatches(in, in.Symbol, "", "")
 		}
 		path, line, column, name = def.Path, def.Line, def.Column, in.Symbol
 	} else if in.Path == "" || in.Line == 0 || in.Column == 0 {
@@ -58,7 +61,7 @@ func findReferences(_ *juju.Call, in FindReferencesArgs) (*juju.Result, error) {
 				return nil, juju.Errorf(abi.InvalidArgument, "no identifier at %s; point line and column at a name", position(path, line, column))
 			}
 		}
-		return wordMatches(in, name, res.Language)
+		return wordMatches(in, name, res.Language, "")
 	}
 	out := LocationsResult{Source: sourceLSP, Server: res.Server, Symbol: name, Locations: []Location{}, Truncated: res.Truncated}
 	for _, l := range res.Locations {
@@ -69,23 +72,25 @@ func findReferences(_ *juju.Call, in FindReferencesArgs) (*juju.Result, error) {
 
 // resolveSymbol finds the definition a name path names: the language
 // server's answer when one is registered, else the heuristic index's; nil
-// when there is none.
-func resolveSymbol(symbol, scope string) (*Symbol, error) {
+// when there is none. server names the language servers asked, "" when
+// none is registered.
+func resolveSymbol(symbol, scope string) (def *Symbol, server string, err error) {
 	found, err := findSymbols(symbol, false, scope, 5)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	for _, s := range found.Symbols {
 		if !s.Outside && s.Column > 0 {
-			return &s, nil
+			return &s, found.Server, nil
 		}
 	}
-	return nil, nil
+	return nil, found.Server, nil
 }
 
 // wordMatches lists whole-word matches of name: the fallback without a
-// language server.
-func wordMatches(in FindReferencesArgs, name, language string) (*juju.Result, error) {
+// language server, or when the servers found no declaration of name in
+// the workspace (why says so; otherwise the note says how to register one).
+func wordMatches(in FindReferencesArgs, name, language, why string) (*juju.Result, error) {
 	_, leaf := splitNamePath(name)
 	scope := "."
 	if in.Symbol != "" && in.Path != "" {
@@ -97,8 +102,14 @@ func wordMatches(in FindReferencesArgs, name, language string) (*juju.Result, er
 	}
 	out := LocationsResult{Source: sourceHeuristic, Symbol: leaf, Locations: []Location{}, Truncated: res.Truncated,
 		Note: "whole-word text matches of " + leaf + ", not semantic references: other symbols of the same name, comments and strings are included. " + registerHint(language)}
+	if why != "" {
+		out.Note = "whole-word text matches of " + leaf + ", not semantic references, because " + why + "."
+	}
 	if res.Unavailable {
 		out.Note = "ripgrep is not installed on the host, so no text matches could be listed; use search_code. " + registerHint(language)
+		if why != "" {
+			out.Note = "ripgrep is not installed on the host, so no text matches could be listed (use search_code), and " + why + "."
+		}
 	}
 	for _, f := range res.Files {
 		for _, m := range f.Matches {
