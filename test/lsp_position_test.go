@@ -53,3 +53,20 @@ func TestLSPPositionOffTheText(t *testing.T) {
 		}
 	}
 }
+
+// find_references takes a position or a symbol: given both, it says so
+// instead of answering for the symbol and ignoring the position.
+func TestLSPReferencesPositionOrSymbol(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"a.go": "package p\n\nfunc Foo() int { return Bar() }\n\nfunc Bar() int { return 1 }\n",
+	})
+	s := start(t, root, "--mode", "trusted")
+	msg := s.fail("find_references", map[string]any{"path": "a.go", "line": 3, "column": 6, "symbol": "Bar"}, "INVALID_ARGUMENT")
+	if !strings.Contains(msg, "not both") {
+		t.Fatalf("the message must say to give one of them: %s", msg)
+	}
+	s.fail("find_references", map[string]any{"symbol": "Bar", "line": 3}, "INVALID_ARGUMENT")
+	if got := locs(t, s.call("find_references", map[string]any{"symbol": "Bar", "path": "a.go"})); len(got) != 2 {
+		t.Fatalf("symbol with path: want Bar's two matches, got %v", got)
+	}
+}

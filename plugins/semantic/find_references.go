@@ -32,6 +32,9 @@ func init() {
 func findReferences(_ *juju.Call, in FindReferencesArgs) (*juju.Result, error) {
 	incl := in.IncludeDeclaration == nil || *in.IncludeDeclaration
 	path, line, column, name := in.Path, in.Line, in.Column, ""
+	if in.Symbol != "" && (in.Line != 0 || in.Column != 0) {
+		return nil, juju.Errorf(abi.InvalidArgument, "give either path, line and column of an identifier, or symbol (a name path, with path only to narrow where it is looked for), not both; leave out line and column, or symbol")
+	}
 	if in.Symbol != "" {
 		def, server, err := resolveSymbol(in.Symbol, in.Path)
 		if err != nil {
