@@ -33,6 +33,7 @@ func TestLSPPositionOffTheText(t *testing.T) {
 		{"a.go", 5, 1, "", "on the tab"},
 		{"a.go", 5, 8, "", "on the space"},
 		{"a.go", 2, 1, "", "on an empty line"},
+		{"a.go", 7, 1, "", "after the last line"},
 		{"py/m.py", 2, 12, "py/m.py:1:12", "on x"},
 		{"py/m.py", 2, 13, "", "past the end"},
 		{"py/m.py", 2, 2, "", "on the indentation"},
@@ -47,7 +48,12 @@ func TestLSPPositionOffTheText(t *testing.T) {
 				continue
 			}
 			msg := s.fail(tool, args, "INVALID_ARGUMENT")
-			if !strings.Contains(msg, "point column at a character of the identifier") {
+			if c.line == 7 {
+				// a.go has 6 lines, as read_file numbers them.
+				if !strings.Contains(msg, "line 7 is past the end of a.go (6 lines)") {
+					t.Errorf("%s: after the last line: %s", tool, msg)
+				}
+			} else if !strings.Contains(msg, "point column at a character of the identifier") {
 				t.Errorf("%s %s:%d:%d (%s): the message does not say what to do: %s", tool, c.path, c.line, c.col, c.what, msg)
 			}
 		}

@@ -52,6 +52,16 @@ func newText(s string) *text {
 // line, as in the protocol.
 func (t *text) lines() int { return len(t.starts) }
 
+// shownLines is the number of lines as read_file numbers them: a final
+// line break ends the last line rather than starting an empty one.
+func (t *text) shownLines() int {
+	n := len(t.starts)
+	if t.starts[n-1] == len(t.s) {
+		n-- // empty after the final line break, or an empty file
+	}
+	return n
+}
+
 // line returns the 0-based line n without its line break ("" past the end).
 func (t *text) line(n int) string {
 	if n < 0 || n >= len(t.starts) {
