@@ -45,7 +45,8 @@ func budget(ctx context.Context, d time.Duration) time.Duration {
 // for when the server takes textDocument/diagnostic, else the last it
 // pushed once that push is current (see the package comment).
 func (c *client) fileDiagnostics(ctx context.Context, d *openDoc) (items []diagnostic, pulled bool, err error) {
-	if c.pulls() {
+	tried := c.pulls()
+	if tried {
 		items, err = c.pull(ctx, d)
 		var rpc *rpcError
 		if err == nil || !errors.As(err, &rpc) {
@@ -59,9 +60,22 @@ func (c *client) fileDiagnostics(ctx context.Context, d *openDoc) (items []diagn
 	wctx, cancel := context.WithTimeout(ctx, budget(ctx, c.m.opts.ReadyTimeout))
 	defer cancel()
 	err = c.waitFor(wctx, func() bool {
+		if !tried && (c.pullCap || len(c.pullRegs) > 0) {
+			return true // registered pull diagnostics meanwhile (pyright, after initialized)
+		}
 		p, ok := c.pushed[d.uri]
 		return c.idle() && ok && p.gen >= d.gen && (p.version == nil || *p.version == d.version)
 	})
+	if err == nil && !tried && c.pulls() {
+		// A server that registers pull diagnostics pushes none: ask it.
+		items, err = c.pull(ctx, d)
+		var rpc *rpcError
+		if err == nil || !errors.As(err, &rpc) {
+			return items, true, err
+		}
+		c.m.log.Info("pull diagnostics failed; answering with the pushed ones", "server", c.reg.Name, "err", err)
+		err = nil
+	}
 	switch {
 	case errors.Is(err, errDied), ctx.Err() != nil:
 		return nil, false, err
