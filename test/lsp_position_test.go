@@ -76,3 +76,25 @@ func TestLSPReferencesPositionOrSymbol(t *testing.T) {
 		t.Fatalf("symbol with path: want Bar's two matches, got %v", got)
 	}
 }
+
+// get_diagnostics lists them by file and position, as its output schema
+// says, though pyright sends a broken file's syntax errors before the
+// rest.
+func TestLSPDiagnosticsInPositionOrder(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"pyrightconfig.json": "{}\n",
+		"bad.py":             "def f(:\n  pass\n",
+	})
+	s := startHome(t, lspHome(t, pyrightServer(t)), root, "--mode", "trusted")
+	var d diagList
+	decode(t, s.call("get_diagnostics", map[string]any{"path": "bad.py"}), &d)
+	if len(d.Diagnostics) < 3 {
+		t.Fatalf("want pyright's errors in bad.py, got %+v", d)
+	}
+	for i := 1; i < len(d.Diagnostics); i++ {
+		a, b := d.Diagnostics[i-1], d.Diagnostics[i]
+		if b.Line < a.Line || b.Line == a.Line && b.Column < a.Column {
+			t.Fatalf("diagnostics out of order: %d:%d before %d:%d in %+v", a.Line, a.Column, b.Line, b.Column, d.Diagnostics)
+		}
+	}
+}

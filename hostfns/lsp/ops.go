@@ -269,7 +269,20 @@ func (m *Manager) allDiagnostics(ctx context.Context, req *abi.LSPRequest) (*abi
 	return res, nil
 }
 
+// cutDiagnostics orders res's diagnostics by file and position, as
+// get_diagnostics promises (servers send them in their own order: pyright
+// its syntax errors first), and keeps the first max.
 func cutDiagnostics(res *abi.LSPResult, max int) {
+	sort.SliceStable(res.Diagnostics, func(i, j int) bool {
+		a, b := res.Diagnostics[i], res.Diagnostics[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
 	if len(res.Diagnostics) > max {
 		res.Diagnostics = res.Diagnostics[:max]
 		res.Truncated = true
