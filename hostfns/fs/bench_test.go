@@ -99,16 +99,9 @@ func BenchmarkReads(b *testing.B) {
 // tree before it starts rg (fs.LeftOut): its cost is added to every
 // search of a folder.
 func BenchmarkLeftOutGoTree(b *testing.B) {
-	p, err := policy.New(policy.Config{Roots: []string{filepath.Join(runtime.GOROOT(), "src")}})
-	if err != nil {
-		b.Skip("no Go source tree:", err)
-	}
-	defer p.Close()
-	r, e := p.Resolve(".")
-	if e != nil {
-		b.Fatal(e)
-	}
+	p, r := resolvedRoot(b, filepath.Join(runtime.GOROOT(), "src"))
 	var out []byte
+	var e *abi.Error
 	for b.Loop() {
 		if out, e = LeftOut(context.Background(), p, r, 4096); e != nil {
 			b.Fatal(e)
@@ -121,9 +114,7 @@ func BenchmarkLeftOutGoTree(b *testing.B) {
 // entries (20 folders, 60 small files), packed as the SDK asks for it:
 // the make bench P4 line's folder.
 func BenchmarkList(b *testing.B) {
-	old := racyWindow
-	racyWindow = 0 // the fixture's ignore files are new: count them settled
-	defer func() { racyWindow = old }()
+	setRacyWindow(b, 0) // the fixture's ignore files are new: count them settled
 	f := newFixture(b, Options{})
 	dir := filepath.Join(f.ws, "list80")
 	for i := range 80 {
@@ -150,17 +141,10 @@ func BenchmarkList(b *testing.B) {
 // BenchmarkLeftOutsGoTree is BenchmarkLeftOutGoTree walking again with
 // what the last walk found (LeftOuts), the tree unchanged.
 func BenchmarkLeftOutsGoTree(b *testing.B) {
-	p, err := policy.New(policy.Config{Roots: []string{filepath.Join(runtime.GOROOT(), "src")}})
-	if err != nil {
-		b.Skip("no Go source tree:", err)
-	}
-	defer p.Close()
-	r, e := p.Resolve(".")
-	if e != nil {
-		b.Fatal(e)
-	}
+	p, r := resolvedRoot(b, filepath.Join(runtime.GOROOT(), "src"))
 	var c LeftOuts
 	var out []byte
+	var e *abi.Error
 	for b.Loop() {
 		if out, e = c.LeftOut(context.Background(), p, r, 4096); e != nil {
 			b.Fatal(e)

@@ -150,3 +150,26 @@ func noErr(t testing.TB, what string, st abi.Status) {
 		t.Fatalf("%s: %v", what, st.Error)
 	}
 }
+
+// setRacyWindow sets racyWindow for the test and puts it back after it.
+func setRacyWindow(tb testing.TB, d time.Duration) {
+	old := racyWindow
+	racyWindow = d
+	tb.Cleanup(func() { racyWindow = old })
+}
+
+// resolvedRoot opens a policy whose one root is dir, closed after the
+// test, and resolves that root. A dir that cannot be a root (a benchmark's
+// Go source tree on a machine without one) skips the test.
+func resolvedRoot(tb testing.TB, dir string) (*policy.Policy, *policy.Resolved) {
+	p, err := policy.New(policy.Config{Roots: []string{dir}})
+	if err != nil {
+		tb.Skip("no root at", dir, err)
+	}
+	tb.Cleanup(func() { p.Close() })
+	r, e := p.Resolve(".")
+	if e != nil {
+		tb.Fatal(e)
+	}
+	return p, r
+}

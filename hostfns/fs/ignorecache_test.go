@@ -26,9 +26,7 @@ func TestListKeepsIgnoreFilesParsed(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("ignore files are cached on Linux only")
 	}
-	old := racyWindow
-	racyWindow = 0 // every file read counts as settled
-	t.Cleanup(func() { racyWindow = old })
+	setRacyWindow(t, 0) // every file read counts as settled
 	f := newFixture(t, Options{})
 	list := func(path string) abi.ListResult {
 		t.Helper()

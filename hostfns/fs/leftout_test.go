@@ -87,19 +87,9 @@ func TestLeftOutsSeesChanges(t *testing.T) {
 		"src/z.tm2":          "",
 		"docs/readme.md":     "",
 	})
-	old := racyWindow
-	racyWindow = 50 * time.Millisecond
-	t.Cleanup(func() { racyWindow = old })
+	setRacyWindow(t, 50*time.Millisecond)
 	time.Sleep(2 * racyWindow) // the fixture's stamps settle
-	p, err := policy.New(policy.Config{Roots: []string{home}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	r, e := p.Resolve(".")
-	if e != nil {
-		t.Fatal(e)
-	}
+	p, r := resolvedRoot(t, home)
 	var c LeftOuts
 	key := leftOutsKey{r.Root, r.Rel, 100}
 	walk := func(step string, want, notWant []string) {
@@ -186,18 +176,8 @@ func TestLeftOutsSeesChanges(t *testing.T) {
 // was.
 func TestLeftOutsDistrustsRecentStamps(t *testing.T) {
 	home := testfs.Workspace(t, map[string]string{"a/b/c.go": "", "a/d/e.go": "", "f.go": ""})
-	old := racyWindow
-	racyWindow = time.Hour // however slow the machine, the fixture is recent
-	t.Cleanup(func() { racyWindow = old })
-	p, err := policy.New(policy.Config{Roots: []string{home}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	r, e := p.Resolve(".")
-	if e != nil {
-		t.Fatal(e)
-	}
+	setRacyWindow(t, time.Hour) // however slow the machine, the fixture is recent
+	p, r := resolvedRoot(t, home)
 	var c LeftOuts
 	for range 2 {
 		if _, e := c.LeftOut(context.Background(), p, r, 100); e != nil {
