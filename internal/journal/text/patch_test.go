@@ -37,13 +37,7 @@ func TestParsePatch(t *testing.T) {
 
 func TestApplyHunks(t *testing.T) {
 	text := "1\n2\n3\n4\n5\n6\n7\n8\n"
-	patch := func(s string) []Hunk {
-		fps, e := ParsePatch("--- a/f\n+++ b/f\n" + s)
-		if e != nil {
-			t.Fatal(e)
-		}
-		return fps[0].Hunks
-	}
+	patch := func(s string) []Hunk { return hunksOf(t, s) }
 	got, e := ApplyHunks("f", text, patch("@@ -2,2 +2,2 @@\n 2\n-3\n+three\n@@ -7,1 +7,2 @@\n 7\n+7b\n"))
 	if e != nil || got != "1\n2\nthree\n4\n5\n6\n7\n7b\n8\n" {
 		t.Fatalf("%q %v", got, e)
@@ -194,13 +188,7 @@ func TestParseGitHeaders(t *testing.T) {
 // where the patch never said, and reported as applied.
 func TestInsertionHunkGoesWhereItSays(t *testing.T) {
 	text := "1\n2\n3\n4\n5\n6\n7\n8\n"
-	patch := func(s string) []Hunk {
-		fps, e := ParsePatch("--- a/f\n+++ b/f\n" + s)
-		if e != nil {
-			t.Fatal(e)
-		}
-		return fps[0].Hunks
-	}
+	patch := func(s string) []Hunk { return hunksOf(t, s) }
 	got, e := ApplyHunks("f", text, patch("@@ -0,0 +1 @@\n+0\n@@ -3,0 +5 @@\n+3b\n@@ -8,0 +10 @@\n+9\n"))
 	if e != nil || got != "0\n1\n2\n3\n3b\n4\n5\n6\n7\n8\n9\n" {
 		t.Fatalf("insertions in place: %q %v", got, e)
@@ -219,13 +207,7 @@ func TestInsertionHunkGoesWhereItSays(t *testing.T) {
 // file: it comes above the hunk before it, or the file's last line has
 // no newline and the hunk does not mark it.
 func TestHunkConflictExplains(t *testing.T) {
-	patch := func(s string) []Hunk {
-		fps, e := ParsePatch("--- a/f\n+++ b/f\n" + s)
-		if e != nil {
-			t.Fatal(e)
-		}
-		return fps[0].Hunks
-	}
+	patch := func(s string) []Hunk { return hunksOf(t, s) }
 	msg := wantCode(t, second(ApplyHunks("f", "1\n2\n3\n4\n5\n6\n7\n8\n", patch("@@ -6,2 +6,2 @@\n 6\n-7\n+seven\n@@ -3,2 +3,2 @@\n 3\n-4\n+four\n"))), abi.Conflict)
 	if !strings.Contains(msg, "it starts at line 3, but hunk 1 before it reaches line 7") {
 		t.Errorf("out of order: %s", msg)
@@ -247,3 +229,13 @@ func TestCodexPatchIsExplained(t *testing.T) {
 }
 
 func second[T any](_ T, e *abi.Error) *abi.Error { return e }
+
+// hunksOf parses s, the hunks of one file's patch without its header.
+func hunksOf(t *testing.T, s string) []Hunk {
+	t.Helper()
+	fps, e := ParsePatch("--- a/f\n+++ b/f\n" + s)
+	if e != nil {
+		t.Fatal(e)
+	}
+	return fps[0].Hunks
+}
