@@ -19,6 +19,14 @@ func lspAdd(t *testing.T, home string, args ...string) {
 	}
 }
 
+// lspAddGopls registers gopls as docs/CLI.md's example does, a server per
+// module.
+func lspAddGopls(t *testing.T, home string) {
+	t.Helper()
+	lspAdd(t, home, "gopls", "--command", goplsCommand(t), "--languages", "go", "--root-markers", "go.work,go.mod",
+		"--init-options", `{"verboseWorkDoneProgress":true}`)
+}
+
 // A workspace of Go and Ruby, with gopls registered and a Ruby server
 // whose program is not installed: find_symbol and find_references by
 // name, which ask every server with files in the workspace, answer from
@@ -32,8 +40,7 @@ func TestLSPFindSymbolSkipsAMissingServer(t *testing.T) {
 		"x.rb":   "def foo\nend\n",
 	})
 	home := lspHome(t)
-	lspAdd(t, home, "gopls", "--command", goplsCommand(t), "--languages", "go", "--root-markers", "go.work,go.mod",
-		"--init-options", `{"verboseWorkDoneProgress":true}`)
+	lspAddGopls(t, home)
 	lspAdd(t, home, "rubyls", "--command", "juju-test-no-such-ruby-ls --stdio", "--languages", "ruby")
 	s := startHome(t, home, root, "--mode", "trusted")
 
@@ -72,8 +79,7 @@ func TestLSPDiagnosticsNameEachServerOnce(t *testing.T) {
 		"sub/s.go":   "package sub\n\nfunc S() string { return 1 }\n",
 	})
 	home := lspHome(t)
-	lspAdd(t, home, "gopls", "--command", goplsCommand(t), "--languages", "go", "--root-markers", "go.work,go.mod",
-		"--init-options", `{"verboseWorkDoneProgress":true}`)
+	lspAddGopls(t, home)
 	s := startHome(t, home, root, "--mode", "trusted")
 	for _, p := range []string{"a.go", "sub/s.go"} {
 		var d diagList
@@ -107,8 +113,7 @@ func TestLSPReferencesOfAnUndeclaredSymbolNameTheServer(t *testing.T) {
 		"a.go":   "package p\n\nimport \"strings\"\n\n// Fooo is a typo.\nfunc Foo() string { return strings.ToUpper(\"x\") }\n",
 	})
 	home := lspHome(t)
-	lspAdd(t, home, "gopls", "--command", goplsCommand(t), "--languages", "go", "--root-markers", "go.work,go.mod",
-		"--init-options", `{"verboseWorkDoneProgress":true}`)
+	lspAddGopls(t, home)
 	s := startHome(t, home, root, "--mode", "trusted")
 	for _, c := range []struct {
 		symbol string
