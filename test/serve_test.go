@@ -132,12 +132,16 @@ func TestServePrintedTokenCommand(t *testing.T) {
 	other := filepath.Join(t.TempDir(), "other token")
 	for _, args := range [][]string{nil, {"--token-file", other}} {
 		srv := startServe(t, root, args...)
+		// The lines for clients follow the address juju serve waits for.
 		line := ""
-		for l := range strings.SplitSeq(srv.log.String(), "\n") {
-			if strings.Contains(l, "claude mcp add --transport http juju "+srv.url) {
-				line = l
+		waitFor(t, "juju serve's claude mcp add line", func() bool {
+			for l := range strings.SplitSeq(srv.log.String(), "\n") {
+				if strings.Contains(l, "claude mcp add --transport http juju "+srv.url) && strings.HasSuffix(l, `)"`) {
+					line = l
+				}
 			}
-		}
+			return line != ""
+		})
 		_, cmd, ok := strings.Cut(line, `--header "Authorization: Bearer $(`)
 		cmd, _, ok2 := strings.Cut(cmd, `)"`)
 		if !ok || !ok2 {
