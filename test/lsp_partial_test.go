@@ -97,7 +97,7 @@ func TestLSPDiagnosticsNameEachServerOnce(t *testing.T) {
 		Diagnostics []struct{ Path string }
 	}
 	decode(t, res, &out)
-	if len(out.Diagnostics) != 2 || out.Server != "gopls" || !strings.Contains(text(res), "language server gopls]") {
+	if len(out.Diagnostics) != 2 || out.Server != "gopls" || !strings.Contains(text(res), "(language server gopls);") {
 		t.Fatalf("want both files' errors, from gopls named once: %s", text(res))
 	}
 }

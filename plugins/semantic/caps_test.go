@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -30,5 +31,40 @@ func TestCaps(t *testing.T) {
 	raw, _ = json.Marshal(locs)
 	if len(raw) >= 100_000 || len(text) >= 100_000 || !locs.Truncated {
 		t.Fatalf("locations: structured %d, text %d, truncated %v", len(raw), len(text), locs.Truncated)
+	}
+}
+
+// TestDiagnosticsTextCountsEveryDiagnostic: the summary counts every
+// diagnostic of the answer, not only those whose lines fit the text, says how
+// many lines it left out, and speaks of one error in the singular.
+func TestDiagnosticsTextCountsEveryDiagnostic(t *testing.T) {
+	out := &DiagnosticsResult{Source: sourceLSP, Server: "gopls"}
+	for i := range 1000 {
+		sev := "error"
+		if i%4 == 0 {
+			sev = "warning"
+		}
+		out.Diagnostics = append(out.Diagnostics, Diagnostic{Path: "a.go", Severity: sev, Message: strings.Repeat("m", 200), Line: i + 1, Column: 1})
+	}
+	text := diagnosticsText("in a.go", out)
+	if out.Errors != 750 || out.Warnings != 250 {
+		t.Fatalf("counted %d errors and %d warnings, want 750 and 250", out.Errors, out.Warnings)
+	}
+	lines := strings.Count(text, "\n") - 1
+	if lines >= 1000 {
+		t.Fatalf("all %d lines fit; the test needs more", lines)
+	}
+	want := "[750 errors, 250 warnings in a.go (language server gopls); " + strconv.Itoa(lines) + " listed; " + strconv.Itoa(1000-lines) + " more not shown"
+	if !strings.Contains(text, want) {
+		t.Fatalf("summary: want %q in %q", want, text[strings.LastIndexByte(text[:len(text)-1], '\n')+1:])
+	}
+
+	one := &DiagnosticsResult{Source: sourceLSP, Server: "gopls", Diagnostics: []Diagnostic{{Path: "a.go", Severity: "error", Message: "x", Line: 1, Column: 1}}}
+	if text := diagnosticsText("in a.go", one); !strings.Contains(text, "[1 error, 0 warnings in a.go (language server gopls); 1 listed]") {
+		t.Fatalf("one error: %q", text)
+	}
+	none := &DiagnosticsResult{Source: sourceLSP}
+	if text := diagnosticsText("in the open files", none); text != "No diagnostics in the open files.\n" {
+		t.Fatalf("none, no server: %q", text)
 	}
 }

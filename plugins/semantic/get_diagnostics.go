@@ -78,7 +78,16 @@ func getDiagnostics(_ *juju.Call, in GetDiagnosticsArgs) (*juju.Result, error) {
 	if in.Path == "" && res.Server == "" {
 		out.Note = "no language server is running yet: pass path to check a file (its server starts then)"
 	}
-	var b textBuilder
+	what := "in " + in.Path
+	if in.Path == "" {
+		what = "in the open files"
+	}
+	return juju.Text(diagnosticsText(what, out)).WithStructured(out), nil
+}
+
+// diagnosticsText counts out's errors and warnings, then writes the lines
+// that fit the text's cap and a summary that says how many it shows.
+func diagnosticsText(what string, out *DiagnosticsResult) string {
 	for _, d := range out.Diagnostics {
 		switch d.Severity {
 		case "error":
@@ -86,32 +95,39 @@ func getDiagnostics(_ *juju.Call, in GetDiagnosticsArgs) (*juju.Result, error) {
 		case "warning":
 			out.Warnings++
 		}
+	}
+	var b textBuilder
+	shown := 0
+	for _, d := range out.Diagnostics {
 		code := ""
 		if d.Code != "" {
 			code = " [" + d.Code + "]"
 		}
 		if !b.add(position(d.Path, d.Line, d.Column) + ": " + d.Severity + code + ": " + oneLine(d.Message)) {
-			out.Truncated = true
 			break
 		}
+		shown++
 	}
-	what := "in " + in.Path
-	if in.Path == "" {
-		what = "in the open files"
+	server := ""
+	if out.Server != "" {
+		server = " (language server " + out.Server + ")"
 	}
 	if len(out.Diagnostics) == 0 {
-		b.WriteString(fmt.Sprintf("No diagnostics %s (language server %s).\n", what, out.Server))
+		b.WriteString("No diagnostics " + what + server + ".\n")
 	} else {
-		s := fmt.Sprintf("[%d errors, %d warnings, %d listed %s; language server %s", out.Errors, out.Warnings, len(out.Diagnostics), what, out.Server)
-		if out.Truncated {
-			s += "; more exist, not listed"
+		s := fmt.Sprintf("[%d %s, %d %s %s%s; %d listed", out.Errors, plural(out.Errors, "error", "errors"), out.Warnings, plural(out.Warnings, "warning", "warnings"), what, server, shown)
+		switch {
+		case shown < len(out.Diagnostics):
+			s += fmt.Sprintf("; %d more not shown: narrow with path or severity", len(out.Diagnostics)-shown)
+		case out.Truncated:
+			s += "; more exist, not listed: raise maxResults or narrow severity"
 		}
 		b.WriteString(s + "]\n")
 	}
 	if out.Note != "" {
 		b.WriteString("Note: " + out.Note + "\n")
 	}
-	return juju.Text(b.String()).WithStructured(out), nil
+	return b.String()
 }
 
 func lowerFirst(s string) string {
