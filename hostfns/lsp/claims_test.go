@@ -609,3 +609,26 @@ func TestClaimLSPProgramInsideTheRootsRefused(t *testing.T) {
 		t.Error("the server was started")
 	}
 }
+
+// TestReferencesCutAfterSorting: when there are more references than
+// maxResults, those kept are the first by path and position, not the
+// first the server listed. The fake lists a/b.go's before a.go's (the
+// order of a walk); sorted, a.go comes first.
+func TestReferencesCutAfterSorting(t *testing.T) {
+	files := map[string]string{
+		"a.go":   "package a\nvar needle = 1\n",
+		"a/b.go": "package b\nvar y = needle\nvar z = needle\n",
+	}
+	m, _, _ := claimsManager(t, "index", files, policy.Config{}, Options{})
+	res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPReferences, Path: "a.go", Line: 2, Column: 6, IncludeDeclaration: true, MaxResults: 2})
+	if e != nil {
+		t.Fatal(e)
+	}
+	var got []string
+	for _, l := range res.Locations {
+		got = append(got, fmt.Sprintf("%s:%d", l.Path, l.Line))
+	}
+	if want := []string{"a.go:2", "a/b.go:2"}; !res.Truncated || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("kept %v (truncated %v), want %v and truncated", got, res.Truncated, want)
+	}
+}

@@ -55,13 +55,14 @@ func (m *Manager) locations(ctx context.Context, req *abi.LSPRequest) (*abi.LSPR
 			if withheld {
 				continue // not counted, and no room taken: see places.file
 			}
-			if len(res.Locations) >= req.MaxResults {
-				res.Truncated = true
-				break
-			}
 			res.Locations = append(res.Locations, loc)
 		}
+		// Sorted before the cut, so that the places kept are the first in
+		// the roots' order, not whichever the server happened to list first.
 		sortLocations(res.Locations)
+		if len(res.Locations) > req.MaxResults {
+			res.Locations, res.Truncated = res.Locations[:req.MaxResults], true
+		}
 		return nil
 	})
 	return res, e
