@@ -38,10 +38,8 @@ func init() {
 }
 
 func todoWrite(_ *juju.Call, in TodoWriteArgs) (*juju.Result, error) {
-	for i := range in.Todos {
-		if in.Todos[i].ID == "" {
-			in.Todos[i].ID = fmt.Sprint(i + 1)
-		}
+	if err := assignTodoIDs(in.Todos); err != nil {
+		return nil, err
 	}
 	b, err := json.Marshal(in.Todos)
 	if err != nil {
@@ -51,6 +49,36 @@ func todoWrite(_ *juju.Call, in TodoWriteArgs) (*juju.Result, error) {
 		return nil, err
 	}
 	return juju.Text(renderTodos(in.Todos)).WithStructured(TodoOutput{Todos: in.Todos}), nil
+}
+
+// assignTodoIDs refuses two items given the same id, and gives each item
+// without one its position, or the next number no item holds: an id names
+// one item, whatever the model later asks about it.
+func assignTodoIDs(todos []Todo) error {
+	taken := make(map[string]int, len(todos))
+	for i, t := range todos {
+		if t.ID == "" {
+			continue
+		}
+		if j, dup := taken[t.ID]; dup {
+			return juju.Errorf(abi.InvalidArgument, "todos %d and %d both have id %s; give each item an id of its own, or leave id out to number it by its position",
+				j+1, i+1, abi.Quote(t.ID))
+		}
+		taken[t.ID] = i
+	}
+	next := 0
+	for i := range todos {
+		if todos[i].ID != "" {
+			continue
+		}
+		id := fmt.Sprint(i + 1)
+		for _, held := taken[id]; held; _, held = taken[id] {
+			next++
+			id = fmt.Sprint(len(todos) + next)
+		}
+		todos[i].ID, taken[id] = id, i
+	}
+	return nil
 }
 
 func renderTodos(todos []Todo) string {

@@ -22,3 +22,23 @@ func TestTodoLinesStayLines(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", lines[0], want)
 	}
 }
+
+// An id names one item: two items given the same id are refused, and an
+// item without one gets its position unless another item holds it.
+func TestTodoIDsNameOneItem(t *testing.T) {
+	todos := []Todo{{ID: "2"}, {}, {}, {ID: "4"}}
+	if err := assignTodoIDs(todos); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, td := range todos {
+		ids = append(ids, td.ID)
+	}
+	if got := strings.Join(ids, ","); got != "2,5,3,4" {
+		t.Fatalf("ids %s, want 2,5,3,4", got)
+	}
+	err := assignTodoIDs([]Todo{{ID: "a"}, {}, {ID: "a"}})
+	if err == nil || !strings.Contains(err.Error(), `todos 1 and 3 both have id "a"`) {
+		t.Fatalf("duplicate ids: %v", err)
+	}
+}
