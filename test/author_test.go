@@ -116,6 +116,9 @@ func TestPrebuiltWasmPlugin(t *testing.T) {
 	if built.Name != "test-raw" || len(built.SHA256) != 64 || strings.Join(built.Tools, ",") != "test_raw_echo,test_raw_fail" {
 		t.Fatalf("build --wasm: %+v", built)
 	}
+	if out := cliOK(t, home, "plugins", "build", "--wasm", good, dir); !strings.Contains(out, ": 2 tools, 0 discoverers\n") {
+		t.Fatalf("build --wasm says: %s", out)
+	}
 
 	// Mistakes of a hand-stamped manifest: a wasm rebuilt without building
 	// the manifest again, a schema left stale, an unlinkable import.

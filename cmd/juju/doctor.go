@@ -139,7 +139,7 @@ func (r *doctorReport) render(w io.Writer) error {
 	tw = newTable(w)
 	warm := false
 	for _, pl := range r.Plugins {
-		fmt.Fprintf(tw, "  %s\t%s\t%d tools\t%s\n", visible.String(pl.Name), pl.Source, pl.Tools, visible.String(pl.status()))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", visible.String(pl.Name), pl.Source, count(pl.Tools, "tool"), visible.String(pl.status()))
 		warm = warm || pl.CompileMs > 0
 	}
 	tw.Flush()

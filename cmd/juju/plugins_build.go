@@ -101,8 +101,16 @@ func runPluginsBuild(cmd *cobra.Command, dir string, dirs config.Dirs, o *plugin
 	}
 	fmt.Fprintf(progress, "built in %.1f s\n", time.Since(start).Seconds())
 	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "%s %s: %d tools, %d discoverers\n", m.Name, visible.String(m.Version), len(m.Tools), len(m.Discoverers))
+	fmt.Fprintf(w, "%s %s: %s, %s\n", m.Name, visible.String(m.Version), count(len(m.Tools), "tool"), count(len(m.Discoverers), "discoverer"))
 	fmt.Fprintf(w, "  wasm   %s\n  sha256 %s\n", m.Wasm.File, m.Wasm.SHA256)
 	_, err = fmt.Fprintf(w, "Install it with: juju plugins install %s\n", out)
 	return err
+}
+
+// count is "1 tool", "2 tools", "0 tools".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
