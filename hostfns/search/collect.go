@@ -186,6 +186,7 @@ func (c *collector) content() bool {
 func nominate(n int, line []byte, start int, column bool, seed maphash.Seed) candidate {
 	c := candidate{n: n, size: len(line), sum: maphash.Bytes(seed, line), column: 1}
 	if column && start >= 0 && start <= len(line) {
+		c.start = start
 		if before := line[:start]; utf8.Valid(before) {
 			c.column += utf8.RuneCount(before)
 		} else {

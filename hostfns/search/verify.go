@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"hash/maphash"
 	"io"
 	"strings"
@@ -29,6 +30,8 @@ type candidate struct {
 	size   int
 	sum    uint64
 	column int
+	// start is the byte offset in the line where the first match begins.
+	start int
 	// omitted: rg's text is its note that the line, of maxColumns bytes
 	// or more, was left out.
 	omitted bool
@@ -75,8 +78,16 @@ func verify(ctx context.Context, lr *lineReader, r io.Reader, cands []candidate,
 		for near < len(cands) && cands[near].n+context < n {
 			near++
 		}
-		keep := show && near < len(cands) && cands[near].n-context <= n
+		keep := 0
+		if show && near < len(cands) && cands[near].n-context <= n {
+			keep = keepBytes
+		}
 		check := next < len(cands) && cands[next].n == n
+		if keep > 0 && check {
+			// The head must reach past the match for the line to be
+			// shown around it (hostLine.text).
+			keep = min(max(keepBytes, cands[next].start+MaxLineBytes), maxColumns)
+		}
 		ln, err := lr.next(keep, check)
 		if errors.Is(err, io.EOF) {
 			break
@@ -84,8 +95,12 @@ func verify(ctx context.Context, lr *lineReader, r io.Reader, cands []candidate,
 		if err != nil {
 			return nil, err
 		}
-		if keep {
-			hf.text[n] = ln.text()
+		if keep > 0 {
+			at := 0
+			if check {
+				at = cands[next].start
+			}
+			hf.text[n] = ln.text(at)
 		}
 		if check {
 			c := cands[next]
@@ -171,10 +186,10 @@ func decode(br *bufio.Reader) *bufio.Reader {
 	return br
 }
 
-// next reads the next line: with keep, its head; with sum, its hash. It
-// returns io.EOF when no line is left (a last line without a line break is
-// a line).
-func (lr *lineReader) next(keep, sum bool) (hostLine, error) {
+// next reads the next line: its first keep bytes, and with sum its hash.
+// It returns io.EOF when no line is left (a last line without a line break
+// is a line).
+func (lr *lineReader) next(keep int, sum bool) (hostLine, error) {
 	var ln hostLine
 	lr.head = lr.head[:0]
 	if sum {
@@ -189,7 +204,7 @@ func (lr *lineReader) next(keep, sum bool) (hostLine, error) {
 		if sum {
 			lr.h.Write(chunk)
 		}
-		if room := keepBytes - len(lr.head); keep && room > 0 {
+		if room := keep - len(lr.head); room > 0 {
 			lr.head = append(lr.head, chunk[:min(room, len(chunk))]...)
 		}
 		switch {
@@ -200,7 +215,7 @@ func (lr *lineReader) next(keep, sum bool) (hostLine, error) {
 		case err != nil && !errors.Is(err, io.EOF):
 			return ln, err
 		}
-		if keep {
+		if keep > 0 {
 			ln.head, ln.long = lr.head, ln.size > len(lr.head)
 		}
 		if sum {
@@ -211,18 +226,43 @@ func (lr *lineReader) next(keep, sum bool) (hostLine, error) {
 }
 
 // text is the line as results show it: valid UTF-8, without a final
-// "\r", cut past MaxLineBytes.
-func (ln hostLine) text() string {
-	s := strings.ToValidUTF8(string(ln.head), "\uFFFD")
+// "\r", cut past MaxLineBytes. A match that begins at byte at of a longer
+// line, too far in for the first MaxLineBytes to show it, is shown in a
+// window of MaxLineBytes that starts a little before it, and the text says
+// what was cut before it.
+func (ln hostLine) text(at int) string {
+	head := ln.head
 	if !ln.long {
-		s = strings.TrimRight(s, "\r")
-		if len(s) <= MaxLineBytes {
-			return s
+		head = bytes.TrimRight(head, "\r")
+		if len(head) <= MaxLineBytes {
+			return strings.ToValidUTF8(string(head), "\uFFFD")
 		}
 	}
-	cut := min(MaxLineBytes, len(s))
-	for cut > 0 && cut < len(s) && !utf8.RuneStart(s[cut]) {
-		cut--
+	from := 0
+	if at+matchRoom > MaxLineBytes && at < len(head) {
+		from = max(0, at-matchLead)
+		for from > 0 && !utf8.RuneStart(head[from]) {
+			from--
+		}
 	}
-	return s[:cut] + " …[line cut]"
+	to := min(from+MaxLineBytes, len(head))
+	for to > from && to < len(head) && !utf8.RuneStart(head[to]) {
+		to--
+	}
+	s := strings.ToValidUTF8(string(head[from:to]), "\uFFFD")
+	if from > 0 {
+		s = fmt.Sprintf("…[%d bytes cut] %s", from, s)
+	}
+	if to < len(head) || ln.long {
+		s += " …[line cut]"
+	}
+	return s
 }
+
+// A match shown in a window of a long line has matchLead bytes of the line
+// before it; the window moves off the line's start only when fewer than
+// matchRoom bytes of the first MaxLineBytes would show the match.
+const (
+	matchLead = 120
+	matchRoom = 200
+)

@@ -93,11 +93,14 @@ func TestRGOnlyNominates(t *testing.T) {
 
 // TestRGAgreesWithHost: real rg and the host's read agree on the lines of
 // files rg decodes or numbers in its own way (CRLF, a byte-order mark,
-// UTF-16, no final line break, invalid UTF-8, a line far longer than what
-// is shown), so none of their matches is dropped.
+// UTF-16, no final line break, invalid UTF-8, lines far longer than what
+// is shown), so none of their matches is dropped. A long line is shown from
+// its start when its match is near it, and around the match when it lies
+// further in: past the first 1,000 bytes it would be out of view.
 func TestRGAgreesWithHost(t *testing.T) {
 	needRG(t)
-	long := strings.Repeat("é", 3000) + " needle"
+	long := strings.Repeat("é", 10000) + " needle" + strings.Repeat(" tail", 300)
+	longHead := "needle " + strings.Repeat("é", 3000)
 	utf16 := []byte{0xff, 0xfe}
 	for _, r := range "x\r\nneedle utf16\r\ny\r\n" {
 		utf16 = append(utf16, byte(r), 0)
@@ -108,6 +111,7 @@ func TestRGAgreesWithHost(t *testing.T) {
 		"nonl.txt":  "before\nlast needle",
 		"bad.txt":   "\xfd\xff needle bad\n",
 		"long.txt":  "short\n" + long + "\nnext\n",
+		"head.txt":  longHead + "\n",
 		"utf16.txt": string(utf16),
 	})
 	p := newPolicy(t, root)
@@ -122,13 +126,17 @@ func TestRGAgreesWithHost(t *testing.T) {
 		}
 		got[f.Path] = f.Matches[0]
 	}
-	cutLong := long[:MaxLineBytes] + " …[line cut]" // é is two bytes: 1000 is a boundary
+	// The match begins at byte 20001; the window 120 bytes before it, on
+	// the start of an é (two bytes each).
+	cutLong := "…[19880 bytes cut] " + long[19880:19880+MaxLineBytes] + " …[line cut]"
+	cutHead := longHead[:MaxLineBytes-1] + " …[line cut]" // é is two bytes, and starts at odd offsets here
 	for path, want := range map[string]abi.SearchMatch{
 		"crlf.txt":  {Line: 2, Column: 1, Text: "needle crlf", Before: []string{"a"}, After: []string{"b"}},
 		"bom.txt":   {Line: 1, Column: 1, Text: "needle bom", After: []string{"after"}},
 		"nonl.txt":  {Line: 2, Column: 6, Text: "last needle", Before: []string{"before"}},
 		"bad.txt":   {Line: 1, Column: 3, Text: "\ufffd needle bad"}, // in the code points shown
-		"long.txt":  {Line: 2, Column: 3002, Text: cutLong, Before: []string{"short"}, After: []string{"next"}},
+		"long.txt":  {Line: 2, Column: 10002, Text: cutLong, Before: []string{"short"}, After: []string{"next"}},
+		"head.txt":  {Line: 1, Column: 1, Text: cutHead},
 		"utf16.txt": {Line: 2, Column: 1, Text: "needle utf16", Before: []string{"x"}, After: []string{"y"}},
 	} {
 		if fmt.Sprint(got[path]) != fmt.Sprint(want) {
@@ -137,7 +145,7 @@ func TestRGAgreesWithHost(t *testing.T) {
 	}
 	for _, mode := range []string{abi.SearchFiles, abi.SearchCount} {
 		res := call(t, p, Options{}, abi.SearchRequest{Pattern: "needle", Mode: mode})
-		if res.Error != nil || res.Changed || len(res.Files) != 6 {
+		if res.Error != nil || res.Changed || len(res.Files) != 7 {
 			t.Fatalf("%s: %+v", mode, res)
 		}
 	}

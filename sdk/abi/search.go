@@ -92,8 +92,8 @@ type SearchResult struct {
 const MaxLongLines = 20
 
 // LongLineBytes is the length from which a matching line is not returned
-// but named in SearchResult.LongLines: results show a line's first 1,000
-// bytes anyway, and ripgrep holds each file's matching lines in memory
+// but named in SearchResult.LongLines: results show 1,000 bytes of a line
+// anyway, and ripgrep holds each file's matching lines in memory
 // before it prints them, so this bounds what one file's lines cost it.
 const LongLineBytes = 64 << 10
 
@@ -122,7 +122,7 @@ type SearchFile struct {
 type SearchMatch struct {
 	Line   int      `json:"line" desc:"1-based line number."`
 	Column int      `json:"column" desc:"1-based column of the first match on the line, in Unicode code points."`
-	Text   string   `json:"text" desc:"The line, without its line break (cut past 1000 bytes)."`
+	Text   string   `json:"text" desc:"The line, without its line break: its first 1000 bytes, or, when the match lies further in, 1000 bytes from a little before it (the text then says how many bytes were cut before)."`
 	Before []string `json:"before,omitempty" desc:"Context lines just before it."`
 	After  []string `json:"after,omitempty" desc:"Context lines just after it."`
 }
