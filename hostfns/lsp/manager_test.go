@@ -42,7 +42,8 @@ func (stdio) Close() error                { return nil }
 // given (an echo, for the column round trip); documentSymbol; and it
 // pushes, for every opened or changed document, one diagnostic whose
 // message is the document's first line, with the document's version.
-// Mode "hang" never answers; "crashonce" exits at the first definition
+// Mode "hang" never answers; "mute" pushes no diagnostics; "openonly"
+// pushes them for opened documents only; "crashonce" exits at the first definition
 // when the file named by FAKELSP_MARK does not exist yet (creating it).
 func fakeServer(mode string) {
 	if mode == "hang" {
@@ -71,6 +72,9 @@ func fakeServer(mode string) {
 			pos := p["position"]
 			return []any{map[string]any{"uri": td["uri"], "range": map[string]any{"start": pos, "end": pos}}}, nil
 		case "textDocument/didOpen", "textDocument/didChange":
+			if mode == "mute" || (mode == "openonly" && r.Method == "textDocument/didChange") {
+				break
+			}
 			td := p["textDocument"].(map[string]any)
 			var body string
 			if t, ok := td["text"].(string); ok {
@@ -248,6 +252,36 @@ func TestFakePushedDiagnosticsFollowWrites(t *testing.T) {
 	res, e = ask(t, m, abi.LSPRequest{Op: abi.LSPDiagnostics})
 	if e != nil || len(res.Diagnostics) != 1 || res.Diagnostics[0].Path != "a.go" {
 		t.Fatalf("all: %+v %v", res, e)
+	}
+}
+
+// TestFakeUnsettledDiagnosticsSaid: when the wait runs out before the
+// server reported on a file's current text, the answer says so, and
+// whether it sent nothing at all (an empty list is then no verdict) or
+// only diagnostics of an older text.
+func TestFakeUnsettledDiagnosticsSaid(t *testing.T) {
+	m, _ := fakeManager(t, "mute", map[string]string{"a.go": "package a\n"}, Options{ReadyTimeout: time.Second})
+	for _, req := range []abi.LSPRequest{{Op: abi.LSPDiagnostics, Path: "a.go"}, {Op: abi.LSPDiagnostics}} {
+		res, e := ask(t, m, req)
+		if e != nil || len(res.Diagnostics) != 0 || fmt.Sprint(res.Unsettled) != "[{a.go true}]" {
+			t.Fatalf("path %q, a server that pushes nothing: %+v %v", req.Path, res, e)
+		}
+	}
+
+	m, root := fakeManager(t, "openonly", map[string]string{"a.go": "// first\npackage a\n"}, Options{ReadyTimeout: time.Second})
+	res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDiagnostics, Path: "a.go"})
+	if e != nil || len(res.Diagnostics) != 1 || res.Unsettled != nil {
+		t.Fatalf("opened: %+v %v", res, e)
+	}
+	abs := filepath.Join(root, "a.go")
+	if err := os.WriteFile(abs, []byte("// second\npackage a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	real, _ := filepath.EvalSymlinks(abs)
+	m.Observe([]journal.Touched{{Path: real, Action: abi.ActionModified}})
+	res, e = ask(t, m, abi.LSPRequest{Op: abi.LSPDiagnostics, Path: "a.go"})
+	if e != nil || len(res.Diagnostics) != 1 || res.Diagnostics[0].Message != "// first" || fmt.Sprint(res.Unsettled) != "[{a.go false}]" {
+		t.Fatalf("changed, not reported on: %+v %v", res, e)
 	}
 }
 

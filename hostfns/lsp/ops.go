@@ -225,12 +225,14 @@ func (m *Manager) diagnostics(ctx context.Context, req *abi.LSPRequest) (*abi.LS
 		if err != nil {
 			return err
 		}
-		items, pulled, err := c.fileDiagnostics(ctx, d)
+		items, pulled, state, err := c.fileDiagnostics(ctx, d)
 		if err != nil {
 			return err
 		}
 		res.Pulled = pulled
-		res.Diagnostics = m.places(c).diagnostics(d.uri, items)
+		pl := m.places(c)
+		res.Unsettled = pl.unsettled(res.Unsettled, d, state)
+		res.Diagnostics = pl.diagnostics(d.uri, items)
 		cutDiagnostics(res, req.MaxResults)
 		return nil
 	})
@@ -254,7 +256,7 @@ func (m *Manager) allDiagnostics(ctx context.Context, req *abi.LSPRequest) (*abi
 		sort.Slice(docs, func(i, j int) bool { return docs[i].path < docs[j].path })
 		pl := m.places(c)
 		for _, d := range docs {
-			items, pulled, err := c.fileDiagnostics(ctx, d)
+			items, pulled, state, err := c.fileDiagnostics(ctx, d)
 			if err != nil {
 				if e := m.callFailure(ctx, c.reg.Name, err); e.Code == abi.Timeout {
 					return nil, e
@@ -262,12 +264,26 @@ func (m *Manager) allDiagnostics(ctx context.Context, req *abi.LSPRequest) (*abi
 				continue
 			}
 			res.Pulled = res.Pulled || pulled
+			res.Unsettled = pl.unsettled(res.Unsettled, d, state)
 			res.Diagnostics = append(res.Diagnostics, pl.diagnostics(d.uri, items)...)
 		}
 		addServer(res, c.reg.Name)
 	}
 	cutDiagnostics(res, req.MaxResults)
 	return res, nil
+}
+
+// unsettled adds d to list, by its display path, when its diagnostics were
+// not current (a withheld file is never open, and never named).
+func (p *places) unsettled(list []abi.LSPUnsettled, d *openDoc, state diagState) []abi.LSPUnsettled {
+	if state == diagCurrent {
+		return list
+	}
+	_, display, _, _, withheld := p.file(d.uri)
+	if withheld {
+		return list
+	}
+	return append(list, abi.LSPUnsettled{Path: display, Silent: state == diagNone})
 }
 
 // cutDiagnostics orders res's diagnostics by file and position, as

@@ -41,21 +41,32 @@ func budget(ctx context.Context, d time.Duration) time.Duration {
 	return max(d, 0)
 }
 
+// diagState says how current the diagnostics fileDiagnostics returns are.
+type diagState int
+
+const (
+	diagCurrent diagState = iota // pulled, or pushed for d's current text
+	diagOlder                    // the last pushed, for an older text
+	diagNone                     // none pushed for d at all
+)
+
 // fileDiagnostics returns the diagnostics of the open document d: asked
 // for when the server takes textDocument/diagnostic, else the last it
-// pushed once that push is current (see the package comment).
-func (c *client) fileDiagnostics(ctx context.Context, d *openDoc) (items []diagnostic, pulled bool, err error) {
+// pushed once that push is current (see the package comment). When the
+// wait runs out first, it returns the last pushed and says they are not
+// current.
+func (c *client) fileDiagnostics(ctx context.Context, d *openDoc) (items []diagnostic, pulled bool, state diagState, err error) {
 	tried := c.pulls()
 	if tried {
 		items, err = c.pull(ctx, d)
 		var rpc *rpcError
 		if err == nil || !errors.As(err, &rpc) {
-			return items, true, err
+			return items, true, diagCurrent, err
 		}
 		c.m.log.Info("pull diagnostics failed; waiting for pushed ones", "server", c.reg.Name, "err", err)
 	}
 	if err := c.barrier(ctx); err != nil {
-		return nil, false, err
+		return nil, false, diagCurrent, err
 	}
 	wctx, cancel := context.WithTimeout(ctx, budget(ctx, c.m.opts.ReadyTimeout))
 	defer cancel()
@@ -71,21 +82,26 @@ func (c *client) fileDiagnostics(ctx context.Context, d *openDoc) (items []diagn
 		items, err = c.pull(ctx, d)
 		var rpc *rpcError
 		if err == nil || !errors.As(err, &rpc) {
-			return items, true, err
+			return items, true, diagCurrent, err
 		}
 		c.m.log.Info("pull diagnostics failed; answering with the pushed ones", "server", c.reg.Name, "err", err)
 		err = nil
 	}
+	state = diagCurrent
 	switch {
 	case errors.Is(err, errDied), ctx.Err() != nil:
-		return nil, false, err
+		return nil, false, diagCurrent, err
 	case err != nil:
 		c.m.log.Info("no current diagnostics pushed in time; answering with the last", "server", c.reg.Name, "file", d.path)
+		state = diagOlder
 	}
 	c.mu.Lock()
-	items = c.pushed[d.uri].items
+	p, ok := c.pushed[d.uri]
 	c.mu.Unlock()
-	return items, false, nil
+	if !ok {
+		state = diagNone // also when a pull failed and nothing was pushed
+	}
+	return p.items, false, state, nil
 }
 
 // pull asks for d's diagnostics, passing the previous result id so an

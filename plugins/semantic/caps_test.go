@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/jujutools/juju/sdk/abi"
 )
 
 // TestCaps: a huge answer is cut to the caps, and the cut is said.
@@ -66,5 +68,17 @@ func TestDiagnosticsTextCountsEveryDiagnostic(t *testing.T) {
 	none := &DiagnosticsResult{Source: sourceLSP}
 	if text := diagnosticsText("in the open files", none); text != "No diagnostics in the open files.\n" {
 		t.Fatalf("none, no server: %q", text)
+	}
+}
+
+// TestUnsettledNote: files the server sent nothing about are named apart
+// from those whose diagnostics are older than their text.
+func TestUnsettledNote(t *testing.T) {
+	note := unsettledNote([]abi.LSPUnsettled{{Path: "a.go", Silent: true}, {Path: "b.go"}, {Path: "c.go", Silent: true}})
+	if !strings.Contains(note, "sent no diagnostics for a.go, c.go before") || !strings.Contains(note, "the diagnostics of b.go are from before the latest change") {
+		t.Fatalf("%q", note)
+	}
+	if unsettledNote(nil) != "" {
+		t.Fatal("a note with nothing unsettled")
 	}
 }

@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/jujutools/juju/sdk/abi"
 	"github.com/jujutools/juju/sdk/juju"
@@ -36,6 +37,7 @@ type DiagnosticsResult struct {
 	Errors      int          `json:"errors" desc:"How many errors are listed."`
 	Warnings    int          `json:"warnings" desc:"How many warnings are listed."`
 	Truncated   bool         `json:"truncated,omitempty" desc:"More diagnostics exist than are listed."`
+	Unsettled   []string     `json:"unsettled,omitempty" desc:"Files the server had not reported on, as they are now, when juju stopped waiting: their diagnostics may be missing or out of date; ask again in a moment."`
 	Note        string       `json:"note,omitempty" desc:"What to know about this answer."`
 }
 
@@ -77,6 +79,10 @@ func getDiagnostics(_ *juju.Call, in GetDiagnosticsArgs) (*juju.Result, error) {
 	}
 	if in.Path == "" && res.Server == "" {
 		out.Note = "no language server is running yet: pass path to check a file (its server starts then)"
+	}
+	out.Note = joinNotes(out.Note, unsettledNote(res.Unsettled))
+	for _, u := range res.Unsettled {
+		out.Unsettled = append(out.Unsettled, u.Path)
 	}
 	what := "in " + in.Path
 	if in.Path == "" {
@@ -135,4 +141,32 @@ func lowerFirst(s string) string {
 		return s
 	}
 	return string(s[0]|0x20) + s[1:]
+}
+
+// unsettledNote says which files the server had not reported on in time:
+// for those it sent nothing about, an empty list is no verdict.
+func unsettledNote(list []abi.LSPUnsettled) string {
+	var silent, older []string
+	for _, u := range list {
+		if u.Silent {
+			silent = append(silent, juju.PathText(u.Path))
+		} else {
+			older = append(older, juju.PathText(u.Path))
+		}
+	}
+	var notes []string
+	if len(silent) > 0 {
+		notes = append(notes, "the language server sent no diagnostics for "+strings.Join(silent, ", ")+" before juju stopped waiting, so none listed for them does not mean they are clean: it may still be loading the project; ask again in a moment")
+	}
+	if len(older) > 0 {
+		notes = append(notes, "the diagnostics of "+strings.Join(older, ", ")+" are from before the latest change: the server had not reported on the current text before juju stopped waiting; ask again in a moment")
+	}
+	return strings.Join(notes, "; ")
+}
+
+func joinNotes(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
 }

@@ -51,6 +51,11 @@ type LSPResult struct {
 	// Pulled says the diagnostics were asked for (textDocument/diagnostic);
 	// otherwise they are the last the server pushed for each file.
 	Pulled bool `json:"pulled,omitempty"`
+	// Unsettled names, by display path, the files for which the server
+	// had pushed no diagnostics of their current text when the wait ran
+	// out: it sent none at all for them (Silent) or only older ones, which
+	// Diagnostics holds. Such a server may still be analysing.
+	Unsettled []LSPUnsettled `json:"unsettled,omitempty"`
 	// Truncated says MaxResults cut the answer. Results in secret or
 	// denied files are left out without a word: they take no room, and
 	// nothing says they were there.
@@ -65,6 +70,12 @@ type LSPResult struct {
 	// while the others answered.
 	Skipped []string        `json:"skipped,omitempty"`
 	Servers []LSPServerInfo `json:"servers,omitempty"`
+}
+
+// LSPUnsettled is a file whose diagnostics were not current in time.
+type LSPUnsettled struct {
+	Path   string `json:"path"`
+	Silent bool   `json:"silent,omitempty"` // the server pushed none for it at all
 }
 
 // LSPLocation is a place in a file. Inside the roots Path is the display
