@@ -148,6 +148,8 @@ func (j *Journal) fsError(display string, err error) *abi.Error {
 	switch {
 	case errors.Is(err, errTooLarge):
 		return abi.Errorf(abi.TooLarge, "%s is larger than %d MiB, which juju does not edit; change it with a command instead", abi.Quote(display), j.opts.maxFileSize>>20)
+	case errors.Is(err, errLinkedKey):
+		return policy.LinkedKeyError(display)
 	case errors.Is(err, errSwapped):
 		return abi.Errorf(abi.FileChanged, "a folder on the way to %s was replaced (by a symbolic link, or moved) while the change was being made; juju does not write through it, and nothing was changed. Look at the folder, then redo the change", abi.Quote(display))
 	case errors.Is(err, errSpecial):

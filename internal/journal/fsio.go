@@ -12,6 +12,8 @@ import (
 	"path"
 	"strings"
 	"syscall"
+
+	"github.com/jujutools/juju/internal/policy"
 )
 
 // Modes of what a change creates: as a shell's > and mkdir -p make them,
@@ -243,11 +245,18 @@ func state(root *os.Root, rel string, max int64, keep bool) (image, []byte, erro
 		if int64(len(b)) > max {
 			return image{}, nil, errTooLarge
 		}
+		if policy.LinkedKey(at, b) {
+			return image{}, nil, errLinkedKey
+		}
 		img.SHA256 = sum(b)
 		return img, b, nil
 	}
 	return image{}, nil, errSpecial
 }
+
+// errLinkedKey is a hard link to a private key where a change would keep
+// the file's content (policy.LinkedKey).
+var errLinkedKey = errors.New("a hard link to a private key")
 
 // errSpecial is a FIFO, socket or device where a change wants a file.
 var errSpecial = errors.New("not a regular file, folder or symlink")

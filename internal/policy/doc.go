@@ -72,8 +72,9 @@
 // exception closes the obvious abuse: a multiply-linked file whose first
 // 64 KiB contain a PEM private key block ("PRIVATE KEY-----") is
 // SECRET_DENIED. The check runs in Open, so it covers every read, hash and
-// search that goes through the policy; listings and globs show only names
-// and do not read content.
+// search that goes through the policy; the journal, which reads the file a
+// change replaces through folder handles of its own, applies it with
+// LinkedKey. Listings and globs show only names and do not read content.
 //
 // # Writes
 //

@@ -3,6 +3,7 @@ package policy
 import (
 	"bytes"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"syscall"
@@ -180,7 +181,26 @@ func pemCheck(f io.ReaderAt, display string) *abi.Error {
 		return osError(display, display, err)
 	}
 	if bytes.Contains(buf[:n], pemMarker) {
-		return abi.Errorf(abi.SecretDenied, "%s is a hard link to a private key, which is a secret wherever it is linked; do the task without it or ask the owner", abi.Quote(display))
+		return LinkedKeyError(display)
 	}
 	return nil
+}
+
+// LinkedKey applies the hard-link rule to a file read without Open (the
+// journal reads the file a change replaces through a folder handle of its
+// own): fi is the opened file's stat, content its bytes from the start.
+// It reports whether fi is a regular file of more than one link whose
+// first 64 KiB hold a PEM private key block, which no tool reads, and so
+// none changes: the change would answer with its diff and keep it to undo.
+func LinkedKey(fi fs.FileInfo, content []byte) bool {
+	if !fi.Mode().IsRegular() || links(fi) < 2 {
+		return false
+	}
+	return bytes.Contains(content[:min(len(content), pemScan)], pemMarker)
+}
+
+// LinkedKeyError is the refusal of a file LinkedKey holds, display being
+// the path the model sees.
+func LinkedKeyError(display string) *abi.Error {
+	return abi.Errorf(abi.SecretDenied, "%s is a hard link to a private key, which is a secret wherever it is linked; do the task without it or ask the owner", abi.Quote(display))
 }
