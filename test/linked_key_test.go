@@ -87,3 +87,56 @@ func TestLinkedKeyIsNoEditToolsPreImage(t *testing.T) {
 		t.Errorf("a change was recorded: %s", got)
 	}
 }
+
+// TestLinkedKeyIsNoGitContent holds the git tools to the same rule. git
+// reads the work tree itself, not through the policy: git_diff printed a
+// tracked file that is a hard link to a private key as the key's lines,
+// and git_commit staged and committed one named in paths or changed under
+// all, after which every git_diff of that commit printed it. git_diff now
+// leaves such a file out, and git_commit leaves it out as a withheld path.
+func TestLinkedKeyIsNoGitContent(t *testing.T) {
+	const key = "-----BEGIN OPENSSH PRIVATE KEY-----\nKEYLINE-ONE-7f3a\n-----END OPENSSH PRIVATE KEY-----\n"
+	root := gitRepo(t)
+	out := filepath.Join(t.TempDir(), "id_ed25519")
+	if err := os.WriteFile(out, []byte(key), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// README.md is tracked; untracked.txt and changed.txt are not yet.
+	for _, n := range []string{"README.md", "untracked.txt", "sub/changed.txt"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, n)), 0o755)
+		os.Remove(filepath.Join(root, n))
+		if err := os.Link(out, filepath.Join(root, n)); err != nil {
+			t.Skipf("cannot hard-link into the workspace: %v", err)
+		}
+	}
+	s := startExec(t, root)
+	s.fail("read_file", map[string]any{"path": "README.md"}, "SECRET_DENIED")
+	noKey := func(tool string, args map[string]any) string {
+		t.Helper()
+		res := s.call(tool, args)
+		all := text(res) + string(res.RawStructuredContent)
+		if b, err := json.Marshal(res.StructuredContent); err == nil {
+			all += string(b)
+		}
+		if strings.Contains(all, "KEYLINE") || strings.Contains(all, "PRIVATE KEY") {
+			t.Errorf("%s %v shows the linked key: %s", tool, args, all)
+		}
+		return all
+	}
+	for _, args := range []map[string]any{{}, {"revision": "HEAD"}, {"revision": "HEAD~1"}, {"paths": []any{"README.md"}}, {"contextLines": 0}} {
+		if got := noKey("git_diff", args); !strings.Contains(got, "main.go") && args["paths"] == nil {
+			t.Errorf("git_diff %v left out the visible change too: %s", args, got)
+		}
+	}
+	got := noKey("git_commit", map[string]any{"message": "named", "paths": []any{"untracked.txt", "main.go"}})
+	if !strings.Contains(got, "untracked.txt") || !strings.Contains(got, "skipped") {
+		t.Errorf("git_commit does not say it left the linked key out: %s", got)
+	}
+	noKey("git_commit", map[string]any{"message": "all", "all": true})
+	if files := gitOut(t, root, "log", "--name-only", "--format=", "-2"); strings.Contains(files, "untracked.txt") || strings.Contains(files, "changed.txt") || strings.Contains(files, "README.md") {
+		t.Errorf("a linked key was committed: %q", files)
+	}
+	for _, args := range []map[string]any{{"revision": "HEAD~2"}, {"staged": true}} {
+		noKey("git_diff", args)
+	}
+}

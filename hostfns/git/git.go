@@ -48,7 +48,10 @@
 //     never -A, -u or a folder, so nothing is staged by a sweep.
 //   - The reading subcommands get exclusion pathspecs for every secret and
 //     deny glob and for juju's own folders inside the roots, and stay inside the roots, so status, diff, log -p and
-//     ls-files never show a secret's name or content.
+//     ls-files never show a secret's name or content. A diff against the
+//     work tree also excludes the index's files whose work tree file is a
+//     hard link to a private key (linked.go), which add and commit leave
+//     out as withheld.
 //   - add and commit change the repository and are served only to
 //     exec-tier tools (hostfns.Caller.Tier).
 //   - The child's environment is scrubbed as for commands (package
@@ -458,6 +461,13 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 		args = append(args, paths...)
 		args = append(args, Excludes(s.globs, s.rootsIn(rp))...)
 		args = append(args, s.privateExcludes(rp)...)
+		if name == "diff" && !slices.Contains(opts, "--cached") && !slices.Contains(opts, "--staged") {
+			keys, aerr := s.linkedKeys(ctx, rp, cwd, args[slices.Index(args, "--")+1:])
+			if aerr != nil {
+				return nil, nil, aerr
+			}
+			args = append(args, keys...)
+		}
 	} else if len(paths) > 0 {
 		args = append(append(args, "--"), paths...)
 	}
@@ -628,10 +638,12 @@ func (s *server) checkPaths(name, cwd string, root *policy.Root, paths []string)
 		withheld := s.pol.Check(hit, rel)
 		if withheld == nil {
 			// A path through a symlink is checked where it lands.
-			if _, aerr := s.pol.Resolve(abs); aerr != nil && aerr.Code != abi.NotFound {
+			if r, aerr := s.pol.Resolve(abs); aerr != nil && aerr.Code != abi.NotFound {
 				withheld = aerr
 			} else if aerr == nil && name == "add" && isFolder(abs) {
 				return nil, nil, abi.Errorf(abi.InvalidArgument, "%s is a folder; git add takes files here, so nothing is staged by a sweep: name its files (git_commit with all: true stages every visible file)", abi.Quote(p))
+			} else if aerr == nil && subcommands[name].mutates {
+				withheld = linkedKey(s.pol, r)
 			}
 		}
 		if withheld != nil {

@@ -193,10 +193,13 @@ func pemCheck(f io.ReaderAt, display string) *abi.Error {
 // first 64 KiB hold a PEM private key block, which no tool reads, and so
 // none changes: the change would answer with its diff and keep it to undo.
 func LinkedKey(fi fs.FileInfo, content []byte) bool {
-	if !fi.Mode().IsRegular() || links(fi) < 2 {
-		return false
-	}
-	return bytes.Contains(content[:min(len(content), pemScan)], pemMarker)
+	return MultiLinked(fi) && bytes.Contains(content[:min(len(content), pemScan)], pemMarker)
+}
+
+// MultiLinked reports whether fi is a regular file of more than one link,
+// the files Open reads the head of to apply the hard-link rule.
+func MultiLinked(fi fs.FileInfo) bool {
+	return fi.Mode().IsRegular() && links(fi) > 1
 }
 
 // LinkedKeyError is the refusal of a file LinkedKey holds, display being
