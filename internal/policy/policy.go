@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -249,19 +250,61 @@ func evalExisting(abs string) string {
 	}
 }
 
+// setPrivate records juju's own folders and files that hold the root or lie
+// inside it. Paths are compared ignoring letter case, as the secret and
+// deny globs are: on a file system that ignores it (macOS, Windows), a
+// root given as ~/library holds ~/Library/Application Support/juju.
 func (r *Root) setPrivate(private []string) {
 	for _, priv := range private {
 		for _, s := range []string{r.Path, r.Real} {
-			if Within(s, priv) {
+			if withinFold(s, priv) {
 				r.allPrivate = true
-			} else if Within(priv, s) {
-				rel, err := filepath.Rel(s, priv)
-				if err == nil {
-					r.private = append(r.private, filepath.ToSlash(rel))
-				}
+			} else if rest, ok := cutDirFold(priv, s); ok {
+				r.private = append(r.private, filepath.ToSlash(rest))
 			}
 		}
 	}
+}
+
+// withinFold is Within ignoring letter case.
+func withinFold(p, dir string) bool {
+	_, ok := cutDirFold(p, dir)
+	return ok
+}
+
+// cutDirFold returns the path of p inside dir ("." for dir itself), both
+// absolute and clean, comparing names ignoring letter case as Unicode
+// folds it (ſ is s, K is k), and whether p lies there at all.
+func cutDirFold(p, dir string) (string, bool) {
+	rest, ok := cutPrefixFold(p, dir)
+	switch {
+	case !ok:
+		return "", false
+	case rest == "":
+		return ".", true
+	case dir == string(filepath.Separator):
+		return rest, true
+	case rest[0] == filepath.Separator:
+		return rest[1:], true
+	}
+	return "", false
+}
+
+// cutPrefixFold is strings.CutPrefix ignoring letter case, rune by rune
+// (a folded rune may differ in length: ſ is two bytes, s one).
+func cutPrefixFold(s, prefix string) (string, bool) {
+	for prefix != "" {
+		if s == "" {
+			return "", false
+		}
+		a, na := utf8.DecodeRuneInString(s)
+		b, nb := utf8.DecodeRuneInString(prefix)
+		if a != b && !strings.EqualFold(s[:na], prefix[:nb]) {
+			return "", false
+		}
+		s, prefix = s[na:], prefix[nb:]
+	}
+	return s, true
 }
 
 // Within reports whether the absolute, clean path p is dir or lies under it.
@@ -420,7 +463,10 @@ func (r *Root) isPrivate(rel string) bool {
 		return true
 	}
 	for _, pr := range r.private {
-		if pr == "." || rel == pr || (len(rel) > len(pr) && rel[len(pr)] == '/' && strings.HasPrefix(rel, pr)) {
+		if pr == "." {
+			return true
+		}
+		if rest, ok := cutPrefixFold(rel, pr); ok && (rest == "" || rest[0] == '/') {
 			return true
 		}
 	}

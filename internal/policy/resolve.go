@@ -126,7 +126,7 @@ func (p *Policy) precheck(req string) *abi.Error {
 	}
 	clean := filepath.Clean(req)
 	for _, priv := range p.private {
-		if Within(clean, priv) {
+		if withinFold(clean, priv) {
 			return privateError(req)
 		}
 	}
@@ -276,7 +276,7 @@ func (p *Policy) resolve(req string, allowMissing bool) (*Resolved, *abi.Error) 
 	}
 	if w.root == nil {
 		for _, priv := range p.private {
-			if Within(w.outside, priv) {
+			if withinFold(w.outside, priv) {
 				return nil, privateError(req)
 			}
 		}
