@@ -56,7 +56,7 @@ type fullGlob struct {
 
 // add compiles one glob into the set.
 func (g *globSet) add(pattern string) error {
-	p := strings.ToLower(strings.TrimSpace(pattern))
+	p := fold(strings.TrimSpace(pattern))
 	p = strings.TrimPrefix(p, "/")
 	p = strings.TrimSuffix(p, "/")
 	if p == "" {
@@ -102,13 +102,28 @@ func (g *globSet) add(pattern string) error {
 	return nil
 }
 
+// fold is s in lower case as Unicode folds case: strings.ToLower, which
+// makes the Kelvin sign k, and ſ (U+017F), already lower case but
+// upper-cased to S, made s. A file system that ignores case opens a
+// secret by either spelling, so the globs match both. It copies nothing
+// when s has neither a capital nor ſ.
+func fold(s string) string {
+	s = strings.ToLower(s)
+	if strings.ContainsRune(s, 'ſ') {
+		s = strings.ReplaceAll(s, "ſ", "s")
+	}
+	return s
+}
+
 // matchOne reports whether rel itself (not a folder above it) matches.
+// Every comparison is made on rel folded (fold), whose length may differ
+// from rel's.
 func (g *globSet) matchOne(rel string) bool {
+	rel = fold(rel)
 	name := rel
 	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
 		name = rel[i+1:]
 	}
-	name = strings.ToLower(name) // no copy unless name has capitals
 	if _, ok := g.exact[name]; ok {
 		return true
 	}
@@ -128,22 +143,18 @@ func (g *globSet) matchOne(rel string) bool {
 		}
 	}
 	for _, t := range g.tails {
-		if n := len(rel) - len(t); n >= 0 && strings.EqualFold(rel[n:], t) && (n == 0 || rel[n-1] == '/') {
+		if n := len(rel) - len(t); n >= 0 && rel[n:] == t && (n == 0 || rel[n-1] == '/') {
 			return true
 		}
 	}
-	var lower string
 	for _, f := range g.full {
-		if d := f.dir; d != "" && !(len(rel) >= len(d) && strings.EqualFold(rel[:len(d)], d) && (len(rel) == len(d) || rel[len(d)] == '/')) {
+		if d := f.dir; d != "" && !(strings.HasPrefix(rel, d) && (len(rel) == len(d) || rel[len(d)] == '/')) {
 			continue
 		}
-		if lower == "" {
-			lower = strings.ToLower(rel)
-		}
-		if !strings.HasSuffix(lower, f.tail) {
+		if !strings.HasSuffix(rel, f.tail) {
 			continue
 		}
-		if ok, _ := doublestar.Match(f.glob, lower); ok {
+		if ok, _ := doublestar.Match(f.glob, rel); ok {
 			return true
 		}
 	}

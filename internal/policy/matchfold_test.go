@@ -1,0 +1,39 @@
+package policy
+
+import "testing"
+
+// TestGlobsFoldLongS: the globs ignore letter case as Unicode folds it, as
+// the .git rule and juju's own folders do. strings.ToLower left ſ (U+017F,
+// whose upper case is S) as it was, so id_rſa, .ſsh or credentialſ.json
+// was no secret, while a file system that ignores case (NTFS upper-cases
+// names, and ſ becomes S) opens the secret's own file by it. A glob of
+// the tail and a glob with a slash were compared byte by byte from the
+// end or the start, and ſ, two bytes for s's one, made them miss.
+func TestGlobsFoldLongS(t *testing.T) {
+	p, err := New(Config{Roots: []string{t.TempDir()}, Deny: []string{"build/secret-data/**", "**/vault/token"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, rel := range []string{"id_r\u017fa", "keys/ID_R\u017fA.pub", ".\u017f\u017fh/config", "a/.\u017fsh", "credential\u017f.json", "x/.aw\u017f/credentials", ".aws/credential\u017f", "server.\u212aey", "app.pe\u039c"} {
+		if rel == "app.pe\u039c" { // Greek capital mu is no M
+			if p.Secret(rel) {
+				t.Errorf("Secret(%q) = true, want false", rel)
+			}
+			continue
+		}
+		if !p.Secret(rel) {
+			t.Errorf("Secret(%q) = false, want true", rel)
+		}
+	}
+	for _, rel := range []string{"build/\u017fecret-data/x", "BUILD/Secret-Data/x", "a/vault/to\u212aen", "a/VAULT/TOKEN"} {
+		if !p.Denied(rel) {
+			t.Errorf("Denied(%q) = false, want true", rel)
+		}
+	}
+	for _, rel := range []string{"id_rs", "build/secret-dat/x", "a/vault/tokens"} {
+		if p.Secret(rel) || p.Denied(rel) {
+			t.Errorf("%q is withheld, want visible", rel)
+		}
+	}
+}
