@@ -3,6 +3,8 @@ package policy
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -102,17 +104,31 @@ func (g *globSet) add(pattern string) error {
 	return nil
 }
 
-// fold is s in lower case as Unicode folds case: strings.ToLower, which
-// makes the Kelvin sign k, and ſ (U+017F), already lower case but
-// upper-cased to S, made s. A file system that ignores case opens a
-// secret by either spelling, so the globs match both. It copies nothing
-// when s has neither a capital nor ſ.
+// fold is s in lower case as file systems that ignore case fold it:
+// strings.ToLower, which makes the Kelvin sign k, and ſ (U+017F), already
+// lower case but upper-cased to S, made s, and ı made i (foldRune). A file
+// system that ignores case opens a secret by either spelling, so the
+// globs match both. It copies nothing when s has nothing to fold.
 func fold(s string) string {
-	s = strings.ToLower(s)
-	if strings.ContainsRune(s, 'ſ') {
-		s = strings.ReplaceAll(s, "ſ", "s")
+	return strings.Map(foldRune, s)
+}
+
+// foldRune is unicode.ToLower, and ſ made s and ı (U+0131, which NTFS
+// upper-cases to I) made i.
+func foldRune(r rune) rune {
+	switch r {
+	case 'ſ':
+		return 's'
+	case 'ı':
+		return 'i'
 	}
-	return s
+	if r < utf8.RuneSelf {
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		return r
+	}
+	return unicode.ToLower(r)
 }
 
 // matchOne reports whether rel itself (not a folder above it) matches.

@@ -1,6 +1,12 @@
 package policy
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/jujutools/juju/sdk/abi"
+)
 
 // TestGlobsFoldLongS: the globs ignore letter case as Unicode folds it, as
 // the .git rule and juju's own folders do. strings.ToLower left ſ (U+017F,
@@ -34,6 +40,36 @@ func TestGlobsFoldLongS(t *testing.T) {
 	for _, rel := range []string{"id_rs", "build/secret-dat/x", "a/vault/tokens"} {
 		if p.Secret(rel) || p.Denied(rel) {
 			t.Errorf("%q is withheld, want visible", rel)
+		}
+	}
+}
+
+// TestDotlessIFoldsToI: NTFS upper-cases ı (U+0131) to I, so on Windows
+// .gıt/hooks/pre-commit is .git/hooks/pre-commit, ıd_rsa is id_rsa and
+// Lıbrary/Application Support/juju is juju's own folder. Every name rule
+// folds ı to i: the secret globs, juju's own folders and the .git rule of
+// Writable.
+func TestDotlessIFoldsToI(t *testing.T) {
+	dir := t.TempDir()
+	own := filepath.Join(dir, "Library", "juju")
+	mustDo(t, os.MkdirAll(own, 0o700))
+	p, err := New(Config{Roots: []string{dir}, Private: []string{own}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	r := p.Roots()[0]
+	for _, rel := range []string{"\u0131d_rsa", "credent\u0131als.json", ".g\u0131t/conf\u0131g"} {
+		if !p.Secret(rel) {
+			t.Errorf("Secret(%q) = false, want true", rel)
+		}
+	}
+	if e := p.Check(r, "L\u0131brary/juju/token"); e == nil || e.Code != abi.SecretDenied {
+		t.Errorf("Check(Lıbrary/juju/token) = %v, want SECRET_DENIED", e)
+	}
+	for _, rel := range []string{".g\u0131t/hooks/pre-commit", "sub/.G\u0131T"} {
+		if e := p.Writable(&Resolved{Root: r, Rel: rel, Display: rel}); e == nil || e.Code != abi.PathDenied {
+			t.Errorf("Writable(%q) = %v, want PATH_DENIED", rel, e)
 		}
 	}
 }

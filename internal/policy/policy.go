@@ -273,8 +273,8 @@ func withinFold(p, dir string) bool {
 }
 
 // cutDirFold returns the path of p inside dir ("." for dir itself), both
-// absolute and clean, comparing names ignoring letter case as Unicode
-// folds it (ſ is s, K is k), and whether p lies there at all.
+// absolute and clean, comparing names ignoring letter case as the globs
+// do (fold) and as Unicode folds it, and whether p lies there at all.
 func cutDirFold(p, dir string) (string, bool) {
 	rest, ok := cutPrefixFold(p, dir)
 	switch {
@@ -299,7 +299,7 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 		}
 		a, na := utf8.DecodeRuneInString(s)
 		b, nb := utf8.DecodeRuneInString(prefix)
-		if a != b && !strings.EqualFold(s[:na], prefix[:nb]) {
+		if a != b && foldRune(a) != foldRune(b) && !strings.EqualFold(s[:na], prefix[:nb]) {
 			return "", false
 		}
 		s, prefix = s[na:], prefix[nb:]

@@ -22,7 +22,7 @@ func (p *Policy) Writable(r *Resolved) *abi.Error {
 		return abi.Errorf(abi.PathDenied, "%s is a workspace root, which file tools never replace or delete; name a path inside it", abi.Quote(r.Display))
 	}
 	for name := range strings.SplitSeq(r.Rel, "/") {
-		if strings.EqualFold(name, ".git") {
+		if fold(name) == ".git" {
 			return abi.Errorf(abi.PathDenied, "%s is inside .git, whose hooks and config are never writable through file tools; use git commands (git_commit) instead", abi.Quote(r.Display))
 		}
 	}
