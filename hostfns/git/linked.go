@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"time"
 
@@ -50,6 +52,9 @@ func (s *server) linkedKeys(ctx context.Context, rp *repo, dir string, pathspecs
 		return nil, abi.Errorf(abi.Internal, "git could not list the index; try again, and tell the owner if it persists")
 	}
 	if err := cmd.Start(); err != nil {
+		if errors.Is(err, osexec.ErrNotFound) {
+			return nil, abi.Errorf(abi.NotFound, "git is not installed on this machine; ask the owner to install it")
+		}
 		s.log.Error("git ls-files failed to start", "err", err)
 		return nil, abi.Errorf(abi.Internal, "git could not list the index; try again, and tell the owner if it persists")
 	}
