@@ -35,7 +35,9 @@
 // root-relative path. With one root inside another, a path inside both is
 // judged by its path from each of them, and the strongest refusal wins: a
 // glob with a slash holds however the path is reached. Matching ignores letter case, so that `.ENV` on a
-// case-insensitive file system is still `.env`. Secrets are reported as
+// case-insensitive file system is still `.env`: for the globs, juju's own
+// folders and files and the .git rule alike, with ſ folded to s and ı to i
+// as such file systems fold them (fold). Secrets are reported as
 // SECRET_DENIED however they are reached (a link, `..`, an absolute path),
 // never as NOT_FOUND.
 //
