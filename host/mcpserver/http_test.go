@@ -43,7 +43,7 @@ func newRig(t testing.TB, public string, lim Limits) *testRig {
 	}
 	lim = lim.withDefaults()
 	sess := newSessions(lim.MaxSessions, lim.SessionIdle)
-	inner := server.NewStreamableHTTPServer(m, server.WithSessionIdManager(sess), server.WithDisableLocalhostProtection(true))
+	inner := server.NewStreamableHTTPServer(m, server.WithSessionIdManagerResolver(sess), server.WithDisableLocalhostProtection(true))
 	addr := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 7777}
 	rig.front = newFront(HTTPConfig{Token: testToken, OAuth: rig.oauth, PublicURL: pub, Limits: lim}, addr, sess, inner)
 	return rig
@@ -300,6 +300,34 @@ func TestFrontSessionCap(t *testing.T) {
 	}
 	if c := rig.do("POST", "/mcp", touchBody, map[string]string{server.HeaderKeySessionID: ids[1]}).Code; c != 200 {
 		t.Fatalf("a used session was evicted: %d", c)
+	}
+}
+
+// An initialize whose client hangs up before the answer leaves no session
+// behind: mcp-go made one, but nobody was given it. Left in the table, such
+// sessions, in no principal's share, filled it for everyone (503 to the
+// owner's local clients), however few sessions the client was allowed.
+func TestFrontHungUpInitializeLeavesNoSession(t *testing.T) {
+	rig := newRig(t, "", Limits{MaxSessions: 4})
+	for range 10 {
+		r := httptest.NewRequest("POST", "/mcp", strings.NewReader(initBody))
+		r.Host = "127.0.0.1:7777"
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		r.Header.Set("Authorization", "Bearer oauth-good-token-of-client-c1")
+		ctx, cancel := context.WithCancel(r.Context())
+		cancel() // the client is gone before mcp-go writes the answer
+		w := httptest.NewRecorder()
+		rig.front.ServeHTTP(w, r.WithContext(ctx))
+		if id := w.Header().Get(server.HeaderKeySessionID); id != "" {
+			t.Fatalf("an initialize whose client hung up was answered with session %q", id)
+		}
+	}
+	if n := rig.front.sessions.count(); n != 0 {
+		t.Fatalf("%d sessions left by initialize requests whose client hung up", n)
+	}
+	for range 4 {
+		rig.initialize(t, nil)
 	}
 }
 

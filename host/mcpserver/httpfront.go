@@ -214,6 +214,11 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		}
 	}
 	ctx := withPrincipal(r.Context(), principal)
+	if msg.initialize {
+		var made *string
+		ctx, made = withMade(ctx)
+		defer f.dropUnbound(made)
+	}
 	if r.Method == http.MethodPost && isBatch(body) {
 		f.serveBatch(w, r.WithContext(ctx), body, held)
 		return
@@ -338,6 +343,11 @@ func (c *closeOnRefusal) Unwrap() http.ResponseWriter { return c.ResponseWriter 
 // endSession ends a session through mcp-go, so its state there goes too,
 // and its GET streams with it; why is logged.
 func (f *front) endSession(id, why string) {
+	f.dropSession(id)
+	f.log.Info(why)
+}
+
+func (f *front) dropSession(id string) {
 	req, err := http.NewRequest(http.MethodDelete, mcpPath, nil)
 	if err != nil {
 		return
@@ -345,7 +355,16 @@ func (f *front) endSession(id, why string) {
 	req.Header.Set(server.HeaderKeySessionID, id)
 	f.mcp.ServeHTTP(discard{}, req)
 	f.sessions.Terminate(id) // mcp-go ends only the sessions it knows
-	f.log.Info(why)
+}
+
+// dropUnbound ends the session made for an initialize request, *made, when
+// its answer, which gives it to the request's principal, was never written
+// (sessions.ResolveSessionIdManager). Nothing is logged: a client chooses
+// how often this happens.
+func (f *front) dropUnbound(made *string) {
+	if *made != "" && f.sessions.unbound(*made) {
+		f.dropSession(*made)
+	}
 }
 
 // recheckEvery is how often the OAuth tokens behind open sessions are

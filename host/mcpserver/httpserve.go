@@ -86,7 +86,9 @@ func (s *Server) httpHandler(cfg HTTPConfig) (*front, func(context.Context)) {
 	lim := cfg.Limits.withDefaults()
 	sess := newSessions(lim.MaxSessions, lim.SessionIdle)
 	inner := server.NewStreamableHTTPServer(s.mcp,
-		server.WithSessionIdManager(sess),
+		// Through the resolver, the table learns the id made for an
+		// initialize request whose answer is never written (withMade).
+		server.WithSessionIdManagerResolver(sess),
 		// The front checks Host and Origin against loopback and the public
 		// URL; mcp-go's own check knows only loopback.
 		server.WithDisableLocalhostProtection(true),

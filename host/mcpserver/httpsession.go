@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	b64 "encoding/base64"
 	"errors"
+	"net/http"
 	"sync"
 	"time"
 
@@ -52,7 +53,10 @@ type sessionEntry struct {
 // credential is an OAuth access token as a session last presented it.
 type credential struct{ token, resource string }
 
-var _ server.SessionIdManager = (*sessions)(nil)
+var (
+	_ server.SessionIdManager         = (*sessions)(nil)
+	_ server.SessionIdManagerResolver = (*sessions)(nil)
+)
 
 // errUnknownSession is mcp-go's cue to answer 404.
 var errUnknownSession = errors.New("unknown session")
@@ -95,6 +99,60 @@ func (s *sessions) Terminate(id string) (bool, error) {
 	}
 	delete(s.byID, id)
 	return false, nil
+}
+
+// An initialize request's session id is made by mcp-go (Generate) and
+// given to the request's principal as the answer carrying it is written
+// (bind). An answer never written — the client hung up first — would leave
+// the id in the table for good, unbound: counted against the cap but in no
+// principal's share, and never used, so a client that sent initialize and
+// hung up, over and over, filled the table for everyone, the owner's local
+// clients too. So mcp-go finds the table through ResolveSessionIdManager,
+// which for an initialize request (withMade) records the id it makes, and
+// the front ends that session once the request is served if nobody was
+// given it (front.dropUnbound).
+
+// madeKey carries, in an initialize request's context, where the id of the
+// session made for it is recorded.
+type madeKey struct{}
+
+// withMade returns ctx with a place for the id of the session made while
+// serving it, and that place.
+func withMade(ctx context.Context) (context.Context, *string) {
+	made := new(string)
+	return context.WithValue(ctx, madeKey{}, made), made
+}
+
+// ResolveSessionIdManager implements server.SessionIdManagerResolver: the
+// table, recording the id it makes for a request of withMade. r is nil for
+// mcp-go's idle sweep.
+func (s *sessions) ResolveSessionIdManager(r *http.Request) server.SessionIdManager {
+	if r != nil {
+		if made, ok := r.Context().Value(madeKey{}).(*string); ok {
+			return recorder{s, made}
+		}
+	}
+	return s
+}
+
+// recorder is the table, recording the id it makes.
+type recorder struct {
+	*sessions
+	made *string
+}
+
+func (r recorder) Generate() string {
+	id := r.sessions.Generate()
+	*r.made = id
+	return id
+}
+
+// unbound reports whether id is a live session given to no principal.
+func (s *sessions) unbound(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.byID[id]
+	return ok && e.owner == ""
 }
 
 // attach ties a GET stream to its session: ending the session (DELETE,
