@@ -43,6 +43,15 @@ func (h *handshakes) hooks() *server.Hooks {
 	return hk
 }
 
+// forget drops what is kept of session id, whose initialize was served
+// but never answered (its client hung up): mcp-go never registered it, so
+// the hook that unregisters a session never runs for it.
+func (h *handshakes) forget(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.done, id)
+}
+
 // initialized reports whether the session of ctx has had its initialize
 // answered.
 func (h *handshakes) initialized(ctx context.Context) bool {

@@ -309,6 +309,10 @@ func TestFrontSessionCap(t *testing.T) {
 // owner's local clients), however few sessions the client was allowed.
 func TestFrontHungUpInitializeLeavesNoSession(t *testing.T) {
 	rig := newRig(t, "", Limits{MaxSessions: 4})
+	hs := newHandshakes()
+	m := server.NewMCPServer("t", "1", server.WithHooks(hs.hooks()))
+	inner := server.NewStreamableHTTPServer(m, server.WithSessionIdManagerResolver(rig.front.sessions), server.WithDisableLocalhostProtection(true))
+	rig.front.mcp, rig.front.forget = inner, hs.forget
 	for range 10 {
 		r := httptest.NewRequest("POST", "/mcp", strings.NewReader(initBody))
 		r.Host = "127.0.0.1:7777"
@@ -325,6 +329,9 @@ func TestFrontHungUpInitializeLeavesNoSession(t *testing.T) {
 	}
 	if n := rig.front.sessions.count(); n != 0 {
 		t.Fatalf("%d sessions left by initialize requests whose client hung up", n)
+	}
+	if n := len(hs.done); n != 0 {
+		t.Fatalf("%d handshakes kept of sessions whose initialize was never answered", n)
 	}
 	for range 4 {
 		rig.initialize(t, nil)

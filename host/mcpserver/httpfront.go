@@ -46,6 +46,9 @@ type front struct {
 	log      *slog.Logger
 	// refused audits a tool call refused before mcp-go saw it.
 	refused func(ctx context.Context, tool string, args any, code abi.Code)
+	// forget drops what juju's MCP server keeps of a session whose
+	// initialize was served but never answered (dropUnbound).
+	forget func(session string)
 	// stateless are the tool calls of protocol 2026-07-28 being served.
 	stateless statelessCalls
 	// bodies counts the bytes of request bodies held (Limits.MaxBodies).
@@ -364,6 +367,9 @@ func (f *front) dropSession(id string) {
 func (f *front) dropUnbound(made *string) {
 	if *made != "" && f.sessions.unbound(*made) {
 		f.dropSession(*made)
+		if f.forget != nil {
+			f.forget(*made)
+		}
 	}
 }
 

@@ -98,6 +98,7 @@ func (s *Server) httpHandler(cfg HTTPConfig) (*front, func(context.Context)) {
 	)
 	f := newFront(cfg, cfg.Listener.Addr(), sess, inner)
 	f.refused = s.refused
+	f.forget = s.hs.forget
 	return f, inner.CloseSessions
 }
 
