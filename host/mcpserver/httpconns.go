@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"log/slog"
 	"net"
 	"net/http"
@@ -19,7 +20,11 @@ import (
 //
 // Shedding waiting connections, rather than refusing new ones, keeps a
 // client that opens connections and sends nothing from locking the others
-// out: each connection it opens pushes out one of its own.
+// out: each connection it opens pushes out one of its own. A request whose
+// body is still arriving is waited for too, not served (the front says so:
+// receiving, received), so a client that drips bodies, token or no token,
+// pushes out its own kind as well, rather than have every connection "in
+// flight" and the owner's closed as they come.
 type connLimit struct {
 	net.Listener
 	max int
@@ -93,6 +98,42 @@ func (l *connLimit) track(c net.Conn, state http.ConnState) {
 		e.busy, e.since = false, l.now()
 	}
 }
+
+// connKey carries, in a request's context, its connection and the limit
+// that counts it (connLimit.context).
+type connKey struct{}
+
+type connOf struct {
+	l *connLimit
+	c net.Conn
+}
+
+// context is the http.Server's ConnContext: it lets the front say when a
+// request's body is still arriving (receiving, received).
+func (l *connLimit) context(ctx context.Context, c net.Conn) context.Context {
+	return context.WithValue(ctx, connKey{}, connOf{l, c})
+}
+
+// setBusy marks r's connection as serving a request, or waiting for the
+// rest of one.
+func setBusy(r *http.Request, busy bool) {
+	co, ok := r.Context().Value(connKey{}).(connOf)
+	if !ok {
+		return
+	}
+	co.l.mu.Lock()
+	defer co.l.mu.Unlock()
+	if e, ok := co.l.open[co.c]; ok {
+		e.busy = busy
+	}
+}
+
+// receiving says r's body is still to come: its connection waits for the
+// client, and may make room for a new one, as an idle one does.
+func receiving(r *http.Request) { setBusy(r, false) }
+
+// received says r has arrived whole: its connection serves it.
+func received(r *http.Request) { setBusy(r, true) }
 
 // count is the number of open connections.
 func (l *connLimit) count() int {

@@ -104,6 +104,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// no token, holds a connection for at most BodyTimeout.
 		http.NewResponseController(w).SetReadDeadline(time.Now().Add(f.limits.BodyTimeout))
 		w = &closeOnRefusal{ResponseWriter: w}
+		receiving(r)
 	}
 	base, ok := f.origins.base(r)
 	if !ok {
@@ -118,9 +119,13 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == mcpPath:
 		f.serveMCP(w, r, base)
 	case f.oauth != nil && f.oauth.Owns(r.URL.Path):
-		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, maxOAuthBody)
+		if r.ContentLength != 0 {
+			// Read here, so that the connection counts as serving only
+			// once the body is in (received).
+			b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxOAuthBody))
+			r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(b), errReader{err}))
 		}
+		received(r)
 		f.oauth.ServeOAuth(w, r, base)
 	default:
 		http.NotFound(w, r)
@@ -174,6 +179,7 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		r = r.WithContext(r.Context())
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
+	received(r)
 	msg := peek(r, body)
 	if msg.badID {
 		writeJSON(w, http.StatusOK, invalidRequest(nil, badIDMessage))
@@ -488,6 +494,17 @@ func peekMessage(m request, body []byte) request {
 		m.id = head.ID
 	}
 	return m
+}
+
+// errReader ends a body read ahead with the error its reading met: io.EOF
+// when none.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) {
+	if e.err == nil {
+		return 0, io.EOF
+	}
+	return 0, e.err
 }
 
 // discard is a response writer that drops everything.

@@ -58,6 +58,7 @@ func ServeHTTP(ctx context.Context, h *host.Host, cfg HTTPConfig) error {
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
 		ConnState:         conns.track,
+		ConnContext:       conns.context,
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(conns) }()
