@@ -47,6 +47,9 @@ func (j *Journal) build(ctx context.Context, req *abi.ChangeRequest, body []byte
 	if e := d.expired(); e != nil {
 		return nil, e
 	}
+	if e := d.readOnly(); e != nil {
+		return nil, e
+	}
 	return d, nil
 }
 

@@ -326,6 +326,28 @@ func short(h string) string {
 	return h
 }
 
+// readOnly refuses a change that alters a file the owner made read-only
+// (no write bit for its owner). The journal replaces a file by a rename in
+// its folder, which the file's own mode does not stop, so without this an
+// edit tool, which runs unasked in edit mode, changed, moved or deleted a
+// file the owner had write-protected (tests kept from an agent, generated
+// or vendored code), where an editor, rm or a command would balk.
+func (d *draft) readOnly() *abi.Error {
+	var first *slot
+	for _, s := range d.slots {
+		if s.before.Kind != kindFile || s.before.Mode&0o200 != 0 || s.before.equal(s.after) && s.before.Mode == s.after.Mode {
+			continue
+		}
+		if first == nil || s.order < first.order {
+			first = s
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	return abi.Errorf(abi.PathDenied, "%s is read-only (mode %04o): its owner keeps it from being changed, so juju does not write, move or delete it, and nothing was changed. Leave it as it is, or ask the owner to make it writable (chmod u+w)", abi.Quote(first.display), first.before.Mode.Perm())
+}
+
 // steps returns the slots the change alters, in the order to write them:
 // new folders (shallow first), then files and links, then removed folders
 // (deep first).

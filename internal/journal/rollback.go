@@ -73,6 +73,9 @@ func (j *Journal) RollbackRequest(ctx context.Context, by Author, req *abi.Rollb
 			}
 			s.after, s.post = t.f.Before, t.content
 		}
+		if e := d.readOnly(); e != nil {
+			return e
+		}
 		if dir, entry, e := d.stray(); e != nil {
 			return e
 		} else if dir != nil {
