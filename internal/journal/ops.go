@@ -407,6 +407,11 @@ func (d *draft) patchFile(fp text.FilePatch) *abi.Error {
 	var st text.Style
 	var from *slot
 	if fp.Old != "" {
+		if fp.New != fp.Old {
+			if e := d.linkLeaves(fp.Old); e != nil {
+				return e
+			}
+		}
 		s, e := d.fileTarget(fp.Old)
 		if e != nil {
 			return e
@@ -450,6 +455,19 @@ func (d *draft) patchFile(fp text.FilePatch) *abi.Error {
 		to.after.Mode = withExec(to.after.Mode, *fp.Exec)
 	}
 	return nil
+}
+
+// linkLeaves refuses a patch that deletes or renames p when p is a
+// symbolic link. A patch's paths are followed as a write's are, so the
+// link's target would go (or move) and the link stay, dangling: a patch
+// removing docs/current.md, a link to README.md, deleted README.md. git
+// deletes or renames the link itself, as delete_path and move_path do.
+func (d *draft) linkLeaves(p string) *abi.Error {
+	s, e := d.name(p)
+	if e != nil || s.after.Kind != kindSymlink {
+		return nil // the path as a file says what is wrong with it
+	}
+	return abi.Errorf(abi.InvalidArgument, "the patch deletes or renames %s, which is a symbolic link: a patch would act on the file it leads to and leave the link. Nothing was written; delete or move the link itself with delete_path or move_path", abi.Quote(s.display))
 }
 
 // withExec is mode made executable where it can be read, as chmod +x does
