@@ -108,6 +108,17 @@ func parseHelperArgs(args []string) (helperSpec, error) {
 	return s, errors.New("no -- before the command, nor --await")
 }
 
+// BubblewrapFlag makes the helper, outside the sandbox, start bubblewrap
+// with its seccomp filter (see Sandbox.filtered):
+//
+//	juju __sandbox --bubblewrap BWRAP ARGS…
+//
+// It execs BWRAP with --seccomp FD and ARGS, FD the read end of a pipe
+// holding the filter, which bubblewrap reads and closes before it builds
+// the sandbox. No "--" follows the flag: the command line after the helper
+// is bubblewrap's own, read as such (bindSources).
+const BubblewrapFlag = "--bubblewrap"
+
 // HelperExitCode is the helper's exit code when it cannot confine or start
 // the command (as a shell's "cannot execute").
 const HelperExitCode = 126
@@ -129,6 +140,9 @@ const HelperExitCode = 126
 // failure it writes why to stderr and returns HelperExitCode; on success
 // it does not return.
 func HelperMain(args []string, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == BubblewrapFlag {
+		return execBubblewrap(args[1:], stderr)
+	}
 	// Landlock goes on this thread and the exec follows from it: the
 	// goroutine must not move to another thread in between.
 	runtime.LockOSThread()

@@ -109,7 +109,7 @@ const HelperProgram = "juju-sandbox"
 // HelperProtocol names the helper's command line (HelperArgs) and
 // behaviour; a standalone helper that answers another number to
 // --protocol was built from another juju and is not used.
-const HelperProtocol = 4
+const HelperProtocol = 5
 
 // StandaloneHelper returns the path of the juju-sandbox beside exe when it
 // may stand in for `exe __sandbox`: a regular file with the same owner as
@@ -200,7 +200,24 @@ func (s *Sandbox) Wrap(p Policy, cwd string, argv []string) ([]string, string, e
 	}
 	inner := append(append([]string(nil), s.helper...), HelperArgs(p, abi)...)
 	inner = append(append(inner, "--"), argv...)
-	return s.bubblewrap().Args(p, cwd, s.helper[0], inner), mech, nil
+	return s.filtered(abi, s.bubblewrap().Args(p, cwd, s.helper[0], inner)), mech, nil
+}
+
+// filtered returns the bubblewrap command line bw as juju runs it under
+// Landlock ABI abi. Without Landlock (abi 0) the helper's seccomp filter
+// alone would leave out bubblewrap's init, PID 1 of the sandbox, which
+// bubblewrap forks before it starts the helper: the command's user,
+// dumpable, so a command could ptrace it (or write its /proc/1/mem) and
+// have it chmod a file set-user-ID. So the helper starts bubblewrap then
+// (BubblewrapFlag), handing it the same filter with --seccomp, which
+// bubblewrap installs in its init and before it starts the helper. Under
+// Landlock a confined process cannot ptrace one outside its domain, and
+// bubblewrap is started as it is.
+func (s *Sandbox) filtered(abi int, bw []string) []string {
+	if abi > 0 || runtime.GOOS != "linux" {
+		return bw
+	}
+	return append(append(append([]string(nil), s.helper...), BubblewrapFlag), bw...)
 }
 
 // WrapAwaiting returns the bubblewrap command line of a sandbox built
@@ -225,7 +242,7 @@ func (s *Sandbox) WrapAwaiting(p Policy, fd int) ([]string, error) {
 	}
 	inner := append(append([]string(nil), s.helper...), HelperArgs(p, abi)...)
 	inner = append(inner, "--await", strconv.Itoa(fd))
-	return s.bubblewrap().Args(p, "/", s.helper[0], inner), nil
+	return s.filtered(abi, s.bubblewrap().Args(p, "/", s.helper[0], inner)), nil
 }
 
 // Reaper is the argv prefix that runs a bubblewrap under the reaper

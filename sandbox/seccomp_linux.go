@@ -2,6 +2,10 @@ package sandbox
 
 import (
 	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -114,4 +118,52 @@ func refuseSetID() error {
 		return fmt.Errorf("installing the seccomp filter that refuses set-user-ID files: %w", err)
 	}
 	return nil
+}
+
+// execBubblewrap execs bubblewrap, argv[0], with argv's arguments after
+// --seccomp FD, FD a pipe holding the filter refuseSetID installs:
+// bubblewrap installs it in the sandbox's init (PID 1, which it forks
+// before the helper and which runs none of the helper's own filter) and
+// in the helper before it runs. Without Landlock nothing else keeps a
+// command from ptracing that init (see Sandbox.filtered). On an
+// architecture without the filter, bubblewrap is started as it is. It
+// returns only on failure, with HelperExitCode.
+func execBubblewrap(argv []string, stderr io.Writer) int {
+	if len(argv) == 0 {
+		fmt.Fprintf(stderr, "juju %s: %s needs bubblewrap's command line\n", HelperCommand, BubblewrapFlag)
+		return HelperExitCode
+	}
+	args := append([]string(nil), argv...)
+	if prog := noSetIDFilter(nativeArch, hasX32, modeArgs, refusedCalls); len(prog) > 0 {
+		fd, err := filterPipe(prog)
+		if err != nil {
+			fmt.Fprintf(stderr, "juju %s: the command was not run: %v\n", HelperCommand, err)
+			return HelperExitCode
+		}
+		args = append([]string{argv[0], "--seccomp", strconv.Itoa(fd)}, argv[1:]...)
+	}
+	err := syscall.Exec(argv[0], args, os.Environ())
+	fmt.Fprintf(stderr, "juju %s: exec %s: %v\n", HelperCommand, argv[0], err)
+	return HelperExitCode
+}
+
+// filterPipe returns the read end of a pipe holding prog as struct
+// sock_filter records, to be inherited across exec.
+func filterPipe(prog []unix.SockFilter) (int, error) {
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+		return -1, fmt.Errorf("a pipe for the seccomp filter: %w", err)
+	}
+	defer unix.Close(p[1])
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&prog[0])), len(prog)*int(unsafe.Sizeof(prog[0])))
+	// A pipe holds at least 4 KiB; the filter is a few hundred bytes.
+	if n, err := unix.Write(p[1], b); err != nil || n != len(b) {
+		unix.Close(p[0])
+		return -1, fmt.Errorf("writing the seccomp filter: %d of %d bytes, %v", n, len(b), err)
+	}
+	if _, err := unix.FcntlInt(uintptr(p[0]), unix.F_SETFD, 0); err != nil {
+		unix.Close(p[0])
+		return -1, fmt.Errorf("handing the seccomp filter on: %w", err)
+	}
+	return p[0], nil
 }

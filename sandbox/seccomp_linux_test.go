@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"encoding/binary"
+	"os/exec"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -85,5 +87,42 @@ func TestNoSetIDFilter(t *testing.T) {
 		if got := runBPF(t, prog, nativeArch, 0x40000000|unix.SYS_FCHMODAT, [6]uint64{0, 0, 0o4755}); got != kill {
 			t.Errorf("an x32 call: %#x, want kill", got)
 		}
+	}
+}
+
+// Without Landlock, bubblewrap's init (PID 1 of the sandbox) runs under
+// the filter too: it is the command's user and dumpable, and a command
+// that ptraced it could otherwise have it chmod a file set-user-ID
+// (test/TestSandboxWithoutLandlockMakesNoSetIDFiles does). With Landlock
+// bubblewrap is started as it is.
+func TestBubblewrapInitUnderTheFilterWithoutLandlock(t *testing.T) {
+	needBubblewrap(t)
+	if len(noSetIDFilter(nativeArch, hasX32, modeArgs, refusedCalls)) == 0 {
+		t.Skip("no filter on this architecture")
+	}
+	root := t.TempDir()
+	s := New(testHelper(t))
+	s.detect()
+	s.landlock = Availability{Reason: "left out by the test"}
+	argv, mech, err := s.Wrap(Policy{Write: []string{root}}, root, []string{"grep", "^Seccomp:", "/proc/1/status", "/proc/self/status"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mech != MechBubblewrap {
+		t.Fatalf("mechanism %q", mech)
+	}
+	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, f := range []string{"/proc/1/status", "/proc/self/status"} {
+		if !strings.Contains(string(out), f+":Seccomp:\t2") {
+			t.Errorf("%s is not under a seccomp filter:\n%s", f, out)
+		}
+	}
+	// Under Landlock, nothing is put in front of bubblewrap.
+	s.landlock = Availability{Available: true, Version: "1"}
+	if argv, _, err := s.Wrap(Policy{Write: []string{root}}, root, []string{"true"}); err != nil || argv[0] != s.bwrap.Path {
+		t.Errorf("with Landlock: %q %v", argv, err)
 	}
 }
