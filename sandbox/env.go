@@ -204,6 +204,12 @@ var (
 		"DOCKER_AUTH_CONFIG": true, "DATABASE_URL": true, "PGPASSFILE": true, "DSN": true,
 		"KEY": true, "PW": true,
 	}
+	// headerPrefixes start the names of variables that hold HTTP headers
+	// to send, when they also end in HEADERS: an OTLP exporter's
+	// (OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_TRACES_HEADERS …) is
+	// how it authenticates, its vendor's key under a header of the
+	// vendor's (x-honeycomb-team=…).
+	headerPrefixes = []string{"OTEL_EXPORTER_OTLP_"}
 	// keptNames end in _SESSION but name a desktop session, not a login
 	// one: the desktop's name, Konsole's D-Bus path.
 	keptNames = map[string]bool{"DESKTOP_SESSION": true, "KONSOLE_DBUS_SESSION": true}
@@ -220,7 +226,8 @@ var (
 // no English word (SSHPASS, DBPASS, SMTP_PASS, GIT_ASKPASS; not BYPASS or
 // COMPASS), ends in _KEY, _PWD, _PW, _AUTH, _SK, _PAT, _DSN or _SESSION
 // (BW_SESSION; not DESKTOP_SESSION), starts with AWS_, AZURE_, GCP_,
-// GOOGLE_APPLICATION_, VAULT_ or OP_SESSION_, or is one of the named ones
+// GOOGLE_APPLICATION_, VAULT_ or OP_SESSION_, holds an OTLP exporter's
+// headers (OTEL_EXPORTER_OTLP_…HEADERS), or is one of the named ones
 // (KEY, PW, DSN, SSH_AUTH_SOCK, GPG_AGENT_INFO, NETRC, DOCKER_AUTH_CONFIG,
 // DATABASE_URL, PGPASSFILE), also with a number after it. A numbered
 // copy of a secret name is one too: OPENAI_KEY_1 and SMTP_PASS2 are judged
@@ -260,6 +267,11 @@ func secretName(n string) bool {
 	}
 	for _, p := range secretPrefixes {
 		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	for _, p := range headerPrefixes {
+		if strings.HasPrefix(n, p) && strings.HasSuffix(n, "HEADERS") {
 			return true
 		}
 	}

@@ -227,6 +227,11 @@ func TestScrubWellKnownSecrets(t *testing.T) {
 		"GIT_CONFIG_PARAMETERS='url.https://example.com/.insteadof'='x' 'http.extraheader'='AUTHORIZATION: basic aHVudGVyMg=='",
 		"HTTP_HEADER=Authorization: Bearer  tok en", "X_API=Bearer\ttok", "H=X-Api-Key: abc123",
 		"CURL_OPTS=-H 'PRIVATE-TOKEN: glabc123' -s", "H2=Cookie: session=abc",
+		// An OTLP exporter's headers: by name, and a credential header as a
+		// key=value pair whatever the name.
+		"OTEL_EXPORTER_OTLP_HEADERS=x-honeycomb-team=hcaik_01abcdef", "OTEL_EXPORTER_OTLP_TRACES_HEADERS=dt=1",
+		"OTEL_EXPORTER_OTLP_LOGS_HEADERS=a=b", "OTLP=Authorization=Basic%20dXNlcjpwYXNz",
+		"EXPORT_OPTS=service=app,api-key=abc123", "H3=DD-API-KEY=abc123", "H4=x-api-key=abc",
 		// A well-known token, whatever the name.
 		"GH_ENTERPRISE=ghp_abcdefghijklmnopqrstuvwxyz0123456789", "T=gho_abcdefghijklmnopqrstuvwxyz0123456789",
 		"T=github_pat_11ABCDEFG0abcdefghijkl_mnopqrstuvwxyz0123456789", "T=glpat-abcdefghij0123456789",
@@ -263,6 +268,8 @@ func TestScrubWellKnownSecrets(t *testing.T) {
 		"PS1=\\u@\\h:\\w\\$ ", "PROMPT_COMMAND=history -a", "BYPASS=1", "COMPASS_HOME=/opt/compass",
 		"TASK=risk-assessment-for-the-build-farm", "DIR=/opt/tools/sk-x", "URL=https://example.com/#token=abc",
 		"MSG=Authorization: none", "NOTE=basic auth is off",
+		"OTEL_EXPORTER_OTLP_ENDPOINT=https://otel.example.com:4318", "OTEL_SERVICE_NAME=app",
+		"OTEL_RESOURCE_ATTRIBUTES=service.version=1.2,deployment.environment=dev", "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf",
 	} {
 		if got := Scrub([]string{kv}); len(got) != 1 {
 			t.Errorf("Scrub dropped %q", kv)

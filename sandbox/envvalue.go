@@ -110,11 +110,23 @@ func keyByte(c byte) bool {
 }
 
 // credentialKey reports whether a key names a credential (see pairWords
-// and pairKeys).
+// and pairKeys), or is a credential header (see authHeaders), alone or
+// after a prefix (X-Api-Key, DD-API-KEY, Proxy-Authorization): OTLP
+// exporters take their headers as a list of such pairs,
+// OTEL_EXPORTER_OTLP_HEADERS=Authorization=Basic%20….
 func credentialKey(key string) bool {
 	k := strings.ToUpper(key)
 	w := words(k)
-	return len(w) > 0 && pairWords[w[len(w)-1]] || pairKeys[strings.Join(w, "")]
+	if len(w) > 0 && pairWords[w[len(w)-1]] || pairKeys[strings.Join(w, "")] {
+		return true
+	}
+	lower := asciiLower(key)
+	for _, h := range authHeaders {
+		if lower == h || strings.HasSuffix(lower, "-"+h) || strings.HasSuffix(lower, "_"+h) {
+			return true
+		}
+	}
+	return false
 }
 
 // A token body's characters.
