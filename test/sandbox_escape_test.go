@@ -192,6 +192,58 @@ mv tools tools-old 2>/dev/null && echo moved || echo refused-move`)
 	}
 }
 
+// juju's programs inside a package cache (`go run` leaves the program it
+// builds in GOCACHE and runs it from there): the cache is not bound
+// writable, so a confined command can neither replace the helper the
+// next sandbox's reaper runs as, outside any sandbox, nor juju.
+func TestSandboxCannotReplaceJujusProgramsInACache(t *testing.T) {
+	needSandbox(t)
+	root := workspace(t, map[string]string{"src/a.go": "package a\n"})
+	cache := outside(t) // not under /tmp, the sandbox's own
+	bin := filepath.Join(cache, "0f", "0f1e-d")
+	os.MkdirAll(bin, 0o755)
+	for _, p := range []string{jujuBin, filepath.Join(filepath.Dir(jujuBin), "juju-sandbox")} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Skip(err)
+		}
+		if err := os.WriteFile(filepath.Join(bin, filepath.Base(p)), b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, _ := os.ReadFile(filepath.Join(bin, "juju-sandbox"))
+	home := t.TempDir()
+	os.Symlink(sharedCache, filepath.Join(home, "cache"))
+	var env []string
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); k != "GOCACHE" && k != "HOME" {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "JUJU_HOME="+home, "GOCACHE="+cache, "HOME="+t.TempDir())
+	s := startCommand(t, env, filepath.Join(bin, "juju"),
+		[]string{"stdio", "--root", root, "--mode", "trusted", "--sandbox", "require"}, home, root)
+	got := runIn(t, s, `
+printf '#!/bin/sh\necho evil\n' > evil.sh; chmod 755 evil.sh
+cp evil.sh `+bin+`/js.new 2>/dev/null && mv `+bin+`/js.new `+bin+`/juju-sandbox 2>/dev/null && echo renamed || echo refused-rename
+cp evil.sh `+bin+`/j.new 2>/dev/null && mv `+bin+`/j.new `+bin+`/juju 2>/dev/null && echo renamed-juju || echo refused-juju
+mkdir `+cache+`/planted 2>/dev/null && echo wrote-cache || echo refused-cache`)
+	for _, want := range []string{"refused-rename", "refused-juju", "refused-cache"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in %q", want, got)
+		}
+	}
+	if after, _ := os.ReadFile(filepath.Join(bin, "juju-sandbox")); string(after) != string(before) {
+		t.Fatal("a confined command replaced juju's sandbox helper in the package cache")
+	}
+	if _, err := os.Stat(filepath.Join(cache, "planted")); err == nil {
+		t.Error("a confined command wrote in the package cache holding juju")
+	}
+	if got := runIn(t, s, "echo second"); got != "second\n" {
+		t.Errorf("the next command: %q", got)
+	}
+}
+
 // juju's folders are guarded where they lead: a home folder reached
 // through a link, its juju configuration folder not made yet.
 func TestSandboxGuardsJujusFoldersThroughALink(t *testing.T) {

@@ -183,8 +183,9 @@ func New(p *policy.Policy, opts Options) *Manager {
 	for _, r := range p.Roots() {
 		roots = append(roots, r.Real)
 	}
-	m.caches = safeCaches(opts.Caches, roots, opts.Private)
-	m.guard = guardPrivate(opts.Private, append(append([]string(nil), opts.Programs...), opts.Files...), roots)
+	own := append(append([]string(nil), opts.Programs...), opts.Files...)
+	m.caches = safeCaches(opts.Caches, roots, append(append([]string(nil), opts.Private...), ownPaths(own)...))
+	m.guard = guardPrivate(opts.Private, own, roots)
 	for _, d := range m.guard.unguarded {
 		m.log.Warn("a folder of juju's inside a workspace root is reached through a link, which a confined command could point elsewhere; keep juju's folders outside the roots (JUJU_HOME)", "folder", d)
 	}

@@ -28,7 +28,11 @@ import (
 
 // safeCaches resolves each cache that exists now and keeps those that
 // neither lie inside a root or a folder of juju's, nor hold one, by their
-// path as given or as resolved.
+// path as given or as resolved. private also lists juju's own programs
+// and files (ownPaths): a cache holding one is not bound either, since
+// juju runs its programs outside any sandbox. Go caches the programs
+// `go run` builds in GOCACHE and runs them from there, so juju started
+// that way has itself in a cache every confined command could write.
 func safeCaches(caches, roots, private []string) []string {
 	var out []string
 	for _, c := range caches {
@@ -47,6 +51,23 @@ func safeCaches(caches, roots, private []string) []string {
 			continue
 		}
 		out = append(out, real)
+	}
+	return out
+}
+
+// ownPaths returns juju's programs and files (paths), each as given and,
+// when it differs, as resolved through links.
+func ownPaths(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		out = append(out, abs)
+		if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
+			out = append(out, real)
+		}
 	}
 	return out
 }

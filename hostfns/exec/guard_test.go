@@ -31,6 +31,18 @@ func TestSafeCaches(t *testing.T) {
 	if !slices.Equal(got, []string{outside}) {
 		t.Errorf("safeCaches = %q, want only %s", got, outside)
 	}
+	// A cache holding juju's own program (go run leaves it in GOCACHE),
+	// by its path or through a link.
+	withJuju := mk("caches/gocache")
+	exe := filepath.Join(withJuju, "ab", "ab12-d", "juju")
+	os.MkdirAll(filepath.Dir(exe), 0o755)
+	os.WriteFile(exe, []byte("juju"), 0o755)
+	os.Symlink(exe, filepath.Join(base, "juju-link"))
+	for _, own := range []string{exe, filepath.Join(base, "juju-link")} {
+		if got := safeCaches([]string{outside, withJuju}, []string{root}, ownPaths([]string{own})); !slices.Equal(got, []string{outside}) {
+			t.Errorf("with juju at %s: safeCaches = %q, want only %s", own, got, outside)
+		}
+	}
 }
 
 func TestGuardPrivate(t *testing.T) {
