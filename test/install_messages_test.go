@@ -1,6 +1,10 @@
 package test
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,4 +54,50 @@ func TestDescribeFailureSaysSoAtInstall(t *testing.T) {
 		t.Fatal("built a plugin whose juju_describe traps")
 	}
 	check("build", errs)
+}
+
+// A refused install's error quotes what the plugin's author chose: an
+// archive's entry names, a schema's pattern (through the regexp parser's
+// message). Printed raw, an escape sequence there acted on the owner's
+// terminal: OSC 52 set the clipboard, CSI 2K and a carriage return erased
+// the refusal and wrote "installed OK" in its place. Now juju prints every
+// character visibly, as juju plugins list prints a refused plugin's error.
+func TestInstallRefusalActsNotOnTheTerminal(t *testing.T) {
+	const evil = "\x1b]52;c;ZWNobyBwd25lZA==\x07\x1b[2K\rinstalled OK"
+	dir := t.TempDir()
+
+	// An archive holding a link whose name carries the escapes.
+	archive := filepath.Join(dir, "evil.tar.gz")
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	tw.WriteHeader(&tar.Header{Name: "x" + evil, Typeflag: tar.TypeSymlink, Linkname: "/etc/passwd"})
+	tw.Close()
+	gz.Close()
+	os.WriteFile(archive, buf.Bytes(), 0o644)
+
+	// A folder whose manifest's schema has a pattern that does not compile.
+	folder := filepath.Join(dir, "evil")
+	os.MkdirAll(folder, 0o755)
+	wasm := []byte("\x00asm\x01\x00\x00\x00")
+	os.WriteFile(filepath.Join(folder, "plugin.wasm"), wasm, 0o644)
+	m, _ := json.Marshal(map[string]any{"abi": 2, "name": "evil", "version": "1", "description": "d",
+		"wasm": map[string]any{"file": "plugin.wasm", "sha256": installed.Hash(wasm)}, "capabilities": []string{},
+		"tools": []any{map[string]any{"name": "t", "description": "d", "tier": "X",
+			"inputSchema": map[string]any{"type": "object", "properties": map[string]any{
+				"a": map[string]any{"type": "string", "pattern": "(" + evil}}}}}})
+	os.WriteFile(filepath.Join(folder, "manifest.json"), m, 0o644)
+
+	for _, src := range []string{archive, folder} {
+		_, errs, code := cli(t, newHome(t), nil, "plugins", "install", src, "--yes")
+		if code == 0 {
+			t.Fatalf("installed %s", src)
+		}
+		if i := strings.IndexFunc(strings.TrimSuffix(errs, "\n"), func(r rune) bool { return r < 0x20 || r == 0x7f }); i >= 0 {
+			t.Errorf("install %s printed control character %q to the terminal:\n%q", filepath.Base(src), errs[i], errs)
+		}
+		if !strings.Contains(errs, `\x1b]52;c;`) {
+			t.Errorf("install %s does not show the escape it refused:\n%s", filepath.Base(src), errs)
+		}
+	}
 }

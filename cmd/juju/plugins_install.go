@@ -107,7 +107,7 @@ func runPluginsInstall(cmd *cobra.Command, src string, dirs config.Dirs, in io.R
 	}
 	res, err := install.Install(cmd.Context(), src, opts)
 	if err != nil {
-		return err
+		return shownError(err)
 	}
 	if o.json {
 		return writeJSON(stdout, res)
@@ -115,6 +115,31 @@ func runPluginsInstall(cmd *cobra.Command, src string, dirs config.Dirs, in io.R
 	printInstall(stdout, res)
 	return nil
 }
+
+// shownError is err as the owner's terminal may print it. A refused
+// install's error quotes what the plugin's author chose (an archive's entry
+// names, a schema's pattern through the regexp parser's message, the
+// failure juju_describe reported, a server's status line), and an escape
+// sequence there would act on the terminal: rewrite the lines above,
+// or set the clipboard (OSC 52) to a command for the owner to paste. An
+// error that does not show as itself is rendered as juju plugins list
+// renders a refused plugin's (visible.String: on one line, every
+// character visible); errors.Is and errors.As still see the original.
+func shownError(err error) error {
+	if msg := err.Error(); !visible.Shows(msg) {
+		return &renderedError{msg: visible.String(msg), err: err}
+	}
+	return err
+}
+
+// renderedError is an error whose text was rendered for the terminal.
+type renderedError struct {
+	msg string
+	err error
+}
+
+func (e *renderedError) Error() string { return e.msg }
+func (e *renderedError) Unwrap() error { return e.err }
 
 // printInstall tells the owner what was installed and what it may do.
 func printInstall(w io.Writer, r *install.Result) {
