@@ -183,9 +183,10 @@ func (m *Manifest) check(needHash bool, schemas schemaCheck) error {
 		return bad("a plugin must export at least one tool or discoverer")
 	}
 	seenTool := map[string]bool{}
+	budget := newBudget() // every tool's schemas together
 	for i := range m.Tools {
 		t := &m.Tools[i]
-		if err := validateTool(t, schemas); err != nil {
+		if err := validateTool(t, schemas, budget); err != nil {
 			return bad("tool %q: %v", t.Name, err)
 		}
 		if seenTool[t.Name] {
@@ -224,7 +225,7 @@ func (m *Manifest) check(needHash bool, schemas schemaCheck) error {
 	return nil
 }
 
-func validateTool(t *abi.ToolSpec, schemas schemaCheck) error {
+func validateTool(t *abi.ToolSpec, schemas schemaCheck, budget *schemaBudget) error {
 	if !validToolName(t.Name) {
 		return fmt.Errorf("name must match %s", toolNamePattern)
 	}
@@ -248,11 +249,11 @@ func validateTool(t *abi.ToolSpec, schemas schemaCheck) error {
 		}
 		return nil
 	}
-	if err := checkSchema(t.InputSchema, true); err != nil {
+	if err := checkSchema(t.InputSchema, true, budget); err != nil {
 		return fmt.Errorf("inputSchema: %w", err)
 	}
 	if len(t.OutputSchema) > 0 {
-		if err := checkSchema(t.OutputSchema, false); err != nil {
+		if err := checkSchema(t.OutputSchema, false, budget); err != nil {
 			return fmt.Errorf("outputSchema: %w", err)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
+	"regexp/syntax"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -14,7 +16,7 @@ import (
 
 // checkSchema requires a JSON Schema object whose type is "object" and which
 // compiles. Input schemas must describe their properties.
-func checkSchema(raw json.RawMessage, input bool) error {
+func checkSchema(raw json.RawMessage, input bool, budget *schemaBudget) error {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return errors.New("missing")
 	}
@@ -31,7 +33,7 @@ func checkSchema(raw json.RawMessage, input bool) error {
 	if input && len(top.Properties) == 0 {
 		return errors.New("properties are missing")
 	}
-	_, err := CompileSchema("schema.json", raw)
+	_, err := compileSchema("schema.json", raw, budget)
 	return err
 }
 
@@ -52,7 +54,19 @@ const schemaBase = "https://juju.invalid/schema/"
 // manifest make juju read any file of the owner's, or wait forever on
 // /dev/stdin, at install, at every start and at a tool's first call.
 // Every JSON Schema juju compiles goes through here (TestOneSchemaCompiler).
+//
+// A schema holds at most MaxSchemaObjects JSON objects, and the regular
+// expressions it compiles (pattern, patternProperties, and the
+// metaschema's check that each is one) at most MaxPatternInsts
+// instructions; a manifest's schemas share those bounds.
 func CompileSchema(name string, raw json.RawMessage) (*jsonschema.Schema, error) {
+	return compileSchema(name, raw, newBudget())
+}
+
+func compileSchema(name string, raw json.RawMessage, budget *schemaBudget) (*jsonschema.Schema, error) {
+	if err := budget.takeObjects(raw); err != nil {
+		return nil, err
+	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("not JSON: %v", err)
@@ -60,6 +74,7 @@ func CompileSchema(name string, raw json.RawMessage) (*jsonschema.Schema, error)
 	c := jsonschema.NewCompiler()
 	refused := &refuseLoader{}
 	c.UseLoader(refused)
+	c.UseRegexpEngine(budget.compile)
 	where := schemaBase + url.PathEscape(name)
 	if err := c.AddResource(where, doc); err != nil {
 		return nil, err
@@ -85,3 +100,112 @@ func (l *refuseLoader) Load(u string) (any, error) {
 }
 
 var _ jsonschema.URLLoader = (*refuseLoader)(nil)
+
+// Bounds of what compiling one manifest's schemas may cost, since juju
+// compiles every installed plugin's schemas at every start (and juju
+// plugins list, and install): a plugin granted nothing made each start
+// take 28 s with a 0.9 MB manifest of one tool of 30,000 arguments (the
+// schema compiler is superlinear in an object's members), and 45 s and
+// 1.3 GB with a 1 MiB manifest of "\pL{1000}" patterns.
+const (
+	// MaxSchemaObjects bounds the JSON objects of the tools' input and
+	// output schemas together: juju's core plugin has 731.
+	MaxSchemaObjects = 2048
+	// MaxPatternInsts bounds their regular expressions together, in the
+	// instructions Go's regexp compiles them to (a counted repetition is
+	// as many copies of what it repeats; a large class such as \pL counts
+	// as several; a pattern given again counts once), each several
+	// microseconds to compile when anchored: some 150 different patterns
+	// as long as a tool name's rule (^[a-z0-9_]{1,64}$).
+	MaxPatternInsts = 20_000
+)
+
+// schemaBudget is what is left of the bounds for the schemas of one
+// manifest (or of one schema compiled on its own); a pattern budget below
+// zero is spent, and every later pattern is refused unread.
+type schemaBudget struct {
+	insts, objects int
+	// compiled holds each pattern compiled, which costs nothing again: the
+	// metaschema's check and the keyword compile each, and one rule may
+	// serve many arguments.
+	compiled map[string]*regexp.Regexp
+}
+
+func newBudget() *schemaBudget {
+	return &schemaBudget{insts: MaxPatternInsts, objects: MaxSchemaObjects, compiled: map[string]*regexp.Regexp{}}
+}
+
+// errSchemaBudget is the error of schemas past a bound.
+var errSchemaBudget = errors.New("the schemas are too large")
+
+// takeObjects counts the JSON objects of raw, a valid JSON text, against
+// the budget, before anything compiles it.
+func (b *schemaBudget) takeObjects(raw json.RawMessage) error {
+	inString, escaped := false, false
+	for _, c := range raw {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			escaped = c == '\\'
+			inString = c != '"'
+		case c == '"':
+			inString = true
+		case c == '{':
+			b.objects--
+		}
+	}
+	if b.objects < 0 {
+		return fmt.Errorf("%w: the tools' input and output schemas hold more than %d JSON objects together; juju compiles them at every start: describe fewer arguments, or split the plugin", errSchemaBudget, MaxSchemaObjects)
+	}
+	return nil
+}
+
+// compile is the schema compiler's regexp engine: a pattern is sized
+// from its parse, which expands nothing, and compiled only within what the
+// budget has left.
+func (b *schemaBudget) compile(s string) (jsonschema.Regexp, error) {
+	if re, ok := b.compiled[s]; ok {
+		return re, nil
+	}
+	if b.insts >= 0 {
+		re, err := syntax.Parse(s, syntax.Perl)
+		if err != nil {
+			return regexp.Compile(s) // the error regexp gives
+		}
+		b.insts -= insts(re, b.insts+1)
+	}
+	if b.insts < 0 {
+		return nil, fmt.Errorf("%w: their regular expressions together would compile to more than %d instructions (a{n} counts n times a); use fewer or shorter patterns", errSchemaBudget, MaxPatternInsts)
+	}
+	re, err := regexp.Compile(s)
+	if err == nil {
+		b.compiled[s] = re
+	}
+	return re, err
+}
+
+// insts counts the instructions re compiles to, roughly as
+// regexp/syntax.Compile lays them out after Simplify, stopping past limit.
+func insts(re *syntax.Regexp, limit int) int {
+	n := 1
+	switch re.Op {
+	case syntax.OpLiteral:
+		n = max(len(re.Rune), 1)
+	case syntax.OpCharClass:
+		n += len(re.Rune) / 32
+	case syntax.OpRepeat:
+		sub := insts(re.Sub[0], limit)
+		n += max(re.Min, 1) * sub
+		if re.Max > re.Min { // each optional copy adds a branch
+			n += (re.Max - re.Min) * (sub + 1)
+		}
+	default:
+		for _, sub := range re.Sub {
+			if n += insts(sub, limit); n > limit {
+				break
+			}
+		}
+	}
+	return min(n, limit)
+}

@@ -1,7 +1,9 @@
 package manifest
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -131,5 +133,67 @@ func TestOneSchemaCompiler(t *testing.T) {
 	}
 	if !found {
 		t.Fatal("the scan did not find CompileSchema's own compiler: it looks in the wrong place")
+	}
+}
+
+// boundsManifest is a manifest of tools tools, each with an input schema
+// of props string arguments, given pattern when it is not empty (N in it
+// numbering the arguments, so that each has its own), and a
+// description full of braces (inside a string, they are no objects).
+func boundsManifest(tools, props int, pattern string) []byte {
+	var ts []map[string]any
+	for j := range tools {
+		p := map[string]any{}
+		for i := range props {
+			arg := map[string]any{"type": "string", "description": strings.Repeat("{", 100)}
+			if pattern != "" {
+				arg["pattern"] = strings.ReplaceAll(pattern, "N", fmt.Sprint(j*props+i))
+			}
+			p[fmt.Sprintf("a%d", i)] = arg
+		}
+		ts = append(ts, map[string]any{"name": fmt.Sprintf("t%d", j), "description": "d", "tier": "X",
+			"inputSchema": map[string]any{"type": "object", "properties": p}})
+	}
+	b, _ := json.Marshal(map[string]any{"abi": 2, "name": "demo", "version": "1", "description": "d",
+		"wasm":         map[string]any{"file": "plugin.wasm", "sha256": strings.Repeat("0", 64)},
+		"capabilities": []string{}, "tools": ts})
+	return b
+}
+
+// What compiling a manifest's schemas costs is bounded, since juju
+// compiles every installed plugin's schemas at every start: a 0.9 MB
+// manifest of one tool of 30,000 arguments took each start 28 s, and a
+// 1 MiB one of "\pL{1000}" patterns 45 s and 1.3 GB. The objects and the
+// patterns of all the tools' schemas count together, and are counted
+// before they compile.
+func TestSchemasAreBounded(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		tools, props   int
+		pattern, wants string
+	}{
+		{"many arguments in one tool", 1, 2048, "", "JSON objects"},
+		{"few arguments in many tools", 512, 3, "", "JSON objects"},
+		{"large patterns", 1, 20, `\pL{1000}`, "regular expressions"},
+		{"patterns in many tools", 100, 2, `^N[a-z0-9_]{1,64}$`, "regular expressions"},
+		{"within the bounds", 10, 30, `^[a-z0-9_]{1,64}$`, ""},
+		{"different patterns within the bounds", 50, 2, `^N[a-z0-9_]{1,64}$`, ""},
+	} {
+		_, err := Decode(boundsManifest(c.tools, c.props, c.pattern))
+		switch {
+		case c.wants == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.wants != "" && (err == nil || !strings.Contains(err.Error(), errSchemaBudget.Error()) || !strings.Contains(err.Error(), c.wants)):
+			t.Errorf("%s: want %q, got %v", c.name, c.wants, err)
+		}
+	}
+	// A schema compiled on its own (a tool's first call) has the bounds too.
+	props := map[string]any{}
+	for i := range 2048 {
+		props[fmt.Sprintf("a%d", i)] = map[string]any{"type": "string"}
+	}
+	raw, _ := json.Marshal(map[string]any{"type": "object", "properties": props})
+	if _, err := CompileSchema("x", raw); !errors.Is(err, errSchemaBudget) {
+		t.Errorf("CompileSchema of %d objects: %v", len(props)+1, err)
 	}
 }
