@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	extism "github.com/extism/go-sdk"
 	"github.com/tetratelabs/wazero"
@@ -80,7 +81,32 @@ func (p *Plugin) decodeResult(out []byte) (*abi.CallResult, error) {
 	if err := res.Resolve(body); err != nil {
 		return nil, err
 	}
+	if !utf8.Valid(res.Structured) {
+		res.Structured = replaceInvalidUTF8(res.Structured)
+	}
 	return &res, nil
+}
+
+// replaceInvalidUTF8 returns the JSON value b with each byte that is not
+// part of valid UTF-8 written \ufffd, as encoding/json writes it in a Go
+// string. Structured content is copied into juju's answer as it is, and
+// checking it for JSON's structure (abi.ValidJSON, as encoding/json's
+// Valid) lets such bytes pass inside a string: the answer would be no JSON
+// text (RFC 8259 requires UTF-8), and a client's strict decoder refuses
+// the whole message (TestStructuredContentIsUTF8). Outside a string, valid
+// JSON holds ASCII alone, so every such byte is inside one.
+func replaceInvalidUTF8(b []byte) []byte {
+	out := make([]byte, 0, len(b)+64)
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			out = append(out, `\ufffd`...)
+		} else {
+			out = append(out, b[:size]...)
+		}
+		b = b[size:]
+	}
+	return out
 }
 
 func failure(e *abi.Error) *abi.CallResult { return &abi.CallResult{Error: e} }

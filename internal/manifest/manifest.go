@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -112,6 +113,12 @@ func DecodeSource(data []byte) (*Manifest, error) {
 func decode(data []byte) (*Manifest, error) {
 	if len(data) > MaxSize {
 		return nil, fmt.Errorf("%w: larger than %d bytes", ErrInvalid, MaxSize)
+	}
+	// Decoding makes a string's bytes that are not UTF-8 U+FFFD, but the
+	// schemas are kept as they are and go into every tools/list, where
+	// such bytes make the message no JSON text for a strict client.
+	if !utf8.Valid(data) {
+		return nil, fmt.Errorf("%w: not UTF-8", ErrInvalid)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

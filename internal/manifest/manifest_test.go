@@ -49,6 +49,7 @@ func TestDecodeRejects(t *testing.T) {
 		name, from, to, want string
 	}{
 		{"unknown field", `"abi": 1,`, `"abi": 1, "extra": true,`, "unknown field"},
+		{"not UTF-8", `{"path": {"type": "string"}}`, "{\"path\": {\"type\": \"string\", \"description\": \"\xff\"}}", "not UTF-8"},
 		{"wrong abi", `"abi": 1,`, `"abi": 3,`, "abi 3"},
 		{"bad name", `"name": "demo"`, `"name": "Demo!"`, "name"},
 		{"empty version", `"version": "1.0.0"`, `"version": " "`, "version"},
