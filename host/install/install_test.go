@@ -424,6 +424,29 @@ func TestInstallURL(t *testing.T) {
 	}
 }
 
+// The download's progress line names the archive from its URL, which
+// the plugin's author wrote and Go percent-decodes: %1b[2K and an OSC 52
+// there once reached the owner's terminal as escape sequences, to erase a
+// line or set the clipboard. They show as text now.
+func TestDownloadProgressActsNotOnTheTerminal(t *testing.T) {
+	e := newEnv(t)
+	src := testPlugin(t, "echo")
+	archive := tarGz(t, src, "")
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(archive) }))
+	defer srv.Close()
+	var progress bytes.Buffer
+	o := e.opts()
+	o.HTTPClient = srv.Client()
+	o.SHA256 = wasmSHA(t, src)
+	o.Progress = &progress
+	if _, err := Install(context.Background(), srv.URL+"/%1b%5b2K%1b]52;c;eA==%07echo.tar.gz", o); err != nil {
+		t.Fatal(err)
+	}
+	if p := progress.String(); strings.ContainsAny(p, "\x1b\x07") || !strings.Contains(p, `\x1b[2K\x1b]52;c;eA==\x07echo.tar.gz`) {
+		t.Errorf("progress = %q", p)
+	}
+}
+
 // A plugin refused at install leaves the installed set exactly as it was.
 func TestRefusedInstallChangesNothing(t *testing.T) {
 	e := newEnv(t)

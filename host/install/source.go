@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/jujutools/juju/internal/manifest"
+	"github.com/jujutools/juju/internal/visible"
 )
 
 // Limits on what an install reads.
@@ -264,7 +265,9 @@ func stageURL(ctx context.Context, src, dst string, o *Options) error {
 	}
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
-	pw := &progress{w: o.Progress, total: resp.ContentLength, label: "downloading " + path.Base(u.Path)}
+	// The name is the URL's, percent-decoded: %1b would be an escape
+	// sequence on the owner's terminal, from a URL its author wrote.
+	pw := &progress{w: o.Progress, total: resp.ContentLength, label: "downloading " + visible.String(path.Base(u.Path))}
 	n, err := io.Copy(io.MultiWriter(tmp, pw), io.LimitReader(resp.Body, MaxDownloadSize+1))
 	pw.done()
 	if err != nil {
