@@ -533,14 +533,23 @@ func rootHoldingHome(pol *policy.Policy) string {
 
 // ownPrograms are the executables juju runs outside any sandbox: itself
 // (the re-executed helper, and the program the owner starts next) and its
-// standalone sandbox helper.
+// standalone sandbox helper. The helper is named whether or not it speaks
+// this juju's protocol: asking it runs it, which juju does when a command
+// first needs the sandbox, not while it starts (3-20 ms before the answer
+// to initialize; RATIONALE). One of another build is guarded all the
+// same, and juju never runs it.
 func ownPrograms() []string {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil
 	}
+	return ownProgramsOf(exe)
+}
+
+// ownProgramsOf is ownPrograms for the juju executable exe.
+func ownProgramsOf(exe string) []string {
 	out := []string{exe}
-	if h := sandbox.StandaloneHelper(exe); h != "" {
+	if h := sandbox.StandaloneCandidate(exe); h != "" {
 		out = append(out, h)
 	}
 	return out

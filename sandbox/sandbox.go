@@ -112,20 +112,33 @@ const HelperProgram = "juju-sandbox"
 const HelperProtocol = 5
 
 // StandaloneHelper returns the path of the juju-sandbox beside exe when it
-// may stand in for `exe __sandbox`: a regular file with the same owner as
-// exe (or root's), that neither its group nor others may write, in a
-// folder they may not write either, answering HelperProtocol. Else "".
-// It runs the helper once (about 3 ms).
+// may stand in for `exe __sandbox`: a StandaloneCandidate answering
+// HelperProtocol. Else "". It runs the helper once (3-20 ms here, more on
+// a loaded machine).
 func StandaloneHelper(exe string) string {
+	path := StandaloneCandidate(exe)
+	if path == "" {
+		return ""
+	}
+	out, err := exec.Command(path, "--protocol").Output()
+	if err != nil || strings.TrimSpace(string(out)) != strconv.Itoa(HelperProtocol) {
+		return ""
+	}
+	return path
+}
+
+// StandaloneCandidate returns the path of the juju-sandbox beside exe
+// when it is a regular file with the same owner as exe (or root's), that
+// neither its group nor others may write, in a folder they may not write
+// either: the helper StandaloneHelper uses if it answers HelperProtocol.
+// Else "". It runs nothing, so that a juju starting up can name the
+// helper it may run without waiting for it (host's ownPrograms).
+func StandaloneCandidate(exe string) string {
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = real
 	}
 	path := filepath.Join(filepath.Dir(exe), HelperProgram)
 	if !trustedLike(path, exe) || !trustedLike(filepath.Dir(path), exe) {
-		return ""
-	}
-	out, err := exec.Command(path, "--protocol").Output()
-	if err != nil || strings.TrimSpace(string(out)) != strconv.Itoa(HelperProtocol) {
 		return ""
 	}
 	return path
