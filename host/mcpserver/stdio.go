@@ -22,8 +22,9 @@ import (
 // ServeStdio serves MCP over in and out until in ends or ctx is done.
 // out carries only JSON-RPC; logs go to the host's logger.
 //
-// tools/call requests, nearly all of a session's traffic, and tools/list
-// requests are served by juju's own loop (stdioLoop); every other message
+// tools/call requests, nearly all of a session's traffic, tools/list and
+// initialize requests are served by juju's own loop (stdioLoop); every
+// other message
 // goes on to mcp-go's stdio server, which keeps the session (the
 // handshake, notifications, the requests juju sends the client, such as
 // elicitations, and their answers).
@@ -86,8 +87,8 @@ const maxStdioCalls = 32
 // errListenEnded ends the read loop when mcp-go's server stopped first.
 var errListenEnded = errors.New("the stdio server ended")
 
-// stdioLoop reads the client's messages. A tools/call or tools/list
-// request is served on the goroutine that read it, so the call's path from
+// stdioLoop reads the client's messages. A tools/call, tools/list or
+// initialize request is served on the goroutine that read it, so the call's path from
 // stdin to stdout crosses no goroutine; mcp-go's stdio server hands each
 // message from a reading goroutine to its loop and each call on to a
 // worker, each hand-off a thread woken (about 80 µs of a tiny read_file's
@@ -130,9 +131,9 @@ type stdioLoop struct {
 // waits at most that long.
 const handOffAfter = 2 * time.Millisecond
 
-// read reads messages, serving the tools/call and tools/list requests
-// among them, until the input ends or another goroutine has taken over the
-// reading.
+// read reads messages, serving the tools/call, tools/list and initialize
+// requests among them, until the input ends or another goroutine has
+// taken over the reading.
 func (d *stdioLoop) read() {
 	for {
 		line, head, err := d.l.next()
@@ -159,6 +160,15 @@ func (d *stdioLoop) read() {
 			if !d.serveReading(line, head) {
 				return
 			}
+			continue
+		}
+		if head.Method == string(mcp.MethodInitialize) && head.request() {
+			// Served here too, as mcp-go's server would serve it: handed
+			// on, it crossed a pipe and three goroutines, and mcp-go
+			// decoded it five times, at the start of a process whose
+			// every first touch is dear (RATIONALE).
+			d.calls.Add(1)
+			d.serve(line, head, d.markServing(head))
 			continue
 		}
 		if !bytes.HasSuffix(line, []byte("\n")) {
@@ -332,8 +342,8 @@ func (d *stdioLoop) noteCancel(line []byte) []byte {
 	return line
 }
 
-// serve answers one tools/call or tools/list request through mcp-go's
-// server, in the stdio session. A request the client cancelled meanwhile
+// serve answers one tools/call, tools/list or initialize request through
+// mcp-go's server, in the stdio session. A request the client cancelled meanwhile
 // gets no answer, as MCP asks of a receiver: the client has given it up.
 func (d *stdioLoop) serve(line []byte, head msgHead, cancelled *atomic.Bool) {
 	defer d.calls.Done()
