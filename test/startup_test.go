@@ -3,10 +3,16 @@
 package test
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,5 +64,59 @@ func TestStartRunsNoSandboxHelper(t *testing.T) {
 	}
 	if _, err := os.ReadFile(ran); err != nil {
 		t.Fatalf("the helper's runs are not noted: %v", err)
+	}
+}
+
+// juju stdio collects no garbage before it answers initialize: the heap of
+// its first milliseconds is a few megabytes, mostly garbage, and a
+// collection then made the answer wait for its stops of the world
+// (cmd/juju's startGCPercent). gctrace says when each collection started,
+// from the runtime's start.
+func TestStartCollectsNoGarbageBeforeInitialize(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "a\n"})
+	home := t.TempDir()
+	if err := os.Symlink(sharedCache, filepath.Join(home, "cache")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(jujuBin, "stdio", "--root", root)
+	cmd.Env = []string{"JUJU_HOME=" + home, "GODEBUG=gctrace=1"} // GOGC unset, as juju's own setting yields to it
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOGC=") && !strings.HasPrefix(kv, "GODEBUG=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	spawned := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+	answer, err := bufio.NewReader(out).ReadString('\n')
+	answered := time.Since(spawned)
+	if err != nil || !strings.Contains(answer, `"id":1,"result"`) {
+		t.Fatalf("initialize: %q %v\nstderr:\n%s", answer, err, stderr.String())
+	}
+	in.Close()
+	cmd.Wait()
+	if answered > 800*time.Millisecond {
+		// The warm-up starts a second after juju does, with or
+		// without a handshake, and collects.
+		t.Skipf("initialize took %v: too close to the warm-up to tell", answered)
+	}
+	for _, m := range regexp.MustCompile(`(?m)^gc \d+ @([0-9.]+)s`).FindAllStringSubmatch(stderr.String(), -1) {
+		at, _ := strconv.ParseFloat(m[1], 64)
+		if time.Duration(at*float64(time.Second)) < answered {
+			t.Errorf("a collection started %ss after the runtime did, before initialize was answered (%v after spawning): %s", m[1], answered, m[0])
+		}
 	}
 }

@@ -82,6 +82,7 @@ back.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.given = cmd.Flags().Changed
+			gcPercent(startGCPercent)
 			softMemoryLimit(serveMemoryLimit)
 			return runServe(cmd.Context(), o, cmd.ErrOrStderr())
 		},
@@ -109,6 +110,13 @@ func runServe(ctx context.Context, o *serveOptions, errw io.Writer) error {
 		return err
 	}
 	defer w.close()
+	go func() {
+		select {
+		case <-w.host.Warmed():
+			gcPercent(serveGCPercent)
+		case <-ctx.Done():
+		}
+	}()
 	tokenPath := tokenPath(o.tokenFile, w.dirs)
 	if o.tokenFile != "" {
 		// The default token lies in the config directory, secret to the

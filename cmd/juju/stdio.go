@@ -69,6 +69,7 @@ Trust modes:
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.given = cmd.Flags().Changed
+			gcPercent(startGCPercent)
 			softMemoryLimit(stdioMemoryLimit)
 			return runStdio(cmd.Context(), o, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
@@ -94,6 +95,20 @@ const stdioMemoryLimit = 64 << 20
 // of the first milliseconds was collected twice as often
 // (docs/RATIONALE.md).
 const stdioGCPercent = 50
+
+// startGCPercent is the Go heap's growth, in percent of the live heap,
+// before a collection while juju stdio or serve starts, until the warm-up
+// has loaded the plugins (then stdioGCPercent, serveGCPercent): the heap
+// of the first milliseconds is small and mostly garbage (4 MB, 1 MB of it
+// live), and with Go's default of 100 it was collected before the answer
+// to initialize, which waited for the collection's stops of the world
+// and shared the 2 cores with its marking (RATIONALE). The warm-up's
+// compilations collect at compileGCPercent anyway, the same.
+const startGCPercent = 400
+
+// serveGCPercent is juju serve's GC percent once the warm-up is done: Go's
+// default, with its many clients and instances under a larger limit.
+const serveGCPercent = 100
 
 // gcPercent sets percent unless the owner set GOGC.
 func gcPercent(percent int) {
