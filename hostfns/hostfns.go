@@ -109,6 +109,41 @@ func Typed[Req any, Res any](h func(ctx context.Context, req *Req, body []byte) 
 	}
 }
 
+// Codec decodes a host function's request and encodes its answer without
+// encoding/json's reflection, for the functions every small tool call
+// makes. Each reports false to leave the work to encoding/json, which then
+// gives the same result (a decoder that declines, say, an unknown field
+// leaves decodeStrict to say what was wrong).
+type Codec[Req, Res any] struct {
+	Decode func(header []byte, req *Req) bool
+	Append func(b []byte, res *Res) ([]byte, bool)
+}
+
+// TypedCodec is Typed with c tried first on each request and answer.
+func TypedCodec[Req any, Res any](c Codec[Req, Res], h func(ctx context.Context, req *Req, body []byte) (*Res, []byte, *abi.Error)) func(context.Context, []byte, []byte) ([]byte, []byte) {
+	return func(ctx context.Context, header, body []byte) ([]byte, []byte) {
+		var req Req
+		if !c.Decode(header, &req) {
+			req = *new(Req)
+			if err := decodeStrict(header, &req); err != nil {
+				return ErrorHeader(abi.Errorf(abi.InvalidArgument, "the host function request could not be decoded: %v", err)), nil
+			}
+		}
+		res, out, e := h(ctx, &req, body)
+		return AnswerCodec(c.Append, res, out, e)
+	}
+}
+
+// AnswerCodec is Answer with appendRes tried first.
+func AnswerCodec[Res any](appendRes func([]byte, *Res) ([]byte, bool), res *Res, out []byte, e *abi.Error) ([]byte, []byte) {
+	if e == nil && res != nil {
+		if b, ok := appendRes(make([]byte, 0, 192), res); ok {
+			return b, out
+		}
+	}
+	return Answer(res, out, e)
+}
+
 // Answer is the response frame of a handler's outcome: res's JSON and out,
 // or {"error": …} when e is not nil.
 func Answer[Res any](res *Res, out []byte, e *abi.Error) ([]byte, []byte) {

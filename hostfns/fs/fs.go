@@ -60,8 +60,8 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	return []hostfns.Func{
-		{Name: abi.FnFSRead, Capability: abi.CapFSRead, Handle: hostfns.Typed(s.read)},
-		{Name: abi.FnFSReads, Capability: abi.CapFSRead, Handle: hostfns.Typed(s.reads)},
+		{Name: abi.FnFSRead, Capability: abi.CapFSRead, Handle: hostfns.TypedCodec(readCodec, s.read)},
+		{Name: abi.FnFSReads, Capability: abi.CapFSRead, Handle: hostfns.TypedCodec(readsCodec, s.reads)},
 		{Name: abi.FnFSList, Capability: abi.CapFSRead, Handle: hostfns.Typed(s.list)},
 		{Name: abi.FnFSStat, Capability: abi.CapFSRead, Handle: hostfns.Typed(s.stat)},
 		{Name: abi.FnFSGlob, Capability: abi.CapFSRead, Handle: hostfns.Typed(s.glob)},

@@ -3,6 +3,7 @@ package fs
 import (
 	"context"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -34,7 +35,7 @@ func (s *server) reads(ctx context.Context, req *abi.ReadsRequest, _ []byte) (*a
 			r.MaxBytes = share
 		}
 		res, body, e := s.read(ctx, &r, nil)
-		answers[i].header, answers[i].body = hostfns.Answer(res, body, e)
+		answers[i].header, answers[i].body = hostfns.AnswerCodec(abi.AppendReadResult, res, body, e)
 	}
 	workers := min(n, readsAtOnce, runtime.GOMAXPROCS(0))
 	if workers <= 1 {
@@ -62,4 +63,20 @@ func (s *server) reads(ctx context.Context, req *abi.ReadsRequest, _ []byte) (*a
 		out = abi.AppendFramed(out, a.header, a.body)
 	}
 	return &abi.ReadsResult{Reads: n}, out, nil
+}
+
+// readCodec and readsCodec spare fs.read and fs.reads encoding/json's
+// reflection on the host: the request decoded, the answer written, field
+// by field (sdk/abi's DecodeReadRequest and AppendReadResult).
+var (
+	readCodec  = hostfns.Codec[abi.ReadRequest, abi.ReadResult]{Decode: abi.DecodeReadRequest, Append: abi.AppendReadResult}
+	readsCodec = hostfns.Codec[abi.ReadsRequest, abi.ReadsResult]{Decode: abi.DecodeReadsRequest, Append: appendReadsResult}
+)
+
+// appendReadsResult is json.Marshal's {"reads":n}.
+func appendReadsResult(b []byte, r *abi.ReadsResult) ([]byte, bool) {
+	if r.Error != nil {
+		return b, false
+	}
+	return append(strconv.AppendInt(append(b, `{"reads":`...), int64(r.Reads), 10), '}'), true
 }

@@ -186,6 +186,13 @@ func (d *resultDecoder) span(s *Span, at *int) bool {
 
 // int reads an integer that fits an int: -?(0|[1-9][0-9]*).
 func (d *resultDecoder) int(n *int) bool {
+	v, ok := d.integer(strconv.IntSize)
+	*n = int(v)
+	return ok
+}
+
+// integer reads an integer that fits in bits bits: -?(0|[1-9][0-9]*).
+func (d *resultDecoder) integer(bits int) (int64, bool) {
 	d.i = skipSpace(d.b, d.i)
 	start := d.i
 	if d.i < len(d.b) && d.b[d.i] == '-' {
@@ -196,17 +203,16 @@ func (d *resultDecoder) int(n *int) bool {
 		d.i++
 	}
 	if d.i == digits || d.b[digits] == '0' && d.i-digits > 1 {
-		return false
+		return 0, false
 	}
 	if d.i < len(d.b) {
 		switch d.b[d.i] {
 		case '.', 'e', 'E':
-			return false
+			return 0, false
 		}
 	}
-	v, err := strconv.ParseInt(string(d.b[start:d.i]), 10, strconv.IntSize)
-	*n = int(v)
-	return err == nil
+	v, err := strconv.ParseInt(string(d.b[start:d.i]), 10, bits)
+	return v, err == nil
 }
 
 // str reads a string (ReadJSONString).
