@@ -74,7 +74,10 @@ func (t *tool) encode(r *Result, sp *body) *abi.CallResult {
 	var b []byte
 	ok := false
 	if a, is := r.structured.(JSONAppender); is {
-		b, ok = a.AppendJSON(make([]byte, 0, 4096))
+		b, ok = a.AppendJSON(structuredBuf[:0])
+		if ok && cap(b) <= maxStructuredBuf {
+			structuredBuf = b[:0]
+		}
 	}
 	if !ok {
 		b, ok = marshalSpill(r.structured, sp)
@@ -91,3 +94,14 @@ func (t *tool) encode(r *Result, sp *body) *abi.CallResult {
 	out.Structured = b
 	return out
 }
+
+// structuredBuf is where a JSONAppender writes a result's structured
+// content, kept from call to call: a fresh 4 KiB buffer a call was most of
+// what a small read_file allocated inside wasm (5.4 KB), and the guest's
+// collector runs in proportion to that. The bytes are used only until the
+// call's frame is written out (outputFrame copies them to the host), and a
+// module serves one call at a time. A buffer grown past maxStructuredBuf
+// is let go, so that one large result does not pin its memory.
+var structuredBuf = make([]byte, 0, 1024)
+
+const maxStructuredBuf = 64 << 10

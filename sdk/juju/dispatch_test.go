@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -218,5 +219,42 @@ func TestToolRegistrationPanics(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// appenderOut writes its own JSON (JSONAppender).
+type appenderOut struct{ Items []string }
+
+func (o *appenderOut) AppendJSON(b []byte) ([]byte, bool) {
+	b = append(b, `{"items":[`...)
+	for i, s := range o.Items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = AppendJSONString(b, s)
+	}
+	return append(b, "]}"...), true
+}
+
+// TestStructuredBufferIsReused holds the structured content a JSONAppender
+// writes to a buffer kept from call to call: no allocation for it, each
+// call's content its own, and a buffer grown past its bound let go.
+func TestStructuredBufferIsReused(t *testing.T) {
+	tl := &tool{name: "test_appender", out: deref(reflect.TypeOf(&appenderOut{}))}
+	small := (&Result{}).WithStructured(&appenderOut{Items: []string{"a", "b"}})
+	if n := testing.AllocsPerRun(100, func() { tl.encode(small, &body{}) }); n > 1 {
+		t.Errorf("encoding a small structured content made %.0f allocations, want 1 (the CallResult)", n)
+	}
+	first := string(tl.encode(small, &body{}).Structured)
+	big := (&Result{}).WithStructured(&appenderOut{Items: []string{strings.Repeat("x", maxStructuredBuf)}})
+	second := tl.encode(big, &body{}).Structured
+	if first != `{"items":["a","b"]}` || len(second) != maxStructuredBuf+len(`{"items":[""]}`) {
+		t.Fatalf("structured contents %q and %d bytes", first, len(second))
+	}
+	if cap(structuredBuf) > maxStructuredBuf {
+		t.Fatalf("a buffer of %d bytes was kept, more than %d", cap(structuredBuf), maxStructuredBuf)
+	}
+	if got := string(tl.encode(small, &body{}).Structured); got != first || string(second[:10]) != `{"items":[` {
+		t.Fatalf("after a large content: %q, and the large one now starts %q", got, second[:10])
 	}
 }
