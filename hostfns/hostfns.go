@@ -111,7 +111,8 @@ func Typed[Req any, Res any](h func(ctx context.Context, req *Req, body []byte) 
 
 // Codec decodes a host function's request and encodes its answer without
 // encoding/json's reflection, for the functions every small tool call
-// makes. Each reports false to leave the work to encoding/json, which then
+// makes (Append may be nil: encoding/json writes every answer). Each
+// reports false to leave the work to encoding/json, which then
 // gives the same result (a decoder that declines, say, an unknown field
 // leaves decodeStrict to say what was wrong).
 type Codec[Req, Res any] struct {
@@ -134,9 +135,9 @@ func TypedCodec[Req any, Res any](c Codec[Req, Res], h func(ctx context.Context,
 	}
 }
 
-// AnswerCodec is Answer with appendRes tried first.
+// AnswerCodec is Answer with appendRes, when not nil, tried first.
 func AnswerCodec[Res any](appendRes func([]byte, *Res) ([]byte, bool), res *Res, out []byte, e *abi.Error) ([]byte, []byte) {
-	if e == nil && res != nil {
+	if e == nil && res != nil && appendRes != nil {
 		if b, ok := appendRes(make([]byte, 0, 192), res); ok {
 			return b, out
 		}

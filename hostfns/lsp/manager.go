@@ -134,7 +134,7 @@ func withoutCgo(env []string) []string {
 
 // Funcs returns the juju_lsp host function.
 func (m *Manager) Funcs() []hostfns.Func {
-	return []hostfns.Func{{Name: abi.FnLSP, Capability: abi.CapLSP, Handle: hostfns.Typed(m.serve)}}
+	return []hostfns.Func{{Name: abi.FnLSP, Capability: abi.CapLSP, Handle: hostfns.TypedCodec(lspCodec, m.serve)}}
 }
 
 // errClosed reports a call after Close.
@@ -308,3 +308,7 @@ func (m *Manager) PIDs() []int {
 	}
 	return out
 }
+
+// lspCodec decodes a request field by field (abi.DecodeLSPRequest); the
+// answer, with its locations or symbols, is left to encoding/json.
+var lspCodec = hostfns.Codec[abi.LSPRequest, abi.LSPResult]{Decode: abi.DecodeLSPRequest}

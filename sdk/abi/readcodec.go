@@ -121,3 +121,30 @@ func appendOmitInt(b []byte, key string, n int64) []byte {
 	}
 	return strconv.AppendInt(append(b, key...), n, 10)
 }
+
+// DecodeLSPRequest is DecodeReadRequest for an LSPRequest: every semantic
+// tool's request to the host.
+func DecodeLSPRequest(b []byte, r *LSPRequest) bool {
+	d := resultDecoder{b: b}
+	var seen [7]bool
+	ok := d.object(func(key []byte) bool {
+		switch string(key) {
+		case "op":
+			return once(&seen[0]) && d.str(&r.Op)
+		case "path":
+			return once(&seen[1]) && d.str(&r.Path)
+		case "line":
+			return once(&seen[2]) && d.int(&r.Line)
+		case "column":
+			return once(&seen[3]) && d.int(&r.Column)
+		case "query":
+			return once(&seen[4]) && d.str(&r.Query)
+		case "includeDeclaration":
+			return once(&seen[5]) && d.bool(&r.IncludeDeclaration)
+		case "maxResults":
+			return once(&seen[6]) && d.int(&r.MaxResults)
+		}
+		return false
+	})
+	return ok && skipSpace(d.b, d.i) == len(d.b)
+}

@@ -90,8 +90,12 @@ func FuzzDecodeReadRequest(f *testing.F) {
 	for _, s := range readRequests {
 		f.Add([]byte(s))
 	}
+	for _, s := range lspRequests {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		sameReadRequest(t, b)
+		sameLSPRequest(t, b)
 		var fast ReadsRequest
 		if !DecodeReadsRequest(b, &fast) {
 			return
@@ -142,4 +146,45 @@ func FuzzAppendReadResult(f *testing.F) {
 		sameAsMarshal(t, ReadResult{Path: path, Size: size, ModTime: mod, Binary: binary, Truncated: truncated,
 			FirstLine: first, LineCount: count, TotalLines: total, StartOffset: start, SHA256: sha, Encoding: enc})
 	})
+}
+
+var lspRequests = []string{
+	`{"op":"definition","path":"app/main.go","line":6,"column":11}`,
+	`{"op":"references","path":"a.go","line":1,"column":1,"includeDeclaration":true,"maxResults":50}`,
+	`{"op":"workspaceSymbols","path":"dir","query":"New\u003cServer\u003e"}`,
+	`{"op":"definition","op":"references"}`,
+	`{"op":"definition","Line":3}`,
+	`{"op":"definition","maxResults":null}`,
+	`{"op":"definition","includeDeclaration":1}`,
+}
+
+// TestDecodeLSPRequestIsStrictDecoding holds the fast decoder of a
+// language server request to the strict one.
+func TestDecodeLSPRequestIsStrictDecoding(t *testing.T) {
+	accepted := 0
+	for _, s := range append(lspRequests, readRequests...) {
+		if sameLSPRequest(t, []byte(s)) {
+			accepted++
+		}
+	}
+	if accepted < 3 {
+		t.Fatalf("the fast decoder took %d of the requests the SDK writes, want all 3 of them", accepted)
+	}
+}
+
+// sameLSPRequest is sameReadRequest for an LSPRequest.
+func sameLSPRequest(t *testing.T, b []byte) bool {
+	t.Helper()
+	var fast LSPRequest
+	if !DecodeLSPRequest(b, &fast) {
+		return false
+	}
+	var slow LSPRequest
+	if err := strictDecode(b, &slow); err != nil {
+		t.Fatalf("%q: the fast decoder took what the strict one refuses (%v)", b, err)
+	}
+	if fast != slow {
+		t.Fatalf("%q: fast %+v, strict %+v", b, fast, slow)
+	}
+	return true
 }
