@@ -6,10 +6,7 @@ import "github.com/jujutools/juju/sdk/abi"
 // abi.LSPRequest; needs lsp). When no server is registered for the
 // language the result says Unregistered, and the plugin answers by itself.
 func LSP(req abi.LSPRequest) (*abi.LSPResult, error) {
-	header, err := encodeRequest(abi.FnLSP, req)
-	if err != nil {
-		return nil, err
-	}
+	header := appendLSPRequest(make([]byte, 0, 96+len(req.Path)+len(req.Query)), &req)
 	res, _, err := send[abi.LSPResult](hostLSP, abi.FnLSP, header, nil, func(rh []byte, res *abi.LSPResult) bool {
 		if decodeLSPResult(rh, res) {
 			return true

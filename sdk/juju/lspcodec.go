@@ -167,3 +167,23 @@ func (d *fastDecoder) lspDiagnostic(g *abi.LSPDiagnostic) bool {
 		})
 	})
 }
+
+// appendLSPRequest appends req's JSON, as json.Marshal writes it: every
+// semantic tool's request, written without the reflection of the SDK's
+// general encoder.
+func appendLSPRequest(b []byte, req *abi.LSPRequest) []byte {
+	b = abi.AppendJSONString(append(b, `{"op":`...), req.Op, true)
+	if req.Path != "" {
+		b = abi.AppendJSONString(append(b, `,"path":`...), req.Path, true)
+	}
+	b = appendIntField(b, `,"line":`, int64(req.Line))
+	b = appendIntField(b, `,"column":`, int64(req.Column))
+	if req.Query != "" {
+		b = abi.AppendJSONString(append(b, `,"query":`...), req.Query, true)
+	}
+	if req.IncludeDeclaration {
+		b = append(b, `,"includeDeclaration":true`...)
+	}
+	b = appendIntField(b, `,"maxResults":`, int64(req.MaxResults))
+	return append(b, '}')
+}

@@ -96,3 +96,22 @@ func FuzzDecodeReadResult(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkReadResult(t, data) })
 }
+
+// A language server request is written as json.Marshal writes it.
+func TestAppendLSPRequest(t *testing.T) {
+	for _, req := range []abi.LSPRequest{
+		{Op: abi.LSPDefinition, Path: "app/main.go", Line: 6, Column: 11},
+		{Op: abi.LSPReferences, Path: "a.go", Line: 1, Column: 1, IncludeDeclaration: true, MaxResults: 50},
+		{Op: abi.LSPWorkspaceSymbols, Query: "New<Server> & \u2028", Path: "dir"},
+		{Op: abi.LSPDocumentSymbols, Path: "odd \"name\" \\ \xff\x01", Line: -1, Column: -2, MaxResults: -3},
+		{},
+	} {
+		want, err := json.Marshal(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendLSPRequest(nil, &req); string(got) != string(want) {
+			t.Errorf("got  %s\nwant %s", got, want)
+		}
+	}
+}
