@@ -241,6 +241,12 @@ func TestScrubWellKnownSecrets(t *testing.T) {
 		"MAPS=AIzaSyA-abcdefghijklmnopqrstuvwxyz0123", "N=npm_abcdefghijklmnopqrstuvwxyz0123456789",
 		"P=pypi-AgEIcHlwaS5vcmcCJGFiY2RlZmdo", "HF=hf_abcdefghijklmnopqrstuvwxyz01234567",
 		"ARGS=--token ghp_abcdefghijklmnopqrstuvwxyz0123456789 --x",
+		"XAI=xai-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOP", "GROQ=gsk_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH",
+		"REPLICATE=r8_abcdefghijklmnopqrstuvwxyz0123456789", "SONAR=squ_0123456789abcdef0123456789abcdef01234567",
+		"RUNNER=glrt-abcdefghij0123456789", "DO=dop_v1_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+		"SHOP=shpat_0123456789abcdef0123456789abcdef", "SENTRY=sntrys_eyJpYXQiOjE2ODQ5MjM0NTYuMjM0NTY3",
+		"LINEAR=lin_api_abcdefghijklmnopqrstuvwxyz0123456789", "NR=NRAK-ABCDEFGHIJKLMNOPQRSTUVWXYZ0",
+		"DATABRICKS=dapi0123456789abcdef0123456789abcdef",
 	} {
 		if got := Scrub([]string{kv}); len(got) != 0 {
 			t.Errorf("Scrub kept %q", kv)

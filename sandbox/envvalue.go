@@ -143,7 +143,11 @@ const (
 // GitLab's glpat- (20), Slack's xox?- and xapp-, OpenAI's and Anthropic's
 // sk- (48 and more), Stripe's sk_/rk_ live and test keys, AWS access key
 // ids (AKIA, ASIA: 16), Google API keys (AIza: 35), npm_ (36), pypi-
-// (a long macaroon), Hugging Face's hf_ (34). The minimum keeps short
+// (a long macaroon), Hugging Face's hf_ (34), xAI's xai-, Groq's gsk_,
+// Replicate's r8_, SonarQube's squ_/sqp_/sqa_, GitLab runners' glrt-,
+// DigitalOcean's dop_v1_/doo_v1_, Shopify's shpat_/shpss_, Sentry's
+// sntrys_, Linear's lin_api_, New Relic's NRAK- and Databricks' dapi
+// (32 hex). The minimum keeps short
 // words that only start the same way ("sk-SK") as text.
 var knownTokens = []struct {
 	prefix string
@@ -157,6 +161,9 @@ var knownTokens = []struct {
 	{"sk-", dashed, 20}, {"sk_live_", alnum, 16}, {"sk_test_", alnum, 16}, {"rk_live_", alnum, 16}, {"rk_test_", alnum, 16},
 	{"AKIA", capital, 16}, {"ASIA", capital, 16}, {"AIza", dashed, 30},
 	{"npm_", alnum, 30}, {"pypi-", dashed, 20}, {"hf_", alnum, 30},
+	{"xai-", alnum, 40}, {"gsk_", alnum, 40}, {"r8_", alnum, 30}, {"squ_", alnum, 30}, {"sqp_", alnum, 30}, {"sqa_", alnum, 30},
+	{"glrt-", dashed, 20}, {"dop_v1_", alnum, 40}, {"doo_v1_", alnum, 40}, {"shpat_", alnum, 30}, {"shpss_", alnum, 30},
+	{"sntrys_", dashed, 30}, {"lin_api_", alnum, 30}, {"NRAK-", capital, 20}, {"dapi", alnum, 32},
 }
 
 // knownToken reports whether v holds, at the start of a word, a token of
