@@ -18,6 +18,17 @@ const FileName = "manifest.json"
 // MaxSize bounds a manifest file.
 const MaxSize = 1 << 20
 
+// Bounds of a manifest's texts, in bytes. Every tools/list carries each
+// tool's title and description into the model's context, and the owner's
+// terminal shows them: a plugin gets room for a precise description
+// (juju's longest is under 900 bytes), not for a book.
+const (
+	MaxVersion         = 64
+	MaxDescription     = 4096 // the plugin's
+	MaxToolTitle       = 128
+	MaxToolDescription = 4096
+)
+
 // Manifest describes one plugin.
 type Manifest struct {
 	ABI          int                  `json:"abi"`
@@ -159,6 +170,12 @@ func (m *Manifest) check(needHash bool, schemas schemaCheck) error {
 	if strings.TrimSpace(m.Version) == "" {
 		return bad("version is empty")
 	}
+	if len(m.Version) > MaxVersion {
+		return bad("version is %d bytes, longer than %d", len(m.Version), MaxVersion)
+	}
+	if len(m.Description) > MaxDescription {
+		return bad("description is %d bytes, longer than %d", len(m.Description), MaxDescription)
+	}
 	if !validFile(m.Wasm.File) {
 		return bad("wasm.file %q must be a plain file name ending in .wasm", m.Wasm.File)
 	}
@@ -238,6 +255,12 @@ func validateTool(t *abi.ToolSpec, schemas schemaCheck, budget *schemaBudget) er
 	}
 	if strings.TrimSpace(t.Description) == "" {
 		return errors.New("description is empty")
+	}
+	if len(t.Description) > MaxToolDescription {
+		return fmt.Errorf("description is %d bytes, longer than %d: every tools/list carries it to the model", len(t.Description), MaxToolDescription)
+	}
+	if len(t.Title) > MaxToolTitle {
+		return fmt.Errorf("title is %d bytes, longer than %d", len(t.Title), MaxToolTitle)
 	}
 	switch t.Tier {
 	case abi.TierRead, abi.TierEdit, abi.TierExec:
