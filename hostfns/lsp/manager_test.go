@@ -238,12 +238,7 @@ func TestFakePushedDiagnosticsFollowWrites(t *testing.T) {
 	}
 	// A write by juju (the journal's observer) reaches the server before
 	// the next query.
-	abs := filepath.Join(root, "a.go")
-	if err := os.WriteFile(abs, []byte("// second\npackage a\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	real, _ := filepath.EvalSymlinks(abs)
-	m.Observe([]journal.Touched{{Path: real, Action: abi.ActionModified}})
+	writeObserved(t, m, root, "a.go", "// second\npackage a\n")
 	res, e = ask(t, m, abi.LSPRequest{Op: abi.LSPDiagnostics, Path: "a.go"})
 	if e != nil || len(res.Diagnostics) != 1 || res.Diagnostics[0].Message != "// second" {
 		t.Fatalf("after the write: %+v %v", res, e)
@@ -273,16 +268,23 @@ func TestFakeUnsettledDiagnosticsSaid(t *testing.T) {
 	if e != nil || len(res.Diagnostics) != 1 || res.Unsettled != nil {
 		t.Fatalf("opened: %+v %v", res, e)
 	}
-	abs := filepath.Join(root, "a.go")
-	if err := os.WriteFile(abs, []byte("// second\npackage a\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	real, _ := filepath.EvalSymlinks(abs)
-	m.Observe([]journal.Touched{{Path: real, Action: abi.ActionModified}})
+	writeObserved(t, m, root, "a.go", "// second\npackage a\n")
 	res, e = ask(t, m, abi.LSPRequest{Op: abi.LSPDiagnostics, Path: "a.go"})
 	if e != nil || len(res.Diagnostics) != 1 || res.Diagnostics[0].Message != "// first" || fmt.Sprint(res.Unsettled) != "[{a.go false}]" {
 		t.Fatalf("changed, not reported on: %+v %v", res, e)
 	}
+}
+
+// writeObserved writes name under root as juju would, and tells m as the
+// journal's observer does.
+func writeObserved(t *testing.T, m *Manager, root, name, content string) {
+	t.Helper()
+	abs := filepath.Join(root, name)
+	if err := os.WriteFile(abs, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	real, _ := filepath.EvalSymlinks(abs)
+	m.Observe([]journal.Touched{{Path: real, Action: abi.ActionModified}})
 }
 
 func TestFakeCloseKillsGroup(t *testing.T) {
