@@ -15,8 +15,8 @@ import (
 // one waiting longest for a request — just accepted, or idle between
 // requests — which holds nothing but its descriptor; when every one has a
 // request in flight, the new connection is closed at once. Requests in
-// flight are bounded elsewhere: streams by their shares, bodies by their
-// budget and timeouts.
+// flight are bounded elsewhere: by their principals' shares (busy), and
+// bodies by their budget and timeouts.
 //
 // Shedding waiting connections, rather than refusing new ones, keeps a
 // client that opens connections and sends nothing from locking the others

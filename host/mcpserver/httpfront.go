@@ -31,10 +31,13 @@ const mcpPath = "/mcp"
 //  5. the session: an id must be a live one of the same principal (404),
 //     a request without one must be initialize (400), and initialize must
 //     find room under the cap (503);
-//  6. an event stream (a session's GET, subscriptions/listen) must be its
+//  6. a request that may take long (one with an id, an event stream) must
+//     find room under its principal's share of busy connections (a tool
+//     call gets TOO_LARGE, anything else 503: busy);
+//  7. an event stream (a session's GET, subscriptions/listen) must be its
 //     session's only GET stream (409) and find room under the principal's
 //     share of streams (503);
-//  7. mcp-go, writing through rpcWriter.
+//  8. mcp-go, writing through rpcWriter.
 type front struct {
 	origins  origins
 	auth     authenticator
@@ -53,6 +56,9 @@ type front struct {
 	stateless statelessCalls
 	// bodies counts the bytes of request bodies held (Limits.MaxBodies).
 	bodies budget
+	// busy counts the requests in flight that keep their connections busy,
+	// by principal (httpbusy.go).
+	busy *busy
 	// ids are the request ids swapped for juju's (ids.go).
 	ids *idMap
 	// refusedHosts are the Host values refused so far that the owner was
@@ -199,6 +205,14 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		// session protocols needs a session.
 		httpError(w, http.StatusBadRequest, "missing Mcp-Session-Id: initialize first")
 		return
+	}
+	if counted(r, msg) {
+		done, ok := f.busy.take(principal)
+		if !ok {
+			f.refuseBusy(w, r, principal, msg, f.busy.share())
+			return
+		}
+		defer done()
 	}
 	if msg.initialize {
 		evict, ok := f.sessions.admit(principal)
@@ -423,6 +437,7 @@ type request struct {
 	badShapeID any    // its id
 	initialize bool   // a legacy initialize request
 	call       string // a tools/call request: its id (idKey)
+	tool       string // a tools/call request's tool, when a string
 	cancels    string // a notifications/cancelled: the id it names (idKey)
 	modern     bool   // protocol 2026-07-28 or later: no sessions
 	listen     bool   // a subscriptions/listen request: an event stream
@@ -483,6 +498,7 @@ func peekMessage(m request, body []byte) request {
 	switch {
 	case head.Method == string(mcp.MethodToolsCall) && validID(head.ID):
 		m.call = idKey(head.ID)
+		json.Unmarshal(params.Name, &m.tool)
 		if paramsErr != nil || len(params.Name) > 0 && params.Name[0] != '"' {
 			m.badCall = namelessCall(head.ID, head.Params)
 		}

@@ -37,7 +37,9 @@ type Limits struct {
 	// the place of the one idle longest (no request in flight), or is
 	// closed at once when every one is busy (connLimit): however many
 	// connections clients open, juju keeps file descriptors for its own
-	// work.
+	// work. One OAuth client keeps at most an eighth of them busy, and
+	// OAuth clients together leave the local token's clients an eighth
+	// (busy).
 	MaxConns int
 	// MaxBodies bounds the bytes of request bodies held at once, being
 	// read or being served, across every client: a body that would pass

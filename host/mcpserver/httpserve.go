@@ -116,6 +116,7 @@ func newFront(cfg HTTPConfig, addr net.Addr, sess *sessions, inner http.Handler)
 		mcp:      inner,
 		log:      logger(cfg.Log),
 		ids:      newIDMap(),
+		busy:     newBusy(cfg.Limits.withDefaults().MaxConns),
 	}
 	f.bodies.max = f.limits.MaxBodies
 	return f
