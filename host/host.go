@@ -253,6 +253,15 @@ func (h *Host) execManager() *jexec.Manager {
 	return h.exec
 }
 
+// JobOwners returns the principals (Request.Principal) that have a
+// background job running.
+func (h *Host) JobOwners() []string { return h.exec.Owners() }
+
+// EndJobs kills the running jobs of principal and returns how many: an
+// OAuth client revoked leaves nothing running, since no other principal
+// may see or cancel its jobs.
+func (h *Host) EndJobs(principal string) int { return h.exec.KillOwner(principal) }
+
 // StateDir is the folder holding this workspace's state (journal, audit,
 // todos, approvals), outside the workspace.
 func (h *Host) StateDir() string { return h.ws.StateDir }

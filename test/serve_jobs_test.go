@@ -53,3 +53,31 @@ func TestServeJobsStayWithTheirPrincipal(t *testing.T) {
 		}
 	}
 }
+
+// `juju clients revoke` ends what the revoked client left running. Its
+// background jobs belong to it alone, so once it was revoked nobody could
+// list or cancel them — not the owner's own clients, which get NOT_FOUND —
+// and a job it started just before (a `sleep 20 && …`; its timeout
+// could be two hours) ran to its end unseen. Now they are killed with its sessions.
+func TestServeRevokedClientsJobsEnd(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "alpha\n"})
+	srv := startServe(t, root, "--mode", "trusted", "--sandbox", "off")
+	g := srv.oauthGrant(t, "jobs-revoked", 1)
+	remote := srv.connectWith(t, "jobs-revoked-session", "2025-11-25", map[string]string{"Authorization": "Bearer " + g.token})
+	local := srv.connect(t, "jobs-owner", "2025-11-25")
+	mine := structured(t, local.call("run_command", map[string]any{"command": "sleep 25 && touch owner-ran.txt", "background": true}))
+	job := structured(t, remote.call("run_command", map[string]any{"command": "sleep 20 && touch revoked-ran.txt", "background": true}))
+	if job["jobId"] == nil || mine["jobId"] == nil {
+		t.Fatalf("run_command: %v / %v", job, mine)
+	}
+	juju(t, srv.home, root, "clients", "revoke", g.client)
+	// The owner's own job runs on, past the time the revoked client's
+	// would have ended.
+	if st := structured(t, local.call("job_wait", map[string]any{"jobId": mine["jobId"], "waitMs": 30000})); st["state"] != "exited" {
+		t.Fatalf("the owner's job: %v", st)
+	}
+	if _, err := statIn(root, "owner-ran.txt"); err != nil {
+		t.Fatalf("the owner's job did not finish: %v", err)
+	}
+	mustNotExist(t, root, "revoked-ran.txt")
+}

@@ -70,6 +70,17 @@ func (f *fakeOAuth) Valid(tok, resource string) bool {
 	return ok
 }
 
+func (f *fakeOAuth) Live(client string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range f.tokens {
+		if c == client {
+			return true
+		}
+	}
+	return false
+}
+
 // set gives a token to a client, or revokes it ("").
 func (f *fakeOAuth) set(tok, client string) {
 	f.mu.Lock()

@@ -24,6 +24,10 @@ type Authorizer interface {
 	// Valid reports what Verify would, without recording a use: whether
 	// the token behind an open session is still live.
 	Valid(token, resource string) bool
+	// Live reports whether an OAuth client may still obtain access (it
+	// was not revoked): juju serve ends the background jobs of one that
+	// may not.
+	Live(client string) bool
 }
 
 // localPrincipal is the principal of requests with the local token: the

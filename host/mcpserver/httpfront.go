@@ -61,6 +61,9 @@ type front struct {
 	busy *busy
 	// ids are the request ids swapped for juju's (ids.go).
 	ids *idMap
+	// jobs are the background jobs, by principal (host.Host); nil when
+	// the front serves without a host (tests).
+	jobs jobOwners
 	// refusedHosts are the Host values refused so far that the owner was
 	// told of (hostRefused).
 	refusedHostsMu sync.Mutex
@@ -411,6 +414,33 @@ func (f *front) endRevoked() {
 	}
 	if n := f.streams.endUnauthorized(valid); n > 0 {
 		f.log.Info("ended subscriptions/listen streams whose OAuth token expired or was revoked", "streams", n)
+	}
+	f.endRevokedJobs()
+}
+
+// jobOwners is what the front needs of the background jobs (host.Host).
+type jobOwners interface {
+	JobOwners() []string
+	EndJobs(principal string) int
+}
+
+// endRevokedJobs kills the background jobs of every OAuth client that may
+// no longer obtain access: revoked, or its grants dropped. A job belongs
+// to its principal alone (no other lists or cancels it), so one left
+// behind by a revoked client would run to its end, up to its two-hour
+// timeout, with nobody able to stop it but by hand. A token merely expired
+// leaves the jobs be: the client refreshes and goes on.
+func (f *front) endRevokedJobs() {
+	if f.jobs == nil {
+		return
+	}
+	for _, p := range f.jobs.JobOwners() {
+		if p == "" || p == localPrincipal || f.oauth.Live(p) {
+			continue
+		}
+		if n := f.jobs.EndJobs(p); n > 0 {
+			f.log.Warn("killed the background jobs of a revoked OAuth client", "client", p, "jobs", n)
+		}
 	}
 }
 

@@ -100,6 +100,7 @@ func (s *Server) httpHandler(cfg HTTPConfig) (*front, func(context.Context)) {
 	f := newFront(cfg, cfg.Listener.Addr(), sess, inner)
 	f.refused = s.refused
 	f.forget = s.hs.forget
+	f.jobs = s.host
 	return f, inner.CloseSessions
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -465,6 +466,38 @@ func (m *Manager) prune() {
 		os.Remove(j.outPath)
 		os.Remove(j.errPath)
 	}
+}
+
+// Owners returns the principals that have a job running, each once.
+func (m *Manager) Owners() []string {
+	m.mu.Lock()
+	jobs := append([]*job(nil), m.order...)
+	m.mu.Unlock()
+	var owners []string
+	for _, j := range jobs {
+		if j.State() == abi.JobRunning && !slices.Contains(owners, j.owner) {
+			owners = append(owners, j.owner)
+		}
+	}
+	return owners
+}
+
+// KillOwner kills the running jobs of owner, as cancel_job would, without
+// waiting for them to end, and returns how many it kills: a principal that
+// may no longer call (an OAuth client revoked) leaves nothing running that
+// nobody else could see or cancel.
+func (m *Manager) KillOwner(owner string) int {
+	m.mu.Lock()
+	jobs := append([]*job(nil), m.order...)
+	m.mu.Unlock()
+	n := 0
+	for _, j := range jobs {
+		if j.owner == owner && j.State() == abi.JobRunning {
+			n++
+			go j.kill(abi.JobKilled)
+		}
+	}
+	return n
 }
 
 // Close kills every running job's process tree (a sandboxed one with its

@@ -98,3 +98,34 @@ func TestRefreshRateIsPerClient(t *testing.T) {
 	r.advance(time.Minute)
 	r.refreshOK(client, rt) // the refused refresh left its token valid
 }
+
+// A client is live while it holds a grant usable now; revoked, its grants
+// dropped by a refresh token presented twice, or its refresh token expired,
+// it is not (what juju serve kills a client's background jobs by).
+func TestLive(t *testing.T) {
+	r := newRig(t)
+	a, b, c := r.register(testRedirect), r.register(testRedirect), r.register(testRedirect)
+	if r.s.Live(a) {
+		t.Fatal("a client granted nothing is live")
+	}
+	r.tokens(a)
+	_, rtB := r.tokens(b)
+	r.tokens(c)
+	if !r.s.Live(a) || !r.s.Live(b) || !r.s.Live(c) {
+		t.Fatal("a granted client is not live")
+	}
+	if err := OpenStore(r.dir).Revoke(a); err != nil {
+		t.Fatal(err)
+	}
+	r.refreshOK(b, rtB)
+	if status, _ := r.token(refreshForm(b, rtB)); status != 400 {
+		t.Fatalf("a rotated refresh token presented again: %d", status)
+	}
+	if r.s.Live(a) || r.s.Live(b) || !r.s.Live(c) {
+		t.Fatalf("live after revoke and reuse: %v %v, and the other client: %v", r.s.Live(a), r.s.Live(b), r.s.Live(c))
+	}
+	r.advance(RefreshTTL + time.Minute)
+	if r.s.Live(c) {
+		t.Fatal("a client whose refresh token expired is live")
+	}
+}

@@ -25,6 +25,29 @@ func (s *Server) Valid(token, resource string) bool {
 	return ok
 }
 
+// Live reports whether client may still obtain access: it is registered
+// and holds a grant for the mode and roots served now whose refresh token
+// has not expired. A client revoked (juju clients revoke), or whose grants
+// were dropped (a refresh token or code replayed), is not. A store that
+// cannot be read answers true: what asks ends the client's work.
+func (s *Server) Live(client string) bool {
+	d, err := s.store.current()
+	if err != nil {
+		s.log.Error("reading the OAuth store", "err", err)
+		return true
+	}
+	if d.client(client) == nil {
+		return false
+	}
+	now := s.now()
+	for _, g := range d.Grants {
+		if g.Client == client && s.bound(g) && g.Refresh.Expires.After(now) {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *Server) verify(token, resource string) (string, bool) {
 	if !strings.HasPrefix(token, accessPrefix) {
 		return "", false // not one of ours: a JWT, a refresh token, garbage
