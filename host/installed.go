@@ -66,6 +66,7 @@ func (h *Host) loadInstalledDir(dir string) *Loaded {
 	l.pin = newPinWatch(dir, inst.Pin)
 	wasmPath := inst.WasmPath()
 	l.Plugin = h.runtime.Load(inst.Manifest, func() ([]byte, error) { return os.ReadFile(wasmPath) }, inst.Granted, h.reload.fns)
+	l.Plugin.SetSpace(inst.Pin.Space)
 	return l
 }
 
@@ -76,20 +77,22 @@ func (h *Host) loadInstalledDir(dir string) *Loaded {
 type pinWatch struct {
 	dir string
 	// manifest and wasm are the sha256s pinned for the version loaded: a
-	// grants.json pinning others belongs to another version.
-	manifest, wasm string
-	mu             sync.Mutex
-	last           os.FileInfo
+	// grants.json pinning others belongs to another version. space is its
+	// install's state space: the same files installed again after a remove
+	// are another install, whose state is not this one's.
+	manifest, wasm, space string
+	mu                    sync.Mutex
+	last                  os.FileInfo
 }
 
 func newPinWatch(dir string, pin installed.Grants) *pinWatch {
 	fi, _ := os.Stat(filepath.Join(dir, installed.GrantsFile))
-	return &pinWatch{dir: dir, manifest: pin.ManifestSHA256, wasm: pin.SHA256, last: fi}
+	return &pinWatch{dir: dir, manifest: pin.ManifestSHA256, wasm: pin.SHA256, space: pin.Space, last: fi}
 }
 
-// pins reports whether g pins the version loaded.
+// pins reports whether g pins the version and install loaded.
 func (w *pinWatch) pins(g installed.Grants) bool {
-	return g.ManifestSHA256 == w.manifest && g.SHA256 == w.wasm
+	return g.ManifestSHA256 == w.manifest && g.SHA256 == w.wasm && g.Space == w.space
 }
 
 // holds reports whether dir's grants.json pins the version loaded (false

@@ -43,6 +43,10 @@ type Caller struct {
 	// reads build files and must run no project code, so beyond its tier
 	// R it may not start a language server either.
 	Discovery bool
+	// Space is the state space of the plugin's install (installed.Grants):
+	// its state lives apart from that of any plugin once installed under
+	// its name. Empty for the core plugins and older installs.
+	Space string
 }
 
 type callerKey struct{}

@@ -19,8 +19,9 @@ func newPluginsRemoveCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "remove NAME",
 		Short: "Remove an installed plugin",
-		Long: `Remove an installed plugin: its folder, manifest, wasm and grants. Core plugins
-cannot be removed. A juju already running drops its tools at its next call
+		Long: `Remove an installed plugin: its folder, manifest, wasm and grants, and the
+state it kept in every workspace (a plugin installed under its name later
+starts with none). Core plugins cannot be removed. A juju already running drops its tools at its next call
 (and tells its client the tool list changed). The plugin's compiled code,
 and that of any build no plugin uses any more, goes from the cache.`,
 		Example: `  juju plugins remove rake`,
@@ -39,16 +40,19 @@ and that of any build no plugin uses any more, goes from the cache.`,
 
 func runPluginsRemove(cmd *cobra.Command, dirs config.Dirs, name string, o *pluginsRemoveOptions) error {
 	w := cmd.OutOrStdout()
-	pruned, err := install.Remove(cmd.Context(), dirs.Data, dirs.Cache, name, cmd.ErrOrStderr())
+	r, err := install.Remove(cmd.Context(), dirs.Data, dirs.Cache, dirs.Workspaces(), name, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
 	if o.json {
-		return writeJSON(w, map[string]any{"name": name, "removed": true, "cachePrunedBytes": pruned})
+		return writeJSON(w, map[string]any{"name": name, "removed": true, "stateRemoved": r.StateRemoved, "cachePrunedBytes": r.CachePrunedBytes})
 	}
 	fmt.Fprintf(w, "removed %s\n", name)
-	if pruned > 0 {
-		fmt.Fprintf(w, "  removed %s of compiled code no plugin uses from the cache\n", humanBytes(pruned))
+	if r.StateRemoved > 0 {
+		fmt.Fprintf(w, "  removed its state in %s\n", count(r.StateRemoved, "workspace"))
+	}
+	if r.CachePrunedBytes > 0 {
+		fmt.Fprintf(w, "  removed %s of compiled code no plugin uses from the cache\n", humanBytes(r.CachePrunedBytes))
 	}
 	return nil
 }

@@ -187,7 +187,7 @@ func Install(ctx context.Context, src string, o Options) (*Result, error) {
 	res.NotGranted = ordered(slices.DeleteFunc(slices.Clone(m.Capabilities), func(c abi.Capability) bool {
 		return slices.Contains(granted, c)
 	}), m)
-	pin := installed.Grants{Granted: granted, SHA256: m.Wasm.SHA256, ManifestSHA256: installed.Hash(mdata)}
+	pin := installed.Grants{Granted: granted, SHA256: m.Wasm.SHA256, ManifestSHA256: installed.Hash(mdata), Space: stateSpace(dest)}
 	if err := installed.WriteGrants(staging, pin); err != nil {
 		return nil, err
 	}
@@ -370,6 +370,18 @@ func previousGrants(dest string, m *manifest.Manifest, res *Result) []abi.Capabi
 	}
 	up.Kept = ordered(prev.Granted, m)
 	return up.Kept
+}
+
+// stateSpace returns the state space of the new install: the installed
+// version's, for an update (its state stays the plugin's), else a new one,
+// so a plugin installed after a remove never reads the state of the one
+// removed. An installed version pinned before spaces were kept passes its
+// empty one on, and with it the state under the plugin's name.
+func stateSpace(dest string) string {
+	if pin, err := installed.ReadPin(dest); err == nil {
+		return pin.Space
+	}
+	return installed.NewSpace()
 }
 
 // decide returns the grants of the new install: those kept from a previous

@@ -545,7 +545,7 @@ func TestGrantRevokeRemove(t *testing.T) {
 			t.Errorf("grant %q: %v", name, err)
 		}
 	}
-	if _, err := Remove(context.Background(), e.data, "", "test-reader", nil); err != nil {
+	if _, err := Remove(context.Background(), e.data, "", nil, "test-reader", nil); err != nil {
 		t.Fatal(err)
 	}
 	if entries, _ := os.ReadDir(filepath.Join(e.data, "plugins")); len(entries) != 0 {
@@ -554,7 +554,7 @@ func TestGrantRevokeRemove(t *testing.T) {
 	if top := dataEntries(t, e.data); !slices.Equal(top, []string{"plugins"}) {
 		t.Errorf("data dir after remove: %v", top)
 	}
-	if _, err := Remove(context.Background(), e.data, "", "test-reader", nil); !errors.Is(err, ErrNotInstalled) {
+	if _, err := Remove(context.Background(), e.data, "", nil, "test-reader", nil); !errors.Is(err, ErrNotInstalled) {
 		t.Errorf("second remove: %v", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/jujutools/juju/internal/filelock"
 
 	"github.com/jujutools/juju/host/core"
+	"github.com/jujutools/juju/hostfns/state"
 	"github.com/jujutools/juju/internal/installed"
 	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/sdk/abi"
@@ -217,31 +218,48 @@ func Words(c abi.Capability) string {
 	return string(c)
 }
 
+// Removed is what a remove did beyond the plugin's folder.
+type Removed struct {
+	// StateRemoved is how many workspaces held state of the plugin, now
+	// deleted.
+	StateRemoved int
+	// CachePrunedBytes is the compiled code the remove took from the cache.
+	CachePrunedBytes int64
+}
+
 // Remove deletes the installed plugin name. The folder is first renamed
 // out of the plugins folder, so a juju starting meanwhile never loads half
-// a plugin. Its compiled code then goes from the cache in cacheDir (when
-// given), and Remove returns how many bytes that freed.
-func Remove(ctx context.Context, data, cacheDir, name string, note io.Writer) (int64, error) {
+// a plugin. Its state then goes from each of the workspace state folders
+// workspaces (config.Dirs.Workspaces): a plugin installed under its name
+// later must not read the tokens and data this one kept (and would not:
+// its install has another state space). Its compiled code then goes from
+// the cache in cacheDir (when given). A state folder that cannot be
+// deleted is an error, after the plugin is removed.
+func Remove(ctx context.Context, data, cacheDir string, workspaces []string, name string, note io.Writer) (Removed, error) {
+	var r Removed
 	unlock, err := lockData(ctx, data, note)
 	if err != nil {
-		return 0, err
+		return r, err
 	}
 	defer unlock()
 	dir, err := installedDir(data, name)
 	if err != nil {
-		return 0, err
+		return r, err
 	}
 	trash, err := os.MkdirTemp(data, ".remove-*")
 	if err != nil {
-		return 0, err
+		return r, err
 	}
 	defer os.RemoveAll(trash)
 	if err := os.Rename(dir, filepath.Join(trash, name)); err != nil {
-		return 0, err
+		return r, err
 	}
-	pr, err := PruneCache(data, cacheDir)
+	r.StateRemoved, err = state.Remove(workspaces, name)
 	if err != nil {
-		return 0, nil // the plugin is removed; its code stays until the next prune
+		return r, fmt.Errorf("%s is removed, but some of its state could not be deleted: %v; delete that folder by hand", name, err)
 	}
-	return pr.RemovedBytes, nil
+	if pr, err := PruneCache(data, cacheDir); err == nil {
+		r.CachePrunedBytes = pr.RemovedBytes
+	} // else the plugin is removed; its code stays until the next prune
+	return r, nil
 }

@@ -152,6 +152,7 @@ func (p *Plugin) run(ctx context.Context, l *load, caller hostfns.Caller, export
 	// by handing wazero a cancellable context: with one, wazero starts a
 	// watcher goroutine for every nested call into the Extism kernel.
 	// Host functions get the real, cancellable context (callContext).
+	caller.Space = p.space
 	base, made := hostfns.WithMade(hostfns.WithCaller(ctx, caller))
 	callCtx, cancel := context.WithTimeout(base, p.timeout)
 	defer cancel()
@@ -454,7 +455,7 @@ func (p *Plugin) acquire(ctx context.Context, l *load, waitWarm bool) (*instance
 // runtime's start reading the module's file table, where wazero's own
 // close leaves the files to the end of the call.
 func (p *Plugin) initialize(callCtx context.Context, inst *instance) error {
-	ctx := hostfns.WithCaller(callCtx, hostfns.Caller{Plugin: p.Name()})
+	ctx := hostfns.WithCaller(callCtx, hostfns.Caller{Plugin: p.Name(), Space: p.space})
 	export, input := abi.ExportCall, p.warmInput()
 	if !inst.has(export) {
 		export, input = abi.ExportDescribe, nil

@@ -46,6 +46,9 @@ type Plugin struct {
 	source WasmSource
 	grants atomic.Pointer[map[abi.Capability]bool] // swapped whole by SetGrants
 	fns    []hostfns.Func
+	// space is the state space of the install loaded (SetSpace), told to
+	// every host function the plugin calls (hostfns.Caller.Space)
+	space string
 	// embedded: the wasm is part of juju's binary (LoadEmbedded)
 	embedded bool
 	// releaseWasm, when set, is called once the wasm has been compiled (or
@@ -179,6 +182,11 @@ func limitsOf(l *manifest.Limits, d Limits) Limits {
 	d.TimeoutMs = d.Timeout.Milliseconds()
 	return d
 }
+
+// SetSpace sets the state space of the install loaded
+// (installed.Grants.Space): every host function the plugin calls is told
+// it, so its state is that install's. Called before the first call.
+func (p *Plugin) SetSpace(space string) { p.space = space }
 
 // Name is the plugin's manifest name.
 func (p *Plugin) Name() string { return p.Manifest.Name }

@@ -1,7 +1,8 @@
 // Package state is the state capability: each plugin's own small
 // key-value space, per workspace, kept as files in the workspace's state
-// folder (state/<plugin>/<key>), outside every root. the core plugin keeps its
-// todo list there. Values are written atomically (a temporary file, fsync,
+// folder (state/<plugin>.<space>/<key>, Folder), outside every root. The core
+// plugin keeps its todo list there (state/core/). A plugin's remove deletes
+// its state in every workspace (Remove). Values are written atomically (a temporary file, fsync,
 // rename), so a reader sees the old value or the new one.
 package state
 
@@ -12,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/jujutools/juju/hostfns"
@@ -34,7 +36,7 @@ var keyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[
 
 // New returns the state host functions over the workspace's state folder.
 func New(stateDir string) []hostfns.Func {
-	s := &server{dir: filepath.Join(stateDir, "state")}
+	s := &server{dir: filepath.Join(stateDir, "state")} // Remove's too
 	return []hostfns.Func{
 		{Name: abi.FnStateGet, Capability: abi.CapState, Handle: hostfns.Typed(s.get)},
 		{Name: abi.FnStatePut, Capability: abi.CapState, Handle: hostfns.Typed(s.put)},
@@ -57,7 +59,45 @@ func (s *server) file(ctx context.Context, key string) (string, *abi.Error) {
 	if c.Plugin == "" {
 		return "", abi.Errorf(abi.Internal, "the host does not know which plugin is calling; report this to the owner")
 	}
-	return filepath.Join(s.dir, c.Plugin, key), nil
+	return filepath.Join(s.dir, Folder(c.Plugin, c.Space), key), nil
+}
+
+// Folder is the name of the folder holding the state of plugin in a
+// workspace's state folder, for the install whose space is space: the
+// plugin's name, then a dot and the space when it has one (a plugin's name
+// holds no dot, so no plugin's folder is another's).
+func Folder(plugin, space string) string {
+	if space == "" {
+		return plugin
+	}
+	return plugin + "." + space
+}
+
+// Remove deletes every state folder of plugin, of any install, in each of
+// the workspace state folders workspaces (config.Dirs.Workspaces), and
+// returns how many held one. It goes on past a folder it cannot delete
+// and returns the first error with the count.
+func Remove(workspaces []string, plugin string) (int, error) {
+	n := 0
+	var first error
+	for _, w := range workspaces {
+		dir := filepath.Join(w, "state")
+		entries, _ := os.ReadDir(dir)
+		held := false
+		for _, e := range entries {
+			if name := e.Name(); name != plugin && !strings.HasPrefix(name, plugin+".") {
+				continue
+			}
+			held = true
+			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil && first == nil {
+				first = err
+			}
+		}
+		if held {
+			n++
+		}
+	}
+	return n, first
 }
 
 func (s *server) get(ctx context.Context, req *abi.StateRequest, _ []byte) (*abi.StateResult, []byte, *abi.Error) {

@@ -142,3 +142,30 @@ func TestStateBoundHoldsUnderConcurrentPuts(t *testing.T) {
 		t.Errorf("%d bytes stored, past %d", total, MaxTotal)
 	}
 }
+
+// Remove deletes the state of every install of its plugin in every
+// workspace given, and no other plugin's: one whose name starts with the
+// same letters keeps its own.
+func TestRemoveTakesOnlyItsPlugin(t *testing.T) {
+	ws := []string{t.TempDir(), t.TempDir(), t.TempDir()}
+	for i, w := range ws[:2] {
+		for _, f := range []string{Folder("foo", ""), Folder("foo", fmt.Sprintf("%016x", i)), Folder("foo-bar", ""), Folder("foobar", "0123456789abcdef")} {
+			os.MkdirAll(filepath.Join(w, "state", f), 0o700)
+			os.WriteFile(filepath.Join(w, "state", f, "token"), []byte("t"), 0o600)
+		}
+	}
+	n, err := Remove(ws, "foo")
+	if err != nil || n != 2 {
+		t.Fatalf("Remove = %d, %v; want 2 workspaces", n, err)
+	}
+	for _, w := range ws[:2] {
+		left, _ := os.ReadDir(filepath.Join(w, "state"))
+		var names []string
+		for _, e := range left {
+			names = append(names, e.Name())
+		}
+		if fmt.Sprint(names) != "[foo-bar foobar.0123456789abcdef]" {
+			t.Errorf("%s holds %v after removing foo", w, names)
+		}
+	}
+}

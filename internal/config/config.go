@@ -89,6 +89,13 @@ func (d Dirs) Workspace(roots []string) string {
 	return filepath.Join(d.State, "workspaces", safeName(name)+"-"+hex.EncodeToString(h.Sum(nil))[:12])
 }
 
+// Workspaces returns the folders of every workspace's state (Workspace)
+// found under the state directory.
+func (d Dirs) Workspaces() []string {
+	ws, _ := filepath.Glob(filepath.Join(d.State, "workspaces", "*"))
+	return ws
+}
+
 // safeName keeps a folder name readable and harmless as a path element.
 func safeName(s string) string {
 	b := []byte(s)

@@ -6,6 +6,7 @@
 package installed
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -14,6 +15,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/jujutools/juju/internal/atomicfile"
 	"github.com/jujutools/juju/internal/manifest"
@@ -34,6 +36,29 @@ type Grants struct {
 	// ManifestSHA256 pins the manifest file itself, so that a manifest
 	// edited after install (another tool, more capabilities) is refused.
 	ManifestSHA256 string `json:"manifestSha256"`
+	// Space names the plugin's state (hostfns/state): made at random when
+	// the plugin is first installed, carried by its updates, gone with its
+	// remove. A plugin installed under the same name after a remove gets a
+	// new one, so it never reads the state of the one removed, even where
+	// that state outlived the remove. Empty in a pin written before juju
+	// kept it: such a plugin keeps its state in the folder of its name.
+	Space string `json:"space,omitempty"`
+}
+
+// errBadSpace refuses a pin whose state space NewSpace could not have made:
+// the space names a folder.
+var errBadSpace = errors.New("reading grants: the state space is not 16 hex digits")
+
+// validSpace reports a space NewSpace could have made: it names a folder.
+func validSpace(s string) bool {
+	return len(s) == 16 && strings.Trim(s, "0123456789abcdef") == ""
+}
+
+// NewSpace returns a new state space for a plugin's first install.
+func NewSpace() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 // PluginsDir is where installed plugins live inside the data directory.
@@ -112,6 +137,9 @@ func ReadPin(dir string) (Grants, error) {
 	}
 	if g.SHA256 == "" || g.ManifestSHA256 == "" {
 		return g, ErrNotPinned
+	}
+	if g.Space != "" && !validSpace(g.Space) {
+		return Grants{}, fmt.Errorf("%w: %q", errBadSpace, g.Space)
 	}
 	return g, nil
 }

@@ -64,6 +64,11 @@ func TestReadInstalledChecksThePin(t *testing.T) {
 		{"empty pin", func(dir string) {
 			os.WriteFile(filepath.Join(dir, GrantsFile), []byte(`{"granted": ["fs.read"]}`), 0o600)
 		}, ErrNotPinned},
+		{"state space not one juju makes", func(dir string) {
+			g, _ := ReadPin(dir)
+			g.Space = "../../other"
+			writeGrants(t, dir, g)
+		}, errBadSpace},
 		{"manifest edited", func(dir string) {
 			m, _ := os.ReadFile(filepath.Join(dir, manifest.FileName))
 			os.WriteFile(filepath.Join(dir, manifest.FileName), append(m, '\n'), 0o600)
