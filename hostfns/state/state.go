@@ -55,11 +55,31 @@ func (s *server) file(ctx context.Context, key string) (string, *abi.Error) {
 	if !keyRE().MatchString(key) || key == "." || key == ".." {
 		return "", abi.Errorf(abi.InvalidArgument, "the state key %q is not valid; use 1 to 64 letters, digits, dots, dashes or underscores", key)
 	}
+	if deviceName(key) {
+		return "", abi.Errorf(abi.InvalidArgument, "the state key %q names a device on Windows; choose another name", key)
+	}
 	c, _ := hostfns.CallerFrom(ctx)
 	if c.Plugin == "" {
 		return "", abi.Errorf(abi.Internal, "the host does not know which plugin is calling; report this to the owner")
 	}
 	return filepath.Join(s.dir, Folder(c.Plugin, c.Space), key), nil
+}
+
+// deviceName reports whether key is, up to its first dot and in any case,
+// one of the names Windows opens as a device in every folder (CON, NUL,
+// COM1, ...): a plugin's key must name a file in its own folder on every
+// system, so these are refused everywhere.
+func deviceName(key string) bool {
+	stem, _, _ := strings.Cut(key, ".")
+	switch strings.ToUpper(stem) {
+	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
+		return true
+	}
+	if len(stem) == 4 {
+		u := strings.ToUpper(stem[:3])
+		return (u == "COM" || u == "LPT") && stem[3] >= '0' && stem[3] <= '9'
+	}
+	return false
 }
 
 // Folder is the name of the folder holding the state of plugin in a

@@ -54,11 +54,17 @@ func TestState(t *testing.T) {
 	if m, _ := call(t, fns, abi.FnStateGet, "p1", abi.StateRequest{Key: "todos"}, nil); m["found"] != false {
 		t.Fatal("not deleted")
 	}
-	for _, k := range []string{"", "..", "../x", "a/b", "x y"} {
+	for _, k := range []string{"", "..", "../x", "a/b", "x y", "CON", "nul.txt", "com1", "Lpt9.json", "aux"} {
 		m, _ := call(t, fns, abi.FnStatePut, "p1", abi.StateRequest{Key: k}, []byte("v"))
 		if e, _ := m["error"].(map[string]any); e == nil || e["code"] != string(abi.InvalidArgument) {
 			t.Errorf("key %q: %v", k, m)
 		}
+	}
+	for _, k := range []string{"console", "nul-x", "com10", "lpt", "a.con"} {
+		if m, _ := call(t, fns, abi.FnStatePut, "p1", abi.StateRequest{Key: k}, []byte("v")); m["error"] != nil {
+			t.Errorf("key %q refused: %v", k, m)
+		}
+		call(t, fns, abi.FnStatePut, "p1", abi.StateRequest{Key: k, Delete: true}, nil)
 	}
 	m, _ = call(t, fns, abi.FnStatePut, "p1", abi.StateRequest{Key: "big"}, make([]byte, MaxValue+1))
 	if e, _ := m["error"].(map[string]any); e == nil || e["code"] != string(abi.TooLarge) {
