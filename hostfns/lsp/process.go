@@ -29,6 +29,10 @@ func (m *Manager) startClient(ctx context.Context, reg lspconfig.Server, root st
 		// write anywhere in the roots: it could replace the program.
 		return nil, &startError{reg: reg.Name, inRoots: prog}
 	}
+	if link, err := m.linkToSecret(ctx, root); err != nil || link != "" {
+		// The server would read the secret through the link itself.
+		return nil, &startError{reg: reg.Name, secretLink: m.displayOf(link), err: err}
+	}
 	cmd := osexec.Command(prog, reg.Command[1:]...)
 	cmd.Dir = root
 	cmd.Env = m.env
@@ -147,12 +151,13 @@ func (m *Manager) inRoots(prog string) bool {
 
 // startError is a server that could not be started.
 type startError struct {
-	reg      string
-	notFound bool          // no such program
-	inRoots  string        // the program, which lies inside a root
-	timeout  time.Duration // initialize not answered in time
-	stderr   string
-	err      error
+	reg        string
+	notFound   bool          // no such program
+	inRoots    string        // the program, which lies inside a root
+	secretLink string        // a link to a secret in its folder (linkToSecret); err is errScanBound when too large to check
+	timeout    time.Duration // initialize not answered in time
+	stderr     string
+	err        error
 }
 
 func (e *startError) Error() string {
@@ -161,6 +166,10 @@ func (e *startError) Error() string {
 		return fmt.Sprintf("language server %s: command not found: %v", e.reg, e.err)
 	case e.inRoots != "":
 		return fmt.Sprintf("language server %s: its program %s lies inside a workspace root", e.reg, e.inRoots)
+	case e.secretLink != "":
+		return fmt.Sprintf("language server %s: %s is a symbolic link to a secret", e.reg, e.secretLink)
+	case errors.Is(e.err, errScanBound):
+		return fmt.Sprintf("language server %s: its folder holds more than %d entries to check for links to secrets", e.reg, maxLinkScan)
 	case e.timeout > 0:
 		return fmt.Sprintf("language server %s: no answer to initialize within %s", e.reg, e.timeout)
 	}

@@ -1,0 +1,141 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// maxLinkScan bounds the entries linkToSecret reads of a server's folder.
+const maxLinkScan = 1_000_000
+
+// errScanBound says a server's folder holds more entries than
+// linkToSecret reads.
+var errScanBound = errors.New("too many entries to check")
+
+// linkToSecret walks root (a server's folder, absolute and symlink-free)
+// without following links, and past git's own .git folders, and returns
+// the first symbolic link of an ordinary name that leads to a secret or to
+// juju's own state, inside the roots or outside them, whether or not the
+// file is there yet (leadsToSecret); "" when there is none. It stops with
+// ctx's error, or errScanBound past maxLinkScan entries. A server
+// reads the workspace itself and follows such a link: a repository that
+// ships env.py linked to .env has pyright parse the owner's .env as
+// Python, and its reports on a file juju shows (reveal_type, a type
+// error) quote the values, naming no other file. A link to a denied file
+// adds nothing (the server compiles that file itself, a documented
+// limit), and a link to an ordinary file outside the roots (a venv's
+// python) is left alone.
+func (m *Manager) linkToSecret(ctx context.Context, root string) (string, error) {
+	dirs := []string{root}
+	n := 0
+	for len(dirs) > 0 {
+		dir := dirs[len(dirs)-1]
+		dirs = dirs[:len(dirs)-1]
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue // gone or unreadable: the server cannot read it either
+		}
+		for _, e := range entries {
+			if n++; n > maxLinkScan {
+				return "", errScanBound
+			}
+			if n%4096 == 0 && ctx.Err() != nil {
+				return "", ctx.Err()
+			}
+			p := filepath.Join(dir, e.Name())
+			switch {
+			case e.Type()&os.ModeSymlink != 0:
+				if m.leadsToSecret(p) {
+					return p, nil
+				}
+			case e.IsDir() && e.Name() != ".git":
+				dirs = append(dirs, p)
+			}
+		}
+	}
+	return "", nil
+}
+
+// leadsToSecret reports whether the symbolic link p, under an ordinary
+// name, leads to a secret or to juju's own state: the path it ends at,
+// as the kernel resolves it or (when it is not there yet) as written, is
+// judged by the policy's name rules, from its root inside the roots and
+// by its whole path outside them. A link whose own name is a secret (.env
+// to .env.local, cert.pem to a CA bundle) is left alone: a server reads
+// it under that name, as no source file.
+func (m *Manager) leadsToSecret(p string) bool {
+	if m.withheld(p) {
+		return false
+	}
+	ends := []string{linkEnd(p)}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		ends = append(ends, r)
+	}
+	for _, t := range ends {
+		if m.withheld(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// withheld reports whether the name rules make the absolute path p a
+// secret or juju's own: from the root it lies in, or by its whole path
+// when it lies in none.
+func (m *Manager) withheld(p string) bool {
+	for _, r := range m.pol.Roots() {
+		for _, base := range []string{r.Real, r.Path} {
+			if policy.Within(p, base) {
+				rel, err := filepath.Rel(base, p)
+				if err != nil {
+					return false
+				}
+				e := m.pol.Check(r, filepath.ToSlash(rel))
+				return e != nil && e.Code == abi.SecretDenied
+			}
+		}
+	}
+	return m.pol.Secret(strings.TrimPrefix(filepath.ToSlash(p), "/"))
+}
+
+// linkEnd follows the link p, as the kernel would, to the path it ends
+// at, which need not exist.
+func linkEnd(p string) string {
+	for range 40 {
+		t, err := os.Readlink(p)
+		if err != nil {
+			break // not a link, or not there: p is the end
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(realDir(filepath.Dir(p)), t)
+		}
+		p = filepath.Clean(t)
+	}
+	return filepath.Join(realDir(filepath.Dir(p)), filepath.Base(p))
+}
+
+// realDir is dir with its links resolved, or dir when it does not resolve.
+func realDir(dir string) string {
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		return r
+	}
+	return dir
+}
+
+// displayOf is the path p (absolute) as the model sees it.
+func (m *Manager) displayOf(p string) string {
+	for _, r := range m.pol.Roots() {
+		for _, base := range []string{r.Real, r.Path} {
+			if rel, err := filepath.Rel(base, p); err == nil && policy.Within(p, base) {
+				return m.pol.Display(r, filepath.ToSlash(rel))
+			}
+		}
+	}
+	return p
+}

@@ -1,0 +1,75 @@
+//go:build unix
+
+package test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A repository that ships a Python file linked to .env (which the owner
+// creates later, as a README asks) has pyright read the owner's .env as
+// Python itself, following the link: reveal_type or a type error in a
+// file juju shows then quotes its values, naming no other file. juju does
+// not start a server over a folder holding a link to a secret — inside
+// the roots (.env) or outside (~/.aws/credentials), there yet or not —
+// and says which link; a link to an ordinary file outside the roots, as a
+// venv's python is, starts the server as before.
+func TestLSPPyrightLinkToSecretNotFollowed(t *testing.T) {
+	outside := t.TempDir()
+	os.MkdirAll(filepath.Join(outside, ".aws"), 0o700)
+	os.WriteFile(filepath.Join(outside, ".aws", "credentials"), []byte("[default]\nAWS_SECRET_ACCESS_KEY = \"aws-OUTSIDE-SECRET\"\n"), 0o600)
+	const env = "import envmod\nx: int = envmod.API_KEY\nreveal_type(envmod.API_KEY)\n"
+	cases := []struct {
+		name, link string
+		files      map[string]string
+	}{
+		{"env", "envmod.py", map[string]string{"main.py": env, ".env": "API_KEY=\"sk-live-ENV-SECRET\"\n", "envmod.py": "->.env"}},
+		{"env-later", "lib/envmod.py", map[string]string{"main.py": "from lib import envmod\nreveal_type(envmod.API_KEY)\n",
+			"lib/envmod.py": "->../.env", "lib/__init__.py": ""}},
+		{"aws", "creds.py", map[string]string{"main.py": "import creds\nreveal_type(creds.AWS_SECRET_ACCESS_KEY)\n",
+			"creds.py": "->" + filepath.Join(outside, ".aws", "credentials")}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			files := map[string]string{"pyrightconfig.json": "{}"}
+			for k, v := range c.files {
+				files[k] = v
+			}
+			root := workspace(t, files)
+			s := startHome(t, lspHome(t, pyrightServer(t)), root, "--mode", "trusted")
+			if c.name == "env-later" {
+				// The owner fills in .env after cloning.
+				os.WriteFile(filepath.Join(root, ".env"), []byte("API_KEY=\"sk-live-ENV-SECRET\"\n"), 0o600)
+			}
+			res := s.with(t).call("get_diagnostics", map[string]any{"path": "main.py"})
+			b, _ := json.Marshal(res)
+			for _, secret := range []string{"ENV-SECRET", "OUTSIDE-SECRET"} {
+				if strings.Contains(string(b), secret) {
+					t.Fatalf("the answer quotes %q: %s", secret, text(res))
+				}
+			}
+			if !res.IsError || !strings.Contains(text(res), "SECRET_DENIED") || !strings.Contains(text(res), `"`+c.link+`" is a symbolic link to a secret`) {
+				t.Fatalf("want SECRET_DENIED naming %s: %s", c.link, text(res))
+			}
+			if c := childrenOf(t, jujuPID(t, root), "pyright"); len(c) != 0 {
+				t.Fatalf("pyright started: %+v", c)
+			}
+		})
+	}
+	t.Run("venv python", func(t *testing.T) {
+		py, err := filepath.EvalSymlinks("/bin/sh") // any ordinary program outside the roots
+		if err != nil {
+			t.Skip(err)
+		}
+		root := workspace(t, map[string]string{"pyrightconfig.json": "{}", "main.py": "x: int = 'a'\n", ".venv/bin/python": "->" + py})
+		s := startHome(t, lspHome(t, pyrightServer(t)), root, "--mode", "trusted")
+		res := s.with(t).call("get_diagnostics", map[string]any{"path": "main.py"})
+		if res.IsError || !strings.Contains(text(res), "reportAssignmentType") {
+			t.Fatalf("want pyright's report on main.py: %s", text(res))
+		}
+	})
+}
