@@ -30,12 +30,16 @@ func TestLSPPyrightLinkToSecretNotFollowed(t *testing.T) {
 		{"env", "envmod.py", map[string]string{"main.py": env, ".env": "API_KEY=\"sk-live-ENV-SECRET\"\n", "envmod.py": "->.env"}},
 		{"env-later", "lib/envmod.py", map[string]string{"main.py": "from lib import envmod\nreveal_type(envmod.API_KEY)\n",
 			"lib/envmod.py": "->../.env", "lib/__init__.py": ""}},
+		// A server's folder is sub, whose config points at the root above.
+		{"beside", "lib/envmod.py", map[string]string{"sub/pyproject.toml": "", "sub/pyrightconfig.json": `{"extraPaths": [".."]}`,
+			"sub/main.py": "from lib import envmod\nreveal_type(envmod.API_KEY)\n", ".env": "API_KEY=\"sk-live-ENV-SECRET\"\n",
+			"lib/envmod.py": "->../.env", "lib/__init__.py": ""}},
 		{"aws", "creds.py", map[string]string{"main.py": "import creds\nreveal_type(creds.AWS_SECRET_ACCESS_KEY)\n",
 			"creds.py": "->" + filepath.Join(outside, ".aws", "credentials")}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			files := map[string]string{"pyrightconfig.json": "{}"}
+			files := map[string]string{"pyrightconfig.json": `{}`}
 			for k, v := range c.files {
 				files[k] = v
 			}
@@ -45,7 +49,11 @@ func TestLSPPyrightLinkToSecretNotFollowed(t *testing.T) {
 				// The owner fills in .env after cloning.
 				os.WriteFile(filepath.Join(root, ".env"), []byte("API_KEY=\"sk-live-ENV-SECRET\"\n"), 0o600)
 			}
-			res := s.with(t).call("get_diagnostics", map[string]any{"path": "main.py"})
+			asked := "main.py"
+			if c.name == "beside" {
+				asked = "sub/main.py"
+			}
+			res := s.with(t).call("get_diagnostics", map[string]any{"path": asked})
 			b, _ := json.Marshal(res)
 			for _, secret := range []string{"ENV-SECRET", "OUTSIDE-SECRET"} {
 				if strings.Contains(string(b), secret) {

@@ -18,7 +18,24 @@ const maxLinkScan = 1_000_000
 // linkToSecret reads.
 var errScanBound = errors.New("too many entries to check")
 
-// linkToSecret walks root (a server's folder, absolute and symlink-free)
+// rootOf is the workspace root that holds dir (a server's folder,
+// absolute and symlink-free), the innermost when roots nest: a server
+// reads beyond its folder where its project says (pyright's extraPaths:
+// [".."]), so the whole root is checked. dir itself when none holds it.
+func (m *Manager) rootOf(dir string) string {
+	best := ""
+	for _, r := range m.pol.Roots() {
+		if policy.Within(dir, r.Real) && len(r.Real) > len(best) {
+			best = r.Real
+		}
+	}
+	if best == "" {
+		return dir
+	}
+	return best
+}
+
+// linkToSecret walks root (a workspace root, absolute and symlink-free)
 // without following links, and past git's own .git folders, and returns
 // the first symbolic link of an ordinary name that leads to a secret or to
 // juju's own state, inside the roots or outside them, whether or not the

@@ -29,7 +29,7 @@ func (m *Manager) startClient(ctx context.Context, reg lspconfig.Server, root st
 		// write anywhere in the roots: it could replace the program.
 		return nil, &startError{reg: reg.Name, inRoots: prog}
 	}
-	if link, err := m.linkToSecret(ctx, root); err != nil || link != "" {
+	if link, err := m.linkToSecret(ctx, m.rootOf(root)); err != nil || link != "" {
 		// The server would read the secret through the link itself.
 		return nil, &startError{reg: reg.Name, secretLink: m.displayOf(link), err: err}
 	}
@@ -154,7 +154,7 @@ type startError struct {
 	reg        string
 	notFound   bool          // no such program
 	inRoots    string        // the program, which lies inside a root
-	secretLink string        // a link to a secret in its folder (linkToSecret); err is errScanBound when too large to check
+	secretLink string        // a link to a secret in its root (linkToSecret); err is errScanBound when too large to check
 	timeout    time.Duration // initialize not answered in time
 	stderr     string
 	err        error
@@ -169,7 +169,7 @@ func (e *startError) Error() string {
 	case e.secretLink != "":
 		return fmt.Sprintf("language server %s: %s is a symbolic link to a secret", e.reg, e.secretLink)
 	case errors.Is(e.err, errScanBound):
-		return fmt.Sprintf("language server %s: its folder holds more than %d entries to check for links to secrets", e.reg, maxLinkScan)
+		return fmt.Sprintf("language server %s: its workspace root holds more than %d entries to check for links to secrets", e.reg, maxLinkScan)
 	case e.timeout > 0:
 		return fmt.Sprintf("language server %s: no answer to initialize within %s", e.reg, e.timeout)
 	}
