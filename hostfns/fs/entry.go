@@ -55,21 +55,28 @@ func resolveLinkCode(pol *policy.Policy, root *policy.Root, rel string) (*policy
 // newEntry builds an entry from the Lstat of rel; for a visible link, the
 // size and time are the target's and Target its display path. A folder's
 // size is 0 (what the file system says is block bookkeeping, not content).
-func newEntry(pol *policy.Policy, root *policy.Root, rel string, info fs.FileInfo, target *policy.Resolved) abi.Entry {
+// The times are written into times when it is not nil.
+func newEntry(pol *policy.Policy, root *policy.Root, rel string, info fs.FileInfo, target *policy.Resolved, times *arena) abi.Entry {
+	mod := modTime
+	if times != nil {
+		mod = times.time
+	}
 	e := abi.Entry{
-		Name:    path.Base(rel),
-		Path:    pol.Display(root, rel),
-		Type:    typeOf(info.Mode()),
-		Size:    info.Size(),
-		ModTime: modTime(info.ModTime()),
+		Name: path.Base(rel),
+		Path: pol.Display(root, rel),
+		Type: typeOf(info.Mode()),
+		Size: info.Size(),
 	}
 	if target != nil {
 		e.Target = target.Display
 		e.Size = target.Info.Size()
-		e.ModTime = modTime(target.Info.ModTime())
+		e.ModTime = mod(target.Info.ModTime())
 		if target.Info.IsDir() {
 			e.Size = 0
 		}
+	}
+	if e.ModTime == "" {
+		e.ModTime = mod(info.ModTime())
 	}
 	if e.Type == abi.TypeDir {
 		e.Size = 0

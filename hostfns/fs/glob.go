@@ -399,7 +399,7 @@ func (c *collector) result(pol *policy.Policy, root *policy.Root) *abi.GlobResul
 	c.trim()
 	res := &abi.GlobResult{Entries: make([]abi.Entry, len(c.items)), Total: c.total, Hidden: c.held.hidden, HiddenSecrets: c.held.secrets}
 	for i := range c.items {
-		res.Entries[i] = newEntry(pol, root, c.items[i].rel, c.items[i].info, c.items[i].target)
+		res.Entries[i] = newEntry(pol, root, c.items[i].rel, c.items[i].info, c.items[i].target, nil)
 	}
 	res.Truncated = c.total > len(res.Entries)
 	return res

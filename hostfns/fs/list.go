@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"time"
+	"unsafe"
 
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
@@ -47,6 +49,9 @@ func (s *server) list(ctx context.Context, req *abi.ListRequest, _ []byte) (*abi
 		return nil, nil, e
 	}
 	defer d.Close()
+	// Nothing of the entries outlives the call: where the platform
+	// allows, their names share one allocation, their stats one FileInfo.
+	lstat := forListing(d)
 	ents, err := d.ReadDir()
 	if err != nil && len(ents) == 0 {
 		return nil, nil, s.internal("list", r.Display, err)
@@ -66,13 +71,14 @@ func (s *server) list(ctx context.Context, req *abi.ListRequest, _ []byte) (*abi
 	}
 	res := &abi.ListResult{Path: r.Display, Entries: []abi.Entry{}}
 	shown := make([]listed, 0, len(ents))
+	rels := relArena(r.Rel, ents)
 	for i, de := range ents {
 		if i%256 == 0 {
 			if e := canceled(ctx); e != nil {
 				return nil, nil, e
 			}
 		}
-		l := listed{de: de, rel: joinRel(r.Rel, de.name)}
+		l := listed{de: de, rel: rels.join(r.Rel, de.name)}
 		if s.pol.Hidden(r.Root, l.rel) {
 			res.Hidden++
 			continue
@@ -97,8 +103,9 @@ func (s *server) list(ctx context.Context, req *abi.ListRequest, _ []byte) (*abi
 	window := shown[from:min(from+limit, len(shown))]
 	res.Truncated = from+len(window) < len(shown)
 	res.Entries = make([]abi.Entry, 0, len(window))
+	times := timeArena(len(window))
 	for _, l := range window {
-		info, err := d.Lstat(l.de.name)
+		info, err := lstat(l.de.name)
 		if err != nil {
 			continue // removed since the folder was read
 		}
@@ -110,7 +117,8 @@ func (s *server) list(ctx context.Context, req *abi.ListRequest, _ []byte) (*abi
 			}
 			l.target = t
 		}
-		res.Entries = append(res.Entries, newEntry(s.pol, r.Root, l.rel, info, l.target))
+		e := newEntry(s.pol, r.Root, l.rel, info, l.target, &times)
+		res.Entries = append(res.Entries, e)
 	}
 	if req.Packed {
 		body := abi.AppendEntries(make([]byte, 0, 64*len(res.Entries)), res.Entries)
@@ -118,4 +126,68 @@ func (s *server) list(ctx context.Context, req *abi.ListRequest, _ []byte) (*abi
 		return res, body, nil
 	}
 	return res, nil, nil
+}
+
+// arena hands out strings from one allocation sized ahead: appending
+// within its capacity never moves it, so the strings already handed out
+// stay valid; past it, a string is allocated on its own.
+type arena []byte
+
+// add returns the parts joined, as a string of the arena.
+func (a *arena) add(parts ...string) string {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	if n == 0 {
+		return ""
+	}
+	if len(*a)+n > cap(*a) {
+		return strings.Join(parts, "")
+	}
+	start := len(*a)
+	for _, p := range parts {
+		*a = append(*a, p...)
+	}
+	return unsafe.String(&(*a)[start], n)
+}
+
+// relArena holds the root-relative paths of a folder's entries: none
+// when the folder is the root's own (a path is then its name).
+func relArena(dir string, ents []dirent) arena {
+	if dir == "." || dir == "" {
+		return nil
+	}
+	n := 0
+	for _, de := range ents {
+		n += len(dir) + 1 + len(de.name)
+	}
+	return make(arena, 0, n)
+}
+
+// join is joinRel, its path taken from the arena.
+func (a *arena) join(dir, name string) string {
+	if dir == "." || dir == "" {
+		return name
+	}
+	return a.add(dir, "/", name)
+}
+
+// maxTimeText is the most bytes of a modification time as modTime writes
+// it (a year of four digits; later years are allocated apart).
+const maxTimeText = len("2006-01-02T15:04:05.999999999Z")
+
+// timeArena holds the modification times of n entries.
+func timeArena(n int) arena { return make(arena, 0, n*maxTimeText) }
+
+// time is modTime, written into the arena.
+func (a *arena) time(t time.Time) string {
+	start := len(*a)
+	b := t.UTC().AppendFormat(*a, time.RFC3339Nano)
+	if cap(b) != cap(*a) {
+		// Appending moved the bytes: keep the arena, allocate this one.
+		return string(b[start:])
+	}
+	*a = b
+	return unsafe.String(&(*a)[start], len(*a)-start)
 }

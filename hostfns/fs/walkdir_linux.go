@@ -8,8 +8,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"syscall"
+	"unsafe"
 
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
@@ -18,7 +21,15 @@ import (
 // fdDir is the Linux walkDir: a folder descriptor used with openat and
 // fstatat. Entries come from getdents with their types, so nothing is
 // stat'ed but the matches.
-type fdDir struct{ fd int }
+type fdDir struct {
+	fd int
+	// oneArena has ReadDir keep the names of a getdents buffer in one
+	// allocation (a listing, which drops them all at its end) instead of
+	// one each (a walk, which may keep a few of them).
+	oneArena bool
+	si       *policy.StatInfo // lstatReused's answer
+	nul      []byte           // lstatReused's name, NUL-terminated
+}
 
 // openFastWalk opens r, checked by the policy, and re-opens it as a plain
 // descriptor ("." of the checked folder: no path is looked up again).
@@ -89,6 +100,12 @@ func (d *fdDir) ReadDir() ([]dirent, error) {
 // parseDirents decodes linux_dirent64 records:
 // u64 ino, s64 off, u16 reclen, u8 type, name NUL-terminated.
 func (d *fdDir) parseDirents(b []byte, out []dirent) []dirent {
+	var arena []byte
+	if d.oneArena {
+		size, count := direntNames(b)
+		arena = make([]byte, 0, size)
+		out = slices.Grow(out, count)
+	}
 	for len(b) >= 19 {
 		reclen := int(binary.NativeEndian.Uint16(b[16:18]))
 		if reclen < 19 || reclen > len(b) {
@@ -106,7 +123,15 @@ func (d *fdDir) parseDirents(b []byte, out []dirent) []dirent {
 		if len(name) == 0 || (name[0] == '.' && (len(name) == 1 || len(name) == 2 && name[1] == '.')) {
 			continue
 		}
-		e := dirent{name: string(name)}
+		var e dirent
+		if len(arena)+len(name) <= cap(arena) {
+			// The arena was sized for every name: appending never moves
+			// it, so the names already taken stay where they are.
+			arena = append(arena, name...)
+			e.name = unsafe.String(&arena[len(arena)-len(name)], len(name))
+		} else {
+			e.name = string(name)
+		}
 		switch rec[18] {
 		case syscall.DT_REG:
 		case syscall.DT_DIR:
@@ -133,7 +158,61 @@ func (d *fdDir) parseDirents(b []byte, out []dirent) []dirent {
 	return out
 }
 
+// direntNames is the length of the names in linux_dirent64 records, and
+// how many there are.
+func direntNames(b []byte) (size, count int) {
+	for len(b) >= 19 {
+		reclen := int(binary.NativeEndian.Uint16(b[16:18]))
+		if reclen < 19 || reclen > len(b) {
+			break
+		}
+		name := b[19:reclen]
+		if i := bytes.IndexByte(name, 0); i >= 0 {
+			name = name[:i]
+		}
+		size += len(name)
+		count++
+		b = b[reclen:]
+	}
+	return size, count
+}
+
 func (d *fdDir) Lstat(name string) (fs.FileInfo, error) { return policy.Lstatat(d.fd, name) }
+
+// forListing has d's ReadDir keep the names in one allocation per
+// getdents buffer, and returns the Lstat for a listing's entries: one
+// FileInfo overwritten by each call.
+func forListing(d walkDir) func(string) (fs.FileInfo, error) {
+	if fd, ok := d.(*fdDir); ok {
+		fd.oneArena = true
+		return fd.lstatReused
+	}
+	return d.Lstat
+}
+
+// lstatReused is Lstat answering in one FileInfo for all its calls, each
+// call overwriting the last: for a caller that reads the answer at once
+// (a listing's entries), which then allocates nothing per entry.
+func (d *fdDir) lstatReused(name string) (fs.FileInfo, error) {
+	if d.si == nil {
+		d.si = new(policy.StatInfo)
+	}
+	if strings.IndexByte(name, 0) >= 0 {
+		return nil, &fs.PathError{Op: "fstatat", Path: name, Err: syscall.EINVAL}
+	}
+	d.nul = append(append(d.nul[:0], name...), 0)
+	d.si.Base = name
+	for {
+		err := lstatNul(d.fd, d.nul, &d.si.St)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return nil, &fs.PathError{Op: "fstatat", Path: name, Err: err}
+		}
+		return d.si, nil
+	}
+}
 
 func (d *fdDir) Child(name string) (walkDir, error) {
 	return openAt(d.fd, name, syscall.O_DIRECTORY)

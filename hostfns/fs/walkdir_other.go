@@ -3,6 +3,8 @@
 package fs
 
 import (
+	"io/fs"
+
 	"github.com/jujutools/juju/internal/policy"
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -11,3 +13,6 @@ import (
 func openFastWalk(*policy.Policy, *policy.Resolved) (walkDir, *abi.Error, bool) {
 	return nil, nil, false
 }
+
+// forListing is d's Lstat: the portable walk allocates per entry.
+func forListing(d walkDir) func(string) (fs.FileInfo, error) { return d.Lstat }
