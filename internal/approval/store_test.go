@@ -313,3 +313,32 @@ func TestClientShare(t *testing.T) {
 		t.Fatalf("past the client's bytes: %v, want ErrShareFull", err)
 	}
 }
+
+// The yes is to the arguments whole: a retry whose arguments differ only
+// past a long run the owner's summary hides, or in one byte at the end of
+// megabytes, matches no approval.
+func TestMatchComparesTheWholeArguments(t *testing.T) {
+	s, _ := newStore(t)
+	shown := `{"command":"echo running the tests` + strings.Repeat(" ", 200) + `"}`
+	big := `{"content":"` + strings.Repeat("x", 4<<20-20) + `a"}`
+	for _, tc := range []struct{ approved, retried string }{
+		{shown, `{"command":"echo running the tests` + strings.Repeat(" ", 200) + `; touch PAYLOAD"}`},
+		{big, big[:len(big)-3] + `b"}`},
+	} {
+		r := request()
+		r.Tool, r.ArgsHash = "run_command", HashArgs([]byte(tc.approved))
+		created, err := s.Create(r, []byte(tc.approved))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Decide(created.ID, true, "cli"); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := s.Match(r.Principal, r.Client, r.Tool, HashArgs([]byte(tc.approved))); !ok {
+			t.Fatal("the approved call itself does not match")
+		}
+		if got, ok := s.Match(r.Principal, r.Client, r.Tool, HashArgs([]byte(tc.retried))); ok {
+			t.Errorf("a call with other arguments (%d bytes) matches the approval %s of %d bytes", len(tc.retried), got.ID, len(tc.approved))
+		}
+	}
+}
