@@ -22,6 +22,10 @@ func TestSecret(t *testing.T) {
 		"REGISTRY_AUTH": true, "GCP_PROJECT": true, "GOOGLE_APPLICATION_NAME": true, "VAULT_TOKEN_PATH": true,
 		"GPG_AGENT_INFO": true, "NETRC": true, "KUBECONFIG": true, "DOCKER_AUTH_CONFIG": true, "PGPASSFILE": true,
 		"GIT_ASKPASS": true, "SSH_ASKPASS": true, "AZURE_TENANT": true, "JUJU_ANYTHING": true, "juju_home": true,
+		// Each word of the list held inside a name, where no suffix rule or
+		// other word would drop it.
+		"HTTP_BEARER_VALUE": true, "MY_CREDENTIAL_FILE": true, "TLS_PRIVATE_KEY_PEM": true,
+		"S3_ACCESS_KEY_VALUE": true, "REDIS_SESSION_KEY_B64": true, "DB_CONNSTR_RO": true,
 		"PASSPORT": false, "KEYS_DIR": false, "SKIP": false, "PATHEXT": false,
 	} {
 		if got := Secret(name); got != want {
