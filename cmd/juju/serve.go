@@ -169,18 +169,24 @@ func tokenPath(flag string, dirs config.Dirs) string {
 }
 
 // outsideRoots refuses a --token-file inside a workspace root, where the
-// tools could read it.
+// tools could read it: its folder, and, when the file is a symbolic link,
+// the folder of the file it leads to, which is where the token is read.
 func outsideRoots(path string, roots []string) error {
-	dir := filepath.Dir(path)
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
+	dirs := []string{filepath.Dir(path)}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		dirs = append(dirs, filepath.Dir(real))
 	}
-	for _, r := range roots {
-		if real, err := filepath.EvalSymlinks(r); err == nil {
-			r = real
+	for _, dir := range dirs {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
 		}
-		if rel, err := filepath.Rel(r, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return usageError{fmt.Errorf("--token-file %s is inside the workspace root %s, where the tools could read it; keep it outside", path, r)}
+		for _, r := range roots {
+			if real, err := filepath.EvalSymlinks(r); err == nil {
+				r = real
+			}
+			if rel, err := filepath.Rel(r, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return usageError{fmt.Errorf("--token-file %s is inside the workspace root %s, where the tools could read it; keep it outside", path, r)}
+			}
 		}
 	}
 	return nil

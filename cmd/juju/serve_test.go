@@ -56,7 +56,14 @@ func TestTokenFileOutsideRoots(t *testing.T) {
 	elsewhere := t.TempDir()
 	link := filepath.Join(elsewhere, "link")
 	os.Symlink(root, link)
+	// A token file that is itself a link to a file inside the root (a
+	// dotfiles repository served as a root) is read there.
+	os.WriteFile(filepath.Join(root, "notes.txt"), nil, 0o600)
+	os.Symlink(filepath.Join(root, "notes.txt"), filepath.Join(elsewhere, "tok-link"))
+	os.Symlink(filepath.Join(elsewhere, "token"), filepath.Join(elsewhere, "tok-out"))
 	for path, inside := range map[string]bool{
+		filepath.Join(elsewhere, "tok-link"):   true,
+		filepath.Join(elsewhere, "tok-out"):    false,
 		filepath.Join(root, "token"):           true,
 		filepath.Join(root, "sub", "token"):    true,
 		filepath.Join(link, "token"):           true,
