@@ -401,7 +401,7 @@ func TestPathsWithAColonAreFiles(t *testing.T) {
 	if out, _ := cmd.Output(); string(out) != "uses the ext:: transport note\n\n:(glob)x\n" {
 		t.Errorf("committed: %q", out)
 	}
-	for _, args := range [][]string{{"commit", "--message=x", "--", "ext::sh"}, {"commit", "--message=x", "ext::sh"}, {"log", "--grep=ext::x"}} {
+	for _, args := range [][]string{{"commit", "--message=x", "--", "ext::sh"}, {"commit", "--message=x", "ext::sh"}, {"log", "--grep=ext::x"}, {"log", "--grep=EXT::x"}} {
 		if _, _, err := git(abi.TierExec, args...); err == nil || !strings.Contains(err.Message, "ext::") {
 			t.Errorf("git %q: %v, want the ext:: refusal", args, err)
 		}
