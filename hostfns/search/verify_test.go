@@ -183,3 +183,32 @@ func TestVerify(t *testing.T) {
 		t.Fatalf("without show: %+v %v", hf, err)
 	}
 }
+
+// TestRGNominatingWithheldFilesSaysNothing: a file the policy withholds by
+// its name (a secret, a denied path, a secret folder on its way) that rg
+// names anyway, past its exclusions, is passed over without a word: not
+// shown, not counted hidden, and not taken for a file that changed, since
+// any of those would tell the pattern's author that it matched. Only the
+// visible file's line is answered.
+func TestRGNominatingWithheldFilesSaysNothing(t *testing.T) {
+	root := testfs.Workspace(t, map[string]string{
+		"a.txt":                "needle\n",
+		".env":                 "needle\n",
+		"keys/.ssh/id":         "needle\n",
+		"vendor/private/x.txt": "needle\n",
+	})
+	rg := fakeRG(t,
+		match("a.txt", 1, "needle"),
+		match(".env", 1, "needle"),
+		match("keys/.ssh/id", 1, "needle"),
+		match("vendor/private/x.txt", 1, "needle"),
+	)
+	p := newPolicy(t, root)
+	for _, mode := range []string{abi.SearchContent, abi.SearchFiles, abi.SearchCount} {
+		res := call(t, p, Options{RG: rg}, abi.SearchRequest{Pattern: "needle", Mode: mode})
+		raw, _ := json.Marshal(res)
+		if res.Error != nil || res.Changed || res.Partial || res.Hidden != 0 || len(res.Files) != 1 || res.Files[0].Path != "a.txt" {
+			t.Errorf("%s: want a.txt alone and nothing said of the rest: %s", mode, raw)
+		}
+	}
+}
