@@ -219,11 +219,12 @@ func TestNeverInsideGit(t *testing.T) {
 		".git/config":      "[remote \"origin\"]\n\turl = https://user:SECRETX@example.com/r.git\n",
 		".git/description": "SECRETX\n",
 		"sub/.git/HEAD":    "SECRETX\n",
+		"up/.Git/HEAD":     "SECRETX\n", // .git to a disk that ignores case
 		"a.txt":            "nothing\n",
 	})
 	p := newPolicy(t, root)
 	for engine, opts := range engines(t) {
-		for _, path := range []string{".git", ".git/description", "sub/.git", "sub/.git/HEAD", "./.git/../.git"} {
+		for _, path := range []string{".git", ".git/description", "sub/.git", "sub/.git/HEAD", "./.git/../.git", "up/.Git", "up/.Git/HEAD"} {
 			res := call(t, p, opts, abi.SearchRequest{Pattern: "SECRETX", Path: path})
 			if res.Error == nil || res.Error.Code != abi.PathDenied || len(res.Files) != 0 {
 				t.Errorf("%s %s: %+v, want PATH_DENIED", engine, path, res)
