@@ -98,3 +98,42 @@ func TestStartRefusesExternalSchemaRef(t *testing.T) {
 		t.Fatalf("plugins list does not say why the plugin is refused: %+v", p)
 	}
 }
+
+// A plugin whose input schema puts an x-mcp-header annotation on an object,
+// put in place by hand, is refused when juju starts, saying why: mcp-go
+// refuses such a tool by panicking when it is registered, which took juju
+// down at every start while the plugin stayed installed.
+func TestStartRefusesBadHeaderAnnotation(t *testing.T) {
+	home := newHome(t)
+	dir := authorFolder(t)
+	cliOK(t, t.TempDir(), "plugins", "build", "--wasm", buildRaw(t, ""), dir)
+	editJSON(t, filepath.Join(dir, "manifest.json"), func(m map[string]any) {
+		tool := m["tools"].([]any)[0].(map[string]any)
+		tool["inputSchema"].(map[string]any)["properties"].(map[string]any)["text"] = map[string]any{"type": "object", "x-mcp-header": "X-Text"}
+	})
+	dst := filepath.Join(home, "data", "plugins", "test-raw")
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(copyFolder(t, dir), dst); err != nil {
+		t.Fatal(err)
+	}
+	mdata, err := os.ReadFile(filepath.Join(dst, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pin struct{ Wasm struct{ SHA256 string } }
+	json.Unmarshal(mdata, &pin)
+	if err := installed.WriteGrants(dst, installed.Grants{SHA256: pin.Wasm.SHA256, ManifestSHA256: installed.Hash(mdata)}); err != nil {
+		t.Fatal(err)
+	}
+
+	s := startHome(t, home, workspace(t, map[string]string{"a.txt": "a\n"}))
+	if names := s.toolNames(); slices.Contains(names, "test_raw_echo") || !slices.Contains(names, "list_directory") {
+		t.Fatalf("tools/list: %v", names)
+	}
+	s.ok("list_directory", map[string]any{"path": "."})
+	if p := findListed(t, home, "test-raw"); !strings.Contains(p.Error, "x-mcp-header can only be applied to primitive types") {
+		t.Fatalf("plugins list does not say why the plugin is refused: %+v", p)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -32,6 +33,14 @@ func checkSchema(raw json.RawMessage, input bool, budget *schemaBudget) error {
 	}
 	if input && len(top.Properties) == 0 {
 		return errors.New("properties are missing")
+	}
+	if input {
+		// mcp-go refuses a tool whose x-mcp-header annotations it could
+		// not route on by panicking when juju registers it: checked here,
+		// such a plugin is refused, and juju starts without it.
+		if err := mcp.ValidateParamHeaderAnnotations(&mcp.Tool{RawInputSchema: raw}); err != nil {
+			return err
+		}
 	}
 	_, err := compileSchema("schema.json", raw, budget)
 	return err

@@ -197,3 +197,26 @@ func TestSchemasAreBounded(t *testing.T) {
 		t.Errorf("CompileSchema of %d objects: %v", len(props)+1, err)
 	}
 }
+
+// A tool's input schema whose x-mcp-header annotation mcp-go would refuse
+// (on an object, empty, twice) is invalid; one on a string is not.
+func TestDecodeRefusesBadHeaderAnnotation(t *testing.T) {
+	for name, props := range map[string]string{
+		"on an object": `{"path": {"type": "object", "x-mcp-header": "X-Path"}}`,
+		"empty":        `{"path": {"type": "string", "x-mcp-header": ""}}`,
+		"twice":        `{"path": {"type": "string", "x-mcp-header": "X-P"}, "q": {"type": "string", "x-mcp-header": "x-p"}}`,
+		"escaped key":  `{"path": {"type": "object", "x-mcp\u002dheader": "X-Path"}}`,
+	} {
+		bad := strings.Replace(good, `{"path": {"type": "string"}}`, props, 1)
+		if bad == good {
+			t.Fatal("the manifest's properties moved")
+		}
+		if _, err := Decode([]byte(bad)); err == nil || !strings.Contains(err.Error(), "x-mcp-header") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	ok := strings.Replace(good, `{"path": {"type": "string"}}`, `{"path": {"type": "string", "x-mcp-header": "X-Path"}}`, 1)
+	if _, err := Decode([]byte(ok)); err != nil {
+		t.Errorf("a string's annotation: %v", err)
+	}
+}
