@@ -101,7 +101,10 @@ type Host struct {
 	fullLog *logBudgets
 	exec    *jexec.Manager // the command jobs, killed by Close
 	lsp     *lsp.Manager   // the language servers, started on first use
-	fetches *fetchLog      // web fetches of the calls in progress, for their audit records
+	// scrubbedEnv is juju's environment without its secrets, which git
+	// and the language servers start from.
+	scrubbedEnv []string
+	fetches     *fetchLog // web fetches of the calls in progress, for their audit records
 
 	warmed    chan struct{} // closed when Warm's compilations have ended
 	warmedSet sync.Once
@@ -176,7 +179,10 @@ func New(cfg Config) (*Host, error) {
 	}
 	h := &Host{cfg: cfg, log: log, policy: pol, runtime: rt, ws: ws, audit: ws.Audit, approvals: ws.Approvals, warmed: make(chan struct{}),
 		fullLog: &logBudgets{byPlugin: map[string]*logUse{}, now: time.Now}}
-	h.lsp = lsp.New(pol, lsp.Options{Servers: cfg.LSPServers, Logger: log})
+	// git and the language servers start from juju's environment without
+	// its secrets, judged once (RATIONALE).
+	h.scrubbedEnv = sandbox.Scrub(os.Environ())
+	h.lsp = lsp.New(pol, lsp.Options{Servers: cfg.LSPServers, Logger: log, Env: h.scrubbedEnv})
 	servers = h.lsp
 	h.reload.fns = h.hostFunctions()
 
@@ -215,7 +221,7 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	fns = append(fns, logFunc(h.log))
 	fns = append(fns, approvals.New(h.approvals))
 	fns = append(fns, h.execManager().Funcs()...)
-	fns = append(fns, git.New(h.policy, git.Options{Logger: h.log,
+	fns = append(fns, git.New(h.policy, git.Options{Logger: h.log, Env: h.scrubbedEnv, EnvScrubbed: true,
 		ConfineRead: h.exec.ConfineRead, ConfineWrite: h.exec.ConfineWrite})...)
 	fns = append(fns, fs.New(h.policy, fs.Options{Observe: h.ws.Reads.Saw})...)
 	// A large change holds its old and new contents: the collector would

@@ -1,6 +1,9 @@
 package sandbox
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Scrub returns env without the variables a child must not see: juju's own
 // (JUJU_*), every variable whose name looks like it holds a secret (see
@@ -251,7 +254,12 @@ func secretName(n string) bool {
 	w := words(n)
 	squashed := strings.Join(w, "")
 	for _, s := range secretWords {
-		if strings.Contains(n, s) || strings.Contains(s, "_") && strings.Contains(squashed, strings.ReplaceAll(s, "_", "")) {
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	for _, s := range squashedWords() {
+		if strings.Contains(squashed, s) {
 			return true
 		}
 	}
@@ -277,6 +285,19 @@ func secretName(n string) bool {
 	}
 	return false
 }
+
+// squashedWords are the secretWords of two words without their separator
+// (API_KEY: APIKEY), made once: every name juju's children may see is
+// judged at start, three times over (RATIONALE).
+var squashedWords = sync.OnceValue(func() []string {
+	var out []string
+	for _, s := range secretWords {
+		if strings.Contains(s, "_") {
+			out = append(out, strings.ReplaceAll(s, "_", ""))
+		}
+	}
+	return out
+})
 
 // words splits a name at _, - and . into its words (X_AUTH_HEADER is X,
 // AUTH, HEADER), dropping empty ones.

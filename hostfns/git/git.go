@@ -95,6 +95,9 @@ type Options struct {
 	// Env is the environment git starts from, before scrubbing
 	// (os.Environ() when nil).
 	Env []string
+	// EnvScrubbed says Env is sandbox.Scrub's already (the host scrubs
+	// its environment once for git and the language servers).
+	EnvScrubbed bool
 	// Timeout bounds one git run (DefaultTimeout when 0).
 	Timeout time.Duration
 	// MaxOutput caps the stdout returned (DefaultMaxOutput when 0).
@@ -141,7 +144,11 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s.env = append(cleanEnv(sandbox.Scrub(opts.Env)), baseEnv...)
+	env := opts.Env
+	if !opts.EnvScrubbed {
+		env = sandbox.Scrub(env)
+	}
+	s.env = append(cleanEnv(env), baseEnv...)
 	s.repos, s.foreign = map[string]*repo{}, map[string]bool{}
 	var roots []string
 	for _, r := range p.Roots() {
