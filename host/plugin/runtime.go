@@ -53,16 +53,20 @@ type Runtime struct {
 	opts Options
 	log  *slog.Logger
 
+	// cacheOnce opens the on-disk cache when a compilation or
+	// CacheProblem first needs it, not at start: its probe writes a file.
+	cacheOnce sync.Once
+
 	mu       sync.Mutex
 	cacheDir string                      // the on-disk cache in use, absolute; "" when in memory
 	cacheErr error                       // why the on-disk cache is not used
 	modules  map[moduleKey]*directModule // compiled or compiling, shared by key
 }
 
-// NewRuntime validates opts and opens the compilation cache. A cache
-// directory that cannot be made or written is not an error: the cache is
-// an optimisation, so the runtime compiles in memory instead, warns once,
-// and says why in CacheProblem.
+// NewRuntime validates opts. The compilation cache is opened when first
+// needed (openCache). A cache directory that cannot be made or written is
+// not an error: the cache is an optimisation, so the runtime compiles in
+// memory instead, warns once, and says why in CacheProblem.
 func NewRuntime(opts Options) (*Runtime, error) {
 	if opts.MemoryMiB == 0 {
 		opts.MemoryMiB = DefaultMemoryMiB
@@ -91,17 +95,27 @@ func NewRuntime(opts Options) (*Runtime, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	r := &Runtime{opts: opts, log: log}
-	if opts.CacheDir == "" {
-		return r, nil
-	}
-	dir, err := openDiskCache(opts.CacheDir)
-	if err != nil {
-		r.inMemory(err)
-		return r, nil
-	}
-	r.cacheDir = dir
-	return r, nil
+	return &Runtime{opts: opts, log: log}, nil
+}
+
+// openCache opens the on-disk compilation cache, once: the first
+// compilation (or CacheProblem) waits for it, and a start that answers its
+// client before compiling anything does not make and remove the probe's
+// file first (RATIONALE).
+func (r *Runtime) openCache() {
+	r.cacheOnce.Do(func() {
+		if r.opts.CacheDir == "" {
+			return
+		}
+		dir, err := openDiskCache(r.opts.CacheDir)
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if err != nil {
+			r.inMemory(err)
+			return
+		}
+		r.cacheDir = dir
+	})
 }
 
 // openDiskCache makes wazero's compilation cache in dir, proves that it
@@ -145,6 +159,7 @@ func (r *Runtime) inMemory(cause error) {
 // error that made the runtime turn to memory), or nil when it is used or
 // none was asked for.
 func (r *Runtime) CacheProblem() error {
+	r.openCache()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.cacheErr
@@ -153,6 +168,7 @@ func (r *Runtime) CacheProblem() error {
 // diskCache is the on-disk compilation cache new compilations use, or ""
 // when they compile in memory.
 func (r *Runtime) diskCache() string {
+	r.openCache()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.cacheDir

@@ -25,6 +25,27 @@ func TestCacheThatCannotBeMadeIsInMemory(t *testing.T) {
 	}
 }
 
+// The runtime opens its cache when it first needs it, not when it is made:
+// a start that answers its client before compiling anything does not make
+// the folder, write the probe's file and remove it first.
+func TestCacheIsOpenedWhenFirstNeeded(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache")
+	r, err := NewRuntime(Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(context.Background())
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the cache folder was touched before anything compiled: %v", err)
+	}
+	if got := r.diskCache(); got != dir {
+		t.Fatalf("the cache in use is %q, not %q", got, dir)
+	}
+	if _, err := os.Stat(cacheFolder(dir)); err != nil {
+		t.Fatalf("the first compilation's cache was not opened: %v", err)
+	}
+}
+
 // A compilation that fails on a file of the cache turns the runtime to
 // memory; other failures do not.
 func TestCacheFailureTurnsToMemory(t *testing.T) {
