@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jujutools/juju/internal/policy"
@@ -75,8 +76,12 @@ var readOnly = []string{
 	"core.untrackedCache=false",
 }
 
-// programKey matches the per-driver settings that name a program.
-var programKey = regexp.MustCompile(`^(filter|diff|merge)\.(.+)\.(clean|smudge|process|command|textconv|driver)$`)
+// programKey matches the per-driver settings that name a program. It and
+// the other patterns of the host functions are compiled when first used,
+// not in the package inits every start runs (RATIONALE).
+var programKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(filter|diff|merge)\.(.+)\.(clean|smudge|process|command|textconv|driver)$`)
+})
 
 // owner's scopes: configuration files outside the repository.
 var ownerScopes = map[string]bool{"system": true, "global": true}
@@ -166,7 +171,7 @@ func repoDrivers(out []byte, ownerFile func(origin string) bool) []string {
 	for i := 0; i+2 < len(fields); i += 3 {
 		scope, origin := string(fields[i]), string(fields[i+1])
 		key, _, _ := strings.Cut(string(fields[i+2]), "\n")
-		if seen[key] || !programKey.MatchString(key) || ownerScopes[scope] && ownerFile(origin) {
+		if seen[key] || !programKey().MatchString(key) || ownerScopes[scope] && ownerFile(origin) {
 			continue
 		}
 		seen[key] = true

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jujutools/juju/internal/proc"
@@ -19,7 +20,7 @@ const maxRevisions = 32
 
 // objectName is a full object name as rev-parse prints it, "^" before an
 // excluded one: SHA-1 or SHA-256.
-var objectName = regexp.MustCompile(`^\^?([0-9a-f]{40}|[0-9a-f]{64})$`)
+var objectName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\^?([0-9a-f]{40}|[0-9a-f]{64})$`) })
 
 // checkRevisions refuses a revision of show, log or diff (an argument
 // before "--" that is not an option) that names anything but commits. The
@@ -58,7 +59,7 @@ func (s *server) checkRevisions(ctx context.Context, rp *repo, dir string, opts 
 			return abi.Errorf(abi.InvalidArgument, "%s is not a revision git can resolve in this repository; give a commit (a hash, a branch, HEAD~2) or a range of them", abi.Quote(r))
 		}
 		for _, line := range strings.Fields(string(out)) {
-			if !objectName.MatchString(line) {
+			if !objectName().MatchString(line) {
 				return abi.Errorf(abi.InvalidArgument, "%s is not a plain revision; give a commit (a hash, a branch, HEAD~2) or a range of them", abi.Quote(r))
 			}
 			names = append(names, strings.TrimPrefix(line, "^"))

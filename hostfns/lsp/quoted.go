@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 )
 
 // A diagnostic's message is the server's text, and a server may quote any
@@ -41,18 +42,20 @@ const maxQuotedNames = 64
 
 // quotedPlace finds file:line inside a line: a path (with a slash or a dot
 // in it) followed by a colon and a number.
-var quotedPlace = regexp.MustCompile(`(?:^|[\s'"(\[<{,])((?:[A-Za-z]:)?[^\s'"()\[\]<>{},:]*[./\\][^\s'"()\[\]<>{},:]*):[0-9]+`)
+var quotedPlace = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[\s'"(\[<{,])((?:[A-Za-z]:)?[^\s'"()\[\]<>{},:]*[./\\][^\s'"()\[\]<>{},:]*):[0-9]+`)
+})
 
 // placeLead is what precedes the name on a line of an include chain.
-var placeLead = regexp.MustCompile(`^(?:In file included from |\s+from )`)
+var placeLead = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:In file included from |\s+from )`) })
 
 // placeEnd is what follows a NAME at the start of a place line: a line
 // number, maybe a column, then a colon or comma and a space or the end.
-var placeEnd = regexp.MustCompile(`^:[0-9]+(?::[0-9]+)?[:,](?:\s|$)`)
+var placeEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^:[0-9]+(?::[0-9]+)?[:,](?:\s|$)`) })
 
 // excerptLine is a line of a compiler's source excerpt: "  12 | text" or
 // the marker line under it, "     | ^~~~".
-var excerptLine = regexp.MustCompile(`^\s*[0-9]*\s\|(?:\s|$)`)
+var excerptLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*[0-9]*\s\|(?:\s|$)`) })
 
 // systemPlaces are folders outside the roots whose files a message may
 // quote: the system's headers and libraries, toolchains and module caches,
@@ -102,10 +105,10 @@ func (p *places) withheldQuote(abs, msg string) string {
 			placed = true
 			continue
 		}
-		if excerptLine.MatchString(line) && !placed {
+		if excerptLine().MatchString(line) && !placed {
 			return "source text of a file it does not name"
 		}
-		for _, m := range quotedPlace.FindAllStringSubmatch(line, -1) {
+		for _, m := range quotedPlace().FindAllStringSubmatch(line, -1) {
 			if _, why := q.check(m[1]); why != "" {
 				return why
 			}
@@ -118,10 +121,10 @@ func (p *places) withheldQuote(abs, msg string) string {
 // place: the text before each ":LINE[:COL][:,]" that ends in a space or
 // the line's end. None: the line does not begin with a place.
 func placeNames(line string) []string {
-	rest := placeLead.ReplaceAllString(line, "")
+	rest := placeLead().ReplaceAllString(line, "")
 	var names []string
 	for i := 1; i < len(rest); i++ {
-		if rest[i] == ':' && placeEnd.MatchString(rest[i:]) {
+		if rest[i] == ':' && placeEnd().MatchString(rest[i:]) {
 			names = append(names, rest[:i])
 		}
 	}
