@@ -391,8 +391,13 @@ func (j *Journal) recover(db *bolt.DB, id string) error {
 	}
 	if written {
 		j.log.Info("journal: kept a change interrupted after its last write", "id", id)
-		return db.Update(func(tx *bolt.Tx) error { return finish(tx, rec) })
+		if err := db.Update(func(tx *bolt.Tx) error { return finish(tx, rec) }); err != nil {
+			return err
+		}
+		j.observeRecovered(roots, rec.Files)
+		return nil
 	}
+	var placed []fileRec // put back, as changes from the new state to the old
 	for i := len(rec.Files) - 1; i >= 0; i-- {
 		f := rec.Files[i]
 		if states[i] != renewed {
@@ -409,8 +414,13 @@ func (j *Journal) recover(db *bolt.DB, id string) error {
 		}
 		if err := placeSynced(roots[f.Root].OS, f.Rel, temp, f.Before, content); err != nil {
 			j.log.Error("journal: a path of an interrupted change could not be put back; it is left as it is", "id", id, "path", f.Path, "err", err)
+			continue
 		}
+		f.Before, f.After = f.After, f.Before
+		placed = append(placed, f)
 	}
 	j.log.Info("journal: undid a change interrupted before its last write", "id", id)
-	return dropRecord(db, id)
+	err = dropRecord(db, id)
+	j.observeRecovered(roots, placed)
+	return err
 }

@@ -474,3 +474,88 @@ func TestUnrecordedChangeIsUndone(t *testing.T) {
 	}
 	noTemps(t, f.root)
 }
+
+// TestRecoveryTellsTheObserver: a change a killed writer left pending
+// changes files when recovery settles it, outside any call, so recovery
+// tells the journal's observer (which moves the approvals' epoch) of the
+// paths it put back, or of those of the change it kept; it told nobody,
+// and an approval given while the change was pending held on files that
+// had changed since.
+func TestRecoveryTellsTheObserver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns writers")
+	}
+	points := crashPoints(t)
+	// Killed halfway, the change is undone; killed at the
+	// commit, after every write, it is kept.
+	for _, at := range []string{points[len(points)/2], "commit"} {
+		t.Run(at, func(t *testing.T) {
+			root := filepathClean(newFixture(t, crashFiles).root)
+			state := filepath.Join(t.TempDir(), "state")
+			if err := runHelper(t, "points", root, state, at).Run(); !killedBySIGKILL(err) {
+				t.Fatalf("the writer was not killed at %s: %v", at, err)
+			}
+			pol, err := policy.New(policy.Config{Roots: []string{root}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { pol.Close() })
+			var told [][]Touched
+			j, err := Open(state, pol, WithObserver(func(t []Touched) { told = append(told, t) }))
+			if err != nil {
+				t.Fatal(err)
+			}
+			killed := tree(t, root)
+			if err := j.Recover(); err != nil {
+				t.Fatal(err)
+			}
+			if len(told) != 1 {
+				t.Fatalf("the observer was told %d times, want once: %v", len(told), told)
+			}
+			got := map[string]string{}
+			for _, p := range told[0] {
+				rel, err := filepath.Rel(root, p.Path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got[filepath.ToSlash(rel)] = p.Action
+			}
+			if at == "commit" {
+				if got["a.txt"] != abi.ActionModified || got["new/sub/n.txt"] != abi.ActionCreated || got["gone.txt"] != abi.ActionDeleted {
+					t.Errorf("the kept change told %v", got)
+				}
+			} else {
+				recovered := tree(t, root)
+				changed := 0
+				for p := range mapsKeys(killed, recovered) {
+					if killed[p] != recovered[p] {
+						changed++
+						if _, ok := got[strings.TrimSuffix(p, "/")]; !ok {
+							t.Errorf("recovery changed %s and did not say so: told %v", p, got)
+						}
+					}
+				}
+				if changed == 0 || got["a.txt"] != abi.ActionModified {
+					t.Errorf("recovery changed %d paths; told %v", changed, got)
+				}
+			}
+			// Settled, it is told no more.
+			told = nil
+			if err := j.Recover(); err != nil || len(told) != 0 {
+				t.Fatalf("a second recovery: %v, told %v", err, told)
+			}
+		})
+	}
+}
+
+// mapsKeys is the set of the keys of a and b.
+func mapsKeys(a, b map[string]string) map[string]bool {
+	out := map[string]bool{}
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
