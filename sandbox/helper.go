@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"runtime"
@@ -186,7 +187,7 @@ func HelperMain(args []string, stderr io.Writer) int {
 	path, err := exec.LookPath(spec.command[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "juju %s: %v\n", HelperCommand, err)
-		return 127
+		return NotRunCode(err)
 	}
 	// Last, after the look-up and just before the exec: no set-user-ID or
 	// set-group-ID file (seccomp_linux.go).
@@ -196,5 +197,17 @@ func HelperMain(args []string, stderr io.Writer) int {
 	}
 	err = syscall.Exec(path, spec.command, os.Environ())
 	fmt.Fprintf(stderr, "juju %s: exec %s: %v\n", HelperCommand, path, err)
-	return HelperExitCode
+	return NotRunCode(err)
+}
+
+// NotRunCode is the exit code of a command whose program could not be
+// run for err, as a shell gives it: 127 when it, or the interpreter its
+// #! line names, does not exist (or a name is not on PATH); 126 when it
+// exists and cannot be run (no execute permission, a folder, a format the
+// kernel does not run). A client reads the code as it would a shell's.
+func NotRunCode(err error) int {
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+		return 127
+	}
+	return 126
 }

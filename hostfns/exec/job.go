@@ -170,6 +170,19 @@ func (m *Manager) start(owner string, argv []string, display, cwd, cwdDisplay st
 	}
 	j.start = time.Now()
 	cmd, err = m.startReaped(cmd, j.bwrap, launch{path: prog, argv: argv, cwd: cwd, network: network})
+	var notRun *os.PathError
+	if err != nil && path == prog && errors.As(err, &notRun) && notRun.Op == "fork/exec" && !proc.TooLong(err) {
+		// Found and not run (no execute permission, a folder, a missing
+		// interpreter): the job exits as it does in the sandbox, where
+		// juju's helper execs the program, with a shell's code and
+		// message (sandbox.NotRunCode).
+		fmt.Fprintf(stderr, "juju: %s: %v\n", argv[0], notRun.Err)
+		j.notRun(sandbox.NotRunCode(err))
+		m.jobs[j.id] = j
+		m.order = append(m.order, j)
+		m.prune()
+		return j, nil
+	}
 	if err != nil {
 		os.Remove(j.outPath)
 		os.Remove(j.errPath)
@@ -254,6 +267,19 @@ func (m *Manager) reaperFor(bwrap bool) []string {
 		return m.opts.Sandboxer.Reaper()
 	}
 	return nil
+}
+
+// notRun ends a job whose program could not be run, with code.
+func (j *job) notRun(code int) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.state, j.exit, j.reaped, j.end = abi.JobExited, &code, true, time.Now()
+	for _, p := range []string{j.outPath, j.errPath} {
+		if fi, err := os.Stat(p); err == nil {
+			j.logs += diskSize(fi)
+		}
+	}
+	close(j.done)
 }
 
 // reap waits for the command, kills what is left of its group and the

@@ -1,0 +1,62 @@
+//go:build unix
+
+package test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExecProgramNotRunExitsAsAShellSays: exec_command of a program that
+// is found and cannot be run (no execute permission, a folder, a format
+// the kernel does not run) exits 126, and of one that is not there (or
+// whose #! interpreter is not) 127, saying why on stderr, as a shell's
+// user expects, sandboxed or not. In the sandbox a file without execute
+// permission exited 127; unsandboxed none of them ran as a job at all, a
+// NOT_FOUND error standing for the exit code the sandbox gave.
+func TestExecProgramNotRunExitsAsAShellSays(t *testing.T) {
+	cases := []struct {
+		program string
+		code    float64
+		says    string
+	}{
+		{"./noexec.sh", 126, "permission denied"},
+		{"./adir", 126, ""},
+		{"./badfmt", 126, "exec format error"},
+		{"./nosuch", 127, "no such file"},
+		{"./badinterp", 127, "no such file"},
+	}
+	for _, mode := range []string{"off", "require"} {
+		t.Run(mode, func(t *testing.T) {
+			if mode == "require" {
+				needSandbox(t)
+			}
+			root := workspace(t, map[string]string{"noexec.sh": "#!/bin/sh\necho ran\n", "adir/x": "", "badfmt": "\x7fELFnot really", "badinterp": "#!/nonexistent/interpreter\necho ran\n"})
+			for _, p := range []string{"badfmt", "badinterp"} {
+				if err := os.Chmod(filepath.Join(root, p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s := start(t, root, "--mode", "trusted", "--sandbox", mode)
+			for _, c := range cases {
+				res := s.call("exec_command", map[string]any{"program": c.program})
+				if res.IsError {
+					t.Errorf("%s: an error, not an exit: %s", c.program, text(res))
+					continue
+				}
+				m := structured(t, res)
+				stderr, _ := m["stderr"].(string)
+				if m["state"] != "exited" || m["exitCode"] != c.code || !strings.Contains(stderr, c.says) || strings.Contains(stderr, "ran") {
+					t.Errorf("%s: %s %v, stderr %q; want exited %v saying %q", c.program, m["state"], m["exitCode"], stderr, c.code, c.says)
+				}
+			}
+			// A program named without a folder and not on PATH is still
+			// refused before any job starts.
+			if res := s.call("exec_command", map[string]any{"program": "no-such-program-juju"}); !res.IsError || !strings.Contains(text(res), "NOT_FOUND") {
+				t.Errorf("a name not on PATH: %s", text(res))
+			}
+		})
+	}
+}
