@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -42,10 +43,32 @@ func newIDMap() *idMap {
 }
 
 // keeps reports whether raw, a valid id whose canonical form is key,
-// comes back from mcp-go as written.
+// comes back from mcp-go as written, and names to mcp-go no request but
+// its own.
 func keeps(raw json.RawMessage, key string) bool {
-	return key == string(raw) && !bytes.HasPrefix(raw, []byte(`"\u001fjuju:`)) && !bytes.HasPrefix(raw, []byte(`"`+privatePrefix))
+	return key == string(raw) && !bytes.HasPrefix(raw, []byte(`"\u001fjuju:`)) && !bytes.HasPrefix(raw, []byte(`"`+privatePrefix)) && !numeric(raw)
 }
+
+// numeric reports whether raw is a string id that reads as a number, as
+// "5" does. mcp-go finds the request a cancellation names by the id's
+// text (fmt's %v of what it decoded), so "5" and 5 were one request to it:
+// a client cancelling its request "5" stopped its request 5, whose answer
+// then came all the same. Such an id gets one of juju's, and a
+// cancellation naming one that is not in flight names nothing.
+func numeric(raw json.RawMessage) bool {
+	if len(raw) < 3 || len(raw) > 512 || raw[0] != '"' {
+		return false
+	}
+	text := string(raw[1 : len(raw)-1])
+	if bytes.IndexByte(raw, '\\') >= 0 && json.Unmarshal(raw, &text) != nil {
+		return false
+	}
+	_, err := strconv.ParseFloat(text, 64)
+	return err == nil || errors.Is(err, strconv.ErrRange)
+}
+
+// nobody is an id no request of mcp-go's holds: juju's ids start at 1.
+var nobody = mustJSON(privatePrefix + "0")
 
 // substitute returns the message msg with its id, raw, replaced by one of
 // juju's when mcp-go would not write raw back as it is, and the id's
@@ -132,7 +155,10 @@ func (m *idMap) cancelled(line []byte, requestID json.RawMessage, scope string) 
 	m.mu.Lock()
 	id, ok := m.private[scope+"\x00"+string(requestID)]
 	m.mu.Unlock()
-	if !ok {
+	switch {
+	case !ok && numeric(requestID):
+		id = string(nobody) // not the number it reads as
+	case !ok:
 		return line, requestID
 	}
 	var obj map[string]json.RawMessage
