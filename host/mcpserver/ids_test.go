@@ -13,7 +13,7 @@ import (
 // id byte for byte once restored, over stdio (restore) and HTTP (idSwap),
 // and a cancellation naming the client's id names juju's.
 func FuzzIDsComeBackAsWritten(f *testing.F) {
-	for _, id := range []string{`1`, `9007199254740993`, `1e3`, `2.50`, `-0`, `"a"`, `"\u0061"`, `"\u001fjuju:1"`, "\"\x1fjuju:1\"", `12345678901234567890123`} {
+	for _, id := range []string{`1`, `9007199254740993`, `1e3`, `2.50`, `-0`, `"a"`, `"\u0061"`, `"\u001fjuju:1"`, "\"\x1fjuju:1\"", `12345678901234567890123`, `"5"`, `"1e+21"`, `"\u0035"`} {
 		f.Add(id)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
@@ -55,4 +55,26 @@ func FuzzIDsComeBackAsWritten(f *testing.F) {
 			t.Fatalf("juju's id for %s is still held after its answer", raw)
 		}
 	})
+}
+
+// A cancellation naming a string that reads as a number, and no request
+// in flight, is handed to mcp-go naming nobody: mcp-go matches by the
+// id's text, and "5" would stop the request 5.
+func TestCancellingANumericStringNamesNoNumber(t *testing.T) {
+	m := newIDMap()
+	for _, id := range []string{`"5"`, `"\u0035"`, `"1e+21"`, `"-0.5"`} {
+		line := []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id + `}}`)
+		out, named := m.cancelled(line, json.RawMessage(id), "")
+		var n struct {
+			Params struct {
+				RequestID any `json:"requestId"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(out, &n) != nil || !bytes.Equal(named, nobody) || n.Params.RequestID != privatePrefix+"0" {
+			t.Errorf("a cancellation of %s names %s: %s", id, named, out)
+		}
+	}
+	if _, named := m.cancelled([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a5"}}`), json.RawMessage(`"a5"`), ""); string(named) != `"a5"` {
+		t.Errorf("a cancellation of \"a5\" names %s", named)
+	}
 }
