@@ -171,7 +171,7 @@ func (m *Manager) start(owner string, argv []string, display, cwd, cwdDisplay st
 	j.start = time.Now()
 	cmd, err = m.startReaped(cmd, j.bwrap, launch{path: prog, argv: argv, cwd: cwd, network: network})
 	var notRun *os.PathError
-	if err != nil && path == prog && errors.As(err, &notRun) && notRun.Op == "fork/exec" && !proc.TooLong(err) {
+	if err != nil && path == prog && errors.As(err, &notRun) && notRun.Op == "fork/exec" && notRunnable(notRun.Err) {
 		// Found and not run (no execute permission, a folder, a missing
 		// interpreter): the job exits as it does in the sandbox, where
 		// juju's helper execs the program, with a shell's code and
@@ -267,6 +267,18 @@ func (m *Manager) reaperFor(bwrap bool) []string {
 		return m.opts.Sandboxer.Reaper()
 	}
 	return nil
+}
+
+// notRunnable reports whether err, an exec's, says the program cannot be
+// run as it is (a shell's 126 or 127), not that the system is short of
+// something (memory, processes) or the arguments are too long.
+func notRunnable(err error) bool {
+	for _, e := range []syscall.Errno{syscall.ENOENT, syscall.EACCES, syscall.ENOEXEC, syscall.EISDIR, syscall.ENOTDIR, syscall.ELOOP, syscall.ETXTBSY, syscall.ENAMETOOLONG, syscall.EPERM} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // notRun ends a job whose program could not be run, with code.
