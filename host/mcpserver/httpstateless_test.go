@@ -15,7 +15,8 @@ import (
 // TestStatelessCancelStaysWithItsPrincipal: under protocol 2026-07-28 every
 // principal's calls share mcp-go's namespace of request ids (no session),
 // so a cancellation naming another principal's call must not reach mcp-go;
-// a principal still cancels its own calls.
+// a principal still cancels its own calls. Nor may one naming the string
+// "7" reach it as the call 7.
 func TestStatelessCancelStaysWithItsPrincipal(t *testing.T) {
 	started := make(chan struct{}, 1)
 	m := server.NewMCPServer("t", "1", server.WithToolCapabilities(false))
@@ -50,18 +51,22 @@ func TestStatelessCancelStaysWithItsPrincipal(t *testing.T) {
 		return w
 	}
 	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow","arguments":{},` + meta + `}}`
-	cancel := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,` + meta + `}}`
+	cancel := func(id string) string {
+		return `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id + `,` + meta + `}}`
+	}
 	for _, c := range []struct {
-		name, canceller, want string
+		name, canceller, id, want string
 	}{
-		{"another principal", "oauth-good-token-of-client-c1", "finished"},
-		{"the same principal", testToken, "cancelled"},
+		{"another principal", "oauth-good-token-of-client-c1", `7`, "finished"},
+		// mcp-go matches a cancellation by the id's text: "7" was 7 to it.
+		{"another principal naming \"7\"", "oauth-good-token-of-client-c1", `"7"`, "finished"},
+		{"the same principal", testToken, `7`, "cancelled"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			done := make(chan string, 1)
 			go func() { done <- post(testToken, "tools/call", call).Body.String() }()
 			<-started
-			if w := post(c.canceller, "notifications/cancelled", cancel); w.Code != 202 {
+			if w := post(c.canceller, "notifications/cancelled", cancel(c.id)); w.Code != 202 {
 				t.Fatalf("the cancellation: %d %s", w.Code, w.Body)
 			}
 			if got := <-done; !strings.Contains(got, c.want) {
