@@ -156,8 +156,11 @@ func (m *idMap) cancelled(line []byte, requestID json.RawMessage, scope string) 
 	id, ok := m.private[scope+"\x00"+string(requestID)]
 	m.mu.Unlock()
 	switch {
-	case !ok && numeric(requestID):
-		id = string(nobody) // not the number it reads as
+	case !ok && (numeric(requestID) || !validID(requestID)):
+		// Not the number it reads as; and null, true, [1] or {"a":1}, no
+		// request's id, not the string mcp-go prints them as ("<nil>",
+		// "true", "[1]", "map[a:1]"), which a request's may be.
+		id = string(nobody)
 	case !ok:
 		return line, requestID
 	}

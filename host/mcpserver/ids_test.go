@@ -58,11 +58,12 @@ func FuzzIDsComeBackAsWritten(f *testing.F) {
 }
 
 // A cancellation naming a string that reads as a number, and no request
-// in flight, is handed to mcp-go naming nobody: mcp-go matches by the
-// id's text, and "5" would stop the request 5.
+// in flight, or naming what no id can be, is handed to mcp-go naming
+// nobody: mcp-go matches by the id's text, so "5" would stop the request
+// 5, and null the request "<nil>".
 func TestCancellingANumericStringNamesNoNumber(t *testing.T) {
 	m := newIDMap()
-	for _, id := range []string{`"5"`, `"\u0035"`, `"1e+21"`, `"-0.5"`} {
+	for _, id := range []string{`"5"`, `"\u0035"`, `"1e+21"`, `"-0.5"`, `null`, `true`, `[1]`, `{"a":1}`} {
 		line := []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id + `}}`)
 		out, named := m.cancelled(line, json.RawMessage(id), "")
 		var n struct {
