@@ -64,7 +64,9 @@ func TestCancellingAStringIDStopsNoNumber(t *testing.T) {
 			io.WriteString(r.in, l+"\n")
 		}
 		started(t, root, "num5", "str5", "num7")
-		io.WriteString(r.in, cancel(`"5"`)+"\n"+cancel(`"7"`)+"\n")
+		// mcp-go reads a method written with escapes as it reads one
+		// without, and so must juju.
+		io.WriteString(r.in, strings.Replace(cancel(`"5"`), "/cancelled", `\/\u0063ancelled`, 1)+"\n"+strings.Replace(cancel(`"7"`), "/", `\/`, 1)+"\n")
 		// The cancellations are read before the ping is answered.
 		if m := r.send(t, `{"jsonrpc":"2.0","id":"p","method":"ping"}`); m["id"] != "p" {
 			t.Fatalf("ping: %s", mustJSON(m))

@@ -174,7 +174,7 @@ func (d *stdioLoop) read() {
 		if !bytes.HasSuffix(line, []byte("\n")) {
 			line = append(line, '\n') // a last line without its newline
 		}
-		if bytes.Contains(line, []byte(`"notifications/cancelled"`)) {
+		if mayCancel(line) {
 			line = d.noteCancel(line) // and on to mcp-go, which stops the call
 		}
 		if head.request() {
@@ -320,6 +320,14 @@ func (d *stdioLoop) busy(line []byte, head msgHead) {
 		Result: toMCP(&abi.CallResult{Error: abi.Errorf(abi.TooLarge,
 			"juju is already running %d tool calls at once on this connection, and %d more wait; wait for some to end (cancel those you no longer need), then call again", maxStdioCalls, maxStdioWaiting)}),
 	})
+}
+
+// mayCancel reports whether line may be a notifications/cancelled, its
+// method written as it is or with escapes ("notifications\/cancelled",
+// "\u0063ancelled"), which mcp-go reads all the same: one that reached it
+// unread by noteCancel named the client's id, not juju's.
+func mayCancel(line []byte) bool {
+	return bytes.Contains(line, []byte("cancelled")) || bytes.Contains(line, []byte(`\u`))
 }
 
 // noteCancel marks the request a notifications/cancelled names, when the
