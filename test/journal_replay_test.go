@@ -74,3 +74,34 @@ func TestReplayDoesNotFollowSwappedFolders(t *testing.T) {
 		}
 	})
 }
+
+// A folder replaced by a file (delete_path, then write_file) is put back
+// by one rollback of both changes, and a plan that moves a folder where a
+// file was deleted is previewed, applied and rolled back. The rollback was
+// CONFLICT for good ("c is no longer a folder"), though it makes c a
+// folder again itself, and the plan's preview INTERNAL.
+func TestFolderAndFileTradePlaces(t *testing.T) {
+	root := workspace(t, map[string]string{"c/z": "z\n", "f": "file f\n", "X/g": "g\n"})
+	s := start(t, root, "--mode", "trusted")
+	first := changeID(t, s, "delete_path", map[string]any{"path": "c", "recursive": true})
+	s.ok("write_file", map[string]any{"path": "c", "content": "now a file\n"})
+	s.ok("rollback_changes", map[string]any{"changeId": first, "scope": "since"})
+	if got := disk(t, root, "c/z"); got != "z\n" {
+		t.Fatalf("c/z after the rollback: %q", got)
+	}
+
+	plan := structured(t, s.call("preview_changes", map[string]any{"operations": []any{
+		map[string]any{"op": "delete", "path": "f"},
+		map[string]any{"op": "move", "path": "X", "destination": "f"}}}))
+	if plan["planId"] == nil {
+		t.Fatalf("preview: %v", plan)
+	}
+	moved := structured(t, s.call("apply_changes", map[string]any{"planId": plan["planId"]}))
+	if got := disk(t, root, "f/g"); got != "g\n" {
+		t.Fatalf("f/g after the plan: %q (%v)", got, moved)
+	}
+	s.ok("rollback_changes", map[string]any{"changeId": moved["changeId"]})
+	if disk(t, root, "f") != "file f\n" || disk(t, root, "X/g") != "g\n" {
+		t.Fatal("the rollback of the plan did not put f and X back")
+	}
+}

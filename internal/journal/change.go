@@ -54,6 +54,8 @@ type draft struct {
 	n     int
 	bytes int64 // the new contents held, every path together (maxChangeBytes)
 	pre   int64 // the old contents read, every path together (maxPreImageBytes)
+	// folders are those a replayed change needs that are not folders now.
+	folders []wantFolder
 }
 
 // maxChangeBytes bounds the new contents of one change, every path
@@ -245,10 +247,33 @@ func (d *draft) recorded(r *policy.Root, rel, display string) (*slot, *abi.Error
 			return nil, abi.Errorf(abi.Conflict, "a folder on the way to %s is now a symbolic link (to %s), which juju does not write through when it replays a recorded change; nothing was changed. Put the folder back, or make the change anew", abi.Quote(display), abi.Quote(parent.Display))
 		}
 		if parent.Info != nil && !parent.Info.IsDir() {
-			return nil, abi.Errorf(abi.Conflict, "%s is no longer a folder, so %s cannot be put back; nothing was changed. Look at the folder, then make the change anew", abi.Quote(parent.Display), abi.Quote(display))
+			// The change replayed may make it a folder again (a folder
+			// replaced by a file, rolled back): foldersBack checks, once
+			// every recorded path has its state.
+			d.folders = append(d.folders, wantFolder{key: key{d.rootIndex(r), dir}, folder: parent.Display, path: display})
 		}
 	}
 	return d.slot(r, rel, display)
+}
+
+// wantFolder is a recorded path whose folder is not a folder now.
+type wantFolder struct {
+	key          // the folder's
+	folder, path string
+}
+
+// foldersBack refuses a replayed change (a rollback, a plan) that puts a
+// path back inside a folder that is not a folder now, unless the change
+// itself makes it one: the file that replaced a folder goes and the
+// folder comes back, as every path of the change is set.
+func (d *draft) foldersBack() *abi.Error {
+	for _, w := range d.folders {
+		if s, ok := d.slots[w.key]; ok && s.after.Kind == kindDir {
+			continue
+		}
+		return abi.Errorf(abi.Conflict, "%s is no longer a folder, so %s cannot be put back; nothing was changed. Look at the folder, then make the change anew", abi.Quote(w.folder), abi.Quote(w.path))
+	}
+	return nil
 }
 
 // stray returns a folder the change removes that holds, on disk, an entry

@@ -151,6 +151,13 @@ func rootRefused(err error, text string) bool {
 	return !errors.As(pe.Err, &errno) && pe.Err.Error() == text
 }
 
+// notAFolder reports whether err, the failure to open a folder on the
+// way to a path, says a file is there: then nothing is at the path, as a
+// change that moved a folder away and put a file at its name has it.
+func notAFolder(err error) bool {
+	return errors.Is(err, syscall.ENOTDIR) || rootRefused(err, rootNotDir)
+}
+
 // readLink reads the link name of dir, which was a link when looked at:
 // not a link now (EINVAL) is a swap since.
 func readLink(dir *os.Root, name string) (string, error) {
@@ -177,7 +184,7 @@ func hashState(root *os.Root, rel string, max int64) (image, error) {
 // state is readState, keeping a file's content when keep.
 func state(root *os.Root, rel string, max int64, keep bool) (image, []byte, error) {
 	dir, err := openFolder(root, path.Dir(rel))
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || notAFolder(err) {
 		return image{Kind: kindAbsent}, nil, nil
 	}
 	if err != nil {

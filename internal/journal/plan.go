@@ -162,6 +162,9 @@ func (j *Journal) ApplyPlan(ctx context.Context, by Author, planID string) (*abi
 			}
 			s.after, s.post, s.count = f.After, f.Post, f.Count
 		}
+		if e := d.foldersBack(); e != nil {
+			return e
+		}
 		if e := d.readOnly(); e != nil {
 			return e
 		}

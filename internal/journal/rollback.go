@@ -73,6 +73,9 @@ func (j *Journal) RollbackRequest(ctx context.Context, by Author, req *abi.Rollb
 			}
 			s.after, s.post = t.f.Before, t.content
 		}
+		if e := d.foldersBack(); e != nil {
+			return e
+		}
 		if e := d.readOnly(); e != nil {
 			return e
 		}
