@@ -178,7 +178,9 @@ func (j *Journal) History(req *abi.HistoryRequest) (*abi.HistoryResult, *abi.Err
 		err := j.view(func(tx *bolt.Tx) error {
 			r, err := getRecord(tx, id)
 			if r != nil && r.State == stateDone {
-				res.Changes = append(res.Changes, r.info(true))
+				ci := r.info(true)
+				j.withhold(r, &ci)
+				res.Changes = append(res.Changes, ci)
 			}
 			if through := prunedThrough(tx); r == nil && through != "" && id <= through {
 				gone = j.prunedError(id, through)
@@ -216,6 +218,7 @@ func (j *Journal) History(req *abi.HistoryRequest) (*abi.HistoryResult, *abi.Err
 				return nil
 			}
 			ci := r.info(false)
+			j.withhold(&r, &ci)
 			if len(ci.Files) > maxListedPaths {
 				ci.Files, ci.FilesTotal = ci.Files[:maxListedPaths], len(ci.Files)
 			}

@@ -96,7 +96,7 @@ func needsTemp(f fileRec) bool {
 func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []string) (*record, *abi.Error) {
 	rec := &record{
 		Time: j.opts.now().UTC(), Client: by.Client, Plugin: by.Plugin, Tool: by.Tool, CallID: by.CallID,
-		State: statePending, Files: p.recs, Diff: p.diff, DiffCut: p.cut, RollbackOf: rollbackOf,
+		State: statePending, Files: p.recs, Diff: p.diff, DiffCut: p.cut, DiffSplit: true, RollbackOf: rollbackOf,
 	}
 	// 1. The intent, with every pre-image, durable before any file changes.
 	// Meanwhile the new contents are written to unnamed files and synced

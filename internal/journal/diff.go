@@ -142,13 +142,15 @@ func binary(b []byte) bool {
 	return bytes.IndexByte(b, 0) >= 0
 }
 
-// diffOf joins the diffs of the steps, cut at max bytes.
+// diffOf joins the diffs of the steps, cut at max bytes, and sets where
+// each step's begins in it (recs[i].DiffAt: a step past the cut begins at
+// the end).
 func diffOf(steps []*slot, recs []fileRec, max int) (string, bool) {
 	var b strings.Builder
 	cut := false
 	for i, s := range steps {
 		d, added, removed := fileDiff(s, !cut)
-		recs[i].Added, recs[i].Removed = added, removed
+		recs[i].Added, recs[i].Removed, recs[i].DiffAt = added, removed, b.Len()
 		if cut {
 			continue
 		}

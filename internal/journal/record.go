@@ -62,6 +62,9 @@ type fileRec struct {
 	Added   int    `json:"added,omitempty"`
 	Removed int    `json:"removed,omitempty"`
 	Count   int    `json:"count,omitempty"` // replacements made by an edit
+	// DiffAt is where the path's part of the change's diff begins (in a
+	// record with DiffSplit; it ends where the next path's begins).
+	DiffAt int `json:"diffAt,omitempty"`
 }
 
 // Record states.
@@ -72,18 +75,21 @@ const (
 
 // record is one change as stored.
 type record struct {
-	ID           string    `json:"id"`
-	Time         time.Time `json:"time"`
-	Client       string    `json:"client,omitempty"`
-	Plugin       string    `json:"plugin,omitempty"`
-	Tool         string    `json:"tool,omitempty"`
-	CallID       string    `json:"callId,omitempty"`
-	State        string    `json:"state"`
-	Files        []fileRec `json:"files"`
-	Diff         string    `json:"diff,omitempty"`
-	DiffCut      bool      `json:"diffCut,omitempty"`
-	RolledBackBy string    `json:"rolledBackBy,omitempty"`
-	RollbackOf   []string  `json:"rollbackOf,omitempty"`
+	ID      string    `json:"id"`
+	Time    time.Time `json:"time"`
+	Client  string    `json:"client,omitempty"`
+	Plugin  string    `json:"plugin,omitempty"`
+	Tool    string    `json:"tool,omitempty"`
+	CallID  string    `json:"callId,omitempty"`
+	State   string    `json:"state"`
+	Files   []fileRec `json:"files"`
+	Diff    string    `json:"diff,omitempty"`
+	DiffCut bool      `json:"diffCut,omitempty"`
+	// DiffSplit says each path's DiffAt holds where its diff begins
+	// (records made before it was kept have none).
+	DiffSplit    bool     `json:"diffSplit,omitempty"`
+	RolledBackBy string   `json:"rolledBackBy,omitempty"`
+	RollbackOf   []string `json:"rollbackOf,omitempty"`
 }
 
 // ChangeSummary is one recorded change without its diff.
