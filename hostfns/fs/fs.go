@@ -34,7 +34,7 @@ type Options struct {
 	// Observe, when set, is told of every file read (the resolved path
 	// and the file's stat at the read); the journal uses it to refuse an
 	// edit of a file changed since it was read.
-	Observe func(r *policy.Resolved, fi os.FileInfo)
+	Observe func(ctx context.Context, r *policy.Resolved, fi os.FileInfo)
 }
 
 // server holds what every handler needs.

@@ -40,7 +40,7 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 	defer f.Close()
 	res := &abi.ReadResult{Path: r.Display, Size: fi.Size(), ModTime: modTime(fi.ModTime())}
 	if s.opts.Observe != nil {
-		s.opts.Observe(r, fi)
+		s.opts.Observe(ctx, r, fi)
 	}
 
 	head := make([]byte, headLen(fi.Size()))

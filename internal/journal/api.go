@@ -16,7 +16,7 @@ import (
 const maxOps = abi.MaxChangeOps
 
 // build computes the change req describes over the current disk.
-func (j *Journal) build(ctx context.Context, req *abi.ChangeRequest, body []byte) (*draft, *abi.Error) {
+func (j *Journal) build(ctx context.Context, by Author, req *abi.ChangeRequest, body []byte) (*draft, *abi.Error) {
 	if len(req.Ops) == 0 {
 		return nil, abi.Errorf(abi.InvalidArgument, "the change holds no operation; pass at least one")
 	}
@@ -24,6 +24,7 @@ func (j *Journal) build(ctx context.Context, req *abi.ChangeRequest, body []byte
 		return nil, abi.Errorf(abi.TooLarge, "the change holds more than %d operations; split it", maxOps)
 	}
 	d := j.newDraft(ctx)
+	d.reader = Reader(by.Client, by.Principal)
 	var off int64
 	for i, op := range req.Ops {
 		if e := d.expired(); e != nil {
@@ -58,7 +59,7 @@ func (j *Journal) build(ctx context.Context, req *abi.ChangeRequest, body []byte
 func (j *Journal) Apply(ctx context.Context, by Author, req *abi.ChangeRequest, body []byte) (*abi.ChangeResult, *abi.Error) {
 	var res *abi.ChangeResult
 	err := j.withDB(func(db *bolt.DB) error {
-		d, e := j.build(ctx, req, body)
+		d, e := j.build(ctx, by, req, body)
 		if e != nil {
 			return e
 		}

@@ -216,7 +216,7 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 		}
 	}
 	for _, s := range p.steps {
-		j.opts.reads.wrote(s.r, s.rel)
+		j.opts.reads.wrote(Reader(by.Client, by.Principal), s.r, s.rel)
 	}
 	j.fault("commit")
 

@@ -23,7 +23,7 @@ func TestRecoveryRemovesOnlyItsOwnTempNames(t *testing.T) {
 	c := crashChanges["points"]
 	f := c.workspace(t)
 	req, body := c.change()
-	d, e := f.j.build(context.Background(), req, body)
+	d, e := f.j.build(context.Background(), who, req, body)
 	if e != nil {
 		t.Fatal(e)
 	}

@@ -180,7 +180,7 @@ func crashPoints(t *testing.T) []string {
 func (c crashCase) points(t *testing.T) []string {
 	f := c.workspace(t)
 	req, body := c.change()
-	d, e := f.j.build(context.Background(), req, body)
+	d, e := f.j.build(context.Background(), who, req, body)
 	if e != nil {
 		t.Fatal(e)
 	}

@@ -36,7 +36,7 @@ type planFile struct {
 func (j *Journal) Plan(ctx context.Context, by Author, req *abi.ChangeRequest, body []byte) (*abi.PlanResult, *abi.Error) {
 	var res *abi.PlanResult
 	err := j.withDB(func(db *bolt.DB) error {
-		d, e := j.build(ctx, req, body)
+		d, e := j.build(ctx, by, req, body)
 		if e != nil {
 			return e
 		}

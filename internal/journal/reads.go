@@ -13,11 +13,14 @@ import (
 // all and starts again (an edit of a forgotten file is simply not checked).
 const maxReads = 100_000
 
-// ReadLog remembers, for each file read through the fs host functions,
-// its modification time and size at the read. An edit or a write without
+// ReadLog remembers, for each file read through the fs host functions and
+// each client that read it, its modification time and size at the read. An edit or a write without
 // expectedSha256 of a file read earlier, and changed on disk since, is
 // FILE_CHANGED: the caller's view of it is stale. A change made by the
-// journal updates the log, so consecutive edits need no new read.
+// journal updates the log of the client that made it, so its consecutive
+// edits need no new read; another client's read stays as it was, so a
+// change one client makes is FILE_CHANGED to another's stale view, as a
+// change made outside juju is (juju serve serves several clients).
 type ReadLog struct {
 	mu sync.Mutex
 	m  map[string]stamp
@@ -31,30 +34,41 @@ type stamp struct {
 // NewReadLog returns an empty log.
 func NewReadLog() *ReadLog { return &ReadLog{m: map[string]stamp{}} }
 
-// Saw records a read of the resolved file r whose stat at the read was fi.
-func (l *ReadLog) Saw(r *policy.Resolved, fi fs.FileInfo) {
+// Reader names the client that reads, as approvals and plans know one:
+// its name and its principal.
+func Reader(client, principal string) string { return client + "\x00" + principal }
+
+// readKey is the key of rel in root as read by reader.
+func readKey(reader string, root *policy.Root, rel string) string {
+	return reader + "\x00" + filepath.Join(root.Real, rel)
+}
+
+// Saw records a read by reader (see Reader) of the resolved file r whose
+// stat at the read was fi.
+func (l *ReadLog) Saw(reader string, r *policy.Resolved, fi fs.FileInfo) {
 	if l == nil || r == nil || r.Root == nil || fi == nil || !fi.Mode().IsRegular() {
 		return
 	}
-	l.put(r.Root, r.Rel, fi)
+	l.put(reader, r.Root, r.Rel, fi)
 }
 
-func (l *ReadLog) put(root *policy.Root, rel string, fi fs.FileInfo) {
+func (l *ReadLog) put(reader string, root *policy.Root, rel string, fi fs.FileInfo) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.m) >= maxReads {
 		clear(l.m)
 	}
-	l.m[filepath.Join(root.Real, rel)] = stamp{fi.ModTime(), fi.Size()}
+	l.m[readKey(reader, root, rel)] = stamp{fi.ModTime(), fi.Size()}
 }
 
-// stale reports whether rel in root was read and has changed since.
-func (l *ReadLog) stale(root *policy.Root, rel string) bool {
+// stale reports whether rel in root was read by reader and has changed
+// since.
+func (l *ReadLog) stale(reader string, root *policy.Root, rel string) bool {
 	if l == nil {
 		return false
 	}
 	l.mu.Lock()
-	st, ok := l.m[filepath.Join(root.Real, rel)]
+	st, ok := l.m[readKey(reader, root, rel)]
 	l.mu.Unlock()
 	if !ok {
 		return false
@@ -63,22 +77,24 @@ func (l *ReadLog) stale(root *policy.Root, rel string) bool {
 	return err != nil || !fi.ModTime().Equal(st.mod) || fi.Size() != st.size
 }
 
-// wrote updates the log after the journal changed rel in root.
-func (l *ReadLog) wrote(root *policy.Root, rel string) {
+// wrote updates the log of reader after the journal changed rel in root
+// for it.
+func (l *ReadLog) wrote(reader string, root *policy.Root, rel string) {
 	if l == nil {
 		return
 	}
+	k := readKey(reader, root, rel)
 	l.mu.Lock()
-	_, ok := l.m[filepath.Join(root.Real, rel)]
+	_, ok := l.m[k]
 	l.mu.Unlock()
 	if !ok {
 		return
 	}
 	if fi, err := root.OS.Lstat(rel); err == nil && fi.Mode().IsRegular() {
-		l.put(root, rel, fi)
+		l.put(reader, root, rel, fi)
 	} else {
 		l.mu.Lock()
-		delete(l.m, filepath.Join(root.Real, rel))
+		delete(l.m, k)
 		l.mu.Unlock()
 	}
 }

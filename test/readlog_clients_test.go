@@ -1,0 +1,34 @@
+package test
+
+import (
+	"strings"
+	"testing"
+)
+
+// juju serve serves several clients over one workspace, and what one
+// client read is its own view: a change another client makes through
+// juju makes that view stale, as a change made outside juju does. The
+// read log was one for every client, and each change juju made refreshed
+// it, so client A's write_file, from a view older than client B's edit,
+// silently replaced B's edit. A client's own changes still keep its view
+// fresh.
+func TestReadsAreEachClients(t *testing.T) {
+	root := workspace(t, map[string]string{"f.txt": "line one\nline two\n"})
+	srv := startServe(t, root, "--mode", "trusted")
+	a := srv.connect(t, "claude-code", "1")
+	b := srv.connect(t, "cursor", "1")
+	a.ok("read_file", map[string]any{"path": "f.txt"})
+	b.ok("read_file", map[string]any{"path": "f.txt"})
+	b.ok("edit_file", map[string]any{"path": "f.txt", "oldString": "line two", "newString": "line two, edited by B"})
+	b.ok("edit_file", map[string]any{"path": "f.txt", "oldString": "edited by B", "newString": "edited twice by B"})
+	msg := a.fail("write_file", map[string]any{"path": "f.txt", "content": "line one, rewritten by A\nline two\n"}, "FILE_CHANGED")
+	if !strings.Contains(msg, "since it was last read") {
+		t.Errorf("message: %s", msg)
+	}
+	if got := disk(t, root, "f.txt"); got != "line one\nline two, edited twice by B\n" {
+		t.Fatalf("B's edit was overwritten: %q", got)
+	}
+	a.ok("read_file", map[string]any{"path": "f.txt"})
+	a.ok("write_file", map[string]any{"path": "f.txt", "content": "line one, rewritten by A\nline two, edited twice by B\n"})
+	a.ok("edit_file", map[string]any{"path": "f.txt", "oldString": "rewritten", "newString": "written"})
+}
