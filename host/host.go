@@ -447,7 +447,7 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 			h.bumpEpoch() // after: and one asked while it ran sees it too
 		}
 	}
-	h.record(start, caller, req.Args, res, appr)
+	h.recordAs(start, caller, req.Args, res, appr, givenUp(ctx, res))
 	return Result{CallResult: res}, nil
 }
 
@@ -466,13 +466,28 @@ func (h *Host) Refused(client, tool string, args json.RawMessage, code abi.Code)
 // record appends the call to the audit log. A failure to write it is
 // logged, never the call's failure.
 func (h *Host) record(start time.Time, c hostfns.Caller, args []byte, res *abi.CallResult, appr *audit.Approval) {
+	h.recordAs(start, c, args, res, appr, false)
+}
+
+// givenUp reports whether a call ended with TIMEOUT because its client
+// gave it up (ctx cancelled, not past a deadline): the audit says so,
+// rather than that it ran out of time.
+func givenUp(ctx context.Context, res *abi.CallResult) bool {
+	return res.Error != nil && res.Error.Code == abi.Timeout && errors.Is(ctx.Err(), context.Canceled)
+}
+
+// recordAs is record, the outcome "cancelled" when cancelled is set.
+func (h *Host) recordAs(start time.Time, c hostfns.Caller, args []byte, res *abi.CallResult, appr *audit.Approval, cancelled bool) {
 	r := audit.Record{
 		Time: start.UTC(), CallID: c.CallID, Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier,
 		Args: audit.ShortArgs(args), Outcome: audit.OutcomeOK, Approval: appr,
 		DurationMs: float64(time.Since(start).Microseconds()) / 1000,
 	}
 	r.Fetches, r.FetchesDropped = h.fetches.take(c.CallID)
-	if res.Error != nil {
+	switch {
+	case cancelled:
+		r.Outcome = audit.OutcomeCancelled
+	case res.Error != nil:
 		r.Outcome = string(res.Error.Code)
 	}
 	if err := h.audit.Append(&r); err != nil {

@@ -328,7 +328,8 @@ func TestLongCallHoldsNothingBehindIt(t *testing.T) {
 // up, and MCP asks the receiver not to answer), and juju serves on, then
 // ends with its input.
 func TestCancelledCallStops(t *testing.T) {
-	r := startRawExec(t, workspace(t, map[string]string{"a.txt": "after\n"}))
+	root := workspace(t, map[string]string{"a.txt": "after\n"})
+	r := startRawExec(t, root)
 	const marker = "sleep 29.75"
 	io.WriteString(r.in, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"`+marker+`"}}}`+"\n")
 	waitFor(t, "the command to start", func() bool { return running(marker) })
@@ -348,6 +349,17 @@ func TestCancelledCallStops(t *testing.T) {
 	}
 	if r.out.Scan() {
 		t.Fatalf("an answer after the input ended: %s", r.out.Text())
+	}
+	// The audit says the client gave the call up, not that it ran out of
+	// time.
+	var outcomes []string
+	for _, e := range auditJSON(t, r.home, root) {
+		if e.Tool == "run_command" {
+			outcomes = append(outcomes, e.Outcome)
+		}
+	}
+	if !slices.Equal(outcomes, []string{"cancelled"}) {
+		t.Errorf("run_command's outcomes in juju audit: %q, want [cancelled]", outcomes)
 	}
 }
 

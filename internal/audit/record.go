@@ -39,6 +39,11 @@ type Approval struct {
 // Outcome "ok": the call succeeded.
 const OutcomeOK = "ok"
 
+// Outcome "cancelled": the client gave the call up (MCP's
+// notifications/cancelled, or its HTTP request ended) before it finished;
+// the client was told nothing, or TIMEOUT.
+const OutcomeCancelled = "cancelled"
+
 // Outcome "started": a call of tier X (one that runs programs or reaches
 // the network) was about to run. Its own record, written when it ends,
 // settles it (Read leaves the started one out); a started record alone
