@@ -32,3 +32,20 @@ func TestReadsAreEachClients(t *testing.T) {
 	a.ok("write_file", map[string]any{"path": "f.txt", "content": "line one, rewritten by A\nline two, edited twice by B\n"})
 	a.ok("edit_file", map[string]any{"path": "f.txt", "oldString": "rewritten", "newString": "written"})
 }
+
+// A rollback puts back a content its client may never have read: a write
+// from the view it had before is FILE_CHANGED until it reads the file
+// again, as after any change it did not write itself.
+func TestRollbackIsNotARead(t *testing.T) {
+	root := workspace(t, map[string]string{"f.txt": "one\n"})
+	s := start(t, root, "--mode", "trusted")
+	s.ok("read_file", map[string]any{"path": "f.txt"})
+	id := changeID(t, s, "edit_file", map[string]any{"path": "f.txt", "oldString": "one", "newString": "two"})
+	s.ok("rollback_changes", map[string]any{"changeId": id})
+	s.fail("write_file", map[string]any{"path": "f.txt", "content": "two, then three\n"}, "FILE_CHANGED")
+	if got := disk(t, root, "f.txt"); got != "one\n" {
+		t.Fatalf("the rolled back file was overwritten: %q", got)
+	}
+	s.ok("read_file", map[string]any{"path": "f.txt"})
+	s.ok("write_file", map[string]any{"path": "f.txt", "content": "one, then three\n"})
+}

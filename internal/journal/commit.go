@@ -215,8 +215,13 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 			j.log.Warn("journal: syncing a folder", "folder", d.dir, "err", err)
 		}
 	}
-	for _, s := range p.steps {
-		j.opts.reads.wrote(Reader(by.Client, by.Principal), s.r, s.rel)
+	if len(rollbackOf) == 0 {
+		// The writer knows what it wrote. A rollback puts back a content
+		// it may never have read: its reads stay as they were, so its next
+		// write from the view it had is FILE_CHANGED until it reads again.
+		for _, s := range p.steps {
+			j.opts.reads.wrote(Reader(by.Client, by.Principal), s.r, s.rel)
+		}
 	}
 	j.fault("commit")
 
