@@ -4,12 +4,15 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/sdk/abi"
 )
 
 // linkToSecret finds a link to a secret wherever it leads — a secret
@@ -105,5 +108,41 @@ func link(t *testing.T, root, name, target string) {
 	}
 	if err := os.Symlink(target, p); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A root of many links, each followed to its end, is checked within the
+// time initialize gets, not for as long as the walk takes: the start runs
+// on a context that never ends (its callers share it), so before the walk
+// had its own deadline a repository of 250,000 link chains held a server's
+// start, and every call waiting on it, for over fifteen minutes. Here
+// 1,560 links in chains of 39, 20 folders deep, take some seconds (4 ms a
+// link measured), the budget 300 ms.
+func TestLinkWalkBoundedInTime(t *testing.T) {
+	m, root := fakeManager(t, "ok", map[string]string{"a.go": "package a\n"}, Options{InitTimeout: 300 * time.Millisecond})
+	deep := root
+	for i := range 20 {
+		deep = filepath.Join(deep, fmt.Sprintf("d%02d", i))
+	}
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(deep, "f"), nil, 0o644)
+	for c := range 40 {
+		prev := "f"
+		for i := range 39 {
+			name := fmt.Sprintf("c%d_%d", c, i)
+			if err := os.Symlink(prev, filepath.Join(deep, name)); err != nil {
+				t.Fatal(err)
+			}
+			prev = name
+		}
+	}
+	_, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDocumentSymbols, Path: "a.go"})
+	if e == nil || e.Code != abi.TooLarge || !strings.Contains(e.Message, "within 300ms") {
+		t.Fatalf("want TOO_LARGE for a root too slow to check, got %v", e)
+	}
+	if len(m.PIDs()) != 0 {
+		t.Fatal("a server started over a root that was not checked")
 	}
 }

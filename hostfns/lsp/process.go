@@ -29,7 +29,12 @@ func (m *Manager) startClient(ctx context.Context, reg lspconfig.Server, root st
 		// write anywhere in the roots: it could replace the program.
 		return nil, &startError{reg: reg.Name, inRoots: prog}
 	}
-	if link, err := m.linkToSecret(ctx, m.rootOf(root)); err != nil || link != "" {
+	// The start's context never ends (its callers share it): the walk
+	// gets the time initialize gets.
+	lctx, cancel := context.WithTimeout(ctx, m.opts.InitTimeout)
+	link, err := m.linkToSecret(lctx, m.rootOf(root))
+	cancel()
+	if err != nil || link != "" {
 		// The server would read the secret through the link itself.
 		return nil, &startError{reg: reg.Name, secretLink: m.displayOf(link), err: err}
 	}
@@ -154,7 +159,7 @@ type startError struct {
 	reg        string
 	notFound   bool          // no such program
 	inRoots    string        // the program, which lies inside a root
-	secretLink string        // a link to a secret in its root (linkToSecret); err is errScanBound when too large to check
+	secretLink string        // a link to a secret in its root (linkToSecret); err is errScanBound or errScanSlow when too large to check
 	timeout    time.Duration // initialize not answered in time
 	stderr     string
 	err        error
@@ -170,6 +175,8 @@ func (e *startError) Error() string {
 		return fmt.Sprintf("language server %s: %s is a symbolic link to a secret", e.reg, e.secretLink)
 	case errors.Is(e.err, errScanBound):
 		return fmt.Sprintf("language server %s: its workspace root holds more than %d entries to check for links to secrets", e.reg, maxLinkScan)
+	case errors.Is(e.err, errScanSlow):
+		return fmt.Sprintf("language server %s: its workspace root took too long to check for links to secrets", e.reg)
 	case e.timeout > 0:
 		return fmt.Sprintf("language server %s: no answer to initialize within %s", e.reg, e.timeout)
 	}

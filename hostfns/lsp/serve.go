@@ -137,6 +137,8 @@ func (m *Manager) startFailure(name string, err error) *abi.Error {
 		return abi.Errorf(abi.SecretDenied, "the language server %s was not started: %s is a symbolic link to a secret, and the server, which reads the workspace itself, would read the secret through it and could quote it in its answers. The owner can remove the link", name, abi.Quote(se.secretLink))
 	case errors.As(err, &se) && errors.Is(se.err, errScanBound):
 		return abi.Errorf(abi.TooLarge, "the language server %s was not started: the workspace root it would serve holds more than %d files and folders, more than juju checks for links to secrets before it starts a server. The owner can serve the project's own folder as the root instead", name, maxLinkScan)
+	case errors.As(err, &se) && errors.Is(se.err, errScanSlow):
+		return abi.Errorf(abi.TooLarge, "the language server %s was not started: the workspace root it would serve holds more links than juju checks for links to secrets within %s before it starts a server. The owner can serve the project's own folder as the root instead", name, m.opts.InitTimeout)
 	case errors.As(err, &se) && se.timeout > 0:
 		return abi.Errorf(abi.Timeout, "the language server %s did not answer initialize within %s, so it was stopped; the next call starts it again. If it keeps happening, the owner should check its command (juju lsp list, juju doctor)", name, se.timeout)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
