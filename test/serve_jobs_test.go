@@ -81,3 +81,26 @@ func TestServeRevokedClientsJobsEnd(t *testing.T) {
 	}
 	mustNotExist(t, root, "revoked-ran.txt")
 }
+
+// A client that is not revoked keeps its background jobs across the
+// token rechecks: juju knows an OAuth client's jobs by the principal
+// "oauth:<client id>", and asking the OAuth store whether that, prefix
+// and all, may still obtain access said no for every client, so within
+// ten seconds every consented client's jobs were killed.
+func TestServeLiveClientsJobsRunOn(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "alpha\n"})
+	srv := startServe(t, root, "--mode", "trusted", "--sandbox", "off")
+	g := srv.oauthGrant(t, "jobs-live", 1)
+	remote := srv.connectWith(t, "jobs-live-session", "2025-11-25", map[string]string{"Authorization": "Bearer " + g.token})
+	// Past the ten seconds between two rechecks.
+	job := structured(t, remote.call("run_command", map[string]any{"command": "sleep 12 && touch live-ran.txt", "background": true}))
+	if job["jobId"] == nil {
+		t.Fatalf("run_command: %v", job)
+	}
+	if st := structured(t, remote.call("job_wait", map[string]any{"jobId": job["jobId"], "waitMs": 30000})); st["state"] != "exited" {
+		t.Fatalf("the live client's job: %v", st)
+	}
+	if _, err := statIn(root, "live-ran.txt"); err != nil {
+		t.Fatalf("the live client's job did not finish: %v", err)
+	}
+}

@@ -44,6 +44,10 @@ func newAuthenticator(localToken string, oauth Authorizer) authenticator {
 	return authenticator{local: sha256.Sum256([]byte(localToken)), oauth: oauth}
 }
 
+// oauthPrincipal starts the principal of an OAuth client's requests,
+// followed by its client id.
+const oauthPrincipal = "oauth:"
+
 // check returns the request's principal — localPrincipal or
 // "oauth:<client id>" — or "" when the request carries no valid token;
 // presented says whether it carried one at all. Only the Authorization
@@ -61,7 +65,7 @@ func (a authenticator) check(r *http.Request, resource string) (principal string
 	}
 	if a.oauth != nil {
 		if client, ok := a.oauth.Verify(tok, resource); ok {
-			return "oauth:" + client, true
+			return oauthPrincipal + client, true
 		}
 	}
 	return "", true

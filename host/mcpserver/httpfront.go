@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -435,7 +436,9 @@ func (f *front) endRevokedJobs() {
 		return
 	}
 	for _, p := range f.jobs.JobOwners() {
-		if p == "" || p == localPrincipal || f.oauth.Live(p) {
+		// The store knows the client by its id, not by the principal.
+		client, ok := strings.CutPrefix(p, oauthPrincipal)
+		if !ok || f.oauth.Live(client) {
 			continue
 		}
 		if n := f.jobs.EndJobs(p); n > 0 {
