@@ -244,8 +244,9 @@ func (c *collector) flush() {
 // glob with a slash, matched here), then the policy, which has the last
 // word and opens the file the host will read. A file the policy refuses,
 // by its name or as a multiply-linked private key, is passed over without
-// a word, and so is a name that is not UTF-8 (no tool can name it, and
-// the policy opens no such path): rg names such a file only when the
+// a word, and so is a name that is not UTF-8 or a path longer or deeper
+// than the policy resolves (no tool can name it, and the policy opens no
+// such path): rg names such a file only when the
 // pattern matches its content, so any count of them would tell the
 // pattern's author what the file holds. A file that no longer resolves to
 // itself (removed, or a folder above it swapped for a link) marks the
@@ -261,6 +262,12 @@ func (c *collector) admit(name string) *file {
 		return skip
 	}
 	display := c.s.pol.Display(c.root, rel)
+	if policy.Validate(display) != nil {
+		// Longer or deeper than any path the policy resolves (more than
+		// 256 names, say): no tool can name the file, so its word would
+		// only be a trace of its content.
+		return skip
+	}
 	if r, f, _, ok := c.s.pol.ResolveRegular(display); ok {
 		if r.Root == c.root && r.Rel == rel {
 			return &file{name: name, display: display, f: f}

@@ -16,8 +16,9 @@ import (
 // withheldHome is a home folder searched as a root, holding files the
 // policy withholds whose names rg's exclusions of secret and deny globs
 // do not cover, each holding TOKEN_4f9a: juju's own config folder (a
-// private folder), a private key hard-linked under an innocent name and
-// under a name that is not UTF-8, and a file an owner's deny glob covers
+// private folder), a private key hard-linked under an innocent name, under
+// a name that is not UTF-8 and 300 folders deep (more than the policy
+// resolves), a file as deep, and a file an owner's deny glob covers
 // as written from the root nested inside (proj). It returns the policy
 // over home and home/proj.
 func withheldHome(t *testing.T) *policy.Policy {
@@ -33,7 +34,16 @@ func withheldHome(t *testing.T) *policy.Policy {
 	if err := os.WriteFile(key, []byte("-----BEGIN OPENSSH PRIVATE KEY-----\nTOKEN_4f9a\n-----END OPENSSH PRIVATE KEY-----\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"innocent.txt", "b\xff.txt"} {
+	// A path deeper than the policy resolves (256 names) can be named by
+	// no tool, yet rg and the host's walk reach it.
+	deep := filepath.Join(home, strings.Repeat("d/", 300))
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(deep, "plain.txt"), []byte("TOKEN_4f9a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"innocent.txt", "b\xff.txt", strings.Repeat("d/", 300) + "linked.txt"} {
 		if err := os.Link(key, filepath.Join(home, name)); err != nil && name == "innocent.txt" {
 			t.Fatal(err)
 		}
