@@ -60,6 +60,30 @@ func TestApprovalIsSpentWhenTheWorkspaceChanged(t *testing.T) {
 	}
 }
 
+// Workspaces may overlap: the owner's other client serves a folder inside
+// this workspace (its own state folder, its own epoch). A script it
+// rewrites after the owner approved running it here is a change to this
+// workspace too: the approval is spent, and the owner asked again.
+func TestApprovalIsSpentWhenAnOverlappingWorkspaceChanged(t *testing.T) {
+	root := workspace(t, map[string]string{"sub/s.sh": benignScript})
+	home := gateHome(t, 300*time.Millisecond)
+	s := startGate(t, home, root, "edit", "epoch-e2e", nil)
+	args := map[string]any{"command": "bash sub/s.sh"}
+
+	id := pendingIn(t, s.fail("run_command", args, "APPROVAL_PENDING"))
+	juju(t, home, root, "approvals", "approve", id)
+	writer := startGate(t, home, filepath.Join(root, "sub"), "edit", "writer-e2e", nil)
+	writer.ok("write_file", map[string]any{"path": "s.sh", "content": evilScript})
+
+	msg := s.fail("run_command", args, "APPROVAL_PENDING")
+	if exists(root, "EVIL_RAN") {
+		t.Fatal("the approved command ran the script another workspace over the same folder rewrote after the approval")
+	}
+	if again := pendingIn(t, msg); again == id || !strings.Contains(msg, "workspace changed") {
+		t.Errorf("the retry after the change must ask again, saying why: %s", msg)
+	}
+}
+
 // The same while the call waits: the workspace changes after the call was
 // held and before the owner approves it; their approval does not run it,
 // a new approval waits, and approving that one runs it.

@@ -2,11 +2,14 @@ package approval
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 )
 
 // An approval is the owner's consent to one call, with its arguments, as
@@ -32,6 +35,20 @@ import (
 // epochFile holds the token, in the approvals folder beside the approvals.
 const epochFile = "epoch"
 
+// Workspaces may overlap: juju serving ~/proj and another serving
+// ~/proj/sub (or ~/proj with a second root) have a state folder each, and
+// so an epoch each, over the same files. A yes given to "bash sub/s.sh"
+// in the first must not run the script the second rewrote since. So a
+// store told its roots (Options.Roots) records them beside its epoch
+// (rootsFile), and its Epoch is that of every workspace whose roots
+// overlap its own, found among the sibling state folders as it is read:
+// a change through any of them moves it. A workspace whose roots overlap
+// none keeps its own token as its epoch.
+
+// rootsFile records, in the approvals folder, the roots of the workspace
+// the folder belongs to (Options.Roots), written once.
+const rootsFile = "roots.json"
+
 // Epoch returns the workspace's epoch: "" until the first Bump. When the
 // token cannot be read, or a bump failed in this process, it returns a
 // fresh token each time, so no approval matches: a change juju could not
@@ -40,14 +57,95 @@ func (s *Store) Epoch() string {
 	if s.bumpFailed.Load() {
 		return newToken()
 	}
-	b, err := os.ReadFile(filepath.Join(s.dir, epochFile))
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return ""
-	case err != nil:
+	own, ok := readEpoch(s.dir)
+	if !ok {
 		return newToken()
 	}
-	return string(b)
+	others := s.overlapping()
+	if len(others) == 0 {
+		return own
+	}
+	h := sha256.New()
+	h.Write([]byte(own))
+	for _, d := range others {
+		e, ok := readEpoch(d)
+		if !ok {
+			return newToken()
+		}
+		h.Write([]byte("\x00" + filepath.Base(filepath.Dir(d)) + "\x00" + e))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// readEpoch reads the token of the approvals folder dir: "" when it has
+// none yet, ok false when it cannot be read.
+func readEpoch(dir string) (string, bool) {
+	b, err := os.ReadFile(filepath.Join(dir, epochFile))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", true
+	case err != nil:
+		return "", false
+	}
+	return string(b), true
+}
+
+// overlapping lists the approvals folders of the other workspaces, beside
+// this one's state folder, whose recorded roots overlap this store's
+// roots (one the same as, or inside, the other) and that have an epoch,
+// sorted. Without Options.Roots it lists none.
+func (s *Store) overlapping() []string {
+	if len(s.opts.Roots) == 0 {
+		return nil
+	}
+	all, _ := filepath.Glob(filepath.Join(filepath.Dir(filepath.Dir(s.dir)), "*", filepath.Base(s.dir)))
+	var out []string
+	for _, d := range all {
+		if filepath.Clean(d) == filepath.Clean(s.dir) {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(d, epochFile)); err != nil {
+			continue // no change made through it yet
+		}
+		var roots []string
+		if readJSON(filepath.Join(d, rootsFile), &roots) != nil || !overlap(roots, s.opts.Roots) {
+			continue
+		}
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// overlap reports whether a root of a is the same as a root of b, or
+// inside it, or holds it.
+func overlap(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if within(x, y) || within(y, x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// within reports whether path p is dir or inside it.
+func within(p, dir string) bool {
+	p, dir = filepath.Clean(p), filepath.Clean(dir)
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
+}
+
+// recordRoots writes the roots file once the folder exists, so that the
+// overlapping workspaces' epochs take this one's in (overlapping).
+func (s *Store) recordRoots() {
+	if len(s.opts.Roots) == 0 || s.rootsKept.Load() {
+		return
+	}
+	err := writeOnce(filepath.Join(s.dir, rootsFile), s.opts.Roots)
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		s.rootsKept.Store(true)
+	}
 }
 
 // Bump gives the workspace a new epoch: every approval asked before it no
@@ -74,6 +172,7 @@ func (s *Store) bump() error {
 		return err
 	}
 	_, err = f.WriteAt([]byte(newToken()), 0) // every token has the same length
+	s.recordRoots()
 	return errors.Join(err, f.Close())
 }
 

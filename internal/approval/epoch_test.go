@@ -80,3 +80,44 @@ func BenchmarkBump(b *testing.B) {
 		s.Bump()
 	}
 }
+
+// The epoch of a workspace takes in the changes made through every
+// workspace whose roots overlap its own (one inside the other, or the
+// same), in either direction, and through none other: those have a state
+// folder, and an epoch, of their own over the same files.
+func TestEpochOfOverlappingWorkspaces(t *testing.T) {
+	state := t.TempDir()
+	open := func(name string, roots ...string) *Store {
+		return Open(Dir(filepath.Join(state, name)), Options{Roots: roots})
+	}
+	proj := open("proj", "/home/o/proj")
+	sub := open("sub", "/home/o/proj/sub")
+	other := open("other", "/home/o/other", "/home/o/projects")
+	for _, s := range []*Store{proj, sub, other} {
+		if err := s.Bump(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name          string
+		bumped, moved *Store
+		moves         bool
+	}{
+		{"inside moves the outer", sub, proj, true},
+		{"outer moves the inside", proj, sub, true},
+		{"a sibling whose name shares a prefix leaves it", other, proj, false},
+		{"a sibling leaves the inside", other, sub, false},
+		{"nor is it moved", proj, other, false},
+	} {
+		before := c.moved.Epoch()
+		if c.moved.Epoch() != before {
+			t.Fatalf("%s: the epoch changes with nothing bumped", c.name)
+		}
+		if err := c.bumped.Bump(); err != nil {
+			t.Fatal(err)
+		}
+		if moved := c.moved.Epoch() != before; moved != c.moves {
+			t.Errorf("%s: the epoch moved %v, want %v", c.name, moved, c.moves)
+		}
+	}
+}

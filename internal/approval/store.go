@@ -74,6 +74,10 @@ type Options struct {
 	Keep time.Duration
 	Poll time.Duration
 	Now  func() time.Time // tests
+	// Roots are the workspace's roots, absolute and with symlinks
+	// resolved: the epoch then takes in the epochs of the workspaces
+	// whose roots overlap them (epoch.go). None: the store's own only.
+	Roots []string
 }
 
 // Store is the approvals folder of one workspace. It holds no file open and
@@ -82,6 +86,7 @@ type Store struct {
 	dir        string
 	opts       Options
 	bumpFailed atomic.Bool // a Bump failed: Epoch matches nothing (epoch.go)
+	rootsKept  atomic.Bool // the roots file is written (epoch.go)
 }
 
 // Dir is the approvals folder inside a workspace's state folder.
@@ -147,6 +152,7 @@ func (s *Store) Create(r Request, args []byte) (Request, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return r, err
 	}
+	s.recordRoots()
 	// The arguments first: a request that can be seen has them.
 	if err := writeOnceBytes(filepath.Join(dir, argsFile), args); err != nil {
 		return r, err

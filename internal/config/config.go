@@ -74,12 +74,7 @@ func (d Dirs) Workspace(roots []string) string {
 	h := sha256.New()
 	name := "workspace"
 	for i, r := range roots {
-		if abs, err := filepath.Abs(r); err == nil {
-			r = abs
-		}
-		if real, err := filepath.EvalSymlinks(r); err == nil {
-			r = real
-		}
+		r = RealRoot(r)
 		if i == 0 {
 			name = filepath.Base(r)
 		}
@@ -87,6 +82,18 @@ func (d Dirs) Workspace(roots []string) string {
 		h.Write([]byte{0})
 	}
 	return filepath.Join(d.State, "workspaces", safeName(name)+"-"+hex.EncodeToString(h.Sum(nil))[:12])
+}
+
+// RealRoot is a root as the workspace's state knows it: absolute, and
+// resolved through symlinks where it can be.
+func RealRoot(r string) string {
+	if abs, err := filepath.Abs(r); err == nil {
+		r = abs
+	}
+	if real, err := filepath.EvalSymlinks(r); err == nil {
+		r = real
+	}
+	return r
 }
 
 // Workspaces returns the folders of every workspace's state (Workspace)

@@ -88,7 +88,13 @@ func Open(c Config) (*Workspace, error) {
 	if c.AutoPrune {
 		opts = append(opts, journal.WithAutoPrune())
 	}
-	approvals := approval.Open(approval.Dir(state), approval.Options{})
+	// The roots, so that the epoch takes in the changes made through a
+	// workspace that overlaps this one (approval.Options.Roots).
+	real := make([]string, len(c.Roots))
+	for i, r := range c.Roots {
+		real[i] = config.RealRoot(r)
+	}
+	approvals := approval.Open(approval.Dir(state), approval.Options{Roots: real})
 	opts = append(opts, journal.WithObserver(func(t []journal.Touched) {
 		// Every change the journal commits, whoever makes it, moves the
 		// epoch the owner's approvals were given in (approval.Store.Epoch).
