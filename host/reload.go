@@ -80,6 +80,10 @@ func (h *Host) Reload() bool {
 		return false
 	}
 	h.cat.Store(cat)
+	// An approval covers a call of the plugin the owner was shown (its
+	// code, the tool's tier): one installed, updated or removed since
+	// spends the approvals given before, as a change of the workspace does.
+	h.bumpEpoch()
 	for _, l := range fresh {
 		h.log.Info("installed plugin loaded", "plugin", l.Name(), "version", l.Manifest.Version, "err", l.Err)
 		if ctx := r.warm.Load(); ctx != nil && l.warmsAtStart() {
