@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -75,5 +77,48 @@ echo done`}))
 	}
 	if fi.Mode()&(os.ModeSetuid|os.ModeSetgid) != 0 {
 		t.Fatalf("a confined command made a set-user-ID file through bubblewrap's init: %v (%s)", fi.Mode(), out)
+	}
+}
+
+// A descriptor juju inherited from whatever started it (an MCP client, a
+// shell) without close-on-exec must not reach a sandboxed command: one of
+// a folder outside the roots let the command write there through
+// /proc/self/fd/N wherever Landlock did not stop it (bubblewrap's mounts
+// are of the sandbox's own namespace; the descriptor is of the owner's).
+// With Landlock and without.
+func TestSandboxGetsNoInheritedFiles(t *testing.T) {
+	needSandbox(t)
+	dir, err := buildTestProgram()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := outside(t)
+	// Not close-on-exec (os.Open would set it): juju inherits it.
+	fd, err := syscall.Open(out, syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Close(fd) })
+	n := strconv.Itoa(fd)
+	root := workspace(t, map[string]string{"src/a.go": "package a\n"})
+	for _, wrap := range [][]string{nil, {filepath.Join(dir, "nolandlock")}} {
+		s := startWrapped(t, t.TempDir(), root, wrap, "--mode", "trusted", "--sandbox", "require")
+		m := structured(t, s.call("run_command", map[string]any{"command": `
+test -e /proc/self/fd/` + n + ` && echo inherited
+echo PWNED > /proc/self/fd/` + n + `/victim 2>/dev/null && echo wrote
+echo PWNED > /proc/1/fd/` + n + `/victim1 2>/dev/null && echo wrote-through-pid-1
+echo done`}))
+		got, _ := m["stdout"].(string)
+		if mech, _ := m["sandbox"].(string); !strings.HasPrefix(mech, "bubblewrap") || !strings.Contains(got, "done") {
+			t.Fatalf("the command did not run confined: sandbox %q (%q)", mech, got)
+		}
+		for _, f := range []string{"victim", "victim1"} {
+			if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+				t.Fatalf("a command under %s wrote outside the roots through a descriptor juju inherited (%q)", m["sandbox"], got)
+			}
+		}
+		if strings.Contains(got, "inherited") {
+			t.Fatalf("a command under %s holds descriptor %s juju inherited (%q)", m["sandbox"], n, got)
+		}
 	}
 }

@@ -195,6 +195,9 @@ func New(p *policy.Policy, opts Options) *Manager {
 	// Before any command starts: only a process started after it looks
 	// for a subreaper above it.
 	proc.Subreap()
+	// Nor does any command get a descriptor juju inherited from whatever
+	// started it (TestSandboxGetsNoInheritedFiles).
+	proc.CloseInheritedOnExec()
 	var err error
 	if m.devNull, err = openFile(os.DevNull, os.O_RDONLY, 0); err != nil {
 		m.devNull = nil
