@@ -17,7 +17,8 @@ type Bubblewrap struct {
 //
 //   - the whole file system read-only, a fresh /dev and /proc, a private
 //     tmpfs on /tmp (and keep, a file under /tmp that must stay visible —
-//     the juju helper when juju runs from a temporary folder — or "");
+//     the juju helper when juju runs from a temporary folder — or ""),
+//     and one on each Hidden folder;
 //   - the Write folders bound writable over it;
 //   - the Pinned paths bound onto themselves, after the Write folder they
 //     are in: still writable, but each a mount point, which rename(2),
@@ -43,6 +44,9 @@ func (b Bubblewrap) Args(p Policy, cwd, keep string, argv []string) []string {
 	}
 	if keep != "" && under(keep, "/tmp") {
 		a = append(a, "--ro-bind", keep, keep)
+	}
+	for _, d := range p.Hidden {
+		a = append(a, "--tmpfs", d)
 	}
 	for _, d := range p.Write {
 		a = append(a, "--bind-try", d, d)

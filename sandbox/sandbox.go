@@ -41,6 +41,12 @@ type Policy struct {
 	// files (each root's .git/hooks, .git/config and the rest of
 	// GitControl: a writable hook or configuration is code execution).
 	ReadOnly []string
+	// Hidden lists folders outside Write the command finds empty, each
+	// covered with a tmpfs of its own, read-only under Landlock: the
+	// session's runtime folder, whose sockets (the D-Bus session bus and
+	// through it systemd's user manager) would run a command outside the
+	// sandbox. Linux only.
+	Hidden []string
 	// Network allows the network; it is denied otherwise.
 	Network bool
 	// AliveFD, when not 0, is a file descriptor (3 or more) the command is
@@ -303,7 +309,7 @@ func (s *Sandbox) Report() []Availability {
 // Pinned and ReadOnly paths are not: they stand for themselves (AddRoot
 // resolves the root they are in).
 func (p Policy) clean() Policy {
-	return Policy{Write: cleanPaths(outermost(p.Write), true), Pinned: cleanPaths(p.Pinned, false), ReadOnly: cleanPaths(p.ReadOnly, false), Network: p.Network, AliveFD: p.AliveFD}
+	return Policy{Write: cleanPaths(outermost(p.Write), true), Pinned: cleanPaths(p.Pinned, false), ReadOnly: cleanPaths(p.ReadOnly, false), Hidden: cleanPaths(p.Hidden, false), Network: p.Network, AliveFD: p.AliveFD}
 }
 
 // outermost drops the paths that lie inside another of paths.

@@ -270,3 +270,30 @@ func TestSandboxGuardsJujusFoldersThroughALink(t *testing.T) {
 		t.Errorf("a confined command wrote juju's configuration through the home folder's link: %q", got)
 	}
 }
+
+// The owner's session runtime folder (XDG_RUNTIME_DIR, /run/user/UID)
+// holds the sockets of the session's daemons: the D-Bus session bus, and
+// through it systemd's user manager, which starts whatever it is asked
+// outside any sandbox (`systemd-run --user sh -c …`), outliving juju; a
+// podman or gpg agent socket alike. A confined command finds that folder
+// empty.
+func TestSandboxHidesTheSessionRuntimeFolder(t *testing.T) {
+	needSandbox(t)
+	run := outside(t)
+	if err := os.WriteFile(filepath.Join(run, "bus"), []byte("a daemon's socket\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_RUNTIME_DIR", run)
+	root := workspace(t, map[string]string{"src/a.go": "package a\n"})
+	s := start(t, root, "--mode", "trusted", "--sandbox", "require")
+	for _, network := range []bool{false, true} {
+		m := structured(t, s.call("run_command", map[string]any{"network": network, "command": "test -d " + run + " && echo folder; test -e " + run + "/bus && echo visible; echo done"}))
+		got, _ := m["stdout"].(string)
+		if mech, _ := m["sandbox"].(string); !strings.HasPrefix(mech, "bubblewrap") || !strings.Contains(got, "done") {
+			t.Fatalf("the command did not run confined: sandbox %q (%q)", mech, got)
+		}
+		if strings.Contains(got, "visible") || !strings.Contains(got, "folder") {
+			t.Fatalf("a confined command (network %v) sees the session's runtime folder as it is, or not at all: %q", network, got)
+		}
+	}
+}

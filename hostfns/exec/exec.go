@@ -109,6 +109,9 @@ type Manager struct {
 	// guard keeps juju's own folders inside the roots from it.
 	caches []string
 	guard  privateGuard
+	// hidden are the session's runtime folders a confined command finds
+	// empty (runtimeFolders).
+	hidden []string
 
 	// alive is the read end of a pipe whose write end (aliveW) only juju
 	// holds: a sandboxed command gets it (sandbox.Policy.AliveFD), and
@@ -186,6 +189,7 @@ func New(p *policy.Policy, opts Options) *Manager {
 	own := append(append([]string(nil), opts.Programs...), opts.Files...)
 	m.caches = safeCaches(opts.Caches, roots, append(append([]string(nil), opts.Private...), ownPaths(own)...))
 	m.guard = guardPrivate(opts.Private, own, roots)
+	m.hidden = runtimeFolders(opts.Env, append(append(append(roots, m.caches...), opts.Private...), ownPaths(own)...))
 	for _, d := range m.guard.unguarded {
 		m.log.Warn("a folder of juju's inside a workspace root is reached through a link, which a confined command could point elsewhere; keep juju's folders outside the roots (JUJU_HOME)", "folder", d)
 	}
@@ -314,6 +318,7 @@ func (m *Manager) sandboxPolicy(network, lifeline bool) sandbox.Policy {
 	p.Write = append(p.Write, m.caches...)
 	p.Pinned = append(p.Pinned, m.guard.pinned...)
 	p.ReadOnly = append(p.ReadOnly, m.guard.readOnly...)
+	p.Hidden = m.hidden
 	p.Network = network
 	if lifeline && m.alive != nil {
 		p.AliveFD = aliveFD

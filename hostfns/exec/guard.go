@@ -4,6 +4,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/jujutools/juju/internal/policy"
 )
@@ -170,4 +174,37 @@ func chain(root, p string, folder bool) ([]string, bool) {
 		}
 	}
 	return out, true
+}
+
+// runtimeFolders are the owner's session runtime folders (XDG_RUNTIME_DIR
+// in env, and /run/user/UID) that exist, as a confined command must find
+// them: empty. They hold the sockets of the session's daemons, and
+// connecting to a socket is no write: the D-Bus session bus there reaches
+// systemd's user manager, which runs whatever it is asked outside any
+// sandbox and past juju's end (`systemd-run --user`); podman's and the
+// keyring's sockets are there too. One that overlaps a folder of keep
+// (the roots, the caches, juju's own folders and programs) or lies in
+// /tmp (private to the sandbox already) is left as it is.
+func runtimeFolders(env []string, keep []string) []string {
+	var cands []string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok && filepath.IsAbs(v) {
+			cands = append(cands, v)
+		}
+	}
+	if runtime.GOOS == "linux" {
+		cands = append(cands, filepath.Join("/run/user", strconv.Itoa(os.Getuid())))
+	}
+	var out []string
+	for _, c := range cands {
+		c = filepath.Clean(c)
+		if real, err := filepath.EvalSymlinks(c); err == nil {
+			c = real
+		}
+		if fi, err := os.Stat(c); err != nil || !fi.IsDir() || c == "/" || policy.Within(c, "/tmp") || overlaps(c, keep) || slices.Contains(out, c) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
