@@ -98,3 +98,31 @@ func TestGuardProgramsAndJujuRoots(t *testing.T) {
 		}
 	}
 }
+
+// The session's runtime folder is hidden from a confined command, unless
+// it holds, or lies in, a folder the command must reach (a root, a cache,
+// juju's own), or lies in /tmp (private to the sandbox already), or is
+// not an absolute path to a folder.
+func TestRuntimeFolders(t *testing.T) {
+	base, err := os.MkdirTemp("/var/tmp", "juju-runtime-")
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	run, withRoot := filepath.Join(base, "run"), filepath.Join(base, "run2")
+	root := filepath.Join(withRoot, "proj")
+	os.MkdirAll(run, 0o700)
+	os.MkdirAll(root, 0o700)
+	for _, c := range []struct {
+		dir  string
+		want bool
+	}{{run, true}, {withRoot, false}, {root, false}, {filepath.Join(base, "missing"), false}, {"relative", false}} {
+		got := runtimeFolders([]string{"XDG_RUNTIME_DIR=" + c.dir}, []string{root})
+		if slices.Contains(got, c.dir) != c.want {
+			t.Errorf("XDG_RUNTIME_DIR=%s: hidden %v, want %v", c.dir, got, c.want)
+		}
+	}
+	if got := runtimeFolders([]string{"XDG_RUNTIME_DIR=/tmp"}, nil); slices.Contains(got, "/tmp") {
+		t.Errorf("/tmp is hidden: %v", got)
+	}
+}
