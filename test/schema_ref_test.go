@@ -72,31 +72,7 @@ func TestInstallRefusesExternalSchemaRef(t *testing.T) {
 func TestStartRefusesExternalSchemaRef(t *testing.T) {
 	home := newHome(t)
 	dir := rawWithRef(t)
-	dst := filepath.Join(home, "data", "plugins", "test-raw")
-	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(copyFolder(t, dir), dst); err != nil {
-		t.Fatal(err)
-	}
-	mdata, err := os.ReadFile(filepath.Join(dst, "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pin struct{ Wasm struct{ SHA256 string } }
-	json.Unmarshal(mdata, &pin)
-	if err := installed.WriteGrants(dst, installed.Grants{SHA256: pin.Wasm.SHA256, ManifestSHA256: installed.Hash(mdata)}); err != nil {
-		t.Fatal(err)
-	}
-
-	s := startHome(t, home, workspace(t, map[string]string{"a.txt": "a\n"}))
-	if names := s.toolNames(); slices.Contains(names, "test_raw_echo") || !slices.Contains(names, "list_directory") {
-		t.Fatalf("tools/list: %v", names)
-	}
-	s.ok("list_directory", map[string]any{"path": "."})
-	if p := findListed(t, home, "test-raw"); !strings.Contains(p.Error, "refers outside itself") {
-		t.Fatalf("plugins list does not say why the plugin is refused: %+v", p)
-	}
+	refusedAtStart(t, home, dir, "refers outside itself")
 }
 
 // A plugin whose input schema puts an x-mcp-header annotation on an object,
@@ -111,6 +87,15 @@ func TestStartRefusesBadHeaderAnnotation(t *testing.T) {
 		tool := m["tools"].([]any)[0].(map[string]any)
 		tool["inputSchema"].(map[string]any)["properties"].(map[string]any)["text"] = map[string]any{"type": "object", "x-mcp-header": "X-Text"}
 	})
+	refusedAtStart(t, home, dir, "x-mcp-header can only be applied to primitive types")
+}
+
+// refusedAtStart puts the plugin folder dir in place by hand as test-raw,
+// pinned as an install would, starts juju on home, and checks that juju
+// serves its own tools without the plugin's and that juju plugins list
+// says why it refused it (the error holds want).
+func refusedAtStart(t *testing.T, home, dir, want string) {
+	t.Helper()
 	dst := filepath.Join(home, "data", "plugins", "test-raw")
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		t.Fatal(err)
@@ -133,7 +118,7 @@ func TestStartRefusesBadHeaderAnnotation(t *testing.T) {
 		t.Fatalf("tools/list: %v", names)
 	}
 	s.ok("list_directory", map[string]any{"path": "."})
-	if p := findListed(t, home, "test-raw"); !strings.Contains(p.Error, "x-mcp-header can only be applied to primitive types") {
+	if p := findListed(t, home, "test-raw"); !strings.Contains(p.Error, want) {
 		t.Fatalf("plugins list does not say why the plugin is refused: %+v", p)
 	}
 }
