@@ -239,14 +239,7 @@ func TestBatchHoldsOnlyItsMessages(t *testing.T) {
 	f = newFront(HTTPConfig{Token: testToken, Limits: lim}, addr, newSessions(lim.MaxSessions, lim.SessionIdle), inner)
 	msg := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 	body := "[" + msg + "," + strings.Repeat(" ", 4<<20) + msg + "]"
-	r := httptest.NewRequest("POST", "/mcp", strings.NewReader(body))
-	r.Host = "127.0.0.1:7777"
-	r.Header.Set("Content-Type", "application/json")
-	r.Header.Set("Accept", "application/json, text/event-stream")
-	r.Header.Set("Authorization", "Bearer "+testToken)
-	r.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	w := httptest.NewRecorder()
-	f.ServeHTTP(w, r)
+	w := postStateless(f, testToken, body)
 	if w.Code != http.StatusOK || len(seen) != 2 {
 		t.Fatalf("%d, %d messages served: %s", w.Code, len(seen), w.Body)
 	}

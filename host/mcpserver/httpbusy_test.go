@@ -31,17 +31,7 @@ func TestBusyShares(t *testing.T) {
 		oauth.set(fmt.Sprintf("oauth-good-token-of-client-%d", i), fmt.Sprintf("c%d", i))
 	}
 	f := newFront(HTTPConfig{Token: testToken, OAuth: oauth, Limits: lim}, addr, newSessions(lim.MaxSessions, lim.SessionIdle), inner)
-	send := func(tok, body string) *httptest.ResponseRecorder {
-		r := httptest.NewRequest("POST", "/mcp", strings.NewReader(body))
-		r.Host = "127.0.0.1:7777"
-		r.Header.Set("Content-Type", "application/json")
-		r.Header.Set("Accept", "application/json, text/event-stream")
-		r.Header.Set("Authorization", "Bearer "+tok)
-		r.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-		w := httptest.NewRecorder()
-		f.ServeHTTP(w, r)
-		return w
-	}
+	send := func(tok, body string) *httptest.ResponseRecorder { return postStateless(f, tok, body) }
 	// refused sends a request that must be answered without being served.
 	refused := func(tok, body string) *httptest.ResponseRecorder {
 		t.Helper()
@@ -110,4 +100,18 @@ func TestBusyShares(t *testing.T) {
 	if n != 14 {
 		t.Fatalf("%d OAuth requests counted in flight, want 14", n)
 	}
+}
+
+// postStateless has f serve a stateless (2026-07-28) POST of body to /mcp
+// from loopback, with the bearer token tok.
+func postStateless(f *front, tok, body string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest("POST", "/mcp", strings.NewReader(body))
+	r.Host = "127.0.0.1:7777"
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	r.Header.Set("Authorization", "Bearer "+tok)
+	r.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	w := httptest.NewRecorder()
+	f.ServeHTTP(w, r)
+	return w
 }
