@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/internal/statat"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -203,7 +204,7 @@ func (d *fdDir) lstatReused(name string) (fs.FileInfo, error) {
 	d.nul = append(append(d.nul[:0], name...), 0)
 	d.si.Base = name
 	for {
-		err := lstatNul(d.fd, d.nul, &d.si.St)
+		err := statat.LstatNul(d.fd, d.nul, &d.si.St)
 		switch {
 		case err == syscall.EINTR:
 			continue

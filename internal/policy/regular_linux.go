@@ -6,9 +6,9 @@ import (
 	"io/fs"
 	"path"
 	"syscall"
-)
 
-const atSymlinkNofollow = 0x100
+	"github.com/jujutools/juju/internal/statat"
+)
 
 // Lstatat describes name in the folder dirfd without following it (fstatat
 // with AT_SYMLINK_NOFOLLOW). Names of more than one element follow the
@@ -16,7 +16,7 @@ const atSymlinkNofollow = 0x100
 func Lstatat(dirfd int, name string) (fs.FileInfo, error) {
 	si := &StatInfo{Base: path.Base(name)}
 	for {
-		err := fstatat(dirfd, name, &si.St, atSymlinkNofollow)
+		err := statat.Lstat(dirfd, name, &si.St)
 		switch {
 		case err == syscall.EINTR:
 			continue
