@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -93,5 +94,27 @@ func TestOpenTouchesNothing(t *testing.T) {
 	}
 	if _, err := os.Stat(j.Path()); err != nil {
 		t.Fatalf("Recover did not make the database: %v", err)
+	}
+}
+
+// Recover with nothing pending leaves the database as it is: juju calls it
+// at every start, and an empty transaction is still a commit, a new meta
+// page and two syncs of the file.
+func TestRecoverWithNothingPendingWritesNothing(t *testing.T) {
+	f := newFixture(t, map[string]string{"a.txt": "a\n"})
+	f.mustApply(write("a.txt", "b\n"))
+	before, err := os.ReadFile(f.j.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.j.Recover(); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.ReadFile(f.j.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Fatal("Recover rewrote the journal although nothing was pending")
 	}
 }
