@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"net/http"
-	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -57,24 +56,18 @@ func (w *rpcWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // timedWriter gives each write of an answer, and each flush, a deadline
 // of its own (Limits.WriteTimeout): a client that stops reading blocks a
 // write for that long at most, then the connection is cut. A whole SSE
-// stream has no deadline, only each event. done flushes what is left under
-// the deadline and clears it, so that the connection's next request starts
-// without one (net/http sets no write deadline of its own here).
+// stream has no deadline, only each event. done arms the deadline once
+// more for what net/http writes after the handler returns: the rest of
+// the answer, which it flushes itself (finishRequest) before it clears
+// the deadline for the connection's next request.
 type timedWriter struct {
 	http.ResponseWriter
 	rc      *http.ResponseController
 	timeout time.Duration
-	wrote   atomic.Bool
 }
 
 func (t *timedWriter) arm() {
-	t.wrote.Store(true)
 	t.rc.SetWriteDeadline(time.Now().Add(t.timeout))
-}
-
-func (t *timedWriter) WriteHeader(code int) {
-	t.wrote.Store(true)
-	t.ResponseWriter.WriteHeader(code)
 }
 
 func (t *timedWriter) Write(p []byte) (int, error) {
@@ -90,12 +83,11 @@ func (t *timedWriter) Flush() {
 // Unwrap lets http.ResponseController reach the connection.
 func (t *timedWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }
 
-// done ends the answer's writes: a flush under the deadline, when anything
-// was written, then no deadline.
+// done ends the handler's part of the answer. It does not flush: an
+// answer that fits net/http's buffer then goes out whole, with its
+// Content-Length, in one write, where a flush here made it chunked and
+// cost a second write for the chunks' end (docs/RATIONALE.md, "An HTTP
+// answer is written once").
 func (t *timedWriter) done() {
-	if t.wrote.Load() {
-		t.arm()
-		t.rc.Flush()
-	}
-	t.rc.SetWriteDeadline(time.Time{})
+	t.arm()
 }
