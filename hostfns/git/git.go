@@ -61,6 +61,7 @@
 package git
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -85,6 +86,14 @@ import (
 const (
 	DefaultTimeout   = 2 * time.Minute
 	DefaultMaxOutput = 8 << 20
+	// DefaultMaxData caps the data memory of every git juju starts but
+	// add and commit (proc.LimitData): git status over an index of a
+	// million files took 0.6 GB, and a repository's own settings make git
+	// read a file whole into memory (diff.orderFile, core.attributesFile),
+	// /dev/zero among them, or inflate an object of any size
+	// (core.bigFileThreshold), so a read grew until the machine ran out
+	// of memory.
+	DefaultMaxData = 2 << 30
 	// deadlineMargin is left between git's end and the plugin call's
 	// deadline.
 	deadlineMargin = time.Second
@@ -102,6 +111,9 @@ type Options struct {
 	Timeout time.Duration
 	// MaxOutput caps the stdout returned (DefaultMaxOutput when 0).
 	MaxOutput int
+	// MaxData caps the data memory of each git run but add and commit,
+	// whose hooks run as commands do (DefaultMaxData when 0).
+	MaxData uint64
 	// ConfineRead wraps the argv of a reading git run (status, diff, log,
 	// show, ls-files, rev-parse, branch) so that it runs with no writable
 	// path and no network: nil, or an error, runs it unconfined, its
@@ -136,6 +148,9 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 	}
 	if opts.MaxOutput <= 0 {
 		opts.MaxOutput = DefaultMaxOutput
+	}
+	if opts.MaxData == 0 {
+		opts.MaxData = DefaultMaxData
 	}
 	if opts.Env == nil {
 		opts.Env = os.Environ()
@@ -708,7 +723,7 @@ func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bo
 	env := append(append([]string(nil), s.env...), rp.env()...)
 	var drivers []string
 	if !mutates {
-		out, err := listConfig(ctx, dir, env)
+		out, err := s.listConfig(ctx, dir, env)
 		if err != nil {
 			s.log.Error("git config --list failed", "err", err)
 			return 0, nil, "", abi.Errorf(abi.Internal, "git could not read the repository's configuration; check it with git on the terminal, and tell the owner if it persists")
@@ -733,7 +748,15 @@ func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bo
 	cmd := proc.Command(ctx, dir, env, argv...)
 	stdout, stderr := proc.NewCapped(s.opts.MaxOutput), proc.NewCapped(64<<10)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	err := cmd.Run()
+	var err error
+	if mutates {
+		// add and commit run the repository's hooks, confined as a
+		// command is, and like a command uncapped: a linter a hook runs
+		// may need more than git does.
+		err = cmd.Run()
+	} else {
+		err = s.runCmd(cmd)
+	}
 	if ctx.Err() != nil {
 		return 0, nil, "", abi.Errorf(abi.Timeout, "git %s did not finish in time and was stopped; narrow it (paths, a limit) and try again (a FIFO or a slow mount in the work tree, which git opens as it reads .gitignore files, can hold it)", name)
 	}
@@ -750,10 +773,49 @@ func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bo
 		return 0, nil, "", abi.Errorf(abi.Internal, "git could not be run; try again, and tell the owner if it persists")
 	}
 	errText := stderr.String()
+	if err != nil && !mutates && outOfMemory(errText) {
+		return 0, nil, "", abi.Errorf(abi.TooLarge, "git %s needed more than the %d MiB of memory juju lets it use and was stopped: a setting of the repository's that makes git read a device or a huge file whole (diff.orderFile, core.attributesFile, core.bigFileThreshold), or a huge object, can do that; ask the owner to check the repository with git on the terminal", name, s.opts.MaxData>>20)
+	}
 	if stdout.Cut {
 		errText += fmt.Sprintf("\n[juju: git's output was cut at %d bytes; narrow the request]", s.opts.MaxOutput)
 	}
 	return cmd.ProcessState.ExitCode(), stdout.Bytes(), errText, nil
+}
+
+// startCmd starts cmd, a git, and caps its data memory at MaxData: past
+// it an allocation fails and git ends ("Out of memory"). The cap is set
+// just after the start, before git has read anything of the repository's;
+// a sandbox's wrapper passes it on to the git it starts.
+func (s *server) startCmd(cmd *osexec.Cmd) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	if err := proc.LimitData(cmd.Process.Pid, s.opts.MaxData); err != nil {
+		s.log.Warn("git: the memory cap could not be set", "err", err)
+	}
+	return nil
+}
+
+// runCmd is cmd.Run with startCmd's cap.
+func (s *server) runCmd(cmd *osexec.Cmd) error {
+	if err := s.startCmd(cmd); err != nil {
+		return err
+	}
+	return cmd.Wait()
+}
+
+// output is cmd.Output with startCmd's cap.
+func (s *server) output(cmd *osexec.Cmd) ([]byte, error) {
+	var b bytes.Buffer
+	cmd.Stdout = &b
+	err := s.runCmd(cmd)
+	return b.Bytes(), err
+}
+
+// outOfMemory reports whether git's stderr says an allocation failed, as
+// it does past MaxData ("fatal: Out of memory, realloc failed").
+func outOfMemory(stderr string) bool {
+	return strings.Contains(stderr, "Out of memory") || strings.Contains(stderr, "Cannot allocate memory")
 }
 
 // argsError refuses an argument no program can receive (proc.CheckArgv),

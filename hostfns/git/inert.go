@@ -181,8 +181,8 @@ func repoDrivers(out []byte, ownerFile func(origin string) bool) []string {
 }
 
 // listConfig runs `git config --list` in the repository with env.
-func listConfig(ctx context.Context, dir string, env []string) ([]byte, error) {
+func (s *server) listConfig(ctx context.Context, dir string, env []string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	return proc.Command(ctx, dir, env, "git", "config", "--list", "--show-scope", "--show-origin", "--includes", "-z").Output()
+	return s.output(proc.Command(ctx, dir, env, "git", "config", "--list", "--show-scope", "--show-origin", "--includes", "-z"))
 }

@@ -51,7 +51,7 @@ func (s *server) linkedKeys(ctx context.Context, rp *repo, dir string, pathspecs
 	if err != nil {
 		return nil, abi.Errorf(abi.Internal, "git could not list the index; try again, and tell the owner if it persists")
 	}
-	if err := cmd.Start(); err != nil {
+	if err := s.startCmd(cmd); err != nil {
 		if errors.Is(err, osexec.ErrNotFound) {
 			return nil, abi.Errorf(abi.NotFound, "git is not installed on this machine; ask the owner to install it")
 		}

@@ -51,7 +51,7 @@ func (s *server) checkRevisions(ctx context.Context, rp *repo, dir string, opts 
 	var names []string
 	var from []string // the argument each name came from
 	for _, r := range revs {
-		out, err := proc.Command(ctx, dir, env, "git", "rev-parse", "--revs-only", "--no-flags", r).Output()
+		out, err := s.output(proc.Command(ctx, dir, env, "git", "rev-parse", "--revs-only", "--no-flags", r))
 		if ctx.Err() != nil {
 			return abi.Errorf(abi.Timeout, "git took too long to resolve the revisions; try again")
 		}
@@ -75,7 +75,7 @@ func (s *server) checkRevisions(ctx context.Context, rp *repo, dir string, opts 
 	}
 	cmd := proc.Command(ctx, dir, env, "git", "cat-file", "--batch-check=%(objecttype)")
 	cmd.Stdin = &in
-	out, err := cmd.Output()
+	out, err := s.output(cmd)
 	if err != nil {
 		s.log.Error("git cat-file failed", "err", err)
 		return abi.Errorf(abi.Internal, "git could not check the revisions' objects; check the repository with git on the terminal, and tell the owner if it persists")

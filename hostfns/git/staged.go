@@ -32,7 +32,7 @@ func (s *server) checkStaged(ctx context.Context, rp *repo, dir string) *abi.Err
 	cmd := proc.Command(ctx, dir, s.plainEnv(rp), "git", "diff", "--cached", "--name-only", "-z", "--no-renames")
 	out := proc.NewCapped(s.opts.MaxOutput)
 	cmd.Stdout = out
-	if err := cmd.Run(); err != nil || out.Cut {
+	if err := s.runCmd(cmd); err != nil || out.Cut {
 		if ctx.Err() != nil {
 			return abi.Errorf(abi.Timeout, "git took too long to list the staged changes; try again")
 		}
