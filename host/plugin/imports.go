@@ -23,11 +23,18 @@ type Import struct {
 // exports, straight from the binary's import and export sections (no
 // compilation). A module with a start section is refused
 // (wasmstop.ErrStart): wazero would run its start function while it
-// instantiates the module, where no deadline can stop it. Every path that
-// accepts a module reads it here first: build, install and load.
+// instantiates the module, where no deadline can stop it. Nor is one whose
+// counts (locals, entries, names) are past what its bytes hold
+// (wasmstop.ErrCounts): wazero allocates by them while it decodes, and a
+// module of a hundred bytes took gigabytes. Every path that accepts a
+// module reads it here first, before wazero sees it: build, install and
+// load.
 func ModuleInfo(wasm []byte) (imports []Import, exports []string, err error) {
 	if len(wasm) < 8 || !bytes.Equal(wasm[:8], []byte("\x00asm\x01\x00\x00\x00")) {
 		return nil, nil, errWasm
+	}
+	if err := wasmstop.CheckCounts(wasm); err != nil {
+		return nil, nil, err
 	}
 	r := &reader{b: wasm[8:]}
 	for len(r.b) > 0 {

@@ -24,11 +24,11 @@ var ErrModule = errors.New("pluginbuild: the wasm cannot be a juju plugin")
 // running it, and says what would stop juju from instantiating it or
 // asking it what it is: a start section (wasmstop.ErrStart), an import
 // from a module juju does not link (AssemblyScript's env.abort), no
-// juju_describe export, or tables past juju's bounds
-// (wasmstop.BoundTables).
+// juju_describe export, tables past juju's bounds (wasmstop.BoundTables),
+// or counts past what the module's bytes hold (wasmstop.CheckCounts).
 func CheckModule(wasm []byte) error {
 	imports, exports, err := plugin.ModuleInfo(wasm)
-	if errors.Is(err, wasmstop.ErrStart) {
+	if errors.Is(err, wasmstop.ErrStart) || errors.Is(err, wasmstop.ErrCounts) {
 		return fmt.Errorf("%w: %w (docs/ABI.md, Memory, WASI and the kernel)", ErrModule, err)
 	}
 	if err != nil {

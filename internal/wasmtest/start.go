@@ -30,6 +30,11 @@ type StartOptions struct {
 	// ABI1 leaves out the juju:channel imports (Probe is ignored): the
 	// module speaks ABI 1, and its juju_call returns 0 with no output.
 	ABI1 bool
+	// Locals is how many i64 locals its juju_call declares, in one group.
+	Locals uint32
+	// Custom, when set, is the body of a custom section put last (a name
+	// section, say).
+	Custom []byte
 }
 
 // StartPlugin is a plugin of one tool whose juju_call answers the text
@@ -112,8 +117,16 @@ func StartPlugin(o StartOptions) []byte {
 	data := func(at uint32, b []byte) []byte {
 		return cat([]byte{0x00}, s32(int32(at)), []byte{0x0b}, u(uint32(len(b))), b)
 	}
+	callCode := code(call)
+	if o.Locals > 0 {
+		locals := cat([]byte{0x01}, u(o.Locals), []byte{i64})
+		callCode = cat(u(uint32(len(locals)+len(call))), locals, call)
+	}
 	sections = append(sections,
-		Section(10, Vec(code(describe), code(call), code(spin))...),
+		Section(10, Vec(code(describe), callCode, code(spin))...),
 		Section(11, Vec(data(descAt, desc), data(answerAt, answer), data(requestAt, request))...))
+	if o.Custom != nil {
+		sections = append(sections, Section(0, o.Custom...))
+	}
 	return Binary(sections...)
 }

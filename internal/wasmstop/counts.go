@@ -1,0 +1,227 @@
+package wasmstop
+
+import (
+	"errors"
+	"fmt"
+)
+
+// wazero's decoder sizes what it allocates by the counts a module
+// declares, before it reads what they count: a function's locals (one
+// byte each in a slice, then tens of bytes each in the compiler), a
+// vector's entries, the name section's names. A count is a number of up
+// to 2^32-1 written in five bytes, so a module of a hundred bytes made
+// `juju plugins build` and `install` take 5 GB and two minutes with one
+// function of 200 million locals, and end with Go's out-of-memory error
+// (no recover) with a name section naming 2^32-1 locals of a function:
+// the module is decoded at build, at install before describe runs it,
+// and at every load. CheckCounts reads every such count first, without
+// allocating, so wazero never sees a module whose counts are past what
+// its bytes can hold.
+
+// MaxLocals is the most locals one function may declare, its parameters
+// not counted: the bound browsers' engines set (the JavaScript API's
+// implementation limits), so every module built for the web keeps it. Go
+// and TinyGo functions declare at most a few hundred.
+const MaxLocals = 50_000
+
+// ErrCounts wraps every reason CheckCounts refuses a module.
+var ErrCounts = errors.New("wasmstop: the module declares more than its bytes hold")
+
+// Section ids CheckCounts reads beyond the count of their vector.
+const (
+	secType    = 1
+	secElement = 9
+	secData    = 11
+)
+
+// CheckCounts refuses a module that declares a count of entries its bytes
+// cannot hold, or a function with more than MaxLocals locals. Each entry
+// of a vector takes at least a byte, so a count past the bytes left is
+// malformed; the check stops there, at the count, where wazero would
+// allocate for it. It does not validate the rest: wazero does, once the
+// counts are known to be small.
+func CheckCounts(mod []byte) error {
+	if len(mod) < 8 {
+		return fmt.Errorf("%w: not a wasm binary", ErrCounts)
+	}
+	r := reader{b: mod[8:]}
+	for r.err == nil && r.off < len(r.b) {
+		id := r.byte()
+		body := r.bytes(r.u32())
+		if r.err != nil {
+			return fmt.Errorf("%w: a section's size is malformed", ErrCounts)
+		}
+		if err := checkSection(id, body); err != nil {
+			return fmt.Errorf("%w: section %d: %w", ErrCounts, id, err)
+		}
+	}
+	return nil
+}
+
+func checkSection(id byte, body []byte) error {
+	s := reader{b: body}
+	switch id {
+	case secCustom:
+		if s.name() == "name" && s.err == nil {
+			return checkNames(&reader{b: body[s.off:]})
+		}
+		return nil
+	case secStart, 12: // a function index; the data count
+		return nil
+	}
+	n := s.count()
+	switch id {
+	case secType:
+		for i := uint32(0); i < n && s.err == nil; i++ {
+			if s.byte() != 0x60 {
+				return errors.New("a type is not a function type")
+			}
+			s.valTypes(s.count()) // parameters
+			s.valTypes(s.count()) // results
+		}
+	case secElement:
+		for i := uint32(0); i < n && s.err == nil; i++ {
+			s.element()
+		}
+	case secCode:
+		for i := uint32(0); i < n && s.err == nil; i++ {
+			f := reader{b: s.bytes(s.u32())}
+			if s.err != nil {
+				break
+			}
+			var locals uint64
+			for g := f.count(); g > 0 && f.err == nil; g-- {
+				locals += uint64(f.u32())
+				f.valTypes(1)
+			}
+			if f.err != nil {
+				return fmt.Errorf("function %d's locals are malformed", i)
+			}
+			if locals > MaxLocals {
+				return fmt.Errorf("function %d declares %d locals, more than the %d juju allows", i, locals, MaxLocals)
+			}
+		}
+	case secData:
+		for i := uint32(0); i < n && s.err == nil; i++ {
+			switch s.u32() {
+			case 0:
+				s.constExpr()
+			case 2:
+				s.u32()
+				s.constExpr()
+			}
+			s.bytes(s.u32())
+		}
+	}
+	if s.err != nil {
+		return errors.New("its entries are malformed, or more than its bytes hold")
+	}
+	return nil
+}
+
+// checkNames reads the name section's function names (1) and local names
+// (2); other subsections are skipped.
+func checkNames(r *reader) error {
+	for r.err == nil && r.off < len(r.b) {
+		id := r.byte()
+		s := reader{b: r.bytes(r.u32())}
+		if id != 1 && id != 2 {
+			continue
+		}
+		for n := s.count(); n > 0 && s.err == nil; n-- {
+			s.u32() // a function index
+			if id == 1 {
+				s.name()
+				continue
+			}
+			for k := s.count(); k > 0 && s.err == nil; k-- {
+				s.u32()
+				s.name()
+			}
+		}
+		if s.err != nil {
+			return fmt.Errorf("the name section's subsection %d names more than its bytes hold, or is malformed", id)
+		}
+	}
+	if r.err != nil {
+		return errors.New("the name section is malformed")
+	}
+	return nil
+}
+
+// count reads a vector's count, which may not pass the bytes left: every
+// entry takes one at least.
+func (r *reader) count() uint32 {
+	n := r.u32()
+	if r.err == nil && uint64(n) > uint64(len(r.b)-r.off) {
+		r.err = errEOF
+		return 0
+	}
+	return n
+}
+
+// valTypes reads n value types; a reference type of the typed function
+// references proposal carries a heap type.
+func (r *reader) valTypes(n uint32) {
+	for ; n > 0 && r.err == nil; n-- {
+		if b := r.byte(); b == 0x63 || b == 0x64 {
+			r.sleb(5)
+		}
+	}
+}
+
+// constExpr reads a constant expression up to its end.
+func (r *reader) constExpr() {
+	for r.err == nil {
+		switch op := r.byte(); op {
+		case 0x0b: // end
+			return
+		case 0x41: // i32.const
+			r.sleb(5)
+		case 0x42: // i64.const
+			r.sleb(10)
+		case 0x43: // f32.const
+			r.bytes(4)
+		case 0x44: // f64.const
+			r.bytes(8)
+		case 0x23, 0xd2: // global.get, ref.func
+			r.u32()
+		case 0xd0: // ref.null
+			r.valTypes(1)
+		case 0xfd: // v128.const
+			if r.u32() != 12 {
+				r.err = errEOF
+			}
+			r.bytes(16)
+		case 0x6a, 0x6b, 0x6c, 0x7c, 0x7d, 0x7e: // extended constant arithmetic
+		default:
+			r.err = errEOF
+		}
+	}
+}
+
+// element reads an element segment, whichever of its eight forms.
+func (r *reader) element() {
+	flags := r.u32()
+	if flags > 7 {
+		r.err = errEOF
+		return
+	}
+	if flags&1 == 0 { // active
+		if flags&2 != 0 {
+			r.u32() // a table index
+		}
+		r.constExpr()
+	}
+	if flags&3 != 0 { // an element kind or a reference type
+		r.valTypes(1)
+	}
+	n := r.count()
+	for ; n > 0 && r.err == nil; n-- {
+		if flags&4 != 0 {
+			r.constExpr()
+		} else {
+			r.u32()
+		}
+	}
+}
