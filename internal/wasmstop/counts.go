@@ -24,6 +24,13 @@ import (
 // and TinyGo functions declare at most a few hundred.
 const MaxLocals = 50_000
 
+// MaxModuleLocals is the most locals all of a module's functions may
+// declare together: the bound per function alone let a module of 20 KB
+// declare 100 million. juju's core module declares 16,000 (Go's
+// functions a handful each); a module of 4 million compiles in about a
+// second and 60 MB.
+const MaxModuleLocals = 1 << 22
+
 // ErrCounts wraps every reason CheckCounts refuses a module.
 var ErrCounts = errors.New("wasmstop: the module declares more than its bytes hold")
 
@@ -35,7 +42,8 @@ const (
 )
 
 // CheckCounts refuses a module that declares a count of entries its bytes
-// cannot hold, or a function with more than MaxLocals locals. Each entry
+// cannot hold, a function with more than MaxLocals locals, or functions
+// with more than MaxModuleLocals together. Each entry
 // of a vector takes at least a byte, so a count past the bytes left is
 // malformed; the check stops there, at the count, where wazero would
 // allocate for it. It does not validate the rest: wazero does, once the
@@ -84,6 +92,7 @@ func checkSection(id byte, body []byte) error {
 			s.element()
 		}
 	case secCode:
+		var total uint64
 		for i := uint32(0); i < n && s.err == nil; i++ {
 			f := reader{b: s.bytes(s.u32())}
 			if s.err != nil {
@@ -99,6 +108,9 @@ func checkSection(id byte, body []byte) error {
 			}
 			if locals > MaxLocals {
 				return fmt.Errorf("function %d declares %d locals, more than the %d juju allows", i, locals, MaxLocals)
+			}
+			if total += locals; total > MaxModuleLocals {
+				return fmt.Errorf("the functions up to %d declare %d locals together, more than the %d juju allows a module", i, total, MaxModuleLocals)
 			}
 		}
 	case secData:

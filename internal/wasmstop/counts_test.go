@@ -31,6 +31,7 @@ func TestCheckCounts(t *testing.T) {
 		mod  []byte
 	}{
 		{"plain", wasmtest.StartPlugin(wasmtest.StartOptions{Tool: "t"})},
+		{"MaxModuleLocals locals", manyLocals(wasmstop.MaxModuleLocals / wasmstop.MaxLocals)},
 		{"MaxLocals locals", wasmtest.StartPlugin(wasmtest.StartOptions{Tool: "t", Locals: wasmstop.MaxLocals})},
 		{"names", wasmtest.StartPlugin(wasmtest.StartOptions{Tool: "t",
 			Custom: nameSection(2, cat(uleb(1), uleb(0), uleb(1), uleb(0), wasmtest.Name("x")))})},
@@ -58,6 +59,7 @@ func TestCheckCounts(t *testing.T) {
 			wasmtest.Section(10, cat(uleb(1), uleb(9), uleb(2), uleb(1<<30), []byte{0x7e}, uleb(1<<30), []byte{0x7e, 0x0b})...))},
 		{"local names", wasmtest.StartPlugin(wasmtest.StartOptions{Tool: "t",
 			Custom: nameSection(2, cat(uleb(1), uleb(0), uleb(huge), uleb(0), wasmtest.Name("x")))})},
+		{"MaxLocals in many functions", manyLocals(wasmstop.MaxModuleLocals/wasmstop.MaxLocals + 1)},
 		{"functions named", wasmtest.StartPlugin(wasmtest.StartOptions{Tool: "t",
 			Custom: nameSection(1, cat(uleb(huge), uleb(0), wasmtest.Name("x")))})},
 		{"functions", wasmtest.Binary(typ, wasmtest.Section(3, uleb(huge)...))},
@@ -86,4 +88,16 @@ func FuzzCheckCounts(f *testing.F) {
 	f.Fuzz(func(t *testing.T, mod []byte) {
 		wasmstop.CheckCounts(mod)
 	})
+}
+
+// manyLocals is a module of n functions () -> () declaring MaxLocals i64
+// locals each.
+func manyLocals(n int) []byte {
+	funcs, code := uleb(uint32(n)), uleb(uint32(n))
+	body := cat(uleb(1), uleb(wasmstop.MaxLocals), []byte{0x7e, 0x0b})
+	for range n {
+		funcs = append(funcs, 0)
+		code = append(append(code, uleb(uint32(len(body)))...), body...)
+	}
+	return wasmtest.Binary(wasmtest.Section(1, cat(uleb(1), []byte{0x60, 0, 0})...), wasmtest.Section(3, funcs...), wasmtest.Section(10, code...))
 }
