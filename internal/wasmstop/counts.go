@@ -31,6 +31,12 @@ const MaxLocals = 50_000
 // second and 60 MB.
 const MaxModuleLocals = 1 << 22
 
+// MaxGlobals is the most globals a module may define. Each instance keeps
+// its globals in juju's heap, outside the memory cap, at about 69 bytes
+// each: a module of 50 MB defining 10 million took 686 MB per instance.
+// Go's modules define 10 (juju adds 2); 65,536 take 4.5 MB.
+const MaxGlobals = 1 << 16
+
 // ErrCounts wraps every reason CheckCounts refuses a module.
 var ErrCounts = errors.New("wasmstop: the module declares more than its bytes hold")
 
@@ -42,8 +48,9 @@ const (
 )
 
 // CheckCounts refuses a module that declares a count of entries its bytes
-// cannot hold, a function with more than MaxLocals locals, or functions
-// with more than MaxModuleLocals together. Each entry
+// cannot hold, a function with more than MaxLocals locals, functions
+// with more than MaxModuleLocals together, or more than MaxGlobals
+// globals. Each entry
 // of a vector takes at least a byte, so a count past the bytes left is
 // malformed; the check stops there, at the count, where wazero would
 // allocate for it. It does not validate the rest: wazero does, once the
@@ -79,6 +86,10 @@ func checkSection(id byte, body []byte) error {
 	}
 	n := s.count()
 	switch id {
+	case secGlobal:
+		if n > MaxGlobals {
+			return fmt.Errorf("the module defines %d globals, more than the %d juju allows", n, MaxGlobals)
+		}
 	case secType:
 		for i := uint32(0); i < n && s.err == nil; i++ {
 			if s.byte() != 0x60 {

@@ -32,6 +32,7 @@ func TestCheckCounts(t *testing.T) {
 	}{
 		{"plain", wasmtest.StartPlugin(wasmtest.StartOptions{Tool: "t"})},
 		{"MaxModuleLocals locals", manyLocals(wasmstop.MaxModuleLocals / wasmstop.MaxLocals)},
+		{"MaxGlobals globals", globals(wasmstop.MaxGlobals)},
 		{"MaxLocals locals", wasmtest.StartPlugin(wasmtest.StartOptions{Tool: "t", Locals: wasmstop.MaxLocals})},
 		{"names", wasmtest.StartPlugin(wasmtest.StartOptions{Tool: "t",
 			Custom: nameSection(2, cat(uleb(1), uleb(0), uleb(1), uleb(0), wasmtest.Name("x")))})},
@@ -60,6 +61,7 @@ func TestCheckCounts(t *testing.T) {
 		{"local names", wasmtest.StartPlugin(wasmtest.StartOptions{Tool: "t",
 			Custom: nameSection(2, cat(uleb(1), uleb(0), uleb(huge), uleb(0), wasmtest.Name("x")))})},
 		{"MaxLocals in many functions", manyLocals(wasmstop.MaxModuleLocals/wasmstop.MaxLocals + 1)},
+		{"MaxGlobals+1 globals", globals(wasmstop.MaxGlobals + 1)},
 		{"functions named", wasmtest.StartPlugin(wasmtest.StartOptions{Tool: "t",
 			Custom: nameSection(1, cat(uleb(huge), uleb(0), wasmtest.Name("x")))})},
 		{"functions", wasmtest.Binary(typ, wasmtest.Section(3, uleb(huge)...))},
@@ -100,4 +102,13 @@ func manyLocals(n int) []byte {
 		code = append(append(code, uleb(uint32(len(body)))...), body...)
 	}
 	return wasmtest.Binary(wasmtest.Section(1, cat(uleb(1), []byte{0x60, 0, 0})...), wasmtest.Section(3, funcs...), wasmtest.Section(10, code...))
+}
+
+// globals is a module defining n globals, mutable i32s set to 0.
+func globals(n int) []byte {
+	g := uleb(uint32(n))
+	for range n {
+		g = append(g, 0x7f, 0x01, 0x41, 0x00, 0x0b)
+	}
+	return wasmtest.Binary(wasmtest.Section(6, g...))
 }
