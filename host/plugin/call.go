@@ -81,10 +81,37 @@ func (p *Plugin) decodeResult(out []byte) (*abi.CallResult, error) {
 	if err := res.Resolve(body); err != nil {
 		return nil, err
 	}
+	if len(res.Structured) > 0 {
+		switch res.Structured[skipJSONSpace(res.Structured)] {
+		case '{':
+		case 'n': // null, as a nil map is written: none
+			res.Structured = nil
+		default:
+			return nil, errNotObject
+		}
+	}
 	if !utf8.Valid(res.Structured) {
 		res.Structured = replaceInvalidUTF8(res.Structured)
 	}
 	return &res, nil
+}
+
+// errNotObject reports a structured content that is not a JSON object:
+// MCP's structuredContent is an object, and the clients' decoders (the
+// TypeScript SDK's schema, the Python SDK's dict) refuse the whole message
+// for an array, a string or a number, so the model got a protocol error
+// instead of the tool's answer.
+var errNotObject = errors.New("the structured content is not a JSON object")
+
+// skipJSONSpace returns the index of b's first byte that is not JSON's
+// white space (len(b)-1 when all are).
+func skipJSONSpace(b []byte) int {
+	for i, c := range b {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return i
+		}
+	}
+	return len(b) - 1
 }
 
 // replaceInvalidUTF8 returns the JSON value b with each byte that is not

@@ -32,6 +32,9 @@ type StartOptions struct {
 	ABI1 bool
 	// Locals is how many i64 locals its juju_call declares, in one group.
 	Locals uint32
+	// Answer, when set, is the result's header juju_call answers instead
+	// of the text "ok".
+	Answer []byte
 	// Custom, when set, is the body of a custom section put last (a name
 	// section, say).
 	Custom []byte
@@ -57,6 +60,9 @@ func StartPlugin(o StartOptions) []byte {
 		map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false},
 		map[string]any{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}}}})
 	h, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": "ok"}}})
+	if o.Answer != nil {
+		h = o.Answer
+	}
 	answer := append(binary.LittleEndian.AppendUint32(nil, uint32(len(h))), h...)
 	request := append(binary.LittleEndian.AppendUint32(nil, 2), "{}"...)
 	answerAt := uint32(descAt + len(desc))
