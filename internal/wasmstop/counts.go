@@ -37,6 +37,14 @@ const MaxModuleLocals = 1 << 22
 // Go's modules define 10 (juju adds 2); 65,536 take 4.5 MB.
 const MaxGlobals = 1 << 16
 
+// MaxElements is the most entries a module's element segments may hold
+// together, as many as a table may (MaxTableEntries): wazero decodes each
+// entry into some 40 bytes (16 MB of entries took 623 MB), and keeps a passive segment's entries in each
+// instance, 8 bytes each in juju's heap outside the memory cap, where the
+// module holds them in one byte each. Go's modules hold one segment of
+// some 7,000 entries.
+const MaxElements = MaxTableEntries
+
 // ErrCounts wraps every reason CheckCounts refuses a module.
 var ErrCounts = errors.New("wasmstop: the module declares more than its bytes hold")
 
@@ -99,8 +107,11 @@ func checkSection(id byte, body []byte) error {
 			s.valTypes(s.count()) // results
 		}
 	case secElement:
+		var total uint64
 		for i := uint32(0); i < n && s.err == nil; i++ {
-			s.element()
+			if total += uint64(s.element()); total > MaxElements {
+				return fmt.Errorf("the element segments up to %d hold %d entries together, more than the %d juju allows", i, total, MaxElements)
+			}
 		}
 	case secCode:
 		var total uint64
@@ -223,12 +234,13 @@ func (r *reader) constExpr() {
 	}
 }
 
-// element reads an element segment, whichever of its eight forms.
-func (r *reader) element() {
+// element reads an element segment, whichever of its eight forms, and
+// returns how many entries it holds.
+func (r *reader) element() uint32 {
 	flags := r.u32()
 	if flags > 7 {
 		r.err = errEOF
-		return
+		return 0
 	}
 	if flags&1 == 0 { // active
 		if flags&2 != 0 {
@@ -240,11 +252,12 @@ func (r *reader) element() {
 		r.valTypes(1)
 	}
 	n := r.count()
-	for ; n > 0 && r.err == nil; n-- {
+	for k := n; k > 0 && r.err == nil; k-- {
 		if flags&4 != 0 {
 			r.constExpr()
 		} else {
 			r.u32()
 		}
 	}
+	return n
 }

@@ -33,6 +33,7 @@ func TestCheckCounts(t *testing.T) {
 		{"plain", wasmtest.StartPlugin(wasmtest.StartOptions{Tool: "t"})},
 		{"MaxModuleLocals locals", manyLocals(wasmstop.MaxModuleLocals / wasmstop.MaxLocals)},
 		{"MaxGlobals globals", globals(wasmstop.MaxGlobals)},
+		{"MaxElements entries", elements(wasmstop.MaxElements/2, wasmstop.MaxElements/2)},
 		{"MaxLocals locals", wasmtest.StartPlugin(wasmtest.StartOptions{Tool: "t", Locals: wasmstop.MaxLocals})},
 		{"names", wasmtest.StartPlugin(wasmtest.StartOptions{Tool: "t",
 			Custom: nameSection(2, cat(uleb(1), uleb(0), uleb(1), uleb(0), wasmtest.Name("x")))})},
@@ -62,6 +63,7 @@ func TestCheckCounts(t *testing.T) {
 			Custom: nameSection(2, cat(uleb(1), uleb(0), uleb(huge), uleb(0), wasmtest.Name("x")))})},
 		{"MaxLocals in many functions", manyLocals(wasmstop.MaxModuleLocals/wasmstop.MaxLocals + 1)},
 		{"MaxGlobals+1 globals", globals(wasmstop.MaxGlobals + 1)},
+		{"MaxElements+1 entries", elements(wasmstop.MaxElements/2, wasmstop.MaxElements/2+1)},
 		{"functions named", wasmtest.StartPlugin(wasmtest.StartOptions{Tool: "t",
 			Custom: nameSection(1, cat(uleb(huge), uleb(0), wasmtest.Name("x")))})},
 		{"functions", wasmtest.Binary(typ, wasmtest.Section(3, uleb(huge)...))},
@@ -111,4 +113,18 @@ func globals(n int) []byte {
 		g = append(g, 0x7f, 0x01, 0x41, 0x00, 0x0b)
 	}
 	return wasmtest.Binary(wasmtest.Section(6, g...))
+}
+
+// elements is a module of one function and passive element segments, each
+// holding as many entries (that function) as counts gives.
+func elements(counts ...int) []byte {
+	segs := uleb(uint32(len(counts)))
+	for _, n := range counts {
+		segs = append(append(segs, 0x01, 0x00), uleb(uint32(n))...) // passive, funcref
+		for range n {
+			segs = append(segs, 0x00)
+		}
+	}
+	return wasmtest.Binary(wasmtest.Section(1, cat(uleb(1), []byte{0x60, 0, 0})...), wasmtest.Section(3, 1, 0),
+		wasmtest.Section(9, segs...), wasmtest.Section(10, 1, 2, 0, 0x0b))
 }
