@@ -60,3 +60,44 @@ func TestStructuredContentIsAnObject(t *testing.T) {
 		}
 	}
 }
+
+// An installed plugin's structured content that does not fit the output
+// schema its tool declares is PLUGIN_FAILED, naming where it does not fit:
+// clients check it against the schema (the TypeScript SDK throws), so it
+// would reach the model as a protocol error naming no one.
+func TestStructuredContentFitsTheOutputSchema(t *testing.T) {
+	home := newHome(t)
+	output := map[string]any{"type": "object", "properties": map[string]any{"n": map[string]any{"type": "integer"}}, "required": []any{"n"}}
+	answers := map[string]string{
+		"test_fits":    `{"content":[{"type":"text","text":"a"}],"structured":{"n":5}}`,
+		"test_wrong":   `{"content":[{"type":"text","text":"a"}],"structured":{"n":"five"}}`,
+		"test_missing": `{"content":[{"type":"text","text":"a"}],"structured":{"m":5}}`,
+	}
+	for tool, answer := range answers {
+		dir := filepath.Join(t.TempDir(), tool)
+		os.MkdirAll(dir, 0o755)
+		name := strings.ReplaceAll(tool, "_", "-")
+		os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"abi": 2, "name": "`+name+`", "version": "0.0.0",
+			"description": "Test plugin: answers a structured content; built only by tests.",
+			"wasm": {"file": "plugin.wasm", "sha256": ""}, "capabilities": []}`), 0o644)
+		wasmFile := filepath.Join(t.TempDir(), "plugin.wasm")
+		os.WriteFile(wasmFile, wasmtest.StartPlugin(wasmtest.StartOptions{Tool: tool, Answer: []byte(answer), Output: output}), 0o644)
+		cliOK(t, home, "plugins", "build", "--wasm", wasmFile, dir)
+		if errs, code := cliWithin(t, 60*time.Second, home, "plugins", "install", dir, "--yes"); code != 0 {
+			t.Fatalf("install %s: exit %d, %s", tool, code, errs)
+		}
+	}
+	s := startHome(t, home, workspace(t, map[string]string{"a.txt": "a\n"}))
+	for tool, where := range map[string]string{"test_fits": "", "test_wrong": `"/n"`, "test_missing": "its structured content does not fit"} {
+		res := s.call(tool, map[string]any{})
+		if where == "" {
+			if res.IsError || res.StructuredContent == nil {
+				t.Errorf("%s: %s, %v", tool, text(res), res.StructuredContent)
+			}
+			continue
+		}
+		if !res.IsError || !strings.HasPrefix(text(res), "PLUGIN_FAILED") || !strings.Contains(text(res), where) {
+			t.Errorf("%s: %s with structured content %v, want PLUGIN_FAILED naming %s", tool, text(res), res.StructuredContent, where)
+		}
+	}
+}

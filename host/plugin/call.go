@@ -48,6 +48,12 @@ func (p *Plugin) Call(ctx context.Context, caller hostfns.Caller, tool string, a
 		p.rt.log.Warn("plugin returned no structured content for a tool with an output schema", "plugin", p.Name(), "tool", tool)
 		return failure(abi.Errorf(abi.PluginFailed, "the plugin %s returned no structured content from %s, whose output schema promises it; report it to the plugin's author", p.Name(), tool))
 	}
+	if res.Error == nil {
+		if e := p.checkOutput(tool, res.Structured); e != nil {
+			p.rt.log.Warn("plugin returned structured content its output schema refuses", "plugin", p.Name(), "tool", tool)
+			return failure(e)
+		}
+	}
 	return res
 }
 

@@ -51,6 +51,9 @@ type Plugin struct {
 	space string
 	// embedded: the wasm is part of juju's binary (LoadEmbedded)
 	embedded bool
+	// outputs holds the output schemas of its tools, compiled when
+	// first needed (checkOutput; installed plugins only): tool → *outputSchema
+	outputs sync.Map
 	// releaseWasm, when set, is called once the wasm has been compiled (or
 	// failed to): its bytes are not read again.
 	releaseWasm func()

@@ -38,6 +38,8 @@ type StartOptions struct {
 	// Custom, when set, is the body of a custom section put last (a name
 	// section, say).
 	Custom []byte
+	// Output, when set, is the output schema its tool declares.
+	Output map[string]any
 }
 
 // StartPlugin is a plugin of one tool whose juju_call answers the text
@@ -55,10 +57,11 @@ func StartPlugin(o StartOptions) []byte {
 		Tier        string         `json:"tier"`
 		InputSchema map[string]any `json:"inputSchema"`
 		Annotations map[string]any `json:"annotations"`
+		Output      map[string]any `json:"outputSchema,omitempty"`
 	}
 	desc, _ := json.Marshal(map[string]any{"tools": []spec{{o.Tool, "answers ok", "R",
 		map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false},
-		map[string]any{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}}}})
+		map[string]any{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}, o.Output}}})
 	h, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": "ok"}}})
 	if o.Answer != nil {
 		h = o.Answer
