@@ -165,6 +165,16 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 		}
 		return nil, tempErr
 	}
+	if err := reserveFinish(db, rec); err != nil && !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, errQuota) {
+		// Any other failure only leaves the mark as it was without the
+		// reserve: one that fails still has its files put back.
+		j.log.Warn("journal: setting aside space for a change's done mark", "id", rec.ID, "err", err)
+	} else if err != nil {
+		if err := dropRecord(db, rec.ID); err != nil {
+			j.log.Error("journal: dropping an unwritten change", "id", rec.ID, "err", err)
+		}
+		return nil, j.internal("record the change", err)
+	}
 	j.fault("intent")
 
 	// 2. The files, one atomic replacement each, then each folder synced
