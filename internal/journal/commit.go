@@ -355,7 +355,10 @@ func (j *Journal) recover(db *bolt.DB, id string) error {
 		rec = r
 		for _, f := range r.Files {
 			if f.Before.Kind == kindFile {
-				if b := tx.Bucket(bucketBlobs).Get([]byte(f.Before.SHA256)); b != nil {
+				// bbolt checks no page: bytes overwritten in the file
+				// since are read back as they are, and were put back
+				// as the path's old content.
+				if b := tx.Bucket(bucketBlobs).Get([]byte(f.Before.SHA256)); b != nil && sum(b) == f.Before.SHA256 {
 					blobs[f.Before.SHA256] = append([]byte(nil), b...)
 				}
 			}
@@ -420,7 +423,7 @@ func (j *Journal) recover(db *bolt.DB, id string) error {
 		}
 		content, ok := blobs[f.Before.SHA256]
 		if f.Before.Kind == kindFile && !ok {
-			j.log.Error("journal: a pre-image is missing; the path is left as it is", "id", id, "path", f.Path)
+			j.log.Error("journal: a pre-image is missing or damaged; the path is left as it is", "id", id, "path", f.Path)
 			continue
 		}
 		temp := f.Temp
