@@ -153,6 +153,12 @@ func (j *Journal) ApplyPlan(ctx context.Context, by Author, planID string) (*abi
 			if f.Root >= len(roots) {
 				return abi.Errorf(abi.Conflict, "plan %s names a root juju is not serving now; make a new plan", sp.ID)
 			}
+			// bbolt checks no page: bytes overwritten in the file since
+			// are read back as they are, and were written as planned.
+			if f.After.Kind == kindFile && sum(f.Post) != f.After.SHA256 {
+				j.log.Error("journal: a plan's content does not match its sha256", "plan", sp.ID, "path", f.Path)
+				return abi.Errorf(abi.Internal, "plan %s is damaged in juju's journal (the content planned for %s no longer matches its sha256), so nothing was written; make a new plan with preview_changes, and tell the owner", sp.ID, abi.Quote(f.Path))
+			}
 			s, e := d.recorded(roots[f.Root], f.Rel, f.Path)
 			if e != nil {
 				return e
