@@ -2,6 +2,7 @@ package journal
 
 import (
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -159,6 +160,9 @@ func (d *draft) move(from, to *slot, overwrite bool) *abi.Error {
 	if policy.Within(to.real(), from.real()) {
 		return abi.Errorf(abi.InvalidArgument, "%s cannot be moved inside itself", abi.Quote(from.display))
 	}
+	if sameFile(from, to) {
+		return abi.Errorf(abi.InvalidArgument, "%s and %s are two names of one file (a name differing only in case or accents on a file system that ignores them, a folder mounted twice, or hard links); moving one onto the other would only delete it, so nothing was changed. To change only the case of a name, move it to a temporary name first, then to the new one; to drop one name of a hard link, delete it (delete_path)", abi.Quote(from.display), abi.Quote(to.display))
+	}
 	switch to.after.Kind {
 	case kindAbsent:
 	case kindFile, kindSymlink:
@@ -206,6 +210,25 @@ func (d *draft) move(from, to *slot, overwrite bool) *abi.Error {
 	}
 	from.after, from.post = image{Kind: kindAbsent}, nil
 	return nil
+}
+
+// sameFile reports whether from and to name one file on disk by two
+// spellings. The journal keys paths by name, so it would take to for a
+// file the move leaves as it is and delete from: on a file system that
+// ignores case, or through a folder mounted twice, that deletes the one
+// entry both names reach, and the move reports a file it removed. Hard
+// links are refused too: they cannot be told from those without reading
+// the folder, and a move between them only drops a name.
+func sameFile(from, to *slot) bool {
+	if from.before.Kind == kindAbsent || to.before.Kind == kindAbsent {
+		return false
+	}
+	a, err := from.r.OS.Lstat(from.rel)
+	if err != nil {
+		return false
+	}
+	b, err := to.r.OS.Lstat(to.rel)
+	return err == nil && os.SameFile(a, b)
 }
 
 // mkdir makes a folder (and its parents); an existing folder is fine.
