@@ -224,12 +224,12 @@ func (w *globWalk) walk(d walkDir, rel string, state int, ign ignoreStack, depth
 		case typ&fs.ModeSymlink != 0:
 			t, st, code := resolveLinkCode(w.pol, w.root, erel)
 			switch {
-			case st == linkVisible && (w.dirs || !t.Info.IsDir()):
+			case st == linkVisible && listable(t.Info.Mode(), w.dirs):
 				batch = w.found(batch, d, erel, name, t)
 			case st == linkHidden:
 				held.add(code)
 			}
-		default:
+		case typ.IsRegular():
 			batch = w.found(batch, d, erel, name, nil)
 		}
 	}
@@ -242,6 +242,14 @@ func (w *globWalk) walk(d walkDir, rel string, state int, ign ignoreStack, depth
 		w.col.held.secrets += held.secrets
 		w.mu.Unlock()
 	}
+}
+
+// listable says whether a link to a target of mode m is a match: a link
+// to a regular file, or to a folder with IncludeDirs. A FIFO, socket or
+// device is no file to read or edit: none is a match, in the walk or
+// through a link, as rg --files (Claude Code's Glob) lists only files.
+func listable(m fs.FileMode, dirs bool) bool {
+	return m.IsRegular() || dirs && m.IsDir()
 }
 
 // withheld counts the matches the policy withheld.
