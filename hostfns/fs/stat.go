@@ -25,26 +25,42 @@ func (s *server) stat(ctx context.Context, req *abi.StatRequest, _ []byte) (*abi
 		}
 	}
 	res := &abi.StatResult{Path: r.Name, Link: r.Link}
+	size := info.Size()
 	if f != nil {
 		defer f.Close()
-		if req.Hash && info.Size() <= abi.MaxHashBytes {
-			h := sha256.New()
-			if _, err := io.CopyBuffer(h, ctxReader{ctx, f}, make([]byte, hashBuffer(info.Size()))); err != nil {
-				if e := canceled(ctx); e != nil {
-					return nil, nil, e
-				}
-				return nil, nil, s.internal("hash", r.Display, err)
+		if req.Hash && size <= abi.MaxHashBytes {
+			sum, n, e := s.hash(ctx, f, size, r.Display)
+			if e != nil {
+				return nil, nil, e
 			}
-			res.SHA256 = hex.EncodeToString(h.Sum(nil))
+			res.SHA256, size = sum, n
 		}
 	}
 	res.Type = typeOf(info.Mode())
 	if !info.IsDir() {
-		res.Size = info.Size() // a folder's size is block bookkeeping: 0
+		res.Size = size // a folder's size is block bookkeeping: 0
 	}
 	res.ModTime = modTime(info.ModTime())
 	res.Mode = info.Mode().String()
 	return res, nil, nil
+}
+
+// hash returns the sha256 of the first size bytes of f, the size its
+// stat said, and how many it hashed: size, or fewer when the file shrank
+// since. The size, the time and the hash a stat answers describe the same
+// bytes: hashed to its end, a file written to while it was hashed (a log)
+// had the hash of more bytes than its size said, and one growing all
+// along was hashed until the call ran out of time.
+func (s *server) hash(ctx context.Context, f io.Reader, size int64, display string) (string, int64, *abi.Error) {
+	h := sha256.New()
+	n, err := io.CopyBuffer(h, io.LimitReader(ctxReader{ctx, f}, size), make([]byte, hashBuffer(size)))
+	if err != nil {
+		if e := canceled(ctx); e != nil {
+			return "", 0, e
+		}
+		return "", 0, s.internal("hash", display, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), n, nil
 }
 
 // hashBuffer is the size of the buffer that hashes a file of size bytes:
