@@ -223,7 +223,7 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	fns = append(fns, h.execManager().Funcs()...)
 	fns = append(fns, git.New(h.policy, git.Options{Logger: h.log, Env: h.scrubbedEnv, EnvScrubbed: true,
 		ConfineRead: h.exec.ConfineRead, ConfineWrite: h.exec.ConfineWrite})...)
-	fns = append(fns, fs.New(h.policy, fs.Options{Observe: journal.ObserveReads(h.ws.Reads)})...)
+	fns = append(fns, fs.New(h.policy, fs.Options{Observe: journal.ObserveReads(h.ws.Reads), Seed: h.ws.Reads.Seed()})...)
 	// A large change holds its old and new contents: the collector would
 	// run throughout under the soft limit (RATIONALE).
 	fns = append(fns, journal.New(h.ws.Journal, journal.Options{LiftMemoryLimit: plugin.LiftMemoryLimit})...)

@@ -88,7 +88,7 @@ func coreFunctions(t testing.TB, pol *policy.Policy) []hostfns.Func {
 	var fns []hostfns.Func
 	fns = append(fns, approvals.New(approval.Open(approval.Dir(stateDir), approval.Options{})))
 	fns = append(fns, git.New(pol, git.Options{})...)
-	fns = append(fns, fs.New(pol, fs.Options{Observe: journal.ObserveReads(reads)})...)
+	fns = append(fns, fs.New(pol, fs.Options{Observe: journal.ObserveReads(reads), Seed: reads.Seed()})...)
 	fns = append(fns, journal.New(j, journal.Options{})...)
 	fns = append(fns, state.New(stateDir)...)
 	fns = append(fns, search.New(pol, search.Options{})...)

@@ -2,6 +2,7 @@ package fs
 
 import (
 	"context"
+	"hash/maphash"
 	"io"
 	"log/slog"
 	"os"
@@ -33,8 +34,12 @@ type Options struct {
 	Logger *slog.Logger
 	// Observe, when set, is told of every file read (the resolved path
 	// and the file's stat at the read); the journal uses it to refuse an
-	// edit of a file changed since it was read.
-	Observe func(ctx context.Context, r *policy.Resolved, fi os.FileInfo)
+	// edit of a file changed since it was read. When the read passed over
+	// the whole file, whole is true and sum is the Sum64 of its content
+	// hashed by maphash with Seed.
+	Observe func(ctx context.Context, r *policy.Resolved, fi os.FileInfo, sum uint64, whole bool)
+	// Seed is the seed of the digest Observe is told; Observe needs it.
+	Seed maphash.Seed
 }
 
 // server holds what every handler needs.

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"hash/maphash"
 	"io"
 	"math"
 
@@ -39,8 +40,9 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 	}
 	defer f.Close()
 	res := &abi.ReadResult{Path: r.Display, Size: fi.Size(), ModTime: modTime(fi.ModTime())}
+	var seen digest // of the content, when the read passes over it whole
 	if s.opts.Observe != nil {
-		s.opts.Observe(ctx, r, fi)
+		defer func() { s.opts.Observe(ctx, r, fi, seen.sum, seen.whole) }()
 	}
 
 	head := make([]byte, headLen(fi.Size()))
@@ -49,10 +51,13 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 		return nil, nil, s.internal("read", r.Display, err)
 	}
 	head = head[:n]
+	if n < cap(head) { // the head holds the whole file
+		s.saw(&seen, head)
+	}
 	// A read that asks for the hash wants the file's own bytes (an edit's
 	// base): it is served as before, a UTF-16 file as binary.
 	if enc := utf16Encoding(head); enc != "" && !req.Binary && !req.Hash {
-		return s.readUTF16(f, fi.Size(), req, res, enc)
+		return s.readUTF16(f, fi.Size(), req, res, enc, &seen)
 	}
 	if bytes.IndexByte(head, 0) >= 0 {
 		res.Binary = true
@@ -68,10 +73,13 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 			// buffer): its lines are cut from it, without a copy.
 			body = linesIn(head, req, limit, res)
 		} else {
-			body, err = readLines(ctx, io.NewSectionReader(f, 0, math.MaxInt64), bufLen(int64(n), fi.Size()), req, limit, res)
+			body, err = readLines(ctx, s.tee(io.NewSectionReader(f, 0, math.MaxInt64), &seen), bufLen(int64(n), fi.Size()), req, limit, res)
 		}
 	} else {
 		body, err = readBytes(f, req, fi.Size(), limit, res)
+		if err == nil && !seen.whole && req.Offset == 0 && !res.Truncated && int64(len(body)) == fi.Size() {
+			s.saw(&seen, body)
+		}
 	}
 	if err != nil {
 		if e := canceled(ctx); e != nil {
@@ -79,11 +87,45 @@ func (s *server) read(ctx context.Context, req *abi.ReadRequest, _ []byte) (*abi
 		}
 		return nil, nil, s.internal("read", r.Display, err)
 	}
+	seen.done()
 	if req.Hash && req.Line == 0 && req.Lines == 0 && req.Offset == 0 && req.Length == 0 && !res.Truncated {
 		sum := sha256.Sum256(body) // the whole file: what a change's ExpectedSHA256 names
 		res.SHA256 = hex.EncodeToString(sum[:])
 	}
 	return res, body, nil
+}
+
+// digest is what a read tells Observe of the content it passed over.
+type digest struct {
+	sum    uint64
+	whole  bool          // sum is the digest of the whole content
+	stream *maphash.Hash // hashing the bytes a read by lines passes over
+}
+
+// saw makes d the digest of b, the whole content of the file read.
+func (s *server) saw(d *digest, b []byte) {
+	if s.opts.Observe != nil {
+		d.sum, d.whole = maphash.Bytes(s.opts.Seed, b), true
+	}
+}
+
+// tee hashes into d what a read by lines reads of src, which passes over
+// the whole file when it succeeds (see done).
+func (s *server) tee(src io.Reader, d *digest) io.Reader {
+	if s.opts.Observe == nil || d.whole {
+		return src
+	}
+	d.stream = new(maphash.Hash)
+	d.stream.SetSeed(s.opts.Seed)
+	return io.TeeReader(src, d.stream)
+}
+
+// done takes the digest of a read by lines that succeeded: it read the
+// file to its end.
+func (d *digest) done() {
+	if d.stream != nil {
+		d.sum, d.whole = d.stream.Sum64(), true
+	}
 }
 
 // maxUTF16 bounds a UTF-16 file read as text: it is converted whole. A
@@ -105,7 +147,7 @@ func utf16Encoding(head []byte) string {
 // readUTF16 serves req from the UTF-8 text of f, a UTF-16 file of size
 // bytes (as its stat says): converted whole, without its byte-order mark,
 // as search reads it, so that a line is numbered and spelled alike by both.
-func (s *server) readUTF16(f io.ReaderAt, size int64, req *abi.ReadRequest, res *abi.ReadResult, enc string) (*abi.ReadResult, []byte, *abi.Error) {
+func (s *server) readUTF16(f io.ReaderAt, size int64, req *abi.ReadRequest, res *abi.ReadResult, enc string, seen *digest) (*abi.ReadResult, []byte, *abi.Error) {
 	if size > maxUTF16 {
 		res.Binary = true
 		return res, nil, nil
@@ -115,6 +157,7 @@ func (s *server) readUTF16(f io.ReaderAt, size int64, req *abi.ReadRequest, res 
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, nil, s.internal("read", res.Path, err)
 	}
+	s.saw(seen, raw[:n])
 	text, _, err := transform.Bytes(unicode.BOMOverride(transform.Nop), raw[:n])
 	if err != nil {
 		return nil, nil, s.internal("read", res.Path, err)

@@ -30,10 +30,10 @@ const largeChange = 4 << 20
 
 // ObserveReads is the fs host functions' Observe for reads: the read is
 // the calling client's, whose changes the journal checks against it.
-func ObserveReads(reads *store.ReadLog) func(context.Context, *policy.Resolved, os.FileInfo) {
-	return func(ctx context.Context, r *policy.Resolved, fi os.FileInfo) {
+func ObserveReads(reads *store.ReadLog) func(context.Context, *policy.Resolved, os.FileInfo, uint64, bool) {
+	return func(ctx context.Context, r *policy.Resolved, fi os.FileInfo, sum uint64, whole bool) {
 		c, _ := hostfns.CallerFrom(ctx)
-		reads.Saw(store.Reader(c.Client, c.Principal), r, fi)
+		reads.SawContent(store.Reader(c.Client, c.Principal), r, fi, sum, whole)
 	}
 }
 

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"hash/maphash"
 	"io/fs"
 	"path/filepath"
 	"sync"
@@ -14,25 +15,39 @@ import (
 const maxReads = 100_000
 
 // ReadLog remembers, for each file read through the fs host functions and
-// each client that read it, its modification time and size at the read. An edit or a write without
-// expectedSha256 of a file read earlier, and changed on disk since, is
+// each client that read it, its modification time and size at the read,
+// and a digest of its content when the read passed over all of it. An
+// edit or a write without expectedSha256 of a file read earlier, and
+// changed on disk since, is
 // FILE_CHANGED: the caller's view of it is stale. A change made by the
 // journal updates the log of the client that made it, so its consecutive
 // edits need no new read; another client's read stays as it was, so a
 // change one client makes is FILE_CHANGED to another's stale view, as a
 // change made outside juju is (juju serve serves several clients).
 type ReadLog struct {
-	mu sync.Mutex
-	m  map[string]stamp
+	mu   sync.Mutex
+	m    map[string]stamp
+	seed maphash.Seed
 }
 
+// stamp is a file as a client read it. A file rewritten with content of
+// the same size within one tick of the clock that stamps it, or whose
+// time was set back, keeps its time and size: the digest tells it apart.
+// maphash, not sha256: the read hashes every byte it passes over, and
+// maphash costs a fraction of the read (docs/RATIONALE.md).
 type stamp struct {
-	mod  time.Time
-	size int64
+	mod    time.Time
+	size   int64
+	sum    uint64
+	hashed bool // sum is the digest of the whole content
 }
 
 // NewReadLog returns an empty log.
-func NewReadLog() *ReadLog { return &ReadLog{m: map[string]stamp{}} }
+func NewReadLog() *ReadLog { return &ReadLog{m: map[string]stamp{}, seed: maphash.MakeSeed()} }
+
+// Seed is the seed of the digest SawContent takes: maphash's of a file's
+// content.
+func (l *ReadLog) Seed() maphash.Seed { return l.seed }
 
 // Reader names the client that reads, as approvals and plans know one:
 // its name and its principal.
@@ -43,27 +58,28 @@ func readKey(reader string, root *policy.Root, rel string) string {
 	return reader + "\x00" + filepath.Join(root.Real, rel)
 }
 
-// Saw records a read by reader (see Reader) of the resolved file r whose
-// stat at the read was fi.
-func (l *ReadLog) Saw(reader string, r *policy.Resolved, fi fs.FileInfo) {
+// SawContent records a read by reader (see Reader) of the resolved file r
+// whose stat at the read was fi; when whole, the read passed over all its
+// content, and sum is that content's digest (maphash with Seed).
+func (l *ReadLog) SawContent(reader string, r *policy.Resolved, fi fs.FileInfo, sum uint64, whole bool) {
 	if l == nil || r == nil || r.Root == nil || fi == nil || !fi.Mode().IsRegular() {
 		return
 	}
-	l.put(reader, r.Root, r.Rel, fi)
+	l.put(reader, r.Root, r.Rel, stamp{fi.ModTime(), fi.Size(), sum, whole})
 }
 
-func (l *ReadLog) put(reader string, root *policy.Root, rel string, fi fs.FileInfo) {
+func (l *ReadLog) put(reader string, root *policy.Root, rel string, st stamp) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.m) >= maxReads {
 		clear(l.m)
 	}
-	l.m[readKey(reader, root, rel)] = stamp{fi.ModTime(), fi.Size()}
+	l.m[readKey(reader, root, rel)] = st
 }
 
-// stale reports whether rel in root was read by reader and has changed
-// since.
-func (l *ReadLog) stale(reader string, root *policy.Root, rel string) bool {
+// stale reports whether rel in root, whose content is now content, was
+// read by reader and has changed since.
+func (l *ReadLog) stale(reader string, root *policy.Root, rel string, content []byte) bool {
 	if l == nil {
 		return false
 	}
@@ -74,12 +90,15 @@ func (l *ReadLog) stale(reader string, root *policy.Root, rel string) bool {
 		return false
 	}
 	fi, err := root.OS.Lstat(rel)
-	return err != nil || !fi.ModTime().Equal(st.mod) || fi.Size() != st.size
+	if err != nil || !fi.ModTime().Equal(st.mod) || fi.Size() != st.size {
+		return true
+	}
+	return st.hashed && maphash.Bytes(l.seed, content) != st.sum
 }
 
 // wrote updates the log of reader after the journal changed rel in root
-// for it.
-func (l *ReadLog) wrote(reader string, root *policy.Root, rel string) {
+// for it, to content.
+func (l *ReadLog) wrote(reader string, root *policy.Root, rel string, content []byte) {
 	if l == nil {
 		return
 	}
@@ -91,7 +110,7 @@ func (l *ReadLog) wrote(reader string, root *policy.Root, rel string) {
 		return
 	}
 	if fi, err := root.OS.Lstat(rel); err == nil && fi.Mode().IsRegular() {
-		l.put(reader, root, rel, fi)
+		l.put(reader, root, rel, stamp{fi.ModTime(), fi.Size(), maphash.Bytes(l.seed, content), true})
 	} else {
 		l.mu.Lock()
 		delete(l.m, k)
