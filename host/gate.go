@@ -45,6 +45,9 @@ type Question struct {
 	Tier      string
 	Args      []byte // the call's JSON arguments, whole: the owner reads them all (visible.Args)
 	ArgsHash  string // identifies the arguments (approval.HashArgs)
+	// What says what the call will do, written by juju (describe), every
+	// character visible and bounded: "" for a tool juju does not describe.
+	What string
 	// Epoch is the workspace's epoch as the owner is asked
 	// (approval.Store.Epoch): their yes covers the call while it is the same.
 	Epoch string
@@ -92,8 +95,12 @@ type Asker interface {
 // asked: an approval whose epoch has moved since (a file written, a command
 // run through juju) does not run the call; the owner is asked again.
 func (h *Host) approve(ctx context.Context, c hostfns.Caller, args []byte, asker Asker) (appr *audit.Approval, refused *abi.Error, handed bool) {
+	// What the call does is read before the epoch is (askInClient,
+	// newApproval): a plan made meanwhile moves the epoch after it, so a
+	// yes to an older view of it does not run it.
+	what := h.describe(c, args)
 	hash := approval.HashArgs(args)
-	q := Question{CallID: c.CallID, Client: c.Client, Principal: c.Principal, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier, Args: args, ArgsHash: hash}
+	q := Question{CallID: c.CallID, Client: c.Client, Principal: c.Principal, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier, Args: args, ArgsHash: hash, What: what}
 
 	// A retry of a call the owner already decided on, or is deciding on.
 	if r, ok := h.approvals.Match(c.Principal, c.Client, c.Tool, hash); ok {
@@ -199,7 +206,7 @@ func (h *Host) newApproval(q Question) (approval.Request, *abi.Error) {
 	short := audit.ShortArgs(q.Args)
 	req, err := h.approvals.Create(approval.Request{
 		Client: q.Client, Principal: q.Principal, Plugin: q.Plugin, Tool: q.Tool, Tier: q.Tier,
-		Args: short, ArgsHash: q.ArgsHash, CallID: q.CallID, Epoch: q.Epoch, Note: q.Note,
+		Args: short, ArgsHash: q.ArgsHash, CallID: q.CallID, Epoch: q.Epoch, Note: q.Note, What: q.What,
 	}, q.Args)
 	switch {
 	case errors.Is(err, approval.ErrTooLarge):

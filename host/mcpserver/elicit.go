@@ -89,7 +89,8 @@ func answer(res *mcp.ElicitationResult) host.Answer {
 	return host.Declined
 }
 
-// question is what the owner reads: the arguments whole, with space runs,
+// question is what the owner reads: what the call will do, when juju
+// describes the tool (host.Question.What), then the arguments whole, with space runs,
 // control and invisible characters made visible (visible.Args), however
 // long they are: a prompt never hides text.
 func question(q host.Question) string {
@@ -104,6 +105,11 @@ func question(q host.Question) string {
 	note := ""
 	if q.Note != "" {
 		note = q.Note + " "
+	}
+	if q.What != "" {
+		// What juju wrote itself, every character visible (host.describe).
+		return fmt.Sprintf("%sjuju: %s wants to call %s (tier %s: %s, plugin %s).\nIt %s\nThe arguments in full: %s.\nAllow this call once?",
+			note, visible.String(who), q.Tool, q.Tier, tier, q.Plugin, q.What, visible.Args(q.Args, visible.Limits{}))
 	}
 	return fmt.Sprintf("%sjuju: %s wants to call %s (tier %s: %s, plugin %s) with %s. Allow this call once?",
 		note, visible.String(who), q.Tool, q.Tier, tier, q.Plugin, visible.Args(q.Args, visible.Limits{}))

@@ -39,6 +39,10 @@ type Request struct {
 	// Note tells the owner why they are asked again, when they are: the
 	// workspace changed after they approved the same call.
 	Note string `json:"note,omitempty"`
+	// What says what the call will do, as juju wrote it for the owner
+	// (host.Question.What), every character visible: the files a plan
+	// touches, a command's sandbox. "" for a tool juju does not describe.
+	What string `json:"what,omitempty"`
 }
 
 // Of reports whether the request was made by the client named client of

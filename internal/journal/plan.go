@@ -212,3 +212,43 @@ func (j *Journal) DiscardPlan(by Author, planID string) *abi.Error {
 	}
 	return nil
 }
+
+// PlanView is what a plan will do, as the owner is asked to approve
+// applying it: each path it touches, with its lines added and removed.
+type PlanView struct {
+	ID    string
+	Files []abi.FileChange
+}
+
+// ViewPlan reads the plan id made by the client of by, writing nothing.
+// NOT_FOUND as loadPlan.
+func (j *Journal) ViewPlan(by Author, planID string) (*PlanView, *abi.Error) {
+	var pv *PlanView
+	var e *abi.Error
+	err := j.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketPlans)
+		if b == nil {
+			return nil
+		}
+		var sp *storedPlan
+		if sp, e = j.loadPlan(tx, by, planID); e != nil {
+			return nil
+		}
+		recs := make([]fileRec, len(sp.Files))
+		for i, f := range sp.Files {
+			recs[i] = f.fileRec
+		}
+		pv = &PlanView{ID: sp.ID, Files: fileChanges(recs)}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return nil, j.internal("read the plan", err)
+	case e != nil:
+		return nil, e
+	case pv == nil:
+		norm, _ := normalizePlanID(planID)
+		return nil, abi.Errorf(abi.NotFound, "there is no plan %s", norm)
+	}
+	return pv, nil
+}

@@ -1,0 +1,202 @@
+package host
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/jujutools/juju/hostfns"
+	"github.com/jujutools/juju/internal/journal"
+	"github.com/jujutools/juju/internal/visible"
+	"github.com/jujutools/juju/sandbox"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// What the owner is told a call will do, before its arguments: the
+// arguments say what the model asked for, and for apply_changes only a
+// plan id, so the owner would approve blind. juju writes this text itself,
+// from the arguments and, for a plan, from the journal; every name and
+// string in it goes through internal/visible (a file name with a newline,
+// a terminal escape or a bidi control cannot make it read as something
+// else), and it is bounded: whatLines lines, each name or command cut at
+// whatName or whatCommand characters, saying so.
+const (
+	whatLines   = 20   // paths listed for a plan
+	whatName    = 200  // characters of one rendered path
+	whatCommand = 1000 // characters of one rendered command line
+)
+
+// coreTools are the plugins whose tools juju describes: its own.
+const (
+	corePlugin     = "core"
+	coreExecPlugin = "core-exec"
+)
+
+// describe returns what the call c with args will do, for the owner: ""
+// for a tool juju does not describe (the arguments are all there is to
+// show).
+func (h *Host) describe(c hostfns.Caller, args []byte) string {
+	// The plugin decodes its arguments with exact keys, the last of a
+	// repeated key winning: so does a map.
+	var m map[string]json.RawMessage
+	if json.Unmarshal(args, &m) != nil {
+		return ""
+	}
+	str := func(k string) string {
+		var s string
+		json.Unmarshal(m[k], &s)
+		return s
+	}
+	flag := func(k string) bool {
+		var b bool
+		json.Unmarshal(m[k], &b)
+		return b
+	}
+	switch c.Plugin + "/" + c.Tool {
+	case corePlugin + "/apply_changes":
+		return h.describePlan(c, str("planId"))
+	case corePlugin + "/write_file":
+		content := str("content")
+		return fmt.Sprintf("writes %s: its whole content becomes %s (created if missing, replaced if there).", name(str("path")), size(content))
+	case corePlugin + "/edit_file":
+		every := "one occurrence of"
+		if flag("replaceAll") {
+			every = "every occurrence of"
+		}
+		return fmt.Sprintf("edits %s: replaces %s a text of %s by a text of %s.", name(str("path")), every, size(str("oldString")), size(str("newString")))
+	case corePlugin + "/delete_path":
+		if flag("recursive") {
+			return fmt.Sprintf("deletes %s, and everything inside if it is a folder.", name(str("path")))
+		}
+		return fmt.Sprintf("deletes %s (a file, a link or an empty folder).", name(str("path")))
+	case corePlugin + "/move_path":
+		over := ""
+		if flag("overwrite") {
+			over = ", replacing a file there"
+		}
+		return fmt.Sprintf("moves %s to %s%s.", name(str("path")), name(str("destination")), over)
+	case corePlugin + "/make_directory":
+		return fmt.Sprintf("makes the folder %s.", name(str("path")))
+	case coreExecPlugin + "/run_command":
+		return fmt.Sprintf("runs the shell command line %s with bash -c, in %s; %s.", command(str("command")), h.cwd(str("cwd")), h.confinement(flag("sandbox"), flag("network")))
+	case coreExecPlugin + "/exec_command":
+		var argv []string
+		json.Unmarshal(m["args"], &argv)
+		argv = append([]string{str("program")}, argv...)
+		quoted := make([]string, len(argv))
+		for i, a := range argv {
+			quoted[i] = visible.Quote(a)
+		}
+		return fmt.Sprintf("runs the program with the argument list [%s] (no shell), in %s; %s.", clip(strings.Join(quoted, " "), whatCommand), h.cwd(str("cwd")), h.confinement(flag("sandbox"), flag("network")))
+	case coreExecPlugin + "/run_commands":
+		var lines []string
+		json.Unmarshal(m["commands"], &lines)
+		var b strings.Builder
+		fmt.Fprintf(&b, "runs %d shell command line(s) at once, each with bash -c, in %s; %s:", len(lines), h.cwd(str("cwd")), h.confinement(flag("sandbox"), flag("network")))
+		for i, l := range lines {
+			fmt.Fprintf(&b, "\n  %d. %s", i+1, command(l))
+		}
+		return b.String()
+	}
+	return ""
+}
+
+// describePlan says what applying plan id will do: each path it touches
+// (up to whatLines) with the lines it adds and removes.
+func (h *Host) describePlan(c hostfns.Caller, id string) string {
+	by := journal.Author{Client: c.Client, Principal: c.Principal, Plugin: c.Plugin, Tool: c.Tool, CallID: c.CallID}
+	pv, e := h.ws.Journal.ViewPlan(by, id)
+	switch {
+	case e != nil && e.Code == abi.NotFound:
+		return fmt.Sprintf("applies plan %s, which this client does not have (applied, discarded, expired or never made): the call will fail (NOT_FOUND) and change nothing.", name(id))
+	case e != nil:
+		return fmt.Sprintf("applies plan %s, which juju could not read to show you (%s %s): do not approve a change you have not seen; deny it, and have the client call again.", name(id), e.Code, clip(visible.String(e.Message), whatCommand))
+	}
+	added, removed := 0, 0
+	for _, f := range pv.Files {
+		added += f.Added
+		removed += f.Removed
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "applies plan %s: %d path(s), +%d -%d lines in all:", pv.ID, len(pv.Files), added, removed)
+	for i, f := range pv.Files {
+		if i == whatLines {
+			fmt.Fprintf(&b, "\n  … and %d more path(s) (preview_changes listed them all)", len(pv.Files)-i)
+			break
+		}
+		fmt.Fprintf(&b, "\n  %s %s +%d -%d", f.Action, name(f.Path), f.Added, f.Removed)
+	}
+	return b.String()
+}
+
+// name renders a path the owner reads: quoted, every character visible,
+// cut at whatName characters.
+func name(p string) string {
+	return clip(visible.Quote(p), whatName)
+}
+
+// command renders a command line: quoted, every character visible, cut at
+// whatCommand characters (the arguments below show it whole).
+func command(s string) string {
+	return clip(visible.Quote(s), whatCommand)
+}
+
+// clip cuts a rendering at n characters, saying how many more there are.
+func clip(rendered string, n int) string {
+	shown, left := visible.Clip(rendered, n)
+	if left > 0 {
+		shown += fmt.Sprintf(" (%d more characters: see the arguments in full)", left)
+	}
+	return shown
+}
+
+// size says how long a text is, in bytes and lines.
+func size(s string) string {
+	lines := strings.Count(s, "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		lines++
+	}
+	if !utf8.ValidString(s) {
+		return fmt.Sprintf("%d bytes (%d lines, not all UTF-8)", len(s), lines)
+	}
+	return fmt.Sprintf("%d bytes (%d lines)", len(s), lines)
+}
+
+// cwd names the folder a command runs in.
+func (h *Host) cwd(dir string) string {
+	if dir != "" {
+		return name(dir)
+	}
+	if roots := h.policy.Roots(); len(roots) > 0 {
+		return "the first root, " + name(roots[0].Path)
+	}
+	return "the first root"
+}
+
+// detectSandbox is the sandbox as this process finds it, looked for once.
+var detectSandbox = sync.OnceValue(func() error {
+	_, err := sandbox.NewDefault().Available()
+	return err
+})
+
+// confinement says whether a command runs in the sandbox and reaches the
+// network, as the exec host functions decide it (hostfns/exec confine):
+// asked is the call's sandbox argument, network its network argument.
+func (h *Host) confinement(asked, network bool) string {
+	net := "network denied"
+	if network {
+		net = "network allowed"
+	}
+	mode := h.cfg.Sandbox
+	switch {
+	case !asked && (mode == "" || mode == sandbox.Off):
+		return "sandbox OFF (the setting is off): it runs with your rights, may write wherever you can and reach the network"
+	case detectSandbox() != nil && (asked || mode == sandbox.Require):
+		return "in the sandbox, which does not work here: it will be refused (SANDBOX_UNAVAILABLE) and not run"
+	case detectSandbox() != nil:
+		return "sandbox OFF (the setting is prefer, and no sandbox works here): it runs with your rights, may write wherever you can and reach the network"
+	}
+	return "in the sandbox (writes only inside the workspace roots, the package caches and a private /tmp), " + net
+}

@@ -1,0 +1,125 @@
+package test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// hostileName is a file name a hostile repository or model chooses so
+// that a question listing it would read as something else: a newline
+// starting a line of its own, a terminal escape clearing the screen, a
+// right-to-left override turning the end around.
+const hostileName = "notes\n  modified \"README.md\" +0 -0\x1b[2J\u202etxt.exe"
+
+// In inspect mode the owner asked to approve apply_changes reads what the
+// plan will do — each path it touches with its lines added and removed —
+// not only its id, and every character of a path shows: the name above
+// adds no line to the question and carries no escape or override.
+func TestApprovalQuestionShowsThePlan(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "one\ntwo\n", "old.txt": "x\ny\nz\n"})
+	home := gateHome(t, 10*time.Second)
+	e := &elicitor{action: mcp.ElicitationResponseActionAccept}
+	s := startGate(t, home, root, "inspect", "plan-view", e)
+
+	plan := s.ok("preview_changes", map[string]any{"operations": []map[string]any{
+		{"op": "edit", "path": "a.txt", "oldString": "two\n", "newString": "TWO\nthree\n"},
+		{"op": "delete", "path": "old.txt"},
+		{"op": "write", "path": hostileName, "content": "h\n"},
+	}})
+	id := strings.Fields(strings.TrimPrefix(plan, "Plan "))[0]
+	s.ok("apply_changes", map[string]any{"planId": id})
+	qs := e.questions()
+	if len(qs) != 2 {
+		t.Fatalf("asked %d times, want 2 (the preview, then the apply)", len(qs))
+	}
+	q := qs[1]
+	for _, want := range []string{
+		"applies plan " + id + ": 3 path(s), +3 -4 lines in all:",
+		"\n  modified \"a.txt\" +2 -1\n",
+		"\n  deleted \"old.txt\" +0 -3\n",
+		`created "notes\n  modified \"README.md\" +0 -0\x1b[2J\u202etxt.exe" +1 -0`,
+	} {
+		if !strings.Contains(q, want) {
+			t.Errorf("the question does not say %q:\n%s", want, q)
+		}
+	}
+	if strings.ContainsAny(q, "\x1b\u202e") || strings.Contains(q, "\n  modified \"README.md\"") {
+		t.Errorf("the question shows the hostile name raw:\n%q", q)
+	}
+	if _, err := os.Stat(filepath.Join(root, "old.txt")); !os.IsNotExist(err) {
+		t.Errorf("the approved plan was not applied: %v", err)
+	}
+	// A plan this client does not have (applied now) is named as such.
+	s.fail("apply_changes", map[string]any{"planId": id}, "NOT_FOUND")
+	if qs := e.questions(); len(qs) != 3 || !strings.Contains(qs[2], "applies plan \""+id+"\", which this client does not have") {
+		t.Errorf("the question about a plan that is gone: %q", qs[len(qs)-1])
+	}
+}
+
+// The owner asked about a write or a command reads what it does in words
+// juju writes: the path and the size of a write, a command's exact line or
+// argument list, the folder it runs in, and whether the sandbox confines
+// it and the network is open, as the sandbox setting decides it (the
+// call's sandbox: false under the setting off runs unconfined, with the
+// network). Every character of the model's text shows.
+func TestApprovalQuestionSaysWhatRuns(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "a\n"})
+	home := gateHome(t, 10*time.Second)
+	writeConfig(t, home, "sandbox = \"off\"\n[approvals]\ntimeoutMs = 10000\n")
+	e := &elicitor{action: mcp.ElicitationResponseActionDecline}
+	s := startGate(t, home, root, "inspect", "what-runs", e)
+	calls := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"write_file", map[string]any{"path": "b\u202etxt.sh", "content": "one\ntwo"},
+			`It writes "b\u202etxt.sh": its whole content becomes 7 bytes (2 lines) (created if missing, replaced if there).`},
+		{"edit_file", map[string]any{"path": "a.txt", "oldString": "a\n", "newString": "", "replaceAll": true},
+			`It edits "a.txt": replaces every occurrence of a text of 2 bytes (1 lines) by a text of 0 bytes (0 lines).`},
+		{"move_path", map[string]any{"path": "a.txt", "destination": "../x\n.txt"},
+			`It moves "a.txt" to "../x\n.txt".`},
+		{"delete_path", map[string]any{"path": "a.txt", "recursive": true},
+			`It deletes "a.txt", and everything inside if it is a folder.`},
+		{"run_command", map[string]any{"command": "echo ok\x1b[1A\x1b[2K; rm -rf ~", "cwd": "sub"},
+			`It runs the shell command line "echo ok\x1b[1A\x1b[2K; rm -rf ~" with bash -c, in "sub"; sandbox OFF (the setting is off): it runs with your rights, may write wherever you can and reach the network.`},
+		{"exec_command", map[string]any{"program": "git", "args": []string{"push", "--force", "a b"}},
+			`It runs the program with the argument list ["git" "push" "--force" "a b"] (no shell), in the first root, "` + root + `"; sandbox OFF`},
+		{"run_commands", map[string]any{"commands": []string{"make", "make test"}},
+			"It runs 2 shell command line(s) at once, each with bash -c, in the first root, \"" + root + "\"; sandbox OFF (the setting is off): it runs with your rights, may write wherever you can and reach the network:\n  1. \"make\"\n  2. \"make test\"\nThe arguments in full"},
+	}
+	for i, c := range calls {
+		s.fail(c.tool, c.args, "APPROVAL_DENIED")
+		qs := e.questions()
+		if len(qs) != i+1 {
+			t.Fatalf("%s: asked %d times, want %d", c.tool, len(qs), i+1)
+		}
+		if q := qs[i]; !strings.Contains(q, c.want) || strings.ContainsAny(q, "\x1b\u202e") {
+			t.Errorf("%s: the question does not say %q:\n%s", c.tool, c.want, q)
+		}
+	}
+}
+
+// Under the setting prefer, on a machine whose sandbox works, the owner
+// reads that the command runs confined, and whether it reaches the
+// network.
+func TestApprovalQuestionSaysTheSandbox(t *testing.T) {
+	needSandbox(t)
+	root := workspace(t, map[string]string{"a.txt": "a\n"})
+	home := gateHome(t, 10*time.Second)
+	e := &elicitor{action: mcp.ElicitationResponseActionDecline}
+	s := startGate(t, home, root, "edit", "what-runs", e)
+	for _, network := range []bool{false, true} {
+		s.fail("run_command", map[string]any{"command": "npm install", "network": network}, "APPROVAL_DENIED")
+	}
+	qs := e.questions()
+	if len(qs) != 2 || !strings.Contains(qs[0], "; in the sandbox (writes only inside the workspace roots, the package caches and a private /tmp), network denied.") ||
+		!strings.Contains(qs[1], "network allowed.") {
+		t.Errorf("the questions do not say how the command is confined: %q", qs)
+	}
+}
