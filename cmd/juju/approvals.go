@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -77,6 +78,10 @@ type workspaceApproval struct {
 // listArgs is how many characters of a call's arguments the list shows.
 const listArgs = 600
 
+// listWhat is how many characters of the first line of what a call does
+// (approval.Request.What) the list shows.
+const listWhat = 200
+
 // newWorkspaceApproval reads the whole arguments of r and renders them.
 // An approval recorded by an earlier juju has them in short only, and
 // says so.
@@ -107,6 +112,22 @@ func (a workspaceApproval) state() string {
 // listed is the arguments as the list shows them: at most listArgs
 // characters, and a plain note when there is more.
 func (a workspaceApproval) listed() string {
+	shown := a.clipped()
+	if a.What != "" {
+		// The first line of what juju says the call does: a plan's
+		// paths follow in juju approvals show.
+		first, more, _ := strings.Cut(a.What, "\n")
+		first, left := visible.Clip(first, listWhat)
+		if more != "" || left > 0 {
+			first += " (see juju approvals show " + a.ID + ")"
+		}
+		shown = "[it " + first + "] " + shown
+	}
+	return shown
+}
+
+// clipped is the arguments cut at listArgs characters, saying so.
+func (a workspaceApproval) clipped() string {
 	shown, left := visible.Clip(a.ArgsShown, listArgs)
 	if left > 0 {
 		shown += fmt.Sprintf(" (%d more characters not shown: juju approvals show %s)", left, a.ID)

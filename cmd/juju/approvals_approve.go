@@ -49,8 +49,12 @@ func confirmApproval(w io.Writer, in io.Reader, id string) (bool, error) {
 	if err != nil || a.State != approval.Pending {
 		return true, nil
 	}
-	fmt.Fprintf(w, "Approval %s waits for you:\n  client  %s\n  tool    %s (tier %s)\n  args    %s\nRun this call once? [y/N] ",
-		id, clientName(a.Client), visible.String(a.Tool), a.Tier, a.listed())
+	does := ""
+	if a.What != "" {
+		does = "  does    it " + strings.ReplaceAll(a.What, "\n", "\n          ") + "\n"
+	}
+	fmt.Fprintf(w, "Approval %s waits for you:\n  client  %s\n  tool    %s (tier %s)\n%s  args    %s\nRun this call once? [y/N] ",
+		id, clientName(a.Client), visible.String(a.Tool), a.Tier, does, a.clipped())
 	answer, _ := bufio.NewReader(in).ReadString('\n')
 	switch strings.ToLower(strings.TrimSpace(answer)) {
 	case "y", "yes":

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -64,10 +65,20 @@ func runApprovalShow(w io.Writer, id string, o *approvalShowOptions, now time.Ti
 	if !a.Decided.IsZero() {
 		p("  decided    %s by %s\n", a.Decided.Local().Format("2006-01-02 15:04:05"), a.By)
 	}
+	if a.What != "" {
+		// Written by juju, every character visible (host.describe).
+		p("What it does: it %s\n", indent(a.What))
+	}
 	p("Arguments, in full (a run of 3 or more spaces shows as ⟨N spaces⟩; control and invisible characters as \\x.. or \\u.. escapes; a backslash as \\\\):\n")
 	p("  %s\n", a.ArgsShown)
 	if a.State == approval.Pending {
 		p("\nApprove it with 'juju approvals approve %s', refuse it with 'juju approvals deny %s'.\n", a.ID, a.ID)
 	}
 	return nil
+}
+
+// indent indents the lines after the first of juju's description of a
+// call, under the line that introduces it.
+func indent(what string) string {
+	return strings.ReplaceAll(what, "\n", "\n  ")
 }

@@ -172,3 +172,25 @@ func TestApproveAsksFirst(t *testing.T) {
 		t.Errorf("an id already decided is left to approve to explain: %v %v", ok, err)
 	}
 }
+
+// On a terminal, approve shows what juju says the call does, every line
+// of it, before the arguments: for apply_changes the plan's paths, which
+// the arguments (a plan id) do not show.
+func TestApproveAsksWithWhatTheCallDoes(t *testing.T) {
+	dirs := jujuHome(t)
+	st := approval.Open(approval.Dir(filepath.Join(dirs.State, "workspaces", "app-1")), approval.Options{})
+	args := []byte(`{"planId":"p000001"}`)
+	r, err := st.Create(approval.Request{Client: "asker", Tool: "apply_changes", Tier: "E", Args: `{planId: "p000001"}`, ArgsHash: approval.HashArgs(args),
+		What: "applies plan p000001: 2 path(s), +1 -3 lines in all:\n  modified \"a.txt\" +1 -0\n  deleted \"b.txt\" +0 -3"}, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w bytes.Buffer
+	if ok, err := confirmApproval(&w, strings.NewReader("n\n"), r.ID); err != nil || ok {
+		t.Fatalf("no: %v %v", ok, err)
+	}
+	want := "  does    it applies plan p000001: 2 path(s), +1 -3 lines in all:\n            modified \"a.txt\" +1 -0\n            deleted \"b.txt\" +0 -3\n  args    {planId: \"p000001\"}\n"
+	if !strings.Contains(w.String(), want) {
+		t.Errorf("the question shown:\n%s\nwant it to hold:\n%s", w.String(), want)
+	}
+}
