@@ -3,6 +3,7 @@ package host
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -59,13 +60,13 @@ func (h *Host) describe(c hostfns.Caller, args []byte) string {
 		return h.describePlan(c, str("planId"))
 	case corePlugin + "/write_file":
 		content := str("content")
-		return fmt.Sprintf("writes %s: its whole content becomes %s (created if missing, replaced if there).", name(str("path")), size(content))
+		return fmt.Sprintf("writes %s%s: its whole content becomes %s (created if missing, replaced if there).", name(str("path")), h.through(str("path")), size(content))
 	case corePlugin + "/edit_file":
 		every := "one occurrence of"
 		if flag("replaceAll") {
 			every = "every occurrence of"
 		}
-		return fmt.Sprintf("edits %s: replaces %s a text of %s by a text of %s.", name(str("path")), every, size(str("oldString")), size(str("newString")))
+		return fmt.Sprintf("edits %s%s: replaces %s a text of %s by a text of %s.", name(str("path")), h.through(str("path")), every, size(str("oldString")), size(str("newString")))
 	case corePlugin + "/delete_path":
 		if flag("recursive") {
 			return fmt.Sprintf("deletes %s, and everything inside if it is a folder.", name(str("path")))
@@ -129,6 +130,24 @@ func (h *Host) describePlan(c hostfns.Caller, id string) string {
 		fmt.Fprintf(&b, "\n  %s %s +%d -%d", f.Action, name(f.Path), f.Added, f.Removed)
 	}
 	return b.String()
+}
+
+// through says where a write to p lands when links lead elsewhere: a
+// write goes through a symlink to its target, so a hostile repository's
+// README.md that links to its Makefile would have the owner approve a
+// change to the Makefile while reading README.md. "" when p is what it
+// names, or does not exist yet.
+func (h *Host) through(p string) string {
+	r, e := h.policy.Resolve(p)
+	switch {
+	case e != nil:
+		return ""
+	case r.Link != "":
+		return ", a link to " + name(r.Link) + ", which is the file that changes"
+	case !filepath.IsAbs(p) && r.Display != filepath.ToSlash(filepath.Clean(p)):
+		return ", which is " + name(r.Display) + " once links are followed, the file that changes"
+	}
+	return ""
 }
 
 // name renders a path the owner reads: quoted, every character visible,

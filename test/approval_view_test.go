@@ -197,3 +197,35 @@ func TestApprovedPlanRunsOnlyThePlanShown(t *testing.T) {
 		t.Errorf("the other plan's question does not name its own change:\n%s", out)
 	}
 }
+
+// A write goes through a symlink to its target, so a hostile repository's
+// README.md linking to its Makefile would have the owner approve a change
+// to the Makefile while reading README.md: the question names the file
+// that changes.
+func TestApprovalQuestionNamesTheLinkTarget(t *testing.T) {
+	root := workspace(t, map[string]string{"Makefile": "all:\n", "real/x.txt": "x\n", "plain.txt": "p\n"})
+	for link, target := range map[string]string{"README.md": "Makefile", "docs": "real"} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	home := gateHome(t, 10*time.Second)
+	e := &elicitor{action: mcp.ElicitationResponseActionDecline}
+	s := startGate(t, home, root, "inspect", "link-target", e)
+	s.fail("write_file", map[string]any{"path": "README.md", "content": "# hi\n"}, "APPROVAL_DENIED")
+	s.fail("edit_file", map[string]any{"path": "docs/x.txt", "oldString": "x", "newString": "y"}, "APPROVAL_DENIED")
+	s.fail("write_file", map[string]any{"path": "plain.txt", "content": "q\n"}, "APPROVAL_DENIED")
+	qs := e.questions()
+	if len(qs) != 3 {
+		t.Fatalf("asked %d times", len(qs))
+	}
+	for i, want := range []string{
+		`It writes "README.md", a link to "Makefile", which is the file that changes: `,
+		`It edits "docs/x.txt", which is "real/x.txt" once links are followed, the file that changes: `,
+		`It writes "plain.txt": `,
+	} {
+		if !strings.Contains(qs[i], want) {
+			t.Errorf("question %d does not say %q:\n%s", i+1, want, qs[i])
+		}
+	}
+}
