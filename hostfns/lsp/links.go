@@ -58,6 +58,7 @@ func (m *Manager) rootOf(dir string) string {
 func (m *Manager) linkToSecret(ctx context.Context, root string) (string, error) {
 	dirs := []string{root}
 	n := 0
+	res := newResolver()
 	for len(dirs) > 0 {
 		dir := dirs[len(dirs)-1]
 		dirs = dirs[:len(dirs)-1]
@@ -77,7 +78,8 @@ func (m *Manager) linkToSecret(ctx context.Context, root string) (string, error)
 			p := filepath.Join(dir, e.Name())
 			switch {
 			case isLink:
-				if m.leadsToSecret(p) {
+				res.known(dir)
+				if m.leadsToSecret(p, res) {
 					return p, nil
 				}
 			case e.IsDir() && e.Name() != ".git":
@@ -95,13 +97,16 @@ func (m *Manager) linkToSecret(ctx context.Context, root string) (string, error)
 // by its whole path outside them. A link whose own name is a secret (.env
 // to .env.local, cert.pem to a CA bundle) is left alone: a server reads
 // it under that name, as no source file.
-func (m *Manager) leadsToSecret(p string) bool {
+func (m *Manager) leadsToSecret(p string, res *resolver) bool {
 	if m.withheld(p) {
 		return false
 	}
-	ends := []string{linkEnd(p)}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
+	var ends []string
+	if r, ok := res.eval(p); ok {
 		ends = append(ends, r)
+	}
+	if e := res.linkEnd(p); len(ends) == 0 || e != ends[0] {
+		ends = append(ends, e)
 	}
 	for _, t := range ends {
 		if m.withheld(t) {
@@ -130,26 +135,109 @@ func (m *Manager) withheld(p string) bool {
 	return m.pol.Secret(strings.TrimPrefix(filepath.ToSlash(p), "/"))
 }
 
+// resolver resolves links as filepath.EvalSymlinks does, for one walk,
+// keeping what it found: a path whose folder is link-free (real) and
+// whose last name is resolved once, not again for each link that passes
+// through it (in a pnpm node_modules, thousands of links lead into the
+// same .pnpm folders, and EvalSymlinks from the top for each cost an lstat
+// per name of every one). What changes while the walk runs is not seen
+// again, as a walk never saw it either.
+type resolver struct {
+	real map[string]string // real folder + name: where it ends, real
+}
+
+// maxResolved bounds the paths a resolver keeps; past it it keeps no more
+// and resolves the rest each time.
+const maxResolved = 1 << 18
+
+func newResolver() *resolver { return &resolver{real: map[string]string{}} }
+
+// known notes that dir, a folder of the walk, is real: the walk starts
+// at a real root and enters no link.
+func (r *resolver) known(dir string) {
+	if len(r.real) < maxResolved {
+		r.real[dir] = dir
+	}
+}
+
+// eval is filepath.EvalSymlinks(p) for an absolute p: its links resolved
+// name by name as the kernel does, a ".." taking the folder above the
+// one reached so far, up to 255 links; false when it does not resolve.
+func (r *resolver) eval(p string) (string, bool) {
+	hops := 0
+	return r.from("/", p, &hops)
+}
+
+// from resolves path from the real folder dest (path relative, or
+// absolute to start from the top).
+func (r *resolver) from(dest, path string, hops *int) (string, bool) {
+	if filepath.IsAbs(path) {
+		dest = "/"
+	}
+	for path != "" {
+		var comp string
+		comp, path, _ = strings.Cut(path, "/")
+		switch comp {
+		case "", ".":
+			continue
+		case "..":
+			dest = filepath.Dir(dest)
+			continue
+		}
+		next := filepath.Join(dest, comp)
+		if v, ok := r.real[next]; ok {
+			dest = v
+			continue
+		}
+		fi, err := os.Lstat(next)
+		if err != nil {
+			return "", false
+		}
+		end := next
+		if fi.Mode()&os.ModeSymlink != 0 {
+			if *hops++; *hops > 255 {
+				return "", false
+			}
+			t, err := os.Readlink(next)
+			if err != nil {
+				return "", false
+			}
+			var ok bool
+			if end, ok = r.from(dest, t, hops); !ok {
+				return "", false
+			}
+		}
+		if len(r.real) < maxResolved {
+			r.real[next] = end
+		}
+		dest = end
+	}
+	return dest, true
+}
+
 // linkEnd follows the link p, as the kernel would, to the path it ends
 // at, which need not exist.
-func linkEnd(p string) string {
+func (r *resolver) linkEnd(p string) string {
 	for range 40 {
+		if v, ok := r.real[p]; ok && v == p {
+			break // resolved before, to itself: no link
+		}
 		t, err := os.Readlink(p)
 		if err != nil {
 			break // not a link, or not there: p is the end
 		}
 		if !filepath.IsAbs(t) {
-			t = filepath.Join(realDir(filepath.Dir(p)), t)
+			t = filepath.Join(r.realDir(filepath.Dir(p)), t)
 		}
 		p = filepath.Clean(t)
 	}
-	return filepath.Join(realDir(filepath.Dir(p)), filepath.Base(p))
+	return filepath.Join(r.realDir(filepath.Dir(p)), filepath.Base(p))
 }
 
 // realDir is dir with its links resolved, or dir when it does not resolve.
-func realDir(dir string) string {
-	if r, err := filepath.EvalSymlinks(dir); err == nil {
-		return r
+func (r *resolver) realDir(dir string) string {
+	if d, ok := r.eval(dir); ok {
+		return d
 	}
 	return dir
 }
