@@ -146,3 +146,50 @@ func TestLinkWalkBoundedInTime(t *testing.T) {
 		t.Fatal("a server started over a root that was not checked")
 	}
 }
+
+// The walk's resolver ends where filepath.EvalSymlinks ends, or fails
+// where it fails, for links through links, ".." after a folder link (the
+// kernel follows the link first), absolute targets, dangling links and a
+// loop, asked in turn by one resolver so that what it kept from one path
+// is used for the next.
+func TestResolverMatchesEvalSymlinks(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	outside, _ := filepath.EvalSymlinks(t.TempDir())
+	os.MkdirAll(filepath.Join(outside, "dir", "sub"), 0o755)
+	os.WriteFile(filepath.Join(outside, "dir", "sub", "f"), nil, 0o644)
+	os.WriteFile(filepath.Join(outside, "g"), nil, 0o644)
+	links := map[string]string{
+		"a/b/c.py":        "",
+		"a/x.py":          "a/b/c.py",
+		"a/y.py":          "a/x.py",
+		"shared":          filepath.Join(outside, "dir"),
+		"up.py":           "raw:shared/../g",
+		"deep.py":         "raw:shared/sub/../sub/f",
+		"via/l":           "shared",
+		"via2.py":         "raw:via/l/sub/f",
+		"gone.py":         "raw:nowhere/f",
+		"loop1":           "raw:loop2",
+		"loop2":           "raw:loop1",
+		"file/under":      "",
+		"notdir.py":       "raw:a/x.py/more",
+		"abs.py":          filepath.Join(outside, "dir", "sub", "f"),
+		"a/b/rel.py":      "raw:../../shared/sub/f",
+		"a/b/dotdot/link": "raw:../../..",
+	}
+	for name, target := range links {
+		link(t, root, name, target)
+	}
+	r := newResolver()
+	r.known(root)
+	for range 2 {
+		for name := range links {
+			for _, p := range []string{filepath.Join(root, name), filepath.Join(root, name, "sub"), filepath.Dir(filepath.Join(root, name))} {
+				want, werr := filepath.EvalSymlinks(p)
+				got, ok := r.eval(p)
+				if ok != (werr == nil) || got != want {
+					t.Errorf("%s: resolver %q %v, EvalSymlinks %q %v", p, got, ok, want, werr)
+				}
+			}
+		}
+	}
+}
