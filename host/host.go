@@ -182,7 +182,7 @@ func New(cfg Config) (*Host, error) {
 	// git and the language servers start from juju's environment without
 	// its secrets, judged once (RATIONALE).
 	h.scrubbedEnv = sandbox.Scrub(os.Environ())
-	h.lsp = lsp.New(pol, lsp.Options{Servers: cfg.LSPServers, Logger: log, Env: h.scrubbedEnv})
+	h.lsp = lsp.New(pol, lsp.Options{Servers: cfg.LSPServers, Logger: log, Env: h.scrubbedEnv, Epoch: h.approvals.Epoch})
 	servers = h.lsp
 	h.reload.fns = h.hostFunctions()
 

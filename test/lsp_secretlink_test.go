@@ -81,3 +81,30 @@ func TestLSPPyrightLinkToSecretNotFollowed(t *testing.T) {
 		}
 	})
 }
+
+// The link check of a root is reused by the next starts for a short time,
+// but only while no call that may change files has run: a link to .env
+// that a command makes after one server started over the root clean is
+// still refused for the next server over the same root (pyright in b
+// after pyright in a), and pyright in b never starts.
+func TestLSPLinkMadeByCommandCaughtAtNextStart(t *testing.T) {
+	const env = "import envmod\nreveal_type(envmod.API_KEY)\n"
+	root := workspace(t, map[string]string{
+		"a/pyproject.toml": "", "a/main.py": "x: int = 'a'\n",
+		"b/pyproject.toml": "", "b/main.py": env,
+		".env": "API_KEY=\"sk-live-ENV-SECRET\"\n",
+	})
+	s := startHome(t, lspHome(t, pyrightServer(t)), root, "--mode", "trusted")
+	c := s.with(t)
+	if res := c.call("get_diagnostics", map[string]any{"path": "a/main.py"}); res.IsError || !strings.Contains(text(res), "reportAssignmentType") {
+		t.Fatalf("want pyright's report on a/main.py: %s", text(res))
+	}
+	c.ok("run_command", map[string]any{"command": "ln -s ../.env b/envmod.py"})
+	res := c.call("get_diagnostics", map[string]any{"path": "b/main.py"})
+	if b, _ := json.Marshal(res); strings.Contains(string(b), "ENV-SECRET") {
+		t.Fatalf("the answer quotes .env: %s", text(res))
+	}
+	if !res.IsError || !strings.Contains(text(res), `"b/envmod.py" is a symbolic link to a secret`) {
+		t.Fatalf("want SECRET_DENIED naming b/envmod.py: %s", text(res))
+	}
+}

@@ -57,6 +57,11 @@ type Options struct {
 	// Either way CGO_ENABLED=0 is set (withoutCgo).
 	Env    []string
 	Logger *slog.Logger
+	// Epoch is the workspace's epoch (approval.Store.Epoch), which juju
+	// changes around every call that may change files: a root's link check
+	// is reused, for a short time, while it stays the same (verdicts.go).
+	// nil: every start checks again.
+	Epoch func() string
 }
 
 // Manager runs the language servers of one workspace. It is safe for
@@ -73,6 +78,8 @@ type Manager struct {
 	mu      sync.Mutex
 	clients map[key]*slot
 	closed  bool
+
+	verdicts verdicts // the last link checks, per root
 }
 
 // key names one server: a registration over a root folder.

@@ -31,9 +31,7 @@ func (m *Manager) startClient(ctx context.Context, reg lspconfig.Server, root st
 	}
 	// The start's context never ends (its callers share it): the walk
 	// gets the time initialize gets.
-	lctx, cancel := context.WithTimeout(ctx, m.opts.InitTimeout)
-	link, err := m.linkToSecret(lctx, m.rootOf(root))
-	cancel()
+	link, err := m.checkLinks(ctx, m.rootOf(root))
 	if err != nil || link != "" {
 		// The server would read the secret through the link itself.
 		return nil, &startError{reg: reg.Name, secretLink: m.displayOf(link), err: err}
