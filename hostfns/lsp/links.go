@@ -164,6 +164,11 @@ func (r *resolver) known(dir string) {
 // name by name as the kernel does, a ".." taking the folder above the
 // one reached so far, up to 255 links; false when it does not resolve.
 func (r *resolver) eval(p string) (string, bool) {
+	if filepath.Separator != '/' || !filepath.IsAbs(p) {
+		// Volumes and other separators: as the library does it.
+		e, err := filepath.EvalSymlinks(p)
+		return e, err == nil
+	}
 	hops := 0
 	return r.from("/", p, &hops)
 }
