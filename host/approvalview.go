@@ -10,6 +10,7 @@ import (
 
 	"github.com/jujutools/juju/hostfns"
 	"github.com/jujutools/juju/internal/journal"
+	"github.com/jujutools/juju/internal/journal/text"
 	"github.com/jujutools/juju/internal/visible"
 	"github.com/jujutools/juju/sandbox"
 	"github.com/jujutools/juju/sdk/abi"
@@ -78,6 +79,10 @@ func (h *Host) describe(c hostfns.Caller, args []byte) string {
 			over = ", replacing a file there"
 		}
 		return fmt.Sprintf("moves %s to %s%s.", name(str("path")), name(str("destination")), over)
+	case corePlugin + "/apply_patch":
+		return describePatch(str("patch"), flag("dryRun"))
+	case corePlugin + "/rollback_changes":
+		return h.describeRollback(str("changeId"), str("scope"), flag("force"))
 	case corePlugin + "/make_directory":
 		return fmt.Sprintf("makes the folder %s.", name(str("path")))
 	case coreExecPlugin + "/run_command":
@@ -128,6 +133,101 @@ func (h *Host) describePlan(c hostfns.Caller, id string) string {
 			break
 		}
 		fmt.Fprintf(&b, "\n  %s %s +%d -%d", f.Action, name(f.Path), f.Added, f.Removed)
+	}
+	return b.String()
+}
+
+// describePatch says what applying patch will do: each file it creates,
+// deletes, renames or edits (up to whatLines) with the lines it adds and
+// removes, read as apply_patch reads it.
+func describePatch(patch string, dryRun bool) string {
+	files, e := text.ParsePatch(patch)
+	if e != nil {
+		return fmt.Sprintf("applies a patch juju cannot read (%s %s): the call will fail and change nothing.", e.Code, clip(visible.String(e.Message), whatCommand))
+	}
+	verb := "applies"
+	if dryRun {
+		verb = "checks, writing nothing (dryRun),"
+	}
+	added, removed := 0, 0
+	for _, f := range files {
+		for _, h := range f.Hunks {
+			added += len(h.NewLines)
+			removed += len(h.OldLines)
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s a patch of %d file(s), +%d -%d lines in all:", verb, len(files), added, removed)
+	for i, f := range files {
+		if i == whatLines {
+			fmt.Fprintf(&b, "\n  … and %d more file(s)", len(files)-i)
+			break
+		}
+		a, r := 0, 0
+		for _, h := range f.Hunks {
+			a += len(h.NewLines)
+			r += len(h.OldLines)
+		}
+		switch {
+		case f.Old == "":
+			fmt.Fprintf(&b, "\n  creates %s +%d", name(f.New), a)
+		case f.New == "":
+			fmt.Fprintf(&b, "\n  deletes %s -%d", name(f.Old), r)
+		case f.Old != f.New:
+			fmt.Fprintf(&b, "\n  moves %s to %s +%d -%d", name(f.Old), name(f.New), a, r)
+		default:
+			fmt.Fprintf(&b, "\n  edits %s +%d -%d", name(f.New), a, r)
+		}
+	}
+	return b.String()
+}
+
+// describeRollback says what rolling back change id in scope will undo:
+// the changes and the paths they wrote (up to whatLines paths).
+func (h *Host) describeRollback(id, scope string, force bool) string {
+	over := "; a file changed since any of them makes it fail with CONFLICT"
+	if force {
+		over = "; force: files changed since, by hand or by later changes, are overwritten"
+	}
+	c, err := h.ws.Journal.Change(id)
+	if err != nil {
+		return fmt.Sprintf("rolls back change %s, which juju could not find (%s): the call will fail and change nothing.", name(id), clip(visible.String(err.Error()), whatCommand))
+	}
+	undone := []journal.ChangeSummary{c.ChangeSummary}
+	if scope == "since" || scope == "after" {
+		later, err := h.ws.Journal.Changes(c.Time)
+		if err != nil {
+			return fmt.Sprintf("rolls back the changes %s %s, which juju could not list to show you (%s): do not approve a change you have not seen; deny it, and have the client call again.", scope, name(c.ID), clip(visible.String(err.Error()), whatCommand))
+		}
+		undone = undone[:0]
+		if scope == "since" {
+			undone = append(undone, c.ChangeSummary)
+		}
+		for _, l := range later {
+			if l.ID > c.ID && !l.RolledBack {
+				undone = append(undone, l)
+			}
+		}
+	}
+	var b strings.Builder
+	switch scope {
+	case "since":
+		fmt.Fprintf(&b, "undoes change %s and every later one: %d change(s)%s:", c.ID, len(undone), over)
+	case "after":
+		fmt.Fprintf(&b, "undoes every change after %s, keeping it: %d change(s)%s:", c.ID, len(undone), over)
+	default:
+		fmt.Fprintf(&b, "undoes change %s%s:", c.ID, over)
+	}
+	shown := 0
+	for _, u := range undone {
+		for _, p := range u.Paths {
+			if shown == whatLines {
+				b.WriteString("\n  … and more (change_history lists them all)")
+				return b.String()
+			}
+			shown++
+			fmt.Fprintf(&b, "\n  %s by %s: restores %s", u.ID, name(u.Tool), name(p))
+		}
 	}
 	return b.String()
 }

@@ -229,3 +229,44 @@ func TestApprovalQuestionNamesTheLinkTarget(t *testing.T) {
 		}
 	}
 }
+
+// The owner asked about apply_patch reads the files the patch touches,
+// each with its lines, and asked about rollback_changes the changes it
+// undoes and the files they restore: a patch's file names are inside its
+// text, and a rollback's are in the journal, so the arguments alone said
+// neither.
+func TestApprovalQuestionSaysWhatAPatchAndARollbackDo(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
+	home := gateHome(t, 10*time.Second)
+	writeConfig(t, home, "[approvals]\ntimeoutMs = 10000\n")
+	e := &elicitor{action: mcp.ElicitationResponseActionAccept}
+	s := startGate(t, home, root, "inspect", "what-changes", e)
+	s.ok("write_file", map[string]any{"path": "a.txt", "content": "A\n"})
+	s.ok("write_file", map[string]any{"path": "b.txt", "content": "B\n"})
+	e.set(mcp.ElicitationResponseActionDecline)
+	before := len(e.questions())
+
+	patch := "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1,2 @@\n-A\n+one\n+two\n--- /dev/null\n+++ b/new\x1b[2J.txt\n@@ -0,0 +1 @@\n+x\n"
+	s.fail("apply_patch", map[string]any{"patch": patch}, "APPROVAL_DENIED")
+	s.fail("rollback_changes", map[string]any{"changeId": "c000001", "scope": "since"}, "APPROVAL_DENIED")
+	s.fail("rollback_changes", map[string]any{"changeId": "c000002", "force": true}, "APPROVAL_DENIED")
+	qs := e.questions()[before:]
+	if len(qs) != 3 {
+		t.Fatalf("asked %d questions, want 3: %q", len(qs), qs)
+	}
+	for i, want := range [][]string{
+		{"It applies a patch of 2 file(s), +3 -1 lines in all:", "\n  edits \"a.txt\" +2 -1", "\n  creates \"new\\x1b[2J.txt\" +1"},
+		{"It undoes change c000001 and every later one: 2 change(s); a file changed since any of them makes it fail with CONFLICT:",
+			"\n  c000001 by \"write_file\": restores \"a.txt\"", "\n  c000002 by \"write_file\": restores \"b.txt\""},
+		{"It undoes change c000002; force: files changed since, by hand or by later changes, are overwritten:", "\n  c000002 by \"write_file\": restores \"b.txt\""},
+	} {
+		for _, w := range want {
+			if !strings.Contains(qs[i], w) || strings.Contains(qs[i], "\x1b") {
+				t.Errorf("question %d does not say %q:\n%s", i, w, qs[i])
+			}
+		}
+	}
+	if strings.Contains(qs[2], "a.txt") {
+		t.Errorf("the rollback of c000002 alone names a.txt, which it does not restore:\n%s", qs[2])
+	}
+}
