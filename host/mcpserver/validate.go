@@ -93,9 +93,14 @@ func argumentsMessage(tool string, o *outline, ve *jsonschema.ValidationError) s
 		}
 		return 0
 	})
+	// A call may hold a problem per item of a long array: a set keeps
+	// finding the distinct ones linear (a list made 100,000 nulls cost
+	// minutes).
 	var parts []string
+	seen := make(map[string]bool)
 	for _, e := range leaves {
-		if p := problem(tool, o, e); !slices.Contains(parts, p) {
+		if p := problem(tool, o, e); !seen[p] {
+			seen[p] = true
 			parts = append(parts, p)
 		}
 	}

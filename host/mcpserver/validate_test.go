@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -80,5 +81,24 @@ func TestNearest(t *testing.T) {
 		if got := nearest(in, known); got != want {
 			t.Errorf("nearest(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// An array of 200,000 nulls where strings belong is 200,000 problems, and
+// the distinct ones are found in one pass: a list searched for each made
+// one call of exec_command (its args have no maxItems) hold a core for
+// minutes. The message names maxProblems of them and counts the rest.
+func TestManyProblemsAnswerPromptly(t *testing.T) {
+	in := &inputSchema{raw: []byte(`{"type":"object","properties":{"args":{"type":"array","items":{"type":"string"}}}}`)}
+	args := map[string]any{"args": make([]any, 200_000)}
+	done := make(chan *abi.Error, 1)
+	go func() { done <- in.check("t", args) }()
+	select {
+	case e := <-done:
+		if e == nil || !strings.Contains(e.Message, `the argument "args[0]" must be a string, not null`) || !strings.Contains(e.Message, "and 199996 more") {
+			t.Fatalf("got %+v", e)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the check of 200,000 nulls took more than a minute")
 	}
 }
