@@ -120,3 +120,25 @@ func TestResultErrorMessageIsBounded(t *testing.T) {
 		t.Fatalf("an error answer of %d bytes: %.100s", n, text(res))
 	}
 }
+
+// An error message of a megabyte (approval_status quoted the id it was
+// given) is cut to what a client takes, and the structured content holds
+// the same message: it was left past its own cap, and that cut emptied
+// the message, so the model read a code and no sentence.
+func TestLongErrorMessageKeepsItsShape(t *testing.T) {
+	for _, fill := range []string{"x", "\x01", "é"} {
+		res := toMCP(&abi.CallResult{Error: abi.Errorf(abi.NotFound, "there is no approval %s; call approval_status", strings.Repeat(fill, 1<<20))})
+		var sc map[string]any
+		if err := json.Unmarshal(res.RawStructuredContent, &sc); err != nil {
+			t.Fatal(err)
+		}
+		msg, _ := sc["message"].(string)
+		txt := res.Content[0].(mcp.TextContent).Text
+		if len(sc) != 2 || sc["code"] != "NOT_FOUND" || !strings.HasPrefix(msg, "there is no approval") || txt != "NOT_FOUND: "+msg {
+			t.Errorf("fill %q: structured %.200s…, text %.200s…", fill, res.RawStructuredContent, txt)
+		}
+		if !strings.Contains(msg, "[juju cut this result") || len(res.RawStructuredContent) > abi.MaxStructured {
+			t.Errorf("fill %q: a message of %d bytes, structured content of %d", fill, len(msg), len(res.RawStructuredContent))
+		}
+	}
+}

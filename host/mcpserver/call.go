@@ -114,14 +114,10 @@ const maxClientName = 128
 // item whose MIME type is not an image's too, each with a note saying so.
 func toMCP(res *abi.CallResult) *mcp.CallToolResult {
 	if e := res.Error; e != nil {
-		msg := e.Message
-		if len(msg) > maxResultText { // a plugin's
-			msg = cutText(strings.ToValidUTF8(msg, "\uFFFD"), maxResultText)
-		}
-		sc, _ := json.Marshal(abi.Error{Code: e.Code, Message: msg})
+		msg, sc := errorContent(e)
 		return &mcp.CallToolResult{
 			Content:              []mcp.Content{mcp.NewTextContent(string(e.Code) + ": " + msg)},
-			RawStructuredContent: capStructured(sc),
+			RawStructuredContent: sc,
 			IsError:              true,
 		}
 	}
@@ -164,6 +160,26 @@ func toMCP(res *abi.CallResult) *mcp.CallToolResult {
 		out.RawStructuredContent = capStructured(res.Structured)
 	}
 	return out
+}
+
+// errorContent is the message of e as a client gets it, cut when it is
+// long (a message quoting a megabyte the call sent), and the structured
+// content {"code", "message"} holding that same message. The message is
+// cut until that content fits abi.MaxStructured: cut to maxResultText
+// alone, it left the content past the cap, whose cut then emptied the
+// message, so the model read a code and no sentence, and a client checking
+// the error shape found a member it does not allow.
+func errorContent(e *abi.Error) (string, json.RawMessage) {
+	msg := e.Message
+	for n := maxResultText; ; n = n * 3 / 4 {
+		if len(msg) > n {
+			msg = cutText(strings.ToValidUTF8(e.Message, "\uFFFD"), n)
+		}
+		sc, _ := json.Marshal(abi.Error{Code: e.Code, Message: msg})
+		if len(sc) <= abi.MaxStructured || n < 1024 {
+			return msg, capStructured(sc)
+		}
+	}
 }
 
 // maxResultText bounds the text of one result, whatever a plugin returns,
