@@ -25,7 +25,7 @@ func New(store *approval.Store) hostfns.Func {
 		if req.ID != "" {
 			r, err := store.Get(req.ID)
 			if errors.Is(err, approval.ErrNotFound) || err == nil && !r.Of(c.Principal, c.Client) {
-				return nil, nil, abi.Errorf(abi.NotFound, "there is no approval %q for this client; call approval_status without an id to list yours", req.ID)
+				return nil, nil, abi.Errorf(abi.NotFound, "there is no approval %s for this client; call approval_status without an id to list yours", abi.Quote(req.ID))
 			}
 			if err != nil {
 				return nil, nil, abi.Errorf(abi.Internal, "juju could not read its approvals; tell the owner")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/jujutools/juju/hostfns"
@@ -83,5 +84,16 @@ func TestOwnPrincipalOnly(t *testing.T) {
 		if res := callAs(t, f, tc.principal, name, `{"id":"`+tc.other+`"}`); res.Error == nil || res.Error.Code != abi.NotFound {
 			t.Errorf("principal %q reads %s: %+v, want NOT_FOUND", tc.principal, tc.other, res)
 		}
+	}
+}
+
+// An id of a megabyte is no approval, and the answer quotes it cut: the
+// whole of it came back in the message.
+func TestLongIDQuotedCut(t *testing.T) {
+	f := New(approval.Open(filepath.Join(t.TempDir(), "approvals"), approval.Options{}))
+	id := strings.Repeat("x", 1<<20)
+	res := call(t, f, "me", `{"id":"`+id+`"}`)
+	if res.Error == nil || res.Error.Code != abi.NotFound || len(res.Error.Message) > 1000 || !strings.Contains(res.Error.Message, "call approval_status without an id") {
+		t.Fatalf("got %.300v", res.Error)
 	}
 }
