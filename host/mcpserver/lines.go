@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -179,7 +181,32 @@ type msgHead struct {
 	// would stay pending for ever (and juju would not end with its input).
 	// It is refused like a bad id, with its id.
 	badVersion bool
+	// deep is set for a request nested past the depth Go's JSON reads
+	// (10,000): mcp-go answered it as unparsable, with id null, and the
+	// client waited for its answer for ever. It is answered with its id,
+	// read from its first bytes (deepHead); tool is the tool a tools/call
+	// names.
+	deep bool
+	tool string
 }
+
+// deepHead is the head of line, a message json could not read because
+// of err: when err is the nesting depth and the message's first bytes
+// give a request's id and method, a head marked deep; otherwise none.
+func deepHead(line []byte, err error) msgHead {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) || !strings.HasSuffix(se.Error(), "exceeded max depth") {
+		return msgHead{}
+	}
+	h := readDiscardedHead(line[:min(len(line), headKeep)])
+	if h.method == "" || !validID(h.id) {
+		return msgHead{}
+	}
+	return msgHead{Method: h.method, ID: h.id, deep: true, tool: h.tool}
+}
+
+// deepMessage refuses a request nested too deep to read.
+const deepMessage = "the message is nested deeper than 10,000 arrays and objects, more than juju reads; send it flatter"
 
 // badVersionMessage refuses a request whose jsonrpc member is not "2.0".
 const badVersionMessage = `the request's jsonrpc member must be the string "2.0"`
@@ -219,7 +246,10 @@ func (h msgHead) request() bool { return len(h.ID) > 0 && h.Method != "" }
 // (idMap.substitute): record returns the message as it is to be served.
 func (l *lineReader) record(line []byte) ([]byte, msgHead) {
 	var head msgHead
-	if json.Unmarshal(line, &head) != nil || !head.request() {
+	if err := json.Unmarshal(line, &head); err != nil {
+		return line, deepHead(line, err)
+	}
+	if !head.request() {
 		return line, msgHead{}
 	}
 	if !validID(head.ID) {

@@ -152,6 +152,9 @@ func (d *stdioLoop) read() {
 			}
 			d.writeAnswer(invalidRequest(asWritten(head.ID), msg))
 			continue
+		case head.deep:
+			d.deepAnswer(head)
+			continue
 		case isBatch(line):
 			d.startBatch(line)
 			continue
@@ -202,6 +205,29 @@ func (d *stdioLoop) tooLarge(head []byte) {
 	if _, err := d.w.Write(tooLargeAnswer(h, MaxMessage)); err != nil {
 		d.errLog.Printf("answering a message over %d bytes: %v", MaxMessage, err)
 	}
+}
+
+// deepAnswer answers a request nested too deep to read, with its id: a
+// tools/call with an INVALID_ARGUMENT result, audited as every refused
+// call is, which the model reads and acts on; another request with an
+// invalid-request error.
+func (d *stdioLoop) deepAnswer(head msgHead) {
+	id := asWritten(head.ID)
+	if head.Method != string(mcp.MethodToolsCall) {
+		d.writeAnswer(invalidRequest(id, deepMessage))
+		return
+	}
+	tool := "the tool"
+	if head.tool != "" {
+		tool = head.tool
+	}
+	d.s.refused(d.sessionContext(), head.tool, nil, abi.InvalidArgument)
+	d.writeAnswer(mcp.JSONRPCResponse{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		ID:      mcp.NewRequestId(id),
+		Result: toMCP(&abi.CallResult{Error: abi.Errorf(abi.InvalidArgument,
+			"the arguments of %s are nested deeper than 10,000 arrays and objects, more than juju reads; no input schema nests that deep, so send them flatter and call again", abi.Cut(tool, 200))}),
+	})
 }
 
 // serveReading serves a tools/call or tools/list request and reports
