@@ -53,6 +53,9 @@ func (s *inputSchema) check(tool string, args any) *abi.Error {
 	if err != nil {
 		return abi.Errorf(abi.Internal, "the input schema of %s does not compile, so it cannot be called; tell the author of its plugin", tool)
 	}
+	if countValues(args, maxArgumentValues) > maxArgumentValues {
+		return abi.Errorf(abi.InvalidArgument, "the arguments of %s hold more than %d JSON values (each item of an array counts); no tool takes that many. Send fewer at once and call again", tool, maxArgumentValues)
+	}
 	err = sch.Validate(args)
 	if err == nil {
 		return nil
@@ -62,6 +65,35 @@ func (s *inputSchema) check(tool string, args any) *abi.Error {
 		return abi.Errorf(abi.InvalidArgument, "the arguments of %s could not be checked: %v", tool, err)
 	}
 	return abi.Errorf(abi.InvalidArgument, "%s", argumentsMessage(tool, o, ve))
+}
+
+// maxArgumentValues bounds the JSON values a call's arguments hold before
+// they are checked against the schema: the check builds an error for each
+// item that does not fit, and an array of 3 million numbers where strings
+// belong (6 MB, within the 16 MiB a message may be) cost 4 minutes of CPU
+// and 1.2 GB. No tool takes anywhere near this many; a file's content is
+// one value.
+const maxArgumentValues = 100_000
+
+// countValues counts the JSON values in v, itself included, stopping past
+// limit.
+func countValues(v any, limit int) int {
+	n := 1
+	switch t := v.(type) {
+	case []any:
+		for _, x := range t {
+			if n += countValues(x, limit-n); n > limit {
+				return n
+			}
+		}
+	case map[string]any:
+		for _, x := range t {
+			if n += countValues(x, limit-n); n > limit {
+				return n
+			}
+		}
+	}
+	return n
 }
 
 // maxProblems is how many problems one message names.

@@ -84,21 +84,41 @@ func TestNearest(t *testing.T) {
 	}
 }
 
-// An array of 200,000 nulls where strings belong is 200,000 problems, and
+// An array of 90,000 nulls where strings belong is 90,000 problems, and
 // the distinct ones are found in one pass: a list searched for each made
 // one call of exec_command (its args have no maxItems) hold a core for
 // minutes. The message names maxProblems of them and counts the rest.
 func TestManyProblemsAnswerPromptly(t *testing.T) {
 	in := &inputSchema{raw: []byte(`{"type":"object","properties":{"args":{"type":"array","items":{"type":"string"}}}}`)}
-	args := map[string]any{"args": make([]any, 200_000)}
+	args := map[string]any{"args": make([]any, 90_000)}
 	done := make(chan *abi.Error, 1)
 	go func() { done <- in.check("t", args) }()
 	select {
 	case e := <-done:
-		if e == nil || !strings.Contains(e.Message, `the argument "args[0]" must be a string, not null`) || !strings.Contains(e.Message, "and 199996 more") {
+		if e == nil || !strings.Contains(e.Message, `the argument "args[0]" must be a string, not null`) || !strings.Contains(e.Message, "and 89996 more") {
 			t.Fatalf("got %+v", e)
 		}
 	case <-time.After(60 * time.Second):
-		t.Fatal("the check of 200,000 nulls took more than a minute")
+		t.Fatal("the check of 90,000 nulls took more than a minute")
+	}
+}
+
+// Arguments of more than maxArgumentValues JSON values are refused before
+// the schema is checked, whether or not they fit it: the check builds an
+// error for each item that does not, and 3 million of them (6 MB) cost
+// minutes of CPU and 1.2 GB.
+func TestTooManyArgumentValuesRefused(t *testing.T) {
+	in := &inputSchema{raw: []byte(`{"type":"object","properties":{"args":{"type":"array","items":{"type":"string"}}}}`)}
+	args := make([]any, maxArgumentValues)
+	for i := range args {
+		args[i] = "x"
+	}
+	// The object, the array and its items: maxArgumentValues in all.
+	if e := in.check("t", map[string]any{"args": args[:maxArgumentValues-2]}); e != nil {
+		t.Fatalf("%d values refused: %v", maxArgumentValues, e)
+	}
+	e := in.check("t", map[string]any{"args": args})
+	if e == nil || e.Code != abi.InvalidArgument || !strings.Contains(e.Message, "the arguments of t hold more than 100000 JSON values") || !strings.HasSuffix(e.Message, "call again") {
+		t.Fatalf("%d values: got %+v", maxArgumentValues+2, e)
 	}
 }
