@@ -70,7 +70,7 @@ func splitGlob(req *abi.GlobRequest) (base, pattern string, e *abi.Error) {
 	switch req.SortBy {
 	case "", "name", "mtime":
 	default:
-		return "", "", abi.Errorf(abi.InvalidArgument, `sortBy must be "name" or "mtime", not %q`, req.SortBy)
+		return "", "", abi.Errorf(abi.InvalidArgument, `sortBy must be "name" or "mtime", not %s`, abi.Quote(req.SortBy))
 	}
 	if req.Limit < 0 {
 		return "", "", abi.Errorf(abi.InvalidArgument, "limit must not be negative")
@@ -84,16 +84,16 @@ func splitGlob(req *abi.GlobRequest) (base, pattern string, e *abi.Error) {
 		// "." is the first root, the base a tool's default gives: an
 		// absolute pattern names its folder itself.
 		if base != "" && base != "." {
-			return "", "", abi.Errorf(abi.InvalidArgument, "the pattern %q must be relative to the folder in path (no leading / and no ..)", req.Pattern)
+			return "", "", abi.Errorf(abi.InvalidArgument, "the pattern %s must be relative to the folder in path (no leading / and no ..)", abi.Quote(req.Pattern))
 		}
 		base, pattern = doublestar.SplitPattern(pattern)
 		if hasDotDot(pattern) {
-			return "", "", abi.Errorf(abi.InvalidArgument, "the pattern %q climbs with .. after a wildcard; put the folder in path and keep the pattern below it", req.Pattern)
+			return "", "", abi.Errorf(abi.InvalidArgument, "the pattern %s climbs with .. after a wildcard; put the folder in path and keep the pattern below it", abi.Quote(req.Pattern))
 		}
 	}
 	pattern = strings.TrimRight(pattern, "/")
 	if pattern != "" && !doublestar.ValidatePattern(pattern) {
-		return "", "", abi.Errorf(abi.InvalidArgument, "the pattern %q is not a valid glob (check its brackets and braces)", req.Pattern)
+		return "", "", abi.Errorf(abi.InvalidArgument, "the pattern %s is not a valid glob (check its brackets and braces)", abi.Quote(req.Pattern))
 	}
 	if abi.GlobForms(pattern) > abi.MaxGlobForms {
 		return "", "", abi.Errorf(abi.InvalidArgument, "the pattern's brace groups expand to more than %d forms; use fewer {a,b} groups, or several calls", abi.MaxGlobForms)

@@ -127,6 +127,26 @@ func TestGlobErrors(t *testing.T) {
 	}
 }
 
+// A refused pattern is quoted cut, however long it was sent: the message
+// is the model's to read, and a megabyte of pattern would fill its answer.
+func TestGlobErrorsQuoteThePatternCut(t *testing.T) {
+	f := newFixture(t, Options{})
+	long := strings.Repeat("x", 1<<20)
+	for _, req := range []abi.GlobRequest{
+		{Pattern: "[" + long},
+		{Pattern: "*/../" + long},
+		{Pattern: "/x/" + long, Path: "sub"},
+		{Pattern: "*", SortBy: long},
+	} {
+		var res abi.GlobResult
+		f.call(t, abi.FnFSGlob, req, &res)
+		f.wantErr(t, "glob of a long pattern", res.Status, abi.InvalidArgument)
+		if n := len(res.Status.Error.Message); n > 1000 {
+			t.Errorf("the message quotes %d bytes: %.120s…", n, res.Status.Error.Message)
+		}
+	}
+}
+
 func TestGlobCanceled(t *testing.T) {
 	f := newFixture(t, Options{})
 	ctx, cancel := context.WithCancel(context.Background())
