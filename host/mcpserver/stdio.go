@@ -165,6 +165,13 @@ func (d *stdioLoop) read() {
 			}
 			continue
 		}
+		if head.Method == string(mcp.MethodInitialize) && head.request() && d.initialized() {
+			// The session's client, as the audit names it, and its
+			// protocol are those of its first initialize: a second would
+			// have mcp-go take another's name mid-session.
+			d.writeAnswer(invalidRequest(asWritten(head.ID), "this session is already initialized, and keeps the client name and protocol version its first initialize gave; to begin again, start a new juju process"))
+			continue
+		}
 		if head.Method == string(mcp.MethodInitialize) && head.request() {
 			// Served here too, as mcp-go's server would serve it: handed
 			// on, it crossed a pipe and three goroutines, and mcp-go
@@ -429,6 +436,17 @@ func (d *stdioLoop) handle(ctx context.Context, line []byte, head msgHead) (resp
 	}
 	ctx, line = readableCall(ctx, line)
 	return clearerRefusal(d.s.mcp.HandleMessage(ctx, line), line, head)
+}
+
+// initialized reports whether the session has had its initialize
+// answered.
+func (d *stdioLoop) initialized() bool {
+	select {
+	case <-d.sessionMade:
+		return d.s.hs.initialized(d.session)
+	default:
+		return false
+	}
 }
 
 // writeAnswer writes one message of juju's own to the client.
