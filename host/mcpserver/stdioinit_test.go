@@ -24,6 +24,7 @@ func TestStdioLoopAnswersInitialize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.hs.forget("") // that answer initialized the session of context.Background, the loop's below
 	f := newInflight()
 	var out bytes.Buffer
 	fromLoop, fwd := io.Pipe()
