@@ -2,9 +2,7 @@ package test
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -14,7 +12,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/jujutools/juju/internal/installed"
 	"github.com/jujutools/juju/internal/wasmtest"
 )
 
@@ -61,26 +58,14 @@ func TestDecodeBombsRefused(t *testing.T) {
 	// The built folder with the module swapped and its pin updated, as an
 	// author could hand-stamp it.
 	bomb := bombs["names"]
-	sum := sha256.Sum256(bomb)
-	pin := hex.EncodeToString(sum[:])
-	os.WriteFile(filepath.Join(dir, "plugin.wasm"), bomb, 0o644)
-	editJSON(t, filepath.Join(dir, "manifest.json"), func(m map[string]any) { m["wasm"].(map[string]any)["sha256"] = pin })
+	stampWasm(t, dir, bomb)
 	errs, code := cliWithin(t, 30*time.Second, newHome(t), "plugins", "install", dir, "--yes")
 	if code != 1 || !strings.Contains(errs, "plugin refused") || !strings.Contains(errs, "name section") {
 		t.Errorf("install of the names bomb: exit %d, %.400s", code, errs)
 	}
 
 	// The installed plugin swapped by hand, its pins rewritten.
-	inst := filepath.Join(home, "data", "plugins", "test-bomb")
-	os.WriteFile(filepath.Join(inst, "plugin.wasm"), bomb, 0o600)
-	editJSON(t, filepath.Join(inst, "manifest.json"), func(m map[string]any) { m["wasm"].(map[string]any)["sha256"] = pin })
-	mdata, err := os.ReadFile(filepath.Join(inst, "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	editJSON(t, filepath.Join(inst, "grants.json"), func(g map[string]any) {
-		g["sha256"], g["manifestSha256"] = pin, installed.Hash(mdata)
-	})
+	swapInstalledWasm(t, home, "test-bomb", bomb)
 	root := workspace(t, map[string]string{"a.txt": "still here\n"})
 	s := startHome(t, home, root)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

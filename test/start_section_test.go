@@ -77,26 +77,14 @@ func TestStartSectionRefused(t *testing.T) {
 
 	// The built folder with the module swapped and its pin updated, as an
 	// author could hand-stamp it.
-	sum := sha256.Sum256(spins)
-	pin := hex.EncodeToString(sum[:])
-	os.WriteFile(filepath.Join(dir, "plugin.wasm"), spins, 0o644)
-	editJSON(t, filepath.Join(dir, "manifest.json"), func(m map[string]any) { m["wasm"].(map[string]any)["sha256"] = pin })
+	stampWasm(t, dir, spins)
 	errs, code = cliWithin(t, 20*time.Second, newHome(t), "plugins", "install", dir, "--yes")
 	if code != 1 || !strings.Contains(errs, "plugin refused") || !strings.Contains(errs, "start section") {
 		t.Errorf("install of a module with a start section: exit %d, %s", code, errs)
 	}
 
 	// The installed plugin swapped by hand, its pins rewritten.
-	inst := filepath.Join(home, "data", "plugins", "test-start")
-	os.WriteFile(filepath.Join(inst, "plugin.wasm"), spins, 0o600)
-	editJSON(t, filepath.Join(inst, "manifest.json"), func(m map[string]any) { m["wasm"].(map[string]any)["sha256"] = pin })
-	mdata, err := os.ReadFile(filepath.Join(inst, "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	editJSON(t, filepath.Join(inst, "grants.json"), func(g map[string]any) {
-		g["sha256"], g["manifestSha256"] = pin, installed.Hash(mdata)
-	})
+	swapInstalledWasm(t, home, "test-start", spins)
 	root := workspace(t, map[string]string{"a.txt": "still here\n"})
 	s := startHome(t, home, root)
 	for range 2 {
@@ -118,4 +106,34 @@ func TestStartSectionRefused(t *testing.T) {
 	if log := s.stderr(); !strings.Contains(log, "start section") {
 		t.Errorf("the owner's log does not say why the plugin was refused:\n%s", log)
 	}
+}
+
+// stampWasm puts wasm in the plugin folder dir (built or installed) and
+// writes its sha256 into the manifest, as an author could hand-stamp it;
+// it returns that pin.
+func stampWasm(t *testing.T, dir string, wasm []byte) string {
+	t.Helper()
+	sum := sha256.Sum256(wasm)
+	pin := hex.EncodeToString(sum[:])
+	if err := os.WriteFile(filepath.Join(dir, "plugin.wasm"), wasm, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	editJSON(t, filepath.Join(dir, "manifest.json"), func(m map[string]any) { m["wasm"].(map[string]any)["sha256"] = pin })
+	return pin
+}
+
+// swapInstalledWasm replaces the installed plugin name's module in home by
+// wasm, its pins rewritten (manifest and grants), so that only the check
+// juju makes when it loads the module can refuse it.
+func swapInstalledWasm(t *testing.T, home, name string, wasm []byte) {
+	t.Helper()
+	inst := filepath.Join(home, "data", "plugins", name)
+	pin := stampWasm(t, inst, wasm)
+	mdata, err := os.ReadFile(filepath.Join(inst, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	editJSON(t, filepath.Join(inst, "grants.json"), func(g map[string]any) {
+		g["sha256"], g["manifestSha256"] = pin, installed.Hash(mdata)
+	})
 }

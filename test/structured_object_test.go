@@ -27,18 +27,7 @@ func TestStructuredContentIsAnObject(t *testing.T) {
 		"test_null":   `{"content":[{"type":"text","text":"a"}],"structured":null}`,
 	}
 	for tool, answer := range answers {
-		dir := filepath.Join(t.TempDir(), tool)
-		os.MkdirAll(dir, 0o755)
-		name := strings.ReplaceAll(tool, "_", "-")
-		os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"abi": 2, "name": "`+name+`", "version": "0.0.0",
-			"description": "Test plugin: answers a structured content; built only by tests.",
-			"wasm": {"file": "plugin.wasm", "sha256": ""}, "capabilities": []}`), 0o644)
-		wasmFile := filepath.Join(t.TempDir(), "plugin.wasm")
-		os.WriteFile(wasmFile, wasmtest.StartPlugin(wasmtest.StartOptions{Tool: tool, Answer: []byte(answer)}), 0o644)
-		cliOK(t, home, "plugins", "build", "--wasm", wasmFile, dir)
-		if errs, code := cliWithin(t, 60*time.Second, home, "plugins", "install", dir, "--yes"); code != 0 {
-			t.Fatalf("install %s: exit %d, %s", tool, code, errs)
-		}
+		installAnswering(t, home, wasmtest.StartOptions{Tool: tool, Answer: []byte(answer)})
 	}
 	s := startHome(t, home, workspace(t, map[string]string{"a.txt": "a\n"}))
 	for tool := range answers {
@@ -74,18 +63,7 @@ func TestStructuredContentFitsTheOutputSchema(t *testing.T) {
 		"test_missing": `{"content":[{"type":"text","text":"a"}],"structured":{"m":5}}`,
 	}
 	for tool, answer := range answers {
-		dir := filepath.Join(t.TempDir(), tool)
-		os.MkdirAll(dir, 0o755)
-		name := strings.ReplaceAll(tool, "_", "-")
-		os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"abi": 2, "name": "`+name+`", "version": "0.0.0",
-			"description": "Test plugin: answers a structured content; built only by tests.",
-			"wasm": {"file": "plugin.wasm", "sha256": ""}, "capabilities": []}`), 0o644)
-		wasmFile := filepath.Join(t.TempDir(), "plugin.wasm")
-		os.WriteFile(wasmFile, wasmtest.StartPlugin(wasmtest.StartOptions{Tool: tool, Answer: []byte(answer), Output: output}), 0o644)
-		cliOK(t, home, "plugins", "build", "--wasm", wasmFile, dir)
-		if errs, code := cliWithin(t, 60*time.Second, home, "plugins", "install", dir, "--yes"); code != 0 {
-			t.Fatalf("install %s: exit %d, %s", tool, code, errs)
-		}
+		installAnswering(t, home, wasmtest.StartOptions{Tool: tool, Answer: []byte(answer), Output: output})
 	}
 	s := startHome(t, home, workspace(t, map[string]string{"a.txt": "a\n"}))
 	for tool, where := range map[string]string{"test_fits": "", "test_wrong": `"/n"`, "test_missing": "its structured content does not fit"} {
@@ -99,5 +77,23 @@ func TestStructuredContentFitsTheOutputSchema(t *testing.T) {
 		if !res.IsError || !strings.HasPrefix(text(res), "PLUGIN_FAILED") || !strings.Contains(text(res), where) {
 			t.Errorf("%s: %s with structured content %v, want PLUGIN_FAILED naming %s", tool, text(res), res.StructuredContent, where)
 		}
+	}
+}
+
+// installAnswering installs in home a test plugin of the one tool o.Tool,
+// which answers o.Answer (wasmtest.StartPlugin).
+func installAnswering(t *testing.T, home string, o wasmtest.StartOptions) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), o.Tool)
+	os.MkdirAll(dir, 0o755)
+	name := strings.ReplaceAll(o.Tool, "_", "-")
+	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"abi": 2, "name": "`+name+`", "version": "0.0.0",
+		"description": "Test plugin: answers a structured content; built only by tests.",
+		"wasm": {"file": "plugin.wasm", "sha256": ""}, "capabilities": []}`), 0o644)
+	wasmFile := filepath.Join(t.TempDir(), "plugin.wasm")
+	os.WriteFile(wasmFile, wasmtest.StartPlugin(o), 0o644)
+	cliOK(t, home, "plugins", "build", "--wasm", wasmFile, dir)
+	if errs, code := cliWithin(t, 60*time.Second, home, "plugins", "install", dir, "--yes"); code != 0 {
+		t.Fatalf("install %s: exit %d, %s", o.Tool, code, errs)
 	}
 }
