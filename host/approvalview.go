@@ -83,6 +83,19 @@ func (h *Host) describe(c hostfns.Caller, args []byte) string {
 		return describePatch(str("patch"), flag("dryRun"))
 	case corePlugin + "/rollback_changes":
 		return h.describeRollback(str("changeId"), str("scope"), flag("force"))
+	case corePlugin + "/preview_changes":
+		var ops []json.RawMessage
+		json.Unmarshal(m["operations"], &ops)
+		patch := ""
+		if str("patch") != "" {
+			patch = " and a patch"
+		}
+		return fmt.Sprintf("makes a plan of %d operation(s)%s, writing nothing: applying it is a call of its own (apply_changes), asked about with every path it touches.", len(ops), patch)
+	case corePlugin + "/discard_changes":
+		return h.describeDiscard(c, str("planId"))
+	case corePlugin + "/replace_in_files":
+		_, given := m["dryRun"]
+		return h.describeReplace(str("oldString"), str("newString"), str("fileGlob"), str("path"), given && !flag("dryRun"), m["expectedCount"])
 	case corePlugin + "/make_directory":
 		return fmt.Sprintf("makes the folder %s.", name(str("path")))
 	case coreExecPlugin + "/run_command":
@@ -96,6 +109,10 @@ func (h *Host) describe(c hostfns.Caller, args []byte) string {
 			quoted[i] = visible.Quote(a)
 		}
 		return fmt.Sprintf("runs the program with the argument list [%s] (no shell), in %s; %s.", clip(strings.Join(quoted, " "), whatCommand), h.cwd(str("cwd")), h.confinement(flag("sandbox"), flag("network")))
+	case coreExecPlugin + "/git_commit":
+		return h.describeCommit(str("message"), m["paths"], flag("all"), str("cwd"))
+	case coreExecPlugin + "/cancel_job":
+		return fmt.Sprintf("stops the background job %s and every process it started; what it wrote stays readable with job_output.", name(str("jobId")))
 	case coreExecPlugin + "/run_commands":
 		var lines []string
 		json.Unmarshal(m["commands"], &lines)
@@ -135,6 +152,77 @@ func (h *Host) describePlan(c hostfns.Caller, id string) string {
 		fmt.Fprintf(&b, "\n  %s %s +%d -%d", f.Action, name(f.Path), f.Added, f.Removed)
 	}
 	return b.String()
+}
+
+// describeDiscard says what discarding plan id will do: forget it,
+// writing nothing, and which paths it would have changed.
+func (h *Host) describeDiscard(c hostfns.Caller, id string) string {
+	by := journal.Author{Client: c.Client, Principal: c.Principal, Plugin: c.Plugin, Tool: c.Tool, CallID: c.CallID}
+	pv, e := h.ws.Journal.ViewPlan(by, id)
+	if e != nil {
+		return fmt.Sprintf("discards plan %s, which this client does not have (applied, discarded, expired or never made): the call will fail and change nothing.", name(id))
+	}
+	paths := make([]string, 0, min(len(pv.Files), whatLines))
+	for i, f := range pv.Files {
+		if i == whatLines {
+			paths = append(paths, fmt.Sprintf("… and %d more", len(pv.Files)-i))
+			break
+		}
+		paths = append(paths, name(f.Path))
+	}
+	return fmt.Sprintf("discards plan %s, writing nothing: its %d path(s) (%s) stay as they are.", pv.ID, len(pv.Files), strings.Join(paths, ", "))
+}
+
+// describeReplace says what replace_in_files will do: the literal texts,
+// which files, and whether it writes (dryRun is its default) and how many
+// replacements it must find. Which files match is known only as it runs.
+func (h *Host) describeReplace(from, to, glob, dir string, writes bool, expected json.RawMessage) string {
+	where := "the first root"
+	if dir != "" {
+		where = name(dir)
+	}
+	texts := fmt.Sprintf("the literal text %s (%s) by %s (%s) in the files matching %s under %s (.gitignored files skipped)",
+		clip(visible.Quote(from), whatName), size(from), clip(visible.Quote(to), whatName), size(to), name(glob), where)
+	if !writes {
+		return "shows, writing nothing (dryRun), where it would replace " + texts + "."
+	}
+	count := "; with no expectedCount it writes however many it finds, in files known only as it runs"
+	var n int64
+	if json.Unmarshal(expected, &n) == nil && expected != nil {
+		count = fmt.Sprintf("; it writes only if it finds exactly %d replacement(s), as its dry run showed (otherwise CONFLICT, nothing written)", n)
+	}
+	return "replaces every occurrence of " + texts + count + "."
+}
+
+// describeCommit says what git_commit will do: which files it stages and
+// commits, with what message, and that the repository's hooks and
+// filters run, confined as a command is under the owner's setting.
+func (h *Host) describeCommit(message string, rawPaths json.RawMessage, all bool, cwd string) string {
+	var paths []string
+	json.Unmarshal(rawPaths, &paths)
+	var what string
+	switch {
+	case all && len(paths) > 0:
+		return "commits, but gives both paths and all: the call will fail (INVALID_ARGUMENT) and change nothing."
+	case all:
+		what = "stages and commits every changed file the model can see (secrets and denied paths are never staged)"
+	case len(paths) > 0:
+		shown := make([]string, 0, min(len(paths), whatLines))
+		for i, p := range paths {
+			if i == whatLines {
+				shown = append(shown, fmt.Sprintf("… and %d more", len(paths)-i))
+				break
+			}
+			shown = append(shown, name(p))
+		}
+		what = fmt.Sprintf("stages and commits %d file(s): %s (other staged changes stay staged, uncommitted)", len(paths), strings.Join(shown, ", "))
+	default:
+		what = "commits what is already staged"
+	}
+	first, _, _ := strings.Cut(message, "\n")
+	lines := strings.Count(strings.TrimRight(message, "\n"), "\n") + 1
+	return fmt.Sprintf("%s in the repository at %s, with the message %s (%d line(s)); the repository's hooks and filters run as a command would: %s.",
+		what, h.cwd(cwd), clip(visible.Quote(first), whatName), lines, h.confinement(false, false))
 }
 
 // describePatch says what applying patch will do: each file it creates,

@@ -270,3 +270,61 @@ func TestApprovalQuestionSaysWhatAPatchAndARollbackDo(t *testing.T) {
 		t.Errorf("the rollback of c000002 alone names a.txt, which it does not restore:\n%s", qs[2])
 	}
 }
+
+// The tools whose arguments say least are described too: a plan's discard
+// names the paths it leaves alone, a preview says it writes nothing,
+// replace_in_files shows both texts, where it looks and whether it
+// writes, git_commit which files it commits with what message and how the
+// repository's hooks run, cancel_job which job it stops. Every character
+// of the model's text shows.
+func TestApprovalQuestionSaysWhatCommitsReplacesAndDiscards(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "a\n"})
+	home := gateHome(t, 10*time.Second)
+	writeConfig(t, home, "sandbox = \"off\"\n[approvals]\ntimeoutMs = 10000\n")
+	free := startGate(t, home, root, "trusted", "what-else", nil)
+	plan := free.ok("preview_changes", map[string]any{"operations": []map[string]any{
+		{"op": "write", "path": "a.txt", "content": "b\n"},
+		{"op": "write", "path": "x\u202etxt.sh", "content": "y\n"},
+	}})
+	id := strings.Fields(strings.TrimPrefix(plan, "Plan "))[0]
+
+	e := &elicitor{action: mcp.ElicitationResponseActionDecline}
+	s := startGate(t, home, root, "inspect", "what-else", e)
+	calls := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"discard_changes", map[string]any{"planId": id},
+			`It discards plan ` + id + `, writing nothing: its 2 path(s) ("a.txt", "x\u202etxt.sh") stay as they are.`},
+		{"preview_changes", map[string]any{"operations": []map[string]any{{"op": "delete", "path": "a.txt"}}, "patch": "x"},
+			`It makes a plan of 1 operation(s) and a patch, writing nothing: applying it is a call of its own (apply_changes), asked about with every path it touches.`},
+		{"replace_in_files", map[string]any{"oldString": "token\x1b[2K", "newString": "", "fileGlob": "**/*.go"},
+			`It shows, writing nothing (dryRun), where it would replace the literal text "token\x1b[2K" (9 bytes (1 lines)) by "" (0 bytes (0 lines)) in the files matching "**/*.go" under the first root (.gitignored files skipped).`},
+		{"replace_in_files", map[string]any{"oldString": "a", "newString": "b\nc", "fileGlob": "*", "path": "src", "dryRun": false, "expectedCount": 3},
+			`It replaces every occurrence of the literal text "a" (1 bytes (1 lines)) by "b\nc" (3 bytes (2 lines)) in the files matching "*" under "src" (.gitignored files skipped); it writes only if it finds exactly 3 replacement(s), as its dry run showed (otherwise CONFLICT, nothing written).`},
+		{"replace_in_files", map[string]any{"oldString": "a", "newString": "b", "fileGlob": "*", "dryRun": false},
+			`; with no expectedCount it writes however many it finds, in files known only as it runs.`},
+		{"git_commit", map[string]any{"message": "fix: a\u202e\n\nbody", "paths": []string{"a.txt", "b\n.txt"}},
+			`It stages and commits 2 file(s): "a.txt", "b\n.txt" (other staged changes stay staged, uncommitted) in the repository at the first root, "` + root + `", with the message "fix: a\u202e" (3 line(s)); the repository's hooks and filters run as a command would: sandbox OFF (the setting is off)`},
+		{"git_commit", map[string]any{"message": "all", "all": true, "cwd": "sub"},
+			`It stages and commits every changed file the model can see (secrets and denied paths are never staged) in the repository at "sub", with the message "all" (1 line(s));`},
+		{"git_commit", map[string]any{"message": "staged"},
+			`It commits what is already staged in the repository at the first root`},
+		{"cancel_job", map[string]any{"jobId": "j\x1b[1A7"},
+			`It stops the background job "j\x1b[1A7" and every process it started; what it wrote stays readable with job_output.`},
+	}
+	for i, c := range calls {
+		s.fail(c.tool, c.args, "APPROVAL_DENIED")
+		qs := e.questions()
+		if len(qs) != i+1 {
+			t.Fatalf("%s: asked %d times, want %d", c.tool, len(qs), i+1)
+		}
+		if q := qs[i]; !strings.Contains(q, c.want) || strings.ContainsAny(q, "\x1b\u202e") {
+			t.Errorf("%s: the question does not say %q:\n%s", c.tool, c.want, q)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "a\n" {
+		t.Errorf("a.txt is %q", b)
+	}
+}
