@@ -416,7 +416,9 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 	caller := hostfns.Caller{Plugin: t.Plugin.Name(), Tool: req.Tool, Tier: t.Spec.Tier, Client: req.Client, Principal: req.Principal, CallID: newCallID()}
 	var res *abi.CallResult
 	var appr *audit.Approval
-	if NeedsApproval(h.cfg.Mode, t.Spec.Tier) {
+	if r := h.policy.Gone(); r != nil {
+		res = &abi.CallResult{Error: abi.Errorf(abi.NotFound, "the workspace root %s was deleted while juju ran, and juju works only in the folder it opened at start (a folder now at that path is a new one): nothing was done. Ask the owner to restart juju (reconnect its MCP server) to work in the folder at that path", abi.Quote(r.Path))}
+	} else if NeedsApproval(h.cfg.Mode, t.Spec.Tier) {
 		var refused *abi.Error
 		var handed bool
 		appr, refused, handed = h.approve(ctx, caller, req.Args, req.Asker)

@@ -335,6 +335,24 @@ func (p *Policy) Roots() []*Root {
 	return append([]*Root(nil), p.roots...)
 }
 
+// Gone returns the first root whose folder was deleted since the policy
+// opened it, or nil. Every name juju resolves is resolved below the folder
+// it opened, so once that folder is deleted nothing resolves any more,
+// whatever stands at its path now (a folder deleted and cloned again): a
+// caller answers so rather than with the NOT_FOUND, empty listings and
+// partial searches that each lookup would give. One fstat per root.
+func (p *Policy) Gone() *Root {
+	for _, r := range p.roots {
+		if r.dir == nil {
+			continue
+		}
+		if fi, err := r.dir.Stat(); err == nil && links(fi) == 0 {
+			return r
+		}
+	}
+	return nil
+}
+
 // Display returns the path the model sees for rel inside root: relative to
 // the first root, absolute (under the root as given) for the others.
 func (p *Policy) Display(root *Root, rel string) string {
