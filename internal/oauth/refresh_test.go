@@ -5,8 +5,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/jujutools/juju/internal/filelock"
 )
 
 // refreshForm is a refresh token request of client.
@@ -128,4 +131,46 @@ func TestLive(t *testing.T) {
 	if r.s.Live(c) {
 		t.Fatal("a client whose refresh token expired is live")
 	}
+}
+
+// A refresh token the store has never held is refused from the store as
+// last read, without its lock: the token endpoint is open to anyone who
+// reaches a tunnel, and each made-up token once took the lock and decoded
+// the whole store, so a flood of them held up juju clients revoke and the
+// clients' real refreshes. Here the lock is held throughout (as a slow
+// revoke would), and the made-up token is still answered; a real one
+// waits its turn and works once the lock is free.
+func TestUnknownRefreshTokenTakesNoLock(t *testing.T) {
+	r := newRig(t)
+	client := r.register(testRedirect)
+	_, rt := r.tokens(client)
+	unlock, err := filelock.Lock(filepath.Join(r.dir, lockName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	released := false
+	release := func() {
+		if !released {
+			released = true
+			unlock()
+		}
+	}
+	defer release()
+	answered := make(chan int, 1)
+	go func() {
+		status, _ := r.token(refreshForm(client, "jjr_"+strings.Repeat("A", 43)))
+		answered <- status
+	}()
+	select {
+	case status := <-answered:
+		if status != http.StatusBadRequest {
+			t.Errorf("a made-up refresh token: %d, want 400", status)
+		}
+	case <-time.After(20 * time.Second):
+		release()
+		<-answered
+		t.Fatal("a made-up refresh token waited for the store's lock")
+	}
+	release()
+	r.refreshOK(client, rt)
 }

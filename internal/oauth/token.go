@@ -160,6 +160,9 @@ func (s *Server) refresh(f url.Values, base string) (*tokenResponse, *Error) {
 		return nil, oauthErr(400, errInvalidTarget, "resource must be this server's MCP endpoint, "+base+resourcePath)
 	}
 	h := hash(rt)
+	if !s.knownRefresh(h) {
+		return nil, oauthErr(400, errInvalidGrant, "the refresh token is not valid")
+	}
 	now := s.now().UTC()
 	access, refresh := random(accessPrefix, 32), random(refreshPrefix, 32)
 	var e *Error
@@ -214,6 +217,27 @@ func (s *Server) refresh(f url.Values, base string) (*tokenResponse, *Error) {
 		return nil, e
 	}
 	return &tokenResponse{AccessToken: access, TokenType: "Bearer", ExpiresIn: int(AccessTTL.Seconds()), RefreshToken: refresh}, nil
+}
+
+// knownRefresh reports whether the store holds the refresh token of hash
+// h, live or retired, as last read (re-read when the file changed): only
+// then does a refresh take the store's lock and read the file afresh. The
+// token endpoint is open to anyone who reaches a tunnel, and a made-up
+// token once cost a lock and a decoding of the whole store, which a
+// stranger can fill with 2 MB of registrations: a refresh flood held the
+// lock that juju clients revoke and the clients' own refreshes wait for.
+// A store that cannot be read says yes, and update reports the error.
+func (s *Server) knownRefresh(h string) bool {
+	d, err := s.store.current()
+	if err != nil {
+		return true
+	}
+	for _, g := range d.Grants {
+		if g.Refresh.Hash == h || slices.Contains(g.Retired, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // errNoChange makes Store.update return without writing.
