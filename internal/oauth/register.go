@@ -22,6 +22,14 @@ const (
 	maxRedirectURIs = 10
 	maxNameLen      = 100
 	maxURILen       = 2000
+	// maxRedirectBytes bounds a client's redirect URIs together. Every
+	// registration (30 a minute, from anyone who reaches a tunnel, each
+	// evicting an unclaimed client once the table is full) rewrites and
+	// syncs the whole store: at ten URIs of maxURILen each, 100 clients
+	// made it 1.9 MB, and a stranger could have juju write up to 57 MB a
+	// minute, for good. Real clients register one or two URIs of under
+	// 100 bytes.
+	maxRedirectBytes = 2048
 )
 
 // registration is the part of RFC 7591's client metadata juju reads.
@@ -93,6 +101,13 @@ func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 func (s *Server) checkRegistration(reg registration) (*client, *Error) {
 	if len(reg.RedirectURIs) == 0 || len(reg.RedirectURIs) > maxRedirectURIs {
 		return nil, oauthErr(400, errInvalidRedirectURI, "give between 1 and 10 redirect_uris")
+	}
+	total := 0
+	for _, u := range reg.RedirectURIs {
+		total += len(u)
+	}
+	if total > maxRedirectBytes {
+		return nil, oauthErr(400, errInvalidRedirectURI, "the redirect_uris may hold at most "+strconv.Itoa(maxRedirectBytes)+" bytes together")
 	}
 	for _, u := range reg.RedirectURIs {
 		if err := CheckRedirectURI(u); err != "" {

@@ -2,6 +2,9 @@ package oauth
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -142,5 +145,44 @@ func TestRedirectHostAsWritten(t *testing.T) {
 	w := r.do("GET", authorizeURL(id, map[string]string{"redirect_uri": bad}), "", nil)
 	if w.Code != 400 || !strings.Contains(w.Body.String(), "no longer accepts") || len(r.codes) != 0 {
 		t.Fatalf("%d, %d codes printed: %s", w.Code, len(r.codes), w.Body)
+	}
+}
+
+// A client's redirect URIs hold at most maxRedirectBytes together, so a
+// full table of strangers' registrations keeps the store small: each
+// registration, and every update after, rewrites and syncs all of it.
+// Ten URIs of 1,000 bytes each made 100 clients 1 MB.
+func TestRegisteredMetadataIsBounded(t *testing.T) {
+	r := newRig(t)
+	r.s.register.limit = 1 << 20
+	uris := func(n, size int) string {
+		var b strings.Builder
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			u := fmt.Sprintf("https://x%d.example/", i)
+			fmt.Fprintf(&b, "%q", u+strings.Repeat("a", size-len(u)))
+		}
+		return b.String()
+	}
+	w := r.do("POST", PathRegister, `{"redirect_uris":[`+uris(maxRedirectURIs, 1000)+`]}`, nil)
+	if w.Code != 400 || !strings.Contains(w.Body.String(), errInvalidRedirectURI) {
+		t.Fatalf("ten redirect URIs of 1,000 bytes: %d, want 400 invalid_redirect_uri", w.Code)
+	}
+	// The most each client may hold: ten URIs within the bound, the
+	// longest name, of four-byte characters.
+	body := `{"redirect_uris":[` + uris(maxRedirectURIs, maxRedirectBytes/maxRedirectURIs) + `],"client_name":"` + strings.Repeat("😀", maxNameLen) + `"}`
+	for range maxClients {
+		if w := r.do("POST", PathRegister, body, nil); w.Code != 201 {
+			t.Fatalf("a registration within the bounds: %d %s", w.Code, w.Body)
+		}
+	}
+	st, err := os.Stat(filepath.Join(r.dir, storeFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Size() > 512<<10 {
+		t.Errorf("%d clients make the store %d bytes", maxClients, st.Size())
 	}
 }
