@@ -281,8 +281,8 @@ func announce(errw io.Writer, addr net.Addr, pub *url.URL, tokenCmd string) {
 // printPairing shows a pairing code on the terminal (stderr, even when the
 // log goes to a file): the only place it ever appears.
 func printPairing(errw io.Writer, p oauth.Pairing) {
-	fmt.Fprintf(errw, "\njuju: pairing code for %q (OAuth client %s; the browser then goes to %s):\n\n      %s\n\n"+
+	fmt.Fprintf(errw, "\njuju: pairing code for %s (OAuth client %s; the browser then goes to %s):\n\n      %s\n\n"+
 		"      Type it on the authorization page before %s to let it use juju in %s mode on %s.\n"+
 		"      If you did not just connect this application, do not type it.\n\n",
-		p.ClientName, p.ClientID, visible.String(p.RedirectHost), p.Code, p.Expires.Local().Format("15:04:05"), p.Mode, strings.Join(p.Roots, ", "))
+		visible.Quote(p.ClientName), p.ClientID, visible.String(p.RedirectHost), p.Code, p.Expires.Local().Format("15:04:05"), p.Mode, strings.Join(p.Roots, ", "))
 }

@@ -153,6 +153,21 @@ func TestPrintPairing(t *testing.T) {
 	}
 }
 
+// The client's name on the pairing line is rendered as juju clients list
+// renders it: the Hangul filler (U+3164), which Go's %q counts as a
+// printable letter, showed as blank on the terminal, so a name could
+// hold a run of it and carry its own "(OAuth client …; the browser then
+// goes to chatgpt.com)" with the line's real end pushed out of sight.
+func TestPrintPairingShowsTheWholeName(t *testing.T) {
+	var out strings.Builder
+	name := `ChatGPT" (the browser then goes to chatgpt.com)` + strings.Repeat("\u3164", 60) + "."
+	printPairing(&out, oauth.Pairing{Code: "ABCD-EFGH", ClientID: "c_1", ClientName: name, RedirectHost: "evil.example", Expires: time.Now()})
+	s := out.String()
+	if strings.Contains(s, "\u3164") || !strings.Contains(s, `\u3164`) || !strings.Contains(s, `"ChatGPT\" (the browser`) {
+		t.Errorf("the client's name is not shown escaped:\n%s", s)
+	}
+}
+
 // A port already taken (another juju serve, most often) is said as such,
 // with what to do.
 func TestServePortTaken(t *testing.T) {
