@@ -282,7 +282,8 @@ func announce(errw io.Writer, addr net.Addr, pub *url.URL, tokenCmd string) {
 // log goes to a file): the only place it ever appears.
 func printPairing(errw io.Writer, p oauth.Pairing) {
 	fmt.Fprintf(errw, "\njuju: pairing code for %s (OAuth client %s; the browser then goes to %s):\n\n      %s\n\n"+
-		"      Type it on the authorization page before %s to let it use juju in %s mode on %s.\n"+
+		"      Type it on juju's authorization page, %s, before %s to let it use juju in %s mode on %s.\n"+
+		"      Never type it anywhere else: a page elsewhere asking for it is phishing.\n"+
 		"      If you did not just connect this application, do not type it.\n\n",
-		visible.Quote(p.ClientName), p.ClientID, visible.String(p.RedirectHost), p.Code, p.Expires.Local().Format("15:04:05"), p.Mode, strings.Join(p.Roots, ", "))
+		visible.Quote(p.ClientName), p.ClientID, visible.String(p.RedirectHost), p.Code, visible.String(p.Page), p.Expires.Local().Format("15:04:05"), p.Mode, strings.Join(p.Roots, ", "))
 }

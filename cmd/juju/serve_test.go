@@ -168,6 +168,20 @@ func TestPrintPairingShowsTheWholeName(t *testing.T) {
 	}
 }
 
+// The pairing line names the page the code is for, the only place to type
+// it: someone who loads juju's page through the tunnel holds its form, and
+// a page of theirs asking the owner for "the code juju serve printed"
+// would get them in.
+func TestPrintPairingNamesItsPage(t *testing.T) {
+	var out strings.Builder
+	printPairing(&out, oauth.Pairing{Code: "ABCD-EFGH", ClientID: "c_1", ClientName: "ChatGPT", RedirectHost: "chatgpt.com",
+		Page: "https://tunnel.example/authorize", Expires: time.Now()})
+	s := out.String()
+	if !strings.Contains(s, "juju's authorization page, https://tunnel.example/authorize,") || !strings.Contains(s, "Never type it anywhere else") {
+		t.Errorf("the pairing line does not say where the code goes:\n%s", s)
+	}
+}
+
 // A port already taken (another juju serve, most often) is said as such,
 // with what to do.
 func TestServePortTaken(t *testing.T) {

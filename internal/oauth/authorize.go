@@ -122,7 +122,7 @@ func (s *Server) openConsent(w http.ResponseWriter, r *http.Request, c *consent)
 	}
 	if s.cfg.Notify != nil {
 		s.cfg.Notify(Pairing{
-			Code: c.code, ClientID: c.clientID, ClientName: c.clientName, RedirectHost: redirectHost(c.redirect),
+			Code: c.code, ClientID: c.clientID, ClientName: c.clientName, RedirectHost: redirectHost(c.redirect), Page: c.issuer + PathAuthorize,
 			Mode: s.cfg.Mode, Roots: s.cfg.Roots, Expires: c.expires,
 		})
 	}

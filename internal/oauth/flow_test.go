@@ -163,9 +163,12 @@ func TestAuthorizeRefusals(t *testing.T) {
 func TestPairingCodes(t *testing.T) {
 	r := newRig(t)
 	client := r.register(testRedirect)
-	// Each page load prints a new code.
+	// Each page load prints a new code, naming the page it is for.
 	p1 := r.open(client)
 	c1 := r.lastCode()
+	if page := r.codes[len(r.codes)-1].Page; page != testBase+PathAuthorize {
+		t.Errorf("the code is printed for the page %q, want %q", page, testBase+PathAuthorize)
+	}
 	p2 := r.open(client)
 	if c2 := r.lastCode(); c2 == c1 {
 		t.Fatal("two page loads printed one code")

@@ -35,6 +35,10 @@ type Pairing struct {
 	Mode         string
 	Roots        []string
 	Expires      time.Time
+	// Page is the authorization page the code is for, the only place to
+	// type it: whoever loaded it (through the tunnel, anyone) holds its
+	// form, so a page elsewhere asking for the code is phishing.
+	Page string
 }
 
 // Lifetimes.
