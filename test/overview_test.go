@@ -347,24 +347,40 @@ posttest | npm | npm run posttest | packages/app | packages/app/package.json:7 |
 }
 
 // Every runner the fixtures' overviews show is in the table of runners in
-// docs/ARCHITECTURE.md ("Task discovery").
+// docs/ARCHITECTURE.md ("Task discovery"), in docs/PLUGINS.md's table of
+// the core discoverers, and in README.md's list, which a plugin author and
+// a client's owner read to tell tasks apart.
 func TestOverviewRunnersDocumented(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join(repoRoot, "docs", "ARCHITECTURE.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	documented := map[string]bool{}
-	_, table, ok := strings.Cut(string(doc), "| discoverer | follows | runners it emits |")
-	if !ok {
-		t.Fatal("docs/ARCHITECTURE.md has no table of runners")
-	}
-	table, _, _ = strings.Cut(table, "\n\n")
-	for _, l := range strings.Split(table, "\n") {
-		cols := strings.Split(strings.Trim(l, "| "), "|")
-		for _, r := range strings.Split(cols[len(cols)-1], ",") {
-			documented[strings.TrimSpace(r)] = true
+	read := func(name string) string {
+		doc, err := os.ReadFile(filepath.Join(repoRoot, name))
+		if err != nil {
+			t.Fatal(err)
 		}
+		return string(doc)
 	}
+	// lastCells gives the words of the last cell of each row of the table
+	// that follows header, split at commas, or, with quoted, those between
+	// backticks.
+	lastCells := func(doc, header string, quoted bool) map[string]bool {
+		words := map[string]bool{}
+		_, table, ok := strings.Cut(doc, header)
+		if !ok {
+			t.Fatalf("no table %q", header)
+		}
+		table, _, _ = strings.Cut(table, "\n\n")
+		for _, l := range strings.Split(table, "\n") {
+			cols := strings.Split(strings.Trim(l, "| "), "|")
+			addWords(words, cols[len(cols)-1], quoted)
+		}
+		return words
+	}
+	readme, _, _ := strings.Cut(read("README.md")[strings.Index(read("README.md"), "each task names its runner:"):], "\n")
+	docs := map[string]map[string]bool{
+		"docs/ARCHITECTURE.md": lastCells(read("docs/ARCHITECTURE.md"), "| discoverer | follows | runners it emits |", false),
+		"docs/PLUGINS.md":      lastCells(read("docs/PLUGINS.md"), "| discoverer | files | runners |", true),
+		"README.md":            addWords(map[string]bool{}, readme, true),
+	}
+	reported := map[string]bool{}
 	goldens, _ := filepath.Glob(filepath.Join(repoRoot, "test", "testdata", "projects", "*.golden"))
 	for _, g := range goldens {
 		b, err := os.ReadFile(g)
@@ -372,9 +388,39 @@ func TestOverviewRunnersDocumented(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, l := range strings.Split(string(b), "\n") {
-			if cols := strings.Split(l, " | "); len(cols) > 2 && !documented[cols[1]] {
-				t.Errorf("%s: the runner %s is not in the table of docs/ARCHITECTURE.md", filepath.Base(g), cols[1])
+			cols := strings.Split(l, " | ")
+			if len(cols) <= 2 {
+				continue
+			}
+			for name, documented := range docs {
+				if !documented[cols[1]] && !reported[name+" "+cols[1]] {
+					reported[name+" "+cols[1]] = true
+					t.Errorf("%s: the runner %s is not in the runners of %s", filepath.Base(g), cols[1], name)
+				}
 			}
 		}
+	}
+}
+
+// addWords adds to words those of text, split at commas, or, with quoted,
+// those between backticks.
+func addWords(words map[string]bool, text string, quoted bool) map[string]bool {
+	if !quoted {
+		for _, r := range strings.Split(text, ",") {
+			words[strings.TrimSpace(r)] = true
+		}
+		return words
+	}
+	for {
+		_, rest, ok := strings.Cut(text, "`")
+		if !ok {
+			return words
+		}
+		word, rest, ok := strings.Cut(rest, "`")
+		if !ok {
+			return words
+		}
+		words[word] = true
+		text = rest
 	}
 }
