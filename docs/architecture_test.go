@@ -1,9 +1,13 @@
 package docs
 
 import (
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -57,5 +61,49 @@ func TestArchitectureNamesEveryFolder(t *testing.T) {
 	}
 	if named < 60 {
 		t.Errorf("looked for only %d folders and files; the walk is wrong", named)
+	}
+}
+
+// TestPluginsGuideNamesCoreLibraries checks that PLUGINS.md, where it shows
+// a plugin built from several packages, names every library juju's core
+// module links (the imports of plugins/core), and no other.
+func TestPluginsGuideNamesCoreLibraries(t *testing.T) {
+	files, err := filepath.Glob("../plugins/core/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var linked []string
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if lib, ok := strings.CutPrefix(p, "github.com/jujutools/juju/"); ok && strings.HasPrefix(lib, "plugins/") {
+				linked = append(linked, lib)
+			}
+		}
+	}
+	if len(linked) < 3 {
+		t.Fatalf("plugins/core links only %v; the parse is wrong", linked)
+	}
+	b, err := os.ReadFile("PLUGINS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sentence, ok := strings.Cut(strings.Join(strings.Fields(string(b)), " "), "plugins/core links ")
+	if !ok {
+		t.Fatal(`PLUGINS.md no longer says what "plugins/core links"`)
+	}
+	sentence, _, _ = strings.Cut(sentence, ".")
+	named := regexp.MustCompile(`plugins/[a-z]+`).FindAllString(sentence, -1)
+	slices.Sort(linked)
+	slices.Sort(named)
+	if !slices.Equal(linked, named) {
+		t.Errorf("PLUGINS.md says plugins/core links %v; it imports %v", named, linked)
 	}
 }
