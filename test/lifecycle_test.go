@@ -281,6 +281,10 @@ func TestInstallRefusalsLeaveInstalledSetAlone(t *testing.T) {
 			edit(dir, `"name": "test-echo"`, `"name": "test-echo-two"`)
 			edit(dir, `"name": "test_echo"`, `"name": "read_file"`)
 		}, `tool "read_file" is already provided by plugin core, part of juju; rename the tool` + "\n"},
+		{"a core discoverer's name", func(dir string) {
+			edit(dir, `"name": "test-echo"`, `"name": "test-echo-two"`)
+			edit(dir, `"abi": 2`, `"abi": 2, "discoverers": [{"name": "just", "files": ["justfile"]}]`)
+		}, `discoverer "just" is already provided by plugin core-discover, part of juju; rename the discoverer` + "\n"},
 		{"another plugin's tool", func(dir string) { edit(dir, `"name": "test-echo"`, `"name": "test-echo-two"`) },
 			`tool "test_echo" is already provided by plugin test-echo`},
 		{"a core plugin's name", func(dir string) { edit(dir, `"name": "test-echo"`, `"name": "core"`) },

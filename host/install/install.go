@@ -286,9 +286,13 @@ func collisions(data string, m *manifest.Manifest) error {
 			return fmt.Errorf("%w: tool %q is already provided by plugin %s; rename the tool (or remove %s first)", ErrCollision, t.Name, o.Name, o.Name)
 		}
 		for _, d := range m.Discoverers {
-			if slices.ContainsFunc(o.Discoverers, func(x abi.DiscovererSpec) bool { return x.Name == d.Name }) {
-				return fmt.Errorf("%w: discoverer %q is already provided by plugin %s", ErrCollision, d.Name, o.Name)
+			if !slices.ContainsFunc(o.Discoverers, func(x abi.DiscovererSpec) bool { return x.Name == d.Name }) {
+				continue
 			}
+			if i < nCore {
+				return fmt.Errorf("%w: discoverer %q is already provided by plugin %s, part of juju; rename the discoverer", ErrCollision, d.Name, o.Name)
+			}
+			return fmt.Errorf("%w: discoverer %q is already provided by plugin %s; rename the discoverer (or remove %s first)", ErrCollision, d.Name, o.Name, o.Name)
 		}
 	}
 	return nil
