@@ -17,12 +17,15 @@ import (
 // command, or before --await and the descriptor the command comes on
 // (see HelperMain).
 //
-//	juju __sandbox --abi N [--alive-fd FD] [--write DIR]… [--pin PATH]… [--ro PATH]… [--net] -- PROGRAM ARGS…
-//	juju __sandbox --abi N [--alive-fd FD] [--write DIR]… [--pin PATH]… [--ro PATH]… [--net] --await FD
+//	juju __sandbox --abi N [--alive-fd FD] [--nproc N] [--write DIR]… [--pin PATH]… [--ro PATH]… [--net] -- PROGRAM ARGS…
+//	juju __sandbox --abi N [--alive-fd FD] [--nproc N] [--write DIR]… [--pin PATH]… [--ro PATH]… [--net] --await FD
 func HelperArgs(p Policy, abi int) []string {
 	a := []string{"--abi", strconv.Itoa(abi)}
 	if p.AliveFD > 0 {
 		a = append(a, "--alive-fd", strconv.Itoa(p.AliveFD))
+	}
+	if p.Processes > 0 {
+		a = append(a, "--nproc", strconv.Itoa(p.Processes))
 	}
 	for _, d := range p.Write {
 		a = append(a, "--write", d)
@@ -75,7 +78,7 @@ func parseHelperArgs(args []string) (helperSpec, error) {
 			}
 			s.await = n
 			return s, nil
-		case "--abi", "--alive-fd", "--write", "--pin", "--ro":
+		case "--abi", "--alive-fd", "--nproc", "--write", "--pin", "--ro":
 			if i+1 >= len(args) {
 				return s, fmt.Errorf("%s needs a value", a)
 			}
@@ -97,6 +100,10 @@ func parseHelperArgs(args []string) (helperSpec, error) {
 				return s, fmt.Errorf("--alive-fd %q: not a file descriptor past stderr", args[i])
 			case a == "--alive-fd":
 				s.policy.AliveFD = n
+			case a == "--nproc" && (err != nil || n < 1):
+				return s, fmt.Errorf("--nproc %q: not a number of processes", args[i])
+			case a == "--nproc":
+				s.policy.Processes = n
 			case err != nil || n < 0:
 				return s, fmt.Errorf("--abi %q: not a Landlock ABI version", args[i])
 			default:
@@ -135,8 +142,9 @@ const HelperExitCode = 126
 // bind of itself, each --ro path that exists is read-only), then, unless
 // --abi is 0, restricts its own process with Landlock (writes only in the
 // --write folders and the devices, no TCP unless --net), checking that
-// the kernel offers at least the Landlock ABI the server saw, and then
-// execs the command, which inherits the restriction for good. It runs in
+// the kernel offers at least the Landlock ABI the server saw, sets the
+// process limit (--nproc: RLIMIT_NPROC, see ProcessLimit), and then
+// execs the command, which inherits both for good. It runs in
 // a fresh process started for one command, never in the server. On
 // failure it writes why to stderr and returns HelperExitCode; on success
 // it does not return.
@@ -180,6 +188,12 @@ func HelperMain(args []string, stderr io.Writer) int {
 	}
 	if spec.abi > 0 {
 		if err := restrictSelf(spec.abi, spec.policy); err != nil {
+			fmt.Fprintf(stderr, "juju %s: the command was not run: %v\n", HelperCommand, err)
+			return HelperExitCode
+		}
+	}
+	if n := spec.policy.Processes; n > 0 {
+		if err := limitProcesses(n); err != nil {
 			fmt.Fprintf(stderr, "juju %s: the command was not run: %v\n", HelperCommand, err)
 			return HelperExitCode
 		}

@@ -55,6 +55,11 @@ type Policy struct {
 	// pipe is at its end (juju died while the sandbox was being set up;
 	// see HelperMain). Without the helper it is not used.
 	AliveFD int
+	// Processes, when not 0, is the most processes and threads the
+	// command may have at once (RLIMIT_NPROC, which juju's helper sets in
+	// the sandbox's user namespace; see ProcessLimit). Sandbox.Wrap sets it
+	// where bubblewrap gives the command a user namespace.
+	Processes int
 }
 
 // ErrUnavailable wraps every reason a command cannot be confined here.
@@ -70,6 +75,7 @@ type Sandbox struct {
 	bwrap    Availability
 	landlock Availability
 	seatbelt Availability
+	nproc    int // ProcessLimit, read at detection
 }
 
 // New returns a Sandbox whose Landlock layer and checks run in helper, the
@@ -115,7 +121,7 @@ const HelperProgram = "juju-sandbox"
 // HelperProtocol names the helper's command line (HelperArgs) and
 // behaviour; a standalone helper that answers another number to
 // --protocol was built from another juju and is not used.
-const HelperProtocol = 5
+const HelperProtocol = 6
 
 // StandaloneHelper returns the path of the juju-sandbox beside exe when it
 // may stand in for `exe __sandbox`: a StandaloneCandidate answering
@@ -164,6 +170,7 @@ func (s *Sandbox) detect() {
 		case "linux":
 			s.bwrap = DetectBubblewrap(ctx)
 			s.landlock = DetectLandlock()
+			s.nproc = ProcessLimit()
 		case "darwin":
 			s.seatbelt = DetectSeatbelt(ctx)
 		}
@@ -213,6 +220,7 @@ func (s *Sandbox) Wrap(p Policy, cwd string, argv []string) ([]string, string, e
 	}
 	// The helper runs under bubblewrap with Landlock, or (ABI 0) without:
 	// either way it checks the binds before it starts the command.
+	p.Processes = s.processes()
 	abi := 0
 	if mech == MechBubblewrapLandlock {
 		abi = s.landlockABI()
@@ -255,6 +263,7 @@ func (s *Sandbox) WrapAwaiting(p Policy, fd int) ([]string, error) {
 		return nil, fmt.Errorf("%w: only bubblewrap with juju's helper is built ahead of its command", ErrUnavailable)
 	}
 	p = p.clean()
+	p.Processes = s.processes()
 	abi := 0
 	if mech == MechBubblewrapLandlock {
 		abi = s.landlockABI()
@@ -273,6 +282,17 @@ func (s *Sandbox) Reaper() []string {
 		return nil
 	}
 	return []string{s.helper[0]}
+}
+
+// processes is the process limit a command's helper sets: ProcessLimit
+// where bubblewrap makes the command a user namespace, in which the kernel
+// counts the sandbox's processes apart from the owner's others; 0 (none)
+// without one, where the limit would count every process of the owner's.
+func (s *Sandbox) processes() int {
+	if !s.bwrap.UserNS {
+		return 0
+	}
+	return s.nproc
 }
 
 func (s *Sandbox) bubblewrap() Bubblewrap {
@@ -309,7 +329,7 @@ func (s *Sandbox) Report() []Availability {
 // Pinned and ReadOnly paths are not: they stand for themselves (AddRoot
 // resolves the root they are in).
 func (p Policy) clean() Policy {
-	return Policy{Write: cleanPaths(outermost(p.Write), true), Pinned: cleanPaths(p.Pinned, false), ReadOnly: cleanPaths(p.ReadOnly, false), Hidden: cleanPaths(p.Hidden, false), Network: p.Network, AliveFD: p.AliveFD}
+	return Policy{Write: cleanPaths(outermost(p.Write), true), Pinned: cleanPaths(p.Pinned, false), ReadOnly: cleanPaths(p.ReadOnly, false), Hidden: cleanPaths(p.Hidden, false), Network: p.Network, AliveFD: p.AliveFD, Processes: p.Processes}
 }
 
 // outermost drops the paths that lie inside another of paths.

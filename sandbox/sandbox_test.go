@@ -200,6 +200,11 @@ func TestParseHelperArgs(t *testing.T) {
 	if got := strings.Join(HelperArgs(p, 0), " "); got != "--abi 0 --alive-fd 3 --write /a --pin /a/.git --ro /a/.git/hooks --ro /a/.git/config" {
 		t.Errorf("HelperArgs with read-only paths = %s", got)
 	}
+	p.Processes = 100
+	if s, err := parseHelperArgs(append(HelperArgs(p, 0), "--", "true")); err != nil || s.policy.Processes != 100 {
+		t.Errorf("--nproc: %+v, %v", s, err)
+	}
+	p.Processes = 0
 	s, err = parseHelperArgs(append(HelperArgs(p, 0), "--await", "4"))
 	if err != nil || s.await != 4 || s.command != nil || strings.Join(s.policy.ReadOnly, ",") != "/a/.git/hooks,/a/.git/config" {
 		t.Errorf("--ro, --await: %+v, %v", s, err)
@@ -207,7 +212,8 @@ func TestParseHelperArgs(t *testing.T) {
 	for _, bad := range [][]string{{"--abi", "4"}, {"--abi", "4", "--"}, {"--abi"}, {"--abi", "x", "--", "ls"}, {"--abi", "-1", "--", "ls"}, {"--write"}, {"--pin"}, {"--ro"}, {"--", "ls"},
 		{"--abi", "0", "--alive-fd", "2", "--", "ls"}, {"--abi", "0", "--alive-fd", "x", "--", "ls"},
 		{"--abi", "0", "--await"}, {"--abi", "0", "--await", "2"}, {"--abi", "0", "--await", "x"}, {"--abi", "0", "--await", "4", "--", "ls"},
-		{"--await", "4"}, {"--abi", "0", "--alive-fd", "4", "--await", "4"}} {
+		{"--await", "4"}, {"--abi", "0", "--alive-fd", "4", "--await", "4"},
+		{"--abi", "0", "--nproc", "0", "--", "ls"}, {"--abi", "0", "--nproc", "x", "--", "ls"}, {"--abi", "0", "--nproc"}} {
 		if _, err := parseHelperArgs(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}

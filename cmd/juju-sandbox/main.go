@@ -12,7 +12,7 @@
 //	juju-sandbox --reap --keep N -- BWRAP ARGS…   (outside the sandbox: sandbox.ReaperMain)
 //	juju-sandbox --reap --standby                 (the same, its command handed over descriptor 3)
 //	juju-sandbox --bubblewrap BWRAP ARGS…         (outside the sandbox, without Landlock: bubblewrap with the seccomp filter)
-//	juju-sandbox --abi N [--alive-fd FD] [--write DIR]… [--pin PATH]… [--net] -- PROGRAM ARGS…
+//	juju-sandbox --abi N [--alive-fd FD] [--nproc N] [--write DIR]… [--pin PATH]… [--net] -- PROGRAM ARGS…
 package main
 
 import (
