@@ -190,6 +190,8 @@ func New(p *policy.Policy, opts Options) *Manager {
 	m.caches = safeCaches(opts.Caches, roots, append(append([]string(nil), opts.Private...), ownPaths(own)...))
 	m.guard = guardPrivate(opts.Private, own, roots)
 	m.hidden = runtimeFolders(opts.Env, append(append(append(roots, m.caches...), opts.Private...), ownPaths(own)...))
+	keepOwn := append(append(append(append([]string(nil), roots...), m.caches...), m.hidden...), ownPaths(opts.Programs)...)
+	m.hidden = append(m.hidden, ownFolders(opts.Private, keepOwn)...)
 	for _, d := range m.guard.unguarded {
 		m.log.Warn("a folder of juju's inside a workspace root is reached through a link, which a confined command could point elsewhere; keep juju's folders outside the roots (JUJU_HOME)", "folder", d)
 	}

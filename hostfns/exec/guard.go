@@ -195,8 +195,33 @@ func runtimeFolders(env []string, keep []string) []string {
 	if runtime.GOOS == "linux" {
 		cands = append(cands, filepath.Join("/run/user", strconv.Itoa(os.Getuid())))
 	}
+	return hideable(cands, keep)
+}
+
+// ownFolders are juju's own folders (configuration, state, compilation
+// cache, plugins) that exist, as a confined command must find them:
+// empty. The sandbox confines writes, not reads, and they hold what
+// belongs to no command: the HTTP front's token and its OAuth clients'
+// tokens (with which a command reaching juju serve over the network
+// would act as the owner or as another client), the journal's copies of
+// files a rollback restores, the audit log, every job's output, other
+// principals' included. One that overlaps a folder of keep (the roots,
+// the caches, juju's own programs, which bubblewrap must find) or lies
+// in /tmp (private to the sandbox already) is left as it is: inside a
+// root it is bound read-only instead (guardPrivate).
+func ownFolders(private, keep []string) []string {
+	return hideable(private, keep)
+}
+
+// hideable returns the folders of cands, resolved, that exist and can be
+// covered with an empty tmpfs of their own: not "/", not in /tmp, not
+// overlapping a folder of keep, each once.
+func hideable(cands, keep []string) []string {
 	var out []string
 	for _, c := range cands {
+		if !filepath.IsAbs(c) {
+			continue
+		}
 		c = filepath.Clean(c)
 		if real, err := filepath.EvalSymlinks(c); err == nil {
 			c = real

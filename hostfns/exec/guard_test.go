@@ -126,3 +126,30 @@ func TestRuntimeFolders(t *testing.T) {
 		t.Errorf("/tmp is hidden: %v", got)
 	}
 }
+
+// juju's own folders are hidden from a confined command when they exist
+// outside every folder it must reach: not one holding or inside a root,
+// nor holding juju's helper, nor one missing, nor one in /tmp.
+func TestOwnFolders(t *testing.T) {
+	base, err := os.MkdirTemp("/var/tmp", "juju-own-")
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	state, config, data := filepath.Join(base, "state"), filepath.Join(base, "config"), filepath.Join(base, "data")
+	root := filepath.Join(base, "home")
+	inRoot := filepath.Join(root, ".cache", "juju")
+	for _, d := range []string{state, config, data, inRoot} {
+		os.MkdirAll(d, 0o700)
+	}
+	helper := filepath.Join(data, "bin", "juju-sandbox")
+	tmp, err := os.MkdirTemp("/tmp", "juju-own-")
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	got := ownFolders([]string{state, config, data, inRoot, filepath.Join(base, "missing"), tmp, "relative"}, []string{root, helper})
+	if !slices.Equal(got, []string{state, config}) {
+		t.Errorf("hidden %q, want %q", got, []string{state, config})
+	}
+}
