@@ -186,6 +186,15 @@ func HelperMain(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "juju %s: the command was not run: %v\n", HelperCommand, err)
 		return HelperExitCode
 	}
+	// Before Landlock, which leaves /proc unwritable: the command and
+	// everything it starts are the first the kernel's out-of-memory
+	// killer takes. What it writes to the sandbox's tmpfs folders (/tmp,
+	// /dev/shm) counts against no process, so without this the killer
+	// would pick the largest process on the machine, juju or the owner's
+	// own; killing the sandbox's processes ends its namespaces and frees
+	// those folders. Raising one's own score needs no privilege; where
+	// there is no such file (not Linux) nothing changes.
+	os.WriteFile("/proc/self/oom_score_adj", []byte("1000"), 0)
 	if spec.abi > 0 {
 		if err := restrictSelf(spec.abi, spec.policy); err != nil {
 			fmt.Fprintf(stderr, "juju %s: the command was not run: %v\n", HelperCommand, err)
