@@ -59,9 +59,10 @@ audit are those of juju stdio, and so are its flags.
 
 juju serve listens on 127.0.0.1:7777 unless --addr says otherwise; any
 other address is said loudly when it starts. Every request must name this
-server in its Host (and Origin, when it has one): loopback or localhost with
-the bound port, or the host of --public-url. Anything else is refused (403),
-which stops web pages from reaching juju through DNS rebinding.
+server in its Host (and X-Forwarded-Host and Origin, when it has them):
+loopback or localhost with the bound port, or the host of --public-url.
+Anything else is refused (403), which stops web pages from reaching juju
+through DNS rebinding.
 
 There is no unauthenticated mode. Local clients send the local token,
 made on first use and printed by 'juju token':

@@ -559,3 +559,72 @@ func TestFrontNamesOAuthClients(t *testing.T) {
 		t.Fatalf("client name: %s", w.Body)
 	}
 }
+
+// A tunnel that rewrites the Host to juju's address names the host the
+// client reached in X-Forwarded-Host: forwarded for the public URL's host,
+// the request sees the public URL as the issuer and its challenge names
+// the public metadata, the URLs the client can reach; forwarded for any
+// host the Host itself could not name, it is refused as that Host would
+// be. The scheme is --public-url's whatever X-Forwarded-Proto says.
+func TestFrontForwardedHost(t *testing.T) {
+	rig := newRig(t, "https://tunnel.example", Limits{})
+	noToken := map[string]string{"Authorization": ""}
+	for _, tt := range []struct {
+		host, fwd, proto string
+		want             int
+		issuer           string
+	}{
+		{"127.0.0.1:7777", "tunnel.example", "https", 200, "https://tunnel.example"},
+		{"127.0.0.1:7777", "tunnel.example:443", "", 200, "https://tunnel.example"},
+		{"localhost:7777", "TUNNEL.example", "http", 200, "https://tunnel.example"},
+		{"tunnel.example", "tunnel.example", "https", 200, "https://tunnel.example"},
+		{"127.0.0.1:7777", "127.0.0.1:7777", "", 200, "http://127.0.0.1:7777"},
+		{"127.0.0.1:7777", "evil.example", "https", 403, ""},
+		{"127.0.0.1:7777", "tunnel.example.evil.example", "", 403, ""},
+		{"127.0.0.1:7777", "tunnel.example, evil.example", "", 403, ""},
+		{"127.0.0.1:7777", "evil.example, tunnel.example", "", 403, ""},
+		{"127.0.0.1:7777", "tunnel.example:8443", "", 403, ""},
+		{"127.0.0.1:7777", "", "", 403, ""},
+		{"evil.example", "tunnel.example", "https", 403, ""},
+	} {
+		hdr := map[string]string{"Host": tt.host, "X-Forwarded-Proto": tt.proto}
+		r := httptest.NewRequest("GET", "/oauth-test", nil)
+		r.Host = tt.host
+		r.Header["X-Forwarded-Host"] = []string{tt.fwd}
+		if tt.proto != "" {
+			r.Header.Set("X-Forwarded-Proto", tt.proto)
+		}
+		w := httptest.NewRecorder()
+		rig.front.ServeHTTP(w, r)
+		if w.Code != tt.want || tt.want == 200 && w.Body.String() != "issuer "+tt.issuer {
+			t.Errorf("Host %q, X-Forwarded-Host %q: %d %q, want %d, issuer %s", tt.host, tt.fwd, w.Code, w.Body, tt.want, tt.issuer)
+		}
+		if tt.want != 200 {
+			continue
+		}
+		hdr["X-Forwarded-Host"] = tt.fwd
+		w = rig.do("POST", "/mcp", initBody, merge(hdr, noToken))
+		want := `Bearer resource_metadata="` + tt.issuer + `/.well-known/oauth-protected-resource"`
+		if w.Code != 401 || w.Header().Get("WWW-Authenticate") != want {
+			t.Errorf("Host %q, X-Forwarded-Host %q, no token: %d %q, want 401 %q", tt.host, tt.fwd, w.Code, w.Header().Get("WWW-Authenticate"), want)
+		}
+	}
+	// Two X-Forwarded-Host headers are refused, even when both name the
+	// public host.
+	r := httptest.NewRequest("GET", "/oauth-test", nil)
+	r.Host = "127.0.0.1:7777"
+	r.Header["X-Forwarded-Host"] = []string{"tunnel.example", "tunnel.example"}
+	w := httptest.NewRecorder()
+	rig.front.ServeHTTP(w, r)
+	if w.Code != 403 {
+		t.Errorf("two X-Forwarded-Host headers: %d", w.Code)
+	}
+	// Without --public-url, a request forwarded for a tunnel's name is
+	// refused (and the owner told to restart with it), where it once got
+	// loopback URLs the client could not reach.
+	local := newRig(t, "", Limits{})
+	w = local.do("POST", "/mcp", initBody, map[string]string{"X-Forwarded-Host": "tunnel.example", "Authorization": ""})
+	if w.Code != 403 {
+		t.Errorf("no --public-url, forwarded for a tunnel: %d %q", w.Code, w.Header().Get("WWW-Authenticate"))
+	}
+}

@@ -120,6 +120,9 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		f.log.Debug("refused a request for its Host or Origin", "method", r.Method, "path", r.URL.Path)
 		f.hostRefused(r.Host)
+		if fwd := r.Header.Values(forwardedHost); len(fwd) == 1 {
+			f.hostRefused(fwd[0])
+		}
 		httpError(w, http.StatusForbidden, "forbidden: this Host or Origin is not allowed (DNS rebinding protection); "+
 			"juju serve answers to loopback with its port and to the host of its --public-url")
 		return

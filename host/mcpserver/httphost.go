@@ -38,13 +38,33 @@ func newOrigins(addr net.Addr, public *url.URL) origins {
 	return o
 }
 
-// base checks r's Host and Origin headers and returns this server's URL as
-// the client reached it, such as "http://127.0.0.1:7777" or the public URL,
-// or false when either header is not allowed.
+// base checks r's Host, X-Forwarded-Host and Origin headers and returns
+// this server's URL as the client reached it, such as
+// "http://127.0.0.1:7777" or the public URL, or false when one of them is
+// not allowed.
+//
+// A tunnel that rewrites the Host to juju's own address (ngrok
+// --host-header=rewrite, cloudflared's httpHostHeader) names the host the
+// client reached in X-Forwarded-Host. That header, when present, must be
+// one value naming an allowed host, as Host must, and then is the host the
+// client reached: a request forwarded for the public URL's host gets the
+// public URL as its base, whose metadata and tokens are the ones the client
+// can use. It lets nobody in whom Host would not: whoever can send it to
+// juju can send that Host as well, and a web page cannot add it to a
+// cross-origin request without a preflight, which juju never answers. The
+// scheme is always --public-url's; X-Forwarded-Proto is not read.
 func (o origins) base(r *http.Request) (string, bool) {
 	base, ok := o.hostBase(r.Host, "")
 	if !ok {
 		return "", false
+	}
+	if vals, present := r.Header[forwardedHost]; present {
+		if len(vals) != 1 {
+			return "", false
+		}
+		if base, ok = o.hostBase(vals[0], ""); !ok {
+			return "", false
+		}
 	}
 	if vals, present := r.Header["Origin"]; present {
 		if len(vals) != 1 || !o.originOK(vals[0]) {
@@ -53,6 +73,10 @@ func (o origins) base(r *http.Request) (string, bool) {
 	}
 	return base, true
 }
+
+// forwardedHost is the header in which a proxy names the host the client
+// reached (its canonical form, as net/http keys headers).
+const forwardedHost = "X-Forwarded-Host"
 
 // hostBase returns the base URL for a Host value, or false. scheme, when
 // not empty, is the scheme the value came with (an Origin's).
