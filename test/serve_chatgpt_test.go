@@ -295,3 +295,21 @@ func chatgptConnects(t *testing.T, srv *server, gpt chatgpt, public string) {
 		t.Fatalf("a revoked ChatGPT's token: %d %q %s", res.StatusCode, res.Header.Get("WWW-Authenticate"), body)
 	}
 }
+
+// An owner who writes the tunnel's address with its default port
+// (--public-url https://NAME:443) gets the tunnel's requests, which name
+// the host alone, answered, with URLs that name it alone as the client's
+// do; the port once made juju refuse its own tunnel.
+func TestServePublicURLDefaultPort(t *testing.T) {
+	const host = "juju-demo.trycloudflare.com"
+	srv := startServe(t, workspace(t, nil), "--public-url", "https://"+host+":443")
+	gpt := chatgpt{t: t, web: startTunnel(t, srv, host, false)}
+	var prm struct {
+		Resource string   `json:"resource"`
+		Servers  []string `json:"authorization_servers"`
+	}
+	gpt.getJSON("https://"+host+"/.well-known/oauth-protected-resource", &prm)
+	if prm.Resource != "https://"+host+"/mcp" || len(prm.Servers) != 1 || prm.Servers[0] != "https://"+host {
+		t.Fatalf("protected resource metadata %+v", prm)
+	}
+}

@@ -255,7 +255,15 @@ func parsePublicURL(s string) (*url.URL, error) {
 		return nil, fmt.Errorf("--public-url %q must be scheme://host[:port] alone, without a path, query or user: "+
 			"give %s://%s (the tunnel's address; clients connect to its /mcp)", s, scheme, u.Host)
 	}
-	return &url.URL{Scheme: scheme, Host: strings.ToLower(u.Host)}, nil
+	host := strings.ToLower(u.Host)
+	// A tunnel's clients name its host without the scheme's default port,
+	// and so does every URL juju hands them: kept, the port made the
+	// tunnel's own Host a refused one, and the issuer and resource URLs
+	// other than the one the client used.
+	if p := u.Port(); p == map[string]string{"https": "443", "http": "80"}[scheme] {
+		host = strings.TrimSuffix(host, ":"+p)
+	}
+	return &url.URL{Scheme: scheme, Host: host}, nil
 }
 
 // announce says on the terminal where juju serve serves and how to
