@@ -25,7 +25,8 @@ const mcpPath = "/mcp"
 // which checks neither Origin nor tokens and would open a session for any
 // id. Every request goes through, in order:
 //
-//  1. Host and Origin against the allow-list (403, nothing read);
+//  1. Host, X-Forwarded-Host and Origin against the allow-list (403,
+//     nothing read);
 //  2. the OAuth endpoints, when the path is one of theirs;
 //  3. for /mcp: the bearer token (401 with the resource metadata's URL);
 //  4. the method, then the body, read within the limits (413, 408);
