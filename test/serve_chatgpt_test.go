@@ -22,11 +22,11 @@ import (
 
 // startTunnel stands in for cloudflared or ngrok in front of srv: it takes
 // HTTPS for publicHost, ends TLS there, and forwards plain HTTP to juju
-// serve's loopback address with X-Forwarded-For, -Host and -Proto. With
-// rewrite, the Host juju sees is its own loopback address (ngrok
-// --host-header=rewrite, cloudflared's httpHostHeader), the public name
-// left only in X-Forwarded-Host; without, the Host is passed on unchanged
-// (both tunnels' default). The returned client reaches publicHost, and
+// serve's loopback address with X-Forwarded-For and -Proto. With rewrite,
+// the Host juju sees is its own loopback address and the public name is
+// left only in X-Forwarded-Host (ngrok --host-header=rewrite); without,
+// the Host is passed on unchanged and there is no X-Forwarded-Host
+// (cloudflared's default). The returned client reaches publicHost, and
 // only it, through the tunnel, as the internet would.
 func startTunnel(t *testing.T, srv *server, publicHost string, rewrite bool) *http.Client {
 	t.Helper()
@@ -37,6 +37,7 @@ func startTunnel(t *testing.T, srv *server, publicHost string, rewrite bool) *ht
 			pr.SetXForwarded()
 			if !rewrite {
 				pr.Out.Host = pr.In.Host
+				pr.Out.Header.Del("X-Forwarded-Host")
 			}
 		},
 		FlushInterval: -1,
