@@ -295,6 +295,12 @@ func chatgptConnects(t *testing.T, srv *server, gpt chatgpt, public string) {
 	if res.StatusCode != 401 || !strings.Contains(res.Header.Get("WWW-Authenticate"), `resource_metadata="`+prmURL+`"`) {
 		t.Fatalf("a revoked ChatGPT's token: %d %q %s", res.StatusCode, res.Header.Get("WWW-Authenticate"), body)
 	}
+	// ChatGPT keeps its registration and asks again with it: the page
+	// tells the owner to have it register anew, which it cannot do itself.
+	res, page = gpt.do("GET", as.Authorize+"?"+q.Encode(), "", "", map[string]string{"Accept": "text/html"})
+	if res.StatusCode != 400 || !strings.Contains(page, "delete the app) and add it again") {
+		t.Fatalf("a revoked ChatGPT's new authorization request: %d\n%s", res.StatusCode, page)
+	}
 }
 
 // An owner who writes the tunnel's address with its default port

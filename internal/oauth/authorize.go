@@ -41,7 +41,12 @@ func (s *Server) authorizeStart(w http.ResponseWriter, r *http.Request, base str
 	}
 	c := d.client(q.Get("client_id"))
 	if c == nil || len(q["client_id"]) != 1 {
-		errorPage(w, http.StatusBadRequest, "This application is not registered with juju (unknown client_id). Start again from the application.")
+		// A client that registered once and keeps its registration
+		// (ChatGPT does, per app) cannot start again by itself: the owner
+		// must have it register anew.
+		errorPage(w, http.StatusBadRequest, "This application is not registered with juju (unknown client_id): it was revoked "+
+			"(juju clients revoke), or never allowed and since forgotten. Remove it from the application that uses it "+
+			"(in ChatGPT, delete the app) and add it again, so that it registers anew.")
 		return
 	}
 	redirect, explicit := q.Get("redirect_uri"), q.Has("redirect_uri")
