@@ -31,13 +31,15 @@ arguments, split as a shell would split them but never run by a shell; the
 server must speak LSP over stdin and stdout. --languages names the
 languages it serves (` + lspconfig.KnownLanguages() + `).
 --root-markers names files whose folder, the nearest above a file, is the
-server's root for it (one server per root); without them, or when none is
+server's root for it (one server per root), in order of priority: the
+nearest folder holding the first, else the second, and so on (go.work,go.mod
+gives every module of a go.work one gopls); without them, or when none is
 found, the workspace root is. --init-options is JSON sent as the server's
 initializationOptions.`,
 		Example: `  juju lsp add gopls --command gopls --languages go --root-markers go.work,go.mod \
       --init-options '{"verboseWorkDoneProgress": true}'
   juju lsp add pyright --command "pyright-langserver --stdio" --languages python \
-      --root-markers pyproject.toml,pyrightconfig.json,setup.py
+      --root-markers pyrightconfig.json,pyproject.toml,setup.py
   juju lsp add tsserver --command "typescript-language-server --stdio" \
       --languages typescript,javascript --root-markers tsconfig.json,jsconfig.json,package.json
   juju lsp add rust-analyzer --command rust-analyzer --languages rust --root-markers Cargo.toml

@@ -3,8 +3,8 @@
 // internal/lspconfig), started by juju and asked on a plugin's behalf.
 //
 // A Manager keeps one server per registration and server root (the folder
-// of the nearest root marker above a file, inside its workspace root, or
-// the workspace root), started lazily on the first call about a file of
+// of the nearest root marker above a file, inside its workspace root, the
+// markers taken in order; or the workspace root), started lazily on the first call about a file of
 // its language: its own process group, an environment scrubbed of secrets
 // (sandbox.Scrub), stdin and stdout owned by juju, the folder of its
 // root as working directory. juju speaks JSON-RPC 2 with Content-Length

@@ -84,20 +84,24 @@ func (m *Manager) targetOf(p string) (*target, *abi.LSPResult, *abi.Error) {
 	return &target{res: r, lang: lang, reg: reg, root: serverRoot(r, reg.RootMarkers)}, nil, nil
 }
 
-// serverRoot is the folder of the nearest root marker above r's file,
-// inside its workspace root; the workspace root when there is none.
+// serverRoot is the server's root for r's file, inside its workspace
+// root: the nearest folder above the file holding the first marker, else
+// the nearest holding the second, and so on; the workspace root when none
+// holds any. The order is a priority, so that go.work,go.mod gives every
+// module of a go.work the go.work's server, as gopls loads them all as
+// one workspace, not a server per module each loading the whole go.work.
 func serverRoot(r *policy.Resolved, markers []string) string {
-	dir := path.Dir(r.Rel)
-	for len(markers) > 0 {
-		for _, mk := range markers {
+	for _, mk := range markers {
+		dir := path.Dir(r.Rel)
+		for {
 			if _, err := r.Root.OS.Stat(path.Join(dir, mk)); err == nil {
 				return filepath.Join(r.Root.Real, filepath.FromSlash(dir))
 			}
+			if dir == "." {
+				break
+			}
+			dir = path.Dir(dir)
 		}
-		if dir == "." {
-			break
-		}
-		dir = path.Dir(dir)
 	}
 	return r.Root.Real
 }

@@ -36,7 +36,8 @@ type Server struct {
 	// Languages are names from abi.Languages.
 	Languages []string `toml:"languages" json:"languages"`
 	// RootMarkers are file names whose folder, the nearest above a file
-	// (inside its workspace root), is the server's root for that file;
+	// (inside its workspace root), is the server's root for that file, in
+	// order of priority: the nearest holding the first, else the second …;
 	// none, or none found: the workspace root.
 	RootMarkers []string `toml:"rootMarkers,omitempty" json:"rootMarkers,omitempty"`
 	// InitOptions is JSON sent as initializationOptions; "" sends none.

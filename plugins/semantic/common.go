@@ -110,7 +110,7 @@ func registerHint(language string) string {
 // lines as docs/CLI.md).
 var suggested = map[string]string{
 	"go":         `juju lsp add gopls --command gopls --languages go --root-markers go.work,go.mod --init-options '{"verboseWorkDoneProgress":true}'`,
-	"python":     `juju lsp add pyright --command "pyright-langserver --stdio" --languages python --root-markers pyproject.toml,pyrightconfig.json,setup.py`,
+	"python":     `juju lsp add pyright --command "pyright-langserver --stdio" --languages python --root-markers pyrightconfig.json,pyproject.toml,setup.py`,
 	"typescript": `juju lsp add tsserver --command "typescript-language-server --stdio" --languages typescript,javascript --root-markers tsconfig.json,jsconfig.json,package.json`,
 	"javascript": `juju lsp add tsserver --command "typescript-language-server --stdio" --languages typescript,javascript --root-markers tsconfig.json,jsconfig.json,package.json`,
 	"rust":       `juju lsp add rust-analyzer --command rust-analyzer --languages rust --root-markers Cargo.toml`,
