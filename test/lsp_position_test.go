@@ -98,3 +98,42 @@ func TestLSPDiagnosticsInPositionOrder(t *testing.T) {
 		}
 	}
 }
+
+// A diagnostic at the end of a file that ends in a line break (gopls's
+// "found 'EOF'" for an unclosed brace, pyright's for an unclosed
+// parenthesis) is placed at the end of the last line, as read_file numbers
+// lines, not on a line after it that read_file says is past the end.
+func TestLSPDiagnosticAtEndOfFile(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"go.mod":                "module example.com/p\n\ngo 1.22\n",
+		"a.go":                  "package p\n\nfunc F() {\n\tx := 1\n",
+		"py/pyrightconfig.json": "{}\n",
+		"py/m.py":               "x = (1,\n    2\n",
+	})
+	s := startHome(t, lspHome(t, goplsServer(t), pyrightServer(t)), root, "--mode", "trusted")
+	for _, c := range []struct {
+		path       string
+		line, col  int
+		lastLine   string
+		serverSays string
+	}{
+		{"a.go", 4, 8, "\tx := 1", "EOF"},
+		{"py/m.py", 2, 6, "    2", ""},
+	} {
+		var d diagList
+		decode(t, s.call("get_diagnostics", map[string]any{"path": c.path}), &d)
+		found := false
+		for _, x := range d.Diagnostics {
+			if x.Line > c.line {
+				t.Errorf("%s: a diagnostic on line %d, past the file's %d lines: %+v", c.path, x.Line, c.line, x)
+			}
+			if x.Line == c.line && x.Column == c.col && strings.Contains(x.Message, c.serverSays) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: want a diagnostic at the end of its last line %q, %d:%d: %+v", c.path, c.lastLine, c.line, c.col, d)
+		}
+		s.ok("read_file", map[string]any{"path": c.path, "offset": c.line})
+	}
+}

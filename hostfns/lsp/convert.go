@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"unicode/utf8"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -87,12 +88,25 @@ func (p *places) location(uri string, rg lspRange) (loc abi.LSPLocation, withhel
 	if outside || t == nil {
 		return loc, false
 	}
-	start, end := t.line(rg.Start.Line), t.line(rg.End.Line)
-	loc.Column = fromServer(start, rg.Start.Character, p.c.enc)
-	loc.EndLine = rg.End.Line + 1
-	loc.EndColumn = fromServer(end, rg.End.Character, p.c.enc)
+	var start string
+	loc.Line, loc.Column, start = p.place(t, rg.Start)
+	loc.EndLine, loc.EndColumn, _ = p.place(t, rg.End)
 	loc.Text = cutLine(start)
 	return loc, false
+}
+
+// place converts a position in t to a 1-based line and code-point column,
+// with that line's text. A position after the last line as read_file
+// numbers them (the end of a file that ends in a line break, where gopls
+// and pyright place "unexpected end of file") is the end of the last line:
+// the line after it is one read_file says is past the end.
+func (p *places) place(t *text, pos position) (line, col int, lineText string) {
+	if n := t.shownLines(); n > 0 && pos.Line >= n {
+		lineText = t.line(n - 1)
+		return n, utf8.RuneCountInString(lineText) + 1, lineText
+	}
+	lineText = t.line(pos.Line)
+	return pos.Line + 1, fromServer(lineText, pos.Character, p.c.enc), lineText
 }
 
 // cutLine cuts a line's text at maxLineText bytes, on a code point.
