@@ -43,6 +43,8 @@ type client struct {
 	pulled      map[string]pulledReport
 	docs        map[string]*openDoc // open documents by URI
 	dirty       map[string]int      // absolute paths juju wrote since the last query → file event type
+	epoch       string              // the workspace's epoch at the last look for files changed by commands
+	looked      time.Time           // when that look began
 	dead        bool
 }
 

@@ -59,8 +59,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Epoch is the workspace's epoch (approval.Store.Epoch), which juju
 	// changes around every call that may change files: a root's link check
-	// is reused, for a short time, while it stays the same (verdicts.go).
-	// nil: every start checks again.
+	// is reused, for a short time, while it stays the same (verdicts.go),
+	// and when it moves a server's root is looked over for files a command
+	// wrote (sync.go, commandChanges). nil: every start checks again, and
+	// only the journal's writes are named.
 	Epoch func() string
 }
 

@@ -367,3 +367,41 @@ func TestFakeWatchedFiles(t *testing.T) {
 		t.Fatalf("watched-file events: %v", got)
 	}
 }
+
+// TestFakeCommandWritesNamed: once the workspace's epoch moves (a command
+// ran), the files under the server's root modified since the last look
+// are named to it as created, though no journal wrote them; a secret, and
+// a folder no server needs, are never named, and nothing is named again
+// while the epoch stays.
+func TestFakeCommandWritesNamed(t *testing.T) {
+	epoch := "e0"
+	m, root := fakeManager(t, "ok", map[string]string{"a.go": "package a\n"}, Options{Epoch: func() string { return epoch }})
+	if _, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDefinition, Path: "a.go", Line: 1, Column: 1}); e != nil {
+		t.Fatal(e)
+	}
+	os.WriteFile(filepath.Join(root, "b.go"), []byte("package a\n"), 0o644)
+	os.WriteFile(filepath.Join(root, ".env"), []byte("K=v\n"), 0o644)
+	os.MkdirAll(filepath.Join(root, "node_modules", "x"), 0o755)
+	os.WriteFile(filepath.Join(root, "node_modules", "x", "x.go"), []byte("package x\n"), 0o644)
+	symbols := func() string {
+		res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPWorkspaceSymbols, Path: "a.go"})
+		if e != nil {
+			t.Fatal(e)
+		}
+		var got []string
+		for _, s := range res.Symbols {
+			got = append(got, s.Name)
+		}
+		return strings.Join(got, " ")
+	}
+	if got := symbols(); got != "" {
+		t.Fatalf("named before the epoch moved: %v", got)
+	}
+	epoch = "e1"
+	if got := symbols(); got != "event:1:b.go" {
+		t.Fatalf("watched-file events after a command: %v", got)
+	}
+	if got := symbols(); got != "event:1:b.go" {
+		t.Fatalf("named again while the epoch stayed: %v", got)
+	}
+}

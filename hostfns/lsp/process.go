@@ -54,6 +54,10 @@ func (m *Manager) startClient(ctx context.Context, reg lspconfig.Server, root st
 		pushed: map[string]pushed{}, pulled: map[string]pulledReport{}, docs: map[string]*openDoc{},
 		dirty: map[string]int{}, started: time.Now(),
 	}
+	c.looked = c.started
+	if m.opts.Epoch != nil {
+		c.epoch = m.opts.Epoch()
+	}
 	cmd.Stderr = c.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, &startError{reg: reg.Name, notFound: errors.Is(err, os.ErrNotExist), err: err}

@@ -3,7 +3,9 @@ package lsp
 import (
 	"context"
 	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"time"
@@ -185,9 +187,15 @@ func (c *client) doc(uri string) *openDoc {
 func (c *client) flush(ctx context.Context) error {
 	c.syncMu.Lock()
 	defer c.syncMu.Unlock()
+	commanded := c.commandChanges(ctx)
 	c.mu.Lock()
 	dirty := c.dirty
 	c.dirty = map[string]int{}
+	for _, p := range commanded {
+		if dirty[p] == 0 {
+			dirty[p] = eventCreated
+		}
+	}
 	var open []*openDoc
 	for _, d := range c.docs {
 		open = append(open, d)
@@ -267,3 +275,72 @@ const (
 	eventChanged = 2
 	eventDeleted = 3
 )
+
+// lookSlack is how far before the last look a file's modification time may
+// lie and still be named: a file's time comes from the kernel's coarse
+// clock, a little behind the time the look began.
+const lookSlack = 2 * time.Second
+
+// commandChanges lists the files under the server's root modified since
+// the last look, when the workspace's epoch has moved since (juju moves it
+// around every call that may change files, and when a command job ends):
+// a command's writes (go generate, git checkout, a file made with a
+// shell) go through no journal, and a server that is not told of a file
+// created next to the ones it knows never reads it. They are named as
+// created, which makes gopls load their package again. The look is bounded
+// (walkLimit entries, the call's context), passes over folders no server
+// needs (skipDirs) and anything the policy hides, and sees no deletion:
+// a file a command deleted is named only when juju had it open.
+func (c *client) commandChanges(ctx context.Context) []string {
+	if c.m.opts.Epoch == nil {
+		return nil
+	}
+	epoch := c.m.opts.Epoch()
+	if epoch == c.epoch {
+		return nil
+	}
+	since := c.looked.Add(-lookSlack)
+	c.epoch, c.looked = epoch, time.Now()
+	var root *policy.Root
+	var rel string
+	for _, r := range c.m.pol.Roots() {
+		if within(c.root, r.Real) {
+			root = r
+			rel, _ = filepath.Rel(r.Real, c.root)
+			break
+		}
+	}
+	if root == nil {
+		return nil
+	}
+	fsys := root.OS.FS()
+	var out []string
+	queue, seen := []string{filepath.ToSlash(rel)}, 0
+	for len(queue) > 0 && seen < walkLimit && ctx.Err() == nil {
+		d := queue[0]
+		queue = queue[1:]
+		entries, err := fs.ReadDir(fsys, d)
+		if err != nil {
+			continue
+		}
+		for _, en := range entries {
+			seen++
+			name := en.Name()
+			p := path.Join(d, name)
+			if c.m.pol.Hidden(root, p) {
+				continue
+			}
+			switch {
+			case en.IsDir():
+				if name != ".git" && !skipDirs[name] {
+					queue = append(queue, p)
+				}
+			case en.Type().IsRegular():
+				if fi, err := en.Info(); err == nil && fi.ModTime().After(since) {
+					out = append(out, filepath.Join(root.Real, filepath.FromSlash(p)))
+				}
+			}
+		}
+	}
+	return out
+}

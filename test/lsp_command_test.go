@@ -1,0 +1,34 @@
+//go:build unix
+
+package test
+
+import (
+	"strings"
+	"testing"
+)
+
+// A file a command creates (go generate, git checkout, a shell's
+// redirection) goes through no journal; the server is told of it all the
+// same before the next query, so gopls loads it and what it declares is
+// not called undefined, and the file is a definition's answer.
+func TestLSPFileCreatedByCommandIsSeen(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"go.mod": "module example.com/p\n\ngo 1.22\n",
+		"a/a.go": "package a\n\nfunc Make() int { return 1 }\n",
+		"b.go":   "package p\n\nimport \"example.com/p/a\"\n\nfunc Use() int {\n\treturn a.Make()\n}\n",
+	})
+	home := lspHome(t)
+	lspAddGopls(t, home)
+	s := startHome(t, home, root, "--mode", "trusted")
+
+	sameList(t, "definition", locs(t, s.call("go_to_definition", map[string]any{"path": "b.go", "line": 6, "column": 11})), []string{"a/a.go:3:6"})
+	s.ok("run_command", map[string]any{"command": `printf 'package a\n\nfunc Gen() int { return 7 }\n' > a/gen.go && sed -i 's/return a.Make()$/return a.Make() + a.Gen()/' b.go`})
+	var d diagList
+	decode(t, s.call("get_diagnostics", map[string]any{"path": "b.go"}), &d)
+	for _, x := range d.Diagnostics {
+		if strings.Contains(x.Message, "Gen") {
+			t.Fatalf("the file the command created is unknown to gopls: %+v", d)
+		}
+	}
+	sameList(t, "definition in the created file", locs(t, s.call("go_to_definition", map[string]any{"path": "b.go", "line": 6, "column": 22})), []string{"a/gen.go:3:6"})
+}
