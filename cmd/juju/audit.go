@@ -80,25 +80,31 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 
 // openWorkspace opens the workspace made of roots (the current folder when
 // none) as juju stdio does, with the owner's config file: its roots, deny
-// and secret globs, and its state folder.
-func openWorkspace(roots []string) (*workspace.Workspace, error) {
+// and secret globs, and its state folder. It returns the folder above
+// that juju served, when this workspace has no audit log and one above
+// has (workspaceAbove).
+func openWorkspace(roots []string) (ws *workspace.Workspace, resolved []string, above string, err error) {
 	dirs, err := config.DefaultDirs()
 	if err != nil {
-		return nil, err
+		return nil, nil, "", err
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		return nil, err
+		return nil, nil, "", err
 	}
 	file, err := loadConfig("", dirs)
 	if err != nil {
-		return nil, err
+		return nil, nil, "", err
 	}
 	s, err := config.Resolve(config.Flags{Roots: roots}, file, cwd)
 	if err != nil {
-		return nil, err
+		return nil, nil, "", err
 	}
-	return workspace.Open(workspace.FromSettings(s, dirs, nil))
+	ws, err = workspace.Open(workspace.FromSettings(s, dirs, nil))
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return ws, s.Roots, workspaceAbove(dirs, s.Roots, audit.FileName), nil
 }
 
 func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
@@ -109,7 +115,7 @@ func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	ws, err := openWorkspace(o.roots)
+	ws, roots, above, err := openWorkspace(o.roots)
 	if err != nil {
 		return err
 	}
@@ -126,8 +132,11 @@ func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
 		return writeJSON(w, entries)
 	}
 	if len(entries) == 0 {
-		_, err := fmt.Fprintln(w, "No tool calls recorded for this workspace"+sinceWords(o.since)+".")
-		return err
+		fmt.Fprintf(w, "No tool calls recorded for the workspace %s%s.\n", visible.Join(roots, ", "), sinceWords(o.since))
+		if hint := aboveHint("audit", "its log of calls", above); hint != "" {
+			fmt.Fprintln(w, hint)
+		}
+		return nil
 	}
 	tw := newTable(w)
 	fmt.Fprintln(tw, "TIME\tCALL\tCLIENT\tTOOL\tOUTCOME\tMS\tAPPROVAL\tARGUMENTS")

@@ -2,9 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/jujutools/juju/internal/audit"
+	"github.com/jujutools/juju/internal/config"
 )
 
 func TestParseSince(t *testing.T) {
@@ -52,5 +59,34 @@ func TestApprovalsEmpty(t *testing.T) {
 	}
 	if err := runApprovalDecide(&out, "abcdefgh", true); err == nil {
 		t.Error("approving an unknown id succeeded")
+	}
+}
+
+// juju audit run in a subfolder of the workspace juju served finds no log
+// there: it names the workspace it read and the one above, with the
+// --root to give.
+func TestAuditInSubfolderPointsAbove(t *testing.T) {
+	dirs := jujuHome(t)
+	root := t.TempDir()
+	l := audit.Open(audit.Path(dirs.Workspace([]string{root})))
+	if err := l.Append(&audit.Record{Time: time.Now(), CallID: "c1", Plugin: "core", Tool: "read_file", Tier: "R", Outcome: "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	sub := filepath.Join(root, "src")
+	os.Mkdir(sub, 0o755)
+	t.Chdir(sub)
+
+	var out, errw bytes.Buffer
+	if code := run(context.Background(), []string{"audit"}, strings.NewReader(""), &out, &errw); code != 0 {
+		t.Fatalf("audit: %d %s", code, errw.String())
+	}
+	if !strings.Contains(out.String(), "No tool calls recorded for the workspace "+config.RealRoot(sub)+".") ||
+		!strings.Contains(out.String(), "juju audit --root "+config.RealRoot(root)) {
+		t.Errorf("juju audit in a subfolder does not point to the workspace above:\n%s", out.String())
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"audit", "--root", root}, strings.NewReader(""), &out, &errw); code != 0 || !strings.Contains(out.String(), "read_file") {
+		t.Errorf("juju audit --root: %d\n%s", code, out.String())
 	}
 }

@@ -122,6 +122,12 @@ func runRollback(ctx context.Context, o *rollbackOptions, rootsGiven bool, args 
 	if o.prune {
 		return pruneJournal(w, j, o.json)
 	}
+	if !exists(j.Path()) {
+		// Nothing was ever written in this workspace: say so without
+		// making its journal, and point to the workspace above when the
+		// owner stands in a subfolder of the one juju served.
+		return noJournal(w, o, args, s.Roots, workspaceAbove(dirs, s.Roots, journal.FileName))
+	}
 	if len(args) == 0 {
 		return listChanges(w, j, o)
 	}
@@ -152,6 +158,27 @@ func runRollback(ctx context.Context, o *rollbackOptions, rootsGiven bool, args 
 	fmt.Fprintf(w, "Rolled back %s as change %s:\n", strings.Join(res.RolledBack, ", "), res.ChangeID)
 	for _, f := range res.Files {
 		fmt.Fprintf(w, "  %-11s %s\n", f.Action, visible.String(f.Path))
+	}
+	return nil
+}
+
+// noJournal answers juju rollback in a workspace that has no journal yet.
+func noJournal(w io.Writer, o *rollbackOptions, args []string, roots []string, above string) error {
+	where := "the workspace " + visible.Join(roots, ", ")
+	hint := aboveHint("rollback", "its journal of changes", above)
+	if len(args) > 0 {
+		msg := fmt.Sprintf("there is no change %s: no change has been recorded in %s", visible.String(args[0]), where)
+		if hint != "" {
+			msg += "; " + hint
+		}
+		return errors.New(msg)
+	}
+	if o.json {
+		return writeJSON(w, []changeJSON{})
+	}
+	fmt.Fprintf(w, "No change has been recorded in %s.\n", where)
+	if hint != "" {
+		fmt.Fprintln(w, hint)
 	}
 	return nil
 }

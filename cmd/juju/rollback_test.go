@@ -127,3 +127,41 @@ func TestRollbackPrune(t *testing.T) {
 		t.Fatalf("doctor's journal: %+v", r.Journal)
 	}
 }
+
+// juju rollback run in a subfolder of the workspace juju served finds no
+// journal there: it says which workspace it looked at, names the one
+// above with the --root to give, and makes no journal for the subfolder.
+func TestRollbackInSubfolderPointsAbove(t *testing.T) {
+	dirs := jujuHome(t)
+	root := t.TempDir()
+	id := writeThroughJournal(t, dirs, root, "a.txt", "new\n")
+	sub := filepath.Join(root, "src")
+	os.Mkdir(sub, 0o755)
+	t.Chdir(sub)
+	realRoot := config.RealRoot(root)
+
+	var out, errw bytes.Buffer
+	if code := run(context.Background(), []string{"rollback"}, strings.NewReader(""), &out, &errw); code != 0 {
+		t.Fatalf("list: %d %s", code, errw.String())
+	}
+	if !strings.Contains(out.String(), "No change has been recorded in the workspace "+config.RealRoot(sub)+".") ||
+		!strings.Contains(out.String(), "juju rollback --root "+realRoot) {
+		t.Errorf("the list in a subfolder does not point to the workspace above:\n%s", out.String())
+	}
+	out.Reset()
+	errw.Reset()
+	if code := run(context.Background(), []string{"rollback", id}, strings.NewReader(""), &out, &errw); code != exitError ||
+		!strings.Contains(errw.String(), "juju rollback --root "+realRoot) {
+		t.Errorf("a rollback in a subfolder: %d %q", code, errw.String())
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"rollback", "--json"}, strings.NewReader(""), &out, &errw); code != 0 || out.String() != "[]\n" {
+		t.Errorf("--json in a subfolder: %d %q", code, out.String())
+	}
+	if _, err := os.Stat(dirs.Workspace([]string{sub})); !os.IsNotExist(err) {
+		t.Errorf("listing made state for the subfolder: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "new\n" {
+		t.Fatal("the rollback in a subfolder changed a file")
+	}
+}
