@@ -68,6 +68,9 @@ workspace.`,
 			if o.prune && (len(args) > 0 || o.after || o.force) {
 				return usageError{errors.New("--prune takes no change id, --after or --force")}
 			}
+			if o.limit < 0 {
+				return usageError{fmt.Errorf("--limit %d must not be negative", o.limit)}
+			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -92,7 +95,7 @@ func (o *rollbackOptions) bind(f *pflag.FlagSet) {
 	f.BoolVar(&o.after, "after", false, "undo every change recorded after CHANGE, keeping CHANGE")
 	f.BoolVar(&o.force, "force", false, "overwrite files that changed since the change instead of refusing")
 	f.BoolVar(&o.json, "json", false, "print JSON: the list of changes, or what the rollback did")
-	f.IntVar(&o.limit, "limit", 20, "list at most `N` changes when no CHANGE is given")
+	f.IntVar(&o.limit, "limit", 20, "list at most `N` changes when no CHANGE is given (0: all)")
 	f.BoolVar(&o.prune, "prune", false, "prune the changes past the journal's limits ([journal] in the config file) now")
 }
 
@@ -203,7 +206,7 @@ func listChanges(w io.Writer, j *journal.Journal, o *rollbackOptions) error {
 		return err
 	}
 	var recent []journal.ChangeSummary
-	for i := len(all) - 1; i >= 0 && len(recent) < o.limit; i-- {
+	for i := len(all) - 1; i >= 0 && (o.limit == 0 || len(recent) < o.limit); i-- {
 		recent = append(recent, all[i])
 	}
 	if o.json {

@@ -165,3 +165,29 @@ func TestRollbackInSubfolderPointsAbove(t *testing.T) {
 		t.Fatal("the rollback in a subfolder changed a file")
 	}
 }
+
+// --limit 0 lists every change, as juju audit --limit 0 does; a negative
+// one is a usage error, not "No change has been recorded".
+func TestRollbackLimit(t *testing.T) {
+	dirs := jujuHome(t)
+	root := t.TempDir()
+	for _, c := range "abc" {
+		writeThroughJournal(t, dirs, root, string(c)+".txt", "x\n")
+	}
+	list := func(args ...string) (int, []changeJSON, string) {
+		var out, errw bytes.Buffer
+		code := run(context.Background(), append([]string{"rollback", "--root", root, "--json"}, args...), strings.NewReader(""), &out, &errw)
+		var l []changeJSON
+		json.Unmarshal(out.Bytes(), &l)
+		return code, l, errw.String()
+	}
+	if code, l, errs := list("--limit", "2"); code != 0 || len(l) != 2 {
+		t.Errorf("--limit 2: %d, %d changes, %s", code, len(l), errs)
+	}
+	if code, l, errs := list("--limit", "0"); code != 0 || len(l) != 3 {
+		t.Errorf("--limit 0: %d, %d changes, %s", code, len(l), errs)
+	}
+	if code, _, errs := list("--limit", "-1"); code != exitUsage || !strings.Contains(errs, "--limit -1 must not be negative") {
+		t.Errorf("--limit -1: %d %s", code, errs)
+	}
+}
