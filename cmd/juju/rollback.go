@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -116,7 +118,8 @@ func runRollback(ctx context.Context, o *rollbackOptions, rootsGiven bool, args 
 	if err != nil {
 		return err
 	}
-	ws, err := workspace.Open(workspace.FromSettings(s, dirs, nil))
+	cause := &causeLog{}
+	ws, err := workspace.Open(workspace.FromSettings(s, dirs, slog.New(cause)))
 	if err != nil {
 		return err
 	}
@@ -143,7 +146,12 @@ func runRollback(ctx context.Context, o *rollbackOptions, rootsGiven bool, args 
 	if err != nil {
 		var ae *abi.Error
 		if errors.As(err, &ae) && ae.Code == abi.Conflict && !o.force {
-			return fmt.Errorf("%s (%s)", ae.Message, "add --force to overwrite")
+			return errors.New(forOwner(ae.Message))
+		}
+		if errors.As(err, &ae) && (ae.Code == abi.Internal || ae.Code == abi.TooLarge) && cause.last() != "" {
+			// The journal words these for a model and logs their cause;
+			// the owner, who is the one to act on it, reads the cause.
+			return fmt.Errorf("%s (%s)", forOwner(ae.Message), visible.String(cause.last()))
 		}
 		if errors.As(err, &ae) && ae.Code == abi.NotFound {
 			// The journal's words are for a model, which lists the
@@ -163,6 +171,48 @@ func runRollback(ctx context.Context, o *rollbackOptions, rootsGiven bool, args 
 		fmt.Fprintf(w, "  %-11s %s\n", f.Action, visible.String(f.Path))
 	}
 	return nil
+}
+
+// forOwner rewords the journal's answer to a model's rollback_changes for
+// the owner at the terminal: the flag to give, and no "tell the owner".
+func forOwner(msg string) string {
+	return strings.NewReplacer(
+		"roll back with force to overwrite it", "add --force to overwrite it",
+		"; try again, and tell the owner if it persists", "",
+		" (or tell the owner)", "",
+	).Replace(msg)
+}
+
+// causeLog keeps the last error the journal logged: the cause of an
+// INTERNAL answer, which names none.
+type causeLog struct {
+	mu  sync.Mutex
+	msg string
+}
+
+func (c *causeLog) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelError }
+
+func (c *causeLog) Handle(_ context.Context, r slog.Record) error {
+	msg := r.Message
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "err" {
+			msg += ": " + a.Value.String()
+		}
+		return true
+	})
+	c.mu.Lock()
+	c.msg = msg
+	c.mu.Unlock()
+	return nil
+}
+
+func (c *causeLog) WithAttrs([]slog.Attr) slog.Handler { return c }
+func (c *causeLog) WithGroup(string) slog.Handler      { return c }
+
+func (c *causeLog) last() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.msg
 }
 
 // noJournal answers juju rollback in a workspace that has no journal yet.

@@ -64,7 +64,7 @@ func TestRollbackCommand(t *testing.T) {
 	// A file changed by hand since: refused, then forced.
 	os.WriteFile(filepath.Join(root, "a.txt"), []byte("by hand\n"), 0o644)
 	code, _, errs := juju(first)
-	if code != exitError || !strings.Contains(errs, "a.txt") || !strings.Contains(errs, "--force") {
+	if code != exitError || !strings.Contains(errs, "a.txt") || !strings.HasSuffix(errs, "Look at the file, then add --force to overwrite it\n") {
 		t.Fatalf("conflict: %d %q", code, errs)
 	}
 	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "by hand\n" {
