@@ -37,7 +37,7 @@ func newDoctorCommand() *cobra.Command {
     its plugins in memory at each start)
   - the config file, and whether it decodes
   - every plugin and whether it is compiled (--warm compiles them all now,
-    one progress line per plugin)
+    one progress line per plugin on stderr)
   - git and ripgrep, with their versions
   - the registered language servers, and whether each command exists
   - the command sandbox: bubblewrap, proven by running it, and Landlock,
@@ -63,6 +63,7 @@ load or compile). A missing optional program is reported, not a problem.`,
 				open: func() (*host.Host, error) {
 					return openCatalog(quietLogger())
 				},
+				progress: cmd.ErrOrStderr(),
 			}
 			return runDoctor(cmd.Context(), cmd.OutOrStdout(), o, env)
 		},
@@ -80,6 +81,9 @@ type doctorEnv struct {
 	dirsErr error
 	open    func() (*host.Host, error) // loads the catalog
 	cwd     string                     // the folder a workspace is found from ("": no journal report)
+	// progress receives --warm's progress lines (stderr; nil: nowhere),
+	// kept out of the report on stdout.
+	progress io.Writer
 }
 
 // errProblems reports that doctor found problems (exit status 1); the
@@ -87,8 +91,8 @@ type doctorEnv struct {
 var errProblems = errors.New("see the report")
 
 func runDoctor(ctx context.Context, w io.Writer, o *doctorOptions, env doctorEnv) error {
-	progress := w
-	if o.json {
+	progress := env.progress
+	if o.json || progress == nil {
 		progress = io.Discard
 	}
 	r := collect(ctx, o, env, progress)
