@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -419,8 +420,23 @@ func TestInstallURL(t *testing.T) {
 	if res.SHA256 != sha {
 		t.Errorf("sha256 %s", res.SHA256)
 	}
-	if p := progress.String(); !strings.Contains(p, "downloading echo.tar.gz:") || !strings.Contains(p, "done") {
-		t.Errorf("progress = %q", p)
+	// Not a terminal: one line, the last, without the redraws a terminal
+	// gets (a log would keep each one, joined by carriage returns).
+	want := fmt.Sprintf("downloading echo.tar.gz: %s, done\n", size(int64(len(archive))))
+	if p := progress.String(); !strings.HasPrefix(p, want) || strings.Contains(p, "\r") {
+		t.Errorf("progress = %q, want %q first and no carriage return", p, want)
+	}
+}
+
+// On a terminal the download's line is redrawn in place; a download that
+// fails ends its line with "stopped", not "done".
+func TestDownloadProgressLine(t *testing.T) {
+	var b bytes.Buffer
+	p := &progress{w: &b, redraw: true, total: 2048, label: "downloading x.tar.gz"}
+	p.Write(make([]byte, 1024))
+	p.done(false)
+	if want := "\rdownloading x.tar.gz: 1.0 KiB / 2.0 KiB\rdownloading x.tar.gz: 1.0 KiB / 2.0 KiB, stopped\n"; b.String() != want {
+		t.Errorf("on a terminal: %q, want %q", b.String(), want)
 	}
 }
 

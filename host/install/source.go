@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/internal/visible"
 )
@@ -267,9 +269,9 @@ func stageURL(ctx context.Context, src, dst string, o *Options) error {
 	defer tmp.Close()
 	// The name is the URL's, percent-decoded: %1b would be an escape
 	// sequence on the owner's terminal, from a URL its author wrote.
-	pw := &progress{w: o.Progress, total: resp.ContentLength, label: "downloading " + visible.String(path.Base(u.Path))}
+	pw := &progress{w: o.Progress, redraw: isTerminal(o.Progress), total: resp.ContentLength, label: "downloading " + visible.String(path.Base(u.Path))}
 	n, err := io.Copy(io.MultiWriter(tmp, pw), io.LimitReader(resp.Body, MaxDownloadSize+1))
-	pw.done()
+	pw.done(err == nil && n <= MaxDownloadSize)
 	if err != nil {
 		return fmt.Errorf("downloading: %w", err)
 	}
@@ -283,18 +285,27 @@ func stageURL(ctx context.Context, src, dst string, o *Options) error {
 }
 
 // progress writes "label: 1.2 MiB / 3.4 MiB" on one line, redrawn at most
-// every 100 ms, and a final line at done.
+// every 100 ms when w is a terminal, and a final line at done. A log or a
+// pipe gets the final line only, not a line of carriage returns that grows
+// by one amount every 100 ms of the download.
 type progress struct {
-	w     io.Writer
-	total int64
-	n     int64
-	label string
-	last  time.Time
+	w      io.Writer
+	redraw bool
+	total  int64
+	n      int64
+	label  string
+	last   time.Time
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 func (p *progress) Write(b []byte) (int, error) {
 	p.n += int64(len(b))
-	if p.w != nil && time.Since(p.last) > 100*time.Millisecond {
+	if p.w != nil && p.redraw && time.Since(p.last) > 100*time.Millisecond {
 		p.last = time.Now()
 		fmt.Fprintf(p.w, "\r%s: %s", p.label, p.amount())
 	}
@@ -308,10 +319,20 @@ func (p *progress) amount() string {
 	return size(p.n)
 }
 
-func (p *progress) done() {
-	if p.w != nil {
-		fmt.Fprintf(p.w, "\r%s: %s, done\n", p.label, p.amount())
+// done ends the line: "done" when the download ended well, "stopped"
+// otherwise (the error follows).
+func (p *progress) done(ok bool) {
+	if p.w == nil {
+		return
 	}
+	cr, end := "", "done"
+	if p.redraw {
+		cr = "\r"
+	}
+	if !ok {
+		end = "stopped"
+	}
+	fmt.Fprintf(p.w, "%s%s: %s, %s\n", cr, p.label, p.amount(), end)
 }
 
 func size(n int64) string {
