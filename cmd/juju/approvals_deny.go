@@ -53,7 +53,7 @@ calls, and past that its calls are refused until you decide them.`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.all, "all", false, "refuse every call that waits for your approval, in every workspace")
-	cmd.Flags().StringVar(&o.client, "client", "", "refuse every waiting call of this client (its name as listed, or oauth:ID)")
+	cmd.Flags().StringVar(&o.client, "client", "", "refuse every waiting call of the client `NAME` (its name as listed, or oauth:ID)")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the approvals refused as a JSON array, as juju approvals --json does")
 	return cmd
 }

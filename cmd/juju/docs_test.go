@@ -87,6 +87,11 @@ func TestCLIDocCoversCommands(t *testing.T) {
 			if f.Name != "help" && !strings.Contains(sec, "`--"+f.Name) {
 				t.Errorf("section %q does not document --%s", path, f.Name)
 			}
+			// A flag that takes a value names it as the reference does
+			// (--sha256 HEX), not by its Go type (--sha256 string).
+			if name, _ := pflag.UnquoteUsage(f); name != "" && f.Name != "help" && !strings.Contains(sec, "--"+f.Name+" "+name) {
+				t.Errorf("%s --help shows --%s %s, which section %q does not name", path, f.Name, name, path)
+			}
 		})
 	}
 	for path := range secs {
@@ -128,6 +133,15 @@ func TestCLIDocConfigExample(t *testing.T) {
 		t.Fatalf("the example does not decode: %v", err)
 	}
 	checkAllSet(t, reflect.ValueOf(*f), "")
+	// The error shown is the one juju gives for that file.
+	errLine := regexp.MustCompile(`(?m)^juju: (/home/me/\.config/juju/config\.toml):3: (.*)$`).FindStringSubmatch(rest)
+	if errLine == nil {
+		t.Fatal("no error example in the config file section")
+	}
+	_, err = config.Decode(errLine[1], []byte("mode = \"edit\"\nsandbox = \"prefer\"\npolcy = 1\n"))
+	if want := "juju: " + errLine[1] + ":3: " + errLine[2]; err == nil || "juju: "+err.Error() != want {
+		t.Errorf("the reference's error example:\n%s\njuju says:\njuju: %v", want, err)
+	}
 	for _, key := range []string{"mode", "sandbox", "allowWebFetch", "policy.deny", "policy.secrets", "fetch.allow", "exec.backgroundAfterMs"} {
 		if !strings.Contains(rest, "| `"+key+"` |") {
 			t.Errorf("the key table has no row for %s", key)

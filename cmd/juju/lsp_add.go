@@ -24,7 +24,7 @@ type lspAddOptions struct {
 func newLSPAddCommand() *cobra.Command {
 	o := &lspAddOptions{}
 	cmd := &cobra.Command{
-		Use:   "add NAME --command CMD --languages LANG,…",
+		Use:   "add NAME --command CMD --languages LANG,...",
 		Short: "Register a language server",
 		Long: `Register a language server under NAME. --command is the program and its
 arguments, split as a shell would split them but never run by a shell; the
@@ -54,9 +54,9 @@ initializationOptions.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.command, "command", "", "the server's `COMMAND` line (required)")
-	f.StringVar(&o.languages, "languages", "", "comma-separated `LANGUAGES` it serves (required)")
-	f.StringVar(&o.rootMarkers, "root-markers", "", "comma-separated file `NAMES` that mark a server root")
+	f.StringVar(&o.command, "command", "", "the server's command line `CMD`: the program and its arguments (required)")
+	f.StringVar(&o.languages, "languages", "", "the languages `LANG,...` it serves, separated by commas (required)")
+	f.StringVar(&o.rootMarkers, "root-markers", "", "the file names `NAME,...` that mark a server root, separated by commas")
 	f.StringVar(&o.initOptions, "init-options", "", "`JSON` object sent as initializationOptions")
 	f.BoolVar(&o.replace, "replace", false, "replace a registration of the same name")
 	f.BoolVar(&o.json, "json", false, "print the registration as JSON")

@@ -55,7 +55,7 @@ manifest must follow the code.`,
 			return runPluginsBuild(cmd, args[0], dirs, o)
 		},
 	}
-	cmd.Flags().StringVarP(&o.out, "out", "o", "", "write the built plugin folder to OUT instead of DIR")
+	cmd.Flags().StringVarP(&o.out, "out", "o", "", "write the built plugin folder to `OUT` instead of DIR")
 	cmd.Flags().StringVar(&o.wasm, "wasm", "", "use the prebuilt wasm module `FILE` instead of building Go source")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the result as JSON")
 	return cmd

@@ -60,8 +60,8 @@ granted only by --grant or your answer.`,
 			return runPluginsInstall(cmd, args[0], dirs, in, !o.yes && isTerminal(in), o)
 		},
 	}
-	cmd.Flags().StringVar(&o.sha256, "sha256", "", "the expected sha256 of the plugin's wasm (required for a URL)")
-	cmd.Flags().StringArrayVar(&o.grants, "grant", nil, "grant a capability the plugin asks for (repeat it, or \"all\")")
+	cmd.Flags().StringVar(&o.sha256, "sha256", "", "the expected sha256 `HEX` of the plugin's wasm (required for a URL)")
+	cmd.Flags().StringArrayVar(&o.grants, "grant", nil, "grant the `CAPABILITY` the plugin asks for (repeat it, or \"all\")")
 	cmd.Flags().BoolVar(&o.yes, "yes", false, "ask nothing: grant only what --grant names (and, on update, what was granted before)")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the result as JSON")
 	return cmd
