@@ -29,7 +29,8 @@ func TestRunExitCodes(t *testing.T) {
 		{args: []string{"version", "extra"}, code: 2, stderr: `juju version takes no arguments, got "extra"`, noInOut: true},
 		{args: []string{"stdio", "--log-level", "loud"}, code: 2, stderr: `--log-level "loud"`, noInOut: true},
 		{args: []string{"stdio", "--config", "/nonexistent/juju.toml"}, code: 1, stderr: "juju: config file: open /nonexistent/juju.toml", noInOut: true},
-		{args: []string{"stdio", "--mode", "yolo"}, code: 1, stderr: `--mode "yolo" must be one of inspect, edit, trusted`, noInOut: true},
+		{args: []string{"stdio", "--mode", "yolo"}, code: 2, stderr: "juju: --mode \"yolo\" must be one of inspect, edit, trusted\nRun 'juju stdio --help' for usage.", noInOut: true},
+		{args: []string{"serve", "--sandbox", "on"}, code: 2, stderr: "juju: --sandbox \"on\" must be one of off, prefer, require\nRun 'juju serve --help' for usage.", noInOut: true},
 		// A command line right in form that names nothing there fails (1),
 		// and is not sent to the usage (2).
 		{args: []string{"clients", "revoke", "c_nope"}, code: 1, stderr: `no OAuth client "c_nope"; juju clients list shows them`, noInOut: true},

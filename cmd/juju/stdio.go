@@ -145,15 +145,24 @@ func addConfigFlag(f *pflag.FlagSet, dst *string) {
 
 // settings resolves the flags over the config file over the defaults.
 func (o *stdioOptions) settings(dirs config.Dirs, cwd string) (config.Settings, error) {
+	given := o.given
+	if given == nil {
+		given = func(string) bool { return false }
+	}
+	// A flag's value juju does not know is a mistake on the command line
+	// (exit 2), as --log-level's is; the same value in the config file is
+	// the file's (1).
+	if given("mode") && !config.Mode(o.mode).Valid() {
+		return config.Settings{}, usageError{fmt.Errorf("--mode %q must be one of inspect, edit, trusted", o.mode)}
+	}
+	if given("sandbox") && !sandbox.Mode(o.sandbox).Valid() {
+		return config.Settings{}, usageError{fmt.Errorf("--sandbox %q must be one of %s", o.sandbox, sandbox.ModeList())}
+	}
 	file, err := loadConfig(o.configFile, dirs)
 	if err != nil {
 		return config.Settings{}, err
 	}
 	var flags config.Flags
-	given := o.given
-	if given == nil {
-		given = func(string) bool { return false }
-	}
 	if given("root") {
 		flags.Roots = o.roots
 	}
