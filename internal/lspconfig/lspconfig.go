@@ -148,7 +148,7 @@ func Decode(path string, data []byte) ([]Server, error) {
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%s: %w: %v", path, ErrInvalid, err)
+		return nil, decodeError(path, err)
 	}
 	seen := map[string]bool{}
 	for i := range f.Servers {
@@ -163,6 +163,45 @@ func Decode(path string, data []byte) ([]Server, error) {
 	}
 	return f.Servers, nil
 }
+
+// decodeError names the line and the key of what go-toml refused, as the
+// config file's errors do: a key misspelt by hand is named, with the keys
+// a registration has, not "fields in the document are missing in the
+// target struct".
+func decodeError(path string, err error) error {
+	var strict *toml.StrictMissingError
+	if errors.As(err, &strict) && len(strict.Errors) > 0 {
+		errs := make([]error, len(strict.Errors))
+		for i, e := range strict.Errors {
+			line, _ := e.Position()
+			known := "the file holds [[server]] tables"
+			if len(e.Key()) > 1 {
+				known = "a [[server]] has " + strings.Join(serverKeys, ", ")
+			}
+			errs[i] = fmt.Errorf("%s:%d: %w: unknown key %q (%s)", path, line, ErrInvalid, strings.Join(e.Key(), "."), known)
+		}
+		return errors.Join(errs...)
+	}
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		line, _ := de.Position()
+		msg := strings.TrimPrefix(de.Error(), "toml: ")
+		if k := de.Key(); len(k) == 2 && k[0] == "server" && strings.HasPrefix(msg, "cannot decode") {
+			msg = "must be a string" // name, initOptions
+			if k[1] == "command" || k[1] == "languages" || k[1] == "rootMarkers" {
+				msg = "must be a list of strings"
+			}
+		}
+		if key := strings.Join(de.Key(), "."); key != "" {
+			msg = key + ": " + msg
+		}
+		return fmt.Errorf("%s:%d: %w: %s", path, line, ErrInvalid, msg)
+	}
+	return fmt.Errorf("%s: %w: %v", path, ErrInvalid, err)
+}
+
+// serverKeys are the keys of a [[server]] table.
+var serverKeys = []string{"name", "command", "languages", "rootMarkers", "initOptions"}
 
 // Save writes servers to configDir (made when missing), sorted by name.
 func Save(configDir string, servers []Server) error {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +72,23 @@ func TestDecodeStrict(t *testing.T) {
 	_, err := Decode("lsp.toml", []byte("[[server]]\nname = \"x\"\ncommand = [\"x\"]\nlanguages = [\"go\"]\nextra = 1\n"))
 	if !errors.Is(err, ErrInvalid) {
 		t.Fatalf("unknown key accepted: %v", err)
+	}
+}
+
+// A key misspelt by hand in lsp.toml is named, with its line and the keys
+// a registration has; so is a value of the wrong type.
+func TestDecodeNamesTheKeyAndLine(t *testing.T) {
+	for _, tc := range []struct{ data, want string }{
+		{"[[server]]\nname = 'gopls'\ncommand = ['gopls']\nlangauges = ['go']\n",
+			`lsp.toml:4: invalid language server registration: unknown key "server.langauges" (a [[server]] has name, command, languages, rootMarkers, initOptions)`},
+		{"[[servers]]\nname = 'gopls'\n",
+			`lsp.toml:1: invalid language server registration: unknown key "servers" (the file holds [[server]] tables)`},
+		{"[[server]]\nname = 'gopls'\ncommand = 'gopls'\nlanguages = ['go']\n",
+			`lsp.toml:3: invalid language server registration: server.command: must be a list of strings`},
+	} {
+		_, err := Decode("lsp.toml", []byte(tc.data))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || !errors.Is(err, ErrInvalid) {
+			t.Errorf("Decode(%q) = %v, want %q", tc.data, err, tc.want)
+		}
 	}
 }
