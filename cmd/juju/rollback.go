@@ -170,7 +170,10 @@ func runRollback(ctx context.Context, o *rollbackOptions, rootsGiven bool, args 
 	for _, f := range res.Files {
 		fmt.Fprintf(w, "  %-11s %s\n", f.Action, visible.String(f.Path))
 	}
-	return nil
+	// The rollback is a change like any other: what it replaced, a file
+	// edited by hand and overwritten with --force too, comes back with it.
+	_, err = fmt.Fprintf(w, "Undo this rollback with: juju rollback %s\n", res.ChangeID)
+	return err
 }
 
 // forOwner rewords the journal's answer to a model's rollback_changes for

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -76,6 +77,20 @@ func TestRollbackCommand(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "old\n" {
 		t.Fatalf("not restored: %q", b)
+	}
+	// The hand edit --force overwrote comes back by the command it names.
+	undo := regexp.MustCompile(`Undo this rollback with: juju rollback (c\d+)\n$`).FindStringSubmatch(out)
+	if undo == nil {
+		t.Fatalf("the forced rollback does not say how to undo it: %q", out)
+	}
+	if code, _, errs := juju(undo[1]); code != 0 {
+		t.Fatalf("undoing the rollback: %d %q", code, errs)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "by hand\n" {
+		t.Fatalf("the hand edit did not come back: %q", b)
+	}
+	if code, _, errs := juju(strings.TrimPrefix(first, "c0000"), "--force"); code != 0 {
+		t.Fatalf("forced again: %d %q", code, errs)
 	}
 	// --after undoes the later change.
 	code, _, errs = juju("--after", first, "--json")
