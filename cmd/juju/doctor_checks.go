@@ -133,8 +133,22 @@ func collect(ctx context.Context, o *doctorOptions, env doctorEnv, progress io.W
 		if len(o.roots) > 0 {
 			flags.Roots = o.roots
 		}
-		if s, err := config.Resolve(flags, file, env.cwd); err == nil {
+		s, err := config.Resolve(flags, file, env.cwd)
+		if err == nil {
 			r.Journal = checkJournal(s, env.dirs)
+		}
+		// A workspace juju stdio would refuse to start on (a --root that
+		// does not exist, or is no folder) is a problem, not only a
+		// journal that cannot be read.
+		if j := r.Journal; err != nil || j.Path == "" && j.Error != "" {
+			if err == nil {
+				err = errors.New(j.Error)
+			}
+			roots := o.roots
+			if len(roots) == 0 {
+				roots = []string{env.cwd}
+			}
+			problem("workspace %s: %v; juju stdio would not start on it", strings.Join(roots, ", "), err)
 		}
 	}
 

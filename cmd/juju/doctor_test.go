@@ -230,3 +230,32 @@ func TestHumanBytes(t *testing.T) {
 		}
 	}
 }
+
+// A --root juju stdio would refuse (missing, or a file) is one of doctor's
+// problems, so "No problems found" never precedes a server that does not
+// start; a root that is there is none.
+func TestDoctorRootThatIsNot(t *testing.T) {
+	dirs := jujuHome(t)
+	good := t.TempDir()
+	missing := filepath.Join(good, "missing")
+	file := filepath.Join(good, "file")
+	os.WriteFile(file, nil, 0o600)
+	workspaceProblems := func(root string) []string {
+		r, _ := doctorJSON(t, &doctorOptions{roots: []string{root}}, doctorEnv{dirs: dirs, open: notBuilt, cwd: good})
+		var out []string
+		for _, p := range r.Problems {
+			if strings.HasPrefix(p, "workspace ") {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	for _, root := range []string{missing, file} {
+		if p := workspaceProblems(root); len(p) != 1 || !strings.HasPrefix(p[0], "workspace "+root+": ") || !strings.HasSuffix(p[0], "juju stdio would not start on it") {
+			t.Errorf("--root %s: problems %q", root, p)
+		}
+	}
+	if p := workspaceProblems(good); len(p) != 0 {
+		t.Errorf("--root of a folder: problems %q", p)
+	}
+}
