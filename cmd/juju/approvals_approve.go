@@ -29,8 +29,13 @@ func newApprovalApproveCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if in := cmd.InOrStdin(); !yes && isTerminal(in) {
 				ok, err := confirmApproval(cmd.ErrOrStderr(), in, args[0])
-				if err != nil || !ok {
+				if err != nil {
 					return err
+				}
+				if !ok {
+					// Not what the command was asked to do: status 1, so
+					// approve ID && … goes no further.
+					return fmt.Errorf("not approved: the call still waits (juju approvals deny %s refuses it)", args[0])
 				}
 			}
 			return runApprovalDecide(cmd.OutOrStdout(), args[0], true)
@@ -60,8 +65,8 @@ func confirmApproval(w io.Writer, in io.Reader, id string) (bool, error) {
 	case "y", "yes":
 		return true, nil
 	}
-	_, err = fmt.Fprintf(w, "Not approved: the call still waits (juju approvals deny %s refuses it).\n", id)
-	return false, err
+	fmt.Fprintln(w)
+	return false, nil
 }
 
 // runApprovalDecide records the owner's answer to the approval id.
