@@ -13,9 +13,10 @@ import (
 // stdio server answers one with a parse error, so juju's loop serves
 // batches itself: each request in turn, through mcp-go's server in the
 // stdio session as a lone request is served, and the answers written as
-// one array (JSON-RPC 2.0, section 6). Notifications and responses in a
-// batch go on to mcp-go's stdio server, as alone they would. A batch of
-// nothing but those gets no answer.
+// one array (JSON-RPC 2.0, section 6), leaving out those the client
+// cancelled. Notifications and responses in a batch go on to mcp-go's
+// stdio server, as alone they would. A batch of nothing but those, or
+// whose every request was cancelled, gets no answer.
 
 // maxBatch bounds the messages in one batch: a batch is served one message
 // after another, and a line of 16 MiB holds a million pings.
@@ -113,7 +114,7 @@ func readBatched(m json.RawMessage) (msgHead, []byte) {
 }
 
 // batchAnswer serves one message of a batch and returns its answer, if it
-// has one.
+// has one: a request the client cancelled while it was served has none.
 func (d *stdioLoop) batchAnswer(m json.RawMessage) ([]byte, bool) {
 	m = bytes.TrimSpace(m)
 	head, refusal := readBatched(m)
@@ -136,7 +137,15 @@ func (d *stdioLoop) batchAnswer(m json.RawMessage) ([]byte, bool) {
 		defer d.warmNow() // as serve does
 	}
 	m, head.ID, _ = d.w.f.ids.substitute(m, head.ID, "")
+	cancelled := d.markServing(head)
+	defer d.serving.CompareAndDelete(string(head.ID), cancelled)
 	resp := d.handle(d.session, m, head)
+	if cancelled.Load() {
+		// The client gave it up: the batch's answer leaves it out, as a
+		// lone request's answer is not sent (serve).
+		d.w.f.ids.forget(head.ID)
+		return nil, false
+	}
 	if b, ok := d.s.appendAnswer(nil, resp); ok {
 		return d.w.f.ids.restore(b), true
 	}

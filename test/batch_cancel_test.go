@@ -1,0 +1,59 @@
+package test
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCancelledInABatchIsNotAnswered: over stdio, a tool call of a batch
+// that the client cancels is stopped and left out of the batch's answer,
+// as a lone call's answer is not sent (MCP: a receiver does not answer a
+// cancelled request); a batch whose every request was cancelled gets no
+// answer at all.
+func TestCancelledInABatchIsNotAnswered(t *testing.T) {
+	r := startRaw(t, workspace(t, map[string]string{"a.txt": "alpha\n"}), "--mode", "trusted", "--sandbox", "off")
+	if init := r.send(t, strings.Replace(initializeLine, "2025-06-18", "2025-03-26", 1)); init["result"] == nil {
+		t.Fatalf("initialize: %s", mustJSON(init))
+	}
+	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	call := func(id, marker string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"` + marker + `","timeoutMs":60000}}}`
+	}
+	cancel := func(id string) string {
+		return `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id + `,"reason":"the user stopped it"}}` + "\n"
+	}
+
+	const first = "sleep 29.71"
+	io.WriteString(r.in, `[`+call(`"a"`, first)+`,{"jsonrpc":"2.0","id":"b","method":"ping"}]`+"\n")
+	waitFor(t, "the batched command to start", func() bool { return running(first) })
+	io.WriteString(r.in, cancel(`"a"`))
+	scanned := make(chan bool, 1)
+	go func() { scanned <- r.out.Scan() }()
+	select {
+	case ok := <-scanned:
+		if !ok {
+			t.Fatal("stdout closed before the batch's answer")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no answer to the batch")
+	}
+	var got []map[string]any
+	if err := json.Unmarshal(r.out.Bytes(), &got); err != nil || len(got) != 1 || got[0]["id"] != "b" {
+		t.Fatalf("the batch whose call was cancelled was answered %.300s, want only the ping's answer", r.out.Text())
+	}
+	waitFor(t, "the cancelled command to be killed", func() bool { return !running(first) })
+
+	// A batch of one call, cancelled: nothing answers it, and the next
+	// answer is the ping's that follows.
+	const second = "sleep 29.73"
+	io.WriteString(r.in, `[`+call(`7`, second)+`]`+"\n")
+	waitFor(t, "the second batched command to start", func() bool { return running(second) })
+	io.WriteString(r.in, cancel(`7`))
+	waitFor(t, "the second cancelled command to be killed", func() bool { return !running(second) })
+	if m := r.send(t, `{"jsonrpc":"2.0","id":"p","method":"ping"}`); m["id"] != "p" {
+		t.Fatalf("after a batch whose one call was cancelled, the next answer is %s, want the ping's", mustJSON(m))
+	}
+}
