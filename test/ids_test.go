@@ -19,7 +19,12 @@ var oddIDs = []string{`9007199254740993`, `12345678901234567890123`, `2.50`, `1e
 // 1000. A cancellation naming such an id stops that call and no other,
 // even beside a call whose id reads as the same float64.
 func TestIDsComeBackAsWritten(t *testing.T) {
-	r := startRawExec(t, workspace(t, map[string]string{"a.txt": "alpha\n"}))
+	r := startRaw(t, workspace(t, map[string]string{"a.txt": "alpha\n"}), "--mode", "trusted", "--sandbox", "off")
+	// 2025-03-26, the protocol with batches.
+	if init := r.send(t, strings.Replace(initializeLine, "2025-06-18", "2025-03-26", 1)); init["result"] == nil {
+		t.Fatalf("initialize: %s", mustJSON(init))
+	}
+	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
 	answerID := func(what string) string {
 		t.Helper()
 		r.recv(t, what, 20*time.Second)

@@ -17,7 +17,7 @@ import (
 func TestRequestCarryingAResultIsRefused(t *testing.T) {
 	root := workspace(t, map[string]string{"a.txt": "alpha\n"})
 	r := startRaw(t, root)
-	if init := r.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`); init["result"] == nil {
+	if init := r.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`); init["result"] == nil {
 		t.Fatalf("initialize: %v", init)
 	}
 	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")

@@ -18,6 +18,30 @@ import (
 // stdio server, as alone they would. A batch of nothing but those, or
 // whose every request was cancelled, gets no answer.
 
+// batchesAllowed reports whether a client speaking the protocol version
+// may send batches. MCP 2025-03-26 has servers accept them; 2025-06-18
+// removed them, and its clients and 2025-11-25's send each message alone
+// (stdio: "individual JSON-RPC requests, notifications, or responses";
+// HTTP: a POST body "MUST be a single JSON-RPC" message), so a batch from
+// one is refused. A version not known yet ("": before initialize is
+// answered, or an HTTP request without the version header, which MCP has
+// servers read as 2025-03-26), 2024-11-05's (plain JSON-RPC 2.0) and the
+// stateless protocol's (2026-07-28, whose batches the HTTP front serves
+// with rules of their own) keep them.
+func batchesAllowed(version string) bool {
+	switch version {
+	case mcp.ProtocolVersion20250618, mcp.ProtocolVersion20251125:
+		return false
+	}
+	return true
+}
+
+// batchRefusal is the invalid-request error answering a batch its
+// client's protocol version does not allow.
+func batchRefusal(version string) mcp.JSONRPCError {
+	return invalidRequest(nil, fmt.Sprintf("MCP %s has no JSON-RPC batches (they were removed in 2025-06-18): send each message alone", version))
+}
+
 // maxBatch bounds the messages in one batch: a batch is served one message
 // after another, and a line of 16 MiB holds a million pings.
 const maxBatch = 256

@@ -20,24 +20,28 @@ var errNotInitialized = errors.New("the server is not initialized: send initiali
 // mcp-go serves any request before initialize, and its HTTP sessions say
 // they are always initialized, so juju keeps this itself.
 type handshakes struct {
-	mu   sync.Mutex
-	done map[string]bool
+	mu      sync.Mutex
+	done    map[string]bool
+	version map[string]string // the protocol version each session's initialize agreed
 }
 
-func newHandshakes() *handshakes { return &handshakes{done: map[string]bool{}} }
+func newHandshakes() *handshakes {
+	return &handshakes{done: map[string]bool{}, version: map[string]string{}}
+}
 
 // hooks returns the mcp-go hooks that keep and check the state.
 func (h *handshakes) hooks() *server.Hooks {
 	hk := &server.Hooks{}
-	hk.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, _ *mcp.InitializeResult) {
+	hk.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		h.done[sessionID(ctx)] = true
+		if res != nil {
+			h.version[sessionID(ctx)] = res.ProtocolVersion
+		}
 	})
 	hk.AddOnUnregisterSession(func(_ context.Context, s server.ClientSession) {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		delete(h.done, s.SessionID())
+		h.forget(s.SessionID())
 	})
 	hk.AddOnRequestInitialization(h.check)
 	return hk
@@ -50,6 +54,15 @@ func (h *handshakes) forget(id string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	delete(h.done, id)
+	delete(h.version, id)
+}
+
+// protocol is the protocol version the initialize of the session of ctx
+// agreed ("" before it is answered).
+func (h *handshakes) protocol(ctx context.Context) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.version[sessionID(ctx)]
 }
 
 // initialized reports whether the session of ctx has had its initialize

@@ -25,6 +25,10 @@ import (
 // the whitespace around them), and each message's part is given back once
 // mcp-go has served it, before its answer is written.
 func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte, held *lease) {
+	if v := r.Header.Get(mcp.HeaderProtocolVersion); !batchesAllowed(v) {
+		writeJSON(w, http.StatusBadRequest, batchRefusal(v))
+		return
+	}
 	var msgs []json.RawMessage
 	err := json.Unmarshal(body, &msgs)
 	body, r.Body = nil, http.NoBody // r is the front's copy

@@ -156,6 +156,10 @@ func (d *stdioLoop) read() {
 			d.deepAnswer(head)
 			continue
 		case isBatch(line):
+			if v := d.protocol(); !batchesAllowed(v) {
+				d.writeAnswer(batchRefusal(v))
+				continue
+			}
 			d.startBatch(line)
 			continue
 		}
@@ -446,6 +450,17 @@ func (d *stdioLoop) initialized() bool {
 		return d.s.hs.initialized(d.session)
 	default:
 		return false
+	}
+}
+
+// protocol is the protocol version the session's initialize agreed ("":
+// not yet).
+func (d *stdioLoop) protocol() string {
+	select {
+	case <-d.sessionMade:
+		return d.s.hs.protocol(d.session)
+	default:
+		return ""
 	}
 }
 
