@@ -271,7 +271,7 @@ func (a *roundTripAsker) question() *mcp.CallToolResult {
 }
 
 // asker is the Asker for the client of this call, when it declared the
-// elicitation capability: at initialize, or, for newer protocol versions,
+// elicitation capability with its form mode (formElicitation): at initialize, or, for newer protocol versions,
 // on the request itself (then the round-trip asker, returned twice so the
 // front can hand its question out). Nil when the client cannot be asked,
 // or the owner set approvals.askInClient = false: a client can answer its
@@ -281,18 +281,28 @@ func (s *Server) asker(ctx context.Context, req mcp.CallToolRequest) (host.Asker
 		return nil, nil
 	}
 	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
-		if info.ClientCapabilities == nil || info.ClientCapabilities.Elicitation == nil {
+		if info.ClientCapabilities == nil || !formElicitation(info.ClientCapabilities.Elicitation) {
 			return nil, nil
 		}
 		a := &roundTripAsker{key: s.stateKey, used: s.answered, params: req.Params.MultiRoundTripParams}
 		return a, a
 	}
 	sess, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo)
-	if !ok || sess.GetClientCapabilities().Elicitation == nil {
+	if !ok || !formElicitation(sess.GetClientCapabilities().Elicitation) {
 		return nil, nil
 	}
 	if _, ok := sess.(server.SessionWithElicitation); !ok {
 		return nil, nil
 	}
 	return legacyAsker{mcp: s.mcp}, nil
+}
+
+// formElicitation reports whether a client's elicitation capability takes
+// the form-mode questions juju asks: MCP 2025-11-25 has a client name its
+// modes ({"form":{}, "url":{}}), an empty object meaning form mode alone,
+// and a server send no request of a mode the client did not declare. A
+// client of URL mode only is not asked, as one without the capability is
+// not (its call gets APPROVAL_PENDING).
+func formElicitation(c *mcp.ElicitationCapability) bool {
+	return c != nil && (c.Form != nil || c.URL == nil)
 }
