@@ -188,7 +188,9 @@ func (d *stdioLoop) read() {
 		if !bytes.HasSuffix(line, []byte("\n")) {
 			line = append(line, '\n') // a last line without its newline
 		}
-		if mayCancel(line) {
+		if !head.request() && mayCancel(line) {
+			// A notification: one with an id is a request, which mcp-go
+			// answers "method not found" and which cancels nothing.
 			line = d.noteCancel(line) // and on to mcp-go, which stops the call
 		}
 		if head.request() {
