@@ -6,6 +6,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
+	"unicode"
 )
 
 // readBody reads at most max bytes of the body, counted after the
@@ -27,11 +30,38 @@ func readBody(resp *http.Response, max int64) (body []byte, cut bool, err error)
 }
 
 // shortErr is an error's text without the "Get \"URL\": " prefix the HTTP
-// client adds; the message names the URL itself.
+// client adds (the message names the URL itself), cut to 300 bytes, and
+// with its hidden characters escaped: the text may be the server's (Go's
+// certificate error lists the certificate's names as written, and a name
+// may hold any ASCII byte, a newline or an escape sequence among them), and
+// it stands in a message the model reads as juju's.
 func shortErr(err error) string {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	return clip(err.Error(), 300)
+	return escapeHidden(clip(err.Error(), 300))
+}
+
+// escapeHidden writes each control or format character of s, and U+2028
+// and U+2029, as Go escapes it in a quoted string (\n, \x1b, \u202e), so
+// that no line break, terminal escape or bidi control of s is in the text.
+func escapeHidden(s string) string {
+	if strings.IndexFunc(s, hidden) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if !hidden(r) {
+			b.WriteRune(r)
+			continue
+		}
+		q := strconv.QuoteRune(r)
+		b.WriteString(q[1 : len(q)-1])
+	}
+	return b.String()
+}
+
+func hidden(r rune) bool {
+	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }

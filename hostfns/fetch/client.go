@@ -123,11 +123,11 @@ func (f *fetcher) get(ctx context.Context, u *url.URL, maxBytes int64, timeout t
 		// deadline may even look like a clean end): keep what came.
 		res.TimedOut = true
 	case ctx.Err() != nil && !cut:
-		return r, abi.Errorf(abi.Timeout, "%q answered (%s) but sent no body within %s; try again later, or another URL", clip(res.FinalURL, 200), resp.Status, timeout.Round(time.Millisecond))
+		return r, abi.Errorf(abi.Timeout, "%q answered (%s) but sent no body within %s; try again later, or another URL", clip(res.FinalURL, 200), res.StatusText, timeout.Round(time.Millisecond))
 	case err != nil && len(body) > 0:
 		res.Note = fmt.Sprintf("the connection broke after %d bytes (%s); the content is what came before", len(body), shortErr(err))
 	case err != nil:
-		return r, abi.Errorf(abi.NotFound, "%q answered (%s) but its body could not be read (%s)", clip(res.FinalURL, 200), resp.Status, shortErr(err))
+		return r, abi.Errorf(abi.NotFound, "%q answered (%s) but its body could not be read (%s)", clip(res.FinalURL, 200), res.StatusText, shortErr(err))
 	}
 	return r, nil
 }
@@ -141,9 +141,10 @@ func headersTooLarge(err error) bool {
 		strings.Contains(msg, "response header list larger than advertised limit") // HTTP/2
 }
 
-// statusText is the status as juju names it: the code and Go's name for
-// it, never the server's reason phrase (which may hold a bare carriage
-// return, U+2028 or a sentence meant for the model).
+// statusText is the status as juju names it, in the result and in every
+// message: the code and Go's name for it, never the server's reason phrase
+// (up to 64 KiB that may hold a bare carriage return, an escape sequence,
+// U+2028 or a sentence meant for the model).
 func statusText(code int) string {
 	return strings.TrimSpace(strconv.Itoa(code) + " " + http.StatusText(code))
 }
