@@ -514,6 +514,31 @@ func TestFetchErrorsCarryNoServerText(t *testing.T) {
 	}
 }
 
+// The text format reads a page in one pass whatever its tags: 4 MiB of
+// <input> then </svg> (an end tag of a dropped element that is not open)
+// made each end tag scan every <input> before, over a minute of the call,
+// and an <input>, which has no end tag, hid all the text after it.
+func TestFetchTextOnePass(t *testing.T) {
+	n := (4<<20 - 400) / 13
+	page := "<html><body><p>start</p><form><input name=q><button>Go</button></form><p>after the search box</p>" +
+		strings.Repeat("<input>", n) + strings.Repeat("</svg>", n) + "<p>the last words</p>"
+	s := newWebServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, page)
+	}))
+	trustCert(t, s.Certificate().Raw)
+	sess := startFetch(t, fetchHome(t, true, s.hostport()))
+	start := time.Now()
+	res, err := sess.callErr("fetch_url", map[string]any{"url": s.URL + "/", "format": "text"})
+	// A few seconds on a loaded machine; minutes before.
+	if d := time.Since(start); err != nil || d > 40*time.Second {
+		t.Fatalf("after %v: %v", d, err)
+	}
+	if txt := text(res); res.IsError || !strings.Contains(txt, "start") || !strings.Contains(txt, "after the search box") || !strings.Contains(txt, "the last words") {
+		t.Errorf("%.2000q", txt)
+	}
+}
+
 // Proxy variables set to a listening proxy: juju connects directly, the
 // proxy sees no connection.
 func TestFetchIgnoresProxyVariables(t *testing.T) {

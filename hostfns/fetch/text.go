@@ -22,6 +22,10 @@ var blocks = map[atom.Atom]bool{
 	atom.Caption: true, atom.Body: true, atom.Html: true,
 }
 
+// void are the dropped elements that have no end tag: <input> holds no
+// text, and the text after it is the page's.
+var void = map[atom.Atom]bool{atom.Input: true, atom.Embed: true}
+
 // StripTags returns an HTML page's text (UTF-8 in and out): tags removed,
 // the content of the dropped elements (script, style, svg …) left out,
 // entities decoded, a line per block element, white space collapsed except
@@ -30,7 +34,11 @@ var blocks = map[atom.Atom]bool{
 func StripTags(page []byte) (text []byte, title string) {
 	z := html.NewTokenizer(bytes.NewReader(page))
 	var out bytes.Buffer
-	var skip []atom.Atom // the dropped elements open around the current token
+	// skip are the dropped elements open around the current token, open
+	// how many of each: an end tag of one that is not open is passed over
+	// without a look through skip, which would make the pass quadratic.
+	var skip []atom.Atom
+	open := map[atom.Atom]int{}
 	pre := 0
 	var titleText strings.Builder
 	inTitle := false
@@ -46,12 +54,16 @@ func StripTags(page []byte) (text []byte, title string) {
 			case a == atom.Title:
 				inTitle = tt == html.StartTagToken && titleText.Len() == 0
 			case dropped[a] && a != atom.Head:
-				if tt == html.StartTagToken {
+				switch {
+				case tt == html.StartTagToken && !void[a]:
 					skip = append(skip, a)
-				} else if tt == html.EndTagToken {
-					if i := lastIndex(skip, a); i >= 0 {
-						skip = skip[:i]
+					open[a]++
+				case tt == html.EndTagToken && open[a] > 0:
+					i := lastIndex(skip, a)
+					for _, b := range skip[i:] {
+						open[b]--
 					}
+					skip = skip[:i]
 				}
 			case len(skip) > 0:
 			case a == atom.Pre:
