@@ -17,6 +17,11 @@ import (
 const (
 	maxDOMBytes = 2 << 20
 	maxNodes    = 250_000
+	// maxFormatting bounds the formatting elements domPrefix keeps open
+	// after the last marker, which each formatting start tag looks
+	// through: past it the page stops there. The parser would reopen them
+	// all on its stack of open elements, which it refuses past 512.
+	maxFormatting = 512
 )
 
 // formatting are the HTML formatting elements: the parser keeps a list of
@@ -75,7 +80,7 @@ func domPrefix(page []byte, budget int) (end, nodes int) {
 		return 0
 	}
 	drop := func(a atom.Atom) {
-		for i := len(list) - 1; i >= afterMarker(); i-- {
+		for i, m := len(list)-1, afterMarker(); i >= m; i-- {
 			if list[i].a == a {
 				list = append(list[:i], list[i+1:]...)
 				closed = min(closed, len(list)-afterMarker())
@@ -116,7 +121,7 @@ func domPrefix(page []byte, budget int) (end, nodes int) {
 					drop(a)
 				}
 				alike := 0
-				for i := len(list) - 1; i >= afterMarker(); i-- {
+				for i, m := len(list)-1, afterMarker(); i >= m; i-- {
 					if list[i].a == a && bytes.Equal(page[list[i].start:list[i].end], tag) {
 						if alike++; alike == 3 {
 							list = append(list[:i], list[i+1:]...)
@@ -125,6 +130,9 @@ func domPrefix(page []byte, budget int) (end, nodes int) {
 					}
 				}
 				list = append(list, open{a: a, start: end, end: end + raw})
+				if len(list)-afterMarker() > maxFormatting {
+					return end, nodes
+				}
 			}
 		case html.EndTagToken:
 			name, _ := z.TagName()

@@ -254,3 +254,25 @@ func TestConversionDeadline(t *testing.T) {
 		t.Errorf("a panicking converter: %+v %q", res, body)
 	}
 }
+
+// The estimate of a page's DOM reads it in one pass whatever its
+// formatting elements: <b> tags each unlike the others (a class apiece),
+// which the parser's list keeps every one of, made each tag look through
+// all those before it, and each step of that look through the list again
+// (27 KB took 2.5 s, 2 MiB would take years, and the estimate runs before
+// the conversion's time cap can stop anything).
+func TestDOMPrefixFormattingBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<html><body><p>first words")
+	for i := 0; b.Len() < maxDOMBytes; i++ {
+		fmt.Fprintf(&b, "<b class=%d>", i)
+	}
+	page := []byte(b.String())
+	start := time.Now()
+	end, _ := domPrefix(page, maxNodes)
+	_, _, _, err := ToMarkdown(context.Background(), page, "https://example.com/")
+	// Milliseconds; ten times that under the race detector.
+	if d := time.Since(start); d > raceSlowdown*30*time.Second || end >= len(page) {
+		t.Errorf("the estimate stopped at byte %d of %d after %v (%v)", end, len(page), d, err)
+	}
+}
