@@ -100,6 +100,9 @@ func (f *fetcher) get(ctx context.Context, u *url.URL, maxBytes int64, timeout t
 				return hopError{refusal: aerr}
 			}
 			r.result.Redirects = append(r.result.Redirects, next.URL.String())
+			// net/http tells the next host the page it came from, query
+			// included: a token or a search an open redirect would pass on.
+			next.Header.Del("Referer")
 			return nil
 		},
 	}

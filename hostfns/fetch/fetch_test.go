@@ -572,3 +572,27 @@ func TestUndecodedBodiesAreBinary(t *testing.T) {
 		}
 	}
 }
+
+// A redirect carries no Referer: the page redirected from, its query
+// included (a token, a search), is not told to where the redirect leads,
+// as an open redirect on a benign site would otherwise pass it on.
+func TestRedirectSendsNoReferer(t *testing.T) {
+	var referer atomic.Value
+	referer.Store("")
+	s := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/from":
+			http.Redirect(w, r, "/to", http.StatusFound)
+		case "/to":
+			referer.Store(r.Header.Get("Referer") + "|" + strings.Join(r.Header.Values("Cookie"), ";"))
+			io.WriteString(w, "landed")
+		}
+	}))
+	f := testFetcher(s, s.hostport())
+	if _, body, aerr := f.call(t, abi.FetchRequest{URL: s.URL + "/from?token=s3cret"}); aerr != nil || body != "landed" {
+		t.Fatalf("fetch: %v %q", aerr, body)
+	}
+	if got := referer.Load().(string); got != "|" {
+		t.Errorf("the redirect's request carried %q (Referer|Cookie), want nothing", got)
+	}
+}
