@@ -30,9 +30,9 @@ func newPluginsBuildCommand() *cobra.Command {
 run the plugin's describe export in juju's runtime to learn its tools and
 discoverers, and write manifest.json (with the tools and the wasm's sha256)
 and the wasm beside it, or into -o OUT. The folder is then ready for
-'juju plugins install'. In manifest.json you write only the plugin's abi,
-name, version, description, wasm.file and capabilities; the build fills in
-the rest. The go command must be installed.
+'juju plugins install'. In manifest.json you write the plugin's abi, name,
+version, description, wasm.file and capabilities, and, if it needs them,
+limits and lazy (docs/PLUGINS.md, "Limits"); the build fills in the rest. The go command must be installed.
 
 With --wasm FILE, nothing is compiled: FILE is a wasm module built some
 other way (AssemblyScript, Rust, TinyGo, Go without juju's SDK) against
