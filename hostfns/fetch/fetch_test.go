@@ -596,3 +596,21 @@ func TestRedirectSendsNoReferer(t *testing.T) {
 		t.Errorf("the redirect's request carried %q (Referer|Cookie), want nothing", got)
 	}
 }
+
+// A page's title goes out in the structured content, outside the text's
+// fence: its control and format characters (an escape, a bidi override, a
+// zero-width space, an invisible tag character) are dropped, in either
+// format, and a line separator is a space.
+func TestTitleKeepsNoControlOrFormatCharacters(t *testing.T) {
+	s := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, "<html><head><title>A\x1b[31mB\u202eC\u200bD\U000E0041E\u2028F\x07</title></head><body><p>x</p></body></html>")
+	}))
+	f := testFetcher(s, s.hostport())
+	for _, format := range []string{abi.FetchMarkdown, abi.FetchText} {
+		res, _, aerr := f.call(t, abi.FetchRequest{URL: s.URL + "/", Format: format})
+		if aerr != nil || res.Title != "A[31mBCDE F" {
+			t.Errorf("%s: title %q, %v", format, res.Title, aerr)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
@@ -116,6 +117,21 @@ func cutAtLine(b []byte, n int) []byte {
 	return bytes.ToValidUTF8(b, nil)
 }
 
+// titleLine is a page's title as the result names it: one line, at most
+// 300 bytes, without control or format characters. The title goes out in
+// the structured content as it is, outside the fence the text gets, so an
+// escape, a bidi override or an invisible tag character a page puts there
+// would reach a client's screen or the model unseen.
+func titleLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) && !unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, s)
+	return clip(strings.Join(strings.Fields(s), " "), 300)
+}
+
 // findTitle returns the text of the document's first <title>, on one line.
 func findTitle(n *html.Node) string {
 	if n.Type == html.ElementNode && n.DataAtom == atom.Title {
@@ -125,7 +141,7 @@ func findTitle(n *html.Node) string {
 				b.WriteString(c.Data)
 			}
 		}
-		return clip(strings.Join(strings.Fields(b.String()), " "), 300)
+		return titleLine(b.String())
 	}
 	if n.Type == html.ElementNode && n.DataAtom == atom.Body {
 		return ""

@@ -46,7 +46,7 @@ func StripTags(page []byte) (text []byte, title string) {
 		tt := z.Next()
 		switch tt {
 		case html.ErrorToken:
-			return tidy(out.Bytes()), clip(strings.Join(strings.Fields(titleText.String()), " "), 300)
+			return tidy(out.Bytes()), titleLine(titleText.String())
 		case html.StartTagToken, html.SelfClosingTagToken, html.EndTagToken:
 			name, _ := z.TagName()
 			a := atom.Lookup(name)
