@@ -142,8 +142,9 @@ func TestServeRefusesHostileHostAndOrigin(t *testing.T) {
 // terminal, what usually causes it and what to do: a tunnel juju serve was
 // not started for (no --public-url, or a quick tunnel's new address). Once
 // per host, for at most 8 of them (a page trying DNS rebinding picks the
-// hosts); an Origin refused alone is a browser's page and says nothing
-// there. The client is told too, in the 403's body.
+// hosts); an Origin refused alone is named by its own line
+// (TestServeRefusedOriginTellsTheOwner), not this one. The client is told
+// too, in the 403's body.
 func TestServeRefusedHostTellsTheOwner(t *testing.T) {
 	root := workspace(t, map[string]string{"a.txt": "a\n"})
 	srv := startServe(t, root)

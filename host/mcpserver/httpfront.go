@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/jujutools/juju/internal/visible"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -70,15 +72,22 @@ type front struct {
 	// told of (hostRefused).
 	refusedHostsMu sync.Mutex
 	refusedHosts   map[string]bool
+	// refusedOrigins are the Origin values, as rendered, refused so far
+	// that the owner was told of (originRefused); under refusedHostsMu.
+	refusedOrigins map[string]bool
 }
 
-// maxRefusedHosts bounds the refused Host values the owner is told of: a
-// web page trying DNS rebinding chooses them, and fills no log.
+// maxRefusedHosts bounds the refused Host values the owner is told of, and
+// apart from them the refused Origin values: a web page trying DNS
+// rebinding chooses them, and fills no log.
 const maxRefusedHosts = 8
 
+// maxRefusedOrigin bounds the characters of a refused Origin's rendering
+// that the owner is shown (a real one is far shorter).
+const maxRefusedOrigin = 200
+
 // hostRefused tells the owner, once per value, of a request refused for its
-// Host (an Origin alone refused is a browser's page, and stays in the debug
-// log). The common cause is a tunnel that juju serve was not started for:
+// Host. The common cause is a tunnel that juju serve was not started for:
 // no --public-url, or the address of a quick tunnel started anew, which
 // changes each time; nothing on the owner's side would say so, the client
 // only reports that it could not connect.
@@ -103,6 +112,53 @@ func (f *front) hostRefused(host string) {
 	f.log.Warn(msg, "host", host)
 }
 
+// originRefused tells the owner, once per value, of a request refused for
+// its Origin alone (its Host was juju serve's): a client that sends an
+// Origin juju serve does not answer to (a browser-based MCP client, a
+// connector that names its web app) otherwise fails with nothing on the
+// owner's side. No setting allows another Origin, and the line says so.
+// A web page chooses the value: it is rendered by internal/visible and
+// clipped, and nothing else of the request is named.
+func (f *front) originRefused(origin string) {
+	shown, left := visible.Clip(visible.String(origin), maxRefusedOrigin)
+	if left > 0 {
+		shown += fmt.Sprintf(" (%d characters more)", left)
+	}
+	f.refusedHostsMu.Lock()
+	defer f.refusedHostsMu.Unlock()
+	if f.refusedOrigins[shown] || len(f.refusedOrigins) >= maxRefusedHosts {
+		return
+	}
+	if f.refusedOrigins == nil {
+		f.refusedOrigins = map[string]bool{}
+	}
+	f.refusedOrigins[shown] = true
+	msg := "refused a request from a web origin juju serve does not answer to (403, DNS rebinding protection); " +
+		"an Origin must name juju serve's own address (loopback with its port, or the host of --public-url, with its scheme), " +
+		"and no setting allows another, even one you trust: a client that sends this Origin cannot use juju serve"
+	if f.origins.public != nil {
+		msg += " (--public-url is " + f.origins.public.String() + ")"
+	}
+	f.log.Warn(msg, "origin", shown)
+}
+
+// hostsAllowed reports whether r's Host and X-Forwarded-Host are allowed,
+// so that a refusal of r was for its Origin.
+func (f *front) hostsAllowed(r *http.Request) bool {
+	if _, ok := f.origins.hostBase(r.Host, ""); !ok {
+		return false
+	}
+	if vals, present := r.Header[forwardedHost]; present {
+		if len(vals) != 1 {
+			return false
+		}
+		if _, ok := f.origins.hostBase(vals[0], ""); !ok {
+			return false
+		}
+	}
+	return true
+}
+
 func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	tw := &timedWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: f.limits.WriteTimeout}
 	defer tw.done()
@@ -123,6 +179,9 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.hostRefused(r.Host)
 		if fwd := r.Header.Values(forwardedHost); len(fwd) == 1 {
 			f.hostRefused(fwd[0])
+		}
+		if vals := r.Header.Values("Origin"); len(vals) == 1 && f.hostsAllowed(r) {
+			f.originRefused(vals[0])
 		}
 		httpError(w, http.StatusForbidden, "forbidden: this Host or Origin is not allowed (DNS rebinding protection); "+
 			"juju serve answers to loopback with its port and to the host of its --public-url")
