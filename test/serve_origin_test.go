@@ -104,3 +104,21 @@ func logValue(s string) string {
 	_, v, _ := strings.Cut(strings.TrimSuffix(b.String(), "\n"), " v=")
 	return v
 }
+
+// A refused X-Forwarded-Host, which unlike Host may hold any character, is
+// named on the terminal rendered by internal/visible: a look-alike of the
+// --public-url's host shows as an escape, not as that host.
+func TestServeRefusedForwardedHostShowsVisibly(t *testing.T) {
+	srv := startServe(t, workspace(t, nil), "--public-url", "https://name.example")
+	lookalike := "name.exampl\u0435" // a Cyrillic е
+	res, body := srv.raw(t, "GET", "/.well-known/oauth-protected-resource", "", map[string]string{"X-Forwarded-Host": lookalike})
+	if res.StatusCode != 403 {
+		t.Fatalf("a look-alike X-Forwarded-Host: %d %s", res.StatusCode, body)
+	}
+	if !srv.logged("host=" + logValue(visible.String(lookalike))) {
+		t.Errorf("the refused X-Forwarded-Host is not named as internal/visible renders it:\n%s", srv.log)
+	}
+	if strings.Contains(srv.log.String(), "\u0435") {
+		t.Errorf("a refused X-Forwarded-Host reached the terminal unrendered:\n%s", srv.log)
+	}
+}

@@ -82,15 +82,28 @@ type front struct {
 // rebinding chooses them, and fills no log.
 const maxRefusedHosts = 8
 
-// maxRefusedOrigin bounds the characters of a refused Origin's rendering
-// that the owner is shown (a real one is far shorter).
-const maxRefusedOrigin = 200
+// maxRefusedShown bounds the characters of a refused Host's or Origin's
+// rendering that the owner is shown (a real one is far shorter).
+const maxRefusedShown = 200
+
+// shownRefused renders a refused Host or Origin for the owner's terminal: a
+// web page or a client chose it, so every character shows (internal/
+// visible: a look-alike of the owner's own host shows as an escape), and a
+// long one is clipped, saying how much was left out.
+func shownRefused(v string) string {
+	shown, left := visible.Clip(visible.String(v), maxRefusedShown)
+	if left > 0 {
+		shown += fmt.Sprintf(" (%d characters more)", left)
+	}
+	return shown
+}
 
 // hostRefused tells the owner, once per value, of a request refused for its
 // Host. The common cause is a tunnel that juju serve was not started for:
 // no --public-url, or the address of a quick tunnel started anew, which
 // changes each time; nothing on the owner's side would say so, the client
-// only reports that it could not connect.
+// only reports that it could not connect. X-Forwarded-Host, unlike Host,
+// may hold any character: the value is shown by shownRefused.
 func (f *front) hostRefused(host string) {
 	if _, ok := f.origins.hostBase(host, ""); ok {
 		return // the Host was fine: the Origin was refused
@@ -109,7 +122,7 @@ func (f *front) hostRefused(host string) {
 	if f.origins.public != nil {
 		msg += " (a quick tunnel's address changes each time it starts; --public-url is " + f.origins.public.String() + ")"
 	}
-	f.log.Warn(msg, "host", host)
+	f.log.Warn(msg, "host", shownRefused(host))
 }
 
 // originRefused tells the owner, once per value, of a request refused for
@@ -120,10 +133,7 @@ func (f *front) hostRefused(host string) {
 // A web page chooses the value: it is rendered by internal/visible and
 // clipped, and nothing else of the request is named.
 func (f *front) originRefused(origin string) {
-	shown, left := visible.Clip(visible.String(origin), maxRefusedOrigin)
-	if left > 0 {
-		shown += fmt.Sprintf(" (%d characters more)", left)
-	}
+	shown := shownRefused(origin)
 	f.refusedHostsMu.Lock()
 	defer f.refusedHostsMu.Unlock()
 	if f.refusedOrigins[shown] || len(f.refusedOrigins) >= maxRefusedHosts {
