@@ -125,14 +125,15 @@ func runRollback(ctx context.Context, o *rollbackOptions, rootsGiven bool, args 
 	}
 	defer ws.Close()
 	j := ws.Journal
-	if o.prune {
-		return pruneJournal(w, j, o.json)
-	}
 	if !exists(j.Path()) {
 		// Nothing was ever written in this workspace: say so without
-		// making its journal, and point to the workspace above when the
-		// owner stands in a subfolder of the one juju served.
+		// making its journal (to list or to prune), and point to the
+		// workspace above when the owner stands in a subfolder of the one
+		// juju served.
 		return noJournal(w, o, args, s.Roots, workspaceAbove(dirs, s.Roots, journal.FileName))
+	}
+	if o.prune {
+		return pruneJournal(w, j, o.json)
 	}
 	if len(args) == 0 {
 		return listChanges(w, j, o)
@@ -222,6 +223,16 @@ func (c *causeLog) last() string {
 func noJournal(w io.Writer, o *rollbackOptions, args []string, roots []string, above string) error {
 	where := "the workspace " + visible.Join(roots, ", ")
 	hint := aboveHint("rollback", "its journal of changes", above)
+	if o.prune {
+		if o.json {
+			return writeJSON(w, &journal.PruneResult{})
+		}
+		fmt.Fprintf(w, "Nothing to prune: no change has been recorded in %s.\n", where)
+		if hint != "" {
+			fmt.Fprintln(w, hint)
+		}
+		return nil
+	}
 	if len(args) > 0 {
 		msg := fmt.Sprintf("there is no change %s: no change has been recorded in %s", visible.String(args[0]), where)
 		if hint != "" {

@@ -206,3 +206,25 @@ func TestRollbackLimit(t *testing.T) {
 		t.Errorf("--limit -1: %d %s", code, errs)
 	}
 }
+
+// juju rollback --prune in a folder juju never served prunes nothing and,
+// as a listing does, makes no journal (nor state) for it.
+func TestRollbackPruneMakesNoJournal(t *testing.T) {
+	dirs := jujuHome(t)
+	root := t.TempDir()
+	var out, errw bytes.Buffer
+	if code := run(context.Background(), []string{"rollback", "--root", root, "--prune"}, strings.NewReader(""), &out, &errw); code != 0 {
+		t.Fatalf("--prune: %d %s", code, errw.String())
+	}
+	if !strings.Contains(out.String(), "Nothing to prune: no change has been recorded in the workspace "+config.RealRoot(root)+".") {
+		t.Errorf("--prune in a new workspace says:\n%s", out.String())
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"rollback", "--root", root, "--prune", "--json"}, strings.NewReader(""), &out, &errw); code != 0 ||
+		!strings.Contains(out.String(), `"changes": 0`) {
+		t.Errorf("--prune --json in a new workspace: %d %q", code, out.String())
+	}
+	if _, err := os.Stat(dirs.Workspace([]string{config.RealRoot(root)})); !os.IsNotExist(err) {
+		t.Errorf("--prune made state for a workspace never served: %v", err)
+	}
+}
