@@ -30,6 +30,8 @@ func TestRunExitCodes(t *testing.T) {
 		{args: []string{"stdio", "--log-level", "loud"}, code: 2, stderr: `--log-level "loud"`, noInOut: true},
 		{args: []string{"stdio", "--config", "/nonexistent/juju.toml"}, code: 1, stderr: "juju: config file: open /nonexistent/juju.toml", noInOut: true},
 		{args: []string{"stdio", "--mode", "yolo"}, code: 2, stderr: "juju: --mode \"yolo\" must be one of inspect, edit, trusted\nRun 'juju stdio --help' for usage.", noInOut: true},
+		{args: []string{"serve", "--addr", "nonsense"}, code: 2, stderr: "juju: --addr \"nonsense\" must be HOST:PORT, such as 127.0.0.1:7777\nRun 'juju serve --help' for usage.", noInOut: true},
+		{args: []string{"serve", "--addr", "127.0.0.1:77777"}, code: 2, stderr: "juju: --addr \"127.0.0.1:77777\" must be HOST:PORT, such as 127.0.0.1:7777", noInOut: true},
 		{args: []string{"serve", "--sandbox", "on"}, code: 2, stderr: "juju: --sandbox \"on\" must be one of off, prefer, require\nRun 'juju serve --help' for usage.", noInOut: true},
 		// A command line right in form that names nothing there fails (1),
 		// and is not sent to the usage (2).

@@ -106,6 +106,9 @@ func runServe(ctx context.Context, o *serveOptions, errw io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
+	if err := checkAddr(o.addr); err != nil {
+		return usageError{err}
+	}
 	w, err := openServed(&o.stdioOptions, errw)
 	if err != nil {
 		return err
@@ -234,6 +237,20 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// checkAddr refuses an --addr that is no HOST:PORT before anything starts:
+// a mistake on the command line (exit 2), where an address in use or not
+// this machine's is a failure to listen (1).
+func checkAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		_, err = net.LookupPort("tcp", port)
+	}
+	if err != nil {
+		return fmt.Errorf("--addr %q must be HOST:PORT, such as %s", addr, defaultAddr)
+	}
+	return nil
 }
 
 // parsePublicURL checks --public-url: http or https, a host, nothing else.
