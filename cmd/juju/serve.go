@@ -97,7 +97,7 @@ func (o *serveOptions) bind(f *pflag.FlagSet) {
 	o.stdioOptions.bind(f)
 	f.StringVar(&o.addr, "addr", defaultAddr, "listen on `HOST:PORT` (port 0 picks a free one; anything but loopback is reachable from other machines)")
 	f.StringVar(&o.publicURL, "public-url", "", "the `URL` a tunnel gives this server (https://…), accepted as Host and Origin and used as the OAuth issuer")
-	f.StringVar(&o.tokenFile, "token-file", "", "read the local token from `FILE`, creating it (mode 0600) if needed (default: token in the config directory)")
+	f.StringVar(&o.tokenFile, "token-file", "", "read the local token from `FILE`, creating it (mode 0600) if needed in a folder that exists, outside the roots (default: token in the config directory)")
 }
 
 // runServe builds the host and serves MCP over HTTP until ctx is done.
@@ -126,7 +126,7 @@ func runServe(ctx context.Context, o *serveOptions, errw io.Writer) error {
 		// The default token lies in the config directory, secret to the
 		// tools wherever it is (a root may hold the owner's home); a file
 		// of the owner's choosing is not, and must stay out of the roots.
-		if err := outsideRoots(tokenPath, w.settings.Roots); err != nil {
+		if err := checkTokenFile(tokenPath, w.settings.Roots); err != nil {
 			return err
 		}
 	}
@@ -170,6 +170,18 @@ func tokenPath(flag string, dirs config.Dirs) string {
 		return flag
 	}
 	return token.Path(dirs.Config)
+}
+
+// checkTokenFile refuses a --token-file whose folder does not exist (a
+// mistyped path; juju makes no folders but its own) or that lies inside a
+// workspace root.
+func checkTokenFile(path string, roots []string) error {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("--token-file %s: the folder %s does not exist; create it (mkdir -p -m 700 %s) or name a file in a folder that exists",
+			visible.String(path), visible.String(dir), shellQuote(dir))
+	}
+	return outsideRoots(path, roots)
 }
 
 // outsideRoots refuses a --token-file inside a workspace root, where the

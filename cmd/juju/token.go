@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -33,7 +34,7 @@ To change it, delete the file and restart juju serve.`,
 			return runToken(o, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&o.tokenFile, "token-file", "", "read the token from `FILE`, creating it (mode 0600) if needed (default: token in the config directory)")
+	cmd.Flags().StringVar(&o.tokenFile, "token-file", "", "read the token from `FILE`, creating it (mode 0600) if needed in a folder that exists, outside the current folder's workspace (default: token in the config directory)")
 	return cmd
 }
 
@@ -43,10 +44,40 @@ func runToken(o *tokenOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tok, err := token.LoadOrCreate(tokenPath(o.tokenFile, dirs))
+	path := tokenPath(o.tokenFile, dirs)
+	if o.tokenFile != "" {
+		// A new token is not made where juju serve, started here without
+		// --root, would refuse it: in the current folder, or the config
+		// file's roots. One that exists is printed wherever it is (juju
+		// serve --root elsewhere took it, and prints this command).
+		roots := defaultRoots(dirs)
+		if _, err := os.Lstat(path); err == nil {
+			roots = nil
+		}
+		if err := checkTokenFile(path, roots); err != nil {
+			return err
+		}
+	}
+	tok, err := token.LoadOrCreate(path)
 	if err != nil {
 		return err
 	}
 	_, err = fmt.Fprintln(out, tok)
 	return err
+}
+
+// defaultRoots are the roots juju serve started here without --root would
+// serve: the config file's, else the current folder (that alone when the
+// config file cannot be read).
+func defaultRoots(dirs config.Dirs) []string {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil
+	}
+	if file, err := config.LoadDefault(dirs); err == nil {
+		if s, err := config.Resolve(config.Flags{}, file, cwd); err == nil {
+			return s.Roots
+		}
+	}
+	return []string{cwd}
 }
