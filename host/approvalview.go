@@ -366,9 +366,17 @@ func size(s string) string {
 		lines++
 	}
 	if !utf8.ValidString(s) {
-		return fmt.Sprintf("%d bytes (%d lines, not all UTF-8)", len(s), lines)
+		return fmt.Sprintf("%s (%s, not all UTF-8)", quantity(len(s), "byte"), quantity(lines, "line"))
 	}
-	return fmt.Sprintf("%d bytes (%d lines)", len(s), lines)
+	return fmt.Sprintf("%s (%s)", quantity(len(s), "byte"), quantity(lines, "line"))
+}
+
+// quantity is "1 line", "2 lines", "0 lines".
+func quantity(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // cwd names the folder a command runs in.

@@ -44,6 +44,6 @@ func argsBetween(min, max int) cobra.PositionalArgs {
 			return nil
 		}
 		use := strings.TrimPrefix(cmd.Use, cmd.Name()+" ")
-		return usageError{fmt.Errorf("usage: %s %s (got %d arguments)", cmd.CommandPath(), use, len(args))}
+		return usageError{fmt.Errorf("usage: %s %s (got %s)", cmd.CommandPath(), use, count(len(args), "argument"))}
 	}
 }

@@ -545,7 +545,8 @@ func TestGrantRevokeRemove(t *testing.T) {
 	if err != nil || !slices.Equal(ch.Granted, []abi.Capability{abi.CapFSRead, abi.CapState}) || len(ch.Changed) != 2 {
 		t.Fatalf("grant: %+v, %v", ch, err)
 	}
-	if _, err := Grant(context.Background(), e.data, "test-reader", []string{"exec"}, nil); !errors.Is(err, ErrNotAsked) {
+	if _, err := Grant(context.Background(), e.data, "test-reader", []string{"exec"}, nil); !errors.Is(err, ErrNotAsked) ||
+		err.Error() != "test-reader: the plugin's manifest does not ask for the capability exec (it asks for fs.read, state)" {
 		t.Errorf("granting exec: %v", err)
 	}
 	ch, err = Revoke(context.Background(), e.data, "test-reader", []string{"fs.read"}, nil)

@@ -51,7 +51,7 @@ func lockData(ctx context.Context, data string, note io.Writer) (func(), error) 
 var (
 	ErrNotInstalled = errors.New("no installed plugin has that name")
 	ErrCorePlugin   = errors.New("core plugins are part of juju: they cannot be installed over, removed, granted or revoked")
-	ErrNotAsked     = errors.New("the plugin's manifest does not ask for that capability")
+	ErrNotAsked     = errors.New("the plugin's manifest does not ask for the capability")
 	ErrCollision    = errors.New("tool name collision")
 	ErrRefused      = errors.New("plugin refused")
 	ErrStale        = errors.New("the manifest does not describe the plugin's wasm")
