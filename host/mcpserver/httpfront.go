@@ -63,6 +63,9 @@ type front struct {
 	// busy counts the requests in flight that keep their connections busy,
 	// by principal (httpbusy.go).
 	busy *busy
+	// clientCalls are the OAuth clients' requests being served, ended when
+	// their client is revoked (httpinflight.go).
+	clientCalls clientCalls
 	// ids are the request ids swapped for juju's (ids.go).
 	ids *idMap
 	// jobs are the background jobs, by principal (host.Host); nil when
@@ -314,6 +317,14 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		}
 	}
 	ctx := withPrincipal(r.Context(), principal)
+	if client := oauthClient(principal); client != "" && r.Method == http.MethodPost && (msg.id != nil || msg.batch) {
+		var cw *cutWriter
+		var done func()
+		ctx, cw, done = f.clientCalls.hold(ctx, w, client)
+		defer done()
+		defer cw.endCut(base)
+		w = cw
+	}
 	if msg.initialize {
 		var made *string
 		ctx, made = withMade(ctx)
@@ -477,7 +488,8 @@ const recheckEvery = 10 * time.Second
 
 // endRevoked ends every session, and every listen stream, whose OAuth
 // token is no longer valid: revoked with juju clients revoke, its grant
-// dropped, or expired.
+// dropped, or expired; and the requests in flight and background jobs of
+// every client revoked.
 func (f *front) endRevoked() {
 	if f.oauth == nil {
 		return
@@ -490,6 +502,9 @@ func (f *front) endRevoked() {
 		f.log.Info("ended subscriptions/listen streams whose OAuth token expired or was revoked", "streams", n)
 	}
 	f.endRevokedJobs()
+	if n := f.clientCalls.cut(f.oauth.Live); n > 0 {
+		f.log.Warn("ended the requests in flight of a revoked OAuth client", "requests", n)
+	}
 }
 
 // jobOwners is what the front needs of the background jobs (host.Host).
