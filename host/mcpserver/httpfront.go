@@ -66,6 +66,9 @@ type front struct {
 	// clientCalls are the OAuth clients' requests being served, ended when
 	// their client is revoked (httpinflight.go).
 	clientCalls clientCalls
+	// cancellable are the requests a notifications/cancelled may name
+	// (httpinflight.go).
+	cancellable cancellable
 	// ids are the request ids swapped for juju's (ids.go).
 	ids *idMap
 	// jobs are the background jobs, by principal (host.Host); nil when
@@ -317,13 +320,24 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		}
 	}
 	ctx := withPrincipal(r.Context(), principal)
-	if client := oauthClient(principal); client != "" && r.Method == http.MethodPost && (msg.id != nil || msg.batch) {
+	if r.Method == http.MethodPost && (msg.id != nil || msg.batch) {
+		// Served so that a revocation or a cancellation can end it
+		// (httpinflight.go).
 		var cw *cutWriter
 		var done func()
-		ctx, cw, done = f.clientCalls.hold(ctx, w, client)
+		ctx, cw, done = newCutWriter(ctx, w)
 		defer done()
 		defer cw.endCut(base)
 		w = cw
+		if client := oauthClient(principal); client != "" {
+			defer f.clientCalls.hold(cw, client)()
+		}
+		if !msg.batch {
+			defer f.cancellable.hold(idScope(r, principal)+"\x00"+idKey(msg.id), cw)()
+		}
+	}
+	if msg.cancels != "" && r.Method == http.MethodPost {
+		f.cancellable.cancel(idScope(r, principal) + "\x00" + msg.cancels)
 	}
 	if msg.initialize {
 		var made *string

@@ -26,23 +26,27 @@ type clientCalls struct {
 	reqs map[*cutWriter]string // the client id (oauth.Server.Live's)
 }
 
-// hold serves a request of client in a context that cut may cancel, and
-// its answer through the returned writer; done ends the hold.
-func (in *clientCalls) hold(ctx context.Context, w http.ResponseWriter, client string) (context.Context, *cutWriter, func()) {
-	ctx, cancel := context.WithCancel(ctx)
-	cw := &cutWriter{ResponseWriter: w, cancel: cancel}
+// hold counts cw, the answer of a request of client, among those cut
+// revokes; the returned function ends the hold.
+func (in *clientCalls) hold(cw *cutWriter, client string) func() {
 	in.mu.Lock()
 	if in.reqs == nil {
 		in.reqs = map[*cutWriter]string{}
 	}
 	in.reqs[cw] = client
 	in.mu.Unlock()
-	return ctx, cw, func() {
+	return func() {
 		in.mu.Lock()
 		delete(in.reqs, cw)
 		in.mu.Unlock()
-		cancel()
 	}
+}
+
+// newCutWriter serves a request in a context the front may cancel, its
+// answer through the returned writer; done ends it.
+func newCutWriter(ctx context.Context, w http.ResponseWriter) (context.Context, *cutWriter, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	return ctx, &cutWriter{ResponseWriter: w, cancel: cancel}, cancel
 }
 
 // cut ends the requests of every client live says no longer may obtain
@@ -61,7 +65,7 @@ func (in *clientCalls) cut(live func(client string) bool) int {
 			d = !live(c)
 			dead[c] = d
 		}
-		if d && cw.cut() {
+		if d && cw.cut(true) {
 			n++
 		}
 	}
@@ -84,29 +88,23 @@ var errCut = errors.New("the request was ended: its OAuth client was revoked")
 // writes nothing more.
 type cutWriter struct {
 	http.ResponseWriter
-	cancel context.CancelFunc
-	mu     sync.Mutex
-	ended  bool // cut
-	wrote  bool // something of the answer went out before
+	cancel  context.CancelFunc
+	mu      sync.Mutex
+	ended   bool // cut
+	revoked bool // cut for its client's revocation, not a cancellation
+	wrote   bool // something of the answer went out before
 }
 
-// cut ends the request: its context is cancelled and its answer dropped.
-// It reports false when it was cut already.
-func (c *cutWriter) cut() bool {
+// cut ends the request: its context is cancelled and its answer dropped;
+// revoked says why. It reports false when it was cut already.
+func (c *cutWriter) cut(revoked bool) bool {
 	c.mu.Lock()
 	was := c.ended
 	c.ended = true
+	c.revoked = c.revoked || revoked
 	c.mu.Unlock()
 	c.cancel()
 	return !was
-}
-
-// state reports whether the request was cut, and whether anything of its
-// answer had gone out.
-func (c *cutWriter) state() (cut, wrote bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.ended, c.wrote
 }
 
 // open reports whether the answer may still be written, marking it begun.
@@ -144,10 +142,15 @@ func (c *cutWriter) Flush() {
 func (c *cutWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
 // endCut answers a request cut before anything of its answer went out:
-// 401 invalid_token, what its client's next request gets. The headers
-// mcp-go set for an answer it did not write go.
+// one cut for its client's revocation with 401 invalid_token, what its
+// client's next request gets; one its client cancelled with 202 and no
+// body, what mcp-go answers a POST with nothing to answer (a cancelled
+// request gets no answer, as over stdio). The headers mcp-go set for an
+// answer it did not write go.
 func (c *cutWriter) endCut(base string) {
-	cut, wrote := c.state()
+	c.mu.Lock()
+	cut, wrote, revoked := c.ended, c.wrote, c.revoked
+	c.mu.Unlock()
 	if !cut || wrote {
 		return
 	}
@@ -156,5 +159,54 @@ func (c *cutWriter) endCut(base string) {
 		delete(h, k)
 	}
 	h.Set("X-Content-Type-Options", "nosniff")
-	unauthorized(c.ResponseWriter, base, true)
+	if revoked {
+		unauthorized(c.ResponseWriter, base, true)
+		return
+	}
+	c.ResponseWriter.WriteHeader(http.StatusAccepted)
+}
+
+// cancellable are the requests being served that a notifications/cancelled
+// may name, by scope (idScope) and id (idKey). mcp-go cancels the context
+// of the call a cancellation names, but answers it all the same, with
+// whatever the tool returned on being cancelled (a TIMEOUT result), where
+// MCP says a cancelled request gets no answer and juju's stdio sends none.
+// So the front cuts the request's answer too (cutWriter): the POST ends as
+// 202 with no body, or, if its answer had begun as an event stream, the
+// stream ends without the response.
+type cancellable struct {
+	mu sync.Mutex
+	by map[string]*cutWriter
+}
+
+// hold makes cw the answer of the request key names; the returned function
+// ends the hold. A second request in flight under the same key is not
+// held: the first keeps the key.
+func (c *cancellable) hold(key string, cw *cutWriter) func() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.by == nil {
+		c.by = map[string]*cutWriter{}
+	}
+	if _, taken := c.by[key]; taken {
+		return func() {}
+	}
+	c.by[key] = cw
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.by[key] == cw {
+			delete(c.by, key)
+		}
+	}
+}
+
+// cancel cuts the request key names, if one is being served.
+func (c *cancellable) cancel(key string) {
+	c.mu.Lock()
+	cw := c.by[key]
+	c.mu.Unlock()
+	if cw != nil {
+		cw.cut(false)
+	}
 }

@@ -1,0 +1,78 @@
+//go:build unix
+
+package test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A call the client cancels with notifications/cancelled over HTTP gets no
+// answer, as over stdio: MCP says a cancelled request is not answered. Its
+// POST still needs an HTTP response: it ends as 202 with no body, the
+// response mcp-go gives a POST that has nothing to answer; before, the
+// call's answer went out labelled TIMEOUT ("the call was cancelled before
+// the plugin … finished") while the audit recorded it cancelled.
+func TestServeCancelledCallIsNotAnswered(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "alpha\n"})
+	srv := startServe(t, root, "--mode", "trusted", "--sandbox", "off")
+	for _, version := range []string{"2025-03-26", "2025-11-25"} {
+		t.Run(version, func(t *testing.T) {
+			hdr := srv.bearer()
+			res, body := srv.raw(t, "POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+version+`","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, hdr)
+			sid := res.Header.Get("Mcp-Session-Id")
+			if res.StatusCode != 200 || sid == "" {
+				t.Fatalf("initialize: %d %s", res.StatusCode, body)
+			}
+			h := merge(hdr, map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": version})
+			srv.raw(t, "POST", "/mcp", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, h)
+			marker := "started-" + version + ".txt"
+			type answer struct {
+				status int
+				body   string
+				err    error
+			}
+			got := make(chan answer, 1)
+			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+			defer cancel()
+			go func() {
+				call := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"touch ` + marker + ` && sleep 45.5"}}}`
+				req, _ := http.NewRequestWithContext(ctx, "POST", srv.url, strings.NewReader(call))
+				for k, v := range merge(h, map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}) {
+					req.Header.Set(k, v)
+				}
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					got <- answer{err: err}
+					return
+				}
+				b, err := io.ReadAll(res.Body)
+				res.Body.Close()
+				got <- answer{res.StatusCode, string(b), err}
+			}()
+			for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+				if _, err := statIn(root, marker); err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the command did not start:\n%s", srv.log)
+				}
+			}
+			if res, body := srv.raw(t, "POST", "/mcp", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"user"}}`, h); res.StatusCode != 202 {
+				t.Fatalf("notifications/cancelled: %d %s", res.StatusCode, body)
+			}
+			select {
+			case a := <-got:
+				if a.err != nil || a.status != http.StatusAccepted || strings.Contains(a.body, `"id"`) || strings.Contains(a.body, "TIMEOUT") {
+					t.Errorf("the cancelled call's POST: %d %q %v, want 202 and no answer", a.status, a.body, a.err)
+				}
+			case <-time.After(40 * time.Second):
+				t.Errorf("the cancelled call still runs 40 s after notifications/cancelled")
+			}
+		})
+	}
+}
