@@ -32,3 +32,32 @@ func TestLSPFileCreatedByCommandIsSeen(t *testing.T) {
 	}
 	sameList(t, "definition in the created file", locs(t, s.call("go_to_definition", map[string]any{"path": "b.go", "line": 6, "column": 22})), []string{"a/gen.go:3:6"})
 }
+
+// A file a command deletes (git checkout, rm, a generator cleaning up)
+// goes through no journal either, and juju never had it open: the server
+// is told it is gone before the next query, so gopls no longer knows what
+// it declared and the file that used it is reported for it.
+func TestLSPFileDeletedByCommandIsSeen(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"go.mod":      "module example.com/p\n\ngo 1.22\n",
+		"a/a.go":      "package a\n",
+		"a/helper.go": "package a\n\nfunc Helper() int { return 1 }\n",
+		"b/b.go":      "package b\n\nimport \"example.com/p/a\"\n\nfunc Use() int {\n\treturn a.Helper()\n}\n",
+	})
+	home := lspHome(t)
+	lspAddGopls(t, home)
+	s := startHome(t, home, root, "--mode", "trusted")
+
+	sameList(t, "definition", locs(t, s.call("go_to_definition", map[string]any{"path": "b/b.go", "line": 6, "column": 11})), []string{"a/helper.go:3:6"})
+	var d diagList
+	decode(t, s.call("get_diagnostics", map[string]any{"path": "b/b.go"}), &d)
+	if len(d.Diagnostics) != 0 {
+		t.Fatalf("diagnostics before the command: %+v", d)
+	}
+	s.ok("run_command", map[string]any{"command": "rm a/helper.go"})
+	d = diagList{}
+	decode(t, s.call("get_diagnostics", map[string]any{"path": "b/b.go"}), &d)
+	if !d.has("error", "b/b.go", 6, 11, "Helper") {
+		t.Fatalf("the file the command deleted is still known to gopls: %+v", d)
+	}
+}

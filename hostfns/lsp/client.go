@@ -41,10 +41,12 @@ type client struct {
 	gen         uint64            // bumped by every change juju sends
 	pushed      map[string]pushed // last publishDiagnostics by URI
 	pulled      map[string]pulledReport
-	docs        map[string]*openDoc // open documents by URI
-	dirty       map[string]int      // absolute paths juju wrote since the last query → file event type
-	epoch       string              // the workspace's epoch at the last look for files changed by commands
-	looked      time.Time           // when that look began
+	docs        map[string]*openDoc  // open documents by URI
+	dirty       map[string]int       // absolute paths juju wrote since the last query → file event type
+	epoch       string               // the workspace's epoch at the last look for files changed by commands
+	looked      time.Time            // when that look began
+	files       map[string]time.Time // the regular files that look found, absolute (syncMu; set before baseline closes)
+	baseline    chan struct{}        // closed when the first look, begun at the start, is done
 	dead        bool
 }
 

@@ -61,7 +61,7 @@ type Options struct {
 	// changes around every call that may change files: a root's link check
 	// is reused, for a short time, while it stays the same (verdicts.go),
 	// and when it moves a server's root is looked over for files a command
-	// wrote (sync.go, commandChanges). nil: every start checks again, and
+	// wrote or deleted (sync.go, commandChanges). nil: every start checks again, and
 	// only the journal's writes are named.
 	Epoch func() string
 }

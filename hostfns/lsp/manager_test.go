@@ -405,3 +405,70 @@ func TestFakeCommandWritesNamed(t *testing.T) {
 		t.Fatalf("named again while the epoch stayed: %v", got)
 	}
 }
+
+// TestFakeCommandDeletionsNamed: once the workspace's epoch moves, the
+// files the last look over the server's root saw (the first one is taken
+// as the server starts) and this one does not find are named to it as
+// deleted, a whole removed folder's too; a secret and a file in a folder
+// no server needs are never named, not even as deleted.
+func TestFakeCommandDeletionsNamed(t *testing.T) {
+	epoch := "e0"
+	m, root := fakeManager(t, "ok", map[string]string{
+		"a.go": "package a\n", "gone.go": "package a\n", "sub/deep/x.go": "package x\n",
+		".env": "K=v\n", "node_modules/y/y.go": "package y\n",
+	}, Options{Epoch: func() string { return epoch }})
+	if _, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDefinition, Path: "a.go", Line: 1, Column: 1}); e != nil {
+		t.Fatal(e)
+	}
+	for _, p := range []string{"gone.go", ".env", "sub", "node_modules"} {
+		if err := os.RemoveAll(filepath.Join(root, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	symbols := func() string {
+		res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPWorkspaceSymbols, Path: "a.go"})
+		if e != nil {
+			t.Fatal(e)
+		}
+		var got []string
+		for _, s := range res.Symbols {
+			got = append(got, s.Name)
+		}
+		return strings.Join(got, " ")
+	}
+	if got := symbols(); got != "" {
+		t.Fatalf("named before the epoch moved: %v", got)
+	}
+	epoch = "e1"
+	if got := symbols(); got != "event:3:gone.go event:3:x.go" {
+		t.Fatalf("watched-file events after a command: %v", got)
+	}
+	epoch = "e2"
+	if got := symbols(); got != "event:3:gone.go event:3:x.go" {
+		t.Fatalf("named again on the next look: %v", got)
+	}
+}
+
+// TestRootWalkGone: a file the last look saw is called deleted only when
+// this look listed the folder holding it, or the nearest folder above
+// lost the entry on the way to it; a folder seen but not listed (the walk
+// stopped at its bound, or the call ended) leaves its files known.
+func TestRootWalkGone(t *testing.T) {
+	w := &rootWalk{top: "/r",
+		dirs:   map[string]bool{"/r": true, "/r/a": true, "/r/far": true},
+		listed: map[string]bool{"/r": true, "/r/a": true},
+	}
+	for p, want := range map[string]bool{
+		"/r/x.go":         true,  // its folder was listed
+		"/r/a/x.go":       true,  // its folder was listed
+		"/r/b/x.go":       true,  // its folder is gone from a listed one
+		"/r/b/c/x.go":     true,  // so is a folder above it
+		"/r/far/x.go":     false, // its folder was seen, not listed
+		"/r/far/c/x.go":   false,
+		"/elsewhere/x.go": false,
+	} {
+		if got := w.gone(p); got != want {
+			t.Errorf("gone(%s) = %v, want %v", p, got, want)
+		}
+	}
+}

@@ -52,7 +52,7 @@ func (m *Manager) startClient(ctx context.Context, reg lspconfig.Server, root st
 		m: m, reg: reg, root: root, cmd: cmd, exited: make(chan struct{}), stderr: newTail(4 << 10),
 		changed: make(chan struct{}), progress: map[string]bool{}, pullRegs: map[string]bool{},
 		pushed: map[string]pushed{}, pulled: map[string]pulledReport{}, docs: map[string]*openDoc{},
-		dirty: map[string]int{}, started: time.Now(),
+		dirty: map[string]int{}, started: time.Now(), baseline: make(chan struct{}),
 	}
 	c.looked = c.started
 	if m.opts.Epoch != nil {
@@ -62,6 +62,7 @@ func (m *Manager) startClient(ctx context.Context, reg lspconfig.Server, root st
 	if err := cmd.Start(); err != nil {
 		return nil, &startError{reg: reg.Name, notFound: errors.Is(err, os.ErrNotExist), err: err}
 	}
+	go c.lookFirst(ctx)
 	go func() {
 		cmd.Wait()
 		c.setDead()

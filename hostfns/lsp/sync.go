@@ -191,9 +191,9 @@ func (c *client) flush(ctx context.Context) error {
 	c.mu.Lock()
 	dirty := c.dirty
 	c.dirty = map[string]int{}
-	for _, p := range commanded {
+	for p, typ := range commanded {
 		if dirty[p] == 0 {
-			dirty[p] = eventCreated
+			dirty[p] = typ
 		}
 	}
 	var open []*openDoc
@@ -281,18 +281,27 @@ const (
 // clock, a little behind the time the look began.
 const lookSlack = 2 * time.Second
 
-// commandChanges lists the files under the server's root modified since
-// the last look, when the workspace's epoch has moved since (juju moves it
-// around every call that may change files, and when a command job ends):
-// a command's writes (go generate, git checkout, a file made with a
-// shell) go through no journal, and a server that is not told of a file
-// created next to the ones it knows never reads it. They are named as
-// created, which makes gopls load their package again. The look is bounded
-// (walkLimit entries, the call's context), passes over folders no server
-// needs (skipDirs) and anything the policy hides, and sees no deletion:
-// a file a command deleted is named only when juju had it open.
-func (c *client) commandChanges(ctx context.Context) []string {
+// commandChanges lists the files under the server's root a command may
+// have changed, when the workspace's epoch has moved since the last look
+// (juju moves it around every call that may change files, and when a
+// command job ends), with the event to name each by: a command's writes
+// (go generate, git checkout, a file made or removed with a shell) go
+// through no journal, and a server that is not told of a file created or
+// deleted next to the ones it knows never reads or forgets it. A file
+// modified since the last look is named as created, which makes gopls load
+// its package again; a file the last look saw and this one does not find
+// is named as deleted. The look is bounded (walkLimit entries, the call's
+// context), passes over folders no server needs (skipDirs) and anything
+// the policy hides, so a secret or denied path is never named, not even
+// as deleted; a file is called deleted only when the folder that held it,
+// or the nearest folder above whose entry is gone, was listed this time.
+func (c *client) commandChanges(ctx context.Context) map[string]int {
 	if c.m.opts.Epoch == nil {
+		return nil
+	}
+	select {
+	case <-c.baseline:
+	case <-ctx.Done():
 		return nil
 	}
 	epoch := c.m.opts.Epoch()
@@ -301,6 +310,70 @@ func (c *client) commandChanges(ctx context.Context) []string {
 	}
 	since := c.looked.Add(-lookSlack)
 	c.epoch, c.looked = epoch, time.Now()
+	w := c.walkRoot(ctx)
+	if w == nil {
+		return nil
+	}
+	out := map[string]int{}
+	for p, mod := range w.files {
+		if mod.After(since) {
+			out[p] = eventCreated
+		}
+	}
+	for p := range c.files {
+		if _, ok := w.files[p]; ok {
+			continue
+		}
+		if w.gone(p) {
+			out[p] = eventDeleted
+		} else {
+			w.files[p] = time.Time{} // not reached this time: still known
+		}
+	}
+	c.files = w.files
+	return out
+}
+
+// lookFirst takes the first look over the server's root, while it
+// starts, so that a file a command deletes before the first query is
+// known to have been there.
+func (c *client) lookFirst(ctx context.Context) {
+	defer close(c.baseline)
+	if c.m.opts.Epoch == nil {
+		return
+	}
+	if w := c.walkRoot(ctx); w != nil {
+		c.files = w.files
+	}
+}
+
+// rootWalk is what one look over a server's root found.
+type rootWalk struct {
+	top    string               // the server's root, absolute
+	files  map[string]time.Time // regular files, absolute, → modification time
+	dirs   map[string]bool      // folders seen as an entry (or the top)
+	listed map[string]bool      // folders whose every entry was looked at
+}
+
+// gone reports whether p, a file an earlier look saw, is known to be gone:
+// the nearest folder above it that this look listed holds no entry on the
+// way to it.
+func (w *rootWalk) gone(p string) bool {
+	child := p
+	for d := filepath.Dir(p); within(d, w.top); child, d = d, filepath.Dir(d) {
+		if w.listed[d] {
+			return child == p || !w.dirs[child]
+		}
+		if d == w.top {
+			break
+		}
+	}
+	return false
+}
+
+// walkRoot looks over the server's root within its bounds; nil when the
+// root lies in none of the policy's roots.
+func (c *client) walkRoot(ctx context.Context) *rootWalk {
 	var root *policy.Root
 	var rel string
 	for _, r := range c.m.pol.Roots() {
@@ -313,9 +386,11 @@ func (c *client) commandChanges(ctx context.Context) []string {
 	if root == nil {
 		return nil
 	}
+	abs := func(p string) string { return filepath.Join(root.Real, filepath.FromSlash(p)) }
+	top := filepath.ToSlash(rel)
+	w := &rootWalk{top: abs(top), files: map[string]time.Time{}, dirs: map[string]bool{abs(top): true}, listed: map[string]bool{}}
 	fsys := root.OS.FS()
-	var out []string
-	queue, seen := []string{filepath.ToSlash(rel)}, 0
+	queue, seen := []string{top}, 0
 	for len(queue) > 0 && seen < walkLimit && ctx.Err() == nil {
 		d := queue[0]
 		queue = queue[1:]
@@ -323,6 +398,7 @@ func (c *client) commandChanges(ctx context.Context) []string {
 		if err != nil {
 			continue
 		}
+		w.listed[abs(d)] = true
 		for _, en := range entries {
 			seen++
 			name := en.Name()
@@ -332,15 +408,16 @@ func (c *client) commandChanges(ctx context.Context) []string {
 			}
 			switch {
 			case en.IsDir():
+				w.dirs[abs(p)] = true
 				if name != ".git" && !skipDirs[name] {
 					queue = append(queue, p)
 				}
 			case en.Type().IsRegular():
-				if fi, err := en.Info(); err == nil && fi.ModTime().After(since) {
-					out = append(out, filepath.Join(root.Real, filepath.FromSlash(p)))
+				if fi, err := en.Info(); err == nil {
+					w.files[abs(p)] = fi.ModTime()
 				}
 			}
 		}
 	}
-	return out
+	return w
 }
