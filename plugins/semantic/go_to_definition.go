@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/jujutools/juju/sdk/abi"
 	"github.com/jujutools/juju/sdk/juju"
@@ -49,6 +50,10 @@ func goToDefinition(_ *juju.Call, in PositionArgs) (*juju.Result, error) {
 	}
 	if len(out.Locations) == 0 {
 		out.Note = fmt.Sprintf("the language server found no definition at %s; check that line and column point at an identifier", position(in.Path, in.Line, in.Column))
+		if d := unresolvedImport(in.Path); d != nil {
+			out.Note = fmt.Sprintf("the language server found no definition at %s, and %s has an import it cannot resolve (line %d: %s): a name from it has no definition it can find; see get_diagnostics for %s",
+				position(in.Path, in.Line, in.Column), in.Path, d.Line, cutText(d.Message), in.Path)
+		}
 	}
 	return renderLocations("Definition", &out), nil
 }
@@ -122,4 +127,21 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// unresolvedImport is the first diagnostic of path saying one of its
+// imports cannot be resolved (pyright's reportMissingImports, gopls's
+// "could not import"), or nil; asked only when a definition came back
+// empty, which such an import explains better than a wrong column.
+func unresolvedImport(path string) *abi.LSPDiagnostic {
+	res, err := lspCall(abi.LSPRequest{Op: abi.LSPDiagnostics, Path: path})
+	if err != nil {
+		return nil
+	}
+	for i, d := range res.Diagnostics {
+		if d.Code == "reportMissingImports" || strings.Contains(d.Message, "could not import") {
+			return &res.Diagnostics[i]
+		}
+	}
+	return nil
 }
