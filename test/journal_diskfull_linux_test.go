@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/jujutools/juju/internal/testfs"
 )
 
 // The workspace and juju's journal on one disk (the usual case), filled to
@@ -18,11 +20,7 @@ import (
 // filled after its intent left changes written and not recorded
 // (INTERNAL). It needs a small file system of its own (a tmpfs, as root).
 func TestDiskFullSharedWithTheJournal(t *testing.T) {
-	top := t.TempDir()
-	if err := syscall.Mount("tmpfs", top, "tmpfs", 0, "size=8m"); err != nil {
-		t.Skipf("cannot mount a small file system here: %v", err)
-	}
-	t.Cleanup(func() { syscall.Unmount(top, syscall.MNT_DETACH) })
+	top := testfs.SmallDisk(t, "8m")
 	root, home, filler := filepath.Join(top, "ws"), filepath.Join(top, "home"), filepath.Join(top, "filler")
 	os.Mkdir(root, 0o755)
 	os.Mkdir(home, 0o700)

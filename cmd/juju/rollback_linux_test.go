@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/jujutools/juju/internal/config"
+	"github.com/jujutools/juju/internal/testfs"
 )
 
 // A rollback the journal cannot record (its state on a read-only file
@@ -17,11 +18,7 @@ import (
 // owner". It needs a file system of its own to make read-only (a tmpfs,
 // as root).
 func TestRollbackSaysWhyTheJournalFailed(t *testing.T) {
-	home := t.TempDir()
-	if err := syscall.Mount("tmpfs", home, "tmpfs", 0, "size=8m"); err != nil {
-		t.Skipf("cannot mount a small file system here: %v", err)
-	}
-	t.Cleanup(func() { syscall.Unmount(home, syscall.MNT_DETACH) })
+	home := testfs.SmallDisk(t, "8m")
 	t.Setenv(config.HomeEnv, home)
 	dirs, err := config.DefaultDirs()
 	if err != nil {

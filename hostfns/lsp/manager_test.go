@@ -383,17 +383,7 @@ func TestFakeCommandWritesNamed(t *testing.T) {
 	os.WriteFile(filepath.Join(root, ".env"), []byte("K=v\n"), 0o644)
 	os.MkdirAll(filepath.Join(root, "node_modules", "x"), 0o755)
 	os.WriteFile(filepath.Join(root, "node_modules", "x", "x.go"), []byte("package x\n"), 0o644)
-	symbols := func() string {
-		res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPWorkspaceSymbols, Path: "a.go"})
-		if e != nil {
-			t.Fatal(e)
-		}
-		var got []string
-		for _, s := range res.Symbols {
-			got = append(got, s.Name)
-		}
-		return strings.Join(got, " ")
-	}
+	symbols := func() string { return watchedEvents(t, m) }
 	if got := symbols(); got != "" {
 		t.Fatalf("named before the epoch moved: %v", got)
 	}
@@ -425,17 +415,7 @@ func TestFakeCommandDeletionsNamed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	symbols := func() string {
-		res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPWorkspaceSymbols, Path: "a.go"})
-		if e != nil {
-			t.Fatal(e)
-		}
-		var got []string
-		for _, s := range res.Symbols {
-			got = append(got, s.Name)
-		}
-		return strings.Join(got, " ")
-	}
+	symbols := func() string { return watchedEvents(t, m) }
 	if got := symbols(); got != "" {
 		t.Fatalf("named before the epoch moved: %v", got)
 	}
@@ -471,4 +451,20 @@ func TestRootWalkGone(t *testing.T) {
 			t.Errorf("gone(%s) = %v, want %v", p, got, want)
 		}
 	}
+}
+
+// watchedEvents asks the fake server for workspace symbols, which it
+// answers with every watched-file event it was sent ("event:TYPE:NAME"),
+// and returns them joined by spaces.
+func watchedEvents(t *testing.T, m *Manager) string {
+	t.Helper()
+	res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPWorkspaceSymbols, Path: "a.go"})
+	if e != nil {
+		t.Fatal(e)
+	}
+	var got []string
+	for _, s := range res.Symbols {
+		got = append(got, s.Name)
+	}
+	return strings.Join(got, " ")
 }

@@ -5,22 +5,18 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/internal/testfs"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
 // A workspace whose disk is full: TOO_LARGE saying so, nothing changed.
 // It needs a small file system of its own (a tmpfs, mounted as root).
 func TestDiskFull(t *testing.T) {
-	root := t.TempDir()
-	if err := syscall.Mount("tmpfs", root, "tmpfs", 0, "size=256k"); err != nil {
-		t.Skipf("cannot mount a small file system here: %v", err)
-	}
-	t.Cleanup(func() { syscall.Unmount(root, syscall.MNT_DETACH) })
+	root := testfs.SmallDisk(t, "256k")
 	os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644)
 	state := filepath.Join(t.TempDir(), "state")
 	pol, err := policy.New(policy.Config{Roots: []string{root}, Private: []string{state}})
@@ -52,11 +48,7 @@ func TestDiskFull(t *testing.T) {
 // mark failed, the files could not be put back on the full disk either,
 // and the change was INTERNAL, written but not recorded.
 func TestDiskFilledDuringAChange(t *testing.T) {
-	top := t.TempDir()
-	if err := syscall.Mount("tmpfs", top, "tmpfs", 0, "size=2m"); err != nil {
-		t.Skipf("cannot mount a small file system here: %v", err)
-	}
-	t.Cleanup(func() { syscall.Unmount(top, syscall.MNT_DETACH) })
+	top := testfs.SmallDisk(t, "2m")
 	root, state := filepath.Join(top, "ws"), filepath.Join(top, "state")
 	os.Mkdir(root, 0o755)
 	os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644)
