@@ -104,11 +104,7 @@ func TestApprovalQuestionSaysWhatRuns(t *testing.T) {
 	writeConfig(t, home, "sandbox = \"off\"\n[approvals]\ntimeoutMs = 10000\n")
 	e := &elicitor{action: mcp.ElicitationResponseActionDecline}
 	s := startGate(t, home, root, "inspect", "what-runs", e)
-	calls := []struct {
-		tool string
-		args map[string]any
-		want string
-	}{
+	calls := []askedCall{
 		{"write_file", map[string]any{"path": "b\u202etxt.sh", "content": "one\ntwo"},
 			`It writes "b\u202etxt.sh": its whole content becomes 7 bytes (2 lines) (created if missing, replaced if there).`},
 		{"edit_file", map[string]any{"path": "a.txt", "oldString": "a\n", "newString": "", "replaceAll": true},
@@ -124,16 +120,7 @@ func TestApprovalQuestionSaysWhatRuns(t *testing.T) {
 		{"run_commands", map[string]any{"commands": []string{"make", "make test"}},
 			"It runs 2 shell command line(s) at once, each with bash -c, in the first root, \"" + root + "\"; sandbox OFF (the setting is off): it runs with your rights, may write wherever you can and reach the network:\n  1. \"make\"\n  2. \"make test\"\nThe arguments in full"},
 	}
-	for i, c := range calls {
-		s.fail(c.tool, c.args, "APPROVAL_DENIED")
-		qs := e.questions()
-		if len(qs) != i+1 {
-			t.Fatalf("%s: asked %d times, want %d", c.tool, len(qs), i+1)
-		}
-		if q := qs[i]; !strings.Contains(q, c.want) || strings.ContainsAny(q, "\x1b\u202e") {
-			t.Errorf("%s: the question does not say %q:\n%s", c.tool, c.want, q)
-		}
-	}
+	askEach(t, s, e, calls)
 }
 
 // Under the setting prefer, on a machine whose sandbox works, the owner
@@ -290,11 +277,7 @@ func TestApprovalQuestionSaysWhatCommitsReplacesAndDiscards(t *testing.T) {
 
 	e := &elicitor{action: mcp.ElicitationResponseActionDecline}
 	s := startGate(t, home, root, "inspect", "what-else", e)
-	calls := []struct {
-		tool string
-		args map[string]any
-		want string
-	}{
+	calls := []askedCall{
 		{"discard_changes", map[string]any{"planId": id},
 			`It discards plan ` + id + `, writing nothing: its 2 path(s) ("a.txt", "x\u202etxt.sh") stay as they are.`},
 		{"preview_changes", map[string]any{"operations": []map[string]any{{"op": "delete", "path": "a.txt"}}, "patch": "x"},
@@ -314,6 +297,24 @@ func TestApprovalQuestionSaysWhatCommitsReplacesAndDiscards(t *testing.T) {
 		{"cancel_job", map[string]any{"jobId": "j\x1b[1A7"},
 			`It stops the background job "j\x1b[1A7" and every process it started; what it wrote stays readable with job_output.`},
 	}
+	askEach(t, s, e, calls)
+	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "a\n" {
+		t.Errorf("a.txt is %q", b)
+	}
+}
+
+// askedCall is a call the owner declines, and what its question must say.
+type askedCall struct {
+	tool string
+	args map[string]any
+	want string
+}
+
+// askEach makes each call in s, whose client e declines every question,
+// and checks that each is asked once, in order, saying its want and
+// showing no escape or bidi override raw.
+func askEach(t *testing.T, s *gateSession, e *elicitor, calls []askedCall) {
+	t.Helper()
 	for i, c := range calls {
 		s.fail(c.tool, c.args, "APPROVAL_DENIED")
 		qs := e.questions()
@@ -323,8 +324,5 @@ func TestApprovalQuestionSaysWhatCommitsReplacesAndDiscards(t *testing.T) {
 		if q := qs[i]; !strings.Contains(q, c.want) || strings.ContainsAny(q, "\x1b\u202e") {
 			t.Errorf("%s: the question does not say %q:\n%s", c.tool, c.want, q)
 		}
-	}
-	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "a\n" {
-		t.Errorf("a.txt is %q", b)
 	}
 }
