@@ -4,7 +4,6 @@ package test
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -31,29 +30,9 @@ func TestServeCancelledCallIsNotAnswered(t *testing.T) {
 			h := merge(hdr, map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": version})
 			srv.raw(t, "POST", "/mcp", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, h)
 			marker := "started-" + version + ".txt"
-			type answer struct {
-				status int
-				body   string
-				err    error
-			}
-			got := make(chan answer, 1)
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
-			go func() {
-				call := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"touch ` + marker + ` && sleep 45.5"}}}`
-				req, _ := http.NewRequestWithContext(ctx, "POST", srv.url, strings.NewReader(call))
-				for k, v := range merge(h, map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}) {
-					req.Header.Set(k, v)
-				}
-				res, err := http.DefaultClient.Do(req)
-				if err != nil {
-					got <- answer{err: err}
-					return
-				}
-				b, err := io.ReadAll(res.Body)
-				res.Body.Close()
-				got <- answer{res.StatusCode, string(b), err}
-			}()
+			got := postAside(ctx, srv.url, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"touch `+marker+` && sleep 45.5"}}}`, h)
 			for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 				if _, err := statIn(root, marker); err == nil {
 					break

@@ -30,30 +30,10 @@ func TestServeRevokeEndsCallsInFlight(t *testing.T) {
 	hdr := map[string]string{"Authorization": "Bearer " + g.token}
 	sid := srv.initSession(t, hdr)
 
-	type answer struct {
-		status int
-		body   string
-		err    error
-	}
-	got := make(chan answer, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
-	go func() {
-		call := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"touch revoked-ran.txt"}}}`
-		req, _ := http.NewRequestWithContext(ctx, "POST", srv.url, strings.NewReader(call))
-		for k, v := range merge(hdr, map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-11-25",
-			"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}) {
-			req.Header.Set(k, v)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			got <- answer{err: err}
-			return
-		}
-		b, err := io.ReadAll(res.Body)
-		res.Body.Close()
-		got <- answer{res.StatusCode, string(b), err}
-	}()
+	got := postAside(ctx, srv.url, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"touch revoked-ran.txt"}}}`,
+		merge(hdr, map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-11-25"}))
 
 	var id string
 	for deadline := time.Now().Add(30 * time.Second); id == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
@@ -85,4 +65,34 @@ func TestServeRevokeEndsCallsInFlight(t *testing.T) {
 	case <-time.After(3 * time.Second):
 	}
 	mustNotExist(t, root, "revoked-ran.txt")
+}
+
+// postedAnswer is what an HTTP POST made aside got: its status and body, or
+// the error that ended it.
+type postedAnswer struct {
+	status int
+	body   string
+	err    error
+}
+
+// postAside POSTs body to url with headers (and MCP's content type and
+// accept list) on a goroutine of its own, and hands its answer over when
+// it comes, so a test can act while the call runs.
+func postAside(ctx context.Context, url, body string, headers map[string]string) <-chan postedAnswer {
+	got := make(chan postedAnswer, 1)
+	go func() {
+		req, _ := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader(body))
+		for k, v := range merge(headers, map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}) {
+			req.Header.Set(k, v)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			got <- postedAnswer{err: err}
+			return
+		}
+		b, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		got <- postedAnswer{res.StatusCode, string(b), err}
+	}()
+	return got
 }
