@@ -43,6 +43,12 @@ func TestEditText(t *testing.T) {
 			code: abi.NoMatch, msg: []string{"line 1", "Nearly as close", "line 3"}},
 		{name: "characters kept whole", content: "héllo wörld\n", old: "hèllo wörld", new: "x",
 			code: abi.NoMatch, msg: []string{`the file has "héllo" where oldString has "hèllo"`}},
+		{name: "bytes not UTF-8", content: "caf\xe9 cr\xe8me\n", old: "caf\ufffd cr\ufffdme", new: "x",
+			code: abi.NoMatch, msg: []string{"at line 1, as read_file shows it", "not UTF-8", "U+FFFD"}},
+		{name: "bytes not UTF-8 in a block", content: "a\ncaf\xe9\nb\n", old: "a\ncaf\ufffd\nb", new: "x",
+			code: abi.NoMatch, msg: []string{"at line 1, as read_file shows it", "not UTF-8"}},
+		{name: "a BOM in oldString", content: bom + "hello\nworld\n", old: "\ufeffhello\nworld", new: "x",
+			code: abi.NoMatch, msg: []string{"byte-order mark", "leave it out"}},
 		{name: "words added", content: "if ok {\n", old: "if ok && ready {", new: "x",
 			code: abi.NoMatch, msg: []string{`oldString has "&& ready"`}},
 	} {

@@ -23,6 +23,10 @@ func noMatch(display, text, old string) *abi.Error {
 		return abi.Errorf(abi.NoMatch, "oldString was not found exactly in %s, but it is there, at line %d, once accented letters are compared by how they look: the file and oldString encode some of them differently "+
 			"(a letter followed by a combining mark against one precomposed character, Unicode NFD against NFC). Edits are exact: copy the text with the file's own encoding of those letters, or rewrite the file with write_file", abi.Quote(display), line)
 	}
+	if line, ok := shownMatch(text, old); ok {
+		return abi.Errorf(abi.NoMatch, "oldString was not found exactly in %s, but it is there, at line %d, as read_file shows it: there the file holds bytes that are not UTF-8 (Latin-1 text, say), which read_file shows as U+FFFD (\ufffd) and no oldString can name. "+
+			"Make oldString stop before them or start after them, or convert the file to UTF-8 with a command (iconv)", abi.Quote(display), line)
+	}
 	fl := strings.Split(text, "\n")
 	ol := strings.Split(strings.TrimSuffix(old, "\n"), "\n")
 	cands := closest(fl, ol)
@@ -73,6 +77,34 @@ func normalizedMatch(text, old string) (int, bool) {
 		return 0, false
 	}
 	return strings.Count(nt[:i], "\n") + 1, true
+}
+
+// shownMatch reports whether old occurs in text as read_file shows it,
+// each byte that is not UTF-8 made U+FFFD (as JSON sends it), and at
+// which line. Compared as they are, such a line and oldString's look
+// alike to nothing, or only to strings.EqualFold, which decodes the byte
+// as U+FFFD too and called the difference one of letter case.
+func shownMatch(text, old string) (int, bool) {
+	if utf8.ValidString(text) || !strings.ContainsRune(old, utf8.RuneError) {
+		return 0, false
+	}
+	var b strings.Builder
+	b.Grow(len(text) + 64)
+	for s := text; s != ""; {
+		r, size := utf8.DecodeRuneInString(s)
+		if r == utf8.RuneError && size == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[:size])
+		}
+		s = s[size:]
+	}
+	shown := b.String()
+	i := strings.Index(shown, old)
+	if i < 0 {
+		return 0, false
+	}
+	return strings.Count(shown[:i], "\n") + 1, true
 }
 
 // explain says how oldString differs from the file (the first few
@@ -132,6 +164,13 @@ func lineEndOnly(fl, ol []string, start int, old string) bool {
 func lineDiff(f, o string) string {
 	if f == o {
 		return ""
+	}
+	if rest, ok := strings.CutPrefix(o, "\ufeff"); ok && !strings.HasPrefix(f, "\ufeff") {
+		why := "oldString starts with a byte-order mark (U+FEFF), which is not part of the file's text (an edit keeps a file's BOM apart and writes it back): leave it out"
+		if d := lineDiff(f, rest); d != "" {
+			why += "; and " + d
+		}
+		return why
 	}
 	ft, ot := strings.TrimRight(f, " \t"), strings.TrimRight(o, " \t")
 	switch {
