@@ -41,6 +41,12 @@ func fileDiff(s *slot, render bool) (string, int, int) {
 		header = fmt.Sprintf("mode %s → %s\n", s.before.Mode, s.after.Mode)
 	}
 	old, new = asText(old), asText(new)
+	if bytes.HasPrefix(old, bom) && bytes.HasPrefix(new, bom) {
+		// A byte-order mark kept is not shown, as read_file does not
+		// show it and edits and patches match without it: the diff is
+		// one apply_patch takes back.
+		old, new = old[len(bom):], new[len(bom):]
+	}
 	if binary(old) || binary(new) || len(old) > maxDiffInput || len(new) > maxDiffInput {
 		if bytes.Equal(old, new) {
 			return header, 0, 0
@@ -124,6 +130,9 @@ func linkText(img image) string {
 	}
 	return img.Kind
 }
+
+// bom is the UTF-8 byte-order mark.
+var bom = []byte("\xef\xbb\xbf")
 
 // asText is b, or its UTF-8 text when b is UTF-16 that edits read as
 // text: a diff shows the lines an edit matched, and apply_patch takes it

@@ -43,7 +43,14 @@ type FileText struct {
 	content string // the text read, without line numbers
 	lineCut bool   // the one line shown is longer than the cap and was cut
 	byteCap int64  // the byte cap this read had
+	bom     bool   // the file starts with a UTF-8 byte-order mark, left out of content
 }
+
+// utf8BOM is the UTF-8 byte-order mark. The text shown leaves it out, as
+// search_code's lines and the matching of edit_file and apply_patch do:
+// shown, it was the first character of line 1, and line 1 copied as read
+// then matched nothing.
+const utf8BOM = "\xef\xbb\xbf"
 
 // span is what to read of one file: lines from offset (1-based; 0 means
 // 1), limit of them (0: up to defaultLines), or, when byteOffset is above
@@ -97,6 +104,9 @@ func shapeLines(res *abi.ReadResult, body []byte, sp span) (*FileText, error) {
 	if cut {
 		content = trimRune(content)
 		ft.NextByteOffset = res.StartOffset + int64(len(content))
+	}
+	if res.StartOffset == 0 && res.Encoding == "" && strings.HasPrefix(content, utf8BOM) {
+		content, ft.bom = content[len(utf8BOM):], true
 	}
 	ft.content, ft.LineCount, ft.lineCut = content, count, cut
 	if sp.numbered && !cut {
@@ -228,6 +238,13 @@ func render(ft *FileText, numbered bool) string {
 		return fmt.Sprintf("(%s is empty)", ft.Path)
 	}
 	notice := notice(ft)
+	if ft.bom {
+		mark := fmt.Sprintf("[%s starts with a UTF-8 byte-order mark, not shown: edit_file, apply_patch and write_file keep it.]", ft.Path)
+		if notice != "" {
+			mark += "\n" + notice
+		}
+		notice = mark
+	}
 	if ft.Encoding != "" {
 		enc := fmt.Sprintf("[%s is UTF-16 text (%s), shown converted to UTF-8. edit_file, apply_patch and write_file take UTF-8 text as shown and keep the file UTF-16.]", ft.Path, ft.Encoding)
 		if notice != "" {
