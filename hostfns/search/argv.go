@@ -103,6 +103,9 @@ func (s *server) argv(req *abi.SearchRequest, rel, ignoreFile string, perFile in
 	if req.Literal {
 		a = append(a, "--fixed-strings")
 	}
+	if crlf(req) {
+		a = append(a, "--crlf")
+	}
 	if req.IgnoreCase {
 		a = append(a, "--ignore-case")
 	} else {

@@ -93,6 +93,9 @@ type patterns struct {
 	// of about this size, and a longer line is read through a reader
 	// that checks the deadline every block runes.
 	block int
+	// crlf: a \r before a line's \n is left out of what the pattern
+	// reads, as rg's --crlf does (see crlf).
+	crlf bool
 }
 
 // compilePattern compiles req's pattern as rg reads it: literal or a
@@ -135,8 +138,11 @@ func compilePattern(req *abi.SearchRequest) (*patterns, error) {
 	if lits, ok := needles(t.Simplify()); ok && len(lits) <= maxNeedles && slices.IndexFunc(lits, func(l []byte) bool { return len(l) < minNeedle }) < 0 {
 		pt.needles = lits
 	}
+	pt.crlf = crlf(req)
 	if !anchorsText(t) {
-		pt.whole, _ = regexp.Compile("(?m)" + p)
+		if !pt.crlf { // (?m)$ does not match before \r\n
+			pt.whole, _ = regexp.Compile("(?m)" + p)
+		}
 		return pt, nil
 	}
 	if rest, err := regexp.Compile(noTextStart(t).String()); err == nil {
@@ -504,12 +510,16 @@ func (n *nominator) line(rec *records, num int, ln []byte) bool {
 	if num == 1 {
 		re = n.pt.first
 	}
+	m := ln
+	if n.pt.crlf && len(m) > 0 && m[len(m)-1] == '\r' {
+		m = m[:len(m)-1]
+	}
 	var at []int
-	if len(ln) <= n.pt.block {
-		at = re.FindIndex(ln)
+	if len(m) <= n.pt.block {
+		at = re.FindIndex(m)
 	} else {
 		// One call over a line this long could run past the deadline.
-		at = re.FindReaderIndex(&ctxRunes{ctx: n.ctx, b: ln, every: n.pt.block})
+		at = re.FindReaderIndex(&ctxRunes{ctx: n.ctx, b: m, every: n.pt.block})
 		if n.ctx.Err() != nil {
 			return false // the line was cut short: no answer about it
 		}
