@@ -377,6 +377,11 @@ func TestEveryToolResultFitsItsOutputSchema(t *testing.T) {
 			t.Errorf("%s: want %s, got %s", what, st.want, abbrev(text(res)))
 		}
 	}
+	// git_commit refused every path as withheld and said only that nothing
+	// was committed: the model, told no next step, tried the paths again.
+	if msg, _ := got["commit secret"]["message"].(string); !strings.Contains(msg, "leave them to the owner") {
+		t.Errorf("commit secret: the message says no next step: %q", msg)
+	}
 	// Every listed tool was called, to succeed and to fail.
 	for _, tool := range list.Tools {
 		var succeeded, failed bool

@@ -108,7 +108,7 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 			}
 		}
 		if len(res.Staged) == 0 {
-			return nil, juju.Errorf(abi.SecretDenied, "every path given is withheld by the path policy (%s); nothing was staged or committed", strings.Join(quoteAll(r.Skipped), ", "))
+			return nil, juju.Errorf(abi.SecretDenied, "every path given is withheld by the path policy (%s); nothing was staged or committed. Commit the other changes without them, or leave them to the owner, who can commit them on the terminal", strings.Join(quoteAll(r.Skipped), ", "))
 		}
 	}
 	args := []string{"commit", "--message=" + in.Message}
