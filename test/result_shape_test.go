@@ -404,3 +404,27 @@ func TestEveryToolResultFitsItsOutputSchema(t *testing.T) {
 	}
 }
 
+// change_history asked for the changes of a path that none touched said
+// "No change has been recorded in this workspace yet" beside changes it
+// had recorded: its structured content (no changes) and its text told
+// the model different things, and the text sent it away from a journal
+// that rollback_changes could use. Now the text names the path and how
+// to list every change.
+func TestChangeHistoryOfAnUntouchedPathSaysSo(t *testing.T) {
+	s := start(t, workspace(t, map[string]string{"a.txt": "a\n"}))
+	s.ok("write_file", map[string]any{"path": "w.txt", "content": "w\n"})
+	for _, args := range []map[string]any{{"path": "a.txt"}, {"path": "a.txt", "offset": 1}} {
+		res := s.call("change_history", args)
+		got := text(res)
+		if res.IsError || strings.Contains(got, "No change has been recorded") || !strings.Contains(got, `"a.txt"`) ||
+			!strings.Contains(got, "without path") {
+			t.Errorf("change_history %v: %q", args, got)
+		}
+		if n := len(structured(t, res)["changes"].([]any)); n != 0 {
+			t.Errorf("change_history %v: %d changes", args, n)
+		}
+	}
+	if got := s.ok("change_history", map[string]any{}); !strings.Contains(got, "w.txt") {
+		t.Errorf("change_history: %q", got)
+	}
+}

@@ -63,19 +63,25 @@ func changeHistory(_ *juju.Call, in ChangeHistoryArgs) (*juju.Result, error) {
 	if in.ChangeID != "" && len(h.Changes) == 1 {
 		text = oneChange(out, in.Offset)
 	} else {
-		text = listChanges(out, in.Offset)
+		text = listChanges(out, in.Path, in.Offset)
 	}
 	return juju.Text(text).WithStructured(out), nil
 }
 
-// listChanges renders the changes of a list, newest first, each with its
-// first paths, until the text or the structured content reaches the cap.
-func listChanges(h *History, offset int) string {
+// listChanges renders the changes of a list (of those that touched path,
+// when given), newest first, each with its first paths, until the text or
+// the structured content reaches the cap.
+func listChanges(h *History, path string, offset int) string {
 	var b strings.Builder
 	if len(h.Changes) == 0 {
-		if offset > 0 {
+		switch {
+		case path != "" && offset > 0:
+			fmt.Fprintf(&b, "No changes that touched %s after the newest %d; call change_history without path to list every change.\n", abi.Quote(path), offset)
+		case path != "":
+			fmt.Fprintf(&b, "No change recorded in this workspace touched %s; call change_history without path to list every change.\n", abi.Quote(path))
+		case offset > 0:
 			fmt.Fprintf(&b, "No changes after the newest %d.\n", offset)
-		} else {
+		default:
 			b.WriteString("No change has been recorded in this workspace yet.\n")
 		}
 	}
