@@ -224,8 +224,10 @@ func (s *session) callAny(tool string, args any) (*mcp.CallToolResult, error) {
 // tells the model how to call again (SEP-1303). Arguments that stretch the
 // schema but may fit it (a 1 MiB string, a NUL, a lone surrogate, -0,
 // 2^53+1) run the tool, which answers a result too, and any error among
-// them carries a SPEC §10 code and a message. Never a JSON-RPC error, and
-// juju serves a good call after all of them. Over stdio and over HTTP.
+// them carries a SPEC §10 code and a message. Every result, refusal or
+// not, fits the tool's output schema as a strict client checks it
+// (shapeCheck). Never a JSON-RPC error, and juju serves a good call after
+// all of them. Over stdio and over HTTP.
 func TestEveryToolRefusesBadArgumentsAsResults(t *testing.T) {
 	// The calls that fit name a.txt wherever a string goes: they may
 	// write, move or delete it, never keep.txt.
@@ -255,6 +257,8 @@ func checkEveryTool(t *testing.T, s *session) {
 	if len(list.Tools) < 40 {
 		t.Fatalf("juju lists %d tools", len(list.Tools))
 	}
+	_, out := strictSchemas(t, list.Tools)
+	check := shapeCheck{t: t, out: out}
 	calls := 0
 	for _, tool := range list.Tools {
 		raw, err := json.Marshal(tool.InputSchema)
@@ -275,6 +279,7 @@ func checkEveryTool(t *testing.T, s *session) {
 				t.Errorf("%s: want a tool result, got the JSON-RPC error %v", what, err)
 				continue
 			}
+			check.result(what, tool.Name, res, nil)
 			if !res.IsError {
 				if m.bad {
 					t.Errorf("%s: want INVALID_ARGUMENT, the call succeeded: %s", what, abbrev(text(res)))
