@@ -45,7 +45,8 @@ type Log struct {
 	f    *os.File
 	err  error
 
-	unchecked int // bytes appended since the size was last looked at
+	unchecked int  // bytes appended since the size was last looked at
+	torn      bool // the last write to f stopped partway (a full disk): its line has no end
 }
 
 // Open returns the log at path (see Path). Nothing is touched until the
@@ -81,6 +82,7 @@ func (l *Log) rotate() error {
 		}
 		l.f.Close()
 	}
+	l.torn = false
 	l.f, err = os.OpenFile(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	return err
 }
@@ -94,7 +96,10 @@ const maxName = 256
 // Append writes one record as one line. A record is small (arguments are
 // cut, and names; a call's fetches are at most MaxFetches, their URLs at
 // most the 8 KiB the fetch function sends), so the single write is atomic
-// with respect to other writers.
+// with respect to other writers. A write a full disk stopped partway leaves
+// a fragment without its newline: the next record this Log appends begins
+// with one, so it is a line of its own (Read also finds a record written
+// after a fragment by another process).
 func (l *Log) Append(r *Record) error {
 	l.once.Do(l.open)
 	if l.err != nil {
@@ -120,7 +125,14 @@ func (l *Log) Append(r *Record) error {
 			return err
 		}
 	}
-	_, err = l.f.Write(append(b, '\n'))
+	line := append(b, '\n')
+	if l.torn {
+		line = append([]byte{'\n'}, line...)
+	}
+	n, err := l.f.Write(line)
+	if n > 0 {
+		l.torn = err != nil
+	}
 	return err
 }
 
@@ -146,7 +158,8 @@ type Query struct {
 // Read returns the records of the log at path (and its rotated
 // predecessor) that match q, in the order the calls began. A missing log
 // has no records; a line that does not decode (a torn write, a line of any
-// length that is not a record) is skipped, and the lines after it read.
+// length that is not a record) is skipped, and the lines after it read;
+// a record appended after a fragment, on the fragment's line, is read.
 func Read(path string, q Query) ([]Record, error) {
 	var out []Record
 	for _, p := range []string{path + ".1", path} {
@@ -166,7 +179,10 @@ func Read(path string, q Query) ([]Record, error) {
 			}
 			var r Record
 			if json.Unmarshal(line, &r) != nil {
-				continue
+				r = Record{}
+				if !afterFragment(line, &r) {
+					continue
+				}
 			}
 			if !q.Since.IsZero() && r.Time.Before(q.Since) {
 				continue
@@ -181,6 +197,19 @@ func Read(path string, q Query) ([]Record, error) {
 		out = out[len(out)-q.Limit:]
 	}
 	return out, nil
+}
+
+// recordStart begins every record, whichever way it was encoded. Inside a
+// JSON string a quote is escaped, so it appears nowhere else on a line.
+var recordStart = []byte(`{"time":"`)
+
+// afterFragment decodes into r the record that ends line after the
+// fragment (or fragments) of records a full disk or a killed process cut
+// short: a cut record has no newline, so the next record appended, by any
+// process, lands on its line. Only the last record on a line can be whole.
+func afterFragment(line []byte, r *Record) bool {
+	i := bytes.LastIndex(line, recordStart)
+	return i > 0 && json.Unmarshal(line[i:], r) == nil
 }
 
 // settle leaves out the started records of calls whose own record is
