@@ -339,7 +339,8 @@ func (j *Journal) internal(what string, err error) *abi.Error {
 // the paths holding the new state, juju's own writes, are put back; a path
 // in a third state is left as it is, since what is there now was written
 // after juju's write and is stored nowhere else. A path that cannot be put
-// back is left too and logged: no path blocks the journal.
+// back is left too and logged: no path blocks the journal, but for a full
+// disk, which keeps the change pending (TOO_LARGE) until there is room.
 //
 // The new contents were synced before their renames (see place), so a
 // power loss leaves each path old or new, never torn: a third state is
@@ -431,6 +432,14 @@ func (j *Journal) recover(db *bolt.DB, id string) error {
 			temp = tempName(f.Rel, id, i)
 		}
 		if err := placeSynced(roots[f.Root].OS, f.Rel, temp, f.Before, content); err != nil {
+			if errors.Is(err, syscall.ENOSPC) || errors.Is(err, errQuota) {
+				// Room comes back: the change stays pending, and the
+				// next write settles it, instead of leaving this path
+				// new beside old ones with no record to undo it.
+				j.observeRecovered(roots, placed)
+				j.log.Error("journal: a path of an interrupted change cannot be put back on a full disk; the change stays pending", "id", id, "path", f.Path, "err", err)
+				return abi.Errorf(abi.TooLarge, "the disk holding %s is full: juju must first put back the files of a change a crashed juju left halfway, and has no room to; free space on that disk (or tell the owner), then try again", abi.Quote(f.Path))
+			}
 			j.log.Error("journal: a path of an interrupted change could not be put back; it is left as it is", "id", id, "path", f.Path, "err", err)
 			continue
 		}
