@@ -122,3 +122,52 @@ func refusedAtStart(t *testing.T, home, dir, want string) {
 		t.Fatalf("plugins list does not say why the plugin is refused: %+v", p)
 	}
 }
+
+// rawWithDialect is the raw test plugin whose juju_describe gives its echo
+// tool an input schema of JSON Schema draft-07, with the manifest that
+// describes it as a juju that did not check the dialect wrote it.
+func rawWithDialect(t *testing.T) string {
+	t.Helper()
+	dir := authorFolder(t)
+	cliOK(t, t.TempDir(), "plugins", "build", "--wasm", buildRaw(t, ""), dir)
+	wasm, err := os.ReadFile(buildRaw(t, "rawdialect"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "plugin.wasm"), wasm, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	editJSON(t, filepath.Join(dir, "manifest.json"), func(m map[string]any) {
+		m["wasm"].(map[string]any)["sha256"] = installed.Hash(wasm)
+		tool := m["tools"].([]any)[0].(map[string]any)
+		tool["inputSchema"].(map[string]any)["$schema"] = "http://json-schema.org/draft-07/schema#"
+	})
+	return dir
+}
+
+// A plugin whose tool schema declares another dialect than MCP's JSON
+// Schema 2020-12 is refused at install, saying why: juju served it in
+// every tools/list, and clients send each tool's schema to the model's API,
+// which refuses every request of the session for one of draft-07
+// (claude-code#586), juju's own tools' calls included.
+func TestInstallRefusesOtherSchemaDialect(t *testing.T) {
+	home := newHome(t)
+	stdout, stderr, code := cli(t, home, nil, "plugins", "install", rawWithDialect(t), "--yes")
+	out := stdout + stderr
+	if code == 0 {
+		t.Fatalf("install accepted a draft-07 schema:\n%s", out)
+	}
+	if !strings.Contains(out, `$schema names "http://json-schema.org/draft-07/schema#"`) || !strings.Contains(out, "JSON Schema 2020-12") {
+		t.Fatalf("the refusal does not say why:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(home, "data", "plugins", "test-raw")); !os.IsNotExist(err) {
+		t.Fatalf("the refused plugin was installed: %v", err)
+	}
+}
+
+// The same plugin put in place by an older juju is refused when juju
+// starts, and juju serves the rest without its schema.
+func TestStartRefusesOtherSchemaDialect(t *testing.T) {
+	home := newHome(t)
+	refusedAtStart(t, home, rawWithDialect(t), "JSON Schema 2020-12")
+}

@@ -34,6 +34,9 @@ func checkSchema(raw json.RawMessage, input bool, budget *schemaBudget) error {
 	if input && len(top.Properties) == 0 {
 		return errors.New("properties are missing")
 	}
+	if err := checkDialect(raw); err != nil {
+		return err
+	}
 	if input {
 		// mcp-go refuses a tool whose x-mcp-header annotations it could
 		// not route on by panicking when juju registers it: checked here,
@@ -44,6 +47,62 @@ func checkSchema(raw json.RawMessage, input bool, budget *schemaBudget) error {
 	}
 	_, err := compileSchema("schema.json", raw, budget)
 	return err
+}
+
+// dialect is the JSON Schema of every tool schema: MCP's, 2020-12. A
+// tool's $schema may name it, or nothing.
+const dialect = "https://json-schema.org/draft/2020-12/schema"
+
+// checkDialect refuses a schema that names another dialect than dialect
+// anywhere: a string $schema member of any object in it, an embedded
+// resource's or a subschema's too. Clients hand every tool's input schema
+// to the model's API with each request, and Anthropic's refuses the whole
+// request for one of draft-07 (every call of the session fails, other
+// tools' and servers' included); the TypeScript SDK's client will not call
+// a tool whose output schema declares draft-07. Where a $schema is not a
+// keyword (a default's or an enum's value) refusing it costs nothing real.
+func checkDialect(raw json.RawMessage) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	key, inObject := false, []bool{}
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil // compileSchema says what is wrong with the JSON
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			switch v {
+			case '{':
+				inObject = append(inObject, true)
+				key = true
+			case '[':
+				inObject = append(inObject, false)
+				key = false
+			default:
+				inObject = inObject[:len(inObject)-1]
+				key = len(inObject) > 0 && inObject[len(inObject)-1]
+			}
+			continue
+		case string:
+			if key && v == "$schema" {
+				next, err := dec.Token()
+				if err != nil {
+					return nil
+				}
+				if s, ok := next.(string); ok && s != dialect && s != dialect+"#" {
+					return fmt.Errorf("$schema names %s: a tool's schema is JSON Schema 2020-12, MCP's dialect (a $schema of %s, or none), since clients send it to the model's API, which refuses a request holding a schema of another draft", abi.Quote(s), dialect)
+				}
+				if d, ok := next.(json.Delim); ok {
+					inObject = append(inObject, d == '{')
+					key = d == '{'
+				}
+				continue // the member read whole: a key comes next
+			}
+		}
+		if len(inObject) > 0 && inObject[len(inObject)-1] {
+			key = !key
+		}
+	}
 }
 
 // ErrExternalRef is the error of a schema that refers outside itself.

@@ -220,3 +220,43 @@ func TestDecodeRefusesBadHeaderAnnotation(t *testing.T) {
 		t.Errorf("a string's annotation: %v", err)
 	}
 }
+
+// A tool's schemas are JSON Schema 2020-12, MCP's dialect: a $schema
+// naming another draft anywhere in them refuses the manifest. Clients send
+// every tool's input schema to the model's API with every request, and
+// Anthropic's refuses the whole request for one schema of draft-07
+// (claude-code#586: every request of the session fails, juju's core tools
+// and other servers' included); the TypeScript SDK's client refuses to
+// call a tool whose output schema declares draft-07.
+func TestDecodeRefusesOtherSchemaDialects(t *testing.T) {
+	input := `{"type": "object", "properties": {"path": {"type": "string"}}}`
+	output := `{"type": "object", "properties": {"ok": {"type": "boolean"}}}`
+	with := func(in, out string) string {
+		s := strings.Replace(good, input, in, 1)
+		return strings.Replace(s, output, out, 1)
+	}
+	for name, m := range map[string]string{
+		"draft-07 input":  with(`{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"path": {"type": "string"}}}`, output),
+		"draft-04 output": with(input, `{"$schema": "http://json-schema.org/draft-04/schema#", "type": "object", "properties": {"ok": {"type": "number", "maximum": 1, "exclusiveMaximum": true}}}`),
+		"2019-09":         with(`{"$schema": "https://json-schema.org/draft/2019-09/schema", "type": "object", "properties": {"path": {"type": "string"}}}`, output),
+		"latest alias":    with(`{"$schema": "https://json-schema.org/schema", "type": "object", "properties": {"path": {"type": "string"}}}`, output),
+		"embedded $id":    with(`{"type": "object", "properties": {"path": {"$id": "https://juju.invalid/p", "$schema": "http://json-schema.org/draft-04/schema#", "type": "string"}}}`, output),
+		"in a subschema":  with(`{"type": "object", "properties": {"path": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "string"}}}`, output),
+		"own metaschema":  with(`{"$schema": "https://juju.invalid/schema/schema.json#/$defs/m", "$defs": {"m": {}}, "type": "object", "properties": {"path": {"type": "string"}}}`, output),
+	} {
+		if _, err := Decode([]byte(m)); err == nil || !strings.Contains(err.Error(), "JSON Schema 2020-12") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	for name, m := range map[string]string{
+		"none":                good,
+		"2020-12":             with(`{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {"path": {"type": "string"}}}`, output),
+		"2020-12 #":           with(input, `{"$schema": "https://json-schema.org/draft/2020-12/schema#", "type": "object", "properties": {"ok": {"type": "boolean"}}}`),
+		"a text $schema":      with(`{"$schema": "https://json-schema.org/draft/2020-12/schema", "description": "$schema", "type": "object", "properties": {"path": {"type": "string", "enum": ["$schema", "x"]}}}`, output),
+		"an argument $schema": with(`{"type": "object", "properties": {"$schema": {"type": "string"}}, "required": ["$schema"]}`, output),
+	} {
+		if _, err := Decode([]byte(m)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
