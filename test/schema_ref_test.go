@@ -123,14 +123,15 @@ func refusedAtStart(t *testing.T, home, dir, want string) {
 	}
 }
 
-// rawWithDialect is the raw test plugin whose juju_describe gives its echo
-// tool an input schema of JSON Schema draft-07, with the manifest that
-// describes it as a juju that did not check the dialect wrote it.
-func rawWithDialect(t *testing.T) string {
+// rawWithSchema is the raw test plugin built with tag, whose juju_describe
+// gives its echo tool another input schema, with the manifest that
+// describes it as a juju that did not check that schema wrote it (edit
+// makes the plain build's schema the tag's).
+func rawWithSchema(t *testing.T, tag string, edit func(schema map[string]any)) string {
 	t.Helper()
 	dir := authorFolder(t)
 	cliOK(t, t.TempDir(), "plugins", "build", "--wasm", buildRaw(t, ""), dir)
-	wasm, err := os.ReadFile(buildRaw(t, "rawdialect"))
+	wasm, err := os.ReadFile(buildRaw(t, tag))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,35 +140,64 @@ func rawWithDialect(t *testing.T) string {
 	}
 	editJSON(t, filepath.Join(dir, "manifest.json"), func(m map[string]any) {
 		m["wasm"].(map[string]any)["sha256"] = installed.Hash(wasm)
-		tool := m["tools"].([]any)[0].(map[string]any)
-		tool["inputSchema"].(map[string]any)["$schema"] = "http://json-schema.org/draft-07/schema#"
+		edit(m["tools"].([]any)[0].(map[string]any)["inputSchema"].(map[string]any))
 	})
 	return dir
 }
 
+// rawWithDialect is the raw test plugin whose echo tool's input schema
+// declares JSON Schema draft-07.
+func rawWithDialect(t *testing.T) string {
+	return rawWithSchema(t, "rawdialect", func(s map[string]any) {
+		s["$schema"] = "http://json-schema.org/draft-07/schema#"
+	})
+}
+
+// rawWithTopAnyOf is the raw test plugin whose echo tool's input schema
+// has anyOf at its top.
+func rawWithTopAnyOf(t *testing.T) string {
+	return rawWithSchema(t, "rawtopanyof", func(s map[string]any) {
+		delete(s, "required")
+		s["anyOf"] = []any{map[string]any{"required": []any{"text"}}}
+	})
+}
+
 // A plugin whose tool schema declares another dialect than MCP's JSON
-// Schema 2020-12 is refused at install, saying why: juju served it in
-// every tools/list, and clients send each tool's schema to the model's API,
-// which refuses every request of the session for one of draft-07
-// (claude-code#586), juju's own tools' calls included.
-func TestInstallRefusesOtherSchemaDialect(t *testing.T) {
-	home := newHome(t)
-	stdout, stderr, code := cli(t, home, nil, "plugins", "install", rawWithDialect(t), "--yes")
-	out := stdout + stderr
-	if code == 0 {
-		t.Fatalf("install accepted a draft-07 schema:\n%s", out)
-	}
-	if !strings.Contains(out, `$schema names "http://json-schema.org/draft-07/schema#"`) || !strings.Contains(out, "JSON Schema 2020-12") {
-		t.Fatalf("the refusal does not say why:\n%s", out)
-	}
-	if _, err := os.Stat(filepath.Join(home, "data", "plugins", "test-raw")); !os.IsNotExist(err) {
-		t.Fatalf("the refused plugin was installed: %v", err)
+// Schema 2020-12, or whose input schema has anyOf, oneOf or allOf at its
+// top, is refused at install, saying why: juju served it in every
+// tools/list, and clients send each tool's input schema to the model's
+// API, which refuses every request of the session for one such tool
+// (claude-code#586, #5319), juju's own tools' calls included.
+func TestInstallRefusesSchemasAModelsAPIRefuses(t *testing.T) {
+	for name, c := range map[string]struct {
+		dir  func(*testing.T) string
+		want []string
+	}{
+		"draft-07":  {rawWithDialect, []string{`$schema names "http://json-schema.org/draft-07/schema#"`, "JSON Schema 2020-12"}},
+		"top anyOf": {rawWithTopAnyOf, []string{"anyOf at its top"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			home := newHome(t)
+			stdout, stderr, code := cli(t, home, nil, "plugins", "install", c.dir(t), "--yes")
+			out := stdout + stderr
+			if code == 0 {
+				t.Fatalf("install accepted the schema:\n%s", out)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Fatalf("the refusal does not say why (%s):\n%s", w, out)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(home, "data", "plugins", "test-raw")); !os.IsNotExist(err) {
+				t.Fatalf("the refused plugin was installed: %v", err)
+			}
+		})
 	}
 }
 
-// The same plugin put in place by an older juju is refused when juju
-// starts, and juju serves the rest without its schema.
-func TestStartRefusesOtherSchemaDialect(t *testing.T) {
-	home := newHome(t)
-	refusedAtStart(t, home, rawWithDialect(t), "JSON Schema 2020-12")
+// The same plugins put in place by an older juju are refused when juju
+// starts, and juju serves the rest without their schemas.
+func TestStartRefusesSchemasAModelsAPIRefuses(t *testing.T) {
+	refusedAtStart(t, newHome(t), rawWithDialect(t), "JSON Schema 2020-12")
+	refusedAtStart(t, newHome(t), rawWithTopAnyOf(t), "anyOf at its top")
 }

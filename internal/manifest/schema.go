@@ -24,6 +24,9 @@ func checkSchema(raw json.RawMessage, input bool, budget *schemaBudget) error {
 	var top struct {
 		Type       any             `json:"type"`
 		Properties json.RawMessage `json:"properties"`
+		AnyOf      json.RawMessage `json:"anyOf"`
+		OneOf      json.RawMessage `json:"oneOf"`
+		AllOf      json.RawMessage `json:"allOf"`
 	}
 	if err := json.Unmarshal(raw, &top); err != nil {
 		return fmt.Errorf("not a JSON object: %v", err)
@@ -38,6 +41,14 @@ func checkSchema(raw json.RawMessage, input bool, budget *schemaBudget) error {
 		return err
 	}
 	if input {
+		// Clients send the input schema to the model's API with every
+		// request, and Anthropic's refuses the whole request for one
+		// whose top holds a combinator: every call of the session failed.
+		for i, v := range []json.RawMessage{top.AnyOf, top.OneOf, top.AllOf} {
+			if len(v) > 0 {
+				return fmt.Errorf("%s at its top: a model's API refuses every request holding a tool whose input schema has anyOf, oneOf or allOf at its top; put the rule inside a property, or check it in the tool", [...]string{"anyOf", "oneOf", "allOf"}[i])
+			}
+		}
 		// mcp-go refuses a tool whose x-mcp-header annotations it could
 		// not route on by panicking when juju registers it: checked here,
 		// such a plugin is refused, and juju starts without it.

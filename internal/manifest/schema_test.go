@@ -260,3 +260,25 @@ func TestDecodeRefusesOtherSchemaDialects(t *testing.T) {
 		}
 	}
 }
+
+// A tool's input schema has no oneOf, anyOf or allOf at its top: clients
+// send it to the model's API, and Anthropic's refuses every request
+// holding one (claude-code#5319), so one such tool of one plugin failed
+// every request of the session. Below the top they stay.
+func TestDecodeRefusesTopLevelCombinators(t *testing.T) {
+	input := `{"type": "object", "properties": {"path": {"type": "string"}}}`
+	for _, k := range []string{"anyOf", "oneOf", "allOf"} {
+		m := strings.Replace(good, input, `{"type": "object", "properties": {"path": {"type": "string"}, "glob": {"type": "string"}}, "`+k+`": [{"required": ["path"]}, {"required": ["glob"]}]}`, 1)
+		if _, err := Decode([]byte(m)); err == nil || !strings.Contains(err.Error(), k+" at its top") {
+			t.Errorf("%s: %v", k, err)
+		}
+	}
+	nested := strings.Replace(good, input, `{"type": "object", "properties": {"path": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}}`, 1)
+	if _, err := Decode([]byte(nested)); err != nil {
+		t.Errorf("anyOf below the top: %v", err)
+	}
+	output := strings.Replace(good, `"outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}`, `"outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}, "anyOf": [{"required": ["ok"]}]}`, 1)
+	if _, err := Decode([]byte(output)); err != nil {
+		t.Errorf("anyOf at an output schema's top (no model's API reads it): %v", err)
+	}
+}
