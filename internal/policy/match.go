@@ -31,6 +31,15 @@ var defaultSecrets = []string{
 	// the policy.
 	"**/.git/**/config", "**/.git/**/config.worktree",
 	"**/*.git/config", "**/*.git/config.worktree",
+	// git keeps every committed and staged file's content below .git,
+	// secrets' too, where the name rules above never see it: a stopped
+	// rebase's patch (rebase-merge/patch, rebase-apply) and a commit made
+	// with -v (COMMIT_EDITMSG) hold the commit's diff as text, rerere's
+	// cache the text of conflicted files, Git LFS its objects as plain
+	// files, and a loose object's name is the SHA-1 of a file's content.
+	"**/.git/**/objects", "**/.git/**/lfs", "**/.git/**/rr-cache",
+	"**/.git/**/rebase-apply", "**/.git/**/rebase-merge/patch", "**/.git/**/COMMIT_EDITMSG",
+	"**/*.git/objects", "**/*.git/lfs",
 }
 
 // globSet matches root-relative, slash-separated paths against a list of
