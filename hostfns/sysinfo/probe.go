@@ -205,7 +205,7 @@ func probe(ctx context.Context, path string, args, env []string, timeout time.Du
 	}
 	for _, b := range []*proc.Capped{stdout, stderr} {
 		for _, l := range strings.Split(b.String(), "\n") {
-			if l = strings.TrimSpace(l); l != "" {
+			if l = strings.TrimSpace(plain(l)); l != "" {
 				if len(l) > 200 {
 					l = strings.ToValidUTF8(l[:200], "")
 				}
@@ -214,4 +214,42 @@ func probe(ctx context.Context, path string, args, env []string, timeout time.Du
 		}
 	}
 	return ""
+}
+
+// plain is a line of a program's output as text: its terminal escape
+// sequences (mvn colours its version line even into a pipe: ESC[1m …
+// ESC[m) removed, and any other control character with them, so the
+// version reads as the terminal showed it and no escape reaches the
+// model or the owner's terminal.
+func plain(l string) string {
+	var b strings.Builder
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		switch {
+		case c == 0x1b && i+1 < len(l) && l[i+1] == '[':
+			// CSI: parameters and intermediates, then one final byte.
+			for i += 2; i < len(l) && (l[i] < 0x40 || l[i] > 0x7e); i++ {
+			}
+		case c == 0x1b && i+1 < len(l) && l[i+1] == ']':
+			// OSC: up to BEL or ESC \.
+			for i += 2; i < len(l) && l[i] != 0x07 && l[i] != 0x1b; i++ {
+			}
+			if i+1 < len(l) && l[i] == 0x1b && l[i+1] == '\\' {
+				i++
+			}
+		case c == 0x1b && i+1 < len(l):
+			i++ // a two-byte escape
+		case c == '\t':
+			b.WriteByte(' ')
+		case c < 0x20 || c == 0x7f:
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return strings.Map(func(r rune) rune {
+		if r >= 0x80 && r <= 0x9f { // C1 controls
+			return -1
+		}
+		return r
+	}, b.String())
 }
