@@ -36,6 +36,17 @@ type collector struct {
 
 	cur     *file // the file whose candidates are arriving
 	stopped bool  // the cap was reached; rg is killed
+
+	// byRG says rg nominates. rg opens files by path, so a folder swapped
+	// for a link out of the roots while it runs has it read an outside
+	// file under a name of the root's, and it names the file only when the
+	// pattern matches that file's content. So nothing the host did not
+	// confirm may change the answer: a candidate not confirmed is dropped
+	// without saying Changed, and the caps (Truncated) count confirmed
+	// lines and files alone. Each was one bit a search of an outside file
+	// (TestSearchAnswerIsNoOracleOfOutsideFiles). The host's own search
+	// reads beneath the root and may say Changed.
+	byRG bool
 }
 
 // file is one file of rg's output while its candidates arrive.
@@ -67,21 +78,17 @@ func (c *collector) line(b []byte) bool {
 	}
 	if c.cur == nil || c.cur.name != string(name) {
 		c.flush()
-		c.cur = c.admit(string(name))
-		if c.cur.f != nil && !c.content() && len(c.res.Files) >= c.max {
-			c.res.Truncated, c.stopped = true, true
+		if c.stopped {
 			return false
 		}
+		c.cur = c.admit(string(name))
 	}
 	if c.cur.f == nil {
 		return true
 	}
-	if c.content() && c.res.Matches+len(c.cur.cands) >= c.max {
-		c.res.Truncated, c.stopped = true, true
-		return false
-	}
-	if c.req.Mode == abi.SearchCount && len(c.cur.cands) >= abi.MaxFileCount {
-		c.res.Truncated = true // the file holds more: its count stops here
+	if len(c.cur.cands) >= c.perFile() {
+		// All the lines the answer can use; flush decides, from the
+		// lines it confirms, whether the cap is reached.
 		return c.ctx.Err() == nil
 	}
 	cand := nominate(n, text, col-1, c.content(), c.seed)
@@ -123,6 +130,9 @@ func (c *collector) longLine(head []byte) {
 	}
 	if c.cur == nil || c.cur.name != string(name) {
 		c.flush()
+		if c.stopped {
+			return
+		}
 		c.cur = c.admit(string(name))
 	}
 	if c.cur.f != nil && len(c.res.LongLines) < abi.MaxLongLines {
@@ -212,12 +222,12 @@ func (c *collector) flush() {
 	if err != nil {
 		if c.ctx.Err() == nil {
 			c.s.log.Warn("search: reading a file rg reported failed", "path", f.display, "err", err)
-			c.res.Changed = true
+			c.changed()
 		}
 		return
 	}
 	if hf.dropped {
-		c.res.Changed = true
+		c.changed()
 	}
 	for _, n := range hf.long {
 		if len(c.res.LongLines) < abi.MaxLongLines {
@@ -226,6 +236,19 @@ func (c *collector) flush() {
 	}
 	if len(hf.matches) == 0 {
 		return
+	}
+	// The caps, on confirmed lines and files alone: past them, more
+	// matches exist and the search stops.
+	switch {
+	case !c.content() && len(c.res.Files) >= c.max:
+		c.res.Truncated, c.stopped = true, true
+		return
+	case c.content() && c.res.Matches+len(hf.matches) > c.max:
+		hf.matches = hf.matches[:c.max-c.res.Matches]
+		c.res.Truncated, c.stopped = true, true
+	case c.req.Mode == abi.SearchCount && len(hf.matches) > abi.MaxFileCount:
+		hf.matches = hf.matches[:abi.MaxFileCount]
+		c.res.Truncated = true // the file holds more: its count stops here
 	}
 	out := abi.SearchFile{Path: f.display}
 	switch c.req.Mode {
@@ -238,6 +261,20 @@ func (c *collector) flush() {
 		c.res.Matches += len(out.Matches)
 	}
 	c.res.Files = append(c.res.Files, out)
+}
+
+// changed says a file rg named changed while it was searched, unless rg
+// nominates (see byRG).
+func (c *collector) changed() {
+	if !c.byRG {
+		c.res.Changed = true
+	}
+}
+
+// perFile is the most candidates one file may hold: as many as the
+// search takes from a file (perFile), at most one past the result cap.
+func (c *collector) perFile() int {
+	return perFile(c.req.Mode, c.max)
 }
 
 // admit decides whether a file rg names may be shown: the file glob (a
@@ -273,12 +310,12 @@ func (c *collector) admit(name string) *file {
 			return &file{name: name, display: display, f: f}
 		}
 		f.Close()
-		c.res.Changed = true
+		c.changed()
 		return skip
 	}
 	r, aerr := c.s.pol.Resolve(display)
 	if aerr != nil || r.Root != c.root || r.Rel != rel || !r.Info.Mode().IsRegular() {
-		c.res.Changed = true
+		c.changed()
 		return skip
 	}
 	f, _, aerr := c.s.pol.OpenRead(r)
@@ -286,7 +323,7 @@ func (c *collector) admit(name string) *file {
 	case aerr != nil && aerr.Code == abi.SecretDenied:
 		return skip
 	case aerr != nil:
-		c.res.Changed = true
+		c.changed()
 		return skip
 	}
 	return &file{name: name, display: display, f: f}

@@ -46,14 +46,15 @@
 // candidate is kept only when the host read the same line at its number;
 // the line and its context lines returned are the host's, and files and
 // counts are derived from the kept lines alone. A candidate the host did
-// not confirm is dropped and the result says Changed. A file the policy
+// not confirm is dropped without a word, and the caps count kept lines
+// alone: rg may have read an outside file under the name (a folder swapped
+// for a link), so either would tell whether it matched. A file the policy
 // refuses, or whose name is not UTF-8, is passed over without a word: rg
 // names a file only when the pattern matches it, so counting refused
 // files (the result's Hidden and Unnamed, no longer set) would let a
 // pattern read them. A withheld or outside file's content, name or count
 // therefore never leaves the host, whatever the pattern; what rg read can
-// only make some of the root's own matches missing (and, in a race, the
-// result say Changed).
+// only make some of the root's own matches missing.
 //
 // The host reads lines as rg does with its default encoding (a UTF-8 or
 // UTF-16 byte-order mark makes the file decoded), so that both number and

@@ -41,8 +41,10 @@ func match(path string, n int, line string) string {
 // prints when it read another file, say an outside folder swapped in for a
 // moment) gets only the lines the host read the same at the same numbers,
 // shown with the host's text and the host's context lines; the rest is
-// dropped and the result says files changed. Names that are not the root's
-// files are neither shown nor counted hidden.
+// dropped without a word (rg names a file only when the pattern matches
+// what it read, so saying files changed would say an outside file
+// matched). Names that are not the root's files are neither shown nor
+// counted hidden.
 func TestRGOnlyNominates(t *testing.T) {
 	root := testfs.Workspace(t, map[string]string{
 		"a.txt": "one\nneedle inside\nthree\nfour\n",
@@ -69,8 +71,8 @@ func TestRGOnlyNominates(t *testing.T) {
 			if mode == abi.SearchFiles {
 				wantMatches = 0 // files mode counts no lines
 			}
-			if res.Error != nil || !res.Changed || res.Hidden != 0 || res.Matches != wantMatches {
-				t.Fatalf("want a.txt's one line, changed, nothing hidden: %s", raw)
+			if res.Error != nil || res.Changed || res.Hidden != 0 || res.Matches != wantMatches {
+				t.Fatalf("want a.txt's one line, nothing said changed or hidden: %s", raw)
 			}
 			if len(res.Files) != 1 || res.Files[0].Path != "a.txt" {
 				t.Fatalf("files: %s", raw)
@@ -88,6 +90,39 @@ func TestRGOnlyNominates(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUnconfirmedNominationsChangeNothing: rg reads files by path, so a
+// folder swapped for a link out of the roots while it runs has it read
+// outside files under the root's names (TestSearchAnswerIsNoOracleOfOutsideFiles
+// end to end). Whatever it then nominates that the host does not confirm —
+// lines of a file the root holds under that name, a file the root does
+// not hold — the answer is the one rg gives without them, field by field,
+// in every mode and at every cap: neither "files changed" nor "more
+// matches exist" (counted from rg's lines before the host read them) may
+// tell that an outside file matched.
+func TestUnconfirmedNominationsChangeNothing(t *testing.T) {
+	root := testfs.Workspace(t, map[string]string{
+		"decoy.txt": "DECOY\n",
+		"d/token":   "nothing to see\nnor here\n",
+	})
+	p := newPolicy(t, root)
+	plain := fakeRG(t, match("decoy.txt", 1, "DECOY"))
+	var outside []string
+	for n := 1; n <= abi.MaxFileCount+1; n++ {
+		outside = append(outside, match("d/token", n, "tok=SECRET"))
+	}
+	raced := fakeRG(t, append([]string{match("decoy.txt", 1, "DECOY")}, append(outside, match("d/only-outside", 1, "tok=SECRET"))...)...)
+	for _, mode := range []string{abi.SearchContent, abi.SearchFiles, abi.SearchCount} {
+		for _, max := range []int{0, 1} {
+			req := abi.SearchRequest{Pattern: "DECOY|tok=SECRET", Mode: mode, MaxResults: max}
+			want, _ := json.Marshal(call(t, p, Options{RG: plain}, req))
+			got, _ := json.Marshal(call(t, p, Options{RG: raced}, req))
+			if string(got) != string(want) {
+				t.Errorf("%s, maxResults %d: rg's unconfirmed lines changed the answer:\n%s\nwithout them:\n%s", mode, max, got, want)
+			}
+		}
 	}
 }
 
