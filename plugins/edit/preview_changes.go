@@ -1,7 +1,9 @@
 package edit
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -19,6 +21,63 @@ type Operation struct {
 	ExpectedSha256 string `json:"expectedSha256,omitempty" desc:"The SHA-256 the file must have now."`
 	Destination    string `json:"destination,omitempty" desc:"move: the new path."`
 	Recursive      bool   `json:"recursive,omitempty" desc:"delete: a folder with everything inside."`
+
+	given map[string]bool // the keys the operation's JSON object holds
+}
+
+// UnmarshalJSON decodes an operation and notes which keys it holds: a
+// write without content, or an edit without newString, is a mistake to
+// name, where the empty string they would default to planned emptying the
+// file, or deleting oldString.
+func (o *Operation) UnmarshalJSON(b []byte) error {
+	type plain Operation
+	if err := json.Unmarshal(b, (*plain)(o)); err != nil {
+		return err
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(b, &keys); err != nil {
+		return err
+	}
+	o.given = make(map[string]bool, len(keys))
+	for k := range keys {
+		o.given[k] = true
+	}
+	return nil
+}
+
+// opFields are the keys each op takes beside op and path.
+var opFields = map[string][]string{
+	abi.OpWrite:  {"content", "expectedSha256"},
+	abi.OpEdit:   {"oldString", "newString", "replaceAll", "expectedSha256"},
+	abi.OpDelete: {"recursive", "expectedSha256"},
+	abi.OpMove:   {"destination", "expectedSha256"},
+	abi.OpMkdir:  {},
+}
+
+// check refuses operation i (0-based) when it lacks a key its op needs
+// or holds one its op does not take (a delete with a destination was a
+// delete, its destination unread).
+func (o *Operation) check(i int) error {
+	need := map[string][]string{abi.OpWrite: {"content"}, abi.OpEdit: {"oldString", "newString"}, abi.OpMove: {"destination"}}
+	for _, k := range need[o.Op] {
+		if !o.given[k] {
+			return juju.Errorf(abi.InvalidArgument, "operation %d (%s %s) has no %s, which a%s %s needs; add it (an empty string is allowed)", i+1, o.Op, o.Path, k, article(o.Op), o.Op)
+		}
+	}
+	for _, k := range []string{"content", "oldString", "newString", "replaceAll", "expectedSha256", "destination", "recursive"} {
+		if o.given[k] && !slices.Contains(opFields[o.Op], k) {
+			return juju.Errorf(abi.InvalidArgument, "operation %d (%s %s) has %s, which a%s %s does not take; leave it out, or give the op that takes it", i+1, o.Op, o.Path, k, article(o.Op), o.Op)
+		}
+	}
+	return nil
+}
+
+// article is "n" before an op starting with a vowel, so "an edit".
+func article(op string) string {
+	if op != "" && strings.IndexByte("aeiou", op[0]) >= 0 {
+		return "n"
+	}
+	return ""
 }
 
 // PreviewChangesArgs are the arguments of preview_changes.
@@ -39,6 +98,11 @@ func init() {
 func buildChange(ops []Operation, patch string) (*juju.Change, error) {
 	c := new(juju.Change)
 	for i, o := range ops {
+		if o.given != nil { // decoded from JSON (a plan built in Go sets no keys)
+			if err := o.check(i); err != nil {
+				return nil, err
+			}
+		}
 		op := abi.ChangeOp{Op: o.Op, Path: o.Path, ExpectedSHA256: o.ExpectedSha256}
 		switch o.Op {
 		case abi.OpWrite:
