@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -66,6 +67,18 @@ func TestFailuresWriteNothing(t *testing.T) {
 		})
 	}
 	noTemps(t, f.root)
+}
+
+// TestNotEmptyFolderCountsItsEntries: a delete of a folder with one entry
+// says "1 entry", not "1 entries".
+func TestNotEmptyFolderCountsItsEntries(t *testing.T) {
+	f := newFixture(t, map[string]string{"one/x": "x\n", "two/a": "a\n", "two/b": "b\n"})
+	for path, want := range map[string]string{"one": "(1 entry)", "two": "(2 entries)"} {
+		_, e := f.apply(op(abi.OpDelete, path, ""))
+		if msg := wantCode(t, e, abi.InvalidArgument); !strings.Contains(msg, want) {
+			t.Errorf("delete %s: %q lacks %q", path, msg, want)
+		}
+	}
 }
 
 func TestTooLarge(t *testing.T) {

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -96,7 +97,11 @@ func (d *draft) remove(s *slot, recursive bool) *abi.Error {
 			return e
 		}
 		if len(kids) > 0 && !recursive {
-			return abi.Errorf(abi.InvalidArgument, "%s is a folder that is not empty (%d entries); set recursive to delete it with everything inside", abi.Quote(s.display), len(kids))
+			entries := fmt.Sprintf("%d entries", len(kids))
+			if len(kids) == 1 {
+				entries = "1 entry"
+			}
+			return abi.Errorf(abi.InvalidArgument, "%s is a folder that is not empty (%s); set recursive to delete it with everything inside", abi.Quote(s.display), entries)
 		}
 		for _, k := range kids {
 			if e := d.remove(k, true); e != nil {
