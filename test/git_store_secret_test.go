@@ -38,7 +38,7 @@ func TestGitStoresOfContentAreSecrets(t *testing.T) {
 	write(t, root, ".env", "API_KEY=SECRET-IN-HISTORY\n")
 	write(t, root, "README.md", "feature\n")
 	git(nil, "add", "-f", ".")
-	git([]string{"GIT_EDITOR=sed -i 1s/^/feature/"}, "commit", "-q", "-v")
+	git([]string{`GIT_EDITOR=sh -c 'echo feature >"$1.t" && cat "$1" >>"$1.t" && mv "$1.t" "$1"' editor`}, "commit", "-q", "-v")
 	// main changes README.md too: rebasing feature onto it stops.
 	git(nil, "checkout", "-q", "main")
 	write(t, root, "README.md", "main\n")
