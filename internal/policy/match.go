@@ -140,11 +140,57 @@ func foldRune(r rune) rune {
 	return unicode.ToLower(r)
 }
 
-// matchOne reports whether rel itself (not a folder above it) matches.
-// Every comparison is made on rel folded (fold), whose length may differ
-// from rel's.
+// matchOne reports whether rel itself (not a folder above it) matches,
+// or a copy of it an editor or a merge tool keeps beside it does (copyOf):
+// Emacs's .env~ holds what .env held before its last save. Every
+// comparison is made on rel folded (fold), whose length may differ from
+// rel's.
 func (g *globSet) matchOne(rel string) bool {
 	rel = fold(rel)
+	for range 4 {
+		if g.matchFolded(rel) {
+			return true
+		}
+		dir, name := "", rel
+		if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+			dir, name = rel[:i+1], rel[i+1:]
+		}
+		orig, ok := copyOf(name)
+		if !ok {
+			return false
+		}
+		rel = dir + orig
+	}
+	return false
+}
+
+// copySuffixes end the name of a copy of a file that editors and tools
+// keep beside it: backups (Emacs, gedit, Kate: "~"; ".bak", ".old"), what
+// git mergetool and patch leave (".orig"), and nano's file saved on a
+// crash (".save").
+var copySuffixes = []string{"~", ".bak", ".old", ".orig", ".save"}
+
+// copyOf is the name of the file name (folded) is a copy of: name less a
+// copy suffix, Emacs's auto-save "#name#", or vim's swap file
+// ".name.swp" (.swo … .swa for more at once). ok is false when name is
+// none of those, or nothing is left.
+func copyOf(name string) (orig string, ok bool) {
+	switch n := len(name); {
+	case n > 2 && name[0] == '#' && name[n-1] == '#':
+		return name[1 : n-1], true
+	case n > 5 && name[0] == '.' && name[n-4:n-1] == ".sw" && 'a' <= name[n-1] && name[n-1] <= 'p':
+		return name[1 : n-4], true
+	}
+	for _, s := range copySuffixes {
+		if len(name) > len(s) && strings.HasSuffix(name, s) {
+			return name[:len(name)-len(s)], true
+		}
+	}
+	return "", false
+}
+
+// matchFolded is matchOne for rel already folded, without copies.
+func (g *globSet) matchFolded(rel string) bool {
 	name := rel
 	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
 		name = rel[i+1:]
