@@ -5,7 +5,10 @@ package git
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -44,5 +47,79 @@ func TestGitStopsBeforeTheCallsDeadline(t *testing.T) {
 	}
 	if took >= deadline {
 		t.Errorf("git answered after the call's deadline (%v, deadline %v)", took, deadline)
+	}
+}
+
+// TestRepoFilesAreNeverWaitedOn: the files juju reads to find a
+// repository (a .git file's gitdir, commondir, a worktree's gitdir, a
+// submodule's config) and before each run (objects/info/alternates) are
+// workspace content, which a command may make FIFOs; opening one for
+// reading waits for a writer, and held every git tool (or juju's start)
+// for ever. Each is passed over, or refused, and never opened.
+func TestRepoFilesAreNeverWaitedOn(t *testing.T) {
+	root := t.TempDir()
+	wt, g := filepath.Join(root, "wt"), filepath.Join(root, "g")
+	for _, d := range []string{wt, filepath.Join(g, "objects", "info")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: ../g\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(g, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"commondir", "gitdir", "config", "objects/info/alternates"} {
+		if err := syscall.Mkfifo(filepath.Join(g, name), 0o644); err != nil {
+			t.Skip(err)
+		}
+	}
+	done := make(chan struct{})
+	var r *repo
+	var rerr error
+	var aerr *abi.Error
+	go func() {
+		defer close(done)
+		r, rerr = repoAt(wt, []string{root})
+		if rerr == nil {
+			p, err := policy.New(policy.Config{Roots: []string{root}})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer p.Close()
+			aerr = checkStore(p, r)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute): // milliseconds; a minute to tell a hang on any machine
+		t.Fatal("finding the repository, or checking its store, waits on a FIFO")
+	}
+	if rerr != nil {
+		t.Fatalf("the repository beside FIFOs is not found: %v", rerr)
+	}
+	if r.common != r.gitDir {
+		t.Errorf("a FIFO commondir was read: common %s, git folder %s", r.common, r.gitDir)
+	}
+	if aerr == nil || aerr.Code != abi.PathDenied || !strings.Contains(aerr.Message, "alternates") {
+		t.Errorf("a FIFO for alternates is not refused: %v", aerr)
+	}
+
+	// With g outside the roots, it is used only when it names wt back:
+	// its gitdir and its config are FIFOs, so it does not.
+	done = make(chan struct{})
+	go func() {
+		defer close(done)
+		_, rerr = repoAt(wt, []string{wt})
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("asking whether a repository names its work tree back waits on a FIFO")
+	}
+	if !errors.Is(rerr, errForeign) {
+		t.Errorf("a repository outside the roots whose gitdir and config are FIFOs: %v", rerr)
 	}
 }

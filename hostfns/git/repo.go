@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/jujutools/juju/internal/policy"
 )
@@ -82,7 +83,7 @@ func repoAt(dir string, roots []string) (*repo, error) {
 			return nil, fmt.Errorf("%w: %s points to %s, which has no HEAD", errNoRepo, dotgit, gitDir)
 		}
 		common := gitDir
-		if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		if b, err := readRegular(filepath.Join(gitDir, "commondir"), 1<<20); err == nil {
 			c := strings.TrimSpace(string(b))
 			if !filepath.IsAbs(c) {
 				c = filepath.Join(gitDir, c)
@@ -140,7 +141,7 @@ func inside(p string, roots []string) bool {
 // (A repository split off with --separate-git-dir outside the roots does
 // not name its work tree, and is not used.)
 func pointsBack(gitDir, dotgit, dir string) bool {
-	if b, err := os.ReadFile(filepath.Join(gitDir, "gitdir")); err == nil {
+	if b, err := readRegular(filepath.Join(gitDir, "gitdir"), 1<<20); err == nil {
 		p := strings.TrimSpace(string(b))
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(gitDir, p)
@@ -158,6 +159,48 @@ func pointsBack(gitDir, dotgit, dir string) bool {
 	return false
 }
 
+// errNotRegular is a file juju reads in a repository's folders that is
+// not a regular file.
+var errNotRegular = errors.New("not a regular file")
+
+// openRegular opens name, following links, for reading when it is a
+// regular file. A repository's folders are workspace content, which a
+// confined command may write (all of a .git it made with git init since
+// juju started): opening a FIFO for reading waits for a writer, so a FIFO
+// at a name juju reads before a git run (objects/info/alternates) held
+// every git tool for ever. So the name is looked at first, never opened
+// unless a regular file (a FIFO or a device is not), and opened without
+// blocking, and what was opened must be that very file.
+func openRegular(name string) (*os.File, error) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", name, errNotRegular)
+	}
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if at, err := f.Stat(); err != nil || !os.SameFile(at, fi) {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", name, errNotRegular)
+	}
+	return f, nil
+}
+
+// readRegular reads at most max bytes of name, a regular file
+// (openRegular).
+func readRegular(name string, max int64) ([]byte, error) {
+	f, err := openRegular(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, max))
+}
+
 func sameFile(a, b string) bool {
 	fa, err := os.Stat(a)
 	if err != nil {
@@ -171,7 +214,7 @@ func sameFile(a, b string) bool {
 // for a submodule ([core] then "worktree = PATH"); "" when absent. Only
 // that file is read: includes are not followed.
 func coreWorktree(name string) string {
-	f, err := os.Open(name)
+	f, err := openRegular(name)
 	if err != nil {
 		return ""
 	}
@@ -196,7 +239,7 @@ func coreWorktree(name string) string {
 
 // readGitFile reads a `.git` file's "gitdir: PATH" line.
 func readGitFile(name string) (string, error) {
-	f, err := os.Open(name)
+	f, err := openRegular(name)
 	if err != nil {
 		return "", err
 	}

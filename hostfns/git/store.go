@@ -1,8 +1,8 @@
 package git
 
 import (
+	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -149,17 +149,16 @@ func (c *storeCheck) walk(dir string, top bool) *abi.Error {
 // inside the roots, and is checked like the repository's own folders.
 func (c *storeCheck) alternates(objects string) *abi.Error {
 	name := filepath.Join(objects, "info", "alternates")
-	f, err := os.Open(name)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxAlternatesFile+1))
-	if err != nil {
-		return nil
-	}
 	refuse := func(why string) *abi.Error {
 		return abi.Errorf(abi.PathDenied, "%s %s, so git would read another repository's objects as this one's; juju's git tools do not read this repository until the owner makes it stand alone (git repack -a -d, then remove that file, on the terminal)", abi.Quote(c.display(name)), why)
+	}
+	b, err := readRegular(name, maxAlternatesFile+1)
+	if errors.Is(err, errNotRegular) {
+		// A FIFO, which git would wait on as juju did, or a device.
+		return abi.Errorf(abi.PathDenied, "%s is not a regular file, so git would wait on it or read a device; juju's git tools do not read this repository until it is removed (on the terminal, or with run_command)", abi.Quote(c.display(name)))
+	}
+	if err != nil {
+		return nil
 	}
 	if len(b) > maxAlternatesFile {
 		return refuse(fmt.Sprintf("is longer than the %d KiB juju reads", maxAlternatesFile>>10))
