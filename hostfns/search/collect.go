@@ -22,6 +22,17 @@ import (
 // host opens each named file through the policy, reads it, and builds every
 // line it returns from its own read, keeping only the lines it read the
 // same as rg. It stops at the result cap.
+//
+// Nothing the host did not confirm changes the answer: a candidate not
+// confirmed is dropped without a word (the result's Changed is no longer
+// set), and the caps (Truncated) count confirmed lines and files alone.
+// rg opens files by path, so a folder swapped for a link out of the roots
+// while it runs has it read an outside file under a name of the root's;
+// the host's own search opens a file by its path beneath the root, which
+// follows a link inside the root (to .git, say). Either names the file
+// only when the pattern matches what it read, so saying files changed,
+// or a cap reached by lines then dropped, was one bit a search of a file
+// outside the roots or withheld (TestSearchAnswerIsNoOracleOfOutsideFiles).
 type collector struct {
 	ctx   context.Context
 	s     *server
@@ -36,17 +47,6 @@ type collector struct {
 
 	cur     *file // the file whose candidates are arriving
 	stopped bool  // the cap was reached; rg is killed
-
-	// byRG says rg nominates. rg opens files by path, so a folder swapped
-	// for a link out of the roots while it runs has it read an outside
-	// file under a name of the root's, and it names the file only when the
-	// pattern matches that file's content. So nothing the host did not
-	// confirm may change the answer: a candidate not confirmed is dropped
-	// without saying Changed, and the caps (Truncated) count confirmed
-	// lines and files alone. Each was one bit a search of an outside file
-	// (TestSearchAnswerIsNoOracleOfOutsideFiles). The host's own search
-	// reads beneath the root and may say Changed.
-	byRG bool
 }
 
 // file is one file of rg's output while its candidates arrive.
@@ -222,12 +222,8 @@ func (c *collector) flush() {
 	if err != nil {
 		if c.ctx.Err() == nil {
 			c.s.log.Warn("search: reading a file rg reported failed", "path", f.display, "err", err)
-			c.changed()
 		}
 		return
-	}
-	if hf.dropped {
-		c.changed()
 	}
 	for _, n := range hf.long {
 		if len(c.res.LongLines) < abi.MaxLongLines {
@@ -263,14 +259,6 @@ func (c *collector) flush() {
 	c.res.Files = append(c.res.Files, out)
 }
 
-// changed says a file rg named changed while it was searched, unless rg
-// nominates (see byRG).
-func (c *collector) changed() {
-	if !c.byRG {
-		c.res.Changed = true
-	}
-}
-
 // perFile is the most candidates one file may hold: as many as the
 // search takes from a file (perFile), at most one past the result cap.
 func (c *collector) perFile() int {
@@ -285,9 +273,9 @@ func (c *collector) perFile() int {
 // than the policy resolves (no tool can name it, and the policy opens no
 // such path): rg names such a file only when the
 // pattern matches its content, so any count of them would tell the
-// pattern's author what the file holds. A file that no longer resolves to
-// itself (removed, or a folder above it swapped for a link) marks the
-// result changed. The file returned has no handle when it is not to be
+// pattern's author what the file holds. So is a file that no longer
+// resolves to itself (removed, or a folder above it swapped for a link):
+// see collector. The file returned has no handle when it is not to be
 // shown.
 func (c *collector) admit(name string) *file {
 	skip := &file{name: name}
@@ -310,20 +298,14 @@ func (c *collector) admit(name string) *file {
 			return &file{name: name, display: display, f: f}
 		}
 		f.Close()
-		c.changed()
 		return skip
 	}
 	r, aerr := c.s.pol.Resolve(display)
 	if aerr != nil || r.Root != c.root || r.Rel != rel || !r.Info.Mode().IsRegular() {
-		c.changed()
 		return skip
 	}
 	f, _, aerr := c.s.pol.OpenRead(r)
-	switch {
-	case aerr != nil && aerr.Code == abi.SecretDenied:
-		return skip
-	case aerr != nil:
-		c.changed()
+	if aerr != nil {
 		return skip
 	}
 	return &file{name: name, display: display, f: f}

@@ -41,7 +41,6 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 	if s.rg == "" {
 		return s.runNative(ctx, req, r, c)
 	}
-	c.byRG = true
 
 	ignoreFile, removeIgnore, aerr := s.ignoreFile(ctx, r)
 	if aerr != nil {
@@ -94,7 +93,6 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 				return nil, nil, patternError(err, rgReason(msg, err))
 			}
 			c.stopped = false
-			c.byRG = false
 			c.res = &abi.SearchResult{Engine: "ripgrep", Files: []abi.SearchFile{}}
 			return s.runNative(ctx, req, r, c)
 		}

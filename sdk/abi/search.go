@@ -73,9 +73,11 @@ type SearchResult struct {
 	// Partial says the search ran out of time: what is here is what was
 	// found until then.
 	Partial bool `json:"partial,omitempty"`
-	// Changed says files changed while they were searched (rewritten,
+	// Changed said files changed while they were searched (rewritten,
 	// removed, or a folder on their path swapped): the lines the host could
-	// not confirm were left out, so matches may be missing.
+	// not confirm were left out. juju no longer sets it: a line the search
+	// read through a folder swapped for a link, and names only when it
+	// matches, would have it tell whether a file outside the roots matched.
 	Changed bool `json:"changed,omitempty"`
 	// LongLines are matching lines too long for the search to return
 	// (LongLineBytes or more, such as a minified bundle's), at most
