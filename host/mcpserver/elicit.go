@@ -277,7 +277,11 @@ func (a *roundTripAsker) question() *mcp.CallToolResult {
 // or the owner set approvals.askInClient = false: a client can answer its
 // own elicitation, and that owner takes only a terminal's answer.
 func (s *Server) asker(ctx context.Context, req mcp.CallToolRequest) (host.Asker, *roundTripAsker) {
-	if s.host.Config().TerminalApprovalsOnly {
+	if s.host.Config().TerminalApprovalsOnly || served(ctx) {
+		// A call the front serves itself asks no question in the client
+		// (httpcall.go): it has none to ask, unless the catalog changed
+		// its tool's tier meanwhile, and then the owner answers it with
+		// juju approvals.
 		return nil, nil
 	}
 	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {

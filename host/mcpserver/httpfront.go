@@ -74,6 +74,9 @@ type front struct {
 	// jobs are the background jobs, by principal (host.Host); nil when
 	// the front serves without a host (tests).
 	jobs jobOwners
+	// direct serves the tools/call POSTs of established sessions itself
+	// (httpcall.go); nil when the front serves without a Server (tests).
+	direct directCalls
 	// refusedHosts are the Host values refused so far that the owner was
 	// told of (hostRefused).
 	refusedHostsMu sync.Mutex
@@ -370,11 +373,23 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 	if msg.call != "" && r.Method == http.MethodPost {
 		var read []byte
 		if ctx, read = readableCall(ctx, body); unreadableArguments(ctx) != nil {
+			body = read
 			setBody(r, read)
 		}
 	}
+	if f.direct != nil && msg.call != "" && r.Method == http.MethodPost && !msg.modern &&
+		f.direct.serveCall(ctx, w, r, body, msg.tool, swap, held.release) {
+		return
+	}
 	ww := &rpcWriter{ResponseWriter: w, onSession: func(id string) { f.sessions.bind(id, principal, cred) }, onAnswer: held.release, swap: swap}
 	f.mcp.ServeHTTP(ww, r.WithContext(ctx))
+}
+
+// directCalls serves tools/call POSTs without mcp-go's POST handler
+// (httpcall.go).
+type directCalls interface {
+	// serveCall serves the call, or reports false having written nothing.
+	serveCall(ctx context.Context, w http.ResponseWriter, r *http.Request, body []byte, tool string, swap idSwap, started func()) bool
 }
 
 // holdStream counts the event stream a request opens, if it opens one: a

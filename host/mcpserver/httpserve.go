@@ -101,6 +101,7 @@ func (s *Server) httpHandler(cfg HTTPConfig) (*front, func(context.Context)) {
 	f.refused = s.refused
 	f.forget = s.hs.forget
 	f.jobs = s.host
+	f.direct = httpCalls{s: s, ttl: lim.SessionTTL}
 	return f, inner.CloseSessions
 }
 

@@ -16,7 +16,11 @@ import (
 // removed is an unknown tool, and an updated tool runs its new code.
 func (s *Server) followCatalog(hk *server.Hooks) {
 	hk.AddBeforeListTools(func(context.Context, any, *mcp.ListToolsRequest) { s.sync() })
-	hk.AddBeforeCallTool(func(context.Context, any, *mcp.CallToolRequest) { s.sync() })
+	hk.AddBeforeCallTool(func(ctx context.Context, _ any, _ *mcp.CallToolRequest) {
+		if !served(ctx) { // a call the front serves has synced already (httpcall.go)
+			s.sync()
+		}
+	})
 }
 
 // sync replaces the MCP tools with the host's catalog when it changed.
@@ -34,6 +38,15 @@ func (s *Server) sync() {
 		return
 	}
 	s.schemas.Store(&schemas)
-	s.mcp.SetTools(tools...)
+	s.setTools(tools)
 	s.noteTools()
+}
+
+// setTools replaces mcp-go's tools, which sends notifications/tools/
+// list_changed to every session. A session registered before has its
+// calls served by mcp-go from then on, which sends it (httpcall.go).
+func (s *Server) setTools(tools []server.ServerTool) {
+	s.direct.gen.Add(1)
+	s.mcp.SetTools(tools...)
+	s.direct.gen.Add(1)
 }

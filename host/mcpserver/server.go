@@ -23,6 +23,9 @@ type Server struct {
 	stateKey []byte
 	// answered holds the approval questions already answered.
 	answered *stateLedger
+	// direct are mcp-go's sessions, for the HTTP calls juju serves itself
+	// (httpcall.go).
+	direct directSessions
 }
 
 // New builds the MCP server from the host's catalog.
@@ -34,6 +37,7 @@ func New(h *host.Host) (*Server, error) {
 	s.followCatalog(hooks)
 	s.auditUnknownTools(hooks)
 	s.auditUnparsableCalls(hooks)
+	s.direct.track(hooks)
 	s.mcp = server.NewMCPServer("juju", cfg.Version,
 		server.WithToolCapabilities(true), // tools/list_changed when installed plugins change
 		server.WithInstructions(instructions(h)),
