@@ -162,12 +162,22 @@ func rawWithTopAnyOf(t *testing.T) string {
 	})
 }
 
+// rawWithBadArgument is the raw test plugin whose echo tool has an
+// argument named filter[id].
+func rawWithBadArgument(t *testing.T) string {
+	return rawWithSchema(t, "rawbadarg", func(s map[string]any) {
+		s["properties"].(map[string]any)["filter[id]"] = map[string]any{"type": "string"}
+	})
+}
+
 // A plugin whose tool schema declares another dialect than MCP's JSON
 // Schema 2020-12, or whose input schema has anyOf, oneOf or allOf at its
-// top, is refused at install, saying why: juju served it in every
+// top or an argument named otherwise than ^[a-zA-Z0-9_.-]{1,64}$, is
+// refused at install, saying why: juju served it in every
 // tools/list, and clients send each tool's input schema to the model's
 // API, which refuses every request of the session for one such tool
-// (claude-code#586, #5319), juju's own tools' calls included.
+// (claude-code#586, #5319, appstore-connect-mcp#2), juju's own tools'
+// calls included.
 func TestInstallRefusesSchemasAModelsAPIRefuses(t *testing.T) {
 	for name, c := range map[string]struct {
 		dir  func(*testing.T) string
@@ -175,6 +185,7 @@ func TestInstallRefusesSchemasAModelsAPIRefuses(t *testing.T) {
 	}{
 		"draft-07":  {rawWithDialect, []string{`$schema names "http://json-schema.org/draft-07/schema#"`, "JSON Schema 2020-12"}},
 		"top anyOf": {rawWithTopAnyOf, []string{"anyOf at its top"}},
+		"argument":  {rawWithBadArgument, []string{`the argument "filter[id]" must be named as ^[a-zA-Z0-9_.-]{1,64}$`}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			home := newHome(t)
@@ -200,4 +211,5 @@ func TestInstallRefusesSchemasAModelsAPIRefuses(t *testing.T) {
 func TestStartRefusesSchemasAModelsAPIRefuses(t *testing.T) {
 	refusedAtStart(t, newHome(t), rawWithDialect(t), "JSON Schema 2020-12")
 	refusedAtStart(t, newHome(t), rawWithTopAnyOf(t), "anyOf at its top")
+	refusedAtStart(t, newHome(t), rawWithBadArgument(t), "must be named as")
 }

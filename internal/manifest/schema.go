@@ -49,6 +49,9 @@ func checkSchema(raw json.RawMessage, input bool, budget *schemaBudget) error {
 				return fmt.Errorf("%s at its top: a model's API refuses every request holding a tool whose input schema has anyOf, oneOf or allOf at its top; put the rule inside a property, or check it in the tool", [...]string{"anyOf", "oneOf", "allOf"}[i])
 			}
 		}
+		if err := checkArgumentNames(top.Properties); err != nil {
+			return err
+		}
 		// mcp-go refuses a tool whose x-mcp-header annotations it could
 		// not route on by panicking when juju registers it: checked here,
 		// such a plugin is refused, and juju starts without it.
@@ -58,6 +61,28 @@ func checkSchema(raw json.RawMessage, input bool, budget *schemaBudget) error {
 	}
 	_, err := compileSchema("schema.json", raw, budget)
 	return err
+}
+
+// checkArgumentNames refuses an input schema's property named otherwise
+// than ^[a-zA-Z0-9_.-]{1,64}$, the names a model's API takes: Anthropic's
+// refuses the whole request for one tool with another (a bracket, a space,
+// a dollar, a letter outside ASCII), so every call of the session failed.
+func checkArgumentNames(props json.RawMessage) error {
+	var names map[string]json.RawMessage
+	if json.Unmarshal(props, &names) != nil {
+		return nil // compileSchema says what is wrong with it
+	}
+	for name := range names {
+		ok := len(name) >= 1 && len(name) <= 64
+		for i := 0; ok && i < len(name); i++ {
+			c := name[i]
+			ok = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-'
+		}
+		if !ok {
+			return fmt.Errorf("the argument %s must be named as ^[a-zA-Z0-9_.-]{1,64}$: a model's API refuses every request holding a tool with an argument named otherwise", abi.Quote(name))
+		}
+	}
+	return nil
 }
 
 // dialect is the JSON Schema of every tool schema: MCP's, 2020-12. A

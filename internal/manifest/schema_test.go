@@ -253,7 +253,7 @@ func TestDecodeRefusesOtherSchemaDialects(t *testing.T) {
 		"2020-12":             with(`{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {"path": {"type": "string"}}}`, output),
 		"2020-12 #":           with(input, `{"$schema": "https://json-schema.org/draft/2020-12/schema#", "type": "object", "properties": {"ok": {"type": "boolean"}}}`),
 		"a text $schema":      with(`{"$schema": "https://json-schema.org/draft/2020-12/schema", "description": "$schema", "type": "object", "properties": {"path": {"type": "string", "enum": ["$schema", "x"]}}}`, output),
-		"an argument $schema": with(`{"type": "object", "properties": {"$schema": {"type": "string"}}, "required": ["$schema"]}`, output),
+		"an argument $schema": with(`{"type": "object", "properties": {"opts": {"type": "object", "properties": {"$schema": {"type": "string"}}, "required": ["$schema"]}}}`, output),
 	} {
 		if _, err := Decode([]byte(m)); err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -280,5 +280,28 @@ func TestDecodeRefusesTopLevelCombinators(t *testing.T) {
 	output := strings.Replace(good, `"outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}`, `"outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}, "anyOf": [{"required": ["ok"]}]}`, 1)
 	if _, err := Decode([]byte(output)); err != nil {
 		t.Errorf("anyOf at an output schema's top (no model's API reads it): %v", err)
+	}
+}
+
+// A tool's arguments are named as a model's API takes them,
+// ^[a-zA-Z0-9_.-]{1,64}$: Anthropic's refuses every request holding a
+// tool whose input schema's properties are named otherwise (a bracket, a
+// space, a dollar, a letter outside ASCII), so one such argument of one
+// plugin failed every request of the session. Below the top level, where
+// the API does not look, names stay free.
+func TestDecodeRefusesArgumentNamesAModelsAPIRefuses(t *testing.T) {
+	input := `{"type": "object", "properties": {"path": {"type": "string"}}}`
+	for _, name := range []string{"filter[id]", "two words", "$schema", "pаth", "a\u0000b", "", strings.Repeat("a", 65)} {
+		b, _ := json.Marshal(name)
+		m := strings.Replace(good, input, `{"type": "object", "properties": {`+string(b)+`: {"type": "string"}}}`, 1)
+		if _, err := Decode([]byte(m)); err == nil || !strings.Contains(err.Error(), "^[a-zA-Z0-9_.-]{1,64}$") {
+			t.Errorf("%q: %v", name, err)
+		}
+	}
+	for _, name := range []string{"path", "old_string", "filter.id", "a-b", strings.Repeat("a", 64)} {
+		m := strings.Replace(good, input, `{"type": "object", "properties": {"`+name+`": {"type": "string"}, "opts": {"type": "object", "properties": {"filter[id]": {"type": "string"}}}}}`, 1)
+		if _, err := Decode([]byte(m)); err != nil {
+			t.Errorf("%q: %v", name, err)
+		}
 	}
 }

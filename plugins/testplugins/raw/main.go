@@ -5,7 +5,8 @@
 // the mistakes such an author meets: rawabort imports env.abort (as
 // AssemblyScript does), rawnodescribe leaves out juju_describe,
 // rawdescribetrap makes it trap, rawdialect declares a schema of
-// draft-07, rawtopanyof puts anyOf at an input schema's top; rawv2 is a
+// draft-07, rawtopanyof puts anyOf at an input schema's top, rawbadarg
+// names an argument filter[id]; rawv2 is a
 // new version of the code (its echo says so, and takes a new argument,
 // times), for updates.
 package main
