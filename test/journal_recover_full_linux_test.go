@@ -1,0 +1,125 @@
+package test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/jujutools/juju/internal/testfs"
+	"golang.org/x/sys/unix"
+)
+
+// juju killed (SIGKILL) as apply_changes replaces 200 files, and the disk
+// full when the next juju settles the change: the change stays pending and
+// a write says why (TOO_LARGE), and the first write once there is room
+// puts every file back. The files juju had replaced stayed new beside the
+// old ones, for good, and the change was dropped from the journal.
+func TestCrashedChangeOnAFullDiskIsUndoneOnceThereIsRoom(t *testing.T) {
+	const n = 200
+	top := testfs.SmallDisk(t, "64m")
+	root, home, filler := filepath.Join(top, "ws"), filepath.Join(top, "home"), filepath.Join(top, "filler")
+	os.Mkdir(root, 0o755)
+	os.Mkdir(home, 0o700)
+	os.Symlink(sharedCache, filepath.Join(home, "cache"))
+	name := func(i int) string { return fmt.Sprintf("f%03d.txt", i) }
+	for i := range n {
+		os.WriteFile(filepath.Join(root, name(i)), []byte("old\n"), 0o644)
+	}
+	var ops []map[string]any
+	for i := range n {
+		ops = append(ops, map[string]any{"op": "write", "path": name(i), "content": "new\n"})
+	}
+	count := func() map[string]int {
+		c := map[string]int{}
+		for i := range n {
+			b, _ := os.ReadFile(filepath.Join(root, name(i)))
+			c[string(b)]++
+		}
+		return c
+	}
+	halfway := false
+	for try := 0; try < 5 && !halfway; try++ {
+		killAtFirstRename(t, home, root, ops)
+		halfway = count()["new\n"] > 0 && count()["old\n"] > 0
+	}
+	if !halfway {
+		t.Fatalf("juju was never killed halfway through the change: %v", count())
+	}
+	fillLeaving(t, top, filler, 0)
+	f, err := os.OpenFile(filler, os.O_WRONLY|os.O_APPEND, 0)
+	for err == nil { // the bytes a whole block left
+		_, err = f.Write([]byte{0})
+	}
+	f.Close()
+	s := startHome(t, home, root, "--mode", "trusted")
+	if msg := s.fail("write_file", map[string]any{"path": "x.txt", "content": "x\n"}, "TOO_LARGE"); !strings.Contains(msg, "full") || !strings.Contains(msg, "put back") {
+		t.Fatalf("the write on the full disk does not say what waits: %s", msg)
+	}
+	os.Remove(filler)
+	s.ok("write_file", map[string]any{"path": "x.txt", "content": "x\n"})
+	if c := count(); c["old\n"] != n {
+		t.Fatalf("once there is room the workspace is still a mix of old and new: %v", c)
+	}
+}
+
+// killAtFirstRename starts juju, previews writing ops, applies the plan
+// and kills juju as soon as a file is renamed into root.
+func killAtFirstRename(t *testing.T, home, root string, ops []map[string]any) {
+	t.Helper()
+	cmd := exec.Command(jujuBin, "stdio", "--root", root, "--mode", "trusted")
+	cmd.Env = append(os.Environ(), "JUJU_HOME="+home)
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	send := func(v any) {
+		b, _ := json.Marshal(v)
+		io.WriteString(in, string(b)+"\n")
+	}
+	io.WriteString(in, initializeLine+"\n")
+	sc.Scan()
+	send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	send(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": map[string]any{"name": "preview_changes", "arguments": map[string]any{"operations": ops}}})
+	var plan string
+	for plan == "" && sc.Scan() {
+		var m struct {
+			ID     int `json:"id"`
+			Result struct {
+				StructuredContent struct {
+					PlanID string `json:"planId"`
+				} `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(sc.Bytes(), &m) == nil && m.ID == 2 {
+			plan = m.Result.StructuredContent.PlanID
+			if plan == "" {
+				t.Fatalf("preview_changes: %s", sc.Bytes())
+			}
+		}
+	}
+	fd, err := syscall.InotifyInit1(syscall.IN_CLOEXEC)
+	if err != nil {
+		t.Skipf("no inotify: %v", err)
+	}
+	defer syscall.Close(fd)
+	if _, err := syscall.InotifyAddWatch(fd, root, syscall.IN_MOVED_TO); err != nil {
+		t.Fatal(err)
+	}
+	send(map[string]any{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": map[string]any{"name": "apply_changes", "arguments": map[string]any{"planId": plan}}})
+	// Bounded, should the plan never be applied.
+	if n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 60_000); n != 1 {
+		t.Fatalf("no file was renamed into the workspace in a minute: %v", err)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+}
