@@ -3,8 +3,10 @@ package test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -174,6 +176,9 @@ func fixed(m map[string]any) func(map[string]map[string]any) map[string]any {
 // plain JSON Schema validator; an error's isError with {code, message}
 // of SPEC §10, its text the code and the message, the message a sentence
 // saying what to do next. Every tool is called at least once each way.
+// And its annotations are true to what each call did: a readOnlyHint
+// tool changed nothing in the workspace, .git included, and one whose
+// destructiveHint is false changed or removed nothing outside .git.
 func TestEveryToolResultFitsItsOutputSchema(t *testing.T) {
 	root := gitRepo(t)
 	write(t, root, "a.txt", "one\ntwo\nthree\n")
@@ -349,16 +354,40 @@ func TestEveryToolResultFitsItsOutputSchema(t *testing.T) {
 		bad(tool.Name+" unknown argument", tool.Name, "INVALID_ARGUMENT", map[string]any{"zzUnknown": 1})
 	}
 
+	hints := map[string]mcp.ToolAnnotation{}
+	for _, tool := range list.Tools {
+		hints[tool.Name] = tool.Annotations
+	}
 	got := map[string]map[string]any{}
 	for _, name := range order {
 		st := steps[name]
 		args := st.args(got)
+		before := treeState(t, root)
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		req := mcp.CallToolRequest{}
 		req.Params.Name, req.Params.Arguments = st.tool, args
 		res, err := s.c.CallTool(ctx, req)
 		cancel()
 		what := fmt.Sprintf("%s (%s %v)", name, st.tool, abbrev(string(mustJSON(args))))
+		// The annotations are true to what the call did: a readOnlyHint
+		// tool changed nothing, .git included; one that is not
+		// destructiveHint only added (its own .git bookkeeping aside).
+		after := treeState(t, root)
+		a := hints[st.tool]
+		for p, was := range before {
+			now, ok := after[p]
+			switch {
+			case a.ReadOnlyHint != nil && *a.ReadOnlyHint && now != was:
+				t.Errorf("%s: readOnlyHint, but %s changed", what, p)
+			case a.DestructiveHint != nil && !*a.DestructiveHint && !strings.HasPrefix(p, ".git/") && (!ok || now != was):
+				t.Errorf("%s: destructiveHint false, but %s changed or went", what, p)
+			}
+		}
+		for p := range after {
+			if _, ok := before[p]; !ok && a.ReadOnlyHint != nil && *a.ReadOnlyHint {
+				t.Errorf("%s: readOnlyHint, but %s appeared", what, p)
+			}
+		}
 		sc := check.result(what, st.tool, res, err)
 		if res != nil && os.Getenv("SHAPEDUMP") != "" {
 			t.Logf("%s: %s\n   SC %s", name, abbrev(text(res)), abbrev(string(mustJSON(sc))))
@@ -400,6 +429,31 @@ func TestEveryToolResultFitsItsOutputSchema(t *testing.T) {
 			t.Errorf("%s: no call of the tour failed", tool.Name)
 		}
 	}
+}
+
+// treeState is every path under root (.git included) with its mode, size
+// and content's hash.
+func treeState(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		fi, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		state := fi.Mode().String()
+		if d.Type().IsRegular() {
+			b, _ := os.ReadFile(p)
+			state += fmt.Sprintf(" %x", sha256.Sum256(b))
+		}
+		out[filepath.ToSlash(rel)] = state
+		return nil
+	})
+	return out
 }
 
 // change_history asked for the changes of a path that none touched said
