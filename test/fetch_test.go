@@ -3,7 +3,6 @@ package test
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -31,8 +30,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/jujutools/juju/internal/manifest"
 )
 
 // The fetch_url tests run https servers on loopback (httptest) whose
@@ -212,7 +209,6 @@ func TestFetchFormats(t *testing.T) {
 	validate(t, out, res)
 }
 
-// outputSchema compiles a tool's advertised output schema.
 // webContent is the page's text in a fetch_url answer: what lies between
 // its two fence lines.
 func webContent(t *testing.T, answer string) string {
@@ -226,29 +222,15 @@ func webContent(t *testing.T, answer string) string {
 	return answer[i : j+1]
 }
 
+// outputSchema compiles a core tool's output schema as tools/list sends
+// it (outputSchemas).
 func outputSchema(t *testing.T, s *session, tool string) *jsonschema.Schema {
 	t.Helper()
-	list, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
+	sch := outputSchemas(t, s)[tool]
+	if sch == nil {
+		t.Fatalf("%s is not listed with an output schema", tool)
 	}
-	for _, tl := range list.Tools {
-		if tl.Name != tool {
-			continue
-		}
-		raw, _ := json.Marshal(tl)
-		var wire struct {
-			OutputSchema json.RawMessage `json:"outputSchema"`
-		}
-		json.Unmarshal(raw, &wire)
-		sch, err := manifest.CompileSchema(tool, wire.OutputSchema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return sch
-	}
-	t.Fatalf("%s is not listed", tool)
-	return nil
+	return sch
 }
 
 func validate(t *testing.T, sch *jsonschema.Schema, res *mcp.CallToolResult) {

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,13 +19,49 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
+// wireTool is a tool as tools/list sends it, its schemas as they are:
+// mcp-go's client keeps of an output schema only its type, properties and
+// required, so {"type":"object","anyOf":[…]} reads as {"type":"object"},
+// which every object fits.
+type wireTool struct {
+	Name         string                     `json:"name"`
+	Title        *string                    `json:"title"`
+	Description  string                     `json:"description"`
+	Annotations  map[string]json.RawMessage `json:"annotations"`
+	InputSchema  json.RawMessage            `json:"inputSchema"`
+	OutputSchema json.RawMessage            `json:"outputSchema"`
+}
+
+// wireToolsList is tools/list read off the wire of a juju stdio of its
+// own (with no plugin installed: the core tools).
+func wireToolsList(t *testing.T) []wireTool {
+	t.Helper()
+	r := startRaw(t, workspace(t, map[string]string{"a.txt": "a\n"}))
+	if init := r.send(t, initializeLine); init["result"] == nil {
+		t.Fatalf("initialize: %s", mustJSON(init))
+	}
+	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	answer := r.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	var list struct {
+		Tools      []wireTool `json:"tools"`
+		NextCursor *string    `json:"nextCursor"`
+	}
+	if err := json.Unmarshal(mustJSON(answer["result"]), &list); err != nil {
+		t.Fatal(err)
+	}
+	if list.NextCursor != nil {
+		t.Fatalf("tools/list has a next page: %s", *list.NextCursor)
+	}
+	return list.Tools
+}
+
 // strictSchemas compiles every listed tool's input and output schema as a
 // strict client does: with a plain JSON Schema compiler, under the draft
 // the schema declares (2020-12 when it declares none, as MCP says) and
 // under draft-07 (Ajv's default, which the TypeScript SDK uses), each
 // checked against its metaschema. It fails the test for a schema that
 // does not compile under either.
-func strictSchemas(t *testing.T, tools []mcp.Tool) (in, out map[string]*jsonschema.Schema) {
+func strictSchemas(t *testing.T, tools []wireTool) (in, out map[string]*jsonschema.Schema) {
 	t.Helper()
 	in, out = map[string]*jsonschema.Schema{}, map[string]*jsonschema.Schema{}
 	compile := func(name string, raw json.RawMessage, draft *jsonschema.Draft) (*jsonschema.Schema, error) {
@@ -42,24 +79,16 @@ func strictSchemas(t *testing.T, tools []mcp.Tool) (in, out map[string]*jsonsche
 		return c.Compile(url)
 	}
 	for _, tool := range tools {
-		raw, _ := json.Marshal(tool)
-		var wire struct {
-			InputSchema  json.RawMessage `json:"inputSchema"`
-			OutputSchema json.RawMessage `json:"outputSchema"`
-		}
-		if err := json.Unmarshal(raw, &wire); err != nil {
-			t.Fatal(err)
-		}
 		for _, d := range []*jsonschema.Draft{jsonschema.Draft2020, jsonschema.Draft7} {
-			sin, err := compile(tool.Name+".in", wire.InputSchema, d)
+			sin, err := compile(tool.Name+".in", tool.InputSchema, d)
 			if err != nil {
 				t.Errorf("%s: input schema under %v: %v", tool.Name, d, err)
 			}
-			if len(wire.OutputSchema) == 0 {
+			if len(tool.OutputSchema) == 0 {
 				t.Errorf("%s: no output schema", tool.Name)
 				continue
 			}
-			sout, err := compile(tool.Name+".out", wire.OutputSchema, d)
+			sout, err := compile(tool.Name+".out", tool.OutputSchema, d)
 			if err != nil {
 				t.Errorf("%s: output schema under %v: %v", tool.Name, d, err)
 			}
@@ -197,8 +226,17 @@ func TestEveryToolResultFitsItsOutputSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, out := strictSchemas(t, list.Tools)
+	wire := wireToolsList(t)
+	if len(wire) != len(list.Tools) {
+		t.Fatalf("%d tools on the wire, %d in the session", len(wire), len(list.Tools))
+	}
+	_, out := strictSchemas(t, wire)
 	check := shapeCheck{t: t, out: out}
+	// The schemas checked against are the ones sent: a path that is a
+	// number fits neither read_file's answer nor its error.
+	if v, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"path":7}`)); out["read_file"].Validate(v) == nil {
+		t.Fatal(`read_file's output schema admits {"path":7}: it is not the one tools/list sends`)
+	}
 
 	str := func(step, key string) func(got map[string]map[string]any) string {
 		return func(got map[string]map[string]any) string {
@@ -480,3 +518,4 @@ func TestChangeHistoryOfAnUntouchedPathSaysSo(t *testing.T) {
 		t.Errorf("change_history: %q", got)
 	}
 }
+

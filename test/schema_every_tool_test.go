@@ -257,7 +257,7 @@ func checkEveryTool(t *testing.T, s *session) {
 	if len(list.Tools) < 40 {
 		t.Fatalf("juju lists %d tools", len(list.Tools))
 	}
-	_, out := strictSchemas(t, list.Tools)
+	_, out := strictSchemas(t, wireToolsList(t))
 	check := shapeCheck{t: t, out: out}
 	calls := 0
 	for _, tool := range list.Tools {
