@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -519,3 +520,62 @@ func TestChangeHistoryOfAnUntouchedPathSaysSo(t *testing.T) {
 	}
 }
 
+// tools/list, read off the wire as a strict client reads it: every tool
+// has a name of MCP's characters (and juju's ^[a-z0-9_]{1,64}$), unique;
+// a title and a description; all four hints as booleans, never a
+// read-only tool that says it is destructive; an input schema and an
+// output schema of type object, each valid under its draft (strictSchemas)
+// and the input's required arguments among its properties.
+func TestToolsListIsWhatStrictClientsAccept(t *testing.T) {
+	tools := wireToolsList(t)
+	if len(tools) != 43 {
+		t.Fatalf("%d tools: want the catalog's 43", len(tools))
+	}
+	name := regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
+	seen := map[string]bool{}
+	for _, tool := range tools {
+		n := tool.Name
+		if !name.MatchString(n) || seen[n] {
+			t.Errorf("%q: not a name of ^[a-z0-9_]{1,64}$, or listed twice", n)
+		}
+		seen[n] = true
+		title, _ := json.Marshal(tool.Title)
+		if tool.Title == nil {
+			title = tool.Annotations["title"]
+		}
+		var s string
+		if json.Unmarshal(title, &s) != nil || strings.TrimSpace(s) == "" || len(s) > 128 {
+			t.Errorf("%s: title %s", n, title)
+		}
+		if strings.TrimSpace(tool.Description) == "" {
+			t.Errorf("%s: no description", n)
+		}
+		hint := map[string]bool{}
+		for _, h := range []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} {
+			var b bool
+			if err := json.Unmarshal(tool.Annotations[h], &b); err != nil {
+				t.Errorf("%s: %s is %s, not a boolean", n, h, tool.Annotations[h])
+			}
+			hint[h] = b
+		}
+		if hint["readOnlyHint"] && (hint["destructiveHint"] || !hint["idempotentHint"]) {
+			t.Errorf("%s: read-only, yet destructive or not idempotent: %v", n, hint)
+		}
+		var in, out struct {
+			Type       any            `json:"type"`
+			Properties map[string]any `json:"properties"`
+			Required   []string       `json:"required"`
+		}
+		json.Unmarshal(tool.InputSchema, &in)
+		json.Unmarshal(tool.OutputSchema, &out)
+		if in.Type != "object" || out.Type != "object" {
+			t.Errorf("%s: the schemas' types are %v and %v, not object", n, in.Type, out.Type)
+		}
+		for _, r := range in.Required {
+			if _, ok := in.Properties[r]; !ok {
+				t.Errorf("%s: requires %v, which its properties do not describe", n, r)
+			}
+		}
+	}
+	strictSchemas(t, tools)
+}
