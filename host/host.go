@@ -433,6 +433,13 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 		}
 	}
 	if res == nil {
+		// A crashed writer's change is settled before any call sees the
+		// workspace: until then it may hold old and new files together.
+		if err := h.ws.Journal.Settled(ctx); err != nil {
+			res = &abi.CallResult{Error: abi.Errorf(abi.Timeout, "the call ended while juju was still putting right a change a crashed juju left halfway: nothing was done. Call the tool again")}
+		}
+	}
+	if res == nil {
 		if t.Spec.Tier == abi.TierExec {
 			// On record before it runs: a command can outlive juju, or
 			// kill it (with the sandbox off), before the call's end is

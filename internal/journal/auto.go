@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -57,8 +58,7 @@ func (j *Journal) Start() {
 	j.auto.wg.Add(1)
 	go func() {
 		defer j.auto.wg.Done()
-		if err := j.Recover(); err != nil {
-			j.log.Warn("journal: settling a pending change", "err", err)
+		if j.settled() != nil {
 			return
 		}
 		res, err := j.PruneIfDue()
@@ -69,6 +69,51 @@ func (j *Journal) Start() {
 			j.log.Info("journal: pruned old changes", "changes", res.Changes, "through", res.Last, "freedBytes", res.Freed, "compacted", res.Compacted)
 		}
 	}()
+}
+
+// settle is the start's Recover, run once by whichever comes first: Start
+// or a call waiting in Settled.
+type settle struct {
+	once sync.Once
+	done chan struct{} // closed when Recover has returned
+	err  error         // what it returned, read after done
+}
+
+// Settled waits, for at most ctx, until the change a crashed writer left
+// pending has been settled, starting that if Start has not. A call that
+// reads the workspace waits for it: until then the workspace may hold a
+// mix of old and new files that never existed together, which Recover puts
+// right in the background. A write settles for itself (withDB); a journal
+// that cannot be opened leaves the workspace as it is, and Settled returns
+// nil after logging why.
+func (j *Journal) Settled(ctx context.Context) error {
+	j.startSettle()
+	select {
+	case <-j.settle.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// settled runs the start's Recover if no one has, waits for it, and says
+// what it returned.
+func (j *Journal) settled() error {
+	j.startSettle()
+	<-j.settle.done
+	return j.settle.err
+}
+
+func (j *Journal) startSettle() {
+	j.settle.once.Do(func() {
+		go func() {
+			defer close(j.settle.done)
+			if err := j.Recover(); err != nil {
+				j.log.Warn("journal: settling a pending change", "err", err)
+				j.settle.err = err
+			}
+		}()
+	})
 }
 
 // Wait waits for the background work of Start and of WithAutoPrune to end.

@@ -44,12 +44,13 @@ var buckets = [][]byte{bucketChanges, bucketPending, bucketBlobs, bucketPlans, b
 // and several processes may use the same database: each operation opens
 // it, holds its file lock for the operation only, and closes it.
 type Journal struct {
-	path string
-	pol  *policy.Policy
-	opts options
-	log  *slog.Logger
-	mu   sync.Mutex // serialises this process's writers (the file lock serialises processes)
-	auto autoPrune  // the background prune after commits (prune.go)
+	path   string
+	pol    *policy.Policy
+	opts   options
+	log    *slog.Logger
+	mu     sync.Mutex // serialises this process's writers (the file lock serialises processes)
+	auto   autoPrune  // the background prune after commits (prune.go)
+	settle settle     // the start's Recover, which reads wait for (Settled)
 }
 
 type options struct {
@@ -124,7 +125,7 @@ func Open(stateDir string, pol *policy.Policy, opts ...Option) (*Journal, error)
 	if stateDir == "" {
 		return nil, errors.New("journal: no state folder")
 	}
-	return &Journal{path: filepath.Join(stateDir, FileName), pol: pol, opts: o, log: o.logger}, nil
+	return &Journal{path: filepath.Join(stateDir, FileName), pol: pol, opts: o, log: o.logger, settle: settle{done: make(chan struct{})}}, nil
 }
 
 // Recover settles a change a crashed writer left pending: kept when it
