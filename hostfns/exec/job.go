@@ -323,14 +323,17 @@ func (j *job) reap(cmd *osexec.Cmd) {
 			j.signal = ws.Signal().String()
 		}
 	default:
+		// A signal juju did not send (a crash, the out-of-memory killer,
+		// the command's own kill) ends it as a shell reports it, exit
+		// 128+n: a sandboxed command's bubblewrap reports nothing else, so
+		// a command ends the same whichever way it ran.
+		code := ps.ExitCode()
 		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			j.state = abi.JobKilled
 			j.signal = ws.Signal().String()
-		} else {
-			j.state = abi.JobExited
-			code := ps.ExitCode()
-			j.exit = &code
+			code = 128 + int(ws.Signal())
 		}
+		j.state = abi.JobExited
+		j.exit = &code
 	}
 	for _, p := range []string{j.outPath, j.errPath} {
 		if fi, err := os.Stat(p); err == nil {

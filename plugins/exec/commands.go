@@ -112,7 +112,11 @@ func writeCommand(b *strings.Builder, c CommandResult, fence string, budget int)
 	case abi.JobRunning:
 		fmt.Fprintf(b, "running as %s for %s", c.JobID, ms(c.DurationMs))
 	case abi.JobExited:
-		fmt.Fprintf(b, "exit %d in %s", *c.ExitCode, ms(c.DurationMs))
+		fmt.Fprintf(b, "exit %d", *c.ExitCode)
+		if c.Signal != "" {
+			fmt.Fprintf(b, " (%s)", c.Signal)
+		}
+		fmt.Fprintf(b, " in %s", ms(c.DurationMs))
 	default:
 		fmt.Fprintf(b, "%s", c.State)
 		if c.Signal != "" {

@@ -38,8 +38,8 @@ type ExecRequest struct {
 // Job states.
 const (
 	JobRunning = "running"
-	JobExited  = "exited"  // the command exited by itself (ExitCode set)
-	JobKilled  = "killed"  // cancelled, or killed by a signal
+	JobExited  = "exited"  // the command ended by itself (ExitCode set; 128+n for a signal juju did not send)
+	JobKilled  = "killed"  // killed by juju: cancelled, its output cap, its client or juju gone
 	JobTimeout = "timeout" // killed when its timeout ran out
 )
 
@@ -57,9 +57,9 @@ type ExecResult struct {
 	// Cwd is the display path of the working folder.
 	Cwd string `json:"cwd,omitempty" desc:"Where it runs."`
 	// State is JobRunning, JobExited, JobKilled or JobTimeout.
-	State    string `json:"state" enum:"running,exited,killed,timeout" desc:"running (in the background), exited (by itself), killed (cancelled or by a signal), timeout (killed when timeoutMs ran out)."`
-	ExitCode *int   `json:"exitCode,omitempty" desc:"The exit code, when it exited by itself."`
-	Signal   string `json:"signal,omitempty" desc:"The signal that ended it, if one did."`
+	State    string `json:"state" enum:"running,exited,killed,timeout" desc:"running (in the background), exited (by itself, or by a signal juju did not send), killed (by juju: cancelled, or its output cap), timeout (killed when timeoutMs ran out)."`
+	ExitCode *int   `json:"exitCode,omitempty" desc:"The exit code, when it ended by itself: 128+n when signal n ended it, as a shell reports it."`
+	Signal   string `json:"signal,omitempty" desc:"The signal that ended it, when juju knows it (a sandboxed command's is known only from exitCode)."`
 	Stdout   string `json:"stdout,omitempty" desc:"Standard output; when long, its head and tail with the cut marked in the text."`
 	Stderr   string `json:"stderr,omitempty" desc:"Standard error, cut like stdout."`
 	// StdoutBytes and StderrBytes are the streams' whole sizes so far.
