@@ -29,6 +29,7 @@ type GitStatusArgs struct {
 type GitStatus struct {
 	Branch   string        `json:"branch" desc:"The current branch, or (detached)."`
 	Upstream string        `json:"upstream,omitempty" desc:"Its upstream branch, if any."`
+	Gone     bool          `json:"upstreamGone,omitempty" desc:"The upstream branch no longer exists (deleted on the remote and pruned): ahead and behind say nothing."`
 	Ahead    int           `json:"ahead,omitempty" desc:"Commits ahead of the upstream."`
 	Behind   int           `json:"behind,omitempty" desc:"Commits behind the upstream."`
 	Clean    bool          `json:"clean" desc:"Nothing changed, staged or untracked."`
@@ -139,7 +140,10 @@ func gitStatus(_ *juju.Call, in GitStatusArgs) (*juju.Result, error) {
 	st := parseStatus(out)
 	var b strings.Builder
 	fmt.Fprintf(&b, "branch %s", juju.LineText(st.Branch))
-	if st.Upstream != "" {
+	switch {
+	case st.Gone:
+		fmt.Fprintf(&b, " → %s (gone: deleted on the remote)", juju.LineText(st.Upstream))
+	case st.Upstream != "":
 		fmt.Fprintf(&b, " → %s (ahead %d, behind %d)", juju.LineText(st.Upstream), st.Ahead, st.Behind)
 	}
 	b.WriteString("\n")
@@ -180,8 +184,9 @@ func parseStatus(out []byte) GitStatus {
 	return st
 }
 
-// parseBranch reads "main...origin/main [ahead 1, behind 2]" or
-// "No commits yet on main" or "HEAD (no branch)".
+// parseBranch reads "main...origin/main [ahead 1, behind 2]",
+// "main...origin/main [gone]", "No commits yet on main" or "HEAD (no
+// branch)".
 func parseBranch(s string, st *GitStatus) {
 	if rest, ok := strings.CutPrefix(s, "No commits yet on "); ok {
 		st.Branch = rest
@@ -193,6 +198,7 @@ func parseBranch(s string, st *GitStatus) {
 	}
 	head, track, _ := strings.Cut(s, " [")
 	st.Branch, st.Upstream, _ = strings.Cut(head, "...")
+	st.Gone = st.Upstream != "" && track == "gone]"
 	for _, part := range strings.Split(strings.TrimSuffix(track, "]"), ", ") {
 		if n, ok := strings.CutPrefix(part, "ahead "); ok {
 			st.Ahead, _ = strconv.Atoi(n)

@@ -13,7 +13,8 @@ type Git struct {
 	Available  bool   `json:"available" desc:"Whether git could be asked; when false, note says why."`
 	Repository bool   `json:"repository" desc:"Whether the folder is inside a git work tree."`
 	Branch     string `json:"branch,omitempty" desc:"The current branch; empty on a detached HEAD."`
-	Upstream   string `json:"upstream,omitempty"`
+	Upstream   string `json:"upstream,omitempty" desc:"The branch's upstream, if any."`
+	Gone       bool   `json:"upstreamGone,omitempty" desc:"The upstream no longer exists (deleted on the remote and pruned): ahead and behind say nothing."`
 	Ahead      int    `json:"ahead,omitempty"`
 	Behind     int    `json:"behind,omitempty"`
 	Head       string `json:"head,omitempty" desc:"The short hash and subject of the last commit."`
@@ -80,8 +81,9 @@ func parseStatus(out string) Git {
 	return g
 }
 
-// branchLine reads "main...origin/main [ahead 1, behind 2]", "No commits
-// yet on main" or "HEAD (no branch)".
+// branchLine reads "main...origin/main [ahead 1, behind 2]",
+// "main...origin/main [gone]", "No commits yet on main" or "HEAD (no
+// branch)".
 func branchLine(g *Git, s string) {
 	if b, ok := strings.CutPrefix(s, "No commits yet on "); ok {
 		g.Branch = b
@@ -92,6 +94,7 @@ func branchLine(g *Git, s string) {
 	}
 	s, track, _ := strings.Cut(s, " [")
 	g.Branch, g.Upstream, _ = strings.Cut(s, "...")
+	g.Gone = g.Upstream != "" && track == "gone]"
 	for part := range strings.SplitSeq(strings.TrimSuffix(track, "]"), ", ") {
 		k, v, _ := strings.Cut(part, " ")
 		n, _ := strconv.Atoi(v)

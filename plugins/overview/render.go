@@ -84,7 +84,10 @@ func gitLine(g Git) string {
 	} else {
 		s.WriteString("branch " + juju.LineText(g.Branch))
 	}
-	if g.Upstream != "" {
+	switch {
+	case g.Gone:
+		fmt.Fprintf(&s, " (tracking %s, gone: deleted on the remote)", juju.LineText(g.Upstream))
+	case g.Upstream != "":
 		fmt.Fprintf(&s, " (tracking %s, ahead %d, behind %d)", juju.LineText(g.Upstream), g.Ahead, g.Behind)
 	}
 	if g.Clean {
