@@ -40,7 +40,7 @@ type GitStatus struct {
 type GitFileInfo struct {
 	Path     string `json:"path" desc:"The path, relative to the repository's top."`
 	From     string `json:"from,omitempty" desc:"For a rename or copy: the old path."`
-	Staged   string `json:"staged" desc:"The staged change, as git's porcelain letter: M modified, A added, D deleted, R renamed, C copied, ? untracked, space for none."`
+	Staged   string `json:"staged" desc:"The staged change, as git's porcelain letter: M modified, T type changed, A added, D deleted, R renamed, C copied, U unmerged (a merge conflict: UU both modified, AA both added …), ? untracked, space for none."`
 	Unstaged string `json:"unstaged" desc:"The unstaged change, same letters."`
 }
 
