@@ -2,6 +2,7 @@ package fs
 
 import (
 	"context"
+	iofs "io/fs"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -40,6 +41,10 @@ type ScanFile struct {
 	Name string // base name
 	Dir  string // display path of its folder ("." for the base)
 	Size int64
+	// Info is the walk's lstat of it, relative to its folder's
+	// descriptor: a reader opens the file only if it is still this one
+	// (policy.Root.OpenListed).
+	Info iofs.FileInfo
 }
 
 // Scan walks the folder path through the policy like the glob host
@@ -133,7 +138,7 @@ func (s *scan) walk(d walkDir, rel string, ign ignoreStack, depth int) {
 				continue
 			}
 			s.files++
-			s.visit(ScanFile{Path: s.pol.Display(s.root, erel), Rel: erel, Name: name, Dir: display, Size: info.Size()})
+			s.visit(ScanFile{Path: s.pol.Display(s.root, erel), Rel: erel, Name: name, Dir: display, Size: info.Size(), Info: info})
 			// A folder may hold many files, and visit costs what the
 			// caller makes it (discover matches each against every
 			// discoverer's globs): the deadline is checked within a

@@ -131,7 +131,11 @@ func TestNativeWritesInPieces(t *testing.T) {
 	search := func(w *recordWriter, perFile int) error {
 		n := &nominator{ctx: context.Background(), root: r.Root, pt: pt, w: w, perFile: perFile}
 		var buf []byte
-		return n.file(name, &buf)
+		info, err := r.Root.OS.Lstat(name)
+		if err != nil {
+			return err
+		}
+		return n.file(name, info, &buf)
 	}
 
 	w := &recordWriter{}

@@ -7,15 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"math"
-	"os"
 	"regexp"
 	"regexp/syntax"
 	"runtime"
 	"slices"
 	"strconv"
 	"sync"
-	"syscall"
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -303,9 +302,9 @@ func (s *server) nominate(ctx context.Context, req *abi.SearchRequest, r *policy
 	if !r.Info.IsDir() {
 		// A file named is searched whatever its name, as rg does.
 		var buf []byte
-		return n.file(r.Rel, &buf)
+		return n.file(r.Rel, r.Info, &buf)
 	}
-	files := make(chan string, 256)
+	files := make(chan listed, 256)
 	errs := make(chan error, 1)
 	var wg sync.WaitGroup
 	for range max(2, runtime.GOMAXPROCS(0)) {
@@ -313,11 +312,11 @@ func (s *server) nominate(ctx context.Context, req *abi.SearchRequest, r *policy
 		go func() {
 			defer wg.Done()
 			var buf []byte
-			for rel := range files {
+			for f := range files {
 				if ctx.Err() != nil {
 					continue // the files queued are passed over
 				}
-				if err := n.file(rel, &buf); err != nil {
+				if err := n.file(f.rel, f.info, &buf); err != nil {
 					select {
 					case errs <- err:
 					default:
@@ -338,7 +337,7 @@ func (s *server) nominate(ctx context.Context, req *abi.SearchRequest, r *policy
 			}
 		}
 		select {
-		case files <- f.Rel:
+		case files <- listed{f.Rel, f.Info}:
 		case <-ctx.Done():
 		}
 	})
@@ -351,6 +350,17 @@ func (s *server) nominate(ctx context.Context, req *abi.SearchRequest, r *policy
 		return ctx.Err()
 	}
 }
+
+// listed is a file the walk met: its root-relative path and its lstat.
+type listed struct {
+	rel  string
+	info iofs.FileInfo
+}
+
+// beforeOpen, when a test sets it, runs between the walk's listing of a
+// file and the search's open of it: the moment a swapped folder would
+// slip through.
+var beforeOpen func(rel string)
 
 // nominator searches files for nominate; its methods are safe for
 // concurrent use.
@@ -369,10 +379,15 @@ const keepBuffer = 1 << 20
 
 // file searches the root-relative file rel, reading it into *buf, and
 // writes its matching lines. It fails when writing fails or ctx ended: a
-// file that cannot be read is skipped, as rg skips it.
-func (n *nominator) file(rel string, buf *[]byte) error {
-	// O_NONBLOCK: a FIFO swapped in after the walk must not block the open.
-	f, err := n.root.OS.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+// file that cannot be read is skipped, as rg skips it, and so is one that
+// is no longer the regular file want the walk listed. The open follows no
+// symlink on the way and does not block: a folder swapped since the walk
+// for a link to .git, or a FIFO swapped in, is skipped, never read.
+func (n *nominator) file(rel string, want iofs.FileInfo, buf *[]byte) error {
+	if beforeOpen != nil {
+		beforeOpen(rel)
+	}
+	f, err := n.root.OpenListed(rel, want)
 	if err != nil {
 		return nil
 	}

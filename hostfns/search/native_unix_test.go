@@ -30,10 +30,14 @@ func TestNativeSkipsFIFO(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := &nominator{ctx: context.Background(), root: r.Root, pt: pt, w: nil, perFile: 1}
+	listed, err := r.Root.OS.Lstat("a.txt") // the file the walk saw
+	if err != nil {
+		t.Fatal(err)
+	}
 	done := make(chan error, 1)
 	go func() {
 		var buf []byte
-		done <- n.file("pipe.txt", &buf)
+		done <- n.file("pipe.txt", listed, &buf)
 	}()
 	select {
 	case err := <-done:

@@ -420,6 +420,28 @@ func BenchmarkSearchGoTreeMany(b *testing.B) {
 	}
 }
 
+// BenchmarkSearchGoTreeNative is BenchmarkSearchGoTree without rg: the
+// host's own walk, opens and matching over Go's source tree.
+func BenchmarkSearchGoTreeNative(b *testing.B) {
+	src := filepath.Join(runtime.GOROOT(), "src")
+	p, err := policy.New(policy.Config{Roots: []string{src}})
+	if err != nil {
+		b.Skip("no Go source tree:", err)
+	}
+	defer p.Close()
+	fn := New(p, noRG)[0]
+	hdr, _ := json.Marshal(abi.SearchRequest{Pattern: `func \w+Context\(`, MaxResults: 2000})
+	var res abi.SearchResult
+	for b.Loop() {
+		out, _ := fn.Handle(context.Background(), hdr, nil)
+		res = abi.SearchResult{}
+		if err := json.Unmarshal(out, &res); err != nil || res.Error != nil || res.Engine != "juju" {
+			b.Fatal(err, res.Error, res.Engine)
+		}
+	}
+	b.ReportMetric(float64(res.Matches), "matches")
+}
+
 // BenchmarkSearchGoTreeRG is its baseline: `rg -n PATTERN .` run directly.
 func BenchmarkSearchGoTreeRG(b *testing.B) {
 	needRG(b)

@@ -202,3 +202,25 @@ func hasDotDot(p string) bool {
 	}
 	return false
 }
+
+// OpenListed opens the regular file rel of the root to read it if it is
+// still the file want, a walk's lstat of it: with one openat2 that follows
+// no symlink on the way (a folder swapped for a link since the walk fails
+// the open) and does not block (a FIFO swapped in), and then only if the
+// descriptor is that regular file, same device and inode (a folder
+// exchanged with another real one opens a file the walk did not list,
+// which is closed unread). Without openat2 it is openListedPortable.
+func (r *Root) OpenListed(rel string, want fs.FileInfo) (*os.File, error) {
+	dirfd, ok := r.rootFD()
+	if !ok {
+		return r.openListedPortable(rel, want)
+	}
+	fd, err := openBeneath(dirfd, rel, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_NOFOLLOW)
+	if errors.Is(err, errNoOpenat2) {
+		return r.openListedPortable(rel, want)
+	}
+	if err != nil {
+		return nil, &os.PathError{Op: "openat2", Path: rel, Err: err}
+	}
+	return checkListed(os.NewFile(uintptr(fd), rel), want)
+}

@@ -20,3 +20,9 @@ func (p *Policy) fastOpen(*Resolved) (*os.File, *abi.Error, bool) { return nil, 
 func (p *Policy) fastRead(*Resolved) (Reader, fs.FileInfo, *abi.Error, bool) {
 	return nil, nil, nil, false
 }
+
+// OpenListed opens the regular file rel of the root to read it if it is
+// still the file want (openListedPortable: no openat2 here).
+func (r *Root) OpenListed(rel string, want fs.FileInfo) (*os.File, error) {
+	return r.openListedPortable(rel, want)
+}
