@@ -439,13 +439,13 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 			res = &abi.CallResult{Error: abi.Errorf(abi.Timeout, "the call ended while juju was still putting right a change a crashed juju left halfway: nothing was done. Call the tool again")}
 		}
 	}
+	if res == nil && t.Spec.Tier == abi.TierExec {
+		// On record before it runs: a command can outlive juju, or kill
+		// it (with the sandbox off), before the call's end is written. A
+		// call that cannot be put on record does not run.
+		res = h.recordStart(start, caller, req.Args, appr)
+	}
 	if res == nil {
-		if t.Spec.Tier == abi.TierExec {
-			// On record before it runs: a command can outlive juju, or
-			// kill it (with the sandbox off), before the call's end is
-			// written.
-			h.recordStart(start, caller, req.Args, appr)
-		}
 		t.Plugin.refreshGrants(h.log)
 		changes := t.Spec.Tier != abi.TierRead
 		if changes {
@@ -505,15 +505,24 @@ func (h *Host) recordAs(start time.Time, c hostfns.Caller, args []byte, res *abi
 }
 
 // recordStart writes the started record of a call of tier X (see
-// audit.OutcomeStarted).
-func (h *Host) recordStart(start time.Time, c hostfns.Caller, args []byte, appr *audit.Approval) {
+// audit.OutcomeStarted). When it cannot, it returns the call's refusal:
+// a command or fetch run off the record would leave no trace in juju
+// audit, and filling the disk is within a command's reach.
+func (h *Host) recordStart(start time.Time, c hostfns.Caller, args []byte, appr *audit.Approval) *abi.CallResult {
 	r := audit.Record{
 		Time: start.UTC(), CallID: c.CallID, Client: c.Client, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier,
 		Args: audit.ShortArgs(args), Outcome: audit.OutcomeStarted, Approval: appr,
 	}
-	if err := h.audit.Append(&r); err != nil {
-		h.log.Warn("writing the audit log", "err", err)
+	err := h.audit.Append(&r)
+	if err == nil {
+		return nil
 	}
+	h.log.Error("writing the audit log: a call of tier X refused", "tool", c.Tool, "err", err)
+	dir := abi.Quote(filepath.Dir(h.audit.Path()))
+	if audit.DiskFull(err) {
+		return &abi.CallResult{Error: abi.Errorf(abi.TooLarge, "juju could not write the audit log because the disk holding %s is full (or its quota is used up), and a command or fetch is not run off the record: nothing ran. Free space on that disk (or tell the owner), then call the tool again", dir)}
+	}
+	return &abi.CallResult{Error: abi.Errorf(abi.Internal, "juju could not write the audit log in %s, and a command or fetch is not run off the record: nothing ran. Call the tool again, and tell the owner if it persists", dir)}
 }
 
 // Close stops every plugin and then the runtime. It waits, until ctx ends,

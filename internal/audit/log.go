@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/jujutools/juju/internal/filelock"
@@ -52,6 +53,15 @@ type Log struct {
 // Open returns the log at path (see Path). Nothing is touched until the
 // first Append.
 func Open(path string) *Log { return &Log{path: path} }
+
+// Path is the file the log appends to.
+func (l *Log) Path() string { return l.path }
+
+// DiskFull reports whether err is a write refused because the disk (or
+// its quota) is full.
+func DiskFull(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, errQuota)
+}
 
 func (l *Log) open() {
 	if err := os.MkdirAll(filepath.Dir(l.path), 0o700); err != nil {
