@@ -40,11 +40,10 @@ func Path(stateDir string) string { return filepath.Join(stateDir, FileName) }
 // that finds the file past MaxSize, and every other one opens the new file
 // when it next looks.
 type Log struct {
-	path string
-	once sync.Once
-	mu   sync.Mutex // f and unchecked, once open
-	f    *os.File
-	err  error
+	path   string
+	mu     sync.Mutex // f, closed, unchecked and torn
+	f      *os.File   // nil until opened, or after an open failed (tried again at the next Append)
+	closed bool
 
 	unchecked int  // bytes appended since the size was last looked at
 	torn      bool // the last write to f stopped partway (a full disk): its line has no end
@@ -63,12 +62,12 @@ func DiskFull(err error) bool {
 	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, errQuota)
 }
 
-func (l *Log) open() {
+// open opens the file (rotating it when past MaxSize). l.mu is held.
+func (l *Log) open() error {
 	if err := os.MkdirAll(filepath.Dir(l.path), 0o700); err != nil {
-		l.err = err
-		return
+		return err
 	}
-	l.err = l.rotate()
+	return l.rotate()
 }
 
 // rotate renames the log to FileName.1 when it is past MaxSize, and
@@ -111,10 +110,6 @@ const maxName = 256
 // with one, so it is a line of its own (Read also finds a record written
 // after a fragment by another process).
 func (l *Log) Append(r *Record) error {
-	l.once.Do(l.open)
-	if l.err != nil {
-		return l.err
-	}
 	if len(r.Client) > maxName || len(r.Tool) > maxName || len(r.Plugin) > maxName || len(r.Args) > 4*maxArgs {
 		short := *r
 		short.Client, short.Tool, short.Plugin, short.Args = abi.Cut(r.Client, maxName), abi.Cut(r.Tool, maxName), abi.Cut(r.Plugin, maxName), abi.Cut(r.Args, 4*maxArgs)
@@ -126,8 +121,16 @@ func (l *Log) Append(r *Record) error {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.closed {
+		return errClosed
+	}
 	if l.f == nil {
-		return l.err // closed
+		// Not yet opened, or an open failed (a full disk refusing a new
+		// file, at the first record or a rotation): tried at each record,
+		// so none is dropped unsaid and the log resumes once it can.
+		if err := l.open(); err != nil {
+			return err
+		}
 	}
 	if l.unchecked += len(b) + 1; l.unchecked > checkEvery {
 		l.unchecked = 0
@@ -146,16 +149,18 @@ func (l *Log) Append(r *Record) error {
 	return err
 }
 
+var errClosed = errors.New("the audit log is closed")
+
 // Close closes the file.
 func (l *Log) Close() error {
-	l.once.Do(func() { l.err = errors.New("closed") })
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.closed = true
 	if l.f == nil {
 		return nil
 	}
 	err := l.f.Close()
-	l.f, l.err = nil, errors.New("closed")
+	l.f = nil
 	return err
 }
 
