@@ -209,18 +209,26 @@ func problem(tool string, o *outline, e *jsonschema.ValidationError) string {
 	case *kind.ExclusiveMaximum:
 		return fmt.Sprintf("the argument %q must be less than %s (got %s)", at, k.Want.RatString(), k.Got.RatString())
 	case *kind.MinLength:
-		return fmt.Sprintf("the argument %q must be at least %d characters long (got %d)", at, k.Want, k.Got)
+		return fmt.Sprintf("the argument %q must be at least %s long (got %d)", at, plural(k.Want, "character"), k.Got)
 	case *kind.MaxLength:
-		return fmt.Sprintf("the argument %q must be at most %d characters long (got %d)", at, k.Want, k.Got)
+		return fmt.Sprintf("the argument %q must be at most %s long (got %d)", at, plural(k.Want, "character"), k.Got)
 	case *kind.MinItems:
-		return fmt.Sprintf("the argument %q must have at least %d items (got %d)", at, k.Want, k.Got)
+		return fmt.Sprintf("the argument %q must have at least %s (got %d)", at, plural(k.Want, "item"), k.Got)
 	case *kind.MaxItems:
-		return fmt.Sprintf("the argument %q must have at most %d items (got %d)", at, k.Want, k.Got)
+		return fmt.Sprintf("the argument %q must have at most %s (got %d)", at, plural(k.Want, "item"), k.Got)
 	}
 	if at == "" {
 		return e.ErrorKind.LocalizedString(english)
 	}
 	return fmt.Sprintf("the argument %q: %s", at, e.ErrorKind.LocalizedString(english))
+}
+
+// plural counts n of a noun whose plural adds an s: 1 item, 2 items.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // argPath writes an instance location as the SDK names arguments:

@@ -13,7 +13,7 @@ const testSchema = `{"type":"object","properties":{
 	"path":{"type":"string","description":"The file to read.","minLength":1},
 	"offset":{"type":"integer","minimum":1},
 	"mode":{"type":"string","enum":["fast","slow"]},
-	"ops":{"type":"array","maxItems":2,"items":{"type":"object","properties":{
+	"ops":{"type":"array","minItems":1,"maxItems":2,"items":{"type":"object","properties":{
 		"op":{"type":"string"},"oldString":{"type":"string"}},"required":["op"],"additionalProperties":false}}
 	},"required":["path"],"additionalProperties":false}`
 
@@ -28,7 +28,8 @@ func TestArgumentsMessages(t *testing.T) {
 		{"type", `{"path":42}`, []string{`the argument "path" must be a string, not a number`}},
 		{"integer", `{"path":"a","offset":1.5}`, []string{`the argument "offset" must be an integer, not a number`}},
 		{"minimum", `{"path":"a","offset":-3}`, []string{`the argument "offset" must be at least 1 (got -3)`}},
-		{"minLength", `{"path":""}`, []string{`the argument "path" must be at least 1 characters long (got 0)`}},
+		{"minLength", `{"path":""}`, []string{`the argument "path" must be at least 1 character long (got 0)`}},
+		{"minItems", `{"path":"a","ops":[]}`, []string{`the argument "ops" must have at least 1 item (got 0)`}},
 		{"enum", `{"path":"a","mode":"warp"}`, []string{`the argument "mode" must be one of "fast", "slow", not "warp"`}},
 		{"unknown", `{"path":"a","bogus":1}`, []string{`unknown argument "bogus"; t takes only: path, offset, mode, ops`}},
 		{"snake case", `{"path":"a","Off_Set":2}`, []string{`unknown argument "Off_Set" (did you mean "offset"?)`}},

@@ -137,7 +137,7 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 		return nil, noReplacement(in, &out, secrets)
 	}
 	if !in.DryRun && in.ExpectedCount > 0 && in.ExpectedCount != out.Replacements {
-		return nil, juju.Errorf(abi.Conflict, "there are %d replacements to make now, not the %d expected; nothing was written. Run again with dryRun to see them", out.Replacements, in.ExpectedCount)
+		return nil, juju.Errorf(abi.Conflict, "there %s to make now, not the %d expected; nothing was written. Run again with dryRun to see them", isAre(out.Replacements, "replacement"), in.ExpectedCount)
 	}
 	var res *abi.ChangeResult
 	if in.DryRun {
@@ -235,6 +235,9 @@ func noReplacement(in ReplaceInFilesArgs, out *ReplaceOutput, secrets int) error
 		return juju.Errorf(abi.NoMatch, "no file matches fileGlob %q (.gitignored files are skipped); check the glob with glob_files", in.FileGlob)
 	}
 	msg := fmt.Sprintf("oldString occurs in none of the %d files matching %q; check the text (the match is literal and case-sensitive) or widen fileGlob", out.FilesScanned, in.FileGlob)
+	if out.FilesScanned == 1 {
+		msg = fmt.Sprintf("oldString does not occur in the one file matching %q; check the text (the match is literal and case-sensitive) or widen fileGlob", in.FileGlob)
+	}
 	if out.FilesLeftOut > 0 {
 		msg += " (" + leftOut(out.FilesLeftOut, secrets) + ")"
 	}
@@ -245,6 +248,15 @@ func noReplacement(in ReplaceInFilesArgs, out *ReplaceOutput, secrets int) error
 }
 
 // leftOut says how many matching files were not read, and why.
+// isAre says how many of a noun there are: "is 1 replacement", "are 2
+// replacements".
+func isAre(n int, noun string) string {
+	if n == 1 {
+		return "is 1 " + noun
+	}
+	return fmt.Sprintf("are %d %ss", n, noun)
+}
+
 func leftOut(n, secrets int) string {
 	switch {
 	case secrets == n:

@@ -151,5 +151,8 @@ func allFailed(files []FileRead) error {
 		}
 		reasons = append(reasons, fmt.Sprintf("%s: %s (%s)", f.Path, f.Error.Code, f.Error.Message))
 	}
+	if len(files) == 1 {
+		return juju.Errorf(files[0].Error.Code, "the path could not be read: %s", reasons[0])
+	}
 	return juju.Errorf(files[0].Error.Code, "none of the %d paths could be read: %s", len(files), strings.Join(reasons, "; "))
 }
