@@ -22,6 +22,10 @@ func render(in SearchCodeArgs, res *abi.SearchResult) *juju.Result {
 		Files: []abi.SearchFile{}, Truncated: res.Truncated, Partial: res.Partial || res.Changed || res.Aborted,
 		LongLines: res.LongLines, Aborted: res.Aborted,
 	}
+	matches := 0
+	if in.OutputMode != abi.SearchFiles {
+		out.Matches = &matches
+	}
 	var b strings.Builder
 	structured := 0
 	cut := false
@@ -43,7 +47,7 @@ func render(in SearchCodeArgs, res *abi.SearchResult) *juju.Result {
 			}
 			b.WriteString(line)
 			structured += n
-			out.Matches += f.Count
+			matches += f.Count
 		default:
 			structured += fileJSONSize(f.Path)
 			w := matchWriter{b: &b, path: juju.PathText(f.Path), context: in.ContextLines}
@@ -58,7 +62,7 @@ func render(in SearchCodeArgs, res *abi.SearchResult) *juju.Result {
 				sf.Matches = append(sf.Matches, m)
 			}
 			w.end()
-			out.Matches += len(sf.Matches)
+			matches += len(sf.Matches)
 		}
 		if cut && len(sf.Matches) == 0 {
 			break
@@ -151,7 +155,7 @@ func summary(in SearchCodeArgs, out *SearchCodeResult, res *abi.SearchResult, cu
 	case abi.SearchFiles:
 		notes = append(notes, plural(len(out.Files), "file", "files"))
 	default:
-		notes = append(notes, plural(out.Matches, "matching line", "matching lines")+" in "+plural(len(out.Files), "file", "files"))
+		notes = append(notes, plural(*out.Matches, "matching line", "matching lines")+" in "+plural(len(out.Files), "file", "files"))
 	}
 	switch {
 	case cut:
