@@ -449,6 +449,9 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 	if err != nil && s.foreign[root.Real] {
 		return nil, nil, abi.Errorf(abi.PathDenied, "the .git at or above this root names a repository outside the workspace roots (through its gitdir or commondir) that does not name this work tree back; juju's git tools do not read it: ask the owner to check the root's .git")
 	}
+	if err != nil && isBare(root.Real) {
+		return nil, nil, abi.Errorf(abi.NotFound, "this root is a bare repository (a repository with no work tree), which juju's git tools do not work in; clone it (git clone %s <folder>) and serve the clone as the workspace root", abi.Quote(root.Real))
+	}
 	if err != nil {
 		// As git would say it, so callers that test for it still do.
 		return &abi.GitResult{ExitCode: 128, Stderr: "fatal: not a git repository: juju's git tools use the repository of the workspace root, and this root has none"}, nil, nil

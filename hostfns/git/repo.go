@@ -261,6 +261,18 @@ func isRepoDir(d string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
+// isBare reports whether dir is itself a bare repository: a HEAD, objects
+// and refs with no .git around them. The git tools refuse it (git runs with
+// safe.bareRepository=explicit and they read a work tree), but say so.
+func isBare(dir string) bool {
+	for _, d := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(dir, d)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return isRepoDir(dir)
+}
+
 // rootRepo returns the repository pinned for the root real at start or,
 // when there was none, a `.git` folder made at the root since (git init);
 // never a `.git` file or link made since, which a confined command could

@@ -34,6 +34,9 @@ func gitState(dir string) Git {
 		msg := err.Error()
 		if e, ok := juju.AsError(err); ok {
 			msg = e.Message
+			if e.Code == abi.NotFound && strings.Contains(msg, "bare repository") {
+				return Git{Available: true, Note: msg}
+			}
 		}
 		return Git{Note: "git is not available: " + msg}
 	}
