@@ -41,6 +41,9 @@ func (s *server) list(ctx context.Context, req *abi.ListRequest, _ []byte) (*abi
 	if e != nil {
 		return nil, nil, e
 	}
+	if !r.Info.IsDir() && r.Link != "" {
+		return nil, nil, abi.Errorf(abi.InvalidArgument, "%q is a link to the file %q, not a folder; read it with read_file, or see the link itself with file_info", r.Name, r.Display)
+	}
 	if !r.Info.IsDir() {
 		return nil, nil, abi.Errorf(abi.InvalidArgument, "%q is a file, not a folder; read it with read_file", r.Display)
 	}
