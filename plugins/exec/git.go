@@ -120,6 +120,16 @@ func git(cwd string, args ...string) ([]byte, *abi.GitResult, error) {
 	return out, r, nil
 }
 
+// hasCommit reports whether revision (HEAD when empty) names a commit: a
+// second git run, made only when a log came back empty.
+func hasCommit(cwd, revision string) bool {
+	if revision == "" {
+		revision = "HEAD"
+	}
+	_, _, err := git(cwd, "rev-parse", "--verify", "--quiet", revision+"^{commit}")
+	return err == nil
+}
+
 // nextStep is what a failed git's error tells the model to check: for a
 // read, the revision and paths it gave; for add, the paths.
 func nextStep(sub string) string {
@@ -303,6 +313,11 @@ func gitLog(_ *juju.Call, in GitLogArgs) (*juju.Result, error) {
 		fmt.Fprintf(&b, "[Showing %d commits, the most one result holds. Call git_log with the same arguments and offset %d to read on.]\n", len(l.Commits), l.NextOffset)
 	case len(l.Commits) == 0 && in.Offset > 0:
 		fmt.Fprintf(&b, "no commits after the newest %d%s\n", in.Offset, touching(in.Path))
+	case len(l.Commits) == 0 && in.Path == "" && hasCommit(in.Cwd, in.Revision):
+		// The log the host runs leaves out the paths juju withholds, so
+		// commits that touch only those are not listed: say so, rather
+		// than that there are none.
+		b.WriteString("no commits shown: the commits here touch only paths juju withholds (secrets, or paths the owner's deny rules exclude)\n")
 	case len(l.Commits) == 0:
 		fmt.Fprintf(&b, "no commits%s\n", touching(in.Path))
 	}
