@@ -19,15 +19,7 @@ func TestAuditAfterAFullDiskKeepsTheNextCall(t *testing.T) {
 	root := workspace(t, map[string]string{"a.txt": "hello\n"})
 	s := startHome(t, home, root, "--mode", "trusted")
 	s.ok("read_file", map[string]any{"path": "a.txt"})
-	fillLeaving(t, top, filler, 0)
-	f, err := os.OpenFile(filler, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for err == nil { // the last bytes a whole block left
-		_, err = f.Write([]byte{0})
-	}
-	f.Close()
+	fillFull(t, top, filler)
 	// Enough records to fill the audit log's last block: one is cut.
 	for i := range 60 {
 		s.call("read_file", map[string]any{"path": "a.txt", "limit": 100 + i})

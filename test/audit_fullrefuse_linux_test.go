@@ -20,15 +20,7 @@ func TestCommandRefusedWhenTheAuditLogCannotBeWritten(t *testing.T) {
 	root := workspace(t, map[string]string{"a.txt": "hello\n"}) // on another disk
 	s := startHome(t, home, root, "--mode", "trusted")
 	s.ok("read_file", map[string]any{"path": "a.txt"})
-	fillLeaving(t, top, filler, 0)
-	f, err := os.OpenFile(filler, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for err == nil { // the last bytes a whole block left
-		_, err = f.Write([]byte{0})
-	}
-	f.Close()
+	fillFull(t, top, filler)
 	// Reads are served on the full disk, and enough of them fill the
 	// audit log's last block.
 	for i := range 60 {

@@ -74,6 +74,21 @@ func TestDiskFullSharedWithTheJournal(t *testing.T) {
 
 // fillLeaving fills the disk of dir with the file filler, leaving about
 // leave bytes free.
+// fillFull fills dir's disk with filler to its last byte: fillLeaving's
+// whole blocks, then the bytes a block left, one at a time.
+func fillFull(t *testing.T, dir, filler string) {
+	t.Helper()
+	fillLeaving(t, dir, filler, 0)
+	f, err := os.OpenFile(filler, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for err == nil {
+		_, err = f.Write([]byte{0})
+	}
+	f.Close()
+}
+
 func fillLeaving(t *testing.T, dir, filler string, leave int64) {
 	t.Helper()
 	os.Remove(filler)

@@ -59,12 +59,7 @@ func TestCrashedChangeOnAFullDiskIsUndoneOnceThereIsRoom(t *testing.T) {
 	for _, p := range temps {
 		os.Remove(p)
 	}
-	fillLeaving(t, top, filler, 0)
-	f, err := os.OpenFile(filler, os.O_WRONLY|os.O_APPEND, 0)
-	for err == nil { // the bytes a whole block left
-		_, err = f.Write([]byte{0})
-	}
-	f.Close()
+	fillFull(t, top, filler)
 	s := startHome(t, home, root, "--mode", "trusted")
 	if msg := s.fail("write_file", map[string]any{"path": "x.txt", "content": "x\n"}, "TOO_LARGE"); !strings.Contains(msg, "full") || !strings.Contains(msg, "put back") {
 		t.Fatalf("the write on the full disk does not say what waits: %s", msg)
