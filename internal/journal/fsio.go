@@ -207,7 +207,11 @@ func state(root *os.Root, rel string, max int64, keep bool) (image, []byte, erro
 		}
 		return image{Kind: kindSymlink, Target: t}, nil, nil
 	case m.IsDir():
-		return image{Kind: kindDir, Mode: m.Perm()}, nil, nil
+		img := image{Kind: kindDir, Mode: m.Perm()}
+		if keep {
+			img.Meta = folderMeta(dir.Root, name)
+		}
+		return img, nil, nil
 	case m.IsRegular():
 		if fi.Size() > max {
 			return image{}, nil, errTooLarge
@@ -227,6 +231,9 @@ func state(root *os.Root, rel string, max int64, keep bool) (image, []byte, erro
 			return image{}, nil, errSwapped
 		}
 		img := image{Kind: kindFile, Mode: fileMode(m)}
+		if keep {
+			img.Meta = fileMeta(f, at)
+		}
 		if !keep {
 			h := sha256.New()
 			buf := make([]byte, min(fi.Size()+1, 64<<10)) // a small file takes a small buffer
@@ -299,7 +306,7 @@ func place(root *os.Root, rel, temp string, img image, content []byte, mid func(
 			return notEmpty(dir.Root, name, err)
 		}
 	case kindFile:
-		if err := writeTemp(dir.Root, tname, name, content, img.Mode); err != nil {
+		if err := writeTemp(dir.Root, tname, name, content, img); err != nil {
 			return err
 		}
 		if mid != nil {
@@ -344,8 +351,41 @@ func place(root *os.Root, rel, temp string, img image, content []byte, mid func(
 		if err := dir.Mkdir(name, mode); err != nil {
 			return err
 		}
+		if img.Meta != nil { // a folder moved or put back: its owner and ACLs
+			sub, err := openChild(dir.Root, name)
+			if err != nil {
+				return err
+			}
+			defer sub.Close()
+			d, err := sub.Open(".")
+			if err != nil {
+				return err
+			}
+			applyMeta(dir.Root, name, d, img.Meta)
+			d.Close()
+		}
 	}
 	return nil
+}
+
+// folderMeta is readMeta of the folder name of dir; nil when it cannot
+// be opened as the folder it is.
+func folderMeta(dir *os.Root, name string) *meta {
+	sub, err := openChild(dir, name)
+	if err != nil {
+		return nil
+	}
+	defer sub.Close()
+	d, err := sub.Open(".")
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	fi, err := d.Stat()
+	if err != nil {
+		return nil
+	}
+	return fileMeta(d, fi)
 }
 
 // notEmptyError is a folder a change removes that holds an entry the
@@ -387,11 +427,13 @@ func placeUnnamed(root *os.Root, rel, temp string, t *unnamedTemp, img image, co
 		return errSwapped
 	}
 	if err := t.link(tname); err != nil {
-		if err := writeTemp(dir.Root, tname, name, content, img.Mode); err != nil {
+		if err := writeTemp(dir.Root, tname, name, content, img); err != nil {
 			return err
 		}
-	} else if keepOwner(dir.Root, name, t.file()) && img.Mode != 0 {
-		t.file().Chmod(img.Mode) // a change of owner drops setuid and setgid
+	} else if applyMeta(dir.Root, name, t.file(), img.Meta) && img.Mode != 0 {
+		// A change of owner drops setuid and setgid, an ACL rewrites the
+		// group bits.
+		t.file().Chmod(img.Mode)
 	}
 	if mid != nil {
 		mid()
@@ -425,11 +467,13 @@ func replaceWith(dir *os.Root, temp, name string) error {
 	return err
 }
 
-// writeTemp writes content into a new file temp of dir with mode, synced,
-// owned as the file it replaces, name, is (keepOwner). Whatever is at temp
-// already is not juju's (see pickTemp): it is left alone, and the write
-// fails.
-func writeTemp(dir *os.Root, temp, name string, content []byte, mode fs.FileMode) error {
+// writeTemp writes content into a new file temp of dir with img's mode,
+// synced, owned and with the extended attributes img records or, without
+// them, those of the file it replaces, name (applyMeta). Whatever is at
+// temp already is not juju's (see pickTemp): it is left alone, and the
+// write fails.
+func writeTemp(dir *os.Root, temp, name string, content []byte, img image) error {
+	mode := img.Mode
 	if mode == 0 {
 		mode = newFileMode
 	}
@@ -438,9 +482,11 @@ func writeTemp(dir *os.Root, temp, name string, content []byte, mode fs.FileMode
 		return err
 	}
 	_, err = f.Write(content)
-	keepOwner(dir, name, f)
+	applyMeta(dir, name, f, img.Meta)
 	if err == nil {
-		err = f.Chmod(mode) // the umask may have narrowed it; a chown drops setuid
+		// The umask may have narrowed it, a chown drops setuid, an ACL
+		// rewrites the group bits.
+		err = f.Chmod(mode)
 	}
 	if err == nil {
 		err = datasync(f)

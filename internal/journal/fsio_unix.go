@@ -26,7 +26,7 @@ const syscallNonblock = syscall.O_NONBLOCK
 // when juju runs as root). Without the right to give the owner, the group
 // alone is tried (a member may give a file to its group). It reports
 // whether f's owner or group changed, which drops setuid and setgid.
-// Extended attributes (ACLs, SELinux labels, user.*) are not kept.
+// On Linux, applyMeta does this and keeps extended attributes too.
 func keepOwner(dir *os.Root, name string, f *os.File) bool {
 	old, err := dir.Lstat(name)
 	if err != nil || !old.Mode().IsRegular() {

@@ -71,9 +71,9 @@ func (d *draft) setFile(s *slot, content []byte) *abi.Error {
 	case kindSymlink: // a dangling link (ResolveForWrite follows the others)
 		return abi.Errorf(abi.InvalidArgument, "%s is a symlink whose target cannot be written; write its target's path instead", abi.Quote(s.display))
 	}
-	mode := s.after.Mode
+	mode, meta := s.after.Mode, s.after.Meta // an existing file keeps its own
 	if s.after.Kind != kindFile {
-		mode = newFileMode
+		mode, meta = newFileMode, nil
 		if e := d.parents(s); e != nil {
 			return e
 		}
@@ -81,7 +81,7 @@ func (d *draft) setFile(s *slot, content []byte) *abi.Error {
 	if e := d.count(s, int64(len(content))); e != nil {
 		return e
 	}
-	s.after, s.post = image{Kind: kindFile, SHA256: sum(content), Mode: mode}, content
+	s.after, s.post = image{Kind: kindFile, SHA256: sum(content), Mode: mode, Meta: meta}, content
 	return nil
 }
 

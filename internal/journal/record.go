@@ -27,6 +27,10 @@ type image struct {
 	SHA256 string      `json:"sha256,omitempty"` // file
 	Mode   fs.FileMode `json:"mode,omitempty"`   // file, dir
 	Target string      `json:"target,omitempty"` // symlink
+	// Meta is a file's or folder's owner, group and extended attributes,
+	// which a path juju writes anew gets back (applyMeta); not part of
+	// the state equal compares. Records made before it have none.
+	Meta *meta `json:"meta,omitempty"`
 }
 
 // equal reports whether a and b are one state: a file's content and mode
