@@ -131,3 +131,63 @@ func TestWritesKeepOwnerAndAttributes(t *testing.T) {
 	s.ok("move_path", map[string]any{"path": "team", "destination": "team2"})
 	keeps("moving a folder", "team2", 4321, 4322, os.ModeDir|0o755, map[string]string{"system.posix_acl_default": string(folderDefault)})
 }
+
+// TestNewFilesFollowADefaultACL holds juju to SECURITY.md, "Writes and
+// the journal": a file or folder juju makes in a folder with a default
+// ACL gets the mode and ACL a shell's > and mkdir get there, which the
+// kernel gives from that ACL instead of the umask. juju took the umask
+// alone, which made the ACL's mask r--, so a user the folder's ACL let
+// write could not write what juju made; and a rollback of it still finds
+// it as made.
+func TestNewFilesFollowADefaultACL(t *testing.T) {
+	root := workspace(t, map[string]string{"team/README": "shared\n"})
+	at := func(n string) string { return filepath.Join(root, n) }
+	folderDefault := posixACL([3]uint32{aclUserObj, 7, aclNoID}, [3]uint32{aclUser, 6, 4321}, [3]uint32{aclGroupObj, 5, aclNoID}, [3]uint32{aclMask, 7, aclNoID}, [3]uint32{aclOther, 5, aclNoID})
+	if err := unix.Setxattr(at("team"), "system.posix_acl_default", folderDefault, 0); errors.Is(err, unix.EOPNOTSUPP) {
+		t.Skip("the file system holds no ACLs")
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	// What a shell makes there: open(0666) and mkdir(0777).
+	f, err := os.OpenFile(at("team/shell.txt"), os.O_CREATE|os.O_WRONLY, 0o666)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Mkdir(at("team/shelldir"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	attrs := func(n string) (os.FileMode, string) {
+		t.Helper()
+		fi, err := os.Lstat(at(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, 4096)
+		k, err := unix.Lgetxattr(at(n), "system.posix_acl_access", b)
+		if err != nil {
+			return fi.Mode(), "(none)"
+		}
+		return fi.Mode(), string(b[:k])
+	}
+	fileMode, fileACL := attrs("team/shell.txt")
+	dirMode, dirACL := attrs("team/shelldir")
+
+	s := start(t, root)
+	write := changeID(t, s, "write_file", map[string]any{"path": "team/new.txt", "content": "new\n"})
+	s.ok("write_file", map[string]any{"path": "team/sub/deep.txt", "content": "deep\n"})
+	s.ok("make_directory", map[string]any{"path": "team/made"})
+	for n, want := range map[string]os.FileMode{"team/new.txt": fileMode, "team/sub/deep.txt": fileMode, "team/sub": dirMode, "team/made": dirMode} {
+		wantACL := fileACL
+		if want.IsDir() {
+			wantACL = dirACL
+		}
+		if m, acl := attrs(n); m != want || acl != wantACL {
+			t.Errorf("%s: mode %v, access ACL %q; a shell makes %v, %q", n, m, acl, want, wantACL)
+		}
+	}
+	s.ok("rollback_changes", map[string]any{"changeId": write})
+	if _, err := os.Lstat(at("team/new.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the rollback left team/new.txt: %v", err)
+	}
+}

@@ -1,9 +1,11 @@
 package journal
 
 import (
+	bin "encoding/binary"
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"strings"
 	"syscall"
 
@@ -200,4 +202,55 @@ func giveOwner(f *os.File, uid, gid int) bool {
 		return true
 	}
 	return int(is.Gid) != gid && f.Chown(-1, gid) == nil
+}
+
+// createMode is the mode a file or folder made in the folder dir of root
+// gets, asked for with base (0666 for a file, 0777 for a folder), as a
+// shell's > and mkdir get it: less the umask juju started with, or, where
+// the folder has a default ACL, which the kernel then applies instead of
+// the umask, as that ACL allows. dir may not exist yet: the change makes
+// it, and it inherits the default ACL of the nearest folder that does.
+// Taking the umask alone made the ACL's mask the umask's group bits, so a
+// group the ACL let write could not write what juju made.
+func createMode(root *os.Root, dir string, base fs.FileMode) fs.FileMode {
+	for cur := dir; ; cur = path.Dir(cur) {
+		if m, ok := defaultACLMode(root, cur, base); ok {
+			return m
+		}
+		if cur == "." || cur == "" {
+			return base &^ startUmask
+		}
+	}
+}
+
+// defaultACLMode reports whether the folder dir of root exists, and the
+// mode its default ACL gives a new entry asked for with base (base less
+// the umask without one).
+func defaultACLMode(root *os.Root, dir string, base fs.FileMode) (fs.FileMode, bool) {
+	f, err := openFolder(root, dir)
+	if err != nil {
+		return 0, false
+	}
+	defer f.close()
+	d, err := f.Open(".")
+	if err != nil {
+		return 0, false
+	}
+	defer d.Close()
+	acl, err := getXattr(int(d.Fd()), "system.posix_acl_default")
+	if err != nil || len(acl) < 4 || (len(acl)-4)%8 != 0 || bin.LittleEndian.Uint32(acl) != 2 {
+		return base &^ startUmask, true
+	}
+	// The kernel's posix_acl_create_masq: the owner's, the class's (the
+	// mask, or the owning group without one) and others' permissions.
+	perm := map[uint16]fs.FileMode{}
+	for e := acl[4:]; len(e) >= 8; e = e[8:] {
+		perm[bin.LittleEndian.Uint16(e)] = fs.FileMode(bin.LittleEndian.Uint16(e[2:]) & 7)
+	}
+	const userObj, groupObj, mask, other = 0x01, 0x04, 0x10, 0x20
+	class, ok := perm[mask]
+	if !ok {
+		class = perm[groupObj]
+	}
+	return base & (perm[userObj]<<6 | class<<3 | perm[other]), true
 }

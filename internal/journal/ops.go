@@ -41,7 +41,7 @@ func (d *draft) parents(s *slot) *abi.Error {
 			if e := d.j.pol.Writable(&policy.Resolved{Root: s.r, Rel: rel, Display: ps.display}); e != nil {
 				return e
 			}
-			ps.after, ps.post = image{Kind: kindDir, Mode: newDirMode}, nil
+			ps.after, ps.post = image{Kind: kindDir, Mode: createMode(s.r.OS, path.Dir(rel), 0o777)}, nil
 		default:
 			return abi.Errorf(abi.InvalidArgument, "%s is a file, so nothing can be made inside it; choose another path", abi.Quote(ps.display))
 		}
@@ -73,7 +73,7 @@ func (d *draft) setFile(s *slot, content []byte) *abi.Error {
 	}
 	mode, meta := s.after.Mode, s.after.Meta // an existing file keeps its own
 	if s.after.Kind != kindFile {
-		mode, meta = newFileMode, nil
+		mode, meta = createMode(s.r.OS, path.Dir(s.rel), 0o666), nil
 		if e := d.parents(s); e != nil {
 			return e
 		}
@@ -248,7 +248,7 @@ func (d *draft) mkdir(s *slot) *abi.Error {
 		if e := d.parents(s); e != nil {
 			return e
 		}
-		s.after, s.post = image{Kind: kindDir, Mode: newDirMode}, nil
+		s.after, s.post = image{Kind: kindDir, Mode: createMode(s.r.OS, path.Dir(s.rel), 0o777)}, nil
 		return nil
 	}
 	return abi.Errorf(abi.InvalidArgument, "%s exists and is not a folder; choose another name", abi.Quote(s.display))
