@@ -78,3 +78,21 @@ func TestReplaceInFilesNamesFilesTooLarge(t *testing.T) {
 		t.Errorf("NO_MATCH does not say the file was not searched: %s", msg)
 	}
 }
+
+// A matching file larger than edit_file takes (32 MiB) is sent to a
+// command, not to edit_file, which refuses it as TOO_LARGE: the advice
+// led the model from one refusal to the other.
+func TestReplaceInFilesSendsAFilePastEditsToACommand(t *testing.T) {
+	root := workspace(t, map[string]string{"mid.txt": "x\n"})
+	line := "hay hay hay hay hay hay hay hay hay hay hay hay\n"
+	big := strings.Repeat(line, 33<<20/len(line)) + "needle\n"
+	if err := os.WriteFile(filepath.Join(root, "big.txt"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, root, "--mode", "trusted")
+	msg := s.fail("replace_in_files", map[string]any{"oldString": "needle", "newString": "pin", "fileGlob": "big.txt"}, "NO_MATCH")
+	if strings.Contains(msg, "edit_file") || !strings.Contains(msg, "run_command") {
+		t.Errorf("NO_MATCH does not send big.txt to a command: %s", msg)
+	}
+	s.fail("edit_file", map[string]any{"path": "big.txt", "oldString": "needle", "newString": "pin"}, "TOO_LARGE")
+}

@@ -70,6 +70,7 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 	secrets := g.HiddenSecrets
 	c := new(juju.Change)
 	var newBytes int64 // the new contents c holds, every file together
+	pastEdit := 0      // files too large to search that edit_file refuses too
 	for _, e := range g.Entries {
 		if e.Type != abi.TypeFile {
 			continue
@@ -109,6 +110,9 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 		}
 		if rr.Truncated {
 			out.FilesTooLarge++
+			if e.Size > maxEditBytes {
+				pastEdit++
+			}
 			continue
 		}
 		old, repl := lineEnds(body, in.OldString, in.NewString)
@@ -134,7 +138,7 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 		c.Write(abi.ChangeOp{Path: e.Path, ExpectedSHA256: rr.SHA256}, bytes.ReplaceAll(body, old, repl))
 	}
 	if c.Len() == 0 {
-		return nil, noReplacement(in, &out, secrets)
+		return nil, noReplacement(in, &out, secrets, pastEdit)
 	}
 	if !in.DryRun && in.ExpectedCount > 0 && in.ExpectedCount != out.Replacements {
 		return nil, juju.Errorf(abi.Conflict, "there %s to make now, not the %d expected; nothing was written. Run again with dryRun to see them", isAre(out.Replacements, "replacement"), in.ExpectedCount)
@@ -158,7 +162,7 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 		text += leftOut(out.FilesLeftOut, secrets) + "\n"
 	}
 	if out.FilesTooLarge > 0 {
-		text += tooLarge(out.FilesTooLarge) + "\n"
+		text += tooLarge(out.FilesTooLarge, pastEdit) + "\n"
 	}
 	out.ChangeResult = *res
 	return juju.Text(text).WithStructured(out), nil
@@ -182,9 +186,22 @@ func lineEnds(body []byte, old, new string) ([]byte, []byte) {
 	return []byte(old), []byte(new)
 }
 
-// tooLarge says how many matching files were too large to search.
-func tooLarge(n int) string {
-	return fmt.Sprintf("%d matching file(s) were not searched: each is larger than one read takes; replace in them with edit_file and replaceAll", n)
+// maxEditBytes is the largest file the journal edits (its
+// DefaultMaxFileSize): edit_file refuses a larger one as TOO_LARGE.
+const maxEditBytes = 32 << 20
+
+// tooLarge says how many matching files were too large to search, and
+// what changes them: edit_file, or a command for the past of them larger
+// than edit_file takes.
+func tooLarge(n, past int) string {
+	const edit, command = "replace in them with edit_file and replaceAll", "which juju does not edit; change them with a command (run_command)"
+	switch {
+	case past == 0:
+		return fmt.Sprintf("%d matching file(s) were not searched: each is larger than one read takes; %s", n, edit)
+	case past == n:
+		return fmt.Sprintf("%d matching file(s) were not searched: each is larger than %d MiB, %s", n, maxEditBytes>>20, command)
+	}
+	return fmt.Sprintf("%d matching file(s) were not searched: each is larger than one read takes; %s, but %d of them are larger than %d MiB, %s", n, edit, past, maxEditBytes>>20, command)
 }
 
 // tooManyFiles refuses one more changed file when matched files already
@@ -223,7 +240,7 @@ func replaceUTF16(path string, in ReplaceInFilesArgs) (abi.ChangeOp, int, error)
 // noReplacement explains a call that found nothing to replace: the glob
 // matched only files juju never touches (SECRET_DENIED or PATH_DENIED, not
 // a silent NO_MATCH), or no file, or files without oldString.
-func noReplacement(in ReplaceInFilesArgs, out *ReplaceOutput, secrets int) error {
+func noReplacement(in ReplaceInFilesArgs, out *ReplaceOutput, secrets, pastEdit int) error {
 	switch {
 	case out.FilesScanned == 0 && out.FilesLeftOut > 0 && secrets == out.FilesLeftOut:
 		return juju.Errorf(abi.SecretDenied, "fileGlob %q matches only secrets (%d file(s): keys, credentials, .env files and the like), which juju never reads or changes; nothing was changed. Leave them out, or ask the owner to edit them",
@@ -242,7 +259,7 @@ func noReplacement(in ReplaceInFilesArgs, out *ReplaceOutput, secrets int) error
 		msg += " (" + leftOut(out.FilesLeftOut, secrets) + ")"
 	}
 	if out.FilesTooLarge > 0 {
-		msg += " (" + tooLarge(out.FilesTooLarge) + ")"
+		msg += " (" + tooLarge(out.FilesTooLarge, pastEdit) + ")"
 	}
 	return juju.Errorf(abi.NoMatch, "%s", msg)
 }
