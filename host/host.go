@@ -33,6 +33,7 @@ import (
 	store "github.com/jujutools/juju/internal/journal"
 	"github.com/jujutools/juju/internal/lspconfig"
 	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/internal/proc"
 	"github.com/jujutools/juju/internal/workspace"
 	"github.com/jujutools/juju/sandbox"
 	"github.com/jujutools/juju/sdk/abi"
@@ -99,8 +100,11 @@ type Host struct {
 	// fullLog spaces the warnings that approvals are full: a client can
 	// make refused calls as fast as it likes, and each would log a line.
 	fullLog *logBudgets
-	exec    *jexec.Manager // the command jobs, killed by Close
-	lsp     *lsp.Manager   // the language servers, started on first use
+	// exec is the command jobs, killed by Close: made by jobs() when the
+	// warm-up or a call first needs it, not before the first answer.
+	exec     atomic.Pointer[jexec.Manager]
+	execOnce sync.Once
+	lsp      *lsp.Manager // the language servers, started on first use
 	// scrubbedEnv is juju's environment without its secrets, which git
 	// and the language servers start from.
 	scrubbedEnv []string
@@ -182,6 +186,12 @@ func New(cfg Config) (*Host, error) {
 	// git and the language servers start from juju's environment without
 	// its secrets, judged once (RATIONALE).
 	h.scrubbedEnv = sandbox.Scrub(os.Environ())
+	// Before any program starts, git and the language servers included:
+	// only a process started after it looks for a subreaper above it, and
+	// none gets a descriptor juju inherited. The command manager, made
+	// later, does both again (once).
+	proc.Subreap()
+	proc.CloseInheritedOnExec()
 	h.lsp = lsp.New(pol, lsp.Options{Servers: cfg.LSPServers, Logger: log, Env: h.scrubbedEnv, Epoch: h.approvals.Epoch})
 	servers = h.lsp
 	h.reload.fns = h.hostFunctions()
@@ -220,9 +230,12 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	var fns []hostfns.Func
 	fns = append(fns, logFunc(h.log))
 	fns = append(fns, approvals.New(h.approvals))
-	fns = append(fns, h.execManager().Funcs()...)
+	fns = append(fns, jexec.FuncsOf(h.jobs)...)
 	fns = append(fns, git.New(h.policy, git.Options{Logger: h.log, Env: h.scrubbedEnv, EnvScrubbed: true,
-		ConfineRead: h.exec.ConfineRead, ConfineWrite: h.exec.ConfineWrite})...)
+		ConfineRead: func(cwd string, visible, argv []string) ([]string, error) {
+			return h.jobs().ConfineRead(cwd, visible, argv)
+		},
+		ConfineWrite: func(cwd string, argv []string) ([]string, *abi.Error) { return h.jobs().ConfineWrite(cwd, argv) }})...)
 	fns = append(fns, fs.New(h.policy, fs.Options{Observe: journal.ObserveReads(h.ws.Reads), Seed: h.ws.Reads.Seed()})...)
 	// A large change holds its old and new contents: the collector would
 	// run throughout under the soft limit (RATIONALE).
@@ -236,14 +249,23 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	return fns
 }
 
-// execManager makes the command job manager: logs under the state folder,
-// one folder per server process, after removing those of servers gone.
-func (h *Host) execManager() *jexec.Manager {
+// jobs returns the command job manager, made on its first use (the
+// warm-up after the handshake, or a call before it): logs under the state
+// folder, one folder per server process, after removing those of servers
+// gone. Making it resolves juju's folders, programs and caches for the
+// sandbox (a few hundred system calls), none of which the first answer
+// needs (RATIONALE, "The command manager is made after the handshake").
+func (h *Host) jobs() *jexec.Manager {
+	h.execOnce.Do(func() { h.exec.Store(h.newJobs()) })
+	return h.exec.Load()
+}
+
+func (h *Host) newJobs() *jexec.Manager {
 	jobs := filepath.Join(h.StateDir(), "jobs")
 	for _, dir := range jexec.SweepJobs(jobs) {
 		h.log.Info("removed the job logs of a juju that is gone", "folder", dir)
 	}
-	h.exec = jexec.New(h.policy, jexec.Options{
+	return jexec.New(h.policy, jexec.Options{
 		JobsDir:         filepath.Join(jobs, strconv.Itoa(os.Getpid())),
 		BackgroundAfter: h.cfg.BackgroundAfter,
 		StandbyIdle:     orNever(h.cfg.StandbyIdle),
@@ -256,17 +278,26 @@ func (h *Host) execManager() *jexec.Manager {
 		Ended:           h.bumpEpoch, // a job in the background may have changed files until now
 		Logger:          h.log,
 	})
-	return h.exec
 }
 
 // JobOwners returns the principals (Request.Principal) that have a
 // background job running.
-func (h *Host) JobOwners() []string { return h.exec.Owners() }
+func (h *Host) JobOwners() []string {
+	if m := h.exec.Load(); m != nil {
+		return m.Owners()
+	}
+	return nil // no manager yet: no job ever ran
+}
 
 // EndJobs kills the running jobs of principal and returns how many: an
 // OAuth client revoked leaves nothing running, since no other principal
 // may see or cancel its jobs.
-func (h *Host) EndJobs(principal string) int { return h.exec.KillOwner(principal) }
+func (h *Host) EndJobs(principal string) int {
+	if m := h.exec.Load(); m != nil {
+		return m.KillOwner(principal)
+	}
+	return 0
+}
 
 // StateDir is the folder holding this workspace's state (journal, audit,
 // todos, approvals), outside the workspace.
@@ -361,6 +392,7 @@ func (h *Host) Warm(ctx context.Context) {
 	sort.SliceStable(todo, func(i, j int) bool { return len(todo[i].Manifest.Tools) > len(todo[j].Manifest.Tools) })
 	go func() {
 		defer h.warmedSet.Do(func() { close(h.warmed) })
+		h.jobs() // gone servers' job logs swept, the sandbox's folders resolved
 		for _, l := range todo {
 			if ctx.Err() != nil {
 				return
@@ -533,8 +565,8 @@ func (h *Host) Close(ctx context.Context) error {
 	lspDone := make(chan struct{})
 	go func() { h.lsp.Close(ctx); close(lspDone) }() // side by side with the jobs: each has its bounded wait
 	defer func() { <-lspDone }()
-	if h.exec != nil {
-		if err := h.exec.Close(ctx); err != nil {
+	if m := h.exec.Load(); m != nil {
+		if err := m.Close(ctx); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -219,11 +219,23 @@ func New(p *policy.Policy, opts Options) *Manager {
 const aliveFD = 3
 
 // Funcs returns the host functions.
-func (m *Manager) Funcs() []hostfns.Func {
+func (m *Manager) Funcs() []hostfns.Func { return FuncsOf(func() *Manager { return m }) }
+
+// FuncsOf returns the host functions of the manager get returns at each
+// call: a host can make its manager when the first call needs it, not
+// before it answers its client (RATIONALE, "The command manager is made
+// after the handshake").
+func FuncsOf(get func() *Manager) []hostfns.Func {
 	return []hostfns.Func{
-		{Name: abi.FnExec, Capability: abi.CapExec, Handle: hostfns.Typed(m.execArgv)},
-		{Name: abi.FnExecShell, Capability: abi.CapExecShell, Handle: hostfns.Typed(m.execShell)},
-		{Name: abi.FnJob, Capability: abi.CapExec, Handle: hostfns.Typed(m.jobOp)},
+		{Name: abi.FnExec, Capability: abi.CapExec, Handle: hostfns.Typed(func(ctx context.Context, req *abi.ExecRequest, body []byte) (*abi.ExecResult, []byte, *abi.Error) {
+			return get().execArgv(ctx, req, body)
+		})},
+		{Name: abi.FnExecShell, Capability: abi.CapExecShell, Handle: hostfns.Typed(func(ctx context.Context, req *abi.ExecRequest, body []byte) (*abi.ExecResult, []byte, *abi.Error) {
+			return get().execShell(ctx, req, body)
+		})},
+		{Name: abi.FnJob, Capability: abi.CapExec, Handle: hostfns.Typed(func(ctx context.Context, req *abi.JobRequest, body []byte) (*abi.JobResult, []byte, *abi.Error) {
+			return get().jobOp(ctx, req, body)
+		})},
 	}
 }
 

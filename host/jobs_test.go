@@ -1,0 +1,76 @@
+//go:build unix
+
+package host
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/jujutools/juju/internal/config"
+)
+
+// The command manager is made by the warm-up, not by New: the job logs a
+// gone juju left are swept, and the sandbox's folders resolved, after the
+// first answer rather than before it. A call that comes before the warm-up
+// makes it itself (the exec tests through the binary).
+func TestJobsManagerIsMadeByTheWarmUp(t *testing.T) {
+	tmp := t.TempDir()
+	root := filepath.Join(tmp, "ws")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Roots: []string{root}, Dirs: config.Dirs{
+		Config: filepath.Join(tmp, "config"), State: filepath.Join(tmp, "state"), Data: filepath.Join(tmp, "data"),
+		Cache: filepath.Join(os.TempDir(), "juju-test-wazero-cache"),
+	}}
+	h, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := h.StateDir()
+	h.Close(context.Background())
+
+	// The job logs of a juju that is gone: a pid no process has.
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(state, "jobs", strconv.Itoa(dead.Process.Pid))
+	if err := os.MkdirAll(gone, 0o700); err != nil {
+		t.Fatal(err)
+	}
+
+	h, err = New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	if h.exec.Load() != nil {
+		t.Fatal("New made the command manager")
+	}
+	if _, err := os.Stat(gone); err != nil {
+		t.Fatalf("New swept a gone juju's job logs, work the first answer does not need: %v", err)
+	}
+	if got := h.JobOwners(); got != nil || h.EndJobs("someone") != 0 {
+		t.Fatalf("jobs reported before any manager: %v", got)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the manager only, no compilation
+	h.Warm(ctx)
+	select {
+	case <-h.Warmed():
+	case <-time.After(time.Minute):
+		t.Fatal("the warm-up did not end")
+	}
+	if h.exec.Load() == nil {
+		t.Fatal("the warm-up did not make the command manager")
+	}
+	if _, err := os.Stat(gone); !os.IsNotExist(err) {
+		t.Fatalf("the warm-up did not sweep a gone juju's job logs: %v", err)
+	}
+}
