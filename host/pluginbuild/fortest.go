@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"testing"
 	"time"
 )
 
@@ -22,11 +21,20 @@ type testBuild struct {
 	err  error
 }
 
+// TB is the part of testing.TB that ForTest uses. It is named here so that
+// juju's own binary, which links this package, does not link the testing
+// package and run its init.
+type TB interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
 // ForTest builds the plugin in srcDir once per test binary and returns the
 // folder holding its manifest.json and plugin.wasm. Later calls for the same
 // srcDir, from any test, return the same folder. The folders live in one
 // temporary directory; a TestMain can remove it with CleanupForTest.
-func ForTest(t testing.TB, srcDir string) string {
+func ForTest(t TB, srcDir string) string {
 	t.Helper()
 	abs, err := filepath.Abs(srcDir)
 	if err != nil {
