@@ -17,7 +17,9 @@
 // through the path policy: never a secret, never a denied path, never
 // anything outside the roots), and notifications of juju's own writes (the
 // journal's observer, Changed) before the next query, so answers are
-// current after an edit. What comes back is filtered the same way: a
+// current after an edit; files a command or the owner's editor changed are
+// found by a look over the server's root when the workspace's epoch moved
+// or the last look is a few seconds old (sync.go, commandChanges). What comes back is filtered the same way: a
 // location in a secret or denied file is dropped, one outside every root is
 // named but never read.
 //

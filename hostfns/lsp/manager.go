@@ -60,8 +60,9 @@ type Options struct {
 	// Epoch is the workspace's epoch (approval.Store.Epoch), which juju
 	// changes around every call that may change files: a root's link check
 	// is reused, for a short time, while it stays the same (verdicts.go),
-	// and when it moves a server's root is looked over for files a command
-	// wrote or deleted (sync.go, commandChanges). nil: every start checks again, and
+	// and when it moves, or the last look is lookEvery old, a server's root
+	// is looked over for files a command or the owner's editor wrote or
+	// deleted (sync.go, commandChanges). nil: every start checks again, and
 	// only the journal's writes are named.
 	Epoch func() string
 }

@@ -281,13 +281,23 @@ const (
 // clock, a little behind the time the look began.
 const lookSlack = 2 * time.Second
 
-// commandChanges lists the files under the server's root a command may
-// have changed, when the workspace's epoch has moved since the last look
-// (juju moves it around every call that may change files, and when a
-// command job ends), with the event to name each by: a command's writes
-// (go generate, git checkout, a file made or removed with a shell) go
-// through no journal, and a server that is not told of a file created or
-// deleted next to the ones it knows never reads or forgets it. A file
+// lookEvery is how old the last look may be before a query looks again
+// though the epoch has not moved: the owner's editor, a formatter on
+// save, a git client write files through no call of juju's, and a server
+// not told of them answers from the text it read before (a definition on
+// a line that moved, a reference to a name that is gone). Queries closer
+// together than this, a burst of them, share one look.
+const lookEvery = 2 * time.Second
+
+// commandChanges lists the files under the server's root a command, or
+// anything else outside juju, may have changed, when the workspace's
+// epoch has moved since the last look (juju moves it around every call
+// that may change files, and when a command job ends) or the last look is
+// lookEvery old, with the event to name each by: a command's writes (go
+// generate, git checkout, a file made or removed with a shell) and the
+// owner's editor's go through no journal, and a server that is not told
+// of a file created, changed or deleted next to the ones it has open
+// never reads or forgets it. A file
 // modified since the last look is named as created, which makes gopls load
 // its package again; a file the last look saw and this one does not find
 // is named as deleted. The look is bounded (walkLimit entries, the call's
@@ -305,7 +315,7 @@ func (c *client) commandChanges(ctx context.Context) map[string]int {
 		return nil
 	}
 	epoch := c.m.opts.Epoch()
-	if epoch == c.epoch {
+	if epoch == c.epoch && time.Since(c.looked) < lookEvery {
 		return nil
 	}
 	since := c.looked.Add(-lookSlack)
