@@ -48,6 +48,7 @@ type client struct {
 	files       map[string]time.Time // the regular files that look found, absolute (syncMu; set before baseline closes)
 	baseline    chan struct{}        // closed when the first look, begun at the start, is done
 	dead        bool
+	stalled     bool // a call ran out of time waiting on the server; the next asks it first whether it still reads (probe)
 }
 
 // pushed is one publishDiagnostics as received.
@@ -162,4 +163,37 @@ func (c *client) barrier(ctx context.Context) error {
 		return nil
 	}
 	return err
+}
+
+// probeTimeout bounds the wait for a stalled server's answer to a
+// barrier: a server busy loading a workspace still reads its input and
+// answers a request it does not know at once (gopls, pyright between its
+// slices of analysis); one that does not within this is taken as hung.
+const probeTimeout = 10 * time.Second
+
+// probe asks a server that left the last call without an answer whether
+// it still reads its input, before it is asked anything else: one that
+// does not answer a barrier within probeTimeout (deadlocked, stopped,
+// spinning) is stopped and reported dead, so the call starts a fresh one
+// instead of every later call waiting out its time on it.
+func (c *client) probe(ctx context.Context) error {
+	c.mu.Lock()
+	stalled := c.stalled
+	c.mu.Unlock()
+	if !stalled {
+		return nil
+	}
+	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	err := c.barrier(pctx)
+	switch {
+	case err == nil:
+		c.update(func() { c.stalled = false })
+		return nil
+	case errors.Is(err, errDied) || ctx.Err() != nil:
+		return err
+	}
+	c.m.log.Warn("language server stopped answering; restarting it", "server", c.reg.Name, "root", c.root, "waited", probeTimeout)
+	c.kill()
+	return c.died()
 }

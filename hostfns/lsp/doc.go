@@ -36,7 +36,9 @@
 // asked instead (pulled).
 //
 // Faults: a server that exits is restarted by the next call, and a call
-// that failed because it died is retried once; a command that does not
+// that failed because it died is retried once; a server that left a call
+// without an answer is asked for a barrier first by the next, and one that
+// does not answer it is stopped and restarted (client.probe); a command that does not
 // exist, or a server that does not answer initialize in time, is a TIMEOUT
 // or NOT_FOUND error naming the server, and the manager keeps serving. At
 // Close every server is asked to shut down, given a bounded wait, and its

@@ -107,7 +107,8 @@ func serverRoot(r *policy.Resolved, markers []string) string {
 }
 
 // withServer runs fn on t's server, starting it when needed; a call that
-// fails because the server died is retried once on a fresh server.
+// fails because the server died is retried once on a fresh server, and so
+// is one that finds the server no longer answering (probe).
 func (m *Manager) withServer(ctx context.Context, t *target, fn func(c *client) error) *abi.Error {
 	var err error
 	for attempt := 0; attempt < 2; attempt++ {
@@ -116,8 +117,13 @@ func (m *Manager) withServer(ctx context.Context, t *target, fn func(c *client) 
 		if err != nil {
 			return m.startFailure(t.reg.Name, err)
 		}
-		if err = c.flush(ctx); err == nil {
-			err = fn(c)
+		if err = c.probe(ctx); err == nil {
+			if err = c.flush(ctx); err == nil {
+				err = fn(c)
+			}
+		}
+		if err != nil && ctx.Err() != nil && !errors.Is(err, errDied) {
+			c.update(func() { c.stalled = true })
 		}
 		if !errors.Is(err, errDied) {
 			break
@@ -164,7 +170,7 @@ func (m *Manager) callFailure(ctx context.Context, name string, err error) *abi.
 	case errors.Is(err, errDied):
 		return abi.Errorf(abi.Internal, "the language server %s exited twice while answering; the next call starts it again. If it keeps happening, the owner should check it (juju doctor)", name)
 	case ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded):
-		return abi.Errorf(abi.Timeout, "the language server %s did not answer in time; try again (it may still be loading the workspace)", name)
+		return abi.Errorf(abi.Timeout, "the language server %s did not answer in time; try again: it may still be loading the workspace, and if it stopped answering the next call starts it again", name)
 	case errors.As(err, &rpc):
 		return abi.Errorf(abi.InvalidArgument, "the language server %s could not answer: %s. Check that the position points at an identifier", name, oneLine(rpc.Message, 300))
 	}
