@@ -65,3 +65,26 @@ func editOutside(t *testing.T, root, rel, content string) {
 	}
 	time.Sleep(outsideWait)
 }
+
+// A file a command puts back with the time it had (cp -p, tar, rsync -a,
+// mv), older than the last look, is named to the server all the same:
+// the definition is on the line the restored text has.
+func TestLSPFileRestoredWithItsOldTimeIsSeen(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"go.mod":         "module example.com/p\n\ngo 1.22\n",
+		"a/a.go":         "package a\n\nfunc Make() int { return 1 }\n",
+		"backup/a.go.in": "package a\n\n// Make makes.\n//\n// It makes one.\nfunc Make() int { return 1 }\n",
+		"b.go":           "package p\n\nimport \"example.com/p/a\"\n\nfunc Use() int {\n\treturn a.Make()\n}\n",
+	})
+	old := time.Now().Add(-24 * time.Hour)
+	if err := os.Chtimes(filepath.Join(root, "backup", "a.go.in"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	home := lspHome(t)
+	lspAddGopls(t, home)
+	s := startHome(t, home, root, "--mode", "trusted")
+	def := map[string]any{"path": "b.go", "line": 6, "column": 11}
+	sameList(t, "definition", locs(t, s.call("go_to_definition", def)), []string{"a/a.go:3:6"})
+	s.ok("run_command", map[string]any{"command": "cp -p backup/a.go.in a/a.go"})
+	sameList(t, "definition after the restore", locs(t, s.call("go_to_definition", def)), []string{"a/a.go:6:6"})
+}

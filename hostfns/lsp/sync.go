@@ -297,9 +297,9 @@ const lookEvery = 2 * time.Second
 // generate, git checkout, a file made or removed with a shell) and the
 // owner's editor's go through no journal, and a server that is not told
 // of a file created, changed or deleted next to the ones it has open
-// never reads or forgets it. A file
-// modified since the last look is named as created, which makes gopls load
-// its package again; a file the last look saw and this one does not find
+// never reads or forgets it. A file modified since the last look, new to
+// it or whose time differs from the one it saw is named as created, which
+// makes gopls load its package again; a file the last look saw and this one does not find
 // is named as deleted. The look is bounded (walkLimit entries, the call's
 // context), passes over folders no server needs (skipDirs) and anything
 // the policy hides, so a secret or denied path is never named, not even
@@ -326,7 +326,10 @@ func (c *client) commandChanges(ctx context.Context) map[string]int {
 	}
 	out := map[string]int{}
 	for p, mod := range w.files {
-		if mod.After(since) {
+		// A file's time may also move back, or stay old on a new path:
+		// cp -p, tar, rsync -a, mv keep the time the file had.
+		last, known := c.files[p]
+		if mod.After(since) || !known || !last.IsZero() && !last.Equal(mod) {
 			out[p] = eventCreated
 		}
 	}
