@@ -382,8 +382,10 @@ func cleanPaths(in []string, resolve bool) []string {
 		if err != nil {
 			continue
 		}
-		if r, err := filepath.EvalSymlinks(d); resolve && err == nil {
-			d = r
+		if resolve {
+			if r, err := filepath.EvalSymlinks(d); err == nil {
+				d = r
+			}
 		}
 		if seen[d] {
 			continue

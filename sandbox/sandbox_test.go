@@ -391,3 +391,43 @@ func TestCaches(t *testing.T) {
 		t.Errorf("GOMODCACHE ignored: %q", got)
 	}
 }
+
+// TestCleanResolvesOnlyWriteFolders: Policy.clean resolves links in the
+// Write folders only; the pinned, read-only and hidden paths are bound
+// where they are named, so clean looks nothing up for them, and its work
+// for them does not grow with how deep they lie. Each Wrap and WrapAwaiting
+// cleans the policy, on a sandboxed command's path (see RATIONALE, "A
+// sandbox's policy is cleaned without looking at its bound paths").
+func TestCleanResolvesOnlyWriteFolders(t *testing.T) {
+	dir := t.TempDir()
+	policyAt := func(depth int) Policy {
+		deep := dir
+		for i := range depth {
+			deep = filepath.Join(deep, "d"+strconv.Itoa(i))
+		}
+		if err := os.MkdirAll(filepath.Join(deep, ".git", "objects"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		var p Policy
+		p.AddRoot(deep)
+		p.Hidden = []string{filepath.Join(deep, "private")}
+		p.Write = []string{dir} // outermost: the same Write folder at every depth
+		return p
+	}
+	allocs := func(p Policy) float64 {
+		return testing.AllocsPerRun(20, func() { p.clean() })
+	}
+	shallow, deep := allocs(policyAt(1)), allocs(policyAt(12))
+	if deep != shallow {
+		t.Errorf("clean of a policy 12 folders deep made %v allocations, one folder deep %v: it looks up the bound paths", deep, shallow)
+	}
+	// A link among the read-only paths stays as named (bubblewrap binds
+	// the path, and the helper checks the path).
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(filepath.Join(dir, "d0"), link); err != nil {
+		t.Fatal(err)
+	}
+	if got := (Policy{ReadOnly: []string{link}, Pinned: []string{link}}).clean(); got.ReadOnly[0] != link || got.Pinned[0] != link {
+		t.Errorf("clean resolved a bound path: %+v", got)
+	}
+}
