@@ -58,6 +58,10 @@ type draft struct {
 	reader string
 	// folders are those a replayed change needs that are not folders now.
 	folders []wantFolder
+	// moved are the first hunks of a patch placed at another line than
+	// their headers name (abi.MaxHunkOffsets), movedMore how many more.
+	moved     []abi.HunkOffset
+	movedMore int
 }
 
 // maxChangeBytes bounds the new contents of one change, every path

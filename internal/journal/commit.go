@@ -21,10 +21,13 @@ type prepared struct {
 	recs  []fileRec
 	diff  string
 	cut   bool
+	// moved, movedMore: the draft's hunks placed at other lines.
+	moved     []abi.HunkOffset
+	movedMore int
 }
 
 func (d *draft) prepare() *prepared {
-	p := &prepared{steps: d.steps()}
+	p := &prepared{steps: d.steps(), moved: d.moved, movedMore: d.movedMore}
 	p.recs = make([]fileRec, len(p.steps))
 	for i, s := range p.steps {
 		p.recs[i] = fileRec{Root: s.root, Rel: s.rel, Path: s.display, Before: s.before, After: s.after, Count: s.count}
@@ -35,7 +38,7 @@ func (d *draft) prepare() *prepared {
 
 // result describes p on the wire.
 func (p *prepared) result(id string) *abi.ChangeResult {
-	return &abi.ChangeResult{ChangeID: id, Files: fileChanges(p.recs), Diff: p.diff, DiffCut: p.cut}
+	return &abi.ChangeResult{ChangeID: id, Files: fileChanges(p.recs), Diff: p.diff, DiffCut: p.cut, HunkOffsets: p.moved, HunkOffsetsMore: p.movedMore}
 }
 
 func (j *Journal) fault(point string) {

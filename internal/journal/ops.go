@@ -450,9 +450,19 @@ func (d *draft) patchFile(fp text.FilePatch) *abi.Error {
 		from, src = s, s.post
 	}
 	body, st := text.SplitStyle(src)
-	out, e := text.ApplyHunks(text.FileName(fp), body, fp.Hunks)
+	out, moved, e := text.PlaceHunks(text.FileName(fp), body, fp.Hunks)
 	if e != nil {
 		return e
+	}
+	for _, m := range moved {
+		if from == nil {
+			break // a new file's hunks have no old lines to be found elsewhere
+		}
+		if len(d.moved) == abi.MaxHunkOffsets {
+			d.movedMore++
+			continue
+		}
+		d.moved = append(d.moved, abi.HunkOffset{Path: from.display, Hunk: m.Hunk, Line: m.Line, Offset: m.Offset})
 	}
 	if fp.New == "" {
 		if out != "" {

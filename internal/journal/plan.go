@@ -64,7 +64,7 @@ func (j *Journal) Plan(ctx context.Context, by Author, req *abi.ChangeRequest, b
 			if kept+int64(len(v)) > maxPlanBytes {
 				return abi.Errorf(abi.TooLarge, "the previews not yet applied hold %d MiB, and this one would pass the %d MiB juju keeps; apply or discard some (they expire after an hour), or preview smaller changes", kept>>20, maxPlanBytes>>20)
 			}
-			res = &abi.PlanResult{PlanID: sp.ID, Files: fileChanges(p.recs), Diff: p.diff, DiffCut: p.cut, Expires: sp.Expires.Format(time.RFC3339)}
+			res = &abi.PlanResult{PlanID: sp.ID, Files: fileChanges(p.recs), Diff: p.diff, DiffCut: p.cut, Expires: sp.Expires.Format(time.RFC3339), HunkOffsets: p.moved, HunkOffsetsMore: p.movedMore}
 			return b.Put([]byte(sp.ID), v)
 		})
 	})

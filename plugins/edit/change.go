@@ -32,6 +32,7 @@ func summary(verb string, r *abi.ChangeResult) string {
 		fmt.Fprintf(&b, "%s: change %s, %d path(s):\n", verb, r.ChangeID, len(r.Files))
 	}
 	writeListed(&b, &r.Files, r.ChangeID)
+	writeOffsets(&b, r.HunkOffsets, r.HunkOffsetsMore)
 	if r.ChangeID != "" {
 		fmt.Fprintf(&b, "Undo with rollback_changes changeId=%s.\n", r.ChangeID)
 	}
@@ -54,6 +55,23 @@ func writeListed(b *strings.Builder, files *[]abi.FileChange, changeID string) {
 		fmt.Fprintf(b, "  … and %d more paths (not listed: one result holds %d)\n", len(fs)-maxListedPaths, maxListedPaths)
 	}
 	*files = fs[:maxListedPaths]
+}
+
+// writeOffsets says which hunks of a patch applied at another line than
+// their header names, with git apply's words ("Hunk #2 succeeded at 14
+// (offset 3 lines)"): the file changed since the patch was made, and a
+// hunk found elsewhere is worth a look.
+func writeOffsets(b *strings.Builder, offs []abi.HunkOffset, more int) {
+	for _, o := range offs {
+		lines := "lines"
+		if o.Offset == 1 || o.Offset == -1 {
+			lines = "line"
+		}
+		fmt.Fprintf(b, "  hunk #%d of %s applied at line %d of the file as it was, not at line %d as its header says (offset %d %s)\n", o.Hunk, juju.PathText(o.Path), o.Line, o.Line-o.Offset, o.Offset, lines)
+	}
+	if more > 0 {
+		fmt.Fprintf(b, "  … and %d more hunks at other lines than their headers name\n", more)
+	}
 }
 
 func writeFiles(b *strings.Builder, fs []abi.FileChange) {

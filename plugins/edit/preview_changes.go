@@ -142,6 +142,7 @@ func previewChanges(_ *juju.Call, in PreviewChangesArgs) (*juju.Result, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Plan %s (nothing written yet), %d path(s):\n", p.PlanID, len(p.Files))
 	writeListed(&b, &p.Files, "")
+	writeOffsets(&b, p.HunkOffsets, p.HunkOffsetsMore)
 	fmt.Fprintf(&b, "Apply it with apply_changes planId=%s, or drop it with discard_changes. It expires at %s.\n", p.PlanID, p.Expires)
 	writeDiff(&b, p.Diff, p.DiffCut)
 	return juju.Text(b.String()).WithStructured(p), nil

@@ -112,6 +112,24 @@ type ChangeResult struct {
 	DiffCut bool   `json:"diffCut,omitempty" desc:"The diff was cut at the host's bound."`
 	// RolledBack lists the changes a rollback undid, newest first.
 	RolledBack []string `json:"rolledBack,omitempty" desc:"For a rollback: the changes it undid."`
+	// HunkOffsets lists the hunks of a patch placed at another line than
+	// their header names.
+	HunkOffsets     []HunkOffset `json:"hunkOffsets,omitempty" desc:"For a patch: the hunks that applied at another line than their header names, as git apply's \"Hunk #2 succeeded at 14 (offset 3 lines)\"."`
+	HunkOffsetsMore int          `json:"hunkOffsetsMore,omitempty" desc:"How many more hunks applied at another line than hunkOffsets lists."`
+}
+
+// MaxHunkOffsets bounds the hunk offsets a result lists.
+const MaxHunkOffsets = 20
+
+// HunkOffset is a hunk of a patch whose old lines were found at another
+// line than its @@ header names: the lines above it moved since the patch
+// was made. Line counts in the file before the patch; Offset is what git
+// apply reports.
+type HunkOffset struct {
+	Path   string `json:"path" desc:"The file the hunk changes, relative to the first root."`
+	Hunk   int    `json:"hunk" desc:"The hunk's number in that file's part of the patch, from 1."`
+	Line   int    `json:"line" desc:"The line of the file, before the patch, where the hunk's old lines start."`
+	Offset int    `json:"offset" desc:"Line minus the line the hunk's header names: below it when positive, above it when negative."`
 }
 
 // PlanRequest names a plan made by FnFSPlan.
@@ -128,6 +146,9 @@ type PlanResult struct {
 	Diff    string       `json:"diff" desc:"Unified diff of the plan."`
 	DiffCut bool         `json:"diffCut,omitempty" desc:"The diff was cut at the host's bound."`
 	Expires string       `json:"expires" desc:"When the plan is forgotten (RFC 3339)."`
+	// HunkOffsets is as in ChangeResult.
+	HunkOffsets     []HunkOffset `json:"hunkOffsets,omitempty" desc:"For a patch: the hunks that applied at another line than their header names."`
+	HunkOffsetsMore int          `json:"hunkOffsetsMore,omitempty" desc:"How many more hunks applied at another line than hunkOffsets lists."`
 }
 
 // HistoryRequest lists recorded changes, newest first. With ChangeID, only

@@ -415,6 +415,23 @@ func span(s string) (int, int, bool) {
 // the lines above moved, at the nearest place after the previous hunk; a
 // hunk without old lines goes exactly where it says.
 func ApplyHunks(display, text string, hunks []Hunk) (string, *abi.Error) {
+	out, _, e := PlaceHunks(display, text, hunks)
+	return out, e
+}
+
+// Moved is a hunk applied at another line than its header names.
+type Moved struct {
+	Hunk   int // from 1
+	Line   int // where its old lines start in the text, from 1
+	Offset int // Line minus the header's line
+}
+
+// PlaceHunks is ApplyHunks, and also says which hunks it placed at another
+// line than their headers name (git apply's "Hunk #2 succeeded at 14
+// (offset 3 lines)"): a patch made against an older file applies there
+// too, and whoever sent it learns that it did.
+func PlaceHunks(display, text string, hunks []Hunk) (string, []Moved, *abi.Error) {
+	var moved []Moved
 	lines := strings.SplitAfter(text, "\n")
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
@@ -423,7 +440,7 @@ func ApplyHunks(display, text string, hunks []Hunk) (string, *abi.Error) {
 	at := 0 // next line of lines not yet copied
 	budget := maxPlaceCompares
 	for n, h := range hunks {
-		want := h.OldStart - 1
+		want := max(h.OldStart-1, 0)
 		pos := -1
 		if len(h.OldLines) == 0 {
 			// An insertion without context (diff -U0) has no lines to be
@@ -436,18 +453,21 @@ func ApplyHunks(display, text string, hunks []Hunk) (string, *abi.Error) {
 		} else {
 			pos = findBlock(lines, h.OldLines, at, want, &budget)
 			if budget < 0 {
-				return "", abi.Errorf(abi.TooLarge, "hunk %d of %s is too long to find its place in a file this size (%d lines against %d); split the patch into smaller hunks", n+1, display, len(h.OldLines), len(lines))
+				return "", nil, abi.Errorf(abi.TooLarge, "hunk %d of %s is too long to find its place in a file this size (%d lines against %d); split the patch into smaller hunks", n+1, display, len(h.OldLines), len(lines))
 			}
 		}
 		if pos < 0 {
-			return "", hunkConflict(display, n+1, h, lines, want, at)
+			return "", nil, hunkConflict(display, n+1, h, lines, want, at)
+		}
+		if pos != want {
+			moved = append(moved, Moved{Hunk: n + 1, Line: pos + 1, Offset: pos - want})
 		}
 		out = append(out, lines[at:pos]...)
 		out = append(out, h.NewLines...)
 		at = pos + len(h.OldLines)
 	}
 	out = append(out, lines[at:]...)
-	return strings.Join(out, ""), nil
+	return strings.Join(out, ""), moved, nil
 }
 
 // maxPlaceCompares bounds the line comparisons a patch may spend finding

@@ -42,10 +42,14 @@ func TestApplyHunks(t *testing.T) {
 	if e != nil || got != "1\n2\nthree\n4\n5\n6\n7\n7b\n8\n" {
 		t.Fatalf("%q %v", got, e)
 	}
-	// Lines above moved: the Hunk is found where its lines are, exactly.
-	got, e = ApplyHunks("f", "0\n"+text, patch("@@ -2,2 +2,2 @@\n 2\n-3\n+three\n"))
-	if e != nil || got != "0\n1\n2\nthree\n4\n5\n6\n7\n8\n" {
+	// Lines above moved: the Hunk is found where its lines are, exactly,
+	// and the place is told; a hunk in place is not.
+	got, moved, e := PlaceHunks("f", "0\n"+text, patch("@@ -2,2 +2,2 @@\n 2\n-3\n+three\n@@ -5,1 +5,1 @@\n-4\n+four\n"))
+	if e != nil || got != "0\n1\n2\nthree\nfour\n5\n6\n7\n8\n" {
 		t.Fatalf("offset: %q %v", got, e)
+	}
+	if len(moved) != 1 || moved[0] != (Moved{Hunk: 1, Line: 3, Offset: 1}) {
+		t.Fatalf("moved: %+v", moved)
 	}
 	// No fuzz: one changed context line is a conflict naming the Hunk.
 	_, e = ApplyHunks("f", text, patch("@@ -2,2 +2,2 @@\n 2\n-3\n+three\n@@ -6,2 +6,2 @@\n 6\n-SEVEN\n+7\n"))
