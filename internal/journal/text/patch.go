@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -81,6 +82,7 @@ func ParsePatch(text string) ([]FilePatch, *abi.Error) {
 			continue
 		}
 		fp := FilePatch{Old: patchPath(lines[i][4:]), New: patchPath(lines[i+1][4:]), Exec: g.exec}
+		oldEpoch, newEpoch := epochStamp(lines[i][4:]), epochStamp(lines[i+1][4:])
 		if fp.Old == "" && fp.New == "" {
 			return nil, patchError("a file goes from /dev/null to /dev/null")
 		}
@@ -92,6 +94,14 @@ func ParsePatch(text string) ([]FilePatch, *abi.Error) {
 			}
 			fp.Hunks = append(fp.Hunks, h)
 			i = next
+		}
+		// diff -N (diff -ruN a b) writes a file made or deleted as an
+		// empty file dated the Unix epoch, not /dev/null: git apply
+		// creates or deletes it, and so does juju, when the hunk agrees.
+		if oldEpoch && !newEpoch && len(fp.Hunks) == 1 && fp.Hunks[0].OldStart == 0 && len(fp.Hunks[0].OldLines) == 0 {
+			fp.Old = ""
+		} else if newEpoch && !oldEpoch && len(fp.Hunks) == 1 && len(fp.Hunks[0].NewLines) == 0 && fp.Old == fp.New {
+			fp.New = ""
 		}
 		if len(fp.Hunks) == 0 && !(fp.Old != "" && fp.New != "" && fp.Old != fp.New) && fp.Exec == nil {
 			return nil, patchError("the file %s has a header but no @@ hunk", FileName(fp))
@@ -290,6 +300,24 @@ func FileName(fp FilePatch) string {
 		return fp.New
 	}
 	return fp.Old
+}
+
+// epochStamp reports whether a --- or +++ line (after its "--- ") dates
+// its file at the Unix epoch, in any time zone, as diff -N dates a file
+// that is not there: "f\t1970-01-01 00:00:00.000000000 +0000".
+func epochStamp(s string) bool {
+	if strings.HasPrefix(s, `"`) {
+		if _, ok := unquotePath(s); !ok {
+			return false
+		}
+		s = s[closingQuote(s)+1:]
+	}
+	_, stamp, ok := strings.Cut(strings.TrimRight(s, "\n"), "\t")
+	if !ok {
+		return false
+	}
+	t, err := time.Parse("2006-01-02 15:04:05.999999999 -0700", strings.TrimSpace(stamp))
+	return err == nil && t.Unix() == 0
 }
 
 // patchPath reads the path of a --- or +++ line: the text up to a tab

@@ -243,3 +243,21 @@ func hunksOf(t *testing.T, s string) []Hunk {
 	}
 	return fps[0].Hunks
 }
+
+// diff -ruN dates a file it makes or deletes at the Unix epoch, with no
+// /dev/null: the patch makes or deletes it, as git apply does; a file
+// that only changes keeps both names.
+func TestParsePatchEpochIsNoFile(t *testing.T) {
+	made, e := ParsePatch("diff -ruN a/n.txt b/n.txt\n--- a/n.txt\t1970-01-01 01:00:00.000000000 +0100\n+++ b/n.txt\t2026-12-06 23:43:12.763507020 +0000\n@@ -0,0 +1 @@\n+x\n")
+	if e != nil || made[0].Old != "" || made[0].New != "n.txt" {
+		t.Fatalf("made: %+v %v", made, e)
+	}
+	gone, e := ParsePatch("--- a/o.txt\t2026-12-06 23:43:12.763507020 +0000\n+++ b/o.txt\t1970-01-01 00:00:00.000000000 +0000\n@@ -1 +0,0 @@\n-x\n")
+	if e != nil || gone[0].Old != "o.txt" || gone[0].New != "" {
+		t.Fatalf("deleted: %+v %v", gone, e)
+	}
+	kept, e := ParsePatch("--- a/k.txt\t1970-01-01 00:00:00.000000000 +0000\n+++ b/k.txt\t1970-01-01 00:00:00.000000000 +0000\n@@ -1 +1 @@\n-x\n+y\n")
+	if e != nil || kept[0].Old != "k.txt" || kept[0].New != "k.txt" {
+		t.Fatalf("changed: %+v %v", kept, e)
+	}
+}
