@@ -28,6 +28,10 @@ type Hunk struct {
 	OldStart int // 1-based; 0 for an empty old side
 	OldLines []string
 	NewLines []string
+	// Context is set when the hunk has context lines (a diff -U0 hunk has
+	// none): a hunk with context that starts at line 1 belongs at the
+	// file's start, as git apply holds it.
+	Context bool
 }
 
 // maxPatchFiles bounds the files of one patch.
@@ -365,6 +369,7 @@ func parseHunk(lines []string, i int, file string) (Hunk, int, *abi.Error) {
 		case ' ':
 			h.OldLines = append(h.OldLines, body)
 			h.NewLines = append(h.NewLines, body)
+			h.Context = true
 			gotOld++
 			gotNew++
 		case '-':
@@ -478,6 +483,13 @@ func PlaceHunks(display, text string, hunks []Hunk) (string, []Moved, *abi.Error
 			if want >= at && want <= len(lines) {
 				pos = want
 			}
+		} else if h.Context && h.OldStart <= 1 {
+			// A hunk starting at line 1 changes the file's start: found
+			// further down, its lines would change another place, which
+			// git apply refuses too.
+			if want >= at && blockAt(lines, h.OldLines, want) {
+				pos = want
+			}
 		} else {
 			pos = findBlock(lines, h.OldLines, at, want, &budget)
 			if budget < 0 {
@@ -536,6 +548,19 @@ func findBlock(lines, block []string, from, want int, budget *int) int {
 	return -1
 }
 
+// blockAt reports whether block is lines at p.
+func blockAt(lines, block []string, p int) bool {
+	if p < 0 || p+len(block) > len(lines) {
+		return false
+	}
+	for i, b := range block {
+		if lines[p+i] != b {
+			return false
+		}
+	}
+	return true
+}
+
 // hunkConflict explains why hunk n, h, found no place: want is where its
 // old lines would start and at the first line after the previous hunk.
 func hunkConflict(display string, n int, h Hunk, lines []string, want, at int) *abi.Error {
@@ -545,6 +570,12 @@ func hunkConflict(display string, n int, h Hunk, lines []string, want, at int) *
 		detail = fmt.Sprintf("; it adds lines after line %d, but the file has %d lines", want, len(lines))
 	case want < at:
 		detail = fmt.Sprintf("; it starts at line %d, but hunk %d before it reaches line %d: a file's hunks must come in order, top to bottom, without overlapping, so reorder or merge them", want+1, n-1, at)
+	}
+	if len(h.OldLines) > 0 && h.Context && h.OldStart <= 1 && want >= at {
+		budget := maxPlaceCompares
+		if p := findBlock(lines, h.OldLines, at, want, &budget); p > 0 {
+			detail = fmt.Sprintf("; its lines are at line %d, but a hunk starting at line 1 changes the start of the file and applies only there (as git apply holds it): the file gained lines above them since the patch was made", p+1)
+		}
 	}
 	for i, b := range h.OldLines {
 		p := want + i

@@ -261,3 +261,22 @@ func TestParsePatchEpochIsNoFile(t *testing.T) {
 		t.Fatalf("changed: %+v %v", kept, e)
 	}
 }
+
+// A hunk with context starting at line 1 changes the file's start: with
+// lines added above its lines since, it is a CONFLICT saying where they
+// are, as git apply refuses it, not applied further down; a hunk further
+// in still moves with the lines above it.
+func TestHunkAtLineOneStaysThere(t *testing.T) {
+	patch := func(s string) []Hunk { return hunksOf(t, s) }
+	text := "new\n1\n2\n3\n4\n5\n"
+	msg := wantCode(t, second(ApplyHunks("f", text, patch("@@ -1,3 +1,4 @@\n+0\n 1\n 2\n 3\n"))), abi.Conflict)
+	if !strings.Contains(msg, "its lines are at line 2") || !strings.Contains(msg, "start of the file") {
+		t.Fatalf("message: %s", msg)
+	}
+	if got, e := ApplyHunks("f", "1\n2\n3\n", patch("@@ -1,3 +1,4 @@\n+0\n 1\n 2\n 3\n")); e != nil || got != "0\n1\n2\n3\n" {
+		t.Fatalf("in place: %q %v", got, e)
+	}
+	if got, e := ApplyHunks("f", text, patch("@@ -2,2 +2,2 @@\n 2\n-3\n+three\n")); e != nil || got != "new\n1\n2\nthree\n4\n5\n" {
+		t.Fatalf("further in: %q %v", got, e)
+	}
+}
