@@ -3,6 +3,7 @@ package journal
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"strings"
 	"unsafe"
 
@@ -36,9 +37,15 @@ func fileDiff(s *slot, render bool) (string, int, int) {
 	if s.after.Kind == kindFile {
 		new = s.post
 	}
+	// A change of the executable bit is written as git writes it, so the
+	// diff applies with git apply and apply_patch alike.
 	header := ""
-	if s.before.Kind == kindFile && s.after.Kind == kindFile && s.before.Mode != s.after.Mode {
-		header = fmt.Sprintf("mode %s → %s\n", s.before.Mode, s.after.Mode)
+	gitLine := fmt.Sprintf("diff --git %s %s\n", text.QuotePath("a/"+s.display), text.QuotePath("b/"+s.display))
+	if s.before.Kind == kindFile && s.after.Kind == kindFile && gitMode(s.before.Mode) != gitMode(s.after.Mode) {
+		header = fmt.Sprintf("%sold mode %s\nnew mode %s\n", gitLine, gitMode(s.before.Mode), gitMode(s.after.Mode))
+	}
+	if s.before.Kind != kindFile && s.after.Kind == kindFile && gitMode(s.after.Mode) == "100755" {
+		header = fmt.Sprintf("%snew file mode 100755\n", gitLine) // made executable
 	}
 	old, new = asText(old), asText(new)
 	if bytes.HasPrefix(old, bom) && bytes.HasPrefix(new, bom) {
@@ -61,10 +68,23 @@ func fileDiff(s *slot, render bool) (string, int, int) {
 		to = "/dev/null"
 	}
 	d, added, removed := textDiff(from, to, borrow(old), borrow(new), render)
-	if d == "" && render && s.before.Kind != kindFile { // an empty new file
-		d = fmt.Sprintf("--- /dev/null\n+++ %s\n", text.QuotePath("b/"+s.display))
+	switch {
+	case d != "" || !render:
+	case s.before.Kind != kindFile && header != "": // an empty executable file
+	case s.before.Kind != kindFile: // an empty new file, as git writes it
+		d = fmt.Sprintf("%snew file mode %s\n", gitLine, gitMode(s.after.Mode))
+	case s.after.Kind != kindFile: // an empty file deleted
+		d = fmt.Sprintf("%sdeleted file mode %s\n", gitLine, gitMode(s.before.Mode))
 	}
 	return header + d, added, removed
+}
+
+// gitMode is the mode git records for a file: executable or not.
+func gitMode(m fs.FileMode) string {
+	if m&0o100 != 0 {
+		return "100755"
+	}
+	return "100644"
 }
 
 // textDiff is the unified diff of old and new (only when render) and the
