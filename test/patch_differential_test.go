@@ -123,6 +123,12 @@ func diffCases(t *testing.T) []diffCase {
 		diffCase{name: "gnu-create", before: map[string]string{"keep": "k\n"}, after: map[string]string{"keep": "k\n", "new.go": small}, gnu: true},
 		diffCase{name: "gnu-delete", before: map[string]string{"keep": "k\n", "old.go": small}, after: map[string]string{"keep": "k\n"}, gnu: true},
 		diffCase{name: "gnu-nonl", before: map[string]string{"f": "a\nb"}, after: map[string]string{"f": "a\nc"}, gnu: true},
+		diffCase{name: "gnu-crlf", before: map[string]string{"f": "a\r\nb\r\nc\r\n"}, after: map[string]string{"f": "a\r\nB\r\nc\r\n"}, gnu: true},
+		diffCase{name: "nonl-both", before: map[string]string{"f": "a\nb"}, after: map[string]string{"f": "a\nc"}},
+		// A context line changed since: git refuses, juju answers CONFLICT
+		// and writes neither file.
+		diffCase{name: "stale-context", before: map[string]string{"f": "1\n2\n3\n4\n5\n6\n7\n", "g": "x\n"}, after: map[string]string{"f": "1\n2\n3\nfour\n5\n6\n7\n", "g": "y\n"},
+			drift: func(s string) string { return strings.Replace(s, "5\n", "five\n", 1) }},
 		diffCase{name: "gnu-space name", before: map[string]string{"a file.txt": "x\n"}, after: map[string]string{"a file.txt": "y\n"}, gnu: true},
 	)
 	return cs
