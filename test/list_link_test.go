@@ -26,3 +26,32 @@ func TestListDirectoryOnALinkToAFileNamesTheLink(t *testing.T) {
 		t.Errorf("a plain file: %s", msg)
 	}
 }
+
+// The walkers asked to start at a link to a file name it as list_directory
+// does: by the path asked for, as a link to its target, not by the target
+// alone, a file the model never named.
+func TestWalkersOnALinkToAFileNameTheLink(t *testing.T) {
+	root := workspace(t, map[string]string{"dir/a.txt": "hello\n"})
+	if err := os.Symlink("dir/a.txt", filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, root, "--mode", "trusted")
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"glob_files", map[string]any{"pattern": "*", "path": "link"}},
+		{"replace_in_files", map[string]any{"oldString": "hello", "newString": "bye", "fileGlob": "*", "path": "link"}},
+		{"project_overview", map[string]any{"path": "link"}},
+	} {
+		msg := s.fail(c.tool, c.args, "INVALID_ARGUMENT")
+		if !strings.Contains(msg, `"link" is a link to the file "dir/a.txt", not a folder`) {
+			t.Errorf("%s on the link: %s", c.tool, msg)
+		}
+		c.args["path"] = "dir/a.txt"
+		msg = s.fail(c.tool, c.args, "INVALID_ARGUMENT")
+		if !strings.Contains(msg, `"dir/a.txt" is a file, not a folder`) {
+			t.Errorf("%s on the file: %s", c.tool, msg)
+		}
+	}
+}

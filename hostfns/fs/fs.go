@@ -103,3 +103,14 @@ func pastTense(op string) string {
 	}
 	return "examined"
 }
+
+// notAFolder is the error for a walk or listing asked to start at r, a
+// file; next says what to do instead. A link to a file is named by the path
+// asked for, as a link to its target: naming only the target would tell
+// the model of a file it never mentioned.
+func notAFolder(r *policy.Resolved, next string) *abi.Error {
+	if r.Link != "" {
+		return abi.Errorf(abi.InvalidArgument, "%q is a link to the file %q, not a folder; %s", r.Name, r.Display, next)
+	}
+	return abi.Errorf(abi.InvalidArgument, "%q is a file, not a folder; %s", r.Display, next)
+}

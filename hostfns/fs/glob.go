@@ -31,7 +31,7 @@ func (s *server) glob(ctx context.Context, req *abi.GlobRequest, _ []byte) (*abi
 		return nil, nil, e
 	}
 	if !r.Info.IsDir() {
-		return nil, nil, abi.Errorf(abi.InvalidArgument, "%q is a file, not a folder; pass a folder as the base of the pattern", r.Display)
+		return nil, nil, notAFolder(r, "pass a folder as the base of the pattern")
 	}
 	d, e := openWalk(s.pol, r)
 	if e != nil {

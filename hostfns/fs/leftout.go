@@ -44,7 +44,7 @@ func LeftOut(ctx context.Context, pol *policy.Policy, r *policy.Resolved, maxDep
 // for the next one (nil when it ran out of time).
 func leftOutWalk(ctx context.Context, pol *policy.Policy, r *policy.Resolved, maxDepth int, prev *loTree) ([]byte, *loTree, *abi.Error) {
 	if !r.Info.IsDir() {
-		return nil, nil, abi.Errorf(abi.InvalidArgument, "%q is a file, not a folder; pass a folder", r.Display)
+		return nil, nil, notAFolder(r, "pass a folder")
 	}
 	// A change stamps an entry with a time a clock tick or so behind now:
 	// what was stamped after start minus racyWindow may change again with

@@ -42,10 +42,10 @@ func (s *server) list(ctx context.Context, req *abi.ListRequest, _ []byte) (*abi
 		return nil, nil, e
 	}
 	if !r.Info.IsDir() && r.Link != "" {
-		return nil, nil, abi.Errorf(abi.InvalidArgument, "%q is a link to the file %q, not a folder; read it with read_file, or see the link itself with file_info", r.Name, r.Display)
+		return nil, nil, notAFolder(r, "read it with read_file, or see the link itself with file_info")
 	}
 	if !r.Info.IsDir() {
-		return nil, nil, abi.Errorf(abi.InvalidArgument, "%q is a file, not a folder; read it with read_file", r.Display)
+		return nil, nil, notAFolder(r, "read it with read_file")
 	}
 	d, e := openWalk(s.pol, r)
 	if e != nil {

@@ -70,7 +70,7 @@ func Scan(ctx context.Context, pol *policy.Policy, path string, opts ScanOptions
 		return false, e
 	}
 	if !r.Info.IsDir() {
-		return false, abi.Errorf(abi.InvalidArgument, "%q is a file, not a folder; pass a folder", r.Display)
+		return false, notAFolder(r, "pass a folder")
 	}
 	if slices.Contains(strings.Split(r.Rel, "/"), ".git") {
 		return false, abi.Errorf(abi.PathDenied, "%q is inside .git, which is never walked; pass a folder of the work tree", r.Display)

@@ -41,7 +41,7 @@ func openFastWalk(pol *policy.Policy, r *policy.Resolved) (walkDir, *abi.Error, 
 	}
 	defer f.Close()
 	if !r.Info.IsDir() {
-		return nil, abi.Errorf(abi.InvalidArgument, "%q is a file, not a folder", r.Display), true
+		return nil, notAFolder(r, "pass a folder"), true
 	}
 	conn, err := f.SyscallConn()
 	if err != nil {
