@@ -26,4 +26,12 @@ func TestGitBareRootSaysBare(t *testing.T) {
 	if res.IsError || !strings.Contains(text(res), "bare repository") {
 		t.Errorf("project_overview:\n%s", text(res))
 	}
+	// Its files are git's (HEAD, config, the hooks' samples), none of a
+	// project's: the overview, of the root or of a folder in it, counts none.
+	for _, path := range []string{".", "hooks"} {
+		res := s.call("project_overview", map[string]any{"path": path})
+		if sc := structured(t, res); res.IsError || sc["files"] != float64(0) || sc["bytes"] != float64(0) {
+			t.Errorf("project_overview of %s counts git's files as the project's:\n%s", path, text(res))
+		}
+	}
 }

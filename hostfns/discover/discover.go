@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -92,8 +93,11 @@ func (s *server) discover(ctx context.Context, req *abi.DiscoverTasksRequest, _ 
 	if ctx.Value(nestedKey{}) != nil {
 		return nil, nil, abi.Errorf(abi.InvalidArgument, "a discoverer cannot run the discoverers; read the files it was given instead")
 	}
-	jobs := s.jobs()
 	res := &abi.DiscoverTasksResult{Tasks: []abi.Task{}, Extensions: map[string]abi.ExtensionStat{}}
+	if r, e := s.pol.Resolve(cmp.Or(req.Path, ".")); e == nil && isBare(r.Root) {
+		return res, nil, nil
+	}
+	jobs := s.jobs()
 	truncated, e := fs.Scan(ctx, s.pol, req.Path, s.opts.Scan, func(f fs.ScanFile) {
 		res.Files++
 		res.Bytes += f.Size
@@ -417,4 +421,24 @@ func outOfTime(ctx context.Context) string {
 		return "was stopped or not run: the discoverers' share of the call's time ran out; its tasks are missing"
 	}
 	return "was cancelled with the call; its tasks are missing"
+}
+
+// isBare reports whether the root is a bare repository (a HEAD file, objects
+// and refs folders, no .git): what it holds is git's, hook
+// samples and all, and no project's files, so an overview of it or of a
+// folder in it counts nothing; its git section says what the root is.
+func isBare(root *policy.Root) bool {
+	if _, err := root.OS.Lstat(".git"); err == nil {
+		return false // a work tree
+	}
+	fi, err := root.OS.Lstat("HEAD")
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	for _, d := range []string{"objects", "refs"} {
+		if fi, err := root.OS.Lstat(d); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
 }
