@@ -45,8 +45,7 @@ type manager struct {
 type discoverer struct {
 	fsys  task.FS
 	res   *task.Result
-	pkgs  map[string]*pkg // by folder
-	files map[string]bool
+	pkgs  map[string]*pkg   // by folder
 	globs map[string][]glob // workspace member globs, by folder
 	// What each folder says of its manager, found once: every package
 	// below a folder asks it, and its .npmrc may be megabytes.
@@ -93,10 +92,7 @@ type pkg struct {
 
 // Discover lists the scripts of the package.json files in files.
 func Discover(fsys task.FS, files []string) *task.Result {
-	d := &discoverer{fsys: fsys, res: task.NewResult(), pkgs: map[string]*pkg{}, files: map[string]bool{}, globs: map[string][]glob{}, managers: map[string]found{}}
-	for _, f := range files {
-		d.files[f] = true
-	}
+	d := &discoverer{fsys: fsys, res: task.NewResult(), pkgs: map[string]*pkg{}, globs: map[string][]glob{}, managers: map[string]found{}}
 	for _, f := range files {
 		d.scripts(f)
 	}
@@ -262,11 +258,9 @@ func (d *discoverer) pkg(dir string) *pkg {
 	}
 	p := &pkg{}
 	d.pkgs[dir] = p
-	file := path.Join(dir, "package.json")
-	if !d.files[file] {
-		return p
-	}
-	data, err := d.fsys.ReadFile(file)
+	// Not only the files offered: an overview of a subfolder is offered
+	// none above it, and the root's packageManager still names the manager.
+	data, err := d.fsys.ReadFile(path.Join(dir, "package.json"))
 	if err != nil {
 		return p
 	}
@@ -351,8 +345,11 @@ func (d *discoverer) workspaceGlobs(dir string) []glob {
 		if yaml.Unmarshal(data, &v) == nil {
 			globs = v.Packages
 		}
-	} else if file = path.Join(dir, "package.json"); d.files[file] {
-		if data, err := d.fsys.ReadFile(path.Join(dir, "package.json")); err == nil {
+	} else {
+		// Read whether offered or not, as pkg does: a folder above the
+		// one described is never offered.
+		file = path.Join(dir, "package.json")
+		if data, err := d.fsys.ReadFile(file); err == nil {
 			var v struct {
 				Workspaces json.RawMessage `json:"workspaces"`
 			}
