@@ -5,6 +5,7 @@ package fs
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -30,7 +31,19 @@ type fdDir struct {
 	oneArena bool
 	si       *policy.StatInfo // lstatReused's answer
 	nul      []byte           // lstatReused's name, NUL-terminated
+	// What a walk's ReadDir saw (not a listing's): the inode of each
+	// subfolder, and of "." itself, for Child to check.
+	dirIno map[string]uint64
+	dotIno uint64
+	self   *syscall.Stat_t // the folder's fstat, once Child needs it
 }
+
+// errFolderChanged is a subfolder that is no longer the one listed.
+var errFolderChanged = errors.New("folder changed during the walk")
+
+// beforeChild, when a test sets it, runs as Child begins: between the
+// listing that named the subfolder and its open.
+var beforeChild func(name string)
 
 // openFastWalk opens r, checked by the policy, and re-opens it as a plain
 // descriptor ("." of the checked folder: no path is looked up again).
@@ -122,6 +135,9 @@ func (d *fdDir) parseDirents(b []byte, out []dirent) []dirent {
 			name = name[:i]
 		}
 		if len(name) == 0 || (name[0] == '.' && (len(name) == 1 || len(name) == 2 && name[1] == '.')) {
+			if len(name) == 1 && !d.oneArena {
+				d.dotIno = binary.NativeEndian.Uint64(rec[0:8])
+			}
 			continue
 		}
 		var e dirent
@@ -137,6 +153,12 @@ func (d *fdDir) parseDirents(b []byte, out []dirent) []dirent {
 		case syscall.DT_REG:
 		case syscall.DT_DIR:
 			e.typ = fs.ModeDir
+			if !d.oneArena {
+				if d.dirIno == nil {
+					d.dirIno = map[string]uint64{}
+				}
+				d.dirIno[e.name] = binary.NativeEndian.Uint64(rec[0:8])
+			}
 		case syscall.DT_LNK:
 			e.typ = fs.ModeSymlink
 		case syscall.DT_FIFO:
@@ -215,8 +237,50 @@ func (d *fdDir) lstatReused(name string) (fs.FileInfo, error) {
 	}
 }
 
+// Child opens the subfolder name, following no link, and checks it is the
+// folder the listing named: a process in the workspace that exchanged it
+// with another folder (renameat2 RENAME_EXCHANGE, .git say) after the
+// listing would have the walk list that folder's files under name, each
+// a regular file its own lstat agrees with. The listing's inode (d_ino)
+// is trusted only where this folder's own "." entry gives its st_ino,
+// and only on the same device (a mount point's d_ino is that of the
+// folder under it): some file systems (overlayfs over layers on several
+// file systems, without xino) give d_ino that are not st_ino.
 func (d *fdDir) Child(name string) (walkDir, error) {
-	return openAt(d.fd, name, syscall.O_DIRECTORY)
+	if beforeChild != nil {
+		beforeChild(name)
+	}
+	c, err := openAt(d.fd, name, syscall.O_DIRECTORY)
+	if err != nil {
+		return nil, err
+	}
+	ino, listed := d.dirIno[name]
+	if !listed || d.dotIno == 0 {
+		return c, nil
+	}
+	if d.self == nil {
+		d.self = new(syscall.Stat_t)
+		if fstat(d.fd, d.self) != nil {
+			d.self.Ino = 0
+		}
+	}
+	if d.self.Ino != d.dotIno {
+		return c, nil
+	}
+	var got syscall.Stat_t
+	if err := fstat(c.fd, &got); err != nil || (got.Dev == d.self.Dev && got.Ino != ino) {
+		c.Close()
+		return nil, errFolderChanged
+	}
+	return c, nil
+}
+
+func fstat(fd int, st *syscall.Stat_t) error {
+	for {
+		if err := syscall.Fstat(fd, st); err != syscall.EINTR {
+			return err
+		}
+	}
 }
 
 func (d *fdDir) ReadFile(name string, max int64) ([]byte, fs.FileInfo, error) {
