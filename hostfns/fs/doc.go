@@ -19,7 +19,8 @@
 //   - .gitignore: honoured by list and glob unless IncludeIgnored, whether or
 //     not the root is a git repository: the root's .gitignore, nested ones,
 //     and the root's .git/info/exclude (git's global excludes file is not
-//     read). A folder named explicitly (the listed folder, the glob's base)
+//     read, nor, for a root inside a repository, the .gitignore files and
+//     .git/info/exclude above the root: they lie outside it). A folder named explicitly (the listed folder, the glob's base)
 //     is used even if it is ignored, as ripgrep does; its entries are
 //     filtered as usual. A .gitignore that is a symlink is not read.
 //   - A base folder named through a symlink (list's path, glob's path or
