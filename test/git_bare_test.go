@@ -2,6 +2,7 @@ package test
 
 import (
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -33,5 +34,34 @@ func TestGitBareRootSaysBare(t *testing.T) {
 		if sc := structured(t, res); res.IsError || sc["files"] != float64(0) || sc["bytes"] != float64(0) {
 			t.Errorf("project_overview of %s counts git's files as the project's:\n%s", path, text(res))
 		}
+	}
+}
+
+// A bare repository as the root keeps its config (a remote's URL with its
+// password) and the content it stores secret, as a bare clone's inside a
+// root (mirror.git/config) is: the secret globs name the clone's folder,
+// which a root has not.
+func TestGitBareRootKeepsItsConfigSecret(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "proj.git")
+	for _, args := range [][]string{{"init", "-q", "--bare", root}, {"-C", root, "remote", "add", "origin", "https://user:BARETOKEN@example.com/x"}} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	for _, engine := range []string{"ripgrep", "juju"} {
+		t.Run(engine, func(t *testing.T) {
+			if engine == "juju" {
+				withoutRipgrep(t)
+			}
+			s := start(t, root, "--mode", "trusted")
+			s.fail("read_file", map[string]any{"path": "config"}, "SECRET_DENIED")
+			s.fail("read_file", map[string]any{"path": "CONFIG"}, "SECRET_DENIED")
+			if res := s.call("search_code", map[string]any{"pattern": "BARETOKEN"}); strings.Contains(text(res), "example.com") {
+				t.Errorf("search_code shows the bare root's config:\n%s", text(res))
+			}
+			if got := s.ok("glob_files", map[string]any{"pattern": "**"}); strings.Contains(got, "config") || !strings.Contains(got, "HEAD") {
+				t.Errorf("glob_files:\n%s", got)
+			}
+		})
 	}
 }

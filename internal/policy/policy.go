@@ -48,6 +48,7 @@ type Root struct {
 	index      int      // position in Config.Roots (after duplicates are dropped)
 	allPrivate bool     // the root lies inside one of juju's own folders
 	private    []string // juju's own folders inside the root, root-relative
+	bare       bool     // the root is a bare repository (see bareSecret)
 	nests      []nest   // the other roots that hold this one or lie inside it
 }
 
@@ -136,6 +137,7 @@ func New(cfg Config) (*Policy, error) {
 		}
 		r.index = len(p.roots)
 		r.setPrivate(private)
+		r.bare = isBareRepository(r.OS)
 		p.roots = append(p.roots, r)
 	}
 	p.setNests()
@@ -455,6 +457,8 @@ func (p *Policy) judgeIn(root *Root, rel string, whole bool) verdict {
 	switch {
 	case root.isPrivate(rel):
 		return private
+	case root.bare && bareSecret(rel, whole):
+		return secret
 	case match(&p.secrets, rel):
 		return secret
 	case match(&p.deny, rel):
@@ -513,3 +517,40 @@ func (p *Policy) Secrets() []string { return append([]string(nil), p.secretGlobs
 
 // Deny returns the owner's deny globs.
 func (p *Policy) Deny() []string { return append([]string(nil), p.denyGlobs...) }
+
+// isBareRepository reports whether the root is a bare repository: a HEAD
+// file, objects and refs folders, and no .git.
+func isBareRepository(root *os.Root) bool {
+	if _, err := root.Lstat(".git"); err == nil {
+		return false
+	}
+	if fi, err := root.Lstat("HEAD"); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	for _, d := range []string{"objects", "refs"} {
+		if fi, err := root.Lstat(d); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// bareSecret reports whether rel, in a root that is a bare repository, is
+// one of the repository's files that the secret globs hold for a bare
+// clone inside a root (**/*.git/config, objects, lfs): its config (a
+// remote's URL with its password) and the content of every file it
+// stores. Those globs name the clone's folder, which a root has not.
+// whole: rel's first name decides; otherwise rel is an entry of a folder
+// found visible, and only a name at the root can be one.
+func bareSecret(rel string, whole bool) bool {
+	first, _, nested := strings.Cut(rel, "/")
+	if nested && !whole {
+		return false
+	}
+	for _, n := range []string{"config", "config.worktree", "objects", "lfs"} {
+		if strings.EqualFold(first, n) {
+			return true
+		}
+	}
+	return false
+}
