@@ -176,9 +176,19 @@ func summary(in SearchCodeArgs, out *SearchCodeResult, res *abi.SearchResult, cu
 		notes = append(notes, longLinesNote(out.LongLines))
 	}
 	if len(out.Files) == 0 && !out.Partial && len(out.LongLines) == 0 {
-		return fmt.Sprintf("No matches for %q under %q. Check the pattern (regular expression unless literal: true; case is smart unless caseSensitive), or widen path and fileGlob. Files .gitignore excludes are searched only when path is one of them or inside one; secret and denied files and .git are never searched.\n", in.Pattern, in.Path)
+		return fmt.Sprintf("No matches for %q under %q. Check the pattern (regular expression unless literal: true; case is smart unless caseSensitive), or widen path and fileGlob.%s Files .gitignore excludes are searched only when path is one of them or inside one; secret and denied files and .git are never searched.\n", in.Pattern, in.Path, plainGlobNote(in.FileGlob))
 	}
 	return "[" + strings.Join(notes, "; ") + ".]\n"
+}
+
+// plainGlobNote, for a fileGlob without a wildcard or a slash (src,
+// components), says that it names files, as a model writing a folder's
+// name there means the folder and would read no matches as none in it.
+func plainGlobNote(g string) string {
+	if g == "" || strings.ContainsAny(g, "*?[{/!") {
+		return ""
+	}
+	return fmt.Sprintf(" fileGlob %q holds no wildcard, so only files named exactly %s were searched: to search a folder, pass it as path, or fileGlob %q.", g, g, g+"/")
 }
 
 // longLinesNote names the matching lines too long to return.

@@ -15,7 +15,7 @@ type SearchCodeArgs struct {
 	Literal       bool   `json:"literal,omitempty" desc:"Treat pattern as plain text: . ( [ * and the other regular expression characters match themselves."`
 	CaseSensitive *bool  `json:"caseSensitive,omitempty" desc:"true: letter case must match; false: ignore case. Left out: smart case, i.e. case is ignored unless the pattern holds a capital letter."`
 	Path          string `json:"path,omitempty" default:"." desc:"The folder (or one file) to search: relative to the first workspace root, or absolute inside a root."`
-	FileGlob      string `json:"fileGlob,omitempty" max:"4096" desc:"Search only files matching this glob. Without a slash it matches file names at any depth (*.go, *.{ts,tsx}); with one it matches the path relative to path (src/**/*_test.go). A leading ! searches every file but those it matches (!*.min.js, !vendor/**)."`
+	FileGlob      string `json:"fileGlob,omitempty" max:"4096" desc:"Search only files matching this glob. Without a slash it matches file names at any depth (*.go, *.{ts,tsx}); with one it matches the path relative to path (src/**/*_test.go). A leading ! searches every file but those it matches (!*.min.js, !vendor/**); !NAME also leaves out the folders named NAME at any depth (!vendor, !node_modules). A glob ending in / is a folder and what it holds (src/)."`
 	OutputMode    string `json:"outputMode,omitempty" enum:"content,files,count" default:"content" desc:"content: the matching lines with their file, line and column; files: only the files that match; count: matching lines per file."`
 	ContextLines  int    `json:"contextLines,omitempty" min:"0" max:"10" desc:"Lines shown before and after each matching line (content mode)."`
 	MaxResults    int    `json:"maxResults,omitempty" default:"100" min:"1" max:"2000" desc:"The most matching lines (content) or files (files, count) to return; the result says when more exist."`
@@ -57,15 +57,43 @@ func searchCode(_ *juju.Call, in SearchCodeArgs) (*juju.Result, error) {
 	}
 	// The host searches (ripgrep, or its own search where rg is missing)
 	// and refuses a pattern neither takes.
+	glob, skip := folderGlob(in.FileGlob)
 	res, err := juju.Search(abi.SearchRequest{
 		Pattern: in.Pattern, Literal: in.Literal, IgnoreCase: ignoreCase, Path: in.Path,
-		Glob: in.FileGlob, Mode: in.OutputMode, ContextLines: in.ContextLines,
+		Glob: glob, SkipDirs: skip, Mode: in.OutputMode, ContextLines: in.ContextLines,
 		MaxResults: in.MaxResults, TimeoutMs: int64(in.TimeoutMs),
 	})
 	if err != nil {
 		return nil, err
 	}
 	return render(in, res), nil
+}
+
+// folderGlob reads fileGlob as ripgrep's --glob does for folders, the
+// way models write it from rg and Claude Code's Grep: a leaving-out glob
+// of one name (!vendor, !node_modules, !dist/) leaves out the folders of
+// that name at any depth too, not only files so named, and a glob ending
+// in a slash (src/, !build/) means a folder and what it holds, which no
+// file's path matches as written. It returns the file glob for the host
+// and the folder names the search is not to enter.
+func folderGlob(g string) (glob string, skip []string) {
+	rest, exclude := strings.CutPrefix(g, "!")
+	name, folder := strings.CutSuffix(rest, "/")
+	if name == "" || strings.HasSuffix(name, "/") {
+		return g, nil
+	}
+	oneName := !strings.ContainsAny(name, "/\\\n\r\x00") && !strings.HasPrefix(name, "!")
+	switch {
+	case exclude && oneName && folder:
+		return "", []string{name}
+	case exclude && oneName:
+		return g, []string{name}
+	case folder && exclude:
+		return "!" + name + "/**", nil
+	case folder:
+		return name + "/**", nil
+	}
+	return g, nil
 }
 
 // smartSensitive reports whether smart case makes the search case
