@@ -27,15 +27,25 @@ func noMatch(display, text, old string) *abi.Error {
 		return abi.Errorf(abi.NoMatch, "oldString was not found exactly in %s, but it is there, at line %d, as read_file shows it: there the file holds bytes that are not UTF-8 (Latin-1 text, say), which read_file shows as U+FFFD (\ufffd) and no oldString can name. "+
 			"Make oldString stop before them or start after them, or convert the file to UTF-8 with a command (iconv)", abi.Quote(display), line)
 	}
+	numbers := ""
+	if bare, prefix, consecutive, ok := withoutLineNumbers(old); ok {
+		if i := strings.Index(text, bare); i >= 0 {
+			return abi.Errorf(abi.NoMatch, "oldString was not found exactly in %s, but it is there, at line %d, without the line numbers its lines begin with (%s): read_file's numbered view puts a number and a tab before each line, and they are not part of the file. "+
+				"Drop them from oldString and newString (copy what follows each number's tab) and retry", abi.Quote(display), strings.Count(text[:i], "\n")+1, clip(prefix))
+		}
+		if consecutive {
+			numbers = fmt.Sprintf("oldString's lines begin with consecutive numbers and a tab (%s), as read_file's numbered view shows lines: if they are line numbers, drop them from oldString and newString, as the file does not hold them. ", clip(prefix))
+		}
+	}
 	fl := strings.Split(text, "\n")
 	ol := strings.Split(strings.TrimSuffix(old, "\n"), "\n")
 	cands := closest(fl, ol)
 	if len(cands) == 0 {
-		return abi.Errorf(abi.NoMatch, "oldString was not found in %s, and no line of the file resembles it; read the file again (it may have changed) and copy the text to replace exactly, without line numbers", abi.Quote(display))
+		return abi.Errorf(abi.NoMatch, "oldString was not found in %s, and no line of the file resembles it; %sread the file again (it may have changed) and copy the text to replace exactly, without line numbers", abi.Quote(display), numbers)
 	}
 	start := cands[0].start
 	var b strings.Builder
-	fmt.Fprintf(&b, "oldString was not found exactly in %s. ", abi.Quote(display))
+	fmt.Fprintf(&b, "oldString was not found exactly in %s. %s", abi.Quote(display), numbers)
 	why := ""
 	if len(ol) == 1 {
 		fmt.Fprintf(&b, "The closest line is line %d, %s", start+1, clip(fl[start]))
@@ -60,6 +70,54 @@ func noMatch(display, text, old string) *abi.Error {
 	}
 	b.WriteString(". Edits are exact: copy the text as read_file shows it (without line numbers) and retry")
 	return abi.Errorf(abi.NoMatch, "%s", b.String())
+}
+
+// withoutLineNumbers returns old without the line number each of its
+// lines begins with, as a numbered read shows lines: digits (after
+// spaces) and a tab, as read_file's numbered view and cat -n print them,
+// or an arrow, as Claude Code's Read does. A model that copies a numbered
+// view into oldString sends them, and the closest line then differs from
+// it in a "4\treturn" that reads as part of the text. ok is false unless
+// every line has one; prefix is the first line's, and consecutive says
+// whether the numbers count up by one.
+func withoutLineNumbers(old string) (bare, prefix string, consecutive, ok bool) {
+	lines := strings.Split(old, "\n")
+	last := len(lines)
+	if last > 1 && lines[last-1] == "" {
+		last-- // the line break after the last line
+	}
+	consecutive = true
+	prev := -1
+	for i, l := range lines[:last] {
+		rest := strings.TrimLeft(l, " ")
+		digits := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
+		if digits == 0 || digits > 9 {
+			return "", "", false, false
+		}
+		n := 0
+		for _, d := range rest[:digits] {
+			n = n*10 + int(d-'0')
+		}
+		after := rest[digits:]
+		var text string
+		switch {
+		case strings.HasPrefix(after, "\t"):
+			text = after[1:]
+		case strings.HasPrefix(after, "→"):
+			text = after[len("→"):]
+		default:
+			return "", "", false, false
+		}
+		if i == 0 {
+			prefix = l[:len(l)-len(text)]
+		} else if n != prev+1 {
+			consecutive = false
+		}
+		prev = n
+		lines[i] = text
+	}
+	bare = strings.Join(lines, "\n")
+	return bare, prefix, consecutive, strings.TrimSpace(bare) != ""
 }
 
 // normalizedMatch reports whether old occurs in text once both are in
