@@ -41,7 +41,24 @@ func (p *Policy) rootList() string {
 }
 
 func notFoundError(req string) *abi.Error {
-	return abi.Errorf(abi.NotFound, "%s does not exist; check the name with list_directory or glob_files", abi.Quote(req))
+	return abi.Errorf(abi.NotFound, "%s does not exist; %scheck the name with list_directory or glob_files", abi.Quote(req), pathHint(req))
+}
+
+// pathHint names what in req a model wrote as it would for a shell or a
+// browser, which a path here is not: "~" is not the home folder, a
+// file:// URL is not a path, and white space before or after a name is
+// part of it. Without the hint "does not exist" reads as the file's
+// absence.
+func pathHint(req string) string {
+	switch {
+	case req == "~" || strings.HasPrefix(req, "~/"):
+		return "juju does not expand ~ to the home folder (it names a folder \"~\" in the workspace): name the path relative to the workspace root, or absolute inside it; "
+	case len(req) >= 5 && strings.EqualFold(req[:5], "file:"):
+		return "juju takes paths, not file:// URLs: pass the path itself (what follows file://); "
+	case strings.TrimSpace(req) != req:
+		return "the path begins or ends in white space, which is part of a name: pass it without; "
+	}
+	return ""
 }
 
 func danglingError(req, display string) *abi.Error {
