@@ -48,7 +48,11 @@ func TestRollbackCLIWhileServing(t *testing.T) {
 	if disk(t, root, "a.txt") != "one\n" {
 		t.Fatal("not rolled back")
 	}
-	// The server goes on writing, and its history shows the CLI's rollback.
+	// The server's view is stale (FILE_CHANGED) until it reads the file
+	// again; then it goes on writing, and its history shows the CLI's
+	// rollback.
+	s.fail("edit_file", map[string]any{"path": "a.txt", "oldString": "one", "newString": "three"}, "FILE_CHANGED")
+	s.ok("read_file", map[string]any{"path": "a.txt"})
 	s.ok("edit_file", map[string]any{"path": "a.txt", "oldString": "one", "newString": "three"})
 	h := structured(t, s.call("change_history", map[string]any{}))
 	ch := h["changes"].([]any)

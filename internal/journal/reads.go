@@ -97,18 +97,15 @@ func (l *ReadLog) stale(reader string, root *policy.Root, rel string, content []
 }
 
 // wrote updates the log of reader after the journal changed rel in root
-// for it, to content.
+// for it, to content. A file it never read is logged too: the writer
+// knows what it wrote, so a file it made or changed and another program
+// changed since is FILE_CHANGED to its next write from that view, as a
+// file it read is, instead of replaced with the other's lines lost.
 func (l *ReadLog) wrote(reader string, root *policy.Root, rel string, content []byte) {
 	if l == nil {
 		return
 	}
 	k := readKey(reader, root, rel)
-	l.mu.Lock()
-	_, ok := l.m[k]
-	l.mu.Unlock()
-	if !ok {
-		return
-	}
 	if fi, err := root.OS.Lstat(rel); err == nil && fi.Mode().IsRegular() {
 		l.put(reader, root, rel, stamp{fi.ModTime(), fi.Size(), maphash.Bytes(l.seed, content), true})
 	} else {
