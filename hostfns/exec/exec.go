@@ -26,7 +26,7 @@ import (
 // Defaults of Options.
 const (
 	DefaultBackgroundAfter = 50 * time.Second
-	DefaultTimeout         = 10 * time.Minute
+	DefaultTimeout         = 10 * time.Minute // a command not asked to run in the background
 	MaxTimeout             = 2 * time.Hour
 	DefaultMaxOutput       = 16 << 10  // bytes of each stream in a reply, head and tail
 	MaxMaxOutput           = 64 << 10  // the most a request may ask for
@@ -50,6 +50,11 @@ type Options struct {
 	// BackgroundAfter is how long a call waits before it hands a command
 	// still running to the background (DefaultBackgroundAfter when 0).
 	BackgroundAfter time.Duration
+	// Timeout is the timeout of a command given none that was not asked
+	// to run in the background (DefaultTimeout when 0); one asked to
+	// (ExecRequest.Background) has none: it runs until it ends, is
+	// cancelled, or juju ends.
+	Timeout time.Duration
 	// Sandbox is the owner's setting: off, prefer or require ("" is off).
 	Sandbox sandbox.Mode
 	// Sandboxer confines commands; nil means no sandbox on this machine.
@@ -160,6 +165,9 @@ func New(p *policy.Policy, opts Options) *Manager {
 	if opts.BackgroundAfter <= 0 {
 		opts.BackgroundAfter = DefaultBackgroundAfter
 	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
 	if opts.MaxJobs <= 0 {
 		opts.MaxJobs = DefaultMaxJobs
 	}
@@ -259,12 +267,18 @@ func (m *Manager) run(ctx context.Context, req *abi.ExecRequest, argv []string, 
 	if aerr := argvError(argv, req.Command != ""); aerr != nil {
 		return nil, nil, aerr
 	}
-	timeout := DefaultTimeout
+	// A command asked to run in the background is a server, a watcher or
+	// a long build the caller follows: it runs until it ends, is
+	// cancelled, or juju ends, unless it was given a timeout. One that
+	// only outlasted its wait keeps the default.
+	timeout := m.opts.Timeout
 	switch {
 	case req.TimeoutMs < 0 || req.WaitMs < 0 || req.MaxOutput < 0:
 		return nil, nil, abi.Errorf(abi.InvalidArgument, "timeoutMs, waitMs and maxOutput cannot be negative")
 	case req.TimeoutMs > 0:
 		timeout = hostfns.Millis(req.TimeoutMs, MaxTimeout)
+	case req.Background:
+		timeout = 0
 	}
 	cwd, display2, aerr := m.cwd(req.Cwd)
 	if aerr != nil {

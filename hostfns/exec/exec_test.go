@@ -397,3 +397,38 @@ func TestTimeoutSaysWhatToDo(t *testing.T) {
 		t.Errorf("a command that ended in time: %+v %v", r, err)
 	}
 }
+
+// A command asked to run in the background has no timeout unless it was
+// given one: a server or a watcher runs until it ends, is cancelled, or
+// juju ends. One that only outlasted its wait keeps the default timeout,
+// and so does one given timeoutMs.
+func TestBackgroundHasNoTimeout(t *testing.T) {
+	m, _ := newManager(t, Options{Timeout: 300 * time.Millisecond})
+	shell := m.Funcs()[1].Handle
+	job := m.Funcs()[2].Handle
+	start := func(req abi.ExecRequest) string {
+		t.Helper()
+		r, _, err := call[abi.ExecResult](t, shell, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.JobID
+	}
+	served := start(abi.ExecRequest{Command: "sleep 30", Background: true})
+	bounded := start(abi.ExecRequest{Command: "sleep 30", Background: true, TimeoutMs: 300})
+	waited := start(abi.ExecRequest{Command: "sleep 30", WaitMs: 1})
+	for _, id := range []string{bounded, waited} {
+		r, _, err := call[abi.JobResult](t, job, abi.JobRequest{Op: abi.JobWait, JobID: id, WaitMs: 20000})
+		if err != nil || r.Job.State != abi.JobTimeout {
+			t.Errorf("%s: %+v %v", id, r, err)
+		}
+	}
+	r, _, err := call[abi.JobResult](t, job, abi.JobRequest{Op: abi.JobStatus, JobID: served})
+	if err != nil || r.Job.State != abi.JobRunning || !strings.Contains(r.Job.Note, "no timeout") {
+		t.Fatalf("the background job, past the default timeout: %+v %v", r, err)
+	}
+	r, _, err = call[abi.JobResult](t, job, abi.JobRequest{Op: abi.JobCancel, JobID: served})
+	if err != nil || r.Job.State != abi.JobKilled || r.Job.Note != "" {
+		t.Errorf("cancelled: %+v %v", r, err)
+	}
+}

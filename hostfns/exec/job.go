@@ -47,8 +47,8 @@ type job struct {
 	pgid    int
 	marker  string // jobVar=…, in an unsandboxed job's environment
 	done    chan struct{}
-	timer   *time.Timer
-	timeout time.Duration // the timeoutMs it was given, or the default
+	timer   *time.Timer   // nil when it has no timeout
+	timeout time.Duration // the timeoutMs it was given, or the default; 0: none
 
 	mu     sync.Mutex
 	state  string
@@ -196,7 +196,9 @@ func (m *Manager) start(owner string, argv []string, display, cwd, cwdDisplay st
 	}
 	j.pgid = cmd.Process.Pid
 	j.timeout = timeout
-	j.timer = time.AfterFunc(timeout, func() { j.kill(abi.JobTimeout) })
+	if timeout > 0 {
+		j.timer = time.AfterFunc(timeout, func() { j.kill(abi.JobTimeout) })
+	}
 	go j.watchLogs(m.opts.MaxLog)
 	m.jobs[j.id] = j
 	m.order = append(m.order, j)
@@ -308,7 +310,9 @@ func (j *job) reap(cmd *osexec.Cmd) {
 			proc.StopTree(left...).Kill()
 		}
 	}
-	j.timer.Stop()
+	if j.timer != nil {
+		j.timer.Stop()
+	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.end = time.Now()
@@ -451,7 +455,10 @@ func (j *job) result(maxOut int64) abi.ExecResult {
 		Sandbox: j.sandbox, Note: j.note,
 	}
 	if j.state == abi.JobTimeout {
-		r.Note = joinNote(r.Note, fmt.Sprintf("killed by juju when its timeout (%s) ran out, with every process it started; if it needs longer, run it again with a larger timeoutMs, with background: true to follow it with job_output", j.timeout))
+		r.Note = joinNote(r.Note, fmt.Sprintf("killed by juju when its timeout (%s) ran out, with every process it started; if it needs longer, run it again with a larger timeoutMs, or with background: true and no timeoutMs to let it run until it ends, following it with job_output", j.timeout))
+	}
+	if j.state == abi.JobRunning && j.timeout == 0 {
+		r.Note = joinNote(r.Note, "no timeout: it runs until it ends, cancel_job stops it, or juju exits")
 	}
 	if j.flood > 0 {
 		flood := fmt.Sprintf("killed by juju: its output passed %d MiB, the most juju keeps of one command; write it to a file, or filter it (| tail, | grep)", j.flood>>20)

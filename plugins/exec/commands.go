@@ -13,8 +13,8 @@ import (
 type RunOptions struct {
 	Cwd        string `json:"cwd,omitempty" desc:"The folder to run in: relative to the first workspace root, or absolute inside a root. Default: the first root."`
 	WaitMs     int64  `json:"waitMs,omitempty" min:"0" max:"600000" desc:"How long to wait for the command before returning its jobId while it keeps running in the background. Default and ceiling: juju's background-after limit (50 s unless the owner changed it)."`
-	TimeoutMs  int64  `json:"timeoutMs,omitempty" min:"0" max:"7200000" desc:"Kill the command's whole process group after this long. Default: 10 minutes."`
-	Background bool   `json:"background,omitempty" desc:"Return the jobId at once and let the command run in the background."`
+	TimeoutMs  int64  `json:"timeoutMs,omitempty" min:"0" max:"7200000" desc:"Kill the command's whole process group after this long. Default: 10 minutes; none with background: true."`
+	Background bool   `json:"background,omitempty" desc:"Return the jobId at once and let the command run in the background (a dev server, a watcher): with no timeout unless timeoutMs is given, it runs until it ends, cancel_job stops it, or juju exits."`
 	Sandbox    bool   `json:"sandbox,omitempty" desc:"Run under the OS sandbox: writes only inside the workspace roots, the package caches and a private /tmp; .git/hooks read-only; network denied unless network is true. Fails with SANDBOX_UNAVAILABLE when this machine has no working sandbox."`
 	Network    bool   `json:"network,omitempty" desc:"With a sandbox: allow the network (denied by default). Pass it for commands that download (npm install, go mod download, pip install)."`
 }

@@ -24,6 +24,10 @@ const parallelText = 2 * parallelOutput
 // every wait anyway.
 const defaultWait = 50 * time.Second
 
+// defaultTimeout is the host's timeout of a command that outlasted its
+// wait (hostfns/exec.DefaultTimeout), which run_commands gives each.
+const defaultTimeout = 10 * time.Minute
+
 // RunCommandsArgs are the arguments of run_commands.
 type RunCommandsArgs struct {
 	Commands  []string `json:"commands" jsonschema:"required" min:"1" max:"8" desc:"Up to 8 shell command lines, each run with bash -c, all at once."`
@@ -58,16 +62,23 @@ func runCommands(_ *juju.Call, in RunCommandsArgs) (*juju.Result, error) {
 	if in.WaitMs > 0 {
 		wait = time.Duration(in.WaitMs) * time.Millisecond
 	}
+	// Each is started in the background only to run them together: it
+	// keeps the timeout of a command that outlasted its wait, not the
+	// none of one asked to run in the background.
+	timeout := in.TimeoutMs
+	if timeout == 0 {
+		timeout = defaultTimeout.Milliseconds()
+	}
 	out := RunCommandsResult{Results: make([]CommandResult, len(in.Commands))}
 	// Start every command in the background first: the host runs them
 	// concurrently while this single-threaded plugin waits for each in turn.
 	for i, c := range in.Commands {
 		r, err := juju.ExecShell(abi.ExecRequest{
-			Command: c, Cwd: in.Cwd, TimeoutMs: in.TimeoutMs, Background: true,
+			Command: c, Cwd: in.Cwd, TimeoutMs: timeout, Background: true,
 			Sandbox: in.Sandbox, Network: in.Network, MaxOutput: parallelOutput,
 		})
 		if err != nil {
-			out.Results[i] = CommandResult{ExecResult: abi.ExecResult{Command: c, State: abi.JobKilled}, Error: asError(err)}
+			out.Results[i] = CommandResult{ExecResult: abi.ExecResult{Command: c, State: abi.JobNotRun}, Error: asError(err)}
 			continue
 		}
 		out.Results[i] = CommandResult{ExecResult: *r}
@@ -94,7 +105,11 @@ func runCommands(_ *juju.Call, in RunCommandsArgs) (*juju.Result, error) {
 		}
 		*res = CommandResult{ExecResult: *r.Job}
 		if res.State == abi.JobRunning {
-			res.Note = fmt.Sprintf("still running: it continues in the background as %s; use job_wait or job_output", res.JobID)
+			still := fmt.Sprintf("still running: it continues in the background as %s; use job_wait or job_output", res.JobID)
+			if res.Note != "" {
+				still = res.Note + "; " + still
+			}
+			res.Note = still
 		}
 	}
 	out.WallMs = time.Since(start).Milliseconds()

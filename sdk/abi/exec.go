@@ -41,6 +41,9 @@ const (
 	JobExited  = "exited"  // the command ended by itself (ExitCode set; 128+n for a signal juju did not send)
 	JobKilled  = "killed"  // killed by juju: cancelled, its output cap, its client or juju gone
 	JobTimeout = "timeout" // killed when its timeout ran out
+	// JobNotRun is a command of run_commands that never started (Error
+	// says why): it has no job, no output and no process.
+	JobNotRun = "not_run"
 )
 
 // ExecResult describes a job: finished, or still running in the
@@ -56,8 +59,9 @@ type ExecResult struct {
 	Command string `json:"command" desc:"What runs."`
 	// Cwd is the display path of the working folder.
 	Cwd string `json:"cwd,omitempty" desc:"Where it runs."`
-	// State is JobRunning, JobExited, JobKilled or JobTimeout.
-	State    string `json:"state" enum:"running,exited,killed,timeout" desc:"running (in the background), exited (by itself, or by a signal juju did not send), killed (by juju: cancelled, or its output cap), timeout (killed when timeoutMs ran out)."`
+	// State is JobRunning, JobExited, JobKilled, JobTimeout, or for a
+	// command of run_commands that never started, JobNotRun.
+	State    string `json:"state" enum:"running,exited,killed,timeout,not_run" desc:"running (in the background), exited (by itself, or by a signal juju did not send), killed (by juju: cancelled, or its output cap), timeout (killed when timeoutMs ran out), not_run (run_commands only: it never started, error says why)."`
 	ExitCode *int   `json:"exitCode,omitempty" desc:"The exit code, when it ended by itself: 128+n when signal n ended it, as a shell reports it."`
 	Signal   string `json:"signal,omitempty" desc:"The signal that ended it, when juju knows it (a sandboxed command's is known only from exitCode)."`
 	Stdout   string `json:"stdout,omitempty" desc:"Standard output; when long, its head and tail with the cut marked in the text."`
