@@ -74,3 +74,34 @@ func TestRunCommandsNotStartedIsNotRun(t *testing.T) {
 		t.Errorf("text:\n%s", text(res))
 	}
 }
+
+// list_jobs lists every job juju keeps, each command cut to its first 200
+// bytes: a few long commands (a heredoc writing a file) made the list pass
+// what a client takes, juju cut it after the first of them, and the
+// model lost the ids of every job before (a dev server's among them),
+// with no argument to ask for less.
+func TestListJobsShowsEveryJobOfLongCommands(t *testing.T) {
+	marker := strconv.Itoa(7000 + int(time.Now().UnixNano()%1000))
+	s := startExec(t, workspace(t, nil))
+	server := structured(t, s.call("run_command", map[string]any{"command": "sleep " + marker, "background": true}))
+	t.Cleanup(func() { s.call("cancel_job", map[string]any{"jobId": server["jobId"]}) })
+	long := "cat > /dev/null <<'EOF'\n" + strings.Repeat("é", 30000) + "\nEOF"
+	for range 3 {
+		s.ok("run_command", map[string]any{"command": long})
+	}
+	res := s.call("list_jobs", map[string]any{})
+	if strings.Contains(text(res), "juju cut this result") || !strings.Contains(text(res), server["jobId"].(string)+"\trunning\t") {
+		t.Fatalf("list_jobs (%d bytes) lost the first job:\n%.500s", len(text(res)), text(res))
+	}
+	jobs := structured(t, res)["jobs"].([]any)
+	if len(jobs) != 4 {
+		t.Fatalf("%d jobs listed, want 4", len(jobs))
+	}
+	c := jobs[0].(map[string]any)["command"].(string)
+	if !strings.HasPrefix(long, strings.TrimSuffix(c, "…")) || !strings.HasSuffix(c, "é…") || len(c) > 200+len("…") {
+		t.Errorf("a long command is listed as %q", c)
+	}
+	if st := structured(t, s.call("job_status", map[string]any{"jobId": jobs[0].(map[string]any)["jobId"]})); st["command"] != long {
+		t.Errorf("job_status does not show the command whole: %.100v", st["command"])
+	}
+}

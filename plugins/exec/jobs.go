@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jujutools/juju/sdk/abi"
 	"github.com/jujutools/juju/sdk/juju"
@@ -46,7 +47,7 @@ type JobOutput struct {
 
 // JobList is the structured content of list_jobs.
 type JobList struct {
-	Jobs []CommandResult `json:"jobs" desc:"Every job juju keeps, newest first, without their output."`
+	Jobs []CommandResult `json:"jobs" desc:"Every job juju keeps, newest first, without their output, each command cut to its first 200 bytes (job_status shows it whole)."`
 }
 
 func init() {
@@ -65,7 +66,7 @@ func init() {
 		"Stops a running job: its whole process group gets SIGTERM, then SIGKILL a second later. Returns its final state.",
 		CommandResult{}, abi.Annotations{Destructive: true, Idempotent: true}), cancelJob)
 	juju.Tool("list_jobs", execTool("List jobs",
-		"Lists the command jobs of this session, newest first: id, command, state, exit code, duration and output sizes.",
+		"Lists the command jobs of this session, newest first: id, command (its first 200 bytes), state, exit code, duration and output sizes.",
 		JobList{}, abi.Annotations{Idempotent: true}), listJobs)
 }
 
@@ -135,6 +136,7 @@ func listJobs(_ *juju.Call, _ struct{}) (*juju.Result, error) {
 	var b strings.Builder
 	for i := range r.Jobs {
 		c := CommandResult{ExecResult: r.Jobs[i]}
+		c.Command = listedCommand(c.Command)
 		l.Jobs = append(l.Jobs, c)
 		status := c.State
 		if c.ExitCode != nil {
@@ -146,4 +148,23 @@ func listJobs(_ *juju.Call, _ struct{}) (*juju.Result, error) {
 		b.WriteString("no jobs\n")
 	}
 	return juju.Text(b.String()).WithStructured(l), nil
+}
+
+// listCommand is the most of a command list_jobs shows: up to 96 jobs (64
+// finished, 32 running) of commands up to 64 KiB each, a heredoc that
+// writes a file among them, stay under what a client takes, and a job
+// started long ago is still listed.
+const listCommand = 200
+
+// listedCommand is c as list_jobs shows it: its first listCommand bytes,
+// cut at a character's start, and an ellipsis when it was cut.
+func listedCommand(c string) string {
+	if len(c) <= listCommand {
+		return c
+	}
+	n := listCommand
+	for n > 0 && !utf8.RuneStart(c[n]) {
+		n--
+	}
+	return c[:n] + "…"
 }
