@@ -3,6 +3,9 @@
 package test
 
 import (
+	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -104,4 +107,36 @@ func TestListJobsShowsEveryJobOfLongCommands(t *testing.T) {
 	if st := structured(t, s.call("job_status", map[string]any{"jobId": jobs[0].(map[string]any)["jobId"]})); st["command"] != long {
 		t.Errorf("job_status does not show the command whole: %.100v", st["command"])
 	}
+}
+
+// A run_commands call its client cancels (the user stopped it) stops its
+// commands, as a cancelled run_command stops its own: they ran on as
+// background jobs whose ids the client was never told. One that answers
+// leaves those still running to the caller.
+func TestRunCommandsCancelledStopsItsCommands(t *testing.T) {
+	marker := strconv.Itoa(7000 + int(time.Now().UnixNano()%1000))
+	root := workspace(t, map[string]string{"a.txt": "x\n"})
+	r := startRawExec(t, root)
+	io.WriteString(r.in, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"run_commands","arguments":{"commands":["touch s1; sleep `+marker+`","touch s2; sleep `+marker+`"],"waitMs":30000}}}`+"\n")
+	waitFor(t, "the commands to start", func() bool {
+		_, e1 := os.Stat(filepath.Join(root, "s1"))
+		_, e2 := os.Stat(filepath.Join(root, "s2"))
+		return e1 == nil && e2 == nil && len(sleepers(marker)) == 2
+	})
+	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}`+"\n")
+	for deadline := time.Now().Add(30 * time.Second); len(sleepers(marker)) > 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the cancelled call's commands still run: %v", sleepers(marker))
+		}
+	}
+
+	m := r.send(t, `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"run_commands","arguments":{"commands":["sleep `+marker+`"],"waitMs":50}}}`)
+	if !strings.Contains(string(mustJSON(m)), `"state":"running"`) {
+		t.Fatalf("run_commands: %s", mustJSON(m))
+	}
+	time.Sleep(time.Second)
+	if len(sleepers(marker)) != 1 {
+		t.Errorf("the command of a call that answered stopped with it")
+	}
+	r.send(t, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"cancel_job","arguments":{"jobId":"job-3"}}}`)
 }

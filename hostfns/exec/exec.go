@@ -288,6 +288,22 @@ func (m *Manager) run(ctx context.Context, req *abi.ExecRequest, argv []string, 
 	if aerr != nil {
 		return nil, nil, aerr
 	}
+	if req.Background && req.Bound {
+		// A command of run_commands stops with a call its client
+		// cancelled, as run_command's does, unless the call released it
+		// before it answered (JobRelease).
+		j.mu.Lock()
+		j.bound = true
+		j.mu.Unlock()
+		context.AfterFunc(ctx, func() {
+			j.mu.Lock()
+			bound := j.bound
+			j.mu.Unlock()
+			if bound {
+				j.kill(abi.JobKilled)
+			}
+		})
+	}
 	if !req.Background {
 		wait := m.opts.BackgroundAfter
 		if req.WaitMs > 0 {

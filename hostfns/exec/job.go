@@ -57,6 +57,7 @@ type job struct {
 	end    time.Time
 	reason string // JobKilled or JobTimeout once a kill was asked
 	reaped bool   // its leader was waited for: pgid may be another's now
+	bound  bool   // it stops with the call that started it (ExecRequest.Bound) until released
 	// killing is closed when the first kill of the job is done; a later
 	// one waits for it.
 	killing chan struct{}

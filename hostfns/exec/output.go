@@ -104,13 +104,22 @@ func (m *Manager) jobOp(ctx context.Context, req *abi.JobRequest, _ []byte) (*ab
 			d = hostfns.Millis(req.WaitMs, min(d, MaxWait))
 		}
 		j.await(ctx, capWait(ctx, d))
+	case abi.JobRelease:
+		// A call already cancelled keeps its jobs bound: the plugin runs
+		// on a moment after its client cancelled it, and would otherwise
+		// release what the cancellation is stopping.
+		j.mu.Lock()
+		if ctx.Err() == nil {
+			j.bound = false
+		}
+		j.mu.Unlock()
 	case abi.JobCancel:
 		j.kill(abi.JobKilled)
 		j.await(ctx, capWait(ctx, 2*killGrace))
 	case abi.JobOutput:
 		return m.output(j, req)
 	default:
-		return nil, nil, abi.Errorf(abi.InvalidArgument, "op %s is not one of status, wait, cancel, output, list", abi.Quote(req.Op))
+		return nil, nil, abi.Errorf(abi.InvalidArgument, "op %s is not one of status, wait, cancel, output, list, release", abi.Quote(req.Op))
 	}
 	r := j.result(maxOutput(req.MaxOutput))
 	return &abi.JobResult{Job: &r}, nil, nil

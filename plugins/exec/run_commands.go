@@ -74,7 +74,7 @@ func runCommands(_ *juju.Call, in RunCommandsArgs) (*juju.Result, error) {
 	// concurrently while this single-threaded plugin waits for each in turn.
 	for i, c := range in.Commands {
 		r, err := juju.ExecShell(abi.ExecRequest{
-			Command: c, Cwd: in.Cwd, TimeoutMs: timeout, Background: true,
+			Command: c, Cwd: in.Cwd, TimeoutMs: timeout, Background: true, Bound: true,
 			Sandbox: in.Sandbox, Network: in.Network, MaxOutput: parallelOutput,
 		})
 		if err != nil {
@@ -110,6 +110,13 @@ func runCommands(_ *juju.Call, in RunCommandsArgs) (*juju.Result, error) {
 				still = res.Note + "; " + still
 			}
 			res.Note = still
+		}
+	}
+	// The answer is ready: the commands still running are the caller's
+	// to follow. Until here a cancelled call stops them (ExecRequest.Bound).
+	for _, r := range out.Results {
+		if r.JobID != "" && r.State == abi.JobRunning {
+			juju.Job(abi.JobRequest{Op: abi.JobRelease, JobID: r.JobID})
 		}
 	}
 	out.WallMs = time.Since(start).Milliseconds()

@@ -28,8 +28,13 @@ type ExecRequest struct {
 	// limit: that limit).
 	WaitMs     int64 `json:"waitMs,omitempty"`
 	Background bool  `json:"background,omitempty"` // return the job id at once
-	Sandbox    bool  `json:"sandbox,omitempty"`    // run under the OS sandbox, or fail with SANDBOX_UNAVAILABLE
-	Network    bool  `json:"network,omitempty"`    // when sandboxed: allow the network (denied by default)
+	// Bound, with Background, stops the job with the call that started it
+	// if that call ends (cancelled by its client, or past its deadline)
+	// before it releases the job (JobRelease): run_commands starts its
+	// commands so, and a user who stops the call stops them.
+	Bound   bool `json:"bound,omitempty"`
+	Sandbox bool `json:"sandbox,omitempty"` // run under the OS sandbox, or fail with SANDBOX_UNAVAILABLE
+	Network bool `json:"network,omitempty"` // when sandboxed: allow the network (denied by default)
 	// MaxOutput is how many bytes of each stream the reply keeps, head and
 	// tail together (0: the host's default, 16 KiB).
 	MaxOutput int64 `json:"maxOutput,omitempty"`
@@ -99,6 +104,9 @@ const (
 	JobCancel = "cancel" // kill the job's whole process group
 	JobOutput = "output" // bytes of one stream from Offset; the body holds them
 	JobList   = "list"   // every job, newest first
+	// JobRelease lets a bound job (ExecRequest.Bound) outlive the call
+	// that started it: a call releases its jobs just before it answers.
+	JobRelease = "release"
 )
 
 // JobRequest is one operation on the jobs of this workspace.
