@@ -62,6 +62,9 @@ func TestDiskFullSharedWithTheJournal(t *testing.T) {
 				}
 			}
 			check(fmt.Sprintf("rollback %d", i), structured(t, res), res.IsError, want)
+			// A rollback puts back content the client may never have
+			// read: its next write is FILE_CHANGED until it reads again.
+			s.ok("read_file", map[string]any{"path": "a.txt"})
 		}
 	}
 	os.Remove(filler)

@@ -310,7 +310,7 @@ func (d *draft) stray() (*slot, string, *abi.Error) {
 func (d *draft) checkExpected(s *slot, want string, reads bool) *abi.Error {
 	if want == "" {
 		if reads && s.after.Kind == kindFile && s.before.equal(s.after) && d.j.opts.reads.stale(d.reader, s.r, s.rel, s.pre) {
-			return abi.Errorf(abi.FileChanged, "%s changed on disk since it was last read or written by you (another program, or another juju, wrote it); read it again and redo the change on its current content", abi.Quote(s.display))
+			return abi.Errorf(abi.FileChanged, "%s changed on disk since it was last read or written by you (another program, another juju or a rollback wrote it); read it again and redo the change on its current content", abi.Quote(s.display))
 		}
 		return nil
 	}
