@@ -35,6 +35,12 @@
 // declare textDocument/diagnostic, statically or by registration, are
 // asked instead (pulled).
 //
+// A request juju stops waiting for (the call's time ran out, or its
+// client cancelled it) is followed by $/cancelRequest with its id, so the
+// server stops computing an answer nobody reads instead of making the
+// next calls wait behind it; a late answer finds no pending call and is
+// dropped, and ids are never reused (rpc.go, cancel).
+//
 // Faults: a server that exits is restarted by the next call, and a call
 // that failed because it died is retried once; a server that left a call
 // without an answer is asked for a barrier first by the next, and one that

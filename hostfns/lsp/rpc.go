@@ -129,6 +129,7 @@ func (c *rpcConn) Call(ctx context.Context, method string, params, result any) e
 	case m = <-ch:
 	case <-ctx.Done():
 		c.forget(id)
+		c.cancel(method, id)
 		return ctx.Err()
 	case <-c.done:
 		select {
@@ -153,6 +154,39 @@ func (c *rpcConn) Call(ctx context.Context, method string, params, result any) e
 // Notify sends a notification.
 func (c *rpcConn) Notify(ctx context.Context, method string, params any) error {
 	return c.send(ctx, request{JSONRPC: "2.0", Method: method, Params: params})
+}
+
+// cancelTimeout bounds the write of a $/cancelRequest, which the call's
+// own context, ended, no longer bounds. A few dozen bytes wait that long
+// only on a server that has stopped reading a full pipe; the write is
+// then cut and the connection ends, as a cut request's does.
+const cancelTimeout = 2 * time.Second
+
+// cancel tells the server juju no longer waits for request id, so that it
+// stops computing an answer nobody reads (a long references search would
+// otherwise hold up every later call behind it). Its answer, if it still
+// comes, finds no pending call and is dropped; ids are never reused. No
+// cancel follows initialize: until it is answered, LSP lets the client
+// send the server nothing else, and a server that does not answer it is
+// stopped.
+func (c *rpcConn) cancel(method string, id int64) {
+	if method == "initialize" {
+		return
+	}
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		return
+	}
+	ctx, stop := context.WithTimeout(context.Background(), cancelTimeout)
+	defer stop()
+	c.send(ctx, request{JSONRPC: "2.0", Method: "$/cancelRequest", Params: cancelParams{ID: id}})
+}
+
+// cancelParams are the params of $/cancelRequest.
+type cancelParams struct {
+	ID int64 `json:"id"`
 }
 
 func (c *rpcConn) forget(id int64) {

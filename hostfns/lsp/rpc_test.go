@@ -126,29 +126,64 @@ func TestRPCConnExchanges(t *testing.T) {
 	}
 }
 
-// A call given up on (its context ended) returns at once, and its late
-// answer goes nowhere; a notification is sent without an id.
+// A call given up on (its context cancelled, or timed out) returns, and
+// the server is sent $/cancelRequest with that call's id, so it stops
+// computing the answer; the late answer goes nowhere and leaves no pending
+// entry behind, and the next call gets its own answer; a notification is
+// sent without an id.
 func TestRPCConnCancelledCall(t *testing.T) {
-	s := newScripted(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.conn.Call(ctx, "slow", nil, nil) }()
-	req := s.next()
-	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Fatalf("cancelled call: %v", err)
-	}
-	s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%v,"result":1}`, req["id"]))
-	go s.conn.Notify(context.Background(), "exit", nil)
-	if n := s.next(); n["method"] != "exit" || n["id"] != nil {
-		t.Fatalf("notification: %v", n)
-	}
-	var r int
-	go func() { done <- s.conn.Call(context.Background(), "fast", nil, &r) }()
-	req = s.next()
-	s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%v,"result":2}`, req["id"]))
-	if err := <-done; err != nil || r != 2 {
-		t.Fatalf("the next call: %d, %v", r, err)
+	for _, name := range []string{"cancelled", "timed out"} {
+		t.Run(name, func(t *testing.T) {
+			s := newScripted(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			want := context.Canceled
+			if name == "timed out" {
+				ctx, cancel = context.WithTimeout(context.Background(), 200*time.Millisecond)
+				want = context.DeadlineExceeded
+			}
+			defer cancel()
+			done := make(chan error, 1)
+			go func() { done <- s.conn.Call(ctx, "textDocument/references", nil, nil) }()
+			req := s.next()
+			if want == context.Canceled {
+				cancel()
+			} // else the deadline passes
+			// The cancel is written before the call returns, so before the
+			// notification sent once it has returned (the pipe holds nothing:
+			// the call's own write waits for this read).
+			returned := make(chan error, 1)
+			go func() {
+				err := <-done
+				returned <- err
+				s.conn.Notify(context.Background(), "exit", nil)
+			}()
+			if c := s.next(); c["method"] != "$/cancelRequest" || c["id"] != nil || fmt.Sprint(c["params"]) != fmt.Sprintf("map[id:%v]", req["id"]) {
+				t.Fatalf("after the call %v was given up on, juju sent %v", req["id"], c)
+			}
+			if err := <-returned; !errors.Is(err, want) {
+				t.Fatalf("call given up on: %v", err)
+			}
+			if n := s.next(); n["method"] != "exit" || n["id"] != nil {
+				t.Fatalf("notification: %v", n)
+			}
+			s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%v,"error":{"code":-32800,"message":"cancelled"}}`, req["id"]))
+			var r int
+			go func() { done <- s.conn.Call(context.Background(), "fast", nil, &r) }()
+			next := s.next()
+			if next["id"] == req["id"] {
+				t.Fatalf("the next call reused the id %v", next["id"])
+			}
+			s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%v,"result":2}`, next["id"]))
+			if err := <-done; err != nil || r != 2 {
+				t.Fatalf("the next call: %d, %v", r, err)
+			}
+			// The late answer was read before the next call's: nothing is pending.
+			s.conn.mu.Lock()
+			defer s.conn.mu.Unlock()
+			if len(s.conn.pending) != 0 {
+				t.Fatalf("pending after every call returned: %v", s.conn.pending)
+			}
+		})
 	}
 }
 
