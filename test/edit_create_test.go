@@ -47,7 +47,16 @@ func TestNoTildeFolderIsMade(t *testing.T) {
 	if !strings.Contains(msg, "does not expand ~") {
 		t.Errorf("message: %s", msg)
 	}
-	s.fail("make_directory", map[string]any{"path": "~"}, "INVALID_ARGUMENT")
+	if msg := s.fail("make_directory", map[string]any{"path": "~"}, "INVALID_ARGUMENT"); !strings.Contains(msg, `a folder named "~"`) {
+		t.Errorf("make_directory ~: %s", msg)
+	}
+	// A file named "~" is refused as a file, not called a folder.
+	if msg := s.fail("write_file", map[string]any{"path": "~", "content": "x"}, "INVALID_ARGUMENT"); !strings.Contains(msg, `a file named "~"`) {
+		t.Errorf("write_file ~: %s", msg)
+	}
+	if msg := s.fail("write_file", map[string]any{"path": "file:", "content": "x"}, "INVALID_ARGUMENT"); !strings.Contains(msg, `a file named "file:"`) {
+		t.Errorf("write_file file:: %s", msg)
+	}
 	s.fail("make_directory", map[string]any{"path": "~/a/b"}, "INVALID_ARGUMENT")
 	s.fail("move_path", map[string]any{"path": "a.txt", "destination": "~/a.txt"}, "INVALID_ARGUMENT")
 	s.fail("edit_file", map[string]any{"path": "~/new.txt", "oldString": "", "newString": "x"}, "INVALID_ARGUMENT")

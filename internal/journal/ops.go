@@ -35,7 +35,7 @@ func (d *draft) parents(s *slot) *abi.Error {
 		switch ps.after.Kind {
 		case kindDir:
 		case kindAbsent:
-			if e := tilde(rel, s.display); e != nil {
+			if e := tilde(rel, s.display, "folder"); e != nil {
 				return e
 			}
 			if e := d.j.pol.Writable(&policy.Resolved{Root: s.r, Rel: rel, Display: ps.display}); e != nil {
@@ -49,20 +49,20 @@ func (d *draft) parents(s *slot) *abi.Error {
 	return nil
 }
 
-// tilde refuses to make a folder named "~" at the top of a root: a path
-// such as "~/notes.txt" means the home folder, which juju does not
+// tilde refuses to make a folder or a file (what) named "~" at the top
+// of a root: a path such as "~/notes.txt" means the home folder, which juju does not
 // expand, and a folder "~" in the workspace is one that `rm -rf ~` would
 // be typed to remove. So it refuses a folder "file:" at the top, which a
 // file:// URL given as a path makes (file:///tmp/a.md made file:/tmp/a.md
 // in the workspace), and a new name that begins or ends in white space
 // ("notes.md "), which listings show as if it were not there, so that the
 // model's next read of the name it sees answers NOT_FOUND.
-func tilde(rel, display string) *abi.Error {
+func tilde(rel, display, what string) *abi.Error {
 	switch {
 	case rel == "~":
-		return abi.Errorf(abi.InvalidArgument, "%s would make a folder named \"~\" in the workspace: juju does not expand ~ to the home folder, which is outside the workspace. Name the path relative to the workspace root, or absolute inside it", abi.Quote(display))
+		return abi.Errorf(abi.InvalidArgument, "%s would make a %s named \"~\" in the workspace: juju does not expand ~ to the home folder, which is outside the workspace. Name the path relative to the workspace root, or absolute inside it", abi.Quote(display), what)
 	case strings.EqualFold(rel, "file:"):
-		return abi.Errorf(abi.InvalidArgument, "%s would make a folder named \"file:\" in the workspace: juju takes paths, not file:// URLs. Pass the path itself (what follows file://), relative to the workspace root or absolute inside it", abi.Quote(display))
+		return abi.Errorf(abi.InvalidArgument, "%s would make a %s named \"file:\" in the workspace: juju takes paths, not file:// URLs. Pass the path itself (what follows file://), relative to the workspace root or absolute inside it", abi.Quote(display), what)
 	}
 	if name := path.Base(rel); strings.TrimSpace(name) != name {
 		return abi.Errorf(abi.InvalidArgument, "%s would make a name that begins or ends in white space (%s), which listings show as if it were not there; pass the path without it", abi.Quote(display), abi.Quote(name))
@@ -84,7 +84,7 @@ func (d *draft) setFile(s *slot, content []byte) *abi.Error {
 	mode, meta := s.after.Mode, s.after.Meta // an existing file keeps its own
 	if s.after.Kind != kindFile {
 		mode, meta = createMode(s.r.OS, path.Dir(s.rel), 0o666), nil
-		if e := tilde(s.rel, s.display); e != nil {
+		if e := tilde(s.rel, s.display, "file"); e != nil {
 			return e
 		}
 		if e := d.parents(s); e != nil {
@@ -255,7 +255,7 @@ func (d *draft) mkdir(s *slot) *abi.Error {
 	case kindDir:
 		return nil
 	case kindAbsent:
-		if e := tilde(s.rel, s.display); e != nil {
+		if e := tilde(s.rel, s.display, "folder"); e != nil {
 			return e
 		}
 		if e := d.parents(s); e != nil {
