@@ -68,3 +68,33 @@ func TestSearchCodeFolderGlobs(t *testing.T) {
 		})
 	}
 }
+
+// A fileGlob listing patterns with a comma or a space (*.go,*.ts, as a
+// model writes a list) is one glob to ripgrep and to juju's own search,
+// and matches no file; the no-match answer says so and how to write
+// several (*.{go,ts}), where a bare "No matches" read as no such code.
+// What it matches is unchanged.
+func TestSearchCodeListGlobNote(t *testing.T) {
+	for _, engine := range []string{"ripgrep", "juju"} {
+		t.Run(engine, func(t *testing.T) {
+			if engine == "juju" {
+				withoutRipgrep(t)
+			}
+			root := workspace(t, map[string]string{"main.go": "needle\n", "app.ts": "needle\n"})
+			s := start(t, root, "--mode", "trusted")
+			for _, glob := range []string{"*.go,*.ts", "*.go *.ts", "*.go, *.ts"} {
+				got := s.ok("search_code", map[string]any{"pattern": "needle", "fileGlob": glob})
+				if !strings.HasPrefix(got, "No matches") || !strings.Contains(got, "is a single glob, not a list") || !strings.Contains(got, `fileGlob "*.{go,ts}"`) {
+					t.Errorf("fileGlob %q:\n%s", glob, got)
+				}
+			}
+			got := s.ok("search_code", map[string]any{"pattern": "needle", "fileGlob": "src/*.{go,ts}"})
+			if strings.Contains(got, "not a list") {
+				t.Errorf("a comma inside braces is noted:\n%s", got)
+			}
+			if got := s.ok("search_code", map[string]any{"pattern": "needle", "fileGlob": "*.{go,ts}"}); !strings.Contains(got, "main.go") || !strings.Contains(got, "app.ts") {
+				t.Errorf("fileGlob *.{go,ts}:\n%s", got)
+			}
+		})
+	}
+}

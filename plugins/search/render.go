@@ -176,7 +176,7 @@ func summary(in SearchCodeArgs, out *SearchCodeResult, res *abi.SearchResult, cu
 		notes = append(notes, longLinesNote(out.LongLines))
 	}
 	if len(out.Files) == 0 && !out.Partial && len(out.LongLines) == 0 {
-		return fmt.Sprintf("No matches for %q under %q. Check the pattern (regular expression unless literal: true; case is smart unless caseSensitive), or widen path and fileGlob.%s Files .gitignore excludes are searched only when path is one of them or inside one; secret and denied files and .git are never searched.\n", in.Pattern, in.Path, plainGlobNote(in.FileGlob))
+		return fmt.Sprintf("No matches for %q under %q. Check the pattern (regular expression unless literal: true; case is smart unless caseSensitive), or widen path and fileGlob.%s Files .gitignore excludes are searched only when path is one of them or inside one; secret and denied files and .git are never searched.\n", in.Pattern, in.Path, plainGlobNote(in.FileGlob)+listGlobNote(in.FileGlob))
 	}
 	return "[" + strings.Join(notes, "; ") + ".]\n"
 }
@@ -189,6 +189,52 @@ func plainGlobNote(g string) string {
 		return ""
 	}
 	return fmt.Sprintf(" fileGlob %q holds no wildcard, so only files named exactly %s were searched: to search a folder, pass it as path, or fileGlob %q.", g, g, g+"/")
+}
+
+// listGlobNote, for a fileGlob holding a comma outside braces or a space
+// (*.go,*.ts or *.go *.ts, as a model lists several patterns), says that
+// it is one glob, whose comma or space is part of the names it matches,
+// and how to write several: a model would read no matches as no such
+// code. What it matches is left as it is (ripgrep's --glob reads it so).
+func listGlobNote(g string) string {
+	var parts []string
+	depth, from := 0, 0
+	for i := 0; i < len(g); i++ {
+		switch c := g[i]; {
+		case c == '\\':
+			i++
+		case c == '{':
+			depth++
+		case c == '}' && depth > 0:
+			depth--
+		case depth == 0 && (c == ',' || c == ' '):
+			if p := g[from:i]; p != "" {
+				parts = append(parts, p)
+			}
+			from = i + 1
+		}
+	}
+	if from == 0 {
+		return ""
+	}
+	if p := g[from:]; p != "" {
+		parts = append(parts, p)
+	}
+	how := ""
+	if len(parts) > 1 && !strings.ContainsAny(strings.Join(parts, ""), "{}\\!") {
+		alt := "{" + strings.Join(parts, ",") + "}"
+		var exts []string
+		for _, p := range parts {
+			if e, ok := strings.CutPrefix(p, "*."); ok && !strings.ContainsAny(e, "*?[/") {
+				exts = append(exts, e)
+			}
+		}
+		if len(exts) == len(parts) {
+			alt = "*.{" + strings.Join(exts, ",") + "}"
+		}
+		how = fmt.Sprintf(": to search several patterns, write them as one with braces, fileGlob %q", alt)
+	}
+	return fmt.Sprintf(" fileGlob %q is a single glob, not a list: its commas outside braces and its spaces are part of the names it matches, so it likely matched no file%s.", g, how)
 }
 
 // longLinesNote names the matching lines too long to return.
