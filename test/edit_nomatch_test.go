@@ -53,3 +53,33 @@ func TestEditNoMatchNamesTheClosestText(t *testing.T) {
 		})
 	}
 }
+
+// An oldString that is in the file once the empty lines it starts or ends
+// with are left out says so and what to drop from which end, where it
+// compared the extra empty line with the file's next line and named that
+// line's text as what oldString lacks. Dropping what it names matches.
+func TestEditNoMatchNamesExtraEmptyLines(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "one\ntwo\nthree\n"})
+	s := start(t, root, "--mode", "trusted")
+	for _, c := range []struct {
+		old  string
+		want []string
+	}{
+		{"two\n\n", []string{"at line 2, without the empty lines", `oldString ends with "\n", which the file does not have after line 2, "two"`, `line 3, "three"`, "drop it from the end of oldString"}},
+		{"\n\ntwo\nthree\n", []string{`oldString starts with "\n", which the file does not have before line 2, "two"`, "drop it from the start of oldString"}},
+	} {
+		msg := s.fail("edit_file", map[string]any{"path": "a.txt", "oldString": c.old, "newString": "x"}, "NO_MATCH")
+		for _, w := range c.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("oldString %q: no %q in:\n%s", c.old, w, msg)
+			}
+		}
+		if strings.Contains(msg, `the file has "three", which oldString does not`) {
+			t.Errorf("oldString %q: names the next line as the difference:\n%s", c.old, msg)
+		}
+	}
+	s.ok("edit_file", map[string]any{"path": "a.txt", "oldString": "two\n", "newString": "2\n"})
+	if got := disk(t, root, "a.txt"); got != "one\n2\nthree\n" {
+		t.Fatalf("after dropping the empty line: %q", got)
+	}
+}

@@ -37,6 +37,9 @@ func noMatch(display, text, old string) *abi.Error {
 			numbers = fmt.Sprintf("oldString's lines begin with consecutive numbers and a tab (%s), as read_file's numbered view shows lines: if they are line numbers, drop them from oldString and newString, as the file does not hold them. ", clip(prefix))
 		}
 	}
+	if why := blankEnds(text, old); why != "" {
+		return abi.Errorf(abi.NoMatch, "oldString was not found exactly in %s, %s%s. Edits are exact: copy the text as read_file shows it (without line numbers) and retry", abi.Quote(display), numbers, why)
+	}
 	fl := strings.Split(text, "\n")
 	ol := strings.Split(strings.TrimSuffix(old, "\n"), "\n")
 	cands := closest(fl, ol)
@@ -163,6 +166,92 @@ func shownMatch(text, old string) (int, bool) {
 		return 0, false
 	}
 	return strings.Count(shown[:i], "\n") + 1, true
+}
+
+// blankEnds explains an oldString that is in the file once the empty (or
+// blank) lines it starts or ends with are left out, and the file does not
+// have them there: say what to drop from which end. The line-by-line
+// explanation would compare such a line with the file's next one and name
+// that line's text as missing from oldString. It returns "" otherwise,
+// and for one line break too many after the last line alone, which
+// lineEndOnly names.
+func blankEnds(text, old string) string {
+	// lead: whole blank lines at the start; trail: from the line break
+	// after the last line with text on.
+	end := len(strings.TrimRight(old, " \t\r\n"))
+	if end == 0 {
+		return ""
+	}
+	lead := 0
+	if i := strings.LastIndexByte(old[:len(old)-len(strings.TrimLeft(old, " \t\r\n"))], '\n'); i >= 0 {
+		lead = i + 1
+	}
+	cut := strings.IndexByte(old[end:], '\n')
+	if cut < 0 {
+		cut = len(old) - end // no line break after the text: no trail
+	}
+	core, head, tail := old[lead:end+cut], old[:lead], old[end+cut:]
+	if head == "" && (tail == "" || tail == "\n") {
+		return ""
+	}
+	// An occurrence of core that starts and ends at line ends.
+	i := -1
+	for from, n := 0, 0; n < 100; n++ {
+		j := strings.Index(text[from:], core)
+		if j < 0 {
+			return ""
+		}
+		j += from
+		if (j == 0 || text[j-1] == '\n') && (j+len(core) == len(text) || text[j+len(core)] == '\n' || strings.HasSuffix(core, "\n")) {
+			i = j
+			break
+		}
+		from = j + 1
+	}
+	if i < 0 {
+		return ""
+	}
+	// What of head and tail the file does have there.
+	have := 0
+	for have < len(head) && have < i && head[len(head)-1-have] == text[i-1-have] {
+		have++
+	}
+	extraHead, q := head[:len(head)-have], i-have
+	after := text[i+len(core):]
+	have = 0
+	for have < len(tail) && have < len(after) && tail[have] == after[have] {
+		have++
+	}
+	extraTail, p := tail[have:], i+len(core)+have
+	lines := strings.Split(text, "\n")
+	lineAt := func(pos int) (int, string) { // the 1-based line holding pos
+		n := strings.Count(text[:pos], "\n")
+		return n + 1, clip(lines[n])
+	}
+	var whys []string
+	if extraHead != "" {
+		before := "the file starts there"
+		if q > 0 {
+			n, l := lineAt(q - 1)
+			before = fmt.Sprintf("the file has line %d, %s, before it", n, l)
+		}
+		n, l := lineAt(i)
+		whys = append(whys, fmt.Sprintf("oldString starts with %s, which the file does not have before line %d, %s (%s): drop it from the start of oldString", clipShort(extraHead), n, l, before))
+	}
+	if extraTail != "" {
+		next := "the file ends there"
+		if p < len(text) {
+			n, l := lineAt(p)
+			next = fmt.Sprintf("the file goes on with line %d, %s", n, l)
+		}
+		n, l := lineAt(i + len(strings.TrimSuffix(core, "\n")))
+		whys = append(whys, fmt.Sprintf("oldString ends with %s, which the file does not have after line %d, %s (%s): drop it from the end of oldString", clipShort(extraTail), n, l, next))
+	}
+	if len(whys) == 0 {
+		return ""
+	}
+	n, _ := lineAt(i)
+	return fmt.Sprintf("but it is there, at line %d, without the empty lines oldString starts or ends with: %s", n, strings.Join(whys, "; and "))
 }
 
 // explain says how oldString differs from the file (the first few
