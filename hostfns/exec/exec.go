@@ -344,7 +344,12 @@ func (m *Manager) cwd(req string) (string, string, *abi.Error) {
 		return "", "", aerr
 	}
 	if !r.Info.IsDir() {
-		return "", "", abi.Errorf(abi.InvalidArgument, "cwd %q is not a folder; give a folder inside a root", r.Display)
+		if r.Link != "" {
+			// The path the model gave, not only where it leads, as
+			// list_directory names a link to a file.
+			return "", "", abi.Errorf(abi.InvalidArgument, "cwd %q is a link to the file %q, not a folder; give a folder inside a root", r.Name, r.Display)
+		}
+		return "", "", abi.Errorf(abi.InvalidArgument, "cwd %q is a file, not a folder; give a folder inside a root", r.Display)
 	}
 	return filepath.Join(r.Root.Real, filepath.FromSlash(r.Rel)), r.Display, nil
 }

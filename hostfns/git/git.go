@@ -627,7 +627,12 @@ func (s *server) cwd(req string) (string, *policy.Root, *abi.Error) {
 		return "", nil, aerr
 	}
 	if !r.Info.IsDir() {
-		return "", nil, abi.Errorf(abi.InvalidArgument, "cwd %q is not a folder", r.Display)
+		if r.Link != "" {
+			// The path the model gave, not only where it leads, as
+			// list_directory names a link to a file.
+			return "", nil, abi.Errorf(abi.InvalidArgument, "cwd %q is a link to the file %q, not a folder; give a folder inside a root", r.Name, r.Display)
+		}
+		return "", nil, abi.Errorf(abi.InvalidArgument, "cwd %q is a file, not a folder; give a folder inside a root", r.Display)
 	}
 	return filepath.Join(r.Root.Real, filepath.FromSlash(r.Rel)), r.Root, nil
 }
