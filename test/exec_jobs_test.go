@@ -140,3 +140,39 @@ func TestRunCommandsCancelledStopsItsCommands(t *testing.T) {
 	}
 	r.send(t, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"cancel_job","arguments":{"jobId":"job-3"}}}`)
 }
+
+// A command's result echoes its first 200 bytes, not the whole command: a
+// 64 KiB command thick with control characters escaped to some 384 KB,
+// the host cut the text after the command line and emptied the
+// structured content, and the model read neither the exit code nor the
+// output. The structured command is cut too when whole it would pass what
+// a client takes, and its note says so.
+func TestLongCommandResultKeepsItsOutput(t *testing.T) {
+	s := startExec(t, workspace(t, nil))
+	command := "echo marker-out; : '" + strings.Repeat("\x01", 65000) + "'"
+	run := s.call("run_command", map[string]any{"command": command})
+	id := structured(t, run)["jobId"]
+	for _, tool := range []string{"run_command", "job_status", "job_wait"} {
+		res := run
+		if tool != "run_command" {
+			res = s.call(tool, map[string]any{"jobId": id})
+		}
+		if res.IsError || strings.Contains(text(res), "juju cut this result") || !strings.Contains(text(res), "exit 0") || !strings.Contains(text(res), "marker-out") || len(text(res)) > 10000 {
+			t.Fatalf("%s: %d bytes of text:\n%.600s", tool, len(text(res)), text(res))
+		}
+		m := structured(t, res)
+		if m["stdout"] != "marker-out\n" || m["jujuCut"] != nil {
+			t.Errorf("%s: structured content lost the output: %.300v", tool, m)
+		}
+		if c, _ := m["command"].(string); !strings.HasPrefix(command, strings.TrimSuffix(c, "…")) || len(c) > 210 {
+			t.Errorf("%s: structured command of %d bytes", tool, len(c))
+		}
+		if note, _ := m["note"].(string); !strings.Contains(note, "command cut to its first 200 bytes") {
+			t.Errorf("%s: note %q does not say the command was cut", tool, note)
+		}
+	}
+	// A short command stays whole in the text and the structured content.
+	if got := s.ok("run_command", map[string]any{"command": "echo short"}); !strings.HasPrefix(got, "$ echo short\n") {
+		t.Errorf("short command:\n%s", got)
+	}
+}

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -94,7 +95,29 @@ const maxStreamText = 45_000
 func commandResult(c CommandResult) *juju.Result {
 	var b strings.Builder
 	writeCommand(&b, c, juju.Fence(), maxStreamText)
+	fitCommands([]*CommandResult{&c}, func() any { return c })
 	return juju.Text(b.String()).WithStructured(c)
+}
+
+// fitCommands cuts the commands of cs in the structured content v makes
+// to their first listCommand bytes, and says so in each one's note, when
+// that content would pass what a client takes: a 64 KiB command thick
+// with control characters is six times that once escaped in JSON, and the
+// host would empty the content's large members, the output among them.
+func fitCommands(cs []*CommandResult, v func() any) {
+	if js, err := json.Marshal(v()); err != nil || len(js) <= abi.MaxStructured {
+		return
+	}
+	for _, c := range cs {
+		if len(c.Command) > listCommand {
+			c.Command = listedCommand(c.Command)
+			cut := fmt.Sprintf("command cut to its first %d bytes: whole, it passed the most a result carries", listCommand)
+			if c.Note != "" {
+				cut = c.Note + "; " + cut
+			}
+			c.Note = cut
+		}
+	}
 }
 
 // writeCommand renders one command's result for the model: juju's lines,
@@ -102,7 +125,7 @@ func commandResult(c CommandResult) *juju.Result {
 // most budget bytes of it.
 func writeCommand(b *strings.Builder, c CommandResult, fence string, budget int) {
 	b.WriteString("$ ")
-	b.Write(cleanLine(c.Command))
+	b.Write(cleanLine(listedCommand(c.Command)))
 	b.WriteByte('\n')
 	if c.Error != nil {
 		fmt.Fprintf(b, "%s: %s\n", c.Error.Code, c.Error.Message)

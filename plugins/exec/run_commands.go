@@ -130,6 +130,11 @@ func runCommands(_ *juju.Call, in RunCommandsArgs) (*juju.Result, error) {
 		writeCommand(&b, r, fence, parallelText)
 	}
 	fmt.Fprintf(&b, "\n%d commands in %s\n", len(out.Results), ms(out.WallMs))
+	cs := make([]*CommandResult, len(out.Results))
+	for i := range out.Results {
+		cs[i] = &out.Results[i]
+	}
+	fitCommands(cs, func() any { return out })
 	return juju.Text(b.String()).WithStructured(out), nil
 }
 
