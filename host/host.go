@@ -102,9 +102,14 @@ type Host struct {
 	fullLog *logBudgets
 	// exec is the command jobs, killed by Close: made by jobs() when the
 	// warm-up or a call first needs it, not before the first answer.
-	exec     atomic.Pointer[jexec.Manager]
-	execOnce sync.Once
-	lsp      *lsp.Manager // the language servers, started on first use
+	// execMu is held while the manager is made, so Close waits for one
+	// being made rather than miss it; execClosed, under it, says Close
+	// has run: a manager made after is closed at once.
+	exec       atomic.Pointer[jexec.Manager]
+	execMu     sync.Mutex
+	execClosed bool
+	makeJobs   func() *jexec.Manager // newJobs; a test holds it midway
+	lsp        *lsp.Manager          // the language servers, started on first use
 	// scrubbedEnv is juju's environment without its secrets, which git
 	// and the language servers start from.
 	scrubbedEnv []string
@@ -183,6 +188,7 @@ func New(cfg Config) (*Host, error) {
 	}
 	h := &Host{cfg: cfg, log: log, policy: pol, runtime: rt, ws: ws, audit: ws.Audit, approvals: ws.Approvals, warmed: make(chan struct{}),
 		fullLog: &logBudgets{byPlugin: map[string]*logUse{}, now: time.Now}}
+	h.makeJobs = h.newJobs
 	// git and the language servers start from juju's environment without
 	// its secrets, judged once (RATIONALE).
 	h.scrubbedEnv = sandbox.Scrub(os.Environ())
@@ -256,8 +262,22 @@ func (h *Host) hostFunctions() []hostfns.Func {
 // sandbox (a few hundred system calls), none of which the first answer
 // needs (RATIONALE, "The command manager is made after the handshake").
 func (h *Host) jobs() *jexec.Manager {
-	h.execOnce.Do(func() { h.exec.Store(h.newJobs()) })
-	return h.exec.Load()
+	if m := h.exec.Load(); m != nil {
+		return m
+	}
+	h.execMu.Lock()
+	defer h.execMu.Unlock()
+	if m := h.exec.Load(); m != nil {
+		return m
+	}
+	m := h.makeJobs()
+	if h.execClosed {
+		// A call after Close: it gets a manager that starts no command,
+		// and nothing is left running.
+		m.Close(context.Background())
+	}
+	h.exec.Store(m)
+	return m
 }
 
 func (h *Host) newJobs() *jexec.Manager {
@@ -565,7 +585,13 @@ func (h *Host) Close(ctx context.Context) error {
 	lspDone := make(chan struct{})
 	go func() { h.lsp.Close(ctx); close(lspDone) }() // side by side with the jobs: each has its bounded wait
 	defer func() { <-lspDone }()
-	if m := h.exec.Load(); m != nil {
+	// A manager being made (the warm-up inside jobs) is waited for, and
+	// closed with the rest; none is made here when none was asked for.
+	h.execMu.Lock()
+	h.execClosed = true
+	m := h.exec.Load()
+	h.execMu.Unlock()
+	if m != nil {
 		if err := m.Close(ctx); err != nil {
 			errs = append(errs, err)
 		}

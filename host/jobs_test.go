@@ -8,9 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	jexec "github.com/jujutools/juju/hostfns/exec"
 	"github.com/jujutools/juju/internal/config"
 )
 
@@ -72,5 +74,69 @@ func TestJobsManagerIsMadeByTheWarmUp(t *testing.T) {
 	}
 	if _, err := os.Stat(gone); !os.IsNotExist(err) {
 		t.Fatalf("the warm-up did not sweep a gone juju's job logs: %v", err)
+	}
+}
+
+// Close waits for a command manager being made (the warm-up inside jobs)
+// and closes it: it read the manager without waiting, found none while
+// the warm-up was making it, and the one made after was never closed, its
+// jobs left running past juju. A Close with no manager asked for makes
+// none, and a call after Close still gets one, closed.
+func TestCloseWaitsForTheJobsManagerBeingMade(t *testing.T) {
+	tmp := t.TempDir()
+	root := filepath.Join(tmp, "ws")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Roots: []string{root}, Dirs: config.Dirs{
+		Config: filepath.Join(tmp, "config"), State: filepath.Join(tmp, "state"), Data: filepath.Join(tmp, "data"),
+		Cache: filepath.Join(os.TempDir(), "juju-test-wazero-cache"),
+	}}
+	h, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inside, release := make(chan struct{}), make(chan struct{})
+	var released atomic.Bool
+	h.makeJobs = func() *jexec.Manager {
+		close(inside)
+		<-release
+		return h.newJobs()
+	}
+	made := make(chan *jexec.Manager)
+	go func() { made <- h.jobs() }()
+	<-inside
+	closed := make(chan bool)
+	go func() {
+		h.Close(context.Background())
+		closed <- released.Load()
+	}()
+	// Close is given a while to run past the manager; the fixed one waits
+	// for it whatever the while, so this only decides how surely the
+	// unfixed one is caught.
+	select {
+	case afterRelease := <-closed:
+		t.Fatalf("Close returned while the manager was being made (after its making ended: %v)", afterRelease)
+	case <-time.After(2 * time.Second):
+	}
+	released.Store(true)
+	close(release)
+	if !<-closed {
+		t.Fatal("Close returned before the manager was made")
+	}
+	if m := <-made; m == nil || h.exec.Load() != m {
+		t.Fatal("no manager after its making")
+	}
+
+	h, err = New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Close(context.Background())
+	if h.exec.Load() != nil {
+		t.Fatal("Close made a command manager none asked for")
+	}
+	if h.jobs() == nil {
+		t.Fatal("a call after Close got no command manager")
 	}
 }
