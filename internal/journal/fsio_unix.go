@@ -46,3 +46,13 @@ func keepOwner(dir *os.Root, name string, f *os.File) bool {
 	}
 	return was.Gid != is.Gid && f.Chown(-1, int(was.Gid)) == nil
 }
+
+// otherLinks is how many names besides the one it was found under the file
+// of fi has.
+func otherLinks(fi fs.FileInfo) int {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || st.Nlink <= 1 {
+		return 0
+	}
+	return int(st.Nlink) - 1
+}

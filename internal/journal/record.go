@@ -31,6 +31,11 @@ type image struct {
 	// which a path juju writes anew gets back (applyMeta); not part of
 	// the state equal compares. Records made before it have none.
 	Meta *meta `json:"meta,omitempty"`
+	// OtherLinks is how many other names (hard links) a file had when
+	// read: a write renames a new file over this name, so they keep the
+	// old content (RATIONALE "A hard link is broken, not written
+	// through"). Not part of the state equal compares.
+	OtherLinks int `json:"otherLinks,omitempty"`
 }
 
 // equal reports whether a and b are one state: a file's content and mode
@@ -163,6 +168,9 @@ func fileChanges(files []fileRec) []abi.FileChange {
 			fc.Action = abi.ActionDeleted
 		default:
 			fc.Action = abi.ActionModified
+		}
+		if fc.Action == abi.ActionModified && f.Before.Kind == kindFile {
+			fc.OtherLinks = f.Before.OtherLinks
 		}
 		if f.After.Kind == kindFile {
 			fc.Mode = f.After.Mode.String()

@@ -83,6 +83,11 @@ func writeFiles(b *strings.Builder, fs []abi.FileChange) {
 		if f.Replacements > 0 {
 			fmt.Fprintf(b, ", %d replacement(s)", f.Replacements)
 		}
+		if f.OtherLinks == 1 {
+			b.WriteString("; its 1 other name (a hard link) keeps the old content")
+		} else if f.OtherLinks > 1 {
+			fmt.Fprintf(b, "; its %d other names (hard links) keep the old content", f.OtherLinks)
+		}
 		b.WriteByte('\n')
 	}
 }

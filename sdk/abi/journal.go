@@ -97,6 +97,7 @@ type FileChange struct {
 	Added        int    `json:"added" desc:"Lines added."`
 	Removed      int    `json:"removed" desc:"Lines removed."`
 	Replacements int    `json:"replacements,omitempty" desc:"Replacements made in this file."`
+	OtherLinks   int    `json:"otherLinks,omitempty" desc:"For a modified file: how many other names (hard links) it had. The change wrote a new file under this path, so those names keep the old content."`
 }
 
 // ChangeResult describes an applied (or dry-run) change. The tools that
