@@ -47,7 +47,7 @@ type JobOutput struct {
 
 // JobList is the structured content of list_jobs.
 type JobList struct {
-	Jobs []CommandResult `json:"jobs" desc:"Every job juju keeps, newest first, without their output, each command cut to its first 200 bytes (job_status shows it whole)."`
+	Jobs []CommandResult `json:"jobs" desc:"Every job juju keeps, newest first, without their output, each command cut to its first 200 bytes (job_status gives it whole in its structured content, unless whole it would pass what a result carries)."`
 }
 
 func init() {
