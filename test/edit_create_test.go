@@ -59,6 +59,16 @@ func TestNoTildeFolderIsMade(t *testing.T) {
 	}
 	s.fail("make_directory", map[string]any{"path": "~/a/b"}, "INVALID_ARGUMENT")
 	s.fail("move_path", map[string]any{"path": "a.txt", "destination": "~/a.txt"}, "INVALID_ARGUMENT")
+	// A move's destination is a new name as much as a write's is.
+	if msg := s.fail("move_path", map[string]any{"path": "a.txt", "destination": "~"}, "INVALID_ARGUMENT"); !strings.Contains(msg, `a file named "~"`) {
+		t.Errorf("move_path to ~: %s", msg)
+	}
+	if msg := s.fail("move_path", map[string]any{"path": "a.txt", "destination": "file:"}, "INVALID_ARGUMENT"); !strings.Contains(msg, `a file named "file:"`) {
+		t.Errorf("move_path to file:: %s", msg)
+	}
+	if msg := s.fail("move_path", map[string]any{"path": "a.txt", "destination": "b.txt "}, "INVALID_ARGUMENT"); !strings.Contains(msg, "white space") {
+		t.Errorf("move_path to a name ending in a space: %s", msg)
+	}
 	s.fail("edit_file", map[string]any{"path": "~/new.txt", "oldString": "", "newString": "x"}, "INVALID_ARGUMENT")
 	absent(t, root, "~")
 	s.ok("write_file", map[string]any{"path": "sub/~/x.txt", "content": "x"}) // not at the top: a name like any

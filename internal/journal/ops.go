@@ -183,6 +183,13 @@ func (d *draft) move(from, to *slot, overwrite bool) *abi.Error {
 	}
 	switch to.after.Kind {
 	case kindAbsent:
+		what := "file"
+		if from.after.Kind == kindDir {
+			what = "folder"
+		}
+		if e := tilde(to.rel, to.display, what); e != nil {
+			return e
+		}
 	case kindFile, kindSymlink:
 		if from.after.Kind == kindDir {
 			return abi.Errorf(abi.InvalidArgument, "%s is a folder and %s is not, and a folder never replaces a file or a link, even with overwrite; delete %s first (delete_path), or choose another destination", abi.Quote(from.display), abi.Quote(to.display), abi.Quote(to.display))
