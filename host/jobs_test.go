@@ -21,15 +21,7 @@ import (
 // first answer rather than before it. A call that comes before the warm-up
 // makes it itself (the exec tests through the binary).
 func TestJobsManagerIsMadeByTheWarmUp(t *testing.T) {
-	tmp := t.TempDir()
-	root := filepath.Join(tmp, "ws")
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfg := Config{Roots: []string{root}, Dirs: config.Dirs{
-		Config: filepath.Join(tmp, "config"), State: filepath.Join(tmp, "state"), Data: filepath.Join(tmp, "data"),
-		Cache: filepath.Join(os.TempDir(), "juju-test-wazero-cache"),
-	}}
+	cfg := jobsConfig(t)
 	h, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -83,15 +75,7 @@ func TestJobsManagerIsMadeByTheWarmUp(t *testing.T) {
 // jobs left running past juju. A Close with no manager asked for makes
 // none, and a call after Close still gets one, closed.
 func TestCloseWaitsForTheJobsManagerBeingMade(t *testing.T) {
-	tmp := t.TempDir()
-	root := filepath.Join(tmp, "ws")
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfg := Config{Roots: []string{root}, Dirs: config.Dirs{
-		Config: filepath.Join(tmp, "config"), State: filepath.Join(tmp, "state"), Data: filepath.Join(tmp, "data"),
-		Cache: filepath.Join(os.TempDir(), "juju-test-wazero-cache"),
-	}}
+	cfg := jobsConfig(t)
 	h, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -139,4 +123,19 @@ func TestCloseWaitsForTheJobsManagerBeingMade(t *testing.T) {
 	if h.jobs() == nil {
 		t.Fatal("a call after Close got no command manager")
 	}
+}
+
+// jobsConfig is a host's configuration over an empty root, with folders of
+// its own and the tests' shared compilation cache.
+func jobsConfig(t *testing.T) Config {
+	t.Helper()
+	tmp := t.TempDir()
+	root := filepath.Join(tmp, "ws")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return Config{Roots: []string{root}, Dirs: config.Dirs{
+		Config: filepath.Join(tmp, "config"), State: filepath.Join(tmp, "state"), Data: filepath.Join(tmp, "data"),
+		Cache: filepath.Join(os.TempDir(), "juju-test-wazero-cache"),
+	}}
 }

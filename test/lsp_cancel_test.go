@@ -20,11 +20,7 @@ import (
 // resumed, reads it (its own RPC trace says so) instead of computing an
 // answer nobody reads, and the next call is answered.
 func TestLSPCancelledCallCancelsTheRequest(t *testing.T) {
-	root := workspace(t, map[string]string{
-		"go.mod": "module example.com/p\n\ngo 1.22\n",
-		"a/a.go": "package a\n\nfunc Make() int { return 1 }\n",
-		"b.go":   "package p\n\nimport \"example.com/p/a\"\n\nfunc Use() int {\n\treturn a.Make()\n}\n",
-	})
+	root := workspace(t, makeUse(nil))
 	home := lspHome(t)
 	trace := filepath.Join(t.TempDir(), "gopls.log")
 	lspAdd(t, home, "gopls", "--command", goplsCommand(t)+" -rpc.trace -logfile "+trace, "--languages", "go", "--root-markers", "go.work,go.mod")

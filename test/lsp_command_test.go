@@ -12,14 +12,8 @@ import (
 // same before the next query, so gopls loads it and what it declares is
 // not called undefined, and the file is a definition's answer.
 func TestLSPFileCreatedByCommandIsSeen(t *testing.T) {
-	root := workspace(t, map[string]string{
-		"go.mod": "module example.com/p\n\ngo 1.22\n",
-		"a/a.go": "package a\n\nfunc Make() int { return 1 }\n",
-		"b.go":   "package p\n\nimport \"example.com/p/a\"\n\nfunc Use() int {\n\treturn a.Make()\n}\n",
-	})
-	home := lspHome(t)
-	lspAddGopls(t, home)
-	s := startHome(t, home, root, "--mode", "trusted")
+	root := workspace(t, makeUse(nil))
+	s := startGopls(t, root)
 
 	sameList(t, "definition", locs(t, s.call("go_to_definition", map[string]any{"path": "b.go", "line": 6, "column": 11})), []string{"a/a.go:3:6"})
 	s.ok("run_command", map[string]any{"command": `printf 'package a\n\nfunc Gen() int { return 7 }\n' > a/gen.go && sed -i 's/return a.Make()$/return a.Make() + a.Gen()/' b.go`})
@@ -44,9 +38,7 @@ func TestLSPFileDeletedByCommandIsSeen(t *testing.T) {
 		"a/helper.go": "package a\n\nfunc Helper() int { return 1 }\n",
 		"b/b.go":      "package b\n\nimport \"example.com/p/a\"\n\nfunc Use() int {\n\treturn a.Helper()\n}\n",
 	})
-	home := lspHome(t)
-	lspAddGopls(t, home)
-	s := startHome(t, home, root, "--mode", "trusted")
+	s := startGopls(t, root)
 
 	sameList(t, "definition", locs(t, s.call("go_to_definition", map[string]any{"path": "b/b.go", "line": 6, "column": 11})), []string{"a/helper.go:3:6"})
 	var d diagList

@@ -20,14 +20,8 @@ const outsideWait = 2500 * time.Millisecond
 // diagnostics of the file that uses a name the editor took away say so.
 func TestLSPFileEditedOutsideJujuIsSeen(t *testing.T) {
 	t.Run("gopls", func(t *testing.T) {
-		root := workspace(t, map[string]string{
-			"go.mod": "module example.com/p\n\ngo 1.22\n",
-			"a/a.go": "package a\n\nfunc Make() int { return 1 }\n",
-			"b.go":   "package p\n\nimport \"example.com/p/a\"\n\nfunc Use() int {\n\treturn a.Make()\n}\n",
-		})
-		home := lspHome(t)
-		lspAddGopls(t, home)
-		s := startHome(t, home, root, "--mode", "trusted")
+		root := workspace(t, makeUse(nil))
+		s := startGopls(t, root)
 		def := map[string]any{"path": "b.go", "line": 6, "column": 11}
 		sameList(t, "definition", locs(t, s.call("go_to_definition", def)), []string{"a/a.go:3:6"})
 
@@ -70,19 +64,14 @@ func editOutside(t *testing.T, root, rel, content string) {
 // mv), older than the last look, is named to the server all the same:
 // the definition is on the line the restored text has.
 func TestLSPFileRestoredWithItsOldTimeIsSeen(t *testing.T) {
-	root := workspace(t, map[string]string{
-		"go.mod":         "module example.com/p\n\ngo 1.22\n",
-		"a/a.go":         "package a\n\nfunc Make() int { return 1 }\n",
+	root := workspace(t, makeUse(map[string]string{
 		"backup/a.go.in": "package a\n\n// Make makes.\n//\n// It makes one.\nfunc Make() int { return 1 }\n",
-		"b.go":           "package p\n\nimport \"example.com/p/a\"\n\nfunc Use() int {\n\treturn a.Make()\n}\n",
-	})
+	}))
 	old := time.Now().Add(-24 * time.Hour)
 	if err := os.Chtimes(filepath.Join(root, "backup", "a.go.in"), old, old); err != nil {
 		t.Fatal(err)
 	}
-	home := lspHome(t)
-	lspAddGopls(t, home)
-	s := startHome(t, home, root, "--mode", "trusted")
+	s := startGopls(t, root)
 	def := map[string]any{"path": "b.go", "line": 6, "column": 11}
 	sameList(t, "definition", locs(t, s.call("go_to_definition", def)), []string{"a/a.go:3:6"})
 	s.ok("run_command", map[string]any{"command": "cp -p backup/a.go.in a/a.go"})

@@ -14,14 +14,8 @@ import (
 // and answers from a fresh server, instead of every later call timing out
 // on it for as long as juju runs. One gopls is left, not two.
 func TestLSPHungServerIsRestarted(t *testing.T) {
-	root := workspace(t, map[string]string{
-		"go.mod": "module example.com/p\n\ngo 1.22\n",
-		"a/a.go": "package a\n\nfunc Make() int { return 1 }\n",
-		"b.go":   "package p\n\nimport \"example.com/p/a\"\n\nfunc Use() int {\n\treturn a.Make()\n}\n",
-	})
-	home := lspHome(t)
-	lspAddGopls(t, home)
-	s := startHome(t, home, root, "--mode", "trusted")
+	root := workspace(t, makeUse(nil))
+	s := startGopls(t, root)
 	juju := jujuPID(t, root)
 	def := map[string]any{"path": "b.go", "line": 6, "column": 11}
 	sameList(t, "definition", locs(t, s.call("go_to_definition", def)), []string{"a/a.go:3:6"})
