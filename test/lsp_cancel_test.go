@@ -4,6 +4,7 @@ package test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -22,8 +23,10 @@ import (
 func TestLSPCancelledCallCancelsTheRequest(t *testing.T) {
 	root := workspace(t, makeUse(nil))
 	home := lspHome(t)
-	trace := filepath.Join(t.TempDir(), "gopls.log")
-	lspAdd(t, home, "gopls", "--command", goplsCommand(t)+" -rpc.trace -logfile "+trace, "--languages", "go", "--root-markers", "go.work,go.mod")
+	// -logfile auto: a trace per gopls process (gopls-PID.log in its
+	// temporary folder), so a server started again cannot truncate the
+	// trace of the one the test stops.
+	lspAdd(t, home, "gopls", "--command", goplsCommand(t)+" -rpc.trace -logfile auto", "--languages", "go", "--root-markers", "go.work,go.mod")
 	s := startHome(t, home, root, "--mode", "trusted")
 	juju := jujuPID(t, root)
 	def := map[string]any{"path": "b.go", "line": 6, "column": 11}
@@ -36,6 +39,8 @@ func TestLSPCancelledCallCancelsTheRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { syscall.Kill(g[0].pid, syscall.SIGCONT) })
+	trace := filepath.Join(os.TempDir(), fmt.Sprintf("gopls-%d.log", g[0].pid))
+	t.Cleanup(func() { os.Remove(trace) })
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
