@@ -2,7 +2,6 @@ package test
 
 import (
 	"fmt"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -242,26 +241,4 @@ func noZombies(t *testing.T, pid int, within time.Duration) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// makeUse is a module of two packages in which b.go calls a.Make (line 6,
-// column 11; Make is at a/a.go:3:6), with extra's files added or put in
-// place of its own: the gopls tests that change files and ask again.
-func makeUse(extra map[string]string) map[string]string {
-	files := map[string]string{
-		"go.mod": "module example.com/p\n\ngo 1.22\n",
-		"a/a.go": "package a\n\nfunc Make() int { return 1 }\n",
-		"b.go":   "package p\n\nimport \"example.com/p/a\"\n\nfunc Use() int {\n\treturn a.Make()\n}\n",
-	}
-	maps.Copy(files, extra)
-	return files
-}
-
-// startGopls starts juju, trusted, on root, with gopls registered in a
-// home of its own.
-func startGopls(t *testing.T, root string) *session {
-	t.Helper()
-	home := lspHome(t)
-	lspAddGopls(t, home)
-	return startHome(t, home, root, "--mode", "trusted")
 }
