@@ -270,8 +270,9 @@ func TestServeOAuth(t *testing.T) {
 	}
 	mustNotExist(t, root, "pwned-after-revoke.txt")
 	if res, body := srv.raw(t, "POST", "/token", url.Values{"grant_type": {"refresh_token"}, "client_id": {access.client}, "refresh_token": {access.refresh}}.Encode(),
-		map[string]string{"Content-Type": "application/x-www-form-urlencoded"}); res.StatusCode != 400 {
-		t.Fatalf("a revoked client's refresh token: %d %s", res.StatusCode, body)
+		map[string]string{"Content-Type": "application/x-www-form-urlencoded"}); res.StatusCode != 401 || !strings.Contains(body, `"invalid_client"`) {
+		// An unknown client, so that the client registers again.
+		t.Fatalf("a revoked client's refresh token: %d %s, want 401 invalid_client", res.StatusCode, body)
 	}
 
 	log := firstLog + srv.log.String()

@@ -344,7 +344,7 @@ func TestStoreAcrossProcesses(t *testing.T) {
 	dir := t.TempDir()
 	r := newRigIn(t, dir, "edit")
 	client := r.register(testRedirect)
-	at, _ := r.tokens(client)
+	at, rt := r.tokens(client)
 
 	restarted := newRigIn(t, dir, "edit")
 	restarted.clock = r.clock
@@ -371,6 +371,16 @@ func TestStoreAcrossProcesses(t *testing.T) {
 	}
 	if w := r.do("GET", authorizeURL(client, nil), "", nil); w.Code != 400 {
 		t.Fatalf("authorize for a revoked client: %d", w.Code)
+	}
+	// Its refresh is invalid_client, an unknown client (RFC 6749 §5.2), so
+	// that an MCP client registers again instead of sending the owner to
+	// the error page above with its dead client_id.
+	refresh := url.Values{"grant_type": {"refresh_token"}, "client_id": {client}, "refresh_token": {rt}}
+	if status, out := restarted.token(refresh); status != 401 || out["error"] != "invalid_client" {
+		t.Fatalf("a revoked client's refresh: %d %v, want 401 invalid_client", status, out)
+	}
+	if status, out := restarted.token(exchangeForm("c_neverregistered", "jjc_x")); status != 401 || out["error"] != "invalid_client" {
+		t.Fatalf("an unknown client's code exchange: %d %v, want 401 invalid_client", status, out)
 	}
 	data, _ := readAll(dir)
 	if strings.Contains(data, at) || strings.Contains(data, "jjr_") || strings.Contains(data, "jja_") {

@@ -44,6 +44,19 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request, base string)
 		writeError(w, oauthErr(401, errInvalidClient, "client_id is required (clients of this server are public)"))
 		return
 	}
+	// A client_id the store does not hold (revoked by juju clients revoke,
+	// or never registered) is an unknown client: invalid_client (RFC 6749
+	// §5.2), not invalid_grant. An MCP client reading invalid_grant drops
+	// its tokens but keeps its registration and sends the owner to
+	// /authorize with the dead client_id, which can only show an error
+	// page; reading invalid_client, it registers again and the owner sees
+	// the consent page. The store as last read, as /authorize reads it: no
+	// lock, so a stranger's made-up client_ids cost no more than their
+	// made-up tokens.
+	if d, err := s.store.current(); err == nil && d.client(f.Get("client_id")) == nil {
+		writeError(w, oauthErr(401, errInvalidClient, "this client_id is not registered with juju: it was revoked (juju clients revoke) or never registered; register again"))
+		return
+	}
 	var res *tokenResponse
 	var e *Error
 	switch f.Get("grant_type") {
