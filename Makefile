@@ -24,10 +24,12 @@ NPM_PKGS  := rust-just@1.57.0:just @jdxcode/mise@2026.9.15:mise
 GO_TOOLS  := github.com/go-task/task/v3/cmd/task@v3.54.0:task
 # The pinned MCP conformance suite (package.json + package-lock.json).
 CONFORMANCE := test/conformance
+# The pinned MCP TypeScript SDK whose client drives juju in test/interop_test.go.
+INTEROP   := test/interop
 # The platforms juju is released for (GOOS/GOARCH), built and vetted by `make cross`.
 PLATFORMS := darwin/arm64 darwin/amd64 linux/arm64 linux/amd64 windows/amd64
 
-.PHONY: all build plugins run serve test test-go vet cross deps lsp-servers conformance-deps bench fuzz clean
+.PHONY: all build plugins run serve test test-go vet cross deps lsp-servers conformance-deps interop-deps bench fuzz clean
 
 all: build
 
@@ -87,6 +89,11 @@ conformance-deps:
 	@test -d $(CONFORMANCE)/node_modules/@modelcontextprotocol/conformance || \
 		(cd $(CONFORMANCE) && npm ci --no-audit --no-fund)
 
+## interop-deps: the MCP TypeScript SDK, from the lock file (only when missing)
+interop-deps:
+	@test -d $(INTEROP)/node_modules/@modelcontextprotocol/sdk || \
+		(cd $(INTEROP) && npm ci --no-audit --no-fund)
+
 ## cross: build and vet juju for every release platform, without cgo, so a
 ## call that exists on one system only (syscall.Fdatasync) cannot slip in
 cross: plugins
@@ -97,8 +104,8 @@ cross: plugins
 		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./...; \
 	done
 
-## test: everything a fresh machine needs, then the whole suite (the conformance suite must run)
-test: deps lsp-servers vet cross conformance-deps
+## test: everything a fresh machine needs, then the whole suite (the conformance suite and the SDK client must run)
+test: deps lsp-servers vet cross conformance-deps interop-deps
 	cd sdk && $(GO) test ./...
 	cd examples/procfile && $(GO) test ./...
 	cd plugins && $(GO) test $$($(GO) list ./... | grep -v /testplugins)
