@@ -27,7 +27,8 @@ import (
 // stream, resumption and DELETE). The SDK validates every tool's schemas
 // and every structuredContent against the tool's outputSchema itself, error
 // results included; each call must pass it. Cancellation goes through the
-// SDK's AbortSignal and must stop the command.
+// SDK's AbortSignal and must stop the command. In inspect mode, approvals
+// are asked through the SDK's elicitation handler, accepted and declined.
 func TestSDKInterop(t *testing.T) {
 	dir := filepath.Join(repoRoot, "test", "interop")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
@@ -44,7 +45,7 @@ func TestSDKInterop(t *testing.T) {
 	}
 	files := map[string]string{
 		"a.txt": "alpha\n", "main.go": "package main\n\nfunc main() {}\n",
-		"empty.txt": "", "empty.go": "",
+		"empty.txt": "", "empty.go": "", "dot.png": string(onePixelPNG),
 	}
 	root := func(t *testing.T) string {
 		r := workspace(t, files)
@@ -59,7 +60,7 @@ func TestSDKInterop(t *testing.T) {
 		if err := os.Symlink(sharedCache, filepath.Join(home, "cache")); err != nil {
 			t.Fatal(err)
 		}
-		runInterop(t, dir, home, nil, "stdio", jujuBin, root(t))
+		runInterop(t, dir, home, nil, "stdio", jujuBin, root(t), workspace(t, map[string]string{"a.txt": "a\n"}))
 	})
 	t.Run("http", func(t *testing.T) {
 		t.Parallel()
@@ -67,6 +68,10 @@ func TestSDKInterop(t *testing.T) {
 		runInterop(t, dir, srv.home, srv, "http", srv.url, jujuBin, "clients")
 	})
 }
+
+// onePixelPNG is a 1×1 PNG, for read_image's image content.
+var onePixelPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89" +
+	"\x00\x00\x00\rIDATx\xdac\xfc\xcf\xc0P\x0f\x00\x04\x85\x01\x80\x84\xa9\x8c!\x00\x00\x00\x00IEND\xaeB`\x82")
 
 // runInterop runs client.mjs with args, fails the test for each of its
 // FAIL lines, and answers its PAIR n with the n-th pairing code srv printed.

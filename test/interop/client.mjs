@@ -2,7 +2,9 @@
 // built on it (Claude Desktop, Cursor, ChatGPT-like apps) do. Run by
 // test/interop_test.go:
 //
-//   node client.mjs stdio JUJU ROOT   juju stdio through StdioClientTransport
+//   node client.mjs stdio JUJU ROOT ROOT2
+//                                     juju stdio through StdioClientTransport
+//                                     (ROOT2: a second workspace, in inspect mode)
 //   node client.mjs http URL          juju serve through StreamableHTTPClientTransport
 //                                     and the SDK's OAuth client
 //
@@ -15,6 +17,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { execFileSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
@@ -213,6 +216,11 @@ async function exercise(client, label, opts = {}) {
       await client.callTool({ name, arguments: args });
     });
   }
+  await check(`${label}: read_image returns image content the SDK accepts`, async () => {
+    const r = await client.callTool({ name: 'read_image', arguments: { path: 'dot.png' } });
+    const img = (r.content || []).find((c) => c.type === 'image');
+    assert(!r.isError && img && img.mimeType === 'image/png' && Buffer.from(img.data, 'base64').subarray(1, 4).toString() === 'PNG', `read_image: ${JSON.stringify(r).slice(0, 300)}`);
+  });
   await check(`${label}: a job's life`, async () => {
     const r = await client.callTool({ name: 'run_command', arguments: { command: 'echo out; echo err >&2; sleep 0.3', background: true } });
     assert(!r.isError, text(r));
@@ -303,6 +311,45 @@ async function progress(client, label) {
   });
 }
 
+// approvals runs juju stdio in inspect mode for a client that declares
+// elicitation: juju asks the owner through the SDK's elicitation handler
+// (the SDK checks the answer against juju's requestedSchema); an accepted
+// write runs, a declined command does not.
+async function approvals(juju, root) {
+  const transport = new StdioClientTransport({ command: juju, args: ['stdio', '--root', root, '--mode', 'inspect'], env: { ...process.env }, stderr: 'pipe' });
+  transport.stderr.on('data', () => {});
+  const client = new Client({ name: 'sdk-interop-approvals', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+  let answer = 'accept';
+  const asked = [];
+  client.setRequestHandler(ElicitRequestSchema, async (req) => {
+    asked.push(req.params.message);
+    const content = {};
+    for (const [k, v] of Object.entries(req.params.requestedSchema?.properties || {})) {
+      if (v.type === 'boolean') content[k] = true;
+      else if (v.enum) content[k] = v.enum[0];
+    }
+    return answer === 'accept' ? { action: 'accept', content } : { action: answer };
+  });
+  await client.connect(transport);
+  await client.listTools();
+  await check('stdio inspect: an approval accepted through elicitation runs the write', async () => {
+    const r = await client.callTool({ name: 'write_file', arguments: { path: 'approved.txt', content: 'yes\n' } });
+    assert(asked.length === 1 && /write_file/.test(asked[0]), `asked ${JSON.stringify(asked)}`);
+    assert(!r.isError, text(r));
+    const back = await client.callTool({ name: 'read_file', arguments: { path: 'approved.txt' } });
+    assert(/yes/.test(text(back)), text(back));
+  });
+  await check('stdio inspect: an approval declined through elicitation is an isError result', async () => {
+    answer = 'decline';
+    const r = await client.callTool({ name: 'write_file', arguments: { path: 'declined.txt', content: 'no\n' } });
+    assert(asked.length === 2, `asked ${asked.length} times`);
+    assert(r.isError === true, `a declined write: ${text(r)}`);
+    const back = await client.callTool({ name: 'file_info', arguments: { path: 'declined.txt' } });
+    assert(back.isError === true || !/"exists":true/.test(JSON.stringify(back.structuredContent)), `declined.txt was written: ${text(back)}`);
+  });
+  await client.close();
+}
+
 async function stdio(juju, root) {
   const transport = new StdioClientTransport({
     command: juju,
@@ -319,8 +366,10 @@ async function stdio(juju, root) {
     assert(v && v.name === 'juju', `serverInfo ${JSON.stringify(v)}`);
     assert(client.getServerCapabilities().tools, 'no tools capability');
   });
+  const approving = approvals(juju, process.argv[5]);
   await exercise(client, 'stdio');
   await progress(client, 'stdio');
+  await approving;
   await cancel(client, 'stdio', '31.25');
   await check('stdio: close', () => client.close());
   if (failed) console.log(`NOTE juju stderr: ${stderr.replace(/\s+/g, ' ').slice(-2000)}`);
