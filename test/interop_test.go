@@ -27,8 +27,9 @@ import (
 // stream, resumption and DELETE). The SDK validates every tool's schemas
 // and every structuredContent against the tool's outputSchema itself, error
 // results included; each call must pass it. Cancellation goes through the
-// SDK's AbortSignal and must stop the command. In inspect mode, approvals
-// are asked through the SDK's elicitation handler, accepted and declined.
+// SDK's AbortSignal and must stop the command. In inspect mode, over stdio
+// and HTTP, approvals are asked through the SDK's elicitation handler,
+// accepted and declined.
 func TestSDKInterop(t *testing.T) {
 	dir := filepath.Join(repoRoot, "test", "interop")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
@@ -65,7 +66,8 @@ func TestSDKInterop(t *testing.T) {
 	t.Run("http", func(t *testing.T) {
 		t.Parallel()
 		srv := startServe(t, root(t), "--mode", "trusted")
-		runInterop(t, dir, srv.home, srv, "http", srv.url, jujuBin, "clients")
+		inspect := startServe(t, workspace(t, map[string]string{"a.txt": "a\n"}), "--mode", "inspect")
+		runInterop(t, dir, srv.home, srv, "http", srv.url, jujuBin, "clients", inspect.url, inspect.token)
 	})
 }
 

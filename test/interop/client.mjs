@@ -5,8 +5,10 @@
 //   node client.mjs stdio JUJU ROOT ROOT2
 //                                     juju stdio through StdioClientTransport
 //                                     (ROOT2: a second workspace, in inspect mode)
-//   node client.mjs http URL          juju serve through StreamableHTTPClientTransport
-//                                     and the SDK's OAuth client
+//   node client.mjs http URL JUJU clients URL2 TOKEN2
+//                                     juju serve through StreamableHTTPClientTransport
+//                                     and the SDK's OAuth client (URL2: a second
+//                                     juju serve, in inspect mode, TOKEN2 its local token)
 //
 // It prints one line per check, "PASS name" or "FAIL name: why", and
 // "DONE" at the end. For the OAuth consent it prints "PAIR n" and reads
@@ -315,9 +317,7 @@ async function progress(client, label) {
 // elicitation: juju asks the owner through the SDK's elicitation handler
 // (the SDK checks the answer against juju's requestedSchema); an accepted
 // write runs, a declined command does not.
-async function approvals(juju, root) {
-  const transport = new StdioClientTransport({ command: juju, args: ['stdio', '--root', root, '--mode', 'inspect'], env: { ...process.env }, stderr: 'pipe' });
-  transport.stderr.on('data', () => {});
+async function approvals(label, transport) {
   const client = new Client({ name: 'sdk-interop-approvals', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
   let answer = 'accept';
   const asked = [];
@@ -332,14 +332,14 @@ async function approvals(juju, root) {
   });
   await client.connect(transport);
   await client.listTools();
-  await check('stdio inspect: an approval accepted through elicitation runs the write', async () => {
+  await check(`${label}: an approval accepted through elicitation runs the write`, async () => {
     const r = await client.callTool({ name: 'write_file', arguments: { path: 'approved.txt', content: 'yes\n' } });
     assert(asked.length === 1 && /write_file/.test(asked[0]), `asked ${JSON.stringify(asked)}`);
     assert(!r.isError, text(r));
     const back = await client.callTool({ name: 'read_file', arguments: { path: 'approved.txt' } });
     assert(/yes/.test(text(back)), text(back));
   });
-  await check('stdio inspect: an approval declined through elicitation is an isError result', async () => {
+  await check(`${label}: an approval declined through elicitation is an isError result`, async () => {
     answer = 'decline';
     const r = await client.callTool({ name: 'write_file', arguments: { path: 'declined.txt', content: 'no\n' } });
     assert(asked.length === 2, `asked ${asked.length} times`);
@@ -347,6 +347,7 @@ async function approvals(juju, root) {
     const back = await client.callTool({ name: 'file_info', arguments: { path: 'declined.txt' } });
     assert(back.isError === true || !/"exists":true/.test(JSON.stringify(back.structuredContent)), `declined.txt was written: ${text(back)}`);
   });
+  if (transport.terminateSession) await transport.terminateSession();
   await client.close();
 }
 
@@ -366,7 +367,9 @@ async function stdio(juju, root) {
     assert(v && v.name === 'juju', `serverInfo ${JSON.stringify(v)}`);
     assert(client.getServerCapabilities().tools, 'no tools capability');
   });
-  const approving = approvals(juju, process.argv[5]);
+  const inspect = new StdioClientTransport({ command: juju, args: ['stdio', '--root', process.argv[5], '--mode', 'inspect'], env: { ...process.env }, stderr: 'pipe' });
+  inspect.stderr.on('data', () => {});
+  const approving = check('stdio inspect: approvals', () => approvals('stdio inspect', inspect));
   await exercise(client, 'stdio');
   await progress(client, 'stdio');
   await approving;
@@ -495,17 +498,25 @@ async function authorize(url, provider, name, started) {
   return { client, transport };
 }
 
-async function http(url, jujuClients) {
+async function http(url, jujuClients, inspectURL, inspectToken) {
   const provider = new Provider();
   let client, transport;
+  // A second juju serve, in inspect mode, with the owner's local token:
+  // the approval is asked on the stream of the call's own POST.
+  const inspect = new StreamableHTTPClientTransport(new URL(inspectURL), { requestInit: { headers: { Authorization: `Bearer ${inspectToken}` } } });
+  const approving = check('http inspect: approvals', () => approvals('http inspect', inspect));
   await check('http: OAuth (discovery, registration, PKCE, consent, token) and initialize', async () => {
     ({ client, transport } = await authorize(url, provider, 'sdk-interop'));
     assert(transport.sessionId, 'no session id');
   });
-  if (!client) return;
+  if (!client) {
+    await approving;
+    return;
+  }
   await exercise(client, 'http');
   await progress(client, 'http');
   await cancel(client, 'http', '32.75');
+  await approving;
 
   await check('http: GET stream of the session opens', async () => {
     const res = await fetch(url, {
@@ -614,7 +625,7 @@ async function http(url, jujuClients) {
 
 try {
   if (mode === 'stdio') await stdio(rest[0], rest[1]);
-  else if (mode === 'http') await http(rest[0], rest.slice(1));
+  else if (mode === 'http') await http(rest[0], rest.slice(1, 3), rest[3], rest[4]);
   else throw new Error(`mode ${mode}`);
 } catch (e) {
   fail('run', e && e.stack ? e.stack : e);
