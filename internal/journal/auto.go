@@ -85,15 +85,18 @@ type settle struct {
 // mix of old and new files that never existed together, which Recover puts
 // right in the background. A write settles for itself (withDB); a journal
 // that cannot be opened leaves the workspace as it is, and Settled returns
-// nil after logging why.
+// nil after logging why. Later, a change another juju process left halfway
+// on this workspace (killed mid-apply while this one runs) is settled the
+// same way before the call goes on (settlePeers).
 func (j *Journal) Settled(ctx context.Context) error {
 	j.startSettle()
 	select {
 	case <-j.settle.done:
-		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+	j.settlePeers()
+	return nil
 }
 
 // settled runs the start's Recover if no one has, waits for it, and says

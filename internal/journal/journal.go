@@ -51,6 +51,7 @@ type Journal struct {
 	mu     sync.Mutex // serialises this process's writers (the file lock serialises processes)
 	auto   autoPrune  // the background prune after commits (prune.go)
 	settle settle     // the start's Recover, which reads wait for (Settled)
+	peers  peers      // other processes' changes, settled when one died halfway (Settled)
 }
 
 type options struct {
@@ -300,7 +301,15 @@ func (j *Journal) withDB(fn func(db *bolt.DB) error) error {
 			return err
 		}
 		*early = false
-		return fn(db)
+		if err := fn(db); err != nil {
+			return err
+		}
+		// Still under the file lock: whatever was pending is settled.
+		var txid uint64
+		db.View(func(tx *bolt.Tx) error { txid = uint64(tx.ID()); return nil })
+		fi, _ := os.Stat(j.path)
+		j.noteSettled(fi, txid)
+		return nil
 	})
 }
 
