@@ -57,51 +57,63 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 			return nil, err
 		}
 		p := strings.TrimSpace(string(prefix))
-		for _, f := range parseStatus(out).Files {
-			for _, name := range []string{f.Path, f.From} {
-				if name == "" {
-					continue
-				}
-				// Status paths are from the repository's top; add takes
-				// them from cwd, which the prefix names.
-				rel, ok := strings.CutPrefix(name, p)
-				if !ok || rel == "" {
-					// Outside cwd, or cwd itself (a nested repository).
-					continue
-				}
-				if !utf8.ValidString(rel) {
-					// A name that is not UTF-8 reaches git as a JSON
-					// string, its bytes turned into U+FFFD: a name of no
-					// file, and add would fail the whole commit.
-					notText = append(notText, rel)
-					continue
-				}
-				if strings.HasSuffix(rel, "/") {
-					// A folder git shows whole (an untracked nested
-					// repository): adding it would stage by sweep.
-					folders = append(folders, rel)
-					continue
-				}
-				paths = append(paths, rel)
+		files := parseStatus(out).Files
+		for _, f := range files {
+			if f.Unstaged == " " {
+				// Its change is staged whole (a deletion or rename made
+				// with git rm or git mv among them): the commit takes it
+				// from the index, and add would fail on a name that is
+				// neither in the work tree nor in the index.
+				continue
 			}
+			// The new name only: the old name of a staged rename or copy
+			// is staged already. Status paths are from the repository's
+			// top; add takes them from cwd, which the prefix names.
+			rel, ok := strings.CutPrefix(f.Path, p)
+			if !ok || rel == "" {
+				// Outside cwd, or cwd itself (a nested repository).
+				continue
+			}
+			if !utf8.ValidString(rel) {
+				// A name that is not UTF-8 reaches git as a JSON string,
+				// its bytes turned into U+FFFD: a name of no file, and
+				// add would fail the whole commit.
+				notText = append(notText, rel)
+				continue
+			}
+			if strings.HasSuffix(rel, "/") {
+				// A folder git shows whole (an untracked nested
+				// repository): adding it would stage by sweep.
+				folders = append(folders, rel)
+				continue
+			}
+			paths = append(paths, rel)
 		}
-		if len(paths) == 0 && len(folders) > 0 {
+		staged := anyStaged(files)
+		if len(paths) == 0 && !staged && len(folders) > 0 {
 			return nil, juju.Errorf(abi.InvalidArgument, "there is nothing to commit but folders git shows whole (%s: a nested repository, or one untracked as a whole); commit their files by name with paths, or run git in a nested repository with run_command", strings.Join(quoteAll(folders), ", "))
 		}
-		if len(paths) == 0 && len(notText) > 0 {
+		if len(paths) == 0 && !staged && len(notText) > 0 {
 			return nil, juju.Errorf(abi.InvalidArgument, "there is nothing to commit but files whose names are not UTF-8 (%s), which juju's tools cannot name; commit them with run_command (git add and git commit)", strings.Join(quoteAll(notText), ", "))
 		}
-		if len(paths) == 0 {
+		if len(paths) == 0 && !staged {
 			return nil, juju.Errorf(abi.InvalidArgument, "there is nothing to commit: git_status shows no visible change")
 		}
+		res.Skipped = append(append(res.Skipped, folders...), notText...)
 	}
 	if len(paths) > 0 {
 		_, r, err := git(in.Cwd, append([]string{"add", "--"}, paths...)...)
+		if err != nil && r != nil && len(in.Paths) > 0 && strings.Contains(r.Stderr, "did not match any files") {
+			// A path given whose change is staged whole (git rm, git
+			// mv) is in neither the work tree nor the index, and add
+			// fails on it: git commit takes it from the index as it is.
+			r, err = addUnstaged(in.Cwd, paths, err)
+		}
 		if err != nil {
 			return nil, err
 		}
 		withheld = r.Skipped
-		res.Skipped = append(append(append([]string(nil), withheld...), folders...), notText...)
+		res.Skipped = append(append([]string(nil), withheld...), res.Skipped...)
 		for _, p := range paths {
 			if !contains(r.Skipped, p) {
 				res.Staged = append(res.Staged, p)
@@ -166,6 +178,55 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 		}
 	}
 	return juju.Text(b.String()).WithStructured(res), nil
+}
+
+// anyStaged reports whether git_status's files hold a staged change.
+func anyStaged(files []GitFileInfo) bool {
+	for _, f := range files {
+		if f.Staged != " " && f.Staged != "?" {
+			return true
+		}
+	}
+	return false
+}
+
+// addUnstaged stages the paths (relative to cwd) but those whose change
+// is staged whole, a deletion or a rename's old name: git add fails on a
+// name in neither the work tree nor the index. addErr, add's failure on
+// all of them, is returned when no path is so staged.
+func addUnstaged(cwd string, paths []string, addErr error) (*abi.GitResult, error) {
+	out, _, err := git(cwd, append([]string{"status", "--porcelain=v1", "-z", "--untracked-files=no", "--"}, paths...)...)
+	if err != nil {
+		return nil, addErr
+	}
+	prefix, _, err := git(cwd, "rev-parse", "--show-prefix")
+	if err != nil {
+		return nil, addErr
+	}
+	p := strings.TrimSpace(string(prefix))
+	staged := map[string]bool{}
+	for _, f := range parseStatus(out).Files {
+		if f.Unstaged == " " {
+			staged[strings.TrimPrefix(f.Path, p)] = true
+		}
+		if f.From != "" {
+			staged[strings.TrimPrefix(f.From, p)] = true
+		}
+	}
+	var rest []string
+	for _, path := range paths {
+		if !staged[path] {
+			rest = append(rest, path)
+		}
+	}
+	if len(rest) == len(paths) {
+		return nil, addErr
+	}
+	if len(rest) == 0 {
+		return &abi.GitResult{}, nil
+	}
+	_, r, err := git(cwd, append([]string{"add", "--"}, rest...)...)
+	return r, err
 }
 
 // nothingStaged reports whether a refused commit had nothing to commit:
