@@ -1,6 +1,11 @@
 package test
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // A change staged whole with git rm or git mv is in neither the work tree
 // (the old name) nor, for a deletion, the index: git add fails on that
@@ -34,5 +39,48 @@ func TestGitCommitStagedDeletionsAndRenames(t *testing.T) {
 	}
 	if st := gitOut(t, root, "status", "--porcelain"); st != "?? .env\n" {
 		t.Errorf("after the commit: %q", st)
+	}
+}
+
+// git stopped by a lock another git holds (or a crashed one left) is
+// CONFLICT naming index.lock and how to remove it, not INVALID_ARGUMENT
+// telling the model to check its paths, and never git's text, which names
+// the repository's absolute path.
+func TestGitCommitLockedIndexSaysWhatToDo(t *testing.T) {
+	root := gitRepo(t)
+	write(t, root, ".git/index.lock", "")
+	s := startExec(t, root)
+	head := gitOut(t, root, "rev-parse", "HEAD")
+	for _, args := range []map[string]any{{"message": "m", "paths": []any{"notes.txt"}}, {"message": "m", "all": true}} {
+		msg := s.fail("git_commit", args, "CONFLICT")
+		if !strings.Contains(msg, "index.lock") || !strings.Contains(msg, "rm -f") || strings.Contains(msg, root) {
+			t.Errorf("git_commit %v with the index locked: %s", args, msg)
+		}
+	}
+	if gitOut(t, root, "rev-parse", "HEAD") != head {
+		t.Fatal("a commit was made")
+	}
+	os.Remove(filepath.Join(root, ".git/index.lock"))
+	s.ok("git_commit", map[string]any{"message": "m", "paths": []any{"notes.txt"}})
+}
+
+// A commit with no identity configured is CONFLICT asking the owner to
+// set one, not git's text, which names the owner's user and host names.
+func TestGitCommitWithoutIdentitySaysWhatToDo(t *testing.T) {
+	root := gitRepo(t)
+	// No identity: none in the repository, an empty home, and git told
+	// not to guess one from the user and host names.
+	gitOut(t, root, "config", "--unset", "user.name")
+	gitOut(t, root, "config", "--unset", "user.email")
+	gitOut(t, root, "config", "user.useConfigOnly", "true")
+	head := gitOut(t, root, "rev-parse", "HEAD")
+	s := startHomeEnv(t, t.TempDir(), root, t.TempDir(), "--mode", "trusted", "--sandbox", "off")
+	host, _ := os.Hostname()
+	msg := s.fail("git_commit", map[string]any{"message": "m", "paths": []any{"notes.txt"}}, "CONFLICT")
+	if !strings.Contains(msg, "user.email") || !strings.Contains(msg, "owner") || strings.Contains(msg, root) || host != "" && strings.Contains(msg, host) {
+		t.Errorf("a commit without identity: %s", msg)
+	}
+	if gitOut(t, root, "rev-parse", "HEAD") != head {
+		t.Fatal("a commit was made")
 	}
 }

@@ -115,9 +115,41 @@ func git(cwd string, args ...string) ([]byte, *abi.GitResult, error) {
 		if strings.Contains(msg, "not a git repository") {
 			return nil, nil, juju.Errorf(abi.NotFound, "this folder is not inside a git repository")
 		}
+		if err := stateRefusal(msg); err != nil {
+			return nil, r, err
+		}
 		return nil, r, juju.Errorf(abi.InvalidArgument, "git %s failed (exit %d): %s; %s", args[0], r.ExitCode, cleanLine(clip(msg, 2000)), nextStep(args[0]))
 	}
 	return out, r, nil
+}
+
+// stateRefusal is the error for a git that stopped on the state of the
+// repository or of the owner's setup rather than on its arguments, said
+// with what to do next, never with git's own text, which names the
+// repository's absolute path or the owner's user and host names; nil
+// for any other failure.
+//
+//   - A lock file: another git is working in the repository, or one
+//     crashed and left its lock (index.lock) behind.
+//   - No identity: neither the owner's nor the repository's configuration
+//     sets user.name and user.email, and git would not guess them.
+func stateRefusal(stderr string) error {
+	if _, rest, ok := strings.Cut(stderr, "Unable to create '"); ok && strings.Contains(rest, ".lock': File exists") {
+		name, _, _ := strings.Cut(rest, "': File exists")
+		lock := "index.lock"
+		if !strings.HasSuffix(name, "/index.lock") {
+			lock = name[strings.LastIndexByte(name, '/')+1:]
+			if i := strings.LastIndex(name, "/.git/"); i >= 0 {
+				lock = name[i+len("/.git/"):]
+			}
+		}
+		return juju.Errorf(abi.Conflict, "another git process is working in this repository: git found its lock file %s (in the repository's git folder) and stopped, and nothing was changed. Wait for that git to finish and call again; if no git is running, one crashed and left the lock behind: remove it with run_command (rm -f \"$(git rev-parse --git-path %s)\") and call again",
+			juju.PathText(lock), strings.ReplaceAll(lock, `"`, `\"`))
+	}
+	if strings.Contains(stderr, "identity unknown") || strings.Contains(stderr, "unable to auto-detect email address") || strings.Contains(stderr, "empty ident name") || strings.Contains(stderr, "auto-detection is disabled") {
+		return juju.Errorf(abi.Conflict, "git has no identity to commit with: user.name and user.email are not both set, so nothing was committed. Ask the owner to set them on their terminal (git config --global user.name \"Their Name\" and git config --global user.email they@example.com) and call again; juju commits only as the owner, and its commands cannot change git's configuration")
+	}
+	return nil
 }
 
 // hasCommit reports whether revision (HEAD when empty) names a commit: a

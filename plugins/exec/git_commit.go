@@ -132,6 +132,9 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 		return nil, err
 	}
 	if r.ExitCode != 0 {
+		if err := stateRefusal(r.Stderr); err != nil {
+			return nil, err
+		}
 		if nothingStaged(in.Cwd, res.Staged) {
 			// git printed its status, which names every untracked file,
 			// secrets too: the refusal says what to pass instead.
