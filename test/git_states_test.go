@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jujutools/juju/internal/sandboxtest"
 )
 
 // A change staged whole with git rm or git mv is in neither the work tree
@@ -82,5 +84,36 @@ func TestGitCommitWithoutIdentitySaysWhatToDo(t *testing.T) {
 	}
 	if gitOut(t, root, "rev-parse", "HEAD") != head {
 		t.Fatal("a commit was made")
+	}
+}
+
+// git_commit runs confined like a command, which writes only inside the
+// roots and never in another repository's git folder (its worktrees and
+// modules stay read-only): in a linked worktree git add failed on a
+// read-only index, told as a path to check. It is refused before
+// anything runs, saying why and what to do instead; the main checkout
+// still commits.
+func TestGitCommitInALinkedWorktreeUnderTheSandbox(t *testing.T) {
+	needSandbox(t)
+	main, wt := sandboxtest.GitWorkspace(t)
+	write(t, wt, "w.txt", "w\n")
+	write(t, main, "m.txt", "m\n")
+	s := start(t, main, "--root", wt, "--mode", "trusted", "--sandbox", "require")
+	if st := s.ok("git_status", map[string]any{"cwd": wt}); !strings.Contains(st, "?? w.txt") {
+		t.Fatalf("git_status in the worktree: %s", st)
+	}
+	side := sandboxtest.Git(t, wt, "rev-parse", "HEAD")
+	for _, args := range []map[string]any{{"message": "w", "paths": []any{"w.txt"}, "cwd": wt}, {"message": "w", "all": true, "cwd": wt}} {
+		msg := s.fail("git_commit", args, "PATH_DENIED")
+		if !strings.Contains(msg, "linked worktree") || !strings.Contains(msg, "terminal") || strings.Contains(msg, main) {
+			t.Errorf("git_commit %v in the worktree: %s", args, msg)
+		}
+	}
+	if sandboxtest.Git(t, wt, "rev-parse", "HEAD") != side || sandboxtest.Git(t, wt, "status", "--porcelain") != "?? w.txt\n" {
+		t.Error("the worktree changed")
+	}
+	s.ok("git_commit", map[string]any{"message": "m", "paths": []any{"m.txt"}})
+	if got := sandboxtest.Git(t, main, "show", "--name-only", "--format=", "HEAD"); got != "m.txt\n" {
+		t.Errorf("the main checkout committed %q", got)
 	}
 }

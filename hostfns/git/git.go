@@ -742,10 +742,14 @@ func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bo
 	env = append(env, configEnv(mutates, drivers)...)
 	argv := append([]string{"git"}, args...)
 	if mutates && s.opts.ConfineWrite != nil {
-		var aerr *abi.Error
-		if argv, aerr = s.opts.ConfineWrite(dir, argv); aerr != nil {
+		wrapped, aerr := s.opts.ConfineWrite(dir, argv)
+		if aerr != nil {
 			return 0, nil, "", aerr
 		}
+		if len(wrapped) != len(argv) && !s.confinedCanWrite(rp) {
+			return 0, nil, "", abi.Errorf(abi.PathDenied, "git %s was not run, and nothing was staged or committed: it runs confined like a command, which writes only inside the workspace roots, and this repository's git folder lies outside them or inside another repository's (the root is a linked worktree, a submodule's checkout, or a folder below the repository's top). Commit with git on the terminal, or ask the owner to serve the repository's own checkout, the folder holding its .git folder, as the root", name)
+		}
+		argv = wrapped
 	} else if !mutates && s.opts.ConfineRead != nil {
 		if wrapped, err := s.opts.ConfineRead(dir, []string{rp.top, rp.gitDir, rp.common}, argv); err == nil {
 			argv = wrapped
@@ -788,6 +792,30 @@ func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bo
 		errText += fmt.Sprintf("\n[juju: git's output was cut at %d bytes; narrow the request]", s.opts.MaxOutput)
 	}
 	return cmd.ProcessState.ExitCode(), stdout.Bytes(), errText, nil
+}
+
+// confinedCanWrite reports whether a confined command can write rp's git
+// folders, as git add and commit must: each lies inside a root, and
+// inside no other repository's git folder, whose worktrees and modules
+// (a linked worktree's and a submodule's git folders) the sandbox keeps
+// read-only with the rest of its control files (sandbox.GitControl).
+func (s *server) confinedCanWrite(rp *repo) bool {
+	for _, d := range []string{rp.gitDir, rp.common} {
+		ok := false
+		for _, r := range s.pol.Roots() {
+			rel, err := filepath.Rel(r.Real, d)
+			if err != nil || !policy.Within(d, r.Real) {
+				continue
+			}
+			parts := strings.Split(filepath.ToSlash(rel), "/")
+			ok = !slices.Contains(parts[:len(parts)-1], ".git")
+			break
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // startCmd starts cmd, a git, and caps its data memory at MaxData: past
