@@ -2,7 +2,9 @@ package test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -115,5 +117,43 @@ func TestGitCommitInALinkedWorktreeUnderTheSandbox(t *testing.T) {
 	s.ok("git_commit", map[string]any{"message": "m", "paths": []any{"m.txt"}})
 	if got := sandboxtest.Git(t, main, "show", "--name-only", "--format=", "HEAD"); got != "m.txt\n" {
 		t.Errorf("the main checkout committed %q", got)
+	}
+}
+
+// A merge, a rebase or a cherry-pick stopped on a conflict is named by
+// git_status, as git's own status names it, with how to finish or abort
+// it: a rebase showed only a detached HEAD, and a merge only its
+// conflicted files.
+func TestGitStatusNamesAnOperationStoppedMidway(t *testing.T) {
+	root := gitRepo(t)
+	gitOut(t, root, "reset", "-q", "--hard")
+	gitOut(t, root, "checkout", "-q", "-b", "other")
+	write(t, root, "README.md", "hello\nfrom other\n")
+	gitOut(t, root, "commit", "-q", "--no-verify", "-am", "other")
+	gitOut(t, root, "checkout", "-q", "main")
+	write(t, root, "README.md", "hello\nfrom main\n")
+	gitOut(t, root, "commit", "-q", "--no-verify", "-am", "main")
+	s := startExec(t, root)
+	if st := structured(t, s.call("git_status", map[string]any{})); st["operation"] != nil {
+		t.Fatalf("no operation under way: %v", st)
+	}
+	for _, c := range []struct{ op, start, abort, git string }{
+		{"merge", "merge other", "merge --abort", "All conflicts fixed but you are still merging|You have unmerged paths"},
+		{"rebase", "rebase other", "rebase --abort", "rebase in progress"},
+		{"cherry-pick", "cherry-pick other", "cherry-pick --abort", "You are currently cherry-picking"},
+	} {
+		cmd := exec.Command("git", strings.Fields(c.start)...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err == nil {
+			t.Fatalf("git %s did not stop on a conflict: %s", c.start, out)
+		}
+		if long := gitOut(t, root, "status"); !regexp.MustCompile(c.git).MatchString(long) {
+			t.Fatalf("git status does not say %q:\n%s", c.git, long)
+		}
+		res := s.call("git_status", map[string]any{})
+		if st := structured(t, res); st["operation"] != c.op || !strings.Contains(text(res), c.op+" in progress") || !strings.Contains(text(res), "UU README.md") || !strings.Contains(text(res), c.abort) {
+			t.Errorf("%s stopped: %v\n%s", c.op, st["operation"], text(res))
+		}
+		gitOut(t, root, strings.Fields(c.abort)...)
 	}
 }

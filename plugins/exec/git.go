@@ -27,13 +27,14 @@ type GitStatusArgs struct {
 
 // GitStatus is the structured content of git_status.
 type GitStatus struct {
-	Branch   string        `json:"branch" desc:"The current branch, or (detached)."`
-	Upstream string        `json:"upstream,omitempty" desc:"Its upstream branch, if any."`
-	Gone     bool          `json:"upstreamGone,omitempty" desc:"The upstream branch no longer exists (deleted on the remote and pruned): ahead and behind say nothing."`
-	Ahead    int           `json:"ahead,omitempty" desc:"Commits ahead of the upstream."`
-	Behind   int           `json:"behind,omitempty" desc:"Commits behind the upstream."`
-	Clean    bool          `json:"clean" desc:"Nothing changed, staged or untracked."`
-	Files    []GitFileInfo `json:"files" desc:"Each changed path (secrets and denied paths are never listed)."`
+	Branch    string        `json:"branch" desc:"The current branch, or (detached)."`
+	Upstream  string        `json:"upstream,omitempty" desc:"Its upstream branch, if any."`
+	Gone      bool          `json:"upstreamGone,omitempty" desc:"The upstream branch no longer exists (deleted on the remote and pruned): ahead and behind say nothing."`
+	Ahead     int           `json:"ahead,omitempty" desc:"Commits ahead of the upstream."`
+	Behind    int           `json:"behind,omitempty" desc:"Commits behind the upstream."`
+	Clean     bool          `json:"clean" desc:"Nothing changed, staged or untracked."`
+	Operation string        `json:"operation,omitempty" desc:"An operation stopped midway, to finish or abort: merge, rebase, cherry-pick or revert."`
+	Files     []GitFileInfo `json:"files" desc:"Each changed path (secrets and denied paths are never listed)."`
 }
 
 // GitFileInfo is one path of git_status.
@@ -180,6 +181,9 @@ func gitStatus(_ *juju.Call, in GitStatusArgs) (*juju.Result, error) {
 		return nil, err
 	}
 	st := parseStatus(out)
+	if st.Branch == "(detached)" || unmerged(st.Files) {
+		st.Operation = operation(in.Cwd)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "branch %s", juju.LineText(st.Branch))
 	switch {
@@ -189,6 +193,9 @@ func gitStatus(_ *juju.Call, in GitStatusArgs) (*juju.Result, error) {
 		fmt.Fprintf(&b, " → %s (ahead %d, behind %d)", juju.LineText(st.Upstream), st.Ahead, st.Behind)
 	}
 	b.WriteString("\n")
+	if st.Operation != "" {
+		b.WriteString(operationText[st.Operation] + "\n")
+	}
 	if st.Clean {
 		b.WriteString("clean: nothing to commit\n")
 	}
@@ -200,6 +207,44 @@ func gitStatus(_ *juju.Call, in GitStatusArgs) (*juju.Result, error) {
 		b.WriteString("\n")
 	}
 	return juju.Text(b.String()).WithStructured(st), nil
+}
+
+// operations are the operations git_status names when one stopped midway,
+// each by the pseudo-ref git keeps while it is under way.
+var operations = []struct{ name, ref string }{
+	{"merge", "MERGE_HEAD"}, {"rebase", "REBASE_HEAD"}, {"cherry-pick", "CHERRY_PICK_HEAD"}, {"revert", "REVERT_HEAD"},
+}
+
+// operationText is what git_status says of each: what git's own status
+// says, with juju's tools.
+var operationText = map[string]string{
+	"merge":       "merge in progress: resolve the conflicts (U), then git_commit with all: true concludes the merge; or abort it with run_command (git merge --abort)",
+	"rebase":      "rebase in progress, stopped at a commit: resolve the conflicts (U) and stage them, then continue with run_command (git rebase --continue), or skip the commit (git rebase --skip) or abort (git rebase --abort)",
+	"cherry-pick": "cherry-pick in progress: resolve the conflicts (U) and stage them, then continue with run_command (git cherry-pick --continue), or abort it (git cherry-pick --abort)",
+	"revert":      "revert in progress: resolve the conflicts (U) and stage them, then continue with run_command (git revert --continue), or abort it (git revert --abort)",
+}
+
+// unmerged reports whether files hold a merge conflict.
+func unmerged(files []GitFileInfo) bool {
+	for _, f := range files {
+		if f.Staged == "U" || f.Unstaged == "U" || f.Staged+f.Unstaged == "AA" || f.Staged+f.Unstaged == "DD" {
+			return true
+		}
+	}
+	return false
+}
+
+// operation names the operation stopped midway in the repository, ""
+// when none: asked only on a detached HEAD or a conflict, one git run per
+// operation until one is found.
+func operation(cwd string) string {
+	for _, op := range operations {
+		r, _, err := juju.Git(abi.GitRequest{Args: []string{"rev-parse", "-q", "--verify", op.ref}, Cwd: cwd})
+		if err == nil && r.ExitCode == 0 {
+			return op.name
+		}
+	}
+	return ""
 }
 
 // parseStatus reads `git status --porcelain=v1 -z --branch`.
