@@ -181,8 +181,13 @@ func gitStatus(_ *juju.Call, in GitStatusArgs) (*juju.Result, error) {
 		return nil, err
 	}
 	st := parseStatus(out)
-	if st.Branch == "(detached)" || unmerged(st.Files) {
-		st.Operation = operation(in.Cwd)
+	switch {
+	case unmerged(st.Files):
+		st.Operation = operation(in.Cwd, operations)
+	case st.Branch == "(detached)":
+		// A rebase stopped at a commit to edit has no conflict; a
+		// detached HEAD (a CI checkout) asks one git run more, not four.
+		st.Operation = operation(in.Cwd, operations[1:2])
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "branch %s", juju.LineText(st.Branch))
@@ -219,7 +224,7 @@ var operations = []struct{ name, ref string }{
 // says, with juju's tools.
 var operationText = map[string]string{
 	"merge":       "merge in progress: resolve the conflicts (U), then git_commit with all: true concludes the merge; or abort it with run_command (git merge --abort)",
-	"rebase":      "rebase in progress, stopped at a commit: resolve the conflicts (U) and stage them, then continue with run_command (git rebase --continue), or skip the commit (git rebase --skip) or abort (git rebase --abort)",
+	"rebase":      "rebase in progress, stopped at a commit: resolve any conflicts (U) and stage them, then continue with run_command (git rebase --continue), or skip the commit (git rebase --skip) or abort (git rebase --abort)",
 	"cherry-pick": "cherry-pick in progress: resolve the conflicts (U) and stage them, then continue with run_command (git cherry-pick --continue), or abort it (git cherry-pick --abort)",
 	"revert":      "revert in progress: resolve the conflicts (U) and stage them, then continue with run_command (git revert --continue), or abort it (git revert --abort)",
 }
@@ -234,11 +239,10 @@ func unmerged(files []GitFileInfo) bool {
 	return false
 }
 
-// operation names the operation stopped midway in the repository, ""
-// when none: asked only on a detached HEAD or a conflict, one git run per
-// operation until one is found.
-func operation(cwd string) string {
-	for _, op := range operations {
+// operation names the operation of ops stopped midway in the
+// repository, "" when none: one git run per operation until one is found.
+func operation(cwd string, ops []struct{ name, ref string }) string {
+	for _, op := range ops {
 		r, _, err := juju.Git(abi.GitRequest{Args: []string{"rev-parse", "-q", "--verify", op.ref}, Cwd: cwd})
 		if err == nil && r.ExitCode == 0 {
 			return op.name
