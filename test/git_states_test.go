@@ -156,4 +156,15 @@ func TestGitStatusNamesAnOperationStoppedMidway(t *testing.T) {
 		}
 		gitOut(t, root, strings.Fields(c.abort)...)
 	}
+
+	// A rebase stopped at a commit to edit: a detached HEAD, no conflict.
+	gitOut(t, root, "-c", "sequence.editor=sed -i 1s/^pick/edit/", "rebase", "-q", "-i", "HEAD~1")
+	res := s.call("git_status", map[string]any{})
+	if st := structured(t, res); st["branch"] != "(detached)" || st["operation"] != "rebase" || !strings.Contains(text(res), "git rebase --continue") {
+		t.Errorf("a rebase stopped to edit: %v\n%s", st, text(res))
+	}
+	gitOut(t, root, "rebase", "--abort")
+	if st := structured(t, s.call("git_status", map[string]any{})); st["operation"] != nil {
+		t.Errorf("after the abort: %v", st)
+	}
 }
