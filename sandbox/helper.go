@@ -17,8 +17,8 @@ import (
 // command, or before --await and the descriptor the command comes on
 // (see HelperMain).
 //
-//	juju __sandbox --abi N [--alive-fd FD] [--nproc N] [--write DIR]… [--pin PATH]… [--ro PATH]… [--net] -- PROGRAM ARGS…
-//	juju __sandbox --abi N [--alive-fd FD] [--nproc N] [--write DIR]… [--pin PATH]… [--ro PATH]… [--net] --await FD
+//	juju __sandbox --abi N [--alive-fd FD] [--nproc N] [--write DIR]… [--pin PATH]… [--ro PATH]… [--net | --outer-net INODE] -- PROGRAM ARGS…
+//	juju __sandbox --abi N [--alive-fd FD] [--nproc N] [--write DIR]… [--pin PATH]… [--ro PATH]… [--net | --outer-net INODE] --await FD
 func HelperArgs(p Policy, abi int) []string {
 	a := []string{"--abi", strconv.Itoa(abi)}
 	if p.AliveFD > 0 {
@@ -38,6 +38,8 @@ func HelperArgs(p Policy, abi int) []string {
 	}
 	if p.Network {
 		a = append(a, "--net")
+	} else if p.OuterNet != 0 {
+		a = append(a, "--outer-net", strconv.FormatUint(p.OuterNet, 10))
 	}
 	return a
 }
@@ -78,6 +80,16 @@ func parseHelperArgs(args []string) (helperSpec, error) {
 			}
 			s.await = n
 			return s, nil
+		case "--outer-net":
+			if i+1 >= len(args) {
+				return s, fmt.Errorf("%s needs a value", a)
+			}
+			i++
+			n, err := strconv.ParseUint(args[i], 10, 64)
+			if err != nil || n == 0 {
+				return s, fmt.Errorf("--outer-net %q: not a namespace's inode", args[i])
+			}
+			s.policy.OuterNet = n
 		case "--abi", "--alive-fd", "--nproc", "--write", "--pin", "--ro":
 			if i+1 >= len(args) {
 				return s, fmt.Errorf("%s needs a value", a)
@@ -141,7 +153,9 @@ const HelperExitCode = 126
 // end), then the binds bubblewrap made (checkMounts: each --pin path is a
 // bind of itself, each --ro path that exists is read-only), then, unless
 // --abi is 0, restricts its own process with Landlock (writes only in the
-// --write folders and the devices, no TCP unless --net), checking that
+// --write folders and the devices, no TCP unless --net, or --outer-net
+// and the command's network namespace proven another with the loopback
+// alone: privateLoopback), checking that
 // the kernel offers at least the Landlock ABI the server saw, sets the
 // process limit (--nproc: RLIMIT_NPROC, see ProcessLimit), and then
 // execs the command, which inherits both for good. It runs in
@@ -195,6 +209,12 @@ func HelperMain(args []string, stderr io.Writer) int {
 	// those folders. Raising one's own score needs no privilege; where
 	// there is no such file (not Linux) nothing changes.
 	os.WriteFile("/proc/self/oom_score_adj", []byte("1000"), 0)
+	if !spec.policy.Network && spec.policy.OuterNet != 0 {
+		// Landlock's TCP rules name ports, never addresses: proven alone
+		// on its loopback, the namespace confines the network, and a
+		// command may serve and reach 127.0.0.1 within itself.
+		spec.policy.loopback = privateLoopback(spec.policy.OuterNet) == nil
+	}
 	if spec.abi > 0 {
 		if err := restrictSelf(spec.abi, spec.policy); err != nil {
 			fmt.Fprintf(stderr, "juju %s: the command was not run: %v\n", HelperCommand, err)

@@ -26,8 +26,10 @@ func restrictSelf(want int, p Policy) error {
 	}
 	v := min(want, len(landlockConfigs)-1)
 	cfg := landlockConfigs[v]
-	if p.Network {
-		cfg.HandledAccessNet = 0 // the network stays open
+	if p.Network || p.loopback {
+		// The network stays open; or the command's namespace is proven
+		// private, the loopback alone (privateLoopback), and confines it.
+		cfg.HandledAccessNet = 0
 	}
 	rules := []landlock.Rule{
 		landlock.RODirs("/"),

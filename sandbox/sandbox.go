@@ -60,6 +60,18 @@ type Policy struct {
 	// the sandbox's user namespace; see ProcessLimit). Sandbox.Wrap sets it
 	// where bubblewrap gives the command a user namespace.
 	Processes int
+	// OuterNet, when not 0 and Network is false, is the inode of juju's
+	// own network namespace (NetNamespace). The helper then leaves TCP
+	// open when it proves the command's namespace is another, holding no
+	// interface but the loopback (bubblewrap's --unshare-net makes it so):
+	// there a server on 127.0.0.1 (a test's httptest server, a dev server
+	// and its client in one command) reaches only the command's own
+	// processes, and Landlock's denial of every bind and connect failed
+	// `go test` of any package with such a test. Where that is not proven,
+	// Landlock denies TCP as before. Sandbox.Wrap sets it.
+	OuterNet uint64
+	// loopback is the helper's proof of OuterNet's case (privateLoopback).
+	loopback bool
 }
 
 // ErrUnavailable wraps every reason a command cannot be confined here.
@@ -75,7 +87,8 @@ type Sandbox struct {
 	bwrap    Availability
 	landlock Availability
 	seatbelt Availability
-	nproc    int // ProcessLimit, read at detection
+	nproc    int    // ProcessLimit, read at detection
+	netns    uint64 // NetNamespace, juju's own, read at detection
 }
 
 // New returns a Sandbox whose Landlock layer and checks run in helper, the
@@ -121,7 +134,7 @@ const HelperProgram = "juju-sandbox"
 // HelperProtocol names the helper's command line (HelperArgs) and
 // behaviour; a standalone helper that answers another number to
 // --protocol was built from another juju and is not used.
-const HelperProtocol = 6
+const HelperProtocol = 7
 
 // StandaloneHelper returns the path of the juju-sandbox beside exe when it
 // may stand in for `exe __sandbox`: a StandaloneCandidate answering
@@ -171,6 +184,7 @@ func (s *Sandbox) detect() {
 			s.bwrap = DetectBubblewrap(ctx)
 			s.landlock = DetectLandlock()
 			s.nproc = ProcessLimit()
+			s.netns = NetNamespace()
 		case "darwin":
 			s.seatbelt = DetectSeatbelt(ctx)
 		}
@@ -221,6 +235,9 @@ func (s *Sandbox) Wrap(p Policy, cwd string, argv []string) ([]string, string, e
 	// The helper runs under bubblewrap with Landlock, or (ABI 0) without:
 	// either way it checks the binds before it starts the command.
 	p.Processes = s.processes()
+	if !p.Network {
+		p.OuterNet = s.netns
+	}
 	abi := 0
 	if mech == MechBubblewrapLandlock {
 		abi = s.landlockABI()
@@ -264,6 +281,9 @@ func (s *Sandbox) WrapAwaiting(p Policy, fd int) ([]string, error) {
 	}
 	p = p.clean()
 	p.Processes = s.processes()
+	if !p.Network {
+		p.OuterNet = s.netns
+	}
 	abi := 0
 	if mech == MechBubblewrapLandlock {
 		abi = s.landlockABI()
@@ -329,7 +349,7 @@ func (s *Sandbox) Report() []Availability {
 // Pinned and ReadOnly paths are not: they stand for themselves (AddRoot
 // resolves the root they are in).
 func (p Policy) clean() Policy {
-	return Policy{Write: cleanPaths(outermost(p.Write), true), Pinned: cleanPaths(p.Pinned, false), ReadOnly: cleanPaths(p.ReadOnly, false), Hidden: cleanPaths(p.Hidden, false), Network: p.Network, AliveFD: p.AliveFD, Processes: p.Processes}
+	return Policy{Write: cleanPaths(outermost(p.Write), true), Pinned: cleanPaths(p.Pinned, false), ReadOnly: cleanPaths(p.ReadOnly, false), Hidden: cleanPaths(p.Hidden, false), Network: p.Network, AliveFD: p.AliveFD, Processes: p.Processes, OuterNet: p.OuterNet}
 }
 
 // outermost drops the paths that lie inside another of paths.

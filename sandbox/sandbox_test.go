@@ -205,12 +205,21 @@ func TestParseHelperArgs(t *testing.T) {
 		t.Errorf("--nproc: %+v, %v", s, err)
 	}
 	p.Processes = 0
+	p.OuterNet = 4026531840
+	if s, err := parseHelperArgs(append(HelperArgs(p, 0), "--", "true")); err != nil || s.policy.OuterNet != 4026531840 || s.policy.Network {
+		t.Errorf("--outer-net: %+v, %v", s, err)
+	}
+	if p.Network = true; strings.Contains(strings.Join(HelperArgs(p, 0), " "), "--outer-net") {
+		t.Errorf("--outer-net with the network allowed: %s", HelperArgs(p, 0))
+	}
+	p.Network, p.OuterNet = false, 0
 	s, err = parseHelperArgs(append(HelperArgs(p, 0), "--await", "4"))
 	if err != nil || s.await != 4 || s.command != nil || strings.Join(s.policy.ReadOnly, ",") != "/a/.git/hooks,/a/.git/config" {
 		t.Errorf("--ro, --await: %+v, %v", s, err)
 	}
 	for _, bad := range [][]string{{"--abi", "4"}, {"--abi", "4", "--"}, {"--abi"}, {"--abi", "x", "--", "ls"}, {"--abi", "-1", "--", "ls"}, {"--write"}, {"--pin"}, {"--ro"}, {"--", "ls"},
 		{"--abi", "0", "--alive-fd", "2", "--", "ls"}, {"--abi", "0", "--alive-fd", "x", "--", "ls"},
+		{"--abi", "0", "--outer-net"}, {"--abi", "0", "--outer-net", "0", "--", "ls"}, {"--abi", "0", "--outer-net", "x", "--", "ls"},
 		{"--abi", "0", "--await"}, {"--abi", "0", "--await", "2"}, {"--abi", "0", "--await", "x"}, {"--abi", "0", "--await", "4", "--", "ls"},
 		{"--await", "4"}, {"--abi", "0", "--alive-fd", "4", "--await", "4"},
 		{"--abi", "0", "--nproc", "0", "--", "ls"}, {"--abi", "0", "--nproc", "x", "--", "ls"}, {"--abi", "0", "--nproc"}} {

@@ -1,0 +1,62 @@
+package test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestSandboxedGoTestServesItsOwnLoopback runs `go test` in the sandbox,
+// network denied, on a module whose test starts an httptest server on
+// 127.0.0.1 and calls it, as the tests of most Go web code do. Landlock
+// denied every TCP bind and connect, so the test failed with "bind:
+// permission denied" although the command's network namespace, the
+// loopback alone, reaches nothing outside it. The host's loopback stays out
+// of reach (TestSandboxNetwork).
+func TestSandboxedGoTestServesItsOwnLoopback(t *testing.T) {
+	needSandbox(t)
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go on PATH")
+	}
+	root := workspace(t, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"m_test.go": `package m
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+func TestServer(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "hi") }))
+	defer s.Close()
+	r, err := http.Get(s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(r.Body)
+	if string(b) != "hi" {
+		t.Fatalf("%q", b)
+	}
+}
+
+func TestNothingOutside(t *testing.T) {
+	if c, err := net.Dial("udp", "192.0.2.1:9"); err == nil {
+		c.Close()
+		t.Fatal("a route out of the sandbox's network")
+	}
+}
+`,
+	})
+	s := start(t, root, "--mode", "trusted", "--sandbox", "require")
+	m := structured(t, s.call("run_command", map[string]any{"command": "go test -count=1 ./... 2>&1", "timeoutMs": 300000}))
+	if m["exitCode"] != float64(0) || !strings.Contains(m["stdout"].(string), "ok  \texample.com/m") {
+		t.Fatalf("go test in the sandbox: %v", m)
+	}
+	if !strings.HasPrefix(m["sandbox"].(string), "bubblewrap") {
+		t.Fatalf("not sandboxed: %v", m)
+	}
+}
