@@ -60,3 +60,36 @@ func TestNothingOutside(t *testing.T) {
 		t.Fatalf("not sandboxed: %v", m)
 	}
 }
+
+// TestSandboxSaysWhatItRefused: a confined command whose output shows a
+// connection failing for want of the network, or a write refused as
+// read-only, gets a note naming the sandbox as the cause and what to do
+// (network: true; write inside the workspace). Without it a model read
+// "network is unreachable" as an outage and "read-only file system" as a
+// broken disk. Output alike from an unconfined command gets no note.
+func TestSandboxSaysWhatItRefused(t *testing.T) {
+	needSandbox(t)
+	out := outside(t)
+	s := start(t, workspace(t, nil), "--mode", "trusted", "--sandbox", "off")
+
+	m := structured(t, s.call("run_command", map[string]any{"command": "exec 3<>/dev/tcp/192.0.2.1/80", "sandbox": true}))
+	if note, _ := m["note"].(string); !strings.Contains(note, "denied this command the network") || !strings.Contains(note, "network: true") {
+		t.Errorf("a connection out of the sandbox: %v", m)
+	}
+	res := s.call("run_command", map[string]any{"command": "echo x > " + out + "/f", "sandbox": true})
+	m = structured(t, res)
+	if note, _ := m["note"].(string); !strings.Contains(note, "write only inside the workspace roots") || strings.Contains(note, "network") {
+		t.Errorf("a write outside the workspace: %v", m)
+	}
+	if got := text(res); !strings.Contains(got, "note: the sandbox let this command write only inside") {
+		t.Errorf("the note is not in the text: %s", got)
+	}
+	for _, args := range []map[string]any{
+		{"command": "echo fine", "sandbox": true},
+		{"command": "echo 'connect: Network is unreachable; Read-only file system'"},
+	} {
+		if m := structured(t, s.call("run_command", args)); m["note"] != nil {
+			t.Errorf("%v: a note: %v", args, m)
+		}
+	}
+}

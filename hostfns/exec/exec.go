@@ -417,10 +417,61 @@ func maxOutput(n int64) int64 {
 }
 
 func joinNote(a, b string) string {
-	if a == "" {
+	switch {
+	case a == "":
 		return b
+	case b == "":
+		return a
 	}
 	return a + "; " + b
+}
+
+// offlineSigns are what a program prints when a connection or an address
+// look-up fails for want of a network (lower case): Go's dialer and
+// resolver, glibc (pip, python), curl and git, Node (npm, yarn), ssh.
+var offlineSigns = []string{
+	"network is unreachable",
+	"temporary failure in name resolution",
+	"could not resolve host",
+	"could not resolve hostname",
+	"eai_again",
+}
+
+// readOnlySign is what a program prints when a write lands where the
+// sandbox binds the file system read-only (EROFS).
+const readOnlySign = "read-only file system"
+
+// confinementNote tells the model, for a confined command whose output
+// shows a failure the sandbox made, what refused and what to do: a failed
+// download looked like a network outage, and a failed write to the home
+// folder like a broken disk, and models retried or gave up. offline is
+// true when the command ran with the network denied. "" when the output
+// shows neither.
+func confinementNote(offline bool, outs ...string) string {
+	var net, ro bool
+	for _, o := range outs {
+		l := strings.ToLower(o)
+		if offline && !net {
+			for _, s := range offlineSigns {
+				if strings.Contains(l, s) {
+					net = true
+					break
+				}
+			}
+		}
+		ro = ro || strings.Contains(l, readOnlySign)
+	}
+	var note string
+	if net {
+		note = "the sandbox denied this command the network (it has only a loopback of its own), so the connections or address look-ups its output shows failing could not succeed here; " +
+			"if it needs to download (go mod download, npm install, pip install, git fetch) or reach a server, run it again with network: true"
+	}
+	if ro {
+		note = joinNote(note, "the sandbox let this command write only inside the workspace roots, the package caches that exist (Go's build and module caches, npm's, pip's, cargo's) and /tmp "+
+			"(its own, emptied when it ends); the home folder and the rest are read-only, so the writes its output shows refused (read-only file system) cannot succeed here: "+
+			"write inside the workspace instead (for a tool's cache, e.g. XDG_CACHE_HOME=.cache or npm_config_cache=.npm-cache), or ask the owner to run it with the sandbox off")
+	}
+	return note
 }
 
 // argvError refuses an argument list no program can receive, naming the

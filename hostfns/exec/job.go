@@ -40,6 +40,7 @@ type job struct {
 	cwd     string // display path
 	sandbox string
 	bwrap   bool // sandbox is bubblewrap: pgid is bubblewrap's, the command is inside
+	offline bool // confined with the network denied (confinementNote)
 	note    string
 	start   time.Time
 	outPath string
@@ -135,8 +136,9 @@ func (m *Manager) start(owner string, argv []string, display, cwd, cwdDisplay st
 	m.seq++
 	j := &job{
 		id: fmt.Sprintf("job-%d", m.seq), owner: owner, command: display, cwd: cwdDisplay, sandbox: mech, note: note,
-		bwrap: mech == sandbox.MechBubblewrap || mech == sandbox.MechBubblewrapLandlock,
-		done:  make(chan struct{}), state: abi.JobRunning,
+		bwrap:   mech == sandbox.MechBubblewrap || mech == sandbox.MechBubblewrapLandlock,
+		offline: mech != sandbox.MechNone && !network,
+		done:    make(chan struct{}), state: abi.JobRunning,
 	}
 	env := m.env
 	if !j.bwrap {
@@ -477,6 +479,9 @@ func (j *job) result(maxOut int64) abi.ExecResult {
 	r.Stdout, r.StdoutBytes, r.StdoutCut = headTail(j.outPath, maxOut, j.id, "stdout")
 	r.Stderr, r.StderrBytes, r.StderrCut = headTail(j.errPath, maxOut, j.id, "stderr")
 	r.Cut = r.StdoutCut != nil || r.StderrCut != nil
+	if r.Sandbox != sandbox.MechNone {
+		r.Note = joinNote(r.Note, confinementNote(j.offline, r.Stdout, r.Stderr))
+	}
 	return r
 }
 
