@@ -93,3 +93,30 @@ func TestSandboxSaysWhatItRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxedDevServerSaysItsLoopbackIsItsOwn: a dev server started in
+// the background, confined with the network denied, listens on a loopback
+// of its own, which the next command (a curl in a sandbox of its own)
+// cannot reach. The answer that gives its jobId says so and what to do;
+// the same server with network: true is reached, and says nothing of it.
+func TestSandboxedDevServerSaysItsLoopbackIsItsOwn(t *testing.T) {
+	needSandbox(t)
+	s := start(t, workspace(t, nil), "--mode", "trusted", "--sandbox", "require")
+	serve := "sleep 60" // stands in for a server: the note is of the confinement, not of the program
+	m := structured(t, s.call("run_command", map[string]any{"command": serve, "background": true}))
+	if note, _ := m["note"].(string); !strings.Contains(note, "loopback of its own") || !strings.Contains(note, "network: true") {
+		t.Errorf("a background command without the network: %v", m)
+	}
+	s.call("cancel_job", map[string]any{"jobId": m["jobId"]})
+	m = structured(t, s.call("run_command", map[string]any{"command": serve, "background": true, "network": true}))
+	if note, _ := m["note"].(string); strings.Contains(note, "loopback") {
+		t.Errorf("a background command with the network: %v", m)
+	}
+	s.call("cancel_job", map[string]any{"jobId": m["jobId"]})
+	// A command that only outlasts its wait is no server asked for.
+	m = structured(t, s.call("run_command", map[string]any{"command": "sleep 5", "waitMs": 100}))
+	if note, _ := m["note"].(string); m["state"] != "running" || strings.Contains(note, "loopback") {
+		t.Errorf("a command past its wait: %v", m)
+	}
+	s.call("cancel_job", map[string]any{"jobId": m["jobId"]})
+}

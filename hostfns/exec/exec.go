@@ -288,6 +288,9 @@ func (m *Manager) run(ctx context.Context, req *abi.ExecRequest, argv []string, 
 	if aerr != nil {
 		return nil, nil, aerr
 	}
+	j.mu.Lock()
+	j.background = req.Background
+	j.mu.Unlock()
 	if req.Background && req.Bound {
 		// A command of run_commands stops with a call its client
 		// cancelled, as run_command's does, unless the call released it
@@ -425,6 +428,14 @@ func joinNote(a, b string) string {
 	}
 	return a + "; " + b
 }
+
+// loopbackNote is said of a confined command asked to run in the
+// background with the network denied, while it runs: a dev server there
+// listens on a
+// loopback of its own, and the model's next command, curl in a sandbox of
+// its own, was refused with no word of why.
+const loopbackNote = "confined with the network denied, it has a loopback of its own: a server it starts is reachable only from within this command, " +
+	"not from another command; to call a dev server from another command, start both with network: true (the machine's own network), or start the server and its client in one command"
 
 // offlineSigns are what a program prints when a connection or an address
 // look-up fails for want of a network (lower case): Go's dialer and

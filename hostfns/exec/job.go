@@ -63,7 +63,10 @@ type job struct {
 	// one waits for it.
 	killing chan struct{}
 	flood   int64 // the output cap it passed, when that killed it
-	logs    int64 // the size of its logs together, once it ended
+	// background: it was asked to run in the background (a dev server, a
+	// watcher), not only outlasted its wait (loopbackNote).
+	background bool
+	logs       int64 // the size of its logs together, once it ended
 }
 
 // logWatch is how often a running job's logs are measured against the
@@ -470,7 +473,7 @@ func (j *job) result(maxOut int64) abi.ExecResult {
 		}
 		r.Note = flood
 	}
-	end := j.end
+	end, background := j.end, j.background
 	j.mu.Unlock()
 	if end.IsZero() {
 		end = time.Now()
@@ -481,6 +484,9 @@ func (j *job) result(maxOut int64) abi.ExecResult {
 	r.Cut = r.StdoutCut != nil || r.StderrCut != nil
 	if r.Sandbox != sandbox.MechNone {
 		r.Note = joinNote(r.Note, confinementNote(j.offline, r.Stdout, r.Stderr))
+	}
+	if j.offline && background && r.State == abi.JobRunning {
+		r.Note = joinNote(r.Note, loopbackNote)
 	}
 	return r
 }
