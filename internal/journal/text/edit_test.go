@@ -85,6 +85,10 @@ func FuzzEditText(f *testing.F) {
 	f.Add("f() {\n  x := g(42)\n}\n", "  x := g(41)", "y", false)
 	f.Add("a\nb\nc\nd\n", "a\nX\nb\nc\nd", "y", false)
 	f.Add("a\nextra\nb\nc\n", "a\nb\nc\n", "y", false)
+	f.Add("He said “hi” and it’s\n", "said \"hi\" and it's", "y", false)
+	f.Add("a\u00a0b\u200bc\n", "a bc", "y", false)
+	f.Add("if a < b && c {\n", "a &lt; b &amp;&amp; c", "y", false)
+	f.Add("x\n\ty\n", `x\n\ty`, "y", false)
 	f.Fuzz(func(t *testing.T, content, old, new string, all bool) {
 		out, n, e := Edit("f", []byte(content), old, new, all)
 		if e != nil {

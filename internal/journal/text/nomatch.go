@@ -27,6 +27,21 @@ func noMatch(display, text, old string) *abi.Error {
 		return abi.Errorf(abi.NoMatch, "oldString was not found exactly in %s, but it is there, at line %d, as read_file shows it: there the file holds bytes that are not UTF-8 (Latin-1 text, say), which read_file shows as U+FFFD (\ufffd) and no oldString can name. "+
 			"Make oldString stop before them or start after them, or convert the file to UTF-8 with a command (iconv)", abi.Quote(display), line)
 	}
+	if text == "" {
+		return abi.Errorf(abi.NoMatch, "oldString was not found in %s, which is empty: there is no text to replace. To fill it, pass an empty oldString and the content as newString", abi.Quote(display))
+	}
+	if line, why, ok := lookalikeMatch(text, old); ok {
+		return abi.Errorf(abi.NoMatch, "oldString was not found exactly in %s, but it is there, at line %d, with characters that look alike and are not the same: %s. "+
+			"Edits are exact: write those characters as the file has them (and leave out those it lacks), in newString too to keep the file's style, and retry", abi.Quote(display), line, why)
+	}
+	if line, entities, ok := entityMatch(text, old); ok {
+		return abi.Errorf(abi.NoMatch, "oldString was not found exactly in %s, but it is there, at line %d, once its HTML entities are read as the characters they stand for (%s): the file holds the characters themselves. "+
+			"Write them plainly in oldString, and in newString unless the file should hold the entities, and retry", abi.Quote(display), line, entities)
+	}
+	if line, ok := escapeMatch(text, old); ok {
+		return abi.Errorf(abi.NoMatch, "oldString was not found exactly in %s, but it is there, at line %d, once its backslash escapes are read as the characters they stand for: oldString holds a backslash and a letter (\\n, \\t) where the file has a line break or a tab, as when text is escaped twice. "+
+			"Send real line breaks and tabs in oldString and newString (one level of JSON escaping) and retry", abi.Quote(display), line)
+	}
 	numbers := ""
 	if bare, prefix, consecutive, ok := withoutLineNumbers(old); ok {
 		if i := strings.Index(text, bare); i >= 0 {
@@ -318,6 +333,9 @@ func lineDiff(f, o string) string {
 			why += "; and " + d
 		}
 		return why
+	}
+	if d := lookalikeDiff(f, o); d != "" {
+		return d
 	}
 	ft, ot := strings.TrimRight(f, " \t"), strings.TrimRight(o, " \t")
 	switch {

@@ -1,0 +1,54 @@
+package test
+
+import (
+	"strings"
+	"testing"
+)
+
+// A failed edit whose oldString is in the file but for characters that
+// look alike (curly against straight quotes, a no-break or zero-width
+// space), HTML entities, escapes sent twice, or that meets an empty file
+// says so, where, and which characters: it said "the spacing inside the
+// line differs" of a no-break space, that no line resembled an oldString
+// of entities, and named a line of the file as missing from an escaped
+// oldString.
+func TestEditNoMatchNamesLookalikeCharacters(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"q.go":      "func main() {\n\tfmt.Println(\"it's done\")\n}\n",
+		"cq.md":     "# Notes\nHe said “hello” and it’s fine.\n",
+		"sp.txt":    "price:\u00a0100 EUR\nzero\u200bwidth\n",
+		"html.go":   "func f() {\n\tif a < b && c > \"d\" {\n\t}\n}\n",
+		"lines.txt": "first\nline1\nline2\n",
+		"empty.txt": "",
+	})
+	s := start(t, root, "--mode", "trusted")
+	for _, c := range []struct {
+		name, path, old string
+		want            []string
+	}{
+		{"curly quotes for straight", "q.go", "fmt.Println(“it’s done”)",
+			[]string{"at line 2", "look alike", `the file has a straight double quote ('"') where oldString has a left double curly quote ('“', U+201C)`, "curly apostrophe"}},
+		{"straight quotes for curly", "cq.md", "said \"hello\" and it's fine",
+			[]string{"at line 2", `the file has a left double curly quote ('“', U+201C) where oldString has a straight double quote ('"')`, "right single curly quote"}},
+		{"a space for a no-break space", "sp.txt", "price: 100 EUR",
+			[]string{"at line 1", `the file has a no-break space ('\u00a0', U+00A0) where oldString has a space (' ')`}},
+		{"no zero-width space", "sp.txt", "zerowidth",
+			[]string{"at line 2", `the file has a zero-width space ('\u200b', U+200B), which oldString does not`}},
+		{"HTML entities", "html.go", "\tif a &lt; b &amp;&amp; c &gt; &quot;d&quot; {",
+			[]string{"at line 2", "HTML entities", `&lt; for "<"`, `&amp; for "&"`}},
+		{"escaped twice", "lines.txt", `line1\nline2`,
+			[]string{"at line 2", "backslash escapes", "line break"}},
+		{"an empty file", "empty.txt", "anything",
+			[]string{"which is empty", "pass an empty oldString"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := s.with(t)
+			msg := s.fail("edit_file", map[string]any{"path": c.path, "oldString": c.old, "newString": "x"}, "NO_MATCH")
+			for _, w := range c.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("no %q in:\n%s", w, msg)
+				}
+			}
+		})
+	}
+}
