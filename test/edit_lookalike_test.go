@@ -52,3 +52,38 @@ func TestEditNoMatchNamesLookalikeCharacters(t *testing.T) {
 		})
 	}
 }
+
+// A hunk whose context differs from the file only in white space or in
+// characters that look alike is a CONFLICT naming the difference (tabs
+// against spaces, trailing blanks, which quote), and saying that hunks
+// apply exactly as git apply does without --ignore-whitespace; it printed
+// the two lines, which look the same.
+func TestApplyPatchConflictNamesWhiteSpaceAndLookalikes(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"tab.go":    "func f() {\n\treturn 1\n}\n",
+		"trail.txt": "alpha   \nbeta\n",
+		"cq.md":     "He said “hello”.\n",
+	})
+	s := start(t, root, "--mode", "trusted")
+	for _, c := range []struct {
+		name, patch string
+		want        []string
+	}{
+		{"spaces for a tab", "--- a/tab.go\n+++ b/tab.go\n@@ -1,3 +1,4 @@\n func f() {\n+\tx()\n     return 1\n }\n",
+			[]string{"line 2 of the file", "the file indents with 1 tab, the hunk with 4 spaces", "without --ignore-whitespace"}},
+		{"trailing blanks", "--- a/trail.txt\n+++ b/trail.txt\n@@ -1,2 +1,2 @@\n alpha\n-beta\n+gamma\n",
+			[]string{"line 1 of the file", "trailing blanks differ", "without --ignore-whitespace"}},
+		{"straight quotes for curly", "--- a/cq.md\n+++ b/cq.md\n@@ -1 +1 @@\n-He said \"hello\".\n+Bye.\n",
+			[]string{`the file has a left double curly quote ('“', U+201C) where the hunk has a straight double quote ('"')`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := s.with(t)
+			msg := s.fail("apply_patch", map[string]any{"patch": c.patch}, "CONFLICT")
+			for _, w := range c.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("no %q in:\n%s", w, msg)
+				}
+			}
+		})
+	}
+}

@@ -593,7 +593,15 @@ func hunkConflict(display string, n int, h Hunk, lines []string, want, at int) *
 			detail = fmt.Sprintf("; line %d of the file, %s, is its last line and has no newline at its end, which the hunk must mark: put a line \"\\ No newline at end of file\" right after it", p+1, clip(lines[p]))
 			break
 		}
-		detail = fmt.Sprintf("; line %d of the file is %s where the hunk expects %s", p+1, clip(strings.TrimSuffix(lines[p], "\n")), clip(strings.TrimSuffix(b, "\n")))
+		fl, hl := strings.TrimSuffix(lines[p], "\n"), strings.TrimSuffix(b, "\n")
+		detail = fmt.Sprintf("; line %d of the file is %s where the hunk expects %s", p+1, clip(fl), clip(hl))
+		// lineDiff names its second line oldString; here it is the hunk's.
+		if d := lineDiff(fl, hl); d != "" {
+			detail += ": " + strings.ReplaceAll(d, "oldString", "the hunk")
+		}
+		if strings.Join(strings.Fields(fl), " ") == strings.Join(strings.Fields(hl), " ") {
+			detail += ". Hunks apply exactly, white space included (as git apply does without --ignore-whitespace): copy the file's white space into the hunk's context and removed lines"
+		}
 	}
 	return abi.Errorf(abi.Conflict, "hunk %d (%s) of %s does not apply%s. Nothing was written; read the file again and make the patch from its current content", n, h.Header, abi.Quote(display), detail)
 }

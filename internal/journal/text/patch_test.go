@@ -64,6 +64,35 @@ func TestApplyHunks(t *testing.T) {
 	}
 }
 
+// A hunk whose line differs from the file's only in white space or in
+// characters that look alike is a conflict that names the difference, and
+// says hunks apply exactly where only white space differs: where it
+// printed the two lines, which look the same.
+func TestHunkConflictNamesTheDifference(t *testing.T) {
+	for _, c := range []struct {
+		file, patch string
+		want        []string
+	}{
+		{"func f() {\n\treturn 1\n}\n", "@@ -1,3 +1,3 @@\n func f() {\n-    return 1\n+    return 2\n }\n",
+			[]string{"line 2 of the file", "the file indents with 1 tab, the hunk with 4 spaces", "git apply does without --ignore-whitespace"}},
+		{"alpha   \nbeta\n", "@@ -1,2 +1,2 @@\n alpha\n-beta\n+gamma\n",
+			[]string{"line 1 of the file", "trailing blanks differ", "white space included"}},
+		{"He said “hi”.\n", "@@ -1 +1 @@\n-He said \"hi\".\n+Bye.\n",
+			[]string{"the file has a left double curly quote ('“', U+201C) where the hunk has a straight double quote"}},
+	} {
+		_, e := ApplyHunks("f", c.file, hunksOf(t, c.patch))
+		msg := wantCode(t, e, abi.Conflict)
+		for _, w := range c.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("no %q in:\n%s", w, msg)
+			}
+		}
+		if strings.Contains(msg, "oldString") {
+			t.Errorf("a hunk's conflict names oldString:\n%s", msg)
+		}
+	}
+}
+
 // FuzzParsePatch checks that the parser never panics, that what it
 // accepts has a consistent shape, and that applying a parsed Hunk never
 // panics either.
