@@ -87,3 +87,36 @@ func TestApplyPatchConflictNamesWhiteSpaceAndLookalikes(t *testing.T) {
 		})
 	}
 }
+
+// A replace_in_files that finds oldString in no file names the file and
+// line where it nearly is (white space and lookalike characters compared
+// loosely) and writes nothing; it said only "check the text".
+func TestReplaceInFilesNamesWhereItNearlyIs(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"a/one.go": "package a\n",
+		"a/two.go": "package a\n\nfunc f() {\n\treturn 1\n}\n",
+		"b/q.md":   "# Notes\n\nHe said “hello” and it’s fine.\n",
+	})
+	s := start(t, root, "--mode", "trusted")
+	for _, c := range []struct {
+		name, old, glob string
+		want            []string
+	}{
+		{"spaces for a tab", "func f() {\n    return 1\n}", "a/*.go", []string{`It nearly occurs in "a/two.go" at line 3`, "tabs against spaces"}},
+		{"straight quotes for curly", "said \"hello\" and it's fine", "b/*.md", []string{`It nearly occurs in "b/q.md" at line 3`, "curly against straight quotes"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := s.with(t)
+			msg := s.fail("replace_in_files", map[string]any{"oldString": c.old, "newString": "x", "fileGlob": c.glob, "dryRun": false}, "NO_MATCH")
+			for _, w := range c.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("no %q in:\n%s", w, msg)
+				}
+			}
+		})
+	}
+	msg := s.fail("replace_in_files", map[string]any{"oldString": "return 2", "newString": "x", "fileGlob": "a/*.go"}, "NO_MATCH")
+	if strings.Contains(msg, "nearly") {
+		t.Errorf("names a near place for text that is not there: %s", msg)
+	}
+}

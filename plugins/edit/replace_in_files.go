@@ -69,8 +69,10 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 	out := ReplaceOutput{FilesLeftOut: g.Hidden}
 	secrets := g.HiddenSecrets
 	c := new(juju.Change)
-	var newBytes int64 // the new contents c holds, every file together
-	pastEdit := 0      // files too large to search that edit_file refuses too
+	var newBytes int64      // the new contents c holds, every file together
+	near, nearLine := "", 0 // where oldString nearly is, while it is nowhere
+	word := longestWord(in.OldString)
+	pastEdit := 0 // files too large to search that edit_file refuses too
 	for _, e := range g.Entries {
 		if e.Type != abi.TypeFile {
 			continue
@@ -118,6 +120,11 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 		old, repl := lineEnds(body, in.OldString, in.NewString)
 		n := bytes.Count(body, old)
 		if n == 0 {
+			if near == "" && c.Len() == 0 {
+				if l := looseLine(body, in.OldString, word); l > 0 {
+					near, nearLine = e.Path, l
+				}
+			}
 			continue
 		}
 		if err := tooManyFiles(in, out.FilesMatched); err != nil {
@@ -138,7 +145,7 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 		c.Write(abi.ChangeOp{Path: e.Path, ExpectedSHA256: rr.SHA256}, bytes.ReplaceAll(body, old, repl))
 	}
 	if c.Len() == 0 {
-		return nil, noReplacement(in, &out, secrets, pastEdit)
+		return nil, noReplacement(in, &out, secrets, pastEdit, near, nearLine)
 	}
 	if !in.DryRun && in.ExpectedCount > 0 && in.ExpectedCount != out.Replacements {
 		return nil, juju.Errorf(abi.Conflict, "there %s to make now, not the %d expected; nothing was written. Run again with dryRun to see them", isAre(out.Replacements, "replacement"), in.ExpectedCount)
@@ -240,7 +247,10 @@ func replaceUTF16(path string, in ReplaceInFilesArgs) (abi.ChangeOp, int, error)
 // noReplacement explains a call that found nothing to replace: the glob
 // matched only files juju never touches (SECRET_DENIED or PATH_DENIED, not
 // a silent NO_MATCH), or no file, or files without oldString.
-func noReplacement(in ReplaceInFilesArgs, out *ReplaceOutput, secrets, pastEdit int) error {
+//
+// near, when not "", is a file where oldString is at nearLine once white
+// space and characters that look alike are compared loosely.
+func noReplacement(in ReplaceInFilesArgs, out *ReplaceOutput, secrets, pastEdit int, near string, nearLine int) error {
 	switch {
 	case out.FilesScanned == 0 && out.FilesLeftOut > 0 && secrets == out.FilesLeftOut:
 		return juju.Errorf(abi.SecretDenied, "fileGlob %q matches only secrets (%d file(s): keys, credentials, .env files and the like), which juju never reads or changes; nothing was changed. Leave them out, or ask the owner to edit them",
@@ -254,6 +264,10 @@ func noReplacement(in ReplaceInFilesArgs, out *ReplaceOutput, secrets, pastEdit 
 	msg := fmt.Sprintf("oldString occurs in none of the %d files matching %q; check the text (the match is literal and case-sensitive) or widen fileGlob", out.FilesScanned, in.FileGlob)
 	if out.FilesScanned == 1 {
 		msg = fmt.Sprintf("oldString does not occur in the one file matching %q; check the text (the match is literal and case-sensitive) or widen fileGlob", in.FileGlob)
+	}
+	if near != "" {
+		msg += fmt.Sprintf(". It nearly occurs in %s at line %d: the same text once white space (tabs against spaces, trailing blanks, line breaks) and characters that look alike (curly against straight quotes, no-break and zero-width spaces) are compared loosely. "+
+			"Read that line and copy its text exactly, or try edit_file on %s, whose NO_MATCH names each character that differs", abi.Quote(near), nearLine, abi.Quote(near))
 	}
 	if out.FilesLeftOut > 0 {
 		msg += " (" + leftOut(out.FilesLeftOut, secrets) + ")"
