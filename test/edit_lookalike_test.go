@@ -55,14 +55,16 @@ func TestEditNoMatchNamesLookalikeCharacters(t *testing.T) {
 
 // A hunk whose context differs from the file only in white space or in
 // characters that look alike is a CONFLICT naming the difference (tabs
-// against spaces, trailing blanks, which quote), and saying that hunks
-// apply exactly as git apply does without --ignore-whitespace; it printed
-// the two lines, which look the same.
+// against spaces, trailing blanks, which quote, accents composed or not)
+// and, where only white space differs, saying that hunks apply exactly,
+// as git apply does without --ignore-whitespace; it printed the two
+// lines, which look the same.
 func TestApplyPatchConflictNamesWhiteSpaceAndLookalikes(t *testing.T) {
 	root := workspace(t, map[string]string{
 		"tab.go":    "func f() {\n\treturn 1\n}\n",
 		"trail.txt": "alpha   \nbeta\n",
 		"cq.md":     "He said “hello”.\n",
+		"nfd.txt":   "un cafe\u0301\n",
 	})
 	s := start(t, root, "--mode", "trusted")
 	for _, c := range []struct {
@@ -75,6 +77,8 @@ func TestApplyPatchConflictNamesWhiteSpaceAndLookalikes(t *testing.T) {
 			[]string{"line 1 of the file", "trailing blanks differ", "without --ignore-whitespace"}},
 		{"straight quotes for curly", "--- a/cq.md\n+++ b/cq.md\n@@ -1 +1 @@\n-He said \"hello\".\n+Bye.\n",
 			[]string{`the file has a left double curly quote ('“', U+201C) where the hunk has a straight double quote ('"')`}},
+		{"composed for decomposed", "--- a/nfd.txt\n+++ b/nfd.txt\n@@ -1 +1 @@\n-un caf\u00e9\n+deux\n",
+			[]string{"line 1 of the file", "NFD against NFC"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := s.with(t)

@@ -337,6 +337,9 @@ func lineDiff(f, o string) string {
 	if d := lookalikeDiff(f, o); d != "" {
 		return d
 	}
+	if norm.NFC.String(f) == norm.NFC.String(o) {
+		return "they look the same, but encode accented letters differently: a letter followed by a combining mark against one precomposed character (Unicode NFD against NFC); copy the file's own encoding"
+	}
 	ft, ot := strings.TrimRight(f, " \t"), strings.TrimRight(o, " \t")
 	switch {
 	case strings.TrimSuffix(f, "\r") == strings.TrimSuffix(o, "\r"):

@@ -79,6 +79,8 @@ func TestHunkConflictNamesTheDifference(t *testing.T) {
 			[]string{"line 1 of the file", "trailing blanks differ", "white space included"}},
 		{"He said “hi”.\n", "@@ -1 +1 @@\n-He said \"hi\".\n+Bye.\n",
 			[]string{"the file has a left double curly quote ('“', U+201C) where the hunk has a straight double quote"}},
+		{"un cafe\u0301\n", "@@ -1 +1 @@\n-un caf\u00e9\n+deux\n",
+			[]string{"line 1 of the file", "NFD against NFC"}},
 	} {
 		_, e := ApplyHunks("f", c.file, hunksOf(t, c.patch))
 		msg := wantCode(t, e, abi.Conflict)
