@@ -96,3 +96,28 @@ func TestReplaceInFilesSendsAFilePastEditsToACommand(t *testing.T) {
 	}
 	s.fail("edit_file", map[string]any{"path": "big.txt", "oldString": "needle", "newString": "pin"}, "TOO_LARGE")
 }
+
+// An edit or replacement whose oldString and newString differ only in
+// line ends, a model's way to convert a CRLF file, is INVALID_ARGUMENT
+// saying that edits write the file's own line ends and what converts
+// them: replace_in_files reported "1 occurrence(s)" per line and changed
+// nothing, and edit_file called the two strings the same.
+func TestLineEndOnlyEditsSayTheyChangeNothing(t *testing.T) {
+	root := workspace(t, map[string]string{"dos.txt": "a\r\nb\r\n"})
+	s := start(t, root, "--mode", "trusted")
+	msg := s.fail("replace_in_files", map[string]any{"oldString": "\r\n", "newString": "\n", "fileGlob": "*.txt", "dryRun": false}, "INVALID_ARGUMENT")
+	for _, w := range []string{"differ only in their line ends", `"dos.txt": CRLF`, "dos2unix"} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("replace_in_files: no %q in:\n%s", w, msg)
+		}
+	}
+	msg = s.fail("edit_file", map[string]any{"path": "dos.txt", "oldString": "a\r\nb", "newString": "a\nb"}, "INVALID_ARGUMENT")
+	for _, w := range []string{"differ only in their line ends", "(CRLF)", "dos2unix"} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("edit_file: no %q in:\n%s", w, msg)
+		}
+	}
+	if got := disk(t, root, "dos.txt"); got != "a\r\nb\r\n" {
+		t.Errorf("dos.txt: %q", got)
+	}
+}

@@ -118,6 +118,10 @@ func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
 			continue
 		}
 		old, repl := lineEnds(body, in.OldString, in.NewString)
+		if bytes.Equal(old, repl) {
+			return nil, juju.Errorf(abi.InvalidArgument, "oldString and newString differ only in their line ends (CRLF against LF), and a replacement writes the line ends of each file (%s: %s) whatever its arguments use, so nothing would change; nothing was written. "+
+				"replace_in_files never converts line ends: to do that, run a command (dos2unix or unix2dos, or sed -i 's/\\r$//' on the files)", abi.Quote(e.Path), endsOf(body))
+		}
 		n := bytes.Count(body, old)
 		if n == 0 {
 			if near == "" && c.Len() == 0 {
@@ -191,6 +195,17 @@ func lineEnds(body []byte, old, new string) ([]byte, []byte) {
 		return []byte(lf(old)), []byte(lf(new))
 	}
 	return []byte(old), []byte(new)
+}
+
+// endsOf names body's line ends as lineEnds reads them.
+func endsOf(body []byte) string {
+	switch crlf := bytes.Count(body, []byte("\r\n")); {
+	case crlf == 0:
+		return "LF"
+	case crlf == bytes.Count(body, []byte("\n")):
+		return "CRLF"
+	}
+	return "mixed"
 }
 
 // maxEditBytes is the largest file the journal edits (its

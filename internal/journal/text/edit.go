@@ -63,12 +63,21 @@ func Edit(display string, content []byte, old, new string, all bool) ([]byte, in
 		return nil, 0, abi.Errorf(abi.InvalidArgument, "oldString is empty; to replace the whole of %s use write_file, otherwise pass the exact text to replace", abi.Quote(display))
 	}
 	text, st := SplitStyle(content)
+	differed := old != new
 	// The arguments take the file's line ends: in a CRLF file, or in one
 	// without any CRLF, a CRLF of oldString or newString is a "\n" (a
 	// newString's CRLF in an LF file once mixed line ends into it).
 	if st.CRLF || !strings.Contains(text, "\r\n") {
 		old = strings.ReplaceAll(old, "\r\n", "\n")
 		new = strings.ReplaceAll(new, "\r\n", "\n")
+	}
+	if old == new && differed {
+		ends := "LF"
+		if st.CRLF {
+			ends = "CRLF"
+		}
+		return nil, 0, abi.Errorf(abi.InvalidArgument, "oldString and newString differ only in their line ends (CRLF against LF), and an edit writes the line ends of %s (%s) whatever its arguments use, so nothing would change. "+
+			"Edits never convert a file's line ends: to do that, run a command (dos2unix or unix2dos, or sed -i 's/\\r$//' on it)", abi.Quote(display), ends)
 	}
 	if old == new {
 		return nil, 0, abi.Errorf(abi.InvalidArgument, "oldString and newString are the same, so the edit would change nothing; pass the new text as newString")

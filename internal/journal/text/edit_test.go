@@ -25,6 +25,8 @@ func TestEditText(t *testing.T) {
 		{name: "ambiguous", content: "x\ny\nx\nx\n", old: "x", new: "z", code: abi.AmbiguousEdit, msg: []string{"3 times", "1, 3, 4", "replaceAll"}},
 		{name: "empty old", content: "a", old: "", new: "b", code: abi.InvalidArgument},
 		{name: "same", content: "a", old: "a", new: "a", code: abi.InvalidArgument},
+		{name: "line ends only, CRLF file", content: "a\r\nb\r\n", old: "a\r\nb", new: "a\nb", code: abi.InvalidArgument, msg: []string{"differ only in their line ends", "(CRLF)", "dos2unix"}},
+		{name: "line ends only, LF file", content: "a\nb\n", old: "a\nb", new: "a\r\nb", code: abi.InvalidArgument, msg: []string{"differ only in their line ends", "(LF)", "unix2dos"}},
 		{name: "tabs vs spaces", content: "f() {\n\treturn 1\n}\n", old: "    return 1", new: "x", code: abi.NoMatch, msg: []string{"line 2", "1 tab", "4 spaces"}},
 		{name: "trailing blanks", content: "a  \nb\n", old: "a\nb", new: "x", code: abi.NoMatch, msg: []string{"line 1", "trailing blanks"}},
 		{name: "case", content: "Hello World\n", old: "hello world", new: "x", code: abi.NoMatch, msg: []string{"letter case"}},
