@@ -226,6 +226,23 @@ func vfCalls(t *testing.T, raw []byte, in *jsonschema.Schema) []vfCall {
 			}
 		}
 	}
+	// The fixtures that trouble a reader, read at the first and the
+	// farthest line or byte the schema admits.
+	if pp := sch.Properties["path"]; pp != nil && pp.typ() == "string" {
+		for _, k := range names {
+			p := sch.Properties[k]
+			if p.typ() != "integer" {
+				continue
+			}
+			for _, f := range []string{"big.txt", "empty.txt", "fifo", "dir"} {
+				for what, n := range map[string]any{"1": 1, "2^53-1": int64(1)<<53 - 1} {
+					m := base()
+					m["path"], m[k] = f, n
+					add(fmt.Sprintf("path %s, %s %s", f, k, what), m)
+				}
+			}
+		}
+	}
 	return out
 }
 
