@@ -421,3 +421,18 @@ func vfReadBack(t *testing.T, s *session, what, tool string, args map[string]any
 		t.Errorf("%s: the write succeeded, but %q holds %q (%v)", what, path, abbrev(string(got)), err)
 	}
 }
+
+// list_directory on a FIFO refuses it without sending the model to
+// read_file, which refuses a FIFO too: it says what the path is.
+func TestListDirectoryOfAFifoDoesNotSendToReadFile(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "hello\n"})
+	if err := syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, root)
+	msg := s.fail("list_directory", map[string]any{"path": "fifo"}, "INVALID_ARGUMENT")
+	if strings.Contains(msg, "read_file") || !strings.Contains(msg, "FIFO") {
+		t.Fatalf("list_directory of a FIFO: %s", msg)
+	}
+	s.fail("read_file", map[string]any{"path": "fifo"}, "INVALID_ARGUMENT")
+}

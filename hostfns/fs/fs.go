@@ -107,8 +107,18 @@ func pastTense(op string) string {
 // notAFolder is the error for a walk or listing asked to start at r, a
 // file; next says what to do instead. A link to a file is named by the path
 // asked for, as a link to its target: naming only the target would tell
-// the model of a file it never mentioned.
+// the model of a file it never mentioned. A FIFO, socket or device is
+// named as what it is, without next.
 func notAFolder(r *policy.Resolved, next string) *abi.Error {
+	if r.Info != nil && !r.Info.Mode().IsRegular() {
+		// A FIFO, socket or device: read_file refuses it too, so next
+		// (often "read it with read_file") would be a dead end.
+		name := r.Display
+		if r.Link != "" {
+			name = r.Name
+		}
+		return abi.Errorf(abi.InvalidArgument, "%q is a FIFO, socket or device, not a folder; juju neither lists nor reads it, so pass a folder", name)
+	}
 	if r.Link != "" {
 		return abi.Errorf(abi.InvalidArgument, "%q is a link to the file %q, not a folder; %s", r.Name, r.Display, next)
 	}
