@@ -75,6 +75,9 @@ func runLSPAdd(w, errw io.Writer, dirs config.Dirs, name string, o *lspAddOption
 		Name: name, Command: argv, Languages: lspconfig.SplitList(o.languages),
 		RootMarkers: lspconfig.SplitList(o.rootMarkers), InitOptions: o.initOptions,
 	}
+	if err := s.Validate(); err != nil {
+		return usageError{err} // a name, language or option juju does not take
+	}
 	if err := lspconfig.Add(dirs.Config, s, o.replace); err != nil {
 		return err
 	}

@@ -34,6 +34,9 @@ A running juju applies the change to the plugin's next call.`,
 			if err != nil {
 				return err
 			}
+			if err := install.CheckCapabilityNames(args[1:]); err != nil {
+				return usageError{err}
+			}
 			ch, err := install.Grant(cmd.Context(), dirs.Data, args[0], args[1:], cmd.ErrOrStderr())
 			if err != nil {
 				return err

@@ -76,6 +76,12 @@ func isTerminal(r io.Reader) bool {
 // runPluginsInstall installs src; with interactive set it asks on stderr
 // about each capability not already granted and reads the answers from in.
 func runPluginsInstall(cmd *cobra.Command, src string, dirs config.Dirs, in io.Reader, interactive bool, o *pluginsInstallOptions) error {
+	if err := install.CheckSource(src, o.sha256); err != nil {
+		return usageError{err}
+	}
+	if err := install.CheckCapabilityNames(o.grants); err != nil {
+		return usageError{err}
+	}
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	opts := install.Options{
 		Data:   dirs.Data,

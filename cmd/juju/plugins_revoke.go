@@ -22,6 +22,9 @@ them fail with CAPABILITY_DENIED. Core plugins cannot be revoked.`,
 			if err != nil {
 				return err
 			}
+			if err := install.CheckCapabilityNames(args[1:]); err != nil {
+				return usageError{err}
+			}
 			ch, err := install.Revoke(cmd.Context(), dirs.Data, args[0], args[1:], cmd.ErrOrStderr())
 			if err != nil {
 				return err

@@ -36,6 +36,17 @@ func TestRunExitCodes(t *testing.T) {
 		{args: []string{"serve", "--addr", "nonsense"}, code: 2, stderr: "juju: --addr \"nonsense\" must be HOST:PORT, such as 127.0.0.1:7777\nRun 'juju serve --help' for usage.", noInOut: true},
 		{args: []string{"serve", "--addr", "127.0.0.1:77777"}, code: 2, stderr: "juju: --addr \"127.0.0.1:77777\" must be HOST:PORT, such as 127.0.0.1:7777", noInOut: true},
 		{args: []string{"serve", "--sandbox", "on"}, code: 2, stderr: "juju: --sandbox \"on\" must be one of off, prefer, require\nRun 'juju serve --help' for usage.", noInOut: true},
+		// A flag value juju does not take is a wrong command line (2),
+		// whatever command it is given to, before anything is read.
+		{args: []string{"plugins", "install", "https://example.com/p.tar.gz"}, code: 2, stderr: "--sha256 is required when installing from a URL", noInOut: true},
+		{args: []string{"plugins", "install", "./p", "--sha256", "zz"}, code: 2, stderr: `--sha256 "zz" is not 64 hex digits`, noInOut: true},
+		{args: []string{"plugins", "install", "./p", "--grant", "fs.raed"}, code: 2, stderr: `unknown capability "fs.raed" (juju knows fs.read`, noInOut: true},
+		{args: []string{"plugins", "grant", "p", "fs.read,nett"}, code: 2, stderr: `unknown capability "nett"`, noInOut: true},
+		{args: []string{"plugins", "revoke", "p", "everything"}, code: 2, stderr: `unknown capability "everything"`, noInOut: true},
+		{args: []string{"lsp", "add", "Go Pls", "--command", "gopls", "--languages", "go"}, code: 2, stderr: `name "Go Pls" must match`, noInOut: true},
+		{args: []string{"lsp", "add", "gopls", "--command", "gopls", "--languages", "golang"}, code: 2, stderr: `unknown language "golang"`, noInOut: true},
+		{args: []string{"lsp", "add", "gopls", "--command", "gopls", "--languages", "go", "--init-options", "[1]"}, code: 2, stderr: "init options must be a JSON object", noInOut: true},
+		{args: []string{"plugins", "grant", "p", "fs.read"}, code: 1, stderr: "p: no installed plugin has that name", noInOut: true},
 		// A command line right in form that names nothing there fails (1),
 		// and is not sent to the usage (2).
 		{args: []string{"clients", "revoke", "c_nope"}, code: 1, stderr: `no OAuth client "c_nope"; juju clients list shows them`, noInOut: true},

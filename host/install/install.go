@@ -124,17 +124,28 @@ func toolChanges(up *Update, prev, m *manifest.Manifest) {
 	}
 }
 
+// CheckSource checks what the command line says of a plugin's source,
+// before anything is read: a URL needs the sha256 its author published,
+// and a sha256 given is 64 hex digits.
+func CheckSource(src, sha256 string) error {
+	if isURL(src) && sha256 == "" {
+		return errors.New("--sha256 is required when installing from a URL: ask the plugin's author for the sha256 of its wasm")
+	}
+	want := strings.ToLower(strings.TrimSpace(sha256))
+	if want != "" && (len(want) != 64 || strings.Trim(want, "0123456789abcdef") != "") {
+		return fmt.Errorf("--sha256 %q is not 64 hex digits", sha256)
+	}
+	return nil
+}
+
 // Install stages, checks, compiles and installs the plugin at src: a plugin
 // folder, a .tar.gz of one, or an https URL of such an archive. Nothing in
 // the installed set changes unless every check passes.
 func Install(ctx context.Context, src string, o Options) (*Result, error) {
-	if isURL(src) && o.SHA256 == "" {
-		return nil, errors.New("--sha256 is required when installing from a URL: ask the plugin's author for the sha256 of its wasm")
+	if err := CheckSource(src, o.SHA256); err != nil {
+		return nil, err
 	}
 	want := strings.ToLower(strings.TrimSpace(o.SHA256))
-	if want != "" && (len(want) != 64 || strings.Trim(want, "0123456789abcdef") != "") {
-		return nil, fmt.Errorf("--sha256 %q is not 64 hex digits", o.SHA256)
-	}
 	unlock, err := lockData(ctx, o.Data, o.Waiting)
 	if err != nil {
 		return nil, err

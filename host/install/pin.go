@@ -150,6 +150,20 @@ func regrant(ctx context.Context, data, name string, caps []string, add bool, no
 	return ch, nil
 }
 
+// CheckCapabilityNames checks that each of names (commas separating
+// several) is a capability juju knows, or "all", before any plugin is read.
+func CheckCapabilityNames(names []string) error {
+	for _, n := range names {
+		for _, part := range strings.Split(n, ",") {
+			part = strings.TrimSpace(part)
+			if part != "" && part != "all" && !abi.Capability(part).Known() {
+				return fmt.Errorf("unknown capability %q (juju knows %s)", part, knownList())
+			}
+		}
+	}
+	return nil
+}
+
 // ParseCapabilities turns capability names into capabilities the manifest
 // asks for; "all" stands for every one of them.
 func ParseCapabilities(names []string, m *manifest.Manifest) ([]abi.Capability, error) {
