@@ -46,13 +46,19 @@ type lspEntry struct {
 	// InitOptions is the registration's initOptions as the JSON object it
 	// is, not a string of JSON a script would decode twice.
 	InitOptions json.RawMessage `json:"initOptions,omitempty"`
-	Found       bool            `json:"found"`          // the command is on PATH
-	Path        string          `json:"path,omitempty"` // where
+	// RootMarkers is always an array, empty when none was given, so a
+	// script can iterate it (CLI.md lists it among every entry's fields).
+	RootMarkers []string `json:"rootMarkers"`
+	Found       bool     `json:"found"`          // the command is on PATH
+	Path        string   `json:"path,omitempty"` // where
 }
 
 // newLSPEntry shows the registration s, its command looked up on PATH.
 func newLSPEntry(s lspconfig.Server) lspEntry {
-	e := lspEntry{Server: s}
+	e := lspEntry{Server: s, RootMarkers: s.RootMarkers}
+	if e.RootMarkers == nil {
+		e.RootMarkers = []string{}
+	}
 	if json.Valid([]byte(s.InitOptions)) {
 		e.InitOptions = json.RawMessage(s.InitOptions)
 	}

@@ -63,6 +63,19 @@ func TestLSPCommands(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &listed); err != nil || len(listed) != 3 || !listed[2].InitOptions["verbose"] {
 		t.Fatalf("list --json with initOptions (%v):\n%s", err, out)
 	}
+	// Every entry has the fields CLI.md lists, rootMarkers as an array
+	// even when none was given (ghost's), so a script can iterate it.
+	var raw []map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &raw); err != nil || len(raw) != 3 {
+		t.Fatalf("list --json (%v):\n%s", err, out)
+	}
+	for _, e := range raw {
+		for _, k := range []string{"name", "command", "languages", "rootMarkers", "found"} {
+			if v, ok := e[k]; !ok || string(v) == "null" {
+				t.Errorf("lsp list --json: entry %s has no %q:\n%s", e["name"], k, out)
+			}
+		}
+	}
 	if _, errs, code := cli("lsp", "remove", "opts"); code != 0 {
 		t.Fatalf("remove opts: %s", errs)
 	}
