@@ -46,6 +46,9 @@ func TestRunExitCodes(t *testing.T) {
 		{args: []string{"lsp", "add", "Go Pls", "--command", "gopls", "--languages", "go"}, code: 2, stderr: `name "Go Pls" must match`, noInOut: true},
 		{args: []string{"lsp", "add", "gopls", "--command", "gopls", "--languages", "golang"}, code: 2, stderr: `unknown language "golang"`, noInOut: true},
 		{args: []string{"lsp", "add", "gopls", "--command", "gopls", "--languages", "go", "--init-options", "[1]"}, code: 2, stderr: "init options must be a JSON object", noInOut: true},
+		{args: []string{"stdio", "--root", "/nonexistent/juju-root"}, code: 1, stderr: "a workspace root must be a folder that exists; create it, or name another", noInOut: true},
+		{args: []string{"audit", "--root", "/nonexistent/juju-root"}, code: 1, stderr: "a workspace root must be a folder that exists", noInOut: true},
+		{args: []string{"stdio", "--root", "root_test.go"}, code: 1, stderr: `root_test.go" is not a folder: a workspace root is a folder, such as "`, noInOut: true},
 		{args: []string{"plugins", "grant", "p", "fs.read"}, code: 1, stderr: "p: no installed plugin has that name", noInOut: true},
 		// A command line right in form that names nothing there fails (1),
 		// and is not sent to the usage (2).

@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -184,6 +185,9 @@ func openRoot(given string) (*Root, error) {
 		return nil, fmt.Errorf("policy: root %q: %w", given, err)
 	}
 	real, err := filepath.EvalSymlinks(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("policy: root %q: %w: a workspace root must be a folder that exists; create it, or name another", given, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("policy: root %q: %w", given, err)
 	}
@@ -192,7 +196,7 @@ func openRoot(given string) (*Root, error) {
 		return nil, fmt.Errorf("policy: root %q: %w", given, err)
 	}
 	if !fi.IsDir() {
-		return nil, fmt.Errorf("policy: root %q is not a folder", given)
+		return nil, fmt.Errorf("policy: root %q is not a folder: a workspace root is a folder, such as %q, the one that holds it", given, filepath.Dir(abs))
 	}
 	osr, err := os.OpenRoot(real)
 	if err != nil {
