@@ -4,11 +4,15 @@ package docs
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/pelletier/go-toml/v2"
 )
 
 // TestReadmeShowsWhatMakeRunPrints checks that each stdio client snippet
@@ -53,5 +57,123 @@ func TestReadmeShowsWhatMakeRunPrints(t *testing.T) {
 	b, _ := json.Marshal(helpJSON)
 	if string(a) != string(b) {
 		t.Errorf("README shows %s; make run prints %s", a, line)
+	}
+}
+
+// TestClientSnippetsAreValid checks every client configuration README.md and
+// CLI.md show, in the format each client reads: the JSON of Cursor and
+// Claude Desktop ("mcpServers", each server a command with args or a url
+// with headers), Codex's config.toml ([mcp_servers.NAME] with command and
+// args, or url and bearer_token_env_var, and no key Codex does not know),
+// and Claude Code's `claude mcp add` lines (options, the name, then `--`
+// and the command, or the URL). A command a JSON client starts is an
+// absolute path: Claude Desktop starts its servers without the shell's
+// PATH, so a bare "juju" is not found there.
+func TestClientSnippetsAreValid(t *testing.T) {
+	codexKeys := map[string]bool{"command": true, "args": true, "env": true, "cwd": true, "url": true,
+		"bearer_token_env_var": true, "http_headers": true, "env_http_headers": true,
+		"startup_timeout_sec": true, "tool_timeout_sec": true, "enabled": true}
+	checkArgs := func(doc string, args []any) {
+		if len(args) == 0 || args[0] != "stdio" {
+			t.Errorf("%s: a client starts juju with args %v; the first must be stdio", doc, args)
+		}
+		for i := 1; i < len(args); i++ {
+			s, _ := args[i].(string)
+			if strings.HasPrefix(s, "--") && s != "--root" && s != "--mode" && s != "--sandbox" && s != "--config" {
+				t.Errorf("%s: args %v hold %s, which the snippet should not need", doc, args, s)
+			}
+		}
+	}
+	seen := map[string]int{}
+	for _, doc := range []string{"../README.md", "CLI.md"} {
+		text, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range regexp.MustCompile("(?s)```(json|toml|sh)\n(.*?)```").FindAllStringSubmatch(string(text), -1) {
+			switch b[1] {
+			case "json":
+				var cfg struct {
+					MCPServers map[string]map[string]any `json:"mcpServers"`
+				}
+				if !strings.Contains(b[2], "mcpServers") {
+					continue
+				}
+				if err := json.Unmarshal([]byte(b[2]), &cfg); err != nil || len(cfg.MCPServers) == 0 {
+					t.Errorf("%s: a client's JSON does not parse (%v):\n%s", doc, err, b[2])
+					continue
+				}
+				for name, s := range cfg.MCPServers {
+					seen["json"]++
+					cmd, hasCmd := s["command"].(string)
+					url, hasURL := s["url"].(string)
+					switch {
+					case hasCmd && !hasURL:
+						if !filepath.IsAbs(cmd) {
+							t.Errorf("%s: server %q starts %q, not an absolute path: Claude Desktop does not search the shell's PATH", doc, name, cmd)
+						}
+						args, _ := s["args"].([]any)
+						checkArgs(doc, args)
+					case hasURL && !hasCmd:
+						h, _ := s["headers"].(map[string]any)
+						if !strings.HasSuffix(url, "/mcp") || !strings.HasPrefix(fmt.Sprint(h["Authorization"]), "Bearer ") {
+							t.Errorf("%s: server %q: url %q with headers %v; want juju's /mcp and an Authorization: Bearer header", doc, name, url, h)
+						}
+					default:
+						t.Errorf("%s: server %q has neither a command nor a url alone: %v", doc, name, s)
+					}
+				}
+			case "toml":
+				if !strings.Contains(b[2], "[mcp_servers.") {
+					continue
+				}
+				var cfg struct {
+					MCPServers map[string]map[string]any `toml:"mcp_servers"`
+				}
+				if err := toml.Unmarshal([]byte(b[2]), &cfg); err != nil || len(cfg.MCPServers) == 0 {
+					t.Errorf("%s: Codex's TOML does not parse (%v):\n%s", doc, err, b[2])
+					continue
+				}
+				for name, s := range cfg.MCPServers {
+					seen["toml"]++
+					for k := range s {
+						if !codexKeys[k] {
+							t.Errorf("%s: [mcp_servers.%s] sets %q, which Codex does not read", doc, name, k)
+						}
+					}
+					if _, ok := s["command"].(string); ok {
+						args, _ := s["args"].([]any)
+						checkArgs(doc, args)
+					} else if url, _ := s["url"].(string); !strings.HasSuffix(url, "/mcp") || s["bearer_token_env_var"] == nil {
+						t.Errorf("%s: [mcp_servers.%s] has no command, nor a url of juju's /mcp with bearer_token_env_var: %v", doc, name, s)
+					}
+				}
+			case "sh":
+				joined := strings.ReplaceAll(b[2], "\\\n", " ")
+				for _, line := range regexp.MustCompile(`(?m)^claude mcp add .*$`).FindAllString(joined, -1) {
+					seen["claude"]++
+					f := strings.Fields(line)[3:]
+					if len(f) >= 2 && f[0] == "--transport" {
+						if f[1] != "http" || len(f) < 4 || f[2] != "juju" || !strings.HasSuffix(f[3], "/mcp") ||
+							!strings.Contains(line, `--header "Authorization: Bearer `) {
+							t.Errorf("%s: %q is not claude mcp add --transport http NAME URL --header \"Authorization: Bearer …\"", doc, line)
+						}
+						continue
+					}
+					if len(f) < 4 || f[0] != "juju" || f[1] != "--" || !strings.HasSuffix(f[2], "juju") {
+						t.Errorf("%s: %q is not claude mcp add NAME -- JUJU stdio …", doc, line)
+						continue
+					}
+					args := []any{}
+					for _, a := range f[3:] {
+						args = append(args, a)
+					}
+					checkArgs(doc, args)
+				}
+			}
+		}
+	}
+	if seen["json"] < 4 || seen["toml"] < 4 || seen["claude"] < 4 {
+		t.Errorf("found %d JSON servers, %d TOML servers and %d claude mcp add lines; the documents show more", seen["json"], seen["toml"], seen["claude"])
 	}
 }
