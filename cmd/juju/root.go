@@ -61,7 +61,11 @@ can be rolled back, and each plugin holds only the capabilities it was
 granted.
 
 Start with 'juju doctor' to see what this machine offers, 'juju tools' to
-see the tools, then add 'juju stdio' to your MCP client.`,
+see the tools, then add 'juju stdio' to your MCP client.
+
+Exit status: 0 on success, 1 when the command fails (or 'juju doctor' finds
+a problem), 2 when the command line is wrong (an unknown command or flag, a
+stray argument, a flag value juju does not take).`,
 		Example: `  # Register juju with Claude Code, on the current project
   claude mcp add juju -- juju stdio
 

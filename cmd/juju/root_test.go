@@ -17,6 +17,7 @@ func TestRunExitCodes(t *testing.T) {
 	}{
 		{args: nil, code: 0, stdout: "Available Commands"},
 		{args: []string{"--help"}, code: 0, stdout: "juju stdio"},
+		{args: []string{"--help"}, code: 0, stdout: "Exit status: 0 on success, 1 when the command fails"},
 		{args: []string{"stdio", "--help"}, code: 0, stdout: "--allow-web-fetch"},
 		{args: []string{"plugins"}, code: 0, stdout: "list"},
 		{args: []string{"version"}, code: 0, stdout: "plugin abi"},
