@@ -104,6 +104,6 @@ func runApprovalDenyMany(w io.Writer, o *approvalDenyOptions) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(w, "\nDenied %d calls. Nothing was done; each client is told APPROVAL_DENIED when it calls again.\n", len(denied))
+	_, err = fmt.Fprintf(w, "\nDenied %s. Nothing was done; each client is told APPROVAL_DENIED when it calls again.\n", count(len(denied), "call"))
 	return err
 }

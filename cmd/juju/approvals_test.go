@@ -115,7 +115,9 @@ func TestApprovalsDenyMany(t *testing.T) {
 		t.Errorf("deny --client flood:\n%s", out)
 	}
 	jujuOut(t, "approvals", "deny", "--client", "oauth:c_1")
-	jujuOut(t, "approvals", "deny", "--client", `esc\x1bape`) // as listed
+	if out := jujuOut(t, "approvals", "deny", "--client", `esc\x1bape`); !strings.Contains(out, "Denied 1 call. ") { // as listed
+		t.Errorf("deny --client of one call:\n%s", out)
+	}
 	for _, id := range append(append(flood, remote...), escaped) {
 		if s := stateOf(t, id); s != "denied" {
 			t.Errorf("%s is %s, want denied", id, s)
