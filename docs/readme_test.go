@@ -177,3 +177,32 @@ func TestClientSnippetsAreValid(t *testing.T) {
 		t.Errorf("found %d JSON servers, %d TOML servers and %d claude mcp add lines; the documents show more", seen["json"], seen["toml"], seen["claude"])
 	}
 }
+
+// TestReadmeLSPLinesAreCLIs checks that each `juju lsp add` line README.md
+// shows is, word for word, the registration CLI.md's table gives for that
+// server, so the two never register a server differently.
+func TestReadmeLSPLinesAreCLIs(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli, err := os.ReadFile("CLI.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	table := map[string]string{}
+	for _, m := range regexp.MustCompile("`(juju lsp add ([a-z0-9.-]+) [^`]*)`").FindAllStringSubmatch(string(cli), -1) {
+		table[m[2]] = fields(m[1])
+	}
+	joined := strings.ReplaceAll(string(readme), "\\\n", " ")
+	lines := regexp.MustCompile(`(?m)^juju lsp add ([a-z0-9.-]+) .*$`).FindAllStringSubmatch(joined, -1)
+	if len(lines) == 0 || len(table) < 5 {
+		t.Fatalf("found %d lsp add lines in README.md and %d in CLI.md's table", len(lines), len(table))
+	}
+	for _, l := range lines {
+		if want, ok := table[l[1]]; !ok || fields(l[0]) != want {
+			t.Errorf("README.md registers %s with\n  %s\nCLI.md's table with\n  %s", l[1], fields(l[0]), want)
+		}
+	}
+}
