@@ -64,6 +64,9 @@ workspace.`,
 			if len(args) > 1 {
 				return usageError{fmt.Errorf("juju rollback takes at most one change id, got %d", len(args))}
 			}
+			if len(args) == 1 && !journal.ValidID(args[0]) {
+				return usageError{fmt.Errorf("%s is not a change id; ids look like c000042 (c42 and 42 work too), and juju rollback alone lists them", visible.Quote(args[0]))}
+			}
 			if o.after && len(args) == 0 {
 				return usageError{errors.New("--after needs a change id")}
 			}

@@ -47,6 +47,8 @@ func TestRunExitCodes(t *testing.T) {
 		{args: []string{"lsp", "add", "Go Pls", "--command", "gopls", "--languages", "go"}, code: 2, stderr: `name "Go Pls" must match`, noInOut: true},
 		{args: []string{"lsp", "add", "gopls", "--command", "gopls", "--languages", "golang"}, code: 2, stderr: `unknown language "golang"`, noInOut: true},
 		{args: []string{"lsp", "add", "gopls", "--command", "gopls", "--languages", "go", "--init-options", "[1]"}, code: 2, stderr: "init options must be a JSON object", noInOut: true},
+		{args: []string{"rollback", "latest"}, code: 2, stderr: `"latest" is not a change id; ids look like c000042 (c42 and 42 work too), and juju rollback alone lists them`, noInOut: true},
+		{args: []string{"rollback", "c0"}, code: 2, stderr: `"c0" is not a change id`, noInOut: true},
 		{args: []string{"stdio", "--root", "/nonexistent/juju-root"}, code: 1, stderr: "a workspace root must be a folder that exists; create it, or name another", noInOut: true},
 		{args: []string{"audit", "--root", "/nonexistent/juju-root"}, code: 1, stderr: "a workspace root must be a folder that exists", noInOut: true},
 		{args: []string{"stdio", "--root", "root_test.go"}, code: 1, stderr: `root_test.go" is not a folder: a workspace root is a folder, such as "`, noInOut: true},

@@ -215,3 +215,10 @@ func putRecord(tx *bolt.Tx, r *record) error {
 	}
 	return tx.Bucket(bucketChanges).Put([]byte(r.ID), v)
 }
+
+// ValidID reports whether s has the form of a change id: c000042, c42 or
+// 42, as juju rollback and rollback_changes take it.
+func ValidID(s string) bool {
+	_, ok := normalizeID(s)
+	return ok
+}
