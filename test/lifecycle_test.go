@@ -349,7 +349,7 @@ func TestInstallFromURL(t *testing.T) {
 	url := srv.URL + "/reader.tar.gz"
 
 	_, errs, code := cli(t, home, env, "plugins", "install", url)
-	if code != 1 || !strings.Contains(errs, "--sha256 is required") {
+	if code != 2 || !strings.Contains(errs, "--sha256 is required") { // a wrong command line
 		t.Errorf("no --sha256: exit %d, %q", code, errs)
 	}
 	_, errs, code = cli(t, home, env, "plugins", "install", url, "--sha256", strings.Repeat("0", 64))
