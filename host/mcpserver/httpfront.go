@@ -38,9 +38,9 @@ const mcpPath = "/mcp"
 //  6. a request that may take long (one with an id, an event stream) must
 //     find room under its principal's share of busy connections (a tool
 //     call gets TOO_LARGE, anything else 503: busy);
-//  7. an event stream (a session's GET, subscriptions/listen) must be its
-//     session's only GET stream (409) and find room under the principal's
-//     share of streams (503);
+//  7. an event stream (a session's GET, subscriptions/listen) must find
+//     room under the principal's share of streams (503); a session's GET
+//     stream replaces the session's older one, which is closed;
 //  8. mcp-go, writing through rpcWriter.
 type front struct {
 	origins  origins
@@ -396,8 +396,10 @@ type directCalls interface {
 // session's GET stream, tied to its session (sessions.attach), or a
 // subscriptions/listen request. It returns the context to serve the
 // request in and the stream's end, or answers a refusal and returns false:
-// 409 for a second GET stream on one session, 503 past the principal's
-// share of streams.
+// 503 past the principal's share of streams. A GET stream replaces the
+// session's older one, whose connection is closed as its handler returns
+// (end panics with http.ErrAbortHandler): a tunnel that dropped its client
+// without a word is told so, and frees what it held.
 func (f *front) holdStream(ctx context.Context, w http.ResponseWriter, r *http.Request, principal string, cred credential, msg request) (context.Context, func(), bool) {
 	id := r.Header.Get(server.HeaderKeySessionID)
 	get := r.Method == http.MethodGet && id != ""
@@ -405,14 +407,15 @@ func (f *front) holdStream(ctx context.Context, w http.ResponseWriter, r *http.R
 		return ctx, func() {}, true
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	detach := func() {}
+	detach, replaced := func() {}, func() bool { return false }
 	if get {
-		var ok bool
-		if detach, ok = f.sessions.attach(id, cancel); !ok {
+		rc := http.NewResponseController(w)
+		cut := func() {
 			cancel()
-			httpError(w, http.StatusConflict, "this session has a GET stream open already, and may have one at a time: close it first")
-			return ctx, nil, false
+			// A write blocked on a connection that reads nothing fails now.
+			rc.SetWriteDeadline(time.Now())
 		}
+		detach, replaced = f.sessions.attach(id, cancel, cut)
 	}
 	remove, ok := f.streams.add(&stream{principal: principal, cred: cred, listen: msg.listen, cancel: cancel})
 	if !ok {
@@ -423,7 +426,15 @@ func (f *front) holdStream(ctx context.Context, w http.ResponseWriter, r *http.R
 		httpError(w, http.StatusServiceUnavailable, "too many open event streams: close one (a GET stream, a subscriptions/listen request), or retry later")
 		return ctx, nil, false
 	}
-	return ctx, func() { remove(); detach(); cancel() }, true
+	return ctx, func() {
+		remove()
+		detach()
+		cancel()
+		if replaced() {
+			f.log.Debug("closed a GET stream replaced by a newer one on its session")
+			panic(http.ErrAbortHandler)
+		}
+	}, true
 }
 
 // tooLarge answers a POST whose body was over the limit and read to its

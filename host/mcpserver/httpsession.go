@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -43,7 +44,7 @@ const localRoom = 8
 type sessionEntry struct {
 	owner  string // the principal; "" until the initialize answer is written
 	last   time.Time
-	stream *context.CancelFunc // ends the session's GET stream; nil when none
+	stream *getStream // the session's GET stream; nil when none
 	// cred is the bearer token of an OAuth principal's last request on
 	// the session and the resource it was checked for: the session lasts
 	// only as long as that token is valid (sessions.unauthorized).
@@ -155,35 +156,63 @@ func (s *sessions) unbound(id string) bool {
 	return ok && e.owner == ""
 }
 
+// getStream is a session's GET stream, as attach knows it.
+type getStream struct {
+	cancel func()        // ends the stream
+	cut    func()        // ends the stream as replaced (attach)
+	ended  chan struct{} // closed once its handler has returned
+}
+
 // attach ties a GET stream to its session: ending the session (DELETE,
 // eviction, the idle sweep) ends the stream, which mcp-go would leave
-// open. A session has one GET stream at a time: ok is false while it has
-// one already. The returned function detaches it.
-func (s *sessions) attach(id string, cancel context.CancelFunc) (detach func(), ok bool) {
+// open. A session has one GET stream at a time, and the newest wins: the
+// stream it has already is ended (end), and attach waits, up to
+// replaceWait, for its handler to return, so that the two never take
+// turns at the session's messages. A client opens a new GET stream when
+// it believes its last one gone, and one dropped by a tunnel may still be
+// open on juju's side, unknown to it: refusing the new one left the
+// client no stream at all (docs/RATIONALE.md). The caller has checked
+// that the request is the session's principal's (use). The returned
+// function detaches the stream once its handler returns; replaced
+// reports whether a newer stream ended this one.
+func (s *sessions) attach(id string, cancel, cut func()) (detach func(), replaced func() bool) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	e, live := s.byID[id]
-	switch {
-	case !live:
+	if !live {
+		s.mu.Unlock()
 		cancel()
-		return func() {}, true
-	case e.stream != nil:
-		return nil, false
+		return func() {}, func() bool { return false }
 	}
-	mine := &cancel
+	old := e.stream
+	var ousted atomic.Bool
+	mine := &getStream{cancel: cancel, cut: func() { ousted.Store(true); cut() }, ended: make(chan struct{})}
 	e.stream = mine
+	s.mu.Unlock()
+	if old != nil {
+		old.cut()
+		select {
+		case <-old.ended:
+		case <-time.After(replaceWait):
+		}
+	}
 	return func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if e.stream == mine {
 			e.stream = nil
 		}
-	}, true
+		close(mine.ended)
+	}, ousted.Load
 }
+
+// replaceWait bounds how long a new GET stream waits for the one it
+// replaces to end: a write of the old one blocked on a connection that
+// reads nothing may hold it up to Limits.WriteTimeout.
+const replaceWait = 2 * time.Second
 
 func (e *sessionEntry) closeStream() {
 	if e.stream != nil {
-		(*e.stream)()
+		e.stream.cancel()
 		e.stream = nil
 	}
 }
