@@ -107,8 +107,9 @@ func (s *server) listenStream(t *testing.T, hdr map[string]string) int {
 
 // One OAuth client holds 16 event streams at most, GET streams and
 // subscriptions/listen streams together, and one GET stream per session:
-// a new one on a session replaces the old, and past the share the next is
-// refused (503), while the owner's clients still open theirs and call tools.
+// a new one on a session replaces the old once that one is 10 s old (409
+// before), and past the share the next is refused (503), while the
+// owner's clients still open theirs and call tools.
 func TestServeStreamsPerClient(t *testing.T) {
 	root := workspace(t, map[string]string{"a.txt": "alpha\n"})
 	srv := startServe(t, root, "--mode", "inspect")
@@ -120,18 +121,22 @@ func TestServeStreamsPerClient(t *testing.T) {
 		t.Fatalf("GET stream: %v %v", first, err)
 	}
 	ended := drain(first)
-	for range 3 {
-		res, err := srv.openGet(t, sh)
-		if err != nil || res.StatusCode != 200 {
-			t.Fatalf("a new GET stream on one session: %v %v, want 200", res, err)
-		}
-		select {
-		case <-ended:
-		case <-time.After(5 * time.Second):
-			t.Fatal("the GET stream a new one replaced is still open")
-		}
-		ended = drain(res)
+	res, err := srv.openGet(t, sh)
+	if err != nil || res.StatusCode != http.StatusConflict {
+		t.Fatalf("a second GET stream on one session, seconds after the first: %v %v, want 409", res, err)
 	}
+	res.Body.Close()
+	time.Sleep(10*time.Second + 500*time.Millisecond)
+	res, err = srv.openGet(t, sh)
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("a new GET stream on one session whose stream is 10 s old: %v %v, want 200", res, err)
+	}
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the GET stream a new one replaced is still open")
+	}
+	drain(res)
 	for i := range 15 {
 		if c := srv.listenStream(t, b); c != 200 {
 			t.Fatalf("listen stream %d of the client: %d", i+1, c)
@@ -140,7 +145,7 @@ func TestServeStreamsPerClient(t *testing.T) {
 	if c := srv.listenStream(t, b); c != http.StatusServiceUnavailable {
 		t.Fatalf("the client's 17th stream: %d, want 503", c)
 	}
-	res, err := srv.openGet(t, merge(b, map[string]string{"Mcp-Session-Id": srv.initSession(t, b)}))
+	res, err = srv.openGet(t, merge(b, map[string]string{"Mcp-Session-Id": srv.initSession(t, b)}))
 	if err != nil || res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
 		t.Fatalf("a GET stream past the client's share: %v %v, want 503 with Retry-After", res, err)
 	}

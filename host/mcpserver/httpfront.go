@@ -40,7 +40,8 @@ const mcpPath = "/mcp"
 //     call gets TOO_LARGE, anything else 503: busy);
 //  7. an event stream (a session's GET, subscriptions/listen) must find
 //     room under the principal's share of streams (503); a session's GET
-//     stream replaces the session's older one, which is closed;
+//     stream replaces the session's older one, which is closed, once that
+//     one is 10 s old (409 before);
 //  8. mcp-go, writing through rpcWriter.
 type front struct {
 	origins  origins
@@ -396,7 +397,8 @@ type directCalls interface {
 // session's GET stream, tied to its session (sessions.attach), or a
 // subscriptions/listen request. It returns the context to serve the
 // request in and the stream's end, or answers a refusal and returns false:
-// 503 past the principal's share of streams. A GET stream replaces the
+// 503 past the principal's share of streams, 409 for a GET stream on a
+// session whose stream is younger than replaceAfter. A GET stream replaces the
 // session's older one, whose connection is closed as its handler returns
 // (end panics with http.ErrAbortHandler): a tunnel that dropped its client
 // without a word is told so, and frees what it held.
@@ -415,7 +417,12 @@ func (f *front) holdStream(ctx context.Context, w http.ResponseWriter, r *http.R
 			// A write blocked on a connection that reads nothing fails now.
 			rc.SetWriteDeadline(time.Now())
 		}
-		detach, replaced = f.sessions.attach(id, cancel, cut)
+		var ok bool
+		if detach, replaced, ok = f.sessions.attach(id, cancel, cut); !ok {
+			cancel()
+			httpError(w, http.StatusConflict, "this session's GET stream was opened less than 10 s ago, and a session has one at a time: use that one, or open a new one once it is older")
+			return ctx, nil, false
+		}
 	}
 	remove, ok := f.streams.add(&stream{principal: principal, cred: cred, listen: msg.listen, cancel: cancel})
 	if !ok {

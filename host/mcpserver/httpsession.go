@@ -158,9 +158,10 @@ func (s *sessions) unbound(id string) bool {
 
 // getStream is a session's GET stream, as attach knows it.
 type getStream struct {
-	cancel func()        // ends the stream
-	cut    func()        // ends the stream as replaced (attach)
-	ended  chan struct{} // closed once its handler has returned
+	cancel  func()        // ends the stream
+	cut     func()        // ends the stream as replaced (attach)
+	ended   chan struct{} // closed once its handler has returned
+	started time.Time     // when it was attached
 }
 
 // attach ties a GET stream to its session: ending the session (DELETE,
@@ -172,20 +173,29 @@ type getStream struct {
 // it believes its last one gone, and one dropped by a tunnel may still be
 // open on juju's side, unknown to it: refusing the new one left the
 // client no stream at all (docs/RATIONALE.md). The caller has checked
-// that the request is the session's principal's (use). The returned
+// that the request is the session's principal's (use). A stream younger
+// than replaceAfter is not replaced: ok is false, and the new one is
+// refused (409), so that a client holding two GET streams on one session
+// (opening a second seconds after the first) does not have them replace
+// each other in turn, each reconnect ending the other. The returned
 // function detaches the stream once its handler returns; replaced
 // reports whether a newer stream ended this one.
-func (s *sessions) attach(id string, cancel, cut func()) (detach func(), replaced func() bool) {
+func (s *sessions) attach(id string, cancel, cut func()) (detach func(), replaced func() bool, ok bool) {
 	s.mu.Lock()
 	e, live := s.byID[id]
 	if !live {
 		s.mu.Unlock()
 		cancel()
-		return func() {}, func() bool { return false }
+		return func() {}, func() bool { return false }, true
 	}
 	old := e.stream
+	now := s.now()
+	if old != nil && now.Sub(old.started) < replaceAfter {
+		s.mu.Unlock()
+		return nil, nil, false
+	}
 	var ousted atomic.Bool
-	mine := &getStream{cancel: cancel, cut: func() { ousted.Store(true); cut() }, ended: make(chan struct{})}
+	mine := &getStream{cancel: cancel, cut: func() { ousted.Store(true); cut() }, ended: make(chan struct{}), started: now}
 	e.stream = mine
 	s.mu.Unlock()
 	if old != nil {
@@ -202,8 +212,14 @@ func (s *sessions) attach(id string, cancel, cut func()) (detach func(), replace
 			e.stream = nil
 		}
 		close(mine.ended)
-	}, ousted.Load
+	}, ousted.Load, true
 }
+
+// replaceAfter is the age a session's GET stream must reach before a new
+// one may replace it. A tunnel that dropped a stream without a word
+// leaves it open far longer than this before its client gives up on it,
+// while a client opening two streams does so seconds apart.
+const replaceAfter = 10 * time.Second
 
 // replaceWait bounds how long a new GET stream waits for the one it
 // replaces to end: a write of the old one blocked on a connection that

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -101,16 +102,35 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Fatal(what)
 }
 
-// A session has one GET stream at a time, the newest: each new one is
-// welcome, and the one it replaces ends, its connection closed (the read
-// fails rather than meet the stream's end), so one stream is counted.
+// A session has one GET stream at a time, the newest: a new one is
+// welcome once the session's stream is replaceAfter old, and the one it
+// replaces ends, its connection closed (the read fails rather than meet
+// the stream's end), so one stream is counted. A new one sooner is 409
+// and leaves the stream as it is, so that two streams a client holds on
+// one session cannot replace each other in turn.
 func TestFrontOneGetStreamPerSession(t *testing.T) {
 	rig := newRig(t, "", Limits{})
+	var clock atomic.Int64
+	clock.Store(time.Now().UnixNano())
+	rig.front.sessions.now = func() time.Time { return time.Unix(0, clock.Load()) }
 	srv := httptest.NewServer(rig.front)
 	t.Cleanup(srv.Close)
 	sid := map[string]string{server.HeaderKeySessionID: rig.initialize(t, nil)}
 	_, ended := openStream(t, srv.URL, sid)
 	for range 3 {
+		clock.Add(int64(replaceAfter - time.Second))
+		res, cancel, err := openEvents(t, srv.URL, "GET", "", sid)
+		if err != nil || res.StatusCode != http.StatusConflict {
+			t.Fatalf("a GET stream on a session whose stream is %v old: %v %v, want 409", replaceAfter-time.Second, res, err)
+		}
+		res.Body.Close()
+		cancel()
+		select {
+		case <-ended:
+			t.Fatal("a refused GET stream ended the session's stream")
+		case <-time.After(100 * time.Millisecond):
+		}
+		clock.Add(int64(time.Second))
 		var next <-chan error
 		_, next = openStream(t, srv.URL, sid)
 		select {
