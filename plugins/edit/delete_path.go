@@ -24,5 +24,5 @@ func deletePath(_ *juju.Call, in DeletePathArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return juju.Text(summary("Deleted "+in.Path, res)).WithStructured(res), nil
+	return juju.Text(summary("Deleted "+juju.PathText(in.Path), res)).WithStructured(res), nil
 }

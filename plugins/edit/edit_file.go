@@ -30,5 +30,5 @@ func editFile(_ *juju.Call, in EditFileArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return juju.Text(summary("Edited "+in.Path, res)).WithStructured(res), nil
+	return juju.Text(summary("Edited "+juju.PathText(in.Path), res)).WithStructured(res), nil
 }

@@ -21,5 +21,5 @@ func makeDirectory(_ *juju.Call, in MakeDirectoryArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return juju.Text(summary("Made "+in.Path, res)).WithStructured(res), nil
+	return juju.Text(summary("Made "+juju.PathText(in.Path), res)).WithStructured(res), nil
 }

@@ -24,5 +24,5 @@ func movePath(_ *juju.Call, in MovePathArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return juju.Text(summary("Moved "+in.Path+" to "+in.Destination, res)).WithStructured(res), nil
+	return juju.Text(summary("Moved "+juju.PathText(in.Path)+" to "+juju.PathText(in.Destination), res)).WithStructured(res), nil
 }

@@ -27,5 +27,5 @@ func writeFile(_ *juju.Call, in WriteFileArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return juju.Text(summary("Wrote "+in.Path, res)).WithStructured(res), nil
+	return juju.Text(summary("Wrote "+juju.PathText(in.Path), res)).WithStructured(res), nil
 }
