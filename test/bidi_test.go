@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// juju's own sentences in a result — the first line of a change — give a path or a command the model sent as
+// juju's own sentences in a result — the first line of a change, the
+// command line a result echoes — give a path or a command the model sent as
 // juju.LineText does: a bidi override, mark or isolate, a zero-width
 // character or a control character in it is escaped, so it cannot reorder
 // or hide what the line says (Trojan Source). A file's content, read
@@ -30,6 +31,11 @@ func TestJujuLinesEscapeFormatCharacters(t *testing.T) {
 		if !strings.HasPrefix(got, c.want) {
 			t.Errorf("%s: first line %q, want it to start %q", c.tool, got, c.want)
 		}
+	}
+
+	got := s.ok("run_command", map[string]any{"command": "true #\u200f\u061c\u200b\ufeff\u202e"})
+	if l := firstLine(got); l != `$ true #\u200f\u061c\u200b\ufeff\u202e` {
+		t.Errorf("run_command echoes its command line as %q:\n%s", l, got)
 	}
 
 	if got := s.ok("read_file", map[string]any{"path": "a.txt"}); !strings.Contains(got, "x\u202ey\u200f") {

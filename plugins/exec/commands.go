@@ -192,10 +192,10 @@ func writePart(b *strings.Builder, name, fence, part string, from int64, jobID s
 }
 
 // cleanLine is what the model wrote (a command line) as it stands in
-// juju's text: its control characters escaped (appendClean), line feeds
-// kept.
+// juju's text: its control and format characters escaped as
+// juju.LineText escapes them (hidesInLine), line feeds kept.
 func cleanLine(s string) []byte {
-	out, _ := appendClean(nil, s, len(s)*6)
+	out, _ := appendEscaped(nil, s, len(s)*6, hidesInLine)
 	return out
 }
 

@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -34,6 +35,11 @@ func writeFenced(b *strings.Builder, label, fence, text string, budget int) int 
 // U+FFFD. It stops before the piece that would take dst past budget
 // bytes and returns how many bytes of s it took.
 func appendClean(dst []byte, s string, budget int) ([]byte, int) {
+	return appendEscaped(dst, s, budget, hidesText)
+}
+
+// appendEscaped is appendClean escaping the non-ASCII runes hides names.
+func appendEscaped(dst []byte, s string, budget int, hides func(rune) bool) ([]byte, int) {
 	for i := 0; i < len(s); {
 		c, n := s[i], 1
 		var piece string
@@ -55,7 +61,9 @@ func appendClean(dst []byte, s string, budget int) ([]byte, int) {
 					n++
 				}
 				piece = "\uFFFD"
-			case hidesText(r):
+			case hides(r) && r > 0xffff:
+				piece, n = fmt.Sprintf(`\U%08x`, r), size
+			case hides(r):
 				piece, n = fmt.Sprintf(`\u%04x`, r), size
 			default:
 				piece, n = s[i:i+size], size
@@ -68,6 +76,15 @@ func appendClean(dst []byte, s string, budget int) ([]byte, int) {
 		i += n
 	}
 	return dst, len(s)
+}
+
+// hidesInLine reports whether a line of juju's own (cleanLine) escapes
+// the non-ASCII rune r: what juju.LineText escapes, every format
+// character included (the bidi marks U+200E, U+200F and U+061C, the
+// zero-width characters, the BOM, tags), not only the overrides and
+// isolates hidesText names.
+func hidesInLine(r rune) bool {
+	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
 // hidesText reports whether appendClean escapes the non-ASCII rune r.
