@@ -135,3 +135,20 @@ func TestAppendClean(t *testing.T) {
 		t.Errorf("budget: %q, %d", got, used)
 	}
 }
+
+// The command line a result echoes escapes what juju.LineText escapes,
+// bidi marks and zero-width characters included; a line feed stays.
+func TestCleanLineEscapesFormatCharacters(t *testing.T) {
+	for in, want := range map[string]string{
+		"echo hi":                "echo hi",
+		"a\u200fb\u061cc\u200ed": `a\u200fb\u061cc\u200ed`,
+		"x\u200by\ufeffz\u202e":  `x\u200by\ufeffz\u202e`,
+		"tag\U000e0041":          `tag\U000e0041`,
+		"a\nb\x1b[2J\u0085":      "a\nb\\x1b[2J\\u0085",
+		"ok привет é":            "ok привет é",
+	} {
+		if got := string(cleanLine(in)); got != want {
+			t.Errorf("cleanLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
