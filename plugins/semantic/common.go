@@ -72,10 +72,11 @@ func lastSegment(c string) string {
 	return c
 }
 
-// position formats path:line:column.
+// position formats path:line:column, the path as a line shows it
+// (juju.PathText).
 func position(path string, line, column int) string {
 	b := make([]byte, 0, len(path)+24)
-	b = strconv.AppendInt(append(append(b, path...), ':'), int64(line), 10)
+	b = strconv.AppendInt(append(juju.AppendPathText(b, path), ':'), int64(line), 10)
 	if column > 0 {
 		b = strconv.AppendInt(append(b, ':'), int64(column), 10)
 	}
