@@ -1,8 +1,12 @@
 package test
 
 import (
+	"bytes"
+	"image"
+	pngpkg "image/png"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // juju's own sentences in a result — the first line of a change, the
@@ -40,5 +44,52 @@ func TestJujuLinesEscapeFormatCharacters(t *testing.T) {
 
 	if got := s.ok("read_file", map[string]any{"path": "a.txt"}); !strings.Contains(got, "x\u202ey\u200f") {
 		t.Errorf("read_file altered the file's content:\n%q", got)
+	}
+}
+
+// The notes read tools write about a file — that it is empty, binary,
+// starts with a BOM, links elsewhere, could not be read, an image's size,
+// a symbol index's file — name it as juju.PathText does: a file name's bidi
+// override or mark cannot reorder the note. The content itself is not
+// escaped (TestJujuLinesEscapeFormatCharacters).
+func TestReadNotesEscapeFileNames(t *testing.T) {
+	var png bytes.Buffer
+	if err := pngpkg.Encode(&png, image.NewGray(image.Rect(0, 0, 2, 2))); err != nil {
+		t.Fatal(err)
+	}
+	root := workspace(t, map[string]string{
+		"e\u202e.txt": "",
+		"b\u202e.bin": "\x00\x01\x02\x03binary\x00",
+		"m\u200f.txt": "\ufeffhello\n",
+		"t\u202e.txt": "t\n",
+		"l\u2066.txt": "->t\u202e.txt",
+		"s\u202e.py":  "def f():\n    pass\n",
+		"i\u202e.png": png.String(),
+	})
+	s := start(t, root, "--mode", "trusted")
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"read_file", map[string]any{"path": "e\u202e.txt"}, `("e\u202e.txt" is empty)`},
+		{"read_file", map[string]any{"path": "b\u202e.bin"}, `"b\u202e.bin" is a binary file`},
+		{"read_file", map[string]any{"path": "m\u200f.txt"}, `["m\u200f.txt" starts with a UTF-8 byte-order mark`},
+		{"file_info", map[string]any{"path": "l\u2066.txt"}, `symlink to: "t\u202e.txt"`},
+		{"document_symbols", map[string]any{"path": "s\u202e.py"}, `symbol in "s\u202e.py";`},
+		{"read_image", map[string]any{"path": "i\u202e.png"}, `"i\u202e.png": PNG image`},
+	} {
+		res := s.call(c.tool, c.args)
+		got := text(res)
+		if !strings.Contains(got, c.want) {
+			t.Errorf("%s %q: no %q in\n%q", c.tool, c.args["path"], c.want, got)
+		}
+		if i := strings.IndexFunc(got, func(r rune) bool { return unicode.Is(unicode.Cf, r) }); i >= 0 {
+			t.Errorf("%s %q: a format character reaches the text at %d: %q", c.tool, c.args["path"], i, got)
+		}
+	}
+	got := s.fail("read_files", map[string]any{"paths": []string{"x\u202e1.txt", "x\u202e2.txt"}}, "NOT_FOUND")
+	if !strings.Contains(got, `"x\u202e1.txt": NOT_FOUND`) || strings.ContainsRune(got, '\u202e') {
+		t.Errorf("read_files names the paths it could not read as %q", got)
 	}
 }

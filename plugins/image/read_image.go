@@ -108,7 +108,7 @@ func readImage(_ *juju.Call, in ReadImageArgs) (*juju.Result, error) {
 		out.Downscaled = true
 	}
 	out.Bytes = len(data)
-	note := fmt.Sprintf("%s: %s image, %d×%d px, %d bytes", out.Path, strings.ToUpper(f), out.OriginalWidth, out.OriginalHeight, out.FileBytes)
+	note := fmt.Sprintf("%s: %s image, %d×%d px, %d bytes", juju.PathText(out.Path), strings.ToUpper(f), out.OriginalWidth, out.OriginalHeight, out.FileBytes)
 	if out.Downscaled {
 		note += fmt.Sprintf("; returned scaled down to %d×%d px as %s (%d bytes)", out.Width, out.Height, out.MimeType, out.Bytes)
 	}

@@ -29,7 +29,7 @@ func fileInfo(_ *juju.Call, in FileInfoArgs) (*juju.Result, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "path: %s\ntype: %s\nsize: %s\nmodified: %s\nmode: %s\n", juju.PathText(st.Path), st.Type, exactSize(st.Size), st.ModTime, st.Mode)
 	if st.Link != "" {
-		fmt.Fprintf(&b, "symlink to: %s\n", st.Link)
+		fmt.Fprintf(&b, "symlink to: %s\n", juju.PathText(st.Link))
 	}
 	switch {
 	case st.SHA256 != "":

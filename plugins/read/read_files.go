@@ -149,7 +149,7 @@ func allFailed(files []FileRead) error {
 			reasons = append(reasons, fmt.Sprintf("and %d more", len(files)-i))
 			break
 		}
-		reasons = append(reasons, fmt.Sprintf("%s: %s (%s)", f.Path, f.Error.Code, f.Error.Message))
+		reasons = append(reasons, fmt.Sprintf("%s: %s (%s)", juju.PathText(f.Path), f.Error.Code, f.Error.Message))
 	}
 	if len(files) == 1 {
 		return juju.Errorf(files[0].Error.Code, "the path could not be read: %s", reasons[0])

@@ -225,28 +225,28 @@ func describeBinary(ft *FileText) (*FileText, error) {
 func render(ft *FileText, numbered bool) string {
 	if ft.Binary && (ft.MimeType == utf16LE || ft.MimeType == utf16BE) {
 		return fmt.Sprintf("%s is %s, %s, too large for read_file to convert (it converts UTF-16 files up to 16 MiB). search_code searches it; to read or edit it, convert it with a command (iconv -f UTF-16 -t UTF-8).",
-			ft.Path, ft.FileType, size(ft.Size))
+			juju.PathText(ft.Path), ft.FileType, size(ft.Size))
 	}
 	if ft.Binary {
 		hint := "its bytes are not shown"
 		if strings.HasPrefix(ft.MimeType, "image/") {
 			hint += "; use read_image to see it"
 		}
-		return fmt.Sprintf("%s is a binary file (%s, %s, %s); %s.", ft.Path, ft.FileType, ft.MimeType, size(ft.Size), hint)
+		return fmt.Sprintf("%s is a binary file (%s, %s, %s); %s.", juju.PathText(ft.Path), ft.FileType, ft.MimeType, size(ft.Size), hint)
 	}
 	if ft.TotalLines == 0 && ft.content == "" && ft.ByteOffset == 0 {
-		return fmt.Sprintf("(%s is empty)", ft.Path)
+		return fmt.Sprintf("(%s is empty)", juju.PathText(ft.Path))
 	}
 	notice := notice(ft)
 	if ft.bom {
-		mark := fmt.Sprintf("[%s starts with a UTF-8 byte-order mark, not shown: edit_file, apply_patch and write_file keep it.]", ft.Path)
+		mark := fmt.Sprintf("[%s starts with a UTF-8 byte-order mark, not shown: edit_file, apply_patch and write_file keep it.]", juju.PathText(ft.Path))
 		if notice != "" {
 			mark += "\n" + notice
 		}
 		notice = mark
 	}
 	if ft.Encoding != "" {
-		enc := fmt.Sprintf("[%s is UTF-16 text (%s), shown converted to UTF-8. edit_file, apply_patch and write_file take UTF-8 text as shown and keep the file UTF-16.]", ft.Path, ft.Encoding)
+		enc := fmt.Sprintf("[%s is UTF-16 text (%s), shown converted to UTF-8. edit_file, apply_patch and write_file take UTF-8 text as shown and keep the file UTF-16.]", juju.PathText(ft.Path), ft.Encoding)
 		if notice != "" {
 			enc += "\n" + notice
 		}

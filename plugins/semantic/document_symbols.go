@@ -78,7 +78,7 @@ func documentSymbols(_ *juju.Call, in DocumentSymbolsArgs) (*juju.Result, error)
 	}
 	var b textBuilder
 	out.Count = writeTree(&b, out.Symbols, 0)
-	summary := fmt.Sprintf("[%d %s in %s; ", out.Count, plural(out.Count, "symbol", "symbols"), out.Path)
+	summary := fmt.Sprintf("[%d %s in %s; ", out.Count, plural(out.Count, "symbol", "symbols"), juju.PathText(out.Path))
 	if out.Source == sourceHeuristic {
 		summary += "heuristic index"
 	} else {
