@@ -179,7 +179,7 @@ func oneChange(h *History, offset int) string {
 func writeHeader(b *strings.Builder, c abi.ChangeInfo) {
 	fmt.Fprintf(b, "%s  %s  %s", c.ID, c.Time, c.Tool)
 	if c.Client != "" {
-		fmt.Fprintf(b, " (client %s)", c.Client)
+		fmt.Fprintf(b, " (client %s)", juju.LineText(c.Client))
 	}
 	if c.RolledBackBy != "" {
 		fmt.Fprintf(b, "  [rolled back by %s]", c.RolledBackBy)
