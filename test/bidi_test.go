@@ -109,3 +109,19 @@ func TestChangeHistoryEscapesClientNames(t *testing.T) {
 		t.Errorf("change_history names the client so:\n%s", got)
 	}
 }
+
+// git_commit's result echoes git's summary line, which holds the subject
+// the model wrote: its bidi override, mark and terminal escape are escaped
+// as in the command line a command's result echoes.
+func TestGitCommitSummaryEscapesTheSubject(t *testing.T) {
+	root := gitRepo(t)
+	s := startExec(t, root)
+	got := s.ok("git_commit", map[string]any{"message": "fix exe.\u202etxt\u200f\x1b[2J\n\nbody", "all": true})
+	lines := strings.Split(got, "\n")
+	if len(lines) < 2 || !strings.HasSuffix(lines[1], ` fix exe.\u202etxt\u200f\x1b[2J`) {
+		t.Errorf("git_commit gives the summary line as %q:\n%s", lines[min(1, len(lines)-1)], got)
+	}
+	if strings.ContainsAny(got, "\u202e\u200f\x1b") {
+		t.Errorf("a bidi or control character reaches git_commit's text:\n%q", got)
+	}
+}

@@ -161,7 +161,7 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 		res.Branch, on = "(detached)", "a detached HEAD"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "committed %s on %s\n%s\n", res.Commit, on, res.Summary)
+	fmt.Fprintf(&b, "committed %s on %s\n%s\n", res.Commit, on, cleanLine(res.Summary))
 	if len(res.Staged) > 0 {
 		fmt.Fprintf(&b, "staged: %s\n", strings.Join(quoteAll(res.Staged), ", "))
 	}
