@@ -125,3 +125,27 @@ func TestGitCommitSummaryEscapesTheSubject(t *testing.T) {
 		t.Errorf("a bidi or control character reaches git_commit's text:\n%q", got)
 	}
 }
+
+// The errors read_file, preview_changes and document_symbols write about a
+// path name it as juju.PathText does.
+func TestErrorsEscapeFileNames(t *testing.T) {
+	root := workspace(t, map[string]string{"e\u202e.txt": "", "t\u202e.txt": "t\n", "n\u202e.txt": "n\n"})
+	s := start(t, root, "--mode", "trusted")
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"read_file", map[string]any{"path": "e\u202e.txt", "offset": 5}, `"e\u202e.txt" is empty, so it has no line 5`},
+		{"read_file", map[string]any{"path": "t\u202e.txt", "byteOffset": 100}, `"t\u202e.txt" has 2 bytes`},
+		{"preview_changes", map[string]any{"operations": []any{map[string]any{"op": "move", "path": "x\u202e.txt"}}}, `(move "x\u202e.txt")`},
+		{"preview_changes", map[string]any{"operations": []any{map[string]any{"op": "delete", "path": "x\u202e.txt", "content": "c"}}}, `(delete "x\u202e.txt")`},
+		{"document_symbols", map[string]any{"path": "n\u202e.txt"}, `"n\u202e.txt" is not a source file`},
+	} {
+		res := s.call(c.tool, c.args)
+		got := text(res)
+		if !res.IsError || !strings.Contains(got, c.want) || strings.ContainsRune(got, '\u202e') {
+			t.Errorf("%s %v: want an error holding %q, got\n%q", c.tool, c.args, c.want, got)
+		}
+	}
+}

@@ -61,12 +61,12 @@ func (o *Operation) check(i int) error {
 	need := map[string][]string{abi.OpWrite: {"content"}, abi.OpEdit: {"oldString", "newString"}, abi.OpMove: {"destination"}}
 	for _, k := range need[o.Op] {
 		if !o.given[k] {
-			return juju.Errorf(abi.InvalidArgument, "operation %d (%s %s) has no %s, which a%s %s needs; add it (an empty string is allowed)", i+1, o.Op, o.Path, k, article(o.Op), o.Op)
+			return juju.Errorf(abi.InvalidArgument, "operation %d (%s %s) has no %s, which a%s %s needs; add it (an empty string is allowed)", i+1, o.Op, juju.PathText(o.Path), k, article(o.Op), o.Op)
 		}
 	}
 	for _, k := range []string{"content", "oldString", "newString", "replaceAll", "expectedSha256", "destination", "recursive"} {
 		if o.given[k] && !slices.Contains(opFields[o.Op], k) {
-			return juju.Errorf(abi.InvalidArgument, "operation %d (%s %s) has %s, which a%s %s does not take; leave it out, or give the op that takes it", i+1, o.Op, o.Path, k, article(o.Op), o.Op)
+			return juju.Errorf(abi.InvalidArgument, "operation %d (%s %s) has %s, which a%s %s does not take; leave it out, or give the op that takes it", i+1, o.Op, juju.PathText(o.Path), k, article(o.Op), o.Op)
 		}
 	}
 	return nil
@@ -113,7 +113,7 @@ func buildChange(ops []Operation, patch string) (*juju.Change, error) {
 			op.OldString, op.NewString, op.ReplaceAll = o.OldString, o.NewString, o.ReplaceAll
 		case abi.OpMove:
 			if o.Destination == "" {
-				return nil, juju.Errorf(abi.InvalidArgument, "operation %d moves %s but has no destination", i+1, o.Path)
+				return nil, juju.Errorf(abi.InvalidArgument, "operation %d moves %s but has no destination", i+1, juju.PathText(o.Path))
 			}
 			op.To = o.Destination
 		case abi.OpDelete:

@@ -94,7 +94,7 @@ func shapeLines(res *abi.ReadResult, body []byte, sp span) (*FileText, error) {
 	}
 	content, count, cut := completeLines(body, res)
 	if count == 0 && first > 1 && res.TotalLines == 0 {
-		return nil, juju.Errorf(abi.InvalidArgument, "%s is empty, so it has no line %d; there is nothing more to read", res.Path, first)
+		return nil, juju.Errorf(abi.InvalidArgument, "%s is empty, so it has no line %d; there is nothing more to read", juju.PathText(res.Path), first)
 	}
 	if count == 0 && first > 1 && first > res.TotalLines {
 		return nil, juju.Errorf(abi.InvalidArgument,
@@ -144,7 +144,7 @@ func readBytes(path string, sp span) (*FileText, error) {
 	}
 	if sp.byteOffset >= res.Size {
 		return nil, juju.Errorf(abi.InvalidArgument, "%s has %s, so byteOffset %d is past its end; pass a byteOffset below %d",
-			res.Path, exactSize(res.Size), sp.byteOffset, res.Size)
+			juju.PathText(res.Path), exactSize(res.Size), sp.byteOffset, res.Size)
 	}
 	start := sp.byteOffset
 	for i := 0; i < 3 && len(body) > 0 && !utf8.RuneStart(body[0]); i++ {

@@ -42,7 +42,7 @@ func readSource(path string) (display, body string, err error) {
 func fileSymbols(path string) ([]defn, abi.Language, error) {
 	lang, ok := abi.LanguageOf(path)
 	if !ok {
-		return nil, lang, juju.Errorf(abi.InvalidArgument, "%s is not a source file of a language juju knows; pass a source file", path)
+		return nil, lang, juju.Errorf(abi.InvalidArgument, "%s is not a source file of a language juju knows; pass a source file", juju.PathText(path))
 	}
 	display, body, err := readSource(path)
 	if err != nil {
