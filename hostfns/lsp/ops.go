@@ -27,7 +27,7 @@ func (m *Manager) locations(ctx context.Context, req *abi.LSPRequest) (*abi.LSPR
 		}
 		tx := c.docText(d)
 		if n := tx.shownLines(); req.Line > n {
-			return abi.Errorf(abi.InvalidArgument, "line %d is past the end of %s (%d lines); count lines from 1 as read_file numbers them", req.Line, t.res.Display, n)
+			return abi.Errorf(abi.InvalidArgument, "line %d is past the end of %s (%d lines); count lines from 1 as read_file numbers them", req.Line, shownPath(t.res.Display), n)
 		}
 		if e := pointsAtText(tx.line(req.Line-1), t.res.Display, req.Line, req.Column); e != nil {
 			return e

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -212,4 +213,15 @@ func (m *Manager) displayDir(abs string) string {
 		}
 	}
 	return fmt.Sprintf("(%s)", filepath.Base(abs))
+}
+
+// shownPath is p as a sentence gives it: as it is when every character
+// shows as itself, quoted (abi.Quote) when it holds a control, format or
+// other invisible character, as a bidi override that would reorder the
+// sentence.
+func shownPath(p string) string {
+	if q := strconv.Quote(p); q[1:len(q)-1] == p {
+		return p
+	}
+	return abi.Quote(p)
 }

@@ -84,7 +84,7 @@ func getDiagnostics(_ *juju.Call, in GetDiagnosticsArgs) (*juju.Result, error) {
 	for _, u := range res.Unsettled {
 		out.Unsettled = append(out.Unsettled, u.Path)
 	}
-	what := "in " + in.Path
+	what := "in " + juju.PathText(in.Path)
 	if in.Path == "" {
 		what = "in the open files"
 	}
