@@ -424,20 +424,28 @@ func cleanPaths(in []string, resolve bool) []string {
 
 // Caches returns the package-manager caches a confined command may write,
 // those that exist: Go's build and module caches, npm's, cargo's registry
-// and git checkouts, pip's. getenv is os.Getenv outside tests.
+// and git checkouts, pip's. Each is found by its tool's own rule, so the
+// folder bound writable is the one the tool uses: Go's build cache and
+// pip's lie in the user cache folder (see userCacheDir), npm's and cargo's
+// under HOME. getenv is os.Getenv outside tests.
 func Caches(getenv func(string) string) []string {
+	return caches(getenv, runtime.GOOS)
+}
+
+func caches(getenv func(string) string, goos string) []string {
 	home := getenv("HOME")
+	userCache := userCacheDir(getenv, goos)
 	var c []string
-	add := func(env string, def ...string) {
+	add := func(env string, base string, def ...string) {
 		if v := getenv(env); v != "" {
 			c = append(c, filepath.SplitList(v)...)
 			return
 		}
-		if home != "" && len(def) > 0 {
-			c = append(c, filepath.Join(append([]string{home}, def...)...))
+		if base != "" {
+			c = append(c, filepath.Join(append([]string{base}, def...)...))
 		}
 	}
-	add("GOCACHE", ".cache", "go-build")
+	add("GOCACHE", userCache, "go-build")
 	switch gopath := getenv("GOPATH"); {
 	case getenv("GOMODCACHE") != "":
 		c = append(c, getenv("GOMODCACHE"))
@@ -446,18 +454,52 @@ func Caches(getenv func(string) string) []string {
 	case home != "":
 		c = append(c, filepath.Join(home, "go", "pkg", "mod"))
 	}
-	add("npm_config_cache", ".npm")
+	// npm reads its settings from the environment whatever the case of
+	// the prefix; it does not follow XDG.
+	if v := getenv("npm_config_cache"); v != "" {
+		c = append(c, v)
+	} else {
+		add("NPM_CONFIG_CACHE", home, ".npm")
+	}
 	if v := getenv("CARGO_HOME"); v != "" {
 		c = append(c, filepath.Join(v, "registry"), filepath.Join(v, "git"))
 	} else if home != "" {
 		c = append(c, filepath.Join(home, ".cargo", "registry"), filepath.Join(home, ".cargo", "git"))
 	}
-	add("PIP_CACHE_DIR", ".cache", "pip")
+	add("PIP_CACHE_DIR", userCache, "pip")
 	var out []string
 	for _, d := range c {
+		if !filepath.IsAbs(d) {
+			continue // never bind a folder that depends on the command's cwd
+		}
 		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
 			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// userCacheDir is os.UserCacheDir for the environment getenv reads:
+// $HOME/Library/Caches on macOS; elsewhere $XDG_CACHE_HOME when it is set
+// (Go uses no cache when it is relative, so neither does juju), else
+// $HOME/.cache. "" when there is none. Go's build cache and pip's live
+// there.
+func userCacheDir(getenv func(string) string, goos string) string {
+	home := getenv("HOME")
+	if goos == "darwin" || goos == "ios" {
+		if home == "" {
+			return ""
+		}
+		return filepath.Join(home, "Library", "Caches")
+	}
+	if x := getenv("XDG_CACHE_HOME"); x != "" {
+		if !filepath.IsAbs(x) {
+			return ""
+		}
+		return x
+	}
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".cache")
 }

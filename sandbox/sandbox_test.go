@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -384,7 +385,7 @@ func TestCaches(t *testing.T) {
 		os.MkdirAll(filepath.Join(home, d), 0o755)
 	}
 	env := map[string]string{"HOME": home}
-	got := Caches(func(k string) string { return env[k] })
+	got := caches(func(k string) string { return env[k] }, "linux")
 	want := []string{".cache/go-build", "go/pkg/mod", ".npm", ".cargo/registry", ".cache/pip"}
 	if len(got) != len(want) {
 		t.Fatalf("got %q", got)
@@ -396,8 +397,41 @@ func TestCaches(t *testing.T) {
 	}
 	gm := t.TempDir()
 	env["GOMODCACHE"] = gm
-	if got := Caches(func(k string) string { return env[k] }); got[1] != gm {
+	if got := caches(func(k string) string { return env[k] }, "linux"); got[1] != gm {
 		t.Errorf("GOMODCACHE ignored: %q", got)
+	}
+}
+
+// TestCachesFollowUserCacheDir: Go's build cache and pip's lie in the
+// user cache folder as Go's os.UserCacheDir finds it: $XDG_CACHE_HOME when
+// set (so $XDG_CACHE_HOME/go-build, not $HOME/.cache/go-build, is the one
+// a build writes), ~/Library/Caches on macOS; a relative XDG_CACHE_HOME
+// is no cache at all. npm and cargo ignore XDG.
+func TestCachesFollowUserCacheDir(t *testing.T) {
+	home, xdg := t.TempDir(), t.TempDir()
+	for _, d := range []string{filepath.Join(home, ".cache/go-build"), filepath.Join(home, ".cache/pip"),
+		filepath.Join(xdg, "go-build"), filepath.Join(xdg, "pip"), filepath.Join(home, ".npm"),
+		filepath.Join(home, "Library/Caches/go-build"), filepath.Join(home, "Library/Caches/pip")} {
+		os.MkdirAll(d, 0o755)
+	}
+	for _, tc := range []struct {
+		goos, xdg string
+		want      []string
+	}{
+		{"linux", xdg, []string{filepath.Join(xdg, "go-build"), filepath.Join(home, ".npm"), filepath.Join(xdg, "pip")}},
+		{"linux", "", []string{filepath.Join(home, ".cache/go-build"), filepath.Join(home, ".npm"), filepath.Join(home, ".cache/pip")}},
+		{"linux", "rel/cache", []string{filepath.Join(home, ".npm")}},
+		{"darwin", xdg, []string{filepath.Join(home, "Library/Caches/go-build"), filepath.Join(home, ".npm"), filepath.Join(home, "Library/Caches/pip")}},
+	} {
+		env := map[string]string{"HOME": home, "XDG_CACHE_HOME": tc.xdg}
+		if got := caches(func(k string) string { return env[k] }, tc.goos); !slices.Equal(got, tc.want) {
+			t.Errorf("%s, XDG_CACHE_HOME=%q: got %q, want %q", tc.goos, tc.xdg, got, tc.want)
+		}
+	}
+	npm := t.TempDir()
+	env := map[string]string{"HOME": home, "NPM_CONFIG_CACHE": npm}
+	if got := caches(func(k string) string { return env[k] }, "linux"); !slices.Contains(got, npm) {
+		t.Errorf("NPM_CONFIG_CACHE ignored: %q", got)
 	}
 }
 
