@@ -8,6 +8,8 @@
 //   - reads an empty stdin (/dev/null), so it can never read the MCP stream;
 //   - gets the server's environment scrubbed by Scrub: secret-looking
 //     variables and juju's own JUJU_* settings are dropped;
+//   - gets a GIT_EDITOR that fails at once, saying how to pass the text,
+//     when the environment names no editor (see noEditor);
 //   - leads its own session and process group; on timeout, on cancel, when
 //     it exits and when the host closes, the whole group is killed, so a
 //     child's own children do not outlive it. Should juju itself be

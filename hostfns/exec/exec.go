@@ -186,7 +186,7 @@ func New(p *policy.Policy, opts Options) *Manager {
 	if opts.Caches == nil {
 		opts.Caches = sandbox.Caches(os.Getenv)
 	}
-	m := &Manager{pol: p, opts: opts, log: opts.Logger, env: sandbox.Scrub(opts.Env), jobs: map[string]*job{}, standbyCh: make(chan *standby, 1)}
+	m := &Manager{pol: p, opts: opts, log: opts.Logger, env: noEditor(sandbox.Scrub(opts.Env)), jobs: map[string]*job{}, standbyCh: make(chan *standby, 1)}
 	if m.log == nil {
 		m.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
