@@ -35,6 +35,8 @@ type GitStatus struct {
 	Clean     bool          `json:"clean" desc:"Nothing changed, staged or untracked."`
 	Operation string        `json:"operation,omitempty" desc:"An operation stopped midway, to finish or abort: merge, rebase, cherry-pick or revert."`
 	Files     []GitFileInfo `json:"files" desc:"Each changed path (secrets and denied paths are never listed)."`
+	// unborn: the branch has no commit yet (git's "No commits yet").
+	unborn bool
 }
 
 // GitFileInfo is one path of git_status.
@@ -191,6 +193,9 @@ func gitStatus(_ *juju.Call, in GitStatusArgs) (*juju.Result, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "branch %s", juju.LineText(st.Branch))
+	if st.unborn {
+		b.WriteString(", no commits yet")
+	}
 	switch {
 	case st.Gone:
 		fmt.Fprintf(&b, " → %s (gone: deleted on the remote)", juju.LineText(st.Upstream))
@@ -280,7 +285,7 @@ func parseStatus(out []byte) GitStatus {
 // branch)".
 func parseBranch(s string, st *GitStatus) {
 	if rest, ok := strings.CutPrefix(s, "No commits yet on "); ok {
-		st.Branch = rest
+		st.Branch, st.unborn = rest, true
 		return
 	}
 	if strings.HasPrefix(s, "HEAD (no branch)") {
@@ -314,6 +319,9 @@ func gitDiff(_ *juju.Call, in GitDiffArgs) (*juju.Result, error) {
 	args = append(append(args, "--"), in.Paths...)
 	out, r, err := git(in.Cwd, args...)
 	if err != nil {
+		if r != nil && strings.Contains(in.Revision, "HEAD") && !hasCommit(in.Cwd, "HEAD") {
+			return nil, juju.Errorf(abi.InvalidArgument, "the current branch has no commits yet, so revision %s names no commit; call git_diff without a revision for the unstaged changes, or with staged: true for what the first commit will hold", abi.Quote(in.Revision))
+		}
 		return nil, err
 	}
 	if in.Offset > len(out) || (in.Offset > 0 && in.Offset == len(out)) {
