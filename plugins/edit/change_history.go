@@ -63,7 +63,15 @@ func changeHistory(_ *juju.Call, in ChangeHistoryArgs) (*juju.Result, error) {
 	if in.ChangeID != "" && len(h.Changes) == 1 {
 		text = oneChange(out, in.Offset)
 	} else {
-		text = listChanges(out, in.Path, in.Offset)
+		offset := in.Offset
+		if in.ChangeID == "" && offset > 0 && len(h.Changes) == 0 {
+			// Nothing after the newest offset changes: say whether there
+			// were any at all, rather than suggest there were.
+			if first, err := juju.History(abi.HistoryRequest{Path: in.Path, Limit: 1}); err == nil && len(first.Changes) == 0 {
+				offset = 0
+			}
+		}
+		text = listChanges(out, in.Path, offset)
 	}
 	return juju.Text(text).WithStructured(out), nil
 }
@@ -76,7 +84,7 @@ func listChanges(h *History, path string, offset int) string {
 	if len(h.Changes) == 0 {
 		switch {
 		case path != "" && offset > 0:
-			fmt.Fprintf(&b, "No changes that touched %s after the newest %d; call change_history without path to list every change.\n", abi.Quote(path), offset)
+			fmt.Fprintf(&b, "No changes that touched %s after the newest %d that did; call change_history without offset to list those, or without path to list every change.\n", abi.Quote(path), offset)
 		case path != "":
 			fmt.Fprintf(&b, "No change recorded in this workspace touched %s; call change_history without path to list every change.\n", abi.Quote(path))
 		case offset > 0:

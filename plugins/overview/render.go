@@ -40,6 +40,8 @@ func renderOverview(o *Overview, offset int) string {
 		fmt.Fprintf(&b, "Instruction files (the project's conventions; read them before changing code): %s\n", strings.Join(paths, ", "))
 	}
 	switch {
+	case o.TasksTotal == 0 && offset > 0:
+		fmt.Fprintf(&b, "Tasks: none found, so offset %d is past the last one; call project_overview without offset.\n", offset)
 	case o.TasksTotal == 0:
 		b.WriteString("Tasks: none found.\n")
 	case len(o.Tasks) == 0:
