@@ -141,6 +141,9 @@ func (d *stdioLoop) read() {
 			d.ended <- err
 			return
 		}
+		if blank(line) {
+			continue
+		}
 		switch {
 		case head.badID:
 			d.writeAnswer(invalidRequest(nil, badIDMessage))
@@ -205,6 +208,15 @@ func (d *stdioLoop) read() {
 			return
 		}
 	}
+}
+
+// blank reports whether a line holds only JSON's whitespace: no message,
+// as a client that ends its messages with a blank line or an operator's
+// `echo | juju stdio` writes, so no answer either: the stdio transport's
+// messages are JSON-RPC, one a line. mcp-go's stdio server answered each
+// with a parse error of id null, which a client cannot tie to any request.
+func blank(line []byte) bool {
+	return len(bytes.Trim(line, " \t\r\n")) == 0
 }
 
 // tooLarge answers a message discarded for its size, from its first bytes
