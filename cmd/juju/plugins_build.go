@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -11,6 +12,7 @@ import (
 	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/internal/manifest"
 	"github.com/jujutools/juju/internal/visible"
+	"github.com/jujutools/juju/sdk/abi"
 )
 
 // pluginsBuildOptions are the flags of juju plugins build.
@@ -103,8 +105,21 @@ func runPluginsBuild(cmd *cobra.Command, dir string, dirs config.Dirs, o *plugin
 	w := cmd.OutOrStdout()
 	fmt.Fprintf(w, "%s %s: %s, %s\n", m.Name, visible.String(m.Version), count(len(m.Tools), "tool"), count(len(m.Discoverers), "discoverer"))
 	fmt.Fprintf(w, "  wasm   %s\n  sha256 %s\n", m.Wasm.File, m.Wasm.SHA256)
-	_, err = fmt.Fprintf(w, "Install it with: juju plugins install %s\n", out)
+	_, err = fmt.Fprintf(w, "Install it with: %s\n", installHint(out, m.Capabilities))
 	return err
+}
+
+// installHint is the juju plugins install command line for the plugin
+// built into dir, granting each capability its manifest asks for: without
+// --grant, an install with no terminal to ask on (a script following the
+// hint) grants nothing.
+func installHint(dir string, caps []abi.Capability) string {
+	var b strings.Builder
+	b.WriteString("juju plugins install " + shellQuote(dir))
+	for _, c := range caps {
+		b.WriteString(" --grant " + shellQuote(string(c)))
+	}
+	return b.String()
 }
 
 // count is "1 tool", "2 tools", "0 tools".
