@@ -126,6 +126,47 @@ func killAtFirstRename(t *testing.T, home, root string, ops []map[string]any) {
 	cmd.Process.Signal(syscall.SIGKILL)
 }
 
+// halfwayName is the name of the i-th file of a change crashHalfway makes.
+func halfwayName(i int) string { return fmt.Sprintf("f%03d.txt", i) }
+
+// oldFiles writes n files holding "old" into root, for crashHalfway.
+func oldFiles(root string, n int) {
+	for i := range n {
+		os.WriteFile(filepath.Join(root, halfwayName(i)), []byte("old\n"), 0o644)
+	}
+}
+
+// crashHalfway kills a juju on home as apply_changes replaces root's n
+// files (oldFiles) with "new", at its first rename, until a kill leaves
+// old and new files mixed (five tries at most, the files written old
+// again after a try that replaced them all), and returns a file the
+// crash replaced.
+func crashHalfway(t *testing.T, home, root string, n int) string {
+	t.Helper()
+	var ops []map[string]any
+	for i := range n {
+		ops = append(ops, map[string]any{"op": "write", "path": halfwayName(i), "content": "new\n"})
+	}
+	for range 5 {
+		killAtFirstRename(t, home, root, ops)
+		replaced, olds := "", 0
+		for i := range n {
+			switch b, _ := os.ReadFile(filepath.Join(root, halfwayName(i))); string(b) {
+			case "new\n":
+				replaced = halfwayName(i)
+			case "old\n":
+				olds++
+			}
+		}
+		if replaced != "" && olds > 0 {
+			return replaced
+		}
+		oldFiles(root, n) // every file was replaced: no mix to see
+	}
+	t.Fatal("juju was never killed halfway through the change")
+	return ""
+}
+
 // juju killed as apply_changes replaces 200 files, then a new juju's
 // first call reads a file the change had replaced: it sees the file as
 // the settled workspace holds it (old), never the mix the crash left,
@@ -135,31 +176,8 @@ func TestFirstReadAfterACrashSeesNoMix(t *testing.T) {
 	root := t.TempDir()
 	home := t.TempDir()
 	os.Symlink(sharedCache, filepath.Join(home, "cache"))
-	name := func(i int) string { return fmt.Sprintf("f%03d.txt", i) }
-	var ops []map[string]any
-	for i := range n {
-		os.WriteFile(filepath.Join(root, name(i)), []byte("old\n"), 0o644)
-		ops = append(ops, map[string]any{"op": "write", "path": name(i), "content": "new\n"})
-	}
-	replaced := ""
-	for try := 0; try < 5 && replaced == ""; try++ {
-		killAtFirstRename(t, home, root, ops)
-		olds := 0
-		for i := range n {
-			switch b, _ := os.ReadFile(filepath.Join(root, name(i))); string(b) {
-			case "new\n":
-				replaced = name(i)
-			case "old\n":
-				olds++
-			}
-		}
-		if olds == 0 {
-			replaced = "" // every file was replaced: no mix to see
-		}
-	}
-	if replaced == "" {
-		t.Fatal("juju was never killed halfway through the change")
-	}
+	oldFiles(root, n)
+	replaced := crashHalfway(t, home, root, n)
 	s := startHome(t, home, root, "--mode", "trusted")
 	if got := s.ok("read_file", map[string]any{"path": replaced}); !strings.Contains(got, "old") || strings.Contains(got, "new") {
 		t.Fatalf("the first read after the crash saw the change's half: %s", got)

@@ -1,7 +1,6 @@
 package test
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,42 +17,16 @@ func TestSurvivorSettlesAPeersCrash(t *testing.T) {
 	root := t.TempDir()
 	home := t.TempDir()
 	os.Symlink(sharedCache, filepath.Join(home, "cache"))
-	name := func(i int) string { return fmt.Sprintf("f%03d.txt", i) }
-	var ops []map[string]any
-	for i := range n {
-		os.WriteFile(filepath.Join(root, name(i)), []byte("old\n"), 0o644)
-		ops = append(ops, map[string]any{"op": "write", "path": name(i), "content": "new\n"})
-	}
+	oldFiles(root, n)
 	survivor := startHome(t, home, root, "--mode", "trusted")
-	survivor.ok("read_file", map[string]any{"path": name(0)}) // settled at start
-	replaced := ""
-	for try := 0; try < 5 && replaced == ""; try++ {
-		killAtFirstRename(t, home, root, ops)
-		olds := 0
-		for i := range n {
-			switch b, _ := os.ReadFile(filepath.Join(root, name(i))); string(b) {
-			case "new\n":
-				replaced = name(i)
-			case "old\n":
-				olds++
-			}
-		}
-		if olds == 0 {
-			replaced = ""
-			for i := range n {
-				os.WriteFile(filepath.Join(root, name(i)), []byte("old\n"), 0o644)
-			}
-		}
-	}
-	if replaced == "" {
-		t.Fatal("juju was never killed halfway through the change")
-	}
+	survivor.ok("read_file", map[string]any{"path": halfwayName(0)}) // settled at start
+	replaced := crashHalfway(t, home, root, n)
 	if got := survivor.ok("read_file", map[string]any{"path": replaced}); !strings.Contains(got, "old") || strings.Contains(got, "new") {
 		t.Fatalf("the running juju's read after its peer's crash saw the change's half: %s", got)
 	}
 	for i := range n {
-		if b, _ := os.ReadFile(filepath.Join(root, name(i))); string(b) != "old\n" {
-			t.Fatalf("%s holds %q after the survivor's read: the half change was not put back", name(i), b)
+		if b, _ := os.ReadFile(filepath.Join(root, halfwayName(i))); string(b) != "old\n" {
+			t.Fatalf("%s holds %q after the survivor's read: the half change was not put back", halfwayName(i), b)
 		}
 	}
 	// Nothing of the crashed change is on record: the history and `juju
