@@ -58,7 +58,7 @@ func (j *Journal) build(ctx context.Context, by Author, req *abi.ChangeRequest, 
 // made by caller. body holds the contents of the write operations.
 func (j *Journal) Apply(ctx context.Context, by Author, req *abi.ChangeRequest, body []byte) (*abi.ChangeResult, *abi.Error) {
 	var res *abi.ChangeResult
-	err := j.withDB(func(db *bolt.DB) error {
+	err := j.withLater(func(db *bolt.DB, later *func()) error {
 		d, e := j.build(ctx, by, req, body)
 		if e != nil {
 			return e
@@ -69,11 +69,11 @@ func (j *Journal) Apply(ctx context.Context, by Author, req *abi.ChangeRequest, 
 			res.DryRun = req.DryRun
 			return nil
 		}
-		rec, e := j.commit(db, by, p, nil)
+		rec, then, e := j.commit(db, by, p, nil)
 		if e != nil {
 			return e
 		}
-		res = p.result(rec.ID)
+		res, *later = p.result(rec.ID), then
 		return nil
 	})
 	if err != nil {

@@ -119,5 +119,9 @@ func (j *Journal) startSettle() {
 	})
 }
 
-// Wait waits for the background work of Start and of WithAutoPrune to end.
-func (j *Journal) Wait() { j.auto.wg.Wait() }
+// Wait waits for the background work of Start and of WithAutoPrune to
+// end, and for what the last change does after its answer (withLater).
+func (j *Journal) Wait() {
+	j.awaitLater()
+	j.auto.wg.Wait()
+}

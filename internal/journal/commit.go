@@ -24,6 +24,7 @@ type prepared struct {
 	// moved, movedMore: the draft's hunks placed at other lines.
 	moved     []abi.HunkOffset
 	movedMore int
+	plan      string // the plan it applies, forgotten when it is done
 }
 
 func (d *draft) prepare() *prepared {
@@ -95,8 +96,10 @@ func needsTemp(f fileRec) bool {
 
 // commit writes p to disk as one all-or-nothing change and records it.
 // rollbackOf names the changes p undoes (a rollback). The caller holds the
-// database open for writing.
-func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []string) (*record, *abi.Error) {
+// database open for writing, and runs later once it has answered (see
+// withLater): the files hold the change when commit returns, and later
+// syncs their folders and marks the record done.
+func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []string) (*record, func(), *abi.Error) {
 	rec := &record{
 		Time: j.opts.now().UTC(), Client: by.Client, Plugin: by.Plugin, Tool: by.Tool, CallID: by.CallID,
 		State: statePending, Files: p.recs, Diff: p.diff, DiffCut: p.cut, DiffSplit: true, RollbackOf: rollbackOf,
@@ -160,13 +163,13 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 	})
 	<-wrote
 	if err != nil {
-		return nil, j.internal("record the change", err)
+		return nil, nil, j.internal("record the change", err)
 	}
 	if tempErr != nil {
 		if err := dropRecord(db, rec.ID); err != nil {
 			j.log.Error("journal: dropping an unwritten change", "id", rec.ID, "err", err)
 		}
-		return nil, tempErr
+		return nil, nil, tempErr
 	}
 	if err := reserveFinish(db, rec); err != nil && !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, errQuota) {
 		// Any other failure only leaves the mark as it was without the
@@ -176,7 +179,7 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 		if err := dropRecord(db, rec.ID); err != nil {
 			j.log.Error("journal: dropping an unwritten change", "id", rec.ID, "err", err)
 		}
-		return nil, j.internal("record the change", err)
+		return nil, nil, j.internal("record the change", err)
 	}
 	j.fault("intent")
 
@@ -219,14 +222,9 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 			if err := dropRecord(db, rec.ID); err != nil {
 				j.log.Error("journal: dropping an undone change", "id", rec.ID, "err", err)
 			}
-			return nil, e
+			return nil, nil, e
 		}
 		j.fault(fmt.Sprintf("rename:%d", i))
-	}
-	for _, d := range dirs {
-		if err := syncDir(d.r, d.dir); err != nil {
-			j.log.Warn("journal: syncing a folder", "folder", d.dir, "err", err)
-		}
 	}
 	if len(rollbackOf) == 0 {
 		// The writer knows what it wrote. A rollback puts back a content
@@ -236,35 +234,46 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 			j.opts.reads.wrote(Reader(by.Client, by.Principal), s.r, s.rel, s.post)
 		}
 	}
-	j.fault("commit")
-
-	// 3. Done. Not synced: a crash that loses this leaves a pending record
-	// whose paths all hold their new state, which recovery keeps.
-	db.NoSync = true
-	err = db.Update(func(tx *bolt.Tx) error {
-		if j.opts.finishFault != nil {
-			return j.opts.finishFault
-		}
-		return finish(tx, rec)
-	})
-	db.NoSync = false
-	if err != nil {
-		// The files hold the change, the journal cannot say so (a full
-		// disk, say): put them back, so that "nothing was changed" is
-		// true. The record stays pending if it cannot be dropped, and
-		// recovery finds every path old.
-		j.log.Error("journal: marking a written change done", "id", rec.ID, "err", err)
-		if !j.undo(p, rec, len(p.steps)-1) {
-			return nil, abi.Errorf(abi.Internal, "juju wrote change %s but could not record it in its journal (%v), nor put every file back; juju settles it at its next write. Read the files before changing them again, and tell the owner", rec.ID, err)
-		}
-		if err := dropRecord(db, rec.ID); err != nil {
-			j.log.Error("journal: dropping an undone change", "id", rec.ID, "err", err)
-		}
-		return nil, j.internal("record the change", err)
-	}
 	j.observe(p)
-	j.afterCommit(db)
-	return rec, nil
+
+	// 3. Done, after the answer (withLater): the folders synced, then the
+	// record marked done. The mark is not synced: a crash that loses it,
+	// or loses this process before it, leaves a pending record whose paths
+	// all hold their new state, which recovery keeps. The folders' sync
+	// comes first, so that a mark on disk never records a rename the disk
+	// does not hold.
+	later := func() {
+		j.fault("commit")
+		for _, d := range dirs {
+			if err := syncDir(d.r, d.dir); err != nil {
+				j.log.Warn("journal: syncing a folder", "folder", d.dir, "err", err)
+			}
+		}
+		db.NoSync = true
+		err := db.Update(func(tx *bolt.Tx) error {
+			if j.opts.finishFault != nil {
+				return j.opts.finishFault
+			}
+			if p.plan != "" {
+				// A plan applied is forgotten with the mark. One a crash
+				// leaves behind names files that no longer hold what it
+				// was made from: applying it again is FILE_CHANGED.
+				if err := tx.Bucket(bucketPlans).Delete([]byte(p.plan)); err != nil {
+					return err
+				}
+			}
+			return finish(tx, rec)
+		})
+		db.NoSync = false
+		if err != nil {
+			// The files hold the change, as its answer said; the record
+			// stays pending, and the next write or start keeps it.
+			j.log.Error("journal: marking a written change done; it is settled at the next write", "id", rec.ID, "err", err)
+			return
+		}
+		j.afterCommit(db)
+	}
+	return rec, later, nil
 }
 
 // undo puts steps 0..last of p back to their old state, in reverse. A

@@ -106,6 +106,7 @@ func crashHelper(mode string) {
 			fmt.Fprintln(os.Stderr, e)
 			os.Exit(2)
 		}
+		j.Wait()
 		os.Exit(0)
 	}
 	for gen := 2; ; gen++ { // loop: rewrite the files until killed
@@ -448,29 +449,35 @@ func TestRecoveryKeepsLaterWork(t *testing.T) {
 	}
 }
 
-// TestUnrecordedChangeIsUndone: when the journal cannot mark a written
-// change done (a full disk), the files are put back, so that the answer
-// "nothing was changed" is true, and no record is left to settle.
-func TestUnrecordedChangeIsUndone(t *testing.T) {
+// TestUnmarkedChangeIsKept: the done mark is written after the answer.
+// When the journal cannot write it (a full disk past the reserve), the
+// files keep the change the answer reported, its record stays pending,
+// and the next write settles it as made.
+func TestUnmarkedChangeIsKept(t *testing.T) {
 	f := newFixture(t, crashFiles, func(o *options) { o.finishFault = errors.New("no space left on device") })
-	before := tree(t, f.root)
 	req, body := crashChange(1)
-	_, e := f.j.Apply(context.Background(), who, req, body)
-	if e == nil || e.Code != abi.Internal || !strings.Contains(e.Message, "nothing was changed") {
-		t.Fatalf("got %v, want INTERNAL saying nothing was changed", e)
+	res, e := f.j.Apply(context.Background(), who, req, body)
+	if e != nil {
+		t.Fatalf("the change failed: %v", e)
 	}
-	if got := tree(t, f.root); !equalTrees(got, before) {
-		t.Fatalf("the files were left changed:\n%s", diffTrees(got, before))
+	f.j.Wait()
+	want := tree(t, f.root)
+	if !strings.HasSuffix(want["a.txt"], ":a gen 1\n") {
+		t.Fatalf("a.txt holds %q after the change", want["a.txt"])
+	}
+	if changes, err := f.j.Changes(time.Time{}); err != nil || len(changes) != 0 {
+		t.Fatalf("a change without its done mark is listed: %v %v", changes, err)
 	}
 	f.j.opts.finishFault = nil
 	if err := f.j.Recover(); err != nil {
 		t.Fatal(err)
 	}
-	if changes, err := f.j.Changes(time.Time{}); err != nil || len(changes) != 0 {
-		t.Fatalf("changes recorded: %v %v", changes, err)
+	changes, err := f.j.Changes(time.Time{})
+	if err != nil || len(changes) != 1 || changes[0].ID != res.ChangeID {
+		t.Fatalf("changes after the next write: %v %v, want %s", changes, err, res.ChangeID)
 	}
-	if got := tree(t, f.root); !equalTrees(got, before) {
-		t.Fatalf("recovery changed the files:\n%s", diffTrees(got, before))
+	if got := tree(t, f.root); !equalTrees(got, want) {
+		t.Fatalf("settling the change changed the files:\n%s", diffTrees(got, want))
 	}
 	noTemps(t, f.root)
 }

@@ -53,8 +53,11 @@ func (f *fixture) apply(ops ...wop) (*abi.ChangeResult, *abi.Error) {
 	return f.do(false, ops...)
 }
 
+// do applies ops and waits for the work after the answer (withLater), so
+// that the test finds the journal's file as a later process would.
 func (f *fixture) do(dry bool, ops ...wop) (*abi.ChangeResult, *abi.Error) {
 	req, body := request(dry, ops)
+	defer f.j.Wait()
 	return f.j.Apply(context.Background(), who, req, body)
 }
 

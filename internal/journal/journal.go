@@ -52,6 +52,10 @@ type Journal struct {
 	auto   autoPrune  // the background prune after commits (prune.go)
 	settle settle     // the start's Recover, which reads wait for (Settled)
 	peers  peers      // other processes' changes, settled when one died halfway (Settled)
+	later  struct {   // the last change's work after its answer (withLater)
+		sync.Mutex
+		done chan struct{} // closed when it ends
+	}
 }
 
 type options struct {
@@ -289,28 +293,83 @@ func replaced(f *os.File, path string) bool {
 // pending records are settled. The process lock and the file lock are held
 // throughout. A damaged database is set aside (guarded) and reported.
 func (j *Journal) withDB(fn func(db *bolt.DB) error) error {
+	return j.withLater(func(db *bolt.DB, _ *func()) error { return fn(db) })
+}
+
+// withLater is withDB for a change, whose fn may set *later to what is
+// left to do once its caller may answer (commit's later). That runs on a
+// goroutine of its own, still holding both locks, and the database is
+// closed after it: this process's next write waits for it at the process
+// lock, its reads and Wait at awaitLater, another process's at the file
+// lock.
+func (j *Journal) withLater(fn func(db *bolt.DB, later *func()) error) error {
 	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.guarded(true, func(early *bool) error {
-		db, err := j.openDB(true)
-		if err != nil {
+	var later func()
+	var db *bolt.DB
+	err := j.guarded(true, func(early *bool) error {
+		var err error
+		if db, err = j.openDB(true); err != nil {
 			return err
 		}
-		defer db.Close()
+		defer func() {
+			if later == nil {
+				db.Close()
+			}
+		}()
 		if err := j.prepare(db); err != nil {
 			return err
 		}
 		*early = false
-		if err := fn(db); err != nil {
+		var l func()
+		if err := fn(db, &l); err != nil {
 			return err
 		}
-		// Still under the file lock: whatever was pending is settled.
-		var txid uint64
-		db.View(func(tx *bolt.Tx) error { txid = uint64(tx.ID()); return nil })
-		fi, _ := os.Stat(j.path)
-		j.noteSettled(fi, txid)
+		if later = l; later == nil {
+			j.noteDB(db)
+		}
 		return nil
 	})
+	if later == nil || err != nil {
+		j.mu.Unlock()
+		return err
+	}
+	done := make(chan struct{})
+	j.later.Lock()
+	j.later.done = done
+	j.later.Unlock()
+	go func() {
+		defer close(done)
+		defer j.mu.Unlock()
+		err := j.guarded(true, func(early *bool) error {
+			*early = false
+			defer db.Close()
+			later()
+			j.noteDB(db)
+			return nil
+		})
+		if err != nil {
+			j.log.Error("journal: finishing a change after its answer; the next write settles it", "err", err)
+		}
+	}()
+	return nil
+}
+
+// noteDB notes db, open for writing, as settled: whatever was pending is.
+func (j *Journal) noteDB(db *bolt.DB) {
+	var txid uint64
+	db.View(func(tx *bolt.Tx) error { txid = uint64(tx.ID()); return nil })
+	fi, _ := os.Stat(j.path)
+	j.noteSettled(fi, txid)
+}
+
+// awaitLater waits for the last change's later work (withLater) to end.
+func (j *Journal) awaitLater() {
+	j.later.Lock()
+	done := j.later.done
+	j.later.Unlock()
+	if done != nil {
+		<-done
+	}
 }
 
 // update is withDB for one read-write transaction.
@@ -322,6 +381,7 @@ func (j *Journal) update(fn func(tx *bolt.Tx) error) error {
 // records are skipped by the readers. A damaged database is reported and
 // left as it is.
 func (j *Journal) view(fn func(tx *bolt.Tx) error) error {
+	j.awaitLater()
 	return j.guarded(false, func(*bool) error {
 		db, err := j.openDB(false)
 		if err != nil {

@@ -3,11 +3,15 @@ package journal
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -116,5 +120,64 @@ func TestRecoverWithNothingPendingWritesNothing(t *testing.T) {
 	}
 	if !bytes.Equal(before, after) {
 		t.Fatal("Recover rewrote the journal although nothing was pending")
+	}
+}
+
+// TestChangesFollowEachOtherWithoutWaiting: a change's done mark is
+// written after its answer. Changes made back to back, from several
+// goroutines, with reads between them, each see every change answered
+// before them, and every one is done in the end.
+func TestChangesFollowEachOtherWithoutWaiting(t *testing.T) {
+	f := newFixture(t, map[string]string{"a.txt": "0\n"})
+	var wg sync.WaitGroup
+	ids := make(chan string, 40)
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 10 {
+				req, body := request(false, []wop{write(fmt.Sprintf("g%d.txt", g), fmt.Sprintf("%d\n", i))})
+				res, e := f.j.Apply(context.Background(), who, req, body)
+				if e != nil {
+					t.Error(e)
+					return
+				}
+				ids <- res.ChangeID
+				// Read at once: the change just answered is listed.
+				c, err := f.j.Change(res.ChangeID)
+				if err != nil || c == nil {
+					t.Errorf("change %s just answered: %v, %v", res.ChangeID, c, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	f.j.Wait()
+	changes, err := f.j.Changes(time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, c := range changes {
+		listed[c.ID] = true
+	}
+	n := 0
+	for id := range ids {
+		n++
+		if !listed[id] {
+			t.Errorf("change %s answered but not listed", id)
+		}
+	}
+	if n != 40 || len(changes) != 40 {
+		t.Fatalf("%d changes answered, %d listed", n, len(changes))
+	}
+	pending := 0
+	if err := f.j.view(func(tx *bolt.Tx) error {
+		pending = tx.Bucket(bucketPending).Stats().KeyN
+		return nil
+	}); err != nil || pending != 0 {
+		t.Fatalf("%d changes still pending (%v)", pending, err)
 	}
 }

@@ -138,7 +138,7 @@ func (j *Journal) loadPlan(tx *bolt.Tx, by Author, id string) (*storedPlan, *abi
 // since (FILE_CHANGED otherwise), and forgets it.
 func (j *Journal) ApplyPlan(ctx context.Context, by Author, planID string) (*abi.ChangeResult, *abi.Error) {
 	var res *abi.ChangeResult
-	err := j.withDB(func(db *bolt.DB) error {
+	err := j.withLater(func(db *bolt.DB, later *func()) error {
 		var sp *storedPlan
 		var e *abi.Error
 		if err := db.View(func(tx *bolt.Tx) error { sp, e = j.loadPlan(tx, by, planID); return nil }); err != nil {
@@ -183,12 +183,13 @@ func (j *Journal) ApplyPlan(ctx context.Context, by Author, planID string) (*abi
 			return e
 		}
 		p := d.prepare()
-		rec, e := j.commit(db, by, p, nil)
+		p.plan = sp.ID
+		rec, then, e := j.commit(db, by, p, nil)
 		if e != nil {
 			return e
 		}
-		res = p.result(rec.ID)
-		return db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketPlans).Delete([]byte(sp.ID)) })
+		res, *later = p.result(rec.ID), then
+		return nil
 	})
 	if err != nil {
 		return nil, j.internal("apply the plan", err)

@@ -52,7 +52,7 @@ func (j *Journal) RollbackRequest(ctx context.Context, by Author, req *abi.Rollb
 		return nil, abi.Errorf(abi.InvalidArgument, "%s is not a change id; ids look like c000042 (see change_history)", abi.Quote(req.ChangeID))
 	}
 	var res *abi.ChangeResult
-	err := j.withDB(func(db *bolt.DB) error {
+	err := j.withLater(func(db *bolt.DB, later *func()) error {
 		recs, targets, e := j.targets(db, id, req.After)
 		if e != nil {
 			return e
@@ -99,11 +99,11 @@ func (j *Journal) RollbackRequest(ctx context.Context, by Author, req *abi.Rollb
 			return e
 		}
 		p := d.prepare()
-		rec, e := j.commit(db, by, p, undone)
+		rec, then, e := j.commit(db, by, p, undone)
 		if e != nil {
 			return e
 		}
-		res = p.result(rec.ID)
+		res, *later = p.result(rec.ID), then
 		res.RolledBack = undone
 		return nil
 	})

@@ -118,7 +118,9 @@ func Open(c Config) (*Workspace, error) {
 	}, nil
 }
 
-// Close releases the roots the policy holds open and the audit log.
+// Close waits for the journal's work after its last answer, and releases
+// the roots the policy holds open and the audit log.
 func (w *Workspace) Close() error {
+	w.Journal.Wait()
 	return errors.Join(w.Audit.Close(), w.Policy.Close())
 }
