@@ -6,7 +6,8 @@
 // The file is created at most once, whatever the number of processes that
 // race to create it: the token is written to a temporary file that is then
 // hard-linked into place, so a reader never sees half a token and the first
-// writer wins. An existing file that others may read is refused, not used.
+// writer wins. An existing file that others may read, or that another user
+// owns, is refused, not used.
 package token
 
 import (
@@ -37,6 +38,10 @@ func Path(configDir string) string { return filepath.Join(configDir, FileName) }
 // ErrExposed reports a token file others than its owner may read or write.
 var ErrExposed = errors.New("token file is accessible to other users")
 
+// ErrForeign reports a token file that belongs to another user, who could
+// have chosen the token in it.
+var ErrForeign = errors.New("token file belongs to another user")
+
 // ErrMalformed reports a token file whose content is not a usable token.
 var ErrMalformed = errors.New("token file does not hold a usable token")
 
@@ -60,9 +65,9 @@ func LoadOrCreate(path string) (string, error) {
 	return Load(path)
 }
 
-// Load reads the token in path. The file must be a regular file that only
-// its owner may read and write, holding one token of at least MinLen
-// printable characters (surrounding white space is ignored).
+// Load reads the token in path. The file must be a regular file of the user
+// juju runs as, that only they may read and write, holding one token of at
+// least MinLen printable characters (surrounding white space is ignored).
 func Load(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -75,6 +80,9 @@ func Load(path string) (string, error) {
 	}
 	if !st.Mode().IsRegular() {
 		return "", fmt.Errorf("%s: %w (not a regular file)", path, ErrMalformed)
+	}
+	if !ownedByUs(st) {
+		return "", fmt.Errorf("%s: %w, who may have chosen the token in it; use a token file of your own (delete this one, or pick another path)", path, ErrForeign)
 	}
 	if st.Mode().Perm()&0o077 != 0 {
 		return "", fmt.Errorf("%s: %w (mode %04o); run chmod 600 on it", path, ErrExposed, st.Mode().Perm())
