@@ -246,7 +246,7 @@ func newLogger(errw io.Writer, file, level string) (*slog.Logger, func(), error)
 	}
 	w, closeFn := errw, func() {}
 	if file != "" {
-		f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		f, err := openLogFile(file)
 		if err != nil {
 			return nil, nil, fmt.Errorf("log file: %w", err)
 		}
