@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // serveAuthorize is the authorization endpoint: GET checks the request and
@@ -55,7 +56,7 @@ func (s *Server) authorizeStart(w http.ResponseWriter, r *http.Request, base str
 		redirect = ""
 	case !explicit && len(c.RedirectURIs) == 1:
 		redirect = c.RedirectURIs[0]
-	case !slices.Contains(c.RedirectURIs, redirect):
+	case !registered(c.RedirectURIs, redirect):
 		redirect = ""
 	}
 	if redirect == "" {
@@ -100,6 +101,47 @@ func (s *Server) authorizeStart(w http.ResponseWriter, r *http.Request, base str
 			challenge: challenge, state: state, resource: base + resourcePath, issuer: base,
 		})
 	}
+}
+
+// registered reports whether redirect is one of a client's redirect URIs:
+// the same string, or, for an http URI on a loopback host, the same but for
+// the port (RFC 8252 §7.3). A native client listens on whatever port it is
+// given at the time: VS Code registers http://127.0.0.1/ and
+// http://127.0.0.1:33418/ and, when 33418 is taken, redirects to another
+// port, which an exact match refused. Any port of the owner's machine is
+// the owner's machine, and PKCE keeps a code that another program there
+// received useless to it.
+func registered(uris []string, redirect string) bool {
+	if slices.Contains(uris, redirect) {
+		return true
+	}
+	want, ok := withoutPort(redirect)
+	if !ok {
+		return false
+	}
+	return slices.ContainsFunc(uris, func(u string) bool {
+		got, ok := withoutPort(u)
+		return ok && got == want
+	})
+}
+
+// withoutPort returns an http URI on a loopback host without its port, or
+// false for any other URI.
+func withoutPort(u string) (string, bool) {
+	const scheme = "http://"
+	p, err := url.Parse(u)
+	if err != nil || p.Scheme != "http" || p.User != nil || !isLoopback(p.Hostname()) {
+		return "", false
+	}
+	auth := rawAuthority(u)
+	if !strings.HasPrefix(u, scheme+auth) {
+		return "", false
+	}
+	host := auth
+	if port := p.Port(); port != "" || strings.HasSuffix(auth, ":") {
+		host = strings.TrimSuffix(auth, ":"+port)
+	}
+	return scheme + host + u[len(scheme)+len(auth):], true
 }
 
 // authorizeParams are the parameters of an authorization request.
