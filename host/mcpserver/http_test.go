@@ -267,6 +267,15 @@ func TestFrontSessions(t *testing.T) {
 		if c := call(hdr); c != 404 {
 			t.Errorf("%s session id: %d, want 404", name, c)
 		}
+		// Nor may it open the session's GET stream or end the session.
+		for _, method := range []string{"GET", "DELETE"} {
+			if c := rig.do(method, "/mcp", "", hdr).Code; c != 404 {
+				t.Errorf("%s with the %s session id: %d, want 404", method, name, c)
+			}
+		}
+	}
+	if c := call(map[string]string{server.HeaderKeySessionID: id}); c != 200 || rig.touched.Load() != 2 {
+		t.Fatalf("the session after others named it: %d, touched %d", c, rig.touched.Load())
 	}
 	if c := call(nil); c != 400 {
 		t.Errorf("no session id: %d, want 400", c)
@@ -277,7 +286,7 @@ func TestFrontSessions(t *testing.T) {
 	if c := rig.do("GET", "/mcp", "", map[string]string{server.HeaderKeySessionID: "juju-nope"}).Code; c != 404 {
 		t.Errorf("GET of an unknown session: %d, want 404", c)
 	}
-	if rig.touched.Load() != 1 {
+	if rig.touched.Load() != 2 {
 		t.Fatalf("refused calls ran: touched %d", rig.touched.Load())
 	}
 	if c := rig.do("DELETE", "/mcp", "", map[string]string{server.HeaderKeySessionID: id}).Code; c != 200 {
