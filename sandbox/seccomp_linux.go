@@ -27,6 +27,14 @@ import (
 // io_uring_setup, whose operations it cannot see either. A system call of
 // another architecture (a 32-bit program, x32) kills the process: its
 // numbers are not the ones checked.
+//
+// The same filter keeps the command away from the kernel's keyrings:
+// add_key, request_key and keyctl fail with ENOSYS, as on a kernel built
+// without keys. A keyring is no file and no namespace bubblewrap makes
+// holds it: the command kept juju's session keyring, the one a login
+// gives every program of the owner's session, where it read the keys the
+// owner's programs keep there, replaced them, and left keys of its own
+// that outlived juju (TestSandboxReachesNoKeyring).
 
 // setIDBits are S_ISUID and S_ISGID.
 const setIDBits = unix.S_ISUID | unix.S_ISGID

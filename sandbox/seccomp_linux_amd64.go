@@ -21,5 +21,7 @@ var modeArgs = map[uintptr]int{
 	unix.SYS_MKNODAT:   2,
 }
 
-// refusedCalls hide what they do from the filter.
-var refusedCalls = []uintptr{unix.SYS_OPENAT2, unix.SYS_IO_URING_SETUP}
+// refusedCalls hide what they do from the filter (openat2, io_uring), or
+// reach the kernel's keyrings, which no namespace holds (add_key,
+// request_key, keyctl).
+var refusedCalls = []uintptr{unix.SYS_OPENAT2, unix.SYS_IO_URING_SETUP, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_KEYCTL}

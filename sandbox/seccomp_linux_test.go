@@ -74,6 +74,13 @@ func TestNoSetIDFilter(t *testing.T) {
 			t.Errorf("call %d: %#x, want ENOSYS", nr, got)
 		}
 	}
+	// The keyrings, which no namespace holds, are out of reach
+	// (TestSandboxReachesNoKeyring).
+	for _, nr := range []uint32{unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_KEYCTL} {
+		if got := runBPF(t, prog, nativeArch, nr, [6]uint64{}); got != enosys {
+			t.Errorf("keyring call %d: %#x, want ENOSYS", nr, got)
+		}
+	}
 	// Calls outside the table pass whatever their arguments.
 	for _, nr := range []uint32{unix.SYS_READ, unix.SYS_WRITE, unix.SYS_EXECVE, unix.SYS_MKDIRAT} {
 		if got := runBPF(t, prog, nativeArch, nr, [6]uint64{0o4777, 0o4777, 0o4777, 0o4777}); got != allow {

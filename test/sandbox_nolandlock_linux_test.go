@@ -21,7 +21,7 @@ var buildTestProgram = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for _, name := range []string{"nolandlock", "ptracechmod"} {
+	for _, name := range []string{"nolandlock", "ptracechmod", "keyring"} {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), "./test/internal/"+name)
 		cmd.Dir = repoRoot
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
