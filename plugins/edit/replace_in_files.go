@@ -55,7 +55,29 @@ func init() {
 		ReplaceOutput{}, true, false), replaceInFiles)
 }
 
+// replaceTries bounds the writes of one call. The files' states a change
+// names are those this call read itself, never the model's: when one
+// changed before the write (another call of the same message, the owner's
+// editor), nothing was written, and the call reads the files again and
+// replaces in what they hold now rather than answer FILE_CHANGED for a
+// read the model never made. Each retry follows another writer's change,
+// so calls racing one another all land; a file that keeps changing ends
+// the call with FILE_CHANGED after the last try.
+const replaceTries = 8
+
 func replaceInFiles(_ *juju.Call, in ReplaceInFilesArgs) (*juju.Result, error) {
+	for try := 1; ; try++ {
+		res, err := replaceOnce(in)
+		if try < replaceTries && !in.DryRun && juju.IsCode(err, abi.FileChanged) {
+			continue
+		}
+		return res, err
+	}
+}
+
+// replaceOnce reads the files matching in, replaces in them and applies
+// (or dry-runs) the change.
+func replaceOnce(in ReplaceInFilesArgs) (*juju.Result, error) {
 	if in.OldString == in.NewString {
 		return nil, juju.Errorf(abi.InvalidArgument, "oldString and newString are the same, so nothing would change; pass the new text as newString")
 	}
