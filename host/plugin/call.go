@@ -215,6 +215,10 @@ func (p *Plugin) run(ctx context.Context, l *load, caller hostfns.Caller, export
 	return out, nil
 }
 
+// StartTimedOut is the message the runtime logs when an instance did not
+// start within the call's limit, with the plugin, the limit and the error.
+const StartTimedOut = "plugin instance did not start within the call's limit"
+
 // startError is the error of a call that got no instance: cancelled or
 // out of time while it waited for one or started one, or a start that
 // failed.
@@ -223,7 +227,7 @@ func (p *Plugin) startError(parent, callCtx context.Context, err error) *abi.Err
 	case parent.Err() != nil:
 		return abi.Errorf(abi.Timeout, "the call was cancelled while an instance of the plugin %s was starting", p.Name())
 	case errors.Is(callCtx.Err(), context.DeadlineExceeded):
-		p.rt.log.Warn("plugin instance did not start within the call's limit", "plugin", p.Name(), "limit", p.timeout, "err", err)
+		p.rt.log.Warn(StartTimedOut, "plugin", p.Name(), "limit", p.timeout, "err", err)
 		return abi.Errorf(abi.PluginFailed, "the plugin %s could not start an instance within its limit of %s and was stopped; tell the owner if it persists", p.Name(), p.timeout)
 	}
 	p.rt.log.Error("plugin instance failed to start", "plugin", p.Name(), "err", err)

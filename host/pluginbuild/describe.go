@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/hostfns"
@@ -26,6 +27,10 @@ func Describe(ctx context.Context, wasm []byte) (*abi.Description, error) {
 	return DescribeCached(ctx, "", wasm)
 }
 
+// describeTimeout bounds the start of the instance and its juju_describe
+// call (the runtime's default when 0); tests shorten it.
+var describeTimeout time.Duration
+
 // ErrDescribe is the error of a plugin whose juju_describe failed.
 var ErrDescribe = errors.New("the plugin's juju_describe failed")
 
@@ -37,7 +42,7 @@ var ErrDescribe = errors.New("the plugin's juju_describe failed")
 // those a tool's failure gives the model.
 func DescribeCached(ctx context.Context, cacheDir string, wasm []byte) (*abi.Description, error) {
 	logs := &describeLog{}
-	rt, err := plugin.NewRuntime(plugin.Options{Instances: 1, CacheDir: cacheDir, Logger: slog.New(logs)})
+	rt, err := plugin.NewRuntime(plugin.Options{Instances: 1, CacheDir: cacheDir, Logger: slog.New(logs), Timeout: describeTimeout})
 	if err != nil {
 		return nil, err
 	}
@@ -122,6 +127,7 @@ func denied(name string) func(context.Context, []byte, []byte) ([]byte, []byte) 
 // juju_describe call: its failure or its timeout.
 type describeLog struct {
 	mu      sync.Mutex
+	start   string // the time limit its instance's start ran out of
 	timeout string // the time limit it ran out of
 	err     string // the error it failed with
 	rc      string // or the failure code it returned
@@ -148,11 +154,15 @@ func (h *describeLog) Handle(_ context.Context, r slog.Record) error {
 	})
 	// The runtime has one instance here: one that cannot start is the
 	// describe call's.
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if r.Message == plugin.StartTimedOut {
+		h.start = limit
+		return nil
+	}
 	if export != abi.ExportDescribe && r.Message != "plugin instance failed to start" {
 		return nil
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	if limit != "" {
 		h.timeout = limit
 	} else if err != "" || rc != "" && rc != "0" {
@@ -171,6 +181,8 @@ func (h *describeLog) cause(aerr *abi.Error) string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch {
+	case h.start != "":
+		return fmt.Sprintf("its instance did not start within %s: the module's _initialize (a Go package's init, top-level code) never returned; a plugin starts at once, without waiting or looping", h.start)
 	case h.timeout != "":
 		return fmt.Sprintf("it did not finish within %s; a plugin describes itself at once, without waiting for anything", h.timeout)
 	case h.err != "":
