@@ -52,8 +52,14 @@ func CheckModule(wasm []byte) error {
 			ErrModule, strings.Join(bad, ", "), strings.Join(Linked, ", "), hint)
 	}
 	if !slices.Contains(exports, abi.ExportDescribe) {
-		return fmt.Errorf("%w: it exports no %s function, which juju calls to learn the plugin's tools and discoverers (docs/ABI.md, Exports); it exports %s",
-			ErrModule, abi.ExportDescribe, exportList(exports))
+		hint := ""
+		if !slices.ContainsFunc(exports, func(e string) bool { return strings.HasPrefix(e, "juju_") }) {
+			// Go's compiler ignores TinyGo's //export: the functions are
+			// there, unexported.
+			hint = ". The build exported none of juju's functions: with Go, mark each with //go:wasmexport NAME (//export NAME is TinyGo's, which go build ignores); with Rust, #[plugin_fn] or #[no_mangle] pub extern \"C\""
+		}
+		return fmt.Errorf("%w: it exports no %s function, which juju calls to learn the plugin's tools and discoverers (docs/ABI.md, Exports); it exports %s%s",
+			ErrModule, abi.ExportDescribe, exportList(exports), hint)
 	}
 	return nil
 }

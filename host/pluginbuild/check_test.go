@@ -28,6 +28,15 @@ func TestCheckModule(t *testing.T) {
 	if !errors.Is(err, ErrModule) || !strings.Contains(err.Error(), "exports no juju_describe function") || !strings.Contains(err.Error(), "juju_call, _initialize") {
 		t.Fatalf("no describe: %v", err)
 	}
+	if strings.Contains(err.Error(), "//go:wasmexport") {
+		t.Fatalf("no describe, but juju_call: a hint about exports at all: %v", err)
+	}
+	// Go's compiler exports only _initialize when the author marked the
+	// functions //export, as TinyGo and Extism's Go PDK have it.
+	err = CheckModule(append(wasmtest.Module(imp), wasmtest.Exports("_initialize")...))
+	if !errors.Is(err, ErrModule) || !strings.Contains(err.Error(), "it exports _initialize. The build exported none of juju's functions: with Go, mark each with //go:wasmexport NAME") {
+		t.Fatalf("no juju export at all: %v", err)
+	}
 	// A table past juju's bounds is refused before describe runs the
 	// module (whose instance would allocate 1 GiB of juju's heap for it).
 	err = CheckModule(wasmtest.TablePlugin(1<<27, wasmtest.Grower{Name: "t"}))
