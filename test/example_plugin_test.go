@@ -23,9 +23,11 @@ func TestExamplePluginFromSourceToCall(t *testing.T) {
 		Dir    string   `json:"dir"`
 		SHA256 string   `json:"sha256"`
 		Tools  []string `json:"tools"`
+		Disc   []string `json:"discoverers"`
 	}
 	cliJSON(t, home, &built, "plugins", "build", src, "-o", out)
-	if built.Name != "procfile" || len(built.SHA256) != 64 || len(built.Tools) != 1 || built.Tools[0] != "procfile_tasks" {
+	if built.Name != "procfile" || len(built.SHA256) != 64 || len(built.Tools) != 1 || built.Tools[0] != "procfile_tasks" ||
+		len(built.Disc) != 1 || built.Disc[0] != "procfile" {
 		t.Fatalf("build --json = %+v", built)
 	}
 	// The source folder is left as the author wrote it.
@@ -54,8 +56,17 @@ func TestExamplePluginFromSourceToCall(t *testing.T) {
 	out = author
 
 	installed := cliOK(t, home, "plugins", "install", out, "--grant", "fs.read")
-	if !strings.Contains(installed, "procfile 0.1.0 installed") || !strings.Contains(installed, "fs.read: granted") {
+	if !strings.Contains(installed, "procfile 0.1.0 installed") || !strings.Contains(installed, "fs.read: granted") ||
+		!strings.Contains(installed, "task discoverers procfile") {
 		t.Errorf("install said:\n%s", installed)
+	}
+	var again struct {
+		Tools []string `json:"tools"`
+		Disc  []string `json:"discoverers"`
+	}
+	cliJSON(t, home, &again, "plugins", "install", out, "--grant", "fs.read")
+	if len(again.Tools) != 1 || len(again.Disc) != 1 || again.Disc[0] != "procfile" {
+		t.Errorf("install --json = %+v", again)
 	}
 	var tools []struct {
 		Name   string `json:"name"`

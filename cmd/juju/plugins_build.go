@@ -70,6 +70,8 @@ type buildJSON struct {
 	Dir     string   `json:"dir"`
 	SHA256  string   `json:"sha256"`
 	Tools   []string `json:"tools"`
+	// Discoverers are the task discoverers' names.
+	Discoverers []string `json:"discoverers"`
 }
 
 func runPluginsBuild(cmd *cobra.Command, dir string, dirs config.Dirs, o *pluginsBuildOptions) error {
@@ -94,9 +96,12 @@ func runPluginsBuild(cmd *cobra.Command, dir string, dirs config.Dirs, o *plugin
 	if err != nil {
 		return err
 	}
-	res := buildJSON{Name: m.Name, Version: m.Version, Dir: out, SHA256: m.Wasm.SHA256, Tools: []string{}}
+	res := buildJSON{Name: m.Name, Version: m.Version, Dir: out, SHA256: m.Wasm.SHA256, Tools: []string{}, Discoverers: []string{}}
 	for _, t := range m.Tools {
 		res.Tools = append(res.Tools, t.Name)
+	}
+	for _, d := range m.Discoverers {
+		res.Discoverers = append(res.Discoverers, d.Name)
 	}
 	if o.json {
 		return writeJSON(cmd.OutOrStdout(), res)

@@ -155,7 +155,12 @@ func printInstall(w io.Writer, r *install.Result) {
 	}
 	fmt.Fprintf(w, "%s %s %s\n", r.Name, visible.String(r.Version), verb)
 	fmt.Fprintf(w, "  sha256 %s (pinned)\n", r.SHA256)
-	fmt.Fprintf(w, "  tools  %s\n", strings.Join(r.Tools, ", "))
+	if len(r.Tools) > 0 {
+		fmt.Fprintf(w, "  tools  %s\n", strings.Join(r.Tools, ", "))
+	}
+	if len(r.Discoverers) > 0 {
+		fmt.Fprintf(w, "  task discoverers %s\n", strings.Join(r.Discoverers, ", "))
+	}
 	if u := r.Update; u != nil {
 		if len(u.NewTools) > 0 {
 			fmt.Fprintf(w, "  new tools: %s\n", strings.Join(u.NewTools, ", "))

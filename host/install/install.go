@@ -65,6 +65,7 @@ type Result struct {
 	Dir          string           `json:"dir"`
 	SHA256       string           `json:"sha256"`
 	Tools        []string         `json:"tools"`
+	Discoverers  []string         `json:"discoverers"`
 	Capabilities []abi.Capability `json:"capabilities"` // asked for
 	Granted      []abi.Capability `json:"granted"`
 	NotGranted   []abi.Capability `json:"notGranted"`
@@ -183,11 +184,14 @@ func Install(ctx context.Context, src string, o Options) (*Result, error) {
 	dest := filepath.Join(plugins, m.Name)
 	res := &Result{
 		Name: m.Name, Version: m.Version, Dir: dest, SHA256: m.Wasm.SHA256,
-		Capabilities: ordered(m.Capabilities, m), Tools: []string{},
+		Capabilities: ordered(m.Capabilities, m), Tools: []string{}, Discoverers: []string{},
 		Limits: plugin.ManifestLimits(m.Limits),
 	}
 	for _, t := range m.Tools {
 		res.Tools = append(res.Tools, t.Name)
+	}
+	for _, d := range m.Discoverers {
+		res.Discoverers = append(res.Discoverers, d.Name)
 	}
 	kept := previousGrants(dest, m, res)
 	granted, err := decide(m, kept, &o)
