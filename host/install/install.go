@@ -242,6 +242,12 @@ func check(dir, want string) (*manifest.Manifest, []byte, []byte, error) {
 	if want != "" && got != want {
 		return nil, nil, nil, fmt.Errorf("sha256 mismatch: %s hashes to %s, --sha256 says %s", m.Wasm.File, got, want)
 	}
+	// Installed, a module of another ABI than its manifest's would fail
+	// every call as a plugin that cannot be loaded.
+	if v, err := plugin.ModuleABI(wasm); err == nil && v != m.ABI {
+		return nil, nil, nil, fmt.Errorf("the manifest says abi %d, but %s speaks abi %d (docs/ABI.md, ABI versions); juju plugins build writes the abi its module speaks into the manifest",
+			m.ABI, m.Wasm.File, v)
+	}
 	return m, mdata, wasm, nil
 }
 

@@ -514,6 +514,9 @@ func TestRefusedInstallChangesNothing(t *testing.T) {
 		{"a stale description", func(dir string) {
 			editManifest(t, dir, func(m map[string]any) { m["tools"].([]any)[0].(map[string]any)["description"] = "Echoes." })
 		}, "tool test_echo: title, description, tier or annotations differ"},
+		{"a manifest of another abi than its module", func(dir string) {
+			editManifest(t, dir, func(m map[string]any) { m["abi"] = 1 })
+		}, "the manifest says abi 1, but plugin.wasm speaks abi 2"},
 		{"a wasm symlinked out of the folder", func(dir string) {
 			os.Remove(filepath.Join(dir, "plugin.wasm"))
 			os.Symlink(filepath.Join(reader, "plugin.wasm"), filepath.Join(dir, "plugin.wasm"))

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/internal/atomicfile"
 	"github.com/jujutools/juju/internal/manifest"
 )
@@ -82,6 +83,11 @@ func finish(ctx context.Context, src, wasm []byte, outDir, cacheDir string) (*ma
 	}
 	sum := sha256.Sum256(wasm)
 	m.Wasm.SHA256 = hex.EncodeToString(sum[:])
+	// The ABI is the module's, read from its imports, as the tools are:
+	// one the author wrote otherwise would fail every call.
+	if m.ABI, err = plugin.ModuleABI(wasm); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrModule, err)
+	}
 	data, err := Format(m)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,9 @@ package pluginbuild
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,5 +25,29 @@ func TestDescribeNamesAStartThatNeverEnds(t *testing.T) {
 		if !errors.Is(err, ErrDescribe) || !strings.Contains(err.Error(), "did not start within 1s") || !strings.Contains(err.Error(), "_initialize") {
 			t.Errorf("abi 1: %v: %v", abi1, err)
 		}
+	}
+}
+
+// The manifest's abi is the module's, as its tools are: build writes the
+// version the module speaks over the one its author wrote, which would
+// fail every call once installed.
+func TestBuildWasmWritesTheModulesABI(t *testing.T) {
+	src := t.TempDir()
+	wasm := filepath.Join(src, "build.wasm")
+	if err := os.WriteFile(wasm, wasmtest.StartPlugin(wasmtest.StartOptions{Tool: "t"}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wrote, want := 1, 2 // an ABI 2 module, an author who wrote 1
+	man := fmt.Sprintf(`{"abi": %d, "name": "p", "version": "1", "description": "d", "wasm": {"file": "plugin.wasm", "sha256": ""}, "capabilities": []}`, wrote)
+	if err := os.WriteFile(filepath.Join(src, "manifest.json"), []byte(man), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, err := BuildWasm(t.Context(), src, wasm, src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join(src, "manifest.json"))
+	if m.ABI != want || !strings.Contains(string(data), fmt.Sprintf(`"abi": %d`, want)) {
+		t.Errorf("the built manifest says abi %d:\n%s", m.ABI, data)
 	}
 }
