@@ -176,6 +176,9 @@ func (m *Manifest) check(needHash bool, schemas schemaCheck) error {
 	if len(m.Description) > MaxDescription {
 		return bad("description is %d bytes, longer than %d", len(m.Description), MaxDescription)
 	}
+	if m.Wasm.File == "" {
+		return bad(`wasm.file is missing: name the module's file, "wasm": {"file": "plugin.wasm"}`)
+	}
 	if !validFile(m.Wasm.File) {
 		return bad("wasm.file %q must be a plain file name ending in .wasm", m.Wasm.File)
 	}

@@ -185,6 +185,11 @@ func TestSourceManifestNeedsNoHash(t *testing.T) {
 	if _, err := Decode([]byte(src)); err == nil {
 		t.Fatal("a complete manifest must carry the hash")
 	}
+	// An author who left out the wasm block reads what to write.
+	nowasm := `{"abi": 2, "name": "p", "version": "1", "description": "d", "capabilities": []}`
+	if _, err := DecodeSource([]byte(nowasm)); err == nil || !strings.Contains(err.Error(), `wasm.file is missing: name the module's file, "wasm": {"file": "plugin.wasm"}`) {
+		t.Fatalf("a source manifest without wasm: %v", err)
+	}
 }
 
 // FuzzDecode: any input is either a manifest that passes every rule or an
