@@ -14,6 +14,7 @@ import (
 	"github.com/jujutools/juju/host/plugin"
 	"github.com/jujutools/juju/internal/atomicfile"
 	"github.com/jujutools/juju/internal/manifest"
+	"github.com/jujutools/juju/sdk/abi"
 )
 
 // BuildFolder builds a plugin the way an author does with `juju plugins
@@ -59,6 +60,23 @@ func readAuthorSource(srcDir string) ([]byte, error) {
 	src, err := ReadSource(srcDir)
 	if err != nil {
 		return nil, fmt.Errorf("pluginbuild: %w (write one with the plugin's name, version, description, wasm.file and capabilities; see docs/PLUGINS.md)", err)
+	}
+	// The part the author writes is checked before the seconds of
+	// compiling, and named as theirs: the tools and the hash are the
+	// build's to write (a placeholder discoverer stands for them, since a
+	// manifest must have one or a tool).
+	m, err := decodeLoose(src)
+	if err == nil {
+		m.Tools, m.Wasm.SHA256 = nil, ""
+		m.Discoverers = []abi.DiscovererSpec{{Name: "placeholder", Files: []string{"placeholder"}}}
+		var id []byte
+		if id, err = Format(m); err == nil {
+			_, err = manifest.DecodeSource(id)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("pluginbuild: %s: %w (you write its name, version, description, wasm.file and capabilities; see docs/PLUGINS.md)",
+			filepath.Join(srcDir, manifest.FileName), err)
 	}
 	return src, nil
 }

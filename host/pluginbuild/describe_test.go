@@ -51,3 +51,17 @@ func TestBuildWasmWritesTheModulesABI(t *testing.T) {
 		t.Errorf("the built manifest says abi %d:\n%s", m.ABI, data)
 	}
 }
+
+// The manifest's part the author writes is checked before the go build,
+// and the error names manifest.json, not a manifest the build generated.
+func TestBuildFolderChecksTheAuthorsManifestFirst(t *testing.T) {
+	src := t.TempDir() // no Go module: a build would fail otherwise
+	man := `{"abi": 2, "name": "p", "version": "1", "description": "d", "wasm": {"file": "plugin.wasm"}, "capabilities": ["fs.raed"]}`
+	if err := os.WriteFile(filepath.Join(src, "manifest.json"), []byte(man), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := BuildFolder(t.Context(), src, src, "")
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(src, "manifest.json")+`: invalid manifest: unknown capability "fs.raed"`) {
+		t.Fatalf("err = %v", err)
+	}
+}
