@@ -85,12 +85,22 @@ func findSymbols(q string, fuzzy bool, scope string, max int) (*SymbolsResult, e
 		return &SymbolsResult{Source: sourceHeuristic, Symbols: orEmpty(syms), Truncated: cut,
 			Note: "found with juju's pattern index, not by a language server: declarations only, matched by name. " + registerHint(res.Language)}, nil
 	}
-	out := &SymbolsResult{Source: sourceLSP, Server: res.Server, Symbols: []Symbol{}, Truncated: res.Truncated}
+	out := &SymbolsResult{Source: sourceLSP, Server: res.Server, Symbols: []Symbol{}}
+	named := 0
 	for _, s := range res.Symbols {
-		if matchNamePath(s.Name, s.Container, containers, name, fuzzy) && underScope(s, scope) {
-			out.Symbols = append(out.Symbols, symbolOf(s, ""))
+		if matchNamePath(s.Name, s.Container, containers, name, fuzzy) {
+			named++
+			if underScope(s, scope) {
+				out.Symbols = append(out.Symbols, symbolOf(s, ""))
+			}
 		}
 	}
+	// A server that cuts its list at a cap (gopls at 100) lists its best
+	// matches first, which for an exact name path are its own: a list the
+	// host did not cut (at maxResults' limit) that held other names too
+	// most likely held all of them, and saying more exist would send the
+	// model narrowing a search that found everything.
+	out.Truncated = res.Truncated && (fuzzy || len(res.Symbols) >= maxSymbolResults || named == len(res.Symbols))
 	if len(out.Symbols) == 0 {
 		if err := documentSymbolSearch(out, scope, containers, name, fuzzy); err != nil {
 			return nil, err
@@ -105,6 +115,10 @@ func findSymbols(q string, fuzzy bool, scope string, max int) (*SymbolsResult, e
 	}
 	return out, nil
 }
+
+// maxSymbolResults is the most symbols the host returns (maxResults'
+// limit): a list that long was cut by the host, in the server's order.
+const maxSymbolResults = 1000
 
 // joinNote adds a sentence to a note.
 func joinNote(note, s string) string {
