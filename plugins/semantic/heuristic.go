@@ -24,7 +24,43 @@ type pattern struct {
 // instance of the core plugin starts, while these serve only the heuristic
 // index of a language.
 func p(kind, expr string, container bool) pattern {
-	return pattern{kind: kind, re: lazyre.New(expr), container: container}
+	return pattern{kind: kind, re: lazyre.New(unicodeWords(expr)), container: container}
+}
+
+// unicodeWords makes every \w of expr match any character past ASCII
+// too, as identifiers may be spelt in any script (Go, Python, JavaScript,
+// Rust, Java …): RE2's \w is ASCII alone, so `func Größe()` was no
+// definition, `type 名前 struct` none either, and `func getÜber()` one
+// named get. Unicode's letter classes would be exact but cost ten times
+// the compile time (inside wasm, on an instance's first heuristic call);
+// the patterns look at code, not strings or comments, where such a
+// character is a name's.
+func unicodeWords(expr string) string {
+	const word = `\w\x{80}-\x{10FFFF}`
+	var b strings.Builder
+	inClass := false
+	for i := 0; i < len(expr); i++ {
+		c := expr[i]
+		switch {
+		case c == '\\' && i+1 < len(expr):
+			switch {
+			case expr[i+1] != 'w':
+				b.WriteString(expr[i : i+2])
+			case inClass:
+				b.WriteString(word)
+			default:
+				b.WriteString("[" + word + "]")
+			}
+			i++
+			continue
+		case c == '[' && !inClass:
+			inClass = true
+		case c == ']' && inClass:
+			inClass = false
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // patterns are the definitions the heuristic index knows, by language

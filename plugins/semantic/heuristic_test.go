@@ -70,3 +70,32 @@ func TestIdentifierAt(t *testing.T) {
 		}
 	}
 }
+
+// Identifiers may be spelt in any script: the index finds their
+// definitions under their whole name, and a position on one names it.
+func TestHeuristicNamesInAnyScript(t *testing.T) {
+	lang := func(n string) abi.Language { l, _ := abi.LanguageNamed(n); return l }
+	for _, tc := range []struct {
+		lang, body string
+		want       []string // namePath kind line:column
+	}{
+		{"go", "package a\n\nfunc Größe() int { return 1 }\ntype 名前 struct{}\nfunc getÜber() {}\nfunc (n *名前) 走る() {}\n",
+			[]string{"Größe function 3:6", "名前 struct 4:6", "getÜber function 5:6", "名前.走る method 6:14"}},
+		{"python", "class Café:\n    def 計算(self):\n        pass\n",
+			[]string{"Café class 1:7", "Café.計算 method 2:9"}},
+	} {
+		var got []string
+		for _, d := range scanFile("f", tc.body, lang(tc.lang)) {
+			got = append(got, d.NamePath+" "+d.Kind+" "+itoa(d.Line)+":"+itoa(d.Column))
+		}
+		if strings.Join(got, ", ") != strings.Join(tc.want, ", ") {
+			t.Errorf("%s:\n got  %v\n want %v", tc.lang, got, tc.want)
+		}
+	}
+	line := "func Use() 名前 { return getÜber() }"
+	for col, want := range map[int]string{12: "名前", 13: "名前", 14: "名前", 26: "getÜber", 29: "getÜber"} {
+		if got := identifierAt(line, col); got != want {
+			t.Errorf("column %d of %q: %q, want %q", col, line, got, want)
+		}
+	}
+}

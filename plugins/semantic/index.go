@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/jujutools/juju/sdk/abi"
 	"github.com/jujutools/juju/sdk/juju"
@@ -144,8 +145,11 @@ func identifierAt(line string, column int) string {
 	return string(runes[start:end])
 }
 
+// isIdent reports whether r may be part of an identifier: a letter,
+// mark or digit of any script (名前, Größe), _ or $.
 func isIdent(r rune) bool {
-	return r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 0x7f && (r >= 0xC0 && r < 0x2000)
+	return r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
+		r > 0x7f && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r))
 }
 
 // lineOf reads one line of a file.
