@@ -102,11 +102,11 @@ func (p *places) location(uri string, rg lspRange) (loc abi.LSPLocation, withhel
 // the line after it is one read_file says is past the end.
 func (p *places) place(t *text, pos position) (line, col int, lineText string) {
 	if n := t.shownLines(); n > 0 && pos.Line >= n {
-		lineText = t.line(n - 1)
+		lineText, _ = t.shown(n-1, p.c.enc)
 		return n, utf8.RuneCountInString(lineText) + 1, lineText
 	}
-	lineText = t.line(pos.Line)
-	return pos.Line + 1, fromServer(lineText, pos.Character, p.c.enc), lineText
+	lineText, lead := t.shown(pos.Line, p.c.enc)
+	return pos.Line + 1, fromServer(lineText, pos.Character-lead, p.c.enc), lineText
 }
 
 // cutLine cuts a line's text at maxLineText bytes, on a code point.

@@ -11,7 +11,8 @@
 // framing to it (rpc.go: each message decoded once, its result left raw
 // for the operation's own decoding), says it counts
 // characters in UTF-16, and converts every position to and from juju's
-// 1-based code-point columns on the way.
+// 1-based code-point columns on the way (line 1's counted after a
+// byte-order mark opening the file, which read_file does not show).
 //
 // What juju sends a server: the text of the files a call is about (read
 // through the path policy: never a secret, never a denied path, never

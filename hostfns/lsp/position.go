@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"strings"
 	"unicode/utf8"
 )
 
@@ -77,6 +78,21 @@ func (t *text) line(n int) string {
 	}
 	return l
 }
+
+// shown returns the 0-based line n as read_file shows it, with the
+// number of units of enc the server counts before it: read_file leaves
+// out a UTF-8 byte-order mark opening the file, so line 1's columns are
+// counted after it, while the server, sent the file's bytes, counts it.
+func (t *text) shown(n int, enc encoding) (line string, lead int) {
+	line = t.line(n)
+	if n == 0 && strings.HasPrefix(line, bom) {
+		return line[len(bom):], units(0xFEFF, enc)
+	}
+	return line, 0
+}
+
+// bom is the UTF-8 byte-order mark.
+const bom = "\ufeff"
 
 // units is how many units of enc the rune r takes.
 func units(r rune, enc encoding) int {

@@ -111,3 +111,21 @@ func FuzzColumns(f *testing.F) {
 		}
 	})
 }
+
+// A byte-order mark opening the file is no column of line 1, as read_file
+// does not show it; the server counts it, one unit in every encoding.
+func TestShownLineLeavesOutTheMark(t *testing.T) {
+	tx := newText("\ufeffab 😀c\nx\ufeff\n")
+	for _, enc := range []encoding{utf16, utf8Units, utf32} {
+		line, lead := tx.shown(0, enc)
+		if line != "ab 😀c" || lead != units(0xFEFF, enc) {
+			t.Errorf("enc %d: line 1 %q, %d units before it", enc, line, lead)
+		}
+		if line, lead := tx.shown(1, enc); line != "x\ufeff" || lead != 0 {
+			t.Errorf("enc %d: a mark past the file's start is text: %q, %d", enc, line, lead)
+		}
+	}
+	if _, lead := tx.shown(0, utf8Units); lead != 3 {
+		t.Errorf("the mark is 3 bytes in UTF-8, got %d", lead)
+	}
+}
