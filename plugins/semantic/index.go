@@ -36,8 +36,13 @@ func readSource(path string) (display, body string, err error) {
 	if res.Binary {
 		return res.Path, "", nil
 	}
-	return res.Path, string(b), nil
+	return res.Path, strings.TrimPrefix(string(b), bom), nil
 }
+
+// bom is the UTF-8 byte-order mark. read_file does not show one opening a
+// file, so line 1's columns are counted after it, and its definitions are
+// found at the line's start.
+const bom = "\ufeff"
 
 // fileSymbols is the heuristic index of one file.
 func fileSymbols(path string) ([]defn, abi.Language, error) {
@@ -158,5 +163,9 @@ func lineOf(path string, line int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return strings.TrimRight(string(b), "\r\n"), nil
+	l := strings.TrimRight(string(b), "\r\n")
+	if line == 1 {
+		l = strings.TrimPrefix(l, bom)
+	}
+	return l, nil
 }
