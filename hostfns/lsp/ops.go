@@ -177,7 +177,7 @@ func (m *Manager) workspaceSymbols(ctx context.Context, req *abi.LSPRequest) (*a
 			}
 			syms, cut := m.places(c).symbolList(flat, req.MaxResults-len(res.Symbols))
 			res.Symbols = append(res.Symbols, syms...)
-			res.Truncated = res.Truncated || cut || unread || len(flat) >= serverSymbolCap
+			res.Truncated = res.Truncated || cut || unread || len(flat) == serverSymbolCap
 			return nil
 		})
 		if e != nil {
@@ -199,9 +199,11 @@ func (m *Manager) workspaceSymbols(ctx context.Context, req *abi.LSPRequest) (*a
 
 // serverSymbolCap is the most workspace symbols gopls answers with (its
 // maxSymbols) and clangd by default (--limit-results): the best-scored
-// ones, with nothing saying more matched. An answer that long is taken as
-// cut, so a query matching thousands of names says that more exist rather
-// than passing the server's first hundred off as all of them.
+// ones, with nothing saying more matched. An answer of exactly that many
+// is taken as cut, so a query matching thousands of names says that more
+// exist rather than passing the server's first hundred off as all of them;
+// a longer one comes from a server that does not cut (pyright) and is
+// whole.
 const serverSymbolCap = 100
 
 // addServer names a server among those that answered res, once.
