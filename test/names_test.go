@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -346,6 +347,58 @@ func TestPatchesApplyGitHeaders(t *testing.T) {
 		}
 		if !strings.Contains(msg, map[string]string{"binary": "binary", "binary2": "binary", "copy": "copies", "symlink": "symbolic link"}[name]) {
 			t.Errorf("%s: %s", name, msg)
+		}
+	}
+}
+
+// A file or folder whose name is not UTF-8 (a Latin-1 name in an old
+// repository) was listed by list_directory and glob_files with U+FFFD in
+// place of its bytes: a name no argument can send back, so read_file of
+// it answered NOT_FOUND and sent the model back to the listing, and one
+// beside a file truly named with U+FFFD was listed twice under one name.
+// Such names are counted and not listed, with what can reach them.
+func TestNamesNotUTF8AreCountedNotListed(t *testing.T) {
+	root := workspace(t, map[string]string{"plain.txt": "p\n", "bad\ufffd.txt": "real\n"})
+	for _, name := range []string{"bad\xff.txt", "dir\xfe/x.txt"} {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("latin\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := start(t, root)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"list_directory", map[string]any{"path": "."}},
+		{"glob_files", map[string]any{"pattern": "**/*"}},
+	} {
+		res := s.call(c.tool, c.args)
+		got := text(res)
+		if res.IsError {
+			t.Fatalf("%s: %s", c.tool, got)
+		}
+		var names []string
+		for _, l := range strings.Split(got, "\n") {
+			if l != "" && !strings.HasPrefix(l, "[") && !strings.HasPrefix(l, ". (") {
+				names = append(names, strings.TrimSuffix(strings.SplitN(l, "  (", 2)[0], "/"))
+			}
+		}
+		if want := []string{"bad\ufffd.txt", "plain.txt"}; !slices.Equal(names, want) {
+			t.Errorf("%s lists %q, want %q:\n%s", c.tool, names, want, got)
+		}
+		if !strings.Contains(got, "not UTF-8") || !strings.Contains(got, "run_command") {
+			t.Errorf("%s does not say what it left out:\n%s", c.tool, got)
+		}
+		if n, _ := structured(t, res)["unnamed"].(float64); n != 2 {
+			t.Errorf("%s: unnamed is %v, want 2", c.tool, n)
+		}
+		// Every name listed is the file it names.
+		for _, n := range names {
+			s.ok("read_file", map[string]any{"path": n})
 		}
 	}
 }

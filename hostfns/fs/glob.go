@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -210,6 +211,15 @@ func (w *globWalk) walk(d walkDir, rel string, state int, ign ignoreStack, depth
 		if !w.all && ign.ignored(erel, typ.IsDir()) {
 			continue
 		}
+		if !utf8.ValidString(name) {
+			// No argument can name it, and its display form, with
+			// U+FFFD, names another file: counted, not listed or
+			// walked.
+			if typ.IsDir() || w.m.match(esub, name) {
+				held.unnamed++
+			}
+			continue
+		}
 		switch {
 		case typ.IsDir():
 			if w.dirs && w.m.match(esub, name) {
@@ -233,13 +243,14 @@ func (w *globWalk) walk(d walkDir, rel string, state int, ign ignoreStack, depth
 			batch = w.found(batch, d, erel, name, nil)
 		}
 	}
-	if len(batch) > 0 || held.hidden > 0 {
+	if len(batch) > 0 || held.hidden > 0 || held.unnamed > 0 {
 		w.mu.Lock()
 		for _, f := range batch {
 			w.col.add(f)
 		}
 		w.col.held.hidden += held.hidden
 		w.col.held.secrets += held.secrets
+		w.col.held.unnamed += held.unnamed
 		w.mu.Unlock()
 	}
 }
@@ -252,8 +263,9 @@ func listable(m fs.FileMode, dirs bool) bool {
 	return m.IsRegular() || dirs && m.IsDir()
 }
 
-// withheld counts the matches the policy withheld.
-type withheld struct{ hidden, secrets int }
+// withheld counts the matches the policy withheld, and apart the names
+// that are not UTF-8 passed over.
+type withheld struct{ hidden, secrets, unnamed int }
 
 func (h *withheld) add(code abi.Code) {
 	h.hidden++
@@ -405,7 +417,7 @@ func (c *collector) compare(a, b found) int {
 
 func (c *collector) result(pol *policy.Policy, root *policy.Root) *abi.GlobResult {
 	c.trim()
-	res := &abi.GlobResult{Entries: make([]abi.Entry, len(c.items)), Total: c.total, Hidden: c.held.hidden, HiddenSecrets: c.held.secrets}
+	res := &abi.GlobResult{Entries: make([]abi.Entry, len(c.items)), Total: c.total, Hidden: c.held.hidden, HiddenSecrets: c.held.secrets, Unnamed: c.held.unnamed}
 	for i := range c.items {
 		res.Entries[i] = newEntry(pol, root, c.items[i].rel, c.items[i].info, c.items[i].target, nil)
 	}

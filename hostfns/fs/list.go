@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/jujutools/juju/internal/policy"
@@ -88,6 +89,12 @@ func (s *server) list(ctx context.Context, req *abi.ListRequest, _ []byte) (*abi
 		}
 		if !req.IncludeIgnored && ign.ignored(l.rel, de.typ.IsDir()) {
 			res.Ignored++
+			continue
+		}
+		if !utf8.ValidString(de.name) {
+			// Its display form, with U+FFFD, names another file, and
+			// no argument can name it: counted, not listed.
+			res.Unnamed++
 			continue
 		}
 		if de.typ&fs.ModeSymlink != 0 {

@@ -29,6 +29,7 @@ type GlobResult struct {
 	Truncated  bool        `json:"truncated" desc:"True when files stops before the last match (at limit, or at the size cap); read on with offset nextOffset, or narrow the pattern."`
 	NextOffset int         `json:"nextOffset,omitempty" desc:"The offset to pass to get the matches after these, when there are any."`
 	Hidden     int         `json:"hidden,omitempty" desc:"Matching files withheld and not counted in total: secrets and paths the owner denied, which no tool reads."`
+	Unnamed    int         `json:"unnamed,omitempty" desc:"Matching files, and folders not searched, whose names are not UTF-8, which no argument can name (run_command can); not counted in total."`
 
 	plain bool // no string of the result needs JSON escaping (juju.GlobPlain)
 }
@@ -51,6 +52,7 @@ func (g *GlobResult) AppendJSON(b []byte) ([]byte, bool) {
 	b = strconv.AppendBool(append(b, `,"truncated":`...), g.Truncated)
 	b = appendCount(b, `,"nextOffset":`, g.NextOffset)
 	b = appendCount(b, `,"hidden":`, g.Hidden)
+	b = appendCount(b, `,"unnamed":`, g.Unnamed)
 	return append(b, '}'), true
 }
 
@@ -80,7 +82,7 @@ func globFiles(_ *juju.Call, in GlobFilesArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &GlobResult{Pattern: in.Pattern, Path: in.Path, Total: res.Total, Hidden: res.Hidden,
+	out := &GlobResult{Pattern: in.Pattern, Path: in.Path, Total: res.Total, Hidden: res.Hidden, Unnamed: res.Unnamed,
 		plain: plain && abi.JSONPlain(in.Pattern) && abi.JSONPlain(in.Path)}
 	window := res.Entries[min(in.Offset, len(res.Entries)):]
 	var lines []byte
@@ -116,6 +118,9 @@ func globFiles(_ *juju.Call, in GlobFilesArgs) (*juju.Result, error) {
 	}
 	if res.Hidden > 0 {
 		fmt.Fprintf(b, "[%s withheld: secrets or paths the owner denied, which no tool reads.]\n", plural(res.Hidden, "matching file", "matching files"))
+	}
+	if res.Unnamed > 0 {
+		fmt.Fprintf(b, "[%s passed over: names that are not UTF-8, which no argument can name; see them with run_command.]\n", plural(res.Unnamed, "matching file or folder", "matching files or folders"))
 	}
 	return juju.Text(b.String()).WithStructured(out), nil
 }

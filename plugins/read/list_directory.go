@@ -86,6 +86,9 @@ func listDirectory(_ *juju.Call, in ListDirectoryArgs) (*juju.Result, error) {
 	if res.Hidden > 0 {
 		b = fmt.Appendf(b, "[%s withheld by the workspace policy.]\n", plural(res.Hidden, "entry", "entries"))
 	}
+	if res.Unnamed > 0 {
+		b = fmt.Appendf(b, "[%s not shown: names that are not UTF-8, which no argument can name; see them with run_command.]\n", plural(res.Unnamed, "entry", "entries"))
+	}
 	return juju.Text(string(b)).WithStructured(out), nil
 }
 
@@ -108,6 +111,7 @@ func (l *Listing) AppendJSON(b []byte) ([]byte, bool) {
 	}
 	b = appendCount(b, `,"hidden":`, l.Hidden)
 	b = appendCount(b, `,"ignored":`, l.Ignored)
+	b = appendCount(b, `,"unnamed":`, l.Unnamed)
 	b = appendCount(b, `,"nextOffset":`, l.NextOffset)
 	return append(b, '}'), true
 }

@@ -193,6 +193,7 @@ type ListResult struct {
 	Truncated bool    `json:"truncated,omitempty" desc:"True when entries stop before the last one; read on with offset nextOffset."`
 	Hidden    int     `json:"hidden,omitempty" desc:"Entries withheld by the workspace policy (secrets, denied paths)."`
 	Ignored   int     `json:"ignored,omitempty" desc:"Entries not listed because .gitignore excludes them; includeIgnored lists them."`
+	Unnamed   int     `json:"unnamed,omitempty" desc:"Entries not listed because their names are not UTF-8, which no argument can name; run_command can."`
 }
 
 // StatRequest describes one path. Hash asks for the sha256 of a file of
@@ -240,7 +241,9 @@ type GlobRequest struct {
 // (secrets, denied paths, juju's own state, links to them or out of the
 // roots; a withheld folder counts once, and what it holds is not walked),
 // HiddenSecrets those of them that are secrets, so a tool can say why a
-// pattern matched nothing it may touch.
+// pattern matched nothing it may touch. Unnamed counts the matches, and
+// the folders not walked, whose names are not UTF-8, which no argument
+// can name.
 type GlobResult struct {
 	Status
 	Entries       []Entry `json:"entries"`
@@ -248,4 +251,5 @@ type GlobResult struct {
 	Truncated     bool    `json:"truncated,omitempty"`
 	Hidden        int     `json:"hidden,omitempty"`
 	HiddenSecrets int     `json:"hiddenSecrets,omitempty"`
+	Unnamed       int     `json:"unnamed,omitempty"`
 }
