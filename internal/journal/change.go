@@ -170,6 +170,8 @@ func (j *Journal) fsError(display string, err error) *abi.Error {
 		return abi.Errorf(abi.InvalidArgument, "%s is too long for the file system; use a shorter path", abi.Quote(display))
 	case errors.As(err, &ne):
 		return abi.Errorf(abi.FileChanged, "%s is a folder that now holds %s, which this change did not expect, so juju did not remove it and nothing was changed; look at the folder, then redo the change", abi.Quote(display), abi.Quote(display+"/"+ne.entry))
+	case errors.Is(err, syscall.EROFS):
+		return abi.Errorf(abi.PathDenied, "%s is on a file system mounted read-only, so it could not be written and nothing was changed; trying again will not help: choose a path on a writable disk, or ask the owner", abi.Quote(display))
 	case errors.Is(err, syscall.ENOSPC) || errors.Is(err, errQuota):
 		return abi.Errorf(abi.TooLarge, "the disk holding %s is full (or its quota is used up), so it could not be written and nothing was changed; free space on that disk or tell the owner, then try again", abi.Quote(display))
 	}
