@@ -141,6 +141,12 @@ func (d *draft) children(s *slot) ([]*slot, *abi.Error) {
 				return nil, abi.Errorf(abi.InvalidArgument, "%s holds %s, whose name is not UTF-8; the journal records names as text, so it could not undo a change of the folder, and nothing was changed. Delete or move %s with a command (run_command), which the journal does not record and cannot undo", abi.Quote(s.display), abi.Quote(e.Name()), abi.Quote(s.display))
 			}
 			rel := path.Join(s.rel, e.Name())
+			if policy.Validate(rel) != nil {
+				// A path no argument can name: the change would record,
+				// and a rollback put back, what no later call reaches,
+				// and each path deeper costs its whole depth to open.
+				return nil, abi.Errorf(abi.InvalidArgument, "the folder holds files or folders nested deeper, or with longer paths, than juju resolves (256 names, 4,096 bytes: %s is one), which no argument can name, so nothing was changed. Delete or move the folder with a command (run_command), which the journal does not record and cannot undo", abi.Quote(d.j.pol.Display(s.r, rel)))
+			}
 			c := &policy.Resolved{Root: s.r, Rel: rel, Display: d.j.pol.Display(s.r, rel)}
 			if pe := d.j.pol.Writable(c); pe != nil {
 				return nil, abi.Errorf(pe.Code, "%s holds %s, which file tools may not change (%s); nothing was changed", abi.Quote(s.display), abi.Quote(c.Display), pe.Message)
