@@ -91,14 +91,15 @@ type scan struct {
 	opts      ScanOptions
 	visit     func(ScanFile)
 	files     int
-	truncated bool
+	truncated bool // a bound left files out
+	full      bool // MaxFiles reached: the walk stops
 	err       *abi.Error
 }
 
 // walk visits the folder d, root-relative rel, and closes it.
 func (s *scan) walk(d walkDir, rel string, ign ignoreStack, depth int) {
 	defer d.Close()
-	if s.err != nil || s.truncated {
+	if s.err != nil || s.full {
 		return
 	}
 	if e := canceled(s.ctx); e != nil {
@@ -130,7 +131,7 @@ func (s *scan) walk(d walkDir, rel string, ign ignoreStack, depth int) {
 			}
 		case typ.IsRegular():
 			if s.files >= s.opts.MaxFiles {
-				s.truncated = true
+				s.truncated, s.full = true, true
 				return
 			}
 			info, err := d.Lstat(name)
@@ -152,6 +153,9 @@ func (s *scan) walk(d walkDir, rel string, ign ignoreStack, depth int) {
 		}
 	}
 	if len(dirs) > 0 && depth >= s.opts.MaxDepth {
+		// Only the folders below are left out: the walk goes on with
+		// this folder's siblings, which one deep branch (a Java
+		// package's folders) stopped before.
 		s.truncated = true
 		return
 	}

@@ -113,3 +113,27 @@ func TestScanStopsWithinAFolder(t *testing.T) {
 		t.Errorf("Scan = %v after %d of %d visits, want TIMEOUT within %d", e, visits, n, scanCheckEvery)
 	}
 }
+
+// A folder deeper than MaxDepth leaves out what is below it, not the rest
+// of the walk: one deep branch (a Java package's folders) met first made
+// project_overview count 0 files of a tree of 100,000.
+func TestScanDepthBoundLeavesOutOnlyTheDeepFolders(t *testing.T) {
+	f := newFixture(t, Options{})
+	var want []string
+	for i := range 10 {
+		for _, p := range []string{fmt.Sprintf("tree/a%d/x.txt", i), fmt.Sprintf("tree/a%d/b/c/d/deep.txt", i)} {
+			full := filepath.Join(f.ws, filepath.FromSlash(p))
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(full, []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want = append(want, fmt.Sprintf("tree/a%d/x.txt", i))
+	}
+	got, truncated := scanAll(t, f, "tree", ScanOptions{MaxDepth: 1})
+	if got != strings.Join(want, " ") || !truncated {
+		t.Errorf("Scan with MaxDepth 1 = %q, truncated %v; want %q, truncated", got, truncated, strings.Join(want, " "))
+	}
+}
