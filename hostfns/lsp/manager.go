@@ -121,7 +121,7 @@ func New(pol *policy.Policy, opts Options) *Manager {
 	if env == nil {
 		env = sandbox.Scrub(os.Environ())
 	}
-	return &Manager{pol: pol, opts: opts, log: log, env: withoutCgo(env), system: systemPlaces(), clients: map[key]*slot{}}
+	return &Manager{pol: pol, opts: opts, log: log, env: localToolchain(withoutCgo(env)), system: systemPlaces(), clients: map[key]*slot{}}
 }
 
 // withoutCgo is env with CGO_ENABLED=0, whatever it said: a server runs
@@ -140,6 +140,27 @@ func withoutCgo(env []string) []string {
 		}
 	}
 	return append(out, "CGO_ENABLED=0")
+}
+
+// localToolchain is env with GOTOOLCHAIN=local unless it names a choice
+// that downloads nothing (local, path, or NAME+path). A server runs for
+// tier R tools, and the go command gopls runs reads the go.mod a model may
+// write (tier E): its `go 1.99` or `toolchain` line had the go command ask
+// the module proxy for that release, then run it — a fetch no owner
+// approved. With local, gopls reports that the module needs a newer Go.
+func localToolchain(env []string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		v, ok := strings.CutPrefix(kv, "GOTOOLCHAIN=")
+		if !ok {
+			out = append(out, kv)
+			continue
+		}
+		if v == "local" || v == "path" || strings.HasSuffix(v, "+path") {
+			return env
+		}
+	}
+	return append(out, "GOTOOLCHAIN=local")
 }
 
 // Funcs returns the juju_lsp host function.
