@@ -150,15 +150,16 @@ func withoutCgo(env []string) []string {
 // approved. With local, gopls reports that the module needs a newer Go.
 func localToolchain(env []string) []string {
 	out := make([]string, 0, len(env)+1)
+	last := "" // the value the go command takes: the last one
 	for _, kv := range env {
-		v, ok := strings.CutPrefix(kv, "GOTOOLCHAIN=")
-		if !ok {
-			out = append(out, kv)
+		if v, ok := strings.CutPrefix(kv, "GOTOOLCHAIN="); ok {
+			last = v
 			continue
 		}
-		if v == "local" || v == "path" || strings.HasSuffix(v, "+path") {
-			return env
-		}
+		out = append(out, kv)
+	}
+	if last == "local" || last == "path" || strings.HasSuffix(last, "+path") {
+		return append(out, "GOTOOLCHAIN="+last)
 	}
 	return append(out, "GOTOOLCHAIN=local")
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -467,4 +468,33 @@ func watchedEvents(t *testing.T, m *Manager) string {
 		got = append(got, s.Name)
 	}
 	return strings.Join(got, " ")
+}
+
+// A server's go command downloads no toolchain a go.mod names: GOTOOLCHAIN
+// is local unless the owner's value downloads nothing, which is kept.
+func TestLocalToolchain(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", "local"},
+		{"auto", "local"},
+		{"go1.30.0", "local"},
+		{"go1.30.0+auto", "local"},
+		{"local", "local"},
+		{"path", "path"},
+		{"go1.30.0+path", "go1.30.0+path"},
+	} {
+		env := []string{"A=1"}
+		if tc.in != "" {
+			env = append(env, "GOTOOLCHAIN="+tc.in)
+		}
+		got := localToolchain(env)
+		n, v := 0, ""
+		for _, kv := range got {
+			if s, ok := strings.CutPrefix(kv, "GOTOOLCHAIN="); ok {
+				n, v = n+1, s
+			}
+		}
+		if n != 1 || v != tc.want || !slices.Contains(got, "A=1") {
+			t.Errorf("GOTOOLCHAIN=%q: got %q, want GOTOOLCHAIN=%s once", tc.in, got, tc.want)
+		}
+	}
 }
