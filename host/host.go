@@ -326,6 +326,11 @@ func (h *Host) StateDir() string { return h.ws.StateDir }
 // Journal returns the workspace's change journal.
 func (h *Host) Journal() *store.Journal { return h.ws.Journal }
 
+// SessionEnded forgets what the MCP session id read (Request.Session):
+// no call comes on it again, and a new session starts with a view of its
+// own.
+func (h *Host) SessionEnded(id string) { h.ws.Reads.Forget(id) }
+
 // catalog is the plugins a host serves and their tools. It is never
 // changed once stored in Host.cat: a reload builds a new one.
 type catalog struct {
@@ -440,8 +445,10 @@ type Request struct {
 	// token), the OAuth client's id over HTTP. A job is seen only by the
 	// principal that started it.
 	Principal string
-	Tool      string
-	Args      json.RawMessage
+	// Session is the MCP session of the call (hostfns.Caller.Session).
+	Session string
+	Tool    string
+	Args    json.RawMessage
 	// Asker asks the owner through the client when the call needs an
 	// approval; nil when the client cannot be asked (the owner then answers
 	// with juju approvals).
@@ -465,7 +472,7 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 		return Result{}, fmt.Errorf("%w: %s", ErrUnknownTool, req.Tool)
 	}
 	start := time.Now()
-	caller := hostfns.Caller{Plugin: t.Plugin.Name(), Tool: req.Tool, Tier: t.Spec.Tier, Client: req.Client, Principal: req.Principal, CallID: newCallID()}
+	caller := hostfns.Caller{Plugin: t.Plugin.Name(), Tool: req.Tool, Tier: t.Spec.Tier, Client: req.Client, Principal: req.Principal, Session: req.Session, CallID: newCallID()}
 	var res *abi.CallResult
 	var appr *audit.Approval
 	if r := h.policy.Gone(); r != nil {

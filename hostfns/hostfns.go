@@ -39,6 +39,11 @@ type Caller struct {
 	// Principal holds what the call keeps beyond it: "" for the owner's
 	// local clients, an OAuth client's id over HTTP (host.Request).
 	Principal string
+	// Session is the MCP session the call came in on: mcp-go's
+	// Mcp-Session-Id over HTTP, "stdio" for the one session of a stdio
+	// process. What the client has read is its session's (journal.Reader):
+	// two conversations of one client are two views of the files.
+	Session string
 	// Discovery is set for a task discoverer (hostfns/discover): it
 	// reads build files and must run no project code, so beyond its tier
 	// R it may not start a language server either.

@@ -49,3 +49,29 @@ func TestRollbackIsNotARead(t *testing.T) {
 	s.ok("read_file", map[string]any{"path": "f.txt"})
 	s.ok("write_file", map[string]any{"path": "f.txt", "content": "one, then three\n"})
 }
+
+// Two conversations of one connector are two MCP sessions of one client:
+// one name, one token. Each is a model's view of the files of its own, so
+// a write from the first's view, older than the second's write, is
+// FILE_CHANGED, as between two clients. The view was the client's, shared
+// by its sessions: the second's read counted for the first, and the
+// first's write_file silently replaced the second's.
+func TestReadsAreEachSessions(t *testing.T) {
+	root := workspace(t, map[string]string{"f.txt": "line one\nline two\n"})
+	srv := startServe(t, root, "--mode", "trusted")
+	a := srv.connect(t, "chatgpt", "2025-11-25")
+	b := srv.connect(t, "chatgpt", "2025-11-25")
+	a.ok("read_file", map[string]any{"path": "f.txt"})
+	b.ok("read_file", map[string]any{"path": "f.txt"})
+	b.ok("write_file", map[string]any{"path": "f.txt", "content": "line one\nline two, written in the second conversation\n"})
+	a.fail("write_file", map[string]any{"path": "f.txt", "content": "line one, written in the first\nline two\n"}, "FILE_CHANGED")
+	if got := disk(t, root, "f.txt"); got != "line one\nline two, written in the second conversation\n" {
+		t.Fatalf("the second session's write was overwritten: %q", got)
+	}
+	// Each session's own writes keep its view fresh.
+	b.ok("edit_file", map[string]any{"path": "f.txt", "oldString": "written in", "newString": "edited in"})
+	a.ok("read_file", map[string]any{"path": "f.txt"})
+	a.ok("write_file", map[string]any{"path": "f.txt", "content": "line one, written in the first\nline two, edited in the second conversation\n"})
+	a.ok("edit_file", map[string]any{"path": "f.txt", "oldString": "written in the first", "newString": "edited in the first"})
+	b.fail("edit_file", map[string]any{"path": "f.txt", "oldString": "line two", "newString": "line 2"}, "FILE_CHANGED")
+}

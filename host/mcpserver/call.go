@@ -40,7 +40,7 @@ func (s *Server) handle(ctx context.Context, req mcp.CallToolRequest) (*mcp.Call
 		return s.refuse(ctx, name, args, abi.Errorf(abi.InvalidArgument, "the arguments of %s are not JSON: %v", name, err)), nil
 	}
 	asker, rt := s.asker(ctx, req)
-	res, err := s.host.Call(ctx, host.Request{Client: clientName(ctx), Principal: remotePrincipal(ctx), Tool: name, Args: raw, Asker: asker})
+	res, err := s.host.Call(ctx, host.Request{Client: clientName(ctx), Principal: remotePrincipal(ctx), Session: sessionID(ctx), Tool: name, Args: raw, Asker: asker})
 	if errors.Is(err, host.ErrUnknownTool) {
 		return s.refuse(ctx, name, args, removedTool(name)), nil
 	}

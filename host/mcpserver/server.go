@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"crypto/rand"
 	"sync"
 	"sync/atomic"
@@ -38,6 +39,9 @@ func New(h *host.Host) (*Server, error) {
 	s.auditUnknownTools(hooks)
 	s.auditUnparsableCalls(hooks)
 	s.direct.track(hooks)
+	hooks.AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
+		h.SessionEnded(cs.SessionID())
+	})
 	s.mcp = server.NewMCPServer("juju", cfg.Version,
 		server.WithToolCapabilities(true), // tools/list_changed when installed plugins change
 		server.WithInstructions(instructions(h)),

@@ -288,6 +288,7 @@ func discovererCaller(parent hostfns.Caller, j *job) hostfns.Caller {
 		Client:    parent.Client,
 		CallID:    parent.CallID,
 		Principal: parent.Principal,
+		Session:   parent.Session,
 		Discovery: true,
 	}
 }

@@ -33,7 +33,7 @@ const largeChange = 4 << 20
 func ObserveReads(reads *store.ReadLog) func(context.Context, *policy.Resolved, os.FileInfo, uint64, bool) {
 	return func(ctx context.Context, r *policy.Resolved, fi os.FileInfo, sum uint64, whole bool) {
 		c, _ := hostfns.CallerFrom(ctx)
-		reads.SawContent(store.Reader(c.Client, c.Principal), r, fi, sum, whole)
+		reads.SawContent(store.Reader(c.Client, c.Principal, c.Session), r, fi, sum, whole)
 	}
 }
 
@@ -67,7 +67,7 @@ func (s *server) lift(body []byte) (restore func()) {
 // author is the journal's record of the call in ctx.
 func author(ctx context.Context) store.Author {
 	c, _ := hostfns.CallerFrom(ctx)
-	return store.Author{Client: c.Client, Principal: c.Principal, Plugin: c.Plugin, Tool: c.Tool, CallID: c.CallID}
+	return store.Author{Client: c.Client, Principal: c.Principal, Session: c.Session, Plugin: c.Plugin, Tool: c.Tool, CallID: c.CallID}
 }
 
 // made notes the change res made in the call of ctx: once committed, a

@@ -24,7 +24,7 @@ func (j *Journal) build(ctx context.Context, by Author, req *abi.ChangeRequest, 
 		return nil, abi.Errorf(abi.TooLarge, "the change holds more than %d operations; split it", maxOps)
 	}
 	d := j.newDraft(ctx)
-	d.reader = Reader(by.Client, by.Principal)
+	d.reader = Reader(by.Client, by.Principal, by.Session)
 	var off int64
 	for i, op := range req.Ops {
 		if e := d.expired(); e != nil {

@@ -231,7 +231,7 @@ func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []strin
 		// it may never have read: its reads stay as they were, so its next
 		// write from the view it had is FILE_CHANGED until it reads again.
 		for _, s := range p.steps {
-			j.opts.reads.wrote(Reader(by.Client, by.Principal), s.r, s.rel, s.post)
+			j.opts.reads.wrote(Reader(by.Client, by.Principal, by.Session), s.r, s.rel, s.post)
 		}
 	}
 	j.observe(p)

@@ -442,9 +442,13 @@ func (j *Journal) prepare(db *bolt.DB) error {
 type Author struct {
 	Client    string `json:"client,omitempty"`
 	Principal string `json:"principal,omitempty"` // hostfns.Caller.Principal: "" for the owner's local clients
-	Plugin    string `json:"plugin,omitempty"`
-	Tool      string `json:"tool,omitempty"`
-	CallID    string `json:"callId,omitempty"`
+	// Session is the MCP session of the call (hostfns.Caller.Session),
+	// whose view of the files its changes are checked against (ReadLog).
+	// It lasts no longer than the connection, so no record keeps it.
+	Session string `json:"-"`
+	Plugin  string `json:"plugin,omitempty"`
+	Tool    string `json:"tool,omitempty"`
+	CallID  string `json:"callId,omitempty"`
 }
 
 // Owner is the author of the changes the owner makes with juju's CLI.

@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"io/fs"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -15,15 +16,18 @@ import (
 const maxReads = 100_000
 
 // ReadLog remembers, for each file read through the fs host functions and
-// each client that read it, its modification time and size at the read,
+// each client session that read it, its modification time and size at the read,
 // and a digest of its content when the read passed over all of it. An
 // edit or a write without expectedSha256 of a file read earlier, and
 // changed on disk since, is
 // FILE_CHANGED: the caller's view of it is stale. A change made by the
-// journal updates the log of the client that made it, so its consecutive
-// edits need no new read; another client's read stays as it was, so a
-// change one client makes is FILE_CHANGED to another's stale view, as a
-// change made outside juju is (juju serve serves several clients).
+// journal updates the log of the session that made it, so its consecutive
+// edits need no new read; another session's read stays as it was, so a
+// change one session makes is FILE_CHANGED to another's stale view, as a
+// change made outside juju is (juju serve serves several clients, and one
+// client, as two conversations of one connector, opens several sessions:
+// each is a model's view of its own, and a view shared between them let
+// the one that read last overwrite what the other wrote since).
 type ReadLog struct {
 	mu   sync.Mutex
 	m    map[string]stamp
@@ -49,9 +53,30 @@ func NewReadLog() *ReadLog { return &ReadLog{m: map[string]stamp{}, seed: maphas
 // content.
 func (l *ReadLog) Seed() maphash.Seed { return l.seed }
 
-// Reader names the client that reads, as approvals and plans know one:
-// its name and its principal.
-func Reader(client, principal string) string { return client + "\x00" + principal }
+// Reader names the view a read belongs to: the MCP session that read,
+// then the client, as approvals and plans know one, with its principal.
+// A session id names one session of one server, but a client that
+// declares another name in a later request keeps no view across it.
+func Reader(client, principal, session string) string {
+	return session + "\x00" + client + "\x00" + principal
+}
+
+// Forget drops the reads of session, which ended: no call comes on it
+// again, and its reads would fill the log until maxReads clears the views
+// of the sessions still open.
+func (l *ReadLog) Forget(session string) {
+	if l == nil {
+		return
+	}
+	prefix := session + "\x00"
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for k := range l.m {
+		if strings.HasPrefix(k, prefix) {
+			delete(l.m, k)
+		}
+	}
+}
 
 // readKey is the key of rel in root as read by reader.
 func readKey(reader string, root *policy.Root, rel string) string {
