@@ -130,8 +130,9 @@ func clip[T any](s []T, n int) []T {
 // taskSize is at least the size of t in JSON: each byte of a string
 // counted as the six of \u00XX when JSON may escape it.
 func taskSize(t abi.Task) int {
-	return len(`{"name":"","runner":"","command":"","cwd":"","file":"","line":,"description":"","kind":""},`) + 20 +
-		abi.JSONLen(t.Name) + abi.JSONLen(t.Runner) + abi.JSONLen(t.Command) + abi.JSONLen(t.Cwd) + abi.JSONLen(t.File) + abi.JSONLen(t.Description) + abi.JSONLen(t.Kind)
+	return len(`{"name":"","runner":"","command":"","cwd":"","file":"","line":,"description":"","kind":"","plugin":"","discoverer":""},`) + 20 +
+		abi.JSONLen(t.Name) + abi.JSONLen(t.Runner) + abi.JSONLen(t.Command) + abi.JSONLen(t.Cwd) + abi.JSONLen(t.File) + abi.JSONLen(t.Description) + abi.JSONLen(t.Kind) +
+		abi.JSONLen(t.Plugin) + abi.JSONLen(t.Discoverer)
 }
 
 func warningSize(w abi.Warning) int {

@@ -341,12 +341,22 @@ func (s *server) call(ctx context.Context, caller hostfns.Caller, j *job) ([]abi
 	}
 	roots := s.roots()
 	tasks := r.Tasks[:0]
-	dropped := 0
+	dropped, missing, firstMissing := 0, 0, ""
+	holds := s.holds(j.files)
 	for _, t := range r.Tasks {
-		if t, ok := clean(t, roots); ok {
-			tasks = append(tasks, t)
-		} else {
+		t, ok := clean(t, roots)
+		switch {
+		case !ok:
 			dropped++
+		case t.File != "" && !holds(t.File):
+			if missing++; missing == 1 {
+				firstMissing = t.File
+			}
+		default:
+			// Who found the task is the host's to say, never the
+			// plugin's: it overwrites whatever the result held.
+			t.Plugin, t.Discoverer = j.src.Name(), j.spec.Name
+			tasks = append(tasks, t)
 		}
 	}
 	kept := warns[:0]
@@ -360,7 +370,31 @@ func (s *server) call(ctx context.Context, caller hostfns.Caller, j *job) ([]abi
 	if dropped > 0 {
 		kept = append(kept, abi.Warning{File: j.files[0], Message: fmt.Sprintf("%s returned %d tasks or warnings that were left out: incomplete, with a control or invisible character in a name, runner or command, or with a path outside the folder", who, dropped)})
 	}
+	if missing > 0 {
+		kept = append(kept, abi.Warning{File: firstMissing, Message: fmt.Sprintf("%s returned %d tasks naming a file the workspace does not hold, such as this one; they were left out", who, missing)})
+	}
 	return tasks, kept
+}
+
+// holds returns a test of whether the workspace holds a regular file at a
+// task's path: one of the files the discoverer was offered, or one it
+// names besides (a Makefile's include), looked up once. A task that
+// claims a file no one can open (a Makefile where there is none) is not
+// the project's, whatever it says.
+func (s *server) holds(offered []string) func(string) bool {
+	seen := make(map[string]bool, len(offered))
+	for _, f := range offered {
+		seen[f] = true
+	}
+	return func(p string) bool {
+		if ok, done := seen[p]; done || s.pol == nil {
+			return ok || s.pol == nil
+		}
+		r, e := s.pol.Resolve(p)
+		ok := e == nil && r.Info != nil && r.Info.Mode().IsRegular()
+		seen[p] = ok
+		return ok
+	}
 }
 
 func sortTasks(ts []abi.Task) {

@@ -353,9 +353,9 @@ func TestDiscoverersShareOneBudget(t *testing.T) {
 		pause func(int) time.Duration
 		kept  []int // the first discoverers' tasks kept
 	}{
-		// A long task is about 1.9 KB of JSON: the bytes are the bound.
-		{"long tasks, in order", true, func(i int) time.Duration { return time.Duration(i) * 5 * time.Millisecond }, []int{3, 4_583, 0}},
-		{"long tasks, last first", true, func(i int) time.Duration { return time.Duration(10-i) * 20 * time.Millisecond }, []int{3, 4_583, 0}},
+		// A long task is about 1.9 KB of JSON, its plugin and discoverer named: the bytes are the bound.
+		{"long tasks, in order", true, func(i int) time.Duration { return time.Duration(i) * 5 * time.Millisecond }, []int{3, 4_487, 0}},
+		{"long tasks, last first", true, func(i int) time.Duration { return time.Duration(10-i) * 20 * time.Millisecond }, []int{3, 4_487, 0}},
 		// A short one is about 100 bytes: the count is the bound.
 		{"short tasks, in order", false, func(i int) time.Duration { return time.Duration(i) * 5 * time.Millisecond }, []int{3, 5000, 5000, 5000, 4997, 0}},
 		{"short tasks, last first", false, func(i int) time.Duration { return time.Duration(10-i) * 20 * time.Millisecond }, []int{3, 5000, 5000, 5000, 4997, 0}},

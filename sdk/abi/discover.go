@@ -33,7 +33,10 @@ type DiscoverResult struct {
 
 // Task is one runnable task (SPEC §9b). Cwd and File are relative to the
 // first root; Line is 1-based (0 when unknown); Kind is one of the Kind
-// constants.
+// constants. Plugin and Discoverer name who found it: the host sets them
+// from the discoverer it ran, over whatever the discoverer returned, so a
+// task of an installed plugin can never pass for one of juju's own
+// (plugin core-discover).
 type Task struct {
 	Name        string `json:"name"`
 	Runner      string `json:"runner"`
@@ -43,6 +46,8 @@ type Task struct {
 	Line        int    `json:"line,omitempty"`
 	Description string `json:"description,omitempty"`
 	Kind        string `json:"kind"`
+	Plugin      string `json:"plugin,omitempty" desc:"The plugin whose discoverer found the task: core-discover is juju's own; any other is an installed plugin, which says what the task runs, not the project."`
+	Discoverer  string `json:"discoverer,omitempty" desc:"The discoverer of that plugin that found the task."`
 }
 
 // Warning names a file a discoverer could not read or parse.
