@@ -17,10 +17,22 @@ const appName = "juju"
 
 // DefaultDirs names juju's directories for the current user: under
 // $JUJU_HOME when it is set, else XDG (Linux and other Unix systems) or the
-// platform's folders (macOS). Nothing is created.
+// platform's folders (macOS). Each must be private (checkPrivate): juju
+// refuses to start on a folder another user owns or can write to, and
+// makes only a folder that would otherwise go straight into one every user
+// can write to (a JUJU_HOME in /tmp).
 func DefaultDirs() (Dirs, error) {
 	home, _ := os.UserHomeDir() // "" is handled: JUJU_HOME may still name the folder
-	return dirsFor(runtime.GOOS, os.Getenv, home)
+	d, err := dirsFor(runtime.GOOS, os.Getenv, home)
+	if err != nil {
+		return Dirs{}, err
+	}
+	for _, dir := range d.All() {
+		if err := checkPrivate(dir); err != nil {
+			return Dirs{}, fmt.Errorf("juju's folder %s is not private: %w; set %s (or XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_CACHE_HOME, XDG_DATA_HOME) to a folder of your own, or make the folders yours and writable by you alone", dir, err, HomeEnv)
+		}
+	}
+	return d, nil
 }
 
 // errNoHome reports that no home folder is known to put the directories in.

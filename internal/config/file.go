@@ -162,6 +162,13 @@ func readFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFileOwner(path, st); err != nil {
+		return nil, err
+	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return nil, err
