@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -136,6 +137,12 @@ func runServe(ctx context.Context, o *serveOptions, errw io.Writer) error {
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if errors.Is(err, syscall.EADDRINUSE) {
+		if uid := listenerOf(o.addr); uid >= 0 && uid != os.Geteuid() {
+			// The clients set up for this port send the token to it.
+			return fmt.Errorf("listening on %s: another user (uid %d) listens there, and your clients set up for this address "+
+				"would send them your token: give another port (--addr 127.0.0.1:7778) and set the clients up for it; "+
+				"and if a client already connected there, remove %s so that juju serve makes a new token", o.addr, uid, tokenPath)
+		}
 		return fmt.Errorf("listening on %s: another program listens there, perhaps another juju serve: "+
 			"stop it, or give another port (--addr 127.0.0.1:7778, and the tunnel the same port)", o.addr)
 	}
@@ -324,4 +331,17 @@ func printPairing(errw io.Writer, p oauth.Pairing) {
 		"      Never type it anywhere else: a page elsewhere asking for it is phishing.\n"+
 		"      If you did not just connect this application, do not type it.\n\n",
 		visible.Quote(p.ClientName), p.ClientID, visible.String(p.RedirectHost), p.Code, visible.String(p.Page), p.Expires.Local().Format("15:04:05"), p.Mode, strings.Join(p.Roots, ", "))
+}
+
+// listenerOf is the user id of whoever listens on addr's port, or -1.
+func listenerOf(addr string) int {
+	_, p, err := net.SplitHostPort(addr)
+	if err != nil {
+		return -1
+	}
+	port, err := strconv.Atoi(p)
+	if err != nil {
+		return -1
+	}
+	return portListener(port)
 }
