@@ -70,8 +70,12 @@ func (p *places) file(uri string) (abs, display string, t *text, outside, withhe
 	if d := p.c.doc(fileURI(abs)); d != nil {
 		p.texts[abs] = p.c.docText(d)
 	} else if r.Info.Mode().IsRegular() {
-		if f, e := p.m.read(r); e == nil {
-			p.texts[abs] = newText(f.body)
+		if t := p.m.texts.get(abs, r.Info); t != nil {
+			p.texts[abs] = t
+		} else if f, e := p.m.read(r); e == nil {
+			t := newText(f.body)
+			p.texts[abs] = t
+			p.m.texts.put(abs, r.Info, t)
 		}
 	}
 	return abs, r.Display, p.texts[abs], false, false

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jujutools/juju/hostfns"
@@ -82,7 +83,13 @@ type Manager struct {
 	clients map[key]*slot
 	closed  bool
 
-	verdicts verdicts // the last link checks, per root
+	verdicts verdicts  // the last link checks, per root
+	roots    rootCache // the server roots found, per folder
+	texts    textCache // files quoted that no server has open
+
+	// reads counts the files read to be sent or quoted, and roots.walks
+	// the walks for a server's root: what the stamps spare is counted.
+	reads atomic.Int64
 }
 
 // key names one server: a registration over a root folder.

@@ -44,7 +44,9 @@ func (stdio) Close() error                { return nil }
 // pushes, for every opened or changed document, one diagnostic whose
 // message is the document's first line, with the document's version.
 // Mode "hang" never answers; "mute" pushes no diagnostics; "openonly"
-// pushes them for opened documents only; "crashonce" exits at the first definition
+// pushes them for opened documents only; "elsewhere" answers a definition
+// at the same position in b.go, next to the file asked about, and pushes
+// nothing; "crashonce" exits at the first definition
 // when the file named by FAKELSP_MARK does not exist yet (creating it).
 func fakeServer(mode string) {
 	if mode == "hang" {
@@ -71,9 +73,13 @@ func fakeServer(mode string) {
 			}
 			td := p["textDocument"].(map[string]any)
 			pos := p["position"]
-			return []any{map[string]any{"uri": td["uri"], "range": map[string]any{"start": pos, "end": pos}}}, nil
+			uri := td["uri"]
+			if mode == "elsewhere" { // the same position in b.go, next to the file
+				uri = uri.(string)[:strings.LastIndex(uri.(string), "/")] + "/b.go"
+			}
+			return []any{map[string]any{"uri": uri, "range": map[string]any{"start": pos, "end": pos}}}, nil
 		case "textDocument/didOpen", "textDocument/didChange":
-			if mode == "mute" || (mode == "openonly" && r.Method == "textDocument/didChange") {
+			if mode == "mute" || mode == "elsewhere" || (mode == "openonly" && r.Method == "textDocument/didChange") {
 				break
 			}
 			td := p["textDocument"].(map[string]any)
@@ -115,7 +121,7 @@ func fakeServer(mode string) {
 }
 
 // fakeManager runs the fake server in mode over a workspace holding files.
-func fakeManager(t *testing.T, mode string, files map[string]string, opts Options) (*Manager, string) {
+func fakeManager(t testing.TB, mode string, files map[string]string, opts Options) (*Manager, string) {
 	t.Helper()
 	root := t.TempDir()
 	for p, c := range files {

@@ -82,7 +82,7 @@ func (m *Manager) targetOf(p string) (*target, *abi.LSPResult, *abi.Error) {
 	if !ok {
 		return nil, &abi.LSPResult{Unregistered: true, Language: lang.Name}, nil
 	}
-	return &target{res: r, lang: lang, reg: reg, root: serverRoot(r, reg.RootMarkers)}, nil, nil
+	return &target{res: r, lang: lang, reg: reg, root: m.roots.find(r, reg.RootMarkers)}, nil, nil
 }
 
 // serverRoot is the server's root for r's file, inside its workspace
@@ -91,20 +91,25 @@ func (m *Manager) targetOf(p string) (*target, *abi.LSPResult, *abi.Error) {
 // holds any. The order is a priority, so that go.work,go.mod gives every
 // module of a go.work the go.work's server, as gopls loads them all as
 // one workspace, not a server per module each loading the whole go.work.
-func serverRoot(r *policy.Resolved, markers []string) string {
+// top is the highest folder the walk looked in (slash-separated, inside
+// the root): the folders from the file's up to it are those whose entries
+// decide the answer.
+func serverRoot(r *policy.Resolved, markers []string) (root, top string) {
+	top = path.Dir(r.Rel)
 	for _, mk := range markers {
 		dir := path.Dir(r.Rel)
 		for {
 			if _, err := r.Root.OS.Stat(path.Join(dir, mk)); err == nil {
-				return filepath.Join(r.Root.Real, filepath.FromSlash(dir))
+				return filepath.Join(r.Root.Real, filepath.FromSlash(dir)), top
 			}
 			if dir == "." {
 				break
 			}
 			dir = path.Dir(dir)
 		}
+		top = "."
 	}
-	return r.Root.Real
+	return r.Root.Real, top
 }
 
 // withServer runs fn on t's server, starting it when needed; a call that

@@ -24,6 +24,11 @@ type openDoc struct {
 	size    int64
 	mod     time.Time
 	used    time.Time
+	// stamp is the file's when its text was read, and sure whether it may
+	// stand for that text (stamp.sure): a call about the file while its
+	// stat still gives that stamp sends nothing and reads nothing.
+	stamp stamp
+	sure  bool
 }
 
 // file is a file of the workspace, read through the path policy.
@@ -63,6 +68,7 @@ func (m *Manager) read(r *policy.Resolved) (*file, *abi.Error) {
 		return nil, e
 	}
 	defer f.Close()
+	m.reads.Add(1)
 	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return nil, abi.Errorf(abi.Internal, "juju could not read %q; try again", r.Display)
@@ -71,13 +77,38 @@ func (m *Manager) read(r *policy.Resolved) (*file, *abi.Error) {
 	return &file{res: r, abs: abs, uri: fileURI(abs), body: string(b)}, nil
 }
 
-// readOpen reads r through the policy and makes c's server hold its text.
+// readOpen reads r through the policy and makes c's server hold its text;
+// not read again when the server has it from a read whose stamp r's stat
+// (the policy's, as it resolved the path) still gives.
 func (m *Manager) readOpen(ctx context.Context, c *client, r *policy.Resolved) (*openDoc, error) {
+	if d := c.unchanged(r); d != nil {
+		return d, nil
+	}
 	f, e := m.read(r)
 	if e != nil {
 		return nil, e
 	}
 	return c.open(ctx, f)
+}
+
+// unchanged is the open document of r when its stamp is sure and r's stat
+// gives it still.
+func (c *client) unchanged(r *policy.Resolved) *openDoc {
+	st := stampOf(r.Info)
+	if !st.valid {
+		return nil
+	}
+	uri := fileURI(absOf(r))
+	c.syncMu.Lock() // an open or change under way ends first
+	defer c.syncMu.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d := c.docs[uri]
+	if d == nil || !d.sure || d.stamp != st {
+		return nil
+	}
+	d.used = time.Now()
+	return d
 }
 
 // open makes the server hold f's current text: didOpen the first time,
@@ -91,6 +122,8 @@ func (c *client) open(ctx context.Context, f *file) (*openDoc, error) {
 	same := d != nil && d.text.s == f.body
 	if same {
 		d.used = now
+		d.stamp = stampOf(f.res.Info)
+		d.sure = d.stamp.sure(now)
 	}
 	c.mu.Unlock()
 	if same {
@@ -99,6 +132,8 @@ func (c *client) open(ctx context.Context, f *file) (*openDoc, error) {
 	lang, _ := abi.LanguageOf(f.abs)
 	if d == nil {
 		d = &openDoc{path: f.abs, uri: f.uri, version: 1, text: newText(f.body), size: f.res.Info.Size(), mod: f.res.Info.ModTime(), used: now}
+		d.stamp = stampOf(f.res.Info)
+		d.sure = d.stamp.sure(now)
 		c.mu.Lock()
 		c.gen++
 		d.gen = c.gen
@@ -127,6 +162,8 @@ func (c *client) change(ctx context.Context, d *openDoc, body string, fi os.File
 	d.version++
 	d.text = newText(body)
 	d.size, d.mod, d.used = fi.Size(), fi.ModTime(), time.Now()
+	d.stamp = stampOf(fi)
+	d.sure = d.stamp.sure(d.used)
 	version := d.version
 	c.mu.Unlock()
 	err := c.conn.Notify(ctx, "textDocument/didChange", map[string]any{
