@@ -77,3 +77,34 @@ func TestLSPFileRestoredWithItsOldTimeIsSeen(t *testing.T) {
 	s.ok("run_command", map[string]any{"command": "cp -p backup/a.go.in a/a.go"})
 	sameList(t, "definition after the restore", locs(t, s.call("go_to_definition", def)), []string{"a/a.go:6:6"})
 }
+
+// The file asked about, rewritten by something other than juju to a text
+// of the same size whose modification time is put back (as cp -p, tar or
+// an editor's restore leave it), is sent to the server again though a
+// stat that checked size and time alone would call it unchanged: the
+// definition is that of the name the new text has at the position.
+func TestLSPAskedFileRewrittenWithItsOldTimeIsSeen(t *testing.T) {
+	root := workspace(t, makeUse(map[string]string{
+		"a/a.go": "package a\n\nfunc Make() int { return 1 }\n\nfunc Take() int { return 2 }\n",
+	}))
+	s := startGopls(t, root)
+	def := map[string]any{"path": "b.go", "line": 6, "column": 11}
+	sameList(t, "definition", locs(t, s.call("go_to_definition", def)), []string{"a/a.go:3:6"})
+	// Past the time within which a file's stamp is not trusted: the next
+	// call's read of b.go leaves a stamp that stands for its text.
+	time.Sleep(3500 * time.Millisecond)
+	sameList(t, "definition again", locs(t, s.call("go_to_definition", def)), []string{"a/a.go:3:6"})
+
+	p := filepath.Join(root, "b.go")
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("package p\n\nimport \"example.com/p/a\"\n\nfunc Use() int {\n\treturn a.Take()\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	sameList(t, "definition after the rewrite", locs(t, s.call("go_to_definition", def)), []string{"a/a.go:5:6"})
+}
