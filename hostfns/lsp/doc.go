@@ -22,7 +22,11 @@
 // found by a look over the server's root when the workspace's epoch moved
 // or the last look is a few seconds old (sync.go, commandChanges). What comes back is filtered the same way: a
 // location in a secret or denied file is dropped, one outside every root is
-// named but never read.
+// named but never read. Every path is resolved by the policy each call;
+// what a stat through it says is unchanged since a read whose stamp can be
+// trusted is not read again (stamp.go): the file asked about (sync.go,
+// unchanged), a file an answer quotes (texts.go), the folders that decide
+// a file's server root (roots.go).
 //
 // Readiness is awaited on the server's own signals, never on a fixed
 // sleep: a request waits for the server's answer (gopls answers only once
