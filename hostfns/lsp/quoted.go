@@ -33,7 +33,8 @@ import (
 // cgo) and from the server's root (where the go command shortens names
 // to) — never cleaned first: "lnk/../x" is x beside lnk's target, not
 // beside lnk. A file juju would show is one of the roots that the path
-// policy lets read_file read, or one in a system or toolchain folder.
+// policy lets read_file read, or one in a system or toolchain folder
+// whose name no secret rule matches.
 
 // maxQuotedNames bounds the names one message is checked for: each costs
 // a few system calls. A compiler error names a handful (the place and its
@@ -190,7 +191,8 @@ func (p *places) lookUp(path, name string) lookedUp {
 
 // withheldFile says whether a message may quote the file whose real path
 // (links resolved) is real: "" when it may (a file of the roots the policy
-// lets be read, or a system file), else how to name it.
+// lets be read, or a system file whose name is no secret's), else how to
+// name it.
 func (p *places) withheldFile(real string, fi os.FileInfo) string {
 	for _, r := range p.m.pol.Roots() {
 		if !within(real, r.Real) {
@@ -209,9 +211,16 @@ func (p *places) withheldFile(real string, fi os.FileInfo) string {
 		return ""
 	}
 	for _, s := range p.m.system {
-		if within(real, s) {
-			return ""
+		if !within(real, s) {
+			continue
 		}
+		// A system folder holds no secrets of its own, but a .env or a
+		// key put there (a folder a go.mod replace points at, under /opt
+		// or the module cache) is a secret wherever it lies.
+		if rel, err := filepath.Rel(s, real); err != nil || p.m.pol.Secret(filepath.ToSlash(rel)) {
+			return "a secret file outside the workspace (" + real + ")"
+		}
+		return ""
 	}
 	return "a file outside the workspace (" + real + ")"
 }

@@ -1,0 +1,60 @@
+//go:build unix
+
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jujutools/juju/internal/lspconfig"
+	"github.com/jujutools/juju/internal/policy"
+	"github.com/jujutools/juju/sdk/abi"
+)
+
+// A message may quote a file of a system or toolchain folder (the module
+// cache here), but not a secret there: a .env in a folder a go.mod
+// replace or a toolchain points at is a secret wherever it lies, and
+// docs/SECURITY.md withholds a message naming a secret file whole.
+func TestSecretInASystemFolderWithheld(t *testing.T) {
+	tmp := t.TempDir()
+	modcache := filepath.Join(tmp, "modcache")
+	secret := filepath.Join(modcache, "example.com", "x@v1.0.0", ".env")
+	os.MkdirAll(filepath.Dir(secret), 0o755)
+	if err := os.WriteFile(secret, []byte("[default]\naws_secret_access_key = claims-outside-secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOMODCACHE", modcache) // read by New: a system folder
+	root := t.TempDir()
+	for p, c := range map[string]string{"a.go": "package a\nvar x = y\n", ".env": "DB_PASSWORD=claims-quoted-secret\n", "x/a b/c/h.h": "int claims;\n"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755)
+		os.WriteFile(filepath.Join(root, p), []byte(c), 0o644)
+	}
+	pol, err := policy.New(policy.Config{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pol.Close() })
+	exe, _ := os.Executable()
+	m := New(pol, Options{Servers: []lspconfig.Server{{Name: "claims", Command: []string{exe, claimsFakeArg, "quote", secret}, Languages: []string{"go"}}}})
+	t.Cleanup(func() { m.Close(context.Background()) })
+	res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDiagnostics, Path: "a.go"})
+	if e != nil {
+		t.Fatal(e)
+	}
+	b, _ := json.Marshal(res)
+	if strings.Contains(string(b), "claims-outside-secret") {
+		t.Fatalf("a message quoting a secret of the module cache was kept: %s", b)
+	}
+	// The message quoting it (the fake's second) is withheld, naming it.
+	if len(res.Diagnostics) < 2 || !strings.Contains(res.Diagnostics[1].Message, "juju withheld") {
+		t.Fatalf("diagnostics: %+v", res.Diagnostics)
+	}
+	// A system file that is no secret is still quoted.
+	if !strings.Contains(string(b), "print.go:12:1") {
+		t.Errorf("the message quoting GOROOT's print.go was withheld: %s", b)
+	}
+}
