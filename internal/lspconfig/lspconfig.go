@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/jujutools/juju/internal/atomicfile"
+	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -126,13 +128,26 @@ func SplitList(s string) []string {
 func Path(configDir string) string { return filepath.Join(configDir, FileName) }
 
 // Load reads the registrations kept in configDir. A missing file holds
-// none.
+// none. A file another user owns or may write (config.CheckFileOwner) is
+// refused: the programs it names run with the owner's rights.
 func Load(configDir string) ([]Server, error) {
 	path := Path(configDir)
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := config.CheckFileOwner(path, st); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
 	if err != nil {
 		return nil, err
 	}
