@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/internal/filelock"
 
 	"github.com/jujutools/juju/internal/atomicfile"
@@ -122,6 +123,11 @@ func (s *Store) read() (*db, os.FileInfo, error) {
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
+		return nil, nil, err
+	}
+	// Whoever may write the store may add a grant for a token they chose:
+	// one another user owns or may write is refused, as the token file is.
+	if err := config.CheckFileOwner(s.path, st); err != nil {
 		return nil, nil, err
 	}
 	d := &db{}
