@@ -18,7 +18,11 @@
 //     digits, every other non-ASCII character but Latin-1's accented
 //     letters becomes \uNNNN, so a look-alike cannot pass for an ASCII
 //     letter or sign: g\u0456thub (a Cyrillic і), \u2013rf (an en dash),
-//     e\u0301 (not é);
+//     e\u0301 (not é); so too in a word without ASCII letters that
+//     could pass for another: all its letters ASCII look-alikes
+//     (\u0435\u0445\u0435\u0441.\u0440\u0443 reads as exec.py), a letter in
+//     another form of an ASCII one (fullwidth), a decomposed letter, or
+//     letters of two scripts (disguised);
 //   - a backslash becomes \\ and a literal ⟨ becomes \u27e8, so the text
 //     can forge neither an escape nor a marker; between quotes (Quote) a "
 //     becomes \".

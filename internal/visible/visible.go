@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // minRun is the shortest run of spaces shown as a marker.
@@ -99,8 +101,111 @@ func word(s string, i int) (end int, mixed bool) {
 		}
 		end += size
 	}
+	if !ascii && other {
+		return end, disguised(s[i:end])
+	}
 	return end, ascii && other
 }
+
+// disguised reports whether w, a word without ASCII letters or digits,
+// could pass for another word: every letter of it looks like an ASCII
+// one ("ехес.ру", Cyrillic, reads as
+// exec.py), a letter is an ASCII one in another form (fullwidth,
+// mathematical, a ligature), it is not in the composed form (й
+// looks like й), or its letters come from more than one script, those
+// written together in East Asia apart. A word of one script written as
+// its script is (привет, Ελληνικά, 日本語) is not.
+func disguised(w string) bool {
+	if !norm.NFC.IsNormalString(w) {
+		return true
+	}
+	letters, alike := 0, 0
+	var first *unicode.RangeTable
+	for _, r := range w {
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		letters++
+		if asciiForm(r) {
+			return true
+		}
+		if asciiLookalikes[r] {
+			alike++
+		}
+		sc := script(r)
+		switch {
+		case first == nil:
+			first = sc
+		case sc != first && !(eastAsian(sc) && eastAsian(first)):
+			return true
+		}
+	}
+	return letters > 0 && alike == letters
+}
+
+// asciiForm reports whether r is an ASCII letter or digit in another
+// form: its compatibility decomposition is ASCII (ａ, 𝐚, ﬁ, ª).
+func asciiForm(r rune) bool {
+	d := norm.NFKC.String(string(r))
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		if c >= 0x80 || !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return d != ""
+}
+
+// commonScripts are tried first; a letter of none of them is looked up in
+// every script.
+var commonScripts = []*unicode.RangeTable{
+	unicode.Latin, unicode.Cyrillic, unicode.Greek, unicode.Armenian, unicode.Cherokee,
+	unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Bopomofo,
+	unicode.Arabic, unicode.Hebrew, unicode.Devanagari, unicode.Thai, unicode.Georgian,
+}
+
+// script returns the script of the letter r (nil for none).
+func script(r rune) *unicode.RangeTable {
+	for _, t := range commonScripts {
+		if unicode.Is(t, r) {
+			return t
+		}
+	}
+	for _, t := range unicode.Scripts {
+		if unicode.Is(t, r) {
+			return t
+		}
+	}
+	return nil
+}
+
+// eastAsian reports whether t is one of the scripts Chinese, Japanese and
+// Korean write in one word.
+func eastAsian(t *unicode.RangeTable) bool {
+	return t == unicode.Han || t == unicode.Hiragana || t == unicode.Katakana || t == unicode.Hangul || t == unicode.Bopomofo
+}
+
+// asciiLookalikes are letters of other scripts that show as an ASCII
+// letter or digit: a word made of them alone reads as an ASCII word.
+var asciiLookalikes = func() map[rune]bool {
+	m := map[rune]bool{}
+	for _, r := range "" +
+		// Cyrillic
+		"аеорсухѕіјһԁԛԝӏүє" +
+		"АВЕЗКМНОРСТУХЅІЈҮԚԜӀЄ" +
+		// Greek
+		"ονιρυακχϲϳ" +
+		"ΑΒΕΖΗΙΚΜΝΟΡΤΥΧϹͿ" +
+		// Armenian
+		"օսհոզցՕՍ" +
+		// Latin beyond Latin-1
+		"ıȷɑɡɩɪʏᴀᴄᴅᴇᴊᴋᴍᴏᴘᴛᴜᴠᴡᴢʀʙʜʟɴ" +
+		// Cherokee
+		"ᎠᎡᎢᎩᎪᎫᎬᎳᎷᎻᎼᏀᏃᏏᏒᏔᏙᏚᏞᏟᏢᏦᏴ" {
+		m[r] = true
+	}
+	return m
+}()
 
 // lookalike reports whether r, beside ASCII letters, could be taken for
 // one of them or for ASCII punctuation: every non-ASCII character but the

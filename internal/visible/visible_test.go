@@ -55,6 +55,16 @@ func TestString(t *testing.T) {
 		{"fullwidth beside ascii", "a\uff41", `a\uff41`},
 		{"accented latin stays", "café naïve Ærø", "café naïve Ærø"},
 		{"a word of one script stays", "привет мир γεια", "привет мир γεια"},
+		// Without ASCII beside it, a word that could pass for another is
+		// escaped all the same: every letter an ASCII look-alike, an ASCII
+		// letter in another form, a decomposed letter, or two scripts.
+		{"cyrillic look-alikes only", "python3 \u0435\u0445\u0435\u0441.\u0440\u0443", `python3 \u0435\u0445\u0435\u0441.\u0440\u0443`},
+		{"greek capitals only", "\u039f\u039a", `\u039f\u039a`},
+		{"fullwidth alone", "\uff45\uff58\uff45\uff43", `\uff45\uff58\uff45\uff43`},
+		{"decomposed letter", "\u043c\u043e\u0438\u0306", `\u043c\u043e\u0438\u0306`},
+		{"two scripts", "\u043c\u03b9\u0440", `\u043c\u03b9\u0440`},
+		{"composed letter stays", "мой", "мой"},
+		{"east asian scripts stay together", "日本語のテキスト", "日本語のテキスト"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
