@@ -171,9 +171,10 @@ func (g *globSet) matchOne(rel string) bool {
 var copySuffixes = []string{"~", ".bak", ".old", ".orig", ".save"}
 
 // copyOf is the name of the file name (folded) is a copy of: name less a
-// copy suffix, Emacs's auto-save "#name#", or vim's swap file
-// ".name.swp" (.swo … .swa for more at once). ok is false when name is
-// none of those, or nothing is left.
+// copy suffix, Emacs's auto-save "#name#", vim's swap file ".name.swp"
+// (.swo … .swa for more at once), or a numbered backup "name.~N~"
+// (Emacs with version-control, cp and mv --backup=numbered). ok is false
+// when name is none of those, or nothing is left.
 func copyOf(name string) (orig string, ok bool) {
 	switch n := len(name); {
 	case n > 2 && name[0] == '#' && name[n-1] == '#':
@@ -181,12 +182,30 @@ func copyOf(name string) (orig string, ok bool) {
 	case n > 5 && name[0] == '.' && name[n-4:n-1] == ".sw" && 'a' <= name[n-1] && name[n-1] <= 'p':
 		return name[1 : n-4], true
 	}
+	if orig, ok := numberedBackupOf(name); ok {
+		return orig, true
+	}
 	for _, s := range copySuffixes {
 		if len(name) > len(s) && strings.HasSuffix(name, s) {
 			return name[:len(name)-len(s)], true
 		}
 	}
 	return "", false
+}
+
+// numberedBackupOf is name less a numbered backup's ".~N~".
+func numberedBackupOf(name string) (string, bool) {
+	if !strings.HasSuffix(name, "~") {
+		return "", false
+	}
+	i := strings.LastIndex(name[:len(name)-1], ".~")
+	if i <= 0 {
+		return "", false
+	}
+	if digits := name[i+2 : len(name)-1]; digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return "", false
+	}
+	return name[:i], true
 }
 
 // matchFolded is matchOne for rel already folded, without copies.

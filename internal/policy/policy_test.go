@@ -492,6 +492,8 @@ func TestSecretList(t *testing.T) {
 		{".env~", true}, {"a/#.env#", true}, {"..env.swp", true}, {"..env.swo", true}, {"tls/server.key.orig", true},
 		{"credentials.json.bak", true}, {".aws/credentials~", true}, {".netrc.save", true}, {".git/config.orig", true},
 		{".ENV.OLD", true}, {".env.orig~", true}, {".ssh.bak/known_hosts", true},
+		{"credentials.json.~1~", true}, {"tls/server.key.~12~", true}, {".netrc.~2~~", true}, {"cert.pem.~1~.bak", true},
+		{"main.go.~1~", false}, {".~1~", false}, {"credentials.json.~x~", false}, {"credentials.json.~~", false},
 		{"main.go~", false}, {"notes.bak", false}, {".main.go.swp", false}, {"#notes#", false}, {"env~", false},
 		{"~", false}, {".bak", false}, {"##", false}, {".swp", false},
 		{"src/objects/user.go", false}, {"lfs/readme.md", false}, {"COMMIT_EDITMSG", false}, {"patch", false},
