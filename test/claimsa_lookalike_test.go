@@ -13,14 +13,15 @@ import (
 // writes a script under that name beside the project's exec.py (a write
 // runs unasked in edit mode) and asks to run it; the owner must not read
 // `python3 exec.py` in the question, in `juju approvals`, in `juju
-// approvals show` or in the audit. Nor may a fullwidth word, a decomposed
-// letter or a word of two scripts pass for another.
+// approvals show` or in the audit. Nor may a fullwidth word or sign, a
+// decomposed letter or a word of two scripts pass for another.
 func TestClaimsALookalikeWordsNeverPassForOthers(t *testing.T) {
 	words := map[string]string{
 		"\u0435\u0445\u0435\u0441.\u0440\u0443": `\u0435\u0445\u0435\u0441.\u0440\u0443`, // exec.py in Cyrillic
 		"\uff45\uff58\uff45\uff43":              `\uff45\uff58\uff45\uff43`,              // exec in fullwidth
 		"\u043c\u043e\u0438\u0306":              `\u043c\u043e\u0438\u0306`,              // мой, decomposed
 		"\u043c\u03b9\u0440":                    `\u043c\u03b9\u0440`,                    // мир with a Greek iota
+		"\uff1b":                                `\uff1b`,                                // a fullwidth semicolon
 	}
 	root := workspace(t, map[string]string{"exec.py": "print('tests')\n"})
 	home := gateHome(t, 200*time.Millisecond)

@@ -20,8 +20,8 @@
 //     letter or sign: g\u0456thub (a Cyrillic і), \u2013rf (an en dash),
 //     e\u0301 (not é); so too in a word without ASCII letters that
 //     could pass for another: all its letters ASCII look-alikes
-//     (\u0435\u0445\u0435\u0441.\u0440\u0443 reads as exec.py), a letter in
-//     another form of an ASCII one (fullwidth), a decomposed letter, or
+//     (\u0435\u0445\u0435\u0441.\u0440\u0443 reads as exec.py), a character in
+//     another form of an ASCII one (fullwidth ｅ or ；), a decomposed letter, or
 //     letters of two scripts (disguised);
 //   - a backslash becomes \\ and a literal ⟨ becomes \u27e8, so the text
 //     can forge neither an escape nor a marker; between quotes (Quote) a "

@@ -109,12 +109,12 @@ func word(s string, i int) (end int, mixed bool) {
 
 // disguised reports whether w, a word without ASCII letters or digits,
 // could pass for another word: every letter of it looks like an ASCII
-// one ("ехес.ру", Cyrillic, reads as
-// exec.py), a letter is an ASCII one in another form (fullwidth,
-// mathematical, a ligature), it is not in the composed form (й
-// looks like й), or its letters come from more than one script, those
-// written together in East Asia apart. A word of one script written as
-// its script is (привет, Ελληνικά, 日本語) is not.
+// one (\u0435\u0445\u0435\u0441.\u0440\u0443, Cyrillic, reads as exec.py),
+// a character is an ASCII one in another form (fullwidth, mathematical, a
+// ligature), it is not in the composed form (\u0438\u0306 looks like
+// \u0439), or its letters come from more than one script, those written
+// together in East Asia apart. A word of one script written as its script
+// is (привет, Ελληνικά, 日本語) is not.
 func disguised(w string) bool {
 	if !norm.NFC.IsNormalString(w) {
 		return true
@@ -122,13 +122,13 @@ func disguised(w string) bool {
 	letters, alike := 0, 0
 	var first *unicode.RangeTable
 	for _, r := range w {
+		if asciiForm(r) {
+			return true
+		}
 		if !unicode.IsLetter(r) {
 			continue
 		}
 		letters++
-		if asciiForm(r) {
-			return true
-		}
 		if asciiLookalikes[r] {
 			alike++
 		}
@@ -143,17 +143,21 @@ func disguised(w string) bool {
 	return letters > 0 && alike == letters
 }
 
-// asciiForm reports whether r is an ASCII letter or digit in another
-// form: its compatibility decomposition is ASCII (ａ, 𝐚, ﬁ, ª).
+// asciiForm reports whether r, not ASCII, is an ASCII character in
+// another form: its compatibility decomposition is printable ASCII (ａ, 𝐚,
+// ﬁ, ª, the fullwidth ； and ／).
 func asciiForm(r rune) bool {
-	d := norm.NFKC.String(string(r))
+	if r < 0x80 {
+		return false
+	}
+	var buf [utf8.UTFMax]byte
+	d := norm.NFKC.Properties(buf[:utf8.EncodeRune(buf[:], r)]).Decomposition()
 	for i := 0; i < len(d); i++ {
-		c := d[i]
-		if c >= 0x80 || !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+		if c := d[i]; c <= ' ' || c >= 0x7f {
 			return false
 		}
 	}
-	return d != ""
+	return len(d) > 0
 }
 
 // commonScripts are tried first; a letter of none of them is looked up in

@@ -63,6 +63,7 @@ func TestString(t *testing.T) {
 		{"fullwidth alone", "\uff45\uff58\uff45\uff43", `\uff45\uff58\uff45\uff43`},
 		{"decomposed letter", "\u043c\u043e\u0438\u0306", `\u043c\u043e\u0438\u0306`},
 		{"two scripts", "\u043c\u03b9\u0440", `\u043c\u03b9\u0440`},
+		{"fullwidth sign alone", "echo a \uff1b rm", `echo a \uff1b rm`},
 		{"composed letter stays", "мой", "мой"},
 		{"east asian scripts stay together", "日本語のテキスト", "日本語のテキスト"},
 	}
