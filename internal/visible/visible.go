@@ -145,9 +145,10 @@ func disguised(w string) bool {
 
 // asciiForm reports whether r, not ASCII, is an ASCII character in
 // another form: its compatibility decomposition is printable ASCII (ａ, 𝐚,
-// ﬁ, ª, the fullwidth ； and ／).
+// ﬁ, ª, the fullwidth ； and ／). The ellipsis is not one: it is the mark
+// of a cut (Ellipsis), which a rendering of a rendering shows as it is.
 func asciiForm(r rune) bool {
-	if r < 0x80 {
+	if r < 0x80 || string(r) == Ellipsis {
 		return false
 	}
 	var buf [utf8.UTFMax]byte
