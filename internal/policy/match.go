@@ -167,20 +167,24 @@ func (g *globSet) matchOne(rel string) bool {
 // copySuffixes end the name of a copy of a file that editors and tools
 // keep beside it: backups (Emacs, gedit, Kate: "~"; ".bak", ".old"), what
 // git mergetool and patch leave (".orig"), and nano's file saved on a
-// crash (".save").
-var copySuffixes = []string{"~", ".bak", ".old", ".orig", ".save"}
+// crash (".save"), and the IDE's safe write of JetBrains ("___jb_old___",
+// "___jb_tmp___": the old content and the new, beside the file).
+var copySuffixes = []string{"~", ".bak", ".old", ".orig", ".save", "___jb_old___", "___jb_tmp___"}
 
 // copyOf is the name of the file name (folded) is a copy of: name less a
 // copy suffix, Emacs's auto-save "#name#", vim's swap file ".name.swp"
-// (.swo … .swa for more at once), or a numbered backup "name.~N~"
-// (Emacs with version-control, cp and mv --backup=numbered). ok is false
-// when name is none of those, or nothing is left.
+// (.swo … .swa for more at once), Kate's swap file ".name.kate-swp", or
+// a numbered backup "name.~N~" (Emacs with version-control, cp and mv
+// --backup=numbered). ok is false when name is none of those, or nothing
+// is left.
 func copyOf(name string) (orig string, ok bool) {
 	switch n := len(name); {
 	case n > 2 && name[0] == '#' && name[n-1] == '#':
 		return name[1 : n-1], true
 	case n > 5 && name[0] == '.' && name[n-4:n-1] == ".sw" && 'a' <= name[n-1] && name[n-1] <= 'p':
 		return name[1 : n-4], true
+	case n > 10 && name[0] == '.' && strings.HasSuffix(name, ".kate-swp"):
+		return name[1 : n-9], true
 	}
 	if orig, ok := numberedBackupOf(name); ok {
 		return orig, true

@@ -493,6 +493,8 @@ func TestSecretList(t *testing.T) {
 		{"credentials.json.bak", true}, {".aws/credentials~", true}, {".netrc.save", true}, {".git/config.orig", true},
 		{".ENV.OLD", true}, {".env.orig~", true}, {".ssh.bak/known_hosts", true},
 		{"credentials.json.~1~", true}, {"tls/server.key.~12~", true}, {".netrc.~2~~", true}, {"cert.pem.~1~.bak", true},
+		{"..env.kate-swp", true}, {"credentials.json___jb_old___", true}, {".netrc___jb_tmp___", true},
+		{".main.go.kate-swp", false}, {".kate-swp", false}, {"main.go___jb_old___", false},
 		{"main.go.~1~", false}, {".~1~", false}, {"credentials.json.~x~", false}, {"credentials.json.~~", false},
 		{"main.go~", false}, {"notes.bak", false}, {".main.go.swp", false}, {"#notes#", false}, {"env~", false},
 		{"~", false}, {".bak", false}, {"##", false}, {".swp", false},
