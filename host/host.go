@@ -472,7 +472,7 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 		return Result{}, fmt.Errorf("%w: %s", ErrUnknownTool, req.Tool)
 	}
 	start := time.Now()
-	caller := hostfns.Caller{Plugin: t.Plugin.Name(), Tool: req.Tool, Tier: t.Spec.Tier, Client: req.Client, Principal: req.Principal, Session: req.Session, CallID: newCallID()}
+	caller := hostfns.Caller{Plugin: t.Plugin.Name(), Tool: req.Tool, Tier: t.Spec.Tier, Client: req.Client, Principal: req.Principal, Session: req.Session, CallID: newCallID(), Arrived: start}
 	var res *abi.CallResult
 	var appr *audit.Approval
 	if r := h.policy.Gone(); r != nil {
@@ -510,6 +510,7 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 		if changes {
 			h.bumpEpoch() // before: an approval asked from now on sees this call
 		}
+		caller.Began = time.Now()
 		res = t.Plugin.Call(ctx, caller, req.Tool, req.Args)
 		if changes {
 			h.bumpEpoch() // after: and one asked while it ran sees it too

@@ -52,6 +52,12 @@ type Caller struct {
 	// its state lives apart from that of any plugin once installed under
 	// its name. Empty for the core plugins and older installs.
 	Space string
+	// Arrived is when the client's call reached juju, Began when its tool
+	// began to run, after any wait for the owner's approval (both zero
+	// when unknown): a client gives up on a call counted from its arrival,
+	// so the command host functions count their background-after limit
+	// from it (hostfns/exec).
+	Arrived, Began time.Time
 }
 
 type callerKey struct{}

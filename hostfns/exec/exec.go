@@ -312,7 +312,7 @@ func (m *Manager) run(ctx context.Context, req *abi.ExecRequest, argv []string, 
 		if req.WaitMs > 0 {
 			wait = hostfns.Millis(req.WaitMs, wait)
 		}
-		j.await(ctx, capWait(ctx, wait))
+		j.await(ctx, m.callWait(ctx, wait))
 		if errors.Is(ctx.Err(), context.Canceled) {
 			// The client cancelled the call (notifications/cancelled: the
 			// user stopped it): the command stops with it rather than run
@@ -403,6 +403,25 @@ func (m *Manager) confine(argv []string, cwd string, asked, network, lifeline bo
 		return nil, "", "", abi.Errorf(abi.SandboxUnavailable, "the command was not run: %s and this machine has no working command sandbox (%v); run `juju doctor` to see why, or ask the owner", why, err)
 	}
 	return argv, sandbox.MechNone, fmt.Sprintf("ran unconfined: the sandbox setting is prefer and no sandbox works here (%v)", err), nil
+}
+
+// callWait is how long a call may wait for a job, asked for d: at most
+// what is left of the background-after limit counted from the call's
+// arrival (hostfns.Caller.Arrived), since a client gives up on a call
+// counted from there, whatever held it. The owner's approval may hold a
+// call long: a tenth of the limit from when its tool began is still
+// waited, so that a quick command approved late still answers with its
+// result. run_commands' waits on its commands, one after the other in
+// one call, share the same limit.
+func (m *Manager) callWait(ctx context.Context, d time.Duration) time.Duration {
+	if c, ok := hostfns.CallerFrom(ctx); ok && !c.Arrived.IsZero() && !c.Began.IsZero() {
+		until := c.Arrived.Add(m.opts.BackgroundAfter)
+		if floor := c.Began.Add(m.opts.BackgroundAfter / 10); floor.After(until) {
+			until = floor
+		}
+		d = min(d, time.Until(until))
+	}
+	return capWait(ctx, d)
 }
 
 func capWait(ctx context.Context, d time.Duration) time.Duration {

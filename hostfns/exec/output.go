@@ -103,7 +103,7 @@ func (m *Manager) jobOp(ctx context.Context, req *abi.JobRequest, _ []byte) (*ab
 		if req.WaitMs > 0 {
 			d = hostfns.Millis(req.WaitMs, min(d, MaxWait))
 		}
-		j.await(ctx, capWait(ctx, d))
+		j.await(ctx, m.callWait(ctx, d))
 	case abi.JobRelease:
 		// A call already cancelled keeps its jobs bound: the plugin runs
 		// on a moment after its client cancelled it, and would otherwise

@@ -20,9 +20,10 @@ const parallelOutput = 6 << 10
 // with escaped control characters is cut by it.
 const parallelText = 2 * parallelOutput
 
-// defaultWait stands for the host's background-after limit, which caps
-// every wait anyway.
-const defaultWait = 50 * time.Second
+// defaultWait stands for the host's background-after limit (50 s unless
+// the owner changed it), which caps the call's waits together anyway
+// (counted from the call's arrival): the most a wait may ask.
+const defaultWait = 10 * time.Minute
 
 // defaultTimeout is the host's timeout of a command that outlasted its
 // wait (hostfns/exec.DefaultTimeout), which run_commands gives each.
