@@ -120,7 +120,7 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 			}
 		}
 		if len(res.Staged) == 0 {
-			return nil, juju.Errorf(abi.SecretDenied, "every path given is withheld by the path policy (%s); nothing was staged or committed. Commit the other changes without them, or leave them to the owner, who can commit them on the terminal", strings.Join(quoteAll(r.Skipped), ", "))
+			return nil, juju.Errorf(withheldCode(in.Cwd, r.Skipped), "every path given is withheld by the path policy (%s); nothing was staged or committed. Commit the other changes without them, or leave them to the owner, who can commit them on the terminal", strings.Join(quoteAll(r.Skipped), ", "))
 		}
 	}
 	args := []string{"commit", "--message=" + in.Message}
@@ -181,6 +181,23 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 		}
 	}
 	return juju.Text(b.String()).WithStructured(res), nil
+}
+
+// withheldCode is the code of a refusal of paths add left out, each
+// withheld by the path policy: SECRET_DENIED when one is a secret, else
+// PATH_DENIED (the owner's deny rules), as the other tools say it. git's
+// reading subcommands refuse a withheld path with its own code.
+func withheldCode(cwd string, paths []string) abi.Code {
+	for _, p := range paths {
+		_, _, err := git(cwd, "ls-files", "--", p)
+		if e, ok := juju.AsError(err); !ok || e.Code != abi.PathDenied {
+			// A secret (a hard link to a private key, which only add
+			// withholds, among them), or a path whose kind is not
+			// known: the stricter.
+			return abi.SecretDenied
+		}
+	}
+	return abi.PathDenied
 }
 
 // anyStaged reports whether git_status's files hold a staged change.
