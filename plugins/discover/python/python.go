@@ -103,7 +103,7 @@ type pyproject struct {
 			Scripts map[string]any `toml:"scripts"`
 		} `toml:"poetry"`
 		Pytest *struct {
-			IniOptions map[string]any `toml:"ini_options"`
+			IniOptions *map[string]any `toml:"ini_options"`
 		} `toml:"pytest"`
 		Tox *struct {
 			LegacyTox string         `toml:"legacy_tox_ini"`
