@@ -4,9 +4,11 @@ package test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -108,5 +110,36 @@ func TestSpecExecBackgroundAfterCountsTheApproval(t *testing.T) {
 	quick := structured(t, s.call("run_command", map[string]any{"command": "echo quick"}))
 	if quick["state"] != "exited" || quick["stdout"] != "quick\n" {
 		t.Errorf("a quick command approved late: %v", quick)
+	}
+}
+
+// run_commands' structured content keeps one result per command, each
+// with its exit code, however much the commands print (SPEC §4: the
+// structured content carries the data's shape): eight commands with long
+// stdout and stderr have their streams left out of it, the text showing
+// them, rather than the whole list emptied.
+func TestSpecExecRunCommandsStructuredKeepsEveryResult(t *testing.T) {
+	s := startExec(t, workspace(t, nil))
+	cmds := make([]any, 8)
+	for i := range cmds {
+		cmds[i] = "seq 1 300000; seq 1 300000 >&2; exit " + strconv.Itoa(i)
+	}
+	res := s.call("run_commands", map[string]any{"commands": cmds})
+	m := structured(t, res)
+	results, _ := m["results"].([]any)
+	if len(results) != len(cmds) {
+		t.Fatalf("%d results for %d commands: %.300v", len(results), len(cmds), m)
+	}
+	for i, r := range results {
+		r := r.(map[string]any)
+		if r["exitCode"] != float64(i) || r["stdoutBytes"].(float64) < 1e6 || r["stderrBytes"].(float64) < 1e6 {
+			t.Errorf("result %d: exit %v, stdout %v bytes, stderr %v bytes", i, r["exitCode"], r["stdoutBytes"], r["stderrBytes"])
+		}
+	}
+	if js, _ := json.Marshal(res.StructuredContent); len(js) > 100_000 {
+		t.Errorf("the structured content is %d bytes", len(js))
+	}
+	if got := text(res); !strings.Contains(got, "\n299999\n300000\n") || strings.Count(got, "exit ") < len(cmds) {
+		t.Errorf("the text lost the output or a result:\n%.2000s", got)
 	}
 }

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -136,7 +137,54 @@ func runCommands(_ *juju.Call, in RunCommandsArgs) (*juju.Result, error) {
 		cs[i] = &out.Results[i]
 	}
 	fitCommands(cs, func() any { return out })
+	fitStreams(cs, func() any { return out })
 	return juju.Text(b.String()).WithStructured(out), nil
+}
+
+// fitStreams leaves out of the structured content v makes the streams of
+// cs, the largest first, while it passes what a client takes: eight
+// commands with long stdout and stderr pass it together, and the host
+// would empty the content's large members, every command's result with
+// them (exit codes, job ids). The text shows each stream left out, and
+// job_output reads it whole.
+func fitStreams(cs []*CommandResult, v func() any) {
+	for {
+		if js, err := json.Marshal(v()); err != nil || len(js) <= abi.MaxStructured {
+			return
+		}
+		var c *CommandResult
+		stream := ""
+		for _, r := range cs {
+			if c == nil || len(r.Stdout) > len(*pick(c, stream)) {
+				c, stream = r, "stdout"
+			}
+			if len(r.Stderr) > len(*pick(c, stream)) {
+				c, stream = r, "stderr"
+			}
+		}
+		if c == nil || *pick(c, stream) == "" {
+			return
+		}
+		*pick(c, stream) = ""
+		if stream == "stdout" {
+			c.StdoutCut = nil
+		} else {
+			c.StderrCut = nil
+		}
+		left := stream + " left out here (the text shows it; job_output reads it whole): with the other commands' output it passed what a result's structured content carries"
+		if c.Note != "" {
+			left = c.Note + "; " + left
+		}
+		c.Note = left
+	}
+}
+
+// pick is c's stdout or stderr, by name.
+func pick(c *CommandResult, stream string) *string {
+	if stream == "stderr" {
+		return &c.Stderr
+	}
+	return &c.Stdout
 }
 
 // sameFailure is the error every command failed to start with, when each
