@@ -3,7 +3,9 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -76,7 +78,13 @@ func (d *stdioLoop) startBatch(line []byte) {
 // serveBatch answers the batch line.
 func (d *stdioLoop) serveBatch(line []byte) {
 	var msgs []json.RawMessage
-	if err := json.Unmarshal(line, &msgs); err != nil {
+	err := json.Unmarshal(line, &msgs)
+	if err != nil && tooDeep(err) {
+		if split := splitBatch(line); split != nil {
+			msgs, err = split, nil
+		}
+	}
+	if err != nil {
 		d.writeAnswer(mcp.JSONRPCError{
 			JSONRPC: mcp.JSONRPC_VERSION,
 			ID:      mcp.NewRequestId(nil),
@@ -137,10 +145,69 @@ func readBatched(m json.RawMessage) (msgHead, []byte) {
 	return head, nil
 }
 
+// tooDeep reports whether err is encoding/json's refusal of a value
+// nested deeper than it reads (10,000 arrays and objects).
+func tooDeep(err error) bool {
+	var se *json.SyntaxError
+	return errors.As(err, &se) && strings.HasSuffix(se.Error(), "exceeded max depth")
+}
+
+// splitBatch returns the messages of the batch line, which encoding/json
+// refused as nested too deep, each as written: a message nested too deep
+// is then answered alone, by its id (deepRefusal), and the others are
+// served, where one parse error of id null left the client waiting for
+// every request of the batch. It returns nil when line is not an array of
+// values each of which is valid JSON or only nested too deep.
+func splitBatch(line []byte) []json.RawMessage {
+	line = bytes.TrimSpace(line)
+	if len(line) < 2 || line[0] != '[' {
+		return nil
+	}
+	var msgs []json.RawMessage
+	depth, inString, escaped, start := 0, false, false, 1
+	for i, c := range line {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case inString:
+			inString = c != '"'
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			depth++
+		case c == ']' || c == '}':
+			depth--
+		}
+		if inString || depth > 1 || depth == 1 && c != ',' {
+			continue
+		}
+		m := bytes.TrimSpace(line[start:i])
+		if depth < 0 || depth == 0 && i != len(line)-1 || len(m) == 0 {
+			return nil
+		}
+		if err := json.Unmarshal(m, new(json.RawMessage)); err != nil && !tooDeep(err) {
+			return nil
+		}
+		msgs = append(msgs, m)
+		start = i + 1
+		if depth == 0 {
+			return msgs
+		}
+	}
+	return nil
+}
+
 // batchAnswer serves one message of a batch and returns its answer, if it
 // has one: a request the client cancelled while it was served has none.
 func (d *stdioLoop) batchAnswer(m json.RawMessage) ([]byte, bool) {
 	m = bytes.TrimSpace(m)
+	if err := json.Unmarshal(m, new(json.RawMessage)); err != nil {
+		if head := deepHead(m, err); head.deep {
+			return mustJSON(d.deepRefusal(head)), true
+		}
+	}
 	head, refusal := readBatched(m)
 	if refusal != nil {
 		return refusal, true

@@ -237,22 +237,27 @@ func (d *stdioLoop) tooLarge(head []byte) {
 // call is, which the model reads and acts on; another request with an
 // invalid-request error.
 func (d *stdioLoop) deepAnswer(head msgHead) {
+	d.writeAnswer(d.deepRefusal(head))
+}
+
+// deepRefusal is the answer to a request nested too deep to read, alone
+// or in a batch; a tools/call is audited as refused.
+func (d *stdioLoop) deepRefusal(head msgHead) any {
 	id := asWritten(head.ID)
 	if head.Method != string(mcp.MethodToolsCall) {
-		d.writeAnswer(invalidRequest(id, deepMessage))
-		return
+		return invalidRequest(id, deepMessage)
 	}
 	tool := "the tool"
 	if head.tool != "" {
 		tool = head.tool
 	}
 	d.s.refused(d.sessionContext(), head.tool, nil, abi.InvalidArgument)
-	d.writeAnswer(mcp.JSONRPCResponse{
+	return mcp.JSONRPCResponse{
 		JSONRPC: mcp.JSONRPC_VERSION,
 		ID:      mcp.NewRequestId(id),
 		Result: toMCP(&abi.CallResult{Error: abi.Errorf(abi.InvalidArgument,
 			"the arguments of %s are nested deeper than 10,000 arrays and objects, more than juju reads; no input schema nests that deep, so send them flatter and call again", abi.Cut(tool, 200))}),
-	})
+	}
 }
 
 // serveReading serves a tools/call or tools/list request and reports
