@@ -32,7 +32,9 @@ func (j *Journal) build(ctx context.Context, by Author, req *abi.ChangeRequest, 
 		}
 		var content []byte
 		if op.Op == abi.OpWrite {
-			if op.Length < 0 || off+op.Length > int64(len(body)) {
+			// Compared with what is left, not added to off: a length near
+			// 2^63 overflowed the sum, passed, and sliced out of range.
+			if op.Length < 0 || op.Length > int64(len(body))-off {
 				return nil, abi.Errorf(abi.InvalidArgument, "operation %d says its content is %d bytes, but the request body holds only %d more", i+1, op.Length, int64(len(body))-off)
 			}
 			content = body[off : off+op.Length]
