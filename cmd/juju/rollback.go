@@ -87,7 +87,7 @@ workspace.`,
 			if err != nil {
 				return err
 			}
-			return runRollback(cmd.Context(), o, cmd.Flags().Changed("root"), args, cmd.OutOrStdout(), dirs, cwd)
+			return runRollback(cmd.Context(), o, cmd.Flags().Changed("root"), args, cmd.OutOrStdout(), cmd.ErrOrStderr(), dirs, cwd)
 		},
 	}
 	o.bind(cmd.Flags())
@@ -108,7 +108,7 @@ func (o *rollbackOptions) bind(f *pflag.FlagSet) {
 var rollbackAuthor = journal.Author{Client: "juju rollback", Tool: "juju rollback"}
 
 // runRollback lists the changes (no args) or rolls one back.
-func runRollback(ctx context.Context, o *rollbackOptions, rootsGiven bool, args []string, w io.Writer, dirs config.Dirs, cwd string) error {
+func runRollback(ctx context.Context, o *rollbackOptions, rootsGiven bool, args []string, w, errw io.Writer, dirs config.Dirs, cwd string) error {
 	file, err := loadConfig(o.configFile, dirs)
 	if err != nil {
 		return err
@@ -135,6 +135,11 @@ func runRollback(ctx context.Context, o *rollbackOptions, rootsGiven bool, args 
 		// juju served.
 		return noJournal(w, o, args, s.Roots, workspaceAbove(dirs, s.Roots, journal.FileName))
 	}
+	// A change a juju left halfway as it died (killed, the machine down)
+	// is settled first, and the owner told, so that the list shows the
+	// workspace as it is: otherwise its files stay half old, half new,
+	// with no change listed for them, until the next write settles it.
+	settlePending(j, cause, errw)
 	if o.prune {
 		return pruneJournal(w, j, o.json)
 	}
@@ -190,27 +195,102 @@ func forOwner(msg string) string {
 	).Replace(msg)
 }
 
-// causeLog keeps the last error the journal logged: the cause of an
-// INTERNAL answer, which names none.
-type causeLog struct {
-	mu  sync.Mutex
-	msg string
+// settlePending settles a change a crashed juju left pending in j, and
+// tells the owner on errw what became of it. A journal that cannot be
+// opened to write (a read-only state folder) is left to the command, whose
+// list reads it and whose rollback says why it cannot write; a pending
+// change that cannot be settled (a full disk) is said with its reason.
+func settlePending(j *journal.Journal, cause *causeLog, errw io.Writer) {
+	cause.mu.Lock()
+	cause.watch = true
+	cause.mu.Unlock()
+	err := j.Recover()
+	cause.mu.Lock()
+	cause.watch = false
+	said := cause.settled
+	cause.settled = nil
+	cause.mu.Unlock()
+	if len(said) == 0 {
+		return
+	}
+	fmt.Fprintln(errw, "juju: a juju process stopped in the middle of a change (it was killed, or the machine went down):")
+	for _, l := range said {
+		fmt.Fprintf(errw, "  %s\n", l)
+	}
+	var ae *abi.Error
+	if errors.As(err, &ae) {
+		fmt.Fprintf(errw, "  not yet settled: %s\n", ae.Message)
+	} else if err != nil {
+		fmt.Fprintf(errw, "  not yet settled: %s\n", visible.String(err.Error()))
+	}
 }
 
-func (c *causeLog) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelError }
+// causeLog keeps the last error the journal logged: the cause of an
+// INTERNAL answer, which names none. While watch is set, it also keeps
+// what the journal says of settling a change left pending, for the owner.
+type causeLog struct {
+	mu      sync.Mutex
+	msg     string
+	watch   bool
+	settled []string
+}
+
+func (c *causeLog) Enabled(_ context.Context, l slog.Level) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return l >= slog.LevelError || c.watch && l >= slog.LevelInfo
+}
 
 func (c *causeLog) Handle(_ context.Context, r slog.Record) error {
 	msg := r.Message
+	var id, path, cause string
 	r.Attrs(func(a slog.Attr) bool {
-		if a.Key == "err" {
-			msg += ": " + a.Value.String()
+		switch a.Key {
+		case "err":
+			cause = a.Value.String()
+		case "id":
+			id = a.Value.String()
+		case "path":
+			path = a.Value.String()
 		}
 		return true
 	})
 	c.mu.Lock()
-	c.msg = msg
-	c.mu.Unlock()
+	defer c.mu.Unlock()
+	if c.watch {
+		c.settled = append(c.settled, settledLine(msg, id, path, cause))
+	}
+	if r.Level >= slog.LevelError {
+		if cause != "" {
+			msg += ": " + cause
+		}
+		c.msg = msg
+	}
 	return nil
+}
+
+// settledLine words for the owner what the journal logged as it settled
+// the pending change id.
+func settledLine(msg, id, path, cause string) string {
+	switch msg {
+	case "journal: undid a change interrupted before its last write":
+		return fmt.Sprintf("change %s had not written all its files: they were put back as they were before it, and it is not listed", id)
+	case "journal: kept a change interrupted after its last write":
+		return fmt.Sprintf("change %s had written all its files: it is kept and listed, and can be rolled back", id)
+	case "journal: a path of an interrupted change was changed since; it is left as it is":
+		return fmt.Sprintf("%s was changed since change %s began writing it, so it is left as it is", visible.String(path), id)
+	}
+	line := strings.TrimPrefix(msg, "journal: ")
+	if id != "" {
+		line = id + ": " + line
+	}
+	if path != "" {
+		line += ": " + visible.String(path)
+	}
+	if cause != "" {
+		line += " (" + visible.String(cause) + ")"
+	}
+	return line
 }
 
 func (c *causeLog) WithAttrs([]slog.Attr) slog.Handler { return c }
