@@ -70,6 +70,11 @@ workspace.`,
 			if o.after && len(args) == 0 {
 				return usageError{errors.New("--after needs a change id")}
 			}
+			if o.force && len(args) == 0 && !o.prune {
+				// Without CHANGE juju rollback lists: a --force there
+				// undoes nothing, and the owner who typed it meant to.
+				return usageError{errors.New("--force needs a change id: juju rollback CHANGE --force undoes that change over files changed since; juju rollback alone lists the changes")}
+			}
 			if o.prune && (len(args) > 0 || o.after || o.force) {
 				return usageError{errors.New("--prune takes no change id, --after or --force")}
 			}
