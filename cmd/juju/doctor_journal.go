@@ -24,16 +24,19 @@ type journalCheck struct {
 // checkJournal reads the journal of the workspace the settings name, as
 // juju stdio would open it.
 func checkJournal(s config.Settings, dirs config.Dirs) *journalCheck {
+	// The limits are the settings', whether or not the workspace opens:
+	// a 0 would read as "no limit".
 	c := &journalCheck{Roots: s.Roots}
+	lim := workspace.JournalLimits(s)
+	c.Keeps = lim.String()
+	c.MaxAgeDays, c.MaxSizeMiB = int64(lim.MaxAge.Hours()/24), lim.MaxSize>>20
 	ws, err := workspace.Open(workspace.FromSettings(s, dirs, nil))
 	if err != nil {
 		c.Error = err.Error()
 		return c
 	}
 	defer ws.Close()
-	lim := ws.Journal.Limits()
-	c.Path, c.Keeps = ws.Journal.Path(), lim.String()
-	c.MaxAgeDays, c.MaxSizeMiB = int64(lim.MaxAge.Hours()/24), lim.MaxSize>>20
+	c.Path = ws.Journal.Path()
 	if c.Stats, err = ws.Journal.Stats(); err != nil {
 		c.Error = err.Error()
 	}
