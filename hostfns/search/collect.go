@@ -47,6 +47,9 @@ type collector struct {
 
 	cur     *file // the file whose candidates are arriving
 	stopped bool  // the cap was reached; rg is killed
+	// crlf: rg runs with --crlf, which prints a file's last line that
+	// has no line break with a "\r\n" all the same.
+	crlf bool
 }
 
 // file is one file of rg's output while its candidates arrive.
@@ -93,6 +96,9 @@ func (c *collector) line(b []byte) bool {
 	}
 	cand := nominate(n, text, col-1, c.content(), c.seed)
 	cand.omitted = omitted(text)
+	if c.crlf && bytes.HasSuffix(text, []byte("\r")) {
+		cand.lastSum, cand.lastCR = maphash.Bytes(c.seed, text[:len(text)-1]), true
+	}
 	c.cur.cands = append(c.cur.cands, cand)
 	return c.ctx.Err() == nil
 }

@@ -37,7 +37,8 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 	}
 	seed := maphash.MakeSeed()
 	c := &collector{ctx: ctx, s: s, root: r.Root, req: req, max: max, base: r.Rel, isDir: r.Info.IsDir(),
-		seed: seed, lines: newLineReader(seed), res: &abi.SearchResult{Engine: "ripgrep", Files: []abi.SearchFile{}}}
+		seed: seed, lines: newLineReader(seed), res: &abi.SearchResult{Engine: "ripgrep", Files: []abi.SearchFile{}},
+		crlf: crlf(req)}
 	if s.rg == "" {
 		return s.runNative(ctx, req, r, c)
 	}

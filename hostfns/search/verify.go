@@ -35,6 +35,11 @@ type candidate struct {
 	// omitted: rg's text is its note that the line, of maxColumns bytes
 	// or more, was left out.
 	omitted bool
+	// lastCR: rg's text ends in a "\r" that, in --crlf mode, it adds to
+	// a file's last line when that line has no line break; lastSum is
+	// the hash of the text without it.
+	lastCR  bool
+	lastSum uint64
 }
 
 // hostFile is what the host's own read of a file confirms.
@@ -108,7 +113,8 @@ func verify(ctx context.Context, lr *lineReader, r io.Reader, cands []candidate,
 			switch {
 			case c.omitted && ln.size >= maxColumns-1: // rg counts the line break
 				hf.long = append(hf.long, c.n)
-			case ln.size == c.size && ln.sum == c.sum:
+			case ln.size == c.size && ln.sum == c.sum,
+				c.lastCR && !ln.broken && ln.size == c.size-1 && ln.sum == c.lastSum:
 				hf.matches = append(hf.matches, c)
 			default:
 				hf.dropped = true
@@ -172,6 +178,8 @@ type hostLine struct {
 	long bool   // it is longer than head
 	size int    // its length
 	sum  uint64 // its hash, when checked
+	// broken: a line break ends it (the file's last line may have none)
+	broken bool
 }
 
 // decode mirrors ripgrep's default encoding handling, so that the host
@@ -199,6 +207,7 @@ func (lr *lineReader) next(keep int, sum bool) (hostLine, error) {
 		chunk, err := lr.br.ReadSlice('\n')
 		if err == nil {
 			chunk = chunk[:len(chunk)-1] // the line break, which rg does not print
+			ln.broken = true
 		}
 		ln.size += len(chunk)
 		if sum {

@@ -1,0 +1,65 @@
+package test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// searchLines returns "path:line" of every match in a search_code
+// result's structured content.
+func searchLines(t *testing.T, sc map[string]any) []string {
+	t.Helper()
+	var got []string
+	files, _ := sc["files"].([]any)
+	for _, f := range files {
+		f := f.(map[string]any)
+		ms, _ := f["matches"].([]any)
+		for _, m := range ms {
+			got = append(got, fmt.Sprintf("%s:%v", f["path"], m.(map[string]any)["line"]))
+		}
+	}
+	slices.Sort(got)
+	return got
+}
+
+// TestSpecReadSearchLastLineWithoutBreak: a pattern ending in $ finds a
+// match on a file's last line when that line has no line break, with
+// either engine. rg's --crlf mode (which $ turns on) prints such a line
+// with a "\r\n" it does not have, so the host's check of the line rg
+// named used to drop it: "y$" found nothing in "x\ny".
+func TestSpecReadSearchLastLineWithoutBreak(t *testing.T) {
+	for _, engine := range []string{"ripgrep", "juju"} {
+		t.Run(engine, func(t *testing.T) {
+			root := workspace(t, map[string]string{
+				"unix.txt": "x\ny",
+				"dos.txt":  "a\r\nbay",
+				"trail.go": "package p\n\nvar v = 1   ",
+			})
+			if engine == "juju" {
+				withoutRipgrep(t)
+			}
+			s := start(t, root)
+			for _, c := range []struct {
+				pattern string
+				want    []string
+			}{
+				{`y$`, []string{"dos.txt:2", "unix.txt:2"}},
+				{`^y$`, []string{"unix.txt:2"}},
+				{`\s+$`, []string{"trail.go:3"}},
+			} {
+				res := s.call("search_code", map[string]any{"pattern": c.pattern})
+				if res.IsError {
+					t.Fatalf("%s: %s", c.pattern, text(res))
+				}
+				sc := structured(t, res)
+				if sc["engine"] != engine {
+					t.Fatalf("%s: engine %v, want %s", c.pattern, sc["engine"], engine)
+				}
+				if got := searchLines(t, sc); !slices.Equal(got, c.want) {
+					t.Fatalf("%s: matches %v, want %v:\n%s", c.pattern, got, c.want, text(res))
+				}
+			}
+		})
+	}
+}
