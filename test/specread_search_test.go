@@ -3,6 +3,7 @@ package test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -58,6 +59,45 @@ func TestSpecReadSearchLastLineWithoutBreak(t *testing.T) {
 				}
 				if got := searchLines(t, sc); !slices.Equal(got, c.want) {
 					t.Fatalf("%s: matches %v, want %v:\n%s", c.pattern, got, c.want, text(res))
+				}
+			}
+		})
+	}
+}
+
+// TestSpecReadSearchCapNamesNoEmptyFile: when maxResults is reached
+// exactly by the files already taken, the next file rg names is not added
+// without its lines: the answer named a file with no match ("1 matching
+// line in 2 files", the second with no line).
+func TestSpecReadSearchCapNamesNoEmptyFile(t *testing.T) {
+	for _, engine := range []string{"ripgrep", "juju"} {
+		t.Run(engine, func(t *testing.T) {
+			root := workspace(t, map[string]string{
+				"a.txt": "foo\n",
+				"b.txt": "foo\n",
+				"c.txt": "foo\n",
+			})
+			if engine == "juju" {
+				withoutRipgrep(t)
+			}
+			s := start(t, root)
+			for _, max := range []int{1, 2} {
+				res := s.call("search_code", map[string]any{"pattern": "foo", "maxResults": max})
+				if res.IsError {
+					t.Fatal(text(res))
+				}
+				sc := structured(t, res)
+				files, _ := sc["files"].([]any)
+				if len(files) != max || sc["matches"] != float64(max) || sc["truncated"] != true {
+					t.Fatalf("maxResults %d: %d files, matches %v, truncated %v, want %d, %d, true:\n%s", max, len(files), sc["matches"], sc["truncated"], max, max, text(res))
+				}
+				for _, f := range files {
+					if ms, _ := f.(map[string]any)["matches"].([]any); len(ms) == 0 {
+						t.Fatalf("maxResults %d: file %v has no match:\n%s", max, f, text(res))
+					}
+				}
+				if want := fmt.Sprintf("in %d file", max); !strings.Contains(text(res), want) {
+					t.Fatalf("maxResults %d: the text does not say %q:\n%s", max, want, text(res))
 				}
 			}
 		})

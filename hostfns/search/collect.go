@@ -248,6 +248,9 @@ func (c *collector) flush() {
 	case c.content() && c.res.Matches+len(hf.matches) > c.max:
 		hf.matches = hf.matches[:c.max-c.res.Matches]
 		c.res.Truncated, c.stopped = true, true
+		if len(hf.matches) == 0 {
+			return // the files before filled the cap: this one is not named without its lines
+		}
 	case c.req.Mode == abi.SearchCount && len(hf.matches) > abi.MaxFileCount:
 		hf.matches = hf.matches[:abi.MaxFileCount]
 		c.res.Truncated = true // the file holds more: its count stops here
