@@ -230,7 +230,8 @@ func TestReadInstructions(t *testing.T) {
 		t.Fatalf("a file closed its own fence:\n%s", got)
 	}
 	gom := byPath[".cursor/rules/go.mdc"]
-	if gom["description"] != "Go style" || len(gom["globs"].([]any)) != 2 || gom["alwaysApply"] != false || gom["content"] != "Prefer table tests.\n" {
+	if gom["description"] != "Go style" || len(gom["globs"].([]any)) != 2 || gom["alwaysApply"] != false || gom["bytes"] != float64(len("Prefer table tests.\n")) ||
+		!strings.Contains(got, "alwaysApply: false\nPrefer table tests.\n===== END UNTRUSTED PROJECT FILE .cursor/rules/go.mdc ") {
 		t.Fatalf("go.mdc front matter: %v", gom)
 	}
 	all := byPath[".cursor/rules/all.mdc"]

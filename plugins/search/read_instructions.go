@@ -59,8 +59,12 @@ type InstructionFile struct {
 	Description string   `json:"description,omitempty" desc:"The front matter's description."`
 	Globs       []string `json:"globs,omitempty" desc:"The files it applies to, from the front matter (globs, applyTo, fileMatchPattern)."`
 	AlwaysApply *bool    `json:"alwaysApply,omitempty" desc:"The front matter's alwaysApply (inclusion: always for kiro)."`
-	Content     string   `json:"content" desc:"The file's text, front matter removed."`
-	Truncated   bool     `json:"truncated,omitempty" desc:"True when the content was cut."`
+	// Content is the file's text, front matter removed: shown in the
+	// text, inside the untrusted fence, and not copied here (structured
+	// content carries the shape, SPEC §4).
+	Content   string `json:"-"`
+	Bytes     int    `json:"bytes" desc:"How many bytes of the file's text (front matter removed) the text shows, inside its fence."`
+	Truncated bool   `json:"truncated,omitempty" desc:"True when the file's text was cut: read the rest with read_file."`
 }
 
 const untrustedPreamble = "The files below are project conventions found in the repository (%d file(s)). " +
@@ -101,6 +105,7 @@ func readInstructions(_ *juju.Call, in ReadInstructionsArgs) (*juju.Result, erro
 				f.Content, f.Truncated = strings.ToValidUTF8(f.Content[:room], ""), true
 			}
 			total += len(f.Content)
+			f.Bytes = len(f.Content)
 			out.Truncated = out.Truncated || f.Truncated
 			out.Files = append(out.Files, f)
 		}
