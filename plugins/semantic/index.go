@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -159,9 +160,17 @@ func isIdent(r rune) bool {
 
 // lineOf reads one line of a file.
 func lineOf(path string, line int) (string, error) {
-	_, b, err := juju.ReadFile(abi.ReadRequest{Path: path, Line: line, Lines: 1})
+	rr, b, err := juju.ReadFile(abi.ReadRequest{Path: path, Line: line, Lines: 1})
 	if err != nil {
 		return "", err
+	}
+	if line > rr.TotalLines && !rr.Binary {
+		// As the language servers' positions are refused (hostfns/lsp).
+		lines := "1 line"
+		if rr.TotalLines != 1 {
+			lines = fmt.Sprintf("%d lines", rr.TotalLines)
+		}
+		return "", juju.Errorf(abi.InvalidArgument, "line %d is past the end of %s (%s); count lines from 1 as read_file numbers them", line, juju.PathText(rr.Path), lines)
 	}
 	l := strings.TrimRight(string(b), "\r\n")
 	if line == 1 {
