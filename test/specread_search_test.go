@@ -103,3 +103,38 @@ func TestSpecReadSearchCapNamesNoEmptyFile(t *testing.T) {
 		})
 	}
 }
+
+// TestSpecReadSearchCountCapSaysWhy: in count mode a file's count stops
+// at 10,000 matching lines; the summary says so, with either engine,
+// instead of "10000 matching lines in 1 file; stopped at maxResults
+// (100)", a cap the one file returned did not reach and a count the file
+// exceeds.
+func TestSpecReadSearchCountCapSaysWhy(t *testing.T) {
+	for _, engine := range []string{"ripgrep", "juju"} {
+		t.Run(engine, func(t *testing.T) {
+			root := workspace(t, map[string]string{
+				"many.txt": strings.Repeat("hit\n", 12000),
+				"few.txt":  "hit\n",
+			})
+			if engine == "juju" {
+				withoutRipgrep(t)
+			}
+			s := start(t, root)
+			res := s.call("search_code", map[string]any{"pattern": "hit", "outputMode": "count"})
+			if res.IsError {
+				t.Fatal(text(res))
+			}
+			got := text(res)
+			if sc := structured(t, res); sc["engine"] != engine || sc["truncated"] != true {
+				t.Fatalf("engine %v, truncated %v: %s", sc["engine"], sc["truncated"], got)
+			}
+			if !strings.Contains(got, "many.txt:10000 or more") || !strings.Contains(got, "few.txt:1\n") {
+				t.Fatalf("counts:\n%s", got)
+			}
+			if strings.Contains(got, "maxResults") || !strings.Contains(got, "10001 or more matching lines in 2 files") ||
+				!strings.Contains(got, "count stops at 10000") {
+				t.Fatalf("the summary does not say why the count stopped:\n%s", got)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -151,17 +152,24 @@ func matchJSONSize(m abi.SearchMatch) int {
 // summary is the closing line: what was found, and what is missing.
 func summary(in SearchCodeArgs, out *SearchCodeResult, res *abi.SearchResult, cut bool) string {
 	var notes []string
-	switch in.OutputMode {
-	case abi.SearchFiles:
+	// capped: a file's count stopped at abi.MaxFileCount (count mode).
+	capped := in.OutputMode == abi.SearchCount && slices.ContainsFunc(out.Files, func(f abi.SearchFile) bool { return f.Count >= abi.MaxFileCount })
+	switch {
+	case in.OutputMode == abi.SearchFiles:
 		notes = append(notes, plural(len(out.Files), "file", "files"))
+	case capped:
+		notes = append(notes, fmt.Sprintf("%d or more matching lines in %s", *out.Matches, plural(len(out.Files), "file", "files")))
 	default:
 		notes = append(notes, plural(*out.Matches, "matching line", "matching lines")+" in "+plural(len(out.Files), "file", "files"))
 	}
 	switch {
 	case cut:
 		notes = append(notes, fmt.Sprintf("cut at about %d KB, the most one result holds: more matches exist; narrow path, fileGlob or the pattern%s, or search the files shown with read_file", maxTextBytes/1000, fewerContext(in)))
-	case out.Truncated:
+	case out.Truncated && (!capped || len(out.Files) >= in.MaxResults):
 		notes = append(notes, fmt.Sprintf("stopped at maxResults (%d): more matches exist; narrow path, fileGlob or the pattern, or raise maxResults", in.MaxResults))
+	}
+	if capped {
+		notes = append(notes, fmt.Sprintf("a file's count stops at %d matching lines (shown as \"%d or more\"); narrow the pattern or fileGlob for an exact count", abi.MaxFileCount, abi.MaxFileCount))
 	}
 	if res.Partial {
 		notes = append(notes, fmt.Sprintf("PARTIAL: the search ran out of time (%d ms) before covering every file; narrow path or fileGlob, or raise timeoutMs", in.TimeoutMs))

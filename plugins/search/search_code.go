@@ -30,7 +30,7 @@ type SearchCodeResult struct {
 	Engine    string           `json:"engine" desc:"ripgrep, or juju: the host's own search, used when ripgrep is not installed (or does not take the pattern)."`
 	Files     []abi.SearchFile `json:"files" jsonschema:"required" desc:"The files with matches, with their matching lines (content) or counts (count)."`
 	Matches   *int             `json:"matches,omitempty" desc:"Matching lines returned (content) or counted in the files returned (count); absent in files mode, which counts no lines."`
-	Truncated bool             `json:"truncated" desc:"True when the search stopped at maxResults (or at the output size cap): more matches exist; narrow the pattern, path or fileGlob."`
+	Truncated bool             `json:"truncated" desc:"True when the search stopped at maxResults (or at the output size cap, or, in count mode, a file's count at 10000): more matches exist; narrow the pattern, path or fileGlob."`
 	Partial   bool             `json:"partial" desc:"True when results are incomplete: the search ran out of time before it covered every file, or files changed while they were searched."`
 	LongLines []abi.SearchLine `json:"longLines,omitempty" desc:"Matching lines too long to return (64 KiB or more, such as a minified bundle's; at most 20 are named): read them with read_file and byteOffset."`
 	Aborted   bool             `json:"aborted,omitempty" desc:"True when ripgrep stopped at its memory cap (a huge line, or one with millions of matches): files it had not reached are missing."`
