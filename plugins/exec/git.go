@@ -116,7 +116,11 @@ func git(cwd string, args ...string) ([]byte, *abi.GitResult, error) {
 	if r.ExitCode != 0 {
 		msg := strings.TrimSpace(r.Stderr)
 		if strings.Contains(msg, "not a git repository") {
-			return nil, nil, juju.Errorf(abi.NotFound, "this folder is not inside a git repository")
+			where := "the workspace root"
+			if cwd != "" && cwd != "." {
+				where = juju.PathText(cwd)
+			}
+			return nil, nil, juju.Errorf(abi.NotFound, "%s is not inside a git repository; pass as cwd a folder inside one, or ask the owner whether to make one (git init with run_command)", where)
 		}
 		if err := stateRefusal(msg); err != nil {
 			return nil, r, err
