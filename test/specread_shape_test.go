@@ -2,6 +2,7 @@ package test
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -44,5 +45,37 @@ func TestSpecReadInstructionsStructuredIsNoCopy(t *testing.T) {
 		if f["bytes"] != want {
 			t.Fatalf("%v: bytes %v, want %v", f["path"], f["bytes"], want)
 		}
+	}
+}
+
+// TestSpecReadInstructionsMatchOverview: the instruction files
+// project_overview names are the files read_instructions returns. The
+// overview named every file at any depth of .cursor/rules and the like
+// (a notes.txt, a README.md), while read_instructions took only the
+// folder's own files with the convention's suffix, so a rule in
+// .cursor/rules/frontend/ was named and never read.
+func TestSpecReadInstructionsMatchOverview(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"AGENTS.md":                                  "agents\n",
+		".cursor/rules/a.mdc":                        "a\n",
+		".cursor/rules/frontend/b.mdc":               "b\n",
+		".cursor/rules/notes.txt":                    "not a rule\n",
+		".github/instructions/README.md":             "not an instructions file\n",
+		".github/instructions/py/py.instructions.md": "py\n",
+		".kiro/steering/deep/product.md":             "product\n",
+	})
+	s := start(t, root)
+	var read []string
+	for _, f := range structured(t, s.call("read_instructions", map[string]any{}))["files"].([]any) {
+		read = append(read, f.(map[string]any)["path"].(string))
+	}
+	var named []string
+	for _, p := range structured(t, s.call("project_overview", map[string]any{}))["instructions"].([]any) {
+		named = append(named, p.(string))
+	}
+	slices.Sort(read)
+	want := []string{".cursor/rules/a.mdc", ".cursor/rules/frontend/b.mdc", ".github/instructions/py/py.instructions.md", ".kiro/steering/deep/product.md", "AGENTS.md"}
+	if !slices.Equal(read, want) || !slices.Equal(named, want) {
+		t.Fatalf("read_instructions read %v, project_overview named %v, want %v", read, named, want)
 	}
 }

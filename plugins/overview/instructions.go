@@ -14,8 +14,12 @@ var instructionFiles = []string{
 	".cursorrules", ".windsurfrules", ".clinerules", ".github/copilot-instructions.md",
 }
 
-// instructionDirs are folders whose files are all instructions.
-var instructionDirs = []string{".cursor/rules", ".github/instructions", ".kiro/steering", ".clinerules", ".windsurf/rules"}
+// instructionDirs are folders whose files with the given suffix are
+// instructions, at any depth: read_instructions' (plugins/search).
+var instructionDirs = []struct{ dir, suffix string }{
+	{".cursor/rules", ".mdc"}, {".cursor/rules", ".md"}, {".kiro/steering", ".md"},
+	{".github/instructions", ".instructions.md"}, {".windsurf/rules", ".md"}, {".clinerules", ".md"},
+}
 
 // instructions lists the instruction files under dir (paths only).
 func instructions(dir string) []string {
@@ -29,11 +33,11 @@ func instructions(dir string) []string {
 		}
 	}
 	for _, d := range instructionDirs {
-		p := path.Join(dir, d)
+		p := path.Join(dir, d.dir)
 		if st, err := juju.Stat(abi.StatRequest{Path: p}); err != nil || st.Type != abi.TypeDir {
 			continue
 		}
-		res, err := juju.Glob(abi.GlobRequest{Path: p, Pattern: "**/*", Limit: 100})
+		res, err := juju.Glob(abi.GlobRequest{Path: p, Pattern: "**/*" + d.suffix, IncludeIgnored: true, Limit: 100})
 		if err != nil {
 			continue
 		}

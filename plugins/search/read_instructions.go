@@ -13,6 +13,9 @@ import (
 const (
 	maxInstructionBytes = 64 << 10  // of one file
 	maxInstructionTotal = 200 << 10 // of the whole answer
+	// maxInstructionDirFiles bounds the files taken from one instruction
+	// folder (.cursor/rules and its subfolders), as project_overview's.
+	maxInstructionDirFiles = 100
 )
 
 // instructionFiles are the files looked for in each folder, by name.
@@ -186,15 +189,19 @@ func candidatesIn(dir string) []candidate {
 	}
 	seen := map[string]bool{}
 	for _, d := range instructionDirs {
-		l := listed(d.dir)
-		if l == nil {
+		if listed(d.dir) == nil {
 			continue
 		}
-		for _, e := range l.Entries {
-			p := path.Join(dir, d.dir, e.Name)
-			if (e.Type == abi.TypeFile || e.Type == abi.TypeSymlink) && strings.HasSuffix(e.Name, d.suffix) && !seen[p] {
-				seen[p] = true
-				out = append(out, candidate{p, d.kind})
+		// Its subfolders too (.cursor/rules/frontend/*.mdc), as
+		// project_overview lists them.
+		g, err := juju.Glob(abi.GlobRequest{Path: path.Join(dir, d.dir), Pattern: "**/*" + d.suffix, IncludeIgnored: true, Limit: maxInstructionDirFiles})
+		if err != nil {
+			continue
+		}
+		for _, e := range g.Entries {
+			if (e.Type == abi.TypeFile || e.Type == abi.TypeSymlink) && !seen[e.Path] {
+				seen[e.Path] = true
+				out = append(out, candidate{e.Path, d.kind})
 			}
 		}
 	}
