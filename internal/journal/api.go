@@ -71,7 +71,7 @@ func (j *Journal) Apply(ctx context.Context, by Author, req *abi.ChangeRequest, 
 			res.DryRun = req.DryRun
 			return nil
 		}
-		rec, then, e := j.commit(db, by, p, nil)
+		rec, then, e := j.commit(db, by, p, nil, "")
 		if e != nil {
 			return e
 		}

@@ -95,14 +95,16 @@ func needsTemp(f fileRec) bool {
 }
 
 // commit writes p to disk as one all-or-nothing change and records it.
-// rollbackOf names the changes p undoes (a rollback). The caller holds the
+// rollbackOf names the changes p undoes (a rollback), restoredAfter the
+// change after which a rollback of a range puts the paths back. The caller holds the
 // database open for writing, and runs later once it has answered (see
 // withLater): the files hold the change when commit returns, and later
 // syncs their folders and marks the record done.
-func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []string) (*record, func(), *abi.Error) {
+func (j *Journal) commit(db *bolt.DB, by Author, p *prepared, rollbackOf []string, restoredAfter string) (*record, func(), *abi.Error) {
 	rec := &record{
 		Time: j.opts.now().UTC(), Client: by.Client, Plugin: by.Plugin, Tool: by.Tool, CallID: by.CallID,
 		State: statePending, Files: p.recs, Diff: p.diff, DiffCut: p.cut, DiffSplit: true, RollbackOf: rollbackOf,
+		RestoredAfter: restoredAfter,
 	}
 	// 1. The intent, with every pre-image, durable before any file changes.
 	// Meanwhile the new contents are written to unnamed files and synced

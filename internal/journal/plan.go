@@ -184,7 +184,7 @@ func (j *Journal) ApplyPlan(ctx context.Context, by Author, planID string) (*abi
 		}
 		p := d.prepare()
 		p.plan = sp.ID
-		rec, then, e := j.commit(db, by, p, nil)
+		rec, then, e := j.commit(db, by, p, nil, "")
 		if e != nil {
 			return e
 		}

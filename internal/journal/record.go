@@ -99,6 +99,10 @@ type record struct {
 	DiffSplit    bool     `json:"diffSplit,omitempty"`
 	RolledBackBy string   `json:"rolledBackBy,omitempty"`
 	RollbackOf   []string `json:"rollbackOf,omitempty"`
+	// RestoredAfter is, for a rollback of every change after a point,
+	// that point: each path got back the state it had then, which is not
+	// always the state before the last change it undid (see inEffect).
+	RestoredAfter string `json:"restoredAfter,omitempty"`
 }
 
 // ChangeSummary is one recorded change without its diff.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sort"
+	"strconv"
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
@@ -99,7 +100,11 @@ func (j *Journal) RollbackRequest(ctx context.Context, by Author, req *abi.Rollb
 			return e
 		}
 		p := d.prepare()
-		rec, then, e := j.commit(db, by, p, undone)
+		var restoredAfter string
+		if req.After {
+			restoredAfter = id
+		}
+		rec, then, e := j.commit(db, by, p, undone, restoredAfter)
 		if e != nil {
 			return e
 		}
@@ -135,14 +140,21 @@ func quoteAll(paths []string, max int) []string {
 // maxRollbackChain bounds how far inEffect follows rollbacks of rollbacks.
 const maxRollbackChain = 10_000
 
-// inEffect says whether r's effect is on disk as far as the journal knows:
-// not rolled back, or rolled back by a rollback itself rolled back (which
-// redid r), and so on. Each rollback records itself as RolledBackBy of the
-// changes it undid, so the chain from r alternates undone and redone.
+// inEffect says whether r's effect is on disk as far as the journal knows.
+// Each rollback records itself as RolledBackBy of the changes it undid, so
+// r, r.RolledBackBy, its RolledBackBy … is the chain of the changes that
+// undid or redid r. A rollback of one change puts back the state before
+// it, so r's standing after it is its standing before the link it undid:
+// undone, redone, undone … alternately. A rollback of every change after
+// a point puts back the state at that point instead: r's standing after
+// the last link made by then, or not in effect when r itself came later.
+// Taken alternately, c1 undone by c2, and c2 undone by a rollback of
+// everything since c1, read as c1 redone, and the reverse (c1 undone by c2,
+// redone by c3, and everything after c1 rolled back) as c1 undone.
 func inEffect(tx *bolt.Tx, r *record) (bool, error) {
-	in := true
+	seqs := []uint64{changeSeq(r.ID)}
+	in := []bool{true}
 	for n := 0; r.RolledBackBy != "" && n < maxRollbackChain; n++ {
-		in = !in // r was undone (or redone) by r.RolledBackBy
 		next, err := getRecord(tx, r.RolledBackBy)
 		if err != nil {
 			return false, err
@@ -150,9 +162,28 @@ func inEffect(tx *bolt.Tx, r *record) (bool, error) {
 		if next == nil {
 			break
 		}
+		now := false // before the first link: r not yet made
+		if next.RestoredAfter != "" {
+			point := changeSeq(next.RestoredAfter)
+			for i := len(seqs) - 1; i >= 0; i-- {
+				if seqs[i] <= point {
+					now = in[i]
+					break
+				}
+			}
+		} else if len(in) >= 2 {
+			now = in[len(in)-2]
+		}
+		seqs, in = append(seqs, changeSeq(next.ID)), append(in, now)
 		r = next
 	}
-	return in, nil
+	return in[len(in)-1], nil
+}
+
+// changeSeq is the number of a stored change id (c000042 → 42).
+func changeSeq(id string) uint64 {
+	n, _ := strconv.ParseUint(strings.TrimPrefix(id, "c"), 10, 64)
+	return n
 }
 
 // targets loads the changes to undo (oldest first) and, per path, the
