@@ -197,6 +197,7 @@ func forOwner(msg string) string {
 		"roll back with force to overwrite it", "add --force to overwrite it",
 		"; try again, and tell the owner if it persists", "",
 		" (or tell the owner)", "",
+		"See change_history for the changes in effect", "juju rollback alone lists the changes",
 	).Replace(msg)
 }
 

@@ -86,6 +86,13 @@ func (j *Journal) RollbackRequest(ctx context.Context, by Author, req *abi.Rollb
 			return abi.Errorf(abi.Conflict, "rolling back %s removes the folder %s, which now holds %s, something %s did not make; juju does not delete what it did not record, with force or not, so nothing was changed. Move or delete %s first, then roll back again",
 				what(id, req.After), abi.Quote(dir.display), abi.Quote(entry), what(id, req.After), abi.Quote(entry))
 		}
+		if req.After && len(d.steps()) == 0 {
+			// Every change in the range is undone already (or they undo one
+			// another): an empty change would only mark the last rollback
+			// as undone while the files keep its work.
+			return abi.Errorf(abi.Conflict, "every path %s touched already holds what it held before them (they were rolled back already, or undo one another), so there is nothing to roll back; nothing was changed. See change_history for the changes in effect",
+				what(id, true))
+		}
 		if len(conflicts) > 0 && !req.Force {
 			return abi.Errorf(abi.Conflict, "%s changed since %s (it no longer holds what the change left), so rolling back would lose that work; nothing was changed. Look at the file, then roll back with force to overwrite it",
 				strings.Join(quoteAll(conflicts, 5), ", "), what(id, req.After))
