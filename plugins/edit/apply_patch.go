@@ -33,5 +33,9 @@ func applyPatch(_ *juju.Call, in ApplyPatchArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return juju.Text(summary("Applied the patch", res)).WithStructured(res), nil
+	verb := "Applied the patch"
+	if in.DryRun {
+		verb = "Every hunk of the patch applies."
+	}
+	return juju.Text(summary(verb, res)).WithStructured(res), nil
 }

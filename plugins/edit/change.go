@@ -20,11 +20,13 @@ const maxListedPaths = 50
 
 // summary is the text result of a change: one line per path, the change
 // id, then the diff (cut for the text; whole in the structured content).
+// verb says what was done ("Edited a.txt"); for a dry run, a sentence of
+// what would be done.
 // It cuts r.Files to the paths it lists.
 func summary(verb string, r *abi.ChangeResult) string {
 	var b strings.Builder
 	if r.DryRun {
-		fmt.Fprintf(&b, "Dry run, nothing was written. %s would touch %d path(s):\n", verb, len(r.Files))
+		fmt.Fprintf(&b, "Dry run, nothing was written. %s\nIt would touch %d path(s):\n", verb, len(r.Files))
 	} else if r.ChangeID == "" {
 		fmt.Fprintf(&b, "%s: nothing to change (the files already hold that content).\n", verb)
 		return b.String()
