@@ -327,7 +327,9 @@ func (d *draft) add(op abi.ChangeOp, body []byte) *abi.Error {
 		if e := spelledAsFolder(op.Path, s); e != nil {
 			return e
 		}
-		if e := d.checkExpected(s, op.ExpectedSHA256, false); e != nil {
+		// A file changed since the caller read it loses what the caller
+		// never saw: FILE_CHANGED, as for a write.
+		if e := d.checkExpected(s, op.ExpectedSHA256, true); e != nil {
 			return e
 		}
 		return d.remove(s, op.Recursive)
