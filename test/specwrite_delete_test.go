@@ -38,3 +38,26 @@ func TestDeleteOfAFileChangedSinceReadIsFileChanged(t *testing.T) {
 		t.Fatalf("notes.md after its delete: %v", err)
 	}
 }
+
+// move_path with overwrite replaces the destination, which is lost as a
+// deleted file is: one changed since the client read it is FILE_CHANGED.
+func TestMoveOverAFileChangedSinceReadIsFileChanged(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
+	s := start(t, root, "--mode", "trusted")
+	s.ok("read_file", map[string]any{"path": "b.txt"})
+	f, err := os.OpenFile(filepath.Join(root, "b.txt"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("the owner's line\n")
+	f.Close()
+	s.fail("move_path", map[string]any{"path": "a.txt", "destination": "b.txt", "overwrite": true}, "FILE_CHANGED")
+	if a, b := specwriteRead(t, filepath.Join(root, "a.txt")), specwriteRead(t, filepath.Join(root, "b.txt")); a != "a\n" || b != "b\nthe owner's line\n" {
+		t.Fatalf("a.txt %q, b.txt %q", a, b)
+	}
+	s.ok("read_file", map[string]any{"path": "b.txt"})
+	s.ok("move_path", map[string]any{"path": "a.txt", "destination": "b.txt", "overwrite": true})
+	if got := specwriteRead(t, filepath.Join(root, "b.txt")); got != "a\n" {
+		t.Fatalf("b.txt after the move: %q", got)
+	}
+}

@@ -357,6 +357,12 @@ func (d *draft) add(op abi.ChangeOp, body []byte) *abi.Error {
 		if namesFolder(op.To) && from.after.Kind != kindDir && from.after.Kind != kindAbsent {
 			return abi.Errorf(abi.InvalidArgument, "the destination %s ends in \"/\", which names a folder, but %s is not a folder; give the full new path of the file, without the trailing slash", abi.Quote(op.To), abi.Quote(from.display))
 		}
+		// A file the move overwrites is lost as a deleted one is.
+		if op.Overwrite && to != from {
+			if e := d.checkExpected(to, "", true); e != nil {
+				return e
+			}
+		}
 		return d.move(from, to, op.Overwrite)
 	case abi.OpMkdir:
 		s, e := d.target(op.Path)
