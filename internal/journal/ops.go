@@ -182,7 +182,7 @@ func (d *draft) move(from, to *slot, overwrite bool) *abi.Error {
 		return abi.Errorf(abi.InvalidArgument, "%s and %s are the same path; name a different destination", abi.Quote(from.display), abi.Quote(to.display))
 	}
 	if policy.Within(to.real(), from.real()) {
-		return abi.Errorf(abi.InvalidArgument, "%s cannot be moved inside itself", abi.Quote(from.display))
+		return abi.Errorf(abi.InvalidArgument, "%s cannot be moved inside itself (to %s); choose a destination outside that folder", abi.Quote(from.display), abi.Quote(to.display))
 	}
 	if sameFile(from, to) {
 		return abi.Errorf(abi.InvalidArgument, "%s and %s are two names of one file (a name differing only in case or accents on a file system that ignores them, a folder mounted twice, or hard links); moving one onto the other would only delete it, so nothing was changed. To change only the case of a name, move it to a temporary name first, then to the new one; to drop one name of a hard link, delete it (delete_path)", abi.Quote(from.display), abi.Quote(to.display))
