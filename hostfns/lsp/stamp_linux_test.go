@@ -39,34 +39,42 @@ func TestAskedFileReadAgainOnlyWhenChanged(t *testing.T) {
 	}
 	settle()
 	text() // read again: the first read's stamp was too recent to trust
+	readOnlyWhenChanged(t, m, text, filepath.Join(root, "a.go"), "var x = 1", "var y = 1", "var z = 1")
+}
+
+// readOnlyWhenChanged checks that text, whose answer quotes the line `was`
+// of the file at path, reads no file again while nothing changes; that a
+// rewrite to the line `next`, of the same size and with its modification
+// time put back, is seen; and that so is a rewrite to `then` made at once
+// after that read.
+func readOnlyWhenChanged(t *testing.T, m *Manager, text func() string, path, was, next, then string) {
+	t.Helper()
 	n := m.reads.Load()
 	for range 3 {
-		if got := text(); got != "var x = 1" {
+		if got := text(); got != was {
 			t.Fatalf("answer quotes %q", got)
 		}
 	}
 	if got := m.reads.Load() - n; got != 0 {
-		t.Fatalf("an unchanged file was read %d times more", got)
+		t.Fatalf("unchanged files were read %d times more", got)
 	}
-
-	p := filepath.Join(root, "a.go")
-	fi, err := os.Stat(p)
+	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(p, []byte("package a\nvar y = 1\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte("package a\n"+next+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
 		t.Fatal(err)
 	}
-	if got := text(); got != "var y = 1" {
+	if got := text(); got != next {
 		t.Fatalf("after a change that kept size and time, the answer quotes %q", got)
 	}
-	if err := os.WriteFile(p, []byte("package a\nvar z = 1\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte("package a\n"+then+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := text(); got != "var z = 1" {
+	if got := text(); got != then {
 		t.Fatalf("after a change right after a read, the answer quotes %q", got)
 	}
 }
@@ -153,33 +161,5 @@ func TestQuotedFileReadAgainOnlyWhenChanged(t *testing.T) {
 	settle()
 	text()
 	text() // both files' stamps now trusted
-	n := m.reads.Load()
-	for range 3 {
-		if got := text(); got != "var q = 2" {
-			t.Fatalf("answer quotes %q", got)
-		}
-	}
-	if got := m.reads.Load() - n; got != 0 {
-		t.Fatalf("unchanged files were read %d times more", got)
-	}
-	p := filepath.Join(root, "b.go")
-	fi, err := os.Stat(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte("package a\nvar r = 2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
-		t.Fatal(err)
-	}
-	if got := text(); got != "var r = 2" {
-		t.Fatalf("after a change that kept size and time, the answer quotes %q", got)
-	}
-	if err := os.WriteFile(p, []byte("package a\nvar s = 2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if got := text(); got != "var s = 2" {
-		t.Fatalf("after a change right after a read, the answer quotes %q", got)
-	}
+	readOnlyWhenChanged(t, m, text, filepath.Join(root, "b.go"), "var q = 2", "var r = 2", "var s = 2")
 }
