@@ -1,9 +1,6 @@
 package test
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // Emacs with version-control set keeps numbered backups, and cp and mv
 // with --backup=numbered do the same: credentials.json's previous content
@@ -21,28 +18,5 @@ func TestClaimsANumberedBackupsOfSecretsAreSecrets(t *testing.T) {
 		"..env.kate-swp":               "SECRET-NUMBERED-KATE\n",
 		"credentials.json___jb_old___": "SECRET-NUMBERED-JETBRAINS\n",
 	}
-	files := map[string]string{"main.go.~1~": "package main // VISIBLE-NUMBERED\n"}
-	for name, content := range copies {
-		files[name] = content
-	}
-	root := workspace(t, files)
-	s := start(t, root)
-	for name := range copies {
-		s.fail("read_file", map[string]any{"path": name}, "SECRET_DENIED")
-		s.fail("file_info", map[string]any{"path": name}, "SECRET_DENIED")
-	}
-	for _, out := range []string{
-		s.ok("list_directory", map[string]any{"path": "."}),
-		s.ok("glob_files", map[string]any{"pattern": "**/*", "includeIgnored": true}),
-		s.ok("search_code", map[string]any{"pattern": "SECRET-NUMBERED"}),
-	} {
-		for name, content := range copies {
-			if strings.Contains(out, name) || strings.Contains(out, strings.TrimSpace(content)) {
-				t.Errorf("%s shown:\n%s", name, out)
-			}
-		}
-	}
-	if out := s.ok("read_file", map[string]any{"path": "main.go.~1~"}); !strings.Contains(out, "VISIBLE-NUMBERED") {
-		t.Errorf("main.go.~1~: %s", out)
-	}
+	copiesAreSecrets(t, copies, "SECRET-NUMBERED", map[string]string{"main.go.~1~": "package main // VISIBLE-NUMBERED\n"})
 }

@@ -19,12 +19,24 @@ func TestSecretCopiesAreSecrets(t *testing.T) {
 		"credentials.json.bak": "{\"token\":\"SECRET-BAK\"}\n",
 		".aws/credentials~":    "SECRET-AWS-BACKUP\n",
 	}
-	files := map[string]string{"main.go~": "package main // SECRET-NOT\n", "notes.bak": "plain\n"}
+	copiesAreSecrets(t, copies, "SECRET", map[string]string{"main.go~": "package main // SECRET-NOT\n", "notes.bak": "plain\n"})
+}
+
+// copiesAreSecrets starts juju on a workspace holding copies (name →
+// content) and plain (name → content) and checks that each copy is
+// SECRET_DENIED to read_file and file_info and shown, by name or content,
+// by neither list_directory, glob_files nor a search for pattern, while
+// each plain file reads as it is.
+func copiesAreSecrets(t *testing.T, copies map[string]string, pattern string, plain map[string]string) {
+	t.Helper()
+	files := map[string]string{}
+	for name, content := range plain {
+		files[name] = content
+	}
 	for name, content := range copies {
 		files[name] = content
 	}
-	root := workspace(t, files)
-	s := start(t, root)
+	s := start(t, workspace(t, files))
 	for name := range copies {
 		s.fail("read_file", map[string]any{"path": name}, "SECRET_DENIED")
 		s.fail("file_info", map[string]any{"path": name}, "SECRET_DENIED")
@@ -32,7 +44,7 @@ func TestSecretCopiesAreSecrets(t *testing.T) {
 	for _, out := range []string{
 		s.ok("list_directory", map[string]any{"path": "."}),
 		s.ok("glob_files", map[string]any{"pattern": "**/*", "includeIgnored": true}),
-		s.ok("search_code", map[string]any{"pattern": "SECRET"}),
+		s.ok("search_code", map[string]any{"pattern": pattern}),
 	} {
 		for name, content := range copies {
 			if strings.Contains(out, name) || strings.Contains(out, strings.TrimSpace(content)) {
@@ -40,8 +52,9 @@ func TestSecretCopiesAreSecrets(t *testing.T) {
 			}
 		}
 	}
-	if out := s.ok("read_file", map[string]any{"path": "main.go~"}); !strings.Contains(out, "SECRET-NOT") {
-		t.Errorf("main.go~: %s", out)
+	for name, content := range plain {
+		if out := s.ok("read_file", map[string]any{"path": name}); !strings.Contains(out, strings.TrimSpace(content)) {
+			t.Errorf("%s: %s", name, out)
+		}
 	}
-	s.ok("read_file", map[string]any{"path": "notes.bak"})
 }
