@@ -3,6 +3,7 @@
 package test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -135,5 +136,48 @@ func TestLSPDiagnosticAtEndOfFile(t *testing.T) {
 			t.Errorf("%s: want a diagnostic at the end of its last line %q, %d:%d: %+v", c.path, c.lastLine, c.line, c.col, d)
 		}
 		s.ok("read_file", map[string]any{"path": c.path, "offset": c.line})
+	}
+}
+
+// The semantic tools number lines as read_file does, ended by "\n",
+// whatever the server counts. A lone "\r" ends a line to the protocol and
+// to pyright (Python ends a comment there), to neither read_file nor gopls:
+// a stray "\r" in a Go comment made juju count a line more than both, so
+// the model's 4:23 was refused as past the end of a line; in Python,
+// juju and pyright agreed with each other and not with read_file.
+func TestLSPLoneCarriageReturnLines(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"go.mod":                "module example.com/p\n\ngo 1.22\n",
+		"a.go":                  "package p\n\n// a stray \r in a comment\nfunc F() int { return G() }\n\nfunc G() int { return 1 }\n",
+		"py/pyrightconfig.json": "{}\n",
+		"py/m.py":               "x = 1\n# note\rdef helper():\n    return x\n",
+	})
+	home := lspHome(t, goplsServer(t), pyrightServer(t))
+	s := startHome(t, home, root, "--mode", "trusted")
+	if n := structured(t, s.call("read_file", map[string]any{"path": "a.go"}))["totalLines"]; n != float64(6) {
+		t.Fatalf("read_file numbers a.go's lines as %v, want 6", n)
+	}
+	for _, c := range []struct {
+		tool, path string
+		line, col  int
+		want       string
+	}{
+		{"go_to_definition", "a.go", 4, 23, "a.go:6:6"},
+		{"find_references", "a.go", 6, 6, "a.go:4:23"},
+		{"go_to_definition", "py/m.py", 3, 12, "py/m.py:1:1"},
+		{"find_references", "py/m.py", 1, 1, "py/m.py:3:12"},
+	} {
+		got := locs(t, s.call(c.tool, map[string]any{"path": c.path, "line": c.line, "column": c.col}))
+		if !slices.Contains(got, c.want) {
+			t.Errorf("%s %s:%d:%d: got %v, want %s among them", c.tool, c.path, c.line, c.col, got, c.want)
+		}
+	}
+	for path, want := range map[string][]string{"a.go": {"F  4:6", "G  6:6"}, "py/m.py": {"helper  2:12"}} {
+		out := text(s.call("document_symbols", map[string]any{"path": path}))
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("document_symbols %s: %q missing, as read_file numbers lines:\n%s", path, w, out)
+			}
+		}
 	}
 }

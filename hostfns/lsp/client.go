@@ -24,7 +24,10 @@ type client struct {
 	stderr  *tail
 	started time.Time
 
-	enc       encoding
+	enc encoding
+	// lfOnly: the server ends lines at "\n" alone, not at a lone "\r"
+	// as the protocol says (gopls, as Go's lexer does).
+	lfOnly    bool
 	pullCap   bool           // diagnosticProvider in the initialize answer
 	wsSymbols bool           // workspaceSymbolProvider
 	readyLog  *regexp.Regexp // a log message that ends the first analysis; nil: none expected

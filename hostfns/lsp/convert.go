@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"encoding/json"
-	"unicode/utf8"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -99,18 +98,10 @@ func (p *places) location(uri string, rg lspRange) (loc abi.LSPLocation, withhel
 	return loc, false
 }
 
-// place converts a position in t to a 1-based line and code-point column,
-// with that line's text. A position after the last line as read_file
-// numbers them (the end of a file that ends in a line break, where gopls
-// and pyright place "unexpected end of file") is the end of the last line:
-// the line after it is one read_file says is past the end.
+// place converts a position in t to read_file's 1-based line and
+// code-point column, with that line's text (text.fromServerPos).
 func (p *places) place(t *text, pos position) (line, col int, lineText string) {
-	if n := t.shownLines(); n > 0 && pos.Line >= n {
-		lineText, _ = t.shown(n-1, p.c.enc)
-		return n, utf8.RuneCountInString(lineText) + 1, lineText
-	}
-	lineText, lead := t.shown(pos.Line, p.c.enc)
-	return pos.Line + 1, fromServer(lineText, pos.Character-lead, p.c.enc), lineText
+	return t.fromServerPos(pos, p.c.enc, p.c.lfOnly)
 }
 
 // cutLine cuts a line's text at maxLineText bytes, on a code point.

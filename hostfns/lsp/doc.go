@@ -12,7 +12,9 @@
 // for the operation's own decoding), says it counts
 // characters in UTF-16, and converts every position to and from juju's
 // 1-based code-point columns on the way (line 1's counted after a
-// byte-order mark opening the file, which read_file does not show).
+// byte-order mark opening the file, which read_file does not show), and
+// between read_file's lines, ended by "\n", and the server's, which a
+// lone "\r" ends too unless the server is gopls.
 //
 // What juju sends a server: the text of the files a call is about (read
 // through the path policy: never a secret, never a denied path, never

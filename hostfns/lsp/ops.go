@@ -29,12 +29,11 @@ func (m *Manager) locations(ctx context.Context, req *abi.LSPRequest) (*abi.LSPR
 		if n := tx.shownLines(); req.Line > n {
 			return abi.Errorf(abi.InvalidArgument, "line %d is past the end of %s (%d lines); count lines from 1 as read_file numbers them", req.Line, shownPath(t.res.Display), n)
 		}
-		line, lead := tx.shown(req.Line-1, c.enc)
-		if e := pointsAtText(line, t.res.Display, req.Line, req.Column); e != nil {
+		if e := pointsAtText(tx.shownLine(req.Line-1), t.res.Display, req.Line, req.Column); e != nil {
 			return e
 		}
 		pos := textDocumentPosition{TextDocument: textDocumentID{URI: d.uri},
-			Position: position{Line: req.Line - 1, Character: lead + toServer(line, req.Column, c.enc)}}
+			Position: tx.toServerPos(req.Line-1, req.Column, c.enc, c.lfOnly)}
 		var raw json.RawMessage
 		if req.Op == abi.LSPDefinition {
 			err = c.call(ctx, "textDocument/definition", pos, &raw)

@@ -90,6 +90,7 @@ func (m *Manager) startClient(ctx context.Context, reg lspconfig.Server, root st
 		return nil, se
 	}
 	c.enc = encodingNamed(res.Capabilities.PositionEncoding)
+	c.lfOnly = res.ServerInfo.Name == "gopls"
 	c.pullCap = provided(res.Capabilities.DiagnosticProvider)
 	c.wsSymbols = provided(res.Capabilities.WorkspaceSymbolProvider)
 	c.readyLog = readySignal(res.ServerInfo.Name, prog)
