@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -24,7 +25,8 @@ func run(ctx context.Context, args []string, in io.Reader, out, errw io.Writer) 
 	root := newRootCommand()
 	root.SetArgs(args)
 	root.SetIn(in)
-	root.SetOut(out)
+	stdout := &watchedWriter{w: out}
+	root.SetOut(stdout)
 	root.SetErr(errw)
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
@@ -36,16 +38,66 @@ func run(ctx context.Context, args []string, in io.Reader, out, errw io.Writer) 
 		// SIGPIPE says nothing (juju ignores SIGPIPE, main.go).
 		return exitError
 	}
+	if cmd == nil {
+		cmd = root
+	}
 	fmt.Fprintf(errw, "juju: %v\n", err)
+	code := exitError
 	var u usageError
 	if errors.As(err, &u) {
-		if cmd == nil {
-			cmd = root
-		}
 		fmt.Fprintf(errw, "Run '%s --help' for usage.\n", cmd.CommandPath())
-		return exitUsage
+		code = exitUsage
 	}
-	return exitError
+	// A script that asked for JSON reads one JSON value on stdout
+	// whatever happens: the error too, unless the command already printed
+	// its answer (doctor's report, verify's list, with their status 1).
+	if !stdout.wrote && asksJSON(cmd, args) {
+		writeJSON(out, jsonError{Error: jsonErrorBody{Message: err.Error(), Status: code}})
+	}
+	return code
+}
+
+// jsonError is what a command given --json prints on stdout when it fails.
+type jsonError struct {
+	Error jsonErrorBody `json:"error"`
+}
+
+type jsonErrorBody struct {
+	Message string `json:"message"` // as juju: … says it on stderr
+	Status  int    `json:"status"`  // the exit status: 1 failed, 2 a wrong command line
+}
+
+// asksJSON reports whether the command line asked cmd for JSON: cmd has
+// --json and args turn it on, before any "--". The arguments are read
+// again, since a command line that failed to parse may not have set it.
+func asksJSON(cmd *cobra.Command, args []string) bool {
+	if cmd.Flags().Lookup("json") == nil {
+		return false
+	}
+	on := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--json" {
+			on = true
+		} else if v, ok := strings.CutPrefix(a, "--json="); ok {
+			b, err := strconv.ParseBool(v)
+			on = err == nil && b
+		}
+	}
+	return on
+}
+
+// watchedWriter notes whether anything was written to it.
+type watchedWriter struct {
+	w     io.Writer
+	wrote bool
+}
+
+func (w *watchedWriter) Write(p []byte) (int, error) {
+	w.wrote = w.wrote || len(p) > 0
+	return w.w.Write(p)
 }
 
 func newRootCommand() *cobra.Command {
