@@ -56,3 +56,18 @@ func TestFenceCannotBeClosedByAFile(t *testing.T) {
 		t.Errorf("the preamble does not name the fence word: %q", lines[0])
 	}
 }
+
+// The description names every file the tool reads: a model that does not
+// see AGENT.md or .windsurf/rules in it does not call the tool for them.
+func TestDescriptionNamesEveryInstructionFile(t *testing.T) {
+	for _, f := range instructionFiles {
+		if !strings.Contains(readInstructionsDescription, f.name) {
+			t.Errorf("the description does not name %s, which the tool reads", f.name)
+		}
+	}
+	for _, d := range instructionDirs {
+		if p := d.dir + "/**/*" + d.suffix; !strings.Contains(readInstructionsDescription, p) {
+			t.Errorf("the description does not name %s, which the tool reads", p)
+		}
+	}
+}
