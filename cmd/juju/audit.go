@@ -18,10 +18,11 @@ import (
 
 // auditOptions are the flags of juju audit.
 type auditOptions struct {
-	roots []string
-	since string
-	json  bool
-	limit int
+	roots      []string
+	since      string
+	json       bool
+	limit      int
+	configFile string
 }
 
 func newAuditCommand() *cobra.Command {
@@ -53,6 +54,7 @@ workspace; arguments are cut short and results are never recorded.`,
 	f.StringVar(&o.since, "since", "", "show calls since `WHEN`: a duration back from now (90m, 2h, 3d) or a time (RFC 3339)")
 	f.BoolVar(&o.json, "json", false, "print JSON, one object per call")
 	f.IntVar(&o.limit, "limit", 0, "show only the last `N` calls (0: all)")
+	addConfigFlag(f, &o.configFile)
 	return cmd
 }
 
@@ -79,11 +81,12 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 }
 
 // openWorkspace opens the workspace made of roots (the current folder when
-// none) as juju stdio does, with the owner's config file: its roots, deny
-// and secret globs, and its state folder. It returns the folder above
+// none) as juju stdio does, with the owner's config file (configFile, as
+// --config names it, else config.toml): its deny and secret globs, and its
+// state folder. It returns the folder above
 // that juju served, when this workspace has no audit log and one above
 // has (workspaceAbove).
-func openWorkspace(roots []string) (ws *workspace.Workspace, resolved []string, above string, err error) {
+func openWorkspace(roots []string, configFile string) (ws *workspace.Workspace, resolved []string, above string, err error) {
 	dirs, err := config.DefaultDirs()
 	if err != nil {
 		return nil, nil, "", err
@@ -92,7 +95,7 @@ func openWorkspace(roots []string) (ws *workspace.Workspace, resolved []string, 
 	if err != nil {
 		return nil, nil, "", err
 	}
-	file, err := loadConfig("", dirs)
+	file, err := loadConfig(configFile, dirs)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -115,7 +118,7 @@ func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	ws, roots, above, err := openWorkspace(o.roots)
+	ws, roots, above, err := openWorkspace(o.roots, o.configFile)
 	if err != nil {
 		return err
 	}

@@ -90,3 +90,42 @@ func TestAuditInSubfolderPointsAbove(t *testing.T) {
 		t.Errorf("juju audit --root: %d\n%s", code, out.String())
 	}
 }
+
+// The owner keeps juju's settings in a file of their own (juju stdio
+// --config); config.toml is another, one juju refuses. Every command that
+// reads the settings takes --config and reads that file, as juju stdio
+// does, rather than fail on config.toml: juju audit had no --config.
+func TestCommandsReadTheConfigFileStdioReads(t *testing.T) {
+	dirs := jujuHome(t)
+	root := t.TempDir()
+	t.Chdir(root)
+	if err := os.MkdirAll(dirs.Config, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dirs.ConfigFile(), []byte("mode = \"bogus\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	own := filepath.Join(t.TempDir(), "juju.toml")
+	if err := os.WriteFile(own, []byte("mode = \"trusted\"\n[journal]\nmaxAgeDays = 7\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"audit"}, {"rollback"}, {"doctor", "--json"}} {
+		var out, errw bytes.Buffer
+		code := run(context.Background(), append(args, "--root", root), strings.NewReader(""), &out, &errw)
+		if code != exitError || !strings.Contains(errw.String()+out.String(), "bogus") {
+			t.Errorf("juju %s on a config.toml juju stdio refuses: status %d, %q", args[0], code, errw.String())
+		}
+		out.Reset()
+		errw.Reset()
+		code = run(context.Background(), append(args, "--root", root, "--config", own), strings.NewReader(""), &out, &errw)
+		if args[0] == "doctor" {
+			if !strings.Contains(out.String(), `"maxAgeDays": 7`) || strings.Contains(out.String(), "bogus") {
+				t.Errorf("juju doctor --config %s did not read it (status %d)", own, code)
+			}
+			continue
+		}
+		if code != exitOK {
+			t.Errorf("juju %s --config %s: status %d, %q %q", args[0], own, code, out.String(), errw.String())
+		}
+	}
+}
