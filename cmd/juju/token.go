@@ -47,12 +47,14 @@ func runToken(o *tokenOptions, out io.Writer) error {
 	path := tokenPath(o.tokenFile, dirs)
 	if o.tokenFile != "" {
 		// A new token is not made where juju serve, started here without
-		// --root, would refuse it: in the current folder, or the config
-		// file's roots. One that exists is printed wherever it is (juju
-		// serve --root elsewhere took it, and prints this command).
-		roots := defaultRoots(dirs)
-		if _, err := os.Lstat(path); err == nil {
-			roots = nil
+		// --root, would refuse it: in the current folder, its one root (the
+		// config file names none). One that exists is printed wherever it
+		// is (juju serve --root elsewhere took it, and prints this command).
+		var roots []string
+		if _, err := os.Lstat(path); err != nil {
+			if cwd, err := os.Getwd(); err == nil {
+				roots = []string{cwd}
+			}
 		}
 		if err := checkTokenFile(path, roots); err != nil {
 			return err
@@ -64,20 +66,4 @@ func runToken(o *tokenOptions, out io.Writer) error {
 	}
 	_, err = fmt.Fprintln(out, tok)
 	return err
-}
-
-// defaultRoots are the roots juju serve started here without --root would
-// serve: the config file's, else the current folder (that alone when the
-// config file cannot be read).
-func defaultRoots(dirs config.Dirs) []string {
-	cwd, err := os.Getwd()
-	if err != nil {
-		return nil
-	}
-	if file, err := config.LoadDefault(dirs); err == nil {
-		if s, err := config.Resolve(config.Flags{}, file, cwd); err == nil {
-			return s.Roots
-		}
-	}
-	return []string{cwd}
 }
