@@ -43,12 +43,13 @@ func newDoctorCommand() *cobra.Command {
   - the command sandbox: bubblewrap, proven by running it, and Landlock,
     with the ABI version the kernel reports
   - the change journal of the workspace (--root, default the current
-    folder): how many changes it holds, their size and the oldest, and
-    what it keeps
+    folder): how many changes it holds, their size and the oldest, what
+    it keeps, and a change a killed juju left halfway ('juju rollback'
+    settles it)
 
 juju doctor exits with status 1 when it finds a problem (a config file that
 does not decode, a directory that cannot be written, a plugin that does not
-load or compile). A missing optional program is reported, not a problem.`,
+load or compile, a change left halfway). A missing optional program is reported, not a problem.`,
 		Example: `  juju doctor
   juju doctor --warm
   juju doctor --json --config ./juju.toml`,

@@ -150,6 +150,9 @@ func collect(ctx context.Context, o *doctorOptions, env doctorEnv, progress io.W
 			}
 			problem("workspace %s: %v; juju stdio would not start on it", strings.Join(roots, ", "), err)
 		}
+		if j := r.Journal; j != nil && len(j.Pending) > 0 {
+			problem("%s", j.pendingWords())
+		}
 	}
 
 	r.checkLSP(env)

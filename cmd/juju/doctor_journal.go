@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/internal/journal"
@@ -54,7 +55,23 @@ func (c *journalCheck) render(w io.Writer) {
 	if c.PrunedThrough != "" {
 		fmt.Fprintf(w, "  pruned: every change up to %s\n", c.PrunedThrough)
 	}
+	if len(c.Pending) > 0 {
+		fmt.Fprintf(w, "  left halfway: %s (see Problems)\n", strings.Join(c.Pending, ", "))
+	}
 	if c.SetAside != "" {
 		fmt.Fprintf(w, "  replaced a damaged journal, kept beside it as %s\n", visible.String(c.SetAside))
 	}
+}
+
+// pendingWords says that a juju left changes halfway in this workspace,
+// and how to settle them.
+func (c *journalCheck) pendingWords() string {
+	var roots strings.Builder
+	for _, r := range c.Roots {
+		roots.WriteString(" --root " + shellQuote(r))
+	}
+	return fmt.Sprintf("workspace %s: a juju process stopped in the middle of change %s (it was killed, or the machine went down), "+
+		"so its files are part old, part new; 'juju rollback%s' settles it now (the change is kept if every file was written, "+
+		"else its files are put back), as the next juju serving this workspace does at its first call",
+		strings.Join(c.Roots, ", "), strings.Join(c.Pending, ", "), roots.String())
 }

@@ -45,6 +45,11 @@ type Stats struct {
 	// SetAside names the damaged journal this one replaced, kept beside
 	// it, with when and why ("": none).
 	SetAside string `json:"setAside,omitempty"`
+	// Pending names the changes a writer left halfway as it died (killed,
+	// the machine down): their files are part old, part new until the
+	// next write, a server's start or `juju rollback` settles them. Read
+	// under the shared lock, a live writer's change is never among them.
+	Pending []string `json:"pending,omitempty"`
 }
 
 // PruneResult is what a prune did.
@@ -280,6 +285,12 @@ func (j *Journal) Stats() (Stats, error) {
 		s.PrunedThrough = prunedThrough(tx)
 		if n := setAsideOf(tx); n.File != "" {
 			s.SetAside = fmt.Sprintf("%s (found damaged on %s: %s)", n.File, n.Time.Format(time.RFC3339), n.Reason)
+		}
+		if b := tx.Bucket(bucketPending); b != nil {
+			b.ForEach(func(k, _ []byte) error {
+				s.Pending = append(s.Pending, string(k))
+				return nil
+			})
 		}
 		return nil
 	})
