@@ -119,6 +119,9 @@ func runServe(ctx context.Context, o *serveOptions, errw io.Writer) error {
 		select {
 		case <-w.host.Warmed():
 			gcPercent(serveGCPercent)
+			if w.host.CacheProblem() == nil {
+				pruneCacheOnce(w.dirs, w.log)
+			}
 		case <-ctx.Done():
 		}
 	}()

@@ -203,6 +203,9 @@ func runStdio(ctx context.Context, o *stdioOptions, in io.Reader, out, errw io.W
 		select {
 		case <-w.host.Warmed():
 			gcPercent(stdioGCPercent)
+			if w.host.CacheProblem() == nil {
+				pruneCacheOnce(w.dirs, w.log)
+			}
 		case <-ctx.Done():
 		}
 	}()
