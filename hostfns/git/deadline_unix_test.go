@@ -123,3 +123,42 @@ func TestRepoFilesAreNeverWaitedOn(t *testing.T) {
 		t.Errorf("a repository outside the roots whose gitdir and config are FIFOs: %v", rerr)
 	}
 }
+
+// A commit whose hook never ends is stopped with the call's time, and
+// told so: the hook, not the paths, held it, so the advice to narrow the
+// request (right for a read held by a FIFO) would only have the model
+// wait as long again.
+func TestCommitHeldByAHookSaysSo(t *testing.T) {
+	_, root := fixture(t)
+	hook := filepath.Join(root, ".git", "hooks", "pre-commit")
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\nexec sleep 60\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, err := policy.New(policy.Config{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	h := New(p, Options{Timeout: 500 * time.Millisecond})[0].Handle
+	ctx := hostfns.WithCaller(context.Background(), hostfns.Caller{Tier: abi.TierExec})
+	call := func(args ...string) abi.GitResult {
+		b, _ := json.Marshal(abi.GitRequest{Args: args})
+		rh, _ := h(ctx, b, nil)
+		var r abi.GitResult
+		json.Unmarshal(rh, &r)
+		return r
+	}
+	if err := os.WriteFile(filepath.Join(root, "sub", "b.txt"), []byte("changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := call("add", "--", "sub/b.txt"); r.Error != nil || r.ExitCode != 0 {
+		t.Fatalf("add: %+v", r)
+	}
+	r := call("commit", "--message=m")
+	if r.Error == nil || r.Error.Code != abi.Timeout {
+		t.Fatalf("commit held by its hook: %+v", r)
+	}
+	if !strings.Contains(r.Error.Message, "hook") || strings.Contains(r.Error.Message, "narrow") {
+		t.Errorf("the refusal does not name the hook as the cause: %s", r.Error.Message)
+	}
+}
