@@ -770,9 +770,9 @@ func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bo
 		err = s.runCmd(cmd)
 	}
 	if ctx.Err() != nil && mutates {
-		// add and commit wait on the repository's hooks and filters, not
-		// on their paths: narrowing them would wait as long again.
-		return 0, nil, "", abi.Errorf(abi.Timeout, "git %s did not finish in time and was stopped: a hook of the repository's (pre-commit, commit-msg, post-commit …) or a filter it runs waited, on input it never gets or, in the sandbox, on a network it cannot reach, and calling again waits as long; check with git_status and git_log what was staged or committed, and ask the owner to look at the hooks or to commit on the terminal", name)
+		// add and commit wait on the repository's hooks and filters, which
+		// a narrower request waits on as long, or stage too much.
+		return 0, nil, "", abi.Errorf(abi.Timeout, "git %s did not finish in time and was stopped: a hook of the repository's (pre-commit, commit-msg, post-commit …) or a filter it runs may wait for ever (on input it never gets or, in the sandbox, on a network it cannot reach), or the change was too large to stage in the time; check with git_status and git_log what was staged or committed, then commit the rest in parts with paths, or ask the owner to look at the hooks or to commit on the terminal", name)
 	}
 	if ctx.Err() != nil {
 		return 0, nil, "", abi.Errorf(abi.Timeout, "git %s did not finish in time and was stopped; narrow it (paths, a limit) and try again (a FIFO or a slow mount in the work tree, which git opens as it reads .gitignore files, can hold it)", name)
