@@ -1,6 +1,9 @@
 package test
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -130,5 +133,40 @@ func TestGitFailuresSayWhatToDoNext(t *testing.T) {
 		if !strings.Contains(msg, c.want) {
 			t.Errorf("%s %v: the message names no next step (%s): %s", c.tool, c.args, c.want, msg)
 		}
+	}
+}
+
+// git_commit with all stages a change of thousands of files (a vendored
+// or generated tree): their names together passed what the kernel lets
+// one program receive (ARG_MAX, 2 MiB as a rule, 6 MiB at most), git add
+// failed with TOO_LARGE, and what was left to the model was git add -A,
+// which stages secrets too. juju stages them in batches, still leaving
+// the secret out.
+func TestGitCommitAllStagesMoreNamesThanOneProgramTakes(t *testing.T) {
+	root := gitRepo(t)
+	// 6,600 names of about 1,000 bytes: 6.6 MB, past 6 MiB, the most
+	// Linux lets a program receive whatever the stack limit, and few
+	// enough files for git to match quickly.
+	const n = 6600
+	seg := strings.Repeat("x", 240)
+	gen := filepath.Join(root, "gen", seg, seg, seg, seg)
+	if err := os.MkdirAll(gen, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if err := os.WriteFile(filepath.Join(gen, fmt.Sprintf("%05d", i)), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := startExec(t, root)
+	res := s.call("git_commit", map[string]any{"message": "generated", "all": true})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	if got := strings.Count(gitOut(t, root, "ls-files", "gen"), "\n"); got != n {
+		t.Errorf("%d files of gen committed, want %d", got, n)
+	}
+	if files := gitOut(t, root, "ls-files", ".env"); files != "" {
+		t.Errorf("the secret was committed: %q", files)
 	}
 }

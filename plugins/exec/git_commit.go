@@ -102,25 +102,19 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 		res.Skipped = append(append(res.Skipped, folders...), notText...)
 	}
 	if len(paths) > 0 {
-		_, r, err := git(in.Cwd, append([]string{"add", "--"}, paths...)...)
-		if err != nil && r != nil && len(in.Paths) > 0 && strings.Contains(r.Stderr, "did not match any files") {
-			// A path given whose change is staged whole (git rm, git
-			// mv) is in neither the work tree nor the index, and add
-			// fails on it: git commit takes it from the index as it is.
-			r, err = addUnstaged(in.Cwd, paths, err)
-		}
+		var err error
+		withheld, err = addAll(in.Cwd, paths, len(in.Paths) > 0)
 		if err != nil {
 			return nil, err
 		}
-		withheld = r.Skipped
 		res.Skipped = append(append([]string(nil), withheld...), res.Skipped...)
 		for _, p := range paths {
-			if !contains(r.Skipped, p) {
+			if !contains(withheld, p) {
 				res.Staged = append(res.Staged, p)
 			}
 		}
 		if len(res.Staged) == 0 {
-			return nil, juju.Errorf(withheldCode(in.Cwd, r.Skipped), "every path given is withheld by the path policy (%s); nothing was staged or committed. Commit the other changes without them, or leave them to the owner, who can commit them on the terminal", strings.Join(quoteAll(r.Skipped), ", "))
+			return nil, juju.Errorf(withheldCode(in.Cwd, withheld), "every path given is withheld by the path policy (%s); nothing was staged or committed. Commit the other changes without them, or leave them to the owner, who can commit them on the terminal", strings.Join(quoteAll(withheld), ", "))
 		}
 	}
 	args := []string{"commit", "--message=" + in.Message}
@@ -182,6 +176,46 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 	}
 	return juju.Text(b.String()).WithStructured(res), nil
 }
+
+// addBatch bounds the paths of one git add, in bytes: all:true in a
+// workspace of tens of thousands of changed files (a vendored or
+// generated tree) passed together more than the kernel lets a program
+// receive (ARG_MAX, 2 MiB with the usual stack limit; 6 MiB at most), and
+// the refusal left the model git add -A on the terminal, which stages
+// secrets too.
+const addBatch = 256 << 10
+
+// addAll stages paths (relative to cwd) in batches of at most addBatch
+// bytes, and returns the paths the path policy withheld. given says the
+// caller named them.
+func addAll(cwd string, paths []string, given bool) ([]string, error) {
+	var withheld []string
+	for len(paths) > 0 {
+		n, size := 0, 0
+		for n < len(paths) && (n == 0 || size+argSize(paths[n]) <= addBatch) {
+			size += argSize(paths[n])
+			n++
+		}
+		batch := paths[:n]
+		paths = paths[n:]
+		_, r, err := git(cwd, append([]string{"add", "--"}, batch...)...)
+		if err != nil && r != nil && given && strings.Contains(r.Stderr, "did not match any files") {
+			// A path given whose change is staged whole (git rm, git
+			// mv) is in neither the work tree nor the index, and add
+			// fails on it: git commit takes it from the index as it is.
+			r, err = addUnstaged(cwd, batch, err)
+		}
+		if err != nil {
+			return nil, err
+		}
+		withheld = append(withheld, r.Skipped...)
+	}
+	return withheld, nil
+}
+
+// argSize is what path takes of git add's arguments: the host passes it
+// as a literal pathspec, NUL-terminated.
+func argSize(path string) int { return len(":(literal)") + len(path) + 1 }
 
 // withheldCode is the code of a refusal of paths add left out, each
 // withheld by the path policy: SECRET_DENIED when one is a secret, else
