@@ -2,6 +2,7 @@ package test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -189,5 +190,50 @@ func TestElicitationRefusedWhileTheWorkspaceKeepsChanging(t *testing.T) {
 	}
 	if exists(root, "EVIL_RAN") || exists(root, "BENIGN_RAN") {
 		t.Error("a call refused for the changes ran")
+	}
+}
+
+// An approval recorded by a juju that kept no epoch has none: the files
+// may have changed through that juju after the owner approved, unnoted.
+// After the upgrade its retry does not run under it, even in a workspace
+// no juju has noted a change of since: the owner is asked again.
+func TestApprovalWithoutEpochIsSpent(t *testing.T) {
+	root := workspace(t, map[string]string{"s.sh": benignScript})
+	home := gateHome(t, 300*time.Millisecond)
+	s := startGate(t, home, root, "edit", "epoch-old-e2e", nil)
+	args := map[string]any{"command": "bash s.sh"}
+
+	id := pendingIn(t, s.fail("run_command", args, "APPROVAL_PENDING"))
+	dirs, _ := filepath.Glob(filepath.Join(home, "state", "workspaces", "*", "approvals"))
+	if len(dirs) != 1 {
+		t.Fatalf("approvals folders: %v", dirs)
+	}
+	// The folder as the older juju left it: no epoch in the request, no
+	// epoch file.
+	reqFile := filepath.Join(dirs[0], id, "request.json")
+	b, err := os.ReadFile(reqFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var req map[string]any
+	if err := json.Unmarshal(b, &req); err != nil {
+		t.Fatal(err)
+	}
+	delete(req, "epoch")
+	b, _ = json.Marshal(req)
+	if err := os.WriteFile(reqFile, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dirs[0], "epoch"))
+	juju(t, home, root, "approvals", "approve", id)
+	// What the older juju wrote after the approval, unnoted.
+	os.WriteFile(filepath.Join(root, "s.sh"), []byte(evilScript), 0o644)
+
+	msg := s.fail("run_command", args, "APPROVAL_PENDING")
+	if exists(root, "EVIL_RAN") {
+		t.Fatal("an approval recorded without an epoch ran its call after the upgrade")
+	}
+	if again := pendingIn(t, msg); again == id || !strings.Contains(msg, id) {
+		t.Errorf("the retry must ask again, naming %s: %s", id, msg)
 	}
 }

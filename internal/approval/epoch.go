@@ -35,6 +35,13 @@ import (
 // epochFile holds the token, in the approvals folder beside the approvals.
 const epochFile = "epoch"
 
+// Unchanged is the epoch of a workspace no juju has noted a change of yet
+// (no token written). It is not "": an approval recorded by a juju that
+// kept no epoch has none (Request.Epoch ""), and the files may have
+// changed through that juju after the owner gave it, unnoted; so such an
+// approval matches no epoch, and its call asks the owner again.
+const Unchanged = "0"
+
 // Workspaces may overlap: juju serving ~/proj and another serving
 // ~/proj/sub (or ~/proj with a second root) have a state folder each, and
 // so an epoch each, over the same files. A yes given to "bash sub/s.sh"
@@ -49,10 +56,10 @@ const epochFile = "epoch"
 // the folder belongs to (Options.Roots), written once.
 const rootsFile = "roots.json"
 
-// Epoch returns the workspace's epoch: "" until the first Bump. When the
-// token cannot be read, or a bump failed in this process, it returns a
-// fresh token each time, so no approval matches: a change juju could not
-// note must not let an approval through.
+// Epoch returns the workspace's epoch: Unchanged until the first Bump,
+// never "". When the token cannot be read, or a bump failed in this
+// process, it returns a fresh token each time, so no approval matches: a
+// change juju could not note must not let an approval through.
 func (s *Store) Epoch() string {
 	if s.bumpFailed.Load() {
 		return newToken()
@@ -60,6 +67,9 @@ func (s *Store) Epoch() string {
 	own, ok := readEpoch(s.dir)
 	if !ok {
 		return newToken()
+	}
+	if own == "" {
+		own = Unchanged
 	}
 	others := s.overlapping()
 	if len(others) == 0 {

@@ -7,15 +7,15 @@ import (
 	"testing"
 )
 
-// The epoch starts empty and every Bump changes it, as another process
+// The epoch starts Unchanged, never "", and every Bump changes it, as another process
 // on the same folder sees it; a store whose Bump failed matches nothing.
 func TestEpoch(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "approvals")
 	a, b := Open(dir, Options{}), Open(dir, Options{}) // two processes
-	if e := a.Epoch(); e != "" {
-		t.Fatalf("the first epoch is %q, want empty", e)
+	if e := a.Epoch(); e != Unchanged {
+		t.Fatalf("the first epoch is %q, want %q", e, Unchanged)
 	}
-	seen := map[string]bool{"": true}
+	seen := map[string]bool{"": true, Unchanged: true}
 	for range 20 {
 		if err := a.Bump(); err != nil {
 			t.Fatal(err)

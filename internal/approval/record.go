@@ -34,7 +34,9 @@ type Request struct {
 	ArgsHash  string `json:"argsHash"` // sha256 of the full arguments, to match a retried call
 	CallID    string `json:"callId"`   // the call that asked
 	// Epoch is the workspace's epoch when the owner was asked (Store.Epoch):
-	// the approval runs its call only while the epoch is the same.
+	// the approval runs its call only while the epoch is the same. It is ""
+	// in an approval recorded by a juju that kept no epoch: that one matches
+	// none (Unchanged).
 	Epoch string `json:"epoch,omitempty"`
 	// Note tells the owner why they are asked again, when they are: the
 	// workspace changed after they approved the same call.
