@@ -21,7 +21,8 @@ const DefaultApprovalTimeout = config.DefaultApprovalTimeout
 // NeedsApproval reports whether a call to a tool of the given tier waits for
 // the owner in the given trust mode (SPEC §5): in inspect every E and X
 // call, in edit every X call, in trusted none. R never waits. A tier juju
-// does not know is treated as X.
+// does not know is treated as X. Host.Call lets a job tool that follows a
+// job the same client started through without asking (followsOwnJob).
 func NeedsApproval(mode config.Mode, tier string) bool {
 	if tier == abi.TierRead {
 		return false

@@ -109,7 +109,11 @@ type Host struct {
 	execMu     sync.Mutex
 	execClosed bool
 	makeJobs   func() *jexec.Manager // newJobs; a test holds it midway
-	lsp        *lsp.Manager          // the language servers, started on first use
+
+	// started is which client started each job, for the job tools that
+	// follow one (followsOwnJob).
+	started startedJobs
+	lsp     *lsp.Manager // the language servers, started on first use
 	// scrubbedEnv is juju's environment without its secrets, which git
 	// and the language servers start from.
 	scrubbedEnv []string
@@ -236,7 +240,7 @@ func (h *Host) hostFunctions() []hostfns.Func {
 	var fns []hostfns.Func
 	fns = append(fns, logFunc(h.log))
 	fns = append(fns, approvals.New(h.approvals))
-	fns = append(fns, jexec.FuncsOf(h.jobs)...)
+	fns = append(fns, h.noteJobStarts(jexec.FuncsOf(h.jobs))...)
 	fns = append(fns, git.New(h.policy, git.Options{Logger: h.log, Env: h.scrubbedEnv, EnvScrubbed: true,
 		ConfineRead: func(cwd string, visible, argv []string) ([]string, error) {
 			return h.jobs().ConfineRead(cwd, visible, argv)
@@ -477,6 +481,8 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 	var appr *audit.Approval
 	if r := h.policy.Gone(); r != nil {
 		res = &abi.CallResult{Error: abi.Errorf(abi.NotFound, "the workspace root %s was deleted while juju ran, and juju works only in the folder it opened at start (a folder now at that path is a new one): nothing was done. Ask the owner to restart juju (reconnect its MCP server) to work in the folder at that path", abi.Quote(r.Path))}
+	} else if a, ok := h.followsOwnJob(t, caller, req.Args); ok && NeedsApproval(h.cfg.Mode, t.Spec.Tier) {
+		appr = a // following a job the owner let this client start
 	} else if NeedsApproval(h.cfg.Mode, t.Spec.Tier) {
 		var refused *abi.Error
 		var handed bool
@@ -506,7 +512,10 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 	}
 	if res == nil {
 		t.Plugin.refreshGrants(h.log)
-		changes := t.Spec.Tier != abi.TierRead
+		// A call following a job changes nothing itself: the job moves
+		// the epoch when it ends (Ended), and a client polling it must
+		// not spend the owner's other approvals at every poll.
+		changes := t.Spec.Tier != abi.TierRead && (appr == nil || appr.Via != audit.ViaJob)
 		if changes {
 			h.bumpEpoch() // before: an approval asked from now on sees this call
 		}

@@ -26,15 +26,20 @@ type Record struct {
 // Approval says how a call that needed the owner's approval was decided.
 type Approval struct {
 	// Via is how the owner was asked: "elicitation" (the MCP client asked
-	// them), "cli" (`juju approvals`).
+	// them), "cli" (`juju approvals`), or ViaJob.
 	Via string `json:"via"`
 	// Decision is "approved", "denied", "pending" (no answer in time),
 	// "changed" (the owner said yes in the client while the workspace
-	// changed through juju, each time asked) or "unavailable" (the owner
-	// could not be asked).
+	// changed through juju, each time asked), "unavailable" (the owner
+	// could not be asked), or "followed" (ViaJob).
 	Decision string `json:"decision"`
-	ID       string `json:"id,omitempty"` // the approval id, for "cli"
+	ID       string `json:"id,omitempty"` // the approval id, for "cli"; the job's, for ViaJob
 }
+
+// ViaJob: the call followed or stopped a job the same client started
+// (job_status, job_output, job_wait, cancel_job), which the owner let run
+// when they approved the command; it asked nothing (Decision "followed").
+const ViaJob = "job"
 
 // Outcome "ok": the call succeeded.
 const OutcomeOK = "ok"
