@@ -481,6 +481,12 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 	var appr *audit.Approval
 	if r := h.policy.Gone(); r != nil {
 		res = &abi.CallResult{Error: abi.Errorf(abi.NotFound, "the workspace root %s was deleted while juju ran, and juju works only in the folder it opened at start (a folder now at that path is a new one): nothing was done. Ask the owner to restart juju (reconnect its MCP server) to work in the folder at that path", abi.Quote(r.Path))}
+	} else if err := h.ws.Journal.Settled(ctx); err != nil {
+		// A crashed writer's change is settled before any call sees the
+		// workspace, the owner's question included: until then it may
+		// hold old and new files together, and settling it moves the
+		// epoch, so a yes given before would run on files put back after.
+		res = unsettled()
 	} else if a, ok := h.followsOwnJob(t, caller, req.Args); ok && NeedsApproval(h.cfg.Mode, t.Spec.Tier) {
 		appr = a // following a job the owner let this client start
 	} else if NeedsApproval(h.cfg.Mode, t.Spec.Tier) {
@@ -495,13 +501,11 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 		}
 		if refused != nil {
 			res = &abi.CallResult{Error: refused}
-		}
-	}
-	if res == nil {
-		// A crashed writer's change is settled before any call sees the
-		// workspace: until then it may hold old and new files together.
-		if err := h.ws.Journal.Settled(ctx); err != nil {
-			res = &abi.CallResult{Error: abi.Errorf(abi.Timeout, "the call ended while juju was still putting right a change a crashed juju left halfway: nothing was done. Call the tool again")}
+		} else if err := h.ws.Journal.Settled(ctx); err != nil {
+			// Again after the wait: a peer killed meanwhile left its
+			// change half made (its start moved the epoch, so the yes
+			// was judged against it already).
+			res = unsettled()
 		}
 	}
 	if res == nil && t.Spec.Tier == abi.TierExec {
@@ -527,6 +531,12 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 	}
 	h.recordAs(start, caller, req.Args, res, appr, givenUp(ctx, res))
 	return Result{CallResult: res}, nil
+}
+
+// unsettled answers a call whose client gave it up while the journal
+// still settled a change a crashed juju left half made.
+func unsettled() *abi.CallResult {
+	return &abi.CallResult{Error: abi.Errorf(abi.Timeout, "the call ended while juju was still putting right a change a crashed juju left halfway: nothing was done. Call the tool again")}
 }
 
 // Refused records in the audit log a call the MCP front refused before
