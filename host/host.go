@@ -508,10 +508,11 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 			res = unsettled()
 		}
 	}
-	if res == nil && t.Spec.Tier == abi.TierExec {
+	if res == nil && t.Spec.Tier == abi.TierExec && !startsNothing(t, caller) {
 		// On record before it runs: a command can outlive juju, or kill
 		// it (with the sandbox off), before the call's end is written. A
-		// call that cannot be put on record does not run.
+		// call that cannot be put on record does not run; one that only
+		// reads or stops jobs starts nothing (startsNothing).
 		res = h.recordStart(start, caller, req.Args, appr)
 	}
 	if res == nil {

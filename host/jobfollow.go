@@ -25,6 +25,14 @@ import (
 // jobId.
 var followTools = map[string]bool{"job_status": true, "job_output": true, "job_wait": true, "cancel_job": true}
 
+// startsNothing reports whether a call of t only reads or stops jobs
+// (the followTools and list_jobs): it runs no program and reaches
+// nothing, so it needs no started record (Host.recordStart) to run. A
+// full disk may be a job's doing, and cancel_job must still stop it.
+func startsNothing(t *Tool, c hostfns.Caller) bool {
+	return t.Plugin.Source == SourceCore && c.Plugin == coreExecPlugin && (followTools[c.Tool] || c.Tool == "list_jobs")
+}
+
 // maxStarted bounds the jobs remembered: the oldest are forgotten first,
 // and a call following one of them asks the owner, as before.
 const maxStarted = 4096

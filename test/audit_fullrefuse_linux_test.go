@@ -57,3 +57,31 @@ func TestCommandRefusedWhenTheAuditLogCannotBeWritten(t *testing.T) {
 		t.Fatal("the command run once there was room is not in juju audit")
 	}
 }
+
+// The job tools start nothing, so they need no started record: on the
+// full disk a background command may well be what filled it, and
+// cancel_job must still stop it (its outcome is still recorded when
+// there is room). Before, cancel_job was refused TOO_LARGE, asking to free
+// space that the job went on filling.
+func TestJobStoppedWhenTheAuditLogCannotBeWritten(t *testing.T) {
+	top := testfs.SmallDisk(t, "4m")
+	home, filler := filepath.Join(top, "home"), filepath.Join(top, "filler")
+	os.Mkdir(home, 0o700)
+	root := workspace(t, map[string]string{"a.txt": "hello\n"}) // on another disk
+	s := startHome(t, home, root, "--mode", "trusted", "--sandbox", "off")
+	job, _ := structured(t, s.call("run_command", map[string]any{"command": "sleep 120", "background": true}))["jobId"].(string)
+	if job == "" {
+		t.Fatal("no job id")
+	}
+	fillFull(t, top, filler)
+	for i := range 60 { // fill the audit log's last block
+		s.ok("read_file", map[string]any{"path": "a.txt", "limit": 100 + i})
+	}
+	s.fail("run_command", map[string]any{"command": "touch OFFRECORD"}, "TOO_LARGE")
+	if st := structured(t, s.call("job_status", map[string]any{"jobId": job})); st["state"] != "running" {
+		t.Fatalf("job_status on the full disk: %v", st)
+	}
+	if st := structured(t, s.call("cancel_job", map[string]any{"jobId": job})); st["state"] != "killed" {
+		t.Fatalf("cancel_job on the full disk did not stop the job: %v", st)
+	}
+}
