@@ -189,6 +189,22 @@ func (c *collector) finish(readErr error) {
 	case readErr != nil:
 		c.res.Truncated = true
 	}
+	c.order()
+}
+
+// order puts the files of the answer in path order, and the long lines
+// in path and line order. rg's threads, and the host's own search, name
+// files in the order they finish them: the same search answered its files
+// in a different order each time, and rg and the host's search answered
+// it differently (TestSearchAnswersInPathOrder).
+func (c *collector) order() {
+	slices.SortStableFunc(c.res.Files, func(a, b abi.SearchFile) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortStableFunc(c.res.LongLines, func(a, b abi.SearchLine) int {
+		if n := strings.Compare(a.Path, b.Path); n != 0 {
+			return n
+		}
+		return a.Line - b.Line
+	})
 }
 
 // content reports whether the request shows lines (content mode).
