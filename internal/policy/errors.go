@@ -46,9 +46,9 @@ func notFoundError(req string) *abi.Error {
 
 // pathHint names what in req a model wrote as it would for a shell or a
 // browser, which a path here is not: "~" is not the home folder, a
-// file:// URL is not a path, and white space before or after a name is
-// part of it. Without the hint "does not exist" reads as the file's
-// absence.
+// file:// URL is not a path, white space before or after a name is part
+// of it, and a backslash is no folder separator (as it is on Windows).
+// Without the hint "does not exist" reads as the file's absence.
 func pathHint(req string) string {
 	switch {
 	case req == "~" || strings.HasPrefix(req, "~/"):
@@ -57,6 +57,8 @@ func pathHint(req string) string {
 		return "juju takes paths, not file:// URLs: pass the path itself (what follows file://); "
 	case strings.TrimSpace(req) != req:
 		return "the path begins or ends in white space, which is part of a name: pass it without; "
+	case strings.Contains(req, `\`):
+		return "juju separates folders with / only, and a \\ is a letter of a name here: pass " + abi.Quote(strings.ReplaceAll(req, `\`, "/")) + " for folders; "
 	}
 	return ""
 }

@@ -243,6 +243,11 @@ func (p *Policy) resolve(req string, allowMissing bool) (*Resolved, *abi.Error) 
 			if w.hops > 0 && errors.Is(err, fs.ErrNotExist) {
 				return nil, danglingError(req, p.Display(w.root, rel))
 			}
+			if errors.Is(err, fs.ErrNotExist) && !s.link {
+				if near := p.nearName(w.root, w.cur(), dir, s.name); near != "" {
+					return nil, nearNameError(req, p.Display(w.root, w.cur()), s.name, near)
+				}
+			}
 			return nil, osError(req, p.Display(w.root, rel), err)
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
