@@ -85,12 +85,12 @@ func (r *Root) rootFD() (int, bool) {
 }
 
 // fastRel is the request as a path inside the first root, when the fast
-// paths can take it: no "..", no trailing slash, not the root itself, and
-// relative, or absolute under a spelling of the first root and of no other
-// (the walk, which enters the first root whose spelling holds the path,
-// would land in the first root too).
+// paths can take it: no "..", no trailing slash or "/.", not the root
+// itself, and relative, or absolute under a spelling of the first root and
+// of no other (the walk, which enters the first root whose spelling holds
+// the path, would land in the first root too).
 func (p *Policy) fastRel(req string) (string, bool) {
-	if strings.HasSuffix(req, "/") || hasDotDot(req) {
+	if namesFolder(req) || hasDotDot(req) {
 		return "", false
 	}
 	clean := path.Clean(req)

@@ -320,7 +320,7 @@ func (w *walker) result() (*Resolved, *abi.Error) {
 			r.chain = append(r.chain, f.info)
 		}
 	}
-	if r.Info != nil && !r.Info.IsDir() && strings.HasSuffix(w.req, "/") {
+	if r.Info != nil && !r.Info.IsDir() && namesFolder(w.req) {
 		return nil, NotDirError(w.req, r.Display)
 	}
 	r.Name = r.Display
@@ -328,6 +328,13 @@ func (w *walker) result() (*Resolved, *abi.Error) {
 		r.Link, r.Name = r.Display, w.linkName
 	}
 	return r, nil
+}
+
+// namesFolder reports whether req can only name a folder, as the kernel
+// reads it: it ends in a slash, or in "/." ("f.txt/." is ENOTDIR, not
+// f.txt).
+func namesFolder(req string) bool {
+	return strings.HasSuffix(req, "/") || strings.HasSuffix(req, "/.")
 }
 
 func (w *walker) rel(name string) string {
