@@ -78,6 +78,10 @@ func loopError(req string) *abi.Error {
 	return abi.Errorf(abi.InvalidArgument, "%s goes through too many symbolic links (more than %d, probably a loop); use the path of the file itself", abi.Quote(req), maxHops)
 }
 
+func linkSizeError(req string) *abi.Error {
+	return abi.Errorf(abi.InvalidArgument, "%s goes through symbolic links whose targets hold more than %d names together; use the path of the file itself", abi.Quote(req), maxLinkNames)
+}
+
 func changedError(display string) *abi.Error {
 	return abi.Errorf(abi.FileChanged, "%s changed on disk while it was being opened (a file or folder was replaced); try again", abi.Quote(display))
 }
