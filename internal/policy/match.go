@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"golang.org/x/text/unicode/norm"
 )
 
 // DefaultSecrets returns the built-in secret list. Config.Secrets extends
@@ -117,9 +118,19 @@ func (g *globSet) add(pattern string) error {
 // strings.ToLower, which makes the Kelvin sign k, and ſ (U+017F), already
 // lower case but upper-cased to S, made s, and ı made i (foldRune). A file
 // system that ignores case opens a secret by either spelling, so the
-// globs match both. It copies nothing when s has nothing to fold.
+// globs match both. A name that is not ASCII is then composed (NFC): é
+// typed as one character and as e with a combining accent are one name to
+// macOS, which opens a file by either, and to the owner who wrote a glob
+// in one and has a folder in the other (names decomposed by macOS, copied
+// to Linux as they were). It copies nothing when s has nothing to fold.
 func fold(s string) string {
-	return strings.Map(foldRune, s)
+	s = strings.Map(foldRune, s)
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return norm.NFC.String(s)
+		}
+	}
+	return s
 }
 
 // foldRune is unicode.ToLower, and ſ made s and ı (U+0131, which NTFS

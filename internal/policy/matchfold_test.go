@@ -73,3 +73,37 @@ func TestDotlessIFoldsToI(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobsIgnoreNormalization: a deny or secret glob written with é as one
+// character (NFC) held back nothing under a folder whose name holds e and a
+// combining accent (NFD, as macOS writes names and as they stay when copied
+// to Linux), and the other way round: read_file "Prive\u0301/notes.md"
+// returned a file the owner's deny = ["Privé/**"] was meant to withhold. On
+// macOS both spellings open the same folder. The globs now match names
+// composed, whichever form either side is written in.
+func TestGlobsIgnoreNormalization(t *testing.T) {
+	p, err := New(Config{
+		Roots:   []string{t.TempDir()},
+		Deny:    []string{"Priv\u00e9/**", "**/Re\u0301sume\u0301.md"},
+		Secrets: []string{"cl\u00e9*.txt"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, rel := range []string{"Priv\u00e9/notes.md", "Prive\u0301/notes.md", "PRIVE\u0301/a/b", "docs/R\u00e9sum\u00e9.md", "docs/RE\u0301SUME\u0301.md"} {
+		if !p.Denied(rel) {
+			t.Errorf("Denied(%q) = false, want true", rel)
+		}
+	}
+	for _, rel := range []string{"cl\u00e9.txt", "cle\u0301-prod.txt", "a/CLE\u0301.TXT"} {
+		if !p.Secret(rel) {
+			t.Errorf("Secret(%q) = false, want true", rel)
+		}
+	}
+	for _, rel := range []string{"Prive/notes.md", "Priv\u00e8/notes.md", "docs/Resume.md", "cle.txt"} {
+		if p.Denied(rel) || p.Secret(rel) {
+			t.Errorf("%q is withheld, want visible", rel)
+		}
+	}
+}
