@@ -31,6 +31,13 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte, 
 	}
 	var msgs []json.RawMessage
 	err := json.Unmarshal(body, &msgs)
+	if err != nil && tooDeep(err) {
+		// A request nested too deep is answered alone, by its id, and the
+		// others are served, as over stdio.
+		if split := splitBatch(body); split != nil {
+			msgs, err = split, nil
+		}
+	}
 	body, r.Body = nil, http.NoBody // r is the front's copy
 	var kept int64
 	for _, m := range msgs {
@@ -60,6 +67,9 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte, 
 		m = bytes.TrimSpace(m)
 		head, refusal := readBatched(m)
 		if refusal != nil {
+			if h := deepHead(m, json.Unmarshal(m, new(json.RawMessage))); h.deep {
+				refusal = mustJSON(f.deepRefusal(r.Context(), h))
+			}
 			held.give(size)
 			out.event(refusal)
 			continue

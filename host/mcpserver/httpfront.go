@@ -362,6 +362,10 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		writeJSON(w, http.StatusOK, msg.badCall.answer)
 		return
 	}
+	if msg.deep != nil {
+		writeJSON(w, http.StatusOK, f.deepRefusal(ctx, *msg.deep))
+		return
+	}
 	var swap idSwap
 	if r.Method == http.MethodPost {
 		swapped, s, done := f.swapIDs(body, msg, idScope(r, principal))
@@ -615,6 +619,10 @@ type request struct {
 	// badCall is the refusal of a tools/call whose params name no tool as
 	// a string (callname.go), nil for any other.
 	badCall *refusedCall
+	// deep is the head of a request nested deeper than Go's JSON reads,
+	// read from its first bytes (deepHead): it is answered by its id
+	// before mcp-go, which answered a parse error of id null.
+	deep *msgHead
 }
 
 // peek classifies a request the way mcp-go will: the era from the
@@ -625,7 +633,9 @@ func peek(r *http.Request, body []byte) request {
 		return m
 	}
 	if isBatch(body) {
-		m.valid, m.batch = json.Valid(body), true
+		// A batch holding a request nested too deep is served all the
+		// same, that request refused by its id (serveBatch).
+		m.valid, m.batch = json.Valid(body) || tooDeep(json.Unmarshal(body, new(json.RawMessage))) && splitBatch(body) != nil, true
 		return m
 	}
 	return peekMessage(m, body)
@@ -641,7 +651,10 @@ func peekMessage(m request, body []byte) request {
 		Result json.RawMessage `json:"result"`
 		Error  json.RawMessage `json:"error"`
 	}
-	if json.Unmarshal(body, &head) != nil {
+	if err := json.Unmarshal(body, &head); err != nil {
+		if h := deepHead(body, err); h.deep {
+			return deepRequest(m, h)
+		}
 		// Not an object of the expected shape: mcp-go answers a parse error
 		// before it looks at sessions.
 		return m
@@ -678,6 +691,28 @@ func peekMessage(m request, body []byte) request {
 		m.id = head.ID
 	}
 	return m
+}
+
+// deepRequest is m for h, a request nested too deep to read: a request
+// with its id, as the session, busy and stateless checks see it, whose
+// answer is deepRefusal's.
+func deepRequest(m request, h msgHead) request {
+	m.valid, m.id, m.deep = true, h.ID, &h
+	m.initialize = !m.modern && h.Method == string(mcp.MethodInitialize)
+	if h.Method == string(mcp.MethodToolsCall) {
+		m.call, m.tool = idKey(h.ID), h.tool
+	}
+	return m
+}
+
+// deepRefusal is the answer to head, a request nested too deep to read,
+// alone or in a batch; a tools/call is audited as refused, as over stdio.
+func (f *front) deepRefusal(ctx context.Context, head msgHead) any {
+	answer, call := deepAnswer(head)
+	if call && f.refused != nil {
+		f.refused(ctx, head.tool, nil, abi.InvalidArgument)
+	}
+	return answer
 }
 
 // errReader ends a body read ahead with the error its reading met: io.EOF

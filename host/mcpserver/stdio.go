@@ -243,21 +243,32 @@ func (d *stdioLoop) deepAnswer(head msgHead) {
 // deepRefusal is the answer to a request nested too deep to read, alone
 // or in a batch; a tools/call is audited as refused.
 func (d *stdioLoop) deepRefusal(head msgHead) any {
+	answer, call := deepAnswer(head)
+	if call {
+		d.s.refused(d.sessionContext(), head.tool, nil, abi.InvalidArgument)
+	}
+	return answer
+}
+
+// deepAnswer is the answer to head, a request nested too deep to read
+// (deepHead), over stdio or HTTP: a tools/call gets an INVALID_ARGUMENT
+// result, which the model reads and acts on, and call reports it, to be
+// audited as refused; another request an invalid-request error.
+func deepAnswer(head msgHead) (answer any, call bool) {
 	id := asWritten(head.ID)
 	if head.Method != string(mcp.MethodToolsCall) {
-		return invalidRequest(id, deepMessage)
+		return invalidRequest(id, deepMessage), false
 	}
 	tool := "the tool"
 	if head.tool != "" {
 		tool = head.tool
 	}
-	d.s.refused(d.sessionContext(), head.tool, nil, abi.InvalidArgument)
 	return mcp.JSONRPCResponse{
 		JSONRPC: mcp.JSONRPC_VERSION,
 		ID:      mcp.NewRequestId(id),
 		Result: toMCP(&abi.CallResult{Error: abi.Errorf(abi.InvalidArgument,
 			"the arguments of %s are nested deeper than 10,000 arrays and objects, more than juju reads; no input schema nests that deep, so send them flatter and call again", abi.Cut(tool, 200))}),
-	}
+	}, true
 }
 
 // serveReading serves a tools/call or tools/list request and reports

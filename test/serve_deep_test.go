@@ -1,0 +1,94 @@
+package test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestServeDeepRequestsAnswerTheirIDs holds juju serve to what juju stdio
+// does with a request nested deeper than Go's JSON reads (10,000 arrays and
+// objects): it is answered by its id, read from its first bytes (a
+// tools/call with an INVALID_ARGUMENT result, audited; another request with
+// an invalid-request error), alone or in a batch, and the batch's other
+// requests are served. Over HTTP a lone one was a 400 parse error of id
+// null, and a batch holding one was that error for the whole batch, its
+// other requests, a plain ping included, never served, and the deep call
+// in no audit record. A batch still needs its session.
+func TestServeDeepRequestsAnswerTheirIDs(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "hello\n"})
+	srv := startServe(t, root, "--mode", "trusted")
+	sess := merge(srv.bearer(), map[string]string{"Mcp-Session-Id": srv.initSession(t, srv.bearer()), "Mcp-Protocol-Version": "2025-03-26"})
+	deep := strings.Repeat("[", 20_000) + strings.Repeat("]", 20_000)
+	deepCall := func(id string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a.txt","x":` + deep + `}}}`
+	}
+	isDeepResult := func(m map[string]any) bool {
+		res, _ := m["result"].(map[string]any)
+		return res != nil && res["isError"] == true &&
+			strings.Contains(string(mustJSON(res)), "INVALID_ARGUMENT: the arguments of read_file are nested deeper than 10,000")
+	}
+
+	res, text := srv.raw(t, "POST", "/mcp", deepCall(`"lone"`), sess)
+	var lone map[string]any
+	json.Unmarshal([]byte(text), &lone)
+	if res.StatusCode != 200 || lone["id"] != "lone" || !isDeepResult(lone) {
+		t.Errorf("a lone deep tools/call: want an INVALID_ARGUMENT result for its id, got %d %.400s", res.StatusCode, text)
+	}
+	res, text = srv.raw(t, "POST", "/mcp", `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":`+deep+`}}`, sess)
+	json.Unmarshal([]byte(text), &lone)
+	if e, _ := lone["error"].(map[string]any); res.StatusCode != 200 || lone["id"] != float64(7) || e["code"] != float64(-32600) {
+		t.Errorf("a lone deep ping: want an invalid-request error for id 7, got %d %.400s", res.StatusCode, text)
+	}
+
+	batch := "[" + strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+		deepCall(`"deep-call"`),
+		`{"jsonrpc":"2.0","id":3,"method":"ping","params":{"x":` + deep + `}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"a.txt"}}}`,
+	}, " , ") + "]"
+	res = postBatch(t, srv, batch, sess)
+	if res.StatusCode != 200 {
+		t.Fatalf("a batch holding deep requests: %d", res.StatusCode)
+	}
+	byID := map[any]map[string]any{}
+	var order []string
+	sseMessages(t, res, func(m map[string]any) bool {
+		byID[m["id"]] = m
+		order = append(order, fmt.Sprint(m["id"]))
+		return true
+	})
+	if got := strings.Join(order, " "); got != "1 deep-call 3 4" {
+		t.Errorf("answers by id: %q, want 1 deep-call 3 4", got)
+	}
+	if a := byID[float64(1)]; a == nil || a["result"] == nil {
+		t.Errorf("the ping beside the deep requests: %.300s", mustJSON(a))
+	}
+	if a := byID["deep-call"]; !isDeepResult(a) {
+		t.Errorf("the deep tools/call of the batch: want an INVALID_ARGUMENT result for its id, got %.400s", mustJSON(a))
+	}
+	if e, _ := byID[float64(3)]["error"].(map[string]any); e["code"] != float64(-32600) {
+		t.Errorf("the deep ping of the batch: want an invalid-request error for id 3, got %.300s", mustJSON(byID[float64(3)]))
+	}
+	if a := byID[float64(4)]; a == nil || !strings.Contains(string(mustJSON(a)), "hello") {
+		t.Errorf("the read beside the deep requests: %.300s", mustJSON(a))
+	}
+
+	if res, text := srv.raw(t, "POST", "/mcp", batch, srv.bearer()); res.StatusCode != 400 {
+		t.Errorf("a batch holding deep requests without a session: %d %.200s, want 400", res.StatusCode, text)
+	}
+	if res, text := srv.raw(t, "POST", "/mcp", deepCall("9"), srv.bearer()); res.StatusCode != 400 {
+		t.Errorf("a deep tools/call without a session: %d %.200s, want 400", res.StatusCode, text)
+	}
+
+	audited := 0
+	for _, g := range auditJSON(t, srv.home, root) {
+		if g.Tool == "read_file" && g.Outcome == "INVALID_ARGUMENT" {
+			audited++
+		}
+	}
+	if audited != 2 {
+		t.Errorf("%d deep tools/call in the audit, want 2 (the lone one and the batch's)", audited)
+	}
+}
