@@ -92,3 +92,50 @@ func TestServeDeepRequestsAnswerTheirIDs(t *testing.T) {
 		t.Errorf("%d deep tools/call in the audit, want 2 (the lone one and the batch's)", audited)
 	}
 }
+
+// TestServeUnreadableRequestsAnswerTheirIDs holds juju serve to what juju
+// stdio does with a request mcp-go cannot read: its jsonrpc member not a
+// string, its method not a name ("", null, a number). Each is refused
+// with its id, alone or in a batch, where mcp-go answered a lone one with
+// id null, or took one whose method is "" or null for a response and
+// answered 202: the client waited for its answer for ever. The request
+// beside them in a batch is served.
+func TestServeUnreadableRequestsAnswerTheirIDs(t *testing.T) {
+	srv := startServe(t, workspace(t, map[string]string{"a.txt": "hello\n"}))
+	sess := merge(srv.bearer(), map[string]string{"Mcp-Session-Id": srv.initSession(t, srv.bearer()), "Mcp-Protocol-Version": "2025-03-26"})
+	bad := map[string]string{
+		`{"jsonrpc":2,"id":"v","method":"ping"}`:   "jsonrpc member must be the string",
+		`{"jsonrpc":"2.0","id":"e","method":""}`:   "method must be the name of an MCP method",
+		`{"jsonrpc":"2.0","id":"n","method":null}`: "method must be the name of an MCP method",
+		`{"jsonrpc":"2.0","id":"5","method":5}`:    "method must be the name of an MCP method",
+	}
+	var batch []string
+	for body, want := range bad {
+		var id struct{ ID string }
+		json.Unmarshal([]byte(body), &id)
+		res, text := srv.raw(t, "POST", "/mcp", body, sess)
+		var m map[string]any
+		json.Unmarshal([]byte(text), &m)
+		if e, _ := m["error"].(map[string]any); res.StatusCode != 200 || m["id"] != id.ID || e["code"] != float64(-32600) || !strings.Contains(fmt.Sprint(e["message"]), want) {
+			t.Errorf("%s: want an invalid-request error for id %q saying %q, got %d %.300s", body, id.ID, want, res.StatusCode, text)
+		}
+		batch = append(batch, body)
+	}
+	batch = append(batch, `{"jsonrpc":"2.0","id":"ping","method":"ping"}`)
+	res := postBatch(t, srv, "["+strings.Join(batch, ",")+"]", sess)
+	got := map[any]map[string]any{}
+	sseMessages(t, res, func(m map[string]any) bool {
+		got[m["id"]] = m
+		return true
+	})
+	for body, want := range bad {
+		var id struct{ ID string }
+		json.Unmarshal([]byte(body), &id)
+		if e, _ := got[id.ID]["error"].(map[string]any); e["code"] != float64(-32600) || !strings.Contains(fmt.Sprint(e["message"]), want) {
+			t.Errorf("%s in a batch: want an invalid-request error for id %q saying %q, got %.300s", body, id.ID, want, mustJSON(got[id.ID]))
+		}
+	}
+	if a := got["ping"]; a == nil || a["result"] == nil {
+		t.Errorf("the ping beside them in the batch: %.300s", mustJSON(a))
+	}
+}

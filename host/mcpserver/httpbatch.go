@@ -69,12 +69,19 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte, 
 		if refusal != nil {
 			if h := deepHead(m, json.Unmarshal(m, new(json.RawMessage))); h.deep {
 				refusal = mustJSON(f.deepRefusal(r.Context(), h))
+			} else if msg := peekMessage(request{}, m); msg.refusal != nil {
+				refusal = mustJSON(msg.refusal) // a method that is not a string
 			}
 			held.give(size)
 			out.event(refusal)
 			continue
 		}
 		msg := peekMessage(request{modern: mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion))}, m)
+		if msg.refusal != nil {
+			held.give(size)
+			out.event(mustJSON(msg.refusal))
+			continue
+		}
 		if msg.listen {
 			// It would hold the batch open, its stream uncounted.
 			var id any

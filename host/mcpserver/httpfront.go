@@ -278,8 +278,8 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		writeJSON(w, http.StatusOK, invalidRequest(nil, badIDMessage))
 		return
 	}
-	if msg.badShape {
-		writeJSON(w, http.StatusOK, invalidRequest(msg.badShapeID, badShapeMessage))
+	if msg.refusal != nil {
+		writeJSON(w, http.StatusOK, msg.refusal)
 		return
 	}
 	if id := r.Header.Get(server.HeaderKeySessionID); id != "" {
@@ -602,11 +602,13 @@ func (f *front) watchGrants(ctx context.Context) {
 
 // request is what the front needs to know of a request before mcp-go.
 type request struct {
-	valid      bool   // the body is JSON
-	batch      bool   // the body is a JSON array: a batch
-	badID      bool   // a request whose id is neither a string nor a number
-	badShape   bool   // a request carrying result or error as well
-	badShapeID any    // its id
+	valid bool // the body is JSON
+	batch bool // the body is a JSON array: a batch
+	badID bool // a request whose id is neither a string nor a number
+	// refusal answers, by its id, a request refused before mcp-go: one
+	// carrying result or error as well, one whose jsonrpc member is not a
+	// string, or whose method is not a name.
+	refusal    any
 	initialize bool   // a legacy initialize request
 	call       string // a tools/call request: its id (idKey)
 	tool       string // a tools/call request's tool, when a string
@@ -645,11 +647,13 @@ func peek(r *http.Request, body []byte) request {
 // what the headers said.
 func peekMessage(m request, body []byte) request {
 	var head struct {
-		Method string          `json:"method"`
-		ID     json.RawMessage `json:"id"`
-		Params json.RawMessage `json:"params"`
-		Result json.RawMessage `json:"result"`
-		Error  json.RawMessage `json:"error"`
+		JSONRPC   json.RawMessage `json:"jsonrpc"`
+		RawMethod json.RawMessage `json:"method"`
+		Method    string          `json:"-"`
+		ID        json.RawMessage `json:"id"`
+		Params    json.RawMessage `json:"params"`
+		Result    json.RawMessage `json:"result"`
+		Error     json.RawMessage `json:"error"`
 	}
 	if err := json.Unmarshal(body, &head); err != nil {
 		if h := deepHead(body, err); h.deep {
@@ -660,10 +664,21 @@ func peekMessage(m request, body []byte) request {
 		return m
 	}
 	m.valid = true
+	json.Unmarshal(head.RawMethod, &head.Method)
 	m.badID = head.Method != "" && head.ID != nil && !validID(head.ID)
-	if head.Method != "" && !m.badID && (len(head.Result) > 0 || len(head.Error) > 0) {
-		m.badShapeID = asWritten(head.ID)
-		m.badShape = true
+	switch {
+	case m.badID:
+	case head.Method != "" && (len(head.Result) > 0 || len(head.Error) > 0):
+		m.refusal = invalidRequest(asWritten(head.ID), badShapeMessage)
+	case len(head.ID) == 0:
+	case head.Method == "" && head.RawMethod != nil && validID(head.ID) && len(head.Result) == 0 && len(head.Error) == 0:
+		// A request whose method is not a name: mcp-go took one of ""
+		// or null for a response and answered 202, one of another type
+		// for unparsable with id null; either way its client waited.
+		m.refusal = invalidRequest(asWritten(head.ID), badMethodMessage)
+	case head.Method != "" && validID(head.ID) && !validVersion(head.JSONRPC):
+		// mcp-go answers it as unparsable, with id null.
+		m.refusal = invalidRequest(asWritten(head.ID), badVersionMessage)
 	}
 	var params struct {
 		Meta      *mcp.Meta       `json:"_meta"`
@@ -687,7 +702,7 @@ func peekMessage(m request, body []byte) request {
 		m.cancels = idKey(params.RequestID)
 		m.cancelID = params.RequestID
 	}
-	if head.Method != "" && len(head.ID) > 0 && validID(head.ID) && !m.badShape {
+	if head.Method != "" && len(head.ID) > 0 && validID(head.ID) && m.refusal == nil {
 		m.id = head.ID
 	}
 	return m

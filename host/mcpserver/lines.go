@@ -211,6 +211,9 @@ const deepMessage = "the message is nested deeper than 10,000 arrays and objects
 // badVersionMessage refuses a request whose jsonrpc member is not "2.0".
 const badVersionMessage = `the request's jsonrpc member must be the string "2.0"`
 
+// badMethodMessage refuses a request whose method is not a name.
+const badMethodMessage = "the request's method must be the name of an MCP method, a string such as \"tools/call\""
+
 // badShapeMessage refuses a request carrying result or error.
 const badShapeMessage = "the message carries a method and also result or error; a request carries method and params, a response result or error, never both"
 
