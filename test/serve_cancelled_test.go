@@ -19,8 +19,16 @@ import (
 func TestServeCancelledCallIsNotAnswered(t *testing.T) {
 	root := workspace(t, map[string]string{"a.txt": "alpha\n"})
 	srv := startServe(t, root, "--mode", "trusted", "--sandbox", "off")
-	for _, version := range []string{"2025-03-26", "2025-11-25"} {
-		t.Run(version, func(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		batch   bool // the cancellation comes in a batch
+	}{{"2025-03-26", false}, {"2025-11-25", false}, {"2025-03-26", true}} {
+		version := c.version
+		name := version
+		if c.batch {
+			name += "/batch"
+		}
+		t.Run(name, func(t *testing.T) {
 			hdr := srv.bearer()
 			res, body := srv.raw(t, "POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+version+`","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, hdr)
 			sid := res.Header.Get("Mcp-Session-Id")
@@ -29,7 +37,7 @@ func TestServeCancelledCallIsNotAnswered(t *testing.T) {
 			}
 			h := merge(hdr, map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": version})
 			srv.raw(t, "POST", "/mcp", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, h)
-			marker := "started-" + version + ".txt"
+			marker := "started-" + strings.ReplaceAll(name, "/", "-") + ".txt"
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
 			got := postAside(ctx, srv.url, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"touch `+marker+` && sleep 45.5"}}}`, h)
@@ -41,7 +49,11 @@ func TestServeCancelledCallIsNotAnswered(t *testing.T) {
 					t.Fatalf("the command did not start:\n%s", srv.log)
 				}
 			}
-			if res, body := srv.raw(t, "POST", "/mcp", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"user"}}`, h); res.StatusCode != 202 {
+			cancelled, want := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"user"}}`, 202
+			if c.batch {
+				cancelled, want = `[`+cancelled+`,{"jsonrpc":"2.0","id":6,"method":"ping"}]`, 200
+			}
+			if res, body := srv.raw(t, "POST", "/mcp", cancelled, h); res.StatusCode != want {
 				t.Fatalf("notifications/cancelled: %d %s", res.StatusCode, body)
 			}
 			select {

@@ -94,6 +94,11 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte, 
 			held.give(size)
 			continue // as serveMCP drops it
 		}
+		if msg.cancels != "" {
+			// The call it names gets no answer, as when the cancellation
+			// comes alone (serveMCP): mcp-go answered it all the same.
+			f.cancellable.cancel(idScope(r, principalOf(r.Context())) + "\x00" + msg.cancels)
+		}
 		if msg.badCall != nil {
 			f.refusedCall(r.Context(), msg.badCall)
 			held.give(size)
