@@ -3,6 +3,7 @@ package test
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 )
@@ -137,5 +138,38 @@ func TestServeUnreadableRequestsAnswerTheirIDs(t *testing.T) {
 	}
 	if a := got["ping"]; a == nil || a["result"] == nil {
 		t.Errorf("the ping beside them in the batch: %.300s", mustJSON(a))
+	}
+}
+
+// TestMethodNotAStringIsAnsweredByID: over stdio a request whose method is
+// not a string (a number, an object) is refused with its id, alone or in a
+// batch, and the batch's other requests are served. mcp-go answered a lone
+// one as unparsable with id null, and a batch's as not an object, id null:
+// the client waited for its answer for ever.
+func TestMethodNotAStringIsAnsweredByID(t *testing.T) {
+	r := startRaw(t, workspace(t, map[string]string{"a.txt": "hello\n"}))
+	if init := r.send(t, strings.Replace(initializeLine, "2025-06-18", "2025-03-26", 1)); init["result"] == nil {
+		t.Fatalf("initialize: %s", mustJSON(init))
+	}
+	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	got := r.send(t, `{"jsonrpc":"2.0","id":"m","method":5}`)
+	if e := rpcError(t, got); got["id"] != "m" || e["code"] != float64(-32600) || !strings.Contains(fmt.Sprint(e["message"]), "method must be the name") {
+		t.Errorf("a method that is a number: want an invalid-request error for id m, got %s", mustJSON(got))
+	}
+	if _, err := io.WriteString(r.in, `[{"jsonrpc":"2.0","id":"o","method":{"x":1}},{"jsonrpc":"2.0","id":2,"method":"ping"}]`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	if !r.out.Scan() {
+		t.Fatal("no answer to the batch")
+	}
+	var answers []map[string]any
+	if err := json.Unmarshal(r.out.Bytes(), &answers); err != nil || len(answers) != 2 {
+		t.Fatalf("the batch's answer: %s", r.out.Bytes())
+	}
+	if e, _ := answers[0]["error"].(map[string]any); answers[0]["id"] != "o" || e["code"] != float64(-32600) {
+		t.Errorf("a method that is an object, in a batch: want an invalid-request error for id o, got %s", mustJSON(answers[0]))
+	}
+	if answers[1]["id"] != float64(2) || answers[1]["result"] == nil {
+		t.Errorf("the ping beside it: %s", mustJSON(answers[1]))
 	}
 }

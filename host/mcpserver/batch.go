@@ -129,7 +129,13 @@ func (d *stdioLoop) serveBatch(line []byte) {
 // error, an initialize).
 func readBatched(m json.RawMessage) (msgHead, []byte) {
 	var head msgHead
-	if len(m) == 0 || m[0] != '{' || json.Unmarshal(m, &head) != nil {
+	if len(m) == 0 || m[0] != '{' {
+		return head, mustJSON(invalidRequest(nil, "each message of a batch is a JSON-RPC object"))
+	}
+	if err := json.Unmarshal(m, &head); err != nil {
+		if badMethod(head, err) {
+			return head, mustJSON(invalidRequest(asWritten(head.ID), badMethodMessage))
+		}
 		return head, mustJSON(invalidRequest(nil, "each message of a batch is a JSON-RPC object"))
 	}
 	switch {

@@ -69,8 +69,6 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte, 
 		if refusal != nil {
 			if h := deepHead(m, json.Unmarshal(m, new(json.RawMessage))); h.deep {
 				refusal = mustJSON(f.deepRefusal(r.Context(), h))
-			} else if msg := peekMessage(request{}, m); msg.refusal != nil {
-				refusal = mustJSON(msg.refusal) // a method that is not a string
 			}
 			held.give(size)
 			out.event(refusal)

@@ -181,6 +181,10 @@ type msgHead struct {
 	// would stay pending for ever (and juju would not end with its input).
 	// It is refused like a bad id, with its id.
 	badVersion bool
+	// badMethod is set for a request whose method is not a string (a
+	// number, an object): mcp-go answers it as unparsable, with a null
+	// id, so it would stay pending for ever. It is refused with its id.
+	badMethod bool
 	// deep is set for a request nested past the depth Go's JSON reads
 	// (10,000): mcp-go answered it as unparsable, with id null, and the
 	// client waited for its answer for ever. It is answered with its id,
@@ -220,6 +224,15 @@ const badShapeMessage = "the message carries a method and also result or error; 
 // badIDMessage refuses a request whose id is not a string or a number.
 const badIDMessage = "the request's id is neither a string nor a number; MCP requests need one of those"
 
+// badMethod reports whether err, json's refusal of a message read into
+// head, refused only a request's method that is not a string: the rest of
+// head is read, and its id is one to answer.
+func badMethod(head msgHead, err error) bool {
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &te) && te.Field == "method" && validID(head.ID) &&
+		len(head.Result) == 0 && len(head.Error) == 0
+}
+
 // validID reports whether raw, an id as written, is a string or a number
 // that mcp-go can read (1e400 is a number JSON allows and Go does not).
 func validID(raw json.RawMessage) bool {
@@ -250,6 +263,10 @@ func (h msgHead) request() bool { return len(h.ID) > 0 && h.Method != "" }
 func (l *lineReader) record(line []byte) ([]byte, msgHead) {
 	var head msgHead
 	if err := json.Unmarshal(line, &head); err != nil {
+		head.badMethod = badMethod(head, err)
+		if head.badMethod {
+			return line, head
+		}
 		return line, deepHead(line, err)
 	}
 	if !head.request() {

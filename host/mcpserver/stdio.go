@@ -148,10 +148,13 @@ func (d *stdioLoop) read() {
 		case head.badID:
 			d.writeAnswer(invalidRequest(nil, badIDMessage))
 			continue
-		case head.badShape, head.badVersion:
+		case head.badShape, head.badVersion, head.badMethod:
 			msg := badShapeMessage
-			if head.badVersion {
+			switch {
+			case head.badVersion:
 				msg = badVersionMessage
+			case head.badMethod:
+				msg = badMethodMessage
 			}
 			d.writeAnswer(invalidRequest(asWritten(head.ID), msg))
 			continue
