@@ -8,6 +8,10 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
+// deepCall is a tools/call nested deeper than Go's JSON reads.
+var deepCall = `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"touch","arguments":{"x":` +
+	strings.Repeat("[", 10_001) + strings.Repeat("]", 10_001) + `}}}`
+
 // FuzzFront sends arbitrary requests through the HTTP front and the
 // mcp-go server behind it: nothing may panic or answer 5xx, and no tool may
 // run for a request the front must refuse (wrong Host, Origin or token).
@@ -32,6 +36,8 @@ func FuzzFront(f *testing.F) {
 		{"POST", "/mcp", "127.0.0.1:7777", "", "good", "", `[` + initBody + `]`},
 		{"POST", "/mcp", "127.0.0.1:7777", "", "good", "live", `{"jsonrpc":"2.0","id":{"a":1},"method":"tools/call","params":{"name":"touch"}}`},
 		{"OPTIONS", "/oauth-test", "[::1]:7777", "http://[::1]:7777", "", "", ""},
+		{"POST", "/mcp", "127.0.0.1:7777", "", "good", "live", `{"jsonrpc":"2.0","id":3,"method":5}`},
+		{"POST", "/mcp", "127.0.0.1:7777", "", "good", "live", `[{"jsonrpc":2,"id":3,"method":"ping"},{"jsonrpc":"2.0","id":4,"method":""},` + deepCall + `]`},
 	} {
 		f.Add(s.method, s.path, s.host, s.origin, s.auth, s.session, s.body)
 	}
