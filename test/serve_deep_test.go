@@ -173,3 +173,36 @@ func TestMethodNotAStringIsAnsweredByID(t *testing.T) {
 		t.Errorf("the ping beside it: %s", mustJSON(answers[1]))
 	}
 }
+
+// TestServeRefusedCallsNameTheirClient: a tool call juju serve's front
+// refuses itself — nested too deep, its name not a string, its body over
+// the limit — is audited under the client its session declared, as the
+// calls mcp-go serves are and as juju stdio audits the same refusals; it
+// was audited under no client at all.
+func TestServeRefusedCallsNameTheirClient(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "hello\n"})
+	srv := startServe(t, root)
+	sess := merge(srv.bearer(), map[string]string{"Mcp-Session-Id": srv.initSession(t, srv.bearer()), "Mcp-Protocol-Version": "2025-11-25"})
+	deep := strings.Repeat("[", 20_000) + strings.Repeat("]", 20_000)
+	for name, body := range map[string]string{
+		"deep":      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{"x":` + deep + `}}}`,
+		"nameless":  `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":5,"arguments":{}}}`,
+		"too large": `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"b.txt","content":"` + strings.Repeat("x", 9<<20) + `"}}}`,
+	} {
+		if res, text := srv.raw(t, "POST", "/mcp", body, sess); res.StatusCode != 200 || !strings.Contains(text, `"id":`) {
+			t.Fatalf("%s: %d %.300s", name, res.StatusCode, text)
+		}
+	}
+	var refused []string
+	for _, a := range auditJSON(t, srv.home, root) {
+		if a.Outcome == "INVALID_ARGUMENT" || a.Outcome == "TOO_LARGE" {
+			refused = append(refused, a.Tool+" "+a.Outcome+" by "+a.Client)
+			if a.Client != "raw" {
+				t.Errorf("%s %s audited under client %q, want the session's, raw", a.Tool, a.Outcome, a.Client)
+			}
+		}
+	}
+	if len(refused) != 3 {
+		t.Errorf("refused calls in the audit: %q, want 3", refused)
+	}
+}

@@ -92,6 +92,33 @@ func (d *directSessions) passedOn(id string) {
 	}
 }
 
+// sessionKey carries the id of the HTTP session a request names.
+type sessionKey struct{}
+
+// withSession records in ctx the session id a request names.
+func withSession(ctx context.Context, id string) context.Context {
+	if id == "" {
+		return ctx
+	}
+	return context.WithValue(ctx, sessionKey{}, id)
+}
+
+// inSession is ctx, of a request the front refuses itself, with the
+// mcp-go session the request named, when mcp-go registered it: the audit
+// then names the call's client as it names those mcp-go serves, where it
+// named none.
+func (s *Server) inSession(ctx context.Context) context.Context {
+	id, _ := ctx.Value(sessionKey{}).(string)
+	if id == "" {
+		return ctx
+	}
+	v, ok := s.direct.by.Load(id)
+	if !ok {
+		return ctx
+	}
+	return s.mcp.WithContext(ctx, v.(*directSession).session)
+}
+
 // directKey marks the context of a call juju serves itself.
 type directKey struct{}
 

@@ -232,6 +232,9 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		unauthorized(w, base, presented)
 		return
 	}
+	// A call the front refuses itself is audited under the session's
+	// client (inSession), once the session is checked as the principal's.
+	r = r.WithContext(withSession(r.Context(), r.Header.Get(server.HeaderKeySessionID)))
 	// An OAuth principal's sessions last as long as the token they last
 	// presented (endRevoked).
 	var cred credential

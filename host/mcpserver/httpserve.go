@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/jujutools/juju/host"
+	"github.com/jujutools/juju/sdk/abi"
 )
 
 // HTTPConfig is what ServeHTTP needs besides the host.
@@ -98,7 +99,9 @@ func (s *Server) httpHandler(cfg HTTPConfig) (*front, func(context.Context)) {
 		server.WithStreamableHTTPLogger(logger(cfg.Log)),
 	)
 	f := newFront(cfg, cfg.Listener.Addr(), sess, inner)
-	f.refused = s.refused
+	f.refused = func(ctx context.Context, tool string, args any, code abi.Code) {
+		s.refused(s.inSession(ctx), tool, args, code)
+	}
 	f.forget = s.hs.forget
 	f.jobs = s.host
 	f.direct = httpCalls{s: s, ttl: lim.SessionTTL}
