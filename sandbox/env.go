@@ -28,7 +28,8 @@ func Scrub(env []string) []string {
 // connection string (see secretPair), a token of a well-known service
 // (see knownToken) or a PEM block.
 func SecretValue(v string) bool {
-	if strings.Contains(v, "-----BEGIN ") || authorization(v) || bareLogin(v) || secretPair(v) || knownToken(v) {
+	if strings.Contains(v, "-----BEGIN ") || authorization(v) || bareLogin(v) || secretPair(v) || secretFlag(v) || jwt(v) ||
+		knownToken(v) {
 		return true
 	}
 	for rest := v; ; {
@@ -205,8 +206,14 @@ var (
 	secretNames    = map[string]bool{
 		"JUJU": true, "SSH_AUTH_SOCK": true, "GPG_AGENT_INFO": true, "NETRC": true,
 		"DOCKER_AUTH_CONFIG": true, "DATABASE_URL": true, "PGPASSFILE": true, "DSN": true,
-		"KEY": true, "PW": true,
+		"KEY": true, "PW": true, "SONAR_LOGIN": true,
 	}
+	// bundlerSettings are the words after BUNDLE_ and before "__" that
+	// name a setting of bundler's, not a gem server whose login the
+	// variable holds (BUNDLE_GEMS__CONTRIBSYS__COM=user:pass, bundler's
+	// credentials for gems.contribsys.com): a gem's build flags, a gem's
+	// local checkout, a source's mirror.
+	bundlerSettings = map[string]bool{"BUILD": true, "LOCAL": true, "MIRROR": true}
 	// headerPrefixes start the names of variables that hold HTTP headers
 	// to send, when they also end in HEADERS: an OTLP exporter's
 	// (OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_TRACES_HEADERS …) is
@@ -232,7 +239,10 @@ var (
 // GOOGLE_APPLICATION_, VAULT_ or OP_SESSION_, holds an OTLP exporter's
 // headers (OTEL_EXPORTER_OTLP_…HEADERS), or is one of the named ones
 // (KEY, PW, DSN, SSH_AUTH_SOCK, GPG_AGENT_INFO, NETRC, DOCKER_AUTH_CONFIG,
-// DATABASE_URL, PGPASSFILE), also with a number after it. A numbered
+// DATABASE_URL, PGPASSFILE, SONAR_LOGIN, SonarQube's token), names a gem
+// server's login for bundler (BUNDLE_ and a host with its dots as "__":
+// BUNDLE_GEMS__CONTRIBSYS__COM; not BUNDLE_BUILD__…, BUNDLE_LOCAL__… or
+// BUNDLE_MIRROR__…), also with a number after it. A numbered
 // copy of a secret name is one too: OPENAI_KEY_1 and SMTP_PASS2 are judged
 // as OPENAI_KEY and SMTP_PASS. Case is ignored.
 func Secret(name string) bool {
@@ -275,6 +285,11 @@ func secretName(n string) bool {
 	}
 	for _, p := range secretPrefixes {
 		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	if rest, ok := strings.CutPrefix(n, "BUNDLE_"); ok {
+		if first, _, ok := strings.Cut(rest, "__"); ok && !bundlerSettings[first] {
 			return true
 		}
 	}

@@ -49,27 +49,34 @@ func headerCredential(s string) bool {
 
 // pairWords are the last words (split at _, - and .) of a key whose value
 // is a credential in a key=value list: a connection string's Password or
-// Pwd, libpq's password, a JDBC URL's ;password=, a JSON "secret".
+// Pwd, libpq's password, a JDBC URL's ;password=, a JSON "secret". The
+// words of five letters or more also end a word written in camel case
+// (a Java property's keyStorePassword, Gradle's repoPassword).
 var pairWords = map[string]bool{"PASSWORD": true, "PASSWD": true, "PWD": true, "PASS": true, "PASSPHRASE": true,
 	"SECRET": true, "TOKEN": true}
 
 // pairKeys are whole keys, their separators dropped, whose value is a
 // credential though their last word alone says nothing: Azure's
-// AccountKey and SharedAccessKey, an ApiKey.
+// AccountKey and SharedAccessKey, an ApiKey, npm's _auth (an .npmrc's
+// line, //registry/:_auth=…). Those of six letters or more also end a
+// longer key (aws_secret_access_key).
 var pairKeys = map[string]bool{"APIKEY": true, "ACCOUNTKEY": true, "SHAREDACCESSKEY": true, "ACCESSKEY": true,
-	"SECRETKEY": true, "PRIVATEKEY": true}
+	"SECRETKEY": true, "PRIVATEKEY": true, "AUTH": true}
 
 // pairStarts are the bytes a key may follow: it starts a key=value item
-// of a list (";", space, ",", "&", "?") or an object ("{", "(", "[").
-// After "#", a URL's fragment, it is no parameter.
-const pairStarts = " \t\r\n;,&?{(["
+// of a list (";", space, ",", "&", "?", ":" as in an .npmrc's
+// //registry/:_authToken=…) or an object ("{", "(", "["). After "#", a
+// URL's fragment, it is no parameter.
+const pairStarts = " \t\r\n;,&?:{(["
 
 // secretPair reports whether v holds a key=value pair whose key is named
 // like a credential (see pairWords, pairKeys) and whose value is not
 // empty, whatever separates the pairs: "Server=db;Password=x;",
 // "host=db password=x", "jdbc:…;password=x", "--password=x",
-// `{"password": "x"}`. Case is ignored, and blanks may stand around the
-// "="; a quoted key may be followed by ":".
+// `{"password": "x"}`, YAML's "password: x". Case is ignored, and blanks
+// may stand around the "="; a quoted key may be followed by ":", and so
+// may an unquoted one with a blank after the ":" (YAML), unless it is a
+// credential header, which authorization judges.
 func secretPair(v string) bool {
 	for e := 0; e < len(v); e++ {
 		if v[e] != '=' && v[e] != ':' {
@@ -80,10 +87,14 @@ func secretPair(v string) bool {
 			k--
 		}
 		quoted := k > 0 && (v[k-1] == '"' || v[k-1] == '\'')
+		yaml := false
 		if quoted {
 			k--
 		} else if v[e] == ':' {
-			continue
+			if k != e || e+1 >= len(v) || v[e+1] != ' ' && v[e+1] != '\t' {
+				continue
+			}
+			yaml = true
 		}
 		end := k
 		for k > 0 && keyByte(v[k-1]) {
@@ -93,7 +104,8 @@ func secretPair(v string) bool {
 		if quoted && k > 0 && (v[k-1] == '"' || v[k-1] == '\'') {
 			k--
 		}
-		if key == "" || k > 0 && !strings.ContainsRune(pairStarts, rune(v[k-1])) || !credentialKey(key) {
+		if key == "" || k > 0 && !strings.ContainsRune(pairStarts, rune(v[k-1])) || !credentialKey(key) ||
+			yaml && !pairKey(key) {
 			continue
 		}
 		if val := strings.TrimLeft(v[e+1:], " \t\"'"); val != "" && !strings.ContainsRune(";,&})]\r\n\"'", rune(val[0])) {
@@ -115,9 +127,7 @@ func keyByte(c byte) bool {
 // exporters take their headers as a list of such pairs,
 // OTEL_EXPORTER_OTLP_HEADERS=Authorization=Basic%20….
 func credentialKey(key string) bool {
-	k := strings.ToUpper(key)
-	w := words(k)
-	if len(w) > 0 && pairWords[w[len(w)-1]] || pairKeys[strings.Join(w, "")] {
+	if pairKey(key) {
 		return true
 	}
 	lower := asciiLower(key)
@@ -127,6 +137,78 @@ func credentialKey(key string) bool {
 		}
 	}
 	return false
+}
+
+// pairKey reports whether a key is named like a credential by its words
+// (see pairWords and pairKeys), a credential header aside.
+func pairKey(key string) bool {
+	w := words(strings.ToUpper(key))
+	if len(w) == 0 {
+		return false
+	}
+	joined := strings.Join(w, "")
+	if pairWords[w[len(w)-1]] || pairKeys[joined] {
+		return true
+	}
+	for word := range pairWords {
+		if len(word) >= 5 && strings.HasSuffix(joined, word) {
+			return true
+		}
+	}
+	for k := range pairKeys {
+		if len(k) >= 6 && strings.HasSuffix(joined, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretFlag reports whether v holds a command-line flag named like a
+// credential (see pairKey) followed, after a blank, by its value: a word
+// that is no other flag ("--db-password hunter2", "-token abc",
+// "--api-key abc"). The flag with "=" is a pair (see secretPair).
+func secretFlag(v string) bool {
+	f := strings.Fields(v)
+	for i := 0; i+1 < len(f); i++ {
+		name, ok := strings.CutPrefix(f[i], "-")
+		if ok && !strings.HasPrefix(f[i+1], "-") && pairKey(strings.TrimLeft(name, "-")) {
+			return true
+		}
+	}
+	return false
+}
+
+// jwt reports whether v holds, at the start of a word, a JSON Web Token:
+// three base64url parts joined by dots, the first a JSON object's
+// encoding ("eyJ", as its payload's is). Whoever holds one is its subject
+// until it expires.
+func jwt(v string) bool {
+	for i := 0; ; {
+		j := strings.Index(v[i:], "eyJ")
+		if j < 0 {
+			return false
+		}
+		i += j
+		start := i
+		i += 3
+		if start > 0 && (bodyByte(dashed, v[start-1]) || v[start-1] == '.') {
+			continue
+		}
+		parts, n := 1, 3
+		for ; i < len(v) && (bodyByte(dashed, v[i]) || v[i] == '.'); i++ {
+			if v[i] == '.' {
+				if n < 10 {
+					break
+				}
+				parts, n = parts+1, 0
+				continue
+			}
+			n++
+		}
+		if parts >= 3 {
+			return true
+		}
+	}
 }
 
 // A token body's characters.
@@ -146,8 +228,14 @@ const (
 // (a long macaroon), Hugging Face's hf_ (34), xAI's xai-, Groq's gsk_,
 // Replicate's r8_, SonarQube's squ_/sqp_/sqa_, GitLab runners' glrt-,
 // DigitalOcean's dop_v1_/doo_v1_, Shopify's shpat_/shpss_, Sentry's
-// sntrys_, Linear's lin_api_, New Relic's NRAK- and Databricks' dapi
-// (32 hex). The minimum keeps short
+// sntrys_, Linear's lin_api_, New Relic's NRAK-, Databricks' dapi (32
+// hex), SendGrid's SG., Google's OAuth access tokens ya29., Stripe's
+// webhook secrets whsec_, Docker Hub's dckr_pat_, Atlassian's ATATT and
+// Bitbucket's ATBB, Vault's hvs./hvb., Tailscale's tskey-, age's
+// AGE-SECRET-KEY-1, Square's sq0atp-/sq0csp-, Figma's figd_, RubyGems'
+// rubygems_, NuGet's oy2, Grafana's glsa_, Postman's PMAK-, Doppler's
+// dp.st. (its config's name after it) and dp.pt., and Sentry's user
+// tokens sntryu_. The minimum keeps short
 // words that only start the same way ("sk-SK") as text.
 var knownTokens = []struct {
 	prefix string
@@ -164,6 +252,11 @@ var knownTokens = []struct {
 	{"xai-", alnum, 40}, {"gsk_", alnum, 40}, {"r8_", alnum, 30}, {"squ_", alnum, 30}, {"sqp_", alnum, 30}, {"sqa_", alnum, 30},
 	{"glrt-", dashed, 20}, {"dop_v1_", alnum, 40}, {"doo_v1_", alnum, 40}, {"shpat_", alnum, 30}, {"shpss_", alnum, 30},
 	{"sntrys_", dashed, 30}, {"lin_api_", alnum, 30}, {"NRAK-", capital, 20}, {"dapi", alnum, 32},
+	{"SG.", dashed, 20}, {"ya29.", dashed, 20}, {"whsec_", alnum, 24}, {"dckr_pat_", dashed, 20},
+	{"ATATT", dashed, 30}, {"ATBB", alnum, 30}, {"hvs.", dashed, 20}, {"hvb.", dashed, 20},
+	{"tskey-", dashed, 15}, {"AGE-SECRET-KEY-1", capital, 50}, {"sq0atp-", dashed, 20}, {"sq0csp-", dashed, 30},
+	{"figd_", dashed, 30}, {"rubygems_", alnum, 40}, {"oy2", alnum, 40}, {"glsa_", wordish, 30},
+	{"PMAK-", dashed, 40}, {"dp.st.", dashed, 2}, {"dp.pt.", alnum, 40}, {"sntryu_", alnum, 30},
 }
 
 // knownToken reports whether v holds, at the start of a word, a token of

@@ -412,3 +412,34 @@ func outsideFences(t *testing.T, text string) []string {
 	}
 	return out
 }
+
+// TestExecEnvironmentScrubsFlagsYAMLAndRegistries: secrets a value carries
+// as a flag and its word, as YAML, as a bare JWT or as a package
+// registry's credentials, and the registries' own variables, never reach a
+// command.
+func TestExecEnvironmentScrubsFlagsYAMLAndRegistries(t *testing.T) {
+	for name, value := range map[string]string{
+		"MIGRATE_ARGS":                 "--db-password flag-e2e-1 --verbose",
+		"APP_SETTINGS":                 "db:\n  host: db\n  password: yaml-e2e-2\n",
+		"SESSION_BLOB":                 "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJqd3QtZTJlLTMifQ.c2lnbmF0dXJlLWp3dC1lMmUtMw",
+		"BUNDLE_GEMS__CONTRIBSYS__COM": "user:bundle-e2e-4",
+		"NPMRC_LINE":                   "//registry.npmjs.org/:_authToken=npm-e2e-5",
+		"ORG_GRADLE_PROJECT_OPTS":      "-Dorg.gradle.project.repoPassword=gradle-e2e-6",
+		"SONAR_LOGIN":                  "sonar-e2e-7",
+		"MAIL_SETTING":                 "SG.sendgrid-e2e-8abcdefgh.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG",
+	} {
+		t.Setenv(name, value)
+	}
+	t.Setenv("BUNDLE_JOBS", "4")
+	s := startExec(t, workspace(t, nil))
+	out := structured(t, s.call("exec_command", map[string]any{"program": "env"}))["stdout"].(string)
+	for _, secret := range []string{"flag-e2e-1", "yaml-e2e-2", "eyJhbGciOiJIUzI1NiJ9", "bundle-e2e-4", "npm-e2e-5",
+		"gradle-e2e-6", "sonar-e2e-7", "sendgrid-e2e-8"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("the child sees %q", secret)
+		}
+	}
+	if !strings.Contains(out, "BUNDLE_JOBS=4") {
+		t.Errorf("bundler's settings lost:\n%s", out)
+	}
+}
