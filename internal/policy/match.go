@@ -24,6 +24,18 @@ var defaultSecrets = []string{
 	".netrc", ".git-credentials", ".pgpass",
 	// Package registries' and clusters' client files hold tokens.
 	"id_dsa*", ".npmrc", ".pypirc", "**/.kube/config", "**/.docker/config.json",
+	// Other tools' logins and private keys, where they keep them: the
+	// GitHub CLI's token, git's XDG credential store, cargo's and gem's
+	// registry tokens, bundler's gem server logins, PuTTY's and age's
+	// private keys, Windows' _netrc, Vault's token, MySQL's client
+	// password, Terraform Cloud's, gcloud's, Azure's, s3cmd's, boto's and
+	// Databricks' credentials, GnuPG's keyrings, an htpasswd file.
+	"**/.config/gh/hosts.yml", "**/.config/git/credentials", "**/.cargo/credentials", "**/.cargo/credentials.toml",
+	"**/.gem/credentials", "**/.bundle/config", "*.ppk", "**/.config/sops/age/keys.txt", "_netrc", ".vault-token",
+	".my.cnf", "**/.terraform.d/credentials.tfrc.json", "application_default_credentials.json",
+	"**/.config/gcloud/credentials.db", "**/.config/gcloud/access_tokens.db", "**/.config/gcloud/legacy_credentials",
+	"**/.azure/msal_token_cache.*", "**/.azure/accessTokens.json", ".s3cfg", ".boto", ".databrickscfg", ".gnupg",
+	".htpasswd",
 	// A repository's configuration holds a remote's URL with its password
 	// (https://user:TOKEN@host/…) and CI's http.extraheader with a token:
 	// every repository's own (a nested clone's too), its worktrees' and
