@@ -72,8 +72,8 @@
 // (pnpm, Nix, ccache …) hard-link files legitimately, and juju cannot learn
 // the file's other names, so it cannot apply the name rules to them. The one
 // exception closes the obvious abuse: a multiply-linked file whose first
-// 64 KiB contain a PEM private key block ("PRIVATE KEY-----") is
-// SECRET_DENIED. The check runs in Open, so it covers every read, hash and
+// 64 KiB contain a private key (a PEM block's "PRIVATE KEY-----", PuTTY's
+// "PuTTY-User-Key-File-" or age's "AGE-SECRET-KEY-1") is SECRET_DENIED. The check runs in Open, so it covers every read, hash and
 // search that goes through the policy; the journal, which reads the file a
 // change replaces through folder handles of its own, applies it with
 // LinkedKey. Listings and globs show only names and do not read content.

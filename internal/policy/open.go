@@ -15,7 +15,20 @@ import (
 // key block.
 const pemScan = 64 << 10
 
-var pemMarker = []byte("PRIVATE KEY-----")
+// keyMarkers are what a private key file holds whatever its format: a PEM
+// block's label (OpenSSH's, PKCS#1's, PKCS#8's, encrypted or not), PuTTY's
+// header (a .ppk) and an age identity (age's and sops' keys.txt).
+var keyMarkers = [][]byte{[]byte("PRIVATE KEY-----"), []byte("PuTTY-User-Key-File-"), []byte("AGE-SECRET-KEY-1")}
+
+// holdsKey reports whether b holds one of the keyMarkers.
+func holdsKey(b []byte) bool {
+	for _, m := range keyMarkers {
+		if bytes.Contains(b, m) {
+			return true
+		}
+	}
+	return false
+}
 
 // Open opens a resolved file or folder for reading. It reaches r.Rel again
 // without following any symlink (openat2 on Linux, else folder handles
@@ -173,14 +186,14 @@ func (p *Policy) openParent(r *Resolved) (*os.Root, string, func(), *abi.Error) 
 	return cur, names[len(names)-1], done, nil
 }
 
-// pemCheck refuses a file whose head holds a PEM private key block.
+// pemCheck refuses a file whose head holds a private key (see keyMarkers).
 func pemCheck(f io.ReaderAt, display string) *abi.Error {
 	buf := make([]byte, pemScan)
 	n, err := f.ReadAt(buf, 0)
 	if err != nil && err != io.EOF {
 		return osError(display, display, err)
 	}
-	if bytes.Contains(buf[:n], pemMarker) {
+	if holdsKey(buf[:n]) {
 		return LinkedKeyError(display)
 	}
 	return nil
@@ -190,10 +203,10 @@ func pemCheck(f io.ReaderAt, display string) *abi.Error {
 // journal reads the file a change replaces through a folder handle of its
 // own): fi is the opened file's stat, content its bytes from the start.
 // It reports whether fi is a regular file of more than one link whose
-// first 64 KiB hold a PEM private key block, which no tool reads, and so
+// first 64 KiB hold a private key (see keyMarkers), which no tool reads, and so
 // none changes: the change would answer with its diff and keep it to undo.
 func LinkedKey(fi fs.FileInfo, content []byte) bool {
-	return MultiLinked(fi) && bytes.Contains(content[:min(len(content), pemScan)], pemMarker)
+	return MultiLinked(fi) && holdsKey(content[:min(len(content), pemScan)])
 }
 
 // MultiLinked reports whether fi is a regular file of more than one link,
