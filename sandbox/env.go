@@ -25,11 +25,14 @@ func Scrub(env []string) []string {
 // a secret whatever its name: a URL that carries one (see secretURL), a
 // login without a scheme (user:pass@host, see bareLogin), an HTTP
 // Authorization value or header (see authorization), a password in a
-// connection string (see secretPair), a token of a well-known service
-// (see knownToken) or a PEM block.
+// connection string (see secretPair), a credential flag and its value
+// (see secretFlag), a JWT (see jwt), a token of a well-known service (see
+// knownToken), a netrc line with a password (see netrcLine) or a PEM
+// block, as it is or in base64 (a kubeconfig's client-key-data, a CI
+// variable holding a key).
 func SecretValue(v string) bool {
-	if strings.Contains(v, "-----BEGIN ") || authorization(v) || bareLogin(v) || secretPair(v) || secretFlag(v) || jwt(v) ||
-		knownToken(v) {
+	if strings.Contains(v, "-----BEGIN ") || strings.Contains(v, pemBase64) || authorization(v) || bareLogin(v) ||
+		secretPair(v) || secretFlag(v) || jwt(v) || netrcLine(v) || knownToken(v) {
 		return true
 	}
 	for rest := v; ; {
@@ -43,6 +46,31 @@ func SecretValue(v string) bool {
 			return true
 		}
 	}
+}
+
+// pemBase64 is "-----BEGIN " in base64, as a PEM block encoded whole
+// starts.
+const pemBase64 = "LS0tLS1CRUdJTi"
+
+// netrcLine reports whether v holds a netrc entry with a password: the
+// word machine or default, then the word login, then the word password
+// (or passwd) followed by another word ("machine h login me password x").
+func netrcLine(v string) bool {
+	f := strings.Fields(v)
+	entry, login := false, false
+	for i, w := range f {
+		switch strings.ToLower(w) {
+		case "machine", "default":
+			entry = true
+		case "login":
+			login = entry
+		case "password", "passwd":
+			if login && i+1 < len(f) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // listSeps end one item of a list value (GOPROXY, NO_PROXY, a PATH of
@@ -193,7 +221,7 @@ var (
 	secretWords = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "CREDS",
 		"PRIVATE_KEY", "API_KEY", "ACCESS_KEY", "SESSION_KEY", "AUTH_KEY", "WRITE_KEY",
 		"JWT", "WEBHOOK", "COOKIE", "BEARER", "OAUTH", "AUTHORIZATION", "CONNECTION_STRING", "CONNSTR",
-		"KUBE_CONFIG"}
+		"KUBE_CONFIG", "NETRC"}
 	// secretSegments are words a name holds as a whole word only: AUTH is
 	// in X_AUTH_HEADER but not in GIT_AUTHOR_NAME, which juju sets for
 	// commits.
@@ -229,7 +257,7 @@ var (
 // from children (see Scrub): a name that contains TOKEN, SECRET, PASSWORD,
 // PASSWD, PASSPHRASE, CREDENTIAL, CREDS, PRIVATE_KEY, API_KEY, ACCESS_KEY,
 // SESSION_KEY, AUTH_KEY, WRITE_KEY, JWT, WEBHOOK, COOKIE, BEARER, OAUTH,
-// AUTHORIZATION, CONNECTION_STRING, CONNSTR or KUBE_CONFIG (the ones of two
+// AUTHORIZATION, CONNECTION_STRING, CONNSTR, KUBE_CONFIG or NETRC (the ones of two
 // words also with another separator or none: APIKEY, TS_AUTHKEY,
 // ConnectionStrings__Default, KUBECONFIG), has AUTH as a word
 // (X_AUTH_HEADER, not GIT_AUTHOR_NAME), has a word ending in PASS that is

@@ -273,6 +273,12 @@ func TestScrubWellKnownSecrets(t *testing.T) {
 		"CARGO_REGISTRY_TOKEN=x", "TWINE_PASSWORD=x", "NUGET_API_KEY=x", "ARTIFACTORY_API_KEY=x", "ARTIFACTORY_APIKEY=x",
 		"ARTIFACTORY_PASS=x", "DOCKER_PASSWORD=x", "HF_TOKEN=x", "HUGGING_FACE_HUB_TOKEN=x", "SONAR_LOGIN=squ_x",
 		`VSS_NUGET_EXTERNAL_FEED_ENDPOINTS={"endpointCredentials":[{"endpoint":"x","username":"u","password":"p"}]}`,
+		// A netrc entry, a Docker config's login, a kubeconfig's key and a
+		// PEM block in base64, whatever the name.
+		"NETRC_CONTENT=x", "GIT_NETRC=x", "CREDS_LINE=machine github.com login me password hunter2",
+		"N2=default login me passwd hunter2", `REGISTRY_JSON={"auths":{"r.example.com":{"auth":"dXNlcjpwYXNz"}}}`,
+		"KUBE=users:\n- name: me\n  user:\n    client-key-data: QUJD\n",
+		"DEPLOY_MATERIAL=LS0tLS1CRUdJTiBPUEVOU1NIIFBSSVZBVEUgS0VZLS0tLS0K",
 		// More services' tokens.
 		"M=SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG", "G=ya29.a0AfH6SMBabcdefghijklmnopqrstuvwxyz",
 		"S=whsec_abcdefghijklmnopqrstuvwxyz012345", "D=dckr_pat_abcdefghijklmnopqrstuvwxyz0",
@@ -321,6 +327,7 @@ func TestScrubWellKnownSecrets(t *testing.T) {
 		"BUNDLE_LOCAL__RACK=/home/me/src/rack", "BUNDLE_MIRROR__HTTPS://RUBYGEMS__ORG/=https://gems.example.com",
 		"UV_INDEX_INTERNAL_USERNAME=me", "ARTIFACTORY_URL=https://acme.jfrog.io", "DOCKER_CONFIG=/home/me/.docker",
 		"TITLE=eyJ is how JSON starts in base64", "SPLIT=eyJhbGciOiJIUzI1NiJ9",
+		"MSG2=which machine has the password prompt", "HOSTS=machine1,machine2", "NOTE2=log in on the machine; the login asks for a password",
 	} {
 		if got := Scrub([]string{kv}); len(got) != 1 {
 			t.Errorf("Scrub dropped %q", kv)

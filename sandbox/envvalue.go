@@ -58,10 +58,11 @@ var pairWords = map[string]bool{"PASSWORD": true, "PASSWD": true, "PWD": true, "
 // pairKeys are whole keys, their separators dropped, whose value is a
 // credential though their last word alone says nothing: Azure's
 // AccountKey and SharedAccessKey, an ApiKey, npm's _auth (an .npmrc's
-// line, //registry/:_auth=…). Those of six letters or more also end a
+// line, //registry/:_auth=…, and a Docker config's "auth"), a
+// kubeconfig's client-key-data. Those of six letters or more also end a
 // longer key (aws_secret_access_key).
 var pairKeys = map[string]bool{"APIKEY": true, "ACCOUNTKEY": true, "SHAREDACCESSKEY": true, "ACCESSKEY": true,
-	"SECRETKEY": true, "PRIVATEKEY": true, "AUTH": true}
+	"SECRETKEY": true, "PRIVATEKEY": true, "AUTH": true, "CLIENTKEYDATA": true}
 
 // pairStarts are the bytes a key may follow: it starts a key=value item
 // of a list (";", space, ",", "&", "?", ":" as in an .npmrc's
