@@ -272,13 +272,38 @@ var (
 // BUNDLE_GEMS__CONTRIBSYS__COM; not BUNDLE_BUILD__…, BUNDLE_LOCAL__… or
 // BUNDLE_MIRROR__…), also with a number after it. A numbered
 // copy of a secret name is one too: OPENAI_KEY_1 and SMTP_PASS2 are judged
-// as OPENAI_KEY and SMTP_PASS. Case is ignored.
+// as OPENAI_KEY and SMTP_PASS. Case is ignored, but a name in camel case
+// is also judged by its words (encryptionKey as ENCRYPTION_KEY).
 func Secret(name string) bool {
 	n := strings.ToUpper(name)
 	if keptNames[n] {
 		return false
 	}
-	return secretName(n) || secretName(strings.TrimRight(n, "0123456789_"))
+	if secretName(n) || secretName(strings.TrimRight(n, "0123456789_")) {
+		return true
+	}
+	if snake := camelWords(name); snake != n {
+		return secretName(snake) || secretName(strings.TrimRight(snake, "0123456789_"))
+	}
+	return false
+}
+
+// camelWords is name upper-cased with "_" between the words of camel
+// case (encryptionKey: ENCRYPTION_KEY, githubAuth: GITHUB_AUTH), so that
+// the rules on words and endings see them; a capital that follows a small
+// letter or a digit starts a word.
+func camelWords(name string) string {
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if i > 0 && c >= 'A' && c <= 'Z' {
+			if p := name[i-1]; p >= 'a' && p <= 'z' || p >= '0' && p <= '9' {
+				b.WriteByte('_')
+			}
+		}
+		b.WriteByte(c)
+	}
+	return strings.ToUpper(b.String())
 }
 
 // secretName is Secret for an upper-cased name, as it is.

@@ -79,6 +79,8 @@ func TestScrubNames(t *testing.T) {
 		"OPENAI_KEY_1", "OPENAI_KEY1", "OPENAI_KEY_1_2", "KEY_2", "KEY2", "PASS_3", "SMTP_PASS2",
 		"DB_PW_1", "MY_PWD_01", "STRIPE_SK_2", "SENTRY_DSN_1", "DSN2", "REGISTRY_AUTH_1",
 		"GITHUB_TOKEN_3", "DB_PASSWORD_2",
+		// Camel case, judged by its words.
+		"encryptionKey", "githubAuth", "dbPw", "sentryDsn", "stripeSk", "gitlabPat", "encryptionKey2",
 		// PASSWD_FILE names a file of passwords, as PGPASSFILE does: dropped.
 		"PASSWD_FILE",
 	} {
@@ -105,6 +107,10 @@ func TestScrubNames(t *testing.T) {
 		"GIT_COMMITTER_EMAIL", "AUTHOR", "AUTHORS_FILE",
 		// A proxy's name says nothing; its value is judged apart.
 		"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "PROXY", "PROXY_HOST",
+		"DISCORD_URL", "SLACK_HOOK_URL",
+		// Camel case without a secret word or ending; Windows' own.
+		"keyMap", "monkeyIsland", "ProgramFiles", "CommonProgramFiles", "SystemRoot", "PSModulePath",
+		"LOCALAPPDATA", "OneDrive", "ComSpec", "DriverData", "NUMBER_OF_PROCESSORS", "SESSIONNAME", "gitAuthorName",
 		"DISCORD_URL", "SLACK_HOOK_URL",
 	} {
 		if Secret(name) {
