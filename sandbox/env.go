@@ -137,9 +137,10 @@ func webhook(host, path string) bool {
 // queryWords are the last word of a query parameter's name that makes its
 // value a credential: token, access_token, private_token, key, api_key,
 // secret, client_secret, sig (an Azure SAS), signature, X-Amz-Signature,
-// password.
+// password, passwd, pwd, pass, auth (Firebase's REST ?auth=), jwt.
 var queryWords = map[string]bool{"TOKEN": true, "KEY": true, "APIKEY": true, "SECRET": true,
-	"SIG": true, "SIGNATURE": true, "PASSWORD": true}
+	"SIG": true, "SIGNATURE": true, "PASSWORD": true, "PASSWD": true, "PWD": true, "PASS": true, "AUTH": true,
+	"JWT": true}
 
 // secretQuery reports whether a URL's query has a non-empty parameter whose
 // name ends in one of the queryWords (words split at _, - and .).

@@ -153,6 +153,8 @@ func TestScrubValues(t *testing.T) {
 		"https://gitlab.example.com/api?private_token=abc#top",
 		"https://example.com/?TOKEN=abc",
 		"wss://example.com/socket?token=abc",
+		"https://app.firebaseio.com/a.json?auth=abc", "https://example.com/?jwt=abc", "https://example.com/?pwd=abc",
+		"https://example.com/login?user=me&pass=abc", "https://example.com/?db_passwd=abc",
 	} {
 		if !SecretValue(v) {
 			t.Errorf("SecretValue(%q) = false, want true", v)
@@ -177,6 +179,7 @@ func TestScrubValues(t *testing.T) {
 		// Queries without a credential.
 		"https://example.com/?page=2&sort=asc", "https://example.com/?token=", "https://example.com/tokens?id=1",
 		"https://example.com/?tokens=3", "https://example.com/?keyword=go", "https://example.com/#token=abc",
+		"https://example.com/?author=me", "https://example.com/?passage=3", "https://example.com/?auth=",
 	} {
 		if SecretValue(v) {
 			t.Errorf("SecretValue(%q) = true, want false", v)

@@ -430,6 +430,7 @@ func TestExecEnvironmentScrubsFlagsYAMLAndRegistries(t *testing.T) {
 		"CI_LOGIN_LINE":                "machine git.example.com login ci password netrc-e2e-9",
 		"DEPLOY_MATERIAL":              "LS0tLS1CRUdJTiBPUEVOU1NIIFBSSVZBVEUgS0VZLS0tLS0Kb64-e2e-10",
 		"encryptionKey":                "camel-e2e-11",
+		"EMBED_URL":                    "https://bi.example.com/embed?jwt=jwtq-e2e-12",
 	} {
 		t.Setenv(name, value)
 	}
@@ -437,7 +438,8 @@ func TestExecEnvironmentScrubsFlagsYAMLAndRegistries(t *testing.T) {
 	s := startExec(t, workspace(t, nil))
 	out := structured(t, s.call("exec_command", map[string]any{"program": "env"}))["stdout"].(string)
 	for _, secret := range []string{"flag-e2e-1", "yaml-e2e-2", "eyJhbGciOiJIUzI1NiJ9", "bundle-e2e-4", "npm-e2e-5",
-		"gradle-e2e-6", "sonar-e2e-7", "sendgrid-e2e-8", "netrc-e2e-9", "b64-e2e-10", "camel-e2e-11"} {
+		"gradle-e2e-6", "sonar-e2e-7", "sendgrid-e2e-8", "netrc-e2e-9", "b64-e2e-10", "camel-e2e-11",
+		"jwtq-e2e-12"} {
 		if strings.Contains(out, secret) {
 			t.Errorf("the child sees %q", secret)
 		}
