@@ -258,9 +258,9 @@ var (
 // from children (see Scrub): a name that contains TOKEN, SECRET, PASSWORD,
 // PASSWD, PASSPHRASE, CREDENTIAL, CREDS, PRIVATE_KEY, API_KEY, ACCESS_KEY,
 // SESSION_KEY, AUTH_KEY, WRITE_KEY, JWT, WEBHOOK, COOKIE, BEARER, OAUTH,
-// AUTHORIZATION, CONNECTION_STRING, CONNSTR, KUBE_CONFIG or NETRC (the ones of two
-// words also with another separator or none: APIKEY, TS_AUTHKEY,
-// ConnectionStrings__Default, KUBECONFIG), has AUTH as a word
+// AUTHORIZATION, CONNECTION_STRING, CONNSTR, KUBE_CONFIG or NETRC (the
+// ones of two words also with another separator or none: APIKEY,
+// TS_AUTHKEY, ConnectionStrings__Default, KUBECONFIG), has AUTH as a word
 // (X_AUTH_HEADER, not GIT_AUTHOR_NAME), has a word ending in PASS that is
 // no English word (SSHPASS, DBPASS, SMTP_PASS, GIT_ASKPASS; not BYPASS or
 // COMPASS), ends in _KEY, _PWD, _PW, _AUTH, _SK, _PAT, _DSN or _SESSION
@@ -283,7 +283,7 @@ func Secret(name string) bool {
 	if secretName(n) || secretName(strings.TrimRight(n, "0123456789_")) {
 		return true
 	}
-	if snake := camelWords(name); snake != n {
+	if snake := camelWords(name); snake != n && !keptNames[snake] {
 		return secretName(snake) || secretName(strings.TrimRight(snake, "0123456789_"))
 	}
 	return false

@@ -110,7 +110,7 @@ func TestScrubNames(t *testing.T) {
 		"DISCORD_URL", "SLACK_HOOK_URL",
 		// Camel case without a secret word or ending; Windows' own.
 		"keyMap", "monkeyIsland", "ProgramFiles", "CommonProgramFiles", "SystemRoot", "PSModulePath",
-		"LOCALAPPDATA", "OneDrive", "ComSpec", "DriverData", "NUMBER_OF_PROCESSORS", "SESSIONNAME", "gitAuthorName",
+		"LOCALAPPDATA", "OneDrive", "ComSpec", "DriverData", "NUMBER_OF_PROCESSORS", "SESSIONNAME", "gitAuthorName", "desktopSession",
 		"DISCORD_URL", "SLACK_HOOK_URL",
 	} {
 		if Secret(name) {
