@@ -198,12 +198,16 @@ func (d *draft) name(p string) (*slot, *abi.Error) {
 	if e := policy.Validate(p); e != nil {
 		return nil, e
 	}
-	clean := filepath.Clean(filepath.FromSlash(p))
-	base := filepath.Base(clean)
-	if p == "" || base == "." || base == ".." || base == string(filepath.Separator) {
-		return d.target(p) // the policy words the refusal
+	dir, base := splitName(p)
+	if base == ".." {
+		// Through a link, the folder above is not the one the text
+		// names; rm refuses such a name too.
+		return nil, abi.Errorf(abi.InvalidArgument, "%s ends in \"..\", which names the folder above another, not the file or folder to change; name it by its own path (list_directory shows it)", abi.Quote(p))
 	}
-	parent, e := d.j.pol.ResolveMissing(filepath.Dir(clean))
+	if base == "" || base == "." {
+		return d.target(p) // the root: the policy words the refusal
+	}
+	parent, e := d.j.pol.ResolveMissing(dir)
 	if e != nil {
 		return nil, d.refusal(p, e)
 	}
@@ -219,6 +223,40 @@ func (d *draft) name(p string) (*slot, *abi.Error) {
 		return nil, e
 	}
 	return d.slot(r.Root, rel, r.Display)
+}
+
+// splitName splits p into the folder above its last name and that name,
+// as written: only the slashes and "." names at its end are dropped, which
+// name the same entry. The folder keeps its ".." and is resolved by the
+// policy as every write's path is, links first: "l2/../x", l2 a link to
+// sub/deep, is sub/x, as write_file and the system take it. Cleaned by
+// text it was x at the root, so delete_path and move_path changed another
+// file than the one read_file showed under that name.
+func splitName(p string) (dir, base string) {
+	seps := "/" + string(filepath.Separator)
+	for {
+		t := strings.TrimRight(p, seps)
+		if t == "" && p != "" {
+			return p, "" // the file system's root
+		}
+		p = t
+		if p != "." && !strings.HasSuffix(p, "/.") && !strings.HasSuffix(p, string(filepath.Separator)+".") {
+			break
+		}
+		p = p[:len(p)-1]
+		if p == "" {
+			return ".", "."
+		}
+	}
+	i := strings.LastIndexAny(p, seps)
+	if i < 0 {
+		return ".", p
+	}
+	dir = strings.TrimRight(p[:i], seps)
+	if dir == "" {
+		dir = p[:1] // the file system's root
+	}
+	return dir, p[i+1:]
 }
 
 // refusal words the refusal of p, whose folder failed to resolve with e,
