@@ -38,6 +38,9 @@ func init() {
 }
 
 func todoWrite(_ *juju.Call, in TodoWriteArgs) (*juju.Result, error) {
+	if err := checkBlank(in.Todos); err != nil {
+		return nil, err
+	}
 	if err := assignTodoIDs(in.Todos); err != nil {
 		return nil, err
 	}
@@ -49,6 +52,22 @@ func todoWrite(_ *juju.Call, in TodoWriteArgs) (*juju.Result, error) {
 		return nil, err
 	}
 	return juju.Text(renderTodos(in.Todos)).WithStructured(TodoOutput{Todos: in.Todos}), nil
+}
+
+// checkBlank refuses an item whose content, or id when one is given,
+// holds nothing but white space: the schema's minimum length let "   "
+// through, an item the list showed as nothing to do, and a blank id named
+// an item no one could tell from its neighbour.
+func checkBlank(todos []Todo) error {
+	for i, t := range todos {
+		if strings.TrimSpace(t.Content) == "" {
+			return juju.Errorf(abi.InvalidArgument, "todo %d has no content, only white space; say in content what is to be done, or leave the item out", i+1)
+		}
+		if t.ID != "" && strings.TrimSpace(t.ID) == "" {
+			return juju.Errorf(abi.InvalidArgument, "todo %d has an id of white space only; give it a visible id, or leave id out to number it by its position", i+1)
+		}
+	}
+	return nil
 }
 
 // assignTodoIDs refuses two items given the same id, and gives each item
