@@ -187,17 +187,41 @@ func fileChanges(files []fileRec) []abi.FileChange {
 }
 
 // Change ids are "c" and a sequence number, zero-padded so that they sort
-// by time: c000042. Anyone may type 42 or c42.
-func changeID(seq uint64) string { return fmt.Sprintf("c%06d", seq) }
+// by time, as bbolt orders its keys (by bytes) and the journal compares
+// them: c000042. A number of more than six digits takes the letter after
+// c for each digit more, d1000000, e10000000 …, so that it sorts after
+// every shorter one: as c1000000 it sorted before c999999, and past a
+// million changes history listed the newest last, a rollback after
+// c999998 missed c1000000 on, and a prune took the newest changes first.
+// Anyone may type 42, c42 or the number behind any of these letters.
+func changeID(seq uint64) string {
+	s := strconv.FormatUint(seq, 10)
+	if len(s) <= 6 {
+		return fmt.Sprintf("c%06d", seq)
+	}
+	return string(rune('c'+len(s)-6)) + s
+}
 
 // normalizeID turns what a user typed into a stored id.
 func normalizeID(s string) (string, bool) {
-	s = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(s)), "c")
-	n, err := strconv.ParseUint(s, 10, 64)
-	if err != nil || n == 0 {
+	n := changeSeq(strings.ToLower(strings.TrimSpace(s)))
+	if n == 0 {
 		return "", false
 	}
 	return changeID(n), true
+}
+
+// changeSeq is the number of a change id (c000042 → 42, d1000000 →
+// 1000000), 0 for what is not one.
+func changeSeq(id string) uint64 {
+	if id != "" && 'c' <= id[0] && id[0] <= 'c'+20-6 {
+		id = id[1:]
+	}
+	n, err := strconv.ParseUint(id, 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 func getRecord(tx *bolt.Tx, id string) (*record, error) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"sort"
-	"strconv"
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
@@ -185,12 +184,6 @@ func inEffect(tx *bolt.Tx, r *record) (bool, error) {
 		r = next
 	}
 	return in[len(in)-1], nil
-}
-
-// changeSeq is the number of a stored change id (c000042 → 42).
-func changeSeq(id string) uint64 {
-	n, _ := strconv.ParseUint(strings.TrimPrefix(id, "c"), 10, 64)
-	return n
 }
 
 // targets loads the changes to undo (oldest first) and, per path, the

@@ -29,7 +29,12 @@ func rollbackChanges(_ *juju.Call, in RollbackChangesArgs) (*juju.Result, error)
 	case "after":
 		req.After = true
 	case "since":
-		n, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(strings.TrimSpace(in.ChangeID)), "c"), 10, 64)
+		// c000042, or past a million changes d1000000, e10000000 …
+		id := strings.ToLower(strings.TrimSpace(in.ChangeID))
+		if id != "" && 'c' <= id[0] && id[0] <= 'q' {
+			id = id[1:]
+		}
+		n, err := strconv.ParseUint(id, 10, 64)
 		if err != nil || n == 0 {
 			return nil, juju.Errorf(abi.InvalidArgument, "%q is not a change id; ids look like c000042 (see change_history)", in.ChangeID)
 		}
