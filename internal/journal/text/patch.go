@@ -86,6 +86,9 @@ func ParsePatch(text string) ([]FilePatch, *abi.Error) {
 			continue
 		}
 		fp := FilePatch{Old: patchPath(lines[i][4:]), New: patchPath(lines[i+1][4:]), Exec: g.exec}
+		if e := g.agrees(fp, i); e != nil {
+			return nil, e
+		}
 		oldEpoch, newEpoch := epochStamp(lines[i][4:]), epochStamp(lines[i+1][4:])
 		if fp.Old == "" && fp.New == "" {
 			return nil, patchError("a file goes from /dev/null to /dev/null")
@@ -190,6 +193,28 @@ func readGitHeader(lines []string, i int) (gitHeader, int, *abi.Error) {
 		}
 	}
 	return g, i, nil
+}
+
+// agrees refuses the --- and +++ names of fp, read at lines[i], when the
+// git header above them says otherwise: a rename between other names, a
+// file made that --- names, a file deleted that +++ names. git apply
+// refuses such a patch ("inconsistent new filename", "expected
+// /dev/null"); juju went by the --- and +++ lines alone, so a patch
+// whose header renamed a.txt to c.txt changed a.txt in place and was
+// reported applied, and a "new file mode" one changed the file there.
+func (g gitHeader) agrees(fp FilePatch, i int) *abi.Error {
+	line := i + 1 // 1-based, the --- line
+	switch {
+	case g.created && fp.Old != "":
+		return patchError("its git header makes a new file, but line %d names the old file %s, not /dev/null", line, abi.Quote(fp.Old))
+	case g.deleted && fp.New != "":
+		return patchError("its git header deletes a file, but line %d names the new file %s, not /dev/null", line+1, abi.Quote(fp.New))
+	case g.from != "" && fp.Old != "" && fp.Old != g.from:
+		return patchError("its git header renames from %s, but line %d names the old file %s", abi.Quote(g.from), line, abi.Quote(fp.Old))
+	case g.to != "" && fp.New != "" && fp.New != g.to:
+		return patchError("its git header renames to %s, but line %d names the new file %s", abi.Quote(g.to), line+1, abi.Quote(fp.New))
+	}
+	return nil
 }
 
 // headerLine splits a git extended header line into its key and value.
