@@ -15,8 +15,7 @@ import (
 func TestDoctorReportsAChangeLeftHalfway(t *testing.T) {
 	const n = 200
 	root := t.TempDir()
-	home := t.TempDir()
-	os.Symlink(sharedCache, filepath.Join(home, "cache"))
+	home := newHome(t)
 	oldFiles(root, n)
 	replaced := crashHalfway(t, home, root, n)
 

@@ -174,8 +174,7 @@ func crashHalfway(t *testing.T, home, root string, n int) string {
 func TestFirstReadAfterACrashSeesNoMix(t *testing.T) {
 	const n = 200
 	root := t.TempDir()
-	home := t.TempDir()
-	os.Symlink(sharedCache, filepath.Join(home, "cache"))
+	home := newHome(t)
 	oldFiles(root, n)
 	replaced := crashHalfway(t, home, root, n)
 	s := startHome(t, home, root, "--mode", "trusted")

@@ -128,8 +128,7 @@ func startRaw(t *testing.T, root string, args ...string) *rawSession {
 // stderr.
 func startRawLogging(t *testing.T, root string, stderr io.Writer, args ...string) *rawSession {
 	t.Helper()
-	home := t.TempDir()
-	os.Symlink(sharedCache, filepath.Join(home, "cache"))
+	home := newHome(t)
 	cmd := exec.Command(jujuBin, append([]string{"stdio", "--root", root}, args...)...)
 	cmd.Env = append(os.Environ(), "JUJU_HOME="+home)
 	in, _ := cmd.StdinPipe()
@@ -484,8 +483,7 @@ func TestRequestsBeforeInitializeAreRefused(t *testing.T) {
 // The same through mcp-go's client, told to skip the handshake.
 func TestClientCallBeforeInitializeIsRefused(t *testing.T) {
 	root := workspace(t, map[string]string{"a.txt": "a\n"})
-	home := t.TempDir()
-	os.Symlink(sharedCache, filepath.Join(home, "cache"))
+	home := newHome(t)
 	tr := transport.NewStdio(jujuBin, append(os.Environ(), "JUJU_HOME="+home), "stdio", "--root", root)
 	c := client.NewClient(tr, client.WithSession())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

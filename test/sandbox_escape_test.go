@@ -168,8 +168,7 @@ func TestSandboxCannotReplaceJujusPrograms(t *testing.T) {
 	copyFile(jujuBin, filepath.Join(bin, "juju"))
 	copyFile(helper, filepath.Join(bin, "juju-sandbox"))
 	before, _ := os.ReadFile(filepath.Join(bin, "juju-sandbox"))
-	home := t.TempDir()
-	os.Symlink(sharedCache, filepath.Join(home, "cache"))
+	home := newHome(t)
 	s := startCommand(t, append(os.Environ(), "JUJU_HOME="+home), filepath.Join(bin, "juju"),
 		[]string{"stdio", "--root", root, "--mode", "trusted", "--sandbox", "require"}, home, root)
 	got := runIn(t, s, `
@@ -212,8 +211,7 @@ func TestSandboxCannotReplaceJujusProgramsInACache(t *testing.T) {
 		}
 	}
 	before, _ := os.ReadFile(filepath.Join(bin, "juju-sandbox"))
-	home := t.TempDir()
-	os.Symlink(sharedCache, filepath.Join(home, "cache"))
+	home := newHome(t)
 	var env []string
 	for _, kv := range os.Environ() {
 		if k, _, _ := strings.Cut(kv, "="); k != "GOCACHE" && k != "HOME" {

@@ -26,8 +26,7 @@ func TestSandboxedJobsDieWithJuju(t *testing.T) {
 	needSandbox(t)
 	const rounds = 50
 	root := workspace(t, map[string]string{"a.txt": "a\n"})
-	home := t.TempDir()
-	os.Symlink(sharedCache, filepath.Join(home, "cache"))
+	home := newHome(t)
 	began := time.Now()
 	for i := range rounds {
 		// A duration no other process uses marks the round's sleeps.
@@ -178,8 +177,7 @@ func TestSandboxedJobsDieWithKilledJuju(t *testing.T) {
 	}
 	const rounds = 50
 	root := workspace(t, map[string]string{"a.txt": "a\n"})
-	home := t.TempDir()
-	os.Symlink(sharedCache, filepath.Join(home, "cache"))
+	home := newHome(t)
 	var leaked []string
 	for i := range rounds {
 		marker := fmt.Sprintf("%d.%04d", 8000+os.Getpid()%1000, i)

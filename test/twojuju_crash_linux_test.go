@@ -15,8 +15,7 @@ import (
 func TestSurvivorSettlesAPeersCrash(t *testing.T) {
 	const n = 200
 	root := t.TempDir()
-	home := t.TempDir()
-	os.Symlink(sharedCache, filepath.Join(home, "cache"))
+	home := newHome(t)
 	oldFiles(root, n)
 	survivor := startHome(t, home, root, "--mode", "trusted")
 	survivor.ok("read_file", map[string]any{"path": halfwayName(0)}) // settled at start
