@@ -249,9 +249,13 @@ var (
 	// how it authenticates, its vendor's key under a header of the
 	// vendor's (x-honeycomb-team=…).
 	headerPrefixes = []string{"OTEL_EXPORTER_OTLP_"}
-	// keptNames end in _SESSION but name a desktop session, not a login
-	// one: the desktop's name, Konsole's D-Bus path.
-	keptNames = map[string]bool{"DESKTOP_SESSION": true, "KONSOLE_DBUS_SESSION": true}
+	// keptNames look like secrets' names but hold none: two end in
+	// _SESSION but name a desktop session, not a login one (the desktop's
+	// name, Konsole's D-Bus path); Go's GOAUTH (off, netrc, git DIR or a
+	// command) and npm's npm_config_auth_type (web or legacy) name how a
+	// tool authenticates, not with what. Their values are still judged.
+	keptNames = map[string]bool{"DESKTOP_SESSION": true, "KONSOLE_DBUS_SESSION": true, "GOAUTH": true,
+		"NPM_CONFIG_AUTH_TYPE": true}
 )
 
 // Secret reports whether an environment variable named name is withheld
@@ -274,7 +278,9 @@ var (
 // BUNDLE_MIRROR__…), also with a number after it. A numbered
 // copy of a secret name is one too: OPENAI_KEY_1 and SMTP_PASS2 are judged
 // as OPENAI_KEY and SMTP_PASS. Case is ignored, but a name in camel case
-// is also judged by its words (encryptionKey as ENCRYPTION_KEY).
+// is also judged by its words (encryptionKey as ENCRYPTION_KEY). Kept
+// are the names that only look like one (see keptNames): GOAUTH,
+// npm_config_auth_type, DESKTOP_SESSION, KONSOLE_DBUS_SESSION.
 func Secret(name string) bool {
 	n := strings.ToUpper(name)
 	if keptNames[n] {

@@ -72,7 +72,7 @@ func TestScrubNames(t *testing.T) {
 		"GITHUB_CREDS", "CREDS", "DOCKER_CREDS_FILE", "MYCREDS",
 		// Containing AUTHORIZATION, or AUTH as a word.
 		"AUTHORIZATION", "PROXY_AUTHORIZATION", "HTTP_AUTHORIZATION_HEADER", "X_AUTH_HEADER",
-		"AUTH", "auth", "AUTH_HEADER", "X-AUTH-TOKEN", "NPM_CONFIG_AUTH_TYPE", "SSH_AUTH_SOCK",
+		"AUTH", "auth", "AUTH_HEADER", "X-AUTH-TOKEN", "NPM_AUTH", "SSH_AUTH_SOCK",
 		// KEY and PASS alone.
 		"KEY", "key", "PASS", "Pass",
 		// A secret name with a number after it.
@@ -111,6 +111,8 @@ func TestScrubNames(t *testing.T) {
 		// Camel case without a secret word or ending; Windows' own.
 		"keyMap", "monkeyIsland", "ProgramFiles", "CommonProgramFiles", "SystemRoot", "PSModulePath",
 		"LOCALAPPDATA", "OneDrive", "ComSpec", "DriverData", "NUMBER_OF_PROCESSORS", "SESSIONNAME", "gitAuthorName", "desktopSession",
+		// How a tool authenticates, not with what: Go's, npm's.
+		"GOAUTH", "goauth", "NPM_CONFIG_AUTH_TYPE", "npm_config_auth_type",
 		"DISCORD_URL", "SLACK_HOOK_URL",
 	} {
 		if Secret(name) {
@@ -233,6 +235,8 @@ func TestScrubWellKnownSecrets(t *testing.T) {
 		"STORAGE=DefaultEndpointsProtocol=https;AccountName=a;AccountKey=abc==;",
 		`SPRING_APPLICATION_JSON={"spring.datasource.password":"hunter2"}`, "OPTS=--db-password=hunter2",
 		"Q=a=1&api_key=abc",
+		// A kept name whose value carries a credential.
+		"GOAUTH=git https://me:hunter2@git.example.com", "npm_config_auth_type=Bearer abc123",
 		// A DSN with a login, Go's MySQL form included.
 		"MYSQL_CONN=app:hunter2go@tcp(db:3306)/app", "MYSQL=app:pw@unix(/run/mysqld/mysqld.sock)/app",
 		"MYSQL_DEFAULT=app:pw@/app",
@@ -336,6 +340,7 @@ func TestScrubWellKnownSecrets(t *testing.T) {
 		"BUNDLE_LOCAL__RACK=/home/me/src/rack", "BUNDLE_MIRROR__HTTPS://RUBYGEMS__ORG/=https://gems.example.com",
 		"UV_INDEX_INTERNAL_USERNAME=me", "ARTIFACTORY_URL=https://acme.jfrog.io", "DOCKER_CONFIG=/home/me/.docker",
 		"TITLE=eyJ is how JSON starts in base64", "SPLIT=eyJhbGciOiJIUzI1NiJ9",
+		"GOAUTH=netrc", "GOAUTH=git /home/me/src", "GOAUTH=off", "npm_config_auth_type=web",
 		"MSG2=which machine has the password prompt", "HOSTS=machine1,machine2", "NOTE2=log in on the machine; the login asks for a password",
 	} {
 		if got := Scrub([]string{kv}); len(got) != 1 {

@@ -225,6 +225,8 @@ func TestExecEnvironmentIsScrubbed(t *testing.T) {
 	t.Setenv("GIT_CONFIG_PARAMETERS", "'url.https://example.com/.insteadof'='x' 'http.extraheader'='AUTHORIZATION: basic gitcfg-e2e-10'")
 	t.Setenv("GH_ENTERPRISE", "ghp_e2e11abcdefghijklmnopqrstuvwxyz0123456")
 	t.Setenv("PLAIN_SETTING", "visible-e2e")
+	// Go's GOAUTH names how the go command authenticates, not a credential.
+	t.Setenv("GOAUTH", "netrc")
 	s := startExec(t, workspace(t, nil))
 	out := structured(t, s.call("exec_command", map[string]any{"program": "env"}))["stdout"].(string)
 	for _, secret := range []string{"tok-e2e-1", "aws-e2e-2", "pw-e2e-3", "gh-e2e-4", "key-e2e-5", "JUJU_HOME=",
@@ -233,7 +235,7 @@ func TestExecEnvironmentIsScrubbed(t *testing.T) {
 			t.Errorf("the child sees %q", secret)
 		}
 	}
-	if !strings.Contains(out, "PLAIN_SETTING=visible-e2e") || !strings.Contains(out, "PATH=") {
+	if !strings.Contains(out, "PLAIN_SETTING=visible-e2e") || !strings.Contains(out, "PATH=") || !strings.Contains(out, "GOAUTH=netrc") {
 		t.Errorf("ordinary variables lost:\n%s", out)
 	}
 }
