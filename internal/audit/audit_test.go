@@ -25,6 +25,12 @@ func TestShortArgs(t *testing.T) {
 		{"not JSON", `{`, `(arguments that are not JSON) "{"`},
 		{"controls escaped", `{"path":"ctl\u0001\u001b[31m.txt\u202e"}`, `{path: "ctl\x01\x1b[31m.txt\u202e"}`},
 		{"space run shown", `{"command":"a` + strings.Repeat(" ", 50) + `b"}`, `{command: "a⟨50 spaces⟩b"}`},
+		// A credential typed into a command shows as a mark, the rest as it is.
+		{"bearer masked", `{"command":"curl -H \"Authorization: Bearer tok123abc\" https://x"}`, `{command: "curl -H \"Authorization: Bearer ⟨secret⟩\" https://x"}`},
+		{"password flag masked", `{"command":"mysql --password=hunter2 -h db"}`, `{command: "mysql --password=⟨secret⟩ -h db"}`},
+		{"URL user masked", `{"command":"git clone https://tok123@github.com/a/b"}`, `{command: "git clone https://⟨secret⟩@github.com/a/b"}`},
+		{"URL password once", `{"url":"https://alice:hunter2@example.com/"}`, `{url: "https://alice:⟨password⟩@example.com/"}`},
+		{"token past the cut", `{"command":"` + strings.Repeat("a", 70) + ` ghp_abcdefghijklmnopqrstuvwxyz0123456789"}`, `{command: "` + strings.Repeat("a", 70) + ` ⟨secret⟩…" (111 bytes)}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/jujutools/juju/internal/visible"
+	"github.com/jujutools/juju/sandbox"
 )
 
 // Record is one tool call in the audit log.
@@ -68,7 +69,10 @@ const (
 // space runs and control characters made visible), each string cut to 80
 // characters, each array to 8 elements, the whole to about 400 characters.
 // Content arguments (a file's new text) are thus never written out in
-// full. The approval prompts show the arguments in full instead.
+// full. A credential in a string, as the environment scrub's value rules
+// judge it (sandbox.SecretSpans), shows as visible.SecretMark, the rest of
+// the string as it is. The approval prompts show the arguments in full
+// instead.
 func ShortArgs(args []byte) string {
-	return visible.Args(args, visible.Limits{String: maxString, List: maxList, Total: maxArgs})
+	return visible.Args(args, visible.Limits{String: maxString, List: maxList, Total: maxArgs, Secrets: sandbox.SecretSpans})
 }

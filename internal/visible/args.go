@@ -15,6 +15,9 @@ type Limits struct {
 	String int // characters of one string value; a longer one is cut and its size said: "abc…" (5000 bytes)
 	List   int // elements of one array; the others are counted: … 2 more
 	Total  int // characters of the whole rendering (see Clip)
+	// Secrets, if set, returns where the credentials in a string lie, in
+	// order and apart; each shows as SecretMark.
+	Secrets func(s string) [][2]int
 }
 
 // notJSON introduces arguments that do not parse as JSON.
@@ -268,7 +271,8 @@ func plain(k string) bool {
 }
 
 // writeString renders a string value, cut to lim.String characters, a
-// URL's password in it shown as PasswordMark (urlPasswords).
+// URL's password in it shown as PasswordMark (urlPasswords) and the
+// credentials lim.Secrets finds as SecretMark.
 func writeString(b *strings.Builder, s string, lim Limits) {
 	cut := len(s)
 	if lim.String > 0 && utf8.RuneCountInString(s) > lim.String {
@@ -280,12 +284,31 @@ func writeString(b *strings.Builder, s string, lim Limits) {
 	}
 	b.WriteByte('"')
 	at := 0
-	for _, p := range urlPasswords(s) {
+	spans := urlPasswords(s)
+	var secrets [][2]int
+	if lim.Secrets != nil {
+		secrets = lim.Secrets(s)
+	}
+	for len(spans) > 0 || len(secrets) > 0 {
+		// The next span to show, of either kind; one that overlaps a span
+		// shown already is shown with it.
+		p, mark := [2]int{}, SecretMark
+		if len(secrets) == 0 || len(spans) > 0 && spans[0][0] <= secrets[0][0] {
+			p, mark, spans = spans[0], PasswordMark, spans[1:]
+		} else {
+			p, secrets = secrets[0], secrets[1:]
+		}
 		if p[0] >= cut {
 			break
 		}
+		if p[0] < at {
+			if p[1] > at {
+				at = min(p[1], cut)
+			}
+			continue
+		}
 		write(b, s[at:p[0]], true)
-		b.WriteString(PasswordMark)
+		b.WriteString(mark)
 		at = min(p[1], cut)
 	}
 	write(b, s[at:cut], true)
@@ -301,6 +324,11 @@ func writeString(b *strings.Builder, s string, lim Limits) {
 // say that one is there, never what it is. (A literal ⟨ in a string is
 // escaped, so the mark cannot be forged.)
 const PasswordMark = string(markOpen) + "password" + string(markClose)
+
+// SecretMark stands for a credential in an argument that Limits.Secrets
+// found (curl -H "Authorization: Bearer ⟨secret⟩"), as PasswordMark does
+// for a URL's password.
+const SecretMark = string(markOpen) + "secret" + string(markClose)
 
 // urlPasswords returns where the passwords of the URLs written in s lie:
 // in each "scheme://user:password@host", the bytes between the first ':'
