@@ -287,7 +287,9 @@ func writeString(b *strings.Builder, s string, lim Limits) {
 	spans := urlPasswords(s)
 	var secrets [][2]int
 	if lim.Secrets != nil {
-		secrets = lim.Secrets(s)
+		// Only what shows is judged, with a margin for a credential the
+		// cut falls in: a file's content of megabytes is not read whole.
+		secrets = lim.Secrets(s[:min(len(s), cut+secretMargin)])
 	}
 	for len(spans) > 0 || len(secrets) > 0 {
 		// The next span to show, of either kind; one that overlaps a span
@@ -324,6 +326,9 @@ func writeString(b *strings.Builder, s string, lim Limits) {
 // say that one is there, never what it is. (A literal ⟨ in a string is
 // escaped, so the mark cannot be forged.)
 const PasswordMark = string(markOpen) + "password" + string(markClose)
+
+// secretMargin is how far past its cut a string is judged for secrets.
+const secretMargin = 1024
 
 // SecretMark stands for a credential in an argument that Limits.Secrets
 // found (curl -H "Authorization: Bearer ⟨secret⟩"), as PasswordMark does
