@@ -170,3 +170,44 @@ func TestGitCommitAllStagesMoreNamesThanOneProgramTakes(t *testing.T) {
 		t.Errorf("the secret was committed: %q", files)
 	}
 }
+
+// git_commit with paths commits exactly the files named, however many: it
+// staged them in batches but named them all to one git commit, which past
+// what the kernel lets a program receive failed with TOO_LARGE. The secret
+// among them stays out, and a change staged before that the paths do not
+// name stays staged, uncommitted.
+func TestGitCommitPathsCommitsMoreNamesThanOneProgramTakes(t *testing.T) {
+	root := gitRepo(t)
+	const n = 6600
+	seg := strings.Repeat("x", 240)
+	gen := filepath.Join(root, "gen", seg, seg, seg, seg)
+	if err := os.MkdirAll(gen, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	paths := []any{".env"}
+	for i := range n {
+		name := fmt.Sprintf("%05d", i)
+		if err := os.WriteFile(filepath.Join(gen, name), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, "gen/"+strings.Repeat(seg+"/", 4)+name)
+	}
+	if err := os.WriteFile(filepath.Join(root, "other.txt"), []byte("staged before\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitOut(t, root, "add", "other.txt")
+	s := startExec(t, root)
+	res := s.call("git_commit", map[string]any{"message": "generated", "paths": paths})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	if got := strings.Count(gitOut(t, root, "ls-tree", "-r", "--name-only", "HEAD", "gen"), "\n"); got != n {
+		t.Errorf("%d files of gen committed, want %d", got, n)
+	}
+	if files := gitOut(t, root, "ls-tree", "--name-only", "HEAD", ".env", "new.go", "other.txt"); files != "" {
+		t.Errorf("a file not to commit was committed: %q", files)
+	}
+	if staged := gitOut(t, root, "diff", "--cached", "--name-only"); staged != "new.go\nother.txt\n" {
+		t.Errorf("the changes staged before are no longer staged alone: %q", staged)
+	}
+}

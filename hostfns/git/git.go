@@ -56,8 +56,9 @@
 //     exec-tier tools (hostfns.Caller.Tier).
 //   - The child's environment is scrubbed as for commands (package
 //     hostfns/exec) and every inherited GIT_* variable dropped, its stdin is
-//     empty, and it is killed with its process group when the call's time
-//     runs out.
+//     empty (but for commit's paths when they are too many for its
+//     arguments: the host's own --pathspec-from-file=-), and it is killed
+//     with its process group when the call's time runs out.
 package git
 
 import (
@@ -493,10 +494,22 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 			}
 			args = append(args, keys...)
 		}
-	} else if len(paths) > 0 {
+	}
+	var stdin []byte
+	switch {
+	case sub.reads:
+		// Its paths are above, with the exclusions.
+	case name == "commit" && pathsSize(paths) > maxPathArgs:
+		// Thousands of paths passed together more than the kernel lets
+		// a program receive (ARG_MAX): commit reads them from its stdin
+		// instead, NUL-separated and literal as above, with the meaning
+		// of paths on the command line (only they are committed).
+		args = append(args, "--pathspec-from-file=-", "--pathspec-file-nul")
+		stdin = []byte(strings.Join(paths, "\x00") + "\x00")
+	case len(paths) > 0:
 		args = append(append(args, "--"), paths...)
 	}
-	code, stdout, stderr, aerr := s.run(ctx, rp, cwd, name, sub.mutates, args)
+	code, stdout, stderr, aerr := s.run(ctx, rp, cwd, name, sub.mutates, args, stdin)
 	if aerr != nil {
 		return nil, nil, aerr
 	}
@@ -715,7 +728,21 @@ func literal(paths []string) []string {
 
 // run runs git with args in dir, on the repository rp, made inert
 // (inert.go) and confined where the host can confine it.
-func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bool, args []string) (int, []byte, string, *abi.Error) {
+// maxPathArgs bounds, in bytes, the paths commit takes as arguments;
+// past it they reach git on its stdin. add's callers batch their paths.
+const maxPathArgs = 256 << 10
+
+// pathsSize is what paths take of a program's arguments, NUL-terminated.
+func pathsSize(paths []string) int {
+	n := 0
+	for _, p := range paths {
+		n += len(p) + 1
+	}
+	return n
+}
+
+// run runs git with args, stdin (nil: none) on its standard input.
+func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bool, args []string, stdin []byte) (int, []byte, string, *abi.Error) {
 	// git stops a little before the plugin call's deadline, so the plugin
 	// hears TIMEOUT and can answer without git (a git that waits on a FIFO
 	// named .gitignore would otherwise take the plugin down with it).
@@ -760,6 +787,9 @@ func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bo
 	cmd := proc.Command(ctx, dir, env, argv...)
 	stdout, stderr := proc.NewCapped(s.opts.MaxOutput), proc.NewCapped(64<<10)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
 	var err error
 	if mutates {
 		// add and commit run the repository's hooks, confined as a
