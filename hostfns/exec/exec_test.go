@@ -283,6 +283,52 @@ func TestPruneKeepsMaxKept(t *testing.T) {
 	}
 }
 
+// The logs of running jobs are bound each (MaxLog), not together: a
+// command is never killed, nor its log dropped, for what other commands
+// wrote, and MaxKept counts the finished jobs only. So at most MaxRunning
+// jobs of MaxLog each are written at once, as docs/SECURITY.md says.
+func TestRunningJobsLogsAreBoundEachNotTogether(t *testing.T) {
+	m, _ := newManager(t, Options{MaxKept: 1000})
+	fns := m.Funcs()
+	var ids []string
+	for range 2 {
+		r, _, err := call[abi.ExecResult](t, fns[1].Handle, abi.ExecRequest{Command: "head -c 3000 /dev/zero; exec sleep 60", Background: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.JobID)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for _, id := range ids {
+		for {
+			r, _, err := call[abi.JobResult](t, fns[2].Handle, abi.JobRequest{Op: abi.JobStatus, JobID: id})
+			if err != nil || r.Job.State != abi.JobRunning {
+				t.Fatalf("job %s: %+v %v", id, r, err)
+			}
+			if r.Job.StdoutBytes == 3000 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("job %s wrote %d bytes, want 3000", id, r.Job.StdoutBytes)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	// 6,000 bytes running, six times MaxKept, for several log watches.
+	time.Sleep(4 * logWatch)
+	for _, id := range ids {
+		r, _, err := call[abi.JobResult](t, fns[2].Handle, abi.JobRequest{Op: abi.JobStatus, JobID: id})
+		if err != nil || r.Job.State != abi.JobRunning || r.Job.StdoutBytes != 3000 {
+			t.Errorf("job %s, running past MaxKept with another: %+v %v", id, r, err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := m.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestConfine(t *testing.T) {
 	m, root := newManager(t, Options{Sandbox: sandbox.Require})
 	// No Sandboxer: require fails closed.
