@@ -1,6 +1,7 @@
 package test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -197,4 +198,44 @@ func TestGitCommit(t *testing.T) {
 		t.Errorf("%d commits, want 4", n)
 	}
 	s.fail("git_commit", map[string]any{"message": "x", "paths": []any{"."}}, "INVALID_ARGUMENT")
+}
+
+// git_status bounds its own result: tens of thousands of untracked files
+// (a build output not ignored) passed what a client takes, the host cut
+// the text and left the structured files empty while clean stayed false,
+// and its hint named arguments git_status has none of. It lists the first
+// paths in both, counts the rest by state, and says to narrow with cwd.
+func TestGitStatusBoundsManyFiles(t *testing.T) {
+	root := gitRepo(t)
+	const n = 9000
+	out := filepath.Join(root, "out", strings.Repeat("o", 20))
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if err := os.WriteFile(filepath.Join(out, fmt.Sprintf("%05d.o", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := startExec(t, root)
+	res := s.call("git_status", map[string]any{})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	body := text(res)
+	if strings.Contains(body, "juju cut this result") || !strings.Contains(body, "cwd") {
+		t.Errorf("the text was cut by the host, or names no way to narrow: %s", body[max(0, len(body)-600):])
+	}
+	st := structured(t, res)
+	files, _ := st["files"].([]any)
+	omitted, _ := st["omitted"].(map[string]any)
+	listed := 0
+	for _, f := range files {
+		if f.(map[string]any)["staged"] == "?" {
+			listed++
+		}
+	}
+	if st["truncated"] != true || len(files) == 0 || listed+int(num(t, omitted, "??")) != n+1 {
+		t.Errorf("structured: truncated %v, %d files (%d untracked), omitted %v; want the first paths and the rest counted (%d untracked)", st["truncated"], len(files), listed, omitted, n+1)
+	}
 }

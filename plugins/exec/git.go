@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,6 +18,12 @@ const (
 	maxLog  = 90_000
 )
 
+// maxStatus is the most bytes of git_status's lines of files and, apart,
+// of its structured files: tens of thousands of untracked files (a build
+// output not ignored) passed what a client takes, and the host's cut left
+// the structured content without files.
+const maxStatus = 90_000
+
 // gitOutputCut is how the git host function says it cut git's output.
 const gitOutputCut = "[juju: git's output was cut"
 
@@ -27,14 +34,16 @@ type GitStatusArgs struct {
 
 // GitStatus is the structured content of git_status.
 type GitStatus struct {
-	Branch    string        `json:"branch" desc:"The current branch, or (detached)."`
-	Upstream  string        `json:"upstream,omitempty" desc:"Its upstream branch, if any."`
-	Gone      bool          `json:"upstreamGone,omitempty" desc:"The upstream branch no longer exists (deleted on the remote and pruned): ahead and behind say nothing."`
-	Ahead     int           `json:"ahead,omitempty" desc:"Commits ahead of the upstream."`
-	Behind    int           `json:"behind,omitempty" desc:"Commits behind the upstream."`
-	Clean     bool          `json:"clean" desc:"Nothing changed, staged or untracked."`
-	Operation string        `json:"operation,omitempty" desc:"An operation stopped midway, to finish or abort: merge, rebase, cherry-pick or revert."`
-	Files     []GitFileInfo `json:"files" desc:"Each changed path (secrets and denied paths are never listed)."`
+	Branch    string         `json:"branch" desc:"The current branch, or (detached)."`
+	Upstream  string         `json:"upstream,omitempty" desc:"Its upstream branch, if any."`
+	Gone      bool           `json:"upstreamGone,omitempty" desc:"The upstream branch no longer exists (deleted on the remote and pruned): ahead and behind say nothing."`
+	Ahead     int            `json:"ahead,omitempty" desc:"Commits ahead of the upstream."`
+	Behind    int            `json:"behind,omitempty" desc:"Commits behind the upstream."`
+	Clean     bool           `json:"clean" desc:"Nothing changed, staged or untracked."`
+	Operation string         `json:"operation,omitempty" desc:"An operation stopped midway, to finish or abort: merge, rebase, cherry-pick or revert."`
+	Files     []GitFileInfo  `json:"files" desc:"Each changed path (secrets and denied paths are never listed), up to the size cap."`
+	Truncated bool           `json:"truncated,omitempty" desc:"files stops at the size cap: narrow with cwd (a folder), or run git status with run_command."`
+	Omitted   map[string]int `json:"omitted,omitempty" desc:"With truncated: how many changed paths are not listed, by state (the staged and unstaged letters together, ?? for untracked)."`
 	// unborn: the branch has no commit yet (git's "No commits yet").
 	unborn bool
 }
@@ -213,12 +222,39 @@ func gitStatus(_ *juju.Call, in GitStatusArgs) (*juju.Result, error) {
 	if st.Clean {
 		b.WriteString("clean: nothing to commit\n")
 	}
-	for _, f := range st.Files {
-		fmt.Fprintf(&b, "%s%s %s", f.Staged, f.Unstaged, juju.PathText(f.Path))
+	text, structured := 0, 0
+	for i, f := range st.Files {
+		line := fmt.Sprintf("%s%s %s", f.Staged, f.Unstaged, juju.PathText(f.Path))
 		if f.From != "" {
-			fmt.Fprintf(&b, " (from %s)", juju.PathText(f.From))
+			line += fmt.Sprintf(" (from %s)", juju.PathText(f.From))
 		}
-		b.WriteString("\n")
+		line += "\n"
+		n := len(`{"path":"","from":"","staged":"","unstaged":""},`) + abi.JSONLen(f.Path) + abi.JSONLen(f.From) + abi.JSONLen(f.Staged) + abi.JSONLen(f.Unstaged)
+		if text+len(line) > maxStatus || structured+n > maxStatus {
+			st.Truncated, st.Omitted = true, map[string]int{}
+			for _, g := range st.Files[i:] {
+				st.Omitted[g.Staged+g.Unstaged]++
+			}
+			st.Files = st.Files[:i]
+			break
+		}
+		b.WriteString(line)
+		text += len(line)
+		structured += n
+	}
+	if st.Truncated {
+		states := make([]string, 0, len(st.Omitted))
+		for k := range st.Omitted {
+			states = append(states, k)
+		}
+		slices.Sort(states)
+		var counts []string
+		total := 0
+		for _, k := range states {
+			counts = append(counts, fmt.Sprintf("%d %q", st.Omitted[k], k))
+			total += st.Omitted[k]
+		}
+		fmt.Fprintf(&b, "[Showing %d changed paths, the most one result holds; %d more are not listed (by state: %s). Call git_status with cwd set to a folder to list fewer, or run git status with run_command.]\n", len(st.Files), total, strings.Join(counts, ", "))
 	}
 	return juju.Text(b.String()).WithStructured(st), nil
 }
