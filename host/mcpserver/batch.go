@@ -219,6 +219,11 @@ func (d *stdioLoop) batchAnswer(m json.RawMessage) ([]byte, bool) {
 		return refusal, true
 	}
 	switch {
+	case methodless(head) && !validID(head.ID):
+		return mustJSON(invalidRequest(nil, badIDMessage)), true
+	case methodless(head):
+		// A request whose method is "" or null: mcp-go answers it
+		// -32601, by its id, which belongs in the batch's answer.
 	case head.Method == "" || len(head.ID) == 0:
 		// A response to a request of juju's, or a notification: mcp-go's
 		// stdio server keeps track of those.
@@ -252,6 +257,16 @@ func (d *stdioLoop) batchAnswer(m json.RawMessage) ([]byte, bool) {
 		b = mustJSON(internalError(head, "juju could not encode the answer"))
 	}
 	return d.w.f.ids.restore(b), true
+}
+
+// methodless reports whether head is a request with no method's name (a
+// method "" or null): it has an id other than null, and neither result nor
+// error, which a response carries. mcp-go serves it as a request and
+// answers it -32601 by its id.
+func methodless(head msgHead) bool {
+	id := bytes.TrimSpace(head.ID)
+	return head.Method == "" && len(id) > 0 && !bytes.Equal(id, []byte("null")) &&
+		len(head.Result) == 0 && len(head.Error) == 0
 }
 
 // mustJSON encodes a message made of plain parts.
