@@ -22,11 +22,15 @@ func TestServeCancelledCallIsNotAnswered(t *testing.T) {
 	for _, c := range []struct {
 		version string
 		batch   bool // the cancellation comes in a batch
-	}{{"2025-03-26", false}, {"2025-11-25", false}, {"2025-03-26", true}} {
+		inBatch bool // the call is sent in a batch, with a ping after it
+	}{{"2025-03-26", false, false}, {"2025-11-25", false, false}, {"2025-03-26", true, false}, {"2025-03-26", false, true}} {
 		version := c.version
 		name := version
 		if c.batch {
 			name += "/batch"
+		}
+		if c.inBatch {
+			name += "/in-batch"
 		}
 		t.Run(name, func(t *testing.T) {
 			hdr := srv.bearer()
@@ -40,7 +44,11 @@ func TestServeCancelledCallIsNotAnswered(t *testing.T) {
 			marker := "started-" + strings.ReplaceAll(name, "/", "-") + ".txt"
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
-			got := postAside(ctx, srv.url, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"touch `+marker+` && sleep 45.5"}}}`, h)
+			call := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"touch ` + marker + ` && sleep 45.5"}}}`
+			if c.inBatch {
+				call = `[` + call + `,{"jsonrpc":"2.0","id":7,"method":"ping"}]`
+			}
+			got := postAside(ctx, srv.url, call, h)
 			for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 				if _, err := statIn(root, marker); err == nil {
 					break
@@ -58,6 +66,13 @@ func TestServeCancelledCallIsNotAnswered(t *testing.T) {
 			}
 			select {
 			case a := <-got:
+				if c.inBatch {
+					// The batch's stream answers the ping alone.
+					if a.err != nil || a.status != http.StatusOK || strings.Contains(a.body, `"id":5`) || strings.Contains(a.body, "TIMEOUT") || !strings.Contains(a.body, `"id":7`) {
+						t.Errorf("the batch holding the cancelled call: %d %q %v, want the ping's answer alone", a.status, a.body, a.err)
+					}
+					break
+				}
 				if a.err != nil || a.status != http.StatusAccepted || strings.Contains(a.body, `"id"`) || strings.Contains(a.body, "TIMEOUT") {
 					t.Errorf("the cancelled call's POST: %d %q %v, want 202 and no answer", a.status, a.body, a.err)
 				}

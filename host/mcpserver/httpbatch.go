@@ -112,14 +112,30 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte, 
 		if msg.call != "" {
 			ctx, m = readableCall(ctx, m)
 		}
+		bw := &batchWriter{out: out, header: http.Header{}, swap: swap}
+		var into http.ResponseWriter = bw
+		var cw *cutWriter
+		unhold, stop := func() {}, func() {}
+		if msg.id != nil {
+			// A cancellation naming it, in a POST of its own or later in
+			// this batch, stops it and leaves its answer out of the
+			// stream, as a request sent alone gets none (serveMCP) and a
+			// stdio batch's answer leaves it out.
+			ctx, cw, stop = newCutWriter(ctx, bw)
+			unhold = f.cancellable.hold(idScope(r, principalOf(ctx))+"\x00"+idKey(msg.id), cw)
+			into = cw
+		}
 		one := r.Clone(ctx)
 		setBody(one, m)
-		bw := &batchWriter{out: out, header: http.Header{}, swap: swap}
-		f.mcp.ServeHTTP(bw, one)
+		f.mcp.ServeHTTP(into, one)
+		unhold()
+		stop()
 		forget()
 		end()
 		held.give(size)
-		bw.finish()
+		if cw == nil || !cw.cancelled() {
+			bw.finish()
+		}
 	}
 	if !out.started {
 		w.WriteHeader(http.StatusAccepted)

@@ -107,6 +107,14 @@ func (c *cutWriter) cut(revoked bool) bool {
 	return !was
 }
 
+// cancelled reports whether the request was cut for a cancellation (not
+// a revocation).
+func (c *cutWriter) cancelled() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ended && !c.revoked
+}
+
 // open reports whether the answer may still be written, marking it begun.
 func (c *cutWriter) open() bool {
 	c.mu.Lock()
