@@ -144,20 +144,7 @@ func TestGitFailuresSayWhatToDoNext(t *testing.T) {
 // the secret out.
 func TestGitCommitAllStagesMoreNamesThanOneProgramTakes(t *testing.T) {
 	root := gitRepo(t)
-	// 6,600 names of about 1,000 bytes: 6.6 MB, past 6 MiB, the most
-	// Linux lets a program receive whatever the stack limit, and few
-	// enough files for git to match quickly.
-	const n = 6600
-	seg := strings.Repeat("x", 240)
-	gen := filepath.Join(root, "gen", seg, seg, seg, seg)
-	if err := os.MkdirAll(gen, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for i := range n {
-		if err := os.WriteFile(filepath.Join(gen, fmt.Sprintf("%05d", i)), []byte("x\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	n := len(longNamedFiles(t, root))
 	s := startExec(t, root)
 	res := s.call("git_commit", map[string]any{"message": "generated", "all": true})
 	if res.IsError {
@@ -178,19 +165,11 @@ func TestGitCommitAllStagesMoreNamesThanOneProgramTakes(t *testing.T) {
 // name stays staged, uncommitted.
 func TestGitCommitPathsCommitsMoreNamesThanOneProgramTakes(t *testing.T) {
 	root := gitRepo(t)
-	const n = 6600
-	seg := strings.Repeat("x", 240)
-	gen := filepath.Join(root, "gen", seg, seg, seg, seg)
-	if err := os.MkdirAll(gen, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	names := longNamedFiles(t, root)
+	n := len(names)
 	paths := []any{".env"}
-	for i := range n {
-		name := fmt.Sprintf("%05d", i)
-		if err := os.WriteFile(filepath.Join(gen, name), []byte("x\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, "gen/"+strings.Repeat(seg+"/", 4)+name)
+	for _, name := range names {
+		paths = append(paths, name)
 	}
 	if err := os.WriteFile(filepath.Join(root, "other.txt"), []byte("staged before\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -210,4 +189,25 @@ func TestGitCommitPathsCommitsMoreNamesThanOneProgramTakes(t *testing.T) {
 	if staged := gitOut(t, root, "diff", "--cached", "--name-only"); staged != "new.go\nother.txt\n" {
 		t.Errorf("the changes staged before are no longer staged alone: %q", staged)
 	}
+}
+
+// longNamedFiles writes 6,600 files of names of about 1,000 bytes below
+// root/gen and returns their paths from root: 6.6 MB of names, past 6
+// MiB, the most Linux lets a program receive whatever the stack limit,
+// and few enough files for git to match quickly.
+func longNamedFiles(t *testing.T, root string) []string {
+	t.Helper()
+	seg := strings.Repeat("x", 240)
+	rel := "gen/" + strings.Repeat(seg+"/", 4)
+	if err := os.MkdirAll(filepath.Join(root, rel), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, 6600)
+	for i := range names {
+		names[i] = rel + fmt.Sprintf("%05d", i)
+		if err := os.WriteFile(filepath.Join(root, names[i]), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return names
 }
