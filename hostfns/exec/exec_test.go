@@ -237,6 +237,32 @@ func TestPruneKeepsMaxJobs(t *testing.T) {
 	}
 }
 
+// TestPruneCountsFinishedJobsOnly checks that MaxJobs bounds the finished
+// jobs, not the running ones with them: with more jobs running than
+// MaxJobs, a command that ended was dropped at once, before its caller
+// could read its status.
+func TestPruneCountsFinishedJobsOnly(t *testing.T) {
+	m, _ := newManager(t, Options{MaxJobs: 2})
+	fns := m.Funcs()
+	for range 3 {
+		if _, _, err := call[abi.ExecResult](t, fns[1].Handle, abi.ExecRequest{Command: "sleep 60", Background: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, _, err := call[abi.ExecResult](t, fns[1].Handle, abi.ExecRequest{Command: "echo kept"})
+	if err != nil || r.State != abi.JobExited {
+		t.Fatalf("a command beside three running: %+v %v", r, err)
+	}
+	if s, _, err := call[abi.JobResult](t, fns[2].Handle, abi.JobRequest{Op: abi.JobStatus, JobID: r.JobID}); err != nil || s.Job.Stdout != "kept\n" {
+		t.Errorf("the finished job beside three running: %+v %v", s, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := m.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestPruneKeepsMaxKept checks that the finished jobs' logs together stay
 // under MaxKept, the first to end dropped first, and that the last to end
 // is kept whatever its size.

@@ -516,7 +516,7 @@ func (m *Manager) prune() {
 				kept += n
 			}
 		}
-		if first < 0 || len(m.order) <= m.opts.MaxJobs && (kept <= m.opts.MaxKept || finished < 2) {
+		if first < 0 || finished <= m.opts.MaxJobs && (kept <= m.opts.MaxKept || finished < 2) {
 			return
 		}
 		i := first
