@@ -73,7 +73,7 @@ func TestRunCommandsNotStartedIsNotRun(t *testing.T) {
 	if never["state"] != "not_run" || errm["code"] != "TOO_LARGE" || never["jobId"] != "" {
 		t.Errorf("the command that did not start: %v", never)
 	}
-	if !strings.Contains(text(res), "$ echo never\nTOO_LARGE: 32 jobs are already running") {
+	if !strings.Contains(text(res), "$ echo never\nTOO_LARGE: 32 of your jobs are already running") {
 		t.Errorf("text:\n%s", text(res))
 	}
 }

@@ -104,3 +104,29 @@ func TestServeLiveClientsJobsRunOn(t *testing.T) {
 		t.Fatalf("the live client's job did not finish: %v", err)
 	}
 }
+
+// The most commands running at once (32) is each principal's: an OAuth
+// client that fills its own share with background jobs does not keep the
+// owner's local clients from running a command. Before, the bound was
+// juju's whole: the remote client's 32 sleeps (background jobs have no
+// timeout) made every local command TOO_LARGE, telling the owner's client
+// to wait for or cancel jobs it could neither list nor cancel.
+func TestServeRunningJobsBoundIsEachPrincipals(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "alpha\n"})
+	srv := startServe(t, root, "--mode", "trusted", "--sandbox", "off")
+	local := srv.connect(t, "share-local", "2025-11-25")
+	g := srv.oauthGrant(t, "share-oauth", 1)
+	remote := srv.connectWith(t, "share-oauth-session", "2025-11-25", map[string]string{"Authorization": "Bearer " + g.token})
+	for range 32 { // MaxRunning
+		if m := structured(t, remote.call("run_command", map[string]any{"command": "sleep 120", "background": true})); m["state"] != "running" {
+			t.Fatalf("a background sleep of the OAuth client: %v", m)
+		}
+	}
+	text := remote.fail("run_command", map[string]any{"command": "echo one-too-many", "background": true}, "TOO_LARGE")
+	if !strings.Contains(text, "32 of your jobs are already running") {
+		t.Errorf("the OAuth client's 33rd command: %s", text)
+	}
+	if m := structured(t, local.call("run_command", map[string]any{"command": "echo local-ran"})); m["state"] != "exited" || m["stdout"] != "local-ran\n" {
+		t.Errorf("the owner's command while the OAuth client has 32 jobs running: %v", m)
+	}
+}

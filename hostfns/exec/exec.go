@@ -35,7 +35,7 @@ const (
 	DefaultMaxJobs         = 64        // finished jobs kept, with their logs
 	DefaultMaxLog          = 256 << 20 // bytes of output kept of one command, both streams
 	DefaultMaxKept         = 1 << 30   // bytes of the finished jobs' logs kept together
-	MaxRunning             = 32        // jobs running at once
+	MaxRunning             = 32        // jobs of one principal running at once
 	MaxWait                = 10 * time.Minute
 	// deadlineMargin is left between a wait and the plugin call's deadline,
 	// for the plugin to answer.

@@ -124,14 +124,17 @@ func (m *Manager) start(owner string, argv []string, display, cwd, cwdDisplay st
 	if m.closed {
 		return nil, abi.Errorf(abi.Internal, "juju is shutting down; no command can start")
 	}
+	// The bound is each principal's: a client that fills it (background
+	// jobs have no timeout) keeps no other principal's commands from
+	// starting, whose jobs it could neither list nor cancel.
 	running := 0
 	for _, j := range m.order {
-		if j.State() == abi.JobRunning {
+		if j.owner == owner && j.State() == abi.JobRunning {
 			running++
 		}
 	}
 	if running >= MaxRunning {
-		return nil, abi.Errorf(abi.TooLarge, "%d jobs are already running, the most juju allows; wait for some (job_wait) or cancel them (cancel_job), then try again", running)
+		return nil, abi.Errorf(abi.TooLarge, "%d of your jobs are already running, the most juju allows a client; wait for some (job_wait) or cancel them (cancel_job; list_jobs shows them), then try again", running)
 	}
 	if err := m.makeJobsDir(); err != nil {
 		return nil, m.internal("creating the jobs folder", err)
