@@ -130,3 +130,32 @@ func TestServeRunningJobsBoundIsEachPrincipals(t *testing.T) {
 		t.Errorf("the owner's command while the OAuth client has 32 jobs running: %v", m)
 	}
 }
+
+// The finished jobs juju keeps (64, their logs 1 GiB together) are
+// counted per principal too: an OAuth client running many commands drops
+// only its own oldest results, never the owner's job it cannot see, whose
+// output the owner's client has yet to read. Before, 64 quick commands of
+// the remote client made the owner's finished job NOT_FOUND.
+func TestServeFinishedJobsKeptPerPrincipal(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "alpha\n"})
+	srv := startServe(t, root, "--mode", "trusted", "--sandbox", "off")
+	local := srv.connect(t, "kept-local", "2025-11-25")
+	g := srv.oauthGrant(t, "kept-oauth", 1)
+	remote := srv.connectWith(t, "kept-oauth-session", "2025-11-25", map[string]string{"Authorization": "Bearer " + g.token})
+	mine, _ := structured(t, local.call("run_command", map[string]any{"command": "echo owner-result"}))["jobId"].(string)
+	if mine == "" {
+		t.Fatal("the owner's command gave no job id")
+	}
+	var first string
+	for i := range 65 { // DefaultMaxJobs + 1
+		id, _ := structured(t, remote.call("exec_command", map[string]any{"program": "true"}))["jobId"].(string)
+		if i == 0 {
+			first = id
+		}
+	}
+	if out := local.ok("job_output", map[string]any{"jobId": mine}); !strings.Contains(out, "owner-result") {
+		t.Errorf("the owner's finished job after the OAuth client's 65 commands: %s", out)
+	}
+	// The remote client's own oldest result is the one dropped.
+	remote.fail("job_status", map[string]any{"jobId": first}, "NOT_FOUND")
+}

@@ -32,9 +32,9 @@ const (
 	MaxMaxOutput           = 64 << 10  // the most a request may ask for
 	DefaultReadLimit       = 32 << 10  // JobOutput's default
 	MaxReadLimit           = 256 << 10 // JobOutput's most
-	DefaultMaxJobs         = 64        // finished jobs kept, with their logs
+	DefaultMaxJobs         = 64        // finished jobs kept of each principal, with their logs
 	DefaultMaxLog          = 256 << 20 // bytes of output kept of one command, both streams
-	DefaultMaxKept         = 1 << 30   // bytes of the finished jobs' logs kept together
+	DefaultMaxKept         = 1 << 30   // bytes of each principal's finished jobs' logs kept together
 	MaxRunning             = 32        // jobs of one principal running at once
 	MaxWait                = 10 * time.Minute
 	// deadlineMargin is left between a wait and the plugin call's deadline,
@@ -78,14 +78,15 @@ type Options struct {
 	// Env is the environment children start from, before Scrub
 	// (os.Environ() when nil).
 	Env []string
-	// MaxJobs bounds the finished jobs kept (DefaultMaxJobs when 0).
+	// MaxJobs bounds the finished jobs kept of each principal
+	// (DefaultMaxJobs when 0).
 	MaxJobs int
 	// MaxLog bounds the output of one command, its two logs together
 	// (DefaultMaxLog when 0): a command that writes without end is killed
 	// once it passes it, rather than fill the owner's disk (and the
 	// journal's) until its timeout.
 	MaxLog int64
-	// MaxKept bounds the logs of the finished jobs kept, together
+	// MaxKept bounds the logs of each principal's finished jobs kept, together
 	// (DefaultMaxKept when 0): past it the oldest finished jobs are
 	// dropped with their logs, as past MaxJobs. The newest finished job
 	// is kept whatever its size, so its output can still be read.

@@ -504,13 +504,31 @@ func (j *job) ended() (time.Time, int64, bool) {
 // prune drops finished jobs with their logs, the first to end first,
 // beyond MaxJobs, and while the finished jobs' logs together pass MaxKept,
 // all but the last to end (whose output a caller may be about to read).
-// m.mu is held.
+// Each principal's jobs are counted apart: a client that runs many
+// commands, or loud ones, drops only its own, never the result another
+// client, which cannot see its jobs, has yet to read. m.mu is held.
 func (m *Manager) prune() {
+	var owners []string
+	for _, j := range m.order {
+		if !slices.Contains(owners, j.owner) {
+			owners = append(owners, j.owner)
+		}
+	}
+	for _, o := range owners {
+		m.pruneOwner(o)
+	}
+}
+
+// pruneOwner is prune for the jobs of one principal.
+func (m *Manager) pruneOwner(owner string) {
 	for {
 		first, finished := -1, 0
 		var firstEnd time.Time
 		var kept int64
 		for k, j := range m.order {
+			if j.owner != owner {
+				continue
+			}
 			if end, n, ok := j.ended(); ok {
 				if first < 0 || end.Before(firstEnd) {
 					first, firstEnd = k, end
