@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -448,5 +449,38 @@ func TestExecEnvironmentScrubsFlagsYAMLAndRegistries(t *testing.T) {
 	}
 	if !strings.Contains(out, "BUNDLE_JOBS=4") {
 		t.Errorf("bundler's settings lost:\n%s", out)
+	}
+}
+
+// job_output's pages end on a character's edge: a page cut by its limit
+// inside a character left half of it at the end of one page and half at
+// the start of the next, each shown as U+FFFD, so every page seam of a
+// test run's ✓ or a log in another script garbled a character. Read page
+// by page from next, the pages show the output whole.
+func TestJobOutputPagesEndOnACharacter(t *testing.T) {
+	s := startExec(t, workspace(t, nil))
+	want := "x" + strings.Repeat("é✓", 20000) // 1 + 100000 bytes: the 32768 default limit falls inside characters
+	res := s.call("run_command", map[string]any{"command": "printf 'x'; for i in $(seq 20000); do printf 'é✓'; done"})
+	id := structured(t, res)["jobId"].(string)
+	var got strings.Builder
+	var offset int64
+	for page := 0; ; page++ {
+		res = s.call("job_output", map[string]any{"jobId": id, "offset": offset})
+		o := structured(t, res)
+		out := strings.TrimSuffix(outputText(res), "\n")
+		if strings.ContainsRune(out, utf8.RuneError) {
+			t.Fatalf("page %d (offset %d) shows U+FFFD: %v", page, offset, o)
+		}
+		if num(t, o, "bytes") != int64(len(out)) || num(t, o, "next") != offset+int64(len(out)) {
+			t.Fatalf("page %d: %v, %d bytes shown", page, o, len(out))
+		}
+		got.WriteString(out)
+		offset = num(t, o, "next")
+		if o["eof"] == true || page > 10 {
+			break
+		}
+	}
+	if got.String() != want {
+		t.Errorf("the pages together: %d bytes, want %d", got.Len(), len(want))
 	}
 }

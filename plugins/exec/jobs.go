@@ -96,6 +96,14 @@ func jobOutput(_ *juju.Call, in JobOutputArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !r.EOF {
+		// A read cut by its limit ends where the limit fell, often inside
+		// a character: the page ends before it and the next starts with
+		// it, rather than both showing half of it as U+FFFD.
+		if n := wholeRunes(body); n > 0 && n < len(body) {
+			body, r.Next = body[:n], in.Offset+int64(n)
+		}
+	}
 	size := r.Job.StdoutBytes
 	if in.Stream == "stderr" {
 		size = r.Job.StderrBytes
@@ -148,6 +156,20 @@ func listJobs(_ *juju.Call, _ struct{}) (*juju.Result, error) {
 		b.WriteString("no jobs\n")
 	}
 	return juju.Text(b.String()).WithStructured(l), nil
+}
+
+// wholeRunes is how many bytes of b come before a UTF-8 sequence its end
+// cuts short (len(b) when none is).
+func wholeRunes(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return i
+			}
+			break
+		}
+	}
+	return len(b)
 }
 
 // listCommand is the most of a command list_jobs shows: up to 96 jobs (64
