@@ -152,3 +152,27 @@ func TestCleanLineEscapesFormatCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestWholeRunes checks where a job_output page cut by its limit ends: before
+// a character the cut splits, and nowhere else — bytes that are no UTF-8
+// (binary output) are shown as they are, or a page could stop short forever.
+func TestWholeRunes(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+	}{
+		{"abc", 3},
+		{"ab\xc3", 2},         // é cut after its first byte
+		{"ab\xe2\x9c", 2},     // ✓ cut after two of three
+		{"ab\xf0\x9f\x98", 2}, // an emoji cut after three of four
+		{"ab\xe2\x9c\x93", 5}, // ✓ whole
+		{"\xc3", 0},           // nothing whole before the cut
+		{"ab\xff", 3},         // not UTF-8: kept
+		{"ab\x80\x80\x80\x80", 6},
+		{"", 0},
+	} {
+		if got := wholeRunes([]byte(c.in)); got != c.want {
+			t.Errorf("wholeRunes(%q) = %d, want %d", c.in, got, c.want)
+		}
+	}
+}
