@@ -60,6 +60,16 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte, 
 		writeJSON(w, http.StatusOK, invalidRequest(nil, fmt.Sprintf("the batch holds %d messages, more than the %d juju serves in one; send them in smaller batches", len(msgs), maxBatch)))
 		return
 	}
+	// Each request of the batch may be cancelled from the moment the batch
+	// is in, not only from its turn: a client that gives up a request
+	// while an earlier one of the batch runs must not see it run later
+	// and answered, as it would if it had sent the request alone.
+	pending := f.holdPending(r, msgs)
+	defer func() {
+		for _, p := range pending {
+			p.unhold()
+		}
+	}()
 	out := &sseOut{w: w}
 	for i, m := range msgs {
 		msgs[i] = nil
@@ -103,6 +113,10 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte, 
 			out.event(mustJSON(msg.badCall.answer))
 			continue
 		}
+		if p := pending[i]; p.cw != nil && p.cw.cancelled() {
+			held.give(size)
+			continue // cancelled before its turn: not served, not answered
+		}
 		end := func() {}
 		if msg.modern && msg.call != "" {
 			end = f.stateless.start(msg.call, principalOf(r.Context()))
@@ -115,20 +129,26 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte, 
 		bw := &batchWriter{out: out, header: http.Header{}, swap: swap}
 		var into http.ResponseWriter = bw
 		var cw *cutWriter
-		unhold, stop := func() {}, func() {}
-		if msg.id != nil {
+		stop := func() {}
+		if p := pending[i]; p.cw != nil {
 			// A cancellation naming it, in a POST of its own or later in
 			// this batch, stops it and leaves its answer out of the
 			// stream, as a request sent alone gets none (serveMCP) and a
 			// stdio batch's answer leaves it out.
-			ctx, cw, stop = newCutWriter(ctx, bw)
-			unhold = f.cancellable.hold(idScope(r, principalOf(ctx))+"\x00"+idKey(msg.id), cw)
-			into = cw
+			var armed bool
+			if ctx, stop, armed = p.cw.arm(ctx, bw); !armed {
+				// Cancelled since the check above.
+				forget()
+				end()
+				held.give(size)
+				continue
+			}
+			cw, into = p.cw, p.cw
 		}
 		one := r.Clone(ctx)
 		setBody(one, m)
 		f.mcp.ServeHTTP(into, one)
-		unhold()
+		pending[i].unhold()
 		stop()
 		forget()
 		end()
@@ -252,4 +272,36 @@ func (b *batchWriter) finish() {
 		})
 	}
 	b.out.event(b.swap.apply(msg))
+}
+
+// pendingRequest is a request of a batch that a cancellation may name:
+// its answer, cut when cancelled, and the end of its hold.
+type pendingRequest struct {
+	cw     *cutWriter
+	unhold func()
+}
+
+// holdPending holds, among the requests a notifications/cancelled may
+// name, every request of the batch msgs with an id, by the index of its
+// message; the others get a pendingRequest with no answer. A request
+// whose id an earlier one of the batch, or a request in flight, holds is
+// not held, as a lone request's is not (cancellable.hold).
+func (f *front) holdPending(r *http.Request, msgs []json.RawMessage) []pendingRequest {
+	modern := mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion))
+	scope := idScope(r, principalOf(r.Context()))
+	pending := make([]pendingRequest, len(msgs))
+	for i, m := range msgs {
+		pending[i].unhold = func() {}
+		m = bytes.TrimSpace(m)
+		if _, refusal := readBatched(m); refusal != nil {
+			continue
+		}
+		msg := peekMessage(request{modern: modern}, m)
+		if msg.id == nil || msg.refusal != nil || msg.listen || msg.badCall != nil {
+			continue
+		}
+		cw := newPending()
+		pending[i] = pendingRequest{cw: cw, unhold: f.cancellable.hold(scope+"\x00"+idKey(msg.id), cw)}
+	}
+	return pending
 }

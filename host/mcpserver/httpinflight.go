@@ -102,9 +102,30 @@ func (c *cutWriter) cut(revoked bool) bool {
 	was := c.ended
 	c.ended = true
 	c.revoked = c.revoked || revoked
+	cancel := c.cancel
 	c.mu.Unlock()
-	c.cancel()
+	cancel()
 	return !was
+}
+
+// newPending is the answer of a request of a batch whose turn has not
+// come: a cancellation naming it marks it cut before it is served (arm).
+func newPending() *cutWriter { return &cutWriter{cancel: func() {}} }
+
+// arm makes c, made by newPending, the answer of its request, now served
+// in a context of ctx written to w, and returns that context and its end.
+// It reports false, having armed nothing, when the request was cut while
+// it waited for its turn: it is not to be served.
+func (c *cutWriter) arm(ctx context.Context, w http.ResponseWriter) (context.Context, func(), bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ended {
+		cancel()
+		return ctx, func() {}, false
+	}
+	c.ResponseWriter, c.cancel = w, cancel
+	return ctx, cancel, true
 }
 
 // cancelled reports whether the request was cut for a cancellation (not
