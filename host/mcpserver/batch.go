@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -106,9 +107,25 @@ func (d *stdioLoop) serveBatch(line []byte) {
 		d.writeAnswer(invalidRequest(nil, "juju's MCP session has ended"))
 		return
 	}
+	// Each request of the batch may be cancelled from the moment the batch
+	// is read, not only from its turn: one the client gives up while an
+	// earlier one runs is never served, as a lone request cancelled while
+	// it waits for a slot is not.
+	pending := make([]*atomic.Bool, len(msgs))
+	for i, m := range msgs {
+		head, refusal := readBatched(bytes.TrimSpace(m))
+		if refusal != nil || head.Method == "" || !validID(head.ID) {
+			continue
+		}
+		flag := new(atomic.Bool)
+		if _, taken := d.pending.LoadOrStore(string(head.ID), flag); !taken {
+			pending[i] = flag
+			defer d.pending.CompareAndDelete(string(head.ID), flag)
+		}
+	}
 	out := []byte{'['}
-	for _, m := range msgs {
-		if b, ok := d.batchAnswer(m); ok {
+	for i, m := range msgs {
+		if b, ok := d.batchAnswer(m, pending[i]); ok {
 			if len(out) > 1 {
 				out = append(out, ',')
 			}
@@ -206,8 +223,9 @@ func splitBatch(line []byte) []json.RawMessage {
 }
 
 // batchAnswer serves one message of a batch and returns its answer, if it
-// has one: a request the client cancelled while it was served has none.
-func (d *stdioLoop) batchAnswer(m json.RawMessage) ([]byte, bool) {
+// has one: a request the client cancelled while it was served, or before
+// its turn (the flag pending, when not nil), has none.
+func (d *stdioLoop) batchAnswer(m json.RawMessage, pending *atomic.Bool) ([]byte, bool) {
 	m = bytes.TrimSpace(m)
 	if err := json.Unmarshal(m, new(json.RawMessage)); err != nil {
 		if head := deepHead(m, err); head.deep {
@@ -241,6 +259,12 @@ func (d *stdioLoop) batchAnswer(m json.RawMessage) ([]byte, bool) {
 	m, head.ID, _ = d.w.f.ids.substitute(m, head.ID, "")
 	cancelled := d.markServing(head)
 	defer d.serving.CompareAndDelete(string(head.ID), cancelled)
+	if pending != nil && pending.Load() {
+		// Cancelled before its turn (checked once marked serving, so that a
+		// cancellation from now on finds it there).
+		d.w.f.ids.forget(head.ID)
+		return nil, false
+	}
 	resp := d.handle(d.session, m, head)
 	if cancelled.Load() {
 		// The client gave it up: the batch's answer leaves it out, as a

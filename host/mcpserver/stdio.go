@@ -117,6 +117,10 @@ type stdioLoop struct {
 	// then not sent. (A client names the request in its cancellation as it
 	// wrote it in the request; the raw form keeps idKey off the hot path.)
 	serving sync.Map
+	// pending holds, by id as the client wrote it, a flag for each request
+	// of a batch whose turn has not come, set when the client cancels it:
+	// it is then not served (serveBatch).
+	pending sync.Map
 	batches atomic.Uint64 // the batches read, for their keys in the inflight set
 
 	waitMu       sync.Mutex
@@ -412,6 +416,9 @@ func (d *stdioLoop) noteCancel(line []byte) []byte {
 	}
 	if json.Unmarshal(line, &n) != nil || n.Method != string(mcp.MethodNotificationCancelled) || len(n.Params.RequestID) == 0 {
 		return line
+	}
+	if flag, ok := d.pending.Load(string(n.Params.RequestID)); ok {
+		flag.(*atomic.Bool).Store(true)
 	}
 	line, id := d.w.f.ids.cancelled(line, n.Params.RequestID, "")
 	if flag, ok := d.serving.Load(string(id)); ok {

@@ -147,7 +147,7 @@ func TestBatchedToolsList(t *testing.T) {
 	close(sessionMade)
 	d := &stdioLoop{s: s, w: &answerWriter{w: io.Discard, f: newInflight()}, session: context.Background(), sessionMade: sessionMade, errLog: log.New(io.Discard, "", 0), warmNow: func() {}}
 	m := json.RawMessage(`{"jsonrpc":"2.0","id":"b1","method":"tools/list"}`)
-	got, ok := d.batchAnswer(m)
+	got, ok := d.batchAnswer(m, nil)
 	want, _ := json.Marshal(s.mcp.HandleMessage(context.Background(), m))
 	if !ok || !bytes.Equal(got, want) || !bytes.Contains(got, []byte(`"id":"b1","result":{"tools":[`)) {
 		t.Fatalf("batched tools/list: %v %.200s", ok, got)
