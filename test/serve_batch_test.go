@@ -126,3 +126,32 @@ func TestServeBatches(t *testing.T) {
 		t.Fatalf("asked %v; the approved call did not run:\n%s", asked, gated.log)
 	}
 }
+
+// TestServeBatchWithUnsupportedVersion: a batch whose Mcp-Protocol-Version
+// header names a version juju does not speak is refused whole with 400, as
+// the same message sent alone is (MCP: 400 for an unsupported version), and
+// nothing of it runs; each of its messages had been answered an internal
+// error of id null, which no client can match to its request.
+func TestServeBatchWithUnsupportedVersion(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "alpha\n"})
+	srv := startServe(t, root, "--mode", "trusted", "--sandbox", "off")
+	sid := srv.initSession(t, srv.bearer())
+	for _, v := range []string{"1999-01-01", "2025-03-27", "2025-3-26"} {
+		batch := `[{"jsonrpc":"2.0","id":2,"method":"ping"},` + writeCall("b.txt", false) + `]`
+		res, body := srv.raw(t, "POST", "/mcp", batch, merge(srv.bearer(), map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": v}))
+		if res.StatusCode != http.StatusBadRequest || !strings.Contains(body, "unsupported protocol version") {
+			t.Errorf("a batch with Mcp-Protocol-Version %q: %d %.300s, want 400 naming the version", v, res.StatusCode, body)
+		}
+		mustNotExist(t, root, "b.txt")
+	}
+	// The same batch with a version juju speaks is served.
+	res := postBatch(t, srv, `[`+writeCall("b.txt", false)+`]`, merge(srv.bearer(), map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-03-26"}))
+	answered := false
+	sseMessages(t, res, func(m map[string]any) bool {
+		answered = answered || m["id"] == float64(7) && m["result"] != nil
+		return true
+	})
+	if _, err := statIn(root, "b.txt"); err != nil || !answered {
+		t.Fatalf("the batch with a version juju speaks: answered %v, %v", answered, err)
+	}
+}

@@ -25,7 +25,15 @@ import (
 // the whitespace around them), and each message's part is given back once
 // mcp-go has served it, before its answer is written.
 func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte, held *lease) {
-	if v := r.Header.Get(mcp.HeaderProtocolVersion); !batchesAllowed(v) {
+	v := r.Header.Get(mcp.HeaderProtocolVersion)
+	if v != "" && !mcp.IsModernProtocol(v) && !mcp.IsValidProtocolVersion(v) {
+		// As mcp-go refuses a message sent alone (MCP: 400 for an
+		// unsupported version), where each message of the batch was
+		// answered an internal error of id null, which no client matches.
+		writeJSON(w, http.StatusBadRequest, unsupportedVersion(v))
+		return
+	}
+	if !batchesAllowed(v) {
 		writeJSON(w, http.StatusBadRequest, batchRefusal(v))
 		return
 	}
@@ -304,4 +312,11 @@ func (f *front) holdPending(r *http.Request, msgs []json.RawMessage) []pendingRe
 		pending[i] = pendingRequest{cw: cw, unhold: f.cancellable.hold(scope+"\x00"+idKey(msg.id), cw)}
 	}
 	return pending
+}
+
+// unsupportedVersion is the invalid-request error answering a batch whose
+// Mcp-Protocol-Version header names a version juju does not speak.
+func unsupportedVersion(v string) mcp.JSONRPCError {
+	return invalidRequest(nil, fmt.Sprintf("unsupported protocol version %q in the Mcp-Protocol-Version header: send the version initialize agreed (juju speaks %s)",
+		v, strings.Join(mcp.ValidProtocolVersions, ", ")))
 }
