@@ -39,6 +39,9 @@
 //     --full-diff, --pickaxe-all, and for show and diff the options that
 //     add what refs or the index name (--tags, --all, --indexed-objects …)
 //     are refused; status and ls-files take paths only after "--".
+//   - The work tree git reads is the root's: status, diff and ls-files
+//     are refused while the index names a file outside the work tree or
+//     in .git (index.go), which git reads there unchecked.
 //   - Everything after "--" is a path, resolved against the path policy,
 //     and handed to git as a literal pathspec (never a wildcard, and a
 //     name starting with ':' is that file's):
@@ -74,6 +77,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jujutools/juju/hostfns"
@@ -138,8 +142,12 @@ type server struct {
 	// the roots (outsideRoots).
 	ownerFile func(origin string) bool
 	repos     map[string]*repo // by root (real path): the repository pinned at start
-	foreign   map[string]bool  // roots whose .git names a repository juju refused at start
-	log       *slog.Logger
+	// indexClean remembers, by index file, the SHA-256 of the version
+	// checkIndex last found clean.
+	indexMu    sync.Mutex
+	indexClean map[string]string
+	foreign    map[string]bool // roots whose .git names a repository juju refused at start
+	log        *slog.Logger
 }
 
 // New returns the git host function over the policy p.
@@ -166,6 +174,7 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 	}
 	s.env = append(cleanEnv(env), baseEnv...)
 	s.repos, s.foreign = map[string]*repo{}, map[string]bool{}
+	s.indexClean = map[string]string{}
 	var roots []string
 	for _, r := range p.Roots() {
 		roots = append(roots, r.Real)
@@ -459,6 +468,11 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 	}
 	if aerr := checkStore(s.pol, rp); aerr != nil {
 		return nil, nil, aerr
+	}
+	if worktreeReads[name] && !(name == "diff" && (slices.Contains(opts, "--cached") || slices.Contains(opts, "--staged"))) {
+		if aerr := s.checkIndex(ctx, rp); aerr != nil {
+			return nil, nil, aerr
+		}
 	}
 	if name == "commit" && len(paths) == 0 {
 		if aerr := s.checkStaged(ctx, rp, cwd); aerr != nil {
