@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A secret a command staged (git add -f .env) is never committed by
@@ -188,6 +189,18 @@ func TestGitCommitPathsCommitsMoreNamesThanOneProgramTakes(t *testing.T) {
 	}
 	if staged := gitOut(t, root, "diff", "--cached", "--name-only"); staged != "new.go\nother.txt\n" {
 		t.Errorf("the changes staged before are no longer staged alone: %q", staged)
+	}
+	// The same paths again have nothing to commit, and git refuses with
+	// its status on stdout, which names the untracked files, .env among
+	// them. The refusal says so, however many paths were given: the check
+	// of what they stage named them all to one git, which failed past the
+	// kernel's limit, and the refusal passed git's status on.
+	res = s.callFor(3*time.Minute, "git_commit", map[string]any{"message": "again", "paths": paths})
+	if !res.IsError || !strings.HasPrefix(text(res), "INVALID_ARGUMENT: ") || !strings.Contains(text(res), "no change to commit") {
+		t.Errorf("the same paths again: want INVALID_ARGUMENT saying they have no change, got %.2000s", text(res))
+	}
+	if strings.Contains(text(res), ".env") || strings.Contains(text(res), "notes.txt") {
+		t.Errorf("the refusal shows git's status, the untracked secret's name in it: %.2000s", text(res))
 	}
 }
 

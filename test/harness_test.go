@@ -109,7 +109,22 @@ func (s *session) call(tool string, args map[string]any) *mcp.CallToolResult {
 }
 
 func (s *session) callErr(tool string, args map[string]any) (*mcp.CallToolResult, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	return s.callErrFor(60*time.Second, tool, args)
+}
+
+// callFor is call with a time of its own, for a call of thousands of
+// paths on a loaded machine.
+func (s *session) callFor(d time.Duration, tool string, args map[string]any) *mcp.CallToolResult {
+	s.t.Helper()
+	res, err := s.callErrFor(d, tool, args)
+	if err != nil {
+		s.t.Fatalf("%s: protocol error: %v", tool, err)
+	}
+	return res
+}
+
+func (s *session) callErrFor(d time.Duration, tool string, args map[string]any) (*mcp.CallToolResult, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool

@@ -137,8 +137,11 @@ func gitCommit(_ *juju.Call, in GitCommitArgs) (*juju.Result, error) {
 			}
 			return nil, juju.Errorf(abi.InvalidArgument, "nothing is staged, so nothing was committed; give paths (the files to stage and commit) or all: true (every change git_status shows)")
 		}
+		// What the hooks and git said is on stderr (git runs hooks with
+		// their stdout on its stderr); a refused commit's stdout is git's
+		// status, which names every untracked file, secrets too.
 		var why strings.Builder
-		writeFenced(&why, "git output", juju.Fence(), strings.TrimSpace(r.Stderr+"\n"+string(out)), maxRefusal)
+		writeFenced(&why, "git output", juju.Fence(), strings.TrimSpace(r.Stderr), maxRefusal)
 		return nil, juju.Errorf(abi.Conflict, "git commit was refused (exit %d), nothing was committed; the hooks and git said:\n%s", r.ExitCode, why.String())
 	}
 	res.Hooks = strings.TrimSpace(r.Stderr)
@@ -286,10 +289,23 @@ func addUnstaged(cwd string, paths []string, addErr error) (*abi.GitResult, erro
 // nothingStaged reports whether a refused commit had nothing to commit:
 // no staged change (to paths, when given) and no merge being concluded,
 // which commits even with none.
+//
+// The paths are looked at in batches of at most addBatch bytes, as add
+// stages them: thousands of them passed together more than the kernel
+// lets a program receive, and the diff's failure read as "something is
+// staged".
 func nothingStaged(cwd string, paths []string) bool {
-	out, _, err := git(cwd, append([]string{"diff", "--cached", "--name-only", "-z", "--"}, paths...)...)
-	if err != nil || len(out) > 0 {
-		return false
+	for first := true; first || len(paths) > 0; first = false {
+		n, size := 0, 0
+		for n < len(paths) && (n == 0 || size+argSize(paths[n]) <= addBatch) {
+			size += argSize(paths[n])
+			n++
+		}
+		out, _, err := git(cwd, append([]string{"diff", "--cached", "--name-only", "-z", "--"}, paths[:n]...)...)
+		if err != nil || len(out) > 0 {
+			return false
+		}
+		paths = paths[n:]
 	}
 	r, _, err := juju.Git(abi.GitRequest{Args: []string{"rev-parse", "-q", "--verify", "MERGE_HEAD"}, Cwd: cwd})
 	return err == nil && r.ExitCode != 0
