@@ -147,7 +147,7 @@ func TestGitCommitAllStagesMoreNamesThanOneProgramTakes(t *testing.T) {
 	root := gitRepo(t)
 	n := len(longNamedFiles(t, root))
 	s := startExec(t, root)
-	res := s.call("git_commit", map[string]any{"message": "generated", "all": true})
+	res := s.callFor(3*time.Minute, "git_commit", map[string]any{"message": "generated", "all": true})
 	if res.IsError {
 		t.Fatal(text(res))
 	}
@@ -177,7 +177,7 @@ func TestGitCommitPathsCommitsMoreNamesThanOneProgramTakes(t *testing.T) {
 	}
 	gitOut(t, root, "add", "other.txt")
 	s := startExec(t, root)
-	res := s.call("git_commit", map[string]any{"message": "generated", "paths": paths})
+	res := s.callFor(3*time.Minute, "git_commit", map[string]any{"message": "generated", "paths": paths})
 	if res.IsError {
 		t.Fatal(text(res))
 	}
