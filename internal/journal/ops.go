@@ -56,7 +56,11 @@ func (d *draft) parents(s *slot) *abi.Error {
 // file:// URL given as a path makes (file:///tmp/a.md made file:/tmp/a.md
 // in the workspace), and a new name that begins or ends in white space
 // ("notes.md "), which listings show as if it were not there, so that the
-// model's next read of the name it sees answers NOT_FOUND.
+// model's next read of the name it sees answers NOT_FOUND. A new name
+// holding a backslash is refused too: on Unix it is a letter of the name,
+// so "src\main.go", written as on Windows, made one file of that name at
+// the top instead of main.go in the folder src. A name that already has a
+// backslash is read, edited, moved and deleted as it is.
 func tilde(rel, display, what string) *abi.Error {
 	switch {
 	case rel == "~":
@@ -66,6 +70,8 @@ func tilde(rel, display, what string) *abi.Error {
 	}
 	if name := path.Base(rel); strings.TrimSpace(name) != name {
 		return abi.Errorf(abi.InvalidArgument, "%s would make a name that begins or ends in white space (%s), which listings show as if it were not there; pass the path without it", abi.Quote(display), abi.Quote(name))
+	} else if strings.Contains(name, `\`) {
+		return abi.Errorf(abi.InvalidArgument, "%s would make a %s named %s: juju separates folders with / only, and here a \\ is a letter of a name, not a folder separator; pass %s to use folders (a name that really holds a backslash can be made with a command)", abi.Quote(display), what, abi.Quote(name), abi.Quote(strings.ReplaceAll(display, `\`, "/")))
 	}
 	return nil
 }
