@@ -83,10 +83,10 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 // openWorkspace opens the workspace made of roots (the current folder when
 // none) as juju stdio does, with the owner's config file (configFile, as
 // --config names it, else config.toml): its deny and secret globs, and its
-// state folder. It returns the folder above
-// that juju served, when this workspace has no audit log and one above
-// has (workspaceAbove).
-func openWorkspace(roots []string, configFile string) (ws *workspace.Workspace, resolved []string, above string, err error) {
+// state folder. It returns the sentence that points to the workspace
+// juju served, when this workspace has no audit log and one above it,
+// or one of the same roots in another order, has (workspaceHint).
+func openWorkspace(roots []string, configFile string) (ws *workspace.Workspace, resolved []string, hint string, err error) {
 	dirs, err := config.DefaultDirs()
 	if err != nil {
 		return nil, nil, "", err
@@ -107,7 +107,7 @@ func openWorkspace(roots []string, configFile string) (ws *workspace.Workspace, 
 	if err != nil {
 		return nil, nil, "", err
 	}
-	return ws, s.Roots, workspaceAbove(dirs, s.Roots, audit.FileName), nil
+	return ws, s.Roots, workspaceHint(dirs, s.Roots, audit.FileName, "audit", "its log of calls"), nil
 }
 
 func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
@@ -118,7 +118,7 @@ func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	ws, roots, above, err := openWorkspace(o.roots, o.configFile)
+	ws, roots, hint, err := openWorkspace(o.roots, o.configFile)
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
 	}
 	if len(entries) == 0 {
 		fmt.Fprintf(w, "No tool calls recorded for the workspace %s%s.\n", visible.Join(roots, ", "), sinceWords(o.since))
-		if hint := aboveHint("audit", "its log of calls", above); hint != "" {
+		if hint != "" {
 			fmt.Fprintln(w, hint)
 		}
 		return nil

@@ -138,7 +138,7 @@ func runRollback(ctx context.Context, o *rollbackOptions, rootsGiven bool, args 
 		// making its journal (to list or to prune), and point to the
 		// workspace above when the owner stands in a subfolder of the one
 		// juju served.
-		return noJournal(w, o, args, s.Roots, workspaceAbove(dirs, s.Roots, journal.FileName))
+		return noJournal(w, o, args, s.Roots, workspaceHint(dirs, s.Roots, journal.FileName, "rollback", "its journal of changes"))
 	}
 	// A change a juju left halfway as it died (killed, the machine down)
 	// is settled first, and the owner told, so that the list shows the
@@ -309,9 +309,8 @@ func (c *causeLog) last() string {
 }
 
 // noJournal answers juju rollback in a workspace that has no journal yet.
-func noJournal(w io.Writer, o *rollbackOptions, args []string, roots []string, above string) error {
+func noJournal(w io.Writer, o *rollbackOptions, args []string, roots []string, hint string) error {
 	where := "the workspace " + visible.Join(roots, ", ")
-	hint := aboveHint("rollback", "its journal of changes", above)
 	if o.prune {
 		if o.json {
 			return writeJSON(w, &journal.PruneResult{})
