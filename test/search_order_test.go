@@ -3,6 +3,7 @@ package test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -49,4 +50,61 @@ func TestSearchAnswersInPathOrder(t *testing.T) {
 	if own := answers(start(t, root)); fmt.Sprint(own) != fmt.Sprint(first) {
 		t.Errorf("rg and juju's own search answered the same search differently")
 	}
+}
+
+// Under maxResults, search_code keeps the first files in path order, in
+// every mode and with either engine: the cut stopped at whichever files
+// rg's threads (or the host's own search) finished first, so the same
+// search over the same files kept other files each time, and rg and the
+// host's search kept different ones.
+func TestSearchCutKeepsTheFirstFilesInPathOrder(t *testing.T) {
+	files := map[string]string{}
+	var paths []string
+	for d := range 16 {
+		for f := range 16 {
+			p := fmt.Sprintf("d%02d/f%02d.txt", d, f)
+			files[p] = strings.Repeat("needle\n", 1+(d*f)%7)
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	root := workspace(t, files)
+	// content mode, maxResults 7: the lines of the first files in path
+	// order, the last of them cut.
+	var want []string
+	for _, p := range paths {
+		for n := range strings.Count(files[p], "\n") {
+			if len(want) < 7 {
+				want = append(want, fmt.Sprintf("%s:%d", p, n+1))
+			}
+		}
+	}
+	check := func(s *session, engine string) {
+		for range 3 {
+			res := s.call("search_code", map[string]any{"pattern": "needle", "maxResults": 7, "contextLines": 1})
+			var got []string
+			for _, f := range structured(t, res)["files"].([]any) {
+				f := f.(map[string]any)
+				for _, m := range f["matches"].([]any) {
+					got = append(got, fmt.Sprintf("%s:%v", f["path"], m.(map[string]any)["line"]))
+				}
+			}
+			if !slices.Equal(got, want) || structured(t, res)["truncated"] != true {
+				t.Errorf("%s, content: kept %q (truncated %v), want %q", engine, got, structured(t, res)["truncated"], want)
+			}
+			for _, mode := range []string{"files", "count"} {
+				res := s.call("search_code", map[string]any{"pattern": "needle", "outputMode": mode, "maxResults": 5})
+				var got []string
+				for _, f := range structured(t, res)["files"].([]any) {
+					got = append(got, f.(map[string]any)["path"].(string))
+				}
+				if !slices.Equal(got, paths[:5]) || structured(t, res)["truncated"] != true {
+					t.Errorf("%s, %s: kept %q (truncated %v), want %q", engine, mode, got, structured(t, res)["truncated"], paths[:5])
+				}
+			}
+		}
+	}
+	check(start(t, root), "rg")
+	withoutRipgrep(t)
+	check(start(t, root), "juju's own search")
 }

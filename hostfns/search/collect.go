@@ -21,7 +21,8 @@ import (
 // names files, and the numbers and columns of their matching lines. The
 // host opens each named file through the policy, reads it, and builds every
 // line it returns from its own read, keeping only the lines it read the
-// same as rg. It stops at the result cap.
+// same as rg. It stops at the result cap; run names the files again in
+// path order when the cap cut files named out of order.
 //
 // Nothing the host did not confirm changes the answer: a candidate not
 // confirmed is dropped without a word (the result's Changed is no longer
@@ -46,7 +47,13 @@ type collector struct {
 	res   *abi.SearchResult
 
 	cur     *file // the file whose candidates are arriving
-	stopped bool  // the cap was reached; rg is killed
+	stopped bool  // the cap or the output bound was reached; rg is killed
+	// capped: the answer is full and a file after it in path order
+	// matches too. Files named out of path order must then be named
+	// again in order (run) for the answer to be the first files.
+	capped bool
+	// readErr is why the last read of nominations ended early, if it did.
+	readErr error
 	// crlf: rg runs with --crlf, which prints a file's last line that
 	// has no line break with a "\r\n" all the same.
 	crlf bool
@@ -61,7 +68,7 @@ type file struct {
 }
 
 // read consumes rg's output. It stops early, with c.stopped set, when the
-// cap is reached, and without it when time runs out.
+// cap is reached or at the output bound, and without it when time runs out.
 func (c *collector) read(r io.Reader) error {
 	lr := &io.LimitedReader{R: r, N: c.s.opts.MaxOutput}
 	err := readRecords(lr, c.line, c.longLine)
@@ -70,6 +77,43 @@ func (c *collector) read(r io.Reader) error {
 		c.stopped = true
 	}
 	return err
+}
+
+// beforeReorder, when a test sets it, runs before a cut search is run
+// again in path order.
+var beforeReorder func()
+
+// reorder finishes the answer of a search cut out of path order and
+// empties the collector for the same search run again in order; it
+// returns the answer, which stands if the second run cannot end.
+func (c *collector) reorder() *abi.SearchResult {
+	c.finish(c.readErr)
+	first := c.res
+	c.restart()
+	if beforeReorder != nil {
+		beforeReorder()
+	}
+	return first
+}
+
+// keepFirst finishes the second, ordered run of a cut search and keeps
+// the first run's answer instead when the second ran out of time: that
+// one was whole under the cap, only not the first files in path order.
+func (c *collector) keepFirst(first *abi.SearchResult) bool {
+	if c.ctx.Err() == nil {
+		return false
+	}
+	c.res = first
+	return true
+}
+
+// restart empties the collector for the same search run again.
+func (c *collector) restart() {
+	if c.cur != nil && c.cur.f != nil {
+		c.cur.f.Close()
+	}
+	c.cur, c.stopped, c.capped, c.readErr = nil, false, false, nil
+	c.res = &abi.SearchResult{Engine: c.res.Engine, Files: []abi.SearchFile{}}
 }
 
 // line handles one line of rg's output. rg prints each file's lines
@@ -183,6 +227,13 @@ func number(b []byte) (int, []byte, bool) {
 // output could not be read whole is truncated.
 func (c *collector) finish(readErr error) {
 	c.flush()
+	c.trim()
+	if c.res.Truncated && len(c.res.Files) > 0 {
+		// Long lines of files past the cut came from files read before
+		// the answer was full, in whatever order they were named.
+		last := c.last()
+		c.res.LongLines = slices.DeleteFunc(c.res.LongLines, func(l abi.SearchLine) bool { return comparePaths(l.Path, last) > 0 })
+	}
 	switch {
 	case c.ctx.Err() != nil && !c.stopped:
 		c.res.Partial = true
@@ -198,9 +249,9 @@ func (c *collector) finish(readErr error) {
 // in a different order each time, and rg and the host's search answered
 // it differently (TestSearchAnswersInPathOrder).
 func (c *collector) order() {
-	slices.SortStableFunc(c.res.Files, func(a, b abi.SearchFile) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortStableFunc(c.res.Files, func(a, b abi.SearchFile) int { return comparePaths(a.Path, b.Path) })
 	slices.SortStableFunc(c.res.LongLines, func(a, b abi.SearchLine) int {
-		if n := strings.Compare(a.Path, b.Path); n != 0 {
+		if n := comparePaths(a.Path, b.Path); n != 0 {
 			return n
 		}
 		return a.Line - b.Line
@@ -255,19 +306,18 @@ func (c *collector) flush() {
 	if len(hf.matches) == 0 {
 		return
 	}
-	// The caps, on confirmed lines and files alone: past them, more
-	// matches exist and the search stops.
-	switch {
-	case !c.content() && len(c.res.Files) >= c.max:
-		c.res.Truncated, c.stopped = true, true
+	// The caps, on confirmed lines and files alone. The answer under a
+	// cap is the first files in path order, whatever order rg's threads
+	// (or the host's own search) named them in: a file that sorts after
+	// a full answer only tells that more matches exist.
+	if c.full() {
+		// More matches exist. Named in path order, nothing later can
+		// come first; named out of order, the search is run again in
+		// order (run). Either way this is where it stops.
+		c.res.Truncated, c.stopped, c.capped = true, true, true
 		return
-	case c.content() && c.res.Matches+len(hf.matches) > c.max:
-		hf.matches = hf.matches[:c.max-c.res.Matches]
-		c.res.Truncated, c.stopped = true, true
-		if len(hf.matches) == 0 {
-			return // the files before filled the cap: this one is not named without its lines
-		}
-	case c.req.Mode == abi.SearchCount && len(hf.matches) > abi.MaxFileCount:
+	}
+	if c.req.Mode == abi.SearchCount && len(hf.matches) > abi.MaxFileCount {
 		hf.matches = hf.matches[:abi.MaxFileCount]
 		c.res.Truncated = true // the file holds more: its count stops here
 	}
@@ -281,7 +331,67 @@ func (c *collector) flush() {
 		out.Matches = hf.show(c.req.ContextLines)
 		c.res.Matches += len(out.Matches)
 	}
-	c.res.Files = append(c.res.Files, out)
+	i, _ := slices.BinarySearchFunc(c.res.Files, out.Path, func(a abi.SearchFile, p string) int { return comparePaths(a.Path, p) })
+	c.res.Files = slices.Insert(c.res.Files, i, out)
+	c.cut()
+}
+
+// shown is how much of the answer a file takes against the cap: its
+// lines in content mode, else the file itself.
+func (c *collector) shown(f abi.SearchFile) int {
+	if c.content() {
+		return len(f.Matches)
+	}
+	return 1
+}
+
+// used is how much of the cap the answer takes.
+func (c *collector) used() int {
+	if c.content() {
+		return c.res.Matches
+	}
+	return len(c.res.Files)
+}
+
+// full reports whether the answer holds as much as the cap lets it.
+func (c *collector) full() bool {
+	return len(c.res.Files) > 0 && c.used() >= c.max
+}
+
+// last is the path of the answer's last file in path order.
+func (c *collector) last() string {
+	return c.res.Files[len(c.res.Files)-1].Path
+}
+
+// cut leaves out the last files in path order while the files before them
+// fill the cap alone: more matches exist than the answer holds.
+func (c *collector) cut() {
+	for len(c.res.Files) > 1 && c.used()-c.shown(c.res.Files[len(c.res.Files)-1]) >= c.max {
+		c.drop()
+	}
+	if !c.content() && len(c.res.Files) > c.max {
+		c.drop()
+	}
+}
+
+// drop leaves the answer's last file out.
+func (c *collector) drop() {
+	f := c.res.Files[len(c.res.Files)-1]
+	c.res.Files = c.res.Files[:len(c.res.Files)-1]
+	c.res.Matches -= f.Count + len(f.Matches)
+	c.res.Truncated = true
+}
+
+// trim cuts the last file's lines to the cap, once every file is in.
+func (c *collector) trim() {
+	if !c.content() || c.res.Matches <= c.max {
+		return
+	}
+	last := &c.res.Files[len(c.res.Files)-1]
+	keep := len(last.Matches) - (c.res.Matches - c.max)
+	last.Matches = last.Matches[:keep]
+	c.res.Matches = c.max
+	c.res.Truncated = true
 }
 
 // perFile is the most candidates one file may hold: as many as the
@@ -359,4 +469,19 @@ func (c *collector) globMatch(g, rel string) bool {
 	}
 	ok, _ := doublestar.Match(strings.TrimPrefix(g, "./"), sub)
 	return ok
+}
+
+// comparePaths orders paths as ripgrep's --sort path walks them: name by
+// name, so that a folder's files come before a sibling whose name
+// extends the folder's ("a/b" before "a.txt").
+func comparePaths(a, b string) int {
+	for a != "" && b != "" {
+		x, ra, _ := strings.Cut(a, "/")
+		y, rb, _ := strings.Cut(b, "/")
+		if n := strings.Compare(x, y); n != 0 {
+			return n
+		}
+		a, b = ra, rb
+	}
+	return strings.Compare(a, b)
 }

@@ -56,6 +56,11 @@
 // therefore never leaves the host, whatever the pattern; what rg read can
 // only make some of the root's own matches missing.
 //
+// rg's threads name files in the order they finish them; a search the
+// result cap cuts is therefore run again with --sort=path (one thread),
+// so that the answer under the cap is the first files in path order
+// (the host's own search likewise, on one goroutine over the sorted walk).
+//
 // The host reads lines as rg does with its default encoding (a UTF-8 or
 // UTF-16 byte-order mark makes the file decoded), so that both number and
 // spell lines alike.

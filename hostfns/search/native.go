@@ -295,7 +295,7 @@ func noTextStart(re *syntax.Regexp) *syntax.Regexp {
 // most perFile of them, until the walk ends, ctx ends or w fails (the
 // collector stopped reading). Once ctx ends, no file is begun and the one
 // being searched is left within a regexp call (matchWork).
-func (s *server) nominate(ctx context.Context, req *abi.SearchRequest, r *policy.Resolved, pt *patterns, w io.Writer, perFile int) error {
+func (s *server) nominate(ctx context.Context, req *abi.SearchRequest, r *policy.Resolved, pt *patterns, w io.Writer, perFile int, sorted bool) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	n := &nominator{ctx: ctx, root: r.Root, pt: pt, w: w, perFile: perFile}
@@ -307,7 +307,12 @@ func (s *server) nominate(ctx context.Context, req *abi.SearchRequest, r *policy
 	files := make(chan listed, 256)
 	errs := make(chan error, 1)
 	var wg sync.WaitGroup
-	for range max(2, runtime.GOMAXPROCS(0)) {
+	workers := max(2, runtime.GOMAXPROCS(0))
+	var inOrder []listed // sorted: the walk's files, searched in path order by one goroutine
+	if sorted {
+		workers = 1
+	}
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -336,11 +341,22 @@ func (s *server) nominate(ctx context.Context, req *abi.SearchRequest, r *policy
 				return
 			}
 		}
+		if sorted {
+			inOrder = append(inOrder, listed{f.Rel, f.Info})
+			return
+		}
 		select {
 		case files <- listed{f.Rel, f.Info}:
 		case <-ctx.Done():
 		}
 	})
+	slices.SortFunc(inOrder, func(a, b listed) int { return comparePaths(a.rel, b.rel) })
+	for _, f := range inOrder {
+		select {
+		case files <- f:
+		case <-ctx.Done():
+		}
+	}
 	close(files)
 	wg.Wait()
 	select {

@@ -53,31 +53,26 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 	}
 	defer removeIgnore()
 
-	// No environment at all: nothing of the owner's reaches rg.
-	cmd := proc.Command(ctx, r.Root.Real, nil, append([]string{s.rg}, s.argv(req, r.Rel, ignoreFile, perFile(req.Mode, max))...)...)
-	stderr := proc.NewCapped(4 << 10)
-	cmd.Stderr = stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, nil, s.internal(err)
+	waitErr, stderr, aerr := s.ripgrep(ctx, req, r, c, ignoreFile, false)
+	if aerr != nil {
+		return nil, nil, aerr
 	}
-	if err := cmd.Start(); err != nil {
-		if proc.TooLong(err) {
-			return nil, nil, abi.Errorf(abi.TooLarge, "the search's arguments are longer together than the system lets ripgrep receive; use a shorter pattern or glob")
+	if c.capped && ctx.Err() == nil {
+		// rg's threads named files in the order they finished them, so
+		// the files that filled the cap need not be the first in path
+		// order: the search is run again on one thread in path order,
+		// which stops as soon as the answer is full.
+		first := c.reorder()
+		waitErr, stderr, aerr = s.ripgrep(ctx, req, r, c, ignoreFile, true)
+		if c.keepFirst(first) {
+			return c.res, nil, nil
 		}
-		return nil, nil, s.internal(err)
+		if aerr != nil {
+			return nil, nil, aerr
+		}
 	}
-	if err := proc.LimitData(cmd.Process.Pid, rgMaxData); err != nil {
-		s.log.Warn("search: rg's memory cap could not be set", "err", err)
-	}
-
-	readErr := c.read(out)
-	if c.stopped || readErr != nil {
-		_ = cmd.Process.Kill()
-	}
-	_, _ = io.Copy(io.Discard, out)
-	waitErr := cmd.Wait()
-	c.finish(readErr)
+	c.finish(c.readErr)
+	readErr := c.readErr
 
 	var exit *exec.ExitError
 	if errors.As(waitErr, &exit) && !c.stopped && readErr == nil && ctx.Err() == nil {
@@ -101,6 +96,38 @@ func (s *server) run(ctx context.Context, req *abi.SearchRequest, r *policy.Reso
 	return c.res, nil, nil
 }
 
+// ripgrep runs rg once for req into c, in path order when sorted, and
+// returns how it ended and what it wrote on stderr.
+func (s *server) ripgrep(ctx context.Context, req *abi.SearchRequest, r *policy.Resolved, c *collector, ignoreFile string, sorted bool) (error, *proc.Capped, *abi.Error) {
+	args := s.argv(req, r.Rel, ignoreFile, perFile(req.Mode, c.max))
+	if sorted {
+		args = append([]string{"--sort=path"}, args...)
+	}
+	// No environment at all: nothing of the owner's reaches rg.
+	cmd := proc.Command(ctx, r.Root.Real, nil, append([]string{s.rg}, args...)...)
+	stderr := proc.NewCapped(4 << 10)
+	cmd.Stderr = stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, s.internal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		if proc.TooLong(err) {
+			return nil, nil, abi.Errorf(abi.TooLarge, "the search's arguments are longer together than the system lets ripgrep receive; use a shorter pattern or glob")
+		}
+		return nil, nil, s.internal(err)
+	}
+	if err := proc.LimitData(cmd.Process.Pid, rgMaxData); err != nil {
+		s.log.Warn("search: rg's memory cap could not be set", "err", err)
+	}
+	c.readErr = c.read(out)
+	if c.stopped || c.readErr != nil {
+		_ = cmd.Process.Kill()
+	}
+	_, _ = io.Copy(io.Discard, out)
+	return cmd.Wait(), stderr, nil
+}
+
 // runNative is run where the host has no rg: the host nominates the lines
 // itself (native.go) and the collector checks them as it checks rg's.
 func (s *server) runNative(ctx context.Context, req *abi.SearchRequest, r *policy.Resolved, c *collector) (*abi.SearchResult, []byte, *abi.Error) {
@@ -109,28 +136,47 @@ func (s *server) runNative(ctx context.Context, req *abi.SearchRequest, r *polic
 		return nil, nil, patternError(err, goReason(err))
 	}
 	c.res.Engine = "juju"
+	readErr := s.nominateInto(ctx, req, r, pt, c, false)
+	if c.capped && ctx.Err() == nil {
+		// Named as the goroutines finished the files: again in path
+		// order, as rg is run again (run).
+		first := c.reorder()
+		readErr = s.nominateInto(ctx, req, r, pt, c, true)
+		if c.keepFirst(first) {
+			return c.res, nil, nil
+		}
+	}
+	c.finish(readErr)
+	return c.res, nil, nil
+}
+
+// nominateInto runs the host's own search into c, in path order when
+// sorted, and returns why reading its nominations ended early, if it did.
+func (s *server) nominateInto(ctx context.Context, req *abi.SearchRequest, r *policy.Resolved, pt *patterns, c *collector, sorted bool) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	pr, pw := io.Pipe()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		pw.CloseWithError(s.nominate(ctx, req, r, pt, pw, perFile(req.Mode, c.max)))
+		pw.CloseWithError(s.nominate(ctx, req, r, pt, pw, perFile(req.Mode, c.max), sorted))
 	}()
 	// At the deadline the collector stops reading, even while a file is
 	// being searched.
 	stop := context.AfterFunc(ctx, func() { pw.CloseWithError(ctx.Err()) })
 	defer stop()
 	readErr := c.read(pr)
+	c.readErr = readErr
 	pr.Close() // a nominator still writing stops
 	// The nominators stop within a regexp call of the pipe's closing or
 	// of ctx's end (matchWork); the answer waits for them nativeStopWait
-	// at most. One that is later still ends: run cancels ctx as it
+	// at most. One that is later still ends: ctx is cancelled as this
 	// returns.
 	select {
 	case <-done:
 	case <-time.After(nativeStopWait):
 	}
-	c.finish(readErr)
-	return c.res, nil, nil
+	return readErr
 }
 
 // nativeStopWait is how long an answer waits for the host's own search to
