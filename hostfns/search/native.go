@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -95,6 +96,12 @@ type patterns struct {
 	// crlf: a \r before a line's \n is left out of what the pattern
 	// reads, as rg's --crlf does (see crlf).
 	crlf bool
+	// firstBytes and restBytes are first and rest for a line that is not
+	// UTF-8, read through ctxRunes with invalid set: "." and (?s). match
+	// only characters, as in rg, so a byte that is not UTF-8 is matched
+	// by no part of a pattern (Go reads it as U+FFFD, which ., \S or
+	// [^a] match; rg matches it with none of them).
+	firstBytes, restBytes *regexp.Regexp
 }
 
 // compilePattern compiles req's pattern as rg reads it: literal or a
@@ -138,6 +145,9 @@ func compilePattern(req *abi.SearchRequest) (*patterns, error) {
 		pt.needles = lits
 	}
 	pt.crlf = crlf(req)
+	if err := pt.compileBytes(p); err != nil {
+		return nil, err
+	}
 	if !anchorsText(t) {
 		if !pt.crlf { // (?m)$ does not match before \r\n
 			pt.whole, _ = regexp.Compile("(?m)" + p)
@@ -149,6 +159,51 @@ func compilePattern(req *abi.SearchRequest) (*patterns, error) {
 	}
 	return pt, nil
 }
+
+// compileBytes compiles p's firstBytes and restBytes: p with every "any
+// character" made a class of the characters it matches.
+func (pt *patterns) compileBytes(p string) error {
+	t, err := syntax.Parse(p, syntax.Perl)
+	if err != nil {
+		return err
+	}
+	if pt.firstBytes, err = regexp.Compile(onlyChars(t).String()); err != nil {
+		return err
+	}
+	pt.restBytes = pt.firstBytes
+	if lines, err := syntax.Parse(p, syntax.Perl&^syntax.OneLine); err == nil && anchorsText(lines) {
+		if rest, err := regexp.Compile(onlyChars(noTextStart(lines)).String()); err == nil {
+			pt.restBytes = rest
+		}
+	}
+	return nil
+}
+
+// onlyChars returns re with "." and (?s). as classes of characters, which
+// the rune ctxRunes gives for a byte that is not UTF-8 (notUTF8) is not.
+// The classes end at U+10FFFE: Go compiles a class of every character
+// back into "any rune", which matches notUTF8 too, so they leave out the
+// last code point, a noncharacter, which a line not UTF-8 hardly holds.
+func onlyChars(re *syntax.Regexp) *syntax.Regexp {
+	cp := *re
+	switch re.Op {
+	case syntax.OpAnyCharNotNL:
+		cp = syntax.Regexp{Op: syntax.OpCharClass, Flags: re.Flags, Rune: []rune{0, '\n' - 1, '\n' + 1, unicode.MaxRune - 1}}
+	case syntax.OpAnyChar:
+		cp = syntax.Regexp{Op: syntax.OpCharClass, Flags: re.Flags, Rune: []rune{0, unicode.MaxRune - 1}}
+	}
+	cp.Sub = make([]*syntax.Regexp, len(re.Sub))
+	for i, sub := range re.Sub {
+		cp.Sub[i] = onlyChars(sub)
+	}
+	return &cp
+}
+
+// notUTF8 is the rune ctxRunes gives, with invalid set, for a byte that is
+// not UTF-8: past the last character, so no class matches it, and not
+// negative, which Go's regexp takes for the end of the text ($ would
+// match before it).
+const notUTF8 = unicode.MaxRune + 1
 
 // Bounds of patterns.needles: more texts, or shorter ones, would cost more
 // than they save.
@@ -546,7 +601,18 @@ func (n *nominator) line(rec *records, num int, ln []byte) bool {
 		m = m[:len(m)-1]
 	}
 	var at []int
-	if len(m) <= n.pt.block {
+	if !utf8.Valid(m) {
+		// A byte that is not UTF-8 is matched by no part of the
+		// pattern, as in rg (patterns.firstBytes).
+		re = n.pt.restBytes
+		if num == 1 {
+			re = n.pt.firstBytes
+		}
+		at = re.FindReaderIndex(&ctxRunes{ctx: n.ctx, b: m, every: n.pt.block, invalid: true})
+		if n.ctx.Err() != nil {
+			return false
+		}
+	} else if len(m) <= n.pt.block {
 		at = re.FindIndex(m)
 	} else {
 		// One call over a line this long could run past the deadline.
@@ -569,6 +635,9 @@ type ctxRunes struct {
 	b     []byte
 	every int
 	n     int
+	// invalid: a byte that is not UTF-8 is read as notUTF8, which no
+	// class matches, instead of RuneError.
+	invalid bool
 }
 
 func (r *ctxRunes) ReadRune() (rune, int, error) {
@@ -578,6 +647,9 @@ func (r *ctxRunes) ReadRune() (rune, int, error) {
 	c, size := rune(r.b[0]), 1
 	if c >= utf8.RuneSelf {
 		c, size = utf8.DecodeRune(r.b)
+		if r.invalid && c == utf8.RuneError && size == 1 {
+			c = notUTF8
+		}
 	}
 	r.b = r.b[size:]
 	return c, size, nil
