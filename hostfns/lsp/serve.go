@@ -65,7 +65,7 @@ type target struct {
 
 // targetOf resolves path and finds its server. A file of no known
 // language, or of one no server is registered for, is answered
-// Unregistered (res non-nil).
+// Unregistered (res non-nil), with the root holding the file.
 func (m *Manager) targetOf(p string) (*target, *abi.LSPResult, *abi.Error) {
 	if p == "" {
 		return nil, nil, abi.Errorf(abi.InvalidArgument, "path is required: the source file to ask about")
@@ -74,13 +74,17 @@ func (m *Manager) targetOf(p string) (*target, *abi.LSPResult, *abi.Error) {
 	if e != nil {
 		return nil, nil, e
 	}
+	root := ""
+	if d := m.pol.Display(r.Root, "."); d != "." {
+		root = d
+	}
 	lang, ok := abi.LanguageOf(r.Rel)
 	if !ok {
-		return nil, &abi.LSPResult{Unregistered: true}, nil
+		return nil, &abi.LSPResult{Unregistered: true, Root: root}, nil
 	}
 	reg, ok := lspconfig.For(m.opts.Servers, lang.Name)
 	if !ok {
-		return nil, &abi.LSPResult{Unregistered: true, Language: lang.Name}, nil
+		return nil, &abi.LSPResult{Unregistered: true, Language: lang.Name, Root: root}, nil
 	}
 	return &target{res: r, lang: lang, reg: reg, root: m.roots.find(r, reg.RootMarkers)}, nil, nil
 }

@@ -42,9 +42,9 @@ func findReferences(_ *juju.Call, in FindReferencesArgs) (*juju.Result, error) {
 		}
 		if def == nil {
 			if server != "" {
-				return wordMatches(in, in.Symbol, "", "the language server "+server+" found no declaration of "+in.Symbol+" inside the workspace to ask for its references (check the name with find_symbol query, or give path, line and column of a use)")
+				return wordMatches(in, in.Symbol, "", "the language server "+server+" found no declaration of "+in.Symbol+" inside the workspace to ask for its references (check the name with find_symbol query, or give path, line and column of a use)", ".")
 			}
-			return wordMatches(in, in.Symbol, "", "")
+			return wordMatches(in, in.Symbol, "", "", ".")
 		}
 		path, line, column, name = def.Path, def.Line, def.Column, in.Symbol
 	} else if in.Path == "" || in.Line == 0 || in.Column == 0 {
@@ -64,7 +64,7 @@ func findReferences(_ *juju.Call, in FindReferencesArgs) (*juju.Result, error) {
 				return nil, juju.Errorf(abi.InvalidArgument, "no identifier at %s; point line and column at a name", position(path, line, column))
 			}
 		}
-		return wordMatches(in, name, res.Language, "")
+		return wordMatches(in, name, res.Language, "", rootScope(res))
 	}
 	out := LocationsResult{Source: sourceLSP, Server: res.Server, Symbol: name, Locations: []Location{}, Truncated: res.Truncated}
 	for _, l := range res.Locations {
@@ -93,9 +93,10 @@ func resolveSymbol(symbol, scope string) (def *Symbol, server string, err error)
 // wordMatches lists whole-word matches of name: the fallback without a
 // language server, or when the servers found no declaration of name in
 // the workspace (why says so; otherwise the note says how to register one).
-func wordMatches(in FindReferencesArgs, name, language, why string) (*juju.Result, error) {
+// They are looked for in scope, the root holding the file asked about, or
+// in the path given with a symbol.
+func wordMatches(in FindReferencesArgs, name, language, why, scope string) (*juju.Result, error) {
 	_, leaf := splitNamePath(name)
-	scope := "."
 	if in.Symbol != "" && in.Path != "" {
 		scope = in.Path
 	}

@@ -42,7 +42,7 @@ func goToDefinition(_ *juju.Call, in PositionArgs) (*juju.Result, error) {
 		return nil, err
 	}
 	if res.Unregistered {
-		return heuristicDefinition(in, res.Language)
+		return heuristicDefinition(in, res.Language, rootScope(res))
 	}
 	out := LocationsResult{Source: sourceLSP, Server: res.Server, Locations: []Location{}, Truncated: res.Truncated}
 	for _, l := range res.Locations {
@@ -58,8 +58,9 @@ func goToDefinition(_ *juju.Call, in PositionArgs) (*juju.Result, error) {
 	return renderLocations("Definition", &out), nil
 }
 
-// heuristicDefinition finds definitions of the name at the position.
-func heuristicDefinition(in PositionArgs, language string) (*juju.Result, error) {
+// heuristicDefinition finds definitions of the name at the position in
+// scope, the root holding the file.
+func heuristicDefinition(in PositionArgs, language, scope string) (*juju.Result, error) {
 	line, err := lineOf(in.Path, in.Line)
 	if err != nil {
 		return nil, err
@@ -68,7 +69,7 @@ func heuristicDefinition(in PositionArgs, language string) (*juju.Result, error)
 	if name == "" {
 		return nil, juju.Errorf(abi.InvalidArgument, "no identifier at %s (the line reads %q); point line and column at a name", position(in.Path, in.Line, in.Column), cutText(line))
 	}
-	syms, cut, err := heuristicFind(".", nil, name, false, 50)
+	syms, cut, err := heuristicFind(scope, nil, name, false, 50)
 	if err != nil {
 		return nil, err
 	}
@@ -79,6 +80,16 @@ func heuristicDefinition(in PositionArgs, language string) (*juju.Result, error)
 			EndColumn: s.Column + len([]rune(s.Name)), Text: s.Text})
 	}
 	return renderLocations("Definition", &out), nil
+}
+
+// rootScope is the folder the heuristic index looks in for a file's
+// names: the workspace root holding the file, which the host names when
+// it is not the first.
+func rootScope(res *abi.LSPResult) string {
+	if res.Root != "" {
+		return res.Root
+	}
+	return "."
 }
 
 // renderLocations writes the text of a locations answer, cutting both

@@ -42,7 +42,12 @@ type LSPResult struct {
 	Status
 	Unregistered bool   `json:"unregistered,omitempty"`
 	Language     string `json:"language,omitempty"`
-	Server       string `json:"server,omitempty"` // the registration that answered
+	// Root is, on an Unregistered answer for a file, the workspace root
+	// holding it as paths are shown: empty for the first root, its
+	// absolute path for another, so that the heuristic index looks for a
+	// name in the file's own root.
+	Root   string `json:"root,omitempty"`
+	Server string `json:"server,omitempty"` // the registration that answered
 	// Locations of definition and references; Symbols of documentSymbols
 	// (a tree) and workspaceSymbols (flat); Diagnostics of diagnostics.
 	Locations   []LSPLocation   `json:"locations,omitempty"`
