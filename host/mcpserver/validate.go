@@ -155,8 +155,12 @@ func problem(tool string, o *outline, e *jsonschema.ValidationError) string {
 			known = node.names
 		}
 		var out []string
-		for _, p := range k.Properties {
-			s := "unknown argument " + strconv.Quote(joinPath(at, p))
+		for i, p := range slices.Sorted(slices.Values(k.Properties)) {
+			if i == maxUnknownNames {
+				out = append(out, fmt.Sprintf("and %d more unknown", len(k.Properties)-i))
+				break
+			}
+			s := "unknown argument " + strconv.Quote(joinPath(at, shortName(p)))
 			if near := nearest(p, known); near != "" {
 				s += fmt.Sprintf(" (did you mean %q?)", near)
 			}
@@ -223,6 +227,27 @@ func problem(tool string, o *outline, e *jsonschema.ValidationError) string {
 	return fmt.Sprintf("the argument %q: %s", at, e.ErrorKind.LocalizedString(english))
 }
 
+// maxUnknownNames is how many unknown argument names one message names,
+// and maxNameBytes how much of each it shows: the names are the client's,
+// and a call of 50,000 made-up names, or of one name 300 KB long, was
+// answered with 74 KB of them.
+const (
+	maxUnknownNames = 8
+	maxNameBytes    = 64
+)
+
+// shortName is name cut to maxNameBytes, on a character's start.
+func shortName(name string) string {
+	if len(name) <= maxNameBytes {
+		return name
+	}
+	n := maxNameBytes
+	for n > 0 && !utf8.RuneStart(name[n]) {
+		n--
+	}
+	return name[:n] + "…"
+}
+
 // plural counts n of a noun whose plural adds an s: 1 item, 2 items.
 func plural(n int, noun string) string {
 	if n == 1 {
@@ -243,7 +268,7 @@ func argPath(loc []string) string {
 		if b.Len() > 0 {
 			b.WriteByte('.')
 		}
-		b.WriteString(seg)
+		b.WriteString(shortName(seg))
 	}
 	return b.String()
 }

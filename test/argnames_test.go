@@ -1,0 +1,46 @@
+package test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// An INVALID_ARGUMENT message names the client's unknown arguments, but
+// only so many and each cut short: a call of one name 300 KB long, or of
+// 50,000 made-up names, was answered with 74 KB of them, the model's whole
+// result spent on its own junk and the cut note in place of what to do.
+func TestUnknownArgumentNamesAreBounded(t *testing.T) {
+	s := start(t, workspace(t, map[string]string{"a.txt": "a\n"}))
+	long := strings.Repeat("k", 300_000)
+	many := map[string]any{"path": "a.txt"}
+	for i := range 50_000 {
+		many[fmt.Sprintf("u%06d", i)] = 1
+	}
+	for _, c := range []struct {
+		name string
+		args map[string]any
+		want []string
+	}{
+		{"one long name", map[string]any{"path": "a.txt", long: 1}, []string{`unknown argument "` + long[:64] + `…"`}},
+		{"many names", many, []string{`unknown argument "u000000"`, `unknown argument "u000007", and 49992 more unknown; read_file takes only: path,`}},
+		{"a long name nested", map[string]any{"todos": []any{map[string]any{"content": "a", "status": "pending", long: 1}}}, []string{`unknown argument "todos[0].` + long[:64] + `…"; "todos[0]" takes only: id, content`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := s.with(t)
+			tool := "read_file"
+			if _, ok := c.args["todos"]; ok {
+				tool = "todo_write"
+			}
+			msg := s.fail(tool, c.args, "INVALID_ARGUMENT")
+			if len(msg) > 2000 || strings.Contains(msg, "juju cut") {
+				t.Errorf("the message is %d bytes: %.300s…", len(msg), msg)
+			}
+			for _, w := range append(c.want, "Correct them and call again") {
+				if !strings.Contains(msg, w) {
+					t.Errorf("the message lacks %q:\n%.600s", w, msg)
+				}
+			}
+		})
+	}
+}
