@@ -20,9 +20,19 @@ type Todo struct {
 	Priority string `json:"priority,omitempty" enum:"high,medium,low" desc:"How much it matters."`
 }
 
+// TodoArg is one item as todo_write takes it: a Todo whose id and
+// content are bounded. The bounds stay out of the output schema, so a
+// list kept before them is still read back as valid structured content.
+type TodoArg struct {
+	ID       string `json:"id,omitempty" max:"100" desc:"A short id of your choosing (default: its position)."`
+	Content  string `json:"content" jsonschema:"required" min:"1" max:"1000" desc:"What to do, in one line."`
+	Status   string `json:"status" jsonschema:"required" enum:"pending,in_progress,completed" desc:"Where it stands."`
+	Priority string `json:"priority,omitempty" enum:"high,medium,low" desc:"How much it matters."`
+}
+
 // TodoWriteArgs are the arguments of todo_write.
 type TodoWriteArgs struct {
-	Todos []Todo `json:"todos" jsonschema:"required" max:"200" desc:"The whole list, replacing the one kept before."`
+	Todos []TodoArg `json:"todos" jsonschema:"required" max:"200" desc:"The whole list, replacing the one kept before."`
 }
 
 // TodoOutput is the structured content of todo_write and todo_read.
@@ -37,7 +47,11 @@ func init() {
 		TodoOutput{}, false, true), todoWrite)
 }
 
-func todoWrite(_ *juju.Call, in TodoWriteArgs) (*juju.Result, error) {
+func todoWrite(_ *juju.Call, args TodoWriteArgs) (*juju.Result, error) {
+	in := TodoOutput{Todos: make([]Todo, len(args.Todos))}
+	for i, t := range args.Todos {
+		in.Todos[i] = Todo(t)
+	}
 	if err := checkBlank(in.Todos); err != nil {
 		return nil, err
 	}
@@ -48,11 +62,23 @@ func todoWrite(_ *juju.Call, in TodoWriteArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, juju.Errorf(abi.Internal, "the list could not be encoded")
 	}
+	text := renderTodos(in.Todos)
+	if n := max(len(text), len(b)); n > maxTodoBytes {
+		return nil, juju.Errorf(abi.InvalidArgument,
+			"the list is %d bytes, more than the %d todo_read can return whole; keep each item to a short line and leave completed items out",
+			n, maxTodoBytes)
+	}
 	if err := juju.StatePut(todoKey, b); err != nil {
 		return nil, err
 	}
-	return juju.Text(renderTodos(in.Todos)).WithStructured(TodoOutput{Todos: in.Todos}), nil
+	return juju.Text(text).WithStructured(TodoOutput{Todos: in.Todos}), nil
 }
+
+// maxTodoBytes bounds the list, as todo_read shows it and as it is kept:
+// a list past what a client takes in one result (SPEC §4) was saved,
+// and todo_read then showed its first items and a cut that no argument
+// could read on from.
+const maxTodoBytes = 64_000
 
 // checkBlank refuses an item whose content, or id when one is given,
 // holds nothing but white space: the schema's minimum length let "   "
