@@ -44,3 +44,16 @@ func TestUnknownArgumentNamesAreBounded(t *testing.T) {
 		})
 	}
 }
+
+// A glob pattern is bounded as search_code's fileGlob is: a 1 MB pattern
+// was searched for, and "No files match" echoed 99 KB of it.
+func TestGlobPatternLengthIsBounded(t *testing.T) {
+	s := start(t, workspace(t, map[string]string{"a.txt": "a\n"}))
+	msg := s.fail("glob_files", map[string]any{"pattern": strings.Repeat("x", 4097)}, "INVALID_ARGUMENT")
+	if !strings.Contains(msg, `"pattern" must be at most 4096 characters long (got 4097)`) {
+		t.Errorf("a 4097-byte pattern: %s", msg)
+	}
+	if got := s.ok("glob_files", map[string]any{"pattern": strings.Repeat("*", 4096)}); !strings.Contains(got, "a.txt") {
+		t.Errorf("a 4096-byte pattern: %.300s", got)
+	}
+}

@@ -12,7 +12,7 @@ import (
 
 // GlobFilesArgs are the arguments of glob_files.
 type GlobFilesArgs struct {
-	Pattern        string `json:"pattern" jsonschema:"required" min:"1" desc:"A doublestar glob matched against paths relative to path, e.g. **/*.go, src/**/*_test.ts, *.{md,txt}."`
+	Pattern        string `json:"pattern" jsonschema:"required" min:"1" max:"4096" desc:"A doublestar glob matched against paths relative to path, e.g. **/*.go, src/**/*_test.ts, *.{md,txt}."`
 	Path           string `json:"path,omitempty" default:"." desc:"The folder to search from (default: the first workspace root)."`
 	SortBy         string `json:"sortBy,omitempty" enum:"name,mtime" default:"name" desc:"name: by path; mtime: most recently modified first."`
 	Offset         int    `json:"offset,omitempty" min:"0" desc:"How many matches to skip, in the order asked for: pass the nextOffset of a cut result to read on."`
