@@ -16,7 +16,8 @@ import (
 // files: glob_files listed them, and the model went on to read or edit
 // them. Every read path answers on them at once and never opens one to
 // read, which on a FIFO would wait for a writer: read_file and read_files
-// refuse them, file_info describes them as "other" without a hash, and
+// refuse them, file_info describes them as "other", names which kind, and
+// gives no hash, and
 // search_code passes over them with either engine, or refuses one named.
 func TestSpecialFilesAreNoMatchesAndNeverRead(t *testing.T) {
 	for _, engine := range []string{"ripgrep", "juju"} {
@@ -57,7 +58,9 @@ func TestSpecialFilesAreNoMatchesAndNeverRead(t *testing.T) {
 				if got := s.ok("read_files", map[string]any{"paths": []string{p, "a.txt"}}); !strings.Contains(got, "INVALID_ARGUMENT") || !strings.Contains(got, "needle") {
 					t.Errorf("read_files %s:\n%s", p, got)
 				}
-				if got := s.ok("file_info", map[string]any{"path": p}); !strings.Contains(got, "type: other") || strings.Contains(got, "sha256") {
+				// "other" alone left the model to decode the mode.
+				kind := map[string]string{"sub/fifo": "named pipe", "to-fifo": "named pipe", "sock": "socket", "zero": "character device"}[p]
+				if got := s.ok("file_info", map[string]any{"path": p}); !strings.Contains(got, "type: other ("+"a "+kind) || strings.Contains(got, "sha256") {
 					t.Errorf("file_info %s:\n%s", p, got)
 				}
 				s.fail("search_code", map[string]any{"pattern": "needle", "path": p}, "INVALID_ARGUMENT")

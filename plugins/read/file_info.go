@@ -27,7 +27,7 @@ func fileInfo(_ *juju.Call, in FileInfoArgs) (*juju.Result, error) {
 		return nil, err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "path: %s\ntype: %s\nsize: %s\nmodified: %s\nmode: %s\n", juju.PathText(st.Path), st.Type, exactSize(st.Size), st.ModTime, st.Mode)
+	fmt.Fprintf(&b, "path: %s\ntype: %s%s\nsize: %s\nmodified: %s\nmode: %s\n", juju.PathText(st.Path), st.Type, specialKind(st), exactSize(st.Size), st.ModTime, st.Mode)
 	if st.Link != "" {
 		fmt.Fprintf(&b, "symlink to: %s\n", juju.PathText(st.Link))
 	}
@@ -38,4 +38,25 @@ func fileInfo(_ *juju.Call, in FileInfoArgs) (*juju.Result, error) {
 		fmt.Fprintf(&b, "sha256: not computed: the file is larger than %d GiB\n", abi.MaxHashBytes>>30)
 	}
 	return juju.Text(b.String()).WithStructured(st), nil
+}
+
+// specialKind says what a path of type other is, from its mode as Go
+// writes it (prw-r--r-- for a named pipe): "other" alone left the model to
+// decode the mode, or to try read_file on a pipe.
+func specialKind(st *abi.StatResult) string {
+	if st.Type != abi.TypeOther || st.Mode == "" {
+		return ""
+	}
+	kind := "a special file"
+	switch {
+	case strings.HasPrefix(st.Mode, "p"):
+		kind = "a named pipe (FIFO)"
+	case strings.HasPrefix(st.Mode, "S"):
+		kind = "a socket"
+	case strings.HasPrefix(st.Mode, "Dc"):
+		kind = "a character device"
+	case strings.HasPrefix(st.Mode, "D"):
+		kind = "a block device"
+	}
+	return " (" + kind + ", not a file: no tool reads or edits it)"
 }
