@@ -57,3 +57,15 @@ func TestGlobPatternLengthIsBounded(t *testing.T) {
 		t.Errorf("a 4096-byte pattern: %.300s", got)
 	}
 }
+
+// read_files of an empty path names it, as "": the message read "the path
+// could not be read: : INVALID_ARGUMENT (the path is empty…)".
+func TestReadFilesNamesAnEmptyPath(t *testing.T) {
+	s := start(t, workspace(t, map[string]string{"a.txt": "a\n"}))
+	for _, paths := range [][]string{{""}, {"", "missing"}} {
+		msg := s.fail("read_files", map[string]any{"paths": paths}, "INVALID_ARGUMENT")
+		if !strings.Contains(msg, `read: "": INVALID_ARGUMENT (the path is empty`) || strings.Contains(msg, ": : ") {
+			t.Errorf("read_files %q: %s", paths, msg)
+		}
+	}
+}

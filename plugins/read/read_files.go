@@ -149,7 +149,11 @@ func allFailed(files []FileRead) error {
 			reasons = append(reasons, fmt.Sprintf("and %d more", len(files)-i))
 			break
 		}
-		reasons = append(reasons, fmt.Sprintf("%s: %s (%s)", juju.PathText(f.Path), f.Error.Code, f.Error.Message))
+		name := juju.PathText(f.Path)
+		if name == "" {
+			name = `""` // an empty path, named so that the sentence still reads
+		}
+		reasons = append(reasons, fmt.Sprintf("%s: %s (%s)", name, f.Error.Code, f.Error.Message))
 	}
 	if len(files) == 1 {
 		return juju.Errorf(files[0].Error.Code, "the path could not be read: %s", reasons[0])
