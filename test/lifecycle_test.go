@@ -356,6 +356,20 @@ func TestInstallFromURL(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "sha256 mismatch") {
 		t.Errorf("wrong --sha256: exit %d, %q", code, errs)
 	}
+	// An author may publish the archive's sha256 (sha256sum's) rather
+	// than the wasm's: juju says which one --sha256 takes, and installs
+	// nothing.
+	archiveSum := sha256.Sum256(buf.Bytes())
+	_, errs, code = cli(t, home, env, "plugins", "install", url, "--sha256", hex.EncodeToString(archiveSum[:]))
+	if code != 1 || !strings.Contains(errs, "is the sha256 of the archive, not of the plugin.wasm it holds") || !strings.Contains(errs, "--sha256 takes the wasm's") {
+		t.Errorf("the archive's sha256: exit %d, %q", code, errs)
+	}
+	local := filepath.Join(t.TempDir(), "reader.tar.gz")
+	os.WriteFile(local, buf.Bytes(), 0o600)
+	_, errs, code = cli(t, home, env, "plugins", "install", local, "--sha256", hex.EncodeToString(archiveSum[:]))
+	if code != 1 || !strings.Contains(errs, "is the sha256 of the archive") {
+		t.Errorf("the archive's sha256 for a file: exit %d, %q", code, errs)
+	}
 	// Without the certificate the download fails: juju does not skip TLS checks.
 	_, errs, code = cli(t, home, nil, "plugins", "install", url, "--sha256", sha)
 	if code != 1 || !strings.Contains(errs, "certificate") {

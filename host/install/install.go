@@ -162,10 +162,11 @@ func Install(ctx context.Context, src string, o Options) (*Result, error) {
 	}
 	defer os.RemoveAll(staging)
 
-	if err := stage(ctx, src, staging, &o); err != nil {
+	archiveSHA, err := stage(ctx, src, staging, &o)
+	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrRefused, err)
 	}
-	m, mdata, wasm, err := check(staging, want)
+	m, mdata, wasm, err := check(staging, want, archiveSHA)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrRefused, err)
 	}
@@ -217,8 +218,9 @@ func Install(ctx context.Context, src string, o Options) (*Result, error) {
 
 // check validates the staged plugin: a complete, valid manifest; its wasm
 // present, within the size cap, and matching both the manifest's sha256
-// and the owner's, when given.
-func check(dir, want string) (*manifest.Manifest, []byte, []byte, error) {
+// and the owner's, when given. archiveSHA is the sha256 of the archive
+// the plugin came in ("" for a folder).
+func check(dir, want, archiveSHA string) (*manifest.Manifest, []byte, []byte, error) {
 	mdata, err := readCapped(filepath.Join(dir, manifest.FileName), manifest.MaxSize)
 	if err != nil {
 		return nil, nil, nil, err
@@ -240,7 +242,14 @@ func check(dir, want string) (*manifest.Manifest, []byte, []byte, error) {
 			m.Wasm.File, got, m.Wasm.SHA256)
 	}
 	if want != "" && got != want {
-		return nil, nil, nil, fmt.Errorf("sha256 mismatch: %s hashes to %s, --sha256 says %s", m.Wasm.File, got, want)
+		// An author who publishes an archive often publishes the sha256
+		// of the archive itself (sha256sum's): the archive is then the
+		// one published, and its wasm's sha256 is the one to pin.
+		if want == archiveSHA {
+			return nil, nil, nil, fmt.Errorf("%s is the sha256 of the archive, not of the %s it holds: --sha256 takes the wasm's (juju plugins build prints it, juju plugins info shows it); the archive is the one whose sha256 you were given, and its wasm's is %s",
+				want, m.Wasm.File, got)
+		}
+		return nil, nil, nil, fmt.Errorf("sha256 mismatch: %s hashes to %s, --sha256 says %s: this is not the wasm whose sha256 you were given, so do not install it; check the sha256 with the plugin's author (it is the wasm's, which juju plugins build prints)", m.Wasm.File, got, want)
 	}
 	// Installed, a module of another ABI than its manifest's would fail
 	// every call as a plugin that cannot be loaded.

@@ -4,6 +4,8 @@ import (
 	"archive/tar"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -40,20 +42,30 @@ func isArchive(src string) bool {
 }
 
 // stage copies the plugin at src (folder, archive or URL) into the empty
-// folder dst: manifest.json and the wasm it names, nothing else.
-func stage(ctx context.Context, src, dst string, o *Options) error {
+// folder dst: manifest.json and the wasm it names, nothing else. It
+// returns the hex sha256 of the archive it read whole, "" for a folder.
+func stage(ctx context.Context, src, dst string, o *Options) (string, error) {
 	switch {
 	case isURL(src):
 		return stageURL(ctx, src, dst, o)
 	case isArchive(src):
 		f, err := os.Open(src)
 		if err != nil {
-			return err
+			return "", err
 		}
 		defer f.Close()
-		return untar(f, dst)
+		h := sha256.New()
+		if err := untar(io.TeeReader(f, h), dst); err != nil {
+			return "", err
+		}
+		// The rest after the gzip stream, if any, belongs to the file's
+		// sha256 too; a plugin archive has none, or little.
+		if _, err := io.Copy(h, io.LimitReader(f, MaxDownloadSize)); err != nil {
+			return "", err
+		}
+		return hex.EncodeToString(h.Sum(nil)), nil
 	default:
-		return stageFolder(src, dst)
+		return "", stageFolder(src, dst)
 	}
 }
 
@@ -219,22 +231,22 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 // stageURL downloads a plugin archive over https, under a size and a time
 // cap, with a progress line, and extracts it.
-func stageURL(ctx context.Context, src, dst string, o *Options) error {
+func stageURL(ctx context.Context, src, dst string, o *Options) (string, error) {
 	u, err := url.Parse(src)
 	if err != nil {
-		return fmt.Errorf("bad URL: %w", err)
+		return "", fmt.Errorf("bad URL: %w", err)
 	}
 	if u.Scheme != "https" {
-		return fmt.Errorf("only https URLs are installed from, not %s://", u.Scheme)
+		return "", fmt.Errorf("only https URLs are installed from, not %s://", u.Scheme)
 	}
 	if u.User != nil {
-		return errors.New("a URL with credentials is not accepted")
+		return "", errors.New("a URL with credentials is not accepted")
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.downloadTimeout())
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return err
+		return "", err
 	}
 	client := o.HTTPClient
 	if client == nil {
@@ -252,36 +264,40 @@ func stageURL(ctx context.Context, src, dst string, o *Options) error {
 	}
 	resp, err := c.Do(req)
 	if err != nil {
-		return fmt.Errorf("downloading: %w", err)
+		return "", fmt.Errorf("downloading: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("downloading: the server answered %s", resp.Status)
+		return "", fmt.Errorf("downloading: the server answered %s", resp.Status)
 	}
 	if resp.ContentLength > MaxDownloadSize {
-		return fmt.Errorf("downloading: the archive is %d bytes, more than the %d MiB limit", resp.ContentLength, MaxDownloadSize>>20)
+		return "", fmt.Errorf("downloading: the archive is %d bytes, more than the %d MiB limit", resp.ContentLength, MaxDownloadSize>>20)
 	}
 	tmp, err := os.CreateTemp(dst, ".download-*")
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
 	// The name is the URL's, percent-decoded: %1b would be an escape
 	// sequence on the owner's terminal, from a URL its author wrote.
 	pw := &progress{w: o.Progress, redraw: isTerminal(o.Progress), total: resp.ContentLength, label: "downloading " + visible.String(path.Base(u.Path))}
-	n, err := io.Copy(io.MultiWriter(tmp, pw), io.LimitReader(resp.Body, MaxDownloadSize+1))
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(tmp, pw, h), io.LimitReader(resp.Body, MaxDownloadSize+1))
 	pw.done(err == nil && n <= MaxDownloadSize)
 	if err != nil {
-		return fmt.Errorf("downloading: %w", err)
+		return "", fmt.Errorf("downloading: %w", err)
 	}
 	if n > MaxDownloadSize {
-		return fmt.Errorf("downloading: the archive is larger than the %d MiB limit", MaxDownloadSize>>20)
+		return "", fmt.Errorf("downloading: the archive is larger than the %d MiB limit", MaxDownloadSize>>20)
 	}
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
-		return err
+		return "", err
 	}
-	return untar(tmp, dst)
+	if err := untar(tmp, dst); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // progress writes "label: 1.2 MiB / 3.4 MiB" on one line, redrawn at most
