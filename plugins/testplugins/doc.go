@@ -14,7 +14,8 @@
 // client takes), taskflood (as many discoverers as a manifest may, each
 // answering the most tasks it may), fetcher (fetches a URL many times in
 // one call, for the audit's bound on the fetches it lists), fakemake (a discoverer whose tasks pass for juju's own make tasks), badutf8 (a
-// structured content that is not UTF-8) and shared (a module that serves two plugins, its own and
+// structured content that is not UTF-8), ints (arguments of Go's sized
+// number types, bounded by their schema) and shared (a module that serves two plugins, its own and
 // test-shared-reader, as core serves core-exec; sharedreader holds the
 // second one's manifest). They are built only by tests, never shipped;
 // their tool names start with test_ so they never collide with core tools.

@@ -48,9 +48,12 @@
 //	enum:"a,b,c"           the allowed values (strings or numbers)
 //	default:"…"            the value used when the argument is absent
 //	min:"…" max:"…"        minimum/maximum for numbers, minLength/maxLength
-//	                       for strings, minItems/maxItems for slices; an
-//	                       integer argument without them is bounded by
-//	                       ±MaxSafeInteger (2^53-1)
+//	                       for strings, minItems/maxItems for slices; a
+//	                       number argument without them is bounded by what
+//	                       its type holds (0 to 255 for a uint8, ±MaxFloat32
+//	                       for a float32), an int, int64 or uint64 by
+//	                       ±MaxSafeInteger (2^53-1); a tag past what the
+//	                       type holds is refused at registration
 //
 // Input objects do not admit unknown properties. juju checks every call
 // against the schema before the plugin runs, and answers arguments that do

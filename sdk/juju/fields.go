@@ -5,6 +5,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -228,20 +229,60 @@ func (f *fieldInfo) parseTags(tag reflect.StructTag) error {
 		n, _ := strconv.ParseFloat(s, 64)
 		*b.dst, *b.num = json.Number(s), &n
 	}
-	if k := base.Kind(); isInteger(k) {
+	if lo, hi, ok := kindRange(base.Kind()); ok {
+		// A number past what the Go type holds would pass the schema and
+		// then fail the SDK's decoding: json.Unmarshal refuses 300 for a
+		// uint8. A tag past it is the author's mistake, said at build.
+		if f.hi != nil && *f.hi > hi {
+			return fmt.Errorf("max %s is more than a %s holds (%s)", f.max, base.Kind(), formatBound(hi))
+		}
+		if f.lo != nil && *f.lo < lo {
+			return fmt.Errorf("min %s is less than a %s holds (%s)", f.min, base.Kind(), formatBound(lo))
+		}
 		if f.hi == nil {
-			hi := float64(MaxSafeInteger)
-			f.max, f.hi, f.safeMax = json.Number(strconv.Itoa(MaxSafeInteger)), &hi, true
+			f.max, f.hi, f.safeMax = json.Number(formatBound(hi)), &hi, true
 		}
 		if f.lo == nil {
-			lo := -float64(MaxSafeInteger)
-			if k >= reflect.Uint {
-				lo = 0
-			}
-			f.min, f.lo, f.safeMin = json.Number(strconv.FormatFloat(lo, 'f', -1, 64)), &lo, true
+			f.min, f.lo, f.safeMin = json.Number(formatBound(lo)), &lo, true
 		}
 	}
 	return nil
+}
+
+// kindRange is the range of numbers a Go kind decodes from JSON, an
+// integer's within ±MaxSafeInteger; ok is false for a kind that is not a
+// bounded number (float64, which holds every JSON number Go decodes).
+func kindRange(k reflect.Kind) (lo, hi float64, ok bool) {
+	switch k {
+	case reflect.Int8:
+		return math.MinInt8, math.MaxInt8, true
+	case reflect.Int16:
+		return math.MinInt16, math.MaxInt16, true
+	case reflect.Int32:
+		return math.MinInt32, math.MaxInt32, true
+	case reflect.Int, reflect.Int64:
+		return -MaxSafeInteger, MaxSafeInteger, true
+	case reflect.Uint8:
+		return 0, math.MaxUint8, true
+	case reflect.Uint16:
+		return 0, math.MaxUint16, true
+	case reflect.Uint32:
+		return 0, math.MaxUint32, true
+	case reflect.Uint, reflect.Uint64, reflect.Uintptr:
+		return 0, MaxSafeInteger, true
+	case reflect.Float32:
+		return -math.MaxFloat32, math.MaxFloat32, true
+	}
+	return 0, 0, false
+}
+
+// formatBound writes a bound as a JSON number: an integer in full, a
+// float32's limit exactly.
+func formatBound(v float64) string {
+	if math.Abs(v) < 1e21 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 func isInteger(k reflect.Kind) bool {

@@ -45,7 +45,7 @@ func TestInputSchema(t *testing.T) {
 		`"mode":{"type":"string","enum":["fast","slow"],"default":"fast"},` +
 		`"count":{"type":"integer","default":3,"minimum":1,"maximum":10},` +
 		`"ratio":{"type":"number"},` +
-		`"size":{"type":"integer","minimum":0,"maximum":9007199254740991},` +
+		`"size":{"type":"integer","minimum":0,"maximum":4294967295},` +
 		`"on":{"type":"boolean"},` +
 		`"tags":{"type":"array","maxItems":2,"items":{"type":"string"}},` +
 		`"nested":{"type":"object","properties":{"depth":{"type":"integer","minimum":0,"maximum":9},"note":{"type":"string"}},"required":["depth"],"additionalProperties":false},` +
@@ -183,9 +183,44 @@ func TestSchemaErrors(t *testing.T) {
 		"chan": reflect.TypeFor[struct {
 			X chan int `json:"x"`
 		}](),
+		"max past a uint8": reflect.TypeFor[struct {
+			X uint8 `json:"x" max:"256"`
+		}](),
+		"min past an int16": reflect.TypeFor[struct {
+			X int16 `json:"x" min:"-32769"`
+		}](),
 	} {
 		if s, err := InputSchema(typ); err == nil {
 			t.Errorf("%s: no error, schema %s", name, s)
+		}
+	}
+}
+
+// A number is bounded by what its Go type holds, so that a value the schema
+// admits always decodes: json.Unmarshal refuses 256 for a uint8.
+func TestSchemaBoundsSizedNumbers(t *testing.T) {
+	type args struct {
+		U8  uint8   `json:"u8"`
+		I16 int16   `json:"i16"`
+		U32 uint32  `json:"u32" min:"1"`
+		I64 int64   `json:"i64"`
+		F32 float32 `json:"f32"`
+		F64 float64 `json:"f64"`
+	}
+	s, err := InputSchema(reflect.TypeFor[args]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"u8":{"type":"integer","minimum":0,"maximum":255}`,
+		`"i16":{"type":"integer","minimum":-32768,"maximum":32767}`,
+		`"u32":{"type":"integer","minimum":1,"maximum":4294967295}`,
+		`"i64":{"type":"integer","minimum":-9007199254740991,"maximum":9007199254740991}`,
+		`"f32":{"type":"number","minimum":-3.4028234663852886e+38,"maximum":3.4028234663852886e+38}`,
+		`"f64":{"type":"number"}`,
+	} {
+		if !strings.Contains(string(s), want) {
+			t.Errorf("schema lacks %s:\n%s", want, s)
 		}
 	}
 }
