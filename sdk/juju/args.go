@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strconv"
+	"strings"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -151,6 +153,14 @@ func applyDefaults(rv reflect.Value) error {
 func (c checker) decodeError(key string, err error, raw json.RawMessage, t reflect.Type) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
+		// A number past what its Go type holds (300 for a uint8) is a
+		// number of the right kind out of range, not a wrong type.
+		if num, ok := strings.CutPrefix(te.Value, "number "); ok {
+			v, perr := strconv.ParseFloat(num, 64)
+			if lo, hi, ok := kindRange(deref(te.Type).Kind()); ok && (perr != nil || v < lo || v > hi) {
+				return c.fail("the argument %s must be from %s to %s (got %s)", quote(join(key, te.Field)), formatBound(lo), formatBound(hi), num)
+			}
+		}
 		return c.fail("the argument %s must be %s, not %s", quote(join(key, te.Field)), jsonKind(te.Type), te.Value)
 	}
 	if !json.Valid(raw) {

@@ -131,3 +131,25 @@ func TestDecodeArgsAfterDecline(t *testing.T) {
 		}
 	}
 }
+
+// A number past what its Go type holds, given to the SDK by a host that
+// does not check the schema first, is out of range, not of a wrong type.
+func TestDecodeArgsNumberPastItsType(t *testing.T) {
+	type args struct {
+		U8 uint8 `json:"u8"`
+		In struct {
+			I16 int16 `json:"i16"`
+		} `json:"in"`
+	}
+	for raw, want := range map[string]string{
+		`{"u8":300}`:           `the argument "u8" must be from 0 to 255 (got 300)`,
+		`{"u8":-1}`:            `the argument "u8" must be from 0 to 255 (got -1)`,
+		`{"in":{"i16":40000}}`: `the argument "in.i16" must be from -32768 to 32767 (got 40000)`,
+		`{"u8":"x"}`:           `the argument "u8" must be an integer, not string`,
+	} {
+		err := decodeArgs("t", json.RawMessage(raw), &args{})
+		if e, ok := AsError(err); !ok || e.Message != want {
+			t.Errorf("%s: got %v, want %q", raw, err, want)
+		}
+	}
+}
