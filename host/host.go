@@ -52,7 +52,10 @@ type Config struct {
 	// Files are juju's own files outside Dirs (the config file it read,
 	// its log file): private to the tools like Dirs, and read-only to a
 	// confined command, wherever they lie.
-	Files           []string
+	Files []string
+	// HiddenFiles are files a confined command cannot read (juju serve's
+	// --token-file), outside the roots like Files.
+	HiddenFiles     []string
 	FetchAllow      []string      // host:port pairs exempt from the private-address block
 	BackgroundAfter time.Duration // a command still running after this becomes a background job
 	Version         string
@@ -297,6 +300,7 @@ func (h *Host) newJobs() *jexec.Manager {
 		Sandboxer:       sandbox.NewDefault(),
 		Private:         h.cfg.Dirs.All(),
 		Files:           h.cfg.Files,
+		HiddenFiles:     h.cfg.HiddenFiles,
 		Programs:        ownPrograms(),
 		Env:             h.cfg.CommandEnv,
 		Ended:           h.bumpEpoch, // a job in the background may have changed files until now

@@ -29,6 +29,9 @@ type Bubblewrap struct {
 //     one inside a Pinned folder lands on top of it. A ReadOnly path that
 //     does not exist is skipped (--ro-bind-try): bwrap cannot bind what is
 //     not there, and creating it to bind it would change the workspace.
+//   - /dev/null bound read-only onto each HiddenFiles file, after all the
+//     rest so that one inside a Write folder is covered too: bwrap's
+//     bind is nodev, so opening it is refused (EACCES).
 //
 // Then: no capabilities, in any set (--cap-drop ALL; bwrap also sets
 // no_new_privs, so none comes back through a setuid or file-capability
@@ -56,6 +59,9 @@ func (b Bubblewrap) Args(p Policy, cwd, keep string, argv []string) []string {
 	}
 	for _, d := range p.ReadOnly {
 		a = append(a, "--ro-bind-try", d, d)
+	}
+	for _, f := range p.HiddenFiles {
+		a = append(a, "--ro-bind", "/dev/null", f)
 	}
 	if b.UserNS {
 		a = append(a, "--unshare-user")

@@ -47,6 +47,12 @@ type Policy struct {
 	// through it systemd's user manager) would run a command outside the
 	// sandbox. Linux only.
 	Hidden []string
+	// HiddenFiles lists files the command cannot read, each covered with
+	// /dev/null on a read-only, nodev mount (so opening it is refused):
+	// juju serve's --token-file, which would let a command call juju as
+	// the owner. Each must exist and lie outside /tmp and Hidden, where
+	// there is nothing to cover. Linux only.
+	HiddenFiles []string
 	// Network allows the network; it is denied otherwise.
 	Network bool
 	// AliveFD, when not 0, is a file descriptor (3 or more) the command is
@@ -349,7 +355,7 @@ func (s *Sandbox) Report() []Availability {
 // Pinned and ReadOnly paths are not: they stand for themselves (AddRoot
 // resolves the root they are in).
 func (p Policy) clean() Policy {
-	return Policy{Write: cleanPaths(outermost(p.Write), true), Pinned: cleanPaths(p.Pinned, false), ReadOnly: cleanPaths(p.ReadOnly, false), Hidden: cleanPaths(p.Hidden, false), Network: p.Network, AliveFD: p.AliveFD, Processes: p.Processes, OuterNet: p.OuterNet}
+	return Policy{Write: cleanPaths(outermost(p.Write), true), Pinned: cleanPaths(p.Pinned, false), ReadOnly: cleanPaths(p.ReadOnly, false), Hidden: cleanPaths(p.Hidden, false), HiddenFiles: cleanPaths(p.HiddenFiles, false), Network: p.Network, AliveFD: p.AliveFD, Processes: p.Processes, OuterNet: p.OuterNet}
 }
 
 // outermost drops the paths that lie inside another of paths.

@@ -110,6 +110,12 @@ func runServe(ctx context.Context, o *serveOptions, errw io.Writer) error {
 	if err := checkAddr(o.addr); err != nil {
 		return usageError{err}
 	}
+	if o.tokenFile != "" {
+		// The default token lies in the config directory, which a
+		// confined command finds empty; a file of the owner's choosing is
+		// covered on its own.
+		o.hiddenFiles = []string{tokenPath(o.tokenFile, config.Dirs{})}
+	}
 	w, err := openServed(&o.stdioOptions, errw)
 	if err != nil {
 		return err

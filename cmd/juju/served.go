@@ -55,6 +55,7 @@ func (w *served) open(o *stdioOptions) error {
 	// state folder: a tool may neither rewrite it nor read the host paths
 	// it names.
 	cfg.Files = append(cfg.Files, workspace.OwnFiles(o.logFile)...)
+	cfg.HiddenFiles = o.hiddenFiles
 	w.host, err = host.New(cfg)
 	return err
 }

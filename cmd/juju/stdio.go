@@ -27,6 +27,9 @@ type stdioOptions struct {
 	configFile    string
 	logFile       string
 	logLevel      string
+	// hiddenFiles are files a confined command cannot read: juju serve's
+	// --token-file.
+	hiddenFiles []string
 
 	// given reports whether the owner gave a flag; a flag not given leaves
 	// the config file's value, or the default.

@@ -11,6 +11,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -71,6 +72,10 @@ type Options struct {
 	// its log file): where one lies inside a root, a confined command may
 	// not write, replace or remove it (guard.go).
 	Files []string
+	// HiddenFiles are files outside the roots a confined command cannot
+	// read (juju serve's --token-file): each is covered for every command
+	// while it exists (sandbox.Policy.HiddenFiles).
+	HiddenFiles []string
 	// Programs are juju's own executables, which it runs outside any
 	// sandbox (juju itself, its sandbox helper): where one lies inside a
 	// root, a confined command may not replace it (guard.go).
@@ -372,11 +377,30 @@ func (m *Manager) sandboxPolicy(network, lifeline bool) sandbox.Policy {
 	p.Pinned = append(p.Pinned, m.guard.pinned...)
 	p.ReadOnly = append(p.ReadOnly, m.guard.readOnly...)
 	p.Hidden = m.hidden
+	p.HiddenFiles = hiddenFiles(m.opts.HiddenFiles, m.hidden)
 	p.Network = network
 	if lifeline && m.alive != nil {
 		p.AliveFD = aliveFD
 	}
 	return p
+}
+
+// hiddenFiles returns the files of files, resolved, that a sandbox can
+// cover: those that exist, not in /tmp or a hidden folder (covered
+// already: bubblewrap would find no file there to bind onto). It looks
+// for each command, as the file may be made after juju starts.
+func hiddenFiles(files, hidden []string) []string {
+	var out []string
+	for _, f := range files {
+		if real, err := filepath.EvalSymlinks(f); err == nil {
+			f = real
+		}
+		if fi, err := os.Stat(f); err != nil || !filepath.IsAbs(f) || fi.IsDir() || policy.Within(f, "/tmp") || slices.ContainsFunc(hidden, func(d string) bool { return policy.Within(f, d) }) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // confine decides whether and how argv runs confined. A job (lifeline) is
