@@ -123,6 +123,8 @@ type Manager struct {
 	// hidden are the session's runtime folders a confined command finds
 	// empty (runtimeFolders).
 	hidden []string
+	// hiddenFiles are Options.HiddenFiles, resolved (resolveFiles).
+	hiddenFiles []string
 
 	// alive is the read end of a pipe whose write end (aliveW) only juju
 	// holds: a sandboxed command gets it (sandbox.Policy.AliveFD), and
@@ -206,6 +208,7 @@ func New(p *policy.Policy, opts Options) *Manager {
 	m.hidden = runtimeFolders(opts.Env, append(append(append(roots, m.caches...), opts.Private...), ownPaths(own)...))
 	keepOwn := append(append(append(append([]string(nil), roots...), m.caches...), m.hidden...), ownPaths(opts.Programs)...)
 	m.hidden = append(m.hidden, ownFolders(opts.Private, keepOwn)...)
+	m.hiddenFiles = resolveFiles(opts.HiddenFiles)
 	for _, d := range m.guard.unguarded {
 		m.log.Warn("a folder of juju's inside a workspace root is reached through a link, which a confined command could point elsewhere; keep juju's folders outside the roots (JUJU_HOME)", "folder", d)
 	}
@@ -377,7 +380,7 @@ func (m *Manager) sandboxPolicy(network, lifeline bool) sandbox.Policy {
 	p.Pinned = append(p.Pinned, m.guard.pinned...)
 	p.ReadOnly = append(p.ReadOnly, m.guard.readOnly...)
 	p.Hidden = m.hidden
-	p.HiddenFiles = hiddenFiles(m.opts.HiddenFiles, m.hidden)
+	p.HiddenFiles = hiddenFiles(m.hiddenFiles, m.hidden)
 	p.Network = network
 	if lifeline && m.alive != nil {
 		p.AliveFD = aliveFD
@@ -385,20 +388,37 @@ func (m *Manager) sandboxPolicy(network, lifeline bool) sandbox.Policy {
 	return p
 }
 
-// hiddenFiles returns the files of files, resolved, that a sandbox can
-// cover: those that exist, not in /tmp or a hidden folder (covered
-// already: bubblewrap would find no file there to bind onto). It looks
-// for each command, as the file may be made after juju starts.
+// hiddenFiles returns the files of files that a sandbox can cover now:
+// those that exist, not in /tmp or a hidden folder (covered already:
+// bubblewrap would find no file there to bind onto). It looks for each
+// command, as the file may be made after juju starts.
 func hiddenFiles(files, hidden []string) []string {
 	var out []string
 	for _, f := range files {
-		if real, err := filepath.EvalSymlinks(f); err == nil {
-			f = real
-		}
-		if fi, err := os.Stat(f); err != nil || !filepath.IsAbs(f) || fi.IsDir() || policy.Within(f, "/tmp") || slices.ContainsFunc(hidden, func(d string) bool { return policy.Within(f, d) }) {
+		if fi, err := os.Lstat(f); err != nil || !fi.Mode().IsRegular() || policy.Within(f, "/tmp") || slices.ContainsFunc(hidden, func(d string) bool { return policy.Within(f, d) }) {
 			continue
 		}
 		out = append(out, f)
+	}
+	return out
+}
+
+// resolveFiles resolves the absolute paths of files through symbolic
+// links once, when juju starts, as the caches are: a link a command
+// planted later (in a cache it may write) does not move the cover. A file
+// not made yet keeps its folder resolved.
+func resolveFiles(files []string) []string {
+	var out []string
+	for _, f := range files {
+		if !filepath.IsAbs(f) {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(f); err == nil {
+			f = real
+		} else if dir, err := filepath.EvalSymlinks(filepath.Dir(f)); err == nil {
+			f = filepath.Join(dir, filepath.Base(f))
+		}
+		out = append(out, filepath.Clean(f))
 	}
 	return out
 }

@@ -153,3 +153,37 @@ func TestOwnFolders(t *testing.T) {
 		t.Errorf("hidden %q, want %q", got, []string{state, config})
 	}
 }
+
+// The files a sandbox covers (juju serve's --token-file) are resolved
+// through links once, at start: a link a command plants later where one
+// was does not move the cover off the file. One not made yet is covered
+// once it exists; one in /tmp or a hidden folder, which the sandbox
+// covers already, is not bound again.
+func TestHiddenFiles(t *testing.T) {
+	base, err := os.MkdirTemp("/var/tmp", "juju-hidden-files-")
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	secret, decoy, later := filepath.Join(base, "secret"), filepath.Join(base, "decoy"), filepath.Join(base, "later")
+	os.WriteFile(secret, []byte("t"), 0o600)
+	os.WriteFile(decoy, []byte("d"), 0o600)
+	link := filepath.Join(base, "link")
+	os.Symlink(secret, link)
+	hidden := filepath.Join(base, "hidden")
+	os.Mkdir(hidden, 0o700)
+	os.WriteFile(filepath.Join(hidden, "tok"), []byte("t"), 0o600)
+	tmp := filepath.Join(t.TempDir(), "tok")
+	os.WriteFile(tmp, []byte("t"), 0o600)
+
+	files := resolveFiles([]string{link, later, filepath.Join(hidden, "tok"), tmp, "relative"})
+	os.Remove(link)
+	os.Symlink(decoy, link)
+	if got, want := hiddenFiles(files, []string{hidden}), []string{secret}; !slices.Equal(got, want) {
+		t.Errorf("covered %q, want %q", got, want)
+	}
+	os.WriteFile(later, []byte("t"), 0o600)
+	if got, want := hiddenFiles(files, []string{hidden}), []string{secret, later}; !slices.Equal(got, want) {
+		t.Errorf("covered %q once made, want %q", got, want)
+	}
+}
