@@ -474,3 +474,31 @@ func TestCleanResolvesOnlyWriteFolders(t *testing.T) {
 		t.Errorf("clean resolved a bound path: %+v", got)
 	}
 }
+
+// TestWrapHiddenFiles: a HiddenFiles file cannot be opened, read or
+// written, nor removed, by the confined command, outside the Write
+// folders and inside one, whose writable bind comes first.
+func TestWrapHiddenFiles(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("Linux")
+	}
+	needBubblewrap(t)
+	root, out := outsideDir(t), outsideDir(t)
+	inside, outside := filepath.Join(root, "token"), filepath.Join(out, "token")
+	for _, f := range []string{inside, outside} {
+		if err := os.WriteFile(f, []byte("TOKEN-OF-THE-OWNER\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := Policy{Write: []string{root}, HiddenFiles: []string{inside, outside}}
+	got, code, mech := runWrapped(t, New(testHelper(t)), p, root,
+		`for f in `+inside+` `+outside+`; do cat $f; echo x > $f || echo refused-write; rm -f $f || echo refused-rm; done; echo end`)
+	if code != 0 || strings.Contains(got, "TOKEN") || strings.Count(got, "refused-write") != 2 || strings.Count(got, "refused-rm") != 2 || !strings.HasSuffix(got, "end\n") {
+		t.Fatalf("%s: exit %d, output:\n%s", mech, code, got)
+	}
+	for _, f := range []string{inside, outside} {
+		if b, err := os.ReadFile(f); err != nil || string(b) != "TOKEN-OF-THE-OWNER\n" {
+			t.Errorf("%s after the command: %q %v", f, b, err)
+		}
+	}
+}
