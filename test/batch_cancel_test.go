@@ -30,16 +30,7 @@ func TestCancelledInABatchIsNotAnswered(t *testing.T) {
 	io.WriteString(r.in, `[`+call(`"a"`, first)+`,{"jsonrpc":"2.0","id":"b","method":"ping"}]`+"\n")
 	waitFor(t, "the batched command to start", func() bool { return running(first) })
 	io.WriteString(r.in, cancel(`"a"`))
-	scanned := make(chan bool, 1)
-	go func() { scanned <- r.out.Scan() }()
-	select {
-	case ok := <-scanned:
-		if !ok {
-			t.Fatal("stdout closed before the batch's answer")
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("no answer to the batch")
-	}
+	r.line(t, "the batch", 30*time.Second)
 	var got []map[string]any
 	if err := json.Unmarshal(r.out.Bytes(), &got); err != nil || len(got) != 1 || got[0]["id"] != "b" {
 		t.Fatalf("the batch whose call was cancelled was answered %.300s, want only the ping's answer", r.out.Text())
@@ -81,16 +72,7 @@ func TestBatchRequestCancelledBeforeItsTurn(t *testing.T) {
 	for _, id := range []string{`"six"`, `6`, `5`} {
 		io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`,"reason":"user"}}`+"\n")
 	}
-	scanned := make(chan bool, 1)
-	go func() { scanned <- r.out.Scan() }()
-	select {
-	case ok := <-scanned:
-		if !ok {
-			t.Fatal("stdout closed before the batch's answer")
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("no answer to the batch")
-	}
+	r.line(t, "the batch", 30*time.Second)
 	var got []map[string]any
 	if err := json.Unmarshal(r.out.Bytes(), &got); err != nil || len(got) != 1 || got[0]["id"] != float64(7) {
 		t.Errorf("the batch whose calls were cancelled was answered %.600s, want only the ping's answer", r.out.Text())

@@ -35,16 +35,7 @@ func TestBatchesOnlyWhereTheProtocolHasThem(t *testing.T) {
 			}
 			io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
 			io.WriteString(r.in, batch("b.txt")+"\n")
-			scanned := make(chan bool, 1)
-			go func() { scanned <- r.out.Scan() }()
-			select {
-			case ok := <-scanned:
-				if !ok {
-					t.Fatalf("%s: stdout closed before the batch's answer", v.version)
-				}
-			case <-time.After(30 * time.Second):
-				t.Fatalf("%s: no answer to the batch", v.version)
-			}
+			r.line(t, v.version+" batch", 30*time.Second)
 			checkBatchAnswer(t, "stdio "+v.version, v.served, r.out.Bytes(), root, "b.txt")
 		}
 	})

@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -27,20 +26,10 @@ import (
 // staged changes and the log still read.
 func TestGitReadsRefuseAnIndexNamingFilesOutsideTheWorkTree(t *testing.T) {
 	root := workspace(t, map[string]string{"a.txt": "a\n", "sub/b.txt": "b\n"})
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
+	git := func(args ...string) string { t.Helper(); return gitIn(t, root, args...) }
 	git("init", "-q", "-b", "main")
-	git("-c", "user.name=O", "-c", "user.email=o@e", "add", ".")
-	git("-c", "user.name=O", "-c", "user.email=o@e", "commit", "-q", "-m", "first")
+	git("add", ".")
+	git("commit", "-q", "-m", "first")
 	out := outside(t)
 	if err := os.WriteFile(filepath.Join(out, "notes.txt"), []byte("OUTSIDE-THE-ROOTS\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -155,23 +155,28 @@ func (r *rawSession) send(t *testing.T, line string) map[string]any {
 // for failures.
 func (r *rawSession) recv(t *testing.T, what string, d time.Duration) map[string]any {
 	t.Helper()
-	line := what
-	done := make(chan bool, 1)
-	var ok bool
-	go func() { ok = r.out.Scan(); done <- true }()
-	select {
-	case <-done:
-	case <-time.After(d):
-		t.Fatalf("no answer to %q", line)
-	}
-	if !ok {
-		t.Fatalf("server closed stdout after %q", line)
-	}
 	var m map[string]any
-	if err := json.Unmarshal(r.out.Bytes(), &m); err != nil {
+	if err := json.Unmarshal(r.line(t, what, d), &m); err != nil {
 		t.Fatalf("stdout carried a non-JSON line: %q", r.out.Text())
 	}
 	return m
+}
+
+// line reads the next line juju writes, as it is (an answer or a batch's
+// array), waiting up to d; what names what it answers, for failures.
+func (r *rawSession) line(t *testing.T, what string, d time.Duration) []byte {
+	t.Helper()
+	done := make(chan bool, 1)
+	go func() { done <- r.out.Scan() }()
+	select {
+	case ok := <-done:
+		if !ok {
+			t.Fatalf("server closed stdout after %q", what)
+		}
+	case <-time.After(d):
+		t.Fatalf("no answer to %q", what)
+	}
+	return r.out.Bytes()
 }
 
 func TestMalformedJSONKeepsServing(t *testing.T) {
