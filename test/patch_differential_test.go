@@ -176,18 +176,6 @@ func caseTree(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-func gitIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
-
 // makePatch writes c's files before and after in scratch folders and
 // returns the patch between them, its paths under the case's folder.
 func makePatch(t *testing.T, c diffCase, folder string) string {
