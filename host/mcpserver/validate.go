@@ -160,7 +160,7 @@ func problem(tool string, o *outline, e *jsonschema.ValidationError) string {
 				out = append(out, fmt.Sprintf("and %d more unknown", len(k.Properties)-i))
 				break
 			}
-			s := "unknown argument " + strconv.Quote(joinPath(at, shortName(p)))
+			s := "unknown argument " + strconv.Quote(joinPath(at, abi.Cut(p, maxNameBytes)))
 			if near := nearest(p, known); near != "" {
 				s += fmt.Sprintf(" (did you mean %q?)", near)
 			}
@@ -236,18 +236,6 @@ const (
 	maxNameBytes    = 64
 )
 
-// shortName is name cut to maxNameBytes, on a character's start.
-func shortName(name string) string {
-	if len(name) <= maxNameBytes {
-		return name
-	}
-	n := maxNameBytes
-	for n > 0 && !utf8.RuneStart(name[n]) {
-		n--
-	}
-	return name[:n] + "…"
-}
-
 // plural counts n of a noun whose plural adds an s: 1 item, 2 items.
 func plural(n int, noun string) string {
 	if n == 1 {
@@ -268,7 +256,7 @@ func argPath(loc []string) string {
 		if b.Len() > 0 {
 			b.WriteByte('.')
 		}
-		b.WriteString(shortName(seg))
+		b.WriteString(abi.Cut(seg, maxNameBytes))
 	}
 	return b.String()
 }
