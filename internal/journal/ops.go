@@ -88,6 +88,10 @@ func (d *draft) setFile(s *slot, content []byte) *abi.Error {
 		return abi.Errorf(abi.InvalidArgument, "%s is a symlink whose target cannot be written; write its target's path instead", abi.Quote(s.display))
 	}
 	mode, meta := s.after.Mode, s.after.Meta // an existing file keeps its own
+	sha := sum(content)
+	if s.after.Kind == kindFile && s.after.SHA256 != sha {
+		mode = written(mode)
+	}
 	if s.after.Kind != kindFile {
 		mode, meta = createMode(s.r.OS, path.Dir(s.rel), 0o666), nil
 		if e := tilde(s.rel, s.display, "file"); e != nil {
@@ -100,7 +104,7 @@ func (d *draft) setFile(s *slot, content []byte) *abi.Error {
 	if e := d.count(s, int64(len(content))); e != nil {
 		return e
 	}
-	s.after, s.post = image{Kind: kindFile, SHA256: sum(content), Mode: mode, Meta: meta}, content
+	s.after, s.post = image{Kind: kindFile, SHA256: sha, Mode: mode, Meta: meta}, content
 	return nil
 }
 
@@ -550,7 +554,11 @@ func (d *draft) linkLeaves(p string) *abi.Error {
 
 // withExec is mode made executable where it can be read, as chmod +x does
 // under the usual umask, or made not executable: git keeps only that bit.
+// A git mode line names the whole mode, which has no setuid or setgid (git
+// apply writes the file without them): a patch that made a setuid file
+// executable made a setuid program, so the mode it sets has neither.
 func withExec(mode fs.FileMode, exec bool) fs.FileMode {
+	mode &^= fs.ModeSetuid | fs.ModeSetgid
 	if exec {
 		return mode | (mode&0o444)>>2
 	}

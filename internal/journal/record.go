@@ -60,6 +60,23 @@ func fileMode(m fs.FileMode) fs.FileMode {
 	return m.Perm() | m&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky)
 }
 
+// written is the mode of a file whose content a change replaces, mode
+// having been its mode: less setuid, and less setgid where its group may
+// execute it (without that, setgid marks mandatory locking, not a program
+// run as the group), as the kernel drops them at a write by a process
+// without CAP_FSETID. The new file is juju's, written with the content the
+// AI chose: keeping the bits made an edit of a setuid program a program
+// that runs as its owner with that content. File capabilities, which vouch
+// for a content too, are dropped beside them (contentBound). A move keeps
+// the mode, and a rollback gives back the mode the file had.
+func written(mode fs.FileMode) fs.FileMode {
+	mode &^= fs.ModeSetuid
+	if mode&0o010 != 0 {
+		mode &^= fs.ModeSetgid
+	}
+	return mode
+}
+
 // fileRec is one path of a change.
 type fileRec struct {
 	Root    int    `json:"root"` // index in the policy's roots
