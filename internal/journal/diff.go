@@ -40,7 +40,8 @@ func fileDiff(s *slot, render bool) (string, int, int) {
 	// A change of the executable bit is written as git writes it, so the
 	// diff applies with git apply and apply_patch alike.
 	header := ""
-	gitLine := fmt.Sprintf("diff --git %s %s\n", text.QuotePath("a/"+s.display), text.QuotePath("b/"+s.display))
+	from, to := text.QuotePath("a/"+gitName(s.display)), text.QuotePath("b/"+gitName(s.display))
+	gitLine := fmt.Sprintf("diff --git %s %s\n", from, to)
 	if s.before.Kind == kindFile && s.after.Kind == kindFile && gitMode(s.before.Mode) != gitMode(s.after.Mode) {
 		header = fmt.Sprintf("%sold mode %s\nnew mode %s\n", gitLine, gitMode(s.before.Mode), gitMode(s.after.Mode))
 	}
@@ -60,7 +61,6 @@ func fileDiff(s *slot, render bool) (string, int, int) {
 		}
 		return header + fmt.Sprintf("Binary or large file %s changed (%d → %d bytes)\n", text.QuotePath(s.display), len(old), len(new)), 0, 0
 	}
-	from, to := text.QuotePath("a/"+s.display), text.QuotePath("b/"+s.display)
 	if s.before.Kind != kindFile {
 		from = "/dev/null"
 	}
@@ -77,6 +77,15 @@ func fileDiff(s *slot, render bool) (string, int, int) {
 		d = fmt.Sprintf("%sdeleted file mode %s\n", gitLine, gitMode(s.before.Mode))
 	}
 	return header + d, added, removed
+}
+
+// gitName is display as a diff names it after its a/ or b/: a path of a
+// root other than the first, shown absolute, without its leading slash,
+// as git diff --no-index writes one ("a/home/me/lib/x.go", not
+// "a//home/me/lib/x.go"). apply_patch reads such a name back as that
+// absolute path (draft.patchName).
+func gitName(display string) string {
+	return strings.TrimPrefix(display, "/")
 }
 
 // gitMode is the mode git records for a file: executable or not.

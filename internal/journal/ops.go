@@ -475,6 +475,7 @@ func (d *draft) patch(diff string) *abi.Error {
 }
 
 func (d *draft) patchFile(fp text.FilePatch) *abi.Error {
+	fp.Old, fp.New = d.patchName(fp.Old), d.patchName(fp.New)
 	var src []byte
 	var st text.Style
 	var from *slot
@@ -537,6 +538,32 @@ func (d *draft) patchFile(fp text.FilePatch) *abi.Error {
 		to.after.Mode = withExec(to.after.Mode, *fp.Exec)
 	}
 	return nil
+}
+
+// patchName is the path a patch's name p (without its a/ or b/) stands
+// for: p itself, or, where p with a slash before it lies in a root other
+// than the first, that absolute path. Such a file is named by its absolute
+// path, and a diff writes it, as git does, without its leading slash
+// (gitName): "a/home/me/lib/x.go" is /home/me/lib/x.go when /home/me/lib
+// is a root, so juju's own diff of it, given back, patches that file, not
+// home/me/lib/x.go under the first root. A path of the first root is
+// written relative to it, and is read so.
+func (d *draft) patchName(p string) string {
+	roots := d.j.pol.Roots()
+	if p == "" || strings.HasPrefix(p, "/") || len(roots) < 2 {
+		return p
+	}
+	abs := "/" + p
+	clean := filepath.Clean(abs)
+	if !filepath.IsAbs(clean) || policy.Within(clean, roots[0].Path) {
+		return p
+	}
+	for _, r := range roots[1:] {
+		if policy.Within(clean, r.Path) {
+			return abs
+		}
+	}
+	return p
 }
 
 // linkLeaves refuses a patch that deletes or renames p when p is a
