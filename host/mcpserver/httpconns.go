@@ -135,6 +135,25 @@ func receiving(r *http.Request) { setBusy(r, false) }
 // received says r has arrived whole: its connection serves it.
 func received(r *http.Request) { setBusy(r, true) }
 
+// answered says r's handler has returned: what is left of its answer,
+// which net/http flushes, waits on the client reading it, so the
+// connection waits as an idle one does, from now, and may make room for a
+// new one. A client that pipelines requests and reads no answer blocks
+// that flush, each time for up to Limits.WriteTimeout: counted in flight,
+// 256 such connections, which need no token (GET /authorize), had juju
+// close every new one, the owner's too, for as long as they went on.
+func answered(r *http.Request) {
+	co, ok := r.Context().Value(connKey{}).(connOf)
+	if !ok {
+		return
+	}
+	co.l.mu.Lock()
+	defer co.l.mu.Unlock()
+	if e, ok := co.l.open[co.c]; ok {
+		e.busy, e.since = false, co.l.now()
+	}
+}
+
 // count is the number of open connections.
 func (l *connLimit) count() int {
 	l.mu.Lock()

@@ -182,6 +182,8 @@ func (f *front) hostsAllowed(r *http.Request) bool {
 func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	tw := &timedWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: f.limits.WriteTimeout}
 	defer tw.done()
+	// Once served, the connection waits on its client to read the answer.
+	defer answered(r)
 	w = tw
 	if r.ContentLength != 0 {
 		// A body may follow. Whoever reads it (readBody, the OAuth
