@@ -110,7 +110,7 @@ func fitCommands(cs []*CommandResult, v func() any) {
 	}
 	for _, c := range cs {
 		if len(c.Command) > listCommand {
-			c.Command = listedCommand(c.Command)
+			c.Command = abi.Cut(c.Command, listCommand)
 			cut := fmt.Sprintf("command cut to its first %d bytes: whole, it passed the most a result carries", listCommand)
 			if c.Note != "" {
 				cut = c.Note + "; " + cut
@@ -125,7 +125,7 @@ func fitCommands(cs []*CommandResult, v func() any) {
 // most budget bytes of it.
 func writeCommand(b *strings.Builder, c CommandResult, fence string, budget int) {
 	b.WriteString("$ ")
-	b.Write(cleanLine(listedCommand(c.Command)))
+	b.Write(cleanLine(abi.Cut(c.Command, listCommand)))
 	b.WriteByte('\n')
 	if c.Error != nil {
 		fmt.Fprintf(b, "%s: %s\n", c.Error.Code, c.Error.Message)

@@ -144,7 +144,7 @@ func listJobs(_ *juju.Call, _ struct{}) (*juju.Result, error) {
 	var b strings.Builder
 	for i := range r.Jobs {
 		c := CommandResult{ExecResult: r.Jobs[i]}
-		c.Command = listedCommand(c.Command)
+		c.Command = abi.Cut(c.Command, listCommand)
 		l.Jobs = append(l.Jobs, c)
 		status := c.State
 		if c.ExitCode != nil {
@@ -175,18 +175,6 @@ func wholeRunes(b []byte) int {
 // listCommand is the most of a command list_jobs shows: up to 96 jobs (64
 // finished, 32 running) of commands up to 64 KiB each, a heredoc that
 // writes a file among them, stay under what a client takes, and a job
-// started long ago is still listed.
+// started long ago is still listed. A longer one is cut with abi.Cut, at a
+// character's start, with an ellipsis.
 const listCommand = 200
-
-// listedCommand is c as list_jobs shows it: its first listCommand bytes,
-// cut at a character's start, and an ellipsis when it was cut.
-func listedCommand(c string) string {
-	if len(c) <= listCommand {
-		return c
-	}
-	n := listCommand
-	for n > 0 && !utf8.RuneStart(c[n]) {
-		n--
-	}
-	return c[:n] + "…"
-}
