@@ -72,7 +72,19 @@ func readSpan(path string, sp span) (*FileText, error) {
 	if err != nil {
 		return nil, err
 	}
-	return shapeLines(res, body, sp)
+	ft, err := shapeLines(res, body, sp)
+	if err == nil && ft.lineCut && ft.content == "" {
+		// A maxBytes below the size of the line's first character left
+		// nothing to show, and reading on by bytes would have started
+		// where this read did: show that character whole, as a read by
+		// bytes does.
+		first, err := readBytes(path, span{byteOffset: res.StartOffset, byteCap: 1})
+		if err != nil {
+			return nil, err
+		}
+		ft.content, ft.Bytes, ft.NextByteOffset = first.content, first.Bytes, first.ByteOffset+int64(first.Bytes)
+	}
+	return ft, err
 }
 
 // lineRequest is the host read of sp's lines of path.
@@ -132,9 +144,16 @@ func shapeLines(res *abi.ReadResult, body []byte, sp span) (*FileText, error) {
 
 // readBytes reads from sp.byteOffset, whatever lines it meets: the way on
 // inside a line too long to show whole. The text starts and stops on
-// whole characters.
+// whole characters (cutBytes), for which the host is asked for UTFMax-1
+// bytes before the offset and 2*(UTFMax-1) more than the cap after it:
+// the character the offset may fall in, and the first character, longer
+// by itself than the cap, which is shown whole. ByteOffset+Bytes is
+// NextByteOffset, so reading on loses no byte and repeats none.
 func readBytes(path string, sp span) (*FileText, error) {
-	res, body, err := juju.ReadFile(abi.ReadRequest{Path: path, Offset: sp.byteOffset, Length: sp.byteCap, MaxBytes: sp.byteCap})
+	const slack = utf8.UTFMax - 1
+	from := max(0, sp.byteOffset-slack)
+	length := sp.byteOffset - from + sp.byteCap + 2*slack
+	res, body, err := juju.ReadFile(abi.ReadRequest{Path: path, Offset: from, Length: length, MaxBytes: length})
 	if err != nil {
 		return nil, err
 	}
@@ -146,16 +165,51 @@ func readBytes(path string, sp span) (*FileText, error) {
 		return nil, juju.Errorf(abi.InvalidArgument, "%s has %s, so byteOffset %d is past its end; pass a byteOffset below %d",
 			juju.PathText(res.Path), exactSize(res.Size), sp.byteOffset, res.Size)
 	}
-	start := sp.byteOffset
-	for i := 0; i < 3 && len(body) > 0 && !utf8.RuneStart(body[0]); i++ {
-		body, start = body[1:], start+1 // inside a character: begin at the next one
+	start, text := cutBytes(body, from, sp.byteOffset, res.Size, sp.byteCap)
+	if len(text) == 0 {
+		return nil, juju.Errorf(abi.InvalidArgument, "%s has %s, and byteOffset %d is inside its last character, so nothing follows it: the file is read to its end",
+			juju.PathText(res.Path), exactSize(res.Size), sp.byteOffset)
 	}
-	ft.content = trimRune(string(body))
+	ft.content = string(text)
 	ft.ByteOffset, ft.Bytes = start, len(ft.content)
 	if end := start + int64(len(ft.content)); end < res.Size {
 		ft.Truncated, ft.NextByteOffset = true, end
 	}
 	return ft, nil
+}
+
+// cutBytes picks the text a read by bytes from offset shows, out of body,
+// the bytes of a file of size bytes from from (up to UTFMax-1 bytes before
+// offset) on, up to byteCap and 2*(UTFMax-1) bytes after offset. When offset
+// falls inside a character (a whole UTF-8 sequence that begins before it)
+// the text starts after that character, else at offset itself, a stray
+// byte of invalid text included, so that reading on from where a read
+// stopped skips nothing. It ends at the last whole character within
+// byteCap bytes of its start, or after the first character when that one
+// alone is longer (so that reading on always moves), or at the file's end.
+// It is empty only when offset is inside the file's last character.
+func cutBytes(body []byte, from, offset, size, byteCap int64) (start int64, text []byte) {
+	start = offset
+	for i := int64(0); i < offset-from && i < int64(len(body)); i++ {
+		if r, n := utf8.DecodeRune(body[i:]); utf8.RuneStart(body[i]) && (r != utf8.RuneError || n > 1) && from+i+int64(n) > offset {
+			start = from + i + int64(n)
+			break
+		}
+	}
+	if start-from >= int64(len(body)) {
+		return start, nil
+	}
+	body = body[start-from:]
+	text = body[:min(int64(len(body)), byteCap)]
+	if start+int64(len(text)) < size { // stopped by the cap, not by the file's end
+		tail := string(text[max(0, len(text)-utf8.UTFMax):]) // all trimRune looks at
+		text = text[:len(text)-len(tail)+len(trimRune(tail))]
+		if len(text) == 0 {
+			_, n := utf8.DecodeRune(body)
+			text = body[:n]
+		}
+	}
+	return start, text
 }
 
 // completeLines returns the body as text with its number of lines. In line
@@ -280,7 +334,9 @@ func render(ft *FileText, numbered bool) string {
 // notice tells the model what part of the file it got and how to go on.
 func notice(ft *FileText) string {
 	if ft.FirstLine == 0 { // a read by bytes
-		what := fmt.Sprintf("bytes %d-%d of %d", ft.ByteOffset, ft.ByteOffset+int64(ft.Bytes), ft.Size)
+		// The range is inclusive, as HTTP's: "bytes 2-4" is three bytes,
+		// and reading on starts at byte 5.
+		what := fmt.Sprintf("bytes %d-%d of %d", ft.ByteOffset, ft.ByteOffset+int64(ft.Bytes)-1, ft.Size)
 		if !ft.Truncated {
 			return fmt.Sprintf("[Showing %s, the end of the file.]", what)
 		}
