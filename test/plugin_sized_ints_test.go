@@ -36,7 +36,7 @@ func TestPluginSizedNumbersBoundedBySchema(t *testing.T) {
 		{"i16", 32768, `the argument "i16" must be at most 32767`},
 		{"u32", uint64(math.MaxUint32) + 1, `the argument "u32" must be at most 4294967295`},
 		{"i32", int64(math.MinInt32) - 1, `the argument "i32" must be at least -2147483648`},
-		{"f32", 1e39, `the argument "f32" must be at most 340282346638528860000000000000000000000`},
+		{"f32", 1e39, `the argument "f32" must be at most 3.4028234663852886e+38 (got 1e+39)`},
 	} {
 		msg := s.fail("test_ints", map[string]any{c.arg: c.val}, "INVALID_ARGUMENT")
 		if !strings.Contains(msg, "do not fit the input schema of test_ints") || !strings.Contains(msg, c.want) {

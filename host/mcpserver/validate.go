@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -205,13 +206,13 @@ func problem(tool string, o *outline, e *jsonschema.ValidationError) string {
 	case *kind.Const:
 		return fmt.Sprintf("the argument %q must be %s, not %s", at, jsonText(k.Want), jsonText(k.Got))
 	case *kind.Minimum:
-		return fmt.Sprintf("the argument %q must be at least %s (got %s)", at, k.Want.RatString(), k.Got.RatString())
+		return fmt.Sprintf("the argument %q must be at least %s (got %s)", at, number(k.Want), number(k.Got))
 	case *kind.Maximum:
-		return fmt.Sprintf("the argument %q must be at most %s (got %s)", at, k.Want.RatString(), k.Got.RatString())
+		return fmt.Sprintf("the argument %q must be at most %s (got %s)", at, number(k.Want), number(k.Got))
 	case *kind.ExclusiveMinimum:
-		return fmt.Sprintf("the argument %q must be more than %s (got %s)", at, k.Want.RatString(), k.Got.RatString())
+		return fmt.Sprintf("the argument %q must be more than %s (got %s)", at, number(k.Want), number(k.Got))
 	case *kind.ExclusiveMaximum:
-		return fmt.Sprintf("the argument %q must be less than %s (got %s)", at, k.Want.RatString(), k.Got.RatString())
+		return fmt.Sprintf("the argument %q must be less than %s (got %s)", at, number(k.Want), number(k.Got))
 	case *kind.MinLength:
 		return fmt.Sprintf("the argument %q must be at least %s long (got %d)", at, plural(k.Want, "character"), k.Got)
 	case *kind.MaxLength:
@@ -225,6 +226,17 @@ func problem(tool string, o *outline, e *jsonschema.ValidationError) string {
 		return e.ErrorKind.LocalizedString(english)
 	}
 	return fmt.Sprintf("the argument %q: %s", at, e.ErrorKind.LocalizedString(english))
+}
+
+// number renders a bound or a number of the call for a message: an int64
+// exactly (9007199254740993 is no float64), any other as abi.Number does,
+// 1e+308 and not its 309 digits, 0.75 and not 3/4.
+func number(r *big.Rat) string {
+	if r.IsInt() && r.Num().IsInt64() {
+		return r.Num().String()
+	}
+	f, _ := r.Float64()
+	return abi.Number(f)
 }
 
 // maxUnknownNames is how many unknown argument names one message names,

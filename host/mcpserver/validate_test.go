@@ -11,7 +11,8 @@ import (
 
 const testSchema = `{"type":"object","properties":{
 	"path":{"type":"string","description":"The file to read.","minLength":1},
-	"offset":{"type":"integer","minimum":1},
+	"offset":{"type":"integer","minimum":1,"maximum":9007199254740991},
+	"ratio":{"type":"number","exclusiveMinimum":0,"maximum":0.5},
 	"mode":{"type":"string","enum":["fast","slow"]},
 	"ops":{"type":"array","minItems":1,"maxItems":2,"items":{"type":"object","properties":{
 		"op":{"type":"string"},"oldString":{"type":"string"}},"required":["op"],"additionalProperties":false}}
@@ -28,10 +29,14 @@ func TestArgumentsMessages(t *testing.T) {
 		{"type", `{"path":42}`, []string{`the argument "path" must be a string, not a number`}},
 		{"integer", `{"path":"a","offset":1.5}`, []string{`the argument "offset" must be an integer, not a number`}},
 		{"minimum", `{"path":"a","offset":-3}`, []string{`the argument "offset" must be at least 1 (got -3)`}},
+		{"huge", `{"path":"a","offset":1e308}`, []string{`the argument "offset" must be at most 9007199254740991 (got 1e+308)`}},
+		{"long", `{"path":"a","offset":-123456789012345678901234567890}`, []string{`must be at least 1 (got -1.2345678901234568e+29)`}},
+		{"fraction", `{"path":"a","ratio":0.75}`, []string{`the argument "ratio" must be at most 0.5 (got 0.75)`}},
+		{"tiny", `{"path":"a","ratio":-1e-300}`, []string{`the argument "ratio" must be more than 0 (got -1e-300)`}},
 		{"minLength", `{"path":""}`, []string{`the argument "path" must be at least 1 character long (got 0)`}},
 		{"minItems", `{"path":"a","ops":[]}`, []string{`the argument "ops" must have at least 1 item (got 0)`}},
 		{"enum", `{"path":"a","mode":"warp"}`, []string{`the argument "mode" must be one of "fast", "slow", not "warp"`}},
-		{"unknown", `{"path":"a","bogus":1}`, []string{`unknown argument "bogus"; t takes only: path, offset, mode, ops`}},
+		{"unknown", `{"path":"a","bogus":1}`, []string{`unknown argument "bogus"; t takes only: path, offset, ratio, mode, ops`}},
 		{"snake case", `{"path":"a","Off_Set":2}`, []string{`unknown argument "Off_Set" (did you mean "offset"?)`}},
 		{"inside a name", `{"file_path":"a"}`, []string{`unknown argument "file_path" (did you mean "path"?)`, `the argument "path" is required`}},
 		{"unknown first", `{"file_path":"a"}`, []string{`: unknown argument "file_path"`}},

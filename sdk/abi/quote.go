@@ -1,6 +1,7 @@
 package abi
 
 import (
+	"math"
 	"strconv"
 	"unicode/utf8"
 )
@@ -34,4 +35,15 @@ func Cut(s string, n int) string {
 		at--
 	}
 	return s[:at] + "…"
+}
+
+// Number renders a number from a call for a message: an integer below
+// 1e21 in full, any other in the shortest form that names it (1e+308,
+// 0.1, 1e-300), never the hundreds of digits a float64 can be written
+// with: a call passing 1e308 was answered with 309 of them.
+func Number(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }

@@ -51,3 +51,22 @@ func TestCut(t *testing.T) {
 		}
 	}
 }
+
+func TestNumber(t *testing.T) {
+	for in, want := range map[float64]string{
+		0:                       "0",
+		-3:                      "-3",
+		9007199254740991:        "9007199254740991",
+		1e20:                    "100000000000000000000",
+		1e21:                    "1e+21",
+		1e308:                   "1e+308",
+		-1.7976931348623157e308: "-1.7976931348623157e+308",
+		0.75:                    "0.75",
+		1e-300:                  "1e-300",
+		123456.789:              "123456.789",
+	} {
+		if got := Number(in); got != want {
+			t.Errorf("Number(%v) = %q, want %q", in, got, want)
+		}
+	}
+}

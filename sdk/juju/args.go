@@ -158,8 +158,9 @@ func (c checker) decodeError(key string, err error, raw json.RawMessage, t refle
 		if num, ok := strings.CutPrefix(te.Value, "number "); ok {
 			v, perr := strconv.ParseFloat(num, 64)
 			if lo, hi, ok := kindRange(deref(te.Type).Kind()); ok && (perr != nil || v < lo || v > hi) {
-				return c.fail("the argument %s must be from %s to %s (got %s)", quote(join(key, te.Field)), formatBound(lo), formatBound(hi), num)
+				return c.fail("the argument %s must be from %s to %s (got %s)", quote(join(key, te.Field)), formatBound(lo), formatBound(hi), shownNumber(num))
 			}
+			return c.fail("the argument %s must be %s, not number %s", quote(join(key, te.Field)), jsonKind(te.Type), shownNumber(num))
 		}
 		return c.fail("the argument %s must be %s, not %s", quote(join(key, te.Field)), jsonKind(te.Type), te.Value)
 	}
@@ -170,6 +171,21 @@ func (c checker) decodeError(key string, err error, raw json.RawMessage, t refle
 		return err
 	}
 	return c.fail("the argument %s could not be decoded: %v", quote(key), err)
+}
+
+// shownNumber is a number's JSON text as a message echoes it: as sent when
+// short, else, when it is an integer a float64 holds, as abi.Number writes
+// it (1e+308, not 309 digits), or else its start and length (a fraction
+// rounded to a float64 could read 1, an integer): the text is the
+// client's, of any length.
+func shownNumber(text string) string {
+	if len(text) <= 24 {
+		return text
+	}
+	if v, err := strconv.ParseFloat(text, 64); err == nil && !strings.Contains(text, ".") {
+		return abi.Number(v)
+	}
+	return text[:16] + "… (a number of " + strconv.Itoa(len(text)) + " characters)"
 }
 
 func jsonKind(t reflect.Type) string {

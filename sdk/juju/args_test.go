@@ -146,6 +146,29 @@ func TestDecodeArgsNumberPastItsType(t *testing.T) {
 		`{"u8":-1}`:            `the argument "u8" must be from 0 to 255 (got -1)`,
 		`{"in":{"i16":40000}}`: `the argument "in.i16" must be from -32768 to 32767 (got 40000)`,
 		`{"u8":"x"}`:           `the argument "u8" must be an integer, not string`,
+		// A number's text is the client's, of any length: a long one is
+		// echoed short.
+		`{"u8":1` + strings.Repeat("0", 308) + `}`:         `the argument "u8" must be from 0 to 255 (got 1e+308)`,
+		`{"u8":1` + strings.Repeat("0", 400) + `}`:         `the argument "u8" must be from 0 to 255 (got 1000000000000000… (a number of 401 characters))`,
+		`{"u8":1.` + strings.Repeat("0", 300) + `1}`:       `the argument "u8" must be an integer, not number 1.00000000000000… (a number of 303 characters)`,
+		`{"in":{"i16":0.` + strings.Repeat("3", 50) + `}}`: `the argument "in.i16" must be an integer, not number 0.33333333333333… (a number of 52 characters)`,
+	} {
+		err := decodeArgs("t", json.RawMessage(raw), &args{})
+		if e, ok := AsError(err); !ok || e.Message != want {
+			t.Errorf("%s: got %v, want %q", raw, err, want)
+		}
+	}
+}
+
+// A number out of its tags' range is echoed short however it was written.
+func TestDecodeArgsEchoesANumberShort(t *testing.T) {
+	type args struct {
+		F float64 `json:"f" min:"0" max:"1"`
+	}
+	for raw, want := range map[string]string{
+		`{"f":1e308}`:   `the argument "f" must be at most 1 (got 1e+308)`,
+		`{"f":-1e-300}`: `the argument "f" must be at least 0 (got -1e-300)`,
+		`{"f":1.5}`:     `the argument "f" must be at most 1 (got 1.5)`,
 	} {
 		err := decodeArgs("t", json.RawMessage(raw), &args{})
 		if e, ok := AsError(err); !ok || e.Message != want {

@@ -145,7 +145,7 @@ func (c checker) bound(f *fieldInfo, at string, n float64, k reflect.Kind) error
 	case reflect.Slice, reflect.Array:
 		least, most = "have at least %s items", "have at most %s items"
 	}
-	got := func() string { return strconv.FormatFloat(n, 'f', -1, 64) }
+	got := func() string { return abi.Number(n) }
 	if f.lo != nil && n < *f.lo {
 		return c.fail("the argument %s must "+least+" (got %s)", quote(at), f.min, got())
 	}
