@@ -78,8 +78,11 @@ func renderFetch(res *abi.FetchResult, body []byte, in FetchURLArgs, fence strin
 	if in.Offset > 0 && in.Offset >= int64(len(body)) {
 		return "", out, juju.Errorf(abi.InvalidArgument, "offset %d is past the end of the page's text (%d bytes); use an offset below that", in.Offset, len(body))
 	}
-	text, next := window(body, in.Offset)
-	out.Offset = in.Offset
+	text, start, next := window(body, in.Offset)
+	if len(text) == 0 && in.Offset > 0 {
+		return "", out, juju.Errorf(abi.InvalidArgument, "offset %d is inside the last character of the page's text (%d bytes), so nothing follows it: the text is read to its end", in.Offset, len(body))
+	}
+	out.Offset = start
 	if next > 0 {
 		out.NextOffset, out.Truncated = next, true
 	}
@@ -95,7 +98,7 @@ func renderFetch(res *abi.FetchResult, body []byte, in FetchURLArgs, fence strin
 		// Escaped controls take more room than the bytes they stand for:
 		// the text shown is cut again to stay within maxText.
 		if used := writeFenced(&b, "web content", fence, string(text), maxText); used < len(text) {
-			out.NextOffset, out.Truncated = in.Offset+int64(used), true
+			out.NextOffset, out.Truncated = start+int64(used), true
 		}
 	}
 	writeCuts(&b, res, out, in)
@@ -104,14 +107,16 @@ func renderFetch(res *abi.FetchResult, body []byte, in FetchURLArgs, fence strin
 
 // window is the part of text shown from offset: at most maxText bytes,
 // cut after a line when one ends in its last quarter, never inside a
-// UTF-8 sequence. next is where the rest starts, 0 when nothing is left.
-func window(text []byte, offset int64) (shown []byte, next int64) {
+// UTF-8 sequence. start is where it starts: offset, or the next
+// character's start when offset falls inside one; next is where the rest
+// starts, 0 when nothing is left.
+func window(text []byte, offset int64) (shown []byte, start, next int64) {
 	for offset > 0 && offset < int64(len(text)) && !utf8.RuneStart(text[offset]) {
 		offset++
 	}
 	rest := text[min(offset, int64(len(text))):]
 	if len(rest) <= maxText {
-		return rest, 0
+		return rest, offset, 0
 	}
 	cut := maxText
 	for cut > 0 && !utf8.RuneStart(rest[cut]) {
@@ -120,7 +125,7 @@ func window(text []byte, offset int64) (shown []byte, next int64) {
 	if nl := strings.LastIndexByte(string(rest[maxText*3/4:cut]), '\n'); nl >= 0 {
 		cut = maxText*3/4 + nl + 1
 	}
-	return rest[:cut], offset + int64(cut)
+	return rest[:cut], offset, offset + int64(cut)
 }
 
 // writeHeader says where the text comes from. What the server chose
@@ -180,7 +185,7 @@ func oneLine(s string) string { return juju.LineText(s) }
 func writeCuts(b *strings.Builder, res *abi.FetchResult, out FetchURLResult, in FetchURLArgs) {
 	if out.NextOffset > 0 {
 		fmt.Fprintf(b, "\n[juju cut the text here: bytes %d to %d of %d shown; call fetch_url again with offset %d to read on]\n",
-			out.Offset, out.NextOffset, out.TextBytes, out.NextOffset)
+			out.Offset, out.NextOffset-1, out.TextBytes, out.NextOffset)
 	}
 	if res.Truncated {
 		fmt.Fprintf(b, "\n[juju stopped reading the body at maxBytes (%d bytes); the page goes on: pass a larger maxBytes (at most 8388608) for more]\n", res.Bytes)

@@ -19,7 +19,10 @@ func TestWindow(t *testing.T) {
 	var got bytes.Buffer
 	var off int64
 	for i := 0; ; i++ {
-		shown, next := window(text, off)
+		shown, start, next := window(text, off)
+		if start != off {
+			t.Fatalf("window at %d starts at %d", off, start)
+		}
 		if len(shown) > maxText || !utf8.Valid(shown) {
 			t.Fatalf("window at %d: %d bytes, valid %v", off, len(shown), utf8.Valid(shown))
 		}
@@ -38,12 +41,12 @@ func TestWindow(t *testing.T) {
 	// One long line is cut at a rune boundary; an offset inside a rune
 	// moves to the next one.
 	long := []byte(strings.Repeat("é", maxText))
-	shown, next := window(long, 0)
+	shown, _, next := window(long, 0)
 	if !utf8.Valid(shown) || next != int64(len(shown)) || len(shown) > maxText {
 		t.Fatalf("long line: %d bytes, next %d", len(shown), next)
 	}
-	if shown, _ := window(long, 1); !utf8.Valid(shown) {
-		t.Fatal("an offset inside a rune gave invalid text")
+	if shown, start, _ := window(long, 1); !utf8.Valid(shown) || start != 2 {
+		t.Fatalf("an offset inside a rune gave text starting at %d, valid %v", start, utf8.Valid(shown))
 	}
 }
 
@@ -137,5 +140,28 @@ func TestRenderFetchEscapes(t *testing.T) {
 	if len(text) > maxText+2000 || out.NextOffset <= 0 || out.NextOffset >= int64(len(body)) ||
 		!strings.Contains(text, fmt.Sprintf("call fetch_url again with offset %d", out.NextOffset)) {
 		t.Errorf("%d bytes of text, next offset %d", len(text), out.NextOffset)
+	}
+}
+
+// An offset inside a character starts the text at the next one, and the
+// result's offset says so; nextOffset is where the text shown really
+// ends, also when escaped controls cut it short of its window, so reading
+// on neither repeats nor loses a byte.
+func TestRenderFetchOffsetsAreWhereTheTextIs(t *testing.T) {
+	res := &abi.FetchResult{URL: "https://example.com/x", FinalURL: "https://example.com/x", StatusCode: 200, Kind: abi.FetchKindText, Format: "text"}
+	body := []byte("😀" + strings.Repeat("\x01", maxText) + "end")
+	for offset := int64(1); offset < 4; offset++ {
+		text, out, err := renderFetch(res, body, FetchURLArgs{URL: res.URL, Offset: offset}, "f")
+		if err != nil {
+			t.Fatal(err)
+		}
+		shown := strings.Count(text, `\x01`)
+		if out.Offset != 4 || out.NextOffset != 4+int64(shown) || !strings.Contains(text, fmt.Sprintf("bytes 4 to %d of", out.NextOffset-1)) {
+			t.Fatalf("offset %d: offset %d, nextOffset %d, %d bytes shown", offset, out.Offset, out.NextOffset, shown)
+		}
+	}
+	_, _, err := renderFetch(res, []byte("ab😀"), FetchURLArgs{URL: res.URL, Offset: 3}, "f")
+	if e, ok := juju.AsError(err); !ok || e.Code != abi.InvalidArgument || !strings.Contains(e.Message, "inside the last character") {
+		t.Fatalf("offset inside the last character: %v", err)
 	}
 }
