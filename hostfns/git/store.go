@@ -1,12 +1,12 @@
 package git
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/jujutools/juju/internal/policy"
@@ -163,19 +163,18 @@ func (c *storeCheck) alternates(objects string) *abi.Error {
 	if len(b) > maxAlternatesFile {
 		return refuse(fmt.Sprintf("is longer than the %d KiB juju reads", maxAlternatesFile>>10))
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimSuffix(line, "\r")
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		p := line
-		if line[0] == '"' {
-			if p, err = strconv.Unquote(line); err != nil {
-				return refuse("holds a line juju cannot read")
-			}
-		}
+	// git joins a relative entry to the object store's real path and
+	// resolves the whole as the system does, a ".." after a link leading
+	// to the link's target's parent: so does EvalSymlinks, on the joined
+	// name left uncleaned (filepath.Join would take the ".." back
+	// lexically, to a folder git never reads).
+	base, err := filepath.EvalSymlinks(objects)
+	if err != nil {
+		return nil // git finds no object store there either
+	}
+	for _, p := range alternateEntries(b) {
 		if !filepath.IsAbs(p) {
-			p = filepath.Join(objects, p)
+			p = base + string(filepath.Separator) + p
 		}
 		real, err := filepath.EvalSymlinks(p)
 		if err != nil || !c.within(real, c.roots) {
@@ -192,4 +191,87 @@ func (c *storeCheck) alternates(objects string) *abi.Error {
 		}
 	}
 	return nil
+}
+
+// alternateEntries reads an alternates file as git does
+// (parse_alt_odb_entry): up to a NUL byte, where git stops; one entry a
+// line, but a line starting with "#" is a comment; an entry starting with
+// a double quote is C-quoted when git can unquote it (unquoteC), the rest
+// of its line ignored, and otherwise taken as it is, quotes and all.
+// Nothing else is trimmed: a carriage return at a line's end is part of
+// the name git looks up. Empty entries are left out.
+func alternateEntries(b []byte) []string {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	s := string(b)
+	var out []string
+	for len(s) > 0 {
+		line, rest, _ := strings.Cut(s, "\n")
+		entry := line
+		switch {
+		case s[0] == '#':
+			entry = ""
+		case s[0] == '"':
+			if u, after, ok := unquoteC(s); ok {
+				// The quoted name may span lines; what follows it on
+				// its last line is ignored.
+				entry = u
+				_, rest, _ = strings.Cut(after, "\n")
+			}
+		}
+		if entry != "" {
+			out = append(out, entry)
+		}
+		s = rest
+	}
+	return out
+}
+
+// unquoteC reads the C-quoted string at the start of s as git's
+// unquote_c_style does: the escapes \a \b \f \n \r \t \v \\ \" and three
+// octal digits, the first 0 to 3; any other escape, or no closing quote,
+// fails (ok false). rest is what follows the closing quote.
+func unquoteC(s string) (out, rest string, ok bool) {
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"':
+			return b.String(), s[i+1:], true
+		case '\\':
+			i++
+			if i >= len(s) {
+				return "", "", false
+			}
+			switch e := s[i]; e {
+			case 'a':
+				b.WriteByte('\a')
+			case 'b':
+				b.WriteByte('\b')
+			case 'f':
+				b.WriteByte('\f')
+			case 'n':
+				b.WriteByte('\n')
+			case 'r':
+				b.WriteByte('\r')
+			case 't':
+				b.WriteByte('\t')
+			case 'v':
+				b.WriteByte('\v')
+			case '\\', '"':
+				b.WriteByte(e)
+			case '0', '1', '2', '3':
+				if i+2 >= len(s) || s[i+1] < '0' || s[i+1] > '7' || s[i+2] < '0' || s[i+2] > '7' {
+					return "", "", false
+				}
+				b.WriteByte((e-'0')<<6 | (s[i+1]-'0')<<3 | (s[i+2] - '0'))
+				i += 2
+			default:
+				return "", "", false
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return "", "", false
 }

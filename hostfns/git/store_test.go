@@ -116,6 +116,35 @@ func TestRepositoryLinksOutsideTheRootsAreRefused(t *testing.T) {
 			os.WriteFile(filepath.Join(dotgit, "objects", "info", "alternates"), []byte("# c\n\""+rel+"\"\n"), 0o644)
 			gitIn(t, filepath.Dir(dotgit), "update-ref", "refs/heads/stolen", gitIn(t, victim, "rev-parse", "HEAD")[:40], "--no-deref")
 		}},
+		// Each entry below is read by git as leading out, and was once
+		// read by juju as a harmless folder inside the root.
+		{"alternates git cannot unquote", func(t *testing.T, dotgit, victim string) {
+			// git takes a line whose quotes it cannot unquote (\x41)
+			// as it is, quotes and all: the folder `"\x41`, then root/lnk".
+			root := filepath.Dir(dotgit)
+			os.Symlink(filepath.Join(victim, ".git", "objects"), filepath.Join(root, `lnk"`))
+			os.MkdirAll(filepath.Join(root, "lnk"), 0o755)
+			os.MkdirAll(filepath.Join(dotgit, "objects", `"\x41`), 0o755)
+			os.WriteFile(filepath.Join(dotgit, "objects", "info", "alternates"), []byte(`"\x41/../../../lnk"`+"\n"), 0o644)
+			stealHead(t, dotgit, victim)
+		}},
+		{"alternates climbing out of a link", func(t *testing.T, dotgit, victim string) {
+			// objects/up leads to the root: git resolves up/.. to the
+			// root's parent, where the victim lies, not to objects.
+			root := filepath.Dir(dotgit)
+			os.Symlink(root, filepath.Join(dotgit, "objects", "up"))
+			rel := filepath.Join(filepath.Base(victim), ".git", "objects")
+			os.MkdirAll(filepath.Join(dotgit, "objects", rel), 0o755)
+			os.WriteFile(filepath.Join(dotgit, "objects", "info", "alternates"), []byte("up/../"+rel+"\n"), 0o644)
+			stealHead(t, dotgit, victim)
+		}},
+		{"alternates ending in a carriage return", func(t *testing.T, dotgit, victim string) {
+			root := filepath.Dir(dotgit)
+			os.Symlink(filepath.Join(victim, ".git", "objects"), filepath.Join(root, "lnk\r"))
+			os.MkdirAll(filepath.Join(root, "lnk"), 0o755)
+			os.WriteFile(filepath.Join(dotgit, "objects", "info", "alternates"), []byte("../../lnk\r\n"), 0o644)
+			stealHead(t, dotgit, victim)
+		}},
 		{"objects folder linked", func(t *testing.T, dotgit, victim string) {
 			os.Rename(filepath.Join(dotgit, "objects"), filepath.Join(dotgit, "objects.own"))
 			os.Symlink(filepath.Join(victim, ".git", "objects"), filepath.Join(dotgit, "objects"))
@@ -167,6 +196,14 @@ func TestRepositoryLinksOutsideTheRootsAreRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// stealHead points refs/heads/stolen at the victim's last commit, which
+// only the victim's objects hold.
+func stealHead(t *testing.T, dotgit, victim string) {
+	t.Helper()
+	head := gitIn(t, victim, "rev-parse", "HEAD")
+	os.WriteFile(filepath.Join(dotgit, "refs", "heads", "stolen"), []byte(head), 0o644)
 }
 
 // What the check lets through: links and alternates inside the roots, and
