@@ -108,3 +108,28 @@ func TestGitToolsHideJujuHomeInsideTheRoot(t *testing.T) {
 		t.Errorf("git_status shows juju's own state:\n%s", out)
 	}
 }
+
+// A repository's own output settings cannot garble the reads juju parses:
+// i18n.logOutputEncoding = UTF-16LE made git_log find no commit (and say
+// they touched only withheld paths), and color.diff = always, which
+// color.ui does not override, wrapped every line of git_diff in escapes.
+func TestGitOutputSettingsOfTheRepositoryAreIgnored(t *testing.T) {
+	root := gitRepo(t) // two commits, main.go changed since
+	hashes := strings.Fields(gitOut(t, root, "log", "--format=%H"))
+	gitOut(t, root, "config", "i18n.logOutputEncoding", "UTF-16LE")
+	gitOut(t, root, "config", "color.diff", "always")
+	gitOut(t, root, "config", "color.ui", "always")
+	s := start(t, root, "--mode", "inspect")
+	res := s.call("git_log", map[string]any{})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	commits := structured(t, res)["commits"].([]any)
+	if len(commits) != len(hashes) || len(commits) == 0 || commits[0].(map[string]any)["hash"] != hashes[0] {
+		t.Fatalf("git_log lists %v, want the commits %v:\n%s", commits, hashes, text(res))
+	}
+	diff := text(s.call("git_diff", map[string]any{}))
+	if !strings.Contains(diff, "\n+func main() {}\n") || strings.Contains(diff, `\x1b`) {
+		t.Errorf("git_diff is not the plain diff:\n%s", diff)
+	}
+}

@@ -486,7 +486,10 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 	}
 	args := []string{"--no-pager", name}
 	if sub.extDiff {
-		args = append(args, "--no-ext-diff", "--no-textconv", "--ignore-submodules=all")
+		// --no-color: color.ui=false does not override a repository's
+		// color.diff = always, which wrapped git_diff's every line in
+		// escapes.
+		args = append(args, "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", "--no-color")
 	}
 	if name == "status" {
 		args = append(args, "--ignore-submodules=all")

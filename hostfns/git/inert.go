@@ -59,6 +59,11 @@ var always = []string{
 	"diff.external=",
 	"color.ui=false",
 	"core.quotePath=false",
+	// juju reads git's text as UTF-8: a repository's
+	// i18n.logOutputEncoding = UTF-16LE made every commit's fields
+	// unreadable, and git_log said the commits touched only withheld
+	// paths.
+	"i18n.logOutputEncoding=UTF-8",
 }
 
 // readOnly are the overrides of the reading subcommands, which run no
