@@ -63,6 +63,17 @@ func checkStore(p *policy.Policy, rp *repo) *abi.Error {
 		c.roots = append(c.roots, r.Real)
 	}
 	c.allowed = append(append([]string(nil), c.roots...), rp.gitDir, rp.common)
+	// The folders pinned at start, real paths then, must be real paths
+	// still: git, given them, follows a link. The folder a .git file
+	// names inside the roots (gitdir: .store) is workspace content, which
+	// a command can swap for a link to another repository (mv .store x;
+	// ln -s ~/private/.git .store), and the check below takes a folder
+	// outside the roots for the owner's and does not read it.
+	for _, d := range []string{rp.gitDir, rp.common} {
+		if real, err := filepath.EvalSymlinks(d); err == nil && real != d {
+			return abi.Errorf(abi.PathDenied, "the repository's folder %s has been replaced by a link since juju started, so git would read another repository as this one; juju's git tools do not read it until the owner puts the folder back", abi.Quote(c.display(d)))
+		}
+	}
 	for _, d := range []string{rp.gitDir, rp.common} {
 		if err := c.store(d); err != nil {
 			return err

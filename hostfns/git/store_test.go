@@ -198,6 +198,34 @@ func TestRepositoryLinksOutsideTheRootsAreRefused(t *testing.T) {
 	}
 }
 
+// A repository folder that a .git file names inside the root, swapped
+// for a link to another repository after juju started, is not read: git
+// would follow the link that GIT_DIR names.
+func TestRepositoryFolderSwappedForALinkIsRefused(t *testing.T) {
+	victim := newRepo(t, "victim.txt", "VICTIM-CONTENT\n")
+	root := t.TempDir()
+	gitIn(t, root, "init", "-q", "-b", "main", "--separate-git-dir="+filepath.Join(root, ".store"))
+	os.WriteFile(filepath.Join(root, ".git"), []byte("gitdir: .store\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644)
+	gitIn(t, root, "add", "a.txt")
+	gitIn(t, root, "commit", "-q", "-m", "own subject")
+	git := hostGit(t, Options{}, root)
+	if r, out, err := git("log", "--format=%s"); err != nil || r.ExitCode != 0 || out != "own subject\n" {
+		t.Fatalf("log before the swap: %+v %q %v", r, out, err)
+	}
+	os.Rename(filepath.Join(root, ".store"), filepath.Join(root, ".store.old"))
+	os.Symlink(filepath.Join(victim, ".git"), filepath.Join(root, ".store"))
+	for _, args := range [][]string{{"log", "-p"}, {"diff", "HEAD"}, {"status"}} {
+		r, out, err := git(args...)
+		if strings.Contains(out, "VICTIM") || strings.Contains(out, "victim") {
+			t.Fatalf("git %v read the other repository: %s", args, out)
+		}
+		if err == nil || err.Code != abi.PathDenied || !strings.Contains(err.Message, "replaced by a link") {
+			t.Errorf("git %v: %+v %v, want PATH_DENIED", args, r, err)
+		}
+	}
+}
+
 // stealHead points refs/heads/stolen at the victim's last commit, which
 // only the victim's objects hold.
 func stealHead(t *testing.T, dotgit, victim string) {
