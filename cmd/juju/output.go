@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"strings"
@@ -10,12 +11,20 @@ import (
 	"github.com/jujutools/juju/internal/visible"
 )
 
-// writeJSON writes v as indented JSON and a newline.
+// writeJSON writes v as indented JSON and a newline, every character that
+// would not show as itself on a terminal (a C1 control, a bidi override)
+// escaped as \u: the text is the model's as often as not (file names,
+// arguments, client names), and --json output is read on a terminal too.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(visible.JSON(b.Bytes()))
+	return err
 }
 
 // newTable aligns tab-separated columns.

@@ -1,9 +1,11 @@
 package visible
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -292,4 +294,43 @@ func Shows(s string) bool {
 		}
 	}
 	return true
+}
+
+// JSON rewrites every character of the JSON text js that does not show as
+// itself (C1 controls, DEL, bidi overrides and isolates, zero-width and
+// other format or invisible characters: those String renders as \u
+// escapes) as a JSON \u escape, a surrogate pair above U+FFFF. encoding/json
+// escapes the C0 controls alone, so a name holding U+009B (the one-byte
+// CSI some terminals act on) or U+202E came out raw in JSON printed on the
+// owner's terminal. The text decodes to the same value: such characters
+// occur only inside JSON strings, where \u escapes mean the same.
+func JSON(js []byte) []byte {
+	var out []byte
+	done := 0
+	for i := 0; i < len(js); {
+		if js[i] < utf8.RuneSelf {
+			if js[i] != 0x7f {
+				i++
+				continue
+			}
+		}
+		r, size := utf8.DecodeRune(js[i:])
+		if !(r == 0x7f || r >= utf8.RuneSelf && r != utf8.RuneError && hidden(r)) {
+			i += size
+			continue
+		}
+		out = append(out, js[done:i]...)
+		if r > 0xffff {
+			hi, lo := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
+		} else {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		}
+		i += size
+		done = i
+	}
+	if out == nil {
+		return js
+	}
+	return append(out, js[done:]...)
 }

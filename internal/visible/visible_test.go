@@ -1,6 +1,7 @@
 package visible
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -128,6 +129,23 @@ func TestShows(t *testing.T) {
 	} {
 		if got := Shows(tt.in); got != tt.want {
 			t.Errorf("Shows(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestJSONEscapesWhatDoesNotShow(t *testing.T) {
+	for _, s := range []string{"plain", "c1\u009b31m", "rtl\u202etxt", "zw\u200b", "del\x7f", "tag\U000E0041", "é日本語⟨x⟩\ufffd", "ctl\x1b[2J"} {
+		js, err := json.Marshal(map[string]string{"k": s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := JSON(js)
+		if strings.ContainsAny(string(got), "\u009b\u202e\u200b\x7f\U000E0041\x1b") {
+			t.Errorf("JSON(%q) keeps a raw character: %s", s, got)
+		}
+		var back map[string]string
+		if err := json.Unmarshal(got, &back); err != nil || back["k"] != s {
+			t.Errorf("JSON(%q) = %s, decodes to %q (%v)", s, got, back["k"], err)
 		}
 	}
 }
