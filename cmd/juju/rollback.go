@@ -205,7 +205,8 @@ func forOwner(msg string) string {
 // tells the owner on errw what became of it. A journal that cannot be
 // opened to write (a read-only state folder) is left to the command, whose
 // list reads it and whose rollback says why it cannot write; a pending
-// change that cannot be settled (a full disk) is said with its reason.
+// change that cannot be settled (a full disk) is said with its reason; a
+// damaged journal, set aside, is said as that alone: no juju stopped.
 func settlePending(j *journal.Journal, cause *causeLog, errw io.Writer) {
 	cause.mu.Lock()
 	cause.watch = true
@@ -216,6 +217,13 @@ func settlePending(j *journal.Journal, cause *causeLog, errw io.Writer) {
 	said := cause.settled
 	cause.settled = nil
 	cause.mu.Unlock()
+	var damaged *journal.DamagedError
+	if errors.As(err, &damaged) {
+		// No juju stopped halfway: the journal's file itself could not be
+		// read (truncated, overwritten, not a file), and was set aside.
+		fmt.Fprintf(errw, "juju: %s\n", visible.String(damaged.Error()))
+		return
+	}
 	if len(said) == 0 {
 		return
 	}
