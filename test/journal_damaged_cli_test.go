@@ -8,10 +8,12 @@ import (
 )
 
 // A journal file that cannot be read (overwritten here; truncated, or not
-// a file at all) is set aside by juju rollback, which says so; it said a
-// juju process had stopped in the middle of a change, which none had, and
-// called the damage "not yet settled".
-func TestRollbackSaysADamagedJournalIsNoCrash(t *testing.T) {
+// a file at all) leaves juju audit its calls to show, without their
+// changes, saying why: it failed, and showed none. juju rollback sets the
+// file aside and says so; it said a juju process had stopped in the
+// middle of a change, which none had, and called the damage "not yet
+// settled".
+func TestDamagedJournalInTheCLI(t *testing.T) {
 	root := workspace(t, map[string]string{"a.txt": "0\n"})
 	home := t.TempDir()
 	s := startHome(t, home, root)
@@ -24,7 +26,11 @@ func TestRollbackSaysADamagedJournalIsNoCrash(t *testing.T) {
 	if err := os.WriteFile(dbs[0], []byte(strings.Repeat("not a bbolt page ", 1000)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out := juju(t, home, root, "rollback")
+	out, err := jujuErr(home, root, "audit")
+	if err != nil || !strings.Contains(out, "write_file") || !strings.Contains(out, "shown without the changes they made") || !strings.Contains(out, "is damaged") {
+		t.Errorf("juju audit over a damaged journal: %v\n%s", err, out)
+	}
+	out = juju(t, home, root, "rollback")
 	if strings.Contains(out, "stopped in the middle of a change") || strings.Contains(out, "not yet settled") {
 		t.Errorf("juju rollback calls a damaged journal a crash:\n%s", out)
 	}

@@ -46,7 +46,7 @@ workspace; arguments are cut short and results are never recorded.`,
   juju audit --root ~/src/app --limit 20`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runAudit(cmd.OutOrStdout(), o, time.Now())
+			return runAudit(cmd.OutOrStdout(), cmd.ErrOrStderr(), o, time.Now())
 		},
 	}
 	f := cmd.Flags()
@@ -110,7 +110,7 @@ func openWorkspace(roots []string, configFile string) (ws *workspace.Workspace, 
 	return ws, s.Roots, workspaceHint(dirs, s.Roots, audit.FileName, "audit", "its log of calls"), nil
 }
 
-func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
+func runAudit(w, errw io.Writer, o *auditOptions, now time.Time) error {
 	if o.limit < 0 {
 		return usageError{fmt.Errorf("--limit %d must not be negative", o.limit)}
 	}
@@ -129,7 +129,11 @@ func runAudit(w io.Writer, o *auditOptions, now time.Time) error {
 	}
 	entries, err := audit.Join(recs, changesOf(ws.Journal), since)
 	if err != nil {
-		return err
+		// The calls are the audit log's; only the changes each made come
+		// from the journal. A journal that cannot be read (damaged, or held
+		// past the lock timeout) still leaves the calls to show, which the
+		// owner wants most when something went wrong.
+		fmt.Fprintf(errw, "juju: the calls are shown without the changes they made: %s\n", visible.String(err.Error()))
 	}
 	if o.json {
 		return writeJSON(w, entries)
