@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -669,14 +671,31 @@ func closingQuote(s string) int {
 // unless it holds a control character, a double quote or a backslash; then
 // in double quotes with C's escapes (\n, \t, \", \\, other control bytes in
 // octal). Letters outside ASCII stay as they are (git's core.quotePath
-// off). ParsePatch reads either form.
+// off), but not a character that would act on the line rather than show
+// (a C1 control, a bidi override, mark or isolate, a zero-width or other
+// format character, a line or paragraph separator, as juju.LineText
+// names them): its bytes are in octal, as core.quotePath writes them, so
+// a name cannot reorder or hide the header or the sentence that shows it
+// (Trojan Source). ParsePatch reads either form.
 func QuotePath(p string) string {
-	if !strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '"' || r == '\\' }) {
+	if !strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '"' || r == '\\' || actsOnLine(r) }) {
 		return p
 	}
 	var b strings.Builder
 	b.WriteByte('"')
 	for i := 0; i < len(p); i++ {
+		if c := p[i]; c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(p[i:])
+			if actsOnLine(r) {
+				for _, c := range []byte(p[i : i+n]) {
+					fmt.Fprintf(&b, `\%03o`, c)
+				}
+			} else {
+				b.WriteString(p[i : i+n])
+			}
+			i += n - 1
+			continue
+		}
 		switch c := p[i]; c {
 		case '\n':
 			b.WriteString(`\n`)
@@ -698,4 +717,12 @@ func QuotePath(p string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// actsOnLine reports whether r, outside ASCII, acts on the line that
+// shows it rather than showing itself: a C1 control, a format character
+// (bidi overrides, marks and isolates, zero-width characters), a line or
+// paragraph separator.
+func actsOnLine(r rune) bool {
+	return r >= utf8.RuneSelf && (unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp))
 }
