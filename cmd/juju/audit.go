@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -66,6 +67,11 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 	}
 	if days, ok := strings.CutSuffix(s, "d"); ok {
 		if n, err := strconv.Atoi(days); err == nil && n >= 0 {
+			if int64(n) > math.MaxInt64/int64(24*time.Hour) {
+				// Further back than a Duration reaches (292 years), which
+				// wrapped round to a time to come: every call is since.
+				return time.Time{}, nil
+			}
 			return now.Add(-time.Duration(n) * 24 * time.Hour), nil
 		}
 	}

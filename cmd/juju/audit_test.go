@@ -25,6 +25,8 @@ func TestParseSince(t *testing.T) {
 		{"90m", now.Add(-90 * time.Minute), false},
 		{"2h", now.Add(-2 * time.Hour), false},
 		{"3d", now.Add(-72 * time.Hour), false},
+		{"200000d", time.Time{}, false}, // past what a Duration holds: all
+		{"999999999999d", time.Time{}, false},
 		{"2026-01-01T10:00:00Z", time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC), false},
 		{"-2h", time.Time{}, true},
 		{"yesterday", time.Time{}, true},
