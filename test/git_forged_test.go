@@ -119,6 +119,7 @@ func TestGitOutputSettingsOfTheRepositoryAreIgnored(t *testing.T) {
 	gitOut(t, root, "config", "i18n.logOutputEncoding", "UTF-16LE")
 	gitOut(t, root, "config", "color.diff", "always")
 	gitOut(t, root, "config", "color.ui", "always")
+	gitOut(t, root, "config", "diff.mnemonicPrefix", "true")
 	s := start(t, root, "--mode", "inspect")
 	res := s.call("git_log", map[string]any{})
 	if res.IsError {
@@ -129,7 +130,7 @@ func TestGitOutputSettingsOfTheRepositoryAreIgnored(t *testing.T) {
 		t.Fatalf("git_log lists %v, want the commits %v:\n%s", commits, hashes, text(res))
 	}
 	diff := text(s.call("git_diff", map[string]any{}))
-	if !strings.Contains(diff, "\n+func main() {}\n") || strings.Contains(diff, `\x1b`) {
+	if !strings.Contains(diff, "\n+func main() {}\n") || strings.Contains(diff, `\x1b`) || !strings.Contains(diff, "\n--- a/main.go\n+++ b/main.go\n") {
 		t.Errorf("git_diff is not the plain diff:\n%s", diff)
 	}
 }

@@ -64,6 +64,13 @@ var always = []string{
 	// unreadable, and git_log said the commits touched only withheld
 	// paths.
 	"i18n.logOutputEncoding=UTF-8",
+	// A diff's names read a/… and b/…, as apply_patch and the model
+	// expect: a repository's diff.noprefix or diff.mnemonicPrefix (i/…,
+	// w/…) changed them.
+	"diff.noprefix=false",
+	"diff.mnemonicPrefix=false",
+	"diff.srcPrefix=a/",
+	"diff.dstPrefix=b/",
 }
 
 // readOnly are the overrides of the reading subcommands, which run no
