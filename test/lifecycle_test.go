@@ -218,6 +218,11 @@ func TestPluginLifecycle(t *testing.T) {
 	if p := findListed(t, home, "test-reader"); p.State != "refused" || !strings.Contains(p.Error, "pinned sha256") {
 		t.Errorf("list after the swap: %+v", p)
 	}
+	// It holds nothing, and a grant would not change that: the list says
+	// it is refused, not that fs.read waits for a grant.
+	if out := cliOK(t, home, "plugins", "list"); !strings.Contains(out, "fs.read (refused: holds none)") || strings.Contains(out, "not granted") {
+		t.Errorf("list of the refused plugin:\n%s", out)
+	}
 	s3 := startHome(t, home, root, "--mode", "trusted")
 	if res, err := s3.callErr("test_reader", map[string]any{"path": "a.txt"}); err == nil && !res.IsError {
 		t.Errorf("a swapped plugin served a call: %s", text(res))

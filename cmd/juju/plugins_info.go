@@ -119,9 +119,19 @@ func runPluginsInfo(w io.Writer, plugins []*host.Loaded, name string, o *plugins
 	if info.Error != "" {
 		fmt.Fprintf(w, "refused: %s\n", visible.String(info.Error))
 	}
-	if len(info.Asks) == 0 {
+	switch {
+	case info.Capabilities == nil:
+		fmt.Fprintln(w, "capabilities: unknown (its manifest could not be read)")
+	case len(info.Asks) == 0:
 		fmt.Fprintln(w, "capabilities: none")
-	} else {
+	case info.State == stateRefused:
+		// Granting would not help a refused plugin: it holds nothing until
+		// it is installed again.
+		fmt.Fprintln(w, "capabilities (it asks for these; refused, it holds none):")
+		for _, c := range info.Asks {
+			fmt.Fprintf(w, "  %s: %s\n", c.Name, c.Words)
+		}
+	default:
 		fmt.Fprintln(w, "capabilities:")
 		for _, c := range info.Asks {
 			state := "granted"

@@ -13,7 +13,7 @@ import (
 
 func infoPlugins() []*host.Loaded {
 	l := fakeLoaded(&manifest.Manifest{
-		Name: "rake", Version: "1.2.0", Description: "Lists Rakefile tasks.",
+		ABI: 2, Name: "rake", Version: "1.2.0", Description: "Lists Rakefile tasks.",
 		Wasm:         manifest.Wasm{File: "plugin.wasm", SHA256: strings.Repeat("ab", 32)},
 		Capabilities: []abi.Capability{abi.CapFSRead, abi.CapExec},
 		Tools: []abi.ToolSpec{{Name: "rake_tasks", Tier: abi.TierRead,
@@ -63,6 +63,16 @@ func TestPluginsInfoJSONAndRefused(t *testing.T) {
 	}
 	if bytes.Contains(out.Bytes(), []byte("null")) {
 		t.Errorf("null in\n%s", out.String())
+	}
+	// A refused plugin holds nothing and a grant would not change that:
+	// its capabilities are what it asks for, not grants to be given.
+	out.Reset()
+	if err := runPluginsInfo(&out, infoPlugins(), "dup", &pluginsInfoOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "capabilities (it asks for these; refused, it holds none):\n  fs.read: read files") ||
+		strings.Contains(out.String(), "NOT granted") {
+		t.Errorf("info of a refused plugin:\n%s", out.String())
 	}
 	err := runPluginsInfo(&out, infoPlugins(), "nothing", &pluginsInfoOptions{})
 	if err == nil || !strings.Contains(err.Error(), "juju plugins list") {

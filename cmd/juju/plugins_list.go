@@ -26,7 +26,9 @@ func newPluginsListCommand() *cobra.Command {
 		Long: `List every plugin: its name, version and source (core or installed), how many
 tools it provides, whether it is compiled, and the capabilities it asks for,
 with those it was not granted marked. A plugin juju refused to load (a broken
-manifest, a tool name another plugin already has) is listed with the reason.
+manifest, files changed since install, a tool name another plugin already
+has) is listed with the reason; it holds none of its capabilities, whatever
+was granted, until it is installed again.
 
 A plugin's state is "compiled (cache)" when its compiled code is in the cache
 (an install puts it there; juju loads it in a fraction of a second), "not
@@ -52,30 +54,43 @@ type pluginJSON struct {
 	Version      string           `json:"version"`
 	Source       host.Source      `json:"source"`
 	Dir          string           `json:"dir,omitempty"`
-	Capabilities []abi.Capability `json:"capabilities"` // asked for by the manifest
-	Granted      []abi.Capability `json:"granted"`
-	State        string           `json:"state"` // not compiled, compiled (cache), compiling, ready, failed, refused
+	Capabilities []abi.Capability `json:"capabilities,omitzero"` // asked for by the manifest; absent when it could not be read
+	Granted      []abi.Capability `json:"granted"`               // held now: none while refused
+	State        string           `json:"state"`                 // not compiled, compiled (cache), compiling, ready, failed, refused
 	Tools        int              `json:"tools"`
 	Error        string           `json:"error,omitempty"`
 }
 
 func describePlugin(l *host.Loaded) pluginJSON {
 	p := pluginJSON{
-		Name:         l.Name(),
-		Version:      l.Manifest.Version,
-		Source:       l.Source,
-		Dir:          l.Dir,
-		Capabilities: nonNil(l.Manifest.Capabilities),
-		Granted:      nonNil(l.Granted),
-		State:        pluginState(l),
-		Tools:        len(l.Manifest.Tools),
+		Name:    l.Name(),
+		Version: l.Manifest.Version,
+		Source:  l.Source,
+		Dir:     l.Dir,
+		Granted: nonNil(l.Granted),
+		State:   pluginState(l),
+		Tools:   len(l.Manifest.Tools),
+	}
+	if manifestRead(l) {
+		p.Capabilities = nonNil(l.Manifest.Capabilities)
 	}
 	if l.Err != nil {
-		p.State = "refused"
+		p.State = stateRefused
 		p.Error = l.Err.Error()
 	}
 	return p
 }
+
+// stateRefused is the state of a plugin juju would not load: it serves
+// nothing and holds no capability, whatever its grants file says, until it
+// is installed again.
+const stateRefused = "refused"
+
+// manifestRead reports whether l's manifest is the plugin's own: a plugin
+// refused because its manifest could not be read or decoded carries one
+// with its folder's name alone (and no ABI, which a valid manifest always
+// has), so what it asks for is unknown.
+func manifestRead(l *host.Loaded) bool { return l.Manifest.ABI != 0 }
 
 // stateCached is the state of a plugin this process has not compiled but
 // whose compiled code the cache holds: it loads in a fraction of a second.
@@ -123,10 +138,18 @@ func runPluginsList(w io.Writer, plugins []*host.Loaded, o *pluginsListOptions) 
 	return nil
 }
 
-// capabilities lists what a plugin asks for, marking what it was not granted.
+// capabilities lists what a plugin asks for, marking what it was not
+// granted. A refused plugin holds nothing, and granting would not change
+// that (only installing it again does): its list says it is refused, once,
+// rather than mark each capability "not granted" as if a grant were missing.
 func capabilities(p pluginJSON) string {
-	if len(p.Capabilities) == 0 {
+	switch {
+	case p.Capabilities == nil:
+		return "unknown (refused)"
+	case len(p.Capabilities) == 0:
 		return "none"
+	case p.State == stateRefused:
+		return joinCapabilities(p.Capabilities) + " (refused: holds none)"
 	}
 	granted := map[abi.Capability]bool{}
 	for _, g := range p.Granted {
@@ -138,6 +161,14 @@ func capabilities(p pluginJSON) string {
 		if !granted[c] {
 			parts[i] += " (not granted)"
 		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func joinCapabilities(c []abi.Capability) string {
+	parts := make([]string, len(c))
+	for i, x := range c {
+		parts[i] = string(x)
 	}
 	return strings.Join(parts, ", ")
 }

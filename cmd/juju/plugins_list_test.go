@@ -14,18 +14,19 @@ import (
 
 func fakePlugins() []*host.Loaded {
 	core := fakeLoaded(&manifest.Manifest{
-		Name: "core", Version: "0.1.0",
+		ABI: 2, Name: "core", Version: "0.1.0",
 		Capabilities: []abi.Capability{abi.CapFSRead, abi.CapFSWrite},
 		Tools:        make([]abi.ToolSpec, 25),
 	}, host.SourceCore, []abi.Capability{abi.CapFSRead, abi.CapFSWrite}, nil)
 	installed := fakeLoaded(&manifest.Manifest{
-		Name: "lint", Version: "2.0.0",
+		ABI: 2, Name: "lint", Version: "2.0.0",
 		Capabilities: []abi.Capability{abi.CapFSRead, abi.CapExec},
 		Tools:        make([]abi.ToolSpec, 1),
 	}, host.SourceInstalled, []abi.Capability{abi.CapFSRead}, nil)
 	installed.Dir = "/data/plugins/lint"
 	refused := fakeLoaded(&manifest.Manifest{
-		Name: "dup", Version: "1.0.0", Tools: make([]abi.ToolSpec, 1),
+		ABI: 2, Name: "dup", Version: "1.0.0", Tools: make([]abi.ToolSpec, 1),
+		Capabilities: []abi.Capability{abi.CapFSRead, abi.CapExec},
 	}, host.SourceInstalled, nil, errFake)
 	refused.Dir = "/data/plugins/dup"
 	broken := fakeLoaded(&manifest.Manifest{Name: "broken"}, host.SourceInstalled, nil, manifest.ErrInvalid)
@@ -40,8 +41,8 @@ func TestPluginsListText(t *testing.T) {
 	want := `NAME    VERSION  SOURCE     TOOLS  STATE         CAPABILITIES
 core    0.1.0    core       25     not compiled  fs.read, fs.write
 lint    2.0.0    installed  1      not compiled  fs.read, exec (not granted)
-dup     1.0.0    installed  1      refused       none
-broken  -        installed  0      refused       none
+dup     1.0.0    installed  1      refused       fs.read, exec (refused: holds none)
+broken  -        installed  0      refused       unknown (refused)
 
 dup was refused: tool "read_file" is already provided by plugin core
 
@@ -69,8 +70,13 @@ func TestPluginsListJSON(t *testing.T) {
 		len(lint.Capabilities) != 2 || len(lint.Granted) != 1 || lint.State != "not compiled" || lint.Tools != 1 || lint.Error != "" {
 		t.Errorf("lint = %+v", lint)
 	}
-	if got[2].State != "refused" || got[2].Error == "" {
+	if got[2].State != "refused" || got[2].Error == "" || len(got[2].Capabilities) != 2 || len(got[2].Granted) != 0 {
 		t.Errorf("dup = %+v", got[2])
+	}
+	// A manifest that could not be read asks for nothing known: no
+	// capabilities at all, rather than an empty list, which says "none".
+	if bytes.Count(out.Bytes(), []byte(`"capabilities"`)) != 3 || got[3].Capabilities != nil {
+		t.Errorf("broken = %+v in\n%s", got[3], out.String())
 	}
 	// Lists are never null, so scripts can iterate them.
 	if !bytes.Contains(out.Bytes(), []byte(`"granted": []`)) || bytes.Contains(out.Bytes(), []byte("null")) {
