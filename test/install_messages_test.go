@@ -56,6 +56,34 @@ func TestDescribeFailureSaysSoAtInstall(t *testing.T) {
 	check("build", errs)
 }
 
+// A plugin whose juju_describe returns more than juju reads (5 MiB here:
+// a file embedded in a tool's description by mistake) is refused, by
+// install and by build, saying how large it was and what to do, before
+// the description is decoded: 40 MB decoded cost an install 386 MB and
+// 12 s, to be refused as a manifest too large or one that did not match.
+func TestHugeDescriptionRefusedBeforeDecoding(t *testing.T) {
+	home := newHome(t)
+	dir := authorFolder(t)
+	cliOK(t, home, "plugins", "build", "--wasm", buildRaw(t, ""), dir)
+	huge, err := os.ReadFile(buildRaw(t, "rawhugedescribe"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "plugin.wasm"), huge, 0o644)
+	editJSON(t, filepath.Join(dir, "manifest.json"), func(m map[string]any) {
+		m["wasm"].(map[string]any)["sha256"] = installed.Hash(huge)
+	})
+	const said = "the plugin's juju_describe failed: it returned a description of 5.0 MiB, more than the 4 MiB juju reads (a manifest holds at most 1 MiB); describe the tools in fewer words"
+	_, errs, code := cli(t, home, nil, "plugins", "install", dir, "--yes")
+	if code == 0 || !strings.Contains(errs, said) || !strings.Contains(errs, "tell its author") {
+		t.Errorf("install: exit %d\n%s", code, errs)
+	}
+	_, errs, code = cli(t, home, nil, "plugins", "build", "--wasm", filepath.Join(dir, "plugin.wasm"), authorFolder(t))
+	if code == 0 || !strings.Contains(errs, said) {
+		t.Errorf("build: exit %d\n%s", code, errs)
+	}
+}
+
 // A refused install's error quotes what the plugin's author chose: an
 // archive's entry names, a schema's pattern (through the regexp parser's
 // message). Printed raw, an escape sequence there acted on the owner's

@@ -27,6 +27,23 @@ func Describe(ctx context.Context, wasm []byte) (*abi.Description, error) {
 	return DescribeCached(ctx, "", wasm)
 }
 
+// MaxDescription bounds the juju_describe output juju decodes. What it
+// describes becomes the manifest, of at most manifest.MaxSize (1 MiB)
+// written indented; juju's core module, which describes two plugins'
+// tools (core's and core-exec's) in one output, writes 130 KB. Four times
+// the manifest's bound leaves room for any real description, written
+// indented too, and refuses one of tens of megabytes (a file embedded by
+// mistake) before decoding it costs hundreds of megabytes and seconds.
+const MaxDescription = 4 * manifest.MaxSize
+
+// sizeWords is n bytes as the owner reads it.
+func sizeWords(n int) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
 // describeTimeout bounds the start of the instance and its juju_describe
 // call (the runtime's default when 0); tests shorten it.
 var describeTimeout time.Duration
@@ -81,6 +98,10 @@ func DescribeIn(ctx context.Context, rt *plugin.Runtime, wasm []byte) (*abi.Desc
 	out, aerr := p.Invoke(ctx, hostfns.Caller{Plugin: m.Name}, abi.ExportDescribe, nil)
 	if aerr != nil {
 		return nil, fmt.Errorf("pluginbuild: %s: %w", abi.ExportDescribe, aerr)
+	}
+	if len(out) > MaxDescription {
+		return nil, fmt.Errorf("%w: it returned a description of %s, more than the %d MiB juju reads (a manifest holds at most %d MiB); describe the tools in fewer words",
+			ErrDescribe, sizeWords(len(out)), MaxDescription>>20, manifest.MaxSize>>20)
 	}
 	var d abi.Description
 	dec := json.NewDecoder(bytes.NewReader(out))

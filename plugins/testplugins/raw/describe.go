@@ -1,4 +1,4 @@
-//go:build !rawnodescribe && !rawdescribetrap
+//go:build !rawnodescribe && !rawdescribetrap && !rawhugedescribe
 
 package main
 

@@ -4,7 +4,8 @@
 // and its manifest written by `juju plugins build --wasm`. Build tags make
 // the mistakes such an author meets: rawabort imports env.abort (as
 // AssemblyScript does), rawnodescribe leaves out juju_describe,
-// rawdescribetrap makes it trap, rawdialect declares a schema of
+// rawdescribetrap makes it trap, rawhugedescribe makes it return 5 MiB
+// (or the -ldflags -X main.describeBytes=N given), rawdialect declares a schema of
 // draft-07, rawtopanyof puts anyOf at an input schema's top, rawbadarg
 // names an argument filter[id]; rawv2 is a
 // new version of the code (its echo says so, and takes a new argument,
