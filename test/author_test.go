@@ -186,3 +186,27 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// juju plugins build warns of a host function the wasm imports whose
+// capability the manifest does not ask for: every call of it would be
+// refused at run time, and no grant could help (grant refuses what the
+// manifest does not ask for). nogrant reads a file and asks for nothing.
+// (A plugin that asks for what it imports gets no warning:
+// TestUnaskedCapabilities.)
+func TestBuildWarnsOfUnaskedCapability(t *testing.T) {
+	home := newHome(t)
+	nogrant := pluginCopy(t, "nogrant")
+	wasm := filepath.Join(nogrant, "plugin.wasm")
+	_, errs, code := cli(t, home, nil, "plugins", "build", "--wasm", wasm, nogrant, "-o", filepath.Join(t.TempDir(), "out"))
+	if code != 0 || !strings.Contains(errs, `warning: the wasm imports juju_fs_read, which needs the capability fs.read, and manifest.json does not ask for it`) ||
+		!strings.Contains(errs, `add "fs.read" to "capabilities" in manifest.json`) {
+		t.Errorf("build of nogrant: exit %d\n%s", code, errs)
+	}
+	var built struct {
+		Unasked []struct{ Function, Capability string } `json:"unasked"`
+	}
+	cliJSON(t, home, &built, "plugins", "build", "--wasm", wasm, nogrant, "-o", filepath.Join(t.TempDir(), "out"))
+	if len(built.Unasked) != 1 || built.Unasked[0].Function != "juju_fs_read" || built.Unasked[0].Capability != "fs.read" {
+		t.Errorf("build --json of nogrant: unasked %+v", built.Unasked)
+	}
+}

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -72,6 +74,9 @@ type buildJSON struct {
 	Tools   []string `json:"tools"`
 	// Discoverers are the task discoverers' names.
 	Discoverers []string `json:"discoverers"`
+	// Unasked are the host functions the wasm imports whose capability the
+	// manifest does not ask for: every call of one would be refused.
+	Unasked []pluginbuild.Unasked `json:"unasked"`
 }
 
 func runPluginsBuild(cmd *cobra.Command, dir string, dirs config.Dirs, o *pluginsBuildOptions) error {
@@ -96,7 +101,18 @@ func runPluginsBuild(cmd *cobra.Command, dir string, dirs config.Dirs, o *plugin
 	if err != nil {
 		return err
 	}
-	res := buildJSON{Name: m.Name, Version: m.Version, Dir: out, SHA256: m.Wasm.SHA256, Tools: []string{}, Discoverers: []string{}}
+	wasm, err := os.ReadFile(filepath.Join(out, m.Wasm.File))
+	if err != nil {
+		return err
+	}
+	unasked, err := pluginbuild.UnaskedCapabilities(wasm, m)
+	if err != nil {
+		return err
+	}
+	res := buildJSON{Name: m.Name, Version: m.Version, Dir: out, SHA256: m.Wasm.SHA256, Tools: []string{}, Discoverers: []string{}, Unasked: unasked}
+	if res.Unasked == nil {
+		res.Unasked = []pluginbuild.Unasked{}
+	}
 	for _, t := range m.Tools {
 		res.Tools = append(res.Tools, t.Name)
 	}
@@ -107,6 +123,10 @@ func runPluginsBuild(cmd *cobra.Command, dir string, dirs config.Dirs, o *plugin
 		return writeJSON(cmd.OutOrStdout(), res)
 	}
 	fmt.Fprintf(progress, "built in %.1f s\n", time.Since(start).Seconds())
+	for _, u := range unasked {
+		fmt.Fprintf(progress, "warning: the wasm imports %s, which needs the capability %s, and manifest.json does not ask for it: every call of it would be refused (CAPABILITY_DENIED), and no grant can change that; add %q to \"capabilities\" in manifest.json and build again, or stop calling it\n",
+			u.Function, u.Capability, u.Capability)
+	}
 	w := cmd.OutOrStdout()
 	fmt.Fprintf(w, "%s %s: %s, %s\n", m.Name, visible.String(m.Version), count(len(m.Tools), "tool"), count(len(m.Discoverers), "discoverer"))
 	fmt.Fprintf(w, "  wasm   %s\n  sha256 %s\n", m.Wasm.File, m.Wasm.SHA256)

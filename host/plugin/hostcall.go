@@ -3,6 +3,7 @@ package plugin
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	extism "github.com/extism/go-sdk"
 
@@ -131,6 +132,12 @@ func (p *Plugin) handle(ctx context.Context, f hostfns.Func, read func() ([]byte
 	caller, _ := hostfns.CallerFrom(ctx)
 	if f.Capability != "" && !p.Granted(f.Capability) {
 		p.rt.log.Warn("capability denied", "plugin", p.Name(), "tool", caller.Tool, "hostfn", f.Name, "capability", f.Capability)
+		if !slices.Contains(p.Manifest.Capabilities, f.Capability) {
+			// juju plugins grant refuses a capability the manifest does not
+			// ask for: pointing the owner at it would only fail again.
+			return hostfns.ErrorHeader(abi.Errorf(abi.CapabilityDenied,
+				"the plugin %s calls %s, which needs %q, and its manifest does not ask for %q, so no grant can give it; the plugin's author must add it to the manifest's capabilities (juju plugins build warns of this)", p.Name(), f.Name, f.Capability, f.Capability)), nil
+		}
 		return hostfns.ErrorHeader(abi.Errorf(abi.CapabilityDenied,
 			"the plugin %s was not granted %q; the owner can grant it with `juju plugins grant %s %s`", p.Name(), f.Capability, p.Name(), f.Capability)), nil
 	}

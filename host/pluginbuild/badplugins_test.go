@@ -50,7 +50,7 @@ func TestBadPlugins(t *testing.T) {
 		{"exit 0", trap, "test_trap", `{"kind":"exit0"}`, []abi.Code{abi.PluginFailed}, "malformed result"},
 		{"infinite loop", loop, "test_loop", `{}`, []abi.Code{abi.PluginFailed, abi.Timeout}, "did not finish"},
 		{"out of memory", oom, "test_oom", `{}`, []abi.Code{abi.PluginFailed}, ""},
-		{"no grant", nogrant, "test_nogrant", `{}`, []abi.Code{abi.CapabilityDenied}, `was not granted "fs.read"`},
+		{"no grant", nogrant, "test_nogrant", `{}`, []abi.Code{abi.CapabilityDenied}, `its manifest does not ask for "fs.read", so no grant can give it`},
 		{"random bytes", garbage, "test_garbage", `{}`, []abi.Code{abi.InvalidArgument}, "not a valid frame"},
 		{"short frame", garbage, "test_garbage", `{"kind":"short"}`, []abi.Code{abi.InvalidArgument}, "not a valid frame"},
 		{"header not JSON", garbage, "test_garbage", `{"kind":"header"}`, []abi.Code{abi.InvalidArgument}, "could not be decoded"},
