@@ -124,6 +124,7 @@ func (d *stdioLoop) serveBatch(line []byte) {
 		}
 	}
 	out := []byte{'['}
+	gen, noted := d.s.direct.gen.Load(), d.w.nextNote()
 	for i, m := range msgs {
 		if b, ok := d.batchAnswer(m, pending[i]); ok {
 			if len(out) > 1 {
@@ -134,6 +135,9 @@ func (d *stdioLoop) serveBatch(line []byte) {
 	}
 	if len(out) == 1 {
 		return // notifications and responses only
+	}
+	if d.s.direct.gen.Load() != gen {
+		d.awaitNotifications(noted) // as for a lone request (stdio.go)
 	}
 	if _, err := d.w.Write(append(out, ']', '\n')); err != nil {
 		d.errLog.Printf("writing the answer to a batch: %v", err)

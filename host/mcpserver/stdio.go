@@ -441,7 +441,11 @@ func (d *stdioLoop) serve(line []byte, head msgHead, cancelled *atomic.Bool) {
 	var resp mcp.JSONRPCMessage
 	select {
 	case <-d.sessionMade:
+		gen, noted := d.s.direct.gen.Load(), d.w.nextNote()
 		resp = d.handle(d.session, line, head)
+		if d.s.direct.gen.Load() != gen {
+			d.awaitNotifications(noted)
+		}
 	case <-d.listenEnded: // it stopped before it made the session
 		resp = internalError(head, "juju's MCP session has ended")
 	}
@@ -548,6 +552,9 @@ type answerWriter struct {
 	mu sync.Mutex
 	w  io.Writer
 	f  *inflight
+	// noted is closed when a notification has been written, then
+	// replaced (nextNote).
+	noted chan struct{}
 }
 
 func (a *answerWriter) Write(b []byte) (int, error) {
@@ -555,7 +562,14 @@ func (a *answerWriter) Write(b []byte) (int, error) {
 	defer a.mu.Unlock()
 	id, ok := responseID(b)
 	if !ok {
-		return a.w.Write(b)
+		n, err := a.w.Write(b)
+		if err == nil && bytes.HasPrefix(b, []byte(`{"jsonrpc":"2.0","method":"notifications/`)) {
+			if a.noted != nil {
+				close(a.noted)
+			}
+			a.noted = make(chan struct{})
+		}
+		return n, err
 	}
 	defer a.f.done(id)
 	n := len(b)
@@ -563,6 +577,69 @@ func (a *answerWriter) Write(b []byte) (int, error) {
 		return 0, err
 	}
 	return n, nil
+}
+
+// nextNote returns a channel closed once the next notification is written.
+func (a *answerWriter) nextNote() <-chan struct{} {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.noted == nil {
+		a.noted = make(chan struct{})
+	}
+	return a.noted
+}
+
+// listChangedWait bounds how long an answer waits for the
+// notifications/tools/list_changed queued before it; listChangedGrace how
+// long it waits for one that may be on its way out of the queue already.
+const (
+	listChangedWait  = 2 * time.Second
+	listChangedGrace = 50 * time.Millisecond
+)
+
+// awaitNotifications holds the answer to a request during which the
+// catalog changed (its hook reloaded the installed plugins: an install or
+// a removal in another terminal) until the notifications queued for the
+// session are written, notifications/tools/list_changed among them: mcp-go
+// queues it and writes it from a goroutine of its own, and the answer,
+// written at once, came first about half the time, so that a client
+// calling a tool just removed read "tool not found" for a tool it still
+// listed, and heard why only after (TestInstallUpdateRemoveWhileServing).
+// noted is nextNote from before the request was served. The wait ends when
+// the queue is empty and a notification was written since, or, where none
+// was, after listChangedGrace (one taken from the queue may still be on
+// its way: a session of 2026-07-28 that did not subscribe gets none); it
+// never lasts past listChangedWait.
+func (d *stdioLoop) awaitNotifications(noted <-chan struct{}) {
+	sess := server.ClientSessionFromContext(d.session)
+	if sess == nil {
+		return
+	}
+	queue := sess.NotificationChannel()
+	limit := time.NewTimer(listChangedWait)
+	defer limit.Stop()
+	wrote := false
+	for {
+		if len(queue) == 0 {
+			if wrote {
+				return
+			}
+			grace := time.NewTimer(listChangedGrace)
+			select {
+			case <-noted:
+			case <-grace.C:
+			case <-limit.C:
+			}
+			grace.Stop()
+			return
+		}
+		select {
+		case <-noted:
+			wrote, noted = true, d.w.nextNote()
+		case <-limit.C:
+			return
+		}
+	}
 }
 
 // warmDelay is how long juju waits for the client's handshake before it
