@@ -223,6 +223,11 @@ func TestPluginLifecycle(t *testing.T) {
 	if out := cliOK(t, home, "plugins", "list"); !strings.Contains(out, "fs.read (refused: holds none)") || strings.Contains(out, "not granted") {
 		t.Errorf("list of the refused plugin:\n%s", out)
 	}
+	// Nor does grant say it now holds what it cannot.
+	if out, errs, code := cli(t, home, nil, "plugins", "grant", "test-reader", "fs.read"); code != 1 ||
+		!strings.Contains(errs, "test-reader is refused, and a grant would give it nothing: the wasm file does not match its pinned sha256") {
+		t.Errorf("grant of the refused plugin: exit %d\n%s%s", code, out, errs)
+	}
 	s3 := startHome(t, home, root, "--mode", "trusted")
 	if res, err := s3.callErr("test_reader", map[string]any{"path": "a.txt"}); err == nil && !res.IsError {
 		t.Errorf("a swapped plugin served a call: %s", text(res))

@@ -124,6 +124,13 @@ func regrant(ctx context.Context, data, name string, caps []string, add bool, no
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	if add {
+		// A plugin whose wasm fails its pin is refused: it would hold
+		// nothing granted now, and its reinstall keeps no grant of it.
+		if err := in.CheckWasm(); err != nil {
+			return nil, fmt.Errorf("%s is refused, and a grant would give it nothing: %w", name, err)
+		}
+	}
 	want, err := ParseCapabilities(caps, in.Manifest)
 	if err != nil {
 		return nil, err
