@@ -67,6 +67,8 @@ package git
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -76,8 +78,10 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jujutools/juju/hostfns"
@@ -148,7 +152,16 @@ type server struct {
 	indexClean map[string]string
 	foreign    map[string]bool // roots whose .git names a repository juju refused at start
 	log        *slog.Logger
+	// nonce and runs make each add's and commit's hookVar value, which
+	// tells the orphans its hooks leave from another's.
+	nonce string
+	runs  atomic.Uint64
 }
+
+// hookVar marks the processes of a git add or commit (its hooks' too),
+// so that an orphan juju was handed (proc.Subreap) ends with its git
+// (proc.Adopted), as exec's JUJU_JOB marks a job's.
+const hookVar = "JUJU_GIT"
 
 // New returns the git host function over the policy p.
 func New(p *policy.Policy, opts Options) []hostfns.Func {
@@ -165,6 +178,9 @@ func New(p *policy.Policy, opts Options) []hostfns.Func {
 		opts.Env = os.Environ()
 	}
 	s := &server{pol: p, opts: opts, log: opts.Logger}
+	var nonce [8]byte
+	rand.Read(nonce[:])
+	s.nonce = hex.EncodeToString(nonce[:])
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -811,8 +827,24 @@ func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bo
 	if mutates {
 		// add and commit run the repository's hooks, confined as a
 		// command is, and like a command uncapped: a linter a hook runs
-		// may need more than git does.
+		// may need more than git does. What a hook leaves running ends
+		// with git, as a command's orphans end with its job: unconfined,
+		// nothing else would stop a hook's `(setsid x &)`, which outlived
+		// juju, and whose hold on git's output had the commit it made
+		// answered as git failing to run (confined, its sandbox ends it).
+		marker := hookVar + "=" + s.nonce + "-" + strconv.FormatUint(s.runs.Add(1), 10)
+		cmd.Env = append(cmd.Env, marker)
 		err = cmd.Run()
+		if cmd.Process != nil { // nil: git did not start
+			proc.KillGroup(cmd.Process.Pid)
+		}
+		if left := proc.Adopted(marker); len(left) > 0 {
+			proc.StopTree(left...).Kill()
+		}
+		if errors.Is(err, osexec.ErrWaitDelay) {
+			// git ended well; only what it left held its output open.
+			err = nil
+		}
 	} else {
 		err = s.runCmd(cmd)
 	}

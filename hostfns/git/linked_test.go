@@ -22,6 +22,18 @@ func TestDiffWithoutGitSaysGitIsMissing(t *testing.T) {
 	}
 }
 
+// TestAddWithoutGitSaysGitIsMissing: add and commit, which look for what
+// their hooks left running once git ends, say the same of a git that
+// never started, and take nothing down.
+func TestAddWithoutGitSaysGitIsMissing(t *testing.T) {
+	git, _ := fixture(t)
+	t.Setenv("PATH", t.TempDir())
+	_, _, e := git(abi.TierExec, "add", "--", "new.txt")
+	if e == nil || e.Code != abi.NotFound {
+		t.Fatalf("add without git = %v, want NOT_FOUND saying git is not installed", e)
+	}
+}
+
 // TestLinkedKeyIsLeftOut: a tracked file that is a hard link to a private
 // key is left out of a diff against the work tree, add skips one, and
 // commit refuses one named.
