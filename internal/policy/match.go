@@ -278,6 +278,30 @@ func (g *globSet) matchFolded(rel string) bool {
 	return false
 }
 
+// spans reports whether a glob with a slash has a name, other than **,
+// that one of abs's names matches: a path below abs may then match it
+// across abs's names, which a path from a root inside abs does not show.
+func (g *globSet) spans(abs string) bool {
+	var segs []string
+	for _, t := range g.tails {
+		segs = append(segs, strings.Split(t, "/")...)
+	}
+	for _, f := range g.full {
+		segs = append(segs, strings.Split(f.glob, "/")...)
+	}
+	for name := range strings.SplitSeq(fold(abs), "/") {
+		for _, s := range segs {
+			if s == "**" {
+				continue
+			}
+			if ok, _ := doublestar.Match(s, name); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // match reports whether rel or any folder above it matches.
 func (g *globSet) match(rel string) bool {
 	if rel == "." || rel == "" {

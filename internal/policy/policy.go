@@ -50,7 +50,13 @@ type Root struct {
 	allPrivate bool     // the root lies inside one of juju's own folders
 	private    []string // juju's own folders inside the root, root-relative
 	bare       bool     // the root is a bare repository (see bareSecret)
-	nests      []nest   // the other roots that hold this one or lie inside it
+	allSecret  bool     // the root lies inside a secret folder (.ssh, .gnupg)
+	// above holds the root's spellings (as given, real) as slash paths
+	// from the file system's top, when a secret glob with a slash can
+	// match across the root's own names (**/.config/gh/hosts.yml, the
+	// root at ~/.config): a path of the root is judged so too (setAbove).
+	above []string
+	nests []nest // the other roots that hold this one or lie inside it
 }
 
 // nest is another root nested with a root: one that holds it (outer), or
@@ -139,6 +145,7 @@ func New(cfg Config) (*Policy, error) {
 		r.index = len(p.roots)
 		r.setPrivate(private)
 		r.bare = isBareRepository(r.OS)
+		r.setAbove(&p.secrets)
 		p.roots = append(p.roots, r)
 	}
 	p.setNests()
@@ -268,6 +275,29 @@ func (r *Root) setPrivate(private []string) {
 			} else if rest, ok := cutDirFold(priv, s); ok {
 				r.private = append(r.private, filepath.ToSlash(rest))
 			}
+		}
+	}
+}
+
+// setAbove judges the root's own location by the secret globs: a root
+// inside a secret folder (~/.ssh, ~/.gnupg) is secret whole, and a root
+// whose names a glob with a slash can match across (a root at ~/.config,
+// where **/.config/gh/hosts.yml is gh/hosts.yml; at ~/.aws or a
+// repository's .git) has its paths judged by their whole path as well.
+// The secret list names where tools keep a login in the home folder; a
+// root given as one of those folders held them as plain files.
+func (r *Root) setAbove(g *globSet) {
+	for i, s := range []string{r.Path, r.Real} {
+		if i == 1 && s == r.Path {
+			break
+		}
+		abs := strings.TrimPrefix(filepath.ToSlash(strings.TrimPrefix(s, filepath.VolumeName(s))), "/")
+		switch {
+		case abs == "":
+		case g.match(abs):
+			r.allSecret = true
+		case g.spans(abs):
+			r.above = append(r.above, abs)
 		}
 	}
 }
@@ -449,8 +479,11 @@ func (p *Policy) judge(root *Root, rel string, whole bool) verdict {
 // itself (".") is judged by the names above it, in an outer root.
 func (p *Policy) judgeIn(root *Root, rel string, whole bool) verdict {
 	if rel == "." {
-		if root.isPrivate(rel) {
+		switch {
+		case root.isPrivate(rel):
 			return private
+		case root.allSecret:
+			return secret
 		}
 		return visible
 	}
@@ -463,7 +496,7 @@ func (p *Policy) judgeIn(root *Root, rel string, whole bool) verdict {
 		return private
 	case root.bare && bareSecret(rel, whole):
 		return secret
-	case match(&p.secrets, rel):
+	case root.allSecret, match(&p.secrets, rel), root.secretAbove(&p.secrets, rel, whole):
 		return secret
 	case match(&p.deny, rel):
 		return denied
@@ -482,6 +515,30 @@ func (p *Policy) refusal(v verdict, display string) *abi.Error {
 		return deniedError(display)
 	}
 	return nil
+}
+
+// secretAbove reports whether rel matches a secret glob by its whole path
+// from the file system's top (see setAbove); whole as for judgeIn, the
+// root's own folders being known not to be secret.
+func (r *Root) secretAbove(g *globSet, rel string, whole bool) bool {
+	for _, a := range r.above {
+		full := a + "/" + rel
+		if !whole {
+			if g.matchOne(full) {
+				return true
+			}
+			continue
+		}
+		for i := len(a) + 1; i < len(full); i++ {
+			if full[i] == '/' && g.matchOne(full[:i]) {
+				return true
+			}
+		}
+		if g.matchOne(full) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Root) isPrivate(rel string) bool {
