@@ -1,6 +1,7 @@
 package test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,5 +62,39 @@ func TestSecretsHoldInARootAtTheirFolder(t *testing.T) {
 		if out := s.ok("read_file", map[string]any{"path": p}); !strings.Contains(out, want) {
 			t.Errorf("read_file %s: %s", p, out)
 		}
+	}
+}
+
+// git's exclusions are pathspecs from the repository's top, so a
+// repository at ~/.config (the owner's settings under version control)
+// had git_diff print the GitHub CLI's new token from gh/hosts.yml and
+// git_status name it, with every file tool refusing it.
+func TestGitHoldsSecretsInARepositoryAtTheirFolder(t *testing.T) {
+	home := workspace(t, map[string]string{
+		".config/gh/hosts.yml":  "oauth_token: OLD-TOKEN\n",
+		".config/nvim/init.lua": "vim.o.number = true\n",
+	})
+	config := filepath.Join(home, ".config")
+	gitIn(t, config, "init", "-q")
+	gitIn(t, config, "add", "-A")
+	gitIn(t, config, "commit", "-qm", "settings")
+	for name, content := range map[string]string{"gh/hosts.yml": "oauth_token: SECRET-NEW-TOKEN\n", "nvim/init.lua": "vim.o.number = false\n"} {
+		if err := os.WriteFile(filepath.Join(config, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := start(t, config)
+	for _, out := range []string{
+		s.ok("git_status", map[string]any{}),
+		s.ok("git_diff", map[string]any{}),
+		s.ok("git_diff", map[string]any{"paths": []string{"gh"}}),
+		s.ok("git_diff", map[string]any{"revision": "HEAD"}),
+	} {
+		if strings.Contains(out, "TOKEN") || strings.Contains(out, "hosts.yml") {
+			t.Errorf("the token's file shown:\n%s", out)
+		}
+	}
+	if out := s.ok("git_diff", map[string]any{}); !strings.Contains(out, "vim.o.number = false") {
+		t.Errorf("git_diff left out the settings' own change:\n%s", out)
 	}
 }

@@ -519,6 +519,9 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 		args = append(args, "--")
 		args = append(args, paths...)
 		args = append(args, Excludes(s.globs, s.rootsIn(rp))...)
+		// The secret globs that match across the top's own names (a
+		// repository at ~/.config: gh/hosts.yml), from the top.
+		args = append(args, Excludes(policy.GlobsBelow(s.pol.Secrets(), rp.top), nil)...)
 		args = append(args, s.privateExcludes(rp)...)
 		if name == "diff" && !slices.Contains(opts, "--cached") && !slices.Contains(opts, "--staged") {
 			keys, aerr := s.linkedKeys(ctx, rp, cwd, args[slices.Index(args, "--")+1:])

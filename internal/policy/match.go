@@ -2,6 +2,8 @@ package policy
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -313,4 +315,77 @@ func (g *globSet) match(rel string) bool {
 		}
 	}
 	return g.matchOne(rel)
+}
+
+// GlobsBelow returns, for the absolute folder dir, the globs from dir
+// that a path below it must match for its whole path to match one of
+// globs with a slash (a glob without one applies at any depth anyway):
+// below ~/.config, **/.config/gh/hosts.yml is gh/hosts.yml, and below a
+// repository's .git, **/.git/**/config is **/config. A tool that matches
+// paths from dir and not from the file system's top (git's pathspecs,
+// from a repository's top) adds them. It returns ** when dir itself
+// lies inside what a glob matches. Globs are folded as the policy folds
+// them; a brace group across a slash is not followed.
+func GlobsBelow(globs []string, dir string) []string {
+	abs := strings.Trim(filepath.ToSlash(strings.TrimPrefix(dir, filepath.VolumeName(dir))), "/")
+	if abs == "" {
+		return nil
+	}
+	var set globSet
+	for _, g := range globs {
+		if set.add(g) != nil {
+			continue
+		}
+	}
+	if set.match(abs) {
+		return []string{"**"}
+	}
+	names := strings.Split(fold(abs), "/")
+	var out []string
+	for _, g := range globs {
+		g = strings.Trim(fold(strings.TrimSpace(g)), "/")
+		if !strings.Contains(g, "/") {
+			continue
+		}
+		segs := strings.Split(g, "/")
+		// closure adds, for each state before a **, the state after it
+		// (** matching no name).
+		closure := func(states map[int]bool) map[int]bool {
+			for i := 0; i < len(segs); i++ {
+				if states[i] && segs[i] == "**" {
+					states[i+1] = true
+				}
+			}
+			return states
+		}
+		states := closure(map[int]bool{0: true})
+		for _, name := range names {
+			next := map[int]bool{}
+			for s := range states {
+				switch {
+				case s == len(segs):
+				case segs[s] == "**":
+					next[s] = true
+				default:
+					if ok, _ := doublestar.Match(segs[s], name); ok {
+						next[s+1] = true
+					}
+				}
+			}
+			states = closure(next)
+		}
+		for s := range states {
+			rest := strings.Join(segs[s:], "/")
+			switch {
+			case rest == "" || rest == "**":
+				return []string{"**"}
+			case s == 0 || (s == 1 && segs[0] == "**"), slices.Contains(out, rest):
+			case segs[s-1] == "**" && states[s-1]: // **/rest is there too
+			default:
+				out = append(out, rest)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
