@@ -1,7 +1,9 @@
 package policy
 
 import (
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +35,55 @@ func TestGlobsBelow(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("GlobsBelow(%s) = %q, want %q", c.dir, got, want)
 		}
+	}
+}
+
+// Every path whose whole path a secret glob matches is matched, from the
+// folder above it, by GlobsBelow's globs and the globs themselves (as git
+// applies them, a glob without a slash at any depth): random folders and
+// paths built of the secret list's own names, so that globs match across
+// the folder's names as often as not.
+func TestGlobsBelowMissesNoWholePathMatch(t *testing.T) {
+	globs := append(DefaultSecrets(), "deploy/**/prod.yml", "**/vault/*.json")
+	var whole globSet
+	for _, g := range globs {
+		if err := whole.add(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names := []string{".config", "gh", "hosts.yml", ".git", "modules", "sub", "config", "objects", ".aws",
+		"credentials", "mirror.git", "rebase-merge", "patch", "deploy", "a", "prod.yml", "vault", "k.json",
+		"sops", "age", "keys.txt", "src", ".cargo", "credentials.toml", "home"}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	pick := func(n int) string {
+		var b []string
+		for range n {
+			b = append(b, names[rnd.IntN(len(names))])
+		}
+		return strings.Join(b, "/")
+	}
+	checked := 0
+	for range 20000 {
+		dir, rel := "/"+pick(1+rnd.IntN(4)), pick(1+rnd.IntN(4))
+		if whole.match(dir[1:]) || !whole.match(dir[1:]+"/"+rel) {
+			continue
+		}
+		below := GlobsBelow(globs, dir)
+		if slices.Contains(below, "**") {
+			continue
+		}
+		var set globSet
+		for _, g := range append(below, globs...) {
+			if err := set.add(g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !set.match(rel) {
+			t.Fatalf("%s/%s is a secret by its whole path, but GlobsBelow(%s) = %q leaves %s", dir, rel, dir, below, rel)
+		}
+		checked++
+	}
+	if checked < 500 {
+		t.Fatalf("only %d paths matched across their folder's names", checked)
 	}
 }
