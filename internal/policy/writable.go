@@ -54,12 +54,11 @@ func (p *Policy) repositoryWrite(r *Root, rel, display string) *abi.Error {
 	return nil
 }
 
-// repositoryAt reports whether the folder rel of the root is a git
-// repository's own folder, bare: a HEAD file, objects and refs folders.
+// repositoryAt reports whether the folder rel of the root ("" for the
+// root itself) is a git repository's own folder: a HEAD file, objects and
+// refs folders, as they are now (a root can become one after juju
+// started).
 func (r *Root) repositoryAt(rel string) bool {
-	if rel == "" || rel == "." {
-		return r.bare
-	}
 	if fi, err := r.OS.Lstat(path.Join(rel, "HEAD")); err != nil || !fi.Mode().IsRegular() {
 		return false
 	}
