@@ -12,7 +12,7 @@ type ReadFileArgs struct {
 	Limit      int    `json:"limit,omitempty" min:"1" desc:"How many lines to read (default: up to 2000). The result is cut at about 90 KB whatever the limit."`
 	Numbered   bool   `json:"numbered,omitempty" desc:"Prefix each line with its number and a tab, like cat -n, to cite or edit by line."`
 	ByteOffset int64  `json:"byteOffset,omitempty" min:"0" desc:"Read by bytes from this offset (0-based) instead of by lines: the way on inside a line too long to show whole (minified code, one-line JSON), as a cut read says. Not with offset or limit."`
-	MaxBytes   int    `json:"maxBytes,omitempty" min:"1" max:"90000" desc:"The most bytes of the file's text to return (default and most: 90000); less keeps a look inside a long line short."`
+	MaxBytes   int    `json:"maxBytes,omitempty" min:"1" max:"90000" desc:"The most bytes of the file's text to return (default and most: 90000), though a character wider than that is shown whole; less keeps a look inside a long line short."`
 }
 
 func init() {
