@@ -115,8 +115,8 @@ func (l *connLimit) context(ctx context.Context, c net.Conn) context.Context {
 }
 
 // setBusy marks r's connection as serving a request, or waiting for the
-// rest of one.
-func setBusy(r *http.Request, busy bool) {
+// client; waitsFromNow also restarts the time it has waited.
+func setBusy(r *http.Request, busy, waitsFromNow bool) {
 	co, ok := r.Context().Value(connKey{}).(connOf)
 	if !ok {
 		return
@@ -125,15 +125,18 @@ func setBusy(r *http.Request, busy bool) {
 	defer co.l.mu.Unlock()
 	if e, ok := co.l.open[co.c]; ok {
 		e.busy = busy
+		if waitsFromNow {
+			e.since = co.l.now()
+		}
 	}
 }
 
 // receiving says r's body is still to come: its connection waits for the
 // client, and may make room for a new one, as an idle one does.
-func receiving(r *http.Request) { setBusy(r, false) }
+func receiving(r *http.Request) { setBusy(r, false, false) }
 
 // received says r has arrived whole: its connection serves it.
-func received(r *http.Request) { setBusy(r, true) }
+func received(r *http.Request) { setBusy(r, true, false) }
 
 // answered says r's handler has returned: what is left of its answer,
 // which net/http flushes, waits on the client reading it, so the
@@ -142,17 +145,7 @@ func received(r *http.Request) { setBusy(r, true) }
 // that flush, each time for up to Limits.WriteTimeout: counted in flight,
 // 256 such connections, which need no token (GET /authorize), had juju
 // close every new one, the owner's too, for as long as they went on.
-func answered(r *http.Request) {
-	co, ok := r.Context().Value(connKey{}).(connOf)
-	if !ok {
-		return
-	}
-	co.l.mu.Lock()
-	defer co.l.mu.Unlock()
-	if e, ok := co.l.open[co.c]; ok {
-		e.busy, e.since = false, co.l.now()
-	}
-}
+func answered(r *http.Request) { setBusy(r, false, true) }
 
 // count is the number of open connections.
 func (l *connLimit) count() int {
