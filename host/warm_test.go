@@ -14,14 +14,12 @@ import (
 	"github.com/jujutools/juju/internal/memtest"
 )
 
-// Warmed is closed once, and only once, the warm-up has compiled every
-// plugin a session starts with; by then the binary's pages that held their
-// wasm have left the resident set. Not every one of them: the kernel maps
-// a file's pages a large folio at a time, so reading the binary's data
-// beside a module maps some of the module's pages too (a third of
-// core-exec's before anything compiled it, here). A compilation without the
-// release leaves all of them resident.
-func TestWarmedClosesWhenTheWarmUpEnds(t *testing.T) {
+// newCoreHost is a host with the core plugins on an empty workspace, its
+// folders in a temporary one and its compilation cache in cache (or there
+// too when cache is ""), closed when t ends. It skips t when the core
+// plugins are not built.
+func newCoreHost(t *testing.T, cache string) *Host {
+	t.Helper()
 	if _, err := core.Plugins(); errors.Is(err, core.ErrNotBuilt) {
 		t.Skip("core plugins not built (run `make plugins`)")
 	}
@@ -30,16 +28,28 @@ func TestWarmedClosesWhenTheWarmUpEnds(t *testing.T) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	dirs := config.Dirs{
-		Config: filepath.Join(tmp, "config"), State: filepath.Join(tmp, "state"), Data: filepath.Join(tmp, "data"),
-		// The cache other tests share: a warm one loads in a fraction of a compile.
-		Cache: filepath.Join(os.TempDir(), "juju-test-wazero-cache"),
+	if cache == "" {
+		cache = filepath.Join(tmp, "cache")
 	}
+	dirs := config.Dirs{Config: filepath.Join(tmp, "config"), State: filepath.Join(tmp, "state"), Data: filepath.Join(tmp, "data"), Cache: cache}
 	h, err := New(Config{Roots: []string{root}, Dirs: dirs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close(context.Background())
+	t.Cleanup(func() { h.Close(context.Background()) })
+	return h
+}
+
+// Warmed is closed once, and only once, the warm-up has compiled every
+// plugin a session starts with; by then the binary's pages that held their
+// wasm have left the resident set. Not every one of them: the kernel maps
+// a file's pages a large folio at a time, so reading the binary's data
+// beside a module maps some of the module's pages too (a third of
+// core-exec's before anything compiled it, here). A compilation without the
+// release leaves all of them resident.
+func TestWarmedClosesWhenTheWarmUpEnds(t *testing.T) {
+	// The cache other tests share: a warm one loads in a fraction of a compile.
+	h := newCoreHost(t, filepath.Join(os.TempDir(), "juju-test-wazero-cache"))
 	select {
 	case <-h.Warmed():
 		t.Fatal("Warmed is closed before any warm-up")
