@@ -30,6 +30,15 @@ import (
 // only it, through the tunnel, as the internet would.
 func startTunnel(t *testing.T, srv *server, publicHost string, rewrite bool) *http.Client {
 	t.Helper()
+	return startMountedTunnel(t, srv, publicHost, rewrite, nil)
+}
+
+// startMountedTunnel is startTunnel with mount, when not nil, choosing
+// which requests reach juju and with what path, as a proxy that serves
+// other things on its host too does: a request mount refuses gets the
+// proxy's own 404.
+func startMountedTunnel(t *testing.T, srv *server, publicHost string, rewrite bool, mount func(path string) (string, bool)) *http.Client {
+	t.Helper()
 	target, _ := url.Parse(srv.base)
 	proxy := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
@@ -42,7 +51,19 @@ func startTunnel(t *testing.T, srv *server, publicHost string, rewrite bool) *ht
 		},
 		FlushInterval: -1,
 	}
-	ts := httptest.NewUnstartedServer(proxy)
+	var h http.Handler = proxy
+	if mount != nil {
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			p, ok := mount(r.URL.Path)
+			if !ok {
+				http.NotFound(w, r)
+				return
+			}
+			r.URL.Path, r.URL.RawPath = p, ""
+			proxy.ServeHTTP(w, r)
+		})
+	}
+	ts := httptest.NewUnstartedServer(h)
 	ts.StartTLS()
 	t.Cleanup(ts.Close)
 	tr := &http.Transport{
@@ -155,7 +176,8 @@ func chatgptConnects(t *testing.T, srv *server, gpt chatgpt, public string) {
 	var suffixed struct {
 		Resource string `json:"resource"`
 	}
-	gpt.getJSON(public+"/.well-known/oauth-protected-resource/mcp", &suffixed)
+	pub, _ := url.Parse(public)
+	gpt.getJSON(pub.Scheme+"://"+pub.Host+"/.well-known/oauth-protected-resource"+pub.Path+"/mcp", &suffixed)
 	if prm.Resource != public+"/mcp" || suffixed.Resource != prm.Resource || len(prm.Servers) != 1 {
 		t.Fatalf("protected resource metadata %+v, suffixed %+v", prm, suffixed)
 	}
@@ -208,6 +230,13 @@ func chatgptConnects(t *testing.T, srv *server, gpt chatgpt, public string) {
 	cookies := res.Cookies()
 	if res.StatusCode != 200 || txn == nil || csrf == nil || len(cookies) != 1 || !cookies[0].Secure {
 		t.Fatalf("consent page: %d, cookies %v\n%s", res.StatusCode, cookies, page)
+	}
+	// The browser posts the form to its action and sends the cookie back
+	// only to its path: both must be the page's own, below the public URL's
+	// path.
+	authorizePath := strings.TrimPrefix(as.Authorize, pub.Scheme+"://"+pub.Host)
+	if action := actionRE.FindStringSubmatch(page); action == nil || action[1] != authorizePath || cookies[0].Path != authorizePath {
+		t.Fatalf("the consent form posts to %q and its cookie goes back to %q, not to the page, %s", action, cookies[0].Path, authorizePath)
 	}
 	if !strings.Contains(page, "ChatGPT") || !strings.Contains(page, "chatgpt.com") {
 		t.Errorf("the consent page does not name the client and where the browser goes:\n%s", page)
@@ -300,6 +329,42 @@ func chatgptConnects(t *testing.T, srv *server, gpt chatgpt, public string) {
 	res, page = gpt.do("GET", as.Authorize+"?"+q.Encode(), "", "", map[string]string{"Accept": "text/html"})
 	if res.StatusCode != 400 || !strings.Contains(page, "delete the app) and add it again") {
 		t.Fatalf("a revoked ChatGPT's new authorization request: %d\n%s", res.StatusCode, page)
+	}
+}
+
+// A proxy that serves other things on its host too mounts juju at a path
+// (--public-url https://HOST/team/juju): ChatGPT connects to
+// https://HOST/team/juju/mcp as it does to a tunnel's root, whether the
+// proxy strips the path from what it forwards (Caddy's handle_path) or
+// passes it on (nginx's proxy_pass without a URI), the metadata found at
+// RFC 8414's and RFC 9728's well-known URLs for an issuer and a resource
+// with a path, which the owner routes to juju too. juju once refused any
+// path in --public-url.
+func TestServeChatGPTThroughProxyPath(t *testing.T) {
+	for _, mode := range []struct {
+		name  string
+		strip bool
+	}{{"path stripped", true}, {"path passed on", false}} {
+		t.Run(mode.name, func(t *testing.T) {
+			const host = "tools.example.org"
+			const prefix = "/team/juju"
+			root := workspace(t, map[string]string{"a.txt": "alpha\n"})
+			srv := startServe(t, root, "--public-url", "https://"+host+prefix+"/")
+			mount := func(p string) (string, bool) {
+				switch {
+				case p == "/.well-known/oauth-authorization-server"+prefix,
+					p == "/.well-known/oauth-protected-resource"+prefix+"/mcp":
+					return p, true
+				case !strings.HasPrefix(p, prefix+"/"):
+					return "", false
+				case mode.strip:
+					return strings.TrimPrefix(p, prefix), true
+				}
+				return p, true
+			}
+			gpt := chatgpt{t: t, web: startMountedTunnel(t, srv, host, false, mount)}
+			chatgptConnects(t, srv, gpt, "https://"+host+prefix)
+		})
 	}
 }
 

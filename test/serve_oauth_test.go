@@ -20,6 +20,7 @@ var (
 	pairingRE = regexp.MustCompile(`juju: pairing code for "[^"]*" \(OAuth client (c_[A-Za-z0-9_-]+);[^\n]*\n\s*\n\s+([A-Z0-9]{4}-[A-Z0-9]{4})`)
 	txnRE     = regexp.MustCompile(`name="txn" value="([^"]+)"`)
 	csrfRE    = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+	actionRE  = regexp.MustCompile(`<form method="post" action="([^"]+)"`)
 )
 
 // browser loads an authorization URL as the owner's browser would, and

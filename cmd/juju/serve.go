@@ -97,7 +97,7 @@ back.`,
 func (o *serveOptions) bind(f *pflag.FlagSet) {
 	o.stdioOptions.bind(f)
 	f.StringVar(&o.addr, "addr", defaultAddr, "listen on `HOST:PORT` (port 0 picks a free one; anything but loopback is reachable from other machines)")
-	f.StringVar(&o.publicURL, "public-url", "", "the `URL` a tunnel gives this server (https://…), accepted as Host and Origin and used as the OAuth issuer")
+	f.StringVar(&o.publicURL, "public-url", "", "the `URL` a tunnel gives this server (https://…, with a path where a proxy mounts juju), accepted as Host and Origin and used as the OAuth issuer")
 	f.StringVar(&o.tokenFile, "token-file", "", "read the local token from `FILE`, creating it (mode 0600) if needed in a folder that exists, outside the roots (default: token in the config directory)")
 }
 
@@ -281,7 +281,8 @@ func checkAddr(addr string) error {
 	return nil
 }
 
-// parsePublicURL checks --public-url: http or https, a host, nothing else.
+// parsePublicURL checks --public-url: http or https, a host, a path of
+// plain segments, nothing else.
 func parsePublicURL(s string) (*url.URL, error) {
 	if s == "" {
 		return nil, nil
@@ -296,9 +297,25 @@ func parsePublicURL(s string) (*url.URL, error) {
 		return nil, fmt.Errorf("--public-url %q must be an https:// URL (or http://)", s)
 	case u.Host == "" || u.Hostname() == "":
 		return nil, fmt.Errorf("--public-url %q has no host", s)
-	case u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.Path != "" && u.Path != "/":
-		return nil, fmt.Errorf("--public-url %q must be scheme://host[:port] alone, without a path, query or user: "+
+	case u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.ForceQuery || u.Opaque != "":
+		return nil, fmt.Errorf("--public-url %q must be scheme://host[:port][/path] alone, without a query or user: "+
 			"give %s://%s (the tunnel's address; clients connect to its /mcp)", s, scheme, u.Host)
+	}
+	// A path is where a proxy that serves other things on its host too
+	// mounts juju (Caddy's handle_path /juju/*, tailscale serve
+	// --set-path /juju): the OAuth issuer and the MCP endpoint live below
+	// it. It is plain segments, so the issuer reads as written.
+	path := strings.TrimSuffix(u.Path, "/")
+	segs := strings.Split(path, "/")[1:]
+	if path != "" && segs[len(segs)-1] == "mcp" {
+		return nil, fmt.Errorf("--public-url %q is the MCP endpoint, not the address it lies below: give %s://%s%s "+
+			"(the tunnel's address; clients connect to its /mcp)", s, scheme, u.Host, strings.TrimSuffix(path, "/mcp"))
+	}
+	for _, seg := range segs {
+		if seg == "" || seg == "." || seg == ".." || strings.Trim(seg, pathChars) != "" || u.RawPath != "" {
+			return nil, fmt.Errorf("--public-url %q: its path must be plain segments of letters, digits and -._~ "+
+				"(such as https://example.com/juju)", s)
+		}
 	}
 	host := strings.ToLower(u.Host)
 	// A tunnel's clients name its host without the scheme's default port,
@@ -308,8 +325,11 @@ func parsePublicURL(s string) (*url.URL, error) {
 	if p := u.Port(); p == map[string]string{"https": "443", "http": "80"}[scheme] {
 		host = strings.TrimSuffix(host, ":"+p)
 	}
-	return &url.URL{Scheme: scheme, Host: host}, nil
+	return &url.URL{Scheme: scheme, Host: host, Path: path}, nil
 }
+
+// pathChars are the characters of a --public-url path's segments.
+const pathChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~"
 
 // announce says on the terminal where juju serve serves and how to
 // connect; the line "juju: serving MCP at URL" comes first and is stable

@@ -210,6 +210,9 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
+	if p := f.origins.local(base, r.URL.Path); p != r.URL.Path {
+		r.URL.Path, r.URL.RawPath = p, ""
+	}
 	switch {
 	case r.URL.Path == mcpPath:
 		f.serveMCP(w, r, base)

@@ -21,7 +21,7 @@ import (
 type origins struct {
 	port   string     // the bound port
 	bound  netip.Addr // the bound address, when a specific non-loopback one
-	public *url.URL   // --public-url, or nil
+	public *url.URL   // --public-url, or nil; its Path, when not empty, has no final slash
 }
 
 // newOrigins builds the allow-list for a server listening on addr.
@@ -85,7 +85,7 @@ func (o origins) hostBase(host, scheme string) (string, bool) {
 		if scheme != "" && scheme != o.public.Scheme {
 			return "", false
 		}
-		return o.public.Scheme + "://" + o.public.Host, true
+		return o.public.Scheme + "://" + o.public.Host + o.public.Path, true
 	}
 	if scheme != "" && scheme != "http" {
 		return "", false
@@ -131,4 +131,28 @@ func (o origins) originOK(origin string) bool {
 	}
 	_, ok := o.hostBase(u.Host, strings.ToLower(u.Scheme))
 	return ok
+}
+
+// local returns the path of a request as juju's routes name it: below the
+// public URL's path, when base has one. A proxy that mounts juju at a path
+// may strip it from the requests it forwards (Caddy's handle_path,
+// tailscale serve) or pass them on whole (nginx's proxy_pass without a
+// URI); juju answers both the same. A path outside the prefix is left as
+// it is: the well-known URLs of RFC 8414 and RFC 9728 for an issuer and a
+// resource with a path put the path after their own.
+func (o origins) local(base, path string) string {
+	if o.public == nil || o.public.Path == "" {
+		return path
+	}
+	prefix := o.public.Path
+	if !strings.HasSuffix(base, prefix) || !strings.HasPrefix(path, prefix) {
+		return path
+	}
+	switch rest := path[len(prefix):]; {
+	case rest == "":
+		return "/"
+	case rest[0] == '/':
+		return rest
+	}
+	return path
 }

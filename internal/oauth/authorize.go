@@ -175,7 +175,7 @@ func (s *Server) openConsent(w http.ResponseWriter, r *http.Request, c *consent)
 	}
 	s.log.Info("OAuth consent page shown; pairing code printed on the terminal", "client", c.clientID)
 	http.SetCookie(w, &http.Cookie{
-		Name: csrfCookie(c.txn), Value: c.csrf, Path: PathAuthorize, MaxAge: int(consentTTL.Seconds()),
+		Name: csrfCookie(c.txn), Value: c.csrf, Path: basePath(c.issuer) + PathAuthorize, MaxAge: int(consentTTL.Seconds()),
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil || isHTTPS(c.issuer),
 	})
 	s.showConsent(w, c, http.StatusOK, "")

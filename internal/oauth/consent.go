@@ -21,7 +21,7 @@ After you decide, your browser goes to <b>{{.RedirectHost}}</b>: if that is not 
 <p>It would get the tools of a coding agent — read, search, edit files and run commands — on
 {{range $i, $r := .Roots}}{{if $i}}, {{end}}<code>{{$r}}</code>{{end}}, in <b>{{.Mode}}</b> mode{{if .ModeNote}} ({{.ModeNote}}){{end}},
 until you revoke it with <code>juju clients revoke {{.ClientID}}</code>.</p>
-<form method="post" action="/authorize">
+<form method="post" action="{{.Action}}">
 <input type="hidden" name="txn" value="{{.Txn}}"><input type="hidden" name="csrf" value="{{.CSRF}}">
 <p><label>Type the pairing code that <code>juju serve</code> just printed in its terminal:<br>
 <input name="code" autocomplete="off" autocapitalize="characters" spellcheck="false" autofocus></label></p>
@@ -40,6 +40,7 @@ type consentPage struct {
 	Mode, ModeNote                     string
 	Txn, CSRF                          string
 	Error                              string
+	Action                             string // the authorization endpoint's path, as the browser reaches it
 }
 
 // modeNotes say what each trust mode means for the owner.
@@ -80,7 +81,7 @@ func (s *Server) showConsent(w http.ResponseWriter, c *consent, status int, msg 
 	pages.Execute(w, consentPage{
 		ClientName: c.clientName, ClientID: c.clientID, RedirectHost: redirectHost(c.redirect),
 		Roots: roots, Mode: s.cfg.Mode, ModeNote: modeNotes[s.cfg.Mode],
-		Txn: c.txn, CSRF: c.csrf, Error: msg,
+		Txn: c.txn, CSRF: c.csrf, Error: msg, Action: basePath(c.issuer) + PathAuthorize,
 	})
 }
 

@@ -52,7 +52,7 @@ func getOnly(w http.ResponseWriter, r *http.Request) bool {
 
 // isResource reports whether a resource indicator (RFC 8707) names this
 // server's MCP endpoint as reached at base: the same scheme and host, and
-// the path /mcp (or none).
+// base's path followed by /mcp (or by nothing).
 func isResource(resource, base string) bool {
 	u, err := url.Parse(resource)
 	b, err2 := url.Parse(base)
@@ -62,5 +62,5 @@ func isResource(resource, base string) bool {
 	if !strings.EqualFold(u.Scheme, b.Scheme) || !strings.EqualFold(u.Host, b.Host) {
 		return false
 	}
-	return u.Path == resourcePath || u.Path == "" || u.Path == "/"
+	return u.Path == b.Path+resourcePath || u.Path == b.Path || u.Path == b.Path+"/"
 }

@@ -3,7 +3,9 @@ package oauth
 import (
 	"log/slog"
 	"net/http"
+	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -102,14 +104,36 @@ const (
 	resourcePath         = "/mcp" // the protected resource, as served by juju serve
 )
 
-var paths = []string{
-	PathResourceMetadata, PathResourceMetadata + resourcePath,
-	PathServerMetadata, PathServerMetadata + resourcePath,
-	PathRegister, PathAuthorize, PathToken,
+var paths = []string{PathResourceMetadata, PathServerMetadata, PathRegister, PathAuthorize, PathToken}
+
+// Owns reports whether path is one of the server's endpoints, or a
+// well-known URL with a path after it, which ServeOAuth checks against
+// the base the request came for.
+func (s *Server) Owns(path string) bool {
+	return slices.Contains(paths, path) ||
+		strings.HasPrefix(path, PathResourceMetadata+"/") || strings.HasPrefix(path, PathServerMetadata+"/")
 }
 
-// Owns reports whether path is one of the server's endpoints.
-func (s *Server) Owns(path string) bool { return slices.Contains(paths, path) }
+// basePath returns the path of a base URL ("" for "https://host",
+// "/juju" for "https://host/juju", the public URL of a proxy that mounts
+// juju at /juju).
+func basePath(base string) string {
+	if u, err := url.Parse(base); err == nil {
+		return u.Path
+	}
+	return ""
+}
+
+// wellKnown reports whether path is one of the URLs where a client finds
+// a metadata document: at the base itself, and after the well-known
+// name the issuer's path (RFC 8414 §3.3) or the resource's (RFC 9728
+// §3.1), which for a base with a path lie outside it. A client that takes
+// the MCP endpoint for the issuer asks with /mcp after the name: that
+// one is answered too.
+func wellKnown(path, name, base string) bool {
+	p := basePath(base)
+	return path == name || path == name+p || path == name+p+resourcePath || path == name+resourcePath
+}
 
 // ServeOAuth serves a request to one of the endpoints. base is this
 // server's URL as the client reached it ("http://127.0.0.1:7777" or the
@@ -117,16 +141,16 @@ func (s *Server) Owns(path string) bool { return slices.Contains(paths, path) }
 // base+"/mcp" the resource.
 func (s *Server) ServeOAuth(w http.ResponseWriter, r *http.Request, base string) {
 	w.Header().Set("Cache-Control", "no-store")
-	switch r.URL.Path {
-	case PathResourceMetadata, PathResourceMetadata + resourcePath:
+	switch path := r.URL.Path; {
+	case wellKnown(path, PathResourceMetadata, base):
 		s.resourceMetadata(w, r, base)
-	case PathServerMetadata, PathServerMetadata + resourcePath:
+	case wellKnown(path, PathServerMetadata, base):
 		s.serverMetadata(w, r, base)
-	case PathRegister:
+	case path == PathRegister:
 		s.serveRegister(w, r)
-	case PathAuthorize:
+	case path == PathAuthorize:
 		s.serveAuthorize(w, r, base)
-	case PathToken:
+	case path == PathToken:
 		s.serveToken(w, r, base)
 	default:
 		http.NotFound(w, r)
