@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"os/exec"
@@ -157,8 +159,44 @@ func chromium(t *testing.T) string {
 func TestServeConsentInChromium(t *testing.T) {
 	bin := chromium(t)
 	root := workspace(t, map[string]string{"a.txt": "alpha\n"})
-	srv := startServe(t, root)
+	t.Run("loopback", func(t *testing.T) {
+		srv := startServe(t, root)
+		consentInChromium(t, bin, srv, srv.base)
+	})
+	// Behind a proxy that mounts juju at /team/juju and strips the path
+	// (--public-url http://PROXY/team/juju): the page's form posts, and its
+	// cookie goes back, below the path, where the proxy routes them.
+	t.Run("mounted at a path", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		public := "http://" + ln.Addr().String() + "/team/juju"
+		srv := startServe(t, root, "--public-url", public)
+		target, _ := url.Parse(srv.base)
+		proxy := &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(target)
+			pr.Out.Host = pr.In.Host
+		}}
+		ps := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			p, ok := strings.CutPrefix(r.URL.Path, "/team/juju/")
+			if !ok {
+				http.NotFound(w, r)
+				return
+			}
+			r.URL.Path, r.URL.RawPath = "/"+p, ""
+			proxy.ServeHTTP(w, r)
+		})}
+		go ps.Serve(ln)
+		t.Cleanup(func() { ps.Close() })
+		consentInChromium(t, bin, srv, public)
+	})
+}
 
+// consentInChromium has headless Chromium load the consent page at base,
+// the owner's code typed in and Allow clicked, and exchanges the code the
+// browser brings back to the client.
+func consentInChromium(t *testing.T, bin string, srv *server, base string) {
 	landed := make(chan url.Values, 1)
 	cb := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/cb" {
@@ -179,7 +217,7 @@ func TestServeConsentInChromium(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	b := startChromium(t, ctx, bin)
-	b.call(t, "Page.navigate", map[string]any{"url": srv.base + "/authorize?" + q.Encode()})
+	b.call(t, "Page.navigate", map[string]any{"url": base + "/authorize?" + q.Encode()})
 	b.waitFor(t, ctx, `!!document.querySelector('input[name=code]')`)
 	code, _ := srv.pairingCode(t, 1)
 	b.call(t, "Runtime.evaluate", map[string]any{"expression": `document.querySelector('input[name=code]').value = '` + code +
@@ -192,7 +230,7 @@ func TestServeConsentInChromium(t *testing.T) {
 		}
 		form := url.Values{"grant_type": {"authorization_code"}, "client_id": {id}, "code": {got.Get("code")},
 			"code_verifier": {verifier}, "redirect_uri": {redirect}}
-		res, err := http.PostForm(srv.base+"/token", form)
+		res, err := http.PostForm(base+"/token", form)
 		if err != nil {
 			t.Fatal(err)
 		}
