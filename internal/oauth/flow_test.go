@@ -3,6 +3,7 @@ package oauth
 import (
 	"encoding/json"
 	"html"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -406,5 +407,51 @@ func TestAuthorizeErrorPageEchoesNoChosenName(t *testing.T) {
 	w = r.do("GET", authorizeURL(client, nil)+"&state=again", "", nil)
 	if !strings.Contains(w.Body.String(), "parameter state is repeated") {
 		t.Errorf("a repeated state is not named: %d %s", w.Code, w.Body)
+	}
+}
+
+// A public URL with a path (a proxy that mounts juju at /team/juju) is the
+// issuer, and the resource lies below it: the metadata is at RFC 8414's
+// and RFC 9728's well-known URLs for them and at the base, and a resource
+// elsewhere on the same host is another server's.
+func TestBaseWithAPath(t *testing.T) {
+	const base = "https://tools.example.org/team/juju"
+	r := newRig(t)
+	serve := func(path string) *httptest.ResponseRecorder {
+		w := httptest.NewRecorder()
+		r.s.ServeOAuth(w, httptest.NewRequest("GET", path, nil), base)
+		return w
+	}
+	for _, path := range []string{PathServerMetadata + "/team/juju", PathServerMetadata, PathServerMetadata + "/mcp"} {
+		var m map[string]any
+		if w := serve(path); w.Code != 200 || json.Unmarshal(w.Body.Bytes(), &m) != nil || m["issuer"] != base ||
+			m["authorization_endpoint"] != base+"/authorize" || m["token_endpoint"] != base+"/token" {
+			t.Errorf("%s: %d %s", path, w.Code, w.Body)
+		}
+	}
+	for _, path := range []string{PathResourceMetadata + "/team/juju/mcp", PathResourceMetadata, PathResourceMetadata + "/mcp"} {
+		var m map[string]any
+		if w := serve(path); w.Code != 200 || json.Unmarshal(w.Body.Bytes(), &m) != nil || m["resource"] != base+"/mcp" {
+			t.Errorf("%s: %d %s", path, w.Code, w.Body)
+		}
+	}
+	for _, path := range []string{PathServerMetadata + "/team", PathServerMetadata + "/other/juju", PathResourceMetadata + "/team/juju/x",
+		PathServerMetadata + "/"} {
+		if !r.s.Owns(path) {
+			t.Errorf("%s is not routed to the OAuth server", path)
+		}
+		if w := serve(path); w.Code != 404 {
+			t.Errorf("%s: %d %s", path, w.Code, w.Body)
+		}
+	}
+	for res, want := range map[string]bool{
+		base + "/mcp": true, base: true, base + "/": true, "https://TOOLS.example.org/team/juju/mcp": true,
+		"https://tools.example.org/mcp": false, "https://tools.example.org/other/mcp": false,
+		"https://tools.example.org/team/juju/mcp/x": false, "http://tools.example.org/team/juju/mcp": false,
+		"https://tools.example.org/team/jujux/mcp": false,
+	} {
+		if got := isResource(res, base); got != want {
+			t.Errorf("isResource(%q) = %v", res, got)
+		}
 	}
 }
