@@ -56,7 +56,12 @@ type Root struct {
 	// match across the root's own names (**/.config/gh/hosts.yml, the
 	// root at ~/.config): a path of the root is judged so too (setAbove).
 	above []string
-	nests []nest // the other roots that hold this one or lie inside it
+	// allDenied and denyAbove are allSecret and above for the owner's deny
+	// globs that match at any depth (private, **/generated/**): a root
+	// given inside a folder they deny is denied whole (setAbove).
+	allDenied bool
+	denyAbove []string
+	nests     []nest // the other roots that hold this one or lie inside it
 }
 
 // nest is another root nested with a root: one that holds it (outer), or
@@ -94,6 +99,11 @@ type Policy struct {
 	private []string // every spelling of juju's own folders, absolute
 	secrets globSet
 	deny    globSet
+	// denyAnywhere holds the deny globs without a slash or starting with
+	// **/: those name a folder wherever it lies, a root's own place too.
+	// A glob with another slash is a path from a root (build/secrets/**),
+	// which a root's place above it is not.
+	denyAnywhere globSet
 	// The globs as given: the defaults and the owner's secrets, the deny
 	// globs (Secrets, Deny).
 	secretGlobs, denyGlobs []string
@@ -123,6 +133,9 @@ func New(cfg Config) (*Policy, error) {
 		if err := p.deny.add(s); err != nil {
 			return nil, fmt.Errorf("policy: deny: %w", err)
 		}
+		if anywhere(s) {
+			_ = p.denyAnywhere.add(s) // valid: added to deny above
+		}
 	}
 	private, err := privateSpellings(cfg.Private)
 	if err != nil {
@@ -145,7 +158,8 @@ func New(cfg Config) (*Policy, error) {
 		r.index = len(p.roots)
 		r.setPrivate(private)
 		r.bare = isBareRepository(r.OS)
-		r.setAbove(&p.secrets)
+		r.allSecret, r.above = r.setAbove(&p.secrets)
+		r.allDenied, r.denyAbove = r.setAbove(&p.denyAnywhere)
 		p.roots = append(p.roots, r)
 	}
 	p.setNests()
@@ -279,14 +293,17 @@ func (r *Root) setPrivate(private []string) {
 	}
 }
 
-// setAbove judges the root's own location by the secret globs: a root
-// inside a secret folder (~/.ssh, ~/.gnupg) is secret whole, and a root
-// whose names a glob with a slash can match across (a root at ~/.config,
-// where **/.config/gh/hosts.yml is gh/hosts.yml; at ~/.aws or a
-// repository's .git) has its paths judged by their whole path as well.
-// The secret list names where tools keep a login in the home folder; a
-// root given as one of those folders held them as plain files.
-func (r *Root) setAbove(g *globSet) {
+// setAbove judges the root's own location by the globs of g: a root
+// inside a folder they match (~/.ssh, ~/.gnupg for the secret globs; a
+// folder named by a deny glob such as private) is all (secret or denied
+// whole), and a root whose names a glob with a slash can match across (a
+// root at ~/.config, where **/.config/gh/hosts.yml is gh/hosts.yml; at
+// ~/.aws or a repository's .git) has its paths judged by their whole path
+// as well: above holds those spellings (matchAbove). The secret list names
+// where tools keep a login in the home folder; a root given as one of
+// those folders held them as plain files, and a root given inside a
+// folder the owner denies served what the deny glob withholds.
+func (r *Root) setAbove(g *globSet) (all bool, above []string) {
 	for i, s := range []string{r.Path, r.Real} {
 		if i == 1 && s == r.Path {
 			break
@@ -295,11 +312,19 @@ func (r *Root) setAbove(g *globSet) {
 		switch {
 		case abs == "":
 		case g.match(abs):
-			r.allSecret = true
+			all = true
 		case g.spans(abs):
-			r.above = append(r.above, abs)
+			above = append(above, abs)
 		}
 	}
+	return all, above
+}
+
+// anywhere reports whether the glob names a path at any depth: it has no
+// slash, or starts with **/.
+func anywhere(glob string) bool {
+	g := strings.TrimSuffix(strings.TrimSpace(glob), "/")
+	return !strings.Contains(g, "/") || strings.HasPrefix(g, "**/")
 }
 
 // withinFold is Within ignoring letter case.
@@ -484,6 +509,8 @@ func (p *Policy) judgeIn(root *Root, rel string, whole bool) verdict {
 			return private
 		case root.allSecret:
 			return secret
+		case root.allDenied:
+			return denied
 		}
 		return visible
 	}
@@ -496,9 +523,9 @@ func (p *Policy) judgeIn(root *Root, rel string, whole bool) verdict {
 		return private
 	case root.bare && bareSecret(rel, whole):
 		return secret
-	case root.allSecret, match(&p.secrets, rel), root.secretAbove(&p.secrets, rel, whole):
+	case root.allSecret, match(&p.secrets, rel), matchAbove(root.above, &p.secrets, rel, whole):
 		return secret
-	case match(&p.deny, rel):
+	case root.allDenied, match(&p.deny, rel), matchAbove(root.denyAbove, &p.denyAnywhere, rel, whole):
 		return denied
 	}
 	return visible
@@ -517,11 +544,11 @@ func (p *Policy) refusal(v verdict, display string) *abi.Error {
 	return nil
 }
 
-// secretAbove reports whether rel matches a secret glob by its whole path
-// from the file system's top (see setAbove); whole as for judgeIn, the
-// root's own folders being known not to be secret.
-func (r *Root) secretAbove(g *globSet, rel string, whole bool) bool {
-	for _, a := range r.above {
+// matchAbove reports whether rel matches a glob of g by its whole path
+// from the file system's top, spelt from each of above (see setAbove);
+// whole as for judgeIn, the root's own folders being known not to match.
+func matchAbove(above []string, g *globSet, rel string, whole bool) bool {
+	for _, a := range above {
 		full := a + "/" + rel
 		if !whole {
 			if g.matchOne(full) {
