@@ -216,6 +216,27 @@ func TestLongLinesAreNamed(t *testing.T) {
 	}
 }
 
+// A pattern that asserts a line's end is run with rg's --crlf, which ends
+// its note in place of a long line with a carriage return: the note was
+// then not known as one, the line was taken for a match the host read
+// otherwise, and b$ answered "no matches" with rg where the host's own
+// search named the long line.
+func TestLongLinesAreNamedForALineEndPattern(t *testing.T) {
+	long := strings.Repeat("a", abi.LongLineBytes) + "needle"
+	p := newPolicy(t, testfs.Workspace(t, map[string]string{
+		"a.txt": long + "\nneedle\n",
+		"b.txt": long + "\r\nneedle\r\n",
+	}))
+	want := []abi.SearchLine{{Path: "a.txt", Line: 1}, {Path: "b.txt", Line: 1}}
+	for engine, opts := range engines(t) {
+		res := call(t, p, opts, abi.SearchRequest{Pattern: "needle$"})
+		slices.SortFunc(res.LongLines, func(a, b abi.SearchLine) int { return strings.Compare(a.Path, b.Path) })
+		if res.Error != nil || len(res.Files) != 2 || !slices.Equal(res.LongLines, want) {
+			t.Errorf("%s: files %+v, long lines %+v, want each file's line 2 and long lines %+v", engine, res.Files, res.LongLines, want)
+		}
+	}
+}
+
 // Nothing inside a .git folder is searched, even a .git folder or a file
 // in one named as the path: rg's --iglob=!.git applies to its walk only.
 func TestNeverInsideGit(t *testing.T) {

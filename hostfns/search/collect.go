@@ -141,6 +141,8 @@ func (c *collector) line(b []byte) bool {
 	cand := nominate(n, text, col-1, c.content(), c.seed)
 	cand.omitted = omitted(text)
 	if c.crlf && bytes.HasSuffix(text, []byte("\r")) {
+		// --crlf ends rg's note in place of a long line with "\r" too.
+		cand.omitted = cand.omitted || omitted(text[:len(text)-1])
 		cand.lastSum, cand.lastCR = maphash.Bytes(c.seed, text[:len(text)-1]), true
 	}
 	c.cur.cands = append(c.cur.cands, cand)
