@@ -15,10 +15,13 @@ import (
 // offset; and reading on from nextByteOffset, one small maxBytes at a
 // time, must make the whole line again, no byte lost or repeated, even
 // with a maxBytes smaller than a character (which is then shown whole, by
-// lines too).
+// lines too). byteOffset 0 is a read by bytes from the start, which was
+// taken for the argument left out: read by lines, with maxBytes a cap on
+// whole lines, and offset accepted beside it.
 func TestReadFileByBytesAgreesAtEveryOffset(t *testing.T) {
 	const line = "abéc€d😀eé€😀z"
-	s := start(t, workspace(t, map[string]string{"m.txt": line, "end.txt": "ab😀", "wide.txt": "😀xyz\n"}))
+	s := start(t, workspace(t, map[string]string{"m.txt": line, "end.txt": "ab😀", "wide.txt": "😀xyz\n",
+		"lines.txt": "ab\ncd\nef\n", "bom.txt": "\ufeffab\ncd\n", "empty.txt": ""}))
 	size := len(line)
 
 	// read reads m.txt from offset and checks that every part of the
@@ -35,7 +38,10 @@ func TestReadFileByBytesAgreesAtEveryOffset(t *testing.T) {
 			t.Fatalf("byteOffset %d, maxBytes %d: %s", offset, maxBytes, body)
 		}
 		sc := structured(t, res)
-		from, n := int(num(t, sc, "byteOffset")), int(num(t, sc, "bytes"))
+		from, n := 0, int(num(t, sc, "bytes"))
+		if _, ok := sc["byteOffset"]; ok || offset > 0 { // left out when 0
+			from = int(num(t, sc, "byteOffset"))
+		}
 		want := offset
 		for !utf8.RuneStart(line[want]) {
 			want++
@@ -66,14 +72,14 @@ func TestReadFileByBytesAgreesAtEveryOffset(t *testing.T) {
 		return from, end
 	}
 
-	for offset := 1; offset < size; offset++ {
+	for offset := 0; offset < size; offset++ {
 		for _, maxBytes := range []int{0, 1, 5} {
 			read(t, offset, maxBytes)
 		}
 	}
 	for _, maxBytes := range []int{1, 2, 3} {
 		var joined strings.Builder
-		for at := 1; at < size; {
+		for at := 0; at < size; {
 			from, end := read(t, at, maxBytes)
 			joined.WriteString(line[from:end])
 			if end <= at {
@@ -81,8 +87,8 @@ func TestReadFileByBytesAgreesAtEveryOffset(t *testing.T) {
 			}
 			at = end
 		}
-		if joined.String() != line[1:] {
-			t.Fatalf("maxBytes %d: read on piece by piece, the line is %q, want %q", maxBytes, joined.String(), line[1:])
+		if joined.String() != line {
+			t.Fatalf("maxBytes %d: read on piece by piece, the line is %q, want %q", maxBytes, joined.String(), line)
 		}
 	}
 
@@ -91,6 +97,19 @@ func TestReadFileByBytesAgreesAtEveryOffset(t *testing.T) {
 	if sc := structured(t, res); !strings.HasPrefix(text(res), "😀\n") || num(t, sc, "nextByteOffset") != 4 {
 		t.Fatalf("maxBytes 2 before a 4-byte character, by lines: nextByteOffset %v, %q", sc["nextByteOffset"], text(res))
 	}
+
+	// From byte 0 across lines, as from any other byte; the byte-order
+	// mark left out and said, as by lines; an empty file shown empty.
+	if out := s.ok("read_file", map[string]any{"path": "lines.txt", "byteOffset": 0, "maxBytes": 5}); !strings.HasPrefix(out, "ab\ncd\n\n[") || !strings.Contains(out, "bytes 0-4 of 9") {
+		t.Fatalf("byteOffset 0, maxBytes 5: %q", out)
+	}
+	if out := s.ok("read_file", map[string]any{"path": "bom.txt", "byteOffset": 0}); !strings.HasPrefix(out, "ab\ncd\n\n[") || !strings.Contains(out, "byte-order mark") || !strings.Contains(out, "bytes 3-8 of 9") {
+		t.Fatalf("byteOffset 0 of a file with a byte-order mark: %q", out)
+	}
+	if out := s.ok("read_file", map[string]any{"path": "empty.txt", "byteOffset": 0}); !strings.Contains(out, "is empty") {
+		t.Fatalf("byteOffset 0 of an empty file: %q", out)
+	}
+	s.fail("read_file", map[string]any{"path": "lines.txt", "byteOffset": 0, "offset": 2}, "INVALID_ARGUMENT")
 
 	msg := s.fail("read_file", map[string]any{"path": "end.txt", "byteOffset": 3}, "INVALID_ARGUMENT")
 	if !strings.Contains(msg, "inside its last character") {

@@ -53,11 +53,12 @@ type FileText struct {
 const utf8BOM = "\xef\xbb\xbf"
 
 // span is what to read of one file: lines from offset (1-based; 0 means
-// 1), limit of them (0: up to defaultLines), or, when byteOffset is above
-// 0, bytes from there; in either case at most byteCap bytes of text, line
-// numbers included when numbered.
+// 1), limit of them (0: up to defaultLines), or, with byBytes, bytes from
+// byteOffset; in either case at most byteCap bytes of text, line numbers
+// included when numbered.
 type span struct {
 	offset, limit int
+	byBytes       bool
 	byteOffset    int64
 	byteCap       int64
 	numbered      bool
@@ -65,7 +66,7 @@ type span struct {
 
 // readSpan reads sp of path through the host.
 func readSpan(path string, sp span) (*FileText, error) {
-	if sp.byteOffset > 0 {
+	if sp.byBytes {
 		return readBytes(path, sp)
 	}
 	res, body, err := juju.ReadFile(lineRequest(path, sp))
@@ -78,7 +79,7 @@ func readSpan(path string, sp span) (*FileText, error) {
 		// nothing to show, and reading on by bytes would have started
 		// where this read did: show that character whole, as a read by
 		// bytes does.
-		first, err := readBytes(path, span{byteOffset: res.StartOffset, byteCap: 1})
+		first, err := readBytes(path, span{byBytes: true, byteOffset: res.StartOffset, byteCap: 1})
 		if err != nil {
 			return nil, err
 		}
@@ -161,11 +162,18 @@ func readBytes(path string, sp span) (*FileText, error) {
 	if res.Binary {
 		return describeBinary(ft)
 	}
+	if res.Size == 0 {
+		return ft, nil // shown as the empty file it is, as a read by lines
+	}
 	if sp.byteOffset >= res.Size {
 		return nil, juju.Errorf(abi.InvalidArgument, "%s has %s, so byteOffset %d is past its end; pass a byteOffset below %d",
 			juju.PathText(res.Path), exactSize(res.Size), sp.byteOffset, res.Size)
 	}
 	start, text := cutBytes(body, from, sp.byteOffset, res.Size, sp.byteCap)
+	if start == 0 && len(text) > len(utf8BOM) && string(text[:len(utf8BOM)]) == utf8BOM {
+		// Left out and said, as a read by lines does: the edits keep it.
+		start, text, ft.bom = int64(len(utf8BOM)), text[len(utf8BOM):], true
+	}
 	if len(text) == 0 {
 		return nil, juju.Errorf(abi.InvalidArgument, "%s has %s, and byteOffset %d is inside its last character, so nothing follows it: the file is read to its end",
 			juju.PathText(res.Path), exactSize(res.Size), sp.byteOffset)
