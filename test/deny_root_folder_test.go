@@ -1,6 +1,7 @@
 package test
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,7 +13,8 @@ import (
 // opened on a subfolder) served every file the owner had withheld, to
 // read_file, listings, globs and searches alike. A root inside a folder
 // such a glob denies is now denied whole, and **/generated/** holds across
-// the root's own names; a glob with another slash stays a path from a root.
+// the root's own names; a glob with another slash stays a path from a root,
+// for secret globs too.
 func TestDenyHoldsInARootInsideADeniedFolder(t *testing.T) {
 	top := workspace(t, map[string]string{
 		"private/notes/plan.txt":  "DENIED-PLAN\n",
@@ -21,8 +23,12 @@ func TestDenyHoldsInARootInsideADeniedFolder(t *testing.T) {
 		"private-not/open.txt":    "open\n",
 		"app/main.go":             "package main\n",
 	})
+	// A glob with another slash is a path from a root: one naming the
+	// workspace's own first folder from the file system's top (tmp/**)
+	// matches nothing here, where it made every file of the roots secret.
+	first, _, _ := strings.Cut(strings.TrimPrefix(filepath.ToSlash(top), "/"), "/")
 	home := t.TempDir()
-	writeConfig(t, home, "[policy]\ndeny = [\"private\", \"**/generated/**\", \"build/**\"]\n")
+	writeConfig(t, home, fmt.Sprintf("[policy]\ndeny = [\"private\", \"**/generated/**\", \"build/**\", %q]\nsecrets = [%q]\n", first+"/*/**", first+"/**"))
 	notes, api := filepath.Join(top, "private", "notes"), filepath.Join(top, "generated", "api")
 	build, open := filepath.Join(top, "build", "out"), filepath.Join(top, "private-not")
 	s := startHome(t, home, notes, "--root", api, "--root", build, "--root", open, "--mode", "trusted")

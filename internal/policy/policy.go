@@ -99,11 +99,13 @@ type Policy struct {
 	private []string // every spelling of juju's own folders, absolute
 	secrets globSet
 	deny    globSet
-	// denyAnywhere holds the deny globs without a slash or starting with
-	// **/: those name a folder wherever it lies, a root's own place too.
-	// A glob with another slash is a path from a root (build/secrets/**),
-	// which a root's place above it is not.
-	denyAnywhere globSet
+	// secretsAnywhere and denyAnywhere hold the secret and deny globs
+	// without a slash or starting with **/: those name a folder wherever
+	// it lies, a root's own place too. A glob with another slash is a path
+	// from a root (build/secrets/**, tmp/**), which a root's place above
+	// it is not: matched from the file system's top, tmp/** made every
+	// file of a root in /tmp secret.
+	secretsAnywhere, denyAnywhere globSet
 	// The globs as given: the defaults and the owner's secrets, the deny
 	// globs (Secrets, Deny).
 	secretGlobs, denyGlobs []string
@@ -127,6 +129,11 @@ func New(cfg Config) (*Policy, error) {
 	for _, s := range cfg.Secrets {
 		if err := p.secrets.add(s); err != nil {
 			return nil, fmt.Errorf("policy: secrets: %w", err)
+		}
+	}
+	for _, s := range p.secretGlobs {
+		if anywhere(s) {
+			_ = p.secretsAnywhere.add(s) // valid: added to secrets above
 		}
 	}
 	for _, s := range cfg.Deny {
@@ -158,7 +165,7 @@ func New(cfg Config) (*Policy, error) {
 		r.index = len(p.roots)
 		r.setPrivate(private)
 		r.bare = isBareRepository(r.OS)
-		r.allSecret, r.above = r.setAbove(&p.secrets)
+		r.allSecret, r.above = r.setAbove(&p.secretsAnywhere)
 		r.allDenied, r.denyAbove = r.setAbove(&p.denyAnywhere)
 		p.roots = append(p.roots, r)
 	}
@@ -523,7 +530,7 @@ func (p *Policy) judgeIn(root *Root, rel string, whole bool) verdict {
 		return private
 	case root.bare && bareSecret(rel, whole):
 		return secret
-	case root.allSecret, match(&p.secrets, rel), matchAbove(root.above, &p.secrets, rel, whole):
+	case root.allSecret, match(&p.secrets, rel), matchAbove(root.above, &p.secretsAnywhere, rel, whole):
 		return secret
 	case root.allDenied, match(&p.deny, rel), matchAbove(root.denyAbove, &p.denyAnywhere, rel, whole):
 		return denied
