@@ -54,3 +54,25 @@ func TestDenyHoldsInARootInsideADeniedFolder(t *testing.T) {
 		t.Errorf("search_code in a root beside the denied folder: %s", out)
 	}
 }
+
+// git's exclusions are rewritten for a repository's top from the secret
+// globs that match across its names, and took the owner's tmp/** (a path
+// from a root) from the file system's top: git_status called a repository
+// in /tmp clean and git_diff showed no change, where read_file showed it.
+func TestGitSeesARepositoryAPathFromARootDoesNotName(t *testing.T) {
+	repo := workspace(t, map[string]string{"a.txt": "one\n"})
+	gitIn(t, repo, "init", "-q")
+	gitIn(t, repo, "add", "-A")
+	gitIn(t, repo, "commit", "-qm", "one")
+	writeFile(t, filepath.Join(repo, "a.txt"), "one\ntwo\n")
+	first, _, _ := strings.Cut(strings.TrimPrefix(filepath.ToSlash(repo), "/"), "/")
+	home := t.TempDir()
+	writeConfig(t, home, fmt.Sprintf("[policy]\nsecrets = [%q]\n", first+"/**"))
+	s := startHome(t, home, repo)
+	if out := s.ok("git_status", map[string]any{}); !strings.Contains(out, "a.txt") {
+		t.Errorf("git_status left out the changed file:\n%s", out)
+	}
+	if out := s.ok("git_diff", map[string]any{}); !strings.Contains(out, "+two") {
+		t.Errorf("git_diff left out the change:\n%s", out)
+	}
+}

@@ -325,12 +325,16 @@ func (g *globSet) match(rel string) bool {
 // paths from dir and not from the file system's top (git's pathspecs,
 // from a repository's top) adds them. It returns ** when dir itself
 // lies inside what a glob matches. Globs are folded as the policy folds
-// them; a brace group across a slash is not followed.
+// them; a brace group across a slash is not followed. Only the globs that
+// match at any depth (anywhere) are taken: another glob with a slash is a
+// path from a root, which dir's place is not (tmp/** has git see nothing
+// of a repository in /tmp).
 func GlobsBelow(globs []string, dir string) []string {
 	abs := strings.Trim(filepath.ToSlash(strings.TrimPrefix(dir, filepath.VolumeName(dir))), "/")
 	if abs == "" {
 		return nil
 	}
+	globs = slices.DeleteFunc(slices.Clone(globs), func(g string) bool { return !anywhere(g) })
 	var set globSet
 	for _, g := range globs {
 		if set.add(g) != nil {
