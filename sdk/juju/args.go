@@ -136,6 +136,13 @@ func applyDefaults(rv reflect.Value) error {
 		f := &fields[i]
 		fv := rv.FieldByIndex(f.index)
 		switch {
+		case f.defVal.IsValid() && shares(fv.Kind()):
+			// A pointer, slice or map default copied would be shared by
+			// every call: the arguments decode through it (false into
+			// the *bool of a default true), and the next call without
+			// the argument would get what the last one gave.
+			fv.SetZero()
+			json.Unmarshal(f.def, fv.Addr().Interface())
 		case f.defVal.IsValid():
 			fv.Set(f.defVal)
 		case fv.Kind() == reflect.Struct && isObject(fv.Type()):
@@ -145,6 +152,12 @@ func applyDefaults(rv reflect.Value) error {
 		}
 	}
 	return nil
+}
+
+// shares reports whether a value of kind k copied refers to the same
+// memory as the original.
+func shares(k reflect.Kind) bool {
+	return k == reflect.Pointer || k == reflect.Slice || k == reflect.Map || k == reflect.Interface
 }
 
 // decodeError explains why the value of top-level argument key did not

@@ -176,3 +176,35 @@ func TestDecodeArgsEchoesANumberShort(t *testing.T) {
 		}
 	}
 }
+
+type sharedDefaultArgs struct {
+	Include *bool          `json:"include" default:"true"`
+	Tags    []string       `json:"tags" default:"[\"a\",\"b\"]"`
+	Limits  map[string]int `json:"limits" default:"{\"n\":1}"`
+}
+
+// TestDefaultsNotShared: a pointer, slice or map default is each call's
+// own. find_references' includeDeclaration (*bool, default true) given
+// false once had every later call of the plugin instance that left it out
+// list no declarations, since false was decoded through the default's
+// pointer.
+func TestDefaultsNotShared(t *testing.T) {
+	for _, raw := range []string{`{"include":false,"tags":["x"],"limits":{"m":2}}`, `{"include":false}`} {
+		var given sharedDefaultArgs
+		if err := decodeArgs("t", json.RawMessage(raw), &given); err != nil {
+			t.Fatal(err)
+		}
+		if *given.Include {
+			t.Fatalf("%s: include decoded as true", raw)
+		}
+		given.Tags[0], given.Limits["z"] = "changed", 9
+		var later sharedDefaultArgs
+		if err := decodeArgs("t", json.RawMessage(`{}`), &later); err != nil {
+			t.Fatal(err)
+		}
+		want := sharedDefaultArgs{Include: new(true), Tags: []string{"a", "b"}, Limits: map[string]int{"n": 1}}
+		if !reflect.DeepEqual(later, want) {
+			t.Fatalf("after %s, a call without the arguments got include=%v tags=%q limits=%v, not the defaults", raw, *later.Include, later.Tags, later.Limits)
+		}
+	}
+}
