@@ -35,18 +35,22 @@ func findReferences(_ *juju.Call, in FindReferencesArgs) (*juju.Result, error) {
 	if in.Symbol != "" && (in.Line != 0 || in.Column != 0) {
 		return nil, juju.Errorf(abi.InvalidArgument, "give either path, line and column of an identifier, or symbol (a name path, with path only to narrow where it is looked for), not both; leave out line and column, or symbol")
 	}
+	var defs []Symbol // with symbol: the declarations it names
+	more := false     // and more than those were found
 	if in.Symbol != "" {
-		def, server, err := resolveSymbol(in.Symbol, in.Path)
+		var server string
+		var err error
+		defs, server, more, err = resolveSymbol(in.Symbol, in.Path)
 		if err != nil {
 			return nil, err
 		}
-		if def == nil {
+		if len(defs) == 0 {
 			if server != "" {
 				return wordMatches(in, in.Symbol, "", "the language server "+server+" found no declaration of "+in.Symbol+" inside the workspace to ask for its references (check the name with find_symbol query, or give path, line and column of a use)", ".")
 			}
 			return wordMatches(in, in.Symbol, "", "", ".")
 		}
-		path, line, column, name = def.Path, def.Line, def.Column, in.Symbol
+		path, line, column, name = defs[0].Path, defs[0].Line, defs[0].Column, in.Symbol
 	} else if in.Path == "" || in.Line == 0 || in.Column == 0 {
 		return nil, juju.Errorf(abi.InvalidArgument, "give path, line and column of an identifier, or symbol (a name path such as Server.Run)")
 	}
@@ -70,24 +74,93 @@ func findReferences(_ *juju.Call, in FindReferencesArgs) (*juju.Result, error) {
 	for _, l := range res.Locations {
 		out.Locations = append(out.Locations, locationOf(l))
 	}
+	if len(defs) > 1 || more {
+		if err := addReferences(&out, in, defs, more, incl); err != nil {
+			return nil, err
+		}
+	}
 	return renderLocations("References", &out), nil
 }
 
-// resolveSymbol finds the definition a name path names: the language
-// server's answer when one is registered, else the heuristic index's; nil
-// when there is none. server names the language servers asked, "" when
-// none is registered.
-func resolveSymbol(symbol, scope string) (def *Symbol, server string, err error) {
-	found, err := findSymbols(symbol, false, scope, 5)
+// maxDeclarations is the most declarations of one name path whose
+// references find_references lists together.
+const maxDeclarations = 5
+
+// addReferences adds to out, which holds the references of defs[0], the
+// first declaration a name path names, those of the others: a name path that
+// names several declarations (Run: A.Run and B.Run) is asked about each,
+// as the heuristic's text matches are, and the note names them all, so
+// an answer that lists one method's references is not read as every
+// reference to the name.
+func addReferences(out *LocationsResult, in FindReferencesArgs, defs []Symbol, more bool, incl bool) error {
+	max := in.MaxResults
+	if max <= 0 {
+		max = 200
+	}
+	seen := map[string]bool{}
+	for _, l := range out.Locations {
+		seen[position(l.Path, l.Line, l.Column)] = true
+	}
+	for _, d := range defs[1:] {
+		res, err := lspCall(abi.LSPRequest{Op: abi.LSPReferences, Path: d.Path, Line: d.Line, Column: d.Column, IncludeDeclaration: incl, MaxResults: max})
+		if err != nil {
+			return err
+		}
+		out.Truncated = out.Truncated || res.Truncated
+		for _, l := range res.Locations {
+			if k := position(l.Path, l.Line, l.Column); !seen[k] {
+				seen[k] = true
+				out.Locations = append(out.Locations, locationOf(l))
+			}
+		}
+	}
+	sort.SliceStable(out.Locations, func(i, j int) bool {
+		a, b := out.Locations[i], out.Locations[j]
+		return a.Path < b.Path || a.Path == b.Path && (a.Line < b.Line || a.Line == b.Line && a.Column < b.Column)
+	})
+	if len(out.Locations) > max {
+		out.Locations, out.Truncated = out.Locations[:max], true
+	}
+	var names []string
+	for _, d := range defs {
+		names = append(names, declName(d))
+	}
+	out.Note = joinNote(out.Note, fmt.Sprintf("%s names more than one declaration; the references of each are listed together: %s", out.Symbol, strings.Join(names, ", ")))
+	if more {
+		out.Note += fmt.Sprintf(", and more not asked about (only the first %d are)", maxDeclarations)
+	}
+	out.Note += "; give a longer name path (Type.Method) or path, line and column of one to list its references alone"
+	return nil
+}
+
+// declName names a declaration as a note lists it: its name path and place.
+func declName(d Symbol) string {
+	np := d.NamePath
+	if np == "" {
+		np = d.Name
+	}
+	return np + " at " + position(d.Path, d.Line, d.Column)
+}
+
+// resolveSymbol finds the declarations a name path names inside the
+// workspace, best first, at most maxDeclarations: the language server's
+// answer when one is registered, else the heuristic index's; none when
+// there is none. server names the language servers asked, "" when none is
+// registered; more: more declarations were found than are returned.
+func resolveSymbol(symbol, scope string) (defs []Symbol, server string, more bool, err error) {
+	found, err := findSymbols(symbol, false, scope, maxDeclarations+1)
 	if err != nil {
-		return nil, "", err
+		return nil, "", false, err
 	}
 	for _, s := range found.Symbols {
 		if !s.Outside && s.Column > 0 {
-			return &s, found.Server, nil
+			if len(defs) == maxDeclarations {
+				return defs, found.Server, true, nil
+			}
+			defs = append(defs, s)
 		}
 	}
-	return nil, found.Server, nil
+	return defs, found.Server, found.Truncated && len(defs) == maxDeclarations, nil
 }
 
 // wordMatches lists whole-word matches of name: the fallback without a
