@@ -58,3 +58,36 @@ func TestSecretInASystemFolderWithheld(t *testing.T) {
 		t.Errorf("the message quoting GOROOT's print.go was withheld: %s", b)
 	}
 }
+
+// A system folder kept inside a folder the secret list names (a
+// GOMODCACHE in ~/.gnupg) holds secrets whatever their own names: the
+// globs are matched from the file system's top too, not only from the
+// system folder, from which notes.txt matched none and was quoted.
+func TestSystemFolderInsideASecretFolderWithheld(t *testing.T) {
+	tmp := t.TempDir()
+	modcache := filepath.Join(tmp, ".gnupg", "modcache")
+	quoted := filepath.Join(modcache, "example.com", "x@v1.0.0", "notes.txt")
+	os.MkdirAll(filepath.Dir(quoted), 0o755)
+	if err := os.WriteFile(quoted, []byte("[default]\naws_secret_access_key = claims-outside-secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOMODCACHE", modcache) // read by New: a system folder
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\nvar x = y\n"), 0o644)
+	pol, err := policy.New(policy.Config{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pol.Close() })
+	exe, _ := os.Executable()
+	m := New(pol, Options{Servers: []lspconfig.Server{{Name: "claims", Command: []string{exe, claimsFakeArg, "quote", quoted}, Languages: []string{"go"}}}})
+	t.Cleanup(func() { m.Close(context.Background()) })
+	res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDiagnostics, Path: "a.go"})
+	if e != nil {
+		t.Fatal(e)
+	}
+	if len(res.Diagnostics) < 2 || !strings.Contains(res.Diagnostics[1].Message, "juju withheld") {
+		b, _ := json.Marshal(res)
+		t.Fatalf("a message quoting a file of a module cache inside .gnupg was kept: %s", b)
+	}
+}

@@ -216,8 +216,12 @@ func (p *places) withheldFile(real string, fi os.FileInfo) string {
 		}
 		// A system folder holds no secrets of its own, but a .env or a
 		// key put there (a folder a go.mod replace points at, under /opt
-		// or the module cache) is a secret wherever it lies.
-		if rel, err := filepath.Rel(s, real); err != nil || p.m.pol.Secret(filepath.ToSlash(rel)) {
+		// or the module cache) is a secret wherever it lies, and so is
+		// a file of a folder named as one above the system folder (a
+		// GOMODCACHE kept in ~/.gnupg): the globs are matched from the
+		// folder and from the file system's top alike.
+		if rel, err := filepath.Rel(s, real); err != nil || p.m.pol.Secret(filepath.ToSlash(rel)) ||
+			p.m.pol.Secret(strings.TrimPrefix(filepath.ToSlash(real), "/")) {
 			return "a secret file outside the workspace (" + real + ")"
 		}
 		return ""
