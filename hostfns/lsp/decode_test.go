@@ -176,10 +176,53 @@ func TestDecodeSymbolsReadsWhatItKeeps(t *testing.T) {
 	}
 
 	// Children past the budget are stepped over, and the fields after them
-	// still read.
+	// still read. Every top-level symbol comes before any child: read
+	// depth first, a parent of 3,000 left its sibling out.
 	raw := `[` + sym(7, `"children":`+list(3*max)+`,`) + `,` + sym(8, "") + `]`
 	tree, _, cut, err := decodeSymbols([]byte(raw), max)
-	if err != nil || !cut || len(tree) != 1 || len(tree[0].Children) != max-1 || tree[0].Range.Start.Line != 7 || tree[0].Name != "a000007" {
-		t.Fatalf("a parent of 3,000: %d symbols, cut %v, %v", len(tree), cut, err)
+	if err != nil || !cut || len(tree) != 2 || len(tree[0].Children) != max-2 || tree[0].Range.Start.Line != 7 || tree[0].Name != "a000007" || tree[1].Name != "a000008" {
+		t.Fatalf("a parent of 3,000 and its sibling: %d symbols, cut %v, %v", len(tree), cut, err)
+	}
+}
+
+// A tree is read a level at a time: the top-level symbols, then their
+// children, then their grandchildren, each level in order, until the
+// budget is spent. A class of 400 methods, each with its parameters and
+// locals (as pyright lists them), used the budget depth first, and the
+// functions and classes after it were not listed, at any depth asked.
+func TestDecodeSymbolsLevelByLevel(t *testing.T) {
+	sym := func(name, children string) string {
+		r := `{"start":{"line":1,"character":0},"end":{"line":1,"character":1}}`
+		if children != "" {
+			children = `"children":` + children + `,`
+		}
+		return fmt.Sprintf(`{"name":%q,"kind":12,%s"range":%s,"selectionRange":%s}`, name, children, r, r)
+	}
+	var methods []string
+	for i := range 400 {
+		methods = append(methods, sym(fmt.Sprintf("m%d", i), "["+sym("self", "")+","+sym("x", "")+"]"))
+	}
+	raw := "[" + sym("Big", "["+strings.Join(methods, ",")+"]") + "," + sym("after", "[]") + "," + sym("Small", "["+sym("s", "null")+"]") + "]"
+	tree, _, cut, err := decodeSymbols([]byte(raw), 500)
+	if err != nil || !cut {
+		t.Fatalf("cut %v, %v", cut, err)
+	}
+	var names []string
+	for _, s := range tree {
+		names = append(names, s.Name)
+	}
+	if strings.Join(names, " ") != "Big after Small" {
+		t.Fatalf("top level: %q", names)
+	}
+	// 3 top-level, then 400 methods and s, then 96 of the methods' own.
+	if len(tree[0].Children) != 400 || len(tree[2].Children) != 1 || tree[2].Children[0].Name != "s" || tree[1].Children == nil {
+		t.Fatalf("children: %d of Big, %+v of after, %+v of Small", len(tree[0].Children), tree[1].Children, tree[2].Children)
+	}
+	n := 0
+	for _, m := range tree[0].Children {
+		n += len(m.Children)
+	}
+	if n != 96 || len(tree[0].Children[0].Children) != 2 || tree[0].Children[0].Children[1].Name != "x" {
+		t.Fatalf("grandchildren: %d, the first method's %+v", n, tree[0].Children[0].Children)
 	}
 }

@@ -29,6 +29,7 @@ func decodeSymbols(raw json.RawMessage, max int) (tree []documentSymbol, flat []
 		return nil, nil, false, nil
 	}
 	first, isFlat := true, false
+	var kids [][]byte // the tree's top-level symbols' children, not yet read
 	err = s.array(func() error {
 		if s.left <= 0 {
 			s.cut = true
@@ -54,6 +55,7 @@ func decodeSymbols(raw json.RawMessage, max int) (tree []documentSymbol, flat []
 			flat = append(flat, symbolInformation{Name: it.Name, Kind: it.Kind, ContainerName: it.container, Location: it.location})
 		} else {
 			tree = append(tree, it.documentSymbol)
+			kids = append(kids, it.kids)
 		}
 		return nil
 	})
@@ -66,7 +68,62 @@ func decodeSymbols(raw json.RawMessage, max int) (tree []documentSymbol, flat []
 	if isFlat {
 		return nil, flat, s.cut, nil
 	}
+	if err := s.levels(tree, kids); err != nil {
+		return nil, nil, false, err
+	}
 	return tree, nil, s.cut, nil
+}
+
+// levels reads the children of tree, whose raw arrays are kids, a level
+// at a time: every top-level symbol before any child, every child before
+// a grandchild. Read depth first, a class of 400 methods, each with its
+// parameters and locals, used the whole budget, and the file's other
+// top-level symbols were left out whatever depth was asked.
+func (s *symbolScan) levels(tree []documentSymbol, kids [][]byte) error {
+	type pending struct {
+		sym *documentSymbol
+		raw []byte
+	}
+	var queue []pending
+	for i := range tree {
+		if kids[i] != nil {
+			queue = append(queue, pending{&tree[i], kids[i]})
+		}
+	}
+	for ; len(queue) > 0; queue = queue[1:] {
+		p := queue[0]
+		sub := &symbolScan{b: p.raw, left: s.left}
+		if sub.null() {
+			continue
+		}
+		if s.left <= 0 {
+			s.cut = s.cut || !sub.take(']') // an empty array leaves nothing out
+			continue
+		}
+		out := []documentSymbol{}
+		var raws [][]byte
+		err := sub.array(func() error {
+			if sub.left <= 0 {
+				sub.cut = true
+				return errEnough
+			}
+			it, err := sub.item(shapeTree)
+			out = append(out, it.documentSymbol)
+			raws = append(raws, it.kids)
+			return err
+		})
+		if err != nil && !errors.Is(err, errEnough) {
+			return err
+		}
+		s.left, s.cut = sub.left, s.cut || sub.cut
+		p.sym.Children = out
+		for j := range out {
+			if raws[j] != nil {
+				queue = append(queue, pending{&p.sym.Children[j], raws[j]})
+			}
+		}
+	}
+	return nil
 }
 
 // errEnough ends the reading of an answer once as many symbols as kept
@@ -90,6 +147,7 @@ type symbolScan struct {
 // symbolItem is one symbol of either shape.
 type symbolItem struct {
 	documentSymbol
+	kids      []byte // a tree symbol's children, read later (levels)
 	container string
 	location  location
 	located   bool // it had a location: the flat shape
@@ -113,8 +171,8 @@ func (s *symbolScan) item(shape int) (it symbolItem, err error) {
 			if shape == shapeFlat {
 				return s.skip()
 			}
-			kids, err := s.children()
-			it.Children = kids
+			b, err := s.value()
+			it.kids = b
 			return err
 		}
 		for i, n := range names {
@@ -148,25 +206,6 @@ func (s *symbolScan) item(shape int) (it symbolItem, err error) {
 		}
 	}
 	return it, nil
-}
-
-// children reads a symbol's children; those past the budget are stepped
-// over, so that the fields after them are still read.
-func (s *symbolScan) children() ([]documentSymbol, error) {
-	if s.null() {
-		return nil, nil
-	}
-	out := []documentSymbol{}
-	err := s.array(func() error {
-		if s.left <= 0 {
-			s.cut = true
-			return s.skip()
-		}
-		it, err := s.item(shapeTree)
-		out = append(out, it.documentSymbol)
-		return err
-	})
-	return out, err
 }
 
 // array reads a JSON array, calling each for every element.
