@@ -73,6 +73,13 @@ func documentSymbols(_ *juju.Call, in DocumentSymbolsArgs) (*juju.Result, error)
 	if in.Depth > 0 && prune(out.Symbols, in.Depth) {
 		out.Truncated = true
 	}
+	// Too large to show whole, the tree loses its deepest level first, so
+	// that the outline stays: cut at the size cap as it is, a class whose
+	// members filled the cap left the answer with no symbol at all.
+	for d := treeDepth(out.Symbols) - 1; d >= 1 && out.tooLarge(); d-- {
+		prune(out.Symbols, d)
+		out.Truncated = true
+	}
 	if out.fit() {
 		out.Truncated = true
 	}
@@ -135,6 +142,27 @@ func heuristicTree(defs []defn) []TreeSymbol {
 		return out
 	}
 	return build(top)
+}
+
+// treeDepth is how many levels syms has.
+func treeDepth(syms []TreeSymbol) int {
+	d := 0
+	for i := range syms {
+		var kids []TreeSymbol
+		for _, c := range syms[i].Children {
+			if t, ok := c.(TreeSymbol); ok {
+				kids = append(kids, t)
+			}
+		}
+		d = max(d, 1+treeDepth(kids))
+	}
+	return d
+}
+
+// tooLarge reports whether r is past the size cap whole.
+func (r *DocumentSymbolsResult) tooLarge() bool {
+	c := *r // fit cuts the copy's list, not r's
+	return c.fit()
 }
 
 // prune drops the levels below depth; it reports whether it dropped any.
