@@ -91,3 +91,37 @@ func TestSystemFolderInsideASecretFolderWithheld(t *testing.T) {
 		t.Fatalf("a message quoting a file of a module cache inside .gnupg was kept: %s", b)
 	}
 }
+
+// A secret glob with a slash is a path from a root: the owner's tmp/**
+// names a project's tmp folder, not every file below the file system's
+// /tmp, so a message quoting a module cache there is kept.
+func TestSystemFolderNamedByARootPathGlobKept(t *testing.T) {
+	tmp := t.TempDir()
+	top, _, _ := strings.Cut(strings.TrimPrefix(filepath.ToSlash(tmp), "/"), "/")
+	modcache := filepath.Join(tmp, "modcache")
+	quoted := filepath.Join(modcache, "example.com", "x@v1.0.0", "notes.txt")
+	os.MkdirAll(filepath.Dir(quoted), 0o755)
+	if err := os.WriteFile(quoted, []byte("[default]\naws_secret_access_key = claims-outside-secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOMODCACHE", modcache)
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\nvar x = y\n"), 0o644)
+	pol, err := policy.New(policy.Config{Roots: []string{root}, Secrets: []string{top + "/**"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pol.Close() })
+	exe, _ := os.Executable()
+	m := New(pol, Options{Servers: []lspconfig.Server{{Name: "claims", Command: []string{exe, claimsFakeArg, "quote", quoted}, Languages: []string{"go"}}}})
+	t.Cleanup(func() { m.Close(context.Background()) })
+	res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDiagnostics, Path: "a.go"})
+	if e != nil {
+		t.Fatal(e)
+	}
+	b, _ := json.Marshal(res)
+	if len(res.Diagnostics) < 2 || strings.Contains(res.Diagnostics[1].Message, "juju withheld") ||
+		!strings.Contains(res.Diagnostics[1].Message, quoted) {
+		t.Fatalf("a message quoting a module cache below /%s was withheld by the root path glob %s/**: %s", top, top, b)
+	}
+}

@@ -132,7 +132,7 @@ func (m *Manager) withheld(p string) bool {
 			}
 		}
 	}
-	return m.pol.Secret(strings.TrimPrefix(filepath.ToSlash(p), "/"))
+	return m.pol.SecretOutside(p)
 }
 
 // resolver resolves links as filepath.EvalSymlinks does, for one walk,

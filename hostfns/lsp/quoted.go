@@ -221,7 +221,7 @@ func (p *places) withheldFile(real string, fi os.FileInfo) string {
 		// GOMODCACHE kept in ~/.gnupg): the globs are matched from the
 		// folder and from the file system's top alike.
 		if rel, err := filepath.Rel(s, real); err != nil || p.m.pol.Secret(filepath.ToSlash(rel)) ||
-			p.m.pol.Secret(strings.TrimPrefix(filepath.ToSlash(real), "/")) {
+			p.m.pol.SecretOutside(real) {
 			return "a secret file outside the workspace (" + real + ")"
 		}
 		return ""

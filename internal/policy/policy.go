@@ -440,6 +440,15 @@ func (p *Policy) Secret(rel string) bool {
 	return p.secrets.match(cleanRel(rel))
 }
 
+// SecretOutside reports whether the absolute path abs, which lies in no
+// root, is a secret by its whole path: matched by the secret globs that
+// name a file or folder at any depth (.env, .gnupg, **/.aws/credentials).
+// A glob with another slash is a path from a root (tmp/**), which a path
+// from the file system's top is not.
+func (p *Policy) SecretOutside(abs string) bool {
+	return p.secretsAnywhere.match(cleanRel(strings.TrimPrefix(filepath.ToSlash(abs), "/")))
+}
+
 // Denied reports whether rel, or a folder above it, matches a deny glob.
 func (p *Policy) Denied(rel string) bool {
 	return p.deny.match(cleanRel(rel))
