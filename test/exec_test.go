@@ -484,3 +484,38 @@ func TestJobOutputPagesEndOnACharacter(t *testing.T) {
 		t.Errorf("the pages together: %d bytes, want %d", got.Len(), len(want))
 	}
 }
+
+// A running job's output read to its end may end inside a character, since
+// a program writing to a file writes in blocks cut anywhere: the page ends
+// before the character, which the next page shows whole once written,
+// where one page showed its first bytes and the next its last, each as
+// U+FFFD.
+func TestJobOutputOfARunningJobEndsOnACharacter(t *testing.T) {
+	root := workspace(t, nil)
+	s := startExec(t, root)
+	res := s.call("run_command", map[string]any{"background": true,
+		"command": `printf 'a\342\202'; while [ ! -e go ]; do sleep 0.05; done; printf '\254 b\n'`})
+	id := structured(t, res)["jobId"].(string)
+	for try := 0; num(t, structured(t, s.call("job_status", map[string]any{"jobId": id})), "stdoutBytes") < 3; try++ {
+		if try > 600 {
+			t.Fatal("the job never wrote its first 3 bytes")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	res = s.call("job_output", map[string]any{"jobId": id})
+	o := structured(t, res)
+	if out := outputText(res); out != "a\n" || num(t, o, "next") != 1 || num(t, o, "bytes") != 1 || o["eof"] != true ||
+		!strings.Contains(text(res), "call job_output with offset 1 once the job writes more") {
+		t.Fatalf("a running job's output up to half a character: %q\n%s", out, text(res))
+	}
+	if err := os.WriteFile(filepath.Join(root, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if m := structured(t, s.call("job_wait", map[string]any{"jobId": id, "waitMs": 60000})); m["state"] != "exited" {
+		t.Fatalf("the job did not end: %v", m)
+	}
+	res = s.call("job_output", map[string]any{"jobId": id, "offset": 1})
+	if out := outputText(res); out != "€ b\n" {
+		t.Errorf("read on from next: %q, want the character whole\n%s", out, text(res))
+	}
+}

@@ -96,17 +96,28 @@ func jobOutput(_ *juju.Call, in JobOutputArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !r.EOF {
-		// A read cut by its limit ends where the limit fell, often inside
-		// a character: the page ends before it and the next starts with
-		// it, rather than both showing half of it as U+FFFD.
-		if n := wholeRunes(body); n > 0 && n < len(body) {
-			body, r.Next = body[:n], in.Offset+int64(n)
-		}
-	}
 	size := r.Job.StdoutBytes
 	if in.Stream == "stderr" {
 		size = r.Job.StderrBytes
+	}
+	// A page ends before a character its end cuts, and the next starts
+	// with it, rather than both showing half of it as U+FFFD. A read cut
+	// by its limit ends where the limit fell, often inside a character;
+	// one that reached the end of a running job's output may too, since a
+	// program writing to a file writes in blocks cut anywhere. Only the
+	// end of a job's whole output may end inside a character, as written.
+	held := 0
+	if n := wholeRunes(body); n < len(body) {
+		switch {
+		case !r.EOF && n > 0:
+			body, r.Next = body[:n], in.Offset+int64(n)
+		case r.EOF && r.Job.State == abi.JobRunning:
+			held = len(body) - n
+			body, r.Next = body[:n], in.Offset+int64(n)
+		case r.EOF && size > r.Next:
+			// The job wrote the rest and ended after the read.
+			body, r.Next, r.EOF = body[:n], in.Offset+int64(n), false
+		}
 	}
 	o := JobOutput{JobID: in.JobID, State: r.Job.State, Stream: in.Stream, Offset: in.Offset, Bytes: int64(len(body)), Next: r.Next, Size: size, EOF: r.EOF}
 	label := in.Stream
@@ -129,6 +140,8 @@ func jobOutput(_ *juju.Call, in JobOutputArgs) (*juju.Result, error) {
 		if in.Limit > maxJobOutput {
 			fmt.Fprintf(&b, " (a call shows at most %d bytes)", maxJobOutput)
 		}
+	} else if held > 0 {
+		fmt.Fprintf(&b, "; the last %d bytes so far begin a character not yet written whole: call job_output with offset %d once the job writes more", held, o.Next)
 	}
 	b.WriteString("\n")
 	b.WriteString(fenced.String())
