@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -239,8 +241,46 @@ func HelperMain(args []string, stderr io.Writer) int {
 		return HelperExitCode
 	}
 	err = syscall.Exec(path, spec.command, os.Environ())
-	fmt.Fprintf(stderr, "juju %s: exec %s: %v\n", HelperCommand, path, err)
+	fmt.Fprintf(stderr, "juju %s: exec %s: %s\n", HelperCommand, path, NotRunWhy(path, err))
 	return NotRunCode(err)
+}
+
+// NotRunWhy says why the exec of path failed with err. The kernel answers
+// "no such file or directory" for a program that exists when what it
+// names to run it does not: the interpreter of a script's #! line, or the
+// loader of a program built for another system. A script saved with
+// Windows line endings is the usual case, its #! line naming
+// "/bin/bash\r": said as it stands, the model looked for a file that was
+// there.
+func NotRunWhy(path string, err error) string {
+	if !errors.Is(err, fs.ErrNotExist) {
+		return err.Error()
+	}
+	// O_NONBLOCK: a FIFO put in the program's place must not hang the
+	// call (the exec of one fails with EACCES, but the file may have
+	// changed since).
+	f, oerr := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if oerr != nil {
+		return err.Error()
+	}
+	defer f.Close()
+	if fi, serr := f.Stat(); serr != nil || !fi.Mode().IsRegular() {
+		return err.Error()
+	}
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	switch {
+	case bytes.HasPrefix(head, []byte("#!")):
+		line, _, _ := bytes.Cut(head[2:], []byte("\n"))
+		if bytes.HasSuffix(line, []byte("\r")) {
+			return fmt.Sprintf("%v: the script exists, but its #! line ends in a carriage return (Windows line endings), so the system looks for an interpreter named %q, which does not exist; convert its line endings (sed -i 's/\\r$//' FILE) and run it again", err, strings.TrimSpace(string(line[:len(line)-1]))+"\r")
+		}
+		return fmt.Sprintf("%v: the script exists, but the interpreter its #! line names (%s) does not; install it or correct the line", err, strings.TrimSpace(string(line)))
+	case bytes.HasPrefix(head, []byte("\x7fELF")):
+		return fmt.Sprintf("%v: the program exists, but the loader it names (its ELF interpreter) does not: it was built for another system or C library", err)
+	}
+	return err.Error()
 }
 
 // NotRunCode is the exit code of a command whose program could not be

@@ -15,7 +15,8 @@ import (
 // whose #! interpreter is not) 127, saying why on stderr, as a shell's
 // user expects, sandboxed or not. In the sandbox a file without execute
 // permission exited 127; unsandboxed none of them ran as a job at all, a
-// NOT_FOUND error standing for the exit code the sandbox gave.
+// NOT_FOUND error standing for the exit code the sandbox gave. A script
+// whose #! interpreter is missing is said to exist, with the line.
 func TestExecProgramNotRunExitsAsAShellSays(t *testing.T) {
 	cases := []struct {
 		program string
@@ -26,15 +27,19 @@ func TestExecProgramNotRunExitsAsAShellSays(t *testing.T) {
 		{"./adir", 126, ""},
 		{"./badfmt", 126, "exec format error"},
 		{"./nosuch", 127, "no such file"},
-		{"./badinterp", 127, "no such file"},
+		{"./badinterp", 127, "the interpreter its #! line names (/nonexistent/interpreter) does not"},
+		// A script saved with Windows line endings names "/bin/sh\r",
+		// which the system does not find: the stderr said only "no
+		// such file or directory", of a file that was there.
+		{"./crlf.sh", 127, "its #! line ends in a carriage return"},
 	}
 	for _, mode := range []string{"off", "require"} {
 		t.Run(mode, func(t *testing.T) {
 			if mode == "require" {
 				needSandbox(t)
 			}
-			root := workspace(t, map[string]string{"noexec.sh": "#!/bin/sh\necho ran\n", "adir/x": "", "badfmt": "\x7fELFnot really", "badinterp": "#!/nonexistent/interpreter\necho ran\n"})
-			for _, p := range []string{"badfmt", "badinterp"} {
+			root := workspace(t, map[string]string{"noexec.sh": "#!/bin/sh\necho ran\n", "adir/x": "", "badfmt": "\x7fELFnot really", "badinterp": "#!/nonexistent/interpreter\necho ran\n", "crlf.sh": "#!/bin/sh\r\necho ran\r\n"})
+			for _, p := range []string{"badfmt", "badinterp", "crlf.sh"} {
 				if err := os.Chmod(filepath.Join(root, p), 0o755); err != nil {
 					t.Fatal(err)
 				}

@@ -185,7 +185,7 @@ func (m *Manager) start(owner string, argv []string, display, cwd, cwdDisplay st
 		// interpreter): the job exits as it does in the sandbox, where
 		// juju's helper execs the program, with a shell's code and
 		// message (sandbox.NotRunCode).
-		fmt.Fprintf(stderr, "juju: %s: %v\n", argv[0], notRun.Err)
+		fmt.Fprintf(stderr, "juju: %s: %s\n", argv[0], sandbox.NotRunWhy(path, notRun.Err))
 		j.notRun(sandbox.NotRunCode(err))
 		m.jobs[j.id] = j
 		m.order = append(m.order, j)
