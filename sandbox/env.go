@@ -222,7 +222,7 @@ var (
 	secretWords = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "CREDS",
 		"PRIVATE_KEY", "API_KEY", "ACCESS_KEY", "SESSION_KEY", "AUTH_KEY", "WRITE_KEY",
 		"JWT", "WEBHOOK", "COOKIE", "BEARER", "OAUTH", "AUTHORIZATION", "CONNECTION_STRING", "CONNSTR",
-		"KUBE_CONFIG", "NETRC"}
+		"KUBE_CONFIG", "NETRC", "MNEMONIC", "SEED_PHRASE"}
 	// secretSegments are words a name holds as a whole word only: AUTH is
 	// in X_AUTH_HEADER but not in GIT_AUTHOR_NAME, which juju sets for
 	// commits.
@@ -262,8 +262,9 @@ var (
 // from children (see Scrub): a name that contains TOKEN, SECRET, PASSWORD,
 // PASSWD, PASSPHRASE, CREDENTIAL, CREDS, PRIVATE_KEY, API_KEY, ACCESS_KEY,
 // SESSION_KEY, AUTH_KEY, WRITE_KEY, JWT, WEBHOOK, COOKIE, BEARER, OAUTH,
-// AUTHORIZATION, CONNECTION_STRING, CONNSTR, KUBE_CONFIG or NETRC (the
-// ones of two words also with another separator or none: APIKEY,
+// AUTHORIZATION, CONNECTION_STRING, CONNSTR, KUBE_CONFIG, NETRC,
+// MNEMONIC or SEED_PHRASE, a wallet's recovery words (the ones of two
+// words also with another separator or none: APIKEY,
 // TS_AUTHKEY, ConnectionStrings__Default, KUBECONFIG), has AUTH as a word
 // (X_AUTH_HEADER, not GIT_AUTHOR_NAME), has a word ending in PASS that is
 // no English word (SSHPASS, DBPASS, SMTP_PASS, GIT_ASKPASS; not BYPASS or

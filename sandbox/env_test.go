@@ -27,6 +27,9 @@ func TestSecret(t *testing.T) {
 		"HTTP_BEARER_VALUE": true, "MY_CREDENTIAL_FILE": true, "TLS_PRIVATE_KEY_PEM": true,
 		"S3_ACCESS_KEY_VALUE": true, "REDIS_SESSION_KEY_B64": true, "DB_CONNSTR_RO": true,
 		"PASSPORT": false, "KEYS_DIR": false, "SKIP": false, "PATHEXT": false,
+		// A wallet's recovery words.
+		"MNEMONIC": true, "DEPLOYER_MNEMONIC": true, "SEED_PHRASE": true, "WALLET_SEEDPHRASE": true,
+		"RANDOM_SEED": false, "PYTHONHASHSEED": false,
 	} {
 		if got := Secret(name); got != want {
 			t.Errorf("Secret(%q) = %v, want %v", name, got, want)

@@ -225,13 +225,14 @@ func TestExecEnvironmentIsScrubbed(t *testing.T) {
 	t.Setenv("MYSQL_CONN", "app:mysql-e2e-9@tcp(db:3306)/app")
 	t.Setenv("GIT_CONFIG_PARAMETERS", "'url.https://example.com/.insteadof'='x' 'http.extraheader'='AUTHORIZATION: basic gitcfg-e2e-10'")
 	t.Setenv("GH_ENTERPRISE", "ghp_e2e11abcdefghijklmnopqrstuvwxyz0123456")
+	t.Setenv("MNEMONIC", "test test test test test test test test test test test junk-e2e-12")
 	t.Setenv("PLAIN_SETTING", "visible-e2e")
 	// Go's GOAUTH names how the go command authenticates, not a credential.
 	t.Setenv("GOAUTH", "netrc")
 	s := startExec(t, workspace(t, nil))
 	out := structured(t, s.call("exec_command", map[string]any{"program": "env"}))["stdout"].(string)
 	for _, secret := range []string{"tok-e2e-1", "aws-e2e-2", "pw-e2e-3", "gh-e2e-4", "key-e2e-5", "JUJU_HOME=",
-		"sshpass-e2e-6", "bw-e2e-7", "conn-e2e-8", "mysql-e2e-9", "gitcfg-e2e-10", "ghp_e2e11"} {
+		"sshpass-e2e-6", "bw-e2e-7", "conn-e2e-8", "mysql-e2e-9", "gitcfg-e2e-10", "ghp_e2e11", "junk-e2e-12"} {
 		if strings.Contains(out, secret) {
 			t.Errorf("the child sees %q", secret)
 		}
