@@ -230,6 +230,11 @@ func HelperMain(args []string, stderr io.Writer) int {
 		}
 	}
 	path, err := exec.LookPath(spec.command[0])
+	if errors.Is(err, exec.ErrDot) {
+		// A relative folder of PATH, taken from the command's folder
+		// (this one), as a shell takes it and as juju found it.
+		err = nil
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "juju %s: %v\n", HelperCommand, err)
 		return NotRunCode(err)

@@ -3,6 +3,7 @@
 package test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,6 +62,42 @@ func TestExecProgramNotRunExitsAsAShellSays(t *testing.T) {
 			// refused before any job starts.
 			if res := s.call("exec_command", map[string]any{"program": "no-such-program-juju"}); !res.IsError || !strings.Contains(text(res), "NOT_FOUND") {
 				t.Errorf("a name not on PATH: %s", text(res))
+			}
+		})
+	}
+}
+
+// exec_command looks a program up on the PATH the command gets, as
+// run_command's shell does: a relative folder of it (PATH=bin:…, as
+// ./node_modules/.bin is often added) from the command's folder, and a
+// folder inside the roots, which juju leaves out of its own PATH only. Both
+// were NOT_FOUND, sandboxed or not, while run_command ran them.
+func TestExecCommandFindsProgramsAsTheShellDoes(t *testing.T) {
+	root := workspace(t, map[string]string{
+		"sub/bin/mytool": "#!/bin/sh\necho mytool in \"$PWD\"\n",
+		"tools/projtool": "#!/bin/sh\necho projtool\n",
+	})
+	for _, p := range []string{"sub/bin/mytool", "tools/projtool"} {
+		if err := os.Chmod(filepath.Join(root, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", "bin"+string(filepath.ListSeparator)+filepath.Join(root, "tools")+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	s := start(t, root, "--mode", "trusted", "--sandbox", "off")
+	for _, sandboxed := range []bool{false, true} {
+		t.Run(fmt.Sprint("sandbox=", sandboxed), func(t *testing.T) {
+			if sandboxed {
+				needSandbox(t)
+			}
+			for program, want := range map[string]string{"mytool": "mytool in " + filepath.Join(root, "sub") + "\n", "projtool": "projtool\n"} {
+				res := s.call("exec_command", map[string]any{"program": program, "cwd": "sub", "sandbox": sandboxed})
+				if res.IsError {
+					t.Errorf("%s: %s", program, text(res))
+					continue
+				}
+				if m := structured(t, res); m["stdout"] != want || m["exitCode"] != float64(0) {
+					t.Errorf("%s: %v, want stdout %q", program, m, want)
+				}
 			}
 		})
 	}

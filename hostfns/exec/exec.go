@@ -115,6 +115,9 @@ type Manager struct {
 	opts Options
 	log  *slog.Logger
 	env  []string
+	// path is the PATH commands get (in env), on which their programs
+	// are looked up.
+	path string
 
 	// caches are the caches a confined command may write (safeCaches), and
 	// guard keeps juju's own folders inside the roots from it.
@@ -195,6 +198,11 @@ func New(p *policy.Policy, opts Options) *Manager {
 		opts.Caches = sandbox.Caches(os.Getenv)
 	}
 	m := &Manager{pol: p, opts: opts, log: opts.Logger, env: noEditor(sandbox.Scrub(opts.Env)), jobs: map[string]*job{}, standbyCh: make(chan *standby, 1)}
+	for _, kv := range m.env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			m.path = v
+		}
+	}
 	if m.log == nil {
 		m.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -585,18 +593,31 @@ func displayArgv(argv []string) string {
 	return b.String()
 }
 
-// lookPath finds a program the way the child will: a name with a slash is
-// a path relative to cwd.
-func lookPath(name, cwd string) (string, error) {
+// lookPath finds a program the way the child will, as a shell in cwd
+// does: a name with a slash is a path relative to cwd, and a name
+// without one is looked up on path (a PATH's value), a relative folder
+// of it (PATH=./node_modules/.bin:…, or an empty entry for ".") taken
+// from cwd. A command is looked up on the PATH it gets, not on juju's
+// own, which leaves out the folders inside the roots (cmd/juju's
+// trimPath): exec_command did not find a program of the project's that
+// run_command ran, nor one of a relative folder, which os/exec took from
+// juju's own folder.
+func lookPath(name, cwd, path string) (string, error) {
 	if strings.Contains(name, "/") {
 		if !filepath.IsAbs(name) {
 			name = filepath.Join(cwd, name)
 		}
 		return name, nil
 	}
-	p, err := osexec.LookPath(name)
-	if errors.Is(err, osexec.ErrDot) {
-		err = nil
+	for _, dir := range filepath.SplitList(path) {
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(cwd, dir)
+		}
+		// A path with a slash is checked as it is (with PATHEXT on
+		// Windows).
+		if p, err := osexec.LookPath(filepath.Join(dir, name)); err == nil {
+			return p, nil
+		}
 	}
-	return p, err
+	return "", &osexec.Error{Name: name, Err: osexec.ErrNotFound}
 }

@@ -104,7 +104,7 @@ func (j *job) watchLogs(max int64) {
 
 // start launches argv as a new job.
 func (m *Manager) start(owner string, argv []string, display, cwd, cwdDisplay string, timeout time.Duration, askSandbox, network bool) (*job, *abi.Error) {
-	prog, err := lookPath(argv[0], cwd)
+	prog, err := lookPath(argv[0], cwd, m.path)
 	if err != nil {
 		return nil, abi.Errorf(abi.NotFound, "the program %s was not found on PATH; check its name, or give its path", abi.Quote(argv[0]))
 	}
@@ -114,7 +114,8 @@ func (m *Manager) start(owner string, argv []string, display, cwd, cwdDisplay st
 	}
 	path := prog
 	if wrapped[0] != argv[0] { // a sandbox's program in front of it
-		if path, err = lookPath(wrapped[0], cwd); err != nil {
+		// juju's own program, on juju's own PATH.
+		if path, err = lookPath(wrapped[0], cwd, os.Getenv("PATH")); err != nil {
 			return nil, abi.Errorf(abi.NotFound, "the program %s was not found on PATH; check its name, or give its path", abi.Quote(wrapped[0]))
 		}
 	}
