@@ -252,6 +252,7 @@ func (d *stdioLoop) batchAnswer(m json.RawMessage, pending *atomic.Bool) ([]byte
 		if head.Method == string(mcp.MethodNotificationCancelled) {
 			m = d.noteCancel(m)
 		}
+		m = quietError(m, head)
 		if _, err := d.fwd.Write(append(bytes.Clone(m), '\n')); err != nil {
 			d.errLog.Printf("handing on a message of a batch: %v", err)
 		}

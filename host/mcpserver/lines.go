@@ -270,7 +270,7 @@ func (l *lineReader) record(line []byte) ([]byte, msgHead) {
 		return line, deepHead(line, err)
 	}
 	if !head.request() {
-		return line, msgHead{}
+		return quietError(line, head), msgHead{}
 	}
 	if !validID(head.ID) {
 		head.badID = true
@@ -291,6 +291,40 @@ func (l *lineReader) record(line []byte) ([]byte, msgHead) {
 		l.hold = id
 	}
 	return line, head
+}
+
+// quietError returns line, a message of the client's, with a result
+// member added after its own when it is an error response (an id and an
+// error, no method and no result), so that mcp-go never answers it.
+// mcp-go hands a response to the request of juju's that awaits its id,
+// and there reads the error before any result; a response no request
+// awaits (an elicitation's answer after its call was cancelled) it drops
+// when it carries a result, but takes for a request when it carries an
+// error alone, and answered it "method not found" with the id of juju's
+// request, which the client read as the answer to its own request of the
+// same number. JSON-RPC answers no response.
+func quietError(line []byte, head msgHead) []byte {
+	if head.Method != "" || len(head.ID) == 0 || !present(head.Error) || present(head.Result) {
+		return line
+	}
+	end := bytes.LastIndexByte(line, '}')
+	if end < 0 {
+		return line
+	}
+	out := make([]byte, 0, len(line)+len(quietResult))
+	out = append(out, line[:end]...)
+	out = append(out, quietResult...)
+	return append(out, line[end:]...)
+}
+
+// quietResult is the member quietError adds: last, so that it is the
+// result json reads whatever the message held before.
+const quietResult = `,"result":{}`
+
+// present reports whether raw, a member as written, is there and not null.
+func present(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && !bytes.Equal(raw, []byte("null"))
 }
 
 // waitAnswer waits for the answer to id, at most maxInitializeWait.
