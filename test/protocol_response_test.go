@@ -108,3 +108,81 @@ func TestErrorResponsesAreNotAnswered(t *testing.T) {
 		}
 	}
 }
+
+// A question juju gives up is withdrawn: when the client cancels the call
+// waiting on it, or the owner's time to answer is over, juju sends
+// notifications/cancelled naming the elicitation/create, so the client's
+// form closes; a question answered is not withdrawn. The form stayed open,
+// and a yes given in it later went nowhere.
+func TestAbandonedQuestionIsWithdrawn(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "a\n"})
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(cfg, []byte("[approvals]\ntimeoutMs = 1500\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := startRaw(t, root, "--mode", "edit", "--sandbox", "off", "--config", cfg)
+	if init := r.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`); init["result"] == nil {
+		t.Fatalf("initialize: %s", mustJSON(init))
+	}
+	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	ask := func(id int) string {
+		t.Helper()
+		io.WriteString(r.in, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"touch ran-%d"}}}`+"\n", id, id))
+		q := r.recv(t, "the approval question", 15*time.Second)
+		if q["method"] != "elicitation/create" {
+			t.Fatalf("want an elicitation, got %s", mustJSON(q))
+		}
+		return string(mustJSON(q["id"]))
+	}
+	// withdrawn reads messages until the withdrawal of question q and the
+	// answer of id answer (none when ""), in either order.
+	withdrawn := func(q, answer string) map[string]any {
+		t.Helper()
+		var got map[string]any
+		seen := false
+		for !seen || (answer != "" && got == nil) {
+			m := r.recv(t, "the withdrawal of question "+q, 15*time.Second)
+			switch {
+			case m["method"] == "notifications/cancelled":
+				p, _ := m["params"].(map[string]any)
+				if string(mustJSON(p["requestId"])) != q {
+					t.Fatalf("withdrew another question than %s: %s", q, mustJSON(m))
+				}
+				seen = true
+			case answer != "" && string(mustJSON(m["id"])) == answer:
+				got = m
+			default:
+				t.Fatalf("want the withdrawal of question %s, got %s", q, mustJSON(m))
+			}
+		}
+		return got
+	}
+
+	// The call cancelled while its question waits.
+	q := ask(2)
+	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`+"\n")
+	withdrawn(q, "")
+
+	// The owner's time over: the call waits for juju approvals instead.
+	q = ask(3)
+	got := withdrawn(q, "3")
+	if !strings.Contains(string(mustJSON(got)), "APPROVAL_PENDING") {
+		t.Fatalf("the call whose question was left unanswered: %s", mustJSON(got))
+	}
+
+	// A question answered is not withdrawn.
+	q = ask(4)
+	io.WriteString(r.in, `{"jsonrpc":"2.0","id":`+q+`,"result":{"action":"decline"}}`+"\n")
+	if got := r.recv(t, "the declined call's answer", 15*time.Second); string(mustJSON(got["id"])) != "4" {
+		t.Fatalf("want the answer to call 4, got %s", mustJSON(got))
+	}
+	io.WriteString(r.in, `{"jsonrpc":"2.0","id":5,"method":"ping"}`+"\n")
+	if got := r.recv(t, "the ping's answer", 15*time.Second); string(mustJSON(got["id"])) != "5" {
+		t.Fatalf("want the ping's answer, got %s", mustJSON(got))
+	}
+	for _, f := range []string{"ran-2", "ran-3", "ran-4"} {
+		if fileExists(root, f) {
+			t.Errorf("%s: the command ran", f)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	b64 "encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -115,17 +116,29 @@ func question(q host.Question) string {
 		note, visible.String(who), q.Tool, q.Tier, tier, q.Plugin, visible.Args(q.Args, visible.Limits{}))
 }
 
-// legacyAsker sends elicitation/create and waits for the answer.
-type legacyAsker struct{ mcp *server.MCPServer }
+// legacyAsker sends elicitation/create and waits for the answer. Over
+// stdio (asked set), a question given up is withdrawn (questions).
+type legacyAsker struct {
+	mcp   *server.MCPServer
+	asked *questions
+	out   io.Writer // where a withdrawal is written, with asked
+}
 
 var _ host.Asker = legacyAsker{}
 
 // Ask implements host.Asker.
 func (a legacyAsker) Ask(ctx context.Context, q host.Question) (host.Answer, error) {
-	res, err := a.mcp.RequestElicitation(ctx, mcp.ElicitationRequest{
+	req := mcp.ElicitationRequest{
 		Request: mcp.Request{Method: string(mcp.MethodElicitationCreate)},
 		Params:  elicitation(q),
-	})
+	}
+	var res *mcp.ElicitationResult
+	var err error
+	if a.asked == nil {
+		res, err = a.mcp.RequestElicitation(ctx, req)
+	} else {
+		res, err = a.askWithdrawing(ctx, req)
+	}
 	if err != nil {
 		return host.Declined, fmt.Errorf("%w: %w", errNoElicitation, err)
 	}
@@ -133,6 +146,54 @@ func (a legacyAsker) Ask(ctx context.Context, q host.Question) (host.Answer, err
 		return host.Declined, errNoElicitation
 	}
 	return answer(res), nil
+}
+
+// askWithdrawing sends req and waits for the answer; when ctx ends first,
+// the question is withdrawn with notifications/cancelled.
+func (a legacyAsker) askWithdrawing(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	type answer struct {
+		res *mcp.ElicitationResult
+		err error
+	}
+	select {
+	case a.asked.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	sent := make(chan int64, 1)
+	a.asked.expect(sent)
+	done := make(chan answer, 1)
+	go func() {
+		res, err := a.mcp.RequestElicitation(ctx, req)
+		done <- answer{res, err}
+	}()
+	id, known := int64(0), false
+	var got answer
+	select {
+	case id = <-sent:
+		known = true
+		a.asked.expect(nil)
+		<-a.asked.sem
+		got = <-done
+	case got = <-done: // not sent
+		a.asked.expect(nil)
+		<-a.asked.sem
+		select {
+		case id = <-sent:
+			known = true
+		default:
+		}
+	}
+	if known && got.err != nil && ctx.Err() != nil {
+		reason := "the call was cancelled"
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			reason = "the owner's time to answer is over; the call now waits for juju approvals in a terminal"
+		}
+		if _, err := a.out.Write(cancelled(id, reason)); err != nil {
+			return got.res, errors.Join(got.err, err)
+		}
+	}
+	return got.res, got.err
 }
 
 // roundTripAsker hands the question to the client as an input-required
@@ -298,7 +359,7 @@ func (s *Server) asker(ctx context.Context, req mcp.CallToolRequest) (host.Asker
 	if _, ok := sess.(server.SessionWithElicitation); !ok {
 		return nil, nil
 	}
-	return legacyAsker{mcp: s.mcp}, nil
+	return legacyAsker{mcp: s.mcp, asked: s.asked, out: s.askedOut}, nil
 }
 
 // formElicitation reports whether a client's elicitation capability takes

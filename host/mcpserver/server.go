@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"crypto/rand"
+	"io"
 	"sync"
 	"sync/atomic"
 
@@ -27,6 +28,10 @@ type Server struct {
 	// direct are mcp-go's sessions, for the HTTP calls juju serves itself
 	// (httpcall.go).
 	direct directSessions
+	// asked learns the ids of the questions asked over stdio, and askedOut
+	// writes their withdrawal (questions); nil over HTTP.
+	asked    *questions
+	askedOut io.Writer
 }
 
 // New builds the MCP server from the host's catalog.

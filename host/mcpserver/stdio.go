@@ -37,7 +37,8 @@ func ServeStdio(ctx context.Context, h *host.Host, in io.Reader, out io.Writer, 
 	// that the first tools/list, which comes right after it, finds it ready.
 	go s.listing().encoded()
 	f := newInflight()
-	w := &answerWriter{w: out, f: f}
+	w := &answerWriter{w: out, f: f, asked: newQuestions()}
+	s.asked, s.askedOut = w.asked, w
 	fromClient, toMCP := io.Pipe()
 	d := &stdioLoop{
 		s: s, w: w, fwd: toMCP, errLog: errLog,
@@ -555,6 +556,8 @@ type answerWriter struct {
 	// noted is closed when a notification has been written, then
 	// replaced (nextNote).
 	noted chan struct{}
+	// asked learns the ids of the questions written (questions).
+	asked *questions
 }
 
 func (a *answerWriter) Write(b []byte) (int, error) {
@@ -563,6 +566,9 @@ func (a *answerWriter) Write(b []byte) (int, error) {
 	id, ok := responseID(b)
 	if !ok {
 		n, err := a.w.Write(b)
+		if err == nil && a.asked != nil {
+			a.asked.wrote(b)
+		}
 		if err == nil && bytes.HasPrefix(b, []byte(`{"jsonrpc":"2.0","method":"notifications/`)) {
 			if a.noted != nil {
 				close(a.noted)
