@@ -186,3 +186,54 @@ func TestAbandonedQuestionIsWithdrawn(t *testing.T) {
 		}
 	}
 }
+
+// A notification whose params is not an object (an array, a number, a
+// string) is dropped and never answered, over stdio and HTTP, alone or in
+// a batch: mcp-go answered each with a parse error of id null, which
+// JSON-RPC forbids for a notification and no client can tie to anything,
+// and over HTTP with a 200 where a notification gets 202.
+func TestNotificationsWithOddParamsAreNotAnswered(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "a\n"})
+	odd := []string{
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":[1]}`,
+		`{"jsonrpc":"2.0","method":"notifications/message","params":5}`,
+		`{"jsonrpc":"2.0","method":"notifications/whatever","params":"s"}`,
+	}
+
+	r := startRaw(t, root)
+	if init := r.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`); init["result"] == nil {
+		t.Fatalf("initialize: %s", mustJSON(init))
+	}
+	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	for _, n := range odd {
+		io.WriteString(r.in, n+"\n")
+	}
+	if got := r.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); string(mustJSON(got["id"])) != "2" {
+		t.Fatalf("want the ping's answer first, got %s", mustJSON(got))
+	}
+	io.WriteString(r.in, "["+strings.Join(odd, ",")+`,{"jsonrpc":"2.0","id":3,"method":"ping"}]`+"\n")
+	var batch []map[string]any
+	if err := json.Unmarshal(r.line(t, "the batch's answer", 15*time.Second), &batch); err != nil || len(batch) != 1 || string(mustJSON(batch[0]["id"])) != "3" {
+		t.Fatalf("the batch's answer: %v %s", err, mustJSON(batch))
+	}
+	if got := r.send(t, `{"jsonrpc":"2.0","id":4,"method":"ping"}`); string(mustJSON(got["id"])) != "4" {
+		t.Fatalf("want the ping's answer, got %s", mustJSON(got))
+	}
+
+	srv := startServe(t, root)
+	sess := merge(srv.bearer(), map[string]string{"Mcp-Session-Id": srv.initSession(t, srv.bearer()), "Mcp-Protocol-Version": "2025-03-26"})
+	for _, n := range odd {
+		if res, text := srv.raw(t, "POST", "/mcp", n, sess); res.StatusCode != 202 || text != "" {
+			t.Errorf("%s over HTTP: want 202 and no body, got %d %.300s", n, res.StatusCode, text)
+		}
+	}
+	res := postBatch(t, srv, "["+strings.Join(odd, ",")+`,{"jsonrpc":"2.0","id":"ping","method":"ping"}]`, sess)
+	var got []map[string]any
+	sseMessages(t, res, func(m map[string]any) bool {
+		got = append(got, m)
+		return true
+	})
+	if len(got) != 1 || got[0]["id"] != "ping" {
+		t.Errorf("the batch over HTTP: want the ping's answer alone, got %s", mustJSON(got))
+	}
+}

@@ -246,6 +246,8 @@ func (d *stdioLoop) batchAnswer(m json.RawMessage, pending *atomic.Bool) ([]byte
 	case methodless(head):
 		// A request whose method is "" or null: mcp-go answers it
 		// -32601, by its id, which belongs in the batch's answer.
+	case strayParams(m, head):
+		return nil, false
 	case head.Method == "" || len(head.ID) == 0:
 		// A response to a request of juju's, or a notification: mcp-go's
 		// stdio server keeps track of those.

@@ -98,6 +98,10 @@ func (f *front) serveBatch(w http.ResponseWriter, r *http.Request, body []byte, 
 			out.event(mustJSON(msg.refusal))
 			continue
 		}
+		if msg.stray {
+			held.give(size)
+			continue // as serveMCP drops it
+		}
 		if msg.listen {
 			// It would hold the batch open, its stream uncounted.
 			var id any

@@ -301,6 +301,10 @@ func (f *front) serveMCP(w http.ResponseWriter, r *http.Request, base string) {
 		httpError(w, http.StatusBadRequest, "missing Mcp-Session-Id: initialize first")
 		return
 	}
+	if msg.stray {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
 	if counted(r, msg) {
 		done, ok := f.busy.take(principal)
 		if !ok {
@@ -633,6 +637,9 @@ type request struct {
 	// read from its first bytes (deepHead): it is answered by its id
 	// before mcp-go, which answered a parse error of id null.
 	deep *msgHead
+	// stray is set for a notification whose params is not an object
+	// (strayParams): it is dropped, answered 202 as one juju ignores is.
+	stray bool
 }
 
 // peek classifies a request the way mcp-go will: the era from the
@@ -688,6 +695,7 @@ func peekMessage(m request, body []byte) request {
 		// mcp-go answers it as unparsable, with id null.
 		m.refusal = invalidRequest(asWritten(head.ID), badVersionMessage)
 	}
+	m.stray = head.Method != "" && len(head.ID) == 0 && notObject(head.Params)
 	var params struct {
 		Meta      *mcp.Meta       `json:"_meta"`
 		RequestID json.RawMessage `json:"requestId"`

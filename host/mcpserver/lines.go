@@ -192,6 +192,32 @@ type msgHead struct {
 	// names.
 	deep bool
 	tool string
+	// strayParams is set for a notification whose params is not an
+	// object (strayParams): it is dropped.
+	strayParams bool
+}
+
+// strayParams reports whether m, with head, is a notification (a method,
+// no id) whose params is there and not an object. mcp-go cannot read it
+// and answered it with a parse error of id null, over HTTP as a 200: a
+// notification is never answered (JSON-RPC), and no client can tie an
+// error of id null to anything. Such a notification means nothing juju
+// acts on, so it is dropped, as one of a method juju does not know is.
+func strayParams(m []byte, head msgHead) bool {
+	if head.Method == "" || len(head.ID) > 0 {
+		return false
+	}
+	var p struct {
+		Params json.RawMessage `json:"params"`
+	}
+	return json.Unmarshal(m, &p) == nil && notObject(p.Params)
+}
+
+// notObject reports whether raw, a params member as written, is there
+// and neither an object nor null.
+func notObject(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] != '{' && !bytes.Equal(raw, []byte("null"))
 }
 
 // deepHead is the head of line, a message json could not read because
@@ -270,7 +296,7 @@ func (l *lineReader) record(line []byte) ([]byte, msgHead) {
 		return line, deepHead(line, err)
 	}
 	if !head.request() {
-		return quietError(line, head), msgHead{}
+		return quietError(line, head), msgHead{strayParams: strayParams(line, head)}
 	}
 	if !validID(head.ID) {
 		head.badID = true

@@ -166,6 +166,8 @@ func (d *stdioLoop) read() {
 		case head.deep:
 			d.deepAnswer(head)
 			continue
+		case head.strayParams:
+			continue
 		case isBatch(line):
 			if v := d.protocol(); !batchesAllowed(v) {
 				d.writeAnswer(batchRefusal(v))
