@@ -426,7 +426,37 @@ func parseHunk(lines []string, i int, file string) (Hunk, int, *abi.Error) {
 	if gotOld != oldLen || gotNew != newLen {
 		return Hunk{}, 0, patchError("hunk %s of %s announces %d old and %d new lines but holds %d and %d", header, file, oldLen, newLen, gotOld, gotNew)
 	}
+	if n, extra := linesPastHunk(lines, i); n >= 0 {
+		return Hunk{}, 0, patchError("hunk %s of %s announces %d old and %d new lines, but more of its lines follow them: line %d (%q) would be left out; "+
+			"count the hunk's lines again (a context line counts on both sides) and fix its @@ line", header, file, oldLen, newLen, n+1, strings.TrimRight(extra, "\n"))
+	}
 	return h, i, nil
+}
+
+// linesPastHunk finds a line that adds or removes text among the lines
+// right after a hunk whose announced lines are all read: the hunk's own,
+// when its @@ line counts too few, as a model that counts by hand often
+// writes it. It returns that line's index, or -1. git apply and patch skip
+// such lines as text between files, so an @@ -2,2 +2,2 line over a hunk
+// that also deletes a third line was applied without that deletion and
+// reported as applied. The lines looked at are those a hunk holds (' ',
+// '-', '+', '\\'), up to a blank line, the next file's header or the next
+// hunk; a mail's signature line ("-- ") is not one.
+func linesPastHunk(lines []string, i int) (int, string) {
+	for ; i < len(lines) && !fileHeaderAt(lines, i); i++ {
+		l := lines[i]
+		if l == "" || l == "\n" || l == "-- \n" || strings.HasPrefix(l, "@@") {
+			break
+		}
+		switch l[0] {
+		case '-', '+':
+			return i, l
+		case ' ', '\\':
+			continue
+		}
+		break
+	}
+	return -1, ""
 }
 
 func trimLast(lines []string) {

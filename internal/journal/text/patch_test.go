@@ -311,3 +311,30 @@ func TestHunkAtLineOneStaysThere(t *testing.T) {
 		t.Fatalf("further in: %q %v", got, e)
 	}
 }
+
+// A hunk's lines past what its @@ line counts are refused, not skipped as
+// text between files; context alone past the count, a blank line and a
+// mail's signature are not hunk lines.
+func TestParsePatchRefusesLinesPastTheCount(t *testing.T) {
+	head := "--- a/f\n+++ b/f\n"
+	for _, body := range []string{
+		"@@ -1,2 +1,2 @@\n a\n-b\n+B\n-c\n",
+		"@@ -1,2 +1,2 @@\n a\n-b\n+B\n+C\n",
+		"@@ -1,2 +1,2 @@\n a\n-b\n+B\n c\n\\ No newline at end of file\n+d\n",
+	} {
+		_, e := ParsePatch(head + body)
+		if msg := wantCode(t, e, abi.InvalidArgument); !strings.Contains(msg, "would be left out") {
+			t.Fatalf("%q: %s", body, msg)
+		}
+	}
+	for _, body := range []string{
+		"@@ -1,2 +1,2 @@\n a\n-b\n+B\n c\n",
+		"@@ -1,2 +1,2 @@\n a\n-b\n+B\n\n-- \n2.43.0\n",
+		"@@ -1,2 +1,2 @@\n a\n-b\n+B\n-- \n2.43.0\n",
+		"@@ -1,2 +1,2 @@\n a\n-b\n+B\n--- a/g\n+++ b/g\n@@ -1 +1 @@\n-x\n+y\n",
+	} {
+		if _, e := ParsePatch(head + body); e != nil {
+			t.Fatalf("%q: %v", body, e)
+		}
+	}
+}
