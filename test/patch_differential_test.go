@@ -125,6 +125,12 @@ func diffCases(t *testing.T) []diffCase {
 		diffCase{name: "gnu-nonl", before: map[string]string{"f": "a\nb"}, after: map[string]string{"f": "a\nc"}, gnu: true},
 		diffCase{name: "gnu-crlf", before: map[string]string{"f": "a\r\nb\r\nc\r\n"}, after: map[string]string{"f": "a\r\nB\r\nc\r\n"}, gnu: true},
 		diffCase{name: "nonl-both", before: map[string]string{"f": "a\nb"}, after: map[string]string{"f": "a\nc"}},
+		// Mixed line ends: the file's carriage returns are its text, and git
+		// diff writes them into the hunk's lines; juju read every hunk
+		// line without its CR and answered CONFLICT.
+		diffCase{name: "mixed-eol", before: map[string]string{"f": "a\r\nb\nc\r\nd\n"}, after: map[string]string{"f": "a\r\nB\nc\r\nd\n"}},
+		diffCase{name: "mixed-eol-crlf-line", before: map[string]string{"f": "a\r\nb\nc\r\nd\n"}, after: map[string]string{"f": "a\r\nb\nC\r\nnew\r\nd\n"}},
+		diffCase{name: "mixed-eol-nonl", before: map[string]string{"f": "a\nb\r\nc\r"}, after: map[string]string{"f": "a\nB\r\nc\r"}},
 		// A context line changed since: git refuses, juju answers CONFLICT
 		// and writes neither file.
 		diffCase{name: "stale-context", before: map[string]string{"f": "1\n2\n3\n4\n5\n6\n7\n", "g": "x\n"}, after: map[string]string{"f": "1\n2\n3\nfour\n5\n6\n7\n", "g": "y\n"},

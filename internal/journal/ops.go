@@ -496,6 +496,16 @@ func (d *draft) patchFile(fp text.FilePatch) *abi.Error {
 	}
 	body, st := text.SplitStyle(src)
 	out, moved, e := text.PlaceHunks(text.FileName(fp), body, fp.Hunks)
+	if rawFP, ok := fp.Raw(); ok && !st.CRLF && strings.Contains(body, "\r") {
+		// A file of mixed line ends keeps its carriage returns in its
+		// text, so its lines are those of the hunks as written, as git
+		// diff writes them and git apply reads them; read with LF alone,
+		// git's diff of the file never applied. A patch written all in
+		// CRLF may still mean the LF lines.
+		if rout, rmoved, re := text.PlaceHunks(text.FileName(rawFP), body, rawFP.Hunks); re == nil || e != nil {
+			out, moved, e = rout, rmoved, re
+		}
+	}
 	if e != nil {
 		return e
 	}

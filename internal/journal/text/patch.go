@@ -34,6 +34,11 @@ type Hunk struct {
 	// none): a hunk with context that starts at line 1 belongs at the
 	// file's start, as git apply holds it.
 	Context bool
+	// RawOld and RawNew are OldLines and NewLines as the patch wrote them,
+	// a line's carriage return kept before its "\n"; nil when the hunk's
+	// lines have none. A file whose line ends are mixed keeps its
+	// carriage returns in its text, and only these lines can match it.
+	RawOld, RawNew []string
 }
 
 // maxPatchFiles bounds the files of one patch.
@@ -47,11 +52,19 @@ const maxPatchFiles = 1000
 // or submodule — refuses the whole patch by name rather than being left
 // out of a patch reported as applied.
 func ParsePatch(text string) ([]FilePatch, *abi.Error) {
-	text = strings.ReplaceAll(text, "\r\n", "\n")
-	if e := codexPatch(text); e != nil {
+	if e := codexPatch(strings.ReplaceAll(text, "\r\n", "\n")); e != nil {
 		return nil, e
 	}
-	lines := strings.SplitAfter(text, "\n")
+	// The patch is read with LF line ends, and a hunk's lines are also kept
+	// as written (raw), for a file of mixed line ends.
+	raw := strings.SplitAfter(text, "\n")
+	lines := make([]string, len(raw))
+	for i, l := range raw {
+		if b, ok := strings.CutSuffix(l, "\r\n"); ok {
+			l = b + "\n"
+		}
+		lines[i] = l
+	}
 	var out []FilePatch
 	add := func(fp FilePatch) *abi.Error {
 		out = append(out, fp)
@@ -97,7 +110,7 @@ func ParsePatch(text string) ([]FilePatch, *abi.Error) {
 		}
 		i += 2
 		for i < len(lines) && strings.HasPrefix(lines[i], "@@") {
-			h, next, e := parseHunk(lines, i, FileName(fp))
+			h, next, e := parseHunk(lines, raw, i, FileName(fp))
 			if e != nil {
 				return nil, e
 			}
@@ -372,8 +385,8 @@ func patchPath(s string) string {
 }
 
 // parseHunk reads the hunk starting at lines[i] and returns the index of
-// the line after it.
-func parseHunk(lines []string, i int, file string) (Hunk, int, *abi.Error) {
+// the line after it; raw holds the lines as the patch wrote them.
+func parseHunk(lines, raw []string, i int, file string) (Hunk, int, *abi.Error) {
 	header := strings.TrimRight(lines[i], "\n")
 	oldStart, oldLen, newLen, ok := hunkRange(header)
 	if !ok {
@@ -383,6 +396,7 @@ func parseHunk(lines []string, i int, file string) (Hunk, int, *abi.Error) {
 	i++
 	gotOld, gotNew := 0, 0
 	last := byte(0) // kind of the previous line, for "\ No newline"
+	hasCR := false
 	for i < len(lines) && (gotOld < oldLen || gotNew < newLen || strings.HasPrefix(lines[i], `\`)) {
 		l := lines[i]
 		if l == "" { // the end of the text
@@ -392,28 +406,40 @@ func parseHunk(lines []string, i int, file string) (Hunk, int, *abi.Error) {
 		if l == "\n" { // an empty context line whose space was dropped
 			kind, body = ' ', "\n"
 		}
+		rawBody := body
+		if raw[i] != l {
+			rawBody, hasCR = raw[i][len(raw[i])-len(body)-1:], true
+		}
 		switch kind {
 		case ' ':
 			h.OldLines = append(h.OldLines, body)
 			h.NewLines = append(h.NewLines, body)
+			h.RawOld = append(h.RawOld, rawBody)
+			h.RawNew = append(h.RawNew, rawBody)
 			h.Context = true
 			gotOld++
 			gotNew++
 		case '-':
 			h.OldLines = append(h.OldLines, body)
+			h.RawOld = append(h.RawOld, rawBody)
 			gotOld++
 		case '+':
 			h.NewLines = append(h.NewLines, body)
+			h.RawNew = append(h.RawNew, rawBody)
 			gotNew++
 		case '\\':
 			switch last {
 			case '-':
 				trimLast(h.OldLines)
+				trimLast(h.RawOld)
 			case '+':
 				trimLast(h.NewLines)
+				trimLast(h.RawNew)
 			case ' ':
 				trimLast(h.OldLines)
 				trimLast(h.NewLines)
+				trimLast(h.RawOld)
+				trimLast(h.RawNew)
 			default:
 				return Hunk{}, 0, patchError("a \"\\ No newline\" marker in %s follows no line", file)
 			}
@@ -425,6 +451,9 @@ func parseHunk(lines []string, i int, file string) (Hunk, int, *abi.Error) {
 	}
 	if gotOld != oldLen || gotNew != newLen {
 		return Hunk{}, 0, patchError("hunk %s of %s announces %d old and %d new lines but holds %d and %d", header, file, oldLen, newLen, gotOld, gotNew)
+	}
+	if !hasCR {
+		h.RawOld, h.RawNew = nil, nil
 	}
 	if n, extra := linesPastHunk(lines, i); n >= 0 {
 		return Hunk{}, 0, patchError("hunk %s of %s announces %d old and %d new lines, but more of its lines follow them: line %d (%q) would be left out; "+
@@ -457,6 +486,21 @@ func linesPastHunk(lines []string, i int) (int, string) {
 		break
 	}
 	return -1, ""
+}
+
+// Raw is fp with its hunks' lines as the patch wrote them, carriage
+// returns kept, and whether any hunk had one.
+func (fp FilePatch) Raw() (FilePatch, bool) {
+	any := false
+	hunks := make([]Hunk, len(fp.Hunks))
+	for i, h := range fp.Hunks {
+		if h.RawOld != nil || h.RawNew != nil {
+			h.OldLines, h.NewLines, any = h.RawOld, h.RawNew, true
+		}
+		hunks[i] = h
+	}
+	fp.Hunks = hunks
+	return fp, any
 }
 
 func trimLast(lines []string) {

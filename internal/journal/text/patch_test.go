@@ -338,3 +338,23 @@ func TestParsePatchRefusesLinesPastTheCount(t *testing.T) {
 		}
 	}
 }
+
+// A hunk's lines are read with LF line ends, and kept as written too: a
+// file of mixed line ends holds its carriage returns as text.
+func TestParsePatchKeepsCarriageReturnsRaw(t *testing.T) {
+	fps, e := ParsePatch("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\r\n-b\n+B\r\n\\ No newline at end of file\n")
+	if e != nil {
+		t.Fatal(e)
+	}
+	h := fps[0].Hunks[0]
+	if strings.Join(h.OldLines, "|") != "a\n|b\n" || strings.Join(h.NewLines, "|") != "a\n|B" {
+		t.Fatalf("LF lines: %q %q", h.OldLines, h.NewLines)
+	}
+	raw, ok := fps[0].Raw()
+	if !ok || strings.Join(raw.Hunks[0].OldLines, "|") != "a\r\n|b\n" || strings.Join(raw.Hunks[0].NewLines, "|") != "a\r\n|B\r" {
+		t.Fatalf("raw lines: %v %q %q", ok, raw.Hunks[0].OldLines, raw.Hunks[0].NewLines)
+	}
+	if fps, _ := ParsePatch("--- a/f\n+++ b/f\n@@ -1 +1 @@\n-b\n+B\n"); fps[0].Hunks[0].RawOld != nil {
+		t.Fatal("a hunk without carriage returns keeps raw lines")
+	}
+}
