@@ -509,6 +509,14 @@ func (d *draft) patchFile(fp text.FilePatch) *abi.Error {
 	if e != nil {
 		return e
 	}
+	if out == body && from != nil && fp.New == fp.Old && lineEndsOnly(fp) {
+		ends := "LF"
+		if st.CRLF {
+			ends = "CRLF"
+		}
+		return abi.Errorf(abi.InvalidArgument, "the patch's hunks for %s differ only in their line ends (CRLF against LF), and a patch keeps the file's own line ends (%s) whatever its lines use, so nothing would change; nothing was written. "+
+			"Patches never convert a file's line ends: to do that, run a command (dos2unix or unix2dos, or sed -i 's/\\r$//' on it), and leave the file out of the patch", abi.Quote(from.display), ends)
+	}
 	for _, m := range moved {
 		if from == nil {
 			break // a new file's hunks have no old lines to be found elsewhere
@@ -548,6 +556,24 @@ func (d *draft) patchFile(fp text.FilePatch) *abi.Error {
 		to.after.Mode = withExec(to.after.Mode, *fp.Exec)
 	}
 	return nil
+}
+
+// lineEndsOnly reports whether fp's hunks, as written, change lines that
+// are the same once read with LF line ends: a patch converting the file
+// between CRLF and LF, which git diff writes as every line removed and
+// added again. Applied with the file's own line ends it changed nothing,
+// and was answered as a patch the files already held.
+func lineEndsOnly(fp text.FilePatch) bool {
+	raw, ok := fp.Raw()
+	if !ok {
+		return false
+	}
+	for _, h := range raw.Hunks {
+		if strings.Join(h.OldLines, "") != strings.Join(h.NewLines, "") {
+			return true
+		}
+	}
+	return false
 }
 
 // patchName is the path a patch's name p (without its a/ or b/) stands
