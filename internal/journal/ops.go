@@ -539,6 +539,13 @@ func (d *draft) patchFile(fp text.FilePatch) *abi.Error {
 		if e != nil {
 			return e
 		}
+		if s.after.Kind != kindAbsent && s.before.Kind == kindAbsent {
+			// Not on disk: made by this change, a section above of the
+			// patch or an operation of the plan. "Read it" sent the model
+			// to a file that does not exist.
+			return abi.Errorf(abi.Conflict, "the patch creates %s, which this change has already made (an earlier section of the patch, or an operation of the plan, creates it too) and which does not exist on disk; nothing was written. "+
+				"Create the file once, with all its lines in one --- /dev/null section, or change it there with a --- a/ section after the one that makes it", abi.Quote(fp.New))
+		}
 		if s.after.Kind != kindAbsent {
 			return abi.Errorf(abi.Conflict, "the patch creates %s, which already exists; nothing was written. Read it and make the patch against its content", abi.Quote(fp.New))
 		}
