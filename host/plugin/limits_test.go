@@ -2,7 +2,9 @@ package plugin
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -47,4 +49,43 @@ func TestShortCauseHasNoStackTrace(t *testing.T) {
 	if strings.Contains(got, "stack") || strings.Contains(got, "$2448") || !strings.Contains(got, "Variable store is full") {
 		t.Fatalf("shortCause = %s", got)
 	}
+}
+
+// A plugin's error message is as long as its memory allows: the cause a
+// PLUGIN_FAILED quotes costs what it keeps, not what the plugin sent. Before,
+// splitting 64 MiB of "a a a …" into words allocated 832 MB and took the
+// host 16 seconds.
+func TestShortCauseOfAHugeMessage(t *testing.T) {
+	err := errors.New(strings.Repeat("a ", 32<<20))
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	got := shortCause(1, err)
+	runtime.ReadMemStats(&m1)
+	if want := fmt.Sprintf("it reported an error: %q", strings.Repeat("a ", 100)+"…"); got != want {
+		t.Errorf("shortCause = %s, want %s", got, want)
+	}
+	if grew := m1.TotalAlloc - m0.TotalAlloc; grew > 64<<10 {
+		t.Errorf("shortCause of a message of 64 MiB allocated %d bytes", grew)
+	}
+}
+
+// squeeze says what strings.Fields, joined by spaces and cut at n
+// characters, says, as the cause was written before.
+func FuzzSqueeze(f *testing.F) {
+	for _, s := range []string{"", " ", "a", " a  b\\t\\nc ", strings.Repeat("é ", 150), "\xff \u2028x\u00a0y", strings.Repeat("ab", 100) + " "} {
+		f.Add(s, 200)
+		f.Add(s, 3)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if n < 0 || n > 1000 {
+			return
+		}
+		want := []rune(strings.Join(strings.Fields(s), " "))
+		if len(want) > n {
+			want = append(want[:n], '…')
+		}
+		if got := squeeze(s, n); got != string(want) {
+			t.Fatalf("squeeze(%q, %d) = %q, want %q", s, n, got, string(want))
+		}
+	})
 }

@@ -5,7 +5,8 @@
 // the mistakes such an author meets: rawabort imports env.abort (as
 // AssemblyScript does), rawnodescribe leaves out juju_describe,
 // rawdescribetrap makes it trap, rawhugedescribe makes it return 5 MiB
-// (or the -ldflags -X main.describeBytes=N given), rawdialect declares a schema of
+// (or the -ldflags -X main.describeBytes=N given), rawhugefail makes
+// test_raw_fail's error 64 MiB, rawdialect declares a schema of
 // draft-07, rawtopanyof puts anyOf at an input schema's top, rawbadarg
 // names an argument filter[id]; rawv2 is a
 // new version of the code (its echo says so, and takes a new argument,
@@ -96,6 +97,11 @@ func logLine(msg string) {
 	}
 }
 
+// failure is the Extism memory block of test_raw_fail's error message.
+var failure = func(text string) uint64 {
+	return block([]byte("the raw plugin failed on purpose: " + text))
+}
+
 // echoPrefix starts test_raw_echo's answer.
 var echoPrefix = "raw: "
 
@@ -132,7 +138,7 @@ func call() int32 {
 			os.Exit(0)
 		}
 	case "test_raw_fail":
-		errorSet(block([]byte("the raw plugin failed on purpose: " + req.Arguments.Text)))
+		errorSet(failure(req.Arguments.Text))
 		return 1
 	default:
 		// As a PDK fails: an Extism error and a non-zero return (juju's

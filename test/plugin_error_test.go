@@ -1,0 +1,35 @@
+package test
+
+import (
+	"strings"
+	"testing"
+)
+
+// A plugin's own error message (Extism's error_set) is as long as its
+// memory allows; the PLUGIN_FAILED quoting it costs juju what it quotes.
+// Before, an error of 64 MiB of "a a a …" was split into words whole:
+// juju's peak grew by 926 MB and the call took 16 s of its time, so a few
+// such calls at once could take the owner's machine.
+func TestPluginErrorMessageCostsWhatIsQuoted(t *testing.T) {
+	home := newHome(t)
+	dir := authorFolder(t)
+	cliOK(t, home, "plugins", "build", "--wasm", buildRaw(t, "rawhugefail"), dir)
+	cliOK(t, home, "plugins", "install", dir, "--yes")
+	root := workspace(t, nil)
+	s := startHome(t, home, root)
+	s.ok("test_raw_echo", map[string]any{"text": "x"})
+	pid := jujuPID(t, root)
+	before := hwm(t, pid)
+	res := s.call("test_raw_fail", map[string]any{})
+	if got := text(res); !res.IsError || !strings.HasPrefix(got, "PLUGIN_FAILED") || !strings.Contains(got, `"a a a`) || len(got) > 1000 {
+		t.Errorf("the failing call: %.400s", got)
+	}
+	// The plugin's memories (its Go heap and the Extism block, 64 MiB
+	// each) are in juju's resident size too: it grew by 168 MB.
+	if grew := hwm(t, pid) - before; grew > 500<<20 {
+		t.Errorf("juju's peak resident size grew by %d MB", grew>>20)
+	}
+	if got := s.ok("test_raw_echo", map[string]any{"text": "after"}); got != "raw: after" {
+		t.Errorf("echo after the failure: %q", got)
+	}
+}
