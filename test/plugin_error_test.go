@@ -33,3 +33,32 @@ func TestPluginErrorMessageCostsWhatIsQuoted(t *testing.T) {
 		t.Errorf("echo after the failure: %q", got)
 	}
 }
+
+// A structured content is checked against the tool's output schema only
+// while the check costs juju a bounded part of what the plugin sent: decoded
+// for the check, 64 MB of {"n":[0,0,…]} took juju's heap to 2.2 GB, where a
+// client gets at most 99,000 bytes of it. Past the bound the call fails,
+// saying so, and the plugin keeps serving.
+func TestLargeStructuredContentIsNotDecodedWhole(t *testing.T) {
+	home := newHome(t)
+	dir := authorFolder(t)
+	cliOK(t, home, "plugins", "build", "--wasm", buildRaw(t, "rawhugestructured"), dir)
+	cliOK(t, home, "plugins", "install", dir, "--yes")
+	root := workspace(t, nil)
+	s := startHome(t, home, root)
+	s.ok("list_directory", map[string]any{"path": "."})
+	pid := jujuPID(t, root)
+	before := hwm(t, pid)
+	res := s.call("test_raw_echo", map[string]any{"text": "x"})
+	if got := text(res); !res.IsError || !strings.HasPrefix(got, "PLUGIN_FAILED") || !strings.Contains(got, "MiB") {
+		t.Errorf("the call: %.400s", got)
+	}
+	// The plugin's memories (its Go heap and the Extism blocks) are in
+	// juju's resident size too.
+	grew := hwm(t, pid) - before
+	t.Logf("juju's peak resident size grew by %d MB", grew>>20)
+	if grew > 700<<20 {
+		t.Errorf("juju's peak resident size grew by %d MB", grew>>20)
+	}
+	s.ok("list_directory", map[string]any{"path": "."})
+}

@@ -12,6 +12,13 @@ import (
 	"github.com/jujutools/juju/sdk/abi"
 )
 
+// maxChecked bounds the structured content juju checks against an output
+// schema. Decoded for the check, a JSON text takes some 35 times its size
+// in juju's heap (64 MiB of {"n":[0,0,…]} took 2.2 GB), and a plugin may
+// send as much as its memory holds; a client gets at most
+// abi.MaxStructured bytes of it in any case.
+const maxChecked = 1 << 20
+
 // outputSchema is a tool's declared output schema, compiled on the tool's
 // first successful result.
 type outputSchema struct {
@@ -38,6 +45,9 @@ func (p *Plugin) checkOutput(tool string, structured []byte) *abi.Error {
 	}
 	if len(raw) == 0 {
 		return nil
+	}
+	if len(structured) > maxChecked {
+		return abi.Errorf(abi.PluginFailed, "the plugin %s answered %s with a structured content of %.1f MiB, past the %d MiB juju checks against the tool's output schema (a client gets at most %d bytes of it); report it to the plugin's author", p.Name(), tool, float64(len(structured))/(1<<20), maxChecked>>20, abi.MaxStructured)
 	}
 	v, _ := p.outputs.LoadOrStore(tool, &outputSchema{})
 	s := v.(*outputSchema)

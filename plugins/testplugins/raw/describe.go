@@ -6,7 +6,7 @@ package main
 func description() string {
 	return `{"tools":[
 {"name":"test_raw_echo","description":"Test plugin raw: returns its text.","tier":"R",
- "inputSchema":` + echoInput + `,
+ "inputSchema":` + echoInput + `,` + echoOutput + `
  "annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}},
 {"name":"test_raw_fail","description":"Test plugin raw: fails with an Extism error.","tier":"R",
  "inputSchema":{"type":"object","properties":{"text":{"type":"string"}},"additionalProperties":false},

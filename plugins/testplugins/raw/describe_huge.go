@@ -7,9 +7,6 @@ import (
 	"strconv"
 )
 
-//go:wasmimport extism:host/env store_u64
-func storeU64(offset uint64, v uint64)
-
 // describeBytes is the size of the description, 5 MiB unless the build
 // sets another (-ldflags -X main.describeBytes=N).
 var describeBytes = "5242880"

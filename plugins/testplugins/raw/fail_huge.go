@@ -4,9 +4,6 @@ package main
 
 import "strconv"
 
-//go:wasmimport extism:host/env store_u64
-func storeU64(offset uint64, v uint64)
-
 // failBytes is the size of test_raw_fail's error message, 64 MiB unless
 // the build sets another (-ldflags -X main.failBytes=N).
 var failBytes = "67108864"

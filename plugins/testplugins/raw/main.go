@@ -6,7 +6,8 @@
 // AssemblyScript does), rawnodescribe leaves out juju_describe,
 // rawdescribetrap makes it trap, rawhugedescribe makes it return 5 MiB
 // (or the -ldflags -X main.describeBytes=N given), rawhugefail makes
-// test_raw_fail's error 64 MiB, rawdialect declares a schema of
+// test_raw_fail's error 64 MiB, rawhugestructured gives test_raw_echo an
+// output schema and a structured content of 64 MiB, rawdialect declares a schema of
 // draft-07, rawtopanyof puts anyOf at an input schema's top, rawbadarg
 // names an argument filter[id]; rawv2 is a
 // new version of the code (its echo says so, and takes a new argument,
@@ -47,6 +48,9 @@ func loadU8(offset uint64) uint32
 
 //go:wasmimport extism:host/env store_u8
 func storeU8(offset uint64, v uint32)
+
+//go:wasmimport extism:host/env store_u64
+func storeU64(offset uint64, v uint64)
 
 // juju's log host function: a request frame in, a response frame out.
 //
@@ -105,6 +109,14 @@ var failure = func(text string) uint64 {
 // echoPrefix starts test_raw_echo's answer.
 var echoPrefix = "raw: "
 
+// echoOutput is test_raw_echo's "outputSchema" member and a comma, or
+// nothing.
+var echoOutput = ""
+
+// echoResult, when set, makes test_raw_echo's output: the offset and
+// length of an Extism block holding it.
+var echoResult func(text string) (offset, length uint64)
+
 // echoInput is test_raw_echo's input schema.
 var echoInput = `{"type":"object","properties":{"text":{"type":"string","description":"The text to send back."}},"required":["text"],"additionalProperties":false}`
 
@@ -125,6 +137,10 @@ func call() int32 {
 	switch req.Tool {
 	case "test_raw_echo":
 		logLine("raw plugin echoes " + req.Arguments.Text)
+		if echoResult != nil {
+			outputSet(echoResult(req.Arguments.Text))
+			return 0
+		}
 		text := echoPrefix + req.Arguments.Text
 		for i := 1; i < req.Arguments.Times; i++ {
 			text += " " + req.Arguments.Text
