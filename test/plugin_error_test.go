@@ -62,3 +62,22 @@ func TestLargeStructuredContentIsNotDecodedWhole(t *testing.T) {
 	}
 	s.ok("list_directory", map[string]any{"path": "."})
 }
+
+// An output schema that applies one definition twice to every item (a
+// oneOf of two branches) costs its validator 2^d steps for arrays nested d
+// deep: 66 bytes of structured content nested 30 deep pinned a core of
+// juju's for hours, past any deadline, where the plugin's own call had
+// ended. juju counts what the check would apply before it runs it, and
+// answers PLUGIN_FAILED.
+func TestCostlyOutputSchemaIsNotRun(t *testing.T) {
+	home := newHome(t)
+	dir := authorFolder(t)
+	cliOK(t, home, "plugins", "build", "--wasm", buildRaw(t, "rawcostlyschema"), dir)
+	cliOK(t, home, "plugins", "install", dir, "--yes")
+	s := startHome(t, home, workspace(t, nil))
+	res := s.call("test_raw_echo", map[string]any{"text": "x"})
+	if got := text(res); !res.IsError || !strings.HasPrefix(got, "PLUGIN_FAILED") || !strings.Contains(got, "too many for juju to check") {
+		t.Errorf("the call: %.400s", got)
+	}
+	s.ok("list_directory", map[string]any{"path": "."})
+}

@@ -58,6 +58,9 @@ func (p *Plugin) checkOutput(tool string, structured []byte) *abi.Error {
 		return abi.Errorf(abi.PluginFailed, "the output schema of %s does not compile, so its results cannot be checked; report it to the author of the plugin %s", tool, p.Name())
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(structured))
+	if err == nil && !manifest.WithinCost(s.compiled, doc, manifest.MaxEvaluations) {
+		return abi.Errorf(abi.PluginFailed, "the plugin %s answered %s with a structured content that its output schema would apply subschemas to more than %d times, too many for juju to check it; report it to the plugin's author", p.Name(), tool, manifest.MaxEvaluations)
+	}
 	if err == nil {
 		err = s.compiled.Validate(doc)
 	}
