@@ -68,7 +68,8 @@ func TestLargeStructuredContentIsNotDecodedWhole(t *testing.T) {
 // deep: 66 bytes of structured content nested 30 deep pinned a core of
 // juju's for hours, past any deadline, where the plugin's own call had
 // ended. juju counts what the check would apply before it runs it, and
-// answers PLUGIN_FAILED.
+// answers PLUGIN_FAILED; arguments checked against such an input schema
+// are INVALID_ARGUMENT.
 func TestCostlyOutputSchemaIsNotRun(t *testing.T) {
 	home := newHome(t)
 	dir := authorFolder(t)
@@ -78,6 +79,14 @@ func TestCostlyOutputSchemaIsNotRun(t *testing.T) {
 	res := s.call("test_raw_echo", map[string]any{"text": "x"})
 	if got := text(res); !res.IsError || !strings.HasPrefix(got, "PLUGIN_FAILED") || !strings.Contains(got, "too many for juju to check") {
 		t.Errorf("the call: %.400s", got)
+	}
+	var a any = []any{}
+	for range 30 {
+		a = []any{a}
+	}
+	res = s.call("test_raw_echo", map[string]any{"text": "x", "a": a})
+	if got := text(res); !res.IsError || !strings.HasPrefix(got, "INVALID_ARGUMENT") || !strings.Contains(got, "more than 600000 times") {
+		t.Errorf("the call with nested arguments: %.400s", got)
 	}
 	s.ok("list_directory", map[string]any{"path": "."})
 }

@@ -57,6 +57,9 @@ func (s *inputSchema) check(tool string, args any) *abi.Error {
 	if countValues(args, maxArgumentValues) > maxArgumentValues {
 		return abi.Errorf(abi.InvalidArgument, "the arguments of %s hold more than %d JSON values (each item of an array counts); no tool takes that many. Send fewer at once and call again", tool, maxArgumentValues)
 	}
+	if !manifest.WithinCost(sch, args, manifest.MaxEvaluations) {
+		return abi.Errorf(abi.InvalidArgument, "checking the arguments of %s against its input schema would apply it more than %d times, past what juju checks; send less deeply nested values and call again", tool, manifest.MaxEvaluations)
+	}
 	err = sch.Validate(args)
 	if err == nil {
 		return nil
