@@ -324,8 +324,11 @@ func (s *server) call(ctx context.Context, caller hostfns.Caller, j *job) ([]abi
 	case aerr != nil:
 		return nil, failed(aerr.Message)
 	}
-	var r abi.DiscoverResult
-	if err := json.Unmarshal(out, &r); err != nil {
+	if len(out) > maxOutput {
+		return nil, fail(fmt.Sprintf("returned %.1f MiB, more than the %d MiB juju reads of a discoverer; its tasks are missing", float64(len(out))/(1<<20), maxOutput>>20))
+	}
+	r, err := decodeResult(out)
+	if err != nil {
 		return nil, fail("returned a malformed result; its tasks are missing")
 	}
 	if r.Error != nil {
@@ -335,9 +338,11 @@ func (s *server) call(ctx context.Context, caller hostfns.Caller, j *job) ([]abi
 	if j.extra > 0 {
 		warns = append(warns, abi.Warning{File: j.files[len(j.files)-1], Message: fmt.Sprintf("%s was offered its first %d files; %d more were left out", who, len(j.files), j.extra)})
 	}
-	if len(r.Tasks) > DefaultMaxTasks {
-		warns = append(warns, abi.Warning{File: j.files[0], Message: fmt.Sprintf("%s found %d tasks; the first %d are kept", who, len(r.Tasks), DefaultMaxTasks)})
-		r.Tasks = r.Tasks[:DefaultMaxTasks]
+	if r.tasks > DefaultMaxTasks {
+		warns = append(warns, abi.Warning{File: j.files[0], Message: fmt.Sprintf("%s found %d tasks; the first %d are kept", who, r.tasks, DefaultMaxTasks)})
+	}
+	if r.warnings > maxWarnings {
+		warns = append(warns, abi.Warning{File: j.files[0], Message: fmt.Sprintf("%s gave %d warnings; the first %d are kept", who, r.warnings, maxWarnings)})
 	}
 	roots := s.roots()
 	tasks := r.Tasks[:0]

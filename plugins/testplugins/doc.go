@@ -12,7 +12,9 @@
 // write and fetch, and a tier X tool that runs the discoverers), flood
 // (writes to its channel without end, or answers with more images than a
 // client takes), taskflood (as many discoverers as a manifest may, each
-// answering the most tasks it may), fetcher (fetches a URL many times in
+// answering the most tasks it may), hugeout (a tool and a discoverer
+// answering tens of megabytes of empty items, through the channel without
+// the SDK), fetcher (fetches a URL many times in
 // one call, for the audit's bound on the fetches it lists), fakemake (a discoverer whose tasks pass for juju's own make tasks), badutf8 (a
 // structured content that is not UTF-8), ints (arguments of Go's sized
 // number types, bounded by their schema) and shared (a module that serves two plugins, its own and
