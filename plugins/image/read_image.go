@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"image"
+	"image/color"
 	"image/gif"
 	"image/jpeg"
 	"image/png"
 	"io"
+	"slices"
 	"strings"
 
 	"golang.org/x/image/draw"
@@ -24,7 +26,15 @@ const (
 	maxSide       = 1568
 	maxImageBytes = 1 << 20
 	maxFileBytes  = 32 << 20
-	maxPixels     = 24_000_000 // 96 MB decoded, within the plugin's memory cap
+	maxPixels     = 24_000_000 // 96 MB decoded at 8 bits a channel
+	// maxDecodeBytes bounds what decoding may take, with the file: the
+	// plugin's memory is 256 MiB. An image within maxPixels may take more
+	// than 4 bytes a pixel: 8 at 16 bits a channel, half as much again
+	// interlaced (a PNG's passes beside the image), and a progressive
+	// JPEG's coefficients take 4 bytes a pixel of each component. A
+	// 24-million-pixel progressive JPEG of 141 KB, or an interlaced PNG of
+	// 16 bits a channel, ran the plugin out of memory, answered as a trap.
+	maxDecodeBytes = 200 << 20
 )
 
 // ReadImageArgs are the arguments of read_image.
@@ -92,6 +102,10 @@ func readImage(_ *juju.Call, in ReadImageArgs) (*juju.Result, error) {
 	if cfg.Width*cfg.Height > maxPixels || cfg.Width <= 0 || cfg.Height <= 0 {
 		return nil, juju.Errorf(abi.TooLarge, "%q is %d×%d pixels, more than read_image decodes (%d million pixels); make a smaller copy first", rr.Path, cfg.Width, cfg.Height, maxPixels/1_000_000)
 	}
+	if need := decodeBytes(f, data, cfg); need+int64(len(data)) > maxDecodeBytes {
+		return nil, juju.Errorf(abi.TooLarge, "%q is %d×%d pixels stored as %s, which takes about %d MB to decode, more than read_image has (%d MB); make a smaller copy first (8 bits a channel, not interlaced or progressive)",
+			rr.Path, cfg.Width, cfg.Height, decodeHow(f, data), need>>20, maxDecodeBytes>>20)
+	}
 	img, err := decode(f, data)
 	if err != nil {
 		return nil, juju.Errorf(abi.InvalidArgument, "%q could not be decoded as %s (%v); the file may be corrupt or truncated", rr.Path, strings.ToUpper(f), err)
@@ -113,6 +127,135 @@ func readImage(_ *juju.Call, in ReadImageArgs) (*juju.Result, error) {
 		note += fmt.Sprintf("; returned scaled down to %d×%d px as %s (%d bytes)", out.Width, out.Height, out.MimeType, out.Bytes)
 	}
 	return juju.Text(note+".").AddImage(data, out.MimeType).WithStructured(out), nil
+}
+
+// decodeBytes is about how many bytes decoding the image of format f and
+// header cfg takes, as Go's decoders allocate them.
+func decodeBytes(f string, data []byte, cfg image.Config) int64 {
+	px := int64(cfg.Width) * int64(cfg.Height)
+	switch f {
+	case "png":
+		n := px * bytesPerPixel(cfg.ColorModel)
+		if interlacedPNG(data) {
+			n += n / 2 // the last pass, half the rows, beside the image
+		}
+		return n
+	case "jpeg":
+		if sof, ok := jpegFrame(data); ok {
+			return sof.bytes()
+		}
+		return px * 4
+	case "gif":
+		return px // the first frame, paletted
+	}
+	return px * 4
+}
+
+// decodeHow names how the image is stored, for the refusal's message.
+func decodeHow(f string, data []byte) string {
+	switch {
+	case f == "png" && interlacedPNG(data):
+		return "an interlaced PNG"
+	case f == "jpeg":
+		if sof, ok := jpegFrame(data); ok && sof.progressive {
+			return "a progressive JPEG"
+		}
+	}
+	return "a " + strings.ToUpper(f)
+}
+
+// bytesPerPixel is the size of a pixel of Go's image for model m.
+func bytesPerPixel(m color.Model) int64 {
+	switch m {
+	case color.GrayModel, color.AlphaModel:
+		return 1
+	case color.Gray16Model, color.Alpha16Model:
+		return 2
+	case color.RGBA64Model, color.NRGBA64Model:
+		return 8
+	}
+	if _, ok := m.(color.Palette); ok {
+		return 1
+	}
+	return 4
+}
+
+// interlacedPNG reports whether a PNG's header says Adam7 interlacing.
+func interlacedPNG(b []byte) bool {
+	// signature (8), IHDR's length and type (8), width, height (8), bit
+	// depth, color type, compression, filter, interlace.
+	return len(b) > 28 && string(b[12:16]) == "IHDR" && b[28] == 1
+}
+
+// jpegSOF is what a JPEG's frame header says of its size.
+type jpegSOF struct {
+	width, height int64
+	progressive   bool
+	h, v          []int64 // each component's sampling factors
+}
+
+// jpegFrame finds the frame header (SOF0, SOF1 or SOF2, the ones Go
+// decodes) before the first scan.
+func jpegFrame(b []byte) (jpegSOF, bool) {
+	for i := 2; i+4 <= len(b); {
+		if b[i] != 0xff {
+			return jpegSOF{}, false
+		}
+		m := b[i+1]
+		if m == 0xff { // fill
+			i++
+			continue
+		}
+		if m == 0x01 || (m >= 0xd0 && m <= 0xd8) {
+			i += 2
+			continue
+		}
+		n := int(b[i+2])<<8 | int(b[i+3])
+		if n < 2 {
+			return jpegSOF{}, false
+		}
+		seg := b[i+4 : min(len(b), i+2+n)]
+		switch {
+		case m == 0xda || m == 0xd9:
+			return jpegSOF{}, false
+		case m == 0xc0 || m == 0xc1 || m == 0xc2:
+			if len(seg) < 6 {
+				return jpegSOF{}, false
+			}
+			sof := jpegSOF{height: int64(seg[1])<<8 | int64(seg[2]), width: int64(seg[3])<<8 | int64(seg[4]), progressive: m == 0xc2}
+			for c := range int(seg[5]) {
+				if 6+3*c+1 >= len(seg) {
+					return jpegSOF{}, false
+				}
+				hv := seg[6+3*c+1]
+				sof.h, sof.v = append(sof.h, max(1, int64(hv>>4))), append(sof.v, max(1, int64(hv&0x0f)))
+			}
+			return sof, len(sof.h) > 0
+		}
+		i += 2 + n
+	}
+	return jpegSOF{}, false
+}
+
+// bytes is about what Go's decoder allocates for the frame: each
+// component's plane (64 bytes a block), its coefficients when progressive
+// (a block of 64 int32s), and a CMYK image beside the planes of four
+// components.
+func (s jpegSOF) bytes() int64 {
+	hmax, vmax := slices.Max(s.h), slices.Max(s.v)
+	mx, my := (s.width+8*hmax-1)/(8*hmax), (s.height+8*vmax-1)/(8*vmax)
+	var n int64
+	for c := range s.h {
+		blocks := mx * s.h[c] * my * s.v[c]
+		n += blocks * 64
+		if s.progressive {
+			n += blocks * 256
+		}
+	}
+	if len(s.h) == 4 {
+		n += s.width * s.height * 4
+	}
+	return n
 }
 
 func looksSVG(b []byte) bool {
