@@ -64,28 +64,8 @@ func TestSecretInASystemFolderWithheld(t *testing.T) {
 // globs are matched from the file system's top too, not only from the
 // system folder, from which notes.txt matched none and was quoted.
 func TestSystemFolderInsideASecretFolderWithheld(t *testing.T) {
-	tmp := t.TempDir()
-	modcache := filepath.Join(tmp, ".gnupg", "modcache")
-	quoted := filepath.Join(modcache, "example.com", "x@v1.0.0", "notes.txt")
-	os.MkdirAll(filepath.Dir(quoted), 0o755)
-	if err := os.WriteFile(quoted, []byte("[default]\naws_secret_access_key = claims-outside-secret\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("GOMODCACHE", modcache) // read by New: a system folder
-	root := t.TempDir()
-	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\nvar x = y\n"), 0o644)
-	pol, err := policy.New(policy.Config{Roots: []string{root}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { pol.Close() })
-	exe, _ := os.Executable()
-	m := New(pol, Options{Servers: []lspconfig.Server{{Name: "claims", Command: []string{exe, claimsFakeArg, "quote", quoted}, Languages: []string{"go"}}}})
-	t.Cleanup(func() { m.Close(context.Background()) })
-	res, e := ask(t, m, abi.LSPRequest{Op: abi.LSPDiagnostics, Path: "a.go"})
-	if e != nil {
-		t.Fatal(e)
-	}
+	modcache := filepath.Join(t.TempDir(), ".gnupg", "modcache")
+	res := diagnosticsQuotingModcache(t, modcache, nil)
 	if len(res.Diagnostics) < 2 || !strings.Contains(res.Diagnostics[1].Message, "juju withheld") {
 		b, _ := json.Marshal(res)
 		t.Fatalf("a message quoting a file of a module cache inside .gnupg was kept: %s", b)
@@ -99,15 +79,28 @@ func TestSystemFolderNamedByARootPathGlobKept(t *testing.T) {
 	tmp := t.TempDir()
 	top, _, _ := strings.Cut(strings.TrimPrefix(filepath.ToSlash(tmp), "/"), "/")
 	modcache := filepath.Join(tmp, "modcache")
+	res := diagnosticsQuotingModcache(t, modcache, []string{top + "/**"})
+	if len(res.Diagnostics) < 2 || strings.Contains(res.Diagnostics[1].Message, "juju withheld") ||
+		!strings.Contains(res.Diagnostics[1].Message, modcache) {
+		b, _ := json.Marshal(res)
+		t.Fatalf("a message quoting a module cache below /%s was withheld by the root path glob %s/**: %s", top, top, b)
+	}
+}
+
+// diagnosticsQuotingModcache makes modcache the Go module cache (a system
+// folder) and asks for the diagnostics of a server whose second message
+// quotes a file of it, under a policy with the owner's secret globs.
+func diagnosticsQuotingModcache(t *testing.T, modcache string, secrets []string) *abi.LSPResult {
+	t.Helper()
 	quoted := filepath.Join(modcache, "example.com", "x@v1.0.0", "notes.txt")
 	os.MkdirAll(filepath.Dir(quoted), 0o755)
-	if err := os.WriteFile(quoted, []byte("[default]\naws_secret_access_key = claims-outside-secret\n"), 0o644); err != nil {
+	if err := os.WriteFile(quoted, []byte("[default]\naws_secret_access_key = claims-outside-secret\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("GOMODCACHE", modcache)
+	t.Setenv("GOMODCACHE", modcache) // read by New: a system folder
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\nvar x = y\n"), 0o644)
-	pol, err := policy.New(policy.Config{Roots: []string{root}, Secrets: []string{top + "/**"}})
+	pol, err := policy.New(policy.Config{Roots: []string{root}, Secrets: secrets})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,9 +112,5 @@ func TestSystemFolderNamedByARootPathGlobKept(t *testing.T) {
 	if e != nil {
 		t.Fatal(e)
 	}
-	b, _ := json.Marshal(res)
-	if len(res.Diagnostics) < 2 || strings.Contains(res.Diagnostics[1].Message, "juju withheld") ||
-		!strings.Contains(res.Diagnostics[1].Message, quoted) {
-		t.Fatalf("a message quoting a module cache below /%s was withheld by the root path glob %s/**: %s", top, top, b)
-	}
+	return res
 }
