@@ -90,3 +90,34 @@ func TestCostlyOutputSchemaIsNotRun(t *testing.T) {
 	}
 	s.ok("list_directory", map[string]any{"path": "."})
 }
+
+// An ABI 1 plugin hands its result back through Extism's output, as long
+// as its memory allows. juju reads no more of a call's result than the
+// 16 MiB an ABI 2 frame's header holds: 32 MiB of empty text items,
+// decoded, took juju's peak up by 283 MB (103 MB refused by its size, the
+// plugin's memories included) and the call 10 s. Past the bound the
+// call fails by its size before any of it is decoded, and the plugin
+// keeps serving.
+func TestHugeCallResultIsRefusedBySize(t *testing.T) {
+	home := newHome(t)
+	dir := authorFolder(t)
+	cliOK(t, home, "plugins", "build", "--wasm", buildRaw(t, "rawhugecontent"), dir)
+	cliOK(t, home, "plugins", "install", dir, "--yes")
+	root := workspace(t, nil)
+	s := startHome(t, home, root)
+	s.ok("list_directory", map[string]any{"path": "."})
+	pid := jujuPID(t, root)
+	before := hwm(t, pid)
+	res := s.call("test_raw_echo", map[string]any{"text": "x"})
+	if got := text(res); !res.IsError || !strings.HasPrefix(got, "PLUGIN_FAILED") || !strings.Contains(got, "17.0 MiB") {
+		t.Errorf("the call: %.400s", got)
+	}
+	grew := hwm(t, pid) - before
+	t.Logf("juju's peak resident size grew by %d MB", grew>>20)
+	// The plugin's memories (its Go heap and the Extism block, some 100
+	// MB) are in juju's resident size too.
+	if grew > 200<<20 {
+		t.Errorf("juju's peak resident size grew by %d MB", grew>>20)
+	}
+	s.ok("list_directory", map[string]any{"path": "."})
+}

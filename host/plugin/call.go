@@ -34,6 +34,13 @@ func (p *Plugin) Call(ctx context.Context, caller hostfns.Caller, tool string, a
 	if aerr != nil {
 		return failure(aerr)
 	}
+	if !p.channel && len(out) > abi.MaxHeader {
+		// ABI 1's output is as long as the plugin's memory allows, and
+		// decoding it costs juju many times that: read no more of it
+		// than an ABI 2 frame's header holds.
+		p.rt.log.Warn("plugin returned a result past the size juju reads", "plugin", p.Name(), "tool", tool, "bytes", len(out))
+		return failure(abi.Errorf(abi.PluginFailed, "the plugin %s returned a result of %.1f MiB from %s, more than the %d MiB juju reads of a call; report it to the plugin's author", p.Name(), float64(len(out))/(1<<20), tool, abi.MaxHeader>>20))
+	}
 	res, err := p.decodeResult(out)
 	if err != nil {
 		p.rt.log.Warn("plugin returned a malformed result", "plugin", p.Name(), "tool", tool, "err", err)

@@ -7,7 +7,8 @@
 // rawdescribetrap makes it trap, rawhugedescribe makes it return 5 MiB
 // (or the -ldflags -X main.describeBytes=N given), rawhugefail makes
 // test_raw_fail's error 64 MiB, rawhugestructured gives test_raw_echo an
-// output schema and a structured content of 64 MiB, rawcostlyschema one
+// output schema and a structured content of 64 MiB, rawhugecontent gives
+// it 17 MiB of text content items, rawcostlyschema one
 // that costs a validator 2^30 steps and a structured content of 66 bytes
 // that does, rawdialect declares a schema of
 // draft-07, rawtopanyof puts anyOf at an input schema's top, rawbadarg
