@@ -15,7 +15,7 @@ type FindReferencesArgs struct {
 	Path               string `json:"path,omitempty" desc:"The source file holding the identifier (with line and column), or, with symbol, a file or folder to look for the symbol in (default: the first root)."`
 	Line               int    `json:"line,omitempty" min:"1" desc:"1-based line of the identifier."`
 	Column             int    `json:"column,omitempty" min:"1" desc:"1-based column of the identifier, in Unicode code points."`
-	Symbol             string `json:"symbol,omitempty" max:"1024" desc:"Instead of a position: the symbol's name path, e.g. Server.Run or helper; its definition is found first."`
+	Symbol             string `json:"symbol,omitempty" max:"1024" desc:"Instead of a position: the symbol's name path, e.g. Server.Run or helper; its definition is found first. A name path that names several declarations (Run in two types) lists the references of each, up to 5, and the result names them."`
 	IncludeDeclaration *bool  `json:"includeDeclaration,omitempty" default:"true" desc:"List the declaration itself among the references."`
 	MaxResults         int    `json:"maxResults,omitempty" default:"200" min:"1" max:"1000" desc:"The most references to return; the result says when more exist."`
 }
