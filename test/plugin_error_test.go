@@ -11,12 +11,7 @@ import (
 // juju's peak grew by 926 MB and the call took 16 s of its time, so a few
 // such calls at once could take the owner's machine.
 func TestPluginErrorMessageCostsWhatIsQuoted(t *testing.T) {
-	home := newHome(t)
-	dir := authorFolder(t)
-	cliOK(t, home, "plugins", "build", "--wasm", buildRaw(t, "rawhugefail"), dir)
-	cliOK(t, home, "plugins", "install", dir, "--yes")
-	root := workspace(t, nil)
-	s := startHome(t, home, root)
+	s, root := startRawPlugin(t, "rawhugefail")
 	s.ok("test_raw_echo", map[string]any{"text": "x"})
 	pid := jujuPID(t, root)
 	before := hwm(t, pid)
@@ -40,12 +35,7 @@ func TestPluginErrorMessageCostsWhatIsQuoted(t *testing.T) {
 // client gets at most 99,000 bytes of it. Past the bound the call fails,
 // saying so, and the plugin keeps serving.
 func TestLargeStructuredContentIsNotDecodedWhole(t *testing.T) {
-	home := newHome(t)
-	dir := authorFolder(t)
-	cliOK(t, home, "plugins", "build", "--wasm", buildRaw(t, "rawhugestructured"), dir)
-	cliOK(t, home, "plugins", "install", dir, "--yes")
-	root := workspace(t, nil)
-	s := startHome(t, home, root)
+	s, root := startRawPlugin(t, "rawhugestructured")
 	s.ok("list_directory", map[string]any{"path": "."})
 	pid := jujuPID(t, root)
 	before := hwm(t, pid)
@@ -71,11 +61,7 @@ func TestLargeStructuredContentIsNotDecodedWhole(t *testing.T) {
 // answers PLUGIN_FAILED; arguments checked against such an input schema
 // are INVALID_ARGUMENT.
 func TestCostlyOutputSchemaIsNotRun(t *testing.T) {
-	home := newHome(t)
-	dir := authorFolder(t)
-	cliOK(t, home, "plugins", "build", "--wasm", buildRaw(t, "rawcostlyschema"), dir)
-	cliOK(t, home, "plugins", "install", dir, "--yes")
-	s := startHome(t, home, workspace(t, nil))
+	s, _ := startRawPlugin(t, "rawcostlyschema")
 	res := s.call("test_raw_echo", map[string]any{"text": "x"})
 	if got := text(res); !res.IsError || !strings.HasPrefix(got, "PLUGIN_FAILED") || !strings.Contains(got, "too many for juju to check") {
 		t.Errorf("the call: %.400s", got)
@@ -99,12 +85,7 @@ func TestCostlyOutputSchemaIsNotRun(t *testing.T) {
 // call fails by its size before any of it is decoded, and the plugin
 // keeps serving.
 func TestHugeCallResultIsRefusedBySize(t *testing.T) {
-	home := newHome(t)
-	dir := authorFolder(t)
-	cliOK(t, home, "plugins", "build", "--wasm", buildRaw(t, "rawhugecontent"), dir)
-	cliOK(t, home, "plugins", "install", dir, "--yes")
-	root := workspace(t, nil)
-	s := startHome(t, home, root)
+	s, root := startRawPlugin(t, "rawhugecontent")
 	s.ok("list_directory", map[string]any{"path": "."})
 	pid := jujuPID(t, root)
 	before := hwm(t, pid)
@@ -120,4 +101,16 @@ func TestHugeCallResultIsRefusedBySize(t *testing.T) {
 		t.Errorf("juju's peak resident size grew by %d MB", grew>>20)
 	}
 	s.ok("list_directory", map[string]any{"path": "."})
+}
+
+// startRawPlugin installs the raw test plugin built with tags and starts a juju
+// serving it, on a workspace of its own.
+func startRawPlugin(t *testing.T, tags string) (s *session, root string) {
+	t.Helper()
+	home := newHome(t)
+	dir := authorFolder(t)
+	cliOK(t, home, "plugins", "build", "--wasm", buildRaw(t, tags), dir)
+	cliOK(t, home, "plugins", "install", dir, "--yes")
+	root = workspace(t, nil)
+	return startHome(t, home, root), root
 }
