@@ -39,15 +39,7 @@ func TestErrorResponsesAreNotAnswered(t *testing.T) {
 
 	// The owner's time is short, so that a call whose question the client
 	// could not show (answered with an error) answers APPROVAL_PENDING soon.
-	cfg := filepath.Join(t.TempDir(), "config.toml")
-	if err := os.WriteFile(cfg, []byte("[approvals]\ntimeoutMs = 1500\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	r := startRaw(t, root, "--mode", "edit", "--sandbox", "off", "--config", cfg)
-	if init := r.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`); init["result"] == nil {
-		t.Fatalf("initialize: %s", mustJSON(init))
-	}
-	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	r := startAsked(t, root)
 	ask := func(id int, marker string) string {
 		t.Helper()
 		io.WriteString(r.in, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"touch %s"}}}`+"\n", id, marker))
@@ -116,15 +108,7 @@ func TestErrorResponsesAreNotAnswered(t *testing.T) {
 // and a yes given in it later went nowhere.
 func TestAbandonedQuestionIsWithdrawn(t *testing.T) {
 	root := workspace(t, map[string]string{"a.txt": "a\n"})
-	cfg := filepath.Join(t.TempDir(), "config.toml")
-	if err := os.WriteFile(cfg, []byte("[approvals]\ntimeoutMs = 1500\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	r := startRaw(t, root, "--mode", "edit", "--sandbox", "off", "--config", cfg)
-	if init := r.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`); init["result"] == nil {
-		t.Fatalf("initialize: %s", mustJSON(init))
-	}
-	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	r := startAsked(t, root)
 	ask := func(id int) string {
 		t.Helper()
 		io.WriteString(r.in, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"run_command","arguments":{"command":"touch ran-%d"}}}`+"\n", id, id))
@@ -236,4 +220,21 @@ func TestNotificationsWithOddParamsAreNotAnswered(t *testing.T) {
 	if len(got) != 1 || got[0]["id"] != "ping" {
 		t.Errorf("the batch over HTTP: want the ping's answer alone, got %s", mustJSON(got))
 	}
+}
+
+// startAsked starts a raw juju in edit mode whose owner has 1.5 s to
+// answer a question, and initializes it as a client that takes
+// elicitation.
+func startAsked(t *testing.T, root string) *rawSession {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(cfg, []byte("[approvals]\ntimeoutMs = 1500\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := startRaw(t, root, "--mode", "edit", "--sandbox", "off", "--config", cfg)
+	if init := r.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`); init["result"] == nil {
+		t.Fatalf("initialize: %s", mustJSON(init))
+	}
+	io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	return r
 }
