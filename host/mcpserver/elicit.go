@@ -149,7 +149,9 @@ func (a legacyAsker) Ask(ctx context.Context, q host.Question) (host.Answer, err
 }
 
 // askWithdrawing sends req and waits for the answer; when ctx ends first,
-// the question is withdrawn with notifications/cancelled.
+// the question is withdrawn with notifications/cancelled. When the
+// client's input ends before its answer was read, the question is given
+// up with errHungUp (questions).
 func (a legacyAsker) askWithdrawing(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	type answer struct {
 		res *mcp.ElicitationResult
@@ -159,12 +161,16 @@ func (a legacyAsker) askWithdrawing(ctx context.Context, req mcp.ElicitationRequ
 	case a.asked.sem <- struct{}{}:
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	case <-a.asked.gone:
+		return nil, errHungUp
 	}
 	sent := make(chan int64, 1)
 	a.asked.expect(sent)
+	rctx, stop := context.WithCancel(ctx)
+	defer stop()
 	done := make(chan answer, 1)
 	go func() {
-		res, err := a.mcp.RequestElicitation(ctx, req)
+		res, err := a.mcp.RequestElicitation(rctx, req)
 		done <- answer{res, err}
 	}()
 	id, known := int64(0), false
@@ -174,13 +180,25 @@ func (a legacyAsker) askWithdrawing(ctx context.Context, req mcp.ElicitationRequ
 		known = true
 		a.asked.expect(nil)
 		<-a.asked.sem
-		got = <-done
+		select {
+		case got = <-done:
+		case <-a.asked.gone:
+			if !a.asked.answerRead(id) {
+				stop()
+				<-done
+				a.asked.settle(id)
+				return nil, errHungUp
+			}
+			got = <-done // read before the end: mcp-go hands it on
+		}
+		a.asked.settle(id)
 	case got = <-done: // not sent
 		a.asked.expect(nil)
 		<-a.asked.sem
 		select {
 		case id = <-sent:
 			known = true
+			a.asked.settle(id)
 		default:
 		}
 	}

@@ -46,6 +46,7 @@ type lineReader struct {
 	f        *inflight
 	max      int               // MaxMessage; smaller in tests
 	tooLarge func(head []byte) // answers a discarded line
+	atEnd    func()            // told when the input has ended, before next waits for the answers
 	cutHead  []byte            // the first bytes of the line being discarded
 
 	buf      []byte   // what r gave and was not yet scanned, within chunk
@@ -89,6 +90,9 @@ func (l *lineReader) next() ([]byte, msgHead, error) {
 			l.ready = l.join() // a last line without its newline, as it came
 			l.ready, l.head = l.record(l.ready)
 		default:
+			if l.atEnd != nil {
+				l.atEnd()
+			}
 			if l.err == io.EOF {
 				l.f.wait(l.ctx)
 			}
@@ -296,7 +300,8 @@ func (l *lineReader) record(line []byte) ([]byte, msgHead) {
 		return line, deepHead(line, err)
 	}
 	if !head.request() {
-		return quietError(line, head), msgHead{strayParams: strayParams(line, head)}
+		// A response keeps its id, which the questions note (answered).
+		return quietError(line, head), msgHead{Method: head.Method, ID: head.ID, strayParams: strayParams(line, head)}
 	}
 	if !validID(head.ID) {
 		head.badID = true

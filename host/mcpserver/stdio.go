@@ -49,6 +49,7 @@ func ServeStdio(ctx context.Context, h *host.Host, in io.Reader, out io.Writer, 
 	}
 	d.warmNow = s.warmAfterHandshake(ctx, warmDelay, stdioWarmLatest)
 	d.l = newLineReader(ctx, in, f, d.tooLarge)
+	d.l.atEnd = w.asked.inputEnded
 	std := server.NewStdioServer(s.mcp)
 	std.SetErrorLogger(errLog)
 	server.WithStdioContextFunc(func(ctx context.Context) context.Context {
@@ -212,6 +213,9 @@ func (d *stdioLoop) read() {
 			// never reads would grow them without end. Past maxPending
 			// requests unanswered, juju reads on only as answers go out.
 			d.l.f.waitBelow(d.l.ctx, maxPending)
+		}
+		if !head.request() && head.Method == "" && len(head.ID) > 0 {
+			d.w.asked.answered(head.ID) // a response: perhaps to a question
 		}
 		if _, err := d.fwd.Write(line); err != nil {
 			d.ended <- err
