@@ -103,8 +103,9 @@ func (h *Host) approve(ctx context.Context, c hostfns.Caller, args []byte, asker
 	hash := approval.HashArgs(args)
 	q := Question{CallID: c.CallID, Client: c.Client, Principal: c.Principal, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier, Args: args, ArgsHash: hash, What: what}
 
-	// A retry of a call the owner already decided on, or is deciding on.
-	if r, ok := h.approvals.Match(c.Principal, c.Client, c.Tool, hash); ok {
+	// A retry of a call the owner already decided on, or is deciding on,
+	// told what it does as it would do it here.
+	if r, ok := h.approvals.Match(c.Principal, c.Client, c.Tool, hash, what); ok {
 		switch r.State {
 		case approval.Approved:
 			if r.Epoch != h.approvals.Epoch() {

@@ -326,3 +326,39 @@ func askEach(t *testing.T, s *gateSession, e *elicitor, calls []askedCall) {
 		}
 	}
 }
+
+// The owner's yes covers a call as juju told them it runs: a command
+// approved where it was shown "in the sandbox" does not run under that
+// yes in another juju on the workspace, of the same client, whose
+// sandbox is off. That juju asks the owner anew, saying how it would run
+// the command; the juju that asked runs it once.
+func TestApprovalRunsOnlyAsTheOwnerWasTold(t *testing.T) {
+	needSandbox(t)
+	root := workspace(t, map[string]string{"a.txt": "a\n"})
+	home := gateHome(t, 300*time.Millisecond)
+	confined := startGate(t, home, root, "edit", "two-jujus", nil, "--sandbox", "require")
+	loose := startGate(t, home, root, "edit", "two-jujus", nil, "--sandbox", "off")
+	args := map[string]any{"command": "echo x >> ran.txt"}
+	ran := func() int {
+		b, _ := os.ReadFile(filepath.Join(root, "ran.txt"))
+		return strings.Count(string(b), "x")
+	}
+
+	appr := pendingIn(t, confined.fail("run_command", args, "APPROVAL_PENDING"))
+	if out := juju(t, home, root, "approvals", "show", appr); !strings.Contains(out, "; in the sandbox (") {
+		t.Fatalf("the owner was not told the command runs in the sandbox:\n%s", out)
+	}
+	juju(t, home, root, "approvals", "approve", appr)
+
+	again := pendingIn(t, loose.fail("run_command", args, "APPROVAL_PENDING"))
+	if again == appr || ran() != 0 {
+		t.Fatalf("the yes to a sandboxed command ran it unconfined (approval %s, retried as %s, ran %d times)", appr, again, ran())
+	}
+	if out := juju(t, home, root, "approvals", "show", again); !strings.Contains(out, "sandbox OFF (the setting is off)") {
+		t.Errorf("the new question does not say the sandbox is off:\n%s", out)
+	}
+	confined.ok("run_command", args)
+	if n := ran(); n != 1 {
+		t.Errorf("the approved command ran %d times where it was asked, want 1", n)
+	}
+}

@@ -41,15 +41,16 @@ func (g *gateSession) ran(text string) bool {
 }
 
 // startGate runs `juju stdio --root root --mode mode` in home as a client
-// named name; a non-nil elicit declares the elicitation capability.
-func startGate(t *testing.T, home, root, mode, name string, elicit client.ElicitationHandler) *gateSession {
-	return startGateVersion(t, home, root, mode, name, mcp.LATEST_PROTOCOL_VERSION, elicit)
+// named name; a non-nil elicit declares the elicitation capability. extra
+// are more flags of juju stdio.
+func startGate(t *testing.T, home, root, mode, name string, elicit client.ElicitationHandler, extra ...string) *gateSession {
+	return startGateVersion(t, home, root, mode, name, mcp.LATEST_PROTOCOL_VERSION, elicit, extra...)
 }
 
 // startGateVersion is startGate with the protocol version the client asks
 // for: from 2026-07-28 on, the client answers questions by retrying the
 // call; before, juju asks with a server-initiated request.
-func startGateVersion(t *testing.T, home, root, mode, name, version string, elicit client.ElicitationHandler) *gateSession {
+func startGateVersion(t *testing.T, home, root, mode, name, version string, elicit client.ElicitationHandler, extra ...string) *gateSession {
 	t.Helper()
 	if _, err := os.Lstat(filepath.Join(home, "cache")); os.IsNotExist(err) {
 		if err := os.Symlink(sharedCache, filepath.Join(home, "cache")); err != nil {
@@ -58,7 +59,7 @@ func startGateVersion(t *testing.T, home, root, mode, name, version string, elic
 	}
 	logFile := filepath.Join(t.TempDir(), "juju.log")
 	env := append(os.Environ(), "JUJU_HOME="+home)
-	tr := transport.NewStdioWithOptions(jujuBin, env, []string{"stdio", "--root", root, "--mode", mode, "--log-file", logFile})
+	tr := transport.NewStdioWithOptions(jujuBin, env, append([]string{"stdio", "--root", root, "--mode", mode, "--log-file", logFile}, extra...))
 	if err := tr.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func TestClaimApprovedButUnusedApprovalExpiresAfterAnHour(t *testing.T) {
 	// Within the hour the approval is usable: a retry of the same call
 	// matches it, approved. (Match does not use it up.)
 	c.set(t0.Add(59 * time.Minute))
-	if m, ok := s.Match(req.Principal, req.Client, req.Tool, req.ArgsHash); !ok || m.ID != r.ID || m.State != Approved {
+	if m, ok := s.Match(req.Principal, req.Client, req.Tool, req.ArgsHash, ""); !ok || m.ID != r.ID || m.State != Approved {
 		t.Fatalf("within the hour, a retry must find the approved approval: %+v %v", m, ok)
 	}
 
@@ -60,7 +60,7 @@ func TestClaimApprovedButUnusedApprovalExpiresAfterAnHour(t *testing.T) {
 	if g, err := s.Get(r.ID); err != nil || g.State != Expired {
 		t.Fatalf("an approved approval never used, an hour on: state %q (%v), want %q", g.State, err, Expired)
 	}
-	if m, ok := s.Match(req.Principal, req.Client, req.Tool, req.ArgsHash); ok {
+	if m, ok := s.Match(req.Principal, req.Client, req.Tool, req.ArgsHash, ""); ok {
 		t.Fatalf("an expired approval still matches a retry: %+v", m)
 	}
 	if l, err := s.List(); err != nil || len(l) != 1 || l[0].State != Expired {

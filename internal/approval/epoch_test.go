@@ -65,7 +65,7 @@ func TestStale(t *testing.T) {
 	if got.State != Used || !got.Stale {
 		t.Fatalf("after Stale: %s stale=%v, want used and stale", got.State, got.Stale)
 	}
-	if _, ok := s.Match(r.Principal, r.Client, r.Tool, r.ArgsHash); ok {
+	if _, ok := s.Match(r.Principal, r.Client, r.Tool, r.ArgsHash, ""); ok {
 		t.Error("a stale approval matches a retry")
 	}
 	if err := s.Use(r.ID); !errors.Is(err, ErrUsed) {

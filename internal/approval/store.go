@@ -281,14 +281,17 @@ func (s *Store) use(id string, stale bool) error {
 }
 
 // Match finds the newest approval of the same call (principal, client,
-// tool and arguments) that is still pending, or decided and not used yet.
-func (s *Store) Match(principal, client, tool, argsHash string) (Record, bool) {
+// tool and arguments) that is still pending, or decided and not used yet,
+// and that the owner was told does what the call will do here (what,
+// Request.What): another juju on the workspace, started with another
+// sandbox setting, runs the same arguments otherwise than the owner read.
+func (s *Store) Match(principal, client, tool, argsHash, what string) (Record, bool) {
 	recs, err := s.List()
 	if err != nil {
 		return Record{}, false
 	}
 	for _, r := range recs {
-		if !r.Of(principal, client) || r.Tool != tool || r.ArgsHash != argsHash {
+		if !r.Of(principal, client) || r.Tool != tool || r.ArgsHash != argsHash || r.What != what {
 			continue
 		}
 		switch r.State {

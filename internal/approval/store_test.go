@@ -67,36 +67,43 @@ func TestLifecycle(t *testing.T) {
 	if got, _ := s.Get(r.ID); got.State != Used {
 		t.Fatalf("state %s, want used", got.State)
 	}
-	if _, ok := s.Match(r.Principal, r.Client, r.Tool, r.ArgsHash); ok {
+	if _, ok := s.Match(r.Principal, r.Client, r.Tool, r.ArgsHash, ""); ok {
 		t.Fatal("a used approval must not match a retry")
 	}
 }
 
 // A retry matches an approval of the same principal, client, tool and
-// arguments: a local client sharing an OAuth client's name, or the other
-// way round, matches nothing.
+// arguments, described to the owner as it would run: a local client
+// sharing an OAuth client's name, or the other way round, matches
+// nothing, nor does the same call that another juju on the workspace
+// would run otherwise than the owner was told.
 func TestMatch(t *testing.T) {
 	s, _ := newStore(t)
-	r, _ := s.Create(request(), requestArgs)
+	req := request()
+	req.What = "runs the shell command line \"make\" with bash -c, in the first root; in the sandbox, network denied."
+	r, _ := s.Create(req, requestArgs)
 	remote := request()
 	remote.Client, remote.Principal = "claude [oauth:c_1]", "oauth:c_1"
 	rr, _ := s.Create(remote, requestArgs)
+	unconfined := "runs the shell command line \"make\" with bash -c, in the first root; unconfined, with your rights and the network."
 	for _, tc := range []struct {
-		principal, client, tool, hash string
-		want                          string
+		principal, client, tool, hash, what string
+		want                                string
 	}{
-		{"", r.Client, r.Tool, r.ArgsHash, r.ID},
-		{"", "other-client", r.Tool, r.ArgsHash, ""},
-		{"", r.Client, "write_file", r.ArgsHash, ""},
-		{"", r.Client, r.Tool, HashArgs([]byte(`{"path":"b"}`)), ""},
-		{"oauth:c_1", r.Client, r.Tool, r.ArgsHash, ""},         // an OAuth client under the local name
-		{"oauth:c_1", remote.Client, r.Tool, r.ArgsHash, rr.ID}, // itself
-		{"", remote.Client, r.Tool, r.ArgsHash, ""},             // a local client under the OAuth client's name
-		{"oauth:c_2", remote.Client, r.Tool, r.ArgsHash, ""},    // another OAuth client under that name
+		{"", r.Client, r.Tool, r.ArgsHash, r.What, r.ID},
+		{"", "other-client", r.Tool, r.ArgsHash, r.What, ""},
+		{"", r.Client, "write_file", r.ArgsHash, r.What, ""},
+		{"", r.Client, r.Tool, HashArgs([]byte(`{"path":"b"}`)), r.What, ""},
+		{"", r.Client, r.Tool, r.ArgsHash, unconfined, ""},               // run otherwise than the owner read
+		{"", r.Client, r.Tool, r.ArgsHash, "", ""},                       // or without saying how
+		{"oauth:c_1", r.Client, r.Tool, r.ArgsHash, r.What, ""},          // an OAuth client under the local name
+		{"oauth:c_1", remote.Client, r.Tool, r.ArgsHash, rr.What, rr.ID}, // itself
+		{"", remote.Client, r.Tool, r.ArgsHash, rr.What, ""},             // a local client under the OAuth client's name
+		{"oauth:c_2", remote.Client, r.Tool, r.ArgsHash, rr.What, ""},    // another OAuth client under that name
 	} {
-		got, ok := s.Match(tc.principal, tc.client, tc.tool, tc.hash)
+		got, ok := s.Match(tc.principal, tc.client, tc.tool, tc.hash, tc.what)
 		if ok != (tc.want != "") || ok && got.ID != tc.want {
-			t.Errorf("Match(%q, %s, %s, %s) = %s %v, want %q", tc.principal, tc.client, tc.tool, tc.hash, got.ID, ok, tc.want)
+			t.Errorf("Match(%q, %s, %s, %s, %q) = %s %v, want %q", tc.principal, tc.client, tc.tool, tc.hash, tc.what, got.ID, ok, tc.want)
 		}
 	}
 }
@@ -111,7 +118,7 @@ func TestExpiry(t *testing.T) {
 	if _, err := s.Decide(r.ID, true, "cli"); !errors.Is(err, ErrExpired) {
 		t.Fatalf("deciding an expired approval: %v", err)
 	}
-	if _, ok := s.Match(r.Principal, r.Client, r.Tool, r.ArgsHash); ok {
+	if _, ok := s.Match(r.Principal, r.Client, r.Tool, r.ArgsHash, ""); ok {
 		t.Fatal("an expired approval must not match")
 	}
 	// Past Keep, the next Create sweeps it away.
@@ -334,10 +341,10 @@ func TestMatchComparesTheWholeArguments(t *testing.T) {
 		if _, err := s.Decide(created.ID, true, "cli"); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := s.Match(r.Principal, r.Client, r.Tool, HashArgs([]byte(tc.approved))); !ok {
+		if _, ok := s.Match(r.Principal, r.Client, r.Tool, HashArgs([]byte(tc.approved)), r.What); !ok {
 			t.Fatal("the approved call itself does not match")
 		}
-		if got, ok := s.Match(r.Principal, r.Client, r.Tool, HashArgs([]byte(tc.retried))); ok {
+		if got, ok := s.Match(r.Principal, r.Client, r.Tool, HashArgs([]byte(tc.retried)), r.What); ok {
 			t.Errorf("a call with other arguments (%d bytes) matches the approval %s of %d bytes", len(tc.retried), got.ID, len(tc.approved))
 		}
 	}
