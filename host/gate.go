@@ -55,6 +55,9 @@ type Question struct {
 	// Note, when set, tells the owner why they are asked again
 	// (ChangedWhileAsked).
 	Note string
+	// Conn is the connection the call came in on (Host.connOf), which
+	// has a share of the approvals that wait, whatever names it declares.
+	Conn string
 }
 
 // ChangedWhileAsked is the Note of a question asked again because the
@@ -101,7 +104,7 @@ func (h *Host) approve(ctx context.Context, c hostfns.Caller, args []byte, asker
 	// yes to an older view of it does not run it.
 	what := h.describe(c, args)
 	hash := approval.HashArgs(args)
-	q := Question{CallID: c.CallID, Client: c.Client, Principal: c.Principal, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier, Args: args, ArgsHash: hash, What: what}
+	q := Question{CallID: c.CallID, Client: c.Client, Principal: c.Principal, Plugin: c.Plugin, Tool: c.Tool, Tier: c.Tier, Args: args, ArgsHash: hash, What: what, Conn: h.connOf(c.Session)}
 
 	// A retry of a call the owner already decided on, or is deciding on,
 	// told what it does as it would do it here.
@@ -208,7 +211,7 @@ func (h *Host) newApproval(q Question) (approval.Request, *abi.Error) {
 	short := audit.ShortArgs(q.Args)
 	req, err := h.approvals.Create(approval.Request{
 		Client: q.Client, Principal: q.Principal, Plugin: q.Plugin, Tool: q.Tool, Tier: q.Tier,
-		Args: short, ArgsHash: q.ArgsHash, CallID: q.CallID, Epoch: q.Epoch, Note: q.Note, What: q.What,
+		Args: short, ArgsHash: q.ArgsHash, CallID: q.CallID, Epoch: q.Epoch, Note: q.Note, What: q.What, Conn: q.Conn,
 	}, q.Args)
 	switch {
 	case errors.Is(err, approval.ErrTooLarge):
@@ -277,6 +280,16 @@ func (h *Host) waited(ctx context.Context, req approval.Request, r approval.Reco
 	}
 	a.Decision = "pending"
 	return a, pending(req)
+}
+
+// connOf names the connection of a call that came in on session, for
+// the approvals' share of one connection (approval.Request.Conn): this
+// process and the session, "" without a session.
+func (h *Host) connOf(session string) string {
+	if session == "" {
+		return ""
+	}
+	return h.process + " " + session
 }
 
 // fullWarning reports whether the warning that approvals are full may be

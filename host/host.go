@@ -103,6 +103,9 @@ type Host struct {
 	// fullLog spaces the warnings that approvals are full: a client can
 	// make refused calls as fast as it likes, and each would log a line.
 	fullLog *logBudgets
+	// process tells this process's connections from another's in the
+	// approvals (connOf): every stdio session is named "stdio".
+	process string
 	// exec is the command jobs, killed by Close: made by jobs() when the
 	// warm-up or a call first needs it, not before the first answer.
 	// execMu is held while the manager is made, so Close waits for one
@@ -194,7 +197,7 @@ func New(cfg Config) (*Host, error) {
 		return nil, err
 	}
 	h := &Host{cfg: cfg, log: log, policy: pol, runtime: rt, ws: ws, audit: ws.Audit, approvals: ws.Approvals, warmed: make(chan struct{}),
-		fullLog: &logBudgets{byPlugin: map[string]*logUse{}, now: time.Now}}
+		fullLog: &logBudgets{byPlugin: map[string]*logUse{}, now: time.Now}, process: approval.NewID()}
 	h.makeJobs = h.newJobs
 	// git and the language servers start from juju's environment without
 	// its secrets, judged once (RATIONALE).

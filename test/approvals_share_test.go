@@ -3,6 +3,7 @@ package test
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,4 +55,34 @@ func TestApprovalShareOfOneClient(t *testing.T) {
 	if out := juju(t, home, root, "approvals"); !strings.Contains(out, "victim-e2e") {
 		t.Errorf("the victim's call is no longer waiting:\n%s", out)
 	}
+}
+
+// A client of protocol 2026-07-28 declares its name with each call: one
+// stdio connection declaring a new name each time has one client's share
+// of the waiting approvals, not one per name, and the owner's other
+// clients are still asked.
+func TestApprovalShareOfOneConnection(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "hello\n"})
+	home := newHome(t)
+	writeConfig(t, home, "[approvals]\ntimeoutMs = 100\n")
+	r := startRawHome(t, home, root, io.Discard, "--mode", "inspect")
+	codes := map[string]int{}
+	for i := range approval.MaxPerClient + 4 {
+		meta := fmt.Sprintf(`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"name-%d","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`, i)
+		got := r.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"f%d.txt","content":"x"},%s}}`, i+1, i, meta))
+		var res struct {
+			Content []struct{ Text string } `json:"content"`
+		}
+		json.Unmarshal(mustJSON(got["result"]), &res)
+		if len(res.Content) == 0 {
+			t.Fatalf("call %d: %s", i, mustJSON(got))
+		}
+		code, _, _ := strings.Cut(res.Content[0].Text, ":")
+		codes[code]++
+	}
+	if codes["APPROVAL_PENDING"] != approval.MaxPerClient || codes["TOO_LARGE"] != 4 {
+		t.Errorf("one connection under %d names: %v, want %d APPROVAL_PENDING and 4 TOO_LARGE", approval.MaxPerClient+4, codes, approval.MaxPerClient)
+	}
+	victim := startGate(t, home, root, "inspect", "victim-e2e", nil)
+	victim.fail("write_file", map[string]any{"path": "v.txt", "content": "v"}, "APPROVAL_PENDING")
 }

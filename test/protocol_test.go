@@ -128,7 +128,12 @@ func startRaw(t *testing.T, root string, args ...string) *rawSession {
 // stderr.
 func startRawLogging(t *testing.T, root string, stderr io.Writer, args ...string) *rawSession {
 	t.Helper()
-	home := newHome(t)
+	return startRawHome(t, newHome(t), root, stderr, args...)
+}
+
+// startRawHome is startRawLogging with juju's home folder given.
+func startRawHome(t *testing.T, home, root string, stderr io.Writer, args ...string) *rawSession {
+	t.Helper()
 	cmd := exec.Command(jujuBin, append([]string{"stdio", "--root", root}, args...)...)
 	cmd.Env = append(os.Environ(), "JUJU_HOME="+home)
 	in, _ := cmd.StdinPipe()

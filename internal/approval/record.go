@@ -41,6 +41,11 @@ type Request struct {
 	// Note tells the owner why they are asked again, when they are: the
 	// workspace changed after they approved the same call.
 	Note string `json:"note,omitempty"`
+	// Conn is the connection the call came in on, one juju process's
+	// stdio or one HTTP session, unique across processes; "" where there
+	// is none (an HTTP request of the stateless protocol). Its calls have
+	// a share of their own (MaxPerClient), whatever names they declare.
+	Conn string `json:"conn,omitempty"`
 	// What says what the call will do, as juju wrote it for the owner
 	// (host.Question.What), every character visible: the files a plan
 	// touches, a command's sandbox. "" for a tool juju does not describe.

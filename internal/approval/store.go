@@ -62,7 +62,10 @@ const (
 // that; eight such clients would still fill the store, and the owner then
 // clears it (juju approvals deny --all or --client). A client is its
 // principal (an OAuth client, whatever names it declares), or a local
-// client's declared name (Request.sharer).
+// client's declared name (Request.sharer); and one connection
+// (Request.Conn) has the same share, since a client of protocol
+// 2026-07-28 declares its name with each call and could take a share
+// per name.
 const (
 	MaxPerClient       = MaxRecords / 8
 	MaxStoredPerClient = MaxStored / 8
@@ -323,8 +326,8 @@ func (s *Store) Wait(ctx context.Context, id string) (Record, error) {
 	}
 }
 
-// makeRoom checks that r's client has room in its share (its approvals
-// the owner has not decided yet), then removes
+// makeRoom checks that r's client, and its connection, have room in
+// their share (their approvals the owner has not decided yet), then removes
 // settled approvals (decided and used, or past their TTL), the oldest
 // first, until one more record of n bytes of arguments fits the bounds;
 // ErrShareFull or ErrFull when it would not.
@@ -340,7 +343,7 @@ func (s *Store) makeRoom(r Request, n int64) error {
 		settled bool
 	}
 	var all []kept
-	var total, mine, mineBytes int64
+	var total, mine, mineBytes, conn, connBytes int64
 	now := s.opts.Now()
 	for _, e := range ents {
 		if !e.IsDir() || !validID(e.Name()) {
@@ -356,15 +359,25 @@ func (s *Store) makeRoom(r Request, n int64) error {
 		}
 		_, usedErr := os.Stat(filepath.Join(s.dir, k.id, usedFile))
 		k.settled = usedErr == nil || !k.created.IsZero() && now.Sub(k.created) > s.opts.TTL
-		if !k.settled && kr.sharer() == r.sharer() && !exists(filepath.Join(s.dir, k.id, decisionFile)) {
-			mine++
-			mineBytes += k.size
+		sharer, sameConn := kr.sharer() == r.sharer(), r.Conn != "" && kr.Conn == r.Conn
+		if !k.settled && (sharer || sameConn) && !exists(filepath.Join(s.dir, k.id, decisionFile)) {
+			if sharer {
+				mine++
+				mineBytes += k.size
+			}
+			if sameConn {
+				conn++
+				connBytes += k.size
+			}
 		}
 		total += k.size
 		all = append(all, k)
 	}
 	if mine >= MaxPerClient || mineBytes+n > MaxStoredPerClient {
 		return fmt.Errorf("%w: %d approvals with %d bytes of arguments", ErrShareFull, mine, mineBytes)
+	}
+	if conn >= MaxPerClient || connBytes+n > MaxStoredPerClient {
+		return fmt.Errorf("%w: %d approvals of its connection with %d bytes of arguments", ErrShareFull, conn, connBytes)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].created.Before(all[j].created) })
 	count := len(all)

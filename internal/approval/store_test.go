@@ -310,6 +310,20 @@ func TestClientShare(t *testing.T) {
 		t.Fatalf("an OAuth client under a new name past its share: %v, want ErrShareFull", err)
 	}
 
+	// A local client declaring a new name with each call, on one
+	// connection, has the connection's share.
+	for i := range MaxPerClient {
+		if _, err := s.Create(Request{Client: fmt.Sprint("rotating ", i), Conn: "p1 stdio", Tool: "t"}, []byte(`{}`)); err != nil {
+			t.Fatalf("approval %d of the connection: %v", i, err)
+		}
+	}
+	if _, err := s.Create(Request{Client: "rotating again", Conn: "p1 stdio", Tool: "t"}, []byte(`{}`)); !errors.Is(err, ErrShareFull) {
+		t.Fatalf("a connection under a new name past its share: %v, want ErrShareFull", err)
+	}
+	if _, err := s.Create(Request{Client: "rotating again", Conn: "p2 stdio", Tool: "t"}, []byte(`{}`)); err != nil {
+		t.Fatalf("that name on another connection: %v", err)
+	}
+
 	big := make([]byte, MaxArgs)
 	for range MaxStoredPerClient / MaxArgs {
 		if _, err := s.Create(Request{Client: "bytes", Tool: "write_file"}, big); err != nil {
