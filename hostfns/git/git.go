@@ -471,6 +471,13 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 		return nil, nil, abi.Errorf(abi.InvalidArgument, "git add needs the files to stage, after \"--\"")
 	}
 
+	if _, err := osexec.LookPath("git"); err != nil {
+		// Before any git run: juju's own look-ups (the configuration,
+		// the revisions, the staged names) would each fail otherwise,
+		// and git_log said the repository's configuration was
+		// unreadable, a revision unknown or the staged names unlisted.
+		return nil, nil, errNoGit()
+	}
 	rp, err := s.rootRepo(root.Real)
 	if err != nil && s.foreign[root.Real] {
 		return nil, nil, abi.Errorf(abi.PathDenied, "the .git at or above this root names a repository outside the workspace roots (through its gitdir or commondir) that does not name this work tree back; juju's git tools do not read it: ask the owner to check the root's .git")
@@ -864,7 +871,7 @@ func (s *server) run(ctx context.Context, rp *repo, dir, name string, mutates bo
 	case err == nil:
 	case errors.As(err, &ee):
 	case errors.Is(err, osexec.ErrNotFound):
-		return 0, nil, "", abi.Errorf(abi.NotFound, "git is not installed on this machine; ask the owner to install it")
+		return 0, nil, "", errNoGit()
 	case proc.TooLong(err):
 		return 0, nil, "", abi.Errorf(abi.TooLarge, "git %s's arguments are longer together than the system lets a program receive; give fewer paths, or commit in parts", name)
 	default:
@@ -939,6 +946,11 @@ func (s *server) output(cmd *osexec.Cmd) ([]byte, error) {
 // it does past MaxData ("fatal: Out of memory, realloc failed").
 func outOfMemory(stderr string) bool {
 	return strings.Contains(stderr, "Out of memory") || strings.Contains(stderr, "Cannot allocate memory")
+}
+
+// errNoGit is the error of a call made while git is not on the PATH.
+func errNoGit() *abi.Error {
+	return abi.Errorf(abi.NotFound, "git is not installed on this machine; ask the owner to install it")
 }
 
 // argsError refuses an argument no program can receive (proc.CheckArgv),

@@ -102,7 +102,7 @@ func (s *server) checkIndex(ctx context.Context, rp *repo) *abi.Error {
 	}
 	if err := s.startCmd(cmd); err != nil {
 		if errors.Is(err, osexec.ErrNotFound) {
-			return abi.Errorf(abi.NotFound, "git is not installed on this machine; ask the owner to install it")
+			return errNoGit()
 		}
 		s.log.Error("git ls-files failed to start", "err", err)
 		return abi.Errorf(abi.Internal, "git could not list the index; try again, and tell the owner if it persists")

@@ -53,7 +53,7 @@ func (s *server) linkedKeys(ctx context.Context, rp *repo, dir string, pathspecs
 	}
 	if err := s.startCmd(cmd); err != nil {
 		if errors.Is(err, osexec.ErrNotFound) {
-			return nil, abi.Errorf(abi.NotFound, "git is not installed on this machine; ask the owner to install it")
+			return nil, errNoGit()
 		}
 		s.log.Error("git ls-files failed to start", "err", err)
 		return nil, abi.Errorf(abi.Internal, "git could not list the index; try again, and tell the owner if it persists")

@@ -10,27 +10,31 @@ import (
 	"github.com/jujutools/juju/sdk/abi"
 )
 
-// TestDiffWithoutGitSaysGitIsMissing: a diff against the work tree lists
-// the index first (linkedKeys); without git on the PATH that listing says
-// git is not installed, as every git run does, not that git failed.
-func TestDiffWithoutGitSaysGitIsMissing(t *testing.T) {
+// TestWithoutGitEveryCallSaysGitIsMissing: without git on the PATH every
+// call says git is not installed, whichever of juju's own look-ups would
+// run git first (the configuration for log, the revisions, the staged
+// names for a commit of the index, the index for status and diff), not
+// that the configuration, a revision or the staged names were wrong; and
+// add and commit, which look for what their hooks left running once git
+// ends, take nothing down.
+func TestWithoutGitEveryCallSaysGitIsMissing(t *testing.T) {
 	git, _ := fixture(t)
 	t.Setenv("PATH", t.TempDir())
-	_, _, e := git(abi.TierRead, "diff", "--", "a.txt")
-	if e == nil || e.Code != abi.NotFound {
-		t.Fatalf("diff without git = %v, want NOT_FOUND saying git is not installed", e)
-	}
-}
-
-// TestAddWithoutGitSaysGitIsMissing: add and commit, which look for what
-// their hooks left running once git ends, say the same of a git that
-// never started, and take nothing down.
-func TestAddWithoutGitSaysGitIsMissing(t *testing.T) {
-	git, _ := fixture(t)
-	t.Setenv("PATH", t.TempDir())
-	_, _, e := git(abi.TierExec, "add", "--", "new.txt")
-	if e == nil || e.Code != abi.NotFound {
-		t.Fatalf("add without git = %v, want NOT_FOUND saying git is not installed", e)
+	for _, args := range [][]string{
+		{"status", "--porcelain"},
+		{"diff", "--", "a.txt"},
+		{"diff", "--cached"},
+		{"log", "-1"},
+		{"log", "HEAD"},
+		{"show", "HEAD"},
+		{"rev-parse", "HEAD"},
+		{"add", "--", "new.txt"},
+		{"commit", "--message=x"},
+		{"commit", "--message=x", "--", "a.txt"},
+	} {
+		if _, _, e := git(abi.TierExec, args...); e == nil || e.Code != abi.NotFound || !strings.Contains(e.Message, "not installed") {
+			t.Errorf("git %q without git = %v, want NOT_FOUND saying git is not installed", args, e)
+		}
 	}
 }
 
