@@ -156,6 +156,12 @@ type server struct {
 	// tells the orphans its hooks leave from another's.
 	nonce string
 	runs  atomic.Uint64
+	// version is what checkGit found of the git on the PATH.
+	versionMu sync.Mutex
+	version   struct {
+		found found
+		err   *abi.Error
+	}
 }
 
 // hookVar marks the processes of a git add or commit (its hooks' too),
@@ -471,12 +477,13 @@ func (s *server) git(ctx context.Context, req *abi.GitRequest, _ []byte) (*abi.G
 		return nil, nil, abi.Errorf(abi.InvalidArgument, "git add needs the files to stage, after \"--\"")
 	}
 
-	if _, err := osexec.LookPath("git"); err != nil {
-		// Before any git run: juju's own look-ups (the configuration,
-		// the revisions, the staged names) would each fail otherwise,
-		// and git_log said the repository's configuration was
-		// unreadable, a revision unknown or the staged names unlisted.
-		return nil, nil, errNoGit()
+	// Before any git run: without git, juju's own look-ups (the
+	// configuration, the revisions, the staged names) would each fail,
+	// and git_log said the repository's configuration was unreadable, a
+	// revision unknown or the staged names unlisted; an old git would
+	// ignore every override of inert.go.
+	if aerr := s.checkGit(ctx); aerr != nil {
+		return nil, nil, aerr
 	}
 	rp, err := s.rootRepo(root.Real)
 	if err != nil && s.foreign[root.Real] {
