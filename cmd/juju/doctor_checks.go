@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jujutools/juju/host"
+	"github.com/jujutools/juju/hostfns/git"
 	"github.com/jujutools/juju/internal/config"
 	"github.com/jujutools/juju/sandbox"
 )
@@ -195,6 +196,10 @@ func collect(ctx context.Context, o *doctorOptions, env doctorEnv, progress io.W
 		sandbox.DetectProgram(ctx, "rg", "--version"),
 	}
 	r.Programs[1].Name = "ripgrep"
+	if g := r.Programs[0]; g.Available && git.TooOld(g.Version) {
+		problem("git %s is older than %d.%d, the oldest git the git tools run (an older one ignores the settings that keep a repository's configuration from running programs): git_status, git_diff, git_log, git_commit and the overview's git refuse until git is upgraded",
+			g.Version, git.MinVersion[0], git.MinVersion[1])
+	}
 	r.Sandbox = []sandbox.Availability{sandbox.DetectBubblewrap(ctx), sandbox.DetectLandlock()}
 	helper := sandbox.DefaultHelper()
 	r.SandboxHelper = strings.Join(helper, " ")

@@ -259,3 +259,24 @@ func TestDoctorRootThatIsNot(t *testing.T) {
 		t.Errorf("--root of a folder: problems %q", p)
 	}
 }
+
+// TestDoctorOldGit: a git older than the git tools run is a problem,
+// named with its version; the git here stands in for git 2.30.2 by its
+// answer to --version.
+func TestDoctorOldGit(t *testing.T) {
+	dirs := jujuHome(t)
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\necho 'git version 2.30.2'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	r, _ := doctorJSON(t, &doctorOptions{}, doctorEnv{dirs: dirs, open: notBuilt})
+	if p := strings.Join(r.Problems, "\n"); !strings.Contains(p, "git 2.30.2 is older than 2.31") {
+		t.Errorf("problems %q, want git 2.30.2 named as too old", r.Problems)
+	}
+	os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\necho 'git version 2.31.0'\n"), 0o755)
+	r, _ = doctorJSON(t, &doctorOptions{}, doctorEnv{dirs: dirs, open: notBuilt})
+	if p := strings.Join(r.Problems, "\n"); strings.Contains(p, "git 2.31") {
+		t.Errorf("problems %q name git 2.31.0", r.Problems)
+	}
+}

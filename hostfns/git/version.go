@@ -87,6 +87,20 @@ func parseVersion(out string) ([3]int, bool) {
 		return v, false
 	}
 	word, _, _ := strings.Cut(rest, " ")
+	return parseNumbers(word)
+}
+
+// TooOld reports whether version, the word of git --version that holds
+// it ("2.30.2"), names a git older than MinVersion, which the git tools
+// refuse; a version juju cannot read is not said to be.
+func TooOld(version string) bool {
+	v, ok := parseNumbers(version)
+	return ok && older(v, MinVersion)
+}
+
+// parseNumbers reads "2.39.5", "2.45.1.windows.1" or "2.50.0.rc1".
+func parseNumbers(word string) ([3]int, bool) {
+	var v [3]int
 	parts := strings.SplitN(word, ".", 4)
 	if len(parts) < 2 {
 		return v, false
