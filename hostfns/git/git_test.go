@@ -407,3 +407,41 @@ func TestPathsWithAColonAreFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitRefusesChangesStagedOutsideTheRoots: with a root below the
+// repository's top the index holds the whole repository's staged changes,
+// which the reads never show; a commit without paths, as git_commit with
+// all makes, committed a .env staged beside the root, unseen. It is
+// refused now, and named paths still commit.
+func TestCommitRefusesChangesStagedOutsideTheRoots(t *testing.T) {
+	top := newRepo(t, "top.txt", "t\n")
+	os.MkdirAll(filepath.Join(top, "app"), 0o755)
+	os.MkdirAll(filepath.Join(top, "other"), 0o755)
+	os.WriteFile(filepath.Join(top, "app", "a.txt"), []byte("a\n"), 0o644)
+	gitIn(t, top, "add", "app/a.txt")
+	gitIn(t, top, "commit", "-q", "-m", "app")
+	os.WriteFile(filepath.Join(top, "other", ".env"), []byte("PASSWORD=hunter2\n"), 0o644)
+	os.WriteFile(filepath.Join(top, "other", "o.txt"), []byte("o\n"), 0o644)
+	for _, staged := range []string{"other/.env", "other/o.txt"} {
+		gitIn(t, top, "add", "-f", staged)
+		git := hostGit(t, Options{Env: append(os.Environ(), "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@a", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@a")}, filepath.Join(top, "app"))
+		os.WriteFile(filepath.Join(top, "app", "a.txt"), []byte(staged+"\n"), 0o644)
+		head := gitIn(t, top, "rev-parse", "HEAD")
+		if _, _, err := git("add", "--", "a.txt"); err != nil {
+			t.Fatal(err)
+		}
+		if r, _, err := git("commit", "--message=m"); err == nil || err.Code != abi.PathDenied || strings.Contains(err.Message, "other") {
+			t.Errorf("commit with %s staged outside the root: %+v %v, want PATH_DENIED without its name", staged, r, err)
+		}
+		if gitIn(t, top, "rev-parse", "HEAD") != head {
+			t.Fatalf("a commit was made with %s staged outside the root", staged)
+		}
+		if r, _, err := git("commit", "--message=m", "--", "a.txt"); err != nil || r.ExitCode != 0 {
+			t.Fatalf("commit -- a.txt: %+v %v", r, err)
+		}
+		if files := gitIn(t, top, "show", "--name-only", "--format=", "HEAD"); files != "app/a.txt\n" {
+			t.Errorf("commit -- a.txt committed %q", files)
+		}
+		gitIn(t, top, "rm", "-q", "--cached", staged)
+	}
+}

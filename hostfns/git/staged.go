@@ -22,7 +22,8 @@ func (s *server) plainEnv(rp *repo) []string {
 // checkStaged refuses a commit of the whole index (git commit with no
 // paths: git_commit with all, or with neither paths nor all) while the
 // index holds a change to a path the policy withholds — a secret staged
-// by a command (git add -f .env), juju's own state, a denied path. The
+// by a command (git add -f .env), juju's own state, a denied path, a
+// path outside the roots (a root below the repository's top). The
 // reads would never show that change, so the commit would take it in
 // unseen. The names are read unfiltered, here on the host, and are never
 // shown: the policy withholds them too.
@@ -42,21 +43,30 @@ func (s *server) checkStaged(ctx context.Context, rp *repo, dir string) *abi.Err
 		s.log.Error("git diff --cached failed", "err", err)
 		return abi.Errorf(abi.Internal, "git could not list the staged changes; check the repository with git on the terminal, and tell the owner if it persists")
 	}
-	code := abi.Code("")
+	code, outside := abi.Code(""), false
 	for _, name := range bytes.Split(out.Bytes(), []byte{0}) {
 		if len(name) == 0 {
 			continue
 		}
 		abs := filepath.Join(rp.top, filepath.FromSlash(string(name)))
+		inside := false
 		for _, r := range s.pol.Roots() {
 			rel, err := filepath.Rel(r.Real, abs)
 			if err != nil || !policy.Within(abs, r.Real) {
 				continue
 			}
+			inside = true
 			if aerr := s.pol.Check(r, filepath.ToSlash(rel)); aerr != nil && (code == "" || aerr.Code == abi.SecretDenied) {
 				code = aerr.Code
 			}
 		}
+		outside = outside || !inside
+	}
+	if code == "" && outside {
+		// A root below the repository's top: the index holds the whole
+		// repository's staged changes, and the reads show none beyond
+		// the roots (a .env staged there was committed unseen).
+		return abi.Errorf(abi.PathDenied, "changes outside the workspace roots are staged in this repository, and a commit without paths commits everything staged; nothing was committed. Give git_commit the paths to commit, or ask the owner to commit or unstage those changes on the terminal")
 	}
 	if code != "" {
 		return abi.Errorf(code, "a path the path policy withholds is staged, and a commit without paths commits everything staged; nothing was committed. Its name is withheld too: unstage it with a command (git restore --staged on that path, or git reset to unstage everything), or give git_commit the paths to commit")
