@@ -45,13 +45,13 @@ func TestHeadTail(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "log")
 	os.WriteFile(p, []byte("short"), 0o600)
-	if s, n, cut := headTail(p, 100, "job-1", "stdout"); s != "short" || n != 5 || cut != nil {
+	if s, n, cut := headTail(p, 100, "job-1", "stdout", false); s != "short" || n != 5 || cut != nil {
 		t.Errorf("short: %q %d %v", s, n, cut)
 	}
 	// Multi-byte runes across both cut points.
 	content := strings.Repeat("é", 50) + strings.Repeat("x", 1000) + strings.Repeat("€", 50)
 	os.WriteFile(p, []byte(content), 0o600)
-	s, n, cut := headTail(p, 101, "job-1", "stderr")
+	s, n, cut := headTail(p, 101, "job-1", "stderr", false)
 	if cut == nil || n != int64(len(content)) || !utf8.ValidString(s) {
 		t.Fatalf("cut=%v n=%d valid=%v", cut, n, utf8.ValidString(s))
 	}
@@ -68,8 +68,33 @@ func TestHeadTail(t *testing.T) {
 	if !strings.Contains(s, `stream "stderr", offset 50)`) {
 		t.Errorf("marker: %q", s)
 	}
-	if _, n, _ := headTail(p, 0, "job-1", "stdout"); n != int64(len(content)) {
+	if _, n, _ := headTail(p, 0, "job-1", "stdout", false); n != int64(len(content)) {
 		t.Errorf("size only: %d", n)
+	}
+}
+
+// A running job's log may end inside a character its program has not
+// written whole yet: the text ends before it, whether the log is shown
+// whole or cut, and the size counts every byte. A job that ended shows
+// its last bytes as they are.
+func TestHeadTailOfARunningJobEndsOnACharacter(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "log")
+	half := "€"[:2]
+	for _, c := range []struct {
+		name, content string
+		maxOut        int64
+	}{
+		{"whole", "price: 5" + half, 100},
+		{"cut", strings.Repeat("x", 300) + "price: 5" + half, 101},
+	} {
+		os.WriteFile(p, []byte(c.content), 0o600)
+		s, n, _ := headTail(p, c.maxOut, "job-1", "stdout", true)
+		if !utf8.ValidString(s) || !strings.HasSuffix(s, "price: 5") || n != int64(len(c.content)) {
+			t.Errorf("%s, running: %q (size %d)", c.name, s, n)
+		}
+		if s, _, _ := headTail(p, c.maxOut, "job-1", "stdout", false); !strings.HasSuffix(s, half) {
+			t.Errorf("%s, ended: %q lost its last bytes", c.name, s)
+		}
 	}
 }
 

@@ -483,8 +483,9 @@ func (j *job) result(maxOut int64) abi.ExecResult {
 		end = time.Now()
 	}
 	r.DurationMs = end.Sub(j.start).Milliseconds()
-	r.Stdout, r.StdoutBytes, r.StdoutCut = headTail(j.outPath, maxOut, j.id, "stdout")
-	r.Stderr, r.StderrBytes, r.StderrCut = headTail(j.errPath, maxOut, j.id, "stderr")
+	running := r.State == abi.JobRunning
+	r.Stdout, r.StdoutBytes, r.StdoutCut = headTail(j.outPath, maxOut, j.id, "stdout", running)
+	r.Stderr, r.StderrBytes, r.StderrCut = headTail(j.errPath, maxOut, j.id, "stderr", running)
 	r.Cut = r.StdoutCut != nil || r.StderrCut != nil
 	if r.Sandbox != sandbox.MechNone {
 		r.Note = joinNote(r.Note, confinementNote(j.offline, r.Stdout, r.Stderr))

@@ -15,8 +15,11 @@ import (
 // first and last maxOut/2 bytes (moved to UTF-8 boundaries) around a line
 // that says what was cut and how to read it. A maxOut of 0 reads nothing
 // and gives the size only. It returns the text, the log's size and, when
-// it was cut, where.
-func headTail(path string, maxOut int64, id, stream string) (string, int64, *abi.OutputCut) {
+// it was cut, where. The log of a running job may end inside a character
+// its program has written half of (a program writing to a file writes
+// in blocks cut anywhere): the text then ends before it, rather than with
+// U+FFFD, and job_output reads it whole once it is written.
+func headTail(path string, maxOut int64, id, stream string, running bool) (string, int64, *abi.OutputCut) {
 	if maxOut == 0 {
 		fi, err := os.Stat(path)
 		if err != nil {
@@ -37,7 +40,11 @@ func headTail(path string, maxOut int64, id, stream string) (string, int64, *abi
 	if size <= maxOut {
 		b := make([]byte, size)
 		n, _ := io.ReadFull(f, b)
-		return string(b[:n]), size, nil
+		b = b[:n]
+		if running {
+			b = trimPartialRune(b)
+		}
+		return string(b), size, nil
 	}
 	half := maxOut / 2
 	head := make([]byte, half)
@@ -52,6 +59,9 @@ func headTail(path string, maxOut int64, id, stream string) (string, int64, *abi
 		skip++
 	}
 	tail = tail[skip:]
+	if running {
+		tail = trimPartialRune(tail)
+	}
 	from, to := int64(len(head)), size-int64(len(tail))
 	marker := fmt.Sprintf("\n[… juju cut bytes %d to %d of %d here; read them with job_output (jobId %q, stream %q, offset %d) …]\n",
 		from, to, size, id, stream, from)
