@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 
 	"github.com/jujutools/juju/sdk/abi"
@@ -205,18 +206,30 @@ func decode(contentType string, body []byte, isHTML bool) []byte {
 // charsetOf is the body's encoding when it is not UTF-8; nil for UTF-8.
 // HTML follows the WHATWG rules (byte-order mark, Content-Type, <meta>),
 // except that an undeclared body that is valid UTF-8 is read as UTF-8;
-// other text follows its Content-Type's charset, else UTF-8.
+// other text follows its byte-order mark, as the WHATWG's decode does
+// whatever the Content-Type says (a UTF-16 file served as text/plain, or
+// as UTF-8 as code hosts serve raw files, came back as a NUL escape after
+// every character), then its Content-Type's charset, else UTF-8.
 func charsetOf(contentType string, body []byte, isHTML bool) encoding.Encoding {
 	var e encoding.Encoding
 	var name string
-	if isHTML {
+	switch {
+	case isHTML:
 		var certain bool
 		e, name, certain = charset.DetermineEncoding(body, contentType)
 		if !certain && utf8.Valid(body) {
 			return nil
 		}
-	} else if _, params, err := mime.ParseMediaType(contentType); err == nil && params["charset"] != "" {
-		e, name = charset.Lookup(params["charset"])
+	case bytes.HasPrefix(body, []byte("\uFEFF")):
+		return nil
+	case bytes.HasPrefix(body, []byte{0xFF, 0xFE}):
+		return unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM)
+	case bytes.HasPrefix(body, []byte{0xFE, 0xFF}):
+		return unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM)
+	default:
+		if _, params, err := mime.ParseMediaType(contentType); err == nil && params["charset"] != "" {
+			e, name = charset.Lookup(params["charset"])
+		}
 	}
 	if e == nil || name == "utf-8" {
 		return nil

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -14,11 +15,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf16"
 
 	"github.com/jujutools/juju/sdk/abi"
 )
@@ -569,6 +572,36 @@ func TestUndecodedBodiesAreBinary(t *testing.T) {
 		res, body, aerr := f.call(t, abi.FetchRequest{URL: s.URL + path})
 		if aerr != nil || res.Kind == abi.FetchKindBinary || body != want || res.Note != "" {
 			t.Errorf("%s: %v kind %s note %q body %q", path, aerr, res.Kind, res.Note, body)
+		}
+	}
+}
+
+// A byte-order mark decides the encoding of text other than HTML too,
+// whatever its Content-Type says: a UTF-16 file served as text/plain, or
+// as UTF-8 (as code hosts serve raw files), is read as UTF-16.
+func TestTextByteOrderMarkDecides(t *testing.T) {
+	encode16 := func(order binary.AppendByteOrder, bom []byte, s string) []byte {
+		for _, u := range utf16.Encode([]rune(s)) {
+			bom = order.AppendUint16(bom, u)
+		}
+		return bom
+	}
+	bodies := map[string][]byte{
+		"/le":       encode16(binary.LittleEndian, []byte{0xFF, 0xFE}, "héllo\nwörld\n"),
+		"/be":       encode16(binary.BigEndian, []byte{0xFE, 0xFF}, "héllo\nwörld\n"),
+		"/utf8-bom": []byte("\uFEFFhéllo\nwörld\n"),
+	}
+	s := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", r.URL.Query().Get("type"))
+		w.Write(bodies[r.URL.Path])
+	}))
+	f := testFetcher(s, s.hostport())
+	for path := range bodies {
+		for _, ct := range []string{"text/plain", "text/plain; charset=utf-8", "application/json", "text/plain; charset=iso-8859-1", ""} {
+			res, body, aerr := f.call(t, abi.FetchRequest{URL: s.URL + path + "?type=" + url.QueryEscape(ct)})
+			if aerr != nil || res.Kind != abi.FetchKindText || body != "héllo\nwörld\n" {
+				t.Errorf("%s as %q: %v kind %s note %q body %q", path, ct, aerr, res.Kind, res.Note, body)
+			}
 		}
 	}
 }
