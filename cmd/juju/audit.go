@@ -238,9 +238,14 @@ func droppedWords(d *audit.DroppedFetches) string {
 	return s
 }
 
-// shortURL is a URL as the owner's terminal shows it: escaped, at most n
-// characters.
+// shortURL is a URL as the owner's terminal shows it: escaped, the
+// record's masks of credentials (audit.MaskURL) kept as they are, at most
+// n characters.
 func shortURL(u string, n int) string {
-	shown, _ := visible.Clip(visible.String(u), n)
+	parts := strings.Split(u, visible.SecretMark)
+	for i, p := range parts {
+		parts[i] = visible.String(p)
+	}
+	shown, _ := visible.Clip(strings.Join(parts, visible.SecretMark), n)
 	return shown
 }

@@ -3,8 +3,12 @@ package audit
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"net/url"
 	"slices"
+	"strings"
 
+	"github.com/jujutools/juju/internal/visible"
+	"github.com/jujutools/juju/sandbox"
 	"github.com/jujutools/juju/sdk/abi"
 )
 
@@ -33,14 +37,77 @@ type Whole struct {
 // its FetchesDropped.
 const MaxFetches = 16
 
-// NewFetch is a fetch as the record keeps it: each URL whole up to max
-// bytes (the longest the fetch function sends), else cut there with its
-// length and hash.
+// NewFetch is a fetch as the record keeps it: each URL with its
+// credentials masked (MaskURL), whole up to max bytes (the longest the
+// fetch function sends), else cut there with its length and hash.
 func NewFetch(url, finalURL string, status int, outcome string, max int) Fetch {
 	f := Fetch{Status: status, Outcome: outcome}
-	f.URL, f.URLWhole = cutURL(url, max)
-	f.FinalURL, f.FinalURLWhole = cutURL(finalURL, max)
+	f.URL, f.URLWhole = cutURL(MaskURL(url), max)
+	f.FinalURL, f.FinalURLWhole = cutURL(MaskURL(finalURL), max)
 	return f
+}
+
+// MaskURL is a URL with each credential in it, as the record's arguments
+// judge them (sandbox.SecretSpans: a URL's user, a token= or password=
+// in its query, a known service's token), written visible.SecretMark, so
+// that a fetch keeps no more of a URL than the arguments beside it do.
+// The rules are asked about the scheme and authority, each segment of
+// the path and each pair of the query apart, so a mask ends where its
+// piece does: the rest of a query after a token= is kept, as it may be
+// data a page was made to send out. A URL the rules judge a secret only
+// whole (a webhook's) keeps its scheme and host, the rest masked. A ⟨ already in
+// the URL is percent-encoded first (a URL's query may hold one as
+// written), so only a mask reads as one.
+func MaskURL(u string) string {
+	u = strings.ReplaceAll(u, "⟨", url.QueryEscape("⟨"))
+	whole := sandbox.SecretSpans(u)
+	if len(whole) == 0 {
+		return u
+	}
+	next := func(from int) int {
+		if j := strings.IndexAny(u[from:], "/?&;#"); j >= 0 {
+			return from + j
+		}
+		return len(u)
+	}
+	authority := 0
+	if i := strings.Index(u, "://"); i >= 0 {
+		authority = len(u)
+		if j := strings.IndexAny(u[i+3:], "/?#"); j >= 0 {
+			authority = i + 3 + j
+		}
+	}
+	var spans [][2]int
+	start, end := 0, authority
+	if end == 0 {
+		end = next(0)
+	}
+	for {
+		for _, s := range sandbox.SecretSpans(u[start:end]) {
+			spans = append(spans, [2]int{start + s[0], start + s[1]})
+		}
+		if end >= len(u) {
+			break
+		}
+		start = end + 1
+		end = next(start)
+	}
+	switch {
+	case len(spans) > 0:
+	case authority > 0 && authority < len(u):
+		spans = [][2]int{{authority, len(u)}}
+	default:
+		spans = whole
+	}
+	var b strings.Builder
+	at := 0
+	for _, s := range spans {
+		b.WriteString(u[at:s[0]])
+		b.WriteString(visible.SecretMark)
+		at = s[1]
+	}
+	b.WriteString(u[at:])
+	return b.String()
 }
 
 func cutURL(u string, max int) (string, *Whole) {
