@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/net/html/charset"
@@ -203,13 +205,20 @@ func decode(contentType string, body []byte, isHTML bool) []byte {
 	return bytes.TrimPrefix(body, []byte("\uFEFF"))
 }
 
+// xmlDeclaration matches an XML declaration naming an encoding, at the
+// start of a body. It is compiled on first use, not at every start.
+var xmlDeclaration = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^<\?xml[ \t\r\n][^>]*?\bencoding[ \t\r\n]*=[ \t\r\n]*["']([A-Za-z][A-Za-z0-9._-]*)["']`)
+})
+
 // charsetOf is the body's encoding when it is not UTF-8; nil for UTF-8.
 // HTML follows the WHATWG rules (byte-order mark, Content-Type, <meta>),
 // except that an undeclared body that is valid UTF-8 is read as UTF-8;
 // other text follows its byte-order mark, as the WHATWG's decode does
 // whatever the Content-Type says (a UTF-16 file served as text/plain, or
 // as UTF-8 as code hosts serve raw files, came back as a NUL escape after
-// every character), then its Content-Type's charset, else UTF-8.
+// every character), then its Content-Type's charset, then the encoding
+// an XML declaration names, else UTF-8.
 func charsetOf(contentType string, body []byte, isHTML bool) encoding.Encoding {
 	var e encoding.Encoding
 	var name string
@@ -227,8 +236,17 @@ func charsetOf(contentType string, body []byte, isHTML bool) encoding.Encoding {
 	case bytes.HasPrefix(body, []byte{0xFE, 0xFF}):
 		return unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM)
 	default:
-		if _, params, err := mime.ParseMediaType(contentType); err == nil && params["charset"] != "" {
-			e, name = charset.Lookup(params["charset"])
+		_, params, _ := mime.ParseMediaType(contentType)
+		if cs := params["charset"]; cs != "" {
+			e, name = charset.Lookup(cs)
+		} else if m := xmlDeclaration().FindSubmatch(body[:min(len(body), 1024)]); m != nil {
+			// An XML document declares its encoding in its first line (an
+			// application/xml document in ISO-8859-1 came back with U+FFFD
+			// for every accented letter); a document in bytes of 8 bits
+			// that declares UTF-16 is not, as the WHATWG reads a <meta>.
+			if e, name = charset.Lookup(string(m[1])); strings.HasPrefix(name, "utf-16") {
+				return nil
+			}
 		}
 	}
 	if e == nil || name == "utf-8" {

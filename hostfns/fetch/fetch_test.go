@@ -606,6 +606,30 @@ func TestTextByteOrderMarkDecides(t *testing.T) {
 	}
 }
 
+// An XML document without a charset in its Content-Type is decoded by
+// the encoding its declaration names (a feed in ISO-8859-1); a charset in
+// the Content-Type wins, and a declared UTF-16 in bytes of 8 bits is not
+// believed.
+func TestXMLDeclarationDecides(t *testing.T) {
+	latin1 := "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<title>caf\xe9</title>\n"
+	for _, c := range []struct{ ct, body, want string }{
+		{"application/xml", latin1, "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<title>café</title>\n"},
+		{"application/rss+xml", "<?xml version='1.0'\n encoding='windows-1252' ?><t>\x93q\x94</t>", "<?xml version='1.0'\n encoding='windows-1252' ?><t>“q”</t>"},
+		{"application/xml; charset=utf-8", "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><t>café</t>", "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><t>café</t>"},
+		{"text/xml", "<?xml version=\"1.0\" encoding=\"UTF-16\"?><t>café</t>", "<?xml version=\"1.0\" encoding=\"UTF-16\"?><t>café</t>"},
+		{"text/plain", "<p>encoding=\"ISO-8859-1\" café</p>", "<p>encoding=\"ISO-8859-1\" café</p>"},
+	} {
+		s := newServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", c.ct)
+			io.WriteString(w, c.body)
+		}))
+		res, body, aerr := testFetcher(s, s.hostport()).call(t, abi.FetchRequest{URL: s.URL + "/feed"})
+		if aerr != nil || res.Kind != abi.FetchKindText || body != c.want {
+			t.Errorf("%s %q: %v kind %s body %q", c.ct, c.body, aerr, res.Kind, body)
+		}
+	}
+}
+
 // A redirect carries no Referer: the page redirected from, its query
 // included (a token, a search), is not told to where the redirect leads,
 // as an open redirect on a benign site would otherwise pass it on.
