@@ -34,16 +34,19 @@ func startHungUp(t *testing.T) (r *rawSession, root, question string) {
 	return r, root, string(mustJSON(q["id"]))
 }
 
-// exitsSoon fails the test unless juju exits within 15 s.
-func exitsSoon(t *testing.T, r *rawSession) {
+// ranOnce reads the answer to the call startHungUp made, and fails the
+// test unless the command ran and juju then exited; what names how the
+// call was let run.
+func ranOnce(t *testing.T, r *rawSession, root, what string) {
 	t.Helper()
-	exited := make(chan error, 1)
-	go func() { exited <- r.cmd.Wait() }()
-	select {
-	case <-exited:
-	case <-time.After(15 * time.Second):
-		t.Fatal("juju did not exit within 15 s of its stdin ending and its calls answered")
+	got := r.recv(t, "the answer of the call "+what, 30*time.Second)
+	if s := string(mustJSON(got)); got["result"] == nil || strings.Contains(s, "APPROVAL") || strings.Contains(s, `"isError":true`) {
+		t.Fatalf("the call %s: %s", what, s)
 	}
+	if !exists(root, "ran") {
+		t.Fatalf("the command %s did not run", what)
+	}
+	r.waitExit(t, 15*time.Second, "juju did not exit within 15 s of its stdin ending and its calls answered")
 }
 
 // TestHangUpGivesTheQuestionToTheTerminal: a client that closes juju's
@@ -64,27 +67,13 @@ func TestHangUpGivesTheQuestionToTheTerminal(t *testing.T) {
 			t.Errorf("the approval came %v after the hang-up", d)
 		}
 		juju(t, r.home, root, "approvals", "approve", id)
-		got := r.recv(t, "the call's answer once approved", 30*time.Second)
-		if s := string(mustJSON(got)); got["result"] == nil || strings.Contains(s, "APPROVAL") || strings.Contains(s, `"isError":true`) {
-			t.Fatalf("the call approved in the terminal: %s", s)
-		}
-		if !exists(root, "ran") {
-			t.Fatal("the approved command did not run")
-		}
-		exitsSoon(t, r)
+		ranOnce(t, r, root, "approved in the terminal")
 	})
 	t.Run("answered_then_hung_up", func(t *testing.T) {
 		r, root, q := startHungUp(t)
 		io.WriteString(r.in, `{"jsonrpc":"2.0","id":`+q+`,"result":{"action":"accept","content":{"approve":true}}}`+"\n")
 		r.in.Close()
-		got := r.recv(t, "the call's answer", 30*time.Second)
-		if s := string(mustJSON(got)); got["result"] == nil || strings.Contains(s, "APPROVAL") || strings.Contains(s, `"isError":true`) {
-			t.Fatalf("the call the client approved before it hung up: %s", s)
-		}
-		if !exists(root, "ran") {
-			t.Fatal("the command the client approved did not run")
-		}
-		exitsSoon(t, r)
+		ranOnce(t, r, root, "the client approved before it hung up")
 	})
 }
 

@@ -42,13 +42,7 @@ func TestRequestCarryingAResultIsRefused(t *testing.T) {
 	}
 	// The input ends; juju ends with it.
 	r.in.Close()
-	done := make(chan error, 1)
-	go func() { done <- r.cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("juju did not stop after its input ended")
-	}
+	r.waitExit(t, 10*time.Second, "juju did not stop after its input ended")
 }
 
 // A client that sends pings and never reads its answers holds a bounded

@@ -148,6 +148,18 @@ func startRawHome(t *testing.T, home, root string, stderr io.Writer, args ...str
 	return &rawSession{in: in, out: sc, cmd: cmd, home: home}
 }
 
+// waitExit fails the test with msg unless juju exits within d.
+func (r *rawSession) waitExit(t *testing.T, d time.Duration, msg string) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- r.cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatal(msg)
+	}
+}
+
 func (r *rawSession) send(t *testing.T, line string) map[string]any {
 	t.Helper()
 	if _, err := io.WriteString(r.in, line+"\n"); err != nil {
@@ -349,13 +361,7 @@ func TestCancelledCallStops(t *testing.T) {
 		t.Fatalf("the next answer, after the cancellation: %s (the cancelled call is not answered)", mustJSON(m))
 	}
 	r.in.Close()
-	done := make(chan error, 1)
-	go func() { done <- r.cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("juju did not end with its input: it still waits to answer the cancelled call")
-	}
+	r.waitExit(t, 10*time.Second, "juju did not end with its input: it still waits to answer the cancelled call")
 	if r.out.Scan() {
 		t.Fatalf("an answer after the input ended: %s", r.out.Text())
 	}
