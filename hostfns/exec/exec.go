@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	osexec "os/exec"
@@ -74,7 +75,8 @@ type Options struct {
 	Files []string
 	// HiddenFiles are files outside the roots a confined command cannot
 	// read (juju serve's --token-file): each is covered for every command
-	// while it exists (sandbox.Policy.HiddenFiles).
+	// while it exists (sandbox.Policy.HiddenFiles), as is the socket of
+	// the ssh agent Env names (agentSockets).
 	HiddenFiles []string
 	// Programs are juju's own executables, which it runs outside any
 	// sandbox (juju itself, its sandbox helper): where one lies inside a
@@ -126,7 +128,8 @@ type Manager struct {
 	// hidden are the session's runtime folders a confined command finds
 	// empty (runtimeFolders).
 	hidden []string
-	// hiddenFiles are Options.HiddenFiles, resolved (resolveFiles).
+	// hiddenFiles are Options.HiddenFiles and the agent's socket,
+	// resolved (resolveFiles).
 	hiddenFiles []string
 
 	// alive is the read end of a pipe whose write end (aliveW) only juju
@@ -216,7 +219,7 @@ func New(p *policy.Policy, opts Options) *Manager {
 	m.hidden = runtimeFolders(opts.Env, append(append(append(roots, m.caches...), opts.Private...), ownPaths(own)...))
 	keepOwn := append(append(append(append([]string(nil), roots...), m.caches...), m.hidden...), ownPaths(opts.Programs)...)
 	m.hidden = append(m.hidden, ownFolders(opts.Private, keepOwn)...)
-	m.hiddenFiles = resolveFiles(opts.HiddenFiles)
+	m.hiddenFiles = resolveFiles(append(append([]string(nil), opts.HiddenFiles...), agentSockets(opts.Env)...))
 	for _, d := range m.guard.unguarded {
 		m.log.Warn("a folder of juju's inside a workspace root is reached through a link, which a confined command could point elsewhere; keep juju's folders outside the roots (JUJU_HOME)", "folder", d)
 	}
@@ -397,16 +400,37 @@ func (m *Manager) sandboxPolicy(network, lifeline bool) sandbox.Policy {
 }
 
 // hiddenFiles returns the files of files that a sandbox can cover now:
-// those that exist, not in /tmp or a hidden folder (covered already:
-// bubblewrap would find no file there to bind onto). It looks for each
-// command, as the file may be made after juju starts.
+// those that exist, regular files or sockets, not in /tmp or a hidden
+// folder (covered already: bubblewrap would find no file there to bind
+// onto). It looks for each command, as the file may be made after juju
+// starts (an agent started later).
 func hiddenFiles(files, hidden []string) []string {
 	var out []string
 	for _, f := range files {
-		if fi, err := os.Lstat(f); err != nil || !fi.Mode().IsRegular() || policy.Within(f, "/tmp") || slices.ContainsFunc(hidden, func(d string) bool { return policy.Within(f, d) }) {
+		if fi, err := os.Lstat(f); err != nil || !fi.Mode().IsRegular() && fi.Mode().Type() != fs.ModeSocket || policy.Within(f, "/tmp") || slices.ContainsFunc(hidden, func(d string) bool { return policy.Within(f, d) }) {
 			continue
 		}
 		out = append(out, f)
+	}
+	return out
+}
+
+// agentSockets are the sockets of the owner's agents that env names: the
+// ssh agent's (SSH_AUTH_SOCK). Through it a confined command lists the
+// owner's keys, signs with them (a commit, a login challenge: with the
+// network, it logs in as the owner) and removes them from the agent, all
+// outside the sandbox. Commands never get the variable (Scrub), but the
+// socket often lies where a command finds it anyway: a well-known place
+// (~/.1password/agent.sock, ~/.ssh/agent.sock) or the IdentityAgent of
+// the owner's ~/.ssh/config, which the sandbox lets it read. One in /tmp
+// (ssh -A, a login's ssh-agent) or the session's runtime folder (gpg's,
+// gnome-keyring's, systemd's) is covered with its folder already.
+func agentSockets(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "SSH_AUTH_SOCK="); ok && filepath.IsAbs(v) {
+			out = append(out, v)
+		}
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -185,5 +186,31 @@ func TestHiddenFiles(t *testing.T) {
 	os.WriteFile(later, []byte("t"), 0o600)
 	if got, want := hiddenFiles(files, []string{hidden}), []string{secret, later}; !slices.Equal(got, want) {
 		t.Errorf("covered %q once made, want %q", got, want)
+	}
+}
+
+// The ssh agent's socket that the environment names is covered like a
+// file, while it exists; one named by a relative path, or by another
+// variable, is not.
+func TestHiddenFilesCoverTheAgentSocket(t *testing.T) {
+	base, err := os.MkdirTemp("/var/tmp", "juju-agent-socket-")
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	sock, other := filepath.Join(base, "agent.sock"), filepath.Join(base, "other.sock")
+	files := resolveFiles(agentSockets([]string{"SSH_AUTH_SOCK=" + sock, "SSH_AUTH_SOCK=rel.sock", "OTHER_SOCK=" + other, "HOME=" + base}))
+	if got := hiddenFiles(files, nil); len(got) != 0 {
+		t.Errorf("covered %q before the agent started", got)
+	}
+	for _, p := range []string{sock, other} {
+		ln, err := net.Listen("unix", p)
+		if err != nil {
+			t.Skip(err)
+		}
+		t.Cleanup(func() { ln.Close() })
+	}
+	if got, want := hiddenFiles(files, nil), []string{sock}; !slices.Equal(got, want) {
+		t.Errorf("covered %q, want %q", got, want)
 	}
 }
