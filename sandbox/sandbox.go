@@ -50,10 +50,10 @@ type Policy struct {
 	// HiddenFiles lists files the command cannot read, each covered with
 	// /dev/null on a read-only, nodev mount (so opening it is refused):
 	// juju serve's --token-file, which would let a command call juju as
-	// the owner, and the owner's ssh agent's socket (so connecting to it
-	// is refused), which would let it use the owner's keys. Each must
-	// exist and lie outside /tmp and Hidden, where there is nothing to
-	// cover. Linux only.
+	// the owner, and the sockets of the owner's ssh agent and gpg-agent
+	// (so connecting is refused), which would let it use the owner's
+	// keys. Each must exist and lie outside /tmp and Hidden, where there
+	// is nothing to cover. Linux only.
 	HiddenFiles []string
 	// Network allows the network; it is denied otherwise.
 	Network bool

@@ -16,8 +16,26 @@ import (
 // SSH_AUTH_SOCK, but such a path is well known, or in ~/.ssh/config.
 func TestSandboxReachesNoSSHAgent(t *testing.T) {
 	needSandbox(t)
-	home := outside(t)
-	sock := filepath.Join(home, ".1password", "agent.sock")
+	sock := filepath.Join(outside(t), ".1password", "agent.sock")
+	t.Setenv("SSH_AUTH_SOCK", sock)
+	checkAgentCovered(t, sock)
+}
+
+// Nor is gpg-agent's socket in gpg's home folder, where gpg puts it on a
+// system without a session runtime folder: through it, once the owner had
+// used the key, a confined command decrypted the owner's files.
+func TestSandboxReachesNoGPGAgent(t *testing.T) {
+	needSandbox(t)
+	gnupg := filepath.Join(outside(t), ".gnupg")
+	t.Setenv("GNUPGHOME", gnupg)
+	checkAgentCovered(t, filepath.Join(gnupg, "S.gpg-agent"))
+}
+
+// checkAgentCovered listens on sock, an agent's, and checks that confined
+// commands find /dev/null's device there, whose node no one can connect
+// to, with the network denied and allowed.
+func checkAgentCovered(t *testing.T, sock string) {
+	t.Helper()
 	if err := os.Mkdir(filepath.Dir(sock), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -26,9 +44,6 @@ func TestSandboxReachesNoSSHAgent(t *testing.T) {
 		t.Skip(err)
 	}
 	t.Cleanup(func() { ln.Close() })
-	// Under the cover the path is /dev/null's device, which no one can
-	// connect to.
-	t.Setenv("SSH_AUTH_SOCK", sock)
 	root := workspace(t, map[string]string{"src/a.go": "package a\n"})
 	s := start(t, root, "--mode", "trusted", "--sandbox", "require")
 	script := "test -S " + sock + " && echo socket; test -e " + sock + " && echo present; echo done"
@@ -39,7 +54,7 @@ func TestSandboxReachesNoSSHAgent(t *testing.T) {
 			t.Fatalf("the command did not run confined: sandbox %q (%q)", mech, got)
 		}
 		if strings.Contains(got, "socket") || !strings.Contains(got, "present") {
-			t.Fatalf("a confined command (network %v) finds the ssh agent's socket as it is, or not at all: %q", network, got)
+			t.Fatalf("a confined command (network %v) finds the agent's socket as it is, or not at all: %q", network, got)
 		}
 	}
 }

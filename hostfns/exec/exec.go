@@ -75,8 +75,8 @@ type Options struct {
 	Files []string
 	// HiddenFiles are files outside the roots a confined command cannot
 	// read (juju serve's --token-file): each is covered for every command
-	// while it exists (sandbox.Policy.HiddenFiles), as is the socket of
-	// the ssh agent Env names (agentSockets).
+	// while it exists (sandbox.Policy.HiddenFiles), as are the sockets of
+	// the ssh agent and gpg-agent Env names or places (agentSockets).
 	HiddenFiles []string
 	// Programs are juju's own executables, which it runs outside any
 	// sandbox (juju itself, its sandbox helper): where one lies inside a
@@ -128,7 +128,7 @@ type Manager struct {
 	// hidden are the session's runtime folders a confined command finds
 	// empty (runtimeFolders).
 	hidden []string
-	// hiddenFiles are Options.HiddenFiles and the agent's socket,
+	// hiddenFiles are Options.HiddenFiles and the agents' sockets,
 	// resolved (resolveFiles).
 	hiddenFiles []string
 
@@ -415,21 +415,44 @@ func hiddenFiles(files, hidden []string) []string {
 	return out
 }
 
-// agentSockets are the sockets of the owner's agents that env names: the
-// ssh agent's (SSH_AUTH_SOCK). Through it a confined command lists the
-// owner's keys, signs with them (a commit, a login challenge: with the
-// network, it logs in as the owner) and removes them from the agent, all
-// outside the sandbox. Commands never get the variable (Scrub), but the
-// socket often lies where a command finds it anyway: a well-known place
-// (~/.1password/agent.sock, ~/.ssh/agent.sock) or the IdentityAgent of
-// the owner's ~/.ssh/config, which the sandbox lets it read. One in /tmp
-// (ssh -A, a login's ssh-agent) or the session's runtime folder (gpg's,
-// gnome-keyring's, systemd's) is covered with its folder already.
+// agentSockets are the sockets of the owner's agents that env names or
+// places: the ssh agent's (SSH_AUTH_SOCK), and gpg-agent's and its smart
+// card daemon's in gpg's home folder (GNUPGHOME, else ~/.gnupg), where
+// gpg puts them on a system without a session runtime folder. Through the
+// ssh agent a confined command lists the owner's keys, signs with them (a
+// commit, a login challenge: with the network, it logs in as the owner)
+// and removes them from the agent; through gpg-agent, whose cache holds a
+// key's passphrase once the owner used it, it decrypts the owner's files
+// (a password store) — all outside the sandbox. Commands never get
+// SSH_AUTH_SOCK (Scrub), but the socket often lies where a command finds
+// it anyway: a well-known place (~/.1password/agent.sock,
+// ~/.ssh/agent.sock) or the IdentityAgent of the owner's ~/.ssh/config,
+// which the sandbox lets it read. One in /tmp (ssh -A, a login's
+// ssh-agent) or the session's runtime folder (gpg's own there, gnome-
+// keyring's, systemd's) is covered with its folder already. gpg's key box
+// daemon (public keys) and its network daemon are left alone.
 func agentSockets(env []string) []string {
 	var out []string
+	var home, gnupg string
 	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "SSH_AUTH_SOCK="); ok && filepath.IsAbs(v) {
-			out = append(out, v)
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "SSH_AUTH_SOCK":
+			if filepath.IsAbs(v) {
+				out = append(out, v)
+			}
+		case "GNUPGHOME":
+			gnupg = v
+		case "HOME":
+			home = v
+		}
+	}
+	if gnupg == "" && home != "" {
+		gnupg = filepath.Join(home, ".gnupg")
+	}
+	if filepath.IsAbs(gnupg) {
+		for _, name := range []string{"S.gpg-agent", "S.gpg-agent.ssh", "S.gpg-agent.extra", "S.gpg-agent.browser", "S.scdaemon"} {
+			out = append(out, filepath.Join(gnupg, name))
 		}
 	}
 	return out

@@ -189,28 +189,41 @@ func TestHiddenFiles(t *testing.T) {
 	}
 }
 
-// The ssh agent's socket that the environment names is covered like a
-// file, while it exists; one named by a relative path, or by another
-// variable, is not.
-func TestHiddenFilesCoverTheAgentSocket(t *testing.T) {
+// The agents' sockets are covered like files, while they exist: the one
+// SSH_AUTH_SOCK names, and gpg-agent's in GNUPGHOME, else in ~/.gnupg;
+// one named by a relative path, by another variable, or another of gpg's
+// (its key box), is not.
+func TestHiddenFilesCoverTheAgentSockets(t *testing.T) {
 	base, err := os.MkdirTemp("/var/tmp", "juju-agent-socket-")
 	if err != nil {
 		t.Skip(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(base) })
-	sock, other := filepath.Join(base, "agent.sock"), filepath.Join(base, "other.sock")
-	files := resolveFiles(agentSockets([]string{"SSH_AUTH_SOCK=" + sock, "SSH_AUTH_SOCK=rel.sock", "OTHER_SOCK=" + other, "HOME=" + base}))
-	if got := hiddenFiles(files, nil); len(got) != 0 {
-		t.Errorf("covered %q before the agent started", got)
+	gnupg := filepath.Join(base, "gnupg")
+	os.Mkdir(gnupg, 0o700)
+	os.Mkdir(filepath.Join(base, ".gnupg"), 0o700)
+	ssh, gpg, scd, other, keybox := filepath.Join(base, "agent.sock"), filepath.Join(gnupg, "S.gpg-agent"), filepath.Join(base, ".gnupg", "S.scdaemon"), filepath.Join(base, "other.sock"), filepath.Join(gnupg, "S.keyboxd")
+	env := []string{"SSH_AUTH_SOCK=" + ssh, "SSH_AUTH_SOCK=rel.sock", "OTHER_SOCK=" + other, "GNUPGHOME=" + gnupg, "HOME=" + base}
+	if got := hiddenFiles(resolveFiles(agentSockets(env)), nil); len(got) != 0 {
+		t.Errorf("covered %q before the agents started", got)
 	}
-	for _, p := range []string{sock, other} {
+	for _, p := range []string{ssh, gpg, scd, other, keybox} {
 		ln, err := net.Listen("unix", p)
 		if err != nil {
 			t.Skip(err)
 		}
 		t.Cleanup(func() { ln.Close() })
 	}
-	if got, want := hiddenFiles(files, nil), []string{sock}; !slices.Equal(got, want) {
-		t.Errorf("covered %q, want %q", got, want)
+	for _, c := range []struct {
+		env  []string
+		want []string
+	}{
+		{env, []string{ssh, gpg}},
+		{[]string{"HOME=" + base}, []string{scd}},
+	} {
+		files := resolveFiles(agentSockets(c.env))
+		if got := hiddenFiles(files, nil); !slices.Equal(got, c.want) {
+			t.Errorf("%q: covered %q, want %q", c.env, got, c.want)
+		}
 	}
 }
