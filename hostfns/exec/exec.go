@@ -416,21 +416,23 @@ func hiddenFiles(files, hidden []string) []string {
 }
 
 // agentSockets are the sockets of the owner's agents that env names or
-// places: the ssh agent's (SSH_AUTH_SOCK), and gpg-agent's and its smart
-// card daemon's in gpg's home folder (GNUPGHOME, else ~/.gnupg), where
-// gpg puts them on a system without a session runtime folder. Through the
-// ssh agent a confined command lists the owner's keys, signs with them (a
-// commit, a login challenge: with the network, it logs in as the owner)
-// and removes them from the agent; through gpg-agent, whose cache holds a
-// key's passphrase once the owner used it, it decrypts the owner's files
-// (a password store) — all outside the sandbox. Commands never get
-// SSH_AUTH_SOCK (Scrub), but the socket often lies where a command finds
-// it anyway: a well-known place (~/.1password/agent.sock,
-// ~/.ssh/agent.sock) or the IdentityAgent of the owner's ~/.ssh/config,
-// which the sandbox lets it read. One in /tmp (ssh -A, a login's
-// ssh-agent) or the session's runtime folder (gpg's own there, gnome-
-// keyring's, systemd's) is covered with its folder already. gpg's key box
-// daemon (public keys) and its network daemon are left alone.
+// places: the ssh agent's (SSH_AUTH_SOCK), and those of gpg-agent, its
+// smart card daemon and its network daemon (dirmngr) in gpg's home folder
+// (GNUPGHOME, else ~/.gnupg), where gpg puts them on a system without a
+// session runtime folder. Through the ssh agent a confined command lists
+// the owner's keys, signs with them (a commit, a login challenge: with
+// the network, it logs in as the owner) and removes them from the agent;
+// through gpg-agent, whose cache holds a key's passphrase once the owner
+// used it, it decrypts the owner's files (a password store); through
+// dirmngr, which fetches keys for gpg, it has a URL of its choosing
+// fetched with the network denied (gpg --keyserver URL --recv-keys) — all
+// outside the sandbox. Commands never get SSH_AUTH_SOCK (Scrub), but the
+// socket often lies where a command finds it anyway: a well-known place
+// (~/.1password/agent.sock, ~/.ssh/agent.sock) or the IdentityAgent of
+// the owner's ~/.ssh/config, which the sandbox lets it read. One in /tmp
+// (ssh -A, a login's ssh-agent) or the session's runtime folder (gpg's
+// own there, gnome-keyring's, systemd's) is covered with its folder
+// already. gpg's key box daemon (public keys) is left alone.
 func agentSockets(env []string) []string {
 	var out []string
 	var home, gnupg string
@@ -451,7 +453,7 @@ func agentSockets(env []string) []string {
 		gnupg = filepath.Join(home, ".gnupg")
 	}
 	if filepath.IsAbs(gnupg) {
-		for _, name := range []string{"S.gpg-agent", "S.gpg-agent.ssh", "S.gpg-agent.extra", "S.gpg-agent.browser", "S.scdaemon"} {
+		for _, name := range []string{"S.gpg-agent", "S.gpg-agent.ssh", "S.gpg-agent.extra", "S.gpg-agent.browser", "S.scdaemon", "S.dirmngr"} {
 			out = append(out, filepath.Join(gnupg, name))
 		}
 	}

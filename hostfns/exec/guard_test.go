@@ -190,9 +190,9 @@ func TestHiddenFiles(t *testing.T) {
 }
 
 // The agents' sockets are covered like files, while they exist: the one
-// SSH_AUTH_SOCK names, and gpg-agent's in GNUPGHOME, else in ~/.gnupg;
-// one named by a relative path, by another variable, or another of gpg's
-// (its key box), is not.
+// SSH_AUTH_SOCK names, and gpg-agent's and dirmngr's in GNUPGHOME, else in
+// ~/.gnupg; one named by a relative path, by another variable, or another
+// of gpg's (its key box), is not.
 func TestHiddenFilesCoverTheAgentSockets(t *testing.T) {
 	base, err := os.MkdirTemp("/var/tmp", "juju-agent-socket-")
 	if err != nil {
@@ -202,12 +202,13 @@ func TestHiddenFilesCoverTheAgentSockets(t *testing.T) {
 	gnupg := filepath.Join(base, "gnupg")
 	os.Mkdir(gnupg, 0o700)
 	os.Mkdir(filepath.Join(base, ".gnupg"), 0o700)
-	ssh, gpg, scd, other, keybox := filepath.Join(base, "agent.sock"), filepath.Join(gnupg, "S.gpg-agent"), filepath.Join(base, ".gnupg", "S.scdaemon"), filepath.Join(base, "other.sock"), filepath.Join(gnupg, "S.keyboxd")
+	ssh, gpg, dirmngr, scd := filepath.Join(base, "agent.sock"), filepath.Join(gnupg, "S.gpg-agent"), filepath.Join(gnupg, "S.dirmngr"), filepath.Join(base, ".gnupg", "S.scdaemon")
+	other, keybox := filepath.Join(base, "other.sock"), filepath.Join(gnupg, "S.keyboxd")
 	env := []string{"SSH_AUTH_SOCK=" + ssh, "SSH_AUTH_SOCK=rel.sock", "OTHER_SOCK=" + other, "GNUPGHOME=" + gnupg, "HOME=" + base}
 	if got := hiddenFiles(resolveFiles(agentSockets(env)), nil); len(got) != 0 {
 		t.Errorf("covered %q before the agents started", got)
 	}
-	for _, p := range []string{ssh, gpg, scd, other, keybox} {
+	for _, p := range []string{ssh, gpg, dirmngr, scd, other, keybox} {
 		ln, err := net.Listen("unix", p)
 		if err != nil {
 			t.Skip(err)
@@ -218,7 +219,7 @@ func TestHiddenFilesCoverTheAgentSockets(t *testing.T) {
 		env  []string
 		want []string
 	}{
-		{env, []string{ssh, gpg}},
+		{env, []string{ssh, gpg, dirmngr}},
 		{[]string{"HOME=" + base}, []string{scd}},
 	} {
 		files := resolveFiles(agentSockets(c.env))
