@@ -15,10 +15,16 @@ type Bubblewrap struct {
 // Args builds the bwrap command line that runs argv in cwd under p, in
 // this order (bwrap applies its binds in order, a later one on top):
 //
-//   - the whole file system read-only, a fresh /dev and /proc, a private
-//     tmpfs on /tmp (and keep, a file under /tmp that must stay visible —
-//     the juju helper when juju runs from a temporary folder — or ""),
-//     and one on each Hidden folder;
+//   - the whole file system read-only, a fresh /dev and /proc with
+//     /proc/sys read-only, a private tmpfs on /tmp (and keep, a file
+//     under /tmp that must stay visible — the juju helper when juju runs
+//     from a temporary folder — or ""), and one on each Hidden folder.
+//     The kernel lets the machine's root user write its settings with no
+//     capability at all: juju run as root gave a command, root in its
+//     user namespace, kernel.core_pattern, a program the kernel runs as
+//     root on the next crash, wherever Landlock did not refuse the write;
+//     bubblewrap covers /proc/sys only when it finds the folder itself
+//     writable, which it never is;
 //   - the Write folders bound writable over it;
 //   - the Pinned paths bound onto themselves, after the Write folder they
 //     are in: still writable, but each a mount point, which rename(2),
@@ -43,6 +49,7 @@ func (b Bubblewrap) Args(p Policy, cwd, keep string, argv []string) []string {
 		"--ro-bind", "/", "/",
 		"--dev", "/dev",
 		"--proc", "/proc",
+		"--ro-bind-try", "/proc/sys", "/proc/sys",
 		"--tmpfs", "/tmp",
 	}
 	if keep != "" && under(keep, "/tmp") {

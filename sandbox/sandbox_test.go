@@ -323,7 +323,7 @@ func TestBubblewrapArgs(t *testing.T) {
 	// The root's own bind pins it; /w/b, a Write folder inside it, is not
 	// bound again (outermost); .git is bound after the root and before
 	// what is read-only inside it, objects before objects/info.
-	want := "bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --ro-bind /tmp/x/juju /tmp/x/juju " +
+	want := "bwrap --ro-bind / / --dev /dev --proc /proc --ro-bind-try /proc/sys /proc/sys --tmpfs /tmp --ro-bind /tmp/x/juju /tmp/x/juju " +
 		"--bind-try /w /w " +
 		"--bind-try /w/.git /w/.git --bind-try /w/.git/objects /w/.git/objects " +
 		"--ro-bind-try /w/.git/config /w/.git/config --ro-bind-try /w/.git/hooks /w/.git/hooks --ro-bind-try /w/.git/objects/info /w/.git/objects/info " +
