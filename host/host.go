@@ -474,6 +474,15 @@ type Result struct {
 	Handed bool
 }
 
+// rootGone is the answer to every call once a root's folder was deleted or
+// moved away from its path (policy.Gone).
+func rootGone(r *policy.Root, moved bool) *abi.Error {
+	if moved {
+		return abi.Errorf(abi.NotFound, "the workspace root %s was moved away from its path while juju ran: juju works only in the folder it opened at start, and commands would run in whatever now stands at that path, so nothing was done. Ask the owner to move the folder back, or to restart juju (reconnect its MCP server) to work in the folder at that path", abi.Quote(r.Path))
+	}
+	return abi.Errorf(abi.NotFound, "the workspace root %s was deleted while juju ran, and juju works only in the folder it opened at start (a folder now at that path is a new one): nothing was done. Ask the owner to restart juju (reconnect its MCP server) to work in the folder at that path", abi.Quote(r.Path))
+}
+
 // Call runs one tool. The policy gate comes first: when the tool's tier
 // needs the owner's approval in this trust mode, the call waits for it
 // (see approve). Every call, run or refused, is audited.
@@ -486,8 +495,8 @@ func (h *Host) Call(ctx context.Context, req Request) (Result, error) {
 	caller := hostfns.Caller{Plugin: t.Plugin.Name(), Tool: req.Tool, Tier: t.Spec.Tier, Client: req.Client, Principal: req.Principal, Session: req.Session, CallID: newCallID(), Arrived: start}
 	var res *abi.CallResult
 	var appr *audit.Approval
-	if r := h.policy.Gone(); r != nil {
-		res = &abi.CallResult{Error: abi.Errorf(abi.NotFound, "the workspace root %s was deleted while juju ran, and juju works only in the folder it opened at start (a folder now at that path is a new one): nothing was done. Ask the owner to restart juju (reconnect its MCP server) to work in the folder at that path", abi.Quote(r.Path))}
+	if r, moved := h.policy.Gone(); r != nil {
+		res = &abi.CallResult{Error: rootGone(r, moved)}
 	} else if err := h.ws.Journal.Settled(ctx); err != nil {
 		// A crashed writer's change is settled before any call sees the
 		// workspace, the owner's question included: until then it may

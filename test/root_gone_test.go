@@ -59,3 +59,58 @@ func TestDeletedRootSaysRestart(t *testing.T) {
 		t.Errorf("read_file after a restart: %q", got)
 	}
 }
+
+// A root moved away while juju runs, with another folder made at its path
+// (the clone kept aside and cloned anew), split juju in two: file tools
+// read and wrote the folder juju opened, now at the other path, while
+// commands ran in the new folder at the root's path, so an edit the model
+// then tested was not in the folder the test ran in. Each call is now
+// NOT_FOUND naming the root and saying to move it back or restart
+// juju, and neither folder is written.
+func TestMovedRootSaysRestart(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "old\n"})
+	away := root + ".old"
+	t.Cleanup(func() { os.RemoveAll(away) })
+	home := gateHome(t, time.Second)
+	s := startGate(t, home, root, "trusted", "root-moved", nil)
+	if got := s.ok("read_file", map[string]any{"path": "a.txt"}); !strings.Contains(got, "old") {
+		t.Fatalf("read_file before: %q", got)
+	}
+	if err := os.Rename(root, away); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("new\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"read_file", map[string]any{"path": "a.txt"}},
+		{"write_file", map[string]any{"path": "b.txt", "content": "x\n"}},
+		{"run_command", map[string]any{"command": "touch ran.txt"}},
+	} {
+		msg := s.fail(c.tool, c.args, "NOT_FOUND")
+		if !strings.Contains(msg, "the workspace root \""+root+"\" was moved away from its path while juju ran") || !strings.Contains(msg, "restart juju") {
+			t.Errorf("%s: %s", c.tool, msg)
+		}
+	}
+	for _, p := range []string{filepath.Join(away, "b.txt"), filepath.Join(root, "b.txt"), filepath.Join(root, "ran.txt")} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s was made: %v", p, err)
+		}
+	}
+	// Moved back, the folder is served again.
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(away, root); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.ok("read_file", map[string]any{"path": "a.txt"}); !strings.Contains(got, "old") {
+		t.Errorf("read_file once moved back: %q", got)
+	}
+}

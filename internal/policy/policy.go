@@ -404,21 +404,34 @@ func (p *Policy) Roots() []*Root {
 }
 
 // Gone returns the first root whose folder was deleted since the policy
-// opened it, or nil. Every name juju resolves is resolved below the folder
-// it opened, so once that folder is deleted nothing resolves any more,
-// whatever stands at its path now (a folder deleted and cloned again): a
-// caller answers so rather than with the NOT_FOUND, empty listings and
-// partial searches that each lookup would give. One fstat per root.
-func (p *Policy) Gone() *Root {
+// opened it, or moved away from its path, and whether it was moved; nil
+// while every root's path names the folder opened. Every name juju
+// resolves is resolved below the folder it opened, so once that folder is
+// deleted nothing resolves any more, whatever stands at its path now (a
+// folder deleted and cloned again): a caller answers so rather than with
+// the NOT_FOUND, empty listings and partial searches that each lookup
+// would give. A folder moved away is still served, but commands, git,
+// ripgrep and language servers start in the root's path, where another
+// folder, or none, now stands: file tools and commands would each work in
+// a different folder. One fstat and one stat per root.
+func (p *Policy) Gone() (r *Root, moved bool) {
 	for _, r := range p.roots {
 		if r.dir == nil {
 			continue
 		}
-		if fi, err := r.dir.Stat(); err == nil && links(fi) == 0 {
-			return r
+		fi, err := r.dir.Stat()
+		if err != nil {
+			continue
+		}
+		if links(fi) == 0 {
+			return r, false
+		}
+		now, err := os.Stat(r.Real)
+		if errors.Is(err, fs.ErrNotExist) || err == nil && !SameFile(fi, now) {
+			return r, true
 		}
 	}
-	return nil
+	return nil, false
 }
 
 // Display returns the path the model sees for rel inside root: relative to
