@@ -97,5 +97,16 @@ func (s *server) search(ctx context.Context, req *abi.SearchRequest, _ []byte) (
 	if !r.Info.IsDir() && !r.Info.Mode().IsRegular() {
 		return nil, nil, abi.Errorf(abi.InvalidArgument, "%q is neither a folder nor a file; search a folder or a file", r.Display)
 	}
+	if policy.MultiLinked(r.Info) {
+		// A hard link to a private key named as the path is SECRET_DENIED,
+		// as every other tool answers it, whatever the pattern: the
+		// silence of admit is for the files of a folder searched.
+		f, _, aerr := s.pol.OpenRead(r)
+		if aerr == nil {
+			f.Close()
+		} else if aerr.Code == abi.SecretDenied {
+			return nil, nil, aerr
+		}
+	}
 	return s.run(ctx, req, r)
 }

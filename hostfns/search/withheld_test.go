@@ -88,3 +88,27 @@ func TestWithheldContentSaysNothing(t *testing.T) {
 		}
 	}
 }
+
+// A private key hard-linked under an innocent name, named as the path to
+// search, is SECRET_DENIED whatever the pattern, as read_file and every
+// other tool answer it: it said "no matches", which told the model the
+// file lacked what it holds. A file of two links that holds no key is
+// searched.
+func TestLinkedKeyAsThePathIsSecretDenied(t *testing.T) {
+	p := withheldHome(t)
+	if err := os.Link(filepath.Join(p.Roots()[0].Path, "notes.txt"), filepath.Join(p.Roots()[0].Path, "notes2.txt")); err != nil {
+		t.Fatal(err)
+	}
+	for engine, opts := range engines(t) {
+		for _, pattern := range []string{"TOKEN_4f9a", "TOKEN_0000"} {
+			res := call(t, p, opts, abi.SearchRequest{Pattern: pattern, Path: "innocent.txt"})
+			if res.Error == nil || res.Error.Code != abi.SecretDenied {
+				t.Errorf("%s %q in innocent.txt: %+v, want SECRET_DENIED", engine, pattern, res)
+			}
+		}
+		res := call(t, p, opts, abi.SearchRequest{Pattern: "needle", Path: "notes2.txt"})
+		if res.Error != nil || len(res.Files) != 1 {
+			t.Errorf("%s needle in notes2.txt: %+v, want its line", engine, res)
+		}
+	}
+}
