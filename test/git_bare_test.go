@@ -48,6 +48,8 @@ func TestGitBareRootKeepsItsConfigSecret(t *testing.T) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
+	// A reflog (core.logAllRefUpdates) with a fetch's command line.
+	write(t, root, "logs/HEAD", "0 1 O <o@e> 1 +0000\tfetch https://user:BARETOKEN@example.com/x\n")
 	for _, engine := range []string{"ripgrep", "juju"} {
 		t.Run(engine, func(t *testing.T) {
 			if engine == "juju" {
@@ -56,10 +58,11 @@ func TestGitBareRootKeepsItsConfigSecret(t *testing.T) {
 			s := start(t, root, "--mode", "trusted")
 			s.fail("read_file", map[string]any{"path": "config"}, "SECRET_DENIED")
 			s.fail("read_file", map[string]any{"path": "CONFIG"}, "SECRET_DENIED")
+			s.fail("read_file", map[string]any{"path": "logs/HEAD"}, "SECRET_DENIED")
 			if res := s.call("search_code", map[string]any{"pattern": "BARETOKEN"}); strings.Contains(text(res), "example.com") {
 				t.Errorf("search_code shows the bare root's config:\n%s", text(res))
 			}
-			if got := s.ok("glob_files", map[string]any{"pattern": "**"}); strings.Contains(got, "config") || !strings.Contains(got, "HEAD") {
+			if got := s.ok("glob_files", map[string]any{"pattern": "**"}); strings.Contains(got, "config") || strings.Contains(got, "logs") || !strings.Contains(got, "HEAD") {
 				t.Errorf("glob_files:\n%s", got)
 			}
 		})

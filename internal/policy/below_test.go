@@ -21,9 +21,9 @@ func TestGlobsBelow(t *testing.T) {
 		{"/home/me/.aws", []string{"accessTokens.json", "credentials", "msal_token_cache.*"}},
 		{"/home/me/.ssh", []string{"**"}},
 		{"/home/me/.ssh/keys", []string{"**"}},
-		{"/srv/repo/.git", []string{"**/COMMIT_EDITMSG", "**/config", "**/config.worktree", "**/lfs", "**/objects", "**/rebase-apply", "**/rebase-merge/patch", "**/rr-cache",
-			"config", "config.worktree", "lfs", "objects"}}, // **/*.git/config: .git is *.git
-		{"/srv/mirror.git", []string{"config", "config.worktree", "lfs", "objects"}},
+		{"/srv/repo/.git", []string{"**/COMMIT_EDITMSG", "**/config", "**/config.worktree", "**/lfs", "**/logs", "**/objects", "**/rebase-apply", "**/rebase-merge/patch", "**/rr-cache",
+			"config", "config.worktree", "lfs", "logs", "objects"}}, // **/*.git/config: .git is *.git
+		{"/srv/mirror.git", []string{"config", "config.worktree", "lfs", "logs", "objects"}},
 	} {
 		globs := append(DefaultSecrets(), "**/.aws/accessTokens.json", "**/.aws/msal_token_cache.*")
 		got := GlobsBelow(globs, c.dir)

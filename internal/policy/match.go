@@ -55,6 +55,10 @@ var defaultSecrets = []string{
 	"**/.git/**/objects", "**/.git/**/lfs", "**/.git/**/rr-cache",
 	"**/.git/**/rebase-apply", "**/.git/**/rebase-merge/patch", "**/.git/**/COMMIT_EDITMSG",
 	"**/*.git/objects", "**/*.git/lfs",
+	// A reflog keeps each update's message as git wrote it, and git pull
+	// writes its command line there: "pull https://user:TOKEN@host/…",
+	// a remote's password as .git/config holds it.
+	"**/.git/**/logs", "**/*.git/logs",
 }
 
 // globSet matches root-relative, slash-separated paths against a list of

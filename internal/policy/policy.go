@@ -664,7 +664,7 @@ func bareSecret(rel string, whole bool) bool {
 	if nested && !whole {
 		return false
 	}
-	for _, n := range []string{"config", "config.worktree", "objects", "lfs"} {
+	for _, n := range []string{"config", "config.worktree", "objects", "lfs", "logs"} {
 		if strings.EqualFold(first, n) {
 			return true
 		}

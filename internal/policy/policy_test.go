@@ -500,7 +500,9 @@ func TestSecretList(t *testing.T) {
 		{".git/lfs/objects/ab/cd/abcd", true}, {"mirror.git/lfs/objects/ab/cd/abcd", true}, {".git/rr-cache/ab/preimage", true},
 		{".git/rebase-merge/patch", true}, {".git/rebase-apply/0001", true}, {".git/rebase-apply/patch", true},
 		{".git/worktrees/w/rebase-merge/patch", true}, {".git/COMMIT_EDITMSG", true}, {".git/worktrees/w/COMMIT_EDITMSG", true},
-		{".git/rebase-merge/done", false}, {".git/rebase-merge/git-rebase-todo", false}, {".git/logs/HEAD", false},
+		{".git/rebase-merge/done", false}, {".git/rebase-merge/git-rebase-todo", false}, {".git/logs/HEAD", true}, {".git/logs/refs/heads/main", true},
+		{"sub/.git/modules/m/logs/HEAD", true}, {".git/worktrees/w/logs/HEAD", true}, {"mirror.git/logs/HEAD", true},
+		{"logs/app.log", false}, {"src/logs", false},
 		{".env~", true}, {"a/#.env#", true}, {"..env.swp", true}, {"..env.swo", true}, {"tls/server.key.orig", true},
 		{"credentials.json.bak", true}, {".aws/credentials~", true}, {".netrc.save", true}, {".git/config.orig", true},
 		{".ENV.OLD", true}, {".env.orig~", true}, {".ssh.bak/known_hosts", true},
@@ -563,6 +565,30 @@ func TestRootInsidePrivate(t *testing.T) {
 	for _, path := range []string{".", "x"} {
 		if _, e := p.Resolve(path); e == nil || e.Code != abi.SecretDenied {
 			t.Errorf("Resolve(%q) = %v, want SECRET_DENIED", path, e)
+		}
+	}
+}
+
+// A root that is a bare repository, under a name that is not *.git, keeps
+// its reflogs secret as a clone's .git/logs is: git writes a pull's or a
+// fetch's command line there, a remote's password with it.
+func TestBareRootKeepsItsReflogSecret(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "proj")
+	for _, d := range []string{"objects", "refs", "logs/refs/heads"} {
+		mustDo(t, os.MkdirAll(filepath.Join(root, d), 0o755))
+	}
+	mustDo(t, os.WriteFile(filepath.Join(root, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+	p, err := New(Config{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, c := range []struct {
+		rel    string
+		secret bool
+	}{{"logs", true}, {"logs/HEAD", true}, {"LOGS/refs/heads/main", true}, {"HEAD", false}, {"refs/heads/main", false}} {
+		if got := p.Check(p.Roots()[0], c.rel) != nil; got != c.secret {
+			t.Errorf("Check(%q) refused %v, want %v", c.rel, got, c.secret)
 		}
 	}
 }
