@@ -3,6 +3,7 @@ package test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -53,4 +54,56 @@ func TestBareRepositoryHooksAreNotWritable(t *testing.T) {
 	}
 	// The rest of the repository is a file like others.
 	s.ok("write_file", map[string]any{"path": "mirror.git/description", "content": "the mirror\n"})
+}
+
+// A repository's folder not named .git — the work tree's own made with
+// git init --separate-git-dir inside it, a bare clone named backup —
+// had its config written by write_file (a core.fsmonitor set there ran
+// as the owner's program at the owner's next git status) and read by
+// read_file. Its config is a secret as a .git's is, refused by every tool
+// that writes or reads, and the rest of the folder stays writable.
+func TestRepositoryConfigIsNotWritable(t *testing.T) {
+	ws := workspace(t, map[string]string{"README.md": "hello\n"})
+	gitIn(t, ws, "init", "-q", "--separate-git-dir="+filepath.Join(ws, "gitstore"))
+	gitIn(t, ws, "init", "-q", "--bare", "backup")
+	before := map[string][]byte{}
+	for _, p := range []string{"gitstore/config", "backup/config"} {
+		b, err := os.ReadFile(filepath.Join(ws, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[p] = b
+	}
+	s := start(t, ws, "--mode", "trusted")
+	monitor := "[core]\n\tfsmonitor = \"touch planted; false\"\n"
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"write_file", map[string]any{"path": "gitstore/config", "content": monitor}},
+		{"edit_file", map[string]any{"path": "gitstore/config", "oldString": "[core]", "newString": monitor}},
+		{"apply_patch", map[string]any{"patch": "--- a/backup/config\n+++ b/backup/config\n@@ -1 +1,2 @@\n [core]\n+\tfsmonitor = \"touch planted; false\"\n"}},
+		{"write_file", map[string]any{"path": "backup/config.worktree", "content": monitor}},
+		{"move_path", map[string]any{"path": "README.md", "destination": "backup/config", "overwrite": true}},
+		{"delete_path", map[string]any{"path": "backup/config"}},
+		{"preview_changes", map[string]any{"operations": []any{map[string]any{"op": "write", "path": "gitstore/config", "content": monitor}}}},
+	} {
+		s.fail(c.tool, c.args, "SECRET_DENIED")
+	}
+	for p, b := range before {
+		if now, err := os.ReadFile(filepath.Join(ws, p)); err != nil || string(now) != string(b) {
+			t.Errorf("%s changed: %v\n%s", p, err, now)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(ws, "backup/config.worktree")); err == nil {
+		t.Error("backup/config.worktree was made")
+	}
+	// Nor is it read: a remote's URL there holds its password.
+	for _, p := range []string{"gitstore/config", "backup/config"} {
+		s.fail("read_file", map[string]any{"path": p}, "SECRET_DENIED")
+	}
+	if out := s.ok("list_directory", map[string]any{"path": "backup"}); strings.Contains(out, "config") || !strings.Contains(out, "HEAD") {
+		t.Errorf("list_directory backup:\n%s", out)
+	}
+	s.ok("write_file", map[string]any{"path": "gitstore/description", "content": "the work tree's\n"})
 }

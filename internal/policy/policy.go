@@ -550,7 +550,7 @@ func (p *Policy) judgeIn(root *Root, rel string, whole bool) verdict {
 	switch {
 	case root.isPrivate(rel):
 		return private
-	case root.bare && bareSecret(rel, whole):
+	case root.bare && bareSecret(rel, whole), root.storeSecret(rel, whole):
 		return secret
 	case root.allSecret, match(&p.secrets, rel), matchAbove(root.above, &p.secretsAnywhere, rel, whole):
 		return secret
@@ -664,8 +664,43 @@ func bareSecret(rel string, whole bool) bool {
 	if nested && !whole {
 		return false
 	}
+	return storeName(first)
+}
+
+// storeSecret reports whether rel (with whole, or a folder above it) is
+// the config, config.worktree, objects, lfs or logs of a git repository's
+// folder inside the root that no secret glob names: a bare clone named
+// backup, a work tree's git folder made with --separate-git-dir. The
+// repository is known by its HEAD, objects and refs, as repositoryAt
+// knows it; the root itself is bareSecret's.
+func (r *Root) storeSecret(rel string, whole bool) bool {
+	i := 0
+	if !whole {
+		i = strings.LastIndexByte(rel, '/') + 1
+	}
+	for i > 0 || whole {
+		end := strings.IndexByte(rel[i:], '/')
+		if end < 0 {
+			end = len(rel)
+		} else {
+			end += i
+		}
+		if i > 0 && storeName(rel[i:end]) && r.repositoryAt(rel[:i-1]) {
+			return true
+		}
+		if end == len(rel) {
+			return false
+		}
+		i = end + 1
+	}
+	return false
+}
+
+// storeName reports whether name is one of the files and folders of a
+// git repository's own folder that bareSecret holds.
+func storeName(name string) bool {
 	for _, n := range []string{"config", "config.worktree", "objects", "lfs", "logs"} {
-		if strings.EqualFold(first, n) {
+		if strings.EqualFold(name, n) {
 			return true
 		}
 	}

@@ -592,3 +592,40 @@ func TestBareRootKeepsItsReflogSecret(t *testing.T) {
 		}
 	}
 }
+
+// A repository's folder inside a root that no secret glob names (a bare
+// clone named backup, a work tree's git folder made with
+// --separate-git-dir) keeps its config, objects, lfs and logs secret, as
+// a .git's and a mirror.git's are: read_file served backup/config, a
+// remote's URL with its password. The same names elsewhere are files like
+// others.
+func TestRepositoryFolderKeepsItsStoresSecret(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"backup/objects/ab", "backup/refs", "backup/logs", "src/config", "src/objects", "src/refs"} {
+		mustDo(t, os.MkdirAll(filepath.Join(root, d), 0o755))
+	}
+	mustDo(t, os.WriteFile(filepath.Join(root, "backup/HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+	mustDo(t, os.WriteFile(filepath.Join(root, "backup/config"), []byte("[remote \"origin\"]\n"), 0o644))
+	p, err := New(Config{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	r := p.Roots()[0]
+	for _, c := range []struct {
+		rel    string
+		secret bool
+	}{
+		{"backup/config", true}, {"backup/CONFIG", true}, {"backup/config.worktree", true}, {"backup/objects/ab/cd", true},
+		{"backup/logs/HEAD", true}, {"backup/lfs", true},
+		{"backup/HEAD", false}, {"backup/refs", false}, {"backup/description", false}, {"backup", false},
+		{"src/config/app.json", false}, {"src/objects", false}, {"config", false},
+	} {
+		if got := p.Check(r, c.rel) != nil; got != c.secret {
+			t.Errorf("Check(%q) refused %v, want %v", c.rel, got, c.secret)
+		}
+		if c.secret && !strings.Contains(c.rel, "/objects/") && !strings.Contains(c.rel, "/logs/") && !p.Hidden(r, c.rel) {
+			t.Errorf("Hidden(%q) = false, want the entry withheld", c.rel)
+		}
+	}
+}
