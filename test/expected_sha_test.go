@@ -1,6 +1,8 @@
 package test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -22,5 +24,32 @@ func TestExpectedSha256MustBeWhole(t *testing.T) {
 	s.ok("edit_file", map[string]any{"path": "a.txt", "oldString": "one", "newString": "two", "expectedSha256": strings.ToUpper(sha("one\n"))})
 	if got := disk(t, root, "a.txt"); got != "two\n" {
 		t.Fatalf("bytes: %q", got)
+	}
+}
+
+// An expectedSha256 given with delete_path for a folder or a symlink is
+// INVALID_ARGUMENT saying what is there, not FILE_CHANGED saying it "is
+// not there now": a link's hash as file_info gives it (its target's)
+// never matched, and the model was sent to read the folder again.
+func TestExpectedSha256OfAFolderOrALink(t *testing.T) {
+	root := workspace(t, map[string]string{"d/x": "x\n", "f.txt": "f\n"})
+	if err := os.Symlink("f.txt", filepath.Join(root, "lf")); err != nil {
+		t.Skip(err)
+	}
+	s := start(t, root, "--mode", "trusted")
+	info := s.call("file_info", map[string]any{"path": "lf"})
+	hash, _ := structured(t, info)["sha256"].(string)
+	if hash != sha("f\n") {
+		t.Fatalf("file_info of the link: sha256 %q", hash)
+	}
+	for path, says := range map[string]string{"lf": `"lf" is a symlink`, "d": `"d" is a folder`} {
+		msg := s.fail("delete_path", map[string]any{"path": path, "recursive": true, "expectedSha256": hash}, "INVALID_ARGUMENT")
+		if !strings.Contains(msg, says) || !strings.Contains(msg, "leave expectedSha256 out") {
+			t.Errorf("%s: %s", path, msg)
+		}
+	}
+	s.ok("delete_path", map[string]any{"path": "lf"})
+	if disk(t, root, "f.txt") != "f\n" {
+		t.Fatal("the link's target changed")
 	}
 }

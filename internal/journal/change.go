@@ -358,8 +358,13 @@ func (d *draft) checkExpected(s *slot, want string, reads bool) *abi.Error {
 	if !isSHA256(want) {
 		return abi.Errorf(abi.InvalidArgument, "expectedSha256 %s is not a sha256: pass all 64 hex digits that file_info (or the result of the last change, sha256After) gives for %s, or leave expectedSha256 out", abi.Quote(clipHash(want)), abi.Quote(s.display))
 	}
-	if s.after.Kind != kindFile {
+	switch s.after.Kind {
+	case kindAbsent:
 		return abi.Errorf(abi.FileChanged, "%s was expected to be a file with sha256 %s, but it is not there now; read the folder again and redo the change", abi.Quote(s.display), short(want))
+	case kindDir:
+		return abi.Errorf(abi.InvalidArgument, "%s is a folder, and expectedSha256 checks a file's content; leave expectedSha256 out, or name the file you meant", abi.Quote(s.display))
+	case kindSymlink:
+		return abi.Errorf(abi.InvalidArgument, "%s is a symlink, which is deleted or moved as a link, its target left as it is; expectedSha256 checks a file's content, which a link has none of: leave expectedSha256 out", abi.Quote(s.display))
 	}
 	if s.after.SHA256 != want {
 		return abi.Errorf(abi.FileChanged, "%s changed since it was read (its sha256 is now %s, not %s); read it again and redo the change on its current content", abi.Quote(s.display), short(s.after.SHA256), short(want))

@@ -97,3 +97,40 @@ func TestRollbackOfARedoneChange(t *testing.T) {
 		t.Fatalf("got %v, want CONFLICT naming %s", err, c4.ChangeID)
 	}
 }
+
+// An expectedSha256 given for a folder or a symlink that is there says
+// what is there and to leave the hash out: "it is not there now; read
+// the folder again" sent the model to read a folder that held it, and a
+// link's hash as file_info gives it (its target's) never matched.
+func TestExpectedSHA256OfAFolderOrALink(t *testing.T) {
+	f := newFixture(t, map[string]string{"d/x": "x\n", "f.txt": "f\n"})
+	if err := os.Symlink("f.txt", filepath.Join(f.root, "lf")); err != nil {
+		t.Skip(err)
+	}
+	for _, c := range []struct{ kind, path, says string }{
+		{abi.OpDelete, "d", `"d" is a folder`},
+		{abi.OpDelete, "lf", `"lf" is a symlink`},
+		{abi.OpMove, "lf", `"lf" is a symlink`},
+		{abi.OpDelete, "gone", "not there now"},
+	} {
+		w := op(c.kind, c.path, "")
+		if c.kind == abi.OpMove {
+			w.To = "moved"
+		}
+		w.ExpectedSHA256 = sum([]byte("f\n"))
+		_, e := f.apply(w)
+		code := abi.InvalidArgument
+		if c.path == "gone" {
+			code = abi.FileChanged
+		}
+		if msg := wantCode(t, e, code); !strings.Contains(msg, c.says) {
+			t.Errorf("%s %s: %s", c.kind, c.path, msg)
+		}
+	}
+	if f.read("d/x") != "x\n" || f.read("f.txt") != "f\n" {
+		t.Fatal("the workspace changed")
+	}
+	if target, err := os.Readlink(filepath.Join(f.root, "lf")); err != nil || target != "f.txt" {
+		t.Fatalf("the link changed: %q, %v", target, err)
+	}
+}
