@@ -81,7 +81,7 @@ func replaceOnce(in ReplaceInFilesArgs) (*juju.Result, error) {
 	if in.OldString == in.NewString {
 		return nil, juju.Errorf(abi.InvalidArgument, "oldString and newString are the same, so nothing would change; pass the new text as newString")
 	}
-	g, err := juju.Glob(abi.GlobRequest{Pattern: in.FileGlob, Path: in.Path, Limit: maxReplaceFiles})
+	g, err := juju.Glob(abi.GlobRequest{Pattern: folderGlob(in.FileGlob), Path: in.Path, Limit: maxReplaceFiles})
 	if err != nil {
 		return nil, err
 	}
@@ -281,6 +281,18 @@ func replaceUTF16(path string, in ReplaceInFilesArgs) (abi.ChangeOp, int, error)
 		ExpectedSHA256: raw.SHA256, ExpectedCount: n}, n, nil
 }
 
+// folderGlob reads a fileGlob ending in a slash (src/) as that folder and
+// what it holds, as search_code's fileGlob and ripgrep's --glob read it:
+// no file's path matches it as written, so a model that searched with
+// fileGlob "src/" and replaced with the same glob was told no file
+// matched.
+func folderGlob(g string) string {
+	if name, folder := strings.CutSuffix(g, "/"); folder && name != "" && !strings.HasSuffix(name, "/") {
+		return g + "**"
+	}
+	return g
+}
+
 // noReplacement explains a call that found nothing to replace: the glob
 // matched only files juju never touches (SECRET_DENIED or PATH_DENIED, not
 // a silent NO_MATCH), or no file, or files without oldString.
@@ -295,6 +307,8 @@ func noReplacement(in ReplaceInFilesArgs, out *ReplaceOutput, secrets, pastEdit 
 	case out.FilesScanned == 0 && out.FilesLeftOut > 0:
 		return juju.Errorf(abi.PathDenied, "fileGlob %q matches only paths juju may not touch (%d: secrets, or paths the owner's deny rules exclude); nothing was changed. Choose other files",
 			in.FileGlob, out.FilesLeftOut)
+	case out.FilesScanned == 0 && !strings.ContainsAny(folderGlob(in.FileGlob), "*?[{"):
+		return juju.Errorf(abi.NoMatch, "no file matches fileGlob %q (.gitignored files are skipped): it holds no wildcard, so it names only files called so; to replace in a folder and what it holds, pass fileGlob %q", in.FileGlob, strings.TrimSuffix(in.FileGlob, "/")+"/**")
 	case out.FilesScanned == 0:
 		return juju.Errorf(abi.NoMatch, "no file matches fileGlob %q (.gitignored files are skipped); check the glob with glob_files", in.FileGlob)
 	}
