@@ -3,6 +3,8 @@ package journal
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -150,5 +152,29 @@ func TestHistoryListBoundsPaths(t *testing.T) {
 	}
 	if c := h.Changes[0]; len(c.Files) != maxListedPaths+10 || c.FilesTotal != 0 {
 		t.Fatalf("by id: %d paths, total %d", len(c.Files), c.FilesTotal)
+	}
+}
+
+// A folder moved or deleted whole past the change's count of paths is
+// TOO_LARGE saying how to do it instead, as past the old contents' bound:
+// "split it into smaller changes" named nothing to split in one move.
+func TestPathCountIsBoundedAndSaysWhatToDo(t *testing.T) {
+	f := newFixture(t, nil)
+	if err := os.Mkdir(filepath.Join(f.root, "many"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range maxPaths {
+		if err := os.WriteFile(filepath.Join(f.root, "many", fmt.Sprint(i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, o := range []wop{{ChangeOp: abi.ChangeOp{Op: abi.OpDelete, Path: "many", Recursive: true}}, op(abi.OpMove, "many", "moved")} {
+		_, e := f.apply(o)
+		if msg := wantCode(t, e, abi.TooLarge); !strings.Contains(msg, "in parts") || !strings.Contains(msg, "run_command") {
+			t.Errorf("%s: the message does not say what to do: %s", o.Op, msg)
+		}
+	}
+	if entries, err := os.ReadDir(filepath.Join(f.root, "many")); err != nil || len(entries) != maxPaths {
+		t.Fatalf("the folder changed: %d entries, %v", len(entries), err)
 	}
 }

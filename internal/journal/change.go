@@ -118,7 +118,7 @@ func (d *draft) slot(r *policy.Root, rel, display string) (*slot, *abi.Error) {
 		return s, nil
 	}
 	if len(d.slots) >= maxPaths {
-		return nil, abi.Errorf(abi.TooLarge, "the change touches more than %d paths; split it into smaller changes", maxPaths)
+		return nil, abi.Errorf(abi.TooLarge, "the change touches more than %d paths (reached at %s); nothing was changed. Split it into smaller changes: delete or move a large folder in parts, or with a command (run_command), which the journal does not record and cannot undo", maxPaths, abi.Quote(display))
 	}
 	if e := d.expired(); e != nil {
 		return nil, e
