@@ -52,3 +52,37 @@ func TestWriteSaysWhichHardLinksKeepTheOldContent(t *testing.T) {
 	check("write_file", map[string]any{"path": "solo.txt", "content": "three\n"}, 0)
 	check("write_file", map[string]any{"path": "new.txt", "content": "new\n"}, 0)
 }
+
+// Names of one file that the same change writes do not keep the old
+// content: replace_in_files over a file and its hard link changed both
+// and said of each that its other name kept the old content. A name the
+// change leaves alone is still counted.
+func TestHardLinksChangedTogetherAreNotSaidToKeepTheOldContent(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "one\n", "other/c.txt": "one\n"})
+	for _, n := range []string{"b.txt", "other/d.txt"} {
+		if err := os.Link(filepath.Join(root, "a.txt"), filepath.Join(root, n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := start(t, root, "--mode", "trusted")
+	res := s.call("replace_in_files", map[string]any{"oldString": "one", "newString": "two", "fileGlob": "*.txt", "dryRun": false})
+	if res.IsError {
+		t.Fatalf("replace_in_files: %s", text(res))
+	}
+	files, _ := structured(t, res)["files"].([]any)
+	if len(files) != 2 {
+		t.Fatalf("files = %v", files)
+	}
+	for _, f := range files {
+		// a.txt and b.txt both changed; other/d.txt, a third name, keeps "one".
+		if got, _ := f.(map[string]any)["otherLinks"].(float64); got != 1 {
+			t.Errorf("%v: otherLinks %v, want 1 (other/d.txt)", f.(map[string]any)["path"], got)
+		}
+	}
+	if strings.Count(text(res), "its 1 other name (a hard link) keeps the old content") != 2 {
+		t.Errorf("the text does not count other/d.txt alone:\n%s", text(res))
+	}
+	if disk(t, root, "other/d.txt") != "one\n" || disk(t, root, "b.txt") != "two\n" {
+		t.Fatal("unexpected contents")
+	}
+}

@@ -33,8 +33,27 @@ func (d *draft) prepare() *prepared {
 	for i, s := range p.steps {
 		p.recs[i] = fileRec{Root: s.root, Rel: s.rel, Path: s.display, Before: s.before, After: s.after, Count: s.count}
 	}
+	otherNamesChanged(p.recs)
 	p.diff, p.cut = diffOf(p.steps, p.recs, d.j.opts.maxDiff)
 	return p
+}
+
+// otherNamesChanged takes out of a file's count of other names those the
+// same change writes or deletes too: they do not keep the old content,
+// as the count tells the model they do (replace_in_files over two names
+// of one file changed both and said of each that the other kept it).
+func otherNamesChanged(recs []fileRec) {
+	for i := range recs {
+		r := &recs[i]
+		if r.Before.Kind != kindFile || r.Before.OtherLinks == 0 || r.Before.id == ([2]uint64{}) {
+			continue
+		}
+		for j, o := range recs {
+			if j != i && o.Before.Kind == kindFile && o.Before.id == r.Before.id && !o.After.equal(o.Before) && r.Before.OtherLinks > 0 {
+				r.Before.OtherLinks--
+			}
+		}
+	}
 }
 
 // result describes p on the wire.

@@ -230,7 +230,7 @@ func state(root *os.Root, rel string, max int64, keep bool) (image, []byte, erro
 		} else if !os.SameFile(at, fi) {
 			return image{}, nil, errSwapped
 		}
-		img := image{Kind: kindFile, Mode: fileMode(m), OtherLinks: otherLinks(at)}
+		img := image{Kind: kindFile, Mode: fileMode(m), OtherLinks: otherLinks(at), id: fileID(at)}
 		if keep {
 			img.Meta = fileMeta(f, at)
 		}

@@ -47,6 +47,16 @@ func keepOwner(dir *os.Root, name string, f *os.File) bool {
 	return was.Gid != is.Gid && f.Chown(-1, int(was.Gid)) == nil
 }
 
+// fileID names the file of fi on its device: two names of one file (hard
+// links) have the same.
+func fileID(fi fs.FileInfo) [2]uint64 {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return [2]uint64{}
+	}
+	return [2]uint64{uint64(st.Dev), uint64(st.Ino)}
+}
+
 // otherLinks is how many names besides the one it was found under the file
 // of fi has.
 func otherLinks(fi fs.FileInfo) int {

@@ -36,6 +36,9 @@ type image struct {
 	// old content (RATIONALE "A hard link is broken, not written
 	// through"). Not part of the state equal compares.
 	OtherLinks int `json:"otherLinks,omitempty"`
+	// id is the file's device and inode as read, which tells the names
+	// of one file apart from others in the same change; not recorded.
+	id [2]uint64
 }
 
 // equal reports whether a and b are one state: a file's content and mode
