@@ -95,6 +95,9 @@ func replaceOnce(in ReplaceInFilesArgs) (*juju.Result, error) {
 	near, nearLine := "", 0 // where oldString nearly is, while it is nowhere
 	word := longestWord(in.OldString)
 	pastEdit := 0 // files too large to search that edit_file refuses too
+	// counts holds the replacements of each file written whole, which
+	// the host does not count as it counts an edit's.
+	counts := map[string]int{}
 	for _, e := range g.Entries {
 		if e.Type != abi.TypeFile {
 			continue
@@ -169,6 +172,7 @@ func replaceOnce(in ReplaceInFilesArgs) (*juju.Result, error) {
 			return nil, juju.Errorf(abi.Internal, "the host read %q without its sha256; tell the owner (this juju and its core plugin do not match)", e.Path)
 		}
 		c.Write(abi.ChangeOp{Path: e.Path, ExpectedSHA256: rr.SHA256}, bytes.ReplaceAll(body, old, repl))
+		counts[e.Path] = n
 	}
 	if c.Len() == 0 {
 		return nil, noReplacement(in, &out, secrets, pastEdit, near, nearLine)
@@ -184,6 +188,11 @@ func replaceOnce(in ReplaceInFilesArgs) (*juju.Result, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	for i, f := range res.Files {
+		if f.Replacements == 0 {
+			res.Files[i].Replacements = counts[f.Path]
+		}
 	}
 	verb := fmt.Sprintf("Replaced %d occurrence(s) in %d file(s)", out.Replacements, out.FilesMatched)
 	if in.DryRun {
