@@ -98,8 +98,12 @@ func replaceOnce(in ReplaceInFilesArgs) (*juju.Result, error) {
 	// counts holds the replacements of each file written whole, which
 	// the host does not count as it counts an edit's.
 	counts := map[string]int{}
+	// A symlink the glob matches leads to a file: it is read through,
+	// and its file replaced in once, under the file's own path, however
+	// many of its names match.
+	seen := map[string]bool{}
 	for _, e := range g.Entries {
-		if e.Type != abi.TypeFile {
+		if e.Type != abi.TypeFile && e.Type != abi.TypeSymlink {
 			continue
 		}
 		// The host hashes what it read: the change names that state, so a
@@ -119,9 +123,13 @@ func replaceOnce(in ReplaceInFilesArgs) (*juju.Result, error) {
 			}
 			return nil, err
 		}
+		if seen[rr.Path] {
+			continue
+		}
+		seen[rr.Path] = true
 		out.FilesScanned++
 		if rr.Binary {
-			op, n, err := replaceUTF16(e.Path, in)
+			op, n, err := replaceUTF16(rr.Path, in)
 			if err != nil {
 				return nil, err
 			}
@@ -171,8 +179,8 @@ func replaceOnce(in ReplaceInFilesArgs) (*juju.Result, error) {
 		if rr.SHA256 == "" {
 			return nil, juju.Errorf(abi.Internal, "the host read %q without its sha256; tell the owner (this juju and its core plugin do not match)", e.Path)
 		}
-		c.Write(abi.ChangeOp{Path: e.Path, ExpectedSHA256: rr.SHA256}, bytes.ReplaceAll(body, old, repl))
-		counts[e.Path] = n
+		c.Write(abi.ChangeOp{Path: rr.Path, ExpectedSHA256: rr.SHA256}, bytes.ReplaceAll(body, old, repl))
+		counts[rr.Path] = n
 	}
 	if c.Len() == 0 {
 		return nil, noReplacement(in, &out, secrets, pastEdit, near, nearLine)
