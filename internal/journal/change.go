@@ -212,7 +212,7 @@ func (d *draft) name(p string) (*slot, *abi.Error) {
 		return nil, d.refusal(p, e)
 	}
 	if parent.Info != nil && !parent.Info.IsDir() {
-		return nil, abi.Errorf(abi.NotFound, "%s is not a folder, so %s does not exist", abi.Quote(parent.Display), abi.Quote(p))
+		return nil, abi.Errorf(abi.NotFound, "%s is not a folder, so %s does not exist and cannot be made; check the path with list_directory", abi.Quote(parent.Display), abi.Quote(p))
 	}
 	rel := base
 	if parent.Rel != "." {

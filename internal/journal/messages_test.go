@@ -134,3 +134,18 @@ func TestExpectedSHA256OfAFolderOrALink(t *testing.T) {
 		t.Fatalf("the link changed: %q, %v", target, err)
 	}
 }
+
+// A path below a file, named as a move's destination or a path to
+// delete, is NOT_FOUND saying what to do, not only that it is not there.
+func TestPathBelowAFileSaysWhatToDo(t *testing.T) {
+	f := newFixture(t, map[string]string{"f.txt": "f\n", "g.txt": "g\n"})
+	for _, w := range []wop{op(abi.OpMove, "g.txt", "f.txt/g.txt"), op(abi.OpDelete, "f.txt/x", "")} {
+		_, e := f.apply(w)
+		if msg := wantCode(t, e, abi.NotFound); !strings.Contains(msg, `"f.txt" is not a folder`) || !strings.Contains(msg, "list_directory") {
+			t.Errorf("%s: %s", w.Op, msg)
+		}
+	}
+	if f.read("g.txt") != "g\n" {
+		t.Fatal("g.txt changed")
+	}
+}
