@@ -21,5 +21,10 @@ func makeDirectory(_ *juju.Call, in MakeDirectoryArgs) (*juju.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if res.ChangeID == "" {
+		// "nothing to change (the files already hold that content)"
+		// spoke of files and content for a folder that was there.
+		return juju.Text(juju.PathText(in.Path) + " is already a folder; nothing was changed.\n").WithStructured(res), nil
+	}
 	return juju.Text(summary("Made "+juju.PathText(in.Path), res)).WithStructured(res), nil
 }
