@@ -93,6 +93,31 @@ func TestPreImagesAreBounded(t *testing.T) {
 	f.mustApply(del) // 800 KiB left: within the bound
 }
 
+// Edits of many large files reach the same bound: the message tells to
+// split the change, not (as it once did) to delete or move a folder in
+// parts, which a change of edits never asked to do.
+func TestPreImagesOfEditsAreBounded(t *testing.T) {
+	defer func(n int64) { maxPreImageBytes = n }(maxPreImageBytes)
+	maxPreImageBytes = 1 << 20
+	files := map[string]string{}
+	var ops []wop
+	for i := range 3 {
+		name := fmt.Sprintf("src/f%d.txt", i)
+		files[name] = "old\n" + strings.Repeat("d", 400<<10)
+		ops = append(ops, edit(name, "old", "new"))
+	}
+	f := newFixture(t, files)
+	before := tree(t, f.root)
+	_, e := f.apply(ops...)
+	if msg := wantCode(t, e, abi.TooLarge); !strings.HasPrefix(msg, "the change would keep more than 1 MiB") || !strings.Contains(msg, "make it in parts that touch fewer or smaller files") {
+		t.Fatalf("the message does not say to split the change: %s", msg)
+	}
+	if !equalTrees(tree(t, f.root), before) {
+		t.Fatalf("the workspace changed:\n%s", diffTrees(tree(t, f.root), before))
+	}
+	f.mustApply(ops[:2]...)
+}
+
 // A moved file is written anew at its destination, so its content counts
 // toward the change's new contents.
 func TestMovedContentIsCounted(t *testing.T) {

@@ -134,7 +134,7 @@ func (d *draft) slot(r *policy.Root, rel, display string) (*slot, *abi.Error) {
 		return nil, notText(display, "it is a symbolic link whose target is not UTF-8")
 	}
 	if d.pre += int64(len(content)); d.pre > maxPreImageBytes {
-		return nil, abi.Errorf(abi.TooLarge, "the change would keep more than %d MiB of old content to undo it (reached at %s); delete or move the folder in parts, or remove it with a command (run_command), which the journal does not record and cannot undo", maxPreImageBytes>>20, abi.Quote(display))
+		return nil, abi.Errorf(abi.TooLarge, "the change would keep more than %d MiB of old content to undo it (reached at %s), so nothing was changed; make it in parts that touch fewer or smaller files (a large folder can be deleted or moved in parts, or removed with a command (run_command), which the journal does not record and cannot undo)", maxPreImageBytes>>20, abi.Quote(display))
 	}
 	d.n++
 	s := &slot{key: k, r: r, display: display, before: img, pre: content, after: img, post: content, order: d.n}
