@@ -41,3 +41,37 @@ func TestDamagedJournalInTheCLI(t *testing.T) {
 		t.Errorf("set aside as %v", aside)
 	}
 }
+
+// A server that finds the journal damaged as it starts sets it aside
+// before any call, so no write fails to say so: change_history then said
+// "No change has been recorded in this workspace yet", and juju rollback
+// "No change has been recorded in this workspace", over a workspace with
+// changes the model had made and could name by ids the new journal gives
+// out again. Both now say the older changes went with the damaged journal.
+func TestHistoryAfterADamagedJournalSaysSo(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "0\n"})
+	home := t.TempDir()
+	s := startHome(t, home, root)
+	s.ok("write_file", map[string]any{"path": "a.txt", "content": "1\n"})
+	s.c.Close()
+	dbs, _ := filepath.Glob(filepath.Join(home, "state", "workspaces", "*", "journal.db"))
+	if len(dbs) != 1 {
+		t.Fatalf("journal files %v", dbs)
+	}
+	if err := os.Truncate(dbs[0], 8192); err != nil {
+		t.Fatal(err)
+	}
+
+	s = startHome(t, home, root)
+	out := s.ok("change_history", nil)
+	if strings.Contains(out, "No change has been recorded") || !strings.Contains(out, "found the journal damaged") {
+		t.Errorf("change_history over a replaced journal:\n%s", out)
+	}
+	s.ok("write_file", map[string]any{"path": "a.txt", "content": "2\n"})
+	if out = s.ok("change_history", nil); !strings.Contains(out, "c000001") || !strings.Contains(out, "no older change is in the journal: juju found the journal damaged") {
+		t.Errorf("change_history after a new change:\n%s", out)
+	}
+	if out = juju(t, home, root, "rollback"); !strings.Contains(out, "c000001") || !strings.Contains(out, "No older change is in the journal: juju found the journal damaged") {
+		t.Errorf("juju rollback after a new change:\n%s", out)
+	}
+}

@@ -377,7 +377,15 @@ func listChanges(w io.Writer, j *journal.Journal, o *rollbackOptions) error {
 		}
 		return writeJSON(w, out)
 	}
+	earlier, err := j.Earlier()
+	if err != nil {
+		return err
+	}
 	if len(recent) == 0 {
+		if earlier != "" {
+			fmt.Fprintf(w, "The journal holds no change now: %s.\n", earlier)
+			return nil
+		}
 		fmt.Fprintln(w, "No change has been recorded in this workspace.")
 		return nil
 	}
@@ -395,6 +403,9 @@ func listChanges(w io.Writer, j *journal.Journal, o *rollbackOptions) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if earlier != "" && len(recent) == len(all) {
+		fmt.Fprintf(w, "\nNo older change is in the journal: %s.\n", earlier)
 	}
 	fmt.Fprintln(w, "\nUndo one with: juju rollback CHANGE")
 	return nil

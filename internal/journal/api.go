@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -203,6 +204,7 @@ func (j *Journal) History(req *abi.HistoryRequest) (*abi.HistoryResult, *abi.Err
 		return res, nil
 	}
 	err := j.view(func(tx *bolt.Tx) error {
+		res.Earlier = j.earlier(tx)
 		c := tx.Bucket(bucketChanges).Cursor()
 		for k, v := c.Last(); k != nil; k, v = c.Prev() {
 			var r record
@@ -232,7 +234,36 @@ func (j *Journal) History(req *abi.HistoryRequest) (*abi.HistoryResult, *abi.Err
 	if err != nil {
 		return nil, j.internal("read the history", err)
 	}
+	if res.More {
+		res.Earlier = "" // the list stops short of the oldest change
+	}
 	return res, nil
+}
+
+// Earlier says why changes made before the oldest the journal holds are
+// not in it ("": none was ever dropped), for `juju rollback` to say under
+// its list.
+func (j *Journal) Earlier() (string, error) {
+	var why string
+	err := j.view(func(tx *bolt.Tx) error {
+		why = j.earlier(tx)
+		return nil
+	})
+	return why, asError(err)
+}
+
+// earlier is Earlier within tx: changes before the oldest kept were
+// pruned, or were in a damaged journal set aside, after which the new
+// journal counts ids again from c000001.
+func (j *Journal) earlier(tx *bolt.Tx) string {
+	var why []string
+	if n := setAsideOf(tx); n.File != "" {
+		why = append(why, fmt.Sprintf("juju found the journal damaged on %s and started a new one, so the changes made before then are no longer in it (and ids start again at %s)", n.Time.Format(time.RFC3339), changeID(1)))
+	}
+	if through := prunedThrough(tx); through != "" {
+		why = append(why, fmt.Sprintf("every change up to %s was pruned, as the journal keeps %s", through, j.opts.limits))
+	}
+	return strings.Join(why, "; ")
 }
 
 func touches(r *record, display string) bool {

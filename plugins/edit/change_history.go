@@ -89,6 +89,9 @@ func listChanges(h *History, path string, offset int) string {
 			fmt.Fprintf(&b, "No change recorded in this workspace touched %s; call change_history without path to list every change.\n", abi.Quote(path))
 		case offset > 0:
 			fmt.Fprintf(&b, "No changes after the newest %d.\n", offset)
+		case h.Earlier != "":
+			fmt.Fprintf(&b, "The journal holds no change now: %s.\n", h.Earlier)
+			return b.String()
 		default:
 			b.WriteString("No change has been recorded in this workspace yet.\n")
 		}
@@ -127,6 +130,8 @@ func listChanges(h *History, path string, offset int) string {
 	case h.More:
 		h.NextOffset = offset + len(kept)
 		fmt.Fprintf(&b, "(older changes left out: call change_history with offset %d, or raise limit)\n", h.NextOffset)
+	case h.Earlier != "":
+		fmt.Fprintf(&b, "(no older change is in the journal: %s)\n", h.Earlier)
 	}
 	return b.String()
 }

@@ -190,6 +190,9 @@ type HistoryResult struct {
 	Status
 	Changes []ChangeInfo `json:"changes" desc:"The changes, newest first."`
 	More    bool         `json:"more,omitempty" desc:"Older changes were left out by limit."`
+	// Earlier says why changes older than the journal's oldest are not in
+	// it, when the list reaches that oldest one.
+	Earlier string `json:"earlier,omitempty" desc:"Why changes made before the oldest the journal holds are not listed: they were pruned, or were in a damaged journal juju set aside."`
 }
 
 // RollbackRequest undoes ChangeID, or with After every change recorded
