@@ -1,6 +1,7 @@
 package test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -44,5 +45,32 @@ func TestPreviewOperationsNeedTheirFields(t *testing.T) {
 	}
 	if got := disk(t, root, "a.txt"); got != "alpha beta\n" {
 		t.Fatalf("a preview wrote: %q", got)
+	}
+}
+
+// A plan's move onto an existing file answered "set overwrite to replace
+// it", an argument preview_changes did not take: the model that set it
+// was refused by the input schema. A move operation takes overwrite, as
+// move_path does, and the plan replaces the file only with it.
+func TestPreviewMoveTakesOverwrite(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "new\n", "b.txt": "old\n"})
+	s := start(t, root)
+	move := map[string]any{"op": "move", "path": "a.txt", "destination": "b.txt"}
+	if msg := s.fail("preview_changes", map[string]any{"operations": []any{move}}, "INVALID_ARGUMENT"); !strings.Contains(msg, "set overwrite") {
+		t.Fatalf("a move onto a file without overwrite: %s", msg)
+	}
+	move["overwrite"] = true
+	res := s.call("preview_changes", map[string]any{"operations": []any{move}})
+	if res.IsError {
+		t.Fatalf("a move onto a file with overwrite: %s", text(res))
+	}
+	planID := structured(t, res)["planId"]
+	s.ok("apply_changes", map[string]any{"planId": planID})
+	if got := string(readFile(t, filepath.Join(root, "b.txt"))); got != "new\n" || exists(root, "a.txt") {
+		t.Fatalf("after the plan b.txt holds %q, a.txt exists: %v", got, exists(root, "a.txt"))
+	}
+	msg := s.fail("preview_changes", map[string]any{"operations": []any{map[string]any{"op": "delete", "path": "b.txt", "overwrite": true}}}, "INVALID_ARGUMENT")
+	if !strings.Contains(msg, "has overwrite, which a delete does not take") {
+		t.Fatalf("a delete with overwrite: %s", msg)
 	}
 }

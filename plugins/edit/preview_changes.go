@@ -21,6 +21,7 @@ type Operation struct {
 	ExpectedSha256 string `json:"expectedSha256,omitempty" desc:"The SHA-256 the file must have now."`
 	Destination    string `json:"destination,omitempty" desc:"move: the new path."`
 	Recursive      bool   `json:"recursive,omitempty" desc:"delete: a folder with everything inside."`
+	Overwrite      bool   `json:"overwrite,omitempty" desc:"move: replace an existing file at destination."`
 
 	given map[string]bool // the keys the operation's JSON object holds
 }
@@ -50,7 +51,7 @@ var opFields = map[string][]string{
 	abi.OpWrite:  {"content", "expectedSha256"},
 	abi.OpEdit:   {"oldString", "newString", "replaceAll", "expectedSha256"},
 	abi.OpDelete: {"recursive", "expectedSha256"},
-	abi.OpMove:   {"destination", "expectedSha256"},
+	abi.OpMove:   {"destination", "overwrite", "expectedSha256"},
 	abi.OpMkdir:  {},
 }
 
@@ -64,7 +65,7 @@ func (o *Operation) check(i int) error {
 			return juju.Errorf(abi.InvalidArgument, "operation %d (%s %s) has no %s, which a%s %s needs; add it (an empty string is allowed)", i+1, o.Op, juju.PathText(o.Path), k, article(o.Op), o.Op)
 		}
 	}
-	for _, k := range []string{"content", "oldString", "newString", "replaceAll", "expectedSha256", "destination", "recursive"} {
+	for _, k := range []string{"content", "oldString", "newString", "replaceAll", "expectedSha256", "destination", "overwrite", "recursive"} {
 		if o.given[k] && !slices.Contains(opFields[o.Op], k) {
 			return juju.Errorf(abi.InvalidArgument, "operation %d (%s %s) has %s, which a%s %s does not take; leave it out, or give the op that takes it", i+1, o.Op, juju.PathText(o.Path), k, article(o.Op), o.Op)
 		}
@@ -115,7 +116,7 @@ func buildChange(ops []Operation, patch string) (*juju.Change, error) {
 			if o.Destination == "" {
 				return nil, juju.Errorf(abi.InvalidArgument, "operation %d moves %s but has no destination", i+1, juju.PathText(o.Path))
 			}
-			op.To = o.Destination
+			op.To, op.Overwrite = o.Destination, o.Overwrite
 		case abi.OpDelete:
 			op.Recursive = o.Recursive
 		}
