@@ -51,9 +51,15 @@ type draft struct {
 	j     *Journal
 	ctx   context.Context // the call's: out of time, nothing is written
 	slots map[key]*slot
-	n     int
-	bytes int64 // the new contents held, every path together (maxChangeBytes)
-	pre   int64 // the old contents read, every path together (maxPreImageBytes)
+	// reals are the slots by real path: with one root inside another, a
+	// path has a spelling in each (slot).
+	reals map[string]*slot
+	// undoing: the draft rolls changes back (the answer to a path named
+	// two ways differs).
+	undoing bool
+	n       int
+	bytes   int64 // the new contents held, every path together (maxChangeBytes)
+	pre     int64 // the old contents read, every path together (maxPreImageBytes)
 	// reader is the client the change is made for (ReadLog).
 	reader string
 	// folders are those a replayed change needs that are not folders now.
@@ -77,7 +83,7 @@ var maxChangeBytes int64 = abi.MaxChangeBytes
 var maxPreImageBytes int64 = 64 << 20
 
 func (j *Journal) newDraft(ctx context.Context) *draft {
-	return &draft{j: j, ctx: ctx, slots: map[key]*slot{}}
+	return &draft{j: j, ctx: ctx, slots: map[key]*slot{}, reals: map[string]*slot{}}
 }
 
 // errOutOfTime is the answer when the call's time ran out before the
@@ -120,6 +126,15 @@ func (d *draft) slot(r *policy.Root, rel, display string) (*slot, *abi.Error) {
 	if len(d.slots) >= maxPaths {
 		return nil, abi.Errorf(abi.TooLarge, "the change touches more than %d paths (reached at %s); nothing was changed. Split it into smaller changes: delete or move a large folder in parts, or with a command (run_command), which the journal does not record and cannot undo", maxPaths, abi.Quote(display))
 	}
+	// Two slots of one path would each hold its state: a plan wrote it
+	// through one root and deleted it through the other, and its apply
+	// failed halfway, each write finding the file changed by the other.
+	real := filepath.Join(r.Real, filepath.FromSlash(rel))
+	if o, ok := d.reals[real]; ok && d.undoing {
+		return nil, abi.Errorf(abi.Conflict, "%s and %s are the same path, reached through two workspace roots (one inside the other), and the changes to roll back name it both ways; roll them back one at a time, newest first. Nothing was changed", abi.Quote(o.display), abi.Quote(display))
+	} else if ok {
+		return nil, abi.Errorf(abi.InvalidArgument, "%s and %s are the same path, reached through two workspace roots (one inside the other); one change must name a path one way, so use one of the two names throughout. Nothing was changed", abi.Quote(o.display), abi.Quote(display))
+	}
 	if e := d.expired(); e != nil {
 		return nil, e
 	}
@@ -139,6 +154,7 @@ func (d *draft) slot(r *policy.Root, rel, display string) (*slot, *abi.Error) {
 	d.n++
 	s := &slot{key: k, r: r, display: display, before: img, pre: content, after: img, post: content, order: d.n}
 	d.slots[k] = s
+	d.reals[real] = s
 	return s, nil
 }
 

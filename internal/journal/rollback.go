@@ -58,6 +58,7 @@ func (j *Journal) RollbackRequest(ctx context.Context, by Author, req *abi.Rollb
 			return e
 		}
 		d := j.newDraft(ctx)
+		d.undoing = true
 		roots := j.pol.Roots()
 		var conflicts []string
 		for _, t := range targets {
