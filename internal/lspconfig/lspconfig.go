@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -249,6 +250,14 @@ func Add(configDir string, s Server, replace bool) error {
 				return fmt.Errorf("%w: %s is already registered (remove it first, or pass --replace)", ErrInvalid, s.Name)
 			}
 			continue
+		}
+		// A language has one server: For gives the first by name, so a
+		// second registration would be used or not by how it sorts.
+		for _, l := range s.Languages {
+			if slices.Contains(o.Languages, l) {
+				return fmt.Errorf("%w: %s is served by %s already; a language has one server: remove %s first (juju lsp remove %s), or leave %s out of --languages",
+					ErrInvalid, l, o.Name, o.Name, o.Name, l)
+			}
 		}
 		out = append(out, o)
 	}

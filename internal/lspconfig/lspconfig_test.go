@@ -92,3 +92,37 @@ func TestDecodeNamesTheKeyAndLine(t *testing.T) {
 		}
 	}
 }
+
+// A language has one server. A second registration of a language was
+// saved and reported registered, but For serves the first by name, so it
+// was never started (or, named to sort first, took the language over).
+func TestAddRefusesALanguageServedAlready(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "config")
+	pyright := Server{Name: "pyright", Command: []string{"pyright-langserver", "--stdio"}, Languages: []string{"python"}}
+	if err := Add(dir, pyright, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"pylsp", "zz-pylsp"} {
+		err := Add(dir, Server{Name: name, Command: []string{"pylsp"}, Languages: []string{"lua", "python"}}, false)
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "python is served by pyright already") ||
+			!strings.Contains(err.Error(), "juju lsp remove pyright") {
+			t.Errorf("add %s for python: %v", name, err)
+		}
+	}
+	// Replacing a registration keeps its languages; another language is
+	// still free.
+	pyright.Command = []string{"pyright-langserver", "--stdio", "--verbose"}
+	if err := Add(dir, pyright, true); err != nil {
+		t.Errorf("replace pyright: %v", err)
+	}
+	if err := Add(dir, Server{Name: "pylsp", Command: []string{"pylsp"}, Languages: []string{"lua"}}, false); err != nil {
+		t.Errorf("add pylsp for lua: %v", err)
+	}
+	got, err := Load(dir)
+	if err != nil || len(got) != 2 {
+		t.Fatalf("load: %+v %v", got, err)
+	}
+	if s, ok := For(got, "python"); !ok || s.Name != "pyright" {
+		t.Errorf("For python: %+v", s)
+	}
+}
