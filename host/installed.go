@@ -56,7 +56,13 @@ func (h *Host) loadInstalledDir(dir string) *Loaded {
 		l.Err = err
 		m := &manifest.Manifest{Name: filepath.Base(dir)}
 		if inst != nil {
-			m = inst.Manifest
+			// Shown by its folder's name, which remove, verify and info
+			// take: a folder holding another plugin's manifest (a copy
+			// put there by hand) would otherwise be listed under a name
+			// whose remove deletes that other plugin, or a core one's.
+			shown := *inst.Manifest
+			shown.Name = filepath.Base(dir)
+			m = &shown
 		}
 		l.Plugin = h.runtime.Load(m, nil, nil, nil)
 		h.log.Warn("installed plugin refused", "dir", dir, "err", err)
