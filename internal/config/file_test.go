@@ -234,6 +234,18 @@ func TestDecodeErrors(t *testing.T) {
 			want: []string{"exec.backgroundAfterMs: -5 must be a positive"},
 		},
 		{
+			// 18446744073710 ms is 2^64 ns and 0.45 ms: as a duration it
+			// wrapped to a fraction of a millisecond.
+			name: "backgroundAfterMs past a day",
+			doc:  "[exec]\nbackgroundAfterMs = 18446744073710\n",
+			want: []string{"config.toml:2: exec.backgroundAfterMs: 18446744073710 must be a positive number of milliseconds, at most 86400000 (a day)"},
+		},
+		{
+			name: "timeoutMs past a day",
+			doc:  "[approvals]\ntimeoutMs = 9223372036855\n",
+			want: []string{"config.toml:2: approvals.timeoutMs: 9223372036855 must be a positive number of milliseconds, at most 86400000"},
+		},
+		{
 			name: "backgroundAfterMs as a string",
 			doc:  "exec.backgroundAfterMs = \"50s\"\n",
 			want: []string{"config.toml:1: exec.backgroundAfterMs: must be a whole number"},

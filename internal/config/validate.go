@@ -42,11 +42,14 @@ func (f *File) validate(path string, lines map[string]int) error {
 			bad("fetch.allow", "%q: %v", a, err)
 		}
 	}
-	if ms := f.Exec.BackgroundAfterMs; ms != nil && *ms <= 0 {
-		bad("exec.backgroundAfterMs", "%d must be a positive number of milliseconds", *ms)
+	// Bounded above too: milliseconds past 292 years overflow the
+	// duration they become, to a negative one or to a fraction of a
+	// millisecond, which backgrounded every command at once.
+	if ms := f.Exec.BackgroundAfterMs; ms != nil && (*ms <= 0 || *ms > maxIdleMs) {
+		bad("exec.backgroundAfterMs", "%d must be a positive number of milliseconds, at most %d (a day)", *ms, maxIdleMs)
 	}
-	if ms := f.Approvals.TimeoutMs; ms != nil && *ms <= 0 {
-		bad("approvals.timeoutMs", "%d must be a positive number of milliseconds", *ms)
+	if ms := f.Approvals.TimeoutMs; ms != nil && (*ms <= 0 || *ms > maxIdleMs) {
+		bad("approvals.timeoutMs", "%d must be a positive number of milliseconds, at most %d (a day)", *ms, maxIdleMs)
 	}
 	if ms := f.Plugins.UnloadAfterMs; ms != nil && (*ms < 0 || *ms > maxIdleMs) {
 		bad("plugins.unloadAfterMs", "%d must be a number of milliseconds from 0 (never unload) to %d (a day)", *ms, maxIdleMs)
@@ -69,7 +72,8 @@ const (
 	maxJournalMiB  = 1 << 30
 )
 
-// The longest plugins.unloadAfterMs and exec.standbyIdleMs: a day.
+// The longest plugins.unloadAfterMs, exec.standbyIdleMs,
+// exec.backgroundAfterMs and approvals.timeoutMs: a day.
 const maxIdleMs = 24 * 60 * 60 * 1000
 
 func checkGlob(g string) error {
