@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/jujutools/juju/internal/lspconfig"
 )
 
 // lspCheck is what doctor reports of the language-server registrations.
@@ -14,19 +16,25 @@ type lspCheck struct {
 
 // checkLSP loads the registrations and looks their commands up. A file
 // that does not decode is a problem; a command not found is reported, not
-// a problem (the server may be installed later).
+// a problem (the server may be installed later), but a language two
+// registrations serve is: the second is never started for it.
 func (r *doctorReport) checkLSP(env doctorEnv) {
 	r.LSP = lspCheck{Servers: []lspEntry{}}
 	if env.dirsErr != nil {
 		return
 	}
-	entries, err := lspEntries(env.dirs)
+	servers, err := lspconfig.Load(env.dirs.Config)
 	if err != nil {
 		r.LSP.Error = err.Error()
 		r.Problems = append(r.Problems, "language servers: "+err.Error())
 		return
 	}
-	r.LSP.Servers = entries
+	for _, s := range servers {
+		r.LSP.Servers = append(r.LSP.Servers, newLSPEntry(s))
+	}
+	for _, msg := range lspconfig.Shadowed(servers) {
+		r.Problems = append(r.Problems, "language servers: "+msg)
+	}
 }
 
 func (r *doctorReport) renderLSP(w io.Writer) {

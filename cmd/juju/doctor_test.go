@@ -12,6 +12,7 @@ import (
 	"github.com/jujutools/juju/host"
 	"github.com/jujutools/juju/host/core"
 	"github.com/jujutools/juju/internal/config"
+	"github.com/jujutools/juju/internal/lspconfig"
 	"github.com/jujutools/juju/sandbox"
 )
 
@@ -104,6 +105,27 @@ func TestDoctorConfigProblems(t *testing.T) {
 	}
 	if p := strings.Join(r.Problems, "\n"); !strings.Contains(p, "config file: open ") || strings.Contains(p, "config file: config file") {
 		t.Errorf("the problem with a missing --config reads %q", p)
+	}
+}
+
+// Two registrations of one language, written by hand (juju lsp add
+// refuses the second), leave the second never started for it: doctor
+// says so, where it listed both as found.
+func TestDoctorLanguageServedTwice(t *testing.T) {
+	dirs := jujuHome(t)
+	toml := "[[server]]\nname = 'gopls'\ncommand = ['gopls']\nlanguages = ['go']\n\n" +
+		"[[server]]\nname = 'other'\ncommand = ['other-ls']\nlanguages = ['python', 'go']\n"
+	os.MkdirAll(dirs.Config, 0o700)
+	if err := os.WriteFile(lspconfig.Path(dirs.Config), []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := doctorJSON(t, &doctorOptions{}, doctorEnv{dirs: dirs, open: notBuilt})
+	want := "language servers: go is served by gopls, so other is never started for it"
+	if !errors.Is(err, errProblems) || !strings.Contains(strings.Join(r.Problems, "\n"), want) || len(r.LSP.Servers) != 2 {
+		t.Errorf("problems %q, servers %+v, err %v", r.Problems, r.LSP.Servers, err)
+	}
+	if strings.Contains(strings.Join(r.Problems, "\n"), "python") {
+		t.Errorf("python, served once, is named: %q", r.Problems)
 	}
 }
 

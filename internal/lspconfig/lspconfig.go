@@ -296,3 +296,18 @@ func For(servers []Server, language string) (Server, bool) {
 	}
 	return Server{}, false
 }
+
+// Shadowed names each language of a registration that an earlier one
+// serves, so the later one is never started for it: `juju lsp add`
+// refuses it, but lsp.toml may be edited by hand.
+func Shadowed(servers []Server) []string {
+	var out []string
+	for _, s := range servers {
+		for _, l := range s.Languages {
+			if first, _ := For(servers, l); first.Name != s.Name {
+				out = append(out, fmt.Sprintf("%s is served by %s, so %s is never started for it: remove %s from one of them", l, first.Name, s.Name, l))
+			}
+		}
+	}
+	return out
+}
