@@ -53,7 +53,7 @@ workspace; arguments are cut short and results are never recorded.`,
 	f := cmd.Flags()
 	f.StringArrayVar(&o.roots, "root", nil, "the workspace `DIR`, as given to juju stdio; repeat for more (default: the current folder)")
 	f.StringVar(&o.since, "since", "", "show calls since `WHEN`: a duration back from now (90m, 2h, 3d) or a time (RFC 3339)")
-	f.BoolVar(&o.json, "json", false, "print JSON, one object per call")
+	f.BoolVar(&o.json, "json", false, "print a JSON array, one object per call")
 	f.IntVar(&o.limit, "limit", 0, "show only the last `N` calls (0: all)")
 	addConfigFlag(f, &o.configFile)
 	return cmd
