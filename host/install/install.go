@@ -252,8 +252,10 @@ func check(dir, want, archiveSHA string) (*manifest.Manifest, []byte, []byte, er
 		return nil, nil, nil, fmt.Errorf("sha256 mismatch: %s hashes to %s, --sha256 says %s: this is not the wasm whose sha256 you were given, so do not install it; check the sha256 with the plugin's author (it is the wasm's, which juju plugins build prints)", m.Wasm.File, got, want)
 	}
 	// Installed, a module of another ABI than its manifest's would fail
-	// every call as a plugin that cannot be loaded.
-	if v, err := plugin.ModuleABI(wasm); err == nil && v != m.ABI {
+	// every call as a plugin that cannot be loaded. A module that is no
+	// plugin at all (a WASI command, exporting no juju_describe) reads as
+	// ABI 1, having no channel import: compiling it says what it lacks.
+	if v, err := plugin.ModuleABI(wasm); err == nil && v != m.ABI && pluginbuild.CheckModule(wasm) == nil {
 		return nil, nil, nil, fmt.Errorf("the manifest says abi %d, but %s speaks abi %d (docs/ABI.md, ABI versions); juju plugins build writes the abi its module speaks into the manifest",
 			m.ABI, m.Wasm.File, v)
 	}

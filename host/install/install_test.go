@@ -517,6 +517,14 @@ func TestRefusedInstallChangesNothing(t *testing.T) {
 		{"a manifest of another abi than its module", func(dir string) {
 			editManifest(t, dir, func(m map[string]any) { m["abi"] = 1 })
 		}, "the manifest says abi 1, but plugin.wasm speaks abi 2"},
+		{"a module that is no plugin", func(dir string) {
+			// As a plain GOOS=wasip1 go build makes: it has no juju_describe,
+			// and no channel import, so it read as abi 1 and was sent to a
+			// build that would refuse it for the export it lacks.
+			wasm := []byte("\x00asm\x01\x00\x00\x00")
+			os.WriteFile(filepath.Join(dir, "plugin.wasm"), wasm, 0o600)
+			editManifest(t, dir, func(m map[string]any) { m["wasm"].(map[string]any)["sha256"] = installed.Hash(wasm) })
+		}, "it exports no juju_describe function"},
 		{"a wasm symlinked out of the folder", func(dir string) {
 			os.Remove(filepath.Join(dir, "plugin.wasm"))
 			os.Symlink(filepath.Join(reader, "plugin.wasm"), filepath.Join(dir, "plugin.wasm"))
