@@ -19,6 +19,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jujutools/juju/host/core"
 	"github.com/jujutools/juju/host/pluginbuild"
 	"github.com/jujutools/juju/internal/installed"
 	"github.com/jujutools/juju/internal/manifest"
@@ -677,5 +678,29 @@ func TestUpdateShowsToolChanges(t *testing.T) {
 	if !slices.Equal(got.NewTools, []string{"new"}) || !slices.Equal(got.RemovedTools, []string{"gone"}) ||
 		!slices.Equal(got.Retiered, []Retier{{Tool: "b", From: abi.TierRead, To: abi.TierExec}}) {
 		t.Fatalf("toolChanges = %+v", got)
+	}
+}
+
+// A folder of a core plugin's name in the plugins folder is refused at
+// load and listed under that name; remove cannot take it (the core
+// plugin's state would go with it), so the refusal names the folder to
+// delete, where it said only that core plugins cannot be removed.
+func TestRemoveOfAFolderNamedLikeACorePlugin(t *testing.T) {
+	if _, err := core.Plugins(); err != nil {
+		t.Skip("core plugins not built:", err)
+	}
+	e := newEnv(t)
+	_, err := Remove(context.Background(), e.data, "", nil, "core-exec", nil)
+	if !errors.Is(err, ErrCorePlugin) || strings.Contains(err.Error(), "delete it yourself") {
+		t.Errorf("remove core-exec with no such folder: %v", err)
+	}
+	stray := filepath.Join(e.data, "plugins", "core-exec")
+	os.MkdirAll(stray, 0o700)
+	_, err = Remove(context.Background(), e.data, "", nil, "core-exec", nil)
+	if !errors.Is(err, ErrCorePlugin) || !strings.Contains(err.Error(), "the folder "+stray+", which juju refuses to load, is not the core plugin: delete it yourself") {
+		t.Errorf("remove core-exec with the folder: %v", err)
+	}
+	if _, err := os.Stat(stray); err != nil {
+		t.Errorf("the folder went: %v", err)
 	}
 }

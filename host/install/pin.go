@@ -75,6 +75,14 @@ func isCore(name string) bool {
 // core plugins and names that are not installed.
 func installedDir(data, name string) (string, error) {
 	if isCore(name) {
+		// A folder of a core plugin's name in the plugins folder (put
+		// there by hand, or installed before juju had that core plugin)
+		// is listed, refused: say how it goes, since remove cannot take
+		// the name without taking the core plugin's state with it.
+		if fi, err := os.Stat(filepath.Join(installed.PluginsDir(data), name)); err == nil && fi.IsDir() {
+			return "", fmt.Errorf("%s: %w; the folder %s, which juju refuses to load, is not the core plugin: delete it yourself",
+				name, ErrCorePlugin, filepath.Join(installed.PluginsDir(data), name))
+		}
 		return "", fmt.Errorf("%s: %w", name, ErrCorePlugin)
 	}
 	if name == "" || strings.ContainsAny(name, `/\`) || strings.HasPrefix(name, ".") {
