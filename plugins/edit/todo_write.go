@@ -18,16 +18,20 @@ type Todo struct {
 	Content  string `json:"content" jsonschema:"required" min:"1" desc:"What to do, in one line."`
 	Status   string `json:"status" jsonschema:"required" enum:"pending,in_progress,completed" desc:"Where it stands."`
 	Priority string `json:"priority,omitempty" enum:"high,medium,low" desc:"How much it matters."`
+	// ActiveForm is Claude Code's: its todo items carry one, and a model
+	// used to them sends it.
+	ActiveForm string `json:"activeForm,omitempty" desc:"The item as it is being done (\"Running the tests\"), shown while it is in_progress."`
 }
 
 // TodoArg is one item as todo_write takes it: a Todo whose id and
 // content are bounded. The bounds stay out of the output schema, so a
 // list kept before them is still read back as valid structured content.
 type TodoArg struct {
-	ID       string `json:"id,omitempty" max:"100" desc:"A short id of your choosing (default: its position)."`
-	Content  string `json:"content" jsonschema:"required" min:"1" max:"1000" desc:"What to do, in one line."`
-	Status   string `json:"status" jsonschema:"required" enum:"pending,in_progress,completed" desc:"Where it stands."`
-	Priority string `json:"priority,omitempty" enum:"high,medium,low" desc:"How much it matters."`
+	ID         string `json:"id,omitempty" max:"100" desc:"A short id of your choosing (default: its position)."`
+	Content    string `json:"content" jsonschema:"required" min:"1" max:"1000" desc:"What to do, in one line."`
+	Status     string `json:"status" jsonschema:"required" enum:"pending,in_progress,completed" desc:"Where it stands."`
+	Priority   string `json:"priority,omitempty" enum:"high,medium,low" desc:"How much it matters."`
+	ActiveForm string `json:"activeForm,omitempty" max:"1000" desc:"The item as it is being done (\"Running the tests\"), shown while it is in_progress."`
 }
 
 // TodoWriteArgs are the arguments of todo_write.
@@ -144,6 +148,9 @@ func renderTodos(todos []Todo) string {
 		fmt.Fprintf(&b, "%s %s. %s", mark, juju.LineText(t.ID), juju.LineText(t.Content))
 		if t.Priority != "" {
 			fmt.Fprintf(&b, " (%s)", t.Priority)
+		}
+		if t.Status == "in_progress" && strings.TrimSpace(t.ActiveForm) != "" {
+			fmt.Fprintf(&b, ": now %s", juju.LineText(t.ActiveForm))
 		}
 		b.WriteByte('\n')
 	}

@@ -42,3 +42,15 @@ func TestTodoIDsNameOneItem(t *testing.T) {
 		t.Fatalf("duplicate ids: %v", err)
 	}
 }
+
+// An item's activeForm is shown while it is in progress, on its line.
+func TestTodoActiveFormShownInProgress(t *testing.T) {
+	got := renderTodos([]Todo{
+		{ID: "1", Content: "Run the tests", Status: "in_progress", ActiveForm: "Running\nthe tests"},
+		{ID: "2", Content: "Fix it", Status: "pending", ActiveForm: "Fixing it"},
+	})
+	want := "[~] 1. Run the tests: now \"Running\\nthe tests\"\n[ ] 2. Fix it\n0 of 2 done.\n"
+	if got != want {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+}
