@@ -14,16 +14,8 @@ import (
 // middle of a change, which none had, and called the damage "not yet
 // settled".
 func TestDamagedJournalInTheCLI(t *testing.T) {
-	root := workspace(t, map[string]string{"a.txt": "0\n"})
-	home := t.TempDir()
-	s := startHome(t, home, root)
-	s.ok("write_file", map[string]any{"path": "a.txt", "content": "1\n"})
-	s.c.Close()
-	dbs, _ := filepath.Glob(filepath.Join(home, "state", "workspaces", "*", "journal.db"))
-	if len(dbs) != 1 {
-		t.Fatalf("journal files %v", dbs)
-	}
-	if err := os.WriteFile(dbs[0], []byte(strings.Repeat("not a bbolt page ", 1000)), 0o600); err != nil {
+	root, home, db := journalOfOneChange(t)
+	if err := os.WriteFile(db, []byte(strings.Repeat("not a bbolt page ", 1000)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	out, err := jujuErr(home, root, "audit")
@@ -34,10 +26,10 @@ func TestDamagedJournalInTheCLI(t *testing.T) {
 	if strings.Contains(out, "stopped in the middle of a change") || strings.Contains(out, "not yet settled") {
 		t.Errorf("juju rollback calls a damaged journal a crash:\n%s", out)
 	}
-	if !strings.Contains(out, "is damaged") || !strings.Contains(out, "set it aside as "+dbs[0]+".damaged-") {
+	if !strings.Contains(out, "is damaged") || !strings.Contains(out, "set it aside as "+db+".damaged-") {
 		t.Errorf("juju rollback does not say the journal was damaged and set aside:\n%s", out)
 	}
-	if aside, _ := filepath.Glob(dbs[0] + ".damaged-*"); len(aside) != 1 {
+	if aside, _ := filepath.Glob(db + ".damaged-*"); len(aside) != 1 {
 		t.Errorf("set aside as %v", aside)
 	}
 }
@@ -49,20 +41,12 @@ func TestDamagedJournalInTheCLI(t *testing.T) {
 // changes the model had made and could name by ids the new journal gives
 // out again. Both now say the older changes went with the damaged journal.
 func TestHistoryAfterADamagedJournalSaysSo(t *testing.T) {
-	root := workspace(t, map[string]string{"a.txt": "0\n"})
-	home := t.TempDir()
-	s := startHome(t, home, root)
-	s.ok("write_file", map[string]any{"path": "a.txt", "content": "1\n"})
-	s.c.Close()
-	dbs, _ := filepath.Glob(filepath.Join(home, "state", "workspaces", "*", "journal.db"))
-	if len(dbs) != 1 {
-		t.Fatalf("journal files %v", dbs)
-	}
-	if err := os.Truncate(dbs[0], 8192); err != nil {
+	root, home, db := journalOfOneChange(t)
+	if err := os.Truncate(db, 8192); err != nil {
 		t.Fatal(err)
 	}
 
-	s = startHome(t, home, root)
+	s := startHome(t, home, root)
 	out := s.ok("change_history", nil)
 	if strings.Contains(out, "No change has been recorded") || !strings.Contains(out, "found the journal damaged") {
 		t.Errorf("change_history over a replaced journal:\n%s", out)
@@ -74,4 +58,21 @@ func TestHistoryAfterADamagedJournalSaysSo(t *testing.T) {
 	if out = juju(t, home, root, "rollback"); !strings.Contains(out, "c000001") || !strings.Contains(out, "No older change is in the journal: juju found the journal damaged") {
 		t.Errorf("juju rollback after a new change:\n%s", out)
 	}
+}
+
+// journalOfOneChange makes a workspace in which juju, stopped since,
+// wrote one change, and returns its root, juju's home and the journal's
+// file.
+func journalOfOneChange(t *testing.T) (root, home, db string) {
+	t.Helper()
+	root = workspace(t, map[string]string{"a.txt": "0\n"})
+	home = t.TempDir()
+	s := startHome(t, home, root)
+	s.ok("write_file", map[string]any{"path": "a.txt", "content": "1\n"})
+	s.c.Close()
+	dbs, _ := filepath.Glob(filepath.Join(home, "state", "workspaces", "*", "journal.db"))
+	if len(dbs) != 1 {
+		t.Fatalf("journal files %v", dbs)
+	}
+	return root, home, dbs[0]
 }

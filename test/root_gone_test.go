@@ -26,27 +26,8 @@ func TestDeletedRootSaysRestart(t *testing.T) {
 	if err := os.RemoveAll(root); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("new\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		tool string
-		args map[string]any
-	}{
-		{"read_file", map[string]any{"path": "a.txt"}},
-		{"list_directory", map[string]any{"path": "."}},
-		{"search_code", map[string]any{"pattern": "new"}},
-		{"write_file", map[string]any{"path": "b.txt", "content": "x\n"}},
-		{"run_command", map[string]any{"command": "touch ran.txt"}},
-	} {
-		msg := s.fail(c.tool, c.args, "NOT_FOUND")
-		if !strings.Contains(msg, "the workspace root \""+root+"\" was deleted while juju ran") || !strings.Contains(msg, "restart juju") {
-			t.Errorf("%s: %s", c.tool, msg)
-		}
-	}
+	newFolderAt(t, root)
+	failsNamingTheRoot(t, s, root, "was deleted while juju ran")
 	for _, name := range []string{"b.txt", "ran.txt"} {
 		if _, err := os.Stat(filepath.Join(root, name)); !os.IsNotExist(err) {
 			t.Errorf("%s was made in the new folder: %v", name, err)
@@ -79,25 +60,8 @@ func TestMovedRootSaysRestart(t *testing.T) {
 	if err := os.Rename(root, away); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Mkdir(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("new\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		tool string
-		args map[string]any
-	}{
-		{"read_file", map[string]any{"path": "a.txt"}},
-		{"write_file", map[string]any{"path": "b.txt", "content": "x\n"}},
-		{"run_command", map[string]any{"command": "touch ran.txt"}},
-	} {
-		msg := s.fail(c.tool, c.args, "NOT_FOUND")
-		if !strings.Contains(msg, "the workspace root \""+root+"\" was moved away from its path while juju ran") || !strings.Contains(msg, "restart juju") {
-			t.Errorf("%s: %s", c.tool, msg)
-		}
-	}
+	newFolderAt(t, root)
+	failsNamingTheRoot(t, s, root, "was moved away from its path while juju ran")
 	for _, p := range []string{filepath.Join(away, "b.txt"), filepath.Join(root, "b.txt"), filepath.Join(root, "ran.txt")} {
 		if _, err := os.Stat(p); !os.IsNotExist(err) {
 			t.Errorf("%s was made: %v", p, err)
@@ -112,5 +76,38 @@ func TestMovedRootSaysRestart(t *testing.T) {
 	}
 	if got := s.ok("read_file", map[string]any{"path": "a.txt"}); !strings.Contains(got, "old") {
 		t.Errorf("read_file once moved back: %q", got)
+	}
+}
+
+// newFolderAt makes a folder at root's path again, with an a.txt of "new".
+func newFolderAt(t *testing.T, root string) {
+	t.Helper()
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("new\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// failsNamingTheRoot checks that reading, listing, searching, writing
+// and running are each NOT_FOUND naming root and what became of it, and
+// saying to restart juju.
+func failsNamingTheRoot(t *testing.T, s *gateSession, root, what string) {
+	t.Helper()
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"read_file", map[string]any{"path": "a.txt"}},
+		{"list_directory", map[string]any{"path": "."}},
+		{"search_code", map[string]any{"pattern": "new"}},
+		{"write_file", map[string]any{"path": "b.txt", "content": "x\n"}},
+		{"run_command", map[string]any{"command": "touch ran.txt"}},
+	} {
+		msg := s.fail(c.tool, c.args, "NOT_FOUND")
+		if !strings.Contains(msg, "the workspace root \""+root+"\" "+what) || !strings.Contains(msg, "restart juju") {
+			t.Errorf("%s: %s", c.tool, msg)
+		}
 	}
 }
