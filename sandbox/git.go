@@ -1,8 +1,10 @@
 package sandbox
 
 import (
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // GitControl lists, relative to a git folder, what redirects git or
@@ -38,10 +40,13 @@ type GitGuard struct {
 //   - a .git folder is pinned, and so is its objects folder (which holds
 //     objects/info); each GitControl path under it is read-only, listed
 //     whether or not it exists;
-//   - a .git file (the pointer of a linked worktree or a submodule) or a
-//     .git symbolic link is read-only itself; what it points to is the
-//     guard of the root that holds it, or outside every root and read-only
-//     anyway;
+//   - a .git file (the pointer of a linked worktree or a submodule, or of
+//     a work tree made with git init --separate-git-dir) or a .git
+//     symbolic link is read-only itself. The git folder it leads to is
+//     guarded as a .git folder is when it lies inside root (gitFolderIn):
+//     a command wrote its config and hooks, which the owner's git then
+//     honoured. Elsewhere it is the guard of the root that holds it, or
+//     outside every root and read-only anyway;
 //   - no .git: nothing.
 //
 // The sandbox cannot stop a command from creating a GitControl path that
@@ -56,17 +61,70 @@ func GuardGit(root string) GitGuard {
 	case err != nil:
 		return GitGuard{}
 	case !fi.IsDir(): // a file, or a link (never pinned: see Policy.Pinned)
-		return GitGuard{ReadOnly: []string{dotgit}}
+		g := GitGuard{ReadOnly: []string{dotgit}}
+		if dir, ok := gitFolderIn(root, dotgit, fi); ok {
+			in := guardFolder(dir)
+			g.Pinned, g.ReadOnly = in.Pinned, append(g.ReadOnly, in.ReadOnly...)
+		}
+		return g
 	}
-	g := GitGuard{Pinned: []string{dotgit}}
-	objects := filepath.Join(dotgit, "objects")
+	return guardFolder(dotgit)
+}
+
+// guardFolder is the guard of a git folder: the folder and its objects
+// folder pinned, each GitControl path under it read-only.
+func guardFolder(dir string) GitGuard {
+	g := GitGuard{Pinned: []string{dir}}
+	objects := filepath.Join(dir, "objects")
 	if fi, err := os.Lstat(objects); err == nil && fi.IsDir() {
 		g.Pinned = append(g.Pinned, objects)
 	}
 	for _, name := range GitControl {
-		g.ReadOnly = append(g.ReadOnly, filepath.Join(dotgit, filepath.FromSlash(name)))
+		g.ReadOnly = append(g.ReadOnly, filepath.Join(dir, filepath.FromSlash(name)))
 	}
 	return g
+}
+
+// gitFolderIn returns the git folder that dotgit, a .git file or link
+// (fi), leads to, resolved, when it is a folder strictly inside root.
+func gitFolderIn(root, dotgit string, fi os.FileInfo) (string, bool) {
+	var target string
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		t, err := os.Readlink(dotgit)
+		if err != nil {
+			return "", false
+		}
+		target = t
+	case fi.Mode().IsRegular():
+		f, err := os.Open(dotgit)
+		if err != nil {
+			return "", false
+		}
+		defer f.Close()
+		var b [4096]byte // git's own limit on a .git file is larger; a longer one names no folder here
+		n, _ := io.ReadFull(f, b[:])
+		line, _, _ := strings.Cut(string(b[:n]), "\n")
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+		if !ok {
+			return "", false
+		}
+		target = strings.TrimSpace(rest)
+	}
+	if target == "" {
+		return "", false
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(root, target)
+	}
+	dir, err := filepath.EvalSymlinks(target)
+	if err != nil || !strings.HasPrefix(dir, root+string(filepath.Separator)) {
+		return "", false
+	}
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return "", false
+	}
+	return dir, true
 }
 
 // AddRoot adds a workspace root to p: writable, the root itself pinned

@@ -58,6 +58,51 @@ func TestGuardGit(t *testing.T) {
 			}
 		})
 	}
+	// A .git file or link leading to a git folder inside the root (git
+	// init --separate-git-dir) guards that folder as a .git folder is
+	// guarded; one leading out of the root does not.
+	for name, make := range map[string]func(root string) error{
+		"file, relative": func(root string) error {
+			return os.WriteFile(filepath.Join(root, ".git"), []byte("gitdir: store\n"), 0o644)
+		},
+		"file, absolute": func(root string) error {
+			return os.WriteFile(filepath.Join(root, ".git"), []byte("gitdir: "+filepath.Join(root, "store")+"\n"), 0o644)
+		},
+		"link": func(root string) error { return os.Symlink("store", filepath.Join(root, ".git")) },
+		"file, out": func(root string) error {
+			return os.WriteFile(filepath.Join(root, ".git"), []byte("gitdir: ../store\n"), 0o644)
+		},
+		"file, not gitdir": func(root string) error { return os.WriteFile(filepath.Join(root, ".git"), []byte("store\n"), 0o644) },
+	} {
+		t.Run("inside the root: "+name, func(t *testing.T) {
+			base, err := filepath.EvalSymlinks(t.TempDir()) // a root is its real path
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := filepath.Join(base, "r")
+			for _, d := range []string{filepath.Join(root, "store", "objects"), filepath.Join(base, "store", "objects")} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := make(root); err != nil {
+				t.Fatal(err)
+			}
+			g := GuardGit(root)
+			inside := !strings.Contains(name, "out") && !strings.Contains(name, "not")
+			want := GitGuard{ReadOnly: []string{filepath.Join(root, ".git")}}
+			if inside {
+				store := filepath.Join(root, "store")
+				want.Pinned = []string{store, filepath.Join(store, "objects")}
+				for _, c := range GitControl {
+					want.ReadOnly = append(want.ReadOnly, filepath.Join(store, c))
+				}
+			}
+			if !slices.Equal(g.Pinned, want.Pinned) || !slices.Equal(g.ReadOnly, want.ReadOnly) {
+				t.Errorf("got %+v\nwant %+v", g, want)
+			}
+		})
+	}
 	t.Run("none", func(t *testing.T) {
 		if g := GuardGit(t.TempDir()); len(g.Pinned)+len(g.ReadOnly) != 0 {
 			t.Errorf("got %+v", g)

@@ -278,3 +278,43 @@ func TestGitCommitRequireFailsClosed(t *testing.T) {
 		t.Error("the pre-commit hook ran without the required sandbox")
 	}
 }
+
+// A work tree whose git folder lies elsewhere in the root (git init
+// --separate-git-dir, or a .git link) keeps that folder's configuration
+// and hooks read-only in the sandbox, and the folder in place, as a .git
+// folder's are: a confined command wrote its config and a pre-commit
+// hook there, which the owner's git then ran. Commits inside still work.
+func TestSandboxGuardsASeparateGitFolder(t *testing.T) {
+	needSandbox(t)
+	root := workspace(t, map[string]string{"a.txt": "a\n"})
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "--separate-git-dir=gitstore")
+	s := start(t, root, "--mode", "trusted", "--sandbox", "require")
+	script := `echo '[core] fsmonitor = ./x' >> gitstore/config 2>/dev/null || echo refused-config
+printf '#!/bin/sh\ntouch HOOK_RAN\n' > gitstore/hooks/pre-commit 2>/dev/null || echo refused-hook
+mv gitstore gitstore2 2>/dev/null || echo refused-move
+git -c user.name=t -c user.email=t@t add a.txt && git -c user.name=t -c user.email=t@t commit -qm one && echo committed`
+	m := structured(t, s.call("run_command", map[string]any{"command": script}))
+	stdout, _ := m["stdout"].(string)
+	if mech, _ := m["sandbox"].(string); !strings.HasPrefix(mech, "bubblewrap") {
+		t.Fatalf("sandbox = %q", mech)
+	}
+	for _, want := range []string{"refused-config", "refused-hook", "refused-move", "committed"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("missing %q in %q (stderr %q)", want, stdout, m["stderr"])
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "gitstore", "config")); strings.Contains(string(b), "fsmonitor") {
+		t.Errorf("the git folder's config was written:\n%s", b)
+	}
+	if _, err := os.Lstat(filepath.Join(root, "gitstore", "hooks", "pre-commit")); err == nil {
+		t.Error("a hook was planted in the git folder")
+	}
+}
